@@ -1,0 +1,354 @@
+/*
+ * MXA virtual matrix accelerator: PCI function, BAR0 registers, resets and interrupts.
+ *
+ * Usage:
+ *   -device mxa[,queues=N][,cores=N][,cycle-mhz=N]
+ *     queues     hardware queues, 1..16 (default 4); MSI-X vector q per queue plus one
+ *                for device errors
+ *     cores      matrix-engine worker threads (default 2)
+ *     cycle-mhz  clock of the documented cycle model (default 1000)
+ *
+ * MMIO callbacks only read and write registers and wake queue threads: programs run on the
+ * queue threads (mxa_queue.c), which never take the BQL. Interrupts raised by those
+ * threads are collected in irq_pending and sent by a bottom half under the BQL.
+ *
+ * Spec: Documentation/device.rst; binary layout: uapi/mxa_regs.h.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/module.h"
+#include "qemu/atomic.h"
+#include "qemu/main-loop.h"
+#include "qapi/error.h"
+#include "hw/pci/msix.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "mxa.h"
+#include "trace.h"
+
+static const uint64_t mxa_caps = MXA_CAP_NOP | MXA_CAP_FENCE_WRITE | MXA_CAP_MMU |
+                                 MXA_CAP_TIMESTAMP | MXA_CAP_MSIX;
+
+void mxa_report_dev_error(MxaState *s, uint32_t code, uint32_t info)
+{
+    trace_mxa_guest_err_device(code, info);
+    qemu_log_mask(LOG_GUEST_ERROR, "mxa: device error %u (info 0x%x)\n", code, info);
+    s->dev_error = code;
+    s->dev_error_info = info;
+    qatomic_or(&s->int_status, MXA_INT_ERROR);
+    qatomic_or(&s->irq_pending, 1u << s->num_queues);
+    qemu_bh_schedule(s->irq_bh);
+}
+
+/* Called from queue threads: no BQL here, so the message is sent by the bottom half. */
+void mxa_raise_queue_irq(MxaState *s, unsigned q)
+{
+    qatomic_or(&s->int_status, MXA_INT_QUEUE(q));
+    qatomic_or(&s->irq_pending, 1u << q);
+    qemu_bh_schedule(s->irq_bh);
+}
+
+static void mxa_irq_bh(void *opaque)
+{
+    MxaState *s = opaque;
+    PCIDevice *pdev = PCI_DEVICE(s);
+    uint32_t pending = qatomic_xchg(&s->irq_pending, 0);
+
+    for (unsigned v = 0; v <= s->num_queues; v++) {
+        uint32_t src = v == s->num_queues ? MXA_INT_ERROR : MXA_INT_QUEUE(v);
+
+        if (!(pending & (1u << v)) || (s->int_mask & src)) {
+            continue;
+        }
+        if (msix_enabled(pdev)) {
+            trace_mxa_irq(v);
+            msix_notify(pdev, v);
+        }
+    }
+}
+
+static void mxa_reset_registers(MxaState *s)
+{
+    s->control = 0;
+    s->int_mask = 0xffffffffu;
+    qatomic_set(&s->int_status, 0);
+    qatomic_set(&s->irq_pending, 0);
+    qatomic_set(&s->ctx_table, 0);
+    s->ctx_count = 0;
+    qatomic_inc(&s->tlb_gen);
+    s->dev_error = 0;
+    s->dev_error_info = 0;
+}
+
+/* Reset every queue; the threads finish the reset at the next command boundary. */
+static void mxa_reset_all_queues(MxaState *s)
+{
+    for (unsigned i = 0; i < s->num_queues; i++) {
+        MxaQueue *q = &s->queues[i];
+
+        qemu_mutex_lock(&q->lock);
+        mxa_queue_reset_locked(q);
+        qemu_mutex_unlock(&q->lock);
+    }
+}
+
+static bool mxa_reset_in_progress(MxaState *s)
+{
+    for (unsigned i = 0; i < s->num_queues; i++) {
+        if (mxa_queue_reg_read(&s->queues[i], MXA_QREG_CONTROL) & MXA_QCTRL_RESET) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static uint64_t mxa_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    MxaState *s = opaque;
+    uint64_t val = 0;
+
+    if (addr >= MXA_QUEUE_BASE) {
+        unsigned q = (addr - MXA_QUEUE_BASE) / MXA_QUEUE_STRIDE;
+
+        if (q < s->num_queues) {
+            val = mxa_queue_reg_read(&s->queues[q], (addr - MXA_QUEUE_BASE) % MXA_QUEUE_STRIDE);
+        }
+        trace_mxa_mmio_read(addr, val);
+        return val;
+    }
+    switch (addr) {
+    case MXA_REG_ID:            val = MXA_ID_VALUE; break;
+    case MXA_REG_VERSION:       val = MXA_HW_VERSION_MAJOR << 16 | MXA_HW_VERSION_MINOR; break;
+    case MXA_REG_CAPS_LO:       val = (uint32_t)mxa_caps; break;
+    case MXA_REG_CAPS_HI:       val = (uint32_t)(mxa_caps >> 32); break;
+    case MXA_REG_NUM_QUEUES:    val = s->num_queues; break;
+    case MXA_REG_NUM_CORES:     val = s->num_cores; break;
+    case MXA_REG_CONTROL:
+        val = s->control & MXA_CONTROL_ENABLE;
+        if (mxa_reset_in_progress(s)) {
+            val |= MXA_CONTROL_RESET;
+        }
+        break;
+    case MXA_REG_STATUS:
+        val = MXA_STATUS_READY | ((s->control & MXA_CONTROL_ENABLE) ? MXA_STATUS_ENABLED : 0);
+        break;
+    case MXA_REG_INT_STATUS:    val = qatomic_read(&s->int_status); break;
+    case MXA_REG_INT_MASK:      val = s->int_mask; break;
+    case MXA_REG_CTX_TABLE_LO:  val = (uint32_t)qatomic_read(&s->ctx_table); break;
+    case MXA_REG_CTX_TABLE_HI:  val = qatomic_read(&s->ctx_table) >> 32; break;
+    case MXA_REG_CTX_COUNT:     val = s->ctx_count; break;
+    case MXA_REG_DEV_ERROR:
+        val = s->dev_error;
+        s->dev_error = 0;
+        break;
+    case MXA_REG_DEV_ERROR_INFO: val = s->dev_error_info; break;
+    case MXA_REG_SCRATCH:       val = s->scratch; break;
+    case MXA_REG_CYCLE_MHZ:     val = s->cycle_mhz; break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "mxa: read of unknown register 0x%" HWADDR_PRIx "\n",
+                      addr);
+        break;
+    }
+    trace_mxa_mmio_read(addr, val);
+    return val;
+}
+
+static void mxa_mmio_write(void *opaque, hwaddr addr, uint64_t val64, unsigned size)
+{
+    MxaState *s = opaque;
+    uint32_t val = val64;
+    uint64_t table;
+
+    trace_mxa_mmio_write(addr, val);
+    if (addr >= MXA_QUEUE_BASE) {
+        unsigned q = (addr - MXA_QUEUE_BASE) / MXA_QUEUE_STRIDE;
+
+        if (q < s->num_queues) {
+            mxa_queue_reg_write(&s->queues[q], (addr - MXA_QUEUE_BASE) % MXA_QUEUE_STRIDE, val);
+        } else {
+            mxa_report_dev_error(s, MXA_DEVERR_BAD_REG, addr);
+        }
+        return;
+    }
+    switch (addr) {
+    case MXA_REG_CONTROL:
+        if (val & MXA_CONTROL_RESET) {
+            trace_mxa_reset("global");
+            mxa_reset_registers(s);
+            mxa_reset_all_queues(s);
+            return;
+        }
+        s->control = val & MXA_CONTROL_ENABLE;
+        /* queue threads re-check 'enabled' when kicked */
+        for (unsigned i = 0; i < s->num_queues; i++) {
+            qemu_mutex_lock(&s->queues[i].lock);
+            qemu_cond_signal(&s->queues[i].cond);
+            qemu_mutex_unlock(&s->queues[i].lock);
+        }
+        break;
+    case MXA_REG_INT_STATUS:
+        qatomic_and(&s->int_status, ~val);
+        break;
+    case MXA_REG_INT_MASK: {
+        uint32_t unmasked = s->int_mask & ~val;
+
+        s->int_mask = val;
+        /* a source unmasked while its status is set gets its message now */
+        if (unmasked & qatomic_read(&s->int_status)) {
+            for (unsigned v = 0; v < s->num_queues; v++) {
+                if (unmasked & qatomic_read(&s->int_status) & MXA_INT_QUEUE(v)) {
+                    qatomic_or(&s->irq_pending, 1u << v);
+                }
+            }
+            if (unmasked & qatomic_read(&s->int_status) & MXA_INT_ERROR) {
+                qatomic_or(&s->irq_pending, 1u << s->num_queues);
+            }
+            qemu_bh_schedule(s->irq_bh);
+        }
+        break;
+    }
+    case MXA_REG_CTX_TABLE_LO:
+        table = qatomic_read(&s->ctx_table);
+        qatomic_set(&s->ctx_table, (table & ~0xffffffffull) | (val & ~0xfffu));
+        qatomic_inc(&s->tlb_gen);
+        break;
+    case MXA_REG_CTX_TABLE_HI:
+        table = qatomic_read(&s->ctx_table);
+        qatomic_set(&s->ctx_table, (table & 0xffffffffull) | ((uint64_t)val << 32));
+        qatomic_inc(&s->tlb_gen);
+        break;
+    case MXA_REG_CTX_COUNT:
+        if (val > MXA_MAX_CONTEXTS) {
+            mxa_report_dev_error(s, MXA_DEVERR_BAD_REG, addr);
+            val = MXA_MAX_CONTEXTS;
+        }
+        qatomic_set(&s->ctx_count, val);
+        qatomic_inc(&s->tlb_gen);
+        break;
+    case MXA_REG_TLB_INVAL:
+        trace_mxa_tlb_inval(val);
+        qatomic_inc(&s->tlb_gen);
+        break;
+    case MXA_REG_SCRATCH:
+        s->scratch = val;
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "mxa: write 0x%x to read-only/unknown register 0x%"
+                      HWADDR_PRIx "\n", val, addr);
+        mxa_report_dev_error(s, MXA_DEVERR_BAD_REG, addr);
+        break;
+    }
+}
+
+static const MemoryRegionOps mxa_mmio_ops = {
+    .read = mxa_mmio_read,
+    .write = mxa_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 4, .max_access_size = 4, .unaligned = false },
+    .impl = { .min_access_size = 4, .max_access_size = 4 },
+};
+
+static void mxa_realize(PCIDevice *pdev, Error **errp)
+{
+    MxaState *s = MXA(pdev);
+
+    if (s->num_queues < 1 || s->num_queues > MXA_MAX_QUEUES) {
+        error_setg(errp, "mxa: queues must be in 1..%d", MXA_MAX_QUEUES);
+        return;
+    }
+    if (s->num_cores < 1 || s->num_cores > 256) {
+        error_setg(errp, "mxa: cores must be in 1..256");
+        return;
+    }
+    if (s->cycle_mhz < 1) {
+        error_setg(errp, "mxa: cycle-mhz must be >= 1");
+        return;
+    }
+    pci_config_set_interrupt_pin(pdev->config, 1);
+    memory_region_init_io(&s->mmio, OBJECT(s), &mxa_mmio_ops, s, "mxa-regs", MXA_BAR0_SIZE);
+    pci_register_bar(pdev, 0, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->mmio);
+    if (msix_init_exclusive_bar(pdev, s->num_queues + 1, 1, errp)) {
+        return;
+    }
+    for (unsigned v = 0; v <= s->num_queues; v++) {
+        msix_vector_use(pdev, v);
+    }
+    s->irq_bh = qemu_bh_new_guarded(mxa_irq_bh, s, &DEVICE(pdev)->mem_reentrancy_guard);
+    mxa_reset_registers(s);
+    for (unsigned i = 0; i < s->num_queues; i++) {
+        mxa_queue_init(s, i);
+    }
+}
+
+static void mxa_exit(PCIDevice *pdev)
+{
+    MxaState *s = MXA(pdev);
+
+    for (unsigned i = 0; i < s->num_queues; i++) {
+        mxa_queue_fini(&s->queues[i]);
+    }
+    qemu_bh_delete(s->irq_bh);
+    msix_uninit_exclusive_bar(pdev);
+}
+
+/* System reset: wait for every queue thread to finish its reset (they never need the BQL). */
+static void mxa_device_reset(DeviceState *dev)
+{
+    MxaState *s = MXA(dev);
+
+    mxa_reset_registers(s);
+    mxa_reset_all_queues(s);
+    while (mxa_reset_in_progress(s)) {
+        g_usleep(100);
+    }
+}
+
+static const Property mxa_properties[] = {
+    DEFINE_PROP_UINT32("queues", MxaState, num_queues, 4),
+    DEFINE_PROP_UINT32("cores", MxaState, num_cores, 2),
+    DEFINE_PROP_UINT32("cycle-mhz", MxaState, cycle_mhz, 1000),
+};
+
+static const VMStateDescription vmstate_mxa = {
+    .name = TYPE_MXA,
+    .unmigratable = 1,
+};
+
+static void mxa_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+
+    k->realize = mxa_realize;
+    k->exit = mxa_exit;
+    k->vendor_id = MXA_PCI_VENDOR_ID;
+    k->device_id = MXA_PCI_DEVICE_ID;
+    k->revision = MXA_PCI_REVISION;
+    k->class_id = MXA_PCI_CLASS;
+    dc->desc = "MXA virtual matrix accelerator";
+    dc->vmsd = &vmstate_mxa;
+    set_bit(DEVICE_CATEGORY_MISC, dc->categories);
+    device_class_set_props(dc, mxa_properties);
+    device_class_set_legacy_reset(dc, mxa_device_reset);
+}
+
+static void mxa_register_types(void)
+{
+    static const InterfaceInfo interfaces[] = {
+        { INTERFACE_PCIE_DEVICE },
+        { INTERFACE_CONVENTIONAL_PCI_DEVICE },
+        { },
+    };
+    static const TypeInfo mxa_info = {
+        .name = TYPE_MXA,
+        .parent = TYPE_PCI_DEVICE,
+        .instance_size = sizeof(MxaState),
+        .class_init = mxa_class_init,
+        .interfaces = interfaces,
+    };
+
+    type_register_static(&mxa_info);
+}
+type_init(mxa_register_types)

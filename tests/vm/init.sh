@@ -1,0 +1,51 @@
+#!/bin/sh
+# Guest /init. The console (ttyS0) carries the kernel log; the harness channel (ttyS1)
+# carries what the host parses: markers, the tests' TAP, and the final dmesg.
+# Kernel command line: mxa.tests=a,b,c  (binaries in /tests) or mxa.run=/bin/prog
+# plus mxa.module_args="..." for mxa.ko.
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+exec >/dev/ttyS1 2>&1
+
+arg() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" /proc/cmdline; }
+
+echo "# MXA-GUEST-BOOTED $(uname -r)"
+for m in $(cat /etc/modules.load); do
+	insmod "/lib/modules/$m" || echo "# MXA-GUEST-ERROR insmod $m failed"
+done
+if insmod /lib/modules/mxa.ko $(arg mxa.module_args | tr ',' ' '); then
+	i=0
+	while [ ! -e /dev/accel/accel0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -e /dev/accel/accel0 ] || echo "# MXA-GUEST-ERROR /dev/accel/accel0 did not appear"
+else
+	echo "# MXA-GUEST-ERROR insmod mxa.ko failed"
+fi
+
+cd /tmp
+for t in $(arg mxa.tests | tr ',' ' '); do
+	echo "# MXA-TEST-BEGIN $t"
+	if [ -x "/tests/$t" ]; then
+		"/tests/$t"
+		rc=$?
+	else
+		echo "# no such test binary /tests/$t"
+		rc=127
+	fi
+	echo "# MXA-TEST-END $t $rc"
+done
+run=$(arg mxa.run)
+if [ -n "$run" ]; then
+	echo "# MXA-RUN-BEGIN $run"
+	$(echo "$run" | tr ',' ' ')
+	echo "# MXA-RUN-END $?"
+fi
+echo "# MXA-DMESG-BEGIN"
+dmesg
+echo "# MXA-DMESG-END"
+echo "# MXA-GUEST-DONE"
+sync
+poweroff -f

@@ -1,0 +1,234 @@
+#!/usr/bin/python3
+"""Boot a TCG guest with one or more mxa devices, run guest tests, report TAP.
+
+The guest's /init (tests/vm/init.sh) loads the modules and mxa.ko, runs each test binary
+and prints its TAP between markers on the harness channel (ttyS1); the kernel console
+(ttyS0) is streamed to --log. This script:
+  * enforces --timeout on the whole run and always tears QEMU down (success, failure,
+    timeout, Ctrl-C);
+  * writes <tap-dir>/<test>.tap and <test>.rc for each test, plus kernel.tap: whether the
+    guest reported at all and whether the kernel logged a WARN, BUG or oops;
+  * exits non-zero when anything failed.
+"""
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+KERNEL_BAD = re.compile(r"(WARNING:|BUG:|Oops|general protection fault|Call Trace:|"
+                        r"UBSAN:|KASAN:|list_(add|del) corruption|Kernel panic)")
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--qemu", required=True)
+    p.add_argument("--kernel", required=True)
+    p.add_argument("--initrd", required=True)
+    p.add_argument("--log", required=True, help="guest console log")
+    p.add_argument("--tap-dir", help="write per-test TAP files here")
+    p.add_argument("--tests", default="", help="test binaries in /tests, space separated")
+    p.add_argument("--run", default="", help="run this guest command instead of tests")
+    p.add_argument("--raw", action="store_true", help="print the --run output as it comes")
+    p.add_argument("--timeout", type=float, default=float(os.environ.get("MXA_VM_TIMEOUT", 900)))
+    p.add_argument("--devices", type=int, default=int(os.environ.get("MXA_VM_DEVICES", 1)))
+    p.add_argument("--device-args", default=os.environ.get("MXA_DEVICE_ARGS", ""))
+    p.add_argument("--module-args", default="")
+    p.add_argument("--smp", type=int, default=2)
+    p.add_argument("--mem", default="1G")
+    p.add_argument("-v", "--verbose", action="store_true", help="echo the console")
+    return p.parse_args()
+
+
+def qemu_cmdline(a, tap_path):
+    append = ["console=ttyS0", "loglevel=5", "panic=-1", "rdinit=/init"]
+    if a.tests:
+        append.append("mxa.tests=" + ",".join(a.tests.split()))
+    if a.run:
+        append.append("mxa.run=" + ",".join(a.run.split()))
+    if a.module_args:
+        append.append("mxa.module_args=" + ",".join(a.module_args.split()))
+    cmd = [a.qemu, "-accel", "tcg,thread=multi", "-machine", "q35", "-cpu", "max",
+           "-smp", str(a.smp), "-m", a.mem, "-display", "none", "-no-reboot", "-nic", "none",
+           "-monitor", "none", "-L", "/usr/share/qemu", "-L", "/usr/share/seabios",
+           "-kernel", a.kernel, "-initrd", a.initrd, "-append", " ".join(append),
+           "-chardev", "file,id=con,path=" + a.log, "-serial", "chardev:con",
+           "-chardev", "file,id=tap,path=" + tap_path, "-serial", "chardev:tap"]
+    for i in range(a.devices):
+        dev = "mxa,id=mxa%d" % i
+        if a.device_args:
+            dev += "," + a.device_args
+        cmd += ["-device", dev]
+    return cmd
+
+
+class Channel:
+    """Reads the harness channel file as QEMU appends to it."""
+
+    def __init__(self, path):
+        self.path, self.pos, self.partial = path, 0, ""
+
+    def lines(self):
+        try:
+            with open(self.path, "r", errors="replace") as f:
+                f.seek(self.pos)
+                data = f.read()
+                self.pos = f.tell()
+        except FileNotFoundError:
+            return []
+        data = (self.partial + data).replace("\r", "")
+        out = data.split("\n")
+        self.partial = out.pop()
+        return out
+
+
+def main():
+    a = parse_args()
+    os.makedirs(os.path.dirname(os.path.abspath(a.log)), exist_ok=True)
+    tap_path = a.log + ".chan"
+    for p in (a.log, tap_path):
+        open(p, "w").close()
+    cmd = qemu_cmdline(a, tap_path)
+    with open(a.log + ".cmd", "w") as f:
+        f.write(" ".join(cmd) + "\n")
+
+    tests = a.tests.split()
+    results = {}          # test -> (lines, rc)
+    current, cur_lines = None, []
+    dmesg, in_dmesg = [], False
+    booted = done = False
+    guest_errors = []
+    run_rc = None
+    timed_out = interrupted = False
+
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+
+    def kill_qemu(*_):
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def on_signal(signum, frame):
+        nonlocal interrupted
+        interrupted = True
+        kill_qemu()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    chan = Channel(tap_path)
+    console = Channel(a.log)
+    start = time.monotonic()
+    try:
+        while True:
+            exited = proc.poll() is not None
+            for line in chan.lines():
+                if line.startswith("# MXA-GUEST-BOOTED"):
+                    booted = True
+                    print("  guest booted (%.1fs)" % (time.monotonic() - start), file=sys.stderr)
+                elif line.startswith("# MXA-GUEST-ERROR"):
+                    guest_errors.append(line[len("# MXA-GUEST-ERROR "):])
+                    print("  guest: " + line, file=sys.stderr)
+                elif line.startswith("# MXA-TEST-BEGIN "):
+                    current, cur_lines = line.split()[2], []
+                    print("  running %s ..." % current, file=sys.stderr)
+                elif line.startswith("# MXA-TEST-END "):
+                    _, _, name, rc = line.split()[:4]
+                    results[name] = (cur_lines, int(rc))
+                    print("  %s: exit %s (%.1fs)" % (name, rc, time.monotonic() - start),
+                          file=sys.stderr)
+                    current = None
+                elif line.startswith("# MXA-RUN-BEGIN"):
+                    current, cur_lines = "run", []
+                elif line.startswith("# MXA-RUN-END "):
+                    run_rc = int(line.split()[2])
+                    results["run"] = (cur_lines, run_rc)
+                    current = None
+                elif line == "# MXA-DMESG-BEGIN":
+                    in_dmesg = True
+                elif line == "# MXA-DMESG-END":
+                    in_dmesg = False
+                elif line == "# MXA-GUEST-DONE":
+                    done = True
+                elif in_dmesg:
+                    dmesg.append(line)
+                elif current:
+                    cur_lines.append(line)
+                    if a.raw and current == "run":
+                        print(line, flush=True)
+            for line in console.lines():
+                if a.verbose:
+                    print("  console: " + line, file=sys.stderr)
+            if exited or interrupted:
+                break
+            if time.monotonic() - start > a.timeout:
+                timed_out = True
+                print("  guest timed out after %.0fs: killing QEMU" % a.timeout, file=sys.stderr)
+                kill_qemu()
+                break
+            time.sleep(0.05)
+    finally:
+        kill_qemu()
+        try:
+            qemu_out = proc.communicate(timeout=10)[0].decode(errors="replace")
+        except subprocess.TimeoutExpired:
+            qemu_out = ""
+    if qemu_out.strip():
+        print("  qemu: " + qemu_out.strip().replace("\n", "\n  qemu: "), file=sys.stderr)
+    if current and current != "run":
+        results[current] = (cur_lines + ["# test did not finish (guest %s)" %
+                                         ("timed out" if timed_out else "stopped")], 124)
+
+    with open(a.log, errors="replace") as f:
+        console_text = f.read()
+    bad = [l for l in console_text.splitlines() + dmesg if KERNEL_BAD.search(l)]
+
+    ok = done and not timed_out and not interrupted and not guest_errors and not bad
+    if a.tap_dir:
+        os.makedirs(a.tap_dir, exist_ok=True)
+        for t in tests:
+            lines, rc = results.get(t, (["# never ran: guest %s" %
+                                         ("timed out" if timed_out else "did not get to it")], 125))
+            with open(os.path.join(a.tap_dir, t + ".tap"), "w") as f:
+                f.write("\n".join(lines) + "\n")
+            with open(os.path.join(a.tap_dir, t + ".rc"), "w") as f:
+                f.write("%d\n" % rc)
+        with open(os.path.join(a.tap_dir, "kernel.tap"), "w") as f:
+            why = ("timed out after %.0fs" % a.timeout if timed_out else
+                   "interrupted" if interrupted else "no completion marker")
+            f.write("%s 1 guest booted, ran its tests and powered off%s\n" %
+                    ("ok" if done and not timed_out else "not ok",
+                     "" if done and not timed_out else " # " + why))
+            f.write("%s 2 guest setup (modules, /dev/accel/accel0)\n" %
+                    ("not ok" if guest_errors else "ok"))
+            for e in guest_errors:
+                f.write("# %s\n" % e)
+            f.write("%s 3 kernel log has no WARN, BUG or oops\n" % ("not ok" if bad else "ok"))
+            for l in bad[:20]:
+                f.write("# %s\n" % l)
+        with open(os.path.join(a.tap_dir, "kernel.rc"), "w") as f:
+            f.write("0\n")
+    if bad:
+        print("  kernel log shows problems (full log: %s):" % a.log, file=sys.stderr)
+        for l in bad[:20]:
+            print("    " + l, file=sys.stderr)
+    if not done:
+        print("  guest did not finish; last console lines (%s):" % a.log, file=sys.stderr)
+        for l in console_text.splitlines()[-15:]:
+            print("    " + l, file=sys.stderr)
+    if a.run:
+        if not a.raw:
+            print("\n".join(results.get("run", ([], 0))[0]))
+        ok = ok and run_rc == 0
+    else:
+        ok = ok and all(results.get(t, ([], 1))[1] == 0 for t in tests)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * MXA DRM accel uAPI: ioctls and io_uring commands of /dev/accel/accelN.
+ * Documented in Documentation/uapi.rst; keep both in step.
+ *
+ * Extensibility rules (as panthor_drm.h):
+ *  - every struct is 8-byte aligned in size, with explicit padding fields that must be
+ *    zero (the driver rejects non-zero padding with -EINVAL);
+ *  - flags are only ever added; unknown flags are rejected with -EINVAL;
+ *  - a new field appended to a struct means "old behaviour" when zero;
+ *  - ioctl numbers are only appended.
+ *
+ * Device VAs: every BO of a file is mapped in the file's own device VM at creation; the
+ * VA is returned by DRM_IOCTL_MXA_BO_CREATE and used in programs.
+ */
+#ifndef MXA_ACCEL_H
+#define MXA_ACCEL_H
+
+#include "drm.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#define MXA_UAPI_VERSION_MAJOR	0
+#define MXA_UAPI_VERSION_MINOR	1
+
+#define DRM_MXA_QUERY		0x00
+#define DRM_MXA_BO_CREATE	0x01
+#define DRM_MXA_BO_MMAP_OFFSET	0x02
+#define DRM_MXA_SUBMIT		0x03
+#define DRM_MXA_WAIT		0x04
+
+#define DRM_IOCTL_MXA_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_QUERY, struct drm_mxa_query)
+#define DRM_IOCTL_MXA_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_BO_CREATE, struct drm_mxa_bo_create)
+#define DRM_IOCTL_MXA_BO_MMAP_OFFSET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_BO_MMAP_OFFSET, struct drm_mxa_bo_mmap_offset)
+#define DRM_IOCTL_MXA_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_SUBMIT, struct drm_mxa_submit)
+#define DRM_IOCTL_MXA_WAIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_WAIT, struct drm_mxa_wait)
+
+/**
+ * enum drm_mxa_query_type - what DRM_IOCTL_MXA_QUERY returns.
+ * @DRM_MXA_QUERY_DEVICE: struct drm_mxa_device_info.
+ */
+enum drm_mxa_query_type {
+	DRM_MXA_QUERY_DEVICE = 0,
+};
+
+/**
+ * struct drm_mxa_query - DRM_IOCTL_MXA_QUERY argument.
+ * @type: enum drm_mxa_query_type.
+ * @size: in: size of the buffer at @pointer; out: size of the full answer. With
+ *        @pointer 0 only the size is returned. A smaller buffer receives a truncated
+ *        answer (older userspace); a larger one is zero-filled past the answer.
+ * @pointer: user pointer to the answer buffer, or 0.
+ */
+struct drm_mxa_query {
+	__u32 type;
+	__u32 size;
+	__u64 pointer;
+};
+
+/**
+ * struct drm_mxa_device_info - answer to DRM_MXA_QUERY_DEVICE.
+ * @uapi_major: MXA_UAPI_VERSION_MAJOR of the driver.
+ * @uapi_minor: MXA_UAPI_VERSION_MINOR of the driver.
+ * @hw_version: the device's MXA_REG_VERSION (major << 16 | minor).
+ * @num_queues: hardware queues.
+ * @caps: MXA_CAP_* bits the device reports (uapi/mxa_regs.h).
+ * @num_cores: matrix-engine worker threads of the device.
+ * @pad: zero.
+ * @va_start: first device VA the driver hands out.
+ * @va_end: one past the last device VA.
+ * @max_bo_size: largest BO DRM_IOCTL_MXA_BO_CREATE accepts.
+ */
+struct drm_mxa_device_info {
+	__u32 uapi_major;
+	__u32 uapi_minor;
+	__u32 hw_version;
+	__u32 num_queues;
+	__u64 caps;
+	__u32 num_cores;
+	__u32 pad;
+	__u64 va_start;
+	__u64 va_end;
+	__u64 max_bo_size;
+};
+
+/**
+ * struct drm_mxa_bo_create - DRM_IOCTL_MXA_BO_CREATE argument.
+ * @size: in: requested size in bytes (rounded up to pages); out: actual size.
+ * @flags: DRM_MXA_BO_* flags; zero for now.
+ * @handle: out: GEM handle.
+ * @device_va: out: the BO's VA in this file's device VM.
+ */
+struct drm_mxa_bo_create {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+	__u64 device_va;
+};
+
+/**
+ * struct drm_mxa_bo_mmap_offset - DRM_IOCTL_MXA_BO_MMAP_OFFSET argument.
+ * @handle: GEM handle.
+ * @pad: zero.
+ * @offset: out: fake offset to pass to mmap() on the accel fd.
+ */
+struct drm_mxa_bo_mmap_offset {
+	__u32 handle;
+	__u32 pad;
+	__u64 offset;
+};
+
+/**
+ * struct drm_mxa_submit - DRM_IOCTL_MXA_SUBMIT argument, and the payload of
+ * MXA_URING_CMD_SUBMIT (at most 80 bytes so that it fits an SQE128's command area).
+ * @prog_handle: GEM handle of the BO that holds the program.
+ * @queue: hardware queue index, < drm_mxa_device_info.num_queues.
+ * @prog_offset: byte offset of the program in the BO (4-byte aligned).
+ * @prog_size: program size in bytes (multiple of 4, > 0, within the BO).
+ * @flags: DRM_MXA_SUBMIT_* flags; zero for now.
+ * @pad: zero.
+ * @job_id: out (ioctl only): id to pass to DRM_IOCTL_MXA_WAIT. Through io_uring the id
+ *          is in the CQE's second 64-bit word (IORING_SETUP_CQE32 rings).
+ */
+struct drm_mxa_submit {
+	__u32 prog_handle;
+	__u32 queue;
+	__u32 prog_offset;
+	__u32 prog_size;
+	__u32 flags;
+	__u32 pad;
+	__u64 job_id;
+};
+
+/**
+ * struct drm_mxa_job_result - how a job ended.
+ * @status: 0 on success or a negative errno: -EIO (the program failed, see @error),
+ *          -EFAULT (device MMU fault), -ETIMEDOUT, -ECANCELED (aborted by a reset).
+ * @error: MXA_ERR_* from uapi/mxa_isa.h (0 on success).
+ * @err_offset: byte offset of the failing command in the program.
+ * @err_opcode: header dword of the failing command.
+ * @err_addr: faulting device VA (MMU faults).
+ * @err_info: MXA_FAULT_* for MMU faults.
+ * @pad: zero.
+ * @start_ns: device time the job started (host CLOCK_MONOTONIC of the emulator).
+ * @end_ns: device time the job ended.
+ */
+struct drm_mxa_job_result {
+	__s32 status;
+	__u32 error;
+	__u32 err_offset;
+	__u32 err_opcode;
+	__u64 err_addr;
+	__u32 err_info;
+	__u32 pad;
+	__u64 start_ns;
+	__u64 end_ns;
+};
+
+/**
+ * struct drm_mxa_wait - DRM_IOCTL_MXA_WAIT argument.
+ * @job_id: id from DRM_IOCTL_MXA_SUBMIT.
+ * @timeout_ns: relative timeout; 0 polls. -ETIME when it expires, and the job stays
+ *              waitable; once a wait returns 0 the id is released.
+ * @flags: zero.
+ * @pad: zero.
+ * @result: out: how the job ended.
+ */
+struct drm_mxa_wait {
+	__u64 job_id;
+	__s64 timeout_ns;
+	__u32 flags;
+	__u32 pad;
+	struct drm_mxa_job_result result;
+};
+
+/*
+ * io_uring commands (IORING_OP_URING_CMD on the accel fd, ring created with
+ * IORING_SETUP_SQE128 | IORING_SETUP_CQE32). sqe->cmd_op selects the command; the
+ * payload struct is in the SQE's command area and is copied when the command is issued.
+ *
+ * MXA_URING_CMD_SUBMIT: payload struct drm_mxa_submit. The CQE arrives when the job
+ *   ends: res = the job's status (struct drm_mxa_job_result.status), big_cqe[0] = job id.
+ *   Errors found before the job is queued complete at once with a negative res and
+ *   big_cqe[0] = 0. Jobs submitted this way are not waitable with DRM_IOCTL_MXA_WAIT
+ *   (their CQE is their result).
+ */
+#define MXA_URING_CMD_SUBMIT	0x01
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* MXA_ACCEL_H */
