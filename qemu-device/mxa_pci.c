@@ -336,7 +336,7 @@ static void mxa_class_init(ObjectClass *klass, void *data)
 
 static void mxa_register_types(void)
 {
-    static const InterfaceInfo interfaces[] = {
+    static InterfaceInfo interfaces[] = {
         { INTERFACE_PCIE_DEVICE },
         { INTERFACE_CONVENTIONAL_PCI_DEVICE },
         { },

@@ -13,13 +13,7 @@
 #ifndef MXA_REGS_H
 #define MXA_REGS_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
-#else
-#include <stdint.h>
-typedef uint32_t __u32;
-typedef uint64_t __u64;
-#endif
 
 #define MXA_PCI_VENDOR_ID	0x1234
 #define MXA_PCI_DEVICE_ID	0x4d58
