@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: MIT
+#
+# engine.mk - the MXA matrix engine: libmxaengine.a, its host tests, the
+# golden-vector runner and the engine benchmark.
+#
+# Included by the top-level Makefile; also works alone:
+#   make -f qemu-device/engine/engine.mk [engine-all|engine-check|golden|bench-engine]
+#
+# Defines: ENGINE_SRCS, ENGINE_LIB, HOST_TESTS += the engine's host tests,
+# targets golden (GOLDEN ?= ../shared/golden), bench-engine, engine-check.
+
+BUILD ?= build
+GOLDEN ?= ../shared/golden
+CC ?= cc
+
+ENGINE_DIR := qemu-device/engine
+ENGINE_SAVED_GOAL := $(.DEFAULT_GOAL)
+
+ENGINE_SRCS := \
+	$(ENGINE_DIR)/mxa_formats.c \
+	$(ENGINE_DIR)/mxa_mx.c \
+	$(ENGINE_DIR)/mxa_xacc.c \
+	$(ENGINE_DIR)/mxa_gemm.c \
+	$(ENGINE_DIR)/mxa_exact.c \
+	$(ENGINE_DIR)/mxa_tiled.c \
+	$(ENGINE_DIR)/mxa_kernels.c \
+	$(ENGINE_DIR)/mxa_kernels_avx2.c \
+	$(ENGINE_DIR)/mxa_ops.c \
+	$(ENGINE_DIR)/mxa_pool.c \
+	$(ENGINE_DIR)/mxa_cpu.c \
+	$(ENGINE_DIR)/mxa_golden.c
+ENGINE_HDRS := $(wildcard $(ENGINE_DIR)/*.h)
+ENGINE_OBJS := $(patsubst $(ENGINE_DIR)/%.c,$(BUILD)/engine/%.o,$(ENGINE_SRCS))
+ENGINE_LIB := $(BUILD)/engine/libmxaengine.a
+
+# -ffp-contract=off: the portable kernels must round exactly where the C
+# says, so that they give the same bits as the AVX2 kernels.
+ENGINE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra \
+	-Wno-unused-parameter -ffp-contract=off -fno-fast-math -pthread
+ENGINE_LDLIBS := -lm -pthread
+
+ENGINE_TEST_NAMES := formats mx xacc gemm ops threads golden
+ENGINE_HOST_TESTS := $(patsubst %,$(BUILD)/tests/host/test-engine-%,$(ENGINE_TEST_NAMES))
+HOST_TESTS += $(ENGINE_HOST_TESTS)
+
+ENGINE_GOLDEN_RUNNER := $(BUILD)/tests/golden/mxa-golden
+ENGINE_BENCH := $(BUILD)/bench/bench-engine
+
+.PHONY: engine-all engine-check golden bench-engine
+
+engine-all: $(ENGINE_LIB) $(ENGINE_HOST_TESTS) $(ENGINE_GOLDEN_RUNNER)
+
+$(BUILD)/engine/%.o: $(ENGINE_DIR)/%.c $(ENGINE_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ENGINE_CFLAGS) -c -o $@ $<
+
+$(ENGINE_LIB): $(ENGINE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/tests/host/test-engine-%: tests/host/test-engine-%.c tests/host/tap.h $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -Itests/host -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
+
+$(ENGINE_GOLDEN_RUNNER): tests/golden/mxa-golden.c $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
+
+golden: $(ENGINE_GOLDEN_RUNNER)
+	$(ENGINE_GOLDEN_RUNNER) $(GOLDEN_FLAGS) $(GOLDEN)
+
+engine-check: $(ENGINE_HOST_TESTS)
+	@fail=0; for t in $(ENGINE_HOST_TESTS); do \
+		MXA_GOLDEN_DIR=$${MXA_GOLDEN_DIR:-$(GOLDEN)} $$t || fail=1; \
+	done; exit $$fail
+
+# OpenBLAS (Debian libopenblas-dev) is the reference measured in the same run.
+$(ENGINE_BENCH): bench/bench-engine.c $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -o $@ $< $(ENGINE_LIB) -lopenblas $(ENGINE_LDLIBS)
+
+bench-engine: $(ENGINE_BENCH)
+	$(ENGINE_BENCH) --csv $(BUILD)/bench-engine.csv $(BENCH_ENGINE_FLAGS)
+
+ifeq ($(ENGINE_SAVED_GOAL),)
+.DEFAULT_GOAL := engine-all
+else
+.DEFAULT_GOAL := $(ENGINE_SAVED_GOAL)
+endif

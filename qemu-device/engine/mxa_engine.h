@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mxa_engine.h - the MXA matrix engine: number formats, MX quantisation and
+ * matrix multiplication, as plain C11 with no QEMU or kernel headers.
+ *
+ * The QEMU device links libmxaengine.a and calls this header only; the host
+ * tests link the same archive. Documentation/numerics.rst describes the
+ * numerics this code implements (formats, rounding, accumulation order).
+ *
+ * Conventions
+ *  - Matrices are row-major. A is M x K. B is given as N x K (that is B^T,
+ *    K contiguous, as in the MXGV golden vectors) unless MXA_GEMM_B_KN says
+ *    it is K x N. The result is D = A * B^T (+ C when MXA_GEMM_ACCUMULATE).
+ *  - Leading dimensions are in BYTES between consecutive rows; 0 means
+ *    "dense" (a row is exactly the packed size of its elements).
+ *  - Sub-byte packing (same as MXGV): FP6 one per byte in the low 6 bits;
+ *    FP4 (e2m1) and s4 two per byte along K, the lower index in the low
+ *    nibble; b1 eight per byte along K, the lower index in bit 0. Rows start
+ *    on a byte boundary.
+ *  - MX scales are E8M0 bytes, one per 32 consecutive K elements:
+ *    scale_a is M x K/32, scale_b is N x K/32 (whatever the layout of B).
+ *  - Every function returns 0 or a negative enum mxa_engine_err.
+ */
+#ifndef MXA_ENGINE_H
+#define MXA_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * enum mxa_dtype - element types. Codes 0..14 are the MXGV dtype codes of the
+ * golden vectors; MXINT8 (int8 x 2^-6, an MX element type) is 15.
+ */
+enum mxa_dtype {
+	MXA_DT_F32 = 0,
+	MXA_DT_F16 = 1,
+	MXA_DT_BF16 = 2,
+	MXA_DT_TF32 = 3,	/* held in a 32-bit f32 container */
+	MXA_DT_F64 = 4,
+	MXA_DT_E4M3 = 5,	/* OCP FP8 E4M3 ("fn": no Inf, NaN = S.1111.111) */
+	MXA_DT_E5M2 = 6,	/* OCP FP8 E5M2 (IEEE-like) */
+	MXA_DT_E8M0 = 7,	/* MX scale: 2^(code-127), 0xFF = NaN */
+	MXA_DT_S8 = 8,
+	MXA_DT_S4 = 9,
+	MXA_DT_B1 = 10,
+	MXA_DT_S32 = 11,
+	MXA_DT_E3M2 = 12,	/* MX FP6 */
+	MXA_DT_E2M3 = 13,	/* MX FP6 */
+	MXA_DT_E2M1 = 14,	/* MX FP4 */
+	MXA_DT_MXINT8 = 15,	/* MX INT8: two's complement int8 times 2^-6 */
+	MXA_DT_COUNT
+};
+
+/** enum mxa_engine_err - negative return codes; mxa_engine_strerror() names them. */
+enum mxa_engine_err {
+	MXA_ENGINE_OK = 0,
+	MXA_ENGINE_EINVAL = -1,		/* NULL pointer or a bad field */
+	MXA_ENGINE_EINVAL_DTYPE = -2,	/* unsupported type or type combination */
+	MXA_ENGINE_EINVAL_SHAPE = -3,	/* M/N/K zero, or not an instruction shape */
+	MXA_ENGINE_EINVAL_K_ALIGN = -4,	/* FP8 MX with K % 64 != 0 */
+	MXA_ENGINE_EINVAL_SCALE = -5,	/* scales missing/unexpected, block != 32, K % 32 */
+	MXA_ENGINE_EINVAL_LAYOUT = -6,	/* leading dimension too small, layout unsupported */
+	MXA_ENGINE_EOVERFLOW = -7,	/* a size computation overflows */
+	MXA_ENGINE_ENOMEM = -8,
+	MXA_ENGINE_EINVAL_OPTION = -9,	/* unknown accumulation/scheduling/tf32 option */
+	MXA_ENGINE_EBUSY = -10,		/* engine destroyed while in use */
+};
+
+const char *mxa_engine_strerror(int err);
+
+/* ------------------------------------------------------------------------ */
+/* Formats and conversions (mxa_formats.c)                                   */
+
+/** Bits of storage per element (1, 4, 6 stored in 8, 8, 16, 32, 64). */
+unsigned mxa_dtype_bits(enum mxa_dtype t);
+/** Bytes of one row of @n elements of type @t (sub-byte types packed). */
+size_t mxa_dtype_row_bytes(enum mxa_dtype t, size_t n);
+const char *mxa_dtype_name(enum mxa_dtype t);
+/** Parse "e4m3", "bf16", ... ; returns -1 when unknown. */
+int mxa_dtype_from_name(const char *name);
+/** True for the MX element types that take E8M0 block scales. */
+int mxa_dtype_is_mx_elem(enum mxa_dtype t);
+
+/* Decoding: every value of these types is exact in f32. NaN codes decode to
+ * the canonical NaN the H200 writes, 0x7FFFFFFF (E8M0: 0x7FC00000). */
+float mxa_cvt_e4m3_to_f32(uint8_t v);
+float mxa_cvt_e5m2_to_f32(uint8_t v);
+float mxa_cvt_e8m0_to_f32(uint8_t v);
+float mxa_cvt_e3m2_to_f32(uint8_t v);
+float mxa_cvt_e2m3_to_f32(uint8_t v);
+float mxa_cvt_e2m1_to_f32(uint8_t v);
+float mxa_cvt_mxint8_to_f32(uint8_t v);
+float mxa_cvt_f16_to_f32(uint16_t v);
+float mxa_cvt_bf16_to_f32(uint16_t v);
+
+/* Encoding from f32, round to nearest even unless said otherwise.
+ * @satfinite: finite overflow and +-Inf go to +-max finite (PTX .satfinite);
+ * without it E4M3 overflows to NaN, E5M2/F16/BF16 to Inf. */
+uint8_t mxa_cvt_f32_to_e4m3(float x, int satfinite);
+uint8_t mxa_cvt_f32_to_e5m2(float x, int satfinite);
+uint16_t mxa_cvt_f32_to_f16(float x, int satfinite);
+uint16_t mxa_cvt_f32_to_bf16(float x, int satfinite);
+/* FP6/FP4 always saturate (they have no Inf/NaN). NaN gives -0 as ml_dtypes
+ * does, or +max with @satfinite as PTX cvt.satfinite does. */
+uint8_t mxa_cvt_f32_to_e3m2(float x, int satfinite);
+uint8_t mxa_cvt_f32_to_e2m3(float x, int satfinite);
+uint8_t mxa_cvt_f32_to_e2m1(float x, int satfinite);
+
+/** enum mxa_tf32_round - how f32 becomes tf32 (10 mantissa bits). */
+enum mxa_tf32_round {
+	MXA_TF32_RNA = 0,	/* cvt.rna.tf32.f32: nearest, ties away from zero */
+	MXA_TF32_RNE = 1,	/* cvt.rn.tf32.f32 */
+	MXA_TF32_RZ = 2,	/* truncate the low 13 bits (what the tensor core does) */
+};
+/** Returns f32 bits with the low 13 bits clear. */
+uint32_t mxa_cvt_f32_to_tf32(float x, enum mxa_tf32_round mode, int satfinite);
+
+/** enum mxa_e8m0_round - rounding of f32 to an E8M0 power of two. */
+enum mxa_e8m0_round {
+	MXA_E8M0_RZ = 0,	/* cvt.rz.ue8m0: 2^floor(log2 x) */
+	MXA_E8M0_RP = 1,	/* cvt.rp.ue8m0: 2^ceil(log2 x) */
+	MXA_E8M0_RN = 2,	/* nearest, ties up (ml_dtypes float8_e8m0fnu) */
+};
+/* NaN, negatives and zero give 0xFF (NaN) except as the rounding of 0 below
+ * 2^-127 (0x00); with @satfinite overflow gives 0xFE, else 0xFF. */
+uint8_t mxa_cvt_f32_to_e8m0(float x, enum mxa_e8m0_round mode, int satfinite);
+/* Integer conversions: round to nearest even, saturating, NaN -> 0. */
+int8_t mxa_cvt_f32_to_s8(float x);
+int8_t mxa_cvt_f32_to_s4(float x);	/* -8..7 */
+uint8_t mxa_cvt_f32_to_mxint8(float x);	/* round(x*64) clamped to +-127 */
+
+/** Flags for mxa_convert(). */
+#define MXA_CVT_SATFINITE	(1u << 0)
+#define MXA_CVT_TF32_RNE	(1u << 1)	/* f32->tf32 with RNE instead of RNA */
+#define MXA_CVT_TF32_RZ		(1u << 2)	/* f32->tf32 by truncation */
+#define MXA_CVT_UNPACKED	(1u << 3)	/* 4-bit/1-bit codes one per byte */
+
+/**
+ * mxa_convert() - convert @n elements between any two types.
+ * Sub-byte types are packed as in the header comment. Every conversion goes
+ * through the exact value (f64), so it rounds once, to nearest even
+ * (tf32: ties away, as cvt.rna). f32 -> E8M0 rounds up (cvt.rp). Integers:
+ * round to nearest even and saturate.
+ */
+int mxa_convert(enum mxa_dtype dst_type, void *dst, enum mxa_dtype src_type,
+		const void *src, size_t n, unsigned flags);
+
+/** Read element @i of a packed row as an exact double (MX scales not applied). */
+double mxa_load_elem(enum mxa_dtype t, const void *row, size_t i);
+
+/* ------------------------------------------------------------------------ */
+/* MX quantisation (mxa_mx.c)                                                */
+
+#define MXA_MX_BLOCK 32
+
+/** enum mxa_mx_scale_policy - how a block's E8M0 scale is chosen. */
+enum mxa_mx_scale_policy {
+	/* OCP MX v1.0 6.3 / microxcaling / torchao FLOOR:
+	 * X = 2^(floor(log2 amax) - emax_elem); elements saturate. */
+	MXA_MX_SCALE_FLOOR = 0,
+	/* NVIDIA / cuBLAS RCEIL (cvt.rp.ue8m0): X = 2^ceil(log2(amax/max_elem)),
+	 * so that no element saturates. */
+	MXA_MX_SCALE_RCEIL = 1,
+};
+
+/**
+ * mxa_mx_quantize() - quantise @n f32 values into MX blocks of 32.
+ * @elem: E4M3, E5M2, E3M2, E2M3, E2M1 or MXINT8.
+ * @scales: receives ceil(n/32) E8M0 bytes. @elems: receives the packed
+ * elements (E2M1 two per byte). The last block may be partial.
+ * Edge cases: an all-zero block gets scale 0x00 (2^-127); a block holding a
+ * NaN or Inf gets 0xFF (NaN) and elements set to the format's NaN or 0;
+ * the scale exponent is clamped to [-127, 127].
+ */
+int mxa_mx_quantize(const float *src, size_t n, enum mxa_dtype elem,
+		    enum mxa_mx_scale_policy policy, uint8_t *scales, void *elems);
+/** mxa_mx_dequantize() - the value rule of MX 1.0 6.1 (NaN scale poisons). */
+int mxa_mx_dequantize(const uint8_t *scales, const void *elems, size_t n,
+		      enum mxa_dtype elem, float *dst);
+
+/* ------------------------------------------------------------------------ */
+/* Matrix multiplication                                                     */
+
+/** Flags of struct mxa_gemm_desc. */
+#define MXA_GEMM_ACCUMULATE	(1u << 0)	/* D = C + A*B^T (C may alias D) */
+#define MXA_GEMM_SATFINITE	(1u << 1)	/* integer: clamp to int32 instead of wrap */
+#define MXA_GEMM_B_KN		(1u << 2)	/* B is K x N (types of >= 8 bits only) */
+#define MXA_GEMM_NEGATE_A	(1u << 3)	/* wgmma imm-scale-a = -1 (float types) */
+#define MXA_GEMM_NEGATE_B	(1u << 4)	/* wgmma imm-scale-b = -1 (float types) */
+#define MXA_GEMM_B1_XOR		(1u << 5)	/* b1: popc(a XOR b); default popc(a AND b) */
+
+/** enum mxa_accum - accumulation numerics (Documentation/numerics.rst). */
+enum mxa_accum {
+	/* Each K-chunk (k_chunk elements; 0 = all of K) is summed exactly
+	 * together with the incoming accumulator and rounded once to the
+	 * accumulator type (f32, f16, f64); integers are summed exactly and
+	 * wrapped or clamped once per chunk. The default. */
+	MXA_ACCUM_EXACT = 0,
+	/* Fast tiled path: products (exact) are chained with FP32 FMA inside
+	 * fixed K blocks of MXA_FAST_KBLOCK elements starting from +0, and each
+	 * block sum is added in K order to the accumulator (C or the first
+	 * block). Integers are exact as in EXACT with one chunk. */
+	MXA_ACCUM_FAST = 1,
+};
+#define MXA_FAST_KBLOCK 256
+
+/**
+ * enum mxa_tf32_input - what TF32 operands (f32 bits) do with their low 13
+ * mantissa bits before the multiply.
+ */
+enum mxa_tf32_input {
+	MXA_TF32_IN_RNE = 0,		/* round to nearest even first, as cuBLAS does:
+					 * the default, more accurate than the H200's
+					 * tensor core, whose raw inputs are truncated */
+	MXA_TF32_IN_TRUNCATE = 1,	/* ignore them, as the tensor core does */
+	MXA_TF32_IN_RNA = 2,		/* round as cvt.rna.tf32.f32 first */
+};
+
+/** enum mxa_sched - how engine threads share one operation (same bits). */
+enum mxa_sched {
+	MXA_SCHED_INTRAWAVE = 0,	/* each thread owns output tiles, runs all of K */
+	MXA_SCHED_INTERWAVE = 1,	/* threads step through K together, sharing each
+					 * packed K chunk of B, barrier per chunk */
+};
+
+/**
+ * struct mxa_gemm_desc - one D = (sA*A) * (sB*B)^T (+ C) operation.
+ * Zero-initialise it and fill what you need: all-zero options mean exact
+ * accumulation, TF32 inputs rounded (RNE), intrawave, all engine threads.
+ *
+ * Types: A/B float types (F32, TF32, F16, BF16, E4M3, E5M2, E3M2, E2M3,
+ * E2M1, MXINT8, mixed freely) with D = F32 or F16 (F16 = f16 accumulator);
+ * F64 x F64 -> F64; S8/S4 x S8/S4 -> S32; B1 x B1 -> S32 (AND/XOR + popc).
+ * type_c must equal type_d when MXA_GEMM_ACCUMULATE is set. C may be D.
+ * Scales (scale_block = 32) apply to MX element types and are ignored for
+ * F16/BF16 operands (TMATMULMX); other types reject them.
+ */
+struct mxa_gemm_desc {
+	uint32_t m, n, k;
+	uint8_t type_a, type_b, type_c, type_d;	/* enum mxa_dtype */
+	uint32_t flags;				/* MXA_GEMM_* */
+
+	const void *a;
+	size_t lda;		/* bytes per row of A (0 = dense) */
+	const void *b;
+	size_t ldb;		/* bytes per row of B (N x K, or K x N with B_KN) */
+	const void *c;
+	size_t ldc;
+	void *d;
+	size_t ldd;
+
+	const uint8_t *scale_a;	/* M x K/32 E8M0, or NULL */
+	size_t ld_scale_a;	/* bytes per row (0 = K/32) */
+	const uint8_t *scale_b;	/* N x K/32 E8M0, or NULL */
+	size_t ld_scale_b;
+	uint32_t scale_block;	/* 0 (no scales) or 32 */
+
+	uint8_t accum;		/* enum mxa_accum */
+	uint8_t tf32_input;	/* enum mxa_tf32_input */
+	uint8_t sched;		/* enum mxa_sched */
+	uint8_t reserved0;
+	uint32_t k_chunk;	/* EXACT: elements per rounding, 0 = all of K */
+	uint32_t nthreads;	/* 0 = every thread of the engine; 1 = caller only */
+};
+
+struct mxa_engine;
+
+/**
+ * mxa_engine_create() - a context owning @nthreads - 1 worker threads (the
+ * calling thread is always the first worker of its own operations).
+ * @nthreads: 0 = number of online CPUs. Thread-safe: any number of threads
+ * may call mxa_gemm() etc. on one engine at the same time.
+ */
+struct mxa_engine *mxa_engine_create(unsigned nthreads);
+void mxa_engine_destroy(struct mxa_engine *eng);
+unsigned mxa_engine_nthreads(const struct mxa_engine *eng);
+
+/**
+ * mxa_gemm() - the general tiled GEMM the device uses for large operations.
+ * @eng may be NULL: the calling thread does all the work.
+ * Results are bit-identical for any thread count and scheduling policy.
+ */
+int mxa_gemm(struct mxa_engine *eng, const struct mxa_gemm_desc *desc);
+
+/** mxa_gemm_check() - validate @desc only (what mxa_gemm would return). */
+int mxa_gemm_check(const struct mxa_gemm_desc *desc);
+
+/**
+ * mxa_tmatmulmx() - TMATMULMX (seed 004): D = (SA*A)(SB*B)^T, and with
+ * MXA_GEMM_ACCUMULATE TMATMULMX.ACC: ACC = (SA*A)(SB*B)^T + ACC.
+ * MX element types need scales (block 32, K % 32 == 0); FP8 (E4M3/E5M2) on
+ * either side needs K % 64 == 0 (MXA_ENGINE_EINVAL_K_ALIGN); FP16/BF16
+ * operands ignore their scale, which may be NULL. A NaN scale makes every
+ * output that uses its block NaN. D must be F32. Numerics as desc->accum;
+ * by default the whole K is summed exactly with ACC and rounded once.
+ */
+int mxa_tmatmulmx(struct mxa_engine *eng, const struct mxa_gemm_desc *desc);
+
+/**
+ * mxa_mma() - one synchronous Ampere mma.sync / wmma instruction (seed 001)
+ * on row-major operands. (type_a, type_d, m, n, k) must be one of:
+ *   TF32 f32: 16x8x4, 16x8x8, 16x16x8 (wmma)
+ *   BF16 f32: 16x8x8, 16x8x16, 16x16x16, 32x8x16, 8x32x16 (wmma)
+ *   F16 f16|f32: 8x8x4, 16x8x8, 16x8x16, 16x16x16, 32x8x16, 8x32x16
+ *   E4M3/E5M2 f32|f16: 16x8x32, 16x8x16
+ *   F64 f64: 8x8x4, 16x8x4, 16x8x8, 16x8x16
+ *   S8 s32: 8x8x16, 16x8x16, 16x8x32, 16x16x16, 32x8x16, 8x32x16
+ *   S4 s32: 8x8x32, 16x8x32, 16x8x64
+ *   B1 s32: 8x8x128, 16x8x128, 16x8x256 (AND or XOR with MXA_GEMM_B1_XOR)
+ * Integer MMAs take MXA_GEMM_SATFINITE. The instruction's K is one chunk.
+ */
+int mxa_mma(struct mxa_engine *eng, const struct mxa_gemm_desc *desc);
+
+/**
+ * mxa_wgmma() - one Hopper wgmma.mma_async (seed 003): M = 64,
+ * N = 8..256 step 8 (S8/B1: 8, 16, 24, then multiples of 16), K = 32 bytes of
+ * input (F16/BF16 16, TF32 8, E4M3/E5M2 and S8 32, B1 256). D = F32
+ * (or F16 for F16/FP8 inputs), S32 for S8/B1 (B1: AND only).
+ * MXA_GEMM_ACCUMULATE is scale-d; NEGATE_A/B are imm-scale-a/b = -1.
+ */
+int mxa_wgmma(struct mxa_engine *eng, const struct mxa_gemm_desc *desc);
+
+/** Which SIMD path runs: "avx2" or "portable". */
+const char *mxa_engine_simd(void);
+/** Force the portable C path (1) or allow SIMD again (0); for tests. */
+void mxa_engine_force_portable(int on);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MXA_ENGINE_H */

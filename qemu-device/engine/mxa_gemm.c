@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mxa_gemm.c - the GEMM front end: descriptor validation (every size the
+ * guest gives is checked with overflow-safe arithmetic), element access
+ * shared by the paths, and the choice between the exact and the tiled path.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "mxa_formats.h"
+#include "mxa_gemm.h"
+
+const char *mxa_engine_strerror(int err)
+{
+	switch (err) {
+	case MXA_ENGINE_OK:
+		return "success";
+	case MXA_ENGINE_EINVAL:
+		return "invalid argument (NULL pointer or bad field)";
+	case MXA_ENGINE_EINVAL_DTYPE:
+		return "unsupported data type combination";
+	case MXA_ENGINE_EINVAL_SHAPE:
+		return "unsupported shape (M, N or K zero, or not an instruction shape)";
+	case MXA_ENGINE_EINVAL_K_ALIGN:
+		return "K is not a multiple of 64 for FP8 (e4m3/e5m2) MX data";
+	case MXA_ENGINE_EINVAL_SCALE:
+		return "bad MX scales (missing, unexpected, block not 32, or K not a multiple of 32)";
+	case MXA_ENGINE_EINVAL_LAYOUT:
+		return "bad layout (leading dimension too small or layout unsupported for the type)";
+	case MXA_ENGINE_EOVERFLOW:
+		return "size arithmetic overflows";
+	case MXA_ENGINE_ENOMEM:
+		return "out of memory";
+	case MXA_ENGINE_EINVAL_OPTION:
+		return "unknown numerics or scheduling option";
+	case MXA_ENGINE_EBUSY:
+		return "engine busy";
+	default:
+		return "unknown engine error";
+	}
+}
+
+static int is_float_in(unsigned t)
+{
+	switch (t) {
+	case MXA_DT_F32:
+	case MXA_DT_TF32:
+	case MXA_DT_F16:
+	case MXA_DT_BF16:
+	case MXA_DT_E4M3:
+	case MXA_DT_E5M2:
+	case MXA_DT_E3M2:
+	case MXA_DT_E2M3:
+	case MXA_DT_E2M1:
+	case MXA_DT_MXINT8:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int is_fp8(unsigned t)
+{
+	return t == MXA_DT_E4M3 || t == MXA_DT_E5M2;
+}
+
+/* rows x ld must fit, and ld must hold a row of @row_bytes. */
+static int check_ld(size_t *ld, size_t row_bytes, size_t rows)
+{
+	size_t total;
+
+	if (*ld == 0)
+		*ld = row_bytes;
+	if (*ld < row_bytes)
+		return MXA_ENGINE_EINVAL_LAYOUT;
+	if (__builtin_mul_overflow(*ld, rows, &total))
+		return MXA_ENGINE_EOVERFLOW;
+	return 0;
+}
+
+static int check_scale_side(unsigned t, const uint8_t *p, int *apply)
+{
+	*apply = 0;
+	if (mxa_dtype_is_mx_elem(t)) {
+		if (!p)
+			return MXA_ENGINE_EINVAL_SCALE;
+		*apply = 1;
+		return 0;
+	}
+	if (t == MXA_DT_F16 || t == MXA_DT_BF16)
+		return 0;	/* seed 004: FP16/BF16 data ignore their scales */
+	return p ? MXA_ENGINE_EINVAL_SCALE : 0;
+}
+
+int mxa_op_prepare(const struct mxa_gemm_desc *desc, struct mxa_op *op)
+{
+	const struct mxa_gemm_desc *d = desc;
+	unsigned ta, tb, td;
+	int acc, rc;
+	size_t kb;
+
+	if (!d || !op)
+		return MXA_ENGINE_EINVAL;
+	memset(op, 0, sizeof(*op));
+	op->d = *d;
+	acc = !!(d->flags & MXA_GEMM_ACCUMULATE);
+	if (!d->a || !d->b || !d->d || (acc && !d->c))
+		return MXA_ENGINE_EINVAL;
+	if (d->flags & ~(MXA_GEMM_ACCUMULATE | MXA_GEMM_SATFINITE | MXA_GEMM_B_KN |
+			 MXA_GEMM_NEGATE_A | MXA_GEMM_NEGATE_B | MXA_GEMM_B1_XOR))
+		return MXA_ENGINE_EINVAL;
+	if (d->accum > MXA_ACCUM_FAST || d->tf32_input > MXA_TF32_IN_RNA ||
+	    d->sched > MXA_SCHED_INTERWAVE)
+		return MXA_ENGINE_EINVAL_OPTION;
+	if (!d->m || !d->n || !d->k)
+		return MXA_ENGINE_EINVAL_SHAPE;
+
+	ta = d->type_a;
+	tb = d->type_b;
+	td = d->type_d;
+	if (ta >= MXA_DT_COUNT || tb >= MXA_DT_COUNT || td >= MXA_DT_COUNT ||
+	    (acc && d->type_c != td))
+		return MXA_ENGINE_EINVAL_DTYPE;
+	if (is_float_in(ta) && is_float_in(tb) && (td == MXA_DT_F32 || td == MXA_DT_F16))
+		op->cls = MXA_CLASS_FLOAT;
+	else if (ta == MXA_DT_F64 && tb == MXA_DT_F64 && td == MXA_DT_F64)
+		op->cls = MXA_CLASS_F64;
+	else if ((ta == MXA_DT_S8 || ta == MXA_DT_S4) &&
+		 (tb == MXA_DT_S8 || tb == MXA_DT_S4) && td == MXA_DT_S32)
+		op->cls = MXA_CLASS_INT;
+	else if (ta == MXA_DT_B1 && tb == MXA_DT_B1 && td == MXA_DT_S32)
+		op->cls = MXA_CLASS_B1;
+	else
+		return MXA_ENGINE_EINVAL_DTYPE;
+	if ((d->flags & (MXA_GEMM_NEGATE_A | MXA_GEMM_NEGATE_B)) &&
+	    op->cls != MXA_CLASS_FLOAT && op->cls != MXA_CLASS_F64)
+		return MXA_ENGINE_EINVAL;
+
+	/* MX scales */
+	if (d->scale_block != 0 && d->scale_block != MXA_MX_BLOCK)
+		return MXA_ENGINE_EINVAL_SCALE;
+	if (d->scale_block) {
+		if (d->k % MXA_MX_BLOCK)
+			return MXA_ENGINE_EINVAL_SCALE;
+		rc = check_scale_side(ta, d->scale_a, &op->scale_a);
+		if (!rc)
+			rc = check_scale_side(tb, d->scale_b, &op->scale_b);
+		if (rc)
+			return rc;
+		if ((is_fp8(ta) || is_fp8(tb)) && d->k % 64)
+			return MXA_ENGINE_EINVAL_K_ALIGN;
+	} else if (d->scale_a || d->scale_b) {
+		return MXA_ENGINE_EINVAL_SCALE;
+	}
+
+	/* Layouts */
+	op->lda = d->lda;
+	op->ldb = d->ldb;
+	op->ldc = d->ldc;
+	op->ldd = d->ldd;
+	op->ld_sa = d->ld_scale_a;
+	op->ld_sb = d->ld_scale_b;
+	rc = check_ld(&op->lda, mxa_dtype_row_bytes(ta, d->k), d->m);
+	if (rc)
+		return rc;
+	if (d->flags & MXA_GEMM_B_KN) {
+		if (mxa_dtype_bits(tb) < 8)
+			return MXA_ENGINE_EINVAL_LAYOUT;
+		rc = check_ld(&op->ldb, mxa_dtype_row_bytes(tb, d->n), d->k);
+	} else {
+		rc = check_ld(&op->ldb, mxa_dtype_row_bytes(tb, d->k), d->n);
+	}
+	if (rc)
+		return rc;
+	if (acc) {
+		rc = check_ld(&op->ldc, mxa_dtype_row_bytes(td, d->n), d->m);
+		if (rc)
+			return rc;
+	}
+	rc = check_ld(&op->ldd, mxa_dtype_row_bytes(td, d->n), d->m);
+	if (rc)
+		return rc;
+	kb = d->k / MXA_MX_BLOCK;
+	if (op->scale_a && (rc = check_ld(&op->ld_sa, kb, d->m)))
+		return rc;
+	if (op->scale_b && (rc = check_ld(&op->ld_sb, kb, d->n)))
+		return rc;
+
+	op->k_chunk = d->k_chunk && d->k_chunk < d->k ? d->k_chunk : d->k;
+	return 0;
+}
+
+int mxa_gemm_check(const struct mxa_gemm_desc *desc)
+{
+	struct mxa_op op;
+
+	return mxa_op_prepare(desc, &op);
+}
+
+/* ---- element access ------------------------------------------------------- */
+
+static double scale_value(uint8_t s)
+{
+	return s == 0xFF ? NAN : ldexp(1.0, (int)s - 127);
+}
+
+static double input_value(const struct mxa_op *op, unsigned t, uint64_t code)
+{
+	if (t == MXA_DT_TF32) {
+		float f = mxa_bits_f32((uint32_t)code);
+
+		if (isnan(f))
+			return NAN;
+		if (op->d.tf32_input == MXA_TF32_IN_RNA)
+			code = mxa_cvt_f32_to_tf32(f, MXA_TF32_RNA, 0);
+		else if (op->d.tf32_input == MXA_TF32_IN_RNE)
+			code = mxa_cvt_f32_to_tf32(f, MXA_TF32_RNE, 0);
+		else
+			code &= ~0x1FFFu;
+	}
+	return mxa_decode_code(t, code);
+}
+
+double mxa_op_elem_a(const struct mxa_op *op, size_t i, size_t kk)
+{
+	const uint8_t *row = (const uint8_t *)op->d.a + i * op->lda;
+	double v = input_value(op, op->d.type_a, mxa_row_code(op->d.type_a, row, kk));
+
+	if (op->scale_a)
+		v *= scale_value(op->d.scale_a[i * op->ld_sa + kk / MXA_MX_BLOCK]);
+	if (op->d.flags & MXA_GEMM_NEGATE_A)
+		v = -v;
+	return v;
+}
+
+double mxa_op_elem_b(const struct mxa_op *op, size_t j, size_t kk)
+{
+	const uint8_t *b = op->d.b;
+	uint64_t code;
+	double v;
+
+	if (op->d.flags & MXA_GEMM_B_KN)
+		code = mxa_row_code(op->d.type_b, b + kk * op->ldb, j);
+	else
+		code = mxa_row_code(op->d.type_b, b + j * op->ldb, kk);
+	v = input_value(op, op->d.type_b, code);
+	if (op->scale_b)
+		v *= scale_value(op->d.scale_b[j * op->ld_sb + kk / MXA_MX_BLOCK]);
+	if (op->d.flags & MXA_GEMM_NEGATE_B)
+		v = -v;
+	return v;
+}
+
+double mxa_op_load_c(const struct mxa_op *op, size_t i, size_t j)
+{
+	if (!(op->d.flags & MXA_GEMM_ACCUMULATE))
+		return 0.0;
+	return mxa_load_elem(op->d.type_c, (const uint8_t *)op->d.c + i * op->ldc, j);
+}
+
+int64_t mxa_op_load_c_int(const struct mxa_op *op, size_t i, size_t j)
+{
+	if (!(op->d.flags & MXA_GEMM_ACCUMULATE))
+		return 0;
+	return (int32_t)mxa_row_code(MXA_DT_S32, (const uint8_t *)op->d.c + i * op->ldc, j);
+}
+
+void mxa_op_store_d(const struct mxa_op *op, size_t i, size_t j, double v)
+{
+	mxa_row_store_code(op->d.type_d, (uint8_t *)op->d.d + i * op->ldd, j,
+			   mxa_encode_value(op->d.type_d, v, 0));
+}
+
+void mxa_op_store_d_int(const struct mxa_op *op, size_t i, size_t j, int64_t v)
+{
+	mxa_row_store_code(MXA_DT_S32, (uint8_t *)op->d.d + i * op->ldd, j,
+			   (uint32_t)(int32_t)v);
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+int mxa_gemm(struct mxa_engine *eng, const struct mxa_gemm_desc *desc)
+{
+	struct mxa_op op;
+	int rc = mxa_op_prepare(desc, &op);
+
+	if (rc)
+		return rc;
+	if (op.d.accum == MXA_ACCUM_FAST ||
+	    ((op.cls == MXA_CLASS_INT || op.cls == MXA_CLASS_B1) &&
+	     (op.k_chunk == op.d.k || !(op.d.flags & MXA_GEMM_SATFINITE)))) {
+		/* Integer results are exact either way (wrapping once per chunk
+		 * is wrapping once at the end); the tiled path is faster. */
+		rc = mxa_tiled_run(eng, &op);
+		if (rc <= 0)
+			return rc;
+	}
+	return mxa_exact_run(eng, &op);
+}

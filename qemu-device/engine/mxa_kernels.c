@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: MIT
+/* mxa_kernels.c - portable micro kernels (placeholder). */
+#include "mxa_gemm.h"

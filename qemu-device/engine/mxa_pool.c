@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mxa_pool.c - engine context and thread pool.
+ *
+ * DOC: phased jobs on a shared pool
+ *
+ * An engine owns N-1 worker threads; the thread that submits a job always
+ * works on it too, so a job makes progress even when every worker is busy
+ * with other jobs (several device threads may submit at once) and a job
+ * with nthreads = 1 never touches the workers. A job is a sequence of
+ * phases separated by barriers (see mxa_job_ops): the intrawave policy is a
+ * single phase of output tiles, the interwave policy alternates "pack this
+ * K chunk" and "multiply this K chunk" phases. Because the barrier is the
+ * phase boundary and not a fixed team of threads, a job never waits for a
+ * particular thread, and the number of threads changes only the speed.
+ *
+ * One mutex protects the job list and every job's counters; tasks are
+ * coarse (a macro tile or a K chunk of one), so it is never hot.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mxa_engine.h"
+#include "mxa_pool.h"
+
+struct mxa_job {
+	const struct mxa_job_ops *ops;
+	void *arg;
+	unsigned phase;		/* current phase */
+	unsigned ntasks;	/* tasks in the current phase */
+	unsigned next;		/* next task to hand out */
+	unsigned done;		/* tasks of the phase finished */
+	unsigned helpers;	/* workers running one of its tasks now */
+	unsigned max_helpers;	/* nthreads - 1 */
+	int finished;
+	struct mxa_job *next_job;
+};
+
+struct mxa_engine {
+	pthread_mutex_t lock;	/* protects everything below and all jobs */
+	pthread_cond_t cond;	/* new job, new phase, job finished */
+	struct mxa_job *jobs;	/* jobs that may want helpers */
+	int stop;
+	unsigned nworkers;
+	pthread_t *workers;
+};
+
+/* Called with eng->lock held (or on a private job): the task just finished. */
+static void job_task_done(struct mxa_job *job, pthread_cond_t *cond)
+{
+	job->done++;
+	if (job->done < job->ntasks)
+		return;
+	do {
+		job->phase++;
+		job->ntasks = job->ops->phase_tasks(job->arg, job->phase);
+		job->next = 0;
+		job->done = 0;
+	} while (0);
+	if (job->ntasks == 0)
+		job->finished = 1;
+	if (cond)
+		pthread_cond_broadcast(cond);
+}
+
+static void job_start(struct mxa_job *job, const struct mxa_job_ops *ops,
+		      void *arg, unsigned max_helpers)
+{
+	memset(job, 0, sizeof(*job));
+	job->ops = ops;
+	job->arg = arg;
+	job->max_helpers = max_helpers;
+	job->ntasks = ops->phase_tasks(arg, 0);
+	job->finished = job->ntasks == 0;
+}
+
+static void *worker_main(void *p)
+{
+	struct mxa_engine *eng = p;
+
+	pthread_mutex_lock(&eng->lock);
+	while (!eng->stop) {
+		struct mxa_job *job;
+
+		for (job = eng->jobs; job; job = job->next_job)
+			if (!job->finished && job->helpers < job->max_helpers &&
+			    job->next < job->ntasks)
+				break;
+		if (!job) {
+			pthread_cond_wait(&eng->cond, &eng->lock);
+			continue;
+		}
+		unsigned phase = job->phase, task = job->next++;
+
+		job->helpers++;
+		pthread_mutex_unlock(&eng->lock);
+		job->ops->task(job->arg, phase, task);
+		pthread_mutex_lock(&eng->lock);
+		job->helpers--;
+		job_task_done(job, &eng->cond);
+		if (!job->helpers)
+			pthread_cond_broadcast(&eng->cond);	/* owner may wait for us */
+	}
+	pthread_mutex_unlock(&eng->lock);
+	return NULL;
+}
+
+void mxa_pool_run(struct mxa_engine *eng, unsigned nthreads,
+		  const struct mxa_job_ops *ops, void *arg)
+{
+	struct mxa_job job;
+	struct mxa_job **pp;
+	unsigned helpers = 0;
+
+	if (eng && eng->nworkers) {
+		helpers = nthreads ? nthreads - 1 : eng->nworkers;
+		if (helpers > eng->nworkers)
+			helpers = eng->nworkers;
+	}
+	job_start(&job, ops, arg, helpers);
+	if (!helpers) {
+		while (!job.finished) {
+			unsigned phase = job.phase, task = job.next++;
+
+			ops->task(arg, phase, task);
+			job_task_done(&job, NULL);
+		}
+		return;
+	}
+
+	pthread_mutex_lock(&eng->lock);
+	job.next_job = eng->jobs;
+	eng->jobs = &job;
+	pthread_cond_broadcast(&eng->cond);
+	while (!job.finished) {
+		if (job.next < job.ntasks) {
+			unsigned phase = job.phase, task = job.next++;
+
+			pthread_mutex_unlock(&eng->lock);
+			ops->task(arg, phase, task);
+			pthread_mutex_lock(&eng->lock);
+			job_task_done(&job, &eng->cond);
+		} else {
+			pthread_cond_wait(&eng->cond, &eng->lock);
+		}
+	}
+	/* Workers may still be returning from our last task's bookkeeping. */
+	while (job.helpers)
+		pthread_cond_wait(&eng->cond, &eng->lock);
+	for (pp = &eng->jobs; *pp; pp = &(*pp)->next_job) {
+		if (*pp == &job) {
+			*pp = job.next_job;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&eng->lock);
+}
+
+struct mxa_engine *mxa_engine_create(unsigned nthreads)
+{
+	struct mxa_engine *eng;
+	unsigned i;
+
+	if (!nthreads) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		nthreads = n > 0 ? (unsigned)n : 1;
+	}
+	if (nthreads > 256)
+		nthreads = 256;
+	eng = calloc(1, sizeof(*eng));
+	if (!eng)
+		return NULL;
+	pthread_mutex_init(&eng->lock, NULL);
+	pthread_cond_init(&eng->cond, NULL);
+	eng->workers = calloc(nthreads, sizeof(pthread_t));
+	if (!eng->workers) {
+		free(eng);
+		return NULL;
+	}
+	for (i = 0; i + 1 < nthreads; i++) {
+		if (pthread_create(&eng->workers[i], NULL, worker_main, eng))
+			break;
+		eng->nworkers++;
+	}
+	return eng;
+}
+
+void mxa_engine_destroy(struct mxa_engine *eng)
+{
+	unsigned i;
+
+	if (!eng)
+		return;
+	pthread_mutex_lock(&eng->lock);
+	eng->stop = 1;
+	pthread_cond_broadcast(&eng->cond);
+	pthread_mutex_unlock(&eng->lock);
+	for (i = 0; i < eng->nworkers; i++)
+		pthread_join(eng->workers[i], NULL);
+	pthread_cond_destroy(&eng->cond);
+	pthread_mutex_destroy(&eng->lock);
+	free(eng->workers);
+	free(eng);
+}
+
+unsigned mxa_engine_nthreads(const struct mxa_engine *eng)
+{
+	return eng ? eng->nworkers + 1 : 1;
+}
+
+/* ---- per-thread scratch --------------------------------------------------- */
+
+#define SCRATCH_SLOTS 4
+
+struct scratch {
+	void *buf[SCRATCH_SLOTS];
+	size_t size[SCRATCH_SLOTS];
+};
+
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+static void scratch_free(void *p)
+{
+	struct scratch *s = p;
+
+	for (int i = 0; i < SCRATCH_SLOTS; i++)
+		free(s->buf[i]);
+	free(s);
+}
+
+static void scratch_key_init(void)
+{
+	pthread_key_create(&scratch_key, scratch_free);
+}
+
+void *mxa_scratch(unsigned slot, size_t bytes)
+{
+	struct scratch *s;
+
+	if (slot >= SCRATCH_SLOTS)
+		return NULL;
+	pthread_once(&scratch_once, scratch_key_init);
+	s = pthread_getspecific(scratch_key);
+	if (!s) {
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			return NULL;
+		pthread_setspecific(scratch_key, s);
+	}
+	if (s->size[slot] < bytes) {
+		void *nb = NULL;
+		size_t sz = (bytes + 4095) & ~(size_t)4095;
+
+		if (posix_memalign(&nb, 64, sz))
+			return NULL;
+		free(s->buf[slot]);
+		s->buf[slot] = nb;
+		s->size[slot] = sz;
+	}
+	return s->buf[slot];
+}

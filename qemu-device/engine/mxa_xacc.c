@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mxa_xacc.c - carry propagation and the one rounding of the exact
+ * accumulator (see mxa_xacc.h).
+ */
+#include "mxa_xacc.h"
+
+void mxa_xacc_init(struct mxa_xacc *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->lo = MXA_XACC_LIMBS;
+	x->hi = -1;
+}
+
+void mxa_xacc_clear(struct mxa_xacc *x)
+{
+	if (x->hi >= 0) {
+		int top = x->hi + 1 < MXA_XACC_LIMBS ? x->hi + 1 : x->hi;
+
+		memset(&x->limb[x->lo], 0, (size_t)(top - x->lo + 1) * sizeof(int64_t));
+	}
+	x->lo = MXA_XACC_LIMBS;
+	x->hi = -1;
+	x->nadd = 0;
+	x->nan = x->pinf = x->ninf = x->nonneg = x->any = 0;
+}
+
+/* Propagate carries so that limbs lo..hi are digits in [0, 2^32) and limb
+ * hi+1 holds the signed rest. */
+void mxa_xacc_carry(struct mxa_xacc *x)
+{
+	int i;
+
+	if (x->hi < 0)
+		return;
+	for (i = x->lo; i <= x->hi; i++) {
+		int64_t c = x->limb[i] >> 32;	/* floor division by 2^32 */
+
+		x->limb[i] -= c * ((int64_t)1 << 32);
+		x->limb[i + 1] += c;
+	}
+	if (x->limb[x->hi + 1] != 0)
+		x->hi++;
+	x->nadd = 0;
+}
+
+static int limb_msb(uint64_t v)
+{
+	int b = 0;
+
+	while (v >>= 1)
+		b++;
+	return b;
+}
+
+/* @n (<= 60) bits of the digits starting at bit position @pos (may be < 0). */
+static uint64_t get_bits(const struct mxa_xacc *x, int pos, int n)
+{
+	uint64_t v = 0;
+	int idx, sh;
+
+	if (n <= 0)
+		return 0;
+	if (pos < 0) {
+		/* the accumulator has no digits below position 0 */
+		if (pos + n <= 0)
+			return 0;
+		return get_bits(x, 0, pos + n) << -pos;
+	}
+	idx = pos >> 5;
+	sh = pos & 31;
+	for (int j = 0; j < 3; j++) {
+		int s = 32 * j - sh;
+		uint64_t d;
+
+		if (idx + j < x->lo || idx + j > x->hi)
+			continue;
+		d = (uint32_t)x->limb[idx + j];
+		if (s < 0)
+			v |= d >> -s;
+		else if (s < 64)
+			v |= d << s;
+	}
+	return n >= 64 ? v : v & ((((uint64_t)1) << n) - 1);
+}
+
+/* Any nonzero digit strictly below bit position @pos? */
+static int any_below(const struct mxa_xacc *x, int pos)
+{
+	int idx, i;
+
+	if (pos <= 0)
+		return 0;
+	idx = pos >> 5;
+	for (i = x->lo; i < idx && i <= x->hi; i++)
+		if (x->limb[i])
+			return 1;
+	if (idx >= x->lo && idx <= x->hi &&
+	    ((uint64_t)x->limb[idx] & ((((uint64_t)1) << (pos & 31)) - 1)))
+		return 1;
+	return 0;
+}
+
+double mxa_xacc_round(struct mxa_xacc *x, int prec, int emin, int emax)
+{
+	int neg = 0, top, msbpos, e, q;
+	uint64_t n;
+	int rbit, sticky;
+	double r, maxfin;
+
+	if (x->nan || (x->pinf && x->ninf))
+		return NAN;
+	if (x->pinf)
+		return INFINITY;
+	if (x->ninf)
+		return -INFINITY;
+
+	mxa_xacc_carry(x);
+	if (x->hi >= 0 && x->limb[x->hi] < 0) {
+		/* Negative: negate the digits and carry again. */
+		for (int i = x->lo; i <= x->hi; i++)
+			x->limb[i] = -x->limb[i];
+		neg = 1;
+		mxa_xacc_carry(x);
+	}
+	top = -1;
+	for (int i = x->hi; i >= x->lo; i--) {
+		if (x->limb[i]) {
+			top = i;
+			break;
+		}
+	}
+	if (top < 0)
+		return (x->any && !x->nonneg) ? -0.0 : 0.0;
+
+	msbpos = top * 32 + limb_msb((uint64_t)x->limb[top]);
+	e = msbpos - MXA_XACC_POS0;		/* value in [2^e, 2^(e+1)) */
+	q = (e > emin ? e : emin) - (prec - 1);	/* exponent of the last kept bit */
+	if (q + MXA_XACC_POS0 > msbpos + 1) {
+		n = 0;
+		rbit = 0;
+		sticky = 1;	/* below half an ulp, nonzero */
+	} else {
+		int qpos = q + MXA_XACC_POS0;
+
+		n = get_bits(x, qpos, msbpos - qpos + 1);
+		rbit = (int)get_bits(x, qpos - 1, 1);
+		sticky = any_below(x, qpos - 1);
+	}
+	if (rbit && (sticky || (n & 1)))
+		n++;
+	r = ldexp((double)n, q);
+	maxfin = ldexp(ldexp(1.0, prec) - 1.0, emax - prec + 1);
+	if (r > maxfin)
+		r = INFINITY;
+	return neg ? -r : r;
+}
