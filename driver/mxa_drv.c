@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MXA DRM accel driver: PCI probe/remove, the DRM accel device, file operations and
+ * the ioctl table.
+ */
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+
+#include "drm/mxa_accel.h"
+#include "mxa_drv.h"
+#include "mxa_gem.h"
+#include "mxa_job.h"
+#include "mxa_uring.h"
+#include "mxa_vm.h"
+
+static int mxa_open(struct drm_device *dev, struct drm_file *file)
+{
+	struct mxa_device *mdev = to_mxa_device(dev);
+	struct mxa_file *mf;
+
+	mf = kzalloc(sizeof(*mf), GFP_KERNEL);
+	if (!mf)
+		return -ENOMEM;
+	mf->mdev = mdev;
+	xa_init(&mf->jobs);
+	atomic64_set(&mf->next_job_id, 0);
+
+	mf->vm = mxa_vm_create(mdev);
+	if (IS_ERR(mf->vm)) {
+		int ret = PTR_ERR(mf->vm);
+
+		kfree(mf);
+		return ret;
+	}
+	file->driver_priv = mf;
+	return 0;
+}
+
+/* GEM handles are gone already (drm_gem_release() runs first). */
+static void mxa_postclose(struct drm_device *dev, struct drm_file *file)
+{
+	struct mxa_file *mf = to_mxa_file(file);
+
+	mxa_job_file_close(mf);
+	mxa_vm_put(mf->vm);
+	kfree(mf);
+}
+
+/*
+ * The size/pointer protocol of DRM_IOCTL_MXA_QUERY: copy what fits in the user's
+ * buffer, zero-fill the rest of it, report the full size.
+ */
+static int mxa_query_copy(struct drm_mxa_query *args, const void *answer, u32 size)
+{
+	void __user *ptr = u64_to_user_ptr(args->pointer);
+	u32 user_size = args->size;
+
+	args->size = size;
+	if (!args->pointer)
+		return 0;
+	if (copy_to_user(ptr, answer, min(user_size, size)))
+		return -EFAULT;
+	if (user_size > size && clear_user(ptr + size, user_size - size))
+		return -EFAULT;
+	return 0;
+}
+
+static int mxa_ioctl_query(struct drm_device *dev, void *data, struct drm_file *file)
+{
+	struct mxa_device *mdev = to_mxa_device(dev);
+	struct drm_mxa_query *args = data;
+	struct drm_mxa_device_info info;
+
+	switch (args->type) {
+	case DRM_MXA_QUERY_DEVICE:
+		memset(&info, 0, sizeof(info));
+		info.uapi_major = MXA_UAPI_VERSION_MAJOR;
+		info.uapi_minor = MXA_UAPI_VERSION_MINOR;
+		info.hw_version = mdev->hw_version;
+		info.num_queues = mdev->num_queues;
+		info.caps = mdev->caps;
+		info.num_cores = mdev->num_cores;
+		info.va_start = MXA_VM_VA_START;
+		info.va_end = MXA_VM_VA_END;
+		info.max_bo_size = MXA_BO_MAX_SIZE;
+		return mxa_query_copy(args, &info, sizeof(info));
+	default:
+		return -EINVAL;
+	}
+}
+
+static const struct drm_ioctl_desc mxa_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(MXA_QUERY, mxa_ioctl_query, 0),
+	DRM_IOCTL_DEF_DRV(MXA_BO_CREATE, mxa_ioctl_bo_create, 0),
+	DRM_IOCTL_DEF_DRV(MXA_BO_MMAP_OFFSET, mxa_ioctl_bo_mmap_offset, 0),
+	DRM_IOCTL_DEF_DRV(MXA_SUBMIT, mxa_ioctl_submit, 0),
+	DRM_IOCTL_DEF_DRV(MXA_WAIT, mxa_ioctl_wait, 0),
+};
+
+/* DEFINE_DRM_ACCEL_FOPS() of 6.12 has neither .uring_cmd nor .show_fdinfo. */
+static const struct file_operations mxa_fops = {
+	.owner = THIS_MODULE,
+	.open = accel_open,
+	.release = drm_release,
+	.unlocked_ioctl = drm_ioctl,
+	.compat_ioctl = drm_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.mmap = drm_gem_mmap,
+	.uring_cmd = mxa_uring_cmd,
+	.show_fdinfo = drm_show_fdinfo,
+	.fop_flags = FOP_UNSIGNED_OFFSET,
+};
+
+static void mxa_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	drm_show_memory_stats(p, file);
+}
+
+static const struct drm_driver mxa_drm_driver = {
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM,
+	.open = mxa_open,
+	.postclose = mxa_postclose,
+	.gem_create_object = mxa_gem_create_object,
+	.show_fdinfo = mxa_show_fdinfo,
+	.ioctls = mxa_ioctls,
+	.num_ioctls = ARRAY_SIZE(mxa_ioctls),
+	.fops = &mxa_fops,
+	.name = MXA_DRIVER_NAME,
+	.desc = MXA_DRIVER_DESC,
+	.major = MXA_UAPI_VERSION_MAJOR,
+	.minor = MXA_UAPI_VERSION_MINOR,
+};
+
+static int mxa_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct mxa_device *mdev;
+	int ret;
+
+	mdev = devm_drm_dev_alloc(&pdev->dev, &mxa_drm_driver, struct mxa_device, drm);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	mdev->pdev = pdev;
+	ida_init(&mdev->ctx_ida);
+	pci_set_drvdata(pdev, mdev);
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+	pci_set_master(pdev);
+
+	/* Page-table entries carry 52-bit addresses; descriptors 64-bit ones. */
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(52));
+	if (ret)
+		return ret;
+
+	if (pci_resource_len(pdev, 0) < MXA_BAR0_SIZE) {
+		dev_err(&pdev->dev, "BAR0 too small\n");
+		return -ENODEV;
+	}
+	mdev->regs = pcim_iomap_region(pdev, 0, MXA_DRIVER_NAME);
+	if (IS_ERR(mdev->regs))
+		return PTR_ERR(mdev->regs);
+
+	ret = mxa_hw_init(mdev);
+	if (ret)
+		return ret;
+
+	ret = drm_dev_register(&mdev->drm, 0);
+	if (ret) {
+		mxa_hw_fini(mdev);
+		return ret;
+	}
+	return 0;
+}
+
+static void mxa_remove(struct pci_dev *pdev)
+{
+	struct mxa_device *mdev = pci_get_drvdata(pdev);
+
+	/* No new ioctl or uring command reaches the device after this. */
+	drm_dev_unplug(&mdev->drm);
+	mxa_hw_fini(mdev);
+}
+
+static const struct pci_device_id mxa_pci_ids[] = {
+	{ PCI_DEVICE(MXA_PCI_VENDOR_ID, MXA_PCI_DEVICE_ID) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, mxa_pci_ids);
+
+static struct pci_driver mxa_pci_driver = {
+	.name = MXA_DRIVER_NAME,
+	.id_table = mxa_pci_ids,
+	.probe = mxa_probe,
+	.remove = mxa_remove,
+};
+
+static int __init mxa_init(void)
+{
+	return pci_register_driver(&mxa_pci_driver);
+}
+
+static void __exit mxa_exit(void)
+{
+	pci_unregister_driver(&mxa_pci_driver);
+	/* Jobs released last are freed from a work item that runs our code. */
+	mxa_job_flush_free();
+}
+
+module_init(mxa_init);
+module_exit(mxa_exit);
+
+MODULE_DESCRIPTION(MXA_DRIVER_DESC " DRM accel driver");
+MODULE_LICENSE("GPL");

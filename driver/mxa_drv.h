@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * MXA DRM accel driver: the device and per-file state shared by every part of mxa.ko.
+ */
+#ifndef MXA_DRV_H
+#define MXA_DRV_H
+
+#include <linux/atomic.h>
+#include <linux/idr.h>
+#include <linux/pci.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_print.h>
+
+#include "mxa_regs.h"
+#include "mxa_hw.h"
+
+#define MXA_DRIVER_NAME		"mxa"
+#define MXA_DRIVER_DESC		"MXA matrix accelerator"
+
+struct mxa_vm;
+
+/**
+ * struct mxa_device - one MXA PCI function.
+ * @drm: the DRM accel device; the structure is allocated with it.
+ * @pdev: the PCI function.
+ * @regs: BAR0.
+ * @hw_version: MXA_REG_VERSION.
+ * @caps: MXA_REG_CAPS_HI:LO.
+ * @num_queues: hardware queues in use (<= MXA_MAX_QUEUES).
+ * @num_cores: MXA_REG_NUM_CORES.
+ * @ctx_table: the device's context table (coherent DMA), @ctx_count entries.
+ * @ctx_table_dma: its bus address.
+ * @ctx_count: entries of @ctx_table; context ids are 1 .. @ctx_count - 1.
+ * @ctx_ida: allocator of context ids.
+ * @queues: the hardware queues.
+ * @error_irq: Linux IRQ of the error vector.
+ * @error_work: recovers queues the device stopped on a ring-level error.
+ */
+struct mxa_device {
+	struct drm_device drm;
+	struct pci_dev *pdev;
+	void __iomem *regs;
+
+	u32 hw_version;
+	u64 caps;
+	u32 num_queues;
+	u32 num_cores;
+
+	struct mxa_ctx_desc *ctx_table;
+	dma_addr_t ctx_table_dma;
+	u32 ctx_count;
+	struct ida ctx_ida;
+
+	struct mxa_queue queues[MXA_MAX_QUEUES];
+	int error_irq;
+	struct work_struct error_work;
+};
+
+/**
+ * struct mxa_file - per open file of /dev/accel/accelN.
+ * @mdev: the device.
+ * @vm: the file's device VM (its context and page tables).
+ * @jobs: job id -> struct mxa_job submitted by ioctl and not yet waited for; each entry
+ *        holds a reference to its job.
+ * @next_job_id: last job id handed out (ids start at 1).
+ */
+struct mxa_file {
+	struct mxa_device *mdev;
+	struct mxa_vm *vm;
+	struct xarray jobs;
+	atomic64_t next_job_id;
+};
+
+static inline struct mxa_device *to_mxa_device(struct drm_device *drm)
+{
+	return container_of(drm, struct mxa_device, drm);
+}
+
+static inline struct mxa_file *to_mxa_file(struct drm_file *file)
+{
+	return file->driver_priv;
+}
+
+#define mxa_err(mdev, fmt, ...)  drm_err(&(mdev)->drm, fmt, ##__VA_ARGS__)
+#define mxa_warn(mdev, fmt, ...) drm_warn(&(mdev)->drm, fmt, ##__VA_ARGS__)
+#define mxa_info(mdev, fmt, ...) drm_info(&(mdev)->drm, fmt, ##__VA_ARGS__)
+#define mxa_dbg(mdev, fmt, ...)  drm_dbg_driver(&(mdev)->drm, fmt, ##__VA_ARGS__)
+
+#endif /* MXA_DRV_H */

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MXA buffer objects.
+ *
+ * DOC: Buffer objects
+ *
+ * A BO is a GEM shmem object whose pages are pinned and DMA-mapped at creation and
+ * mapped, read-write, in the creating file's device VM (mxa_vm.c) at a VA the driver
+ * picks. The mapping lives as long as the object: a job keeps a reference to its
+ * program BO, so closing the handle while the job runs is harmless; the VA is
+ * unmapped (and the TLB invalidated) only when the last reference is gone.
+ */
+#include <drm/drm_gem.h>
+#include <drm/drm_vma_manager.h>
+
+#include "drm/mxa_accel.h"
+#include "mxa_drv.h"
+#include "mxa_gem.h"
+#include "mxa_vm.h"
+
+static void mxa_gem_free(struct drm_gem_object *obj)
+{
+	struct mxa_bo *bo = to_mxa_bo(obj);
+
+	if (bo->vm) {
+		mxa_vm_unmap(bo->vm, &bo->node);
+		mxa_vm_put(bo->vm);
+		bo->vm = NULL;
+	}
+	/* Unmaps the DMA mapping, unpins the pages and frees @bo (base comes first). */
+	drm_gem_shmem_free(&bo->base);
+}
+
+static const struct drm_gem_object_funcs mxa_gem_funcs = {
+	.free = mxa_gem_free,
+	.print_info = drm_gem_shmem_object_print_info,
+	.pin = drm_gem_shmem_object_pin,
+	.unpin = drm_gem_shmem_object_unpin,
+	.get_sg_table = drm_gem_shmem_object_get_sg_table,
+	.vmap = drm_gem_shmem_object_vmap,
+	.vunmap = drm_gem_shmem_object_vunmap,
+	.mmap = drm_gem_shmem_object_mmap,
+	.vm_ops = &drm_gem_shmem_vm_ops,
+};
+
+/* drm_driver.gem_create_object: lets drm_gem_shmem_create() allocate a struct mxa_bo. */
+struct drm_gem_object *mxa_gem_create_object(struct drm_device *dev, size_t size)
+{
+	struct mxa_bo *bo;
+
+	BUILD_BUG_ON(offsetof(struct mxa_bo, base) != 0);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+	bo->base.base.funcs = &mxa_gem_funcs;
+	return &bo->base.base;
+}
+
+int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *file)
+{
+	struct mxa_file *mf = to_mxa_file(file);
+	struct drm_mxa_bo_create *args = data;
+	struct drm_gem_shmem_object *shmem;
+	struct drm_gem_object *obj;
+	struct sg_table *sgt;
+	struct mxa_bo *bo;
+	u64 va = 0, size = 0;
+	u32 handle;
+	int ret;
+
+	if (args->flags)
+		return -EINVAL;
+	if (!args->size || args->size > MXA_BO_MAX_SIZE)
+		return -EINVAL;
+
+	shmem = drm_gem_shmem_create(dev, args->size);
+	if (IS_ERR(shmem))
+		return PTR_ERR(shmem);
+	obj = &shmem->base;
+	bo = to_mxa_bo(obj);
+
+	sgt = drm_gem_shmem_get_pages_sgt(shmem);
+	if (IS_ERR(sgt)) {
+		ret = PTR_ERR(sgt);
+		goto out_put;
+	}
+	ret = mxa_vm_map_sgt(mf->vm, &bo->node, obj->size, sgt, true);
+	if (ret)
+		goto out_put;
+	bo->vm = mxa_vm_get(mf->vm);
+	/* Read before the handle exists: another thread may close it at once. */
+	va = mxa_bo_va(bo);
+	size = obj->size;
+
+	ret = drm_gem_handle_create(file, obj, &handle);
+out_put:
+	/* On success the handle holds the object; on failure this frees it. */
+	drm_gem_object_put(obj);
+	if (ret)
+		return ret;
+
+	args->size = size;
+	args->handle = handle;
+	args->device_va = va;
+	return 0;
+}
+
+int mxa_ioctl_bo_mmap_offset(struct drm_device *dev, void *data, struct drm_file *file)
+{
+	struct drm_mxa_bo_mmap_offset *args = data;
+	struct drm_gem_object *obj;
+	int ret;
+
+	if (args->pad)
+		return -EINVAL;
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+
+	ret = drm_gem_create_mmap_offset(obj);
+	if (!ret)
+		args->offset = drm_vma_node_offset_addr(&obj->vma_node);
+	drm_gem_object_put(obj);
+	return ret;
+}

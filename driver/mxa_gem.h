@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * MXA buffer objects: GEM shmem objects mapped in their file's device VM.
+ */
+#ifndef MXA_GEM_H
+#define MXA_GEM_H
+
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_mm.h>
+
+struct drm_device;
+struct drm_file;
+struct mxa_vm;
+
+/* Largest BO DRM_IOCTL_MXA_BO_CREATE accepts. */
+#define MXA_BO_MAX_SIZE		(1ull << 30)
+
+/**
+ * struct mxa_bo - a buffer object.
+ * @base: the GEM shmem object.
+ * @vm: the VM the BO is mapped in (holds a reference), NULL before mapping.
+ * @node: the BO's VA range in @vm; node.start is its device VA.
+ */
+struct mxa_bo {
+	struct drm_gem_shmem_object base;
+	struct mxa_vm *vm;
+	struct drm_mm_node node;
+};
+
+static inline struct mxa_bo *to_mxa_bo(struct drm_gem_object *obj)
+{
+	return container_of(to_drm_gem_shmem_obj(obj), struct mxa_bo, base);
+}
+
+static inline u64 mxa_bo_va(const struct mxa_bo *bo)
+{
+	return bo->node.start;
+}
+
+static inline size_t mxa_bo_size(const struct mxa_bo *bo)
+{
+	return bo->base.base.size;
+}
+
+struct drm_gem_object *mxa_gem_create_object(struct drm_device *dev, size_t size);
+int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *file);
+int mxa_ioctl_bo_mmap_offset(struct drm_device *dev, void *data, struct drm_file *file);
+
+#endif /* MXA_GEM_H */

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * MXA hardware access: registers, reset, queue rings and interrupts.
+ */
+#ifndef MXA_HW_H
+#define MXA_HW_H
+
+#include <linux/io.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+#include "mxa_regs.h"
+
+struct mxa_device;
+struct mxa_job;
+
+/* Ring entries per hardware queue (power of two, <= MXA_RING_MAX_ENTRIES). */
+#define MXA_RING_ENTRIES	256
+
+/**
+ * struct mxa_queue - one hardware queue: its ring, completion records and jobs in flight.
+ * @mdev: the device.
+ * @idx: queue index; also its MSI-X vector.
+ * @irq: Linux IRQ number of the vector.
+ * @size: ring entries (power of two).
+ * @ring: descriptor ring (coherent DMA), @size entries.
+ * @ring_dma: its bus address.
+ * @comps: completion records, one per ring slot (coherent DMA).
+ * @comps_dma: their bus address.
+ * @lock: protects @jobs, @head, @tail, @hw_completed, @seqno, @accepting and
+ *        @recovering; taken from the queue's interrupt handler.
+ * @jobs: slot -> job in flight there, holding a reference; NULL for free slots.
+ * @head: oldest slot whose job has not completed yet (driver view).
+ * @tail: next slot to fill; the value last written to MXA_QREG_TAIL.
+ * @hw_completed: MXA_QREG_COMPLETED value up to which jobs have been completed.
+ * @seqno: seqno of the last fence emitted on this queue.
+ * @accepting: the queue takes new jobs (cleared on device removal).
+ * @recovering: the queue is being reset after a ring-level error; completions are
+ *              not processed from the interrupt meanwhile.
+ * @fence_lock: the dma_fence lock of this queue's job fences.
+ * @fence_context: dma_fence context of the queue (fences signal in ring order).
+ * @space_wq: woken when slots free up or @accepting changes.
+ * @name: timeline name of the fences ("mxa-q<N>").
+ */
+struct mxa_queue {
+	struct mxa_device *mdev;
+	u32 idx;
+	int irq;
+	u32 size;
+	struct mxa_job_desc *ring;
+	dma_addr_t ring_dma;
+	struct mxa_completion *comps;
+	dma_addr_t comps_dma;
+
+	spinlock_t lock;
+	struct mxa_job **jobs;
+	u32 head;
+	u32 tail;
+	u32 hw_completed;
+	u64 seqno;
+	bool accepting;
+	bool recovering;
+
+	spinlock_t fence_lock;
+	u64 fence_context;
+	wait_queue_head_t space_wq;
+	char name[16];
+};
+
+u32 mxa_read(struct mxa_device *mdev, u32 reg);
+void mxa_write(struct mxa_device *mdev, u32 reg, u32 val);
+
+static inline u32 mxa_qread(struct mxa_queue *q, u32 reg)
+{
+	return mxa_read(q->mdev, MXA_QUEUE_REG(q->idx, reg));
+}
+
+static inline void mxa_qwrite(struct mxa_queue *q, u32 reg, u32 val)
+{
+	mxa_write(q->mdev, MXA_QUEUE_REG(q->idx, reg), val);
+}
+
+static inline u32 mxa_queue_in_flight(const struct mxa_queue *q)
+{
+	return (q->tail - q->head) & (q->size - 1);
+}
+
+static inline bool mxa_queue_full(const struct mxa_queue *q)
+{
+	return ((q->tail + 1) & (q->size - 1)) == q->head;
+}
+
+int mxa_hw_init(struct mxa_device *mdev);
+void mxa_hw_fini(struct mxa_device *mdev);
+void mxa_hw_tlb_invalidate(struct mxa_device *mdev, u32 ctx);
+
+#endif /* MXA_HW_H */

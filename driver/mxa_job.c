@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MXA jobs.
+ *
+ * DOC: Jobs, fences and completion
+ *
+ * A job is a program (a range of a BO) run in the submitting file's context on one
+ * hardware queue. Jobs go straight to the queue's ring (mxa_job_push()); when the ring
+ * is full the submitter sleeps until slots free up, or gets -EAGAIN when it may not
+ * sleep (io_uring's non-blocking issue).
+ *
+ * Each job embeds a dma_fence, whose refcount is the job's. Fences of a queue share
+ * one fence context and their seqnos are assigned under the queue lock in ring order,
+ * which is also completion order. References are held by:
+ *  - the ring slot, from push until the job completes (dropped in the IRQ handler);
+ *  - the file's job table (@mxa_file.jobs) for ioctl jobs, until a WAIT returns 0 or
+ *    the file closes;
+ *  - the io_uring command for uring jobs, until its CQE is posted or it is cancelled.
+ *
+ * Completion runs in the queue's hard interrupt handler: read MXA_QREG_COMPLETED, and
+ * for every job up to it, in ring order, turn its completion record into a
+ * struct drm_mxa_job_result and signal the fence. Because the last reference may be
+ * dropped there, freeing a job (which drops BO and VM references and may sleep) is
+ * deferred to a work item.
+ */
+#include <linux/jiffies.h>
+#include <linux/nospec.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_gem.h>
+
+#include "mxa_isa.h"
+#include "mxa_drv.h"
+#include "mxa_gem.h"
+#include "mxa_job.h"
+#include "mxa_vm.h"
+
+static LLIST_HEAD(mxa_job_free_list);
+
+static void mxa_job_release_refs(struct mxa_job *job)
+{
+	if (job->bo)
+		drm_gem_object_put(&job->bo->base.base);
+	mxa_vm_put(job->vm);
+}
+
+static void mxa_job_free_work_fn(struct work_struct *work)
+{
+	struct llist_node *list = llist_del_all(&mxa_job_free_list);
+	struct mxa_job *job, *next;
+
+	llist_for_each_entry_safe(job, next, list, free_node) {
+		mxa_job_release_refs(job);
+		/* RCU-deferred: fences may be looked at under rcu_read_lock(). */
+		dma_fence_free(&job->fence);
+	}
+}
+
+static DECLARE_WORK(mxa_job_free_work, mxa_job_free_work_fn);
+
+/**
+ * mxa_job_flush_free() - wait until every released job is freed (module exit).
+ */
+void mxa_job_flush_free(void)
+{
+	flush_work(&mxa_job_free_work);
+}
+
+static struct mxa_job *to_mxa_job(struct dma_fence *fence)
+{
+	return container_of(fence, struct mxa_job, fence);
+}
+
+static const char *mxa_fence_get_driver_name(struct dma_fence *fence)
+{
+	return MXA_DRIVER_NAME;
+}
+
+static const char *mxa_fence_get_timeline_name(struct dma_fence *fence)
+{
+	return to_mxa_job(fence)->queue->name;
+}
+
+/* The last reference may go in any context: free from process context. */
+static void mxa_fence_release(struct dma_fence *fence)
+{
+	struct mxa_job *job = to_mxa_job(fence);
+
+	if (llist_add(&job->free_node, &mxa_job_free_list))
+		schedule_work(&mxa_job_free_work);
+}
+
+static const struct dma_fence_ops mxa_fence_ops = {
+	.get_driver_name = mxa_fence_get_driver_name,
+	.get_timeline_name = mxa_fence_get_timeline_name,
+	.release = mxa_fence_release,
+};
+
+/**
+ * mxa_job_create() - validate a submission and build its job.
+ * @file: the submitting file.
+ * @args: the submission (already copied from userspace).
+ * @gfp: allocation flags (GFP_NOWAIT where the caller may not sleep).
+ * @jobp: out: the job, not yet pushed.
+ *
+ * Return: 0; -EINVAL for non-zero flags or padding, a bad queue, or a program that is
+ * empty, misaligned, too large or outside its BO; -ENOENT for an unknown handle;
+ * -ENOMEM.
+ */
+int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp_t gfp,
+		   struct mxa_job **jobp)
+{
+	struct mxa_file *mf = to_mxa_file(file);
+	struct mxa_device *mdev = mf->mdev;
+	struct drm_gem_object *obj;
+	struct mxa_job *job;
+	struct mxa_bo *bo;
+	u32 queue;
+
+	/* dma_fence_free() frees the fence's address: the fence must start the job. */
+	BUILD_BUG_ON(offsetof(struct mxa_job, fence) != 0);
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	if (args->queue >= mdev->num_queues)
+		return -EINVAL;
+	queue = array_index_nospec(args->queue, mdev->num_queues);
+	if (!args->prog_size || args->prog_size > MXA_PROG_MAX_SIZE ||
+	    !IS_ALIGNED(args->prog_size, 4) || !IS_ALIGNED(args->prog_offset, 4))
+		return -EINVAL;
+
+	obj = drm_gem_object_lookup(file, args->prog_handle);
+	if (!obj)
+		return -ENOENT;
+	bo = to_mxa_bo(obj);
+	if (bo->vm != mf->vm || (u64)args->prog_offset + args->prog_size > obj->size) {
+		drm_gem_object_put(obj);
+		return -EINVAL;
+	}
+
+	job = kzalloc(sizeof(*job), gfp);
+	if (!job) {
+		drm_gem_object_put(obj);
+		return -ENOMEM;
+	}
+	job->queue = &mdev->queues[queue];
+	job->vm = mxa_vm_get(mf->vm);
+	job->bo = bo;
+	job->id = atomic64_inc_return(&mf->next_job_id);
+	job->prog_va = mxa_bo_va(bo) + args->prog_offset;
+	job->prog_size = args->prog_size;
+	spin_lock_init(&job->ucmd_lock);
+	*jobp = job;
+	return 0;
+}
+
+/**
+ * mxa_job_destroy() - free a job that was never pushed.
+ * @job: the job.
+ */
+void mxa_job_destroy(struct mxa_job *job)
+{
+	mxa_job_release_refs(job);
+	kfree(job);
+}
+
+/* Fill the slot at @tail and ring the doorbell. */
+static void mxa_queue_write(struct mxa_queue *q, struct mxa_job *job)
+{
+	u32 slot = q->tail;
+	struct mxa_job_desc *desc = &q->ring[slot];
+	struct mxa_completion *comp = &q->comps[slot];
+
+	lockdep_assert_held(&q->lock);
+
+	dma_fence_init(&job->fence, &mxa_fence_ops, &q->fence_lock, q->fence_context,
+		       ++q->seqno);
+	q->jobs[slot] = mxa_job_get(job);
+
+	memset(comp, 0, sizeof(*comp));		/* status = MXA_JOB_STATUS_PENDING */
+	memset(desc, 0, sizeof(*desc));
+	desc->flags = MXA_JOB_F_IRQ;
+	desc->ctx = job->vm->ctx;
+	desc->prog_va = job->prog_va;
+	desc->prog_size = job->prog_size;
+	desc->completion = q->comps_dma + slot * sizeof(*comp);
+	desc->job_id = job->id;
+
+	q->tail = (slot + 1) & (q->size - 1);
+	/* writel() orders the descriptor and record stores before the doorbell. */
+	mxa_qwrite(q, MXA_QREG_TAIL, q->tail);
+}
+
+static bool mxa_queue_can_push(struct mxa_queue *q)
+{
+	guard(spinlock_irqsave)(&q->lock);
+	return !q->accepting || (!q->recovering && !mxa_queue_full(q));
+}
+
+/**
+ * mxa_job_push() - put a job on its hardware queue.
+ * @job: a job from mxa_job_create().
+ * @nonblock: return -EAGAIN rather than sleep when the ring is full.
+ *
+ * On success the job's fence is initialised and the caller's job reference is the
+ * one mxa_job_create() gave; the ring holds another until the job completes. On
+ * failure the job is untouched and the caller frees it with mxa_job_destroy().
+ *
+ * Return: 0, -EAGAIN, -ERESTARTSYS, or -ENODEV once the device is gone.
+ */
+int mxa_job_push(struct mxa_job *job, bool nonblock)
+{
+	struct mxa_queue *q = job->queue;
+	unsigned long flags;
+	int ret;
+
+	for (;;) {
+		spin_lock_irqsave(&q->lock, flags);
+		if (!q->accepting) {
+			ret = -ENODEV;
+			break;
+		}
+		if (!q->recovering && !mxa_queue_full(q)) {
+			mxa_queue_write(q, job);
+			ret = 0;
+			break;
+		}
+		spin_unlock_irqrestore(&q->lock, flags);
+
+		if (nonblock)
+			return -EAGAIN;
+		ret = wait_event_interruptible(q->space_wq, mxa_queue_can_push(q));
+		if (ret)
+			return ret;
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	return ret;
+}
+
+static void mxa_job_signal(struct mxa_job *job)
+{
+	if (job->result.status)
+		dma_fence_set_error(&job->fence, job->result.status);
+	dma_fence_signal(&job->fence);
+}
+
+static void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
+			     const struct mxa_completion *comp)
+{
+	struct drm_mxa_job_result *r = &job->result;
+	u32 status = READ_ONCE(comp->status);
+
+	switch (status) {
+	case MXA_JOB_STATUS_OK:
+		r->status = 0;
+		break;
+	case MXA_JOB_STATUS_ERROR:
+		r->status = comp->error == MXA_ERR_MMU_FAULT ? -EFAULT : -EIO;
+		break;
+	case MXA_JOB_STATUS_ABORTED:
+		r->status = -ECANCELED;
+		break;
+	default:
+		drm_err_ratelimited(&q->mdev->drm,
+				    "queue %u: job %llu counted complete with status %u\n",
+				    q->idx, job->id, status);
+		r->status = -EIO;
+		break;
+	}
+	if (status != MXA_JOB_STATUS_OK) {
+		r->error = comp->error;
+		r->err_offset = comp->err_offset;
+		r->err_opcode = comp->err_opcode;
+		r->err_addr = comp->err_addr;
+		r->err_info = comp->err_info;
+	}
+	r->start_ns = comp->start_ns;
+	r->end_ns = comp->end_ns;
+	mxa_job_signal(job);
+}
+
+/**
+ * mxa_job_queue_complete() - complete every job the device has finished on a queue.
+ * @q: the queue.
+ *
+ * Called from the queue's interrupt handler, and when stopping the device.
+ */
+void mxa_job_queue_complete(struct mxa_queue *q)
+{
+	u32 hw, n, in_flight, done = 0;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (q->recovering)
+		goto out_unlock;
+
+	hw = mxa_qread(q, MXA_QREG_COMPLETED);
+	n = hw - q->hw_completed;
+	in_flight = mxa_queue_in_flight(q);
+	if (n > in_flight) {
+		drm_err_ratelimited(&q->mdev->drm,
+				    "queue %u: device completed %u jobs, %u were in flight\n",
+				    q->idx, n, in_flight);
+		n = in_flight;
+	}
+	/* The records of the counted jobs were written before COMPLETED moved. */
+	dma_rmb();
+	for (done = 0; done < n; done++) {
+		u32 slot = q->head;
+		struct mxa_job *job = q->jobs[slot];
+
+		q->jobs[slot] = NULL;
+		q->head = (slot + 1) & (q->size - 1);
+		mxa_job_complete(q, job, &q->comps[slot]);
+		mxa_job_put(job);
+	}
+	q->hw_completed = hw;
+out_unlock:
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (done)
+		wake_up(&q->space_wq);
+}
+
+/**
+ * mxa_job_queue_abort() - fail every job on a queue; the ring is left empty at slot 0.
+ * @q: the queue, stopped or reset on the device side.
+ * @status: drm_mxa_job_result.status for the jobs (negative errno).
+ * @error: drm_mxa_job_result.error for the jobs (MXA_ERR_*).
+ */
+void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	while (q->head != q->tail) {
+		u32 slot = q->head;
+		struct mxa_job *job = q->jobs[slot];
+
+		q->jobs[slot] = NULL;
+		q->head = (slot + 1) & (q->size - 1);
+		job->result.status = status;
+		job->result.error = error;
+		mxa_job_signal(job);
+		mxa_job_put(job);
+	}
+	q->head = 0;
+	q->tail = 0;
+	q->hw_completed = 0;
+	spin_unlock_irqrestore(&q->lock, flags);
+	wake_up_all(&q->space_wq);
+}
+
+/**
+ * mxa_job_file_close() - drop the file's references to its ioctl jobs.
+ * @mf: the file.
+ *
+ * Jobs still running keep going; their ring slot holds them until they complete.
+ */
+void mxa_job_file_close(struct mxa_file *mf)
+{
+	struct mxa_job *job;
+	unsigned long id;
+
+	xa_for_each(&mf->jobs, id, job) {
+		xa_erase(&mf->jobs, id);
+		mxa_job_put(job);
+	}
+	xa_destroy(&mf->jobs);
+}
+
+int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file)
+{
+	struct mxa_file *mf = to_mxa_file(file);
+	struct drm_mxa_submit *args = data;
+	struct mxa_job *job;
+	int ret;
+
+	ret = mxa_job_create(file, args, GFP_KERNEL, &job);
+	if (ret)
+		return ret;
+
+	/* Reserve the table entry first so that nothing can fail after the push. */
+	ret = xa_reserve(&mf->jobs, job->id, GFP_KERNEL);
+	if (ret)
+		goto err_destroy;
+	ret = mxa_job_push(job, false);
+	if (ret) {
+		xa_release(&mf->jobs, job->id);
+		goto err_destroy;
+	}
+	args->job_id = job->id;
+	/* The table takes over the creation reference. */
+	xa_store(&mf->jobs, job->id, job, GFP_KERNEL);
+	return 0;
+
+err_destroy:
+	mxa_job_destroy(job);
+	return ret;
+}
+
+static long mxa_timeout_to_jiffies(s64 timeout_ns)
+{
+	u64 j;
+
+	if (!timeout_ns)
+		return 0;
+	/* Round up: a non-zero timeout waits at least one tick. */
+	j = nsecs_to_jiffies64(timeout_ns) + 1;
+	return j >= MAX_SCHEDULE_TIMEOUT ? MAX_SCHEDULE_TIMEOUT : (long)j;
+}
+
+int mxa_ioctl_wait(struct drm_device *dev, void *data, struct drm_file *file)
+{
+	struct mxa_file *mf = to_mxa_file(file);
+	struct drm_mxa_wait *args = data;
+	struct mxa_job *job;
+	long t;
+	int ret;
+
+	if (args->flags || args->pad || args->timeout_ns < 0)
+		return -EINVAL;
+
+	xa_lock(&mf->jobs);
+	job = xa_load(&mf->jobs, args->job_id);
+	if (job)
+		mxa_job_get(job);
+	xa_unlock(&mf->jobs);
+	if (!job)
+		return -ENOENT;
+
+	t = dma_fence_wait_timeout(&job->fence, true,
+				   mxa_timeout_to_jiffies(args->timeout_ns));
+	if (t < 0) {
+		ret = t;
+	} else if (t == 0) {
+		ret = -ETIME;
+	} else {
+		args->result = job->result;
+		/* Release the id; a concurrent WAIT on it may have done so already. */
+		if (xa_cmpxchg(&mf->jobs, args->job_id, job, NULL, 0) == job)
+			mxa_job_put(job);
+		ret = 0;
+	}
+	mxa_job_put(job);
+	return ret;
+}

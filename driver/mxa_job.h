@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * MXA jobs: submission to a hardware queue, a dma_fence per job, completion, WAIT.
+ */
+#ifndef MXA_JOB_H
+#define MXA_JOB_H
+
+#include <linux/dma-fence.h>
+#include <linux/llist.h>
+#include <linux/spinlock.h>
+
+#include "drm/mxa_accel.h"
+
+struct drm_device;
+struct drm_file;
+struct io_uring_cmd;
+struct mxa_bo;
+struct mxa_file;
+struct mxa_queue;
+struct mxa_vm;
+
+/**
+ * struct mxa_job - one program run on a hardware queue.
+ * @fence: signalled when the job ends; its refcount is the job's. Initialised when the
+ *         job is pushed to its ring (mxa_job_push()); before that the job is freed with
+ *         mxa_job_destroy().
+ * @queue: the hardware queue.
+ * @vm: the submitting file's VM (reference): the job runs in its context.
+ * @bo: the program's BO (reference), so it stays mapped while the job runs.
+ * @id: job id, unique per file; also the descriptor's job_id.
+ * @prog_va: device VA of the program.
+ * @prog_size: program size in bytes.
+ * @result: how the job ended; valid once @fence is signalled.
+ * @ucmd_lock: protects @ucmd.
+ * @ucmd: the io_uring command waiting for this job, NULL when none or once its
+ *        completion has been claimed (by the fence callback or a cancel).
+ * @ucb: fence callback that completes @ucmd.
+ * @free_node: entry of the deferred free list.
+ */
+struct mxa_job {
+	struct dma_fence fence;
+	struct mxa_queue *queue;
+	struct mxa_vm *vm;
+	struct mxa_bo *bo;
+	u64 id;
+	u64 prog_va;
+	u32 prog_size;
+	struct drm_mxa_job_result result;
+
+	spinlock_t ucmd_lock;
+	struct io_uring_cmd *ucmd;
+	struct dma_fence_cb ucb;
+
+	struct llist_node free_node;
+};
+
+int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp_t gfp,
+		   struct mxa_job **jobp);
+int mxa_job_push(struct mxa_job *job, bool nonblock);
+void mxa_job_destroy(struct mxa_job *job);
+
+static inline struct mxa_job *mxa_job_get(struct mxa_job *job)
+{
+	dma_fence_get(&job->fence);
+	return job;
+}
+
+static inline void mxa_job_put(struct mxa_job *job)
+{
+	dma_fence_put(&job->fence);
+}
+
+void mxa_job_queue_complete(struct mxa_queue *q);
+void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error);
+void mxa_job_file_close(struct mxa_file *mf);
+void mxa_job_flush_free(void);
+
+int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file);
+int mxa_ioctl_wait(struct drm_device *dev, void *data, struct drm_file *file);
+
+#endif /* MXA_JOB_H */

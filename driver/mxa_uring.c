@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MXA io_uring commands.
+ *
+ * DOC: Submission through io_uring
+ *
+ * IORING_OP_URING_CMD on the accel fd with cmd_op MXA_URING_CMD_SUBMIT carries a
+ * struct drm_mxa_submit in the SQE128 command area. The payload is copied when the
+ * command is issued; the job is pushed like an ioctl job, and the command stays in
+ * flight until the job's fence signals. The fence callback (IRQ context) defers to
+ * task context with io_uring_cmd_complete_in_task(), which posts the CQE: res = the
+ * job status, big_cqe[0] = the job id (hence IORING_SETUP_CQE32 is required).
+ *
+ * Issue with IO_URING_F_NONBLOCK never sleeps: a full ring or a failed atomic
+ * allocation returns -EAGAIN and io_uring re-issues the command from a worker that
+ * may block. Nothing is changed before such an -EAGAIN.
+ *
+ * Commands are cancelable: when the ring or the task goes away io_uring calls us with
+ * IO_URING_F_CANCEL, and the CQE is posted at once with -ECANCELED. The job itself
+ * keeps running (its ring slot holds it) and is freed when it completes. Whoever
+ * clears job->ucmd under job->ucmd_lock (the fence callback or the cancel) owns the
+ * command's completion and the command's job reference; the other does nothing.
+ */
+#include <linux/io_uring/cmd.h>
+
+#include <drm/drm_file.h>
+
+#include "drm/mxa_accel.h"
+#include "mxa_drv.h"
+#include "mxa_job.h"
+#include "mxa_uring.h"
+
+/**
+ * struct mxa_uring_pdu - our state inside struct io_uring_cmd.
+ * @job: the job the command waits for; the command holds a reference to it.
+ */
+struct mxa_uring_pdu {
+	struct mxa_job *job;
+};
+
+static struct mxa_uring_pdu *mxa_uring_pdu(struct io_uring_cmd *cmd)
+{
+	return io_uring_cmd_to_pdu(cmd, struct mxa_uring_pdu);
+}
+
+/* Claim the command's completion: only one of the fence callback and cancel wins. */
+static struct io_uring_cmd *mxa_uring_claim(struct mxa_job *job)
+{
+	struct io_uring_cmd *cmd;
+	unsigned long flags;
+
+	spin_lock_irqsave(&job->ucmd_lock, flags);
+	cmd = job->ucmd;
+	job->ucmd = NULL;
+	spin_unlock_irqrestore(&job->ucmd_lock, flags);
+	return cmd;
+}
+
+static void mxa_uring_task_done(struct io_uring_cmd *cmd, unsigned int issue_flags)
+{
+	struct mxa_job *job = mxa_uring_pdu(cmd)->job;
+
+	io_uring_cmd_done(cmd, job->result.status, job->id, issue_flags);
+	mxa_job_put(job);
+}
+
+static void mxa_uring_fence_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
+{
+	struct mxa_job *job = container_of(cb, struct mxa_job, ucb);
+	struct io_uring_cmd *cmd = mxa_uring_claim(job);
+
+	if (cmd)
+		io_uring_cmd_complete_in_task(cmd, mxa_uring_task_done);
+}
+
+static void mxa_uring_cancel(struct io_uring_cmd *cmd, unsigned int issue_flags)
+{
+	struct mxa_job *job = mxa_uring_pdu(cmd)->job;
+
+	/*
+	 * Not claimed: the fence callback has queued the completion, or the issue path
+	 * has not armed the command yet; either way io_uring retries or completes it.
+	 */
+	if (!job || mxa_uring_claim(job) != cmd)
+		return;
+	dma_fence_remove_callback(&job->fence, &job->ucb);
+	io_uring_cmd_done(cmd, -ECANCELED, job->id, issue_flags);
+	mxa_job_put(job);
+}
+
+static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
+			    unsigned int issue_flags)
+{
+	bool nonblock = issue_flags & IO_URING_F_NONBLOCK;
+	struct mxa_uring_pdu *pdu = mxa_uring_pdu(cmd);
+	struct drm_mxa_submit args;
+	struct mxa_job *job;
+	int ret;
+
+	/* The SQE is shared with userspace: copy it once, never read it again. */
+	BUILD_BUG_ON(sizeof(args) > 2 * sizeof(struct io_uring_sqe) -
+		     offsetof(struct io_uring_sqe, cmd));
+	memcpy(&args, io_uring_sqe_cmd(cmd->sqe), sizeof(args));
+
+	ret = mxa_job_create(file, &args, nonblock ? GFP_NOWAIT | __GFP_NOWARN : GFP_KERNEL,
+			     &job);
+	if (ret == -ENOMEM && nonblock)
+		return -EAGAIN;
+	if (ret)
+		goto err_done;
+
+	ret = mxa_job_push(job, nonblock);
+	if (ret) {
+		mxa_job_destroy(job);
+		if (ret == -EAGAIN)
+			return -EAGAIN;
+		if (ret == -ERESTARTSYS)
+			ret = -EINTR;
+		goto err_done;
+	}
+
+	/*
+	 * The job runs; our creation reference becomes the command's. Make the command
+	 * cancelable before arming the callback, so that it is never completed (and
+	 * freed) before io_uring has it on its cancel list.
+	 */
+	pdu->job = job;
+	io_uring_cmd_mark_cancelable(cmd, issue_flags);
+	spin_lock_irq(&job->ucmd_lock);
+	job->ucmd = cmd;
+	spin_unlock_irq(&job->ucmd_lock);
+	if (dma_fence_add_callback(&job->fence, &job->ucb, mxa_uring_fence_cb))
+		mxa_uring_fence_cb(&job->fence, &job->ucb);	/* already signalled */
+	return -EIOCBQUEUED;
+
+err_done:
+	/* Complete here so that the CQE's second word is defined (0). */
+	io_uring_cmd_done(cmd, ret, 0, issue_flags);
+	return -EIOCBQUEUED;
+}
+
+/**
+ * mxa_uring_cmd() - file_operations.uring_cmd of /dev/accel/accelN.
+ * @cmd: the command.
+ * @issue_flags: IO_URING_F_*.
+ *
+ * Return: -EIOCBQUEUED (the CQE comes later, or was posted already), -EAGAIN to be
+ * re-issued from a context that may block, or a negative errno for the CQE:
+ * -EINVAL without IORING_SETUP_SQE128 and IORING_SETUP_CQE32, -EOPNOTSUPP for an
+ * unknown cmd_op, -ENODEV once the device is gone.
+ */
+int mxa_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags)
+{
+	struct drm_file *file = cmd->file->private_data;
+	int ret;
+
+	if (issue_flags & IO_URING_F_CANCEL) {
+		mxa_uring_cancel(cmd, issue_flags);
+		return 0;
+	}
+	/* Reset the state a cancel looks at, also on a re-issue after -EAGAIN. */
+	mxa_uring_pdu(cmd)->job = NULL;
+
+	if (!(issue_flags & IO_URING_F_SQE128) || !(issue_flags & IO_URING_F_CQE32))
+		ret = -EINVAL;
+	else if (drm_dev_is_unplugged(file->minor->dev))
+		ret = -ENODEV;
+	else if (cmd->cmd_op == MXA_URING_CMD_SUBMIT)
+		return mxa_uring_submit(cmd, file, issue_flags);
+	else
+		ret = -EOPNOTSUPP;
+
+	io_uring_cmd_done(cmd, ret, 0, issue_flags);
+	return -EIOCBQUEUED;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * MXA device VM: one per open file; a context of the device with its own page tables.
+ */
+#ifndef MXA_VM_H
+#define MXA_VM_H
+
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/scatterlist.h>
+
+#include <drm/drm_mm.h>
+
+struct mxa_device;
+struct mxa_pt;
+
+/* Device VAs handed out: the first MiB stays unmapped so that small bad addresses fault. */
+#define MXA_VM_VA_START		0x100000ull
+#define MXA_VM_VA_END		(1ull << MXA_VA_BITS)
+/* An unmapped page after every BO turns a small overrun into an MMU fault. */
+#define MXA_VM_GUARD_SIZE	MXA_PAGE_SIZE
+
+/**
+ * struct mxa_vm - a device address space (one context of the device).
+ * @ref: references: the file, and each BO mapped in it.
+ * @mdev: the device; the VM holds a reference to its DRM device.
+ * @ctx: context id (index into the device's context table, >= 1).
+ * @lock: protects @mm and the page tables.
+ * @mm: VA allocator over [MXA_VM_VA_START, MXA_VM_VA_END).
+ * @root: level-2 page table, the context's pt_root.
+ */
+struct mxa_vm {
+	struct kref ref;
+	struct mxa_device *mdev;
+	u32 ctx;
+	struct mutex lock;
+	struct drm_mm mm;
+	struct mxa_pt *root;
+};
+
+struct mxa_vm *mxa_vm_create(struct mxa_device *mdev);
+void mxa_vm_put(struct mxa_vm *vm);
+
+static inline struct mxa_vm *mxa_vm_get(struct mxa_vm *vm)
+{
+	kref_get(&vm->ref);
+	return vm;
+}
+
+int mxa_vm_map_sgt(struct mxa_vm *vm, struct drm_mm_node *node, u64 size,
+		   struct sg_table *sgt, bool writable);
+void mxa_vm_unmap(struct mxa_vm *vm, struct drm_mm_node *node);
+
+#endif /* MXA_VM_H */
