@@ -27,9 +27,9 @@ HOST_TESTS :=
 GUEST_TESTS :=
 GUEST_PROGS :=
 
-include qemu-device/engine/engine.mk
-include libaccel/libaccel.mk
-include tests/guest/guest.mk
+-include qemu-device/engine/engine.mk
+-include libaccel/libaccel.mk
+-include tests/guest/guest.mk
 
 .PHONY: all setup setup-packages kernel qemu driver initramfs check check-host check-guest \
 	demo bench clean vm-test

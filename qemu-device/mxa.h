@@ -5,6 +5,7 @@
  *   mxa_queue.c  one command-processor thread per hardware queue: ring fetch, completion
  *   mxa_exec.c   the command interpreter (uapi/mxa_isa.h)
  *   mxa_mmu.c    contexts, page-table walk, TLB, translated DMA
+ *   mxa_math.c   math commands on the matrix engine (engine/)
  *
  * Register map, ring and page-table formats: uapi/mxa_regs.h, Documentation/device.rst.
  *
@@ -56,6 +57,7 @@ struct MxaState {
     PCIDevice parent_obj;
     MemoryRegion mmio;
     QEMUBH *irq_bh;
+    struct mxa_engine *engine;  /* matrix engine; thread-safe, shared by all queues */
 
     /* properties */
     uint32_t num_queues;
@@ -108,6 +110,9 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val);
 /* mxa_exec.c */
 void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords);
 int mxa_job_fail(MxaJob *job, uint32_t error, uint64_t addr, uint32_t info);
+
+/* mxa_math.c */
+int mxa_exec_gemm(MxaJob *job, const uint32_t *args);
 
 /* mxa_mmu.c */
 int mxa_mmu_bind(MxaJob *job);

@@ -85,6 +85,14 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *cmd, uint32_t ndw)
         }
         job->cycles += MXA_CYCLES_TIMESTAMP;
         return mxa_exec_write64(job, mxa_arg64(cmd, 1), get_clock());
+    case MXA_OP_GEMM:
+        if (ndw != MXA_GEMM_DWORDS) {
+            return mxa_job_fail(job, MXA_ERR_BAD_LENGTH, 0, ndw);
+        }
+        if (flags) {
+            return mxa_job_fail(job, MXA_ERR_BAD_FLAGS, 0, flags);
+        }
+        return mxa_exec_gemm(job, &cmd[1]);
     default:
         return mxa_job_fail(job, MXA_ERR_UNKNOWN_OPCODE, 0, op);
     }

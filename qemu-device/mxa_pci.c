@@ -26,10 +26,11 @@
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "mxa.h"
+#include "engine/mxa_engine.h"
 #include "trace.h"
 
 static const uint64_t mxa_caps = MXA_CAP_NOP | MXA_CAP_FENCE_WRITE | MXA_CAP_MMU |
-                                 MXA_CAP_TIMESTAMP | MXA_CAP_MSIX;
+                                 MXA_CAP_TIMESTAMP | MXA_CAP_MSIX | MXA_CAP_GEMM;
 
 void mxa_report_dev_error(MxaState *s, uint32_t code, uint32_t info)
 {
@@ -275,6 +276,11 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
     for (unsigned v = 0; v <= s->num_queues; v++) {
         msix_vector_use(pdev, v);
     }
+    s->engine = mxa_engine_create(s->num_cores);
+    if (!s->engine) {
+        error_setg(errp, "mxa: cannot start %u engine threads", s->num_cores);
+        return;
+    }
     s->irq_bh = qemu_bh_new_guarded(mxa_irq_bh, s, &DEVICE(pdev)->mem_reentrancy_guard);
     mxa_reset_registers(s);
     for (unsigned i = 0; i < s->num_queues; i++) {
@@ -290,6 +296,7 @@ static void mxa_exit(PCIDevice *pdev)
         mxa_queue_fini(&s->queues[i]);
     }
     qemu_bh_delete(s->irq_bh);
+    mxa_engine_destroy(s->engine);
     msix_uninit_exclusive_bar(pdev);
 }
 

@@ -64,6 +64,7 @@
 #define MXA_CAP_MMU		(1ull << 2)
 #define MXA_CAP_TIMESTAMP	(1ull << 3)
 #define MXA_CAP_MSIX		(1ull << 4)
+#define MXA_CAP_GEMM		(1ull << 5)	/* MXA_OP_GEMM on the matrix engine */
 
 /* ---- per-queue registers: MXA_QUEUE_BASE + q * MXA_QUEUE_STRIDE ---- */
 #define MXA_MAX_QUEUES		16
