@@ -88,8 +88,7 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 				mxa_xacc_clear(&x);
 				if (have_run)
 					mxa_xacc_add(&x, run);
-				for (size_t kk = k0; kk < k1; kk++)
-					mxa_xacc_add_prod(&x, a[kk], b[kk], twoprod);
+				mxa_xacc_add_dot(&x, a + k0, b + k0, k1 - k0, twoprod);
 				run = mxa_xacc_round(&x, prec, emin, emax);
 				have_run = 1;
 			}

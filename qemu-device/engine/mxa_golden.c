@@ -391,12 +391,9 @@ static int run_matmul(struct mxa_engine *eng, const struct mxa_golden_case *gc,
 			mxa_xacc_clear(&x);
 			if (acc)
 				mxa_xacc_add(&x, cval);
-			for (size_t kk = 0; kk < k; kk++) {
-				double a = av[i * k + kk], b = bv[j * k + kk];
-
-				mxa_xacc_add_prod(&x, a, b, twoprod);
-				den += fabs(a * b);
-			}
+			mxa_xacc_add_dot(&x, av + i * k, bv + j * k, k, twoprod);
+			for (size_t kk = 0; kk < k; kk++)
+				den += fabs(av[i * k + kk] * bv[j * k + kk]);
 			s = mxa_xacc_round(&x, 53, -1022, 1023);
 			gv = mxa_decode_code(td, g);
 			ev = mxa_decode_code(td, e);

@@ -155,3 +155,60 @@ double mxa_xacc_round(struct mxa_xacc *x, int prec, int emin, int emax)
 		r = INFINITY;
 	return neg ? -r : r;
 }
+
+/* Error-free transformation: s + e == a + b exactly (no overflow). */
+static inline double two_sum(double a, double b, double *e)
+{
+	double s = a + b;
+	double bb = s - a;
+
+	*e = (a - (s - bb)) + (b - bb);
+	return s;
+}
+
+void mxa_xacc_add_dot(struct mxa_xacc *x, const double *a, const double *b,
+		      size_t n, int twoprod)
+{
+	/* -0 is the identity that keeps an all-(-0) sum negative. */
+	double s[4] = { -0.0, -0.0, -0.0, -0.0 };
+	size_t i = 0;
+
+	if (twoprod) {
+		for (; i < n; i++)
+			mxa_xacc_add_prod(x, a[i], b[i], 1);
+		return;
+	}
+	for (; i + 4 <= n; i += 4) {
+		for (int l = 0; l < 4; l++) {
+			double e;
+
+			s[l] = two_sum(s[l], a[i + l] * b[i + l], &e);
+			if (e != 0.0 && e == e)
+				mxa_xacc_add(x, e);
+		}
+	}
+	for (; i < n; i++) {
+		double e;
+
+		s[0] = two_sum(s[0], a[i] * b[i], &e);
+		if (e != 0.0 && e == e)
+			mxa_xacc_add(x, e);
+	}
+	if (!isfinite(s[0]) || !isfinite(s[1]) || !isfinite(s[2]) || !isfinite(s[3])) {
+		/*
+		 * Exact products of non-f64 inputs are below 2^300, so a partial
+		 * sum can only become Inf/NaN through a non-finite product. The
+		 * result is then decided by the special values alone (the
+		 * rounding checks them first): record them and stop.
+		 */
+		for (i = 0; i < n; i++) {
+			double p = a[i] * b[i];
+
+			if (!isfinite(p))
+				mxa_xacc_add(x, p);
+		}
+		return;
+	}
+	for (int l = 0; l < 4; l++)
+		mxa_xacc_add(x, s[l]);
+}

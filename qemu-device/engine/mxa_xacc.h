@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <string.h>
 
 #define MXA_XACC_LIMBS 72
@@ -115,6 +116,16 @@ static inline void mxa_xacc_add_prod(struct mxa_xacc *x, double a, double b,
 	if (twoprod && isfinite(p) && p != 0.0)
 		mxa_xacc_add(x, fma(a, b, -p));
 }
+
+/**
+ * mxa_xacc_add_dot() - add sum(a[i] * b[i]) exactly. Products must be exact
+ * doubles unless @twoprod. Runs four double partial sums whose rounding
+ * errors (TwoSum, error-free) go into the accumulator only when nonzero,
+ * so typical data costs a few flops per product; non-finite data falls back
+ * to adding each product.
+ */
+void mxa_xacc_add_dot(struct mxa_xacc *x, const double *a, const double *b,
+		      size_t n, int twoprod);
 
 /**
  * mxa_xacc_round() - the sum rounded once to nearest even into a format with
