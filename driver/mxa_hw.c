@@ -33,7 +33,7 @@
 #endif
 
 #define MXA_RESET_POLL_US	10
-#define MXA_RESET_TIMEOUT_US	(500 * 1000)
+#define MXA_RESET_TIMEOUT_US	(2 * 1000 * 1000)
 
 u32 mxa_read(struct mxa_device *mdev, u32 reg)
 {

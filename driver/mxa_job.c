@@ -376,6 +376,9 @@ int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file)
 	struct mxa_job *job;
 	int ret;
 
+	/* The result of an ioctl job comes from DRM_IOCTL_MXA_WAIT. */
+	if (args->result_ptr)
+		return -EINVAL;
 	ret = mxa_job_create(file, args, GFP_KERNEL, &job);
 	if (ret)
 		return ret;

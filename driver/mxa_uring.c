@@ -22,6 +22,8 @@
  * command's completion and the command's job reference; the other does nothing.
  */
 #include <linux/io_uring/cmd.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
 
 #include <drm/drm_file.h>
 
@@ -33,9 +35,11 @@
 /**
  * struct mxa_uring_pdu - our state inside struct io_uring_cmd.
  * @job: the job the command waits for; the command holds a reference to it.
+ * @result_ptr: drm_mxa_submit.result_ptr: where the result goes, or 0.
  */
 struct mxa_uring_pdu {
 	struct mxa_job *job;
+	u64 result_ptr;
 };
 
 static struct mxa_uring_pdu *mxa_uring_pdu(struct io_uring_cmd *cmd)
@@ -56,11 +60,22 @@ static struct io_uring_cmd *mxa_uring_claim(struct mxa_job *job)
 	return cmd;
 }
 
+/* Task work of the submitting task: deliver the result and post the CQE. */
 static void mxa_uring_task_done(struct io_uring_cmd *cmd, unsigned int issue_flags)
 {
-	struct mxa_job *job = mxa_uring_pdu(cmd)->job;
+	struct mxa_uring_pdu *pdu = mxa_uring_pdu(cmd);
+	struct mxa_job *job = pdu->job;
+	int res = job->result.status;
 
-	io_uring_cmd_done(cmd, job->result.status, job->id, issue_flags);
+	if (pdu->result_ptr) {
+		/* Without the submitter's address space (exit, fallback worker) it's lost. */
+		if ((issue_flags & IO_URING_F_TASK_DEAD) ||
+		    (current->flags & (PF_EXITING | PF_KTHREAD)) || !current->mm ||
+		    copy_to_user(u64_to_user_ptr(pdu->result_ptr), &job->result,
+				 sizeof(job->result)))
+			res = -EFAULT;
+	}
+	io_uring_cmd_done(cmd, res, job->id, issue_flags);
 	mxa_job_put(job);
 }
 
@@ -125,6 +140,7 @@ static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 	 * freed) before io_uring has it on its cancel list.
 	 */
 	pdu->job = job;
+	pdu->result_ptr = args.result_ptr;
 	io_uring_cmd_mark_cancelable(cmd, issue_flags);
 	spin_lock_irq(&job->ucmd_lock);
 	job->ucmd = cmd;
@@ -144,10 +160,12 @@ err_done:
  * @cmd: the command.
  * @issue_flags: IO_URING_F_*.
  *
- * Return: -EIOCBQUEUED (the CQE comes later, or was posted already), -EAGAIN to be
- * re-issued from a context that may block, or a negative errno for the CQE:
- * -EINVAL without IORING_SETUP_SQE128 and IORING_SETUP_CQE32, -EOPNOTSUPP for an
- * unknown cmd_op, -ENODEV once the device is gone.
+ * Errors are posted as the CQE's res: -EINVAL without IORING_SETUP_SQE128 and
+ * IORING_SETUP_CQE32, -EOPNOTSUPP for an unknown cmd_op, -ENODEV once the device is
+ * gone, and those of mxa_job_create().
+ *
+ * Return: -EIOCBQUEUED (the CQE comes later, or was posted already), or -EAGAIN to be
+ * re-issued from a context that may block.
  */
 int mxa_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags)
 {

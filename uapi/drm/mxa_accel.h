@@ -119,14 +119,19 @@ struct drm_mxa_bo_mmap_offset {
 /**
  * struct drm_mxa_submit - DRM_IOCTL_MXA_SUBMIT argument, and the payload of
  * MXA_URING_CMD_SUBMIT (at most 80 bytes so that it fits an SQE128's command area).
- * @prog_handle: GEM handle of the BO that holds the program.
+ * @prog_handle: GEM handle of the BO that holds the program (-ENOENT if unknown).
  * @queue: hardware queue index, < drm_mxa_device_info.num_queues.
  * @prog_offset: byte offset of the program in the BO (4-byte aligned).
- * @prog_size: program size in bytes (multiple of 4, > 0, within the BO).
+ * @prog_size: program size in bytes (multiple of 4, > 0, <= MXA_PROG_MAX_SIZE,
+ *             @prog_offset + @prog_size within the BO).
  * @flags: DRM_MXA_SUBMIT_* flags; zero for now.
  * @pad: zero.
  * @job_id: out (ioctl only): id to pass to DRM_IOCTL_MXA_WAIT. Through io_uring the id
  *          is in the CQE's second 64-bit word (IORING_SETUP_CQE32 rings).
+ * @result_ptr: io_uring only: user pointer to a struct drm_mxa_job_result that the
+ *              driver fills, in the submitting task, just before it posts the CQE
+ *              (not when the command is cancelled); 0 for none. Must be 0 for the
+ *              ioctl (DRM_IOCTL_MXA_WAIT returns the result there).
  */
 struct drm_mxa_submit {
 	__u32 prog_handle;
@@ -136,6 +141,7 @@ struct drm_mxa_submit {
 	__u32 flags;
 	__u32 pad;
 	__u64 job_id;
+	__u64 result_ptr;
 };
 
 /**
@@ -166,8 +172,9 @@ struct drm_mxa_job_result {
 /**
  * struct drm_mxa_wait - DRM_IOCTL_MXA_WAIT argument.
  * @job_id: id from DRM_IOCTL_MXA_SUBMIT.
- * @timeout_ns: relative timeout; 0 polls. -ETIME when it expires, and the job stays
- *              waitable; once a wait returns 0 the id is released.
+ * @timeout_ns: relative timeout in nanoseconds, >= 0 (negative: -EINVAL); 0 polls.
+ *              -ETIME when it expires, and the job stays waitable; once a wait
+ *              returns 0 the id is released (a later wait gets -ENOENT).
  * @flags: zero.
  * @pad: zero.
  * @result: out: how the job ended.
@@ -186,10 +193,16 @@ struct drm_mxa_wait {
  * payload struct is in the SQE's command area and is copied when the command is issued.
  *
  * MXA_URING_CMD_SUBMIT: payload struct drm_mxa_submit. The CQE arrives when the job
- *   ends: res = the job's status (struct drm_mxa_job_result.status), big_cqe[0] = job id.
- *   Errors found before the job is queued complete at once with a negative res and
- *   big_cqe[0] = 0. Jobs submitted this way are not waitable with DRM_IOCTL_MXA_WAIT
- *   (their CQE is their result).
+ *   ends: res = the job's status (struct drm_mxa_job_result.status), big_cqe[0] = job id;
+ *   the full result goes to @result_ptr when set (res = -EFAULT if it cannot be
+ *   written there). Errors found before the job is queued complete at once with a
+ *   negative res (the errnos of DRM_IOCTL_MXA_SUBMIT) and big_cqe[0] = 0. Jobs
+ *   submitted this way are not waitable with DRM_IOCTL_MXA_WAIT (their CQE is their
+ *   result). A command cancelled by io_uring (ring or task exit) completes with
+ *   -ECANCELED; its job still runs to its end.
+ *
+ *   A ring without IORING_SETUP_SQE128 or IORING_SETUP_CQE32 gets -EINVAL; an unknown
+ *   cmd_op -EOPNOTSUPP; a removed device -ENODEV.
  */
 #define MXA_URING_CMD_SUBMIT	0x01
 
