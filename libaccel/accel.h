@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libaccel - userspace library for the MXA matrix accelerator (/dev/accel/accelN).
+ *
+ * Conventions:
+ *  - Handles are opaque. A device handle and everything made from it (buffers,
+ *    jobs) are not thread-safe: use one device handle per thread.
+ *  - Functions that can fail return 0 or a negative errno (-EINVAL, -ENOMEM, ...);
+ *    accel_strerror() turns it into text. Nothing sets errno for you to read.
+ *  - Device VAs are 64-bit addresses in the device VM of the device handle; every
+ *    buffer is mapped there at allocation (accel_bo_va()).
+ *
+ * Typical use:
+ *
+ *	struct accel_device *dev;
+ *	struct accel_bo *bo;
+ *	struct accel_prog *prog;
+ *	struct accel_job *job;
+ *
+ *	accel_open(NULL, ACCEL_SUBMIT_AUTO, &dev);
+ *	accel_bo_alloc(dev, 4096, &bo);
+ *	accel_prog_new(&prog);
+ *	accel_prog_fence_write(prog, accel_bo_va(bo) + 2048, 42);
+ *	accel_prog_upload(prog, bo, 0);
+ *	accel_submit(dev, 0, bo, 0, accel_prog_size(prog), &job);
+ *	accel_wait(job, -1);
+ *	if (accel_job_result(job)->status) { char s[256];
+ *		accel_job_explain(accel_job_result(job), s, sizeof(s)); puts(s); }
+ *	accel_job_free(job); accel_prog_free(prog); accel_bo_free(bo); accel_close(dev);
+ *
+ * Documented in Documentation/libaccel.rst.
+ */
+#ifndef ACCEL_H
+#define ACCEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ACCEL_DEFAULT_DEVICE	"/dev/accel/accel0"
+
+struct accel_device;
+struct accel_bo;
+struct accel_prog;
+struct accel_job;
+
+/* ---- device ---------------------------------------------------------------- */
+
+/**
+ * enum accel_submit_mode - how jobs reach the kernel.
+ * @ACCEL_SUBMIT_AUTO: io_uring (IORING_OP_URING_CMD) when it can be set up, else
+ *	ioctl. The environment variable ACCEL_SUBMIT=uring|ioctl overrides AUTO.
+ * @ACCEL_SUBMIT_URING: io_uring only; accel_open() fails if it cannot be set up.
+ * @ACCEL_SUBMIT_IOCTL: DRM_IOCTL_MXA_SUBMIT and DRM_IOCTL_MXA_WAIT.
+ */
+enum accel_submit_mode {
+	ACCEL_SUBMIT_AUTO = 0,
+	ACCEL_SUBMIT_URING = 1,
+	ACCEL_SUBMIT_IOCTL = 2,
+};
+
+/**
+ * struct accel_device_info - what the device and driver report.
+ * @driver_name, @driver_desc: from the DRM version ioctl ("mxa").
+ * @uapi_major, @uapi_minor: the driver's uAPI version.
+ * @hw_major, @hw_minor: the device's version.
+ * @num_queues: hardware queues (valid queue arguments are 0 .. num_queues - 1).
+ * @num_cores: matrix-engine worker threads of the device.
+ * @caps: MXA_CAP_* bits (uapi/mxa_regs.h).
+ * @va_start, @va_end: the device VA range buffers are mapped in.
+ * @max_bo_size: largest buffer accel_bo_alloc() can get.
+ */
+struct accel_device_info {
+	char driver_name[32];
+	char driver_desc[64];
+	uint32_t uapi_major, uapi_minor;
+	uint32_t hw_major, hw_minor;
+	uint32_t num_queues;
+	uint32_t num_cores;
+	uint64_t caps;
+	uint64_t va_start, va_end;
+	uint64_t max_bo_size;
+};
+
+/**
+ * accel_open() - open an MXA device.
+ * @path: device node, or NULL for $ACCEL_DEVICE or else ACCEL_DEFAULT_DEVICE.
+ * @mode: submission path (see enum accel_submit_mode).
+ * @devp: out: the device handle.
+ *
+ * Return: 0; -ENOENT/-EACCES/... from open(); -ENODEV if the node is not an MXA
+ * device; -EOPNOTSUPP if the driver's uAPI major version differs; for
+ * ACCEL_SUBMIT_URING, the io_uring setup error.
+ */
+int accel_open(const char *path, enum accel_submit_mode mode, struct accel_device **devp);
+
+/** accel_close() - wait for the device handle's jobs, free it. NULL is ignored. */
+void accel_close(struct accel_device *dev);
+
+/** accel_device_info() - the device's description (valid until accel_close()). */
+const struct accel_device_info *accel_device_info(const struct accel_device *dev);
+
+/** accel_submit_mode() - the path in use: ACCEL_SUBMIT_URING or ACCEL_SUBMIT_IOCTL. */
+enum accel_submit_mode accel_submit_mode(const struct accel_device *dev);
+
+/** accel_submit_mode_name() - "uring", "ioctl" or "auto". */
+const char *accel_submit_mode_name(enum accel_submit_mode mode);
+
+/** accel_device_fd() - the accel file descriptor (for poll() or the raw ioctls). */
+int accel_device_fd(const struct accel_device *dev);
+
+/* ---- buffers ---------------------------------------------------------------- */
+
+/**
+ * accel_bo_alloc() - allocate a buffer, mapped in the device VM and in this process.
+ * @dev: the device.
+ * @size: bytes (rounded up to 4 KiB pages by the driver).
+ * @bop: out: the buffer; its memory is zeroed.
+ *
+ * Return: 0, -EINVAL (size 0 or above max_bo_size), -ENOMEM, -ENOSPC (device VM full).
+ */
+int accel_bo_alloc(struct accel_device *dev, size_t size, struct accel_bo **bop);
+
+/**
+ * accel_bo_free() - unmap and release a buffer. NULL is ignored. Jobs already
+ * submitted that use it keep it alive in the kernel until they end.
+ */
+void accel_bo_free(struct accel_bo *bo);
+
+/** accel_bo_map() - the buffer's CPU address. */
+void *accel_bo_map(const struct accel_bo *bo);
+/** accel_bo_va() - the buffer's device VA. */
+uint64_t accel_bo_va(const struct accel_bo *bo);
+/** accel_bo_size() - the buffer's size (after rounding). */
+size_t accel_bo_size(const struct accel_bo *bo);
+/** accel_bo_handle() - the buffer's GEM handle on the device fd. */
+uint32_t accel_bo_handle(const struct accel_bo *bo);
+
+/* ---- programs ---------------------------------------------------------------- */
+
+/*
+ * A program is built in host memory with the accel_prog_*() emitters, then copied into
+ * a buffer with accel_prog_upload() and run with accel_submit(). Each emitter returns 0,
+ * -EINVAL for bad operands (a misaligned address), -E2BIG when the program would
+ * exceed MXA_PROG_MAX_SIZE, or -ENOMEM; after an error the program is unchanged.
+ */
+
+/** accel_prog_new() - an empty program. */
+int accel_prog_new(struct accel_prog **progp);
+/** accel_prog_free() - free a program. NULL is ignored. */
+void accel_prog_free(struct accel_prog *prog);
+/** accel_prog_reset() - empty a program, keeping its memory. */
+void accel_prog_reset(struct accel_prog *prog);
+
+/** accel_prog_nop() - NOP: does nothing. */
+int accel_prog_nop(struct accel_prog *prog);
+/**
+ * accel_prog_fence_write() - FENCE_WRITE: once every earlier command is complete,
+ * write the 64-bit @value at device VA @va (8-byte aligned).
+ */
+int accel_prog_fence_write(struct accel_prog *prog, uint64_t va, uint64_t value);
+/**
+ * accel_prog_timestamp() - TIMESTAMP: write the device clock (nanoseconds, host
+ * CLOCK_MONOTONIC of the emulator) as 64 bits at device VA @va (8-byte aligned).
+ */
+int accel_prog_timestamp(struct accel_prog *prog, uint64_t va);
+/**
+ * accel_prog_raw() - append dwords verbatim (no checks): for commands without an
+ * emitter yet, and for testing how the device rejects bad programs.
+ */
+int accel_prog_raw(struct accel_prog *prog, const uint32_t *dwords, size_t count);
+
+/** accel_prog_size() - the program's size in bytes. */
+size_t accel_prog_size(const struct accel_prog *prog);
+/** accel_prog_dwords() - the program's dwords (valid until the next change). */
+const uint32_t *accel_prog_dwords(const struct accel_prog *prog);
+/** accel_prog_commands() - the number of commands emitted (accel_prog_raw() counts 0). */
+size_t accel_prog_commands(const struct accel_prog *prog);
+
+/**
+ * accel_prog_upload() - copy the program into a buffer.
+ * @prog: the program.
+ * @bo: the buffer.
+ * @offset: byte offset in @bo (4-byte aligned).
+ *
+ * Return: 0, -EINVAL (misaligned offset or empty program), -ENOSPC (does not fit).
+ */
+int accel_prog_upload(const struct accel_prog *prog, struct accel_bo *bo, size_t offset);
+
+/* ---- jobs ---------------------------------------------------------------- */
+
+/**
+ * struct accel_job_result - how a job ended.
+ * @status: 0 on success, else a negative errno: -EIO (the program failed, see
+ *	@error), -EFAULT (device MMU fault), -ECANCELED (aborted by a reset, or the
+ *	submission was cancelled), -ETIMEDOUT.
+ * @error: MXA_ERR_* (uapi/mxa_isa.h), 0 on success.
+ * @err_offset: byte offset in the program of the failing command.
+ * @err_opcode: header dword of that command.
+ * @err_addr: faulting device VA (MMU faults).
+ * @err_info: MXA_FAULT_* bits (MMU faults).
+ * @start_ns, @end_ns: device time at which the job started and ended.
+ * @job_id: the kernel's id of the job (0 if the kernel refused the submission).
+ * @has_detail: 1 when the fields besides @status and @job_id are known; 0 when only
+ *	@status is (a submission refused or cancelled before the job ended).
+ */
+struct accel_job_result {
+	int status;
+	uint32_t error;
+	uint32_t err_offset;
+	uint32_t err_opcode;
+	uint64_t err_addr;
+	uint32_t err_info;
+	uint64_t start_ns, end_ns;
+	uint64_t job_id;
+	int has_detail;
+};
+
+/**
+ * accel_submit() - run a program on a hardware queue.
+ * @dev: the device.
+ * @queue: hardware queue, < accel_device_info()->num_queues.
+ * @prog_bo: the buffer that holds the program.
+ * @offset: byte offset of the program in @prog_bo.
+ * @size: program size in bytes (accel_prog_size()).
+ * @jobp: out: the job; free it with accel_job_free().
+ *
+ * Through io_uring the submission is queued in the submission ring and reaches the
+ * kernel at the latest with the next accel_flush(), accel_wait() or accel_poll();
+ * many jobs can be in flight from one thread. Argument errors found by the kernel
+ * then show up as the job's result (status -EINVAL, -ENOENT, ...). Through ioctl the
+ * submission is immediate and such errors are returned here.
+ *
+ * Return: 0, -EINVAL, -ENOMEM, or (ioctl) the kernel's error.
+ */
+int accel_submit(struct accel_device *dev, unsigned int queue, struct accel_bo *prog_bo,
+		 size_t offset, size_t size, struct accel_job **jobp);
+
+/** accel_flush() - pass queued io_uring submissions to the kernel. Return: 0 or -errno. */
+int accel_flush(struct accel_device *dev);
+
+/**
+ * accel_wait() - wait until a job has ended.
+ * @job: the job.
+ * @timeout_ns: relative timeout; 0 polls; negative waits forever.
+ *
+ * Return: 0 once the job ended (its outcome is accel_job_result()), -ETIME on timeout,
+ * -EINTR, or another negative errno if waiting itself failed.
+ */
+int accel_wait(struct accel_job *job, int64_t timeout_ns);
+
+/**
+ * accel_wait_all() - wait until every job of @dev submitted so far has ended.
+ * @dev: the device.
+ * @timeout_ns: as for accel_wait(), for the whole call.
+ *
+ * Return: 0, -ETIME, or a negative errno.
+ */
+int accel_wait_all(struct accel_device *dev, int64_t timeout_ns);
+
+/**
+ * accel_poll() - collect finished jobs without blocking.
+ * Return: the number of jobs found finished, or a negative errno.
+ */
+int accel_poll(struct accel_device *dev);
+
+/** accel_job_done() - 1 if the job has ended, else 0. */
+int accel_job_done(const struct accel_job *job);
+
+/** accel_job_result() - the job's outcome; valid once accel_job_done(). */
+const struct accel_job_result *accel_job_result(const struct accel_job *job);
+
+/**
+ * accel_job_free() - release a job. A job still in flight is released when it ends
+ * (it still runs to completion). NULL is ignored.
+ */
+void accel_job_free(struct accel_job *job);
+
+/* ---- errors ---------------------------------------------------------------- */
+
+/**
+ * accel_strerror() - describe an error code.
+ * @err: a negative errno returned by libaccel or found in accel_job_result()->status,
+ *	or a positive MXA_ERR_* job error code (accel_job_result()->error); 0 is success.
+ *
+ * Return: a static string.
+ */
+const char *accel_strerror(int err);
+
+/** accel_opcode_name() - the mnemonic of an MXA_OP_* opcode ("NOP", ...) or "?". */
+const char *accel_opcode_name(uint32_t opcode);
+
+/**
+ * accel_job_explain() - one line that says how a job ended, and for a failed job
+ * which command failed (offset, opcode, header) and why (error, faulting VA, access).
+ * @r: the result.
+ * @buf: output buffer.
+ * @len: its size.
+ *
+ * Return: as snprintf(): the length of the full text.
+ */
+int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACCEL_H */

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libaccel internals: the structures behind the opaque handles of accel.h.
+ */
+#ifndef ACCEL_INTERNAL_H
+#define ACCEL_INTERNAL_H
+
+#include <stdbool.h>
+#include <liburing.h>
+
+#include "accel.h"
+#include "drm/mxa_accel.h"
+
+/* Submission ring entries; completions in flight are capped at the CQ size. */
+#define ACCEL_URING_ENTRIES	256
+
+/* drm_mxa_job_result.status before the kernel writes it (never a kernel value). */
+#define ACCEL_RESULT_UNSET	0x7fffffff
+
+struct accel_device {
+	int fd;
+	enum accel_submit_mode mode;
+	struct accel_device_info info;
+
+	/* io_uring path (mode == ACCEL_SUBMIT_URING) */
+	struct io_uring ring;
+	unsigned int queued;		/* SQEs prepared, not yet passed to the kernel */
+	unsigned int in_flight;		/* uring jobs whose CQE has not arrived */
+	unsigned int max_in_flight;	/* CQ entries */
+
+	/* jobs not yet ended, oldest first (both paths) */
+	struct accel_job *pending_head, *pending_tail;
+};
+
+struct accel_bo {
+	struct accel_device *dev;
+	uint32_t handle;
+	uint64_t va;
+	size_t size;
+	void *map;
+};
+
+struct accel_job {
+	struct accel_device *dev;
+	struct accel_job *prev, *next;	/* on dev's pending list while !done */
+	bool done;
+	bool orphan;			/* accel_job_free()d while pending: free when done */
+	uint64_t kernel_id;		/* ioctl: from SUBMIT; uring: from the CQE */
+	struct accel_job_result result;
+	struct drm_mxa_job_result kres;	/* uring: written by the kernel */
+};
+
+/* ioctl through libdrm; returns 0 or -errno. */
+int accel_ioctl(int fd, unsigned long request, void *arg);
+
+/* job.c */
+void accel_job_pending_add(struct accel_device *dev, struct accel_job *job);
+void accel_job_finish(struct accel_job *job);
+
+/* submit_ioctl.c */
+int accel_ioctl_submit(struct accel_device *dev, const struct drm_mxa_submit *args,
+		       struct accel_job *job);
+int accel_ioctl_wait(struct accel_job *job, int64_t timeout_ns);
+
+/* submit_uring.c */
+int accel_uring_init(struct accel_device *dev);
+void accel_uring_fini(struct accel_device *dev);
+int accel_uring_submit(struct accel_device *dev, const struct drm_mxa_submit *args,
+		       struct accel_job *job);
+int accel_uring_flush(struct accel_device *dev);
+int accel_uring_reap(struct accel_device *dev, bool wait, int64_t deadline_ns);
+
+/* time */
+int64_t accel_now_ns(void);
+
+#endif /* ACCEL_INTERNAL_H */

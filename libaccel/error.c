@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libaccel: error codes and job results as text.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "accel_internal.h"
+#include "mxa_isa.h"
+
+static const char *const accel_job_errors[] = {
+	[MXA_ERR_NONE] = "no error",
+	[MXA_ERR_UNKNOWN_OPCODE] = "unknown opcode",
+	[MXA_ERR_BAD_LENGTH] = "command length wrong for its opcode",
+	[MXA_ERR_TRUNCATED] = "command runs past the end of the program",
+	[MXA_ERR_BAD_FLAGS] = "reserved command flags set",
+	[MXA_ERR_MISALIGNED] = "address not aligned as the command requires",
+	[MXA_ERR_MMU_FAULT] = "device MMU fault",
+	[MXA_ERR_BAD_CONTEXT] = "invalid device context",
+	[MXA_ERR_BAD_PROGRAM] = "bad program size",
+	[MXA_ERR_ABORTED] = "aborted by a queue or device reset",
+	[MXA_ERR_BAD_OPERAND] = "invalid math operands",
+	[MXA_ERR_K_ALIGN] = "K must be a multiple of 64 for FP8 MX",
+	[MXA_ERR_TOO_LARGE] = "operand larger than the device limit",
+	[MXA_ERR_NO_MEMORY] = "device out of working memory",
+};
+
+const char *accel_strerror(int err)
+{
+	if (err > 0) {
+		if ((size_t)err < sizeof(accel_job_errors) / sizeof(accel_job_errors[0]) &&
+		    accel_job_errors[err])
+			return accel_job_errors[err];
+		return "unknown job error";
+	}
+	switch (err) {
+	case 0:
+		return "success";
+	case -EIO:
+		return "the job failed on the device (see its job error)";
+	case -EFAULT:
+		return "device MMU fault, or a bad user pointer";
+	case -ETIME:
+		return "timed out waiting (the job is still running)";
+	case -ETIMEDOUT:
+		return "the job timed out on the device";
+	case -ECANCELED:
+		return "the job was aborted (device or queue reset) or its submission cancelled";
+	case -ENOENT:
+		return "no such buffer handle, job id or device node";
+	case -ENODEV:
+		return "not an MXA device, or the device is gone";
+	case -EOPNOTSUPP:
+		return "not supported by this driver or device";
+	case -EINVAL:
+		return "invalid argument";
+	case -ENOSPC:
+		return "no space left (device VM, context ids, or buffer too small)";
+	case -E2BIG:
+		return "program larger than the device accepts";
+	case -EAGAIN:
+		return "resource temporarily unavailable";
+	default:
+		return strerror(-err);
+	}
+}
+
+const char *accel_opcode_name(uint32_t opcode)
+{
+	switch (opcode) {
+	case MXA_OP_NOP:
+		return "NOP";
+	case MXA_OP_FENCE_WRITE:
+		return "FENCE_WRITE";
+	case MXA_OP_TIMESTAMP:
+		return "TIMESTAMP";
+	case MXA_OP_GEMM:
+		return "GEMM";
+	default:
+		return "?";
+	}
+}
+
+static void accel_fault_text(uint32_t info, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s",
+		 info & MXA_FAULT_WRITE ? "write" : info & MXA_FAULT_READ ? "read" : "access",
+		 info & MXA_FAULT_NOT_PRESENT ? ", page not mapped" : "",
+		 info & MXA_FAULT_READ_ONLY ? ", page read-only" : "");
+}
+
+int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
+{
+	char why[128];
+	uint32_t op;
+
+	if (r->status == 0)
+		return snprintf(buf, len, "job %" PRIu64 " completed in %" PRIu64 " ns",
+				r->job_id, r->end_ns - r->start_ns);
+	if (!r->job_id)
+		return snprintf(buf, len, "submission refused: %s (%d)",
+				accel_strerror(r->status), r->status);
+	if (!r->has_detail || !r->error)
+		return snprintf(buf, len, "job %" PRIu64 " failed: %s (%d)", r->job_id,
+				accel_strerror(r->status), r->status);
+
+	op = MXA_CMD_OPCODE(r->err_opcode);
+	if (r->error == MXA_ERR_MMU_FAULT) {
+		char access[64];
+
+		accel_fault_text(r->err_info, access, sizeof(access));
+		snprintf(why, sizeof(why), "%s at device VA 0x%" PRIx64 " (%s)",
+			 accel_strerror((int)r->error), r->err_addr, access);
+	} else {
+		snprintf(why, sizeof(why), "%s", accel_strerror((int)r->error));
+	}
+	return snprintf(buf, len,
+			"job %" PRIu64 " failed: %s [MXA_ERR %u] in command %s (opcode 0x%02x, header 0x%08x) at program offset 0x%x",
+			r->job_id, why, r->error, accel_opcode_name(op), op, r->err_opcode,
+			r->err_offset);
+}

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: MIT
+#
+# libaccel.mk - libaccel: $(BUILD)/libaccel/libaccel.a, its host tests and the demo.
+# Included by the top-level Makefile (which defines BUILD, HOST_CFLAGS, DRM_CFLAGS,
+# KSFT_INC and the HOST_TESTS / GUEST_PROGS lists).
+#
+# Defines: LIBACCEL_LIB, LIBACCEL_CFLAGS, LIBACCEL_LDLIBS (for programs linking it; the
+# guest links them -static against Debian's liburing.a and libdrm.a), ACCEL_KSFT_CFLAGS,
+# HOST_TESTS += test-libaccel-*, GUEST_PROGS += accel-demo; target libaccel.
+
+LIBACCEL_DIR := libaccel
+LIBACCEL_SRCS := $(addprefix $(LIBACCEL_DIR)/, \
+	device.c bo.c prog.c job.c submit_ioctl.c submit_uring.c error.c)
+LIBACCEL_HDRS := $(wildcard $(LIBACCEL_DIR)/*.h uapi/*.h uapi/drm/*.h)
+LIBACCEL_OBJS := $(patsubst $(LIBACCEL_DIR)/%.c,$(BUILD)/libaccel/%.o,$(LIBACCEL_SRCS))
+LIBACCEL_LIB := $(BUILD)/libaccel/libaccel.a
+LIBACCEL_CFLAGS := $(HOST_CFLAGS) $(DRM_CFLAGS) -I$(LIBACCEL_DIR)
+LIBACCEL_LDLIBS := -luring -ldrm
+# kselftest_harness.h compares ints with size_t in its macros.
+ACCEL_KSFT_CFLAGS := -I$(KSFT_INC) -Wno-sign-compare
+
+.PHONY: libaccel
+libaccel: $(LIBACCEL_LIB)
+
+$(BUILD)/libaccel/%.o: $(LIBACCEL_DIR)/%.c $(LIBACCEL_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBACCEL_CFLAGS) -c -o $@ $<
+
+$(LIBACCEL_LIB): $(LIBACCEL_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# Host tests: what works without a device (program encodings, error texts).
+LIBACCEL_TEST_NAMES := prog error
+LIBACCEL_HOST_TESTS := $(patsubst %,$(BUILD)/tests/host/test-libaccel-%,$(LIBACCEL_TEST_NAMES))
+HOST_TESTS += $(LIBACCEL_HOST_TESTS)
+
+$(BUILD)/tests/host/test-libaccel-%: tests/host/test-libaccel-%.c $(LIBACCEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBACCEL_CFLAGS) $(ACCEL_KSFT_CFLAGS) -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
+
+# The demo, installed in the guest as /bin/accel-demo.
+ACCEL_DEMO := $(BUILD)/bin/accel-demo
+GUEST_PROGS += $(ACCEL_DEMO)
+
+$(ACCEL_DEMO): $(LIBACCEL_DIR)/examples/accel-demo.c $(LIBACCEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
