@@ -24,15 +24,15 @@ add_module() { # path relative to $moddir
 	local rel=$1 dep
 	[ -n "${seen[$rel]:-}" ] && return
 	seen[$rel]=1
-	for dep in $(awk -F': ' -v m="$rel" '$1 == m { print $2 }' "$moddir/modules.dep"); do
+	for dep in $(awk -v m="$rel" '{ n = $1; sub(/:$/, "", n); if (n == m) { for (i = 2; i <= NF; i++) print $i } }' "$moddir/modules.dep"); do
 		add_module "$dep"
 	done
 	order+=("$rel")
 }
 extra_modules=${MXA_GUEST_EXTRA_MODULES:-configfs null_blk}
 for name in $(modinfo -F depends "$mxa_ko" | tr ',' ' ') $extra_modules; do
-	rel=$(awk -F': ' -v n="$name" '{ f = $1; sub(/.*\//, "", f); sub(/\.ko.*/, "", f);
-		gsub(/-/, "_", f); m = n; gsub(/-/, "_", m); if (f == m) { print $1; exit } }' "$moddir/modules.dep")
+	rel=$(awk -v n="$name" '{ p = $1; sub(/:$/, "", p); f = p; sub(/.*\//, "", f); sub(/\.ko.*/, "", f);
+		gsub(/-/, "_", f); m = n; gsub(/-/, "_", m); if (f == m) { print p; exit } }' "$moddir/modules.dep")
 	[ -n "$rel" ] || mxa_die "module $name (needed by mxa.ko) not found in $moddir"
 	add_module "$rel"
 done
