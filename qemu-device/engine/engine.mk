@@ -59,7 +59,7 @@ $(ENGINE_LIB): $(ENGINE_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/tests/host/test-engine-%: tests/host/test-engine-%.c tests/host/tap.h $(ENGINE_LIB)
+$(BUILD)/tests/host/test-engine-%: tests/host/test-engine-%.c tests/host/tap.h tests/host/test-engine-util.h $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -Itests/host -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
 

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-engine-gemm - the general GEMM entry point: every type combination
+ * against a naive exact reference (bit for bit), chunked rounding, layouts
+ * (B as K x N, padded leading dimensions, C aliasing D), MX scales incl. a
+ * NaN scale, special values, every error code, and the FAST numerics
+ * (within their documented bound, identical on the portable and AVX2 paths).
+ */
+#include <stdio.h>
+
+#include "tap.h"
+#include "test-engine-util.h"
+
+struct combo {
+	enum mxa_dtype a, b, d;
+	int mx;		/* with E8M0 scales */
+};
+
+static const struct combo combos[] = {
+	{ MXA_DT_F32, MXA_DT_F32, MXA_DT_F32, 0 },
+	{ MXA_DT_TF32, MXA_DT_TF32, MXA_DT_F32, 0 },
+	{ MXA_DT_F16, MXA_DT_F16, MXA_DT_F32, 0 },
+	{ MXA_DT_F16, MXA_DT_F16, MXA_DT_F16, 0 },
+	{ MXA_DT_BF16, MXA_DT_BF16, MXA_DT_F32, 0 },
+	{ MXA_DT_BF16, MXA_DT_F16, MXA_DT_F32, 0 },
+	{ MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 0 },
+	{ MXA_DT_E4M3, MXA_DT_E5M2, MXA_DT_F32, 0 },
+	{ MXA_DT_E5M2, MXA_DT_E5M2, MXA_DT_F16, 0 },
+	{ MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 1 },
+	{ MXA_DT_E5M2, MXA_DT_E4M3, MXA_DT_F32, 1 },
+	{ MXA_DT_E5M2, MXA_DT_E5M2, MXA_DT_F32, 1 },
+	{ MXA_DT_E3M2, MXA_DT_E3M2, MXA_DT_F32, 1 },
+	{ MXA_DT_E2M3, MXA_DT_E2M1, MXA_DT_F32, 1 },
+	{ MXA_DT_E2M1, MXA_DT_E2M1, MXA_DT_F32, 1 },
+	{ MXA_DT_MXINT8, MXA_DT_MXINT8, MXA_DT_F32, 1 },
+	{ MXA_DT_F16, MXA_DT_E4M3, MXA_DT_F32, 1 },	/* f16 side ignores its scale */
+	{ MXA_DT_F64, MXA_DT_F64, MXA_DT_F64, 0 },
+	{ MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0 },
+	{ MXA_DT_S4, MXA_DT_S4, MXA_DT_S32, 0 },
+	{ MXA_DT_S8, MXA_DT_S4, MXA_DT_S32, 0 },
+	{ MXA_DT_B1, MXA_DT_B1, MXA_DT_S32, 0 },
+};
+
+struct bufs {
+	uint8_t a[256 * 1024], b[256 * 1024], c[16384], d[16384], r[16384];
+	uint8_t sa[1024], sb[1024];
+};
+
+static struct bufs B;
+
+/* Build a random operation; returns the descriptor. */
+static struct mxa_gemm_desc make_op(const struct combo *cb, unsigned m, unsigned n, unsigned k,
+				    int acc)
+{
+	struct mxa_gemm_desc d;
+
+	memset(&d, 0, sizeof(d));
+	d.m = m;
+	d.n = n;
+	d.k = k;
+	d.type_a = cb->a;
+	d.type_b = cb->b;
+	d.type_c = cb->d;
+	d.type_d = cb->d;
+	d.a = B.a;
+	d.b = B.b;
+	d.d = B.d;
+	tu_fill(cb->a, B.a, m, k, mxa_dtype_row_bytes(cb->a, k));
+	tu_fill(cb->b, B.b, n, k, mxa_dtype_row_bytes(cb->b, k));
+	if (acc) {
+		d.flags |= MXA_GEMM_ACCUMULATE;
+		d.c = B.c;
+		tu_fill(cb->d, B.c, m, n, mxa_dtype_row_bytes(cb->d, n));
+	}
+	if (cb->mx) {
+		d.scale_block = 32;
+		d.scale_a = B.sa;
+		d.scale_b = B.sb;
+		tu_fill(MXA_DT_E8M0, B.sa, m, k / 32, k / 32);
+		tu_fill(MXA_DT_E8M0, B.sb, n, k / 32, k / 32);
+	}
+	return d;
+}
+
+static int run_and_compare(struct mxa_engine *eng, struct mxa_gemm_desc *d, size_t *nbad)
+{
+	int rc = mxa_gemm(eng, d);
+
+	if (rc)
+		return rc;
+	tu_ref_gemm(d, B.r);
+	*nbad = tu_diff(d, B.d, d->ldd ? d->ldd : mxa_dtype_row_bytes(d->type_d, d->n), B.r);
+	return 0;
+}
+
+static void test_combos(struct mxa_engine *eng)
+{
+	for (size_t i = 0; i < sizeof(combos) / sizeof(combos[0]); i++) {
+		const struct combo *cb = &combos[i];
+		unsigned k = cb->a == MXA_DT_B1 ? 256 : 128;
+		size_t bad_total = 0;
+		int rc = 0;
+
+		for (int acc = 0; acc < 2 && !rc; acc++) {
+			for (int chunk = 0; chunk < 2 && !rc; chunk++) {
+				struct mxa_gemm_desc d = make_op(cb, 7, 9, k, acc);
+				size_t bad = 0;
+
+				d.k_chunk = chunk ? 32 : 0;
+				if (cb->d == MXA_DT_S32 && acc)
+					d.flags |= MXA_GEMM_SATFINITE;
+				rc = run_and_compare(eng, &d, &bad);
+				bad_total += bad;
+			}
+		}
+		tap_ok(!rc && !bad_total, "exact %s x %s -> %s%s: bit-exact vs reference (%zu differ, rc %d)",
+		       mxa_dtype_name(cb->a), mxa_dtype_name(cb->b), mxa_dtype_name(cb->d),
+		       cb->mx ? " (MX scales)" : "", bad_total, rc);
+	}
+}
+
+static void test_int_overflow(struct mxa_engine *eng)
+{
+	static const struct combo cb = { MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0 };
+	struct mxa_gemm_desc d = make_op(&cb, 2, 2, 32, 1);
+	int32_t *c = (int32_t *)B.c, *out = (int32_t *)B.d;
+
+	memset(B.a, 127, 64);
+	memset(B.b, 127, 64);
+	c[0] = INT32_MAX - 10;
+	c[1] = 5;
+	c[2] = INT32_MIN + 3;
+	c[3] = 0;
+	((int8_t *)B.b)[32] = -128;	/* row 1 of B: -128, 127, ... */
+	mxa_gemm(eng, &d);
+	tap_ok(out[0] == (int32_t)((uint32_t)(INT32_MAX - 10) + 32u * 127 * 127) && out[1] == 5 + 31 * 127 * 127 - 128 * 127,
+	       "s8: without satfinite the int32 accumulator wraps");
+	d.flags |= MXA_GEMM_SATFINITE;
+	mxa_gemm(eng, &d);
+	tap_ok(out[0] == INT32_MAX && out[2] == INT32_MIN + 3 + 32 * 127 * 127,
+	       "s8: satfinite clamps at INT32_MAX");
+	c[0] = INT32_MIN + 1;
+	memset(B.b, 0x80, 32);
+	mxa_gemm(eng, &d);
+	tap_ok(out[0] == INT32_MIN, "s8: satfinite clamps at INT32_MIN");
+}
+
+static void test_b1(struct mxa_engine *eng)
+{
+	static const struct combo cb = { MXA_DT_B1, MXA_DT_B1, MXA_DT_S32, 0 };
+	struct mxa_gemm_desc d = make_op(&cb, 1, 1, 128, 0);
+	int32_t *out = (int32_t *)B.d;
+
+	memset(B.a, 0xF0, 16);
+	memset(B.b, 0x3C, 16);
+	mxa_gemm(eng, &d);
+	tap_ok(out[0] == 16 * 2, "b1 AND + popc: popc(0xF0 & 0x3C) * 16 = %d", out[0]);
+	d.flags |= MXA_GEMM_B1_XOR;
+	mxa_gemm(eng, &d);
+	tap_ok(out[0] == 16 * 4, "b1 XOR + popc: popc(0xF0 ^ 0x3C) * 16 = %d", out[0]);
+}
+
+static void test_layouts(struct mxa_engine *eng)
+{
+	static const struct combo cb = { MXA_DT_BF16, MXA_DT_BF16, MXA_DT_F32, 0 };
+	struct mxa_gemm_desc d = make_op(&cb, 5, 6, 40, 1), t;
+	static uint8_t bt[40 * 6 * 2], ap[5 * 100], dd[16384];
+	size_t bad;
+
+	mxa_gemm(eng, &d);
+	memcpy(dd, B.d, 5 * 6 * 4);
+	/* B as K x N */
+	for (int j = 0; j < 6; j++)
+		for (int kk = 0; kk < 40; kk++)
+			memcpy(bt + (kk * 6 + j) * 2, B.b + (j * 40 + kk) * 2, 2);
+	t = d;
+	t.b = bt;
+	t.flags |= MXA_GEMM_B_KN;
+	memset(B.d, 0, 120);
+	mxa_gemm(eng, &t);
+	tap_ok(!memcmp(B.d, dd, 120), "B given as K x N gives the same bits as N x K");
+	/* padded A rows and D rows */
+	for (int i = 0; i < 5; i++)
+		memcpy(ap + i * 100, B.a + i * 80, 80);
+	t = d;
+	t.a = ap;
+	t.lda = 100;
+	t.ldd = 40;
+	memset(B.d, 0, 200);
+	mxa_gemm(eng, &t);
+	bad = 0;
+	for (int i = 0; i < 5; i++)
+		bad += memcmp(B.d + i * 40, dd + i * 24, 24) != 0;
+	tap_ok(!bad, "padded leading dimensions (lda 100, ldd 40 bytes)");
+	/* C aliasing D */
+	memcpy(B.d, B.c, 120);
+	t = d;
+	t.c = B.d;
+	mxa_gemm(eng, &t);
+	tap_ok(!memcmp(B.d, dd, 120), "C may alias D (accumulate in place)");
+}
+
+static void test_specials(struct mxa_engine *eng)
+{
+	static const struct combo cb = { MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 1 };
+	struct mxa_gemm_desc d = make_op(&cb, 4, 4, 64, 0);
+	float *out = (float *)B.d;
+	int ok;
+
+	B.sa[1 * 2 + 1] = 0xFF;	/* row 1, block 1 of A */
+	B.sb[3 * 2 + 0] = 0xFF;	/* column 3, block 0 of B */
+	mxa_gemm(eng, &d);
+	ok = 1;
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++)
+			ok &= (isnan(out[i * 4 + j]) != 0) == (i == 1 || j == 3);
+	tap_ok(ok, "a NaN scale poisons exactly the outputs that use its block");
+
+	d = make_op(&(struct combo){ MXA_DT_F16, MXA_DT_F16, MXA_DT_F32, 0 }, 2, 2, 16, 0);
+	memset(B.a, 0, 64);
+	memset(B.b, 0, 64);
+	((uint16_t *)B.a)[0] = 0x7C00;		/* A row 0: +Inf, 0, ... */
+	((uint16_t *)B.a)[16] = 0x7C00;		/* A row 1: +Inf, -Inf, 0, ... */
+	((uint16_t *)B.a)[17] = 0xFC00;
+	for (int kk = 0; kk < 16; kk++)
+		((uint16_t *)B.b)[16 + kk] = 0x3C00;	/* B col 1: all ones; col 0 zeros */
+	mxa_gemm(eng, &d);
+	tap_ok(isnan(out[0]) && out[1] == INFINITY && isnan(out[2]) && isnan(out[3]) &&
+	       ((uint32_t *)B.d)[0] == 0x7FFFFFFFu,
+	       "Inf*0 and Inf-Inf give NaN (canonical 0x7FFFFFFF), Inf survives");
+	d = make_op(&(struct combo){ MXA_DT_E5M2, MXA_DT_E5M2, MXA_DT_F32, 0 }, 1, 1, 32, 0);
+	memset(B.a, 0x7B, 32);	/* 57344 */
+	memset(B.b, 0x7B, 32);
+	mxa_gemm(eng, &d);
+	tap_ok(out[0] == (float)(32.0 * 57344.0 * 57344.0), "e5m2 max * max * 32 is exact in f32");
+	d.type_d = d.type_c = MXA_DT_F16;
+	mxa_gemm(eng, &d);
+	tap_ok(((uint16_t *)B.d)[0] == 0x7C00, "f16 accumulator overflows to +Inf");
+}
+
+static void test_errors(struct mxa_engine *eng)
+{
+	static const struct combo fp8 = { MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 1 };
+	static const struct combo fp4 = { MXA_DT_E2M1, MXA_DT_E2M1, MXA_DT_F32, 1 };
+	struct mxa_gemm_desc d, e;
+	int ok = 1;
+
+	d = make_op(&fp8, 4, 4, 64, 0);
+	e = d; e.k = 96;
+	ok &= mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_K_ALIGN;
+	tap_ok(ok, "FP8 with MX scales and K %% 64 != 0 -> MXA_ENGINE_EINVAL_K_ALIGN");
+	e = make_op(&fp4, 4, 4, 64, 0);
+	e.k = 48;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_SCALE, "MX with K %% 32 != 0 -> EINVAL_SCALE");
+	e = d; e.scale_a = NULL;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_SCALE, "MX element type without its scale -> EINVAL_SCALE");
+	e = d; e.scale_block = 16;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_SCALE, "scale block other than 32 -> EINVAL_SCALE");
+	e = d; e.type_a = e.type_b = MXA_DT_S8; e.type_d = MXA_DT_S32;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_SCALE, "scales on s8 data -> EINVAL_SCALE");
+	e = d; e.m = 0;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_SHAPE, "M = 0 -> EINVAL_SHAPE");
+	e = d; e.lda = 10;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_LAYOUT, "lda shorter than a row -> EINVAL_LAYOUT");
+	e = make_op(&fp4, 4, 4, 64, 0); e.flags |= MXA_GEMM_B_KN;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_LAYOUT, "B as K x N with 4-bit data -> EINVAL_LAYOUT");
+	e = d; e.lda = SIZE_MAX / 2;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EOVERFLOW, "rows * lda overflowing size_t -> EOVERFLOW");
+	e = d; e.type_b = MXA_DT_S8;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_DTYPE, "e4m3 x s8 -> EINVAL_DTYPE");
+	e = d; e.flags |= MXA_GEMM_ACCUMULATE; e.c = B.c; e.type_c = MXA_DT_F16;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_DTYPE, "C type different from D type -> EINVAL_DTYPE");
+	e = d; e.type_d = MXA_DT_BF16;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_DTYPE, "bf16 D -> EINVAL_DTYPE");
+	e = d; e.b = NULL;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL && mxa_gemm(eng, NULL) == MXA_ENGINE_EINVAL,
+	       "NULL operand or descriptor -> EINVAL");
+	e = d; e.flags |= 1u << 20;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL, "unknown flag -> EINVAL");
+	e = d; e.accum = 9;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_OPTION, "unknown accumulation mode -> EINVAL_OPTION");
+	e = d; e.type_a = e.type_b = MXA_DT_S8; e.type_d = MXA_DT_S32; e.scale_a = e.scale_b = NULL;
+	e.scale_block = 0; e.flags |= MXA_GEMM_NEGATE_A;
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL, "negating integer operands -> EINVAL");
+	ok = 1;
+	for (int err = 0; err >= MXA_ENGINE_EBUSY; err--)
+		ok &= strcmp(mxa_engine_strerror(err), mxa_engine_strerror(-99)) != 0;
+	tap_ok(ok && strstr(mxa_engine_strerror(MXA_ENGINE_EINVAL_K_ALIGN), "64") &&
+	       strstr(mxa_engine_strerror(-99), "unknown"),
+	       "every error code has a text");
+}
+
+/* FAST numerics: within the documented bound; same bits on both SIMD paths. */
+static void test_fast(struct mxa_engine *eng)
+{
+	static const struct combo fc[] = {
+		{ MXA_DT_BF16, MXA_DT_BF16, MXA_DT_F32, 0 },
+		{ MXA_DT_F16, MXA_DT_F16, MXA_DT_F32, 0 },
+		{ MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 1 },
+		{ MXA_DT_E5M2, MXA_DT_E4M3, MXA_DT_F32, 0 },
+		{ MXA_DT_E2M1, MXA_DT_E2M1, MXA_DT_F32, 1 },
+		{ MXA_DT_MXINT8, MXA_DT_MXINT8, MXA_DT_F32, 1 },
+		{ MXA_DT_TF32, MXA_DT_TF32, MXA_DT_F32, 0 },
+		{ MXA_DT_F32, MXA_DT_F32, MXA_DT_F32, 0 },
+		{ MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0 },
+		{ MXA_DT_S4, MXA_DT_S4, MXA_DT_S32, 0 },
+		{ MXA_DT_B1, MXA_DT_B1, MXA_DT_S32, 0 },
+	};
+	static uint8_t d_simd[70 * 70 * 4];
+
+	for (size_t i = 0; i < sizeof(fc) / sizeof(fc[0]); i++) {
+		unsigned m = 37, n = 45, k = fc[i].a == MXA_DT_B1 ? 1024 : 576;
+		struct mxa_gemm_desc d = make_op(&fc[i], m, n, k, 1);
+		double worst = 0, bound;
+		int rc1, rc2, same;
+
+		d.accum = MXA_ACCUM_FAST;
+		rc1 = mxa_gemm(eng, &d);
+		memcpy(d_simd, B.d, (size_t)m * n * 4);
+		mxa_engine_force_portable(1);
+		rc2 = mxa_gemm(eng, &d);
+		mxa_engine_force_portable(0);
+		same = !memcmp(d_simd, B.d, (size_t)m * n * 4);
+		tu_ref_gemm(&d, B.r);
+		if (fc[i].d == MXA_DT_S32) {
+			tap_ok(!rc1 && !rc2 && same && !tu_diff(&d, B.d, n * 4, B.r),
+			       "fast %s: exact, and the same bits on the %s and portable paths",
+			       mxa_dtype_name(fc[i].a), mxa_engine_simd());
+			continue;
+		}
+		/* |D - exact| <= (min(K, KBLOCK) + blocks + 1) u (|C| + sum |a b|) */
+		bound = (double)((k < MXA_FAST_KBLOCK ? k : MXA_FAST_KBLOCK) +
+				 (k + MXA_FAST_KBLOCK - 1) / MXA_FAST_KBLOCK + 1) * 0x1p-24;
+		for (unsigned r = 0; r < m; r++) {
+			for (unsigned c = 0; c < n; c++) {
+				struct mxa_xacc x;
+				double den = fabs(mxa_load_elem(MXA_DT_F32, B.c + r * n * 4, c)), s, e;
+
+				mxa_xacc_init(&x);
+				mxa_xacc_add(&x, mxa_load_elem(MXA_DT_F32, B.c + r * n * 4, c));
+				for (unsigned kk = 0; kk < k; kk++) {
+					double p = tu_a(&d, r, kk) * tu_b(&d, c, kk);
+
+					mxa_xacc_add(&x, p);
+					den += fabs(p);
+				}
+				s = mxa_xacc_round(&x, MXA_XACC_F64);
+				e = fabs(((float *)B.d)[r * n + c] - s) / den;
+				if (e > worst)
+					worst = e;
+			}
+		}
+		tap_ok(!rc1 && !rc2 && same && worst <= bound,
+		       "fast %s x %s: error %.3g <= bound %.3g; %s and portable paths agree: %s",
+		       mxa_dtype_name(fc[i].a), mxa_dtype_name(fc[i].b), worst, bound,
+		       mxa_engine_simd(), same ? "yes" : "NO");
+	}
+}
+
+int main(void)
+{
+	struct mxa_engine *eng = mxa_engine_create(2);
+
+	tap_begin();
+	tap_diag("SIMD path: %s", mxa_engine_simd());
+	test_combos(eng);
+	test_int_overflow(eng);
+	test_b1(eng);
+	test_layouts(eng);
+	test_specials(eng);
+	test_errors(eng);
+	test_fast(eng);
+	mxa_engine_destroy(eng);
+	return tap_end();
+}

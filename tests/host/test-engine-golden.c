@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-engine-golden - every MXGV case of the golden directory
+ * ($MXA_GOLDEN_DIR, default ../shared/golden relative to the project root)
+ * must pass with the default numerics; GEMM and TMATMULMX cases must also
+ * pass with the FAST numerics on two threads with the interwave policy.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mxa_golden.h"
+#include "tap.h"
+
+static int cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(void)
+{
+	const char *dir = getenv("MXA_GOLDEN_DIR");
+	struct mxa_engine *eng = mxa_engine_create(2);
+	char *names[4096];
+	int n = 0;
+	DIR *dp;
+	struct dirent *de;
+
+	if (!dir || !*dir)
+		dir = "../shared/golden";
+	tap_begin();
+	dp = opendir(dir);
+	if (!tap_ok(dp != NULL, "golden directory %s is readable", dir))
+		return tap_end();
+	while ((de = readdir(dp)) && n < 4096) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 5 && !strcmp(de->d_name + l - 5, ".mxgv"))
+			names[n++] = strdup(de->d_name);
+	}
+	closedir(dp);
+	qsort(names, n, sizeof(char *), cmp);
+	tap_ok(n > 0, "%d golden cases found", n);
+
+	for (int i = 0; i < n; i++) {
+		struct mxa_golden_case gc;
+		struct mxa_golden_result res;
+		char path[4096], line[512];
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		rc = mxa_golden_load(path, &gc);
+		if (!tap_ok(rc == 0, "%s: readable", names[i]))
+			continue;
+		rc = mxa_golden_run(eng, &gc, NULL, &res);
+		mxa_golden_format(&gc, &res, line, sizeof(line));
+		tap_ok(!rc && res.pass, "%s%s%s", line, res.pass ? "" : " -- ", res.pass ? "" : res.why);
+		if (gc.kind == MXGV_KIND_MATMUL &&
+		    (gc.oracle == MXGV_ORACLE_H200_CUBLAS || gc.oracle == MXGV_ORACLE_F64_MATH)) {
+			struct mxa_golden_opts o = { .accum = MXA_ACCUM_FAST,
+						     .sched = MXA_SCHED_INTERWAVE, .nthreads = 2 };
+
+			rc = mxa_golden_run(eng, &gc, &o, &res);
+			mxa_golden_format(&gc, &res, line, sizeof(line));
+			tap_ok(!rc && res.pass, "fast: %s%s%s", line, res.pass ? "" : " -- ",
+			       res.pass ? "" : res.why);
+		}
+		mxa_golden_free(&gc);
+		free(names[i]);
+	}
+	mxa_engine_destroy(eng);
+	return tap_end();
+}
