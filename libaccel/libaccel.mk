@@ -17,7 +17,7 @@ LIBACCEL_LIB := $(BUILD)/libaccel/libaccel.a
 LIBACCEL_CFLAGS := $(HOST_CFLAGS) $(DRM_CFLAGS) -I$(LIBACCEL_DIR)
 LIBACCEL_LDLIBS := -luring -ldrm
 # kselftest_harness.h compares ints with size_t in its macros.
-ACCEL_KSFT_CFLAGS := -I$(KSFT_INC) -Wno-sign-compare
+ACCEL_KSFT_CFLAGS := -I$(KSFT_INC) -Wno-sign-compare -Wno-clobbered
 
 .PHONY: libaccel
 libaccel: $(LIBACCEL_LIB)
