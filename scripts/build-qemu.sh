@@ -38,7 +38,7 @@ ver=${srcdir##*/src-}
 mkdir -p "$srcdir/hw/mxa"
 grep -q "subdir('mxa')" "$srcdir/hw/meson.build" ||
 	sed -i "s/^subdir('misc')$/subdir('misc')\nsubdir('mxa')/" "$srcdir/hw/meson.build"
-grep -q "hw/mxa/Kconfig" "$srcdir/hw/Kconfig" ||
+grep -q "^source mxa/Kconfig" "$srcdir/hw/Kconfig" ||
 	sed -i 's|^source misc/Kconfig$|source misc/Kconfig\nsource mxa/Kconfig|' "$srcdir/hw/Kconfig"
 grep -q "'hw/mxa'" "$srcdir/meson.build" ||
 	sed -i "s|^\\( *\\)'hw/misc',\$|\\1'hw/misc',\\n\\1'hw/mxa',|" "$srcdir/meson.build"
@@ -90,12 +90,22 @@ if [ ! -f "$bdir/build.ninja" ]; then
 	(cd "$bdir" && "$srcdir/configure" "${CONFIGURE[@]}" >configure.log 2>&1) ||
 		{ tail -30 "$bdir/configure.log" >&2; mxa_die "QEMU configure failed (log: $bdir/configure.log)"; }
 fi
-if [ "$changed" = 1 ] || [ ! -x "$bdir/qemu-system-x86_64" ] || [ -n "$(ninja -C "$bdir" -n qemu-system-x86_64 2>/dev/null | grep -v 'no work to do' | head -1)" ]; then
-	mxa_step "building qemu-system-x86_64 (first build ~5 min on 2 cores; later only the device)"
-	# ninja's status line "[n/total]" is the progress report.
-	ninja -C "$bdir" -j "$(nproc)" qemu-system-x86_64 2>&1 | \
-		awk '/^\[[0-9]+\/[0-9]+\]/ { n++; if (n % 100 == 0 || /mxa/) { print "    " $1 " " $NF; fflush() } next } { print; fflush() }' >&2
-	[ "${PIPESTATUS[0]}" = 0 ] || mxa_die "QEMU build failed"
+# ninja decides what is stale (QEMU regenerates qemu-version.h every time; that is cheap).
+# Its full output goes to a log; the terminal gets "[n/total]" progress and errors.
+log="$bdir/mxa-build.log"
+steps=$(ninja -C "$bdir" -n qemu-system-x86_64 2>/dev/null | grep -c '^\[' || true)
+[ "$steps" -gt 20 ] && mxa_step "building qemu-system-x86_64: $steps steps (the first build takes ~5 min on 2 cores)"
+ninja -C "$bdir" -j "$(nproc)" qemu-system-x86_64 >"$log" 2>&1 &
+ninja_pid=$!
+while kill -0 "$ninja_pid" 2>/dev/null; do
+	sleep 2
+	if [ "$steps" -gt 20 ] && [ $((SECONDS % 20)) -lt 2 ]; then
+		mxa_info "$(grep -o '^\[[0-9]*/[0-9]*\]' "$log" | tail -n1) $(tail -n1 "$log" | awk '{ print $NF }')"
+	fi
+done
+if ! wait "$ninja_pid"; then
+	grep -E -B2 -A12 'error|FAILED' "$log" | head -60 >&2
+	mxa_die "QEMU build failed (log: $log)"
 fi
 ln -sfn "$bdir/qemu-system-x86_64" "$qroot/qemu-system-x86_64"
 echo "$bdir/qemu-system-x86_64"
