@@ -304,6 +304,91 @@ const char *accel_opcode_name(uint32_t opcode);
  */
 int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len);
 
+/* ---- number formats and MX ----------------------------------------------------- */
+
+/**
+ * enum accel_dtype - element types of matrices (the codes of uapi/mxa_isa.h's
+ * enum mxa_isa_dtype). Bit layouts and rounding: Documentation/numerics.rst.
+ */
+enum accel_dtype {
+	ACCEL_DT_F32 = 0, ACCEL_DT_F16 = 1, ACCEL_DT_BF16 = 2, ACCEL_DT_TF32 = 3,
+	ACCEL_DT_F64 = 4, ACCEL_DT_E4M3 = 5, ACCEL_DT_E5M2 = 6, ACCEL_DT_E8M0 = 7,
+	ACCEL_DT_S8 = 8, ACCEL_DT_S4 = 9, ACCEL_DT_B1 = 10, ACCEL_DT_S32 = 11,
+	ACCEL_DT_E3M2 = 12, ACCEL_DT_E2M3 = 13, ACCEL_DT_E2M1 = 14, ACCEL_DT_MXINT8 = 15,
+	ACCEL_DT_COUNT
+};
+
+/** enum accel_mx_scale_policy - how an MX block's E8M0 scale is chosen. */
+enum accel_mx_scale_policy {
+	ACCEL_MX_SCALE_FLOOR = 0,	/* OCP MX 1.0: 2^(floor(log2 amax) - emax_elem) */
+	ACCEL_MX_SCALE_RCEIL = 1,	/* NVIDIA: 2^ceil(log2(amax / max_elem)) */
+};
+
+/**
+ * accel_mx_quantize() - quantise @n floats into MX blocks of 32 elements: ceil(n/32)
+ * E8M0 @scales and the packed @elems of type @elem (E4M3, E5M2, E3M2, E2M3, E2M1 or
+ * MXINT8). Gives the same bits as the device's quantiser (it is the same code).
+ * Return: 0 or -EINVAL.
+ */
+int accel_mx_quantize(const float *src, size_t n, enum accel_dtype elem,
+		      enum accel_mx_scale_policy policy, uint8_t *scales, void *elems);
+/** accel_mx_dequantize() - the values of MX blocks as floats (a NaN scale gives NaN). */
+int accel_mx_dequantize(const uint8_t *scales, const void *elems, size_t n,
+			enum accel_dtype elem, float *dst);
+/** accel_dtype_row_bytes() - bytes of @n packed elements of @type (0 if unknown). */
+size_t accel_dtype_row_bytes(enum accel_dtype type, size_t n);
+/** accel_dtype_name() - "e4m3", "bf16", ... */
+const char *accel_dtype_name(enum accel_dtype type);
+/** accel_load_elem() - element @i of a packed row, exactly, as a double (no scale). */
+double accel_load_elem(enum accel_dtype type, const void *row, size_t i);
+
+/* ---- matrix multiplication -------------------------------------------------------- */
+
+#define ACCEL_GEMM_ACCUMULATE	(1u << 0)	/* D = C + A x B^T */
+#define ACCEL_GEMM_SATFINITE	(1u << 1)	/* integer results clamp instead of wrapping */
+#define ACCEL_GEMM_B_KN		(1u << 2)	/* B is K x N instead of N x K */
+
+/**
+ * struct accel_gemm - D = (scale_a * A) x (scale_b * B)^T (+ C) on device memory.
+ * @m, @n, @k: the problem size.
+ * @type_a, @type_b, @type_c, @type_d: enum accel_dtype. A/B may be any float or MX
+ *	element type (mixed), with D F32 (or F16); F64 x F64 -> F64; S8/S4 -> S32.
+ * @flags: ACCEL_GEMM_*.
+ * @scale_block: 0, or 32 for MX types (one E8M0 scale per 32 elements along K;
+ *	FP8 MX needs K % 64 == 0).
+ * @a, @b, @c, @d, @scale_a, @scale_b: device VAs (accel_bo_va() + offset). A is M x K,
+ *	B is N x K (K x N with ACCEL_GEMM_B_KN), C and D are M x N, scales M x K/32 and
+ *	N x K/32 bytes. Row-major; sub-byte types packed along the row.
+ * @lda, @ldb, @ldc, @ldd, @ld_scale_a, @ld_scale_b: bytes between rows; 0 = dense.
+ * @accum: 0 = exact sums rounded once (default), 1 = fast FP32 chains in K blocks.
+ * @sched: 0 = intrawave, 1 = interwave (same bits, different speed).
+ */
+struct accel_gemm {
+	uint32_t m, n, k;
+	uint8_t type_a, type_b, type_c, type_d;
+	uint32_t flags;
+	uint32_t scale_block;
+	uint64_t a, b, c, d, scale_a, scale_b;
+	uint32_t lda, ldb, ldc, ldd, ld_scale_a, ld_scale_b;
+	uint8_t accum, sched;
+};
+
+/**
+ * accel_prog_gemm() - GEMM command: the device reads the operands, computes on its
+ * matrix engine and writes D before the next command starts.
+ * Return: 0, -EINVAL (bad field), -E2BIG, -ENOMEM.
+ */
+int accel_prog_gemm(struct accel_prog *prog, const struct accel_gemm *g);
+
+/**
+ * accel_gemm() - run one GEMM on @queue and wait for it.
+ * @result: out (may be NULL): the job's result, with the device's start/end time.
+ * Return: 0, a submission error, or the job's status (-EIO with @result->error, e.g.
+ * MXA_ERR_K_ALIGN, when the device rejected the operands).
+ */
+int accel_gemm(struct accel_device *dev, unsigned int queue, const struct accel_gemm *g,
+	       struct accel_job_result *result);
+
 #ifdef __cplusplus
 }
 #endif

@@ -53,6 +53,9 @@ struct accel_job {
 /* ioctl through libdrm; returns 0 or -errno. */
 int accel_ioctl(int fd, unsigned long request, void *arg);
 
+/* prog.c */
+int accel_prog_emit_command(struct accel_prog *prog, const uint32_t *dw, size_t n);
+
 /* job.c */
 void accel_job_pending_add(struct accel_device *dev, struct accel_job *job);
 void accel_job_finish(struct accel_job *job);

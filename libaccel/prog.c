@@ -57,7 +57,8 @@ static int accel_prog_reserve(struct accel_prog *prog, size_t n)
 	return 0;
 }
 
-static int accel_prog_emit(struct accel_prog *prog, const uint32_t *dw, size_t n)
+/* Append one whole command (the emitters of other files use this too). */
+int accel_prog_emit_command(struct accel_prog *prog, const uint32_t *dw, size_t n)
 {
 	int ret = accel_prog_reserve(prog, n);
 
@@ -75,7 +76,7 @@ int accel_prog_nop(struct accel_prog *prog)
 		MXA_CMD_HEADER(MXA_OP_NOP, MXA_NOP_DWORDS, 0),
 	};
 
-	return accel_prog_emit(prog, dw, MXA_NOP_DWORDS);
+	return accel_prog_emit_command(prog, dw, MXA_NOP_DWORDS);
 }
 
 int accel_prog_fence_write(struct accel_prog *prog, uint64_t va, uint64_t value)
@@ -88,7 +89,7 @@ int accel_prog_fence_write(struct accel_prog *prog, uint64_t va, uint64_t value)
 
 	if (va & 7)
 		return -EINVAL;
-	return accel_prog_emit(prog, dw, MXA_FENCE_WRITE_DWORDS);
+	return accel_prog_emit_command(prog, dw, MXA_FENCE_WRITE_DWORDS);
 }
 
 int accel_prog_timestamp(struct accel_prog *prog, uint64_t va)
@@ -100,7 +101,7 @@ int accel_prog_timestamp(struct accel_prog *prog, uint64_t va)
 
 	if (va & 7)
 		return -EINVAL;
-	return accel_prog_emit(prog, dw, MXA_TIMESTAMP_DWORDS);
+	return accel_prog_emit_command(prog, dw, MXA_TIMESTAMP_DWORDS);
 }
 
 int accel_prog_raw(struct accel_prog *prog, const uint32_t *dwords, size_t count)

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libaccel: host-side number formats. These call the device's own engine code
+ * (qemu-device/engine/, linked into libaccel), so the host gets the same bits as the
+ * device by construction.
+ */
+#include <errno.h>
+
+#include "accel_internal.h"
+#include "../qemu-device/engine/mxa_engine.h"
+
+_Static_assert((int)ACCEL_MX_SCALE_FLOOR == (int)MXA_MX_SCALE_FLOOR &&
+	       (int)ACCEL_MX_SCALE_RCEIL == (int)MXA_MX_SCALE_RCEIL, "scale policies are the engine's");
+_Static_assert((int)ACCEL_DT_E4M3 == (int)MXA_DT_E4M3 && (int)ACCEL_DT_COUNT == (int)MXA_DT_COUNT,
+	       "element types are the engine's");
+
+static int accel_engine_errno(int err)
+{
+	switch (err) {
+	case MXA_ENGINE_OK:
+		return 0;
+	case MXA_ENGINE_ENOMEM:
+		return -ENOMEM;
+	case MXA_ENGINE_EOVERFLOW:
+		return -EOVERFLOW;
+	default:
+		return -EINVAL;
+	}
+}
+
+int accel_mx_quantize(const float *src, size_t n, enum accel_dtype elem,
+		      enum accel_mx_scale_policy policy, uint8_t *scales, void *elems)
+{
+	return accel_engine_errno(mxa_mx_quantize(src, n, (enum mxa_dtype)elem,
+						  (enum mxa_mx_scale_policy)policy, scales, elems));
+}
+
+int accel_mx_dequantize(const uint8_t *scales, const void *elems, size_t n,
+			enum accel_dtype elem, float *dst)
+{
+	return accel_engine_errno(mxa_mx_dequantize(scales, elems, n, (enum mxa_dtype)elem, dst));
+}
+
+size_t accel_dtype_row_bytes(enum accel_dtype type, size_t n)
+{
+	return type < ACCEL_DT_COUNT ? mxa_dtype_row_bytes((enum mxa_dtype)type, n) : 0;
+}
+
+const char *accel_dtype_name(enum accel_dtype type)
+{
+	return type < ACCEL_DT_COUNT ? mxa_dtype_name((enum mxa_dtype)type) : "?";
+}
+
+double accel_load_elem(enum accel_dtype type, const void *row, size_t i)
+{
+	return mxa_load_elem((enum mxa_dtype)type, row, i);
+}
