@@ -85,11 +85,13 @@ vm-test: | $(SETUP_STAMP)
 		--initrd $(BUILD)/initramfs.cpio.gz --log $(BUILD)/guest-console.log \
 		$(if $(TESTS),--tests "$(TESTS)",--tests "$(notdir $(GUEST_TESTS))")
 
+# The demo: an MX-FP8 GEMM (size: DEMO_GEMM="M N K"), then a job-submission workload.
+DEMO_GEMM ?= 1024 1024 1024
 demo: | $(SETUP_STAMP)
 	@$(MAKE) -s qemu-bin all initramfs
 	@tests/vm/run-guest.py --qemu $(QEMU) --kernel $(KROOT)/boot/vmlinuz-$(KVER) \
 		--initrd $(BUILD)/initramfs.cpio.gz --log $(BUILD)/demo-console.log \
-		--run "/bin/accel-demo" --raw
+		--run "/bin/accel-gemm $(DEMO_GEMM)" --run "/bin/accel-demo" --raw
 
 clean:
 	rm -rf $(BUILD)

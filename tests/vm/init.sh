@@ -1,7 +1,7 @@
 #!/bin/sh
 # Guest /init. The console (ttyS0) carries the kernel log; the harness channel (ttyS1)
 # carries what the host parses: markers, the tests' TAP, and the final dmesg.
-# Kernel command line: mxa.tests=a,b,c  (binaries in /tests) or mxa.run=/bin/prog
+# Kernel command line: mxa.tests=a,b,c  (binaries in /tests) and/or mxa.run=/bin/prog,arg;/bin/other
 # plus mxa.module_args="..." for mxa.ko.
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
@@ -37,11 +37,18 @@ for t in $(arg mxa.tests | tr ',' ' '); do
 	fi
 	echo "# MXA-TEST-END $t $rc"
 done
+# mxa.run=cmd1,arg;cmd2: commands separated by ';', arguments by ','.
 run=$(arg mxa.run)
 if [ -n "$run" ]; then
 	echo "# MXA-RUN-BEGIN $run"
-	$(echo "$run" | tr ',' ' ')
-	echo "# MXA-RUN-END $?"
+	rc=0
+	echo "$run" | tr ';' '\n' >/tmp/run.list
+	while read -r cmd; do
+		[ -n "$cmd" ] || continue
+		$(echo "$cmd" | tr ',' ' ') </dev/null || rc=$?
+		[ "$rc" = 0 ] || break
+	done </tmp/run.list
+	echo "# MXA-RUN-END $rc"
 fi
 echo "# MXA-DMESG-BEGIN"
 dmesg

@@ -31,7 +31,8 @@ def parse_args():
     p.add_argument("--log", required=True, help="guest console log")
     p.add_argument("--tap-dir", help="write per-test TAP files here")
     p.add_argument("--tests", default="", help="test binaries in /tests, space separated")
-    p.add_argument("--run", default="", help="run this guest command instead of tests")
+    p.add_argument("--run", action="append", default=[],
+                   help="run this guest command (repeatable; they run in order, stopping at a failure)")
     p.add_argument("--raw", action="store_true", help="print the --run output as it comes")
     p.add_argument("--timeout", type=float, default=float(os.environ.get("MXA_VM_TIMEOUT", 900)))
     p.add_argument("--devices", type=int, default=int(os.environ.get("MXA_VM_DEVICES", 1)))
@@ -48,7 +49,7 @@ def qemu_cmdline(a, tap_path):
     if a.tests:
         append.append("mxa.tests=" + ",".join(a.tests.split()))
     if a.run:
-        append.append("mxa.run=" + ",".join(a.run.split()))
+        append.append("mxa.run=" + ";".join(",".join(r.split()) for r in a.run))
     if a.module_args:
         append.append("mxa.module_args=" + ",".join(a.module_args.split()))
     # -nodefaults: q35's default devices cost SeaBIOS ~30 s under TCG.
