@@ -31,6 +31,9 @@ GUEST_PROGS :=
 -include libaccel/libaccel.mk
 -include tests/guest/guest.mk
 
+# The test machinery's own test (needs QEMU, the kernel and the initramfs).
+HOST_SCRIPT_TESTS := tests/host/test-harness.sh
+
 .PHONY: all setup setup-packages kernel qemu driver initramfs check check-host check-guest \
 	demo bench clean vm-test
 
@@ -72,7 +75,7 @@ $(BUILD)/initramfs.cpio.gz: $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS)
 # ---- tests ----
 check: | $(SETUP_STAMP)
 	@$(MAKE) -s qemu-bin all initramfs
-	@tests/run-check.sh $(BUILD) "$(HOST_TESTS)" "$(notdir $(GUEST_TESTS))"
+	@tests/run-check.sh $(BUILD) "$(HOST_TESTS) $(HOST_SCRIPT_TESTS)" "$(notdir $(GUEST_TESTS))"
 
 .PHONY: qemu-bin
 qemu-bin: | $(SETUP_STAMP)

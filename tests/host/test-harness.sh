@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Host test of the test machinery itself (TAP 13): the TAP merger counts failures,
+# crashes and skips correctly, and the VM harness reports a failing guest program and
+# kills a hung guest. Needs the QEMU binary, kernel and initramfs that `make check`
+# builds first (paths from scripts/mxa-env.sh and $MXA_BUILD).
+set -u
+. "$(dirname "$0")/../../scripts/mxa-env.sh"
+top=$MXA_TOP
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+n=0 fails=0
+tap() { # ok|not-ok description
+	n=$((n + 1))
+	if [ "$1" = ok ]; then echo "ok $n $2"; else echo "not ok $n $2"; fails=$((fails + 1)); fi
+}
+expect() { # description command... ; passes when the command succeeds
+	local d=$1; shift
+	if "$@" >"$work/out" 2>&1; then tap ok "$d"; else tap not-ok "$d"; sed 's/^/# /' "$work/out" | tail -20; fi
+}
+echo "TAP version 13"
+echo "1..8"
+
+# --- tap-merge.py ---
+mkdir -p "$work/t1"
+printf 'ok 1 a\nok 2 b # SKIP no hardware\n' >"$work/t1/good.tap"; echo 0 >"$work/t1/good.rc"
+"$top/tests/tap-merge.py" "$work/m1.tap" src="$work/t1" >"$work/m1.out"
+expect "tap-merge: passing and skipped points give exit 0 and the summary line" \
+	grep -qx "1 passed, 0 failed, 1 skipped" "$work/m1.out"
+printf 'ok 1 a\nnot ok 2 b\n' >"$work/t1/bad.tap"; echo 1 >"$work/t1/bad.rc"
+if "$top/tests/tap-merge.py" "$work/m2.tap" src="$work/t1" >"$work/m2.out"; then
+	tap not-ok "tap-merge: a failing point makes it exit non-zero"
+else
+	tap ok "tap-merge: a failing point makes it exit non-zero"
+fi
+expect "tap-merge: the failure is counted" grep -qx "2 passed, 1 failed, 1 skipped" "$work/m2.out"
+mkdir -p "$work/t2"
+printf 'ok 1 a\n' >"$work/t2/crash.tap"; echo 139 >"$work/t2/crash.rc"
+printf '# nothing\n' >"$work/t2/silent.tap"; echo 0 >"$work/t2/silent.rc"
+"$top/tests/tap-merge.py" "$work/m3.tap" src="$work/t2" >"$work/m3.out"
+expect "tap-merge: a crash after passing points and a binary without points both fail" \
+	grep -qx "1 passed, 2 failed" "$work/m3.out"
+
+# --- run-guest.py ---
+qemu="$MXA_CACHE/qemu/qemu-system-x86_64"
+kernel="$MXA_CACHE/kernel/$MXA_KVER/root/boot/vmlinuz-$MXA_KVER"
+initrd="$MXA_BUILD/initramfs.cpio.gz"
+vm() { "$top/tests/vm/run-guest.py" --qemu "$qemu" --kernel "$kernel" --initrd "$initrd" "$@"; }
+
+vm --log "$work/ok.log" --run "true" --timeout 120 >"$work/ok.out" 2>&1
+expect "run-guest: a guest whose program succeeds reports success" test $? = 0
+
+vm --log "$work/fail.log" --run "false" --timeout 120 >"$work/fail.out" 2>&1
+rc=$?
+expect "run-guest: a failing guest program makes the run fail" test "$rc" != 0
+
+start=$SECONDS
+vm --log "$work/hang.log" --tap-dir "$work/hang" --run "sleep 100000" \
+	--timeout 25 >"$work/hang.out" 2>&1
+rc=$?
+took=$((SECONDS - start))
+expect "run-guest: a hung guest is killed at the timeout and fails the run (${took}s)" \
+	test "$rc" != 0 -a "$took" -lt 60
+left=$(pgrep -f "[q]emu-system-x86_64 .*$work/hang.log" || true)
+expect "run-guest: the hang is reported in TAP and no QEMU is left running" \
+	sh -c "grep -q '^not ok 1 .*timed out' '$work/hang/kernel.tap' && [ -z '$left' ]"
+exit $((fails > 0))
