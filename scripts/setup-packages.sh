@@ -12,7 +12,7 @@ PKGS=(build-essential pkg-config ninja-build flex bison python3 python3-venv
       busybox-static cpio xz-utils zstd kmod
       liburing-dev libdrm-dev libopenblas-dev
       qemu-system-data seabios
-      bc pahole rsync gnuplot-nox)
+      bc pahole gnuplot-nox)
 
 changed=0
 src_list=/etc/apt/sources.list.d/mxa-trixie-src.sources
@@ -73,4 +73,4 @@ case "$meson_ver" in
 1.[5-9]*|1.1[0-9]*|[2-9].*) ;;
 *) mxa_die "meson $meson_ver is too old for QEMU 10 (need >= 1.5 from bookworm-backports)";;
 esac
-mxa_info "packages ready (meson $meson_ver, kernel headers $MXA_KVER)"
+mxa_info "packages ready (meson $meson_ver)"
