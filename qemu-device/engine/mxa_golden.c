@@ -474,7 +474,7 @@ void mxa_golden_format(const struct mxa_golden_case *gc,
 	if (isnan(res->oracle_err))
 		snprintf(oe, sizeof(oe), "-");
 	else
-		snprintf(oe, sizeof(oe), "%.3g", res->oracle_err);
-	snprintf(buf, len, "%s %s maxerr=%.3g oracle_err=%s bitexact=%.4f", gc->name,
+		snprintf(oe, sizeof(oe), "%.9g", res->oracle_err);
+	snprintf(buf, len, "%s %s maxerr=%.9g oracle_err=%s bitexact=%.4f", gc->name,
 		 res->pass ? "PASS" : "FAIL", res->maxerr, oe, res->bitexact);
 }

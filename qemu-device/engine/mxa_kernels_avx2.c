@@ -1,3 +1,242 @@
 // SPDX-License-Identifier: MIT
-/* mxa_kernels_avx2.c - AVX2 micro kernels (placeholder). */
-#include "mxa_gemm.h"
+/*
+ * mxa_kernels_avx2.c - AVX2/FMA/F16C micro kernels and row decoders.
+ *
+ * Compiled for any x86-64 with __attribute__((target)) and only called when
+ * mxa_cpu_use_avx2() says the CPU has the features. The float kernel holds
+ * a 6 x 16 block in 12 ymm accumulators; lane (i, j) computes exactly the
+ * portable kernel's p = fma(a_ik, b_jk, p) sequence, so the bits agree.
+ * The integer kernel multiplies int16 pairs with vpmaddwd (exact: two
+ * products of at most 2^14 each) and adds in int32.
+ */
+#include <string.h>
+
+#include "mxa_kernels.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2,fma,f16c")))
+
+AVX2 static inline __m256 upd(__m256 p, const float *d, const float *c, unsigned flags)
+{
+	__m256 v;
+
+	if (!(flags & MXA_KF_FIRST))
+		v = _mm256_add_ps(_mm256_loadu_ps(d), p);
+	else if (flags & MXA_KF_C)
+		v = _mm256_add_ps(_mm256_loadu_ps(c), p);
+	else
+		v = p;
+	if (flags & MXA_KF_LAST) {
+		__m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
+
+		v = _mm256_blendv_ps(v, nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+	}
+	return v;
+}
+
+AVX2 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const struct mxa_kf32 *u)
+{
+	__m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
+	__m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+
+#define STEP(o)								\
+	do {								\
+		__m256 b0 = _mm256_load_ps(b + (o) * 16);		\
+		__m256 b1 = _mm256_load_ps(b + (o) * 16 + 8);		\
+		__m256 ax = _mm256_broadcast_ss(a + (o) * 6 + 0);	\
+		c00 = _mm256_fmadd_ps(ax, b0, c00);			\
+		c01 = _mm256_fmadd_ps(ax, b1, c01);			\
+		ax = _mm256_broadcast_ss(a + (o) * 6 + 1);		\
+		c10 = _mm256_fmadd_ps(ax, b0, c10);			\
+		c11 = _mm256_fmadd_ps(ax, b1, c11);			\
+		ax = _mm256_broadcast_ss(a + (o) * 6 + 2);		\
+		c20 = _mm256_fmadd_ps(ax, b0, c20);			\
+		c21 = _mm256_fmadd_ps(ax, b1, c21);			\
+		ax = _mm256_broadcast_ss(a + (o) * 6 + 3);		\
+		c30 = _mm256_fmadd_ps(ax, b0, c30);			\
+		c31 = _mm256_fmadd_ps(ax, b1, c31);			\
+		ax = _mm256_broadcast_ss(a + (o) * 6 + 4);		\
+		c40 = _mm256_fmadd_ps(ax, b0, c40);			\
+		c41 = _mm256_fmadd_ps(ax, b1, c41);			\
+		ax = _mm256_broadcast_ss(a + (o) * 6 + 5);		\
+		c50 = _mm256_fmadd_ps(ax, b0, c50);			\
+		c51 = _mm256_fmadd_ps(ax, b1, c51);			\
+	} while (0)
+
+	size_t kk = 0;
+
+	for (; kk + 4 <= k; kk += 4) {
+		STEP(0);
+		STEP(1);
+		STEP(2);
+		STEP(3);
+		a += 4 * 6;
+		b += 4 * 16;
+	}
+	for (; kk < k; kk++) {
+		STEP(0);
+		a += 6;
+		b += 16;
+	}
+#undef STEP
+
+	if (u->mr == MXA_MR && u->nr == MXA_NR) {
+		__m256 r[12] = { c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51 };
+		unsigned fl = u->flags;
+
+		for (int i = 0; i < MXA_MR; i++) {
+			float *d = u->d + i * u->ldd;
+			const float *c = (fl & MXA_KF_C) ? u->c + i * u->ldc : NULL;
+
+			_mm256_storeu_ps(d, upd(r[2 * i], d, c, fl));
+			_mm256_storeu_ps(d + 8, upd(r[2 * i + 1], d + 8, c ? c + 8 : NULL, fl));
+		}
+	} else {
+		float p[MXA_MR * MXA_NR] __attribute__((aligned(32)));
+
+		_mm256_store_ps(p + 0, c00), _mm256_store_ps(p + 8, c01);
+		_mm256_store_ps(p + 16, c10), _mm256_store_ps(p + 24, c11);
+		_mm256_store_ps(p + 32, c20), _mm256_store_ps(p + 40, c21);
+		_mm256_store_ps(p + 48, c30), _mm256_store_ps(p + 56, c31);
+		_mm256_store_ps(p + 64, c40), _mm256_store_ps(p + 72, c41);
+		_mm256_store_ps(p + 80, c50), _mm256_store_ps(p + 88, c51);
+		mxa_kf32_apply(p, u);
+	}
+}
+
+AVX2 void mxa_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
+			    const struct mxa_ks32 *u)
+{
+	__m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
+	__m256i c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+	int32_t p[MXA_MR * MXA_NR] __attribute__((aligned(32)));
+
+#define STEP(o)								\
+	do {								\
+		__m256i b0 = _mm256_load_si256((const __m256i *)(b + (o) * 16));	\
+		__m256i b1 = _mm256_load_si256((const __m256i *)(b + (o) * 16 + 8));	\
+		__m256i ax = _mm256_set1_epi32((int)a[(o) * 6 + 0]);	\
+		c00 = _mm256_add_epi32(c00, _mm256_madd_epi16(ax, b0));	\
+		c01 = _mm256_add_epi32(c01, _mm256_madd_epi16(ax, b1));	\
+		ax = _mm256_set1_epi32((int)a[(o) * 6 + 1]);		\
+		c10 = _mm256_add_epi32(c10, _mm256_madd_epi16(ax, b0));	\
+		c11 = _mm256_add_epi32(c11, _mm256_madd_epi16(ax, b1));	\
+		ax = _mm256_set1_epi32((int)a[(o) * 6 + 2]);		\
+		c20 = _mm256_add_epi32(c20, _mm256_madd_epi16(ax, b0));	\
+		c21 = _mm256_add_epi32(c21, _mm256_madd_epi16(ax, b1));	\
+		ax = _mm256_set1_epi32((int)a[(o) * 6 + 3]);		\
+		c30 = _mm256_add_epi32(c30, _mm256_madd_epi16(ax, b0));	\
+		c31 = _mm256_add_epi32(c31, _mm256_madd_epi16(ax, b1));	\
+		ax = _mm256_set1_epi32((int)a[(o) * 6 + 4]);		\
+		c40 = _mm256_add_epi32(c40, _mm256_madd_epi16(ax, b0));	\
+		c41 = _mm256_add_epi32(c41, _mm256_madd_epi16(ax, b1));	\
+		ax = _mm256_set1_epi32((int)a[(o) * 6 + 5]);		\
+		c50 = _mm256_add_epi32(c50, _mm256_madd_epi16(ax, b0));	\
+		c51 = _mm256_add_epi32(c51, _mm256_madd_epi16(ax, b1));	\
+	} while (0)
+
+	size_t kp = 0;
+
+	for (; kp + 4 <= kpairs; kp += 4) {
+		STEP(0);
+		STEP(1);
+		STEP(2);
+		STEP(3);
+		a += 4 * 6;
+		b += 4 * 16;
+	}
+	for (; kp < kpairs; kp++) {
+		STEP(0);
+		a += 6;
+		b += 16;
+	}
+#undef STEP
+	_mm256_store_si256((__m256i *)(p + 0), c00), _mm256_store_si256((__m256i *)(p + 8), c01);
+	_mm256_store_si256((__m256i *)(p + 16), c10), _mm256_store_si256((__m256i *)(p + 24), c11);
+	_mm256_store_si256((__m256i *)(p + 32), c20), _mm256_store_si256((__m256i *)(p + 40), c21);
+	_mm256_store_si256((__m256i *)(p + 48), c30), _mm256_store_si256((__m256i *)(p + 56), c31);
+	_mm256_store_si256((__m256i *)(p + 64), c40), _mm256_store_si256((__m256i *)(p + 72), c41);
+	_mm256_store_si256((__m256i *)(p + 80), c50), _mm256_store_si256((__m256i *)(p + 88), c51);
+	mxa_ks32_apply(p, u);
+}
+
+AVX2 void mxa_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		__m256i v = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(src + i)));
+
+		_mm256_storeu_ps(dst + i, _mm256_castsi256_ps(_mm256_slli_epi32(v, 16)));
+	}
+	for (; i < n; i++) {
+		uint32_t u = (uint32_t)src[i] << 16;
+
+		memcpy(dst + i, &u, 4);
+	}
+}
+
+AVX2 void mxa_decode_f16_avx2(const uint16_t *src, float *dst, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8)
+		_mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(src + i))));
+	if (i < n) {
+		uint16_t tmp[8] = { 0 };
+		float out[8];
+
+		memcpy(tmp, src + i, (n - i) * 2);
+		_mm256_storeu_ps(out, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)tmp)));
+		memcpy(dst + i, out, (n - i) * 4);
+	}
+}
+
+AVX2 void mxa_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		__m256i idx = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(src + i)));
+
+		_mm256_storeu_ps(dst + i, _mm256_i32gather_ps(lut, idx, 4));
+	}
+	for (; i < n; i++)
+		dst[i] = lut[src[i]];
+}
+
+#else /* no x86-64 AVX2 support in this compiler: never selected */
+
+void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const struct mxa_kf32 *u)
+{
+	mxa_kern_f32_portable(a, b, k, u);
+}
+
+void mxa_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
+		       const struct mxa_ks32 *u)
+{
+	mxa_kern_s16_portable(a, b, kpairs, u);
+}
+
+void mxa_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t u = (uint32_t)src[i] << 16;
+
+		memcpy(dst + i, &u, 4);
+	}
+}
+
+void mxa_decode_f16_avx2(const uint16_t *src, float *dst, size_t n)
+{
+	(void)src, (void)dst, (void)n;
+}
+
+void mxa_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = lut[src[i]];
+}
+#endif

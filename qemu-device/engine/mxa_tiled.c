@@ -1,10 +1,647 @@
 // SPDX-License-Identifier: MIT
-/* mxa_tiled.c - the fast tiled path (not yet: falls back to exact). */
+/*
+ * mxa_tiled.c - the FAST tiled GEMM path (and the integer path of both
+ * numerics, whose results are exact either way).
+ *
+ * DOC: FAST numerics and how the work is cut
+ *
+ * Every input element is first converted exactly to f32 (MX scale applied,
+ * TF32 rounded as the op says, negation applied). For each output element
+ * K is cut into fixed blocks of MXA_FAST_KBLOCK elements from k = 0; inside
+ * a block the products are chained with f32 FMA starting from +0, in
+ * increasing k; the block sums are added in increasing block order to the
+ * accumulator, which starts as C (or as the first block sum). NaN results
+ * are written as 0x7FFFFFFF. None of this depends on tiling or threads.
+ *
+ * Integers (s8, s4) are multiplied as int16 pairs and summed exactly in
+ * int32 (|sum| < 2^31 for up to 131072 products) and once in int64 with C,
+ * then wrapped or clamped to int32; b1 uses popcount on 64-bit words.
+ *
+ * Work: A and B are packed into MR-row / NR-column panels for a "super
+ * chunk" of K (a pack phase, split over threads), then the output tiles
+ * are computed (a compute phase). INTRAWAVE uses one super chunk covering
+ * all of K when the packed copy fits MXA_TILED_PACK_BUDGET, so each thread
+ * runs its tiles over the whole K alone; INTERWAVE uses super chunks of one
+ * K block, so all threads step through K together, sharing each packed
+ * chunk, with the phase barrier between chunks. Cases the path does not
+ * cover (f16 or f64 accumulators, MX scales that would make a scaled
+ * element inexact in f32, unaligned strides) return 1 and run on the
+ * exact path instead; that choice depends only on the operation.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mxa_cpu.h"
+#include "mxa_formats.h"
 #include "mxa_gemm.h"
+#include "mxa_kernels.h"
+#include "mxa_pool.h"
+
+#define KB MXA_FAST_KBLOCK
+#define MXA_TILED_PACK_BUDGET ((size_t)96 << 20)
+#define INT_KMAX 131072		/* products per exact int32 block sum */
+#define TILE_MP 24		/* row panels per output tile (144 rows) */
+#define TILE_NP 16		/* column panels per output tile (256 columns) */
+#define PACK_A_PANELS 16
+#define PACK_B_PANELS 8
+
+enum tkind { TK_F32, TK_S16 };
+
+struct tiled {
+	const struct mxa_op *op;
+	enum tkind kind;
+	size_t m, n, k;
+	size_t mp, np;			/* A and B panels */
+	size_t ks;			/* super chunk length (multiple of KB) */
+	unsigned nsuper;
+	size_t ks_words;		/* elements (f32) or pair words per panel row */
+	void *apack, *bpack;
+	unsigned tiles_m, tiles_n;
+	unsigned pack_a, pack_b;	/* pack tasks */
+	int32_t *sacc;			/* integer running partial (> 1 block) */
+	int avx2;
+	int failed;
+	mxa_kern_f32_fn kf32;
+	mxa_kern_s16_fn ks16;
+};
+
+/* ---- exact conversion of one row segment to f32 / int16 ------------------ */
+
+/* Smallest element exponent (its last bit) and floor(log2(max)) per type. */
+static void mx_exp_range(unsigned t, int *lsb, int *top)
+{
+	switch (t) {
+	case MXA_DT_E4M3:
+		*lsb = -9, *top = 8;
+		break;
+	case MXA_DT_E5M2:
+		*lsb = -16, *top = 15;
+		break;
+	case MXA_DT_E3M2:
+		*lsb = -4, *top = 4;
+		break;
+	case MXA_DT_E2M3:
+		*lsb = -3, *top = 2;
+		break;
+	case MXA_DT_E2M1:
+		*lsb = -1, *top = 2;
+		break;
+	default:	/* MXINT8 */
+		*lsb = -6, *top = 0;
+		break;
+	}
+}
+
+/* Every scaled element exact in f32? (NaN scales are fine: they poison.) */
+static int mx_scales_safe(unsigned t, const uint8_t *s, size_t rows, size_t nb, size_t ld)
+{
+	int lsb, top;
+
+	mx_exp_range(t, &lsb, &top);
+	for (size_t i = 0; i < rows; i++) {
+		const uint8_t *r = s + i * ld;
+
+		for (size_t b = 0; b < nb; b++) {
+			int e = (int)r[b] - 127;
+
+			if (r[b] != 0xFF && (e + lsb < -149 || e + top > 127))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+static void decode_f32(const struct mxa_op *op, int side_b, unsigned t, const uint8_t *row,
+		       size_t k0, size_t len, float *out, int avx2)
+{
+	const float *lut = mxa_decode_lut(t);
+
+	switch (t) {
+	case MXA_DT_F32:
+		memcpy(out, row + k0 * 4, len * 4);
+		break;
+	case MXA_DT_TF32:
+		for (size_t i = 0; i < len; i++) {
+			uint32_t u;
+			float f;
+
+			memcpy(&u, row + (k0 + i) * 4, 4);
+			if ((u & 0x7F800000u) != 0x7F800000u) {
+				if (op->d.tf32_input == MXA_TF32_IN_RNE)
+					u += 0xFFFu + ((u >> 13) & 1);
+				else if (op->d.tf32_input == MXA_TF32_IN_RNA)
+					u += 0x1000u;
+				u &= ~0x1FFFu;
+			}
+			memcpy(&f, &u, 4);
+			out[i] = f;
+		}
+		break;
+	case MXA_DT_BF16:
+		if (avx2) {
+			mxa_decode_bf16_avx2((const uint16_t *)row + k0, out, len);
+		} else {
+			for (size_t i = 0; i < len; i++)
+				out[i] = mxa_cvt_bf16_to_f32((uint16_t)mxa_row_code(t, row, k0 + i));
+		}
+		break;
+	case MXA_DT_F16:
+		if (avx2) {
+			mxa_decode_f16_avx2((const uint16_t *)row + k0, out, len);
+		} else {
+			for (size_t i = 0; i < len; i++)
+				out[i] = mxa_cvt_f16_to_f32((uint16_t)mxa_row_code(t, row, k0 + i));
+		}
+		break;
+	case MXA_DT_E2M1:
+		for (size_t i = 0; i < len; i++)
+			out[i] = lut[mxa_row_code(t, row, k0 + i)];
+		break;
+	default:	/* 8-bit codes: E4M3, E5M2, E3M2, E2M3, MXINT8 */
+		if (avx2) {
+			mxa_decode_lut8_avx2(row + k0, lut, out, len);
+		} else {
+			for (size_t i = 0; i < len; i++)
+				out[i] = lut[row[k0 + i]];
+		}
+		break;
+	}
+	(void)side_b;
+}
+
+/* Apply MX scales of one row (@s: its scale bytes) to elements k0..k0+len. */
+static void apply_scales(const uint8_t *s, size_t k0, size_t len, float *out)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		size_t kk = k0 + i, blk = kk / MXA_MX_BLOCK;
+		size_t end = (blk + 1) * MXA_MX_BLOCK - k0;
+		uint8_t sb = s[blk];
+
+		if (end > len)
+			end = len;
+		if (sb == 0xFF) {
+			float nan = mxa_bits_f32(MXA_F32_CANON_NAN);
+
+			for (; i < end; i++)
+				out[i] = nan;
+		} else if (sb != 127) {
+			float f = (float)ldexp(1.0, (int)sb - 127);
+
+			for (; i < end; i++)
+				out[i] *= f;
+		} else {
+			i = end;
+		}
+	}
+}
+
+static void negate(float *out, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		out[i] = -out[i];
+}
+
+/* Row @r of A (side 0) or of B^T (side 1, N x K layout), elements k0.. */
+static void row_f32(const struct tiled *tl, int side, size_t r, size_t k0, size_t len, float *out)
+{
+	const struct mxa_op *op = tl->op;
+	unsigned t = side ? op->d.type_b : op->d.type_a;
+	const uint8_t *base = side ? op->d.b : op->d.a;
+	size_t ld = side ? op->ldb : op->lda;
+
+	decode_f32(op, side, t, base + r * ld, k0, len, out, tl->avx2);
+	if (side ? op->scale_b : op->scale_a)
+		apply_scales((side ? op->d.scale_b : op->d.scale_a) + r * (side ? op->ld_sb : op->ld_sa),
+			     k0, len, out);
+	if (op->d.flags & (side ? MXA_GEMM_NEGATE_B : MXA_GEMM_NEGATE_A))
+		negate(out, len);
+}
+
+static void row_s16(const struct tiled *tl, int side, size_t r, size_t k0, size_t len, int16_t *out)
+{
+	const struct mxa_op *op = tl->op;
+	unsigned t = side ? op->d.type_b : op->d.type_a;
+	const uint8_t *row = (const uint8_t *)(side ? op->d.b : op->d.a) + r * (side ? op->ldb : op->lda);
+
+	if (t == MXA_DT_S8) {
+		for (size_t i = 0; i < len; i++)
+			out[i] = (int8_t)row[k0 + i];
+	} else {
+		for (size_t i = 0; i < len; i++)
+			out[i] = (int16_t)((((int)mxa_row_code(t, row, k0 + i)) ^ 8) - 8);
+	}
+}
+
+/* ---- packing ---------------------------------------------------------------- */
+
+static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
+{
+	size_t klen = tl->ks_words;
+
+	if (tl->kind == TK_F32) {
+		float *panel = (float *)tl->apack + p * MXA_MR * klen;
+		float *tmp = mxa_scratch(0, len * sizeof(float) + 64);
+
+		if (!tmp) {
+			tl->failed = 1;
+			return;
+		}
+		for (int r = 0; r < MXA_MR; r++) {
+			size_t row = p * MXA_MR + r;
+
+			if (row < tl->m)
+				row_f32(tl, 0, row, k0, len, tmp);
+			else
+				memset(tmp, 0, len * sizeof(float));
+			for (size_t kk = 0; kk < len; kk++)
+				panel[kk * MXA_MR + r] = tmp[kk];
+		}
+	} else {
+		uint32_t *panel = (uint32_t *)tl->apack + p * MXA_MR * klen;
+		int16_t *tmp = mxa_scratch(0, (len + 2) * sizeof(int16_t));
+
+		if (!tmp) {
+			tl->failed = 1;
+			return;
+		}
+		for (int r = 0; r < MXA_MR; r++) {
+			size_t row = p * MXA_MR + r;
+
+			tmp[len] = 0;
+			if (row < tl->m)
+				row_s16(tl, 0, row, k0, len, tmp);
+			else
+				memset(tmp, 0, len * sizeof(int16_t));
+			for (size_t kp = 0; kp < (len + 1) / 2; kp++)
+				panel[kp * MXA_MR + r] = (uint16_t)tmp[2 * kp] |
+							 (uint32_t)(uint16_t)tmp[2 * kp + 1] << 16;
+		}
+	}
+}
+
+static void pack_b_panel(struct tiled *tl, size_t q, size_t k0, size_t len)
+{
+	const struct mxa_op *op = tl->op;
+	size_t klen = tl->ks_words;
+	int kn = !!(op->d.flags & MXA_GEMM_B_KN);
+
+	if (tl->kind == TK_F32) {
+		float *panel = (float *)tl->bpack + q * MXA_NR * klen;
+		float *tmp = mxa_scratch(0, (len > MXA_NR ? len : MXA_NR) * sizeof(float) + 64);
+
+		if (!tmp) {
+			tl->failed = 1;
+			return;
+		}
+		if (!kn) {
+			for (int c = 0; c < MXA_NR; c++) {
+				size_t col = q * MXA_NR + c;
+
+				if (col < tl->n)
+					row_f32(tl, 1, col, k0, len, tmp);
+				else
+					memset(tmp, 0, len * sizeof(float));
+				for (size_t kk = 0; kk < len; kk++)
+					panel[kk * MXA_NR + c] = tmp[kk];
+			}
+		} else {
+			/* K x N: row kk of B holds this panel's 16 columns. */
+			size_t j0 = q * MXA_NR, nv = tl->n - j0 < MXA_NR ? tl->n - j0 : MXA_NR;
+
+			for (size_t kk = 0; kk < len; kk++) {
+				const uint8_t *row = (const uint8_t *)op->d.b + (k0 + kk) * op->ldb;
+				float *dst = panel + kk * MXA_NR;
+
+				decode_f32(op, 1, op->d.type_b, row, j0, nv, tmp, tl->avx2);
+				for (size_t c = 0; c < MXA_NR; c++) {
+					float v = c < nv ? tmp[c] : 0.0f;
+
+					if (c < nv && op->scale_b) {
+						uint8_t s = op->d.scale_b[(j0 + c) * op->ld_sb +
+									  (k0 + kk) / MXA_MX_BLOCK];
+
+						v = s == 0xFF ? mxa_bits_f32(MXA_F32_CANON_NAN)
+							      : v * (float)ldexp(1.0, (int)s - 127);
+					}
+					if (c < nv && (op->d.flags & MXA_GEMM_NEGATE_B))
+						v = -v;
+					dst[c] = v;
+				}
+			}
+		}
+	} else {
+		uint32_t *panel = (uint32_t *)tl->bpack + q * MXA_NR * klen;
+		int16_t *tmp = mxa_scratch(0, (len + 2) * MXA_NR * sizeof(int16_t));
+
+		if (!tmp) {
+			tl->failed = 1;
+			return;
+		}
+		/* tmp[c * (len + 1) + kk] */
+		for (int c = 0; c < MXA_NR; c++) {
+			size_t col = q * MXA_NR + c;
+			int16_t *t = tmp + (size_t)c * (len + 1);
+
+			t[len] = 0;
+			if (col >= tl->n) {
+				memset(t, 0, len * sizeof(int16_t));
+			} else if (!kn) {
+				row_s16(tl, 1, col, k0, len, t);
+			} else {
+				for (size_t kk = 0; kk < len; kk++)
+					t[kk] = (int8_t)((const uint8_t *)op->d.b)[(k0 + kk) * op->ldb + col];
+			}
+		}
+		for (size_t kp = 0; kp < (len + 1) / 2; kp++)
+			for (int c = 0; c < MXA_NR; c++) {
+				const int16_t *t = tmp + (size_t)c * (len + 1);
+
+				panel[kp * MXA_NR + c] = (uint16_t)t[2 * kp] |
+							 (uint32_t)(uint16_t)t[2 * kp + 1] << 16;
+			}
+	}
+}
+
+/* ---- phases ----------------------------------------------------------------- */
+
+static unsigned tiled_phase_tasks(void *arg, unsigned phase)
+{
+	struct tiled *tl = arg;
+
+	if (phase >= 2 * tl->nsuper || tl->failed)
+		return 0;
+	if (phase % 2 == 0)
+		return tl->pack_a + tl->pack_b;
+	return tl->tiles_m * tl->tiles_n;
+}
+
+static void chunk_range(const struct tiled *tl, unsigned s, size_t *k0, size_t *k1)
+{
+	*k0 = (size_t)s * tl->ks;
+	*k1 = *k0 + tl->ks < tl->k ? *k0 + tl->ks : tl->k;
+}
+
+static void do_pack(struct tiled *tl, unsigned s, unsigned task)
+{
+	size_t k0, k1;
+
+	chunk_range(tl, s, &k0, &k1);
+	if (task < tl->pack_a) {
+		size_t p0 = (size_t)task * PACK_A_PANELS;
+		size_t p1 = p0 + PACK_A_PANELS < tl->mp ? p0 + PACK_A_PANELS : tl->mp;
+
+		for (size_t p = p0; p < p1; p++)
+			pack_a_panel(tl, p, k0, k1 - k0);
+	} else {
+		size_t q0 = (size_t)(task - tl->pack_a) * PACK_B_PANELS;
+		size_t q1 = q0 + PACK_B_PANELS < tl->np ? q0 + PACK_B_PANELS : tl->np;
+
+		for (size_t q = q0; q < q1; q++)
+			pack_b_panel(tl, q, k0, k1 - k0);
+	}
+}
+
+static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_t p1,
+			size_t q0, size_t q1)
+{
+	const struct mxa_op *op = tl->op;
+	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
+	size_t ldd = op->ldd / 4, ldc = op->ldc / 4;
+	const float *ap = tl->apack, *bp = tl->bpack;
+
+	for (size_t kb0 = k0; kb0 < k1; kb0 += KB) {
+		size_t len = k1 - kb0 < KB ? k1 - kb0 : KB;
+		unsigned flags = 0;
+
+		if (kb0 == 0)
+			flags |= MXA_KF_FIRST | (acc ? MXA_KF_C : 0);
+		if (kb0 + len == tl->k)
+			flags |= MXA_KF_LAST;
+		for (size_t q = q0; q < q1; q++) {
+			const float *b = bp + q * MXA_NR * tl->ks_words + (kb0 - k0) * MXA_NR;
+			size_t j = q * MXA_NR;
+
+			for (size_t p = p0; p < p1; p++) {
+				const float *a = ap + p * MXA_MR * tl->ks_words + (kb0 - k0) * MXA_MR;
+				size_t i = p * MXA_MR;
+				struct mxa_kf32 u = {
+					.d = (float *)op->d.d + i * ldd + j,
+					.ldd = (ptrdiff_t)ldd,
+					.c = acc ? (const float *)op->d.c + i * ldc + j : NULL,
+					.ldc = (ptrdiff_t)ldc,
+					.mr = tl->m - i < MXA_MR ? (unsigned)(tl->m - i) : MXA_MR,
+					.nr = tl->n - j < MXA_NR ? (unsigned)(tl->n - j) : MXA_NR,
+					.flags = flags,
+				};
+
+				tl->kf32(a, b, len, &u);
+			}
+		}
+	}
+}
+
+static void compute_s16(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_t p1,
+			size_t q0, size_t q1)
+{
+	const struct mxa_op *op = tl->op;
+	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
+	size_t ldd = op->ldd / 4, ldc = op->ldc / 4, lds = tl->n;
+	const uint32_t *ap = tl->apack, *bp = tl->bpack;
+	unsigned flags = 0;
+	int last = k1 == tl->k;
+
+	if (k0 == 0)
+		flags |= MXA_KF_FIRST;
+	if (last)
+		flags |= MXA_KF_LAST | (acc ? MXA_KF_C : 0);
+	if (op->d.flags & MXA_GEMM_SATFINITE)
+		flags |= MXA_KF_SAT;
+	for (size_t q = q0; q < q1; q++) {
+		const uint32_t *b = bp + q * MXA_NR * tl->ks_words;
+		size_t j = q * MXA_NR;
+
+		for (size_t p = p0; p < p1; p++) {
+			const uint32_t *a = ap + p * MXA_MR * tl->ks_words;
+			size_t i = p * MXA_MR;
+			struct mxa_ks32 u = {
+				.d = last ? (int32_t *)op->d.d + i * ldd + j : tl->sacc + i * lds + j,
+				.ldd = (ptrdiff_t)(last ? ldd : lds),
+				.s = tl->sacc ? tl->sacc + i * lds + j : NULL,
+				.lds = (ptrdiff_t)lds,
+				.c = acc ? (const int32_t *)op->d.c + i * ldc + j : NULL,
+				.ldc = (ptrdiff_t)ldc,
+				.mr = tl->m - i < MXA_MR ? (unsigned)(tl->m - i) : MXA_MR,
+				.nr = tl->n - j < MXA_NR ? (unsigned)(tl->n - j) : MXA_NR,
+				.flags = flags,
+			};
+
+			tl->ks16(a, b, (k1 - k0 + 1) / 2, &u);
+		}
+	}
+}
+
+static void tiled_task(void *arg, unsigned phase, unsigned task)
+{
+	struct tiled *tl = arg;
+	unsigned s = phase / 2;
+	size_t k0, k1, p0, p1, q0, q1;
+
+	if (tl->failed)
+		return;
+	if (phase % 2 == 0) {
+		do_pack(tl, s, task);
+		return;
+	}
+	chunk_range(tl, s, &k0, &k1);
+	p0 = (size_t)(task / tl->tiles_n) * TILE_MP;
+	q0 = (size_t)(task % tl->tiles_n) * TILE_NP;
+	p1 = p0 + TILE_MP < tl->mp ? p0 + TILE_MP : tl->mp;
+	q1 = q0 + TILE_NP < tl->np ? q0 + TILE_NP : tl->np;
+	if (tl->kind == TK_F32)
+		compute_f32(tl, k0, k1, p0, p1, q0, q1);
+	else
+		compute_s16(tl, k0, k1, p0, p1, q0, q1);
+}
+
+static const struct mxa_job_ops tiled_ops = {
+	.phase_tasks = tiled_phase_tasks,
+	.task = tiled_task,
+};
+
+/* ---- b1: popcount ---------------------------------------------------------- */
+
+struct b1_job {
+	const struct mxa_op *op;
+	unsigned rows_per_task;
+};
+
+static unsigned b1_phase_tasks(void *arg, unsigned phase)
+{
+	struct b1_job *j = arg;
+
+	return phase ? 0 : (j->op->d.m + j->rows_per_task - 1) / j->rows_per_task;
+}
+
+static uint64_t load_bits(const uint8_t *p, size_t w, size_t nbytes)
+{
+	uint64_t v = 0;
+	size_t off = w * 8, n = nbytes - off < 8 ? nbytes - off : 8;
+
+	memcpy(&v, p + off, n);	/* little-endian: bit kk of the row is bit kk % 64 */
+	return v;
+}
+
+static void b1_task(void *arg, unsigned phase, unsigned task)
+{
+	struct b1_job *j = arg;
+	const struct mxa_op *op = j->op;
+	size_t k = op->d.k, nbytes = (k + 7) / 8, nw = (k + 63) / 64;
+	uint64_t lastmask = (k % 64) ? ((uint64_t)1 << (k % 64)) - 1 : ~(uint64_t)0;
+	int xor = !!(op->d.flags & MXA_GEMM_B1_XOR);
+	size_t i0 = (size_t)task * j->rows_per_task, i1 = i0 + j->rows_per_task;
+
+	(void)phase;
+	if (i1 > op->d.m)
+		i1 = op->d.m;
+	for (size_t i = i0; i < i1; i++) {
+		const uint8_t *a = (const uint8_t *)op->d.a + i * op->lda;
+
+		for (size_t jj = 0; jj < op->d.n; jj++) {
+			const uint8_t *b = (const uint8_t *)op->d.b + jj * op->ldb;
+			int64_t s = 0;
+
+			for (size_t w = 0; w < nw; w++) {
+				uint64_t x = load_bits(a, w, nbytes), y = load_bits(b, w, nbytes);
+				uint64_t v = xor ? x ^ y : x & y;
+
+				if (w == nw - 1)
+					v &= lastmask;
+				s += __builtin_popcountll(v);
+			}
+			s += mxa_op_load_c_int(op, i, jj);
+			mxa_op_store_d_int(op, i, jj, mxa_int32_finish(s, !!(op->d.flags & MXA_GEMM_SATFINITE)));
+		}
+	}
+}
+
+static const struct mxa_job_ops b1_ops = {
+	.phase_tasks = b1_phase_tasks,
+	.task = b1_task,
+};
+
+/* ---- entry ---------------------------------------------------------------- */
 
 int mxa_tiled_run(struct mxa_engine *eng, const struct mxa_op *op)
 {
-	(void)eng;
-	(void)op;
-	return 1;
+	struct tiled tl;
+	size_t apanel_bytes, bytes, per_k, kwords;
+	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
+
+	if (op->cls == MXA_CLASS_B1) {
+		struct b1_job j = { .op = op, .rows_per_task = 16 };
+
+		mxa_pool_run(eng, op->d.nthreads, &b1_ops, &j);
+		return 0;
+	}
+	memset(&tl, 0, sizeof(tl));
+	tl.op = op;
+	tl.m = op->d.m;
+	tl.n = op->d.n;
+	tl.k = op->d.k;
+	if (op->cls == MXA_CLASS_FLOAT && op->d.type_d == MXA_DT_F32)
+		tl.kind = TK_F32;
+	else if (op->cls == MXA_CLASS_INT)
+		tl.kind = TK_S16;
+	else
+		return 1;	/* f16 / f64 accumulators: exact path */
+	if (op->ldd % 4 || (acc && op->ldc % 4))
+		return 1;
+	if (op->scale_a && !mx_scales_safe(op->d.type_a, op->d.scale_a, tl.m, tl.k / 32, op->ld_sa))
+		return 1;
+	if (op->scale_b && !mx_scales_safe(op->d.type_b, op->d.scale_b, tl.n, tl.k / 32, op->ld_sb))
+		return 1;
+
+	tl.avx2 = mxa_cpu_use_avx2();
+	tl.kf32 = tl.avx2 ? mxa_kern_f32_avx2 : mxa_kern_f32_portable;
+	tl.ks16 = tl.avx2 ? mxa_kern_s16_avx2 : mxa_kern_s16_portable;
+	tl.mp = (tl.m + MXA_MR - 1) / MXA_MR;
+	tl.np = (tl.n + MXA_NR - 1) / MXA_NR;
+
+	/* Super chunk: all of K (intrawave) within the budget, else KB. */
+	per_k = (tl.mp * MXA_MR + tl.np * MXA_NR) * 4;
+	if (op->d.sched == MXA_SCHED_INTERWAVE) {
+		tl.ks = KB;
+	} else {
+		tl.ks = MXA_TILED_PACK_BUDGET / per_k / KB * KB;
+		if (tl.ks < KB)
+			tl.ks = KB;
+	}
+	if (tl.kind == TK_S16 && tl.ks > INT_KMAX)
+		tl.ks = INT_KMAX;
+	if (tl.ks >= tl.k)
+		tl.ks = (tl.k + KB - 1) / KB * KB;
+	tl.nsuper = (unsigned)((tl.k + tl.ks - 1) / tl.ks);
+	kwords = tl.kind == TK_F32 ? tl.ks : tl.ks / 2;
+	tl.ks_words = kwords;
+	apanel_bytes = tl.mp * MXA_MR * kwords * 4;
+	bytes = apanel_bytes + tl.np * MXA_NR * kwords * 4 + 64;
+	tl.apack = mxa_scratch(2, bytes);
+	if (!tl.apack)
+		return MXA_ENGINE_ENOMEM;
+	tl.bpack = (uint8_t *)tl.apack + ((apanel_bytes + 63) & ~(size_t)63);
+	if (tl.kind == TK_S16 && tl.nsuper > 1) {
+		tl.sacc = mxa_scratch(3, tl.m * tl.n * sizeof(int32_t) + MXA_MR * MXA_NR * 4);
+		if (!tl.sacc)
+			return MXA_ENGINE_ENOMEM;
+	}
+	tl.pack_a = (unsigned)((tl.mp + PACK_A_PANELS - 1) / PACK_A_PANELS);
+	tl.pack_b = (unsigned)((tl.np + PACK_B_PANELS - 1) / PACK_B_PANELS);
+	tl.tiles_m = (unsigned)((tl.mp + TILE_MP - 1) / TILE_MP);
+	tl.tiles_n = (unsigned)((tl.np + TILE_NP - 1) / TILE_NP);
+
+	mxa_pool_run(eng, op->d.nthreads, &tiled_ops, &tl);
+	return tl.failed ? MXA_ENGINE_ENOMEM : 0;
 }

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench-engine - throughput of the engine's tiled GEMM against OpenBLAS
+ * sgemm on the same shape, measured in the same run.
+ *
+ * For 512^3, 1024^3, 2048^3 and 1 and 2 threads: OpenBLAS sgemm (A row-major,
+ * B^T row-major, the engine's layout), then the engine on MX FP8 (e4m3 with
+ * E8M0 scales), BF16, FP16 (f32 accumulation) and INT8 (s32). Each number is
+ * the best of several runs. Prints a table and writes a CSV with the
+ * columns type,m,n,k,threads,gflops,sgemm_gflops,ratio.
+ *
+ * Options: --csv FILE  --accum fast|exact  --sched intra|inter
+ *          --sizes 512,1024,2048  --reps N  --types mxfp8,bf16,f16,s8
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cblas.h>
+
+#include "mxa_engine.h"
+
+/* OpenBLAS extension (declared in its cblas.h; repeated for other cblas.h) */
+void openblas_set_num_threads(int num_threads);
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t rs = 0x853C49E6748FEA9Bull;
+
+static uint32_t rnd(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return (uint32_t)(rs >> 20);
+}
+
+struct btype {
+	const char *name;
+	enum mxa_dtype in, out;
+	int mx;
+};
+
+static const struct btype btypes[] = {
+	{ "mxfp8", MXA_DT_E4M3, MXA_DT_F32, 1 },
+	{ "bf16", MXA_DT_BF16, MXA_DT_F32, 0 },
+	{ "f16", MXA_DT_F16, MXA_DT_F32, 0 },
+	{ "s8", MXA_DT_S8, MXA_DT_S32, 0 },
+};
+
+static void fill_codes(enum mxa_dtype t, void *buf, size_t n)
+{
+	uint8_t *b = buf;
+	uint16_t *h = buf;
+
+	for (size_t i = 0; i < n; i++) {
+		float x = (float)(rnd() % 2001) / 1000.0f - 1.0f;
+
+		switch (t) {
+		case MXA_DT_BF16:
+			h[i] = mxa_cvt_f32_to_bf16(x, 0);
+			break;
+		case MXA_DT_F16:
+			h[i] = mxa_cvt_f32_to_f16(x, 0);
+			break;
+		case MXA_DT_E4M3:
+			b[i] = mxa_cvt_f32_to_e4m3(x * 448.0f, 1);
+			break;
+		default:
+			b[i] = (uint8_t)(rnd() & 0xFF);
+			break;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *csv = NULL;
+	int accum = MXA_ACCUM_FAST, sched = MXA_SCHED_INTRAWAVE, reps = 3;
+	int sizes[8] = { 512, 1024, 2048 }, nsizes = 3;
+	int want[4] = { 1, 1, 1, 1 };
+	FILE *fc = NULL;
+	struct mxa_engine *eng;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+			csv = argv[++i];
+		} else if (!strcmp(argv[i], "--accum") && i + 1 < argc) {
+			accum = !strcmp(argv[++i], "exact") ? MXA_ACCUM_EXACT : MXA_ACCUM_FAST;
+		} else if (!strcmp(argv[i], "--sched") && i + 1 < argc) {
+			sched = !strcmp(argv[++i], "inter") ? MXA_SCHED_INTERWAVE : MXA_SCHED_INTRAWAVE;
+		} else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+			reps = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
+			char *s = argv[++i], *tok;
+
+			nsizes = 0;
+			for (tok = strtok(s, ","); tok && nsizes < 8; tok = strtok(NULL, ","))
+				sizes[nsizes++] = atoi(tok);
+		} else if (!strcmp(argv[i], "--types") && i + 1 < argc) {
+			char *s = argv[++i], *tok;
+
+			memset(want, 0, sizeof(want));
+			for (tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
+				for (int t = 0; t < 4; t++)
+					want[t] |= !strcmp(tok, btypes[t].name);
+		} else {
+			fprintf(stderr, "usage: %s [--csv FILE] [--accum fast|exact] "
+				"[--sched intra|inter] [--sizes 512,1024] [--reps N] [--types ...]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (csv) {
+		fc = fopen(csv, "w");
+		if (!fc) {
+			perror(csv);
+			return 1;
+		}
+		fprintf(fc, "type,m,n,k,threads,gflops,sgemm_gflops,ratio\n");
+	}
+	eng = mxa_engine_create(2);
+	printf("engine: %s kernels, %s accumulation, %s; best of %d runs\n", mxa_engine_simd(),
+	       accum == MXA_ACCUM_FAST ? "FAST" : "EXACT",
+	       sched == MXA_SCHED_INTRAWAVE ? "intrawave" : "interwave", reps);
+	printf("%-6s %5s %5s %5s %7s %10s %13s %7s\n", "type", "m", "n", "k", "threads", "GFLOP/s",
+	       "sgemm GFLOP/s", "ratio");
+
+	for (int si = 0; si < nsizes; si++) {
+		int n = sizes[si];
+		size_t nn = (size_t)n * n;
+		float *fa = malloc(nn * 4), *fb = malloc(nn * 4), *fcm = malloc(nn * 4);
+		void *a = malloc(nn * 2), *b = malloc(nn * 2), *d = malloc(nn * 4);
+		uint8_t *sa = malloc(nn / 32), *sb = malloc(nn / 32);
+
+		for (size_t i = 0; i < nn; i++) {
+			fa[i] = (float)(rnd() % 2001) / 1000.0f - 1.0f;
+			fb[i] = (float)(rnd() % 2001) / 1000.0f - 1.0f;
+		}
+		for (size_t i = 0; i < nn / 32; i++) {
+			sa[i] = (uint8_t)(120 + rnd() % 8);
+			sb[i] = (uint8_t)(120 + rnd() % 8);
+		}
+		for (int th = 1; th <= 2; th++) {
+			double best = 1e30, sg;
+
+			openblas_set_num_threads(th);
+			for (int r = 0; r <= reps; r++) {
+				double t = now();
+
+				cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, fa, n,
+					    fb, n, 0.0f, fcm, n);
+				t = now() - t;
+				if (r && t < best)	/* run 0 warms up */
+					best = t;
+			}
+			sg = 2.0 * n * n * (double)n / best / 1e9;
+			for (int ti = 0; ti < 4; ti++) {
+				const struct btype *bt = &btypes[ti];
+				struct mxa_gemm_desc desc;
+				double gf;
+
+				if (!want[ti])
+					continue;
+				fill_codes(bt->in, a, nn);
+				fill_codes(bt->in, b, nn);
+				memset(&desc, 0, sizeof(desc));
+				desc.m = desc.n = desc.k = (uint32_t)n;
+				desc.type_a = desc.type_b = (uint8_t)bt->in;
+				desc.type_c = desc.type_d = (uint8_t)bt->out;
+				desc.a = a;
+				desc.b = b;
+				desc.d = d;
+				if (bt->mx) {
+					desc.scale_block = 32;
+					desc.scale_a = sa;
+					desc.scale_b = sb;
+				}
+				desc.accum = (uint8_t)accum;
+				desc.sched = (uint8_t)sched;
+				desc.nthreads = (uint32_t)th;
+				best = 1e30;
+				for (int r = 0; r <= reps; r++) {
+					double t = now();
+					int rc = mxa_gemm(eng, &desc);
+
+					t = now() - t;
+					if (rc) {
+						fprintf(stderr, "mxa_gemm: %s\n", mxa_engine_strerror(rc));
+						return 1;
+					}
+					if ((r || accum == MXA_ACCUM_EXACT) && t < best)
+						best = t;
+					if (accum == MXA_ACCUM_EXACT && n >= 1024)
+						break;	/* slow: one run is enough */
+				}
+				gf = 2.0 * n * n * (double)n / best / 1e9;
+				printf("%-6s %5d %5d %5d %7d %10.1f %13.1f %7.2f\n", bt->name, n, n, n, th,
+				       gf, sg, gf / sg);
+				fflush(stdout);
+				if (fc)
+					fprintf(fc, "%s,%d,%d,%d,%d,%.2f,%.2f,%.3f\n", bt->name, n, n, n,
+						th, gf, sg, gf / sg);
+			}
+		}
+		free(fa), free(fb), free(fcm), free(a), free(b), free(d), free(sa), free(sb);
+	}
+	if (fc)
+		fclose(fc);
+	mxa_engine_destroy(eng);
+	return 0;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mxa_kernels.h - micro kernels of the FAST tiled path and the row decoders
+ * that feed its packing. Each exists as portable C (mxa_kernels.c) and as
+ * AVX2/FMA/F16C (mxa_kernels_avx2.c); both give identical bits.
+ *
+ * Packed panels: A is cut into panels of MXA_MR rows stored k-major
+ * (a[k * MR + r]); B into panels of MXA_NR columns (b[k * NR + c]). The
+ * integer kernels take pairs of int16 along K packed in one 32-bit word
+ * (low half = even k), the operand layout of vpmaddwd.
+ */
+#ifndef MXA_KERNELS_H
+#define MXA_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MXA_MR 6
+#define MXA_NR 16
+
+/* Update flags of a kernel call. */
+#define MXA_KF_FIRST	(1u << 0)	/* first K block: no running value in d */
+#define MXA_KF_C	(1u << 1)	/* first block starts from C */
+#define MXA_KF_LAST	(1u << 2)	/* last block: canonical NaN / int32 finish */
+#define MXA_KF_SAT	(1u << 3)	/* integer: clamp instead of wrap */
+
+/**
+ * struct mxa_kf32 - where a float kernel puts its MR x NR block sums p.
+ * v = FIRST ? (C ? c + p : p) : d + p;  d = LAST ? canonical_nan(v) : v.
+ * Strides in elements; @mr/@nr are the valid rows/columns (edges).
+ */
+struct mxa_kf32 {
+	float *d;
+	ptrdiff_t ldd;
+	const float *c;
+	ptrdiff_t ldc;
+	unsigned mr, nr, flags;
+};
+
+/**
+ * struct mxa_ks32 - integer kernel output. The block sum p (exact, int32
+ * for K <= 131072) is added to the previous partial s (unless FIRST); not
+ * LAST: d = that partial; LAST: d = finish(C + partial) in int64, wrapped or
+ * clamped (SAT) to int32.
+ */
+struct mxa_ks32 {
+	int32_t *d;
+	ptrdiff_t ldd;
+	const int32_t *s;
+	ptrdiff_t lds;
+	const int32_t *c;
+	ptrdiff_t ldc;
+	unsigned mr, nr, flags;
+};
+
+typedef void (*mxa_kern_f32_fn)(const float *a, const float *b, size_t k,
+				const struct mxa_kf32 *u);
+typedef void (*mxa_kern_s16_fn)(const uint32_t *a, const uint32_t *b, size_t kpairs,
+				const struct mxa_ks32 *u);
+
+/* p = +0; for each k: p = fma(a, b, p) in f32 (one rounding per step). */
+void mxa_kern_f32_portable(const float *a, const float *b, size_t k, const struct mxa_kf32 *u);
+void mxa_kern_s16_portable(const uint32_t *a, const uint32_t *b, size_t kpairs,
+			   const struct mxa_ks32 *u);
+void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const struct mxa_kf32 *u);
+void mxa_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
+		       const struct mxa_ks32 *u);
+
+/** Apply the update of struct mxa_kf32 to a computed MR x NR block @p. */
+void mxa_kf32_apply(const float *p, const struct mxa_kf32 *u);
+void mxa_ks32_apply(const int32_t *p, const struct mxa_ks32 *u);
+
+/*
+ * Row decoders: n elements of a packed row, starting at element @k0, into
+ * f32 (exact). @lut is the type's 256-entry table for 8-bit and narrower
+ * float types. Scales and negation are applied by the caller.
+ */
+void mxa_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n);
+void mxa_decode_f16_avx2(const uint16_t *src, float *dst, size_t n);
+void mxa_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size_t n);
+
+#endif /* MXA_KERNELS_H */
