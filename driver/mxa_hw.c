@@ -18,7 +18,7 @@
  *
  * The last MSI-X vector reports device-level errors (MXA_REG_DEV_ERROR). A queue the
  * device stopped on a ring-level error is reset from a work item: the jobs it held
- * fail with -EIO and the ring starts again empty.
+ * fail with -EIO, the ring starts again empty and the backlog (mxa_job.c) refills it.
  */
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
@@ -120,24 +120,15 @@ static void mxa_queue_recover(struct mxa_queue *q)
 		q->idx, qerr);
 
 	/* Jobs that completed before the queue stopped keep their real result. */
-	mxa_job_queue_complete(q);
-
-	spin_lock_irq(&q->lock);
-	q->recovering = true;
-	spin_unlock_irq(&q->lock);
-
+	mxa_job_queue_halt(q, false);
 	mxa_qwrite(q, MXA_QREG_CONTROL, MXA_QCTRL_RESET);
 	if (mxa_hw_poll_clear(mdev, MXA_QUEUE_REG(q->idx, MXA_QREG_CONTROL),
 			      MXA_QCTRL_RESET))
 		mxa_err(mdev, "queue %u reset timed out\n", q->idx);
-
-	mxa_job_queue_abort(q, -EIO, MXA_ERR_ABORTED);
+	mxa_job_queue_abort(q, -EIO, MXA_ERR_ABORTED, false);
 	mxa_queue_start(q);
-
-	spin_lock_irq(&q->lock);
-	q->recovering = false;
-	spin_unlock_irq(&q->lock);
-	wake_up_all(&q->space_wq);
+	/* The backlog did nothing wrong: it runs now. */
+	mxa_job_queue_resume(q);
 }
 
 static void mxa_error_work(struct work_struct *work)
@@ -174,6 +165,7 @@ static int mxa_queue_init(struct mxa_device *mdev, u32 idx)
 	q->size = MXA_RING_ENTRIES;
 	spin_lock_init(&q->lock);
 	spin_lock_init(&q->fence_lock);
+	INIT_LIST_HEAD(&q->backlog);
 	init_waitqueue_head(&q->space_wq);
 	q->fence_context = dma_fence_context_alloc(1);
 	snprintf(q->name, sizeof(q->name), "mxa-q%u", idx);
@@ -329,28 +321,19 @@ void mxa_hw_fini(struct mxa_device *mdev)
 {
 	u32 i;
 
-	for (i = 0; i < mdev->num_queues; i++) {
-		struct mxa_queue *q = &mdev->queues[i];
-
-		spin_lock_irq(&q->lock);
-		q->accepting = false;
-		spin_unlock_irq(&q->lock);
-		wake_up_all(&q->space_wq);
-	}
-
 	mxa_write(mdev, MXA_REG_INT_MASK, ~0u);
 	mxa_hw_free_irqs(mdev, mdev->num_queues);
 	cancel_work_sync(&mdev->error_work);
 
-	/* Keep the results of jobs that finished before the device stops. */
+	/* No new jobs; keep the results of those that finished before the reset. */
 	for (i = 0; i < mdev->num_queues; i++)
-		mxa_job_queue_complete(&mdev->queues[i]);
+		mxa_job_queue_halt(&mdev->queues[i], true);
 
 	mxa_write(mdev, MXA_REG_CONTROL, 0);
 	mxa_hw_reset(mdev);
 
 	for (i = 0; i < mdev->num_queues; i++)
-		mxa_job_queue_abort(&mdev->queues[i], -ECANCELED, MXA_ERR_ABORTED);
+		mxa_job_queue_abort(&mdev->queues[i], -ECANCELED, MXA_ERR_ABORTED, true);
 
 	pci_free_irq_vectors(mdev->pdev);
 }

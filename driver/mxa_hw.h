@@ -6,6 +6,7 @@
 #define MXA_HW_H
 
 #include <linux/io.h>
+#include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -17,6 +18,8 @@ struct mxa_job;
 
 /* Ring entries per hardware queue (power of two, <= MXA_RING_MAX_ENTRIES). */
 #define MXA_RING_ENTRIES	256
+/* Jobs per queue that may wait for a ring slot in the backlog (io_uring submissions). */
+#define MXA_BACKLOG_MAX		4096
 
 /**
  * struct mxa_queue - one hardware queue: its ring, completion records and jobs in flight.
@@ -28,16 +31,20 @@ struct mxa_job;
  * @ring_dma: its bus address.
  * @comps: completion records, one per ring slot (coherent DMA).
  * @comps_dma: their bus address.
- * @lock: protects @jobs, @head, @tail, @hw_completed, @seqno, @accepting and
- *        @recovering; taken from the queue's interrupt handler.
+ * @lock: protects @jobs, @head, @tail, @hw_completed, @backlog, @backlog_len,
+ *        @seqno, @accepting and @recovering; taken from the interrupt handler.
  * @jobs: slot -> job in flight there, holding a reference; NULL for free slots.
  * @head: oldest slot whose job has not completed yet (driver view).
  * @tail: next slot to fill; the value last written to MXA_QREG_TAIL.
  * @hw_completed: MXA_QREG_COMPLETED value up to which jobs have been completed.
+ * @backlog: jobs pushed without waiting while the ring was full, in order; each
+ *           holds a reference and already has its fence.
+ * @backlog_len: entries of @backlog (<= MXA_BACKLOG_MAX).
  * @seqno: seqno of the last fence emitted on this queue.
  * @accepting: the queue takes new jobs (cleared on device removal).
- * @recovering: the queue is being reset after a ring-level error; completions are
- *              not processed from the interrupt meanwhile.
+ * @recovering: the queue is halted for a reset (mxa_job_queue_halt()): nothing is
+ *              written to the ring and completions are not processed from the
+ *              interrupt meanwhile.
  * @fence_lock: the dma_fence lock of this queue's job fences.
  * @fence_context: dma_fence context of the queue (fences signal in ring order).
  * @space_wq: woken when slots free up or @accepting changes.
@@ -58,6 +65,8 @@ struct mxa_queue {
 	u32 head;
 	u32 tail;
 	u32 hw_completed;
+	struct list_head backlog;
+	u32 backlog_len;
 	u64 seqno;
 	bool accepting;
 	bool recovering;

@@ -5,14 +5,16 @@
  * DOC: Jobs, fences and completion
  *
  * A job is a program (a range of a BO) run in the submitting file's context on one
- * hardware queue. Jobs go straight to the queue's ring (mxa_job_push()); when the ring
- * is full the submitter sleeps until slots free up, or gets -EAGAIN when it may not
- * sleep (io_uring's non-blocking issue).
+ * hardware queue. Jobs go straight to the queue's ring (mxa_job_push()). When the
+ * ring is full an ioctl submitter sleeps until slots free up; an io_uring submitter,
+ * which must not sleep, puts the job in the queue's backlog instead, and the
+ * completion path moves backlogged jobs into the ring as slots free up.
  *
  * Each job embeds a dma_fence, whose refcount is the job's. Fences of a queue share
  * one fence context and their seqnos are assigned under the queue lock in ring order,
  * which is also completion order. References are held by:
- *  - the ring slot, from push until the job completes (dropped in the IRQ handler);
+ *  - the ring slot or the backlog, from push until the job completes (dropped in the
+ *    IRQ handler);
  *  - the file's job table (@mxa_file.jobs) for ioctl jobs, until a WAIT returns 0 or
  *    the file closes;
  *  - the io_uring command for uring jobs, until its CQE is posted or it is cancelled.
@@ -151,6 +153,7 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp
 	job->prog_va = mxa_bo_va(bo) + args->prog_offset;
 	job->prog_size = args->prog_size;
 	spin_lock_init(&job->ucmd_lock);
+	INIT_LIST_HEAD(&job->backlog_node);
 	*jobp = job;
 	return 0;
 }
@@ -165,8 +168,16 @@ void mxa_job_destroy(struct mxa_job *job)
 	kfree(job);
 }
 
-/* Fill the slot at @tail and ring the doorbell. */
-static void mxa_queue_write(struct mxa_queue *q, struct mxa_job *job)
+/* Give the job its fence: under the queue lock, so seqnos follow ring order. */
+static void mxa_job_arm(struct mxa_queue *q, struct mxa_job *job)
+{
+	lockdep_assert_held(&q->lock);
+	dma_fence_init(&job->fence, &mxa_fence_ops, &q->fence_lock, q->fence_context,
+		       ++q->seqno);
+}
+
+/* Fill the slot at @tail with @job, which hands its reference to the slot. */
+static void mxa_queue_place(struct mxa_queue *q, struct mxa_job *job)
 {
 	u32 slot = q->tail;
 	struct mxa_job_desc *desc = &q->ring[slot];
@@ -174,10 +185,7 @@ static void mxa_queue_write(struct mxa_queue *q, struct mxa_job *job)
 
 	lockdep_assert_held(&q->lock);
 
-	dma_fence_init(&job->fence, &mxa_fence_ops, &q->fence_lock, q->fence_context,
-		       ++q->seqno);
-	q->jobs[slot] = mxa_job_get(job);
-
+	q->jobs[slot] = job;
 	memset(comp, 0, sizeof(*comp));		/* status = MXA_JOB_STATUS_PENDING */
 	memset(desc, 0, sizeof(*desc));
 	desc->flags = MXA_JOB_F_IRQ;
@@ -186,30 +194,61 @@ static void mxa_queue_write(struct mxa_queue *q, struct mxa_job *job)
 	desc->prog_size = job->prog_size;
 	desc->completion = q->comps_dma + slot * sizeof(*comp);
 	desc->job_id = job->id;
-
 	q->tail = (slot + 1) & (q->size - 1);
+}
+
+static void mxa_queue_doorbell(struct mxa_queue *q)
+{
 	/* writel() orders the descriptor and record stores before the doorbell. */
 	mxa_qwrite(q, MXA_QREG_TAIL, q->tail);
+}
+
+/* Move backlogged jobs into free ring slots. */
+static void mxa_queue_refill(struct mxa_queue *q)
+{
+	u32 moved = 0;
+
+	lockdep_assert_held(&q->lock);
+	if (!q->accepting || q->recovering)
+		return;
+	while (!list_empty(&q->backlog) && !mxa_queue_full(q)) {
+		struct mxa_job *job = list_first_entry(&q->backlog, struct mxa_job,
+						       backlog_node);
+
+		list_del_init(&job->backlog_node);
+		q->backlog_len--;
+		mxa_queue_place(q, job);
+		moved++;
+	}
+	if (moved)
+		mxa_queue_doorbell(q);
 }
 
 static bool mxa_queue_can_push(struct mxa_queue *q)
 {
 	guard(spinlock_irqsave)(&q->lock);
-	return !q->accepting || (!q->recovering && !mxa_queue_full(q));
+	return !q->accepting ||
+	       (!q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog));
 }
 
 /**
  * mxa_job_push() - put a job on its hardware queue.
  * @job: a job from mxa_job_create().
- * @nonblock: return -EAGAIN rather than sleep when the ring is full.
+ * @may_wait: when the ring is full, sleep (interruptibly) until a slot is free;
+ *            otherwise queue the job in the queue's backlog, which the completion
+ *            path feeds into the ring (io_uring issue never sleeps and never
+ *            returns -EAGAIN, see mxa_uring.c).
  *
- * On success the job's fence is initialised and the caller's job reference is the
- * one mxa_job_create() gave; the ring holds another until the job completes. On
- * failure the job is untouched and the caller frees it with mxa_job_destroy().
+ * Jobs enter the ring in the order they are pushed; a job never overtakes the
+ * backlog. On success the job's fence is initialised and the caller keeps the
+ * reference mxa_job_create() gave; the ring (or backlog) holds another until the
+ * job completes. On failure the job is untouched and the caller frees it with
+ * mxa_job_destroy().
  *
- * Return: 0, -EAGAIN, -ERESTARTSYS, or -ENODEV once the device is gone.
+ * Return: 0; -ERESTARTSYS; -EAGAIN when the backlog is full (MXA_BACKLOG_MAX);
+ * -ENODEV once the device is gone.
  */
-int mxa_job_push(struct mxa_job *job, bool nonblock)
+int mxa_job_push(struct mxa_job *job, bool may_wait)
 {
 	struct mxa_queue *q = job->queue;
 	unsigned long flags;
@@ -221,15 +260,26 @@ int mxa_job_push(struct mxa_job *job, bool nonblock)
 			ret = -ENODEV;
 			break;
 		}
-		if (!q->recovering && !mxa_queue_full(q)) {
-			mxa_queue_write(q, job);
+		if (!q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog)) {
+			mxa_job_arm(q, job);
+			mxa_queue_place(q, mxa_job_get(job));
+			mxa_queue_doorbell(q);
+			ret = 0;
+			break;
+		}
+		if (!may_wait) {
+			if (q->backlog_len >= MXA_BACKLOG_MAX) {
+				ret = -EAGAIN;
+				break;
+			}
+			mxa_job_arm(q, job);
+			list_add_tail(&mxa_job_get(job)->backlog_node, &q->backlog);
+			q->backlog_len++;
 			ret = 0;
 			break;
 		}
 		spin_unlock_irqrestore(&q->lock, flags);
 
-		if (nonblock)
-			return -EAGAIN;
 		ret = wait_event_interruptible(q->space_wq, mxa_queue_can_push(q));
 		if (ret)
 			return ret;
@@ -280,20 +330,12 @@ static void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
 	mxa_job_signal(job);
 }
 
-/**
- * mxa_job_queue_complete() - complete every job the device has finished on a queue.
- * @q: the queue.
- *
- * Called from the queue's interrupt handler, and when stopping the device.
- */
-void mxa_job_queue_complete(struct mxa_queue *q)
+/* Complete the jobs the device has counted in MXA_QREG_COMPLETED; returns how many. */
+static u32 mxa_queue_harvest(struct mxa_queue *q)
 {
-	u32 hw, n, in_flight, done = 0;
-	unsigned long flags;
+	u32 hw, n, in_flight, done;
 
-	spin_lock_irqsave(&q->lock, flags);
-	if (q->recovering)
-		goto out_unlock;
+	lockdep_assert_held(&q->lock);
 
 	hw = mxa_qread(q, MXA_QREG_COMPLETED);
 	n = hw - q->hw_completed;
@@ -316,38 +358,102 @@ void mxa_job_queue_complete(struct mxa_queue *q)
 		mxa_job_put(job);
 	}
 	q->hw_completed = hw;
-out_unlock:
+	return done;
+}
+
+/**
+ * mxa_job_queue_complete() - complete every job the device has finished on a queue
+ * and refill the ring from the backlog. Called from the queue's interrupt handler.
+ * @q: the queue.
+ */
+void mxa_job_queue_complete(struct mxa_queue *q)
+{
+	unsigned long flags;
+	u32 done = 0;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (!q->recovering) {
+		done = mxa_queue_harvest(q);
+		mxa_queue_refill(q);
+	}
 	spin_unlock_irqrestore(&q->lock, flags);
 	if (done)
 		wake_up(&q->space_wq);
 }
 
 /**
- * mxa_job_queue_abort() - fail every job on a queue; the ring is left empty at slot 0.
- * @q: the queue, stopped or reset on the device side.
+ * mxa_job_queue_halt() - stop feeding a queue before it is reset.
+ * @q: the queue.
+ * @for_good: also stop taking new jobs (device removal): submitters get -ENODEV.
+ *
+ * Jobs the device has completed are completed with their real results; the rest
+ * stay in the ring until mxa_job_queue_abort().
+ */
+void mxa_job_queue_halt(struct mxa_queue *q, bool for_good)
+{
+	spin_lock_irq(&q->lock);
+	q->recovering = true;
+	if (for_good)
+		q->accepting = false;
+	mxa_queue_harvest(q);
+	spin_unlock_irq(&q->lock);
+	wake_up_all(&q->space_wq);
+}
+
+static void mxa_job_abort(struct mxa_job *job, int status, u32 error)
+{
+	job->result.status = status;
+	job->result.error = error;
+	mxa_job_signal(job);
+	mxa_job_put(job);
+}
+
+/**
+ * mxa_job_queue_abort() - fail the jobs left in a halted queue's ring (and backlog);
+ * the ring is left empty at slot 0, as the device has it after a queue reset.
+ * @q: the queue, halted with mxa_job_queue_halt() and reset on the device side.
  * @status: drm_mxa_job_result.status for the jobs (negative errno).
  * @error: drm_mxa_job_result.error for the jobs (MXA_ERR_*).
+ * @backlog: fail the backlog too; otherwise it is kept for mxa_job_queue_resume().
  */
-void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error)
+void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error, bool backlog)
 {
-	unsigned long flags;
+	struct mxa_job *job, *next;
 
-	spin_lock_irqsave(&q->lock, flags);
+	spin_lock_irq(&q->lock);
+	/* Ring first, then backlog: fences signal in seqno order. */
 	while (q->head != q->tail) {
 		u32 slot = q->head;
-		struct mxa_job *job = q->jobs[slot];
 
+		job = q->jobs[slot];
 		q->jobs[slot] = NULL;
 		q->head = (slot + 1) & (q->size - 1);
-		job->result.status = status;
-		job->result.error = error;
-		mxa_job_signal(job);
-		mxa_job_put(job);
+		mxa_job_abort(job, status, error);
 	}
 	q->head = 0;
 	q->tail = 0;
 	q->hw_completed = 0;
-	spin_unlock_irqrestore(&q->lock, flags);
+	if (backlog) {
+		list_for_each_entry_safe(job, next, &q->backlog, backlog_node) {
+			list_del_init(&job->backlog_node);
+			mxa_job_abort(job, status, error);
+		}
+		q->backlog_len = 0;
+	}
+	spin_unlock_irq(&q->lock);
+	wake_up_all(&q->space_wq);
+}
+
+/**
+ * mxa_job_queue_resume() - feed a queue again after its reset.
+ * @q: the queue, enabled again on the device side with an empty ring.
+ */
+void mxa_job_queue_resume(struct mxa_queue *q)
+{
+	spin_lock_irq(&q->lock);
+	q->recovering = false;
+	mxa_queue_refill(q);
+	spin_unlock_irq(&q->lock);
 	wake_up_all(&q->space_wq);
 }
 
@@ -387,7 +493,7 @@ int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file)
 	ret = xa_reserve(&mf->jobs, job->id, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
-	ret = mxa_job_push(job, false);
+	ret = mxa_job_push(job, true);
 	if (ret) {
 		xa_release(&mf->jobs, job->id);
 		goto err_destroy;

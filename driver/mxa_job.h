@@ -6,6 +6,7 @@
 #define MXA_JOB_H
 
 #include <linux/dma-fence.h>
+#include <linux/list.h>
 #include <linux/llist.h>
 #include <linux/spinlock.h>
 
@@ -35,6 +36,7 @@ struct mxa_vm;
  * @ucmd: the io_uring command waiting for this job, NULL when none or once its
  *        completion has been claimed (by the fence callback or a cancel).
  * @ucb: fence callback that completes @ucmd.
+ * @backlog_node: entry of the queue's backlog while waiting for a ring slot.
  * @free_node: entry of the deferred free list.
  */
 struct mxa_job {
@@ -51,12 +53,13 @@ struct mxa_job {
 	struct io_uring_cmd *ucmd;
 	struct dma_fence_cb ucb;
 
+	struct list_head backlog_node;
 	struct llist_node free_node;
 };
 
 int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp_t gfp,
 		   struct mxa_job **jobp);
-int mxa_job_push(struct mxa_job *job, bool nonblock);
+int mxa_job_push(struct mxa_job *job, bool may_wait);
 void mxa_job_destroy(struct mxa_job *job);
 
 static inline struct mxa_job *mxa_job_get(struct mxa_job *job)
@@ -71,7 +74,9 @@ static inline void mxa_job_put(struct mxa_job *job)
 }
 
 void mxa_job_queue_complete(struct mxa_queue *q);
-void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error);
+void mxa_job_queue_halt(struct mxa_queue *q, bool for_good);
+void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error, bool backlog);
+void mxa_job_queue_resume(struct mxa_queue *q);
 void mxa_job_file_close(struct mxa_file *mf);
 void mxa_job_flush_free(void);
 

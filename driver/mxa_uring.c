@@ -11,9 +11,12 @@
  * task context with io_uring_cmd_complete_in_task(), which posts the CQE: res = the
  * job status, big_cqe[0] = the job id (hence IORING_SETUP_CQE32 is required).
  *
- * Issue with IO_URING_F_NONBLOCK never sleeps: a full ring or a failed atomic
- * allocation returns -EAGAIN and io_uring re-issues the command from a worker that
- * may block. Nothing is changed before such an -EAGAIN.
+ * Issue never sleeps and never returns -EAGAIN: when the hardware ring is full the
+ * job goes to the queue's backlog (mxa_job.c), which the completion path feeds into
+ * the ring. -EAGAIN would make io_uring re-issue the command from io-wq, and 6.12
+ * re-reads the SQE there from the shared ring, where userspace may already have put
+ * another command (observed: jobs ran another SQE's program). A full backlog or a
+ * failed atomic allocation completes the command with -EAGAIN / -ENOMEM instead.
  *
  * Commands are cancelable: when the ring or the task goes away io_uring calls us with
  * IO_URING_F_CANCEL, and the CQE is posted at once with -ECANCELED. The job itself
@@ -119,18 +122,12 @@ static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 
 	ret = mxa_job_create(file, &args, nonblock ? GFP_NOWAIT | __GFP_NOWARN : GFP_KERNEL,
 			     &job);
-	if (ret == -ENOMEM && nonblock)
-		return -EAGAIN;
 	if (ret)
 		goto err_done;
 
-	ret = mxa_job_push(job, nonblock);
+	ret = mxa_job_push(job, false);
 	if (ret) {
 		mxa_job_destroy(job);
-		if (ret == -EAGAIN)
-			return -EAGAIN;
-		if (ret == -ERESTARTSYS)
-			ret = -EINTR;
 		goto err_done;
 	}
 
@@ -162,10 +159,9 @@ err_done:
  *
  * Errors are posted as the CQE's res: -EINVAL without IORING_SETUP_SQE128 and
  * IORING_SETUP_CQE32, -EOPNOTSUPP for an unknown cmd_op, -ENODEV once the device is
- * gone, and those of mxa_job_create().
+ * gone, -EAGAIN when the queue's backlog is full, and those of mxa_job_create().
  *
- * Return: -EIOCBQUEUED (the CQE comes later, or was posted already), or -EAGAIN to be
- * re-issued from a context that may block.
+ * Return: -EIOCBQUEUED (the CQE comes later, or was posted already); 0 for a cancel.
  */
 int mxa_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags)
 {
