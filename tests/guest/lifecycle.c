@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest kselftest "lifecycle": device removal (unbind) with files, mappings and jobs
+ * still alive, and rmmod/insmod with jobs in flight. The kernel log must stay free of
+ * WARN/BUG/oops (the harness checks). Runs last: it reloads mxa.ko.
+ */
+#include "mxa_test.h"
+
+#include <dirent.h>
+#include <liburing.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+
+#include "kselftest_harness.h"
+
+#define MXA_KO		"/lib/modules/mxa.ko"
+#define DRIVER_DIR	"/sys/bus/pci/drivers/mxa"
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* The PCI address of accel0 ("0000:00:01.0"). */
+static int accel0_pci_addr(char *buf, size_t len)
+{
+	char link[256];
+	ssize_t n = readlink("/sys/class/accel/accel0/device", link, sizeof(link) - 1);
+
+	if (n < 0)
+		return -errno;
+	link[n] = 0;
+	snprintf(buf, len, "%s", basename(link));
+	return 0;
+}
+
+static int wait_for_node(int present)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if ((access(MXA_TEST_DEVICE, F_OK) == 0) == present)
+			return 0;
+		usleep(50 * 1000);
+	}
+	return -ETIMEDOUT;
+}
+
+/* Submit @n jobs of many NOPs through the ioctl, and as many through io_uring. */
+static int start_long_jobs(int fd, struct mxa_bo *prog, struct io_uring *ring, int n)
+{
+	struct drm_mxa_device_info info;
+	uint32_t *p = prog->map;
+	uint32_t size;
+	int i, ret;
+
+	ret = mxa_query_device(fd, &info);
+	if (ret)
+		return ret;
+	for (i = 0; i < 50000; i++)
+		p = mxa_put_nop(p);
+	size = mxa_bytes(prog->map, p);
+	for (i = 0; i < n; i++) {
+		ret = mxa_submit(fd, prog->handle, i % info.num_queues, 0, size, NULL);
+		if (ret)
+			return ret;
+	}
+	if (!ring)
+		return 0;
+	for (i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+		struct drm_mxa_submit s = {
+			.prog_handle = prog->handle, .queue = i % info.num_queues,
+			.prog_size = size,
+		};
+
+		if (!sqe)
+			break;
+		memset(sqe, 0, 2 * sizeof(*sqe));
+		sqe->opcode = IORING_OP_URING_CMD;
+		sqe->fd = fd;
+		sqe->cmd_op = MXA_URING_CMD_SUBMIT;
+		memcpy(sqe->cmd, &s, sizeof(s));
+	}
+	ret = io_uring_submit(ring);
+	return ret < 0 ? ret : 0;
+}
+
+static void run_one_job(struct __test_metadata *_metadata)
+{
+	struct drm_mxa_job_result r;
+	struct mxa_bo prog, data;
+	uint64_t id;
+	uint32_t *p;
+	int fd = mxa_open();
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, mxa_bo_new(fd, 4096, &prog));
+	ASSERT_EQ(0, mxa_bo_new(fd, 4096, &data));
+	p = mxa_put_fence(prog.map, data.va, 0x600d);
+	ASSERT_EQ(0, mxa_submit(fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
+	ASSERT_EQ(0, mxa_wait(fd, id, 10 * NSEC_PER_SEC, &r));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(0x600d, *(volatile uint64_t *)data.map);
+	mxa_bo_free(fd, &data);
+	mxa_bo_free(fd, &prog);
+	close(fd);
+}
+
+TEST(unbind_with_open_file_and_jobs)
+{
+	struct io_uring_params p = { .flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32 };
+	struct drm_mxa_bo_create c = { .size = 4096 };
+	struct mxa_bo prog, data;
+	struct io_uring ring;
+	char addr[64];
+	int fd;
+
+	ASSERT_EQ(0, accel0_pci_addr(addr, sizeof(addr)));
+	fd = mxa_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, mxa_bo_new(fd, 1 << 20, &prog));
+	ASSERT_EQ(0, mxa_bo_new(fd, 4096, &data));
+	ASSERT_EQ(0, io_uring_queue_init_params(64, &ring, &p));
+	ASSERT_EQ(0, start_long_jobs(fd, &prog, &ring, 40));
+
+	/* Remove the device under the open file, its mappings and its jobs. */
+	ASSERT_EQ(0, write_file(DRIVER_DIR "/unbind", addr));
+	ASSERT_EQ(0, wait_for_node(0));
+
+	/* The file is dead but safe. */
+	EXPECT_EQ(-ENODEV, mxa_ioctl(fd, DRM_IOCTL_MXA_BO_CREATE, &c));
+	((volatile uint32_t *)data.map)[0] = 1;	/* mapping still valid memory */
+	/* Every uring command completes (aborted or refused), none hangs. */
+	{
+		struct __kernel_timespec ts = { .tv_sec = 10 };
+		struct io_uring_cqe *cqe;
+		int got = 0;
+
+		while (got < 40 && !io_uring_wait_cqe_timeout(&ring, &cqe, &ts)) {
+			io_uring_cqe_seen(&ring, cqe);
+			got++;
+		}
+		EXPECT_EQ(40, got);
+	}
+	io_uring_queue_exit(&ring);
+	munmap(prog.map, prog.size);
+	munmap(data.map, data.size);
+	close(fd);
+
+	/* Bind again: a working device. */
+	ASSERT_EQ(0, write_file(DRIVER_DIR "/bind", addr));
+	ASSERT_EQ(0, wait_for_node(1));
+	run_one_job(_metadata);
+}
+
+TEST(rmmod_with_jobs_in_flight)
+{
+	struct mxa_bo prog;
+	int fd, ko, ret, i;
+
+	fd = mxa_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, mxa_bo_new(fd, 1 << 20, &prog));
+	ASSERT_EQ(0, start_long_jobs(fd, &prog, NULL, 100));
+	munmap(prog.map, prog.size);
+	close(fd);	/* jobs still queued and running */
+
+	/* Unload: the jobs are aborted; nothing may leak or warn. */
+	for (i = 0; i < 50; i++) {
+		ret = syscall(SYS_delete_module, "mxa", O_NONBLOCK);
+		if (ret == 0 || errno != EWOULDBLOCK)
+			break;
+		usleep(100 * 1000);
+	}
+	ASSERT_EQ(0, ret) TH_LOG("delete_module: %s", strerror(errno));
+	ASSERT_EQ(0, wait_for_node(0));
+
+	ko = open(MXA_KO, O_RDONLY | O_CLOEXEC);
+	ASSERT_GE(ko, 0);
+	ASSERT_EQ(0, syscall(SYS_finit_module, ko, "", 0)) TH_LOG("finit_module: %s",
+								 strerror(errno));
+	close(ko);
+	ASSERT_EQ(0, wait_for_node(1));
+	run_one_job(_metadata);
+}
+
+TEST_HARNESS_MAIN
