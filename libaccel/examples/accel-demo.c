@@ -218,7 +218,7 @@ int main(int argc, char **argv)
 {
 	enum accel_submit_mode mode = ACCEL_SUBMIT_AUTO;
 	const char *path = NULL;
-	struct demo d = { .jobs = 1000 };
+	struct demo d = { .jobs = 5000 };
 	unsigned int j;
 	int opt, ret;
 
