@@ -30,12 +30,13 @@ GUEST_PROGS :=
 -include qemu-device/engine/engine.mk
 -include libaccel/libaccel.mk
 -include tests/guest/guest.mk
+include bench/bench.mk
 
 # The test machinery's own test (needs QEMU, the kernel and the initramfs).
 HOST_SCRIPT_TESTS := tests/host/test-harness.sh
 
 .PHONY: all setup setup-packages kernel qemu driver initramfs check check-host check-guest \
-	demo bench clean vm-test
+	demo clean vm-test
 
 all: $(HOST_TESTS) driver $(GUEST_TESTS) $(GUEST_PROGS)
 

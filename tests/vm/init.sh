@@ -14,9 +14,9 @@ exec >/dev/ttyS1 2>&1
 arg() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" /proc/cmdline; }
 
 echo "# MXA-GUEST-BOOTED $(uname -r)"
-for m in $(cat /etc/modules.load); do
-	insmod "/lib/modules/$m" || echo "# MXA-GUEST-ERROR insmod $m failed"
-done
+while read -r m args; do
+	insmod "/lib/modules/$m" $args || echo "# MXA-GUEST-ERROR insmod $m failed"
+done </etc/modules.load
 if insmod /lib/modules/mxa.ko $(arg mxa.module_args | tr ',' ' '); then
 	i=0
 	while [ ! -e /dev/accel/accel0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done

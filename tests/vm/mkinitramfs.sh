@@ -44,7 +44,11 @@ for rel in "${order[@]}"; do
 	*.zst) zstd -qdc "$moddir/$rel" >"$stage/lib/modules/$base" ;;
 	*) cp "$moddir/$rel" "$stage/lib/modules/$base" ;;
 	esac
-	echo "$base" >>"$stage/etc/modules.load"
+	case "$base" in
+	null_blk.ko) args="queue_mode=2 irqmode=0 nr_devices=1" ;;	# the submission reference
+	*) args= ;;
+	esac
+	echo "$base $args" >>"$stage/etc/modules.load"
 done
 cp "$mxa_ko" "$stage/lib/modules/mxa.ko"
 
