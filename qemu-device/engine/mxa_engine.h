@@ -200,12 +200,14 @@ enum mxa_accum {
 	 * accumulator type (f32, f16, f64); integers are summed exactly and
 	 * wrapped or clamped once per chunk. The default. */
 	MXA_ACCUM_EXACT = 0,
-	/* Fast tiled path: products (exact) are chained with FP32 FMA inside
-	 * fixed K blocks of MXA_FAST_KBLOCK elements starting from +0, and each
-	 * block sum is added in K order to the accumulator (C or the first
-	 * block). Integers are exact as in EXACT with one chunk. */
+	/* Fast tiled path: products (exact) are chained with FP32 FMA from +0
+	 * over MXA_FAST_KSUB elements (one MX block); those chain sums are
+	 * added in K order into a block sum per MXA_FAST_KBLOCK elements, and
+	 * the block sums in K order into the accumulator (C, or the first
+	 * block sum). Integers are exact as in EXACT with one chunk. */
 	MXA_ACCUM_FAST = 1,
 };
+#define MXA_FAST_KSUB 32
 #define MXA_FAST_KBLOCK 256
 
 /**

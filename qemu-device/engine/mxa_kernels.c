@@ -42,16 +42,22 @@ void mxa_kf32_apply(const float *p, const struct mxa_kf32 *u)
 
 void mxa_kern_f32_portable(const float *a, const float *b, size_t k, const struct mxa_kf32 *u)
 {
-	float p[MXA_MR * MXA_NR];
+	float p[MXA_MR * MXA_NR], q[MXA_MR * MXA_NR];
 
-	for (int i = 0; i < MXA_MR * MXA_NR; i++)
-		p[i] = 0.0f;
-	for (size_t kk = 0; kk < k; kk++) {
-		const float *ak = a + kk * MXA_MR, *bk = b + kk * MXA_NR;
+	for (size_t k0 = 0; k0 < k; k0 += MXA_FAST_KSUB) {
+		size_t k1 = k0 + MXA_FAST_KSUB < k ? k0 + MXA_FAST_KSUB : k;
 
-		for (int i = 0; i < MXA_MR; i++)
-			for (int j = 0; j < MXA_NR; j++)
-				p[i * MXA_NR + j] = fmaf(ak[i], bk[j], p[i * MXA_NR + j]);
+		for (int i = 0; i < MXA_MR * MXA_NR; i++)
+			q[i] = 0.0f;
+		for (size_t kk = k0; kk < k1; kk++) {
+			const float *ak = a + kk * MXA_MR, *bk = b + kk * MXA_NR;
+
+			for (int i = 0; i < MXA_MR; i++)
+				for (int j = 0; j < MXA_NR; j++)
+					q[i * MXA_NR + j] = fmaf(ak[i], bk[j], q[i * MXA_NR + j]);
+		}
+		for (int i = 0; i < MXA_MR * MXA_NR; i++)
+			p[i] = k0 ? p[i] + q[i] : q[i];
 	}
 	mxa_kf32_apply(p, u);
 }

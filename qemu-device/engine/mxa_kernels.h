@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mxa_engine.h"
+
 #define MXA_MR 6
 #define MXA_NR 16
 
@@ -58,7 +60,10 @@ typedef void (*mxa_kern_f32_fn)(const float *a, const float *b, size_t k,
 typedef void (*mxa_kern_s16_fn)(const uint32_t *a, const uint32_t *b, size_t kpairs,
 				const struct mxa_ks32 *u);
 
-/* p = +0; for each k: p = fma(a, b, p) in f32 (one rounding per step). */
+/*
+ * For each sub-block of MXA_FAST_KSUB k: q = +0; q = fma(a, b, q) per k in
+ * f32; then p = q (first sub-block) or p = p + q. @k <= MXA_FAST_KBLOCK.
+ */
 void mxa_kern_f32_portable(const float *a, const float *b, size_t k, const struct mxa_kf32 *u);
 void mxa_kern_s16_portable(const uint32_t *a, const uint32_t *b, size_t kpairs,
 			   const struct mxa_ks32 *u);

@@ -65,20 +65,52 @@ AVX2 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const stru
 		c51 = _mm256_fmadd_ps(ax, b1, c51);			\
 	} while (0)
 
-	size_t kk = 0;
+	float p[MXA_MR * MXA_NR] __attribute__((aligned(32)));
 
-	for (; kk + 4 <= k; kk += 4) {
-		STEP(0);
-		STEP(1);
-		STEP(2);
-		STEP(3);
-		a += 4 * 6;
-		b += 4 * 16;
+	for (size_t k0 = 0; k0 < k; k0 += MXA_FAST_KSUB) {
+		size_t n = k - k0 < MXA_FAST_KSUB ? k - k0 : MXA_FAST_KSUB, kk = 0;
+
+		if (k0) {
+			/* fold the finished sub-block into p, restart the chains */
+			__m256 r[12] = { c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51 };
+
+			for (int i = 0; i < 12; i++) {
+				__m256 v = r[i];
+
+				if (k0 > MXA_FAST_KSUB)
+					v = _mm256_add_ps(_mm256_load_ps(p + 8 * i), v);
+				_mm256_store_ps(p + 8 * i, v);
+			}
+			c00 = c01 = c10 = c11 = c20 = c21 = _mm256_setzero_ps();
+			c30 = c31 = c40 = c41 = c50 = c51 = _mm256_setzero_ps();
+		}
+		for (; kk + 4 <= n; kk += 4) {
+			STEP(0);
+			STEP(1);
+			STEP(2);
+			STEP(3);
+			a += 4 * 6;
+			b += 4 * 16;
+		}
+		for (; kk < n; kk++) {
+			STEP(0);
+			a += 6;
+			b += 16;
+		}
 	}
-	for (; kk < k; kk++) {
-		STEP(0);
-		a += 6;
-		b += 16;
+	if (k > MXA_FAST_KSUB) {
+		c00 = _mm256_add_ps(_mm256_load_ps(p + 0), c00);
+		c01 = _mm256_add_ps(_mm256_load_ps(p + 8), c01);
+		c10 = _mm256_add_ps(_mm256_load_ps(p + 16), c10);
+		c11 = _mm256_add_ps(_mm256_load_ps(p + 24), c11);
+		c20 = _mm256_add_ps(_mm256_load_ps(p + 32), c20);
+		c21 = _mm256_add_ps(_mm256_load_ps(p + 40), c21);
+		c30 = _mm256_add_ps(_mm256_load_ps(p + 48), c30);
+		c31 = _mm256_add_ps(_mm256_load_ps(p + 56), c31);
+		c40 = _mm256_add_ps(_mm256_load_ps(p + 64), c40);
+		c41 = _mm256_add_ps(_mm256_load_ps(p + 72), c41);
+		c50 = _mm256_add_ps(_mm256_load_ps(p + 80), c50);
+		c51 = _mm256_add_ps(_mm256_load_ps(p + 88), c51);
 	}
 #undef STEP
 
@@ -94,8 +126,6 @@ AVX2 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const stru
 			_mm256_storeu_ps(d + 8, upd(r[2 * i + 1], d + 8, c ? c + 8 : NULL, fl));
 		}
 	} else {
-		float p[MXA_MR * MXA_NR] __attribute__((aligned(32)));
-
 		_mm256_store_ps(p + 0, c00), _mm256_store_ps(p + 8, c01);
 		_mm256_store_ps(p + 16, c10), _mm256_store_ps(p + 24, c11);
 		_mm256_store_ps(p + 32, c20), _mm256_store_ps(p + 40, c21);
@@ -105,6 +135,10 @@ AVX2 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const stru
 		mxa_kf32_apply(p, u);
 	}
 }
+
+/* vbroadcastss is a plain load on Zen 3, vpbroadcastd from memory also
+ * takes a vector pipe that vpmaddwd needs; the bits are the same. */
+#define BCAST(p) _mm256_castps_si256(_mm256_broadcast_ss((const float *)(const void *)(p)))
 
 AVX2 void mxa_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 			    const struct mxa_ks32 *u)
@@ -117,37 +151,29 @@ AVX2 void mxa_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 	do {								\
 		__m256i b0 = _mm256_load_si256((const __m256i *)(b + (o) * 16));	\
 		__m256i b1 = _mm256_load_si256((const __m256i *)(b + (o) * 16 + 8));	\
-		__m256i ax = _mm256_set1_epi32((int)a[(o) * 6 + 0]);	\
+		__m256i ax = BCAST(a + (o) * 6 + 0);			\
 		c00 = _mm256_add_epi32(c00, _mm256_madd_epi16(ax, b0));	\
 		c01 = _mm256_add_epi32(c01, _mm256_madd_epi16(ax, b1));	\
-		ax = _mm256_set1_epi32((int)a[(o) * 6 + 1]);		\
+		ax = BCAST(a + (o) * 6 + 1);				\
 		c10 = _mm256_add_epi32(c10, _mm256_madd_epi16(ax, b0));	\
 		c11 = _mm256_add_epi32(c11, _mm256_madd_epi16(ax, b1));	\
-		ax = _mm256_set1_epi32((int)a[(o) * 6 + 2]);		\
+		ax = BCAST(a + (o) * 6 + 2);				\
 		c20 = _mm256_add_epi32(c20, _mm256_madd_epi16(ax, b0));	\
 		c21 = _mm256_add_epi32(c21, _mm256_madd_epi16(ax, b1));	\
-		ax = _mm256_set1_epi32((int)a[(o) * 6 + 3]);		\
+		ax = BCAST(a + (o) * 6 + 3);				\
 		c30 = _mm256_add_epi32(c30, _mm256_madd_epi16(ax, b0));	\
 		c31 = _mm256_add_epi32(c31, _mm256_madd_epi16(ax, b1));	\
-		ax = _mm256_set1_epi32((int)a[(o) * 6 + 4]);		\
+		ax = BCAST(a + (o) * 6 + 4);				\
 		c40 = _mm256_add_epi32(c40, _mm256_madd_epi16(ax, b0));	\
 		c41 = _mm256_add_epi32(c41, _mm256_madd_epi16(ax, b1));	\
-		ax = _mm256_set1_epi32((int)a[(o) * 6 + 5]);		\
+		ax = BCAST(a + (o) * 6 + 5);				\
 		c50 = _mm256_add_epi32(c50, _mm256_madd_epi16(ax, b0));	\
 		c51 = _mm256_add_epi32(c51, _mm256_madd_epi16(ax, b1));	\
 	} while (0)
 
-	size_t kp = 0;
-
-	for (; kp + 4 <= kpairs; kp += 4) {
-		STEP(0);
-		STEP(1);
-		STEP(2);
-		STEP(3);
-		a += 4 * 6;
-		b += 4 * 16;
-	}
-	for (; kp < kpairs; kp++) {
+	/* One step per iteration: unrolled, GCC hoists the vpmaddwd above
+	 * their adds and spills. */
+	for (size_t kp = 0; kp < kpairs; kp++) {
 		STEP(0);
 		a += 6;
 		b += 16;
