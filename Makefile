@@ -31,14 +31,15 @@ GUEST_PROGS :=
 -include libaccel/libaccel.mk
 -include tests/guest/guest.mk
 include bench/bench.mk
+include tests/fuzz/fuzz.mk
 
 # The test machinery's own test (needs QEMU, the kernel and the initramfs).
-HOST_SCRIPT_TESTS := tests/host/test-harness.sh
+HOST_SCRIPT_TESTS := tests/host/test-harness.sh tests/host/test-fuzz-device.sh
 
 .PHONY: all setup setup-packages kernel qemu driver initramfs check check-host check-guest \
 	demo clean vm-test
 
-all: $(HOST_TESTS) driver $(GUEST_TESTS) $(GUEST_PROGS)
+all: $(HOST_TESTS) driver $(GUEST_TESTS) $(GUEST_PROGS) $(FUZZ_DEVICE)
 
 # ---- setup: idempotent; each step does nothing when already done ----
 setup: setup-packages kernel qemu

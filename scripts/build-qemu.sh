@@ -8,9 +8,17 @@
 set -euo pipefail
 . "$(dirname "$0")/mxa-env.sh"
 
+# MXA_QEMU_FLAVOR=asan builds a second QEMU with AddressSanitizer and UBSan (for
+# make fuzz-device), linked as qemu-system-x86_64-asan; its build dir is keyed apart.
+flavor_flags=
+case "${MXA_QEMU_FLAVOR:-}" in
+"") ;;
+asan) flavor_flags="--enable-asan --enable-ubsan" ;;
+*) mxa_die "unknown MXA_QEMU_FLAVOR '$MXA_QEMU_FLAVOR' (known: asan)" ;;
+esac
 CONFIGURE=(--python=/usr/bin/python3 --target-list=x86_64-softmmu --without-default-features
 	--enable-tcg --enable-fdt=system --disable-install-blobs --disable-docs
-	--disable-werror --disable-slirp --enable-trace-backends=log ${MXA_QEMU_EXTRA_CONFIGURE:-})
+	--disable-werror --disable-slirp --enable-trace-backends=log $flavor_flags ${MXA_QEMU_EXTRA_CONFIGURE:-})
 
 qroot="$MXA_CACHE/qemu"
 mkdir -p "$qroot"
@@ -107,5 +115,6 @@ if ! wait "$ninja_pid"; then
 	grep -E -B2 -A12 'error|FAILED' "$log" | head -60 >&2
 	mxa_die "QEMU build failed (log: $log)"
 fi
-ln -sfn "$bdir/qemu-system-x86_64" "$qroot/qemu-system-x86_64"
-echo "$bdir/qemu-system-x86_64"
+link="$qroot/qemu-system-x86_64${MXA_QEMU_FLAVOR:+-$MXA_QEMU_FLAVOR}"
+ln -sfn "$bdir/qemu-system-x86_64" "$link"
+echo "$link"

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Short device fuzzing run for make check (TAP): random MMIO, rings, page tables and
+# programs through qtest must neither crash nor hang QEMU. The long run, against an
+# ASan/UBSan QEMU, is `make fuzz-device SECONDS=N`.
+. "$(dirname "$0")/../../scripts/mxa-env.sh"
+echo "TAP version 13"
+echo "1..1"
+secs=${MXA_FUZZ_CHECK_SECONDS:-20}
+if out=$("$MXA_BUILD/tests/fuzz-device" --qemu "$MXA_CACHE/qemu/qemu-system-x86_64" \
+	--seconds "$secs" 2>&1); then
+	echo "$out" | sed 's/^/# /'
+	echo "ok 1 fuzz-device: $(echo "$out" | tail -n1 | sed 's/^fuzz-device: //') in ${secs}s"
+else
+	echo "$out" | tail -n 40 | sed 's/^/# /'
+	echo "not ok 1 fuzz-device found a problem (replay with the seed above)"
+	exit 1
+fi
