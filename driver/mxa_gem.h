@@ -5,6 +5,8 @@
 #ifndef MXA_GEM_H
 #define MXA_GEM_H
 
+#include <linux/bits.h>
+
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_mm.h>
 
@@ -13,7 +15,7 @@ struct drm_file;
 struct mxa_vm;
 
 /* Largest BO DRM_IOCTL_MXA_BO_CREATE accepts. */
-#define MXA_BO_MAX_SIZE		(1ull << 30)
+#define MXA_BO_MAX_SIZE		BIT_ULL(30)
 
 /**
  * struct mxa_bo - a buffer object.

@@ -29,7 +29,7 @@
 #include "mxa_job.h"
 
 #ifdef __BIG_ENDIAN
-#error "mxa: ring, completion and page-table formats are little-endian; big-endian hosts are not supported"
+#error "mxa: the ring, completion and page-table formats are little-endian"
 #endif
 
 #define MXA_RESET_POLL_US	10

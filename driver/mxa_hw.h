@@ -60,7 +60,7 @@ struct mxa_queue {
 	struct mxa_completion *comps;
 	dma_addr_t comps_dma;
 
-	spinlock_t lock;
+	spinlock_t lock;	/* protects the ring state below; IRQ-safe */
 	struct mxa_job **jobs;
 	u32 head;
 	u32 tail;
@@ -71,7 +71,7 @@ struct mxa_queue {
 	bool accepting;
 	bool recovering;
 
-	spinlock_t fence_lock;
+	spinlock_t fence_lock;	/* the queue's dma_fence lock */
 	u64 fence_context;
 	wait_queue_head_t space_wq;
 	char name[16];

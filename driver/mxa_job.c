@@ -226,9 +226,14 @@ static void mxa_queue_refill(struct mxa_queue *q)
 
 static bool mxa_queue_can_push(struct mxa_queue *q)
 {
-	guard(spinlock_irqsave)(&q->lock);
-	return !q->accepting ||
-	       (!q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog));
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&q->lock, flags);
+	ret = !q->accepting ||
+	      (!q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog));
+	spin_unlock_irqrestore(&q->lock, flags);
+	return ret;
 }
 
 /**

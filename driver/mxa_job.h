@@ -49,7 +49,7 @@ struct mxa_job {
 	u32 prog_size;
 	struct drm_mxa_job_result result;
 
-	spinlock_t ucmd_lock;
+	spinlock_t ucmd_lock;	/* protects ucmd */
 	struct io_uring_cmd *ucmd;
 	struct dma_fence_cb ucb;
 

@@ -179,10 +179,10 @@ int mxa_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags)
 		ret = -EINVAL;
 	else if (drm_dev_is_unplugged(file->minor->dev))
 		ret = -ENODEV;
-	else if (cmd->cmd_op == MXA_URING_CMD_SUBMIT)
-		return mxa_uring_submit(cmd, file, issue_flags);
-	else
+	else if (cmd->cmd_op != MXA_URING_CMD_SUBMIT)
 		ret = -EOPNOTSUPP;
+	else
+		return mxa_uring_submit(cmd, file, issue_flags);
 
 	io_uring_cmd_done(cmd, ret, 0, issue_flags);
 	return -EIOCBQUEUED;

@@ -5,6 +5,7 @@
 #ifndef MXA_VM_H
 #define MXA_VM_H
 
+#include <linux/bits.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/scatterlist.h>
@@ -16,7 +17,7 @@ struct mxa_pt;
 
 /* Device VAs handed out: the first MiB stays unmapped so that small bad addresses fault. */
 #define MXA_VM_VA_START		0x100000ull
-#define MXA_VM_VA_END		(1ull << MXA_VA_BITS)
+#define MXA_VM_VA_END		BIT_ULL(MXA_VA_BITS)
 /* An unmapped page after every BO turns a small overrun into an MMU fault. */
 #define MXA_VM_GUARD_SIZE	MXA_PAGE_SIZE
 
@@ -33,7 +34,7 @@ struct mxa_vm {
 	struct kref ref;
 	struct mxa_device *mdev;
 	u32 ctx;
-	struct mutex lock;
+	struct mutex lock;	/* protects mm and the page tables */
 	struct drm_mm mm;
 	struct mxa_pt *root;
 };

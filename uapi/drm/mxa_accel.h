@@ -203,6 +203,10 @@ struct drm_mxa_wait {
  *
  *   A ring without IORING_SETUP_SQE128 or IORING_SETUP_CQE32 gets -EINVAL; an unknown
  *   cmd_op -EOPNOTSUPP; a removed device -ENODEV.
+ *
+ *   Issue never blocks: when the hardware ring is full the job waits in the queue's
+ *   backlog (4096 jobs) and enters the ring in order; a command that finds the backlog
+ *   full completes at once with -EAGAIN (resubmit it after reaping completions).
  */
 #define MXA_URING_CMD_SUBMIT	0x01
 
