@@ -389,6 +389,66 @@ int accel_prog_gemm(struct accel_prog *prog, const struct accel_gemm *g);
 int accel_gemm(struct accel_device *dev, unsigned int queue, const struct accel_gemm *g,
 	       struct accel_job_result *result);
 
+/* ---- more commands: control flow, semaphores, asynchronous work -------------------- */
+
+/*
+ * Scalar registers: ACCEL_NUM_REGS 64-bit registers per job, zero when it starts; R0
+ * always reads 0. Register operands add to an immediate, so passing 0 as the register
+ * means "the immediate alone". Semantics: Documentation/isa.rst. Return values as for
+ * the other emitters (-EINVAL for a register >= ACCEL_NUM_REGS or a misaligned VA).
+ */
+#define ACCEL_NUM_REGS		32
+#define ACCEL_GROUP_MMA		0	/* class of asynchronous GEMMs (and WGMMA) */
+#define ACCEL_GROUP_COPY	1	/* class of asynchronous copies */
+
+/** accel_prog_reg_set() - REG_SET: R[reg] = value. */
+int accel_prog_reg_set(struct accel_prog *prog, unsigned int reg, uint64_t value);
+/** accel_prog_reg_add() - REG_ADD: R[dst] = R[ra] + R[rb] + imm (mod 2^64). */
+int accel_prog_reg_add(struct accel_prog *prog, unsigned int dst, unsigned int ra,
+		       unsigned int rb, uint64_t imm);
+/** accel_prog_reg_load() - REG_LOAD: R[reg] = the 64-bit value at @va (8-aligned). */
+int accel_prog_reg_load(struct accel_prog *prog, unsigned int reg, uint64_t va);
+/** accel_prog_reg_store() - REG_STORE: write R[reg] at @va (8-aligned). */
+int accel_prog_reg_store(struct accel_prog *prog, unsigned int reg, uint64_t va);
+/**
+ * accel_prog_loop() - LOOP: run the commands up to the matching accel_prog_endloop()
+ * @count + R[@reg] times (0 skips them). Loops nest 4 deep; a job executes at most
+ * 2^24 commands (else the job fails with MXA_ERR_LOOP_BUDGET).
+ */
+int accel_prog_loop(struct accel_prog *prog, uint32_t count, unsigned int reg);
+/** accel_prog_endloop() - ENDLOOP: end of the innermost loop body. */
+int accel_prog_endloop(struct accel_prog *prog);
+/**
+ * accel_prog_sem_wait() - SEM_WAIT: block the queue until the 64-bit semaphore at @va
+ * is >= @value (unsigned); fail with MXA_ERR_SEM_TIMEOUT after @timeout_us (0: 1 s,
+ * at most 10 s).
+ */
+int accel_prog_sem_wait(struct accel_prog *prog, uint64_t va, uint64_t value,
+			uint32_t timeout_us);
+/**
+ * accel_prog_sem_signal() - SEM_SIGNAL: once every earlier command is complete, write
+ * @value at @va, or with @add non-zero add it (atomic across the device's queues).
+ */
+int accel_prog_sem_signal(struct accel_prog *prog, uint64_t va, uint64_t value, int add);
+/** accel_prog_commit_group() - COMMIT_GROUP: close the class's uncommitted commands. */
+int accel_prog_commit_group(struct accel_prog *prog, unsigned int cls);
+/**
+ * accel_prog_wait_group() - WAIT_GROUP: wait until at most @n of the newest committed
+ * groups of class @cls are pending (PTX wait_group semantics).
+ */
+int accel_prog_wait_group(struct accel_prog *prog, unsigned int cls, uint32_t n);
+/**
+ * accel_prog_copy() - COPY (cp.async): asynchronously copy @bytes + R[@bytes_reg] bytes
+ * from @src + R[@src_reg] to @dst + R[@dst_reg], in class ACCEL_GROUP_COPY.
+ */
+int accel_prog_copy(struct accel_prog *prog, uint64_t dst, unsigned int dst_reg, uint64_t src,
+		    unsigned int src_reg, uint32_t bytes, unsigned int bytes_reg);
+/**
+ * accel_prog_gemm_async() - the GEMM command run asynchronously on the math engine, in
+ * class ACCEL_GROUP_MMA: D is written once a WAIT_GROUP covers it.
+ */
+int accel_prog_gemm_async(struct accel_prog *prog, const struct accel_gemm *g);
+
 #ifdef __cplusplus
 }
 #endif

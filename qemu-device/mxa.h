@@ -3,7 +3,8 @@
  *
  *   mxa_pci.c    PCI device, properties, BAR0 registers, resets, interrupts
  *   mxa_queue.c  one command-processor thread per hardware queue: ring fetch, completion
- *   mxa_exec.c   the command interpreter (uapi/mxa_isa.h)
+ *   mxa_exec.c   the command interpreter (uapi/mxa_isa.h): control, registers, loops
+ *   mxa_async.c  asynchronous engines (copy, math): worker lanes, commit/wait groups
  *   mxa_mmu.c    contexts, page-table walk, TLB, translated DMA
  *   mxa_math.c   math commands on the matrix engine (engine/)
  *
@@ -23,6 +24,7 @@
 OBJECT_DECLARE_SIMPLE_TYPE(MxaState, MXA)
 
 #define MXA_TLB_ENTRIES 64
+#define MXA_LANE_DEPTH 256  /* asynchronous ops queued per lane; issuing waits beyond */
 
 typedef struct MxaTlbEntry {
     uint64_t vpn;       /* VA >> MXA_PAGE_SHIFT */
@@ -31,6 +33,35 @@ typedef struct MxaTlbEntry {
     uint32_t gen;       /* MxaState.tlb_gen when filled; stale when different */
     bool valid;
 } MxaTlbEntry;
+
+struct MxaJob;
+struct MxaAsyncOp;
+
+/*
+ * An asynchronous engine of a queue: one worker thread running the queue's
+ * asynchronous commands of one class in issue order (so results are deterministic and
+ * completion is monotone: op i done implies every earlier op done).
+ */
+typedef struct MxaLane {
+    struct MxaQueue *q;
+    unsigned index;         /* MXA_GROUP_* served */
+    QemuThread thread;
+    QemuMutex lock;         /* protects the fields below up to 'tlb' */
+    QemuCond cond;          /* signalled when work is queued, an op is done, shutdown */
+    struct MxaAsyncOp *head, *tail;
+    uint64_t issued;        /* ops queued since the job started */
+    uint64_t done;          /* ops finished (or dropped) */
+    uint64_t clock;         /* cycle model: when the lane's last op ends */
+    uint64_t done_cycles[MXA_LANE_DEPTH]; /* clock after op i, by i % size */
+    bool shutdown;
+    uint32_t ctx;           /* the running job's context */
+    uint64_t pt_root;
+    uint64_t job_id;
+    /* first failure of the job's ops (0 = none) */
+    uint32_t error, err_offset, err_opcode, err_info;
+    uint64_t err_addr;
+    MxaTlbEntry tlb[MXA_TLB_ENTRIES]; /* used only by the lane's thread */
+} MxaLane;
 
 typedef struct MxaQueue {
     struct MxaState *dev;
@@ -51,6 +82,7 @@ typedef struct MxaQueue {
     bool shutdown;
     int abort;              /* atomic: stop the running job at the next command */
     MxaTlbEntry tlb[MXA_TLB_ENTRIES]; /* used only by the queue's thread */
+    MxaLane lanes[MXA_GROUP_CLASSES];
 } MxaQueue;
 
 struct MxaState {
@@ -75,15 +107,32 @@ struct MxaState {
     uint32_t dev_error;
     uint32_t dev_error_info;
     uint32_t scratch;
+    QemuMutex sem_lock;     /* makes SEM_SIGNAL add atomic across queues */
 
     MxaQueue queues[MXA_MAX_QUEUES];
 };
+
+/* Commit groups of one asynchronous class (queue thread only). */
+typedef struct MxaGroups {
+    uint64_t committed;     /* groups committed */
+    uint64_t mark[MXA_MAX_PENDING_GROUPS]; /* group g ends with lane op mark[g % size] */
+} MxaGroups;
+
+typedef struct MxaLoop {
+    uint32_t body;          /* dword index of the first command of the body */
+    uint64_t remaining;     /* iterations left after the current one */
+} MxaLoop;
 
 /* A running job: what the interpreter and the MMU need. */
 typedef struct MxaJob {
     MxaQueue *q;
     struct mxa_job_desc desc;
     uint64_t pt_root;
+    MxaTlbEntry *tlb;       /* the TLB of the thread using this job */
+    uint64_t regs[MXA_NUM_REGS];
+    MxaLoop loops[MXA_LOOP_MAX_DEPTH];
+    unsigned loop_depth;
+    MxaGroups groups[MXA_GROUP_CLASSES];
     /* error record, filled by the first failure */
     uint32_t error;
     uint32_t err_offset;
@@ -110,6 +159,25 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val);
 /* mxa_exec.c */
 void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords);
 int mxa_job_fail(MxaJob *job, uint32_t error, uint64_t addr, uint32_t info);
+
+/* mxa_async.c */
+typedef struct MxaAsyncOp {
+    struct MxaAsyncOp *next;
+    uint32_t offset;        /* issuing command, for the error record */
+    uint32_t header;
+    uint64_t issue_cycle;   /* job->cycles when issued */
+    uint64_t seq;           /* lane op number */
+    uint64_t src, dst, len; /* COPY: resolved operands */
+    uint32_t cmd[MXA_GEMM_DWORDS]; /* GEMM: the command */
+} MxaAsyncOp;
+
+void mxa_lanes_init(MxaQueue *q);
+void mxa_lanes_fini(MxaQueue *q);
+void mxa_lanes_job_start(MxaJob *job);
+int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op);
+int mxa_async_commit(MxaJob *job, unsigned cls);
+int mxa_async_wait_group(MxaJob *job, unsigned cls, uint64_t n);
+int mxa_async_drain(MxaJob *job, bool abortable);
 
 /* mxa_math.c */
 int mxa_exec_gemm(MxaJob *job, const uint32_t *args);

@@ -3,7 +3,13 @@
  *
  * Every command is validated before it runs (length, flags, alignment, bounds); the first
  * failure stops the job and fills its error record with the command's offset and header.
- * The queue's abort flag (reset) is checked between commands.
+ * The queue's abort flag (reset) is checked between commands and inside every wait.
+ *
+ * Control flow: 32 scalar registers (R0 = 0), LOOP/ENDLOOP nested up to
+ * MXA_LOOP_MAX_DEPTH deep, and a budget of MXA_JOB_CMD_BUDGET executed commands per job
+ * so that no program runs forever. Asynchronous commands (COPY, GEMM with
+ * MXA_CMD_F_ASYNC) go to the queue's lanes (mxa_async.c); WAIT_GROUP, FENCE_WRITE,
+ * SEM_SIGNAL and SEM_WAIT's polling are the only points where the interpreter blocks.
  *
  * Cycle model (Documentation/device.rst): each command costs a fixed number of cycles.
  *
@@ -12,6 +18,7 @@
 #include "qemu/osdep.h"
 #include "qemu/atomic.h"
 #include "qemu/timer.h"
+#include "qemu/bswap.h"
 #include "mxa.h"
 #include "trace.h"
 
@@ -19,6 +26,11 @@ enum {
     MXA_CYCLES_NOP = 1,
     MXA_CYCLES_FENCE_WRITE = 16,
     MXA_CYCLES_TIMESTAMP = 8,
+    MXA_CYCLES_REG = 1,
+    MXA_CYCLES_LOOP = 1,
+    MXA_CYCLES_GROUP = 1,
+    MXA_CYCLES_SEM = 16,
+    MXA_SEM_POLL_MAX_US = 1000,
 };
 
 int mxa_job_fail(MxaJob *job, uint32_t error, uint64_t addr, uint32_t info)
@@ -49,48 +61,311 @@ static int mxa_exec_write64(MxaJob *job, uint64_t va, uint64_t value)
     return mxa_va_write(job, va, &le, sizeof(le));
 }
 
-/* Run one command; returns 0 or -1 with the job's error set. */
-static int mxa_exec_one(MxaJob *job, const uint32_t *cmd, uint32_t ndw)
+static int mxa_check_cmd(MxaJob *job, uint32_t ndw, uint32_t want, uint32_t flags,
+                         uint32_t allowed)
 {
+    if (ndw != want) {
+        return mxa_job_fail(job, MXA_ERR_BAD_LENGTH, 0, ndw);
+    }
+    if (flags & ~allowed) {
+        return mxa_job_fail(job, MXA_ERR_BAD_FLAGS, 0, flags);
+    }
+    return 0;
+}
+
+static int mxa_check_regs(MxaJob *job, uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t bad = a >= MXA_NUM_REGS ? a : b >= MXA_NUM_REGS ? b : c;
+
+    if (bad >= MXA_NUM_REGS) {
+        return mxa_job_fail(job, MXA_ERR_BAD_REGISTER, 0, bad);
+    }
+    return 0;
+}
+
+static uint64_t mxa_reg(MxaJob *job, uint32_t r)
+{
+    return r ? job->regs[r] : 0;
+}
+
+static void mxa_reg_write(MxaJob *job, uint32_t r, uint64_t value)
+{
+    if (r) {
+        job->regs[r] = value;
+    }
+}
+
+static int mxa_exec_read64(MxaJob *job, uint64_t va, uint64_t *value)
+{
+    uint64_t le;
+
+    if (va % 8) {
+        return mxa_job_fail(job, MXA_ERR_MISALIGNED, va, 8);
+    }
+    if (mxa_va_read(job, va, &le, sizeof(le))) {
+        return -1;
+    }
+    *value = le64_to_cpu(le);
+    return 0;
+}
+
+/* The dword index after the ENDLOOP matching the LOOP whose body starts at @pc. */
+static int mxa_skip_loop(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uint32_t pc,
+                         uint32_t *next)
+{
+    unsigned depth = 1;
+
+    while (pc < ndwords) {
+        uint32_t ndw = MXA_CMD_DWORDS(prog[pc]);
+        uint32_t op = MXA_CMD_OPCODE(prog[pc]);
+
+        if (ndw == 0 || ndw > ndwords - pc) {
+            break;
+        }
+        pc += ndw;
+        if (op == MXA_OP_LOOP) {
+            depth++;
+        } else if (op == MXA_OP_ENDLOOP && --depth == 0) {
+            *next = pc;
+            return 0;
+        }
+    }
+    return mxa_job_fail(job, MXA_ERR_LOOP_NESTING, 0, 0);
+}
+
+static int mxa_exec_sem_wait(MxaJob *job, const uint32_t *cmd)
+{
+    uint64_t va = mxa_arg64(cmd, 1), want = mxa_arg64(cmd, 3);
+    uint32_t timeout_us = cmd[5] ? cmd[5] : MXA_SEM_DEFAULT_TIMEOUT_US;
+    int64_t start = get_clock(), now;
+    unsigned sleep_us = 1;
+    uint64_t value;
+
+    if (timeout_us > MXA_SEM_MAX_TIMEOUT_US) {
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, va, timeout_us);
+    }
+    for (;;) {
+        if (mxa_exec_read64(job, va, &value)) {
+            return -1;
+        }
+        if (value >= want) {
+            break;
+        }
+        if (qatomic_read(&job->q->abort)) {
+            return -1;
+        }
+        now = get_clock();
+        if (now - start >= (int64_t)timeout_us * 1000) {
+            trace_mxa_guest_err_sem_timeout(job->q->index, va, value, want);
+            return mxa_job_fail(job, MXA_ERR_SEM_TIMEOUT, va, timeout_us);
+        }
+        g_usleep(sleep_us);
+        sleep_us = MIN(sleep_us * 2, MXA_SEM_POLL_MAX_US);
+    }
+    smp_mb();   /* what the signaller wrote before the semaphore is visible now */
+    job->cycles += MXA_CYCLES_SEM +
+                   (uint64_t)(get_clock() - start) * job->q->dev->cycle_mhz / 1000;
+    return 0;
+}
+
+static int mxa_exec_sem_signal(MxaJob *job, const uint32_t *cmd, uint32_t flags)
+{
+    MxaState *s = job->q->dev;
+    uint64_t va = mxa_arg64(cmd, 1), value = mxa_arg64(cmd, 3), old;
+    int ret;
+
+    if (va % 8) {
+        return mxa_job_fail(job, MXA_ERR_MISALIGNED, va, 8);
+    }
+    if (mxa_async_drain(job, true)) {
+        return -1;
+    }
+    smp_mb();
+    job->cycles += MXA_CYCLES_SEM;
+    if (!(flags & MXA_SEM_F_ADD)) {
+        return mxa_exec_write64(job, va, value);
+    }
+    qemu_mutex_lock(&s->sem_lock);
+    ret = mxa_exec_read64(job, va, &old);
+    if (!ret) {
+        ret = mxa_exec_write64(job, va, old + value);
+    }
+    qemu_mutex_unlock(&s->sem_lock);
+    return ret;
+}
+
+static int mxa_exec_copy(MxaJob *job, const uint32_t *cmd)
+{
+    uint32_t regs = cmd[6];
+    MxaAsyncOp *op;
+    uint64_t len;
+
+    if (mxa_check_regs(job, MXA_REG_A(regs), MXA_REG_B(regs), MXA_REG_C(regs))) {
+        return -1;
+    }
+    if (regs >> 24) {
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, regs);
+    }
+    len = cmd[5] + mxa_reg(job, MXA_REG_C(regs));
+    if (len < cmd[5] || len > MXA_COPY_MAX_BYTES) {
+        return mxa_job_fail(job, MXA_ERR_TOO_LARGE, 0, 0);
+    }
+    op = g_new0(MxaAsyncOp, 1);
+    op->src = mxa_arg64(cmd, 1) + mxa_reg(job, MXA_REG_A(regs));
+    op->dst = mxa_arg64(cmd, 3) + mxa_reg(job, MXA_REG_B(regs));
+    op->len = len;
+    return mxa_async_issue(job, MXA_GROUP_COPY, op);
+}
+
+/*
+ * Run one command; returns 0 or -1 with the job's error set (or the abort flag).
+ * *next is the dword index of the next command (pc + ndw unless the command jumps).
+ */
+static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uint32_t pc,
+                        uint32_t *next)
+{
+    const uint32_t *cmd = &prog[pc];
+    uint32_t ndw = MXA_CMD_DWORDS(cmd[0]);
     uint32_t op = MXA_CMD_OPCODE(cmd[0]);
     uint32_t flags = MXA_CMD_FLAGS(cmd[0]);
+    uint64_t value;
 
+    *next = pc + ndw;
     switch (op) {
     case MXA_OP_NOP:
-        if (ndw != MXA_NOP_DWORDS) {
-            return mxa_job_fail(job, MXA_ERR_BAD_LENGTH, 0, ndw);
-        }
-        if (flags) {
-            return mxa_job_fail(job, MXA_ERR_BAD_FLAGS, 0, flags);
+        if (mxa_check_cmd(job, ndw, MXA_NOP_DWORDS, flags, 0)) {
+            return -1;
         }
         job->cycles += MXA_CYCLES_NOP;
         return 0;
     case MXA_OP_FENCE_WRITE:
-        if (ndw != MXA_FENCE_WRITE_DWORDS) {
-            return mxa_job_fail(job, MXA_ERR_BAD_LENGTH, 0, ndw);
+        if (mxa_check_cmd(job, ndw, MXA_FENCE_WRITE_DWORDS, flags, 0)) {
+            return -1;
         }
-        if (flags) {
-            return mxa_job_fail(job, MXA_ERR_BAD_FLAGS, 0, flags);
+        /* every earlier command, asynchronous ones included, is complete */
+        if (mxa_async_drain(job, true)) {
+            return -1;
         }
-        /* all earlier commands are complete: the interpreter is in order for now */
         smp_mb();
         job->cycles += MXA_CYCLES_FENCE_WRITE;
         return mxa_exec_write64(job, mxa_arg64(cmd, 1), mxa_arg64(cmd, 3));
     case MXA_OP_TIMESTAMP:
-        if (ndw != MXA_TIMESTAMP_DWORDS) {
-            return mxa_job_fail(job, MXA_ERR_BAD_LENGTH, 0, ndw);
-        }
-        if (flags) {
-            return mxa_job_fail(job, MXA_ERR_BAD_FLAGS, 0, flags);
+        if (mxa_check_cmd(job, ndw, MXA_TIMESTAMP_DWORDS, flags, 0)) {
+            return -1;
         }
         job->cycles += MXA_CYCLES_TIMESTAMP;
         return mxa_exec_write64(job, mxa_arg64(cmd, 1), get_clock());
-    case MXA_OP_GEMM:
-        if (ndw != MXA_GEMM_DWORDS) {
-            return mxa_job_fail(job, MXA_ERR_BAD_LENGTH, 0, ndw);
+    case MXA_OP_REG_SET:
+        if (mxa_check_cmd(job, ndw, MXA_REG_SET_DWORDS, flags, 0) ||
+            mxa_check_regs(job, cmd[1], 0, 0)) {
+            return -1;
         }
-        if (flags) {
-            return mxa_job_fail(job, MXA_ERR_BAD_FLAGS, 0, flags);
+        mxa_reg_write(job, cmd[1], mxa_arg64(cmd, 2));
+        job->cycles += MXA_CYCLES_REG;
+        return 0;
+    case MXA_OP_REG_ADD:
+        if (mxa_check_cmd(job, ndw, MXA_REG_ADD_DWORDS, flags, 0) ||
+            mxa_check_regs(job, MXA_REG_A(cmd[1]), MXA_REG_B(cmd[1]), MXA_REG_C(cmd[1]))) {
+            return -1;
+        }
+        if (cmd[1] >> 24) {
+            return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, cmd[1]);
+        }
+        mxa_reg_write(job, MXA_REG_A(cmd[1]), mxa_reg(job, MXA_REG_B(cmd[1])) +
+                      mxa_reg(job, MXA_REG_C(cmd[1])) + mxa_arg64(cmd, 2));
+        job->cycles += MXA_CYCLES_REG;
+        return 0;
+    case MXA_OP_REG_LOAD:
+        if (mxa_check_cmd(job, ndw, MXA_REG_LOAD_DWORDS, flags, 0) ||
+            mxa_check_regs(job, cmd[1], 0, 0) ||
+            mxa_exec_read64(job, mxa_arg64(cmd, 2), &value)) {
+            return -1;
+        }
+        mxa_reg_write(job, cmd[1], value);
+        job->cycles += MXA_CYCLES_FENCE_WRITE;
+        return 0;
+    case MXA_OP_REG_STORE:
+        if (mxa_check_cmd(job, ndw, MXA_REG_STORE_DWORDS, flags, 0) ||
+            mxa_check_regs(job, cmd[1], 0, 0)) {
+            return -1;
+        }
+        job->cycles += MXA_CYCLES_FENCE_WRITE;
+        return mxa_exec_write64(job, mxa_arg64(cmd, 2), mxa_reg(job, cmd[1]));
+    case MXA_OP_LOOP:
+        if (mxa_check_cmd(job, ndw, MXA_LOOP_DWORDS, flags, 0) ||
+            mxa_check_regs(job, cmd[2], 0, 0)) {
+            return -1;
+        }
+        job->cycles += MXA_CYCLES_LOOP;
+        value = (uint64_t)cmd[1] + mxa_reg(job, cmd[2]);
+        if (value < cmd[1]) {
+            value = UINT64_MAX;     /* the budget stops it */
+        }
+        if (value == 0) {
+            return mxa_skip_loop(job, prog, ndwords, *next, next);
+        }
+        if (job->loop_depth >= MXA_LOOP_MAX_DEPTH) {
+            return mxa_job_fail(job, MXA_ERR_LOOP_NESTING, 0, job->loop_depth);
+        }
+        job->loops[job->loop_depth++] = (MxaLoop){ .body = *next, .remaining = value - 1 };
+        return 0;
+    case MXA_OP_ENDLOOP:
+        if (mxa_check_cmd(job, ndw, MXA_ENDLOOP_DWORDS, flags, 0)) {
+            return -1;
+        }
+        if (!job->loop_depth) {
+            return mxa_job_fail(job, MXA_ERR_LOOP_NESTING, 0, 0);
+        }
+        job->cycles += MXA_CYCLES_LOOP;
+        if (job->loops[job->loop_depth - 1].remaining) {
+            job->loops[job->loop_depth - 1].remaining--;
+            *next = job->loops[job->loop_depth - 1].body;
+        } else {
+            job->loop_depth--;
+        }
+        return 0;
+    case MXA_OP_SEM_WAIT:
+        if (mxa_check_cmd(job, ndw, MXA_SEM_WAIT_DWORDS, flags, 0)) {
+            return -1;
+        }
+        return mxa_exec_sem_wait(job, cmd);
+    case MXA_OP_SEM_SIGNAL:
+        if (mxa_check_cmd(job, ndw, MXA_SEM_SIGNAL_DWORDS, flags, MXA_SEM_F_ADD)) {
+            return -1;
+        }
+        return mxa_exec_sem_signal(job, cmd, flags);
+    case MXA_OP_COMMIT_GROUP:
+        if (mxa_check_cmd(job, ndw, MXA_COMMIT_GROUP_DWORDS, 0, 0)) {
+            return -1;
+        }
+        if (flags >= MXA_GROUP_CLASSES) {
+            return mxa_job_fail(job, MXA_ERR_BAD_CLASS, 0, flags);
+        }
+        job->cycles += MXA_CYCLES_GROUP;
+        return mxa_async_commit(job, flags);
+    case MXA_OP_WAIT_GROUP:
+        if (mxa_check_cmd(job, ndw, MXA_WAIT_GROUP_DWORDS, 0, 0)) {
+            return -1;
+        }
+        if (flags >= MXA_GROUP_CLASSES) {
+            return mxa_job_fail(job, MXA_ERR_BAD_CLASS, 0, flags);
+        }
+        job->cycles += MXA_CYCLES_GROUP;
+        return mxa_async_wait_group(job, flags, cmd[1]);
+    case MXA_OP_COPY:
+        if (mxa_check_cmd(job, ndw, MXA_COPY_DWORDS, flags, 0)) {
+            return -1;
+        }
+        return mxa_exec_copy(job, cmd);
+    case MXA_OP_GEMM:
+        if (mxa_check_cmd(job, ndw, MXA_GEMM_DWORDS, flags, MXA_CMD_F_ASYNC)) {
+            return -1;
+        }
+        if (flags & MXA_CMD_F_ASYNC) {
+            MxaAsyncOp *aop = g_new0(MxaAsyncOp, 1);
+
+            memcpy(aop->cmd, cmd, MXA_GEMM_DWORDS * sizeof(uint32_t));
+            return mxa_async_issue(job, MXA_GROUP_MMA, aop);
         }
         return mxa_exec_gemm(job, &cmd[1]);
     default:
@@ -100,7 +375,7 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *cmd, uint32_t ndw)
 
 void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
 {
-    uint32_t pc = 0;
+    uint32_t pc = 0, next;
 
     while (pc < ndwords) {
         uint32_t ndw = MXA_CMD_DWORDS(prog[pc]);
@@ -118,10 +393,20 @@ void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
             mxa_job_fail(job, MXA_ERR_TRUNCATED, 0, ndw);
             return;
         }
-        if (mxa_exec_one(job, &prog[pc], ndw)) {
+        if (job->commands >= MXA_JOB_CMD_BUDGET) {
+            mxa_job_fail(job, MXA_ERR_LOOP_BUDGET, 0, MXA_JOB_CMD_BUDGET);
+            return;
+        }
+        if (mxa_exec_one(job, prog, ndwords, pc, &next)) {
             return;
         }
         job->commands++;
-        pc += ndw;
+        pc = next;
+    }
+    if (job->loop_depth) {
+        /* the program ends inside a loop: blame the innermost LOOP */
+        job->cur_offset = (job->loops[job->loop_depth - 1].body - MXA_LOOP_DWORDS) * 4;
+        job->cur_header = prog[job->cur_offset / 4];
+        mxa_job_fail(job, MXA_ERR_LOOP_NESTING, 0, job->loop_depth);
     }
 }

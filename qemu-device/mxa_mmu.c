@@ -2,7 +2,8 @@
  * MXA device MMU: every DMA a job makes goes through its context's page table.
  *
  * A job binds its context at start (context table entry read once); translations are
- * cached in the queue's small direct-mapped TLB, tagged with the context id and the
+ * cached in a small direct-mapped TLB of the thread doing the access (the queue's
+ * command processor or one of its asynchronous lanes), tagged with the context id and the
  * device-wide TLB generation, which the driver bumps through MXA_REG_TLB_INVAL (and
  * which changes whenever the context table is reprogrammed). A missing or read-only
  * mapping fails the job with MXA_ERR_MMU_FAULT, the faulting VA and the access type.
@@ -44,7 +45,7 @@ static int mxa_mmu_translate(MxaJob *job, uint64_t va, bool write, uint64_t *dma
     MxaQueue *q = job->q;
     uint32_t gen = qatomic_read(&q->dev->tlb_gen);
     uint64_t vpn = va >> MXA_PAGE_SHIFT;
-    MxaTlbEntry *e = &q->tlb[vpn % MXA_TLB_ENTRIES];
+    MxaTlbEntry *e = &job->tlb[vpn % MXA_TLB_ENTRIES];
     uint64_t table = job->pt_root, pte = 0;
 
     if (va >> MXA_VA_BITS) {

@@ -30,7 +30,8 @@
 #include "trace.h"
 
 static const uint64_t mxa_caps = MXA_CAP_NOP | MXA_CAP_FENCE_WRITE | MXA_CAP_MMU |
-                                 MXA_CAP_TIMESTAMP | MXA_CAP_MSIX | MXA_CAP_GEMM;
+                                 MXA_CAP_TIMESTAMP | MXA_CAP_MSIX | MXA_CAP_GEMM |
+                                 MXA_CAP_CONTROL | MXA_CAP_ASYNC;
 
 void mxa_report_dev_error(MxaState *s, uint32_t code, uint32_t info)
 {
@@ -283,6 +284,7 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
     }
     s->irq_bh = qemu_bh_new_guarded(mxa_irq_bh, s, &DEVICE(pdev)->mem_reentrancy_guard);
     mxa_reset_registers(s);
+    qemu_mutex_init(&s->sem_lock);
     for (unsigned i = 0; i < s->num_queues; i++) {
         mxa_queue_init(s, i);
     }
@@ -296,6 +298,7 @@ static void mxa_exit(PCIDevice *pdev)
         mxa_queue_fini(&s->queues[i]);
     }
     qemu_bh_delete(s->irq_bh);
+    qemu_mutex_destroy(&s->sem_lock);
     mxa_engine_destroy(s->engine);
     msix_uninit_exclusive_bar(pdev);
 }

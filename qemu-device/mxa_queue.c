@@ -147,6 +147,7 @@ static void mxa_job_run(MxaJob *job)
     if (mxa_mmu_bind(job)) {
         return;
     }
+    mxa_lanes_job_start(job);
     prog = g_try_malloc(size);
     if (!prog) {
         mxa_job_fail(job, MXA_ERR_BAD_PROGRAM, job->desc.prog_va, size);
@@ -158,6 +159,8 @@ static void mxa_job_run(MxaJob *job)
         }
         mxa_exec_program(job, prog, size / 4);
     }
+    /* no asynchronous command outlives its job, even through a reset */
+    mxa_async_drain(job, false);
     g_free(prog);
 }
 
@@ -210,7 +213,7 @@ static void *mxa_queue_thread(void *opaque)
     MxaState *s = q->dev;
 
     for (;;) {
-        MxaJob job = { .q = q };
+        MxaJob job = { .q = q, .tlb = q->tlb };
         uint64_t desc_addr, start_ns;
         uint32_t head;
         bool aborted;
@@ -288,6 +291,7 @@ void mxa_queue_init(MxaState *s, unsigned i)
     q->index = i;
     qemu_mutex_init(&q->lock);
     qemu_cond_init(&q->cond);
+    mxa_lanes_init(q);
     snprintf(name, sizeof(name), "mxa-q%u", i);
     qemu_thread_create(&q->thread, name, mxa_queue_thread, q, QEMU_THREAD_JOINABLE);
 }
@@ -300,6 +304,7 @@ void mxa_queue_fini(MxaQueue *q)
     qemu_cond_broadcast(&q->cond);
     qemu_mutex_unlock(&q->lock);
     qemu_thread_join(&q->thread);
+    mxa_lanes_fini(q);
     qemu_cond_destroy(&q->cond);
     qemu_mutex_destroy(&q->lock);
 }

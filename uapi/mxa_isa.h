@@ -38,6 +38,64 @@ enum mxa_opcode {
 	 */
 	MXA_OP_TIMESTAMP = 0x02,
 	/*
+	 * REG_SET: 4 dwords: header, reg, imm_lo, imm_hi. R[reg] = imm.
+	 * Scalar registers: MXA_NUM_REGS 64-bit registers per job, zero at job start;
+	 * R0 always reads as zero and writes to it are ignored.
+	 */
+	MXA_OP_REG_SET = 0x03,
+	/*
+	 * REG_ADD: 4 dwords: header, MXA_REGS3(dst, ra, rb), imm_lo, imm_hi.
+	 * R[dst] = R[ra] + R[rb] + imm (modulo 2^64). With R0 this is add-immediate,
+	 * add-register or move.
+	 */
+	MXA_OP_REG_ADD = 0x04,
+	/* REG_LOAD: 4 dwords: header, reg, va_lo, va_hi. R[reg] = 64-bit value at va (8-aligned). */
+	MXA_OP_REG_LOAD = 0x05,
+	/* REG_STORE: 4 dwords: header, reg, va_lo, va_hi. Writes R[reg] at va (8-aligned). */
+	MXA_OP_REG_STORE = 0x06,
+	/*
+	 * LOOP: 3 dwords: header, count, reg. Runs the commands up to the matching ENDLOOP
+	 * count + R[reg] times (computed once, when LOOP runs; 0 skips the body). Loops
+	 * nest up to MXA_LOOP_MAX_DEPTH deep. Every command a job executes counts against
+	 * MXA_JOB_CMD_BUDGET (MXA_ERR_LOOP_BUDGET when exceeded).
+	 */
+	MXA_OP_LOOP = 0x07,
+	/* ENDLOOP: 1 dword: closes the innermost LOOP. */
+	MXA_OP_ENDLOOP = 0x08,
+	/*
+	 * SEM_WAIT: 6 dwords: header, va_lo, va_hi, value_lo, value_hi, timeout_us.
+	 * Blocks the queue's command processor until the 64-bit semaphore at va (8-aligned)
+	 * is >= value (unsigned). timeout_us 0 means MXA_SEM_DEFAULT_TIMEOUT_US; at most
+	 * MXA_SEM_MAX_TIMEOUT_US. MXA_ERR_SEM_TIMEOUT when it expires; a reset aborts it.
+	 */
+	MXA_OP_SEM_WAIT = 0x09,
+	/*
+	 * SEM_SIGNAL: 5 dwords: header, va_lo, va_hi, value_lo, value_hi. After every
+	 * earlier command of the job is complete, writes value at va, or with
+	 * MXA_SEM_F_ADD adds it (atomic with respect to every queue of the device).
+	 */
+	MXA_OP_SEM_SIGNAL = 0x0a,
+	/*
+	 * COMMIT_GROUP: 1 dword; flags = group class (MXA_GROUP_*). Closes every
+	 * asynchronous command of that class issued since the last commit into a new
+	 * group (an empty group if there is none), as PTX commit_group.
+	 */
+	MXA_OP_COMMIT_GROUP = 0x0b,
+	/*
+	 * WAIT_GROUP: 2 dwords: header (flags = class), n. Blocks until at most n of the
+	 * newest committed groups of the class are pending (PTX wait_group n); uncommitted
+	 * commands are not waited for. Reports the first error of a completed command.
+	 */
+	MXA_OP_WAIT_GROUP = 0x0c,
+	/*
+	 * COPY: 7 dwords: header, src_lo, src_hi, dst_lo, dst_hi, bytes, MXA_REGS3(rs, rd, rn).
+	 * Asynchronous linear copy (cp.async): copies bytes + R[rn] bytes from
+	 * src + R[rs] to dst + R[rd] on the device's copy engine, in class
+	 * MXA_GROUP_COPY; at most MXA_COPY_MAX_BYTES. The copy happens later: use
+	 * COMMIT_GROUP/WAIT_GROUP before touching the destination.
+	 */
+	MXA_OP_COPY = 0x20,
+	/*
 	 * GEMM: 1 + MXA_GEMM_ARGS_DWORDS dwords: header, then struct mxa_isa_gemm.
 	 * D = (scale_a * A) x (scale_b * B)^T (+ C), all operands in device memory,
 	 * tiled across the device's engine cores. Synchronous: the next command starts
@@ -45,6 +103,42 @@ enum mxa_opcode {
 	 */
 	MXA_OP_GEMM = 0x40,
 };
+
+/* Header flag of GEMM: run asynchronously on the math engine, in class MXA_GROUP_MMA. */
+#define MXA_CMD_F_ASYNC		(1u << 0)
+
+/* Scalar registers and loops. */
+#define MXA_NUM_REGS		32
+#define MXA_REGS3(a, b, c)	((__u32)(a) | ((__u32)(b) << 8) | ((__u32)(c) << 16))
+#define MXA_REG_A(w)		((w) & 0xffu)
+#define MXA_REG_B(w)		(((w) >> 8) & 0xffu)
+#define MXA_REG_C(w)		(((w) >> 16) & 0xffu)
+#define MXA_LOOP_MAX_DEPTH	4
+#define MXA_JOB_CMD_BUDGET	(1u << 24)	/* commands one job may execute */
+
+/* Semaphores. */
+#define MXA_SEM_F_ADD		(1u << 0)	/* SEM_SIGNAL flag: add instead of write */
+#define MXA_SEM_DEFAULT_TIMEOUT_US	1000000u
+#define MXA_SEM_MAX_TIMEOUT_US		10000000u
+
+/* Asynchronous command classes: each has its own commit/wait groups. */
+#define MXA_GROUP_MMA		0	/* asynchronous math (GEMM async, WGMMA) */
+#define MXA_GROUP_COPY		1	/* COPY (cp.async), TMA stores (bulk groups) */
+#define MXA_GROUP_CLASSES	2
+#define MXA_MAX_PENDING_GROUPS	64	/* COMMIT_GROUP waits when this many are pending */
+#define MXA_COPY_MAX_BYTES	(64u << 20)
+
+#define MXA_REG_SET_DWORDS	4
+#define MXA_REG_ADD_DWORDS	4
+#define MXA_REG_LOAD_DWORDS	4
+#define MXA_REG_STORE_DWORDS	4
+#define MXA_LOOP_DWORDS		3
+#define MXA_ENDLOOP_DWORDS	1
+#define MXA_SEM_WAIT_DWORDS	6
+#define MXA_SEM_SIGNAL_DWORDS	5
+#define MXA_COMMIT_GROUP_DWORDS	1
+#define MXA_WAIT_GROUP_DWORDS	2
+#define MXA_COPY_DWORDS		7
 
 /*
  * Element types of math commands. The codes are those of the golden-vector (MXGV)
@@ -135,6 +229,11 @@ enum mxa_job_error {
 	MXA_ERR_K_ALIGN = 11,		/* FP8 MX with K % 64 != 0 */
 	MXA_ERR_TOO_LARGE = 12,		/* operand larger than the device limit */
 	MXA_ERR_NO_MEMORY = 13,		/* the device could not allocate working memory */
+	MXA_ERR_LOOP_BUDGET = 14,	/* loop budget exceeded (MXA_JOB_CMD_BUDGET commands) */
+	MXA_ERR_LOOP_NESTING = 15,	/* LOOP deeper than MXA_LOOP_MAX_DEPTH or unbalanced */
+	MXA_ERR_BAD_REGISTER = 16,	/* register number >= MXA_NUM_REGS; info: the number */
+	MXA_ERR_SEM_TIMEOUT = 17,	/* SEM_WAIT timed out; addr: semaphore, info: timeout_us */
+	MXA_ERR_BAD_CLASS = 18,		/* COMMIT/WAIT_GROUP on an unknown class */
 	MXA_ERR_COUNT
 };
 

@@ -65,6 +65,8 @@
 #define MXA_CAP_TIMESTAMP	(1ull << 3)
 #define MXA_CAP_MSIX		(1ull << 4)
 #define MXA_CAP_GEMM		(1ull << 5)	/* MXA_OP_GEMM on the matrix engine */
+#define MXA_CAP_CONTROL		(1ull << 6)	/* registers, LOOP, semaphores (mxa_isa.h) */
+#define MXA_CAP_ASYNC		(1ull << 7)	/* COPY, async GEMM, COMMIT/WAIT_GROUP */
 
 /* ---- per-queue registers: MXA_QUEUE_BASE + q * MXA_QUEUE_STRIDE ---- */
 #define MXA_MAX_QUEUES		16

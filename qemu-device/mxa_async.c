@@ -1,0 +1,307 @@
+/*
+ * MXA asynchronous engines: the copy engine and the math engine of a queue.
+ *
+ * Each queue has one lane per asynchronous class (MXA_GROUP_*), a worker thread that
+ * runs the class's commands in issue order while the command processor moves on. Ops
+ * of one lane complete in order, so "group g is complete" is "the lane has finished
+ * op mark[g]", and results do not depend on timing: a program that waits where PTX
+ * says it must (WAIT_GROUP, FENCE_WRITE, SEM_SIGNAL) always sees the same bytes.
+ *
+ * A lane reaches guest memory only through the running job's context (its own TLB, the
+ * job's page-table root), never under the BQL. A failing op records its error with the
+ * offset of the command that issued it; later ops of the job are dropped and the error
+ * reaches the job at the next WAIT_GROUP, fence or at the end of the job. A reset
+ * (q->abort) makes the lane drop its queued ops and every wait return at once.
+ *
+ * Cycle model: a lane op starts at max(lane clock, issue cycle) and takes its own
+ * cycles; a wait moves the command processor's clock to the end of what it waited for.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/atomic.h"
+#include "mxa.h"
+#include "trace.h"
+
+enum {
+    MXA_CYCLES_ASYNC_ISSUE = 4,
+    MXA_CYCLES_COPY_SETUP = 32,
+    MXA_COPY_BYTES_PER_CYCLE = 64,
+    MXA_COPY_CHUNK = 64 * 1024,
+    MXA_WAIT_POLL_MS = 10,     /* waits re-check the abort flag this often */
+};
+
+static int mxa_lane_copy(MxaJob *job, MxaAsyncOp *op)
+{
+    uint64_t off = 0;
+    uint8_t *buf;
+    int ret = 0;
+
+    buf = g_try_malloc(MIN(op->len, MXA_COPY_CHUNK));
+    if (!buf) {
+        return mxa_job_fail(job, MXA_ERR_NO_MEMORY, op->src, 0);
+    }
+    while (off < op->len) {
+        uint64_t chunk = MIN(op->len - off, MXA_COPY_CHUNK);
+
+        if (qatomic_read(&job->q->abort) ||
+            mxa_va_read(job, op->src + off, buf, chunk) ||
+            mxa_va_write(job, op->dst + off, buf, chunk)) {
+            ret = -1;
+            break;
+        }
+        off += chunk;
+    }
+    g_free(buf);
+    job->cycles += MXA_CYCLES_COPY_SETUP + op->len / MXA_COPY_BYTES_PER_CYCLE;
+    return ret;
+}
+
+static void mxa_lane_exec(MxaJob *job, MxaAsyncOp *op)
+{
+    switch (MXA_CMD_OPCODE(op->header)) {
+    case MXA_OP_COPY:
+        mxa_lane_copy(job, op);
+        break;
+    case MXA_OP_GEMM:
+        mxa_exec_gemm(job, &op->cmd[1]);
+        break;
+    default:
+        mxa_job_fail(job, MXA_ERR_UNKNOWN_OPCODE, 0, MXA_CMD_OPCODE(op->header));
+        break;
+    }
+}
+
+static void *mxa_lane_thread(void *opaque)
+{
+    MxaLane *lane = opaque;
+    MxaQueue *q = lane->q;
+
+    qemu_mutex_lock(&lane->lock);
+    for (;;) {
+        MxaJob shadow = { .q = q, .tlb = lane->tlb };
+        MxaAsyncOp *op;
+        uint64_t start;
+        bool skip;
+
+        while (!lane->shutdown && !lane->head) {
+            qemu_cond_wait(&lane->cond, &lane->lock);
+        }
+        if (lane->shutdown) {
+            break;
+        }
+        op = lane->head;
+        skip = lane->error || qatomic_read(&q->abort);
+        shadow.desc.ctx = lane->ctx;
+        shadow.desc.job_id = lane->job_id;
+        shadow.pt_root = lane->pt_root;
+        shadow.cur_offset = op->offset;
+        shadow.cur_header = op->header;
+        start = MAX(lane->clock, op->issue_cycle);
+        qemu_mutex_unlock(&lane->lock);
+
+        trace_mxa_async_op(q->index, lane->index, op->seq, op->offset, skip);
+        if (!skip) {
+            mxa_lane_exec(&shadow, op);
+        }
+
+        qemu_mutex_lock(&lane->lock);
+        lane->head = op->next;
+        if (!lane->head) {
+            lane->tail = NULL;
+        }
+        if (shadow.error && !lane->error) {
+            lane->error = shadow.error;
+            lane->err_offset = shadow.err_offset;
+            lane->err_opcode = shadow.err_opcode;
+            lane->err_addr = shadow.err_addr;
+            lane->err_info = shadow.err_info;
+        }
+        lane->clock = start + shadow.cycles;
+        lane->done_cycles[op->seq % MXA_LANE_DEPTH] = lane->clock;
+        lane->done++;
+        qemu_cond_broadcast(&lane->cond);
+        g_free(op);
+    }
+    qemu_mutex_unlock(&lane->lock);
+    return NULL;
+}
+
+void mxa_lanes_init(MxaQueue *q)
+{
+    for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
+        MxaLane *lane = &q->lanes[i];
+        char name[32];
+
+        lane->q = q;
+        lane->index = i;
+        qemu_mutex_init(&lane->lock);
+        qemu_cond_init(&lane->cond);
+        snprintf(name, sizeof(name), "mxa-q%u-%s", q->index,
+                 i == MXA_GROUP_COPY ? "copy" : "mma");
+        qemu_thread_create(&lane->thread, name, mxa_lane_thread, lane,
+                           QEMU_THREAD_JOINABLE);
+    }
+}
+
+void mxa_lanes_fini(MxaQueue *q)
+{
+    for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
+        MxaLane *lane = &q->lanes[i];
+
+        qemu_mutex_lock(&lane->lock);
+        lane->shutdown = true;
+        qemu_cond_broadcast(&lane->cond);
+        qemu_mutex_unlock(&lane->lock);
+        qemu_thread_join(&lane->thread);
+        while (lane->head) {
+            MxaAsyncOp *op = lane->head;
+
+            lane->head = op->next;
+            g_free(op);
+        }
+        qemu_cond_destroy(&lane->cond);
+        qemu_mutex_destroy(&lane->lock);
+    }
+}
+
+/* The queue thread starts a job: the lanes are idle (the last job drained them). */
+void mxa_lanes_job_start(MxaJob *job)
+{
+    for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
+        MxaLane *lane = &job->q->lanes[i];
+
+        qemu_mutex_lock(&lane->lock);
+        lane->issued = lane->done = 0;
+        lane->clock = 0;
+        lane->error = 0;
+        lane->ctx = job->desc.ctx;
+        lane->pt_root = job->pt_root;
+        lane->job_id = job->desc.job_id;
+        memset(lane->tlb, 0, sizeof(lane->tlb));
+        qemu_mutex_unlock(&lane->lock);
+    }
+}
+
+/* Copy a lane's first error into the job (which keeps its own first error). */
+static int mxa_lane_error_locked(MxaJob *job, MxaLane *lane)
+{
+    if (!lane->error) {
+        return 0;
+    }
+    if (!job->error) {
+        job->error = lane->error;
+        job->err_offset = lane->err_offset;
+        job->err_opcode = lane->err_opcode;
+        job->err_addr = lane->err_addr;
+        job->err_info = lane->err_info;
+        trace_mxa_guest_err_job(job->q->index, job->desc.job_id, lane->error,
+                                lane->err_offset);
+    }
+    return -1;
+}
+
+/*
+ * Wait until @lane has finished its first @count ops. @abortable: return -1 at once on
+ * a reset (the job is being aborted); otherwise wait anyway (lanes drop ops quickly
+ * once q->abort is set), so that no op outlives its job.
+ */
+static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, bool abortable)
+{
+    uint64_t cycle = 0;
+    int ret;
+
+    qemu_mutex_lock(&lane->lock);
+    while (lane->done < count) {
+        if (abortable && qatomic_read(&job->q->abort)) {
+            qemu_mutex_unlock(&lane->lock);
+            return -1;
+        }
+        qemu_cond_timedwait(&lane->cond, &lane->lock, MXA_WAIT_POLL_MS);
+    }
+    if (count && lane->done - count < MXA_LANE_DEPTH) {
+        cycle = lane->done_cycles[(count - 1) % MXA_LANE_DEPTH];
+    }
+    ret = mxa_lane_error_locked(job, lane);
+    qemu_mutex_unlock(&lane->lock);
+    job->cycles = MAX(job->cycles, cycle);
+    return ret;
+}
+
+/* Queue @op (allocated by the caller, freed by the lane) on the lane of class @cls. */
+int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
+{
+    MxaLane *lane = &job->q->lanes[cls];
+
+    qemu_mutex_lock(&lane->lock);
+    while (lane->issued - lane->done >= MXA_LANE_DEPTH) {
+        if (qatomic_read(&job->q->abort)) {
+            qemu_mutex_unlock(&lane->lock);
+            g_free(op);
+            return -1;
+        }
+        qemu_cond_timedwait(&lane->cond, &lane->lock, MXA_WAIT_POLL_MS);
+    }
+    op->next = NULL;
+    op->offset = job->cur_offset;
+    op->header = job->cur_header;
+    op->issue_cycle = job->cycles;
+    op->seq = lane->issued++;
+    if (lane->tail) {
+        lane->tail->next = op;
+    } else {
+        lane->head = op;
+    }
+    lane->tail = op;
+    qemu_cond_broadcast(&lane->cond);
+    qemu_mutex_unlock(&lane->lock);
+    job->cycles += MXA_CYCLES_ASYNC_ISSUE;
+    return 0;
+}
+
+int mxa_async_commit(MxaJob *job, unsigned cls)
+{
+    MxaGroups *g = &job->groups[cls];
+    MxaLane *lane = &job->q->lanes[cls];
+    unsigned slot = g->committed % MXA_MAX_PENDING_GROUPS;
+
+    /* the ring holds the newest groups: the one it drops must be complete */
+    if (g->committed >= MXA_MAX_PENDING_GROUPS &&
+        mxa_lane_wait(job, lane, g->mark[slot], true)) {
+        return -1;
+    }
+    g->mark[slot] = lane->issued;   /* only this thread changes 'issued' */
+    g->committed++;
+    return 0;
+}
+
+int mxa_async_wait_group(MxaJob *job, unsigned cls, uint64_t n)
+{
+    MxaGroups *g = &job->groups[cls];
+    MxaLane *lane = &job->q->lanes[cls];
+    uint64_t count = 0;
+
+    if (n < MXA_MAX_PENDING_GROUPS && g->committed > n) {
+        count = g->mark[(g->committed - n - 1) % MXA_MAX_PENDING_GROUPS];
+    }
+    trace_mxa_wait_group(job->q->index, cls, n, count);
+    return mxa_lane_wait(job, lane, count, true);
+}
+
+/*
+ * Wait for every issued op of every class (committed or not). At the end of a job
+ * (@abortable false) this also waits through a reset, so no op outlives its job.
+ */
+int mxa_async_drain(MxaJob *job, bool abortable)
+{
+    int ret = 0;
+
+    for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
+        MxaLane *lane = &job->q->lanes[i];
+
+        if (mxa_lane_wait(job, lane, lane->issued, abortable)) {
+            ret = -1;
+        }
+    }
+    return ret;
+}
