@@ -83,5 +83,10 @@ void mxa_ks32_apply(const int32_t *p, const struct mxa_ks32 *u);
 void mxa_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n);
 void mxa_decode_f16_avx2(const uint16_t *src, float *dst, size_t n);
 void mxa_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size_t n);
+/* e4m3 (@e4m3) or e5m2 elements k0..k0+n of a row, with the row's MX scales
+ * (may be NULL) applied; every scaled value must be a normal-range-safe f32
+ * (see mx_scales_safe() in mxa_tiled.c). */
+void mxa_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
+			 const uint8_t *scales, size_t k0);
 
 #endif /* MXA_KERNELS_H */

@@ -9,6 +9,7 @@
  * The integer kernel multiplies int16 pairs with vpmaddwd (exact: two
  * products of at most 2^14 each) and adds in int32.
  */
+#include <math.h>
 #include <string.h>
 
 #include "mxa_kernels.h"
@@ -220,6 +221,85 @@ AVX2 void mxa_decode_f16_avx2(const uint16_t *src, float *dst, size_t n)
 	}
 }
 
+/*
+ * FP8 through F16C: e5m2 is the upper byte of an f16; e4m3 shifted into
+ * an f16 is its value times 2^-8 (the biases differ by 8), subnormals
+ * included. One multiply by a power of two then restores e4m3 and applies
+ * the block's MX scale; it is exact because the caller checked that every
+ * scaled element is representable. NaN codes (and 0xFF scales) give NaN.
+ */
+AVX2 static void fp8_seg(const uint8_t *src, float *dst, size_t n, int e4m3, float factor,
+			 int nan_scale)
+{
+	const __m256 f = _mm256_set1_ps(factor);
+	const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
+	size_t i = 0;
+
+	if (nan_scale) {
+		for (; i < n; i++)
+			dst[i] = qnan[0];
+		return;
+	}
+	for (; i + 8 <= n; i += 8) {
+		__m128i b = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(src + i)));
+		__m128i h, isnan;
+		__m256 v;
+
+		if (e4m3) {
+			__m128i mag = _mm_and_si128(b, _mm_set1_epi16(0x7F));
+
+			h = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(b, _mm_set1_epi16(0x80)), 8),
+					 _mm_slli_epi16(mag, 7));
+			isnan = _mm_cmpeq_epi16(mag, _mm_set1_epi16(0x7F));
+		} else {
+			h = _mm_slli_epi16(b, 8);
+			isnan = _mm_cmpgt_epi16(_mm_and_si128(b, _mm_set1_epi16(0x7F)),
+						_mm_set1_epi16(0x7C));
+		}
+		v = _mm256_mul_ps(_mm256_cvtph_ps(h), f);
+		v = _mm256_blendv_ps(v, qnan, _mm256_castsi256_ps(_mm256_cvtepi16_epi32(isnan)));
+		_mm256_storeu_ps(dst + i, v);
+	}
+	if (i < n) {
+		uint8_t tmp[8] = { 0 };
+		float out[8];
+
+		memcpy(tmp, src + i, n - i);
+		fp8_seg(tmp, out, 8, e4m3, factor, 0);
+		memcpy(dst + i, out, (n - i) * 4);
+	}
+}
+
+AVX2 void mxa_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
+			      const uint8_t *scales, size_t k0)
+{
+	int bias = e4m3 ? 8 : 0;	/* f16 holds e4m3 * 2^-8 */
+	size_t i = 0;
+
+	if (!scales) {
+		fp8_seg(src, dst, n, e4m3, e4m3 ? 256.0f : 1.0f, 0);
+		return;
+	}
+	while (i < n) {
+		size_t blk = (k0 + i) / 32, end = (blk + 1) * 32 - k0;
+		uint8_t sb = scales[blk];
+		uint32_t fb;
+		float f;
+
+		if (end > n)
+			end = n;
+		/* 2^(sb - 127 + bias) */
+		if (sb + bias >= 1 && sb + bias <= 254) {
+			fb = (uint32_t)(sb + bias) << 23;
+			memcpy(&f, &fb, 4);
+		} else {
+			f = sb == 0xFF ? 0.0f : ldexpf(1.0f, sb - 127 + bias);
+		}
+		fp8_seg(src + i, dst + i, end - i, e4m3, f, sb == 0xFF);
+		i = end;
+	}
+}
+
 AVX2 void mxa_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size_t n)
 {
 	size_t i = 0;
@@ -264,5 +344,11 @@ void mxa_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size
 {
 	for (size_t i = 0; i < n; i++)
 		dst[i] = lut[src[i]];
+}
+
+void mxa_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
+			 const uint8_t *scales, size_t k0)
+{
+	(void)src, (void)dst, (void)n, (void)e4m3, (void)scales, (void)k0;
 }
 #endif

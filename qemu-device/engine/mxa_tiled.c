@@ -212,10 +212,17 @@ static void row_f32(const struct tiled *tl, int side, size_t r, size_t k0, size_
 	const uint8_t *base = side ? op->d.b : op->d.a;
 	size_t ld = side ? op->ldb : op->lda;
 
-	decode_f32(op, side, t, base + r * ld, k0, len, out, tl->avx2);
+	const uint8_t *sc = NULL;
+
 	if (side ? op->scale_b : op->scale_a)
-		apply_scales((side ? op->d.scale_b : op->d.scale_a) + r * (side ? op->ld_sb : op->ld_sa),
-			     k0, len, out);
+		sc = (side ? op->d.scale_b : op->d.scale_a) + r * (side ? op->ld_sb : op->ld_sa);
+	if (tl->avx2 && (t == MXA_DT_E4M3 || t == MXA_DT_E5M2)) {
+		mxa_decode_fp8_avx2(base + r * ld + k0, out, len, t == MXA_DT_E4M3, sc, k0);
+	} else {
+		decode_f32(op, side, t, base + r * ld, k0, len, out, tl->avx2);
+		if (sc)
+			apply_scales(sc, k0, len, out);
+	}
 	if (op->d.flags & (side ? MXA_GEMM_NEGATE_B : MXA_GEMM_NEGATE_A))
 		negate(out, len);
 }
