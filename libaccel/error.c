@@ -25,6 +25,11 @@ static const char *const accel_job_errors[] = {
 	[MXA_ERR_K_ALIGN] = "K must be a multiple of 64 for FP8 MX",
 	[MXA_ERR_TOO_LARGE] = "operand larger than the device limit",
 	[MXA_ERR_NO_MEMORY] = "device out of working memory",
+	[MXA_ERR_LOOP_BUDGET] = "command budget of the job exceeded (runaway loop?)",
+	[MXA_ERR_LOOP_NESTING] = "LOOP nested too deep or LOOP/ENDLOOP unbalanced",
+	[MXA_ERR_BAD_REGISTER] = "no such scalar register",
+	[MXA_ERR_SEM_TIMEOUT] = "semaphore wait timed out",
+	[MXA_ERR_BAD_CLASS] = "COMMIT_GROUP/WAIT_GROUP on an unknown class",
 };
 
 const char *accel_strerror(int err)
@@ -76,6 +81,28 @@ const char *accel_opcode_name(uint32_t opcode)
 		return "FENCE_WRITE";
 	case MXA_OP_TIMESTAMP:
 		return "TIMESTAMP";
+	case MXA_OP_REG_SET:
+		return "REG_SET";
+	case MXA_OP_REG_ADD:
+		return "REG_ADD";
+	case MXA_OP_REG_LOAD:
+		return "REG_LOAD";
+	case MXA_OP_REG_STORE:
+		return "REG_STORE";
+	case MXA_OP_LOOP:
+		return "LOOP";
+	case MXA_OP_ENDLOOP:
+		return "ENDLOOP";
+	case MXA_OP_SEM_WAIT:
+		return "SEM_WAIT";
+	case MXA_OP_SEM_SIGNAL:
+		return "SEM_SIGNAL";
+	case MXA_OP_COMMIT_GROUP:
+		return "COMMIT_GROUP";
+	case MXA_OP_WAIT_GROUP:
+		return "WAIT_GROUP";
+	case MXA_OP_COPY:
+		return "COPY";
 	case MXA_OP_GEMM:
 		return "GEMM";
 	default:
@@ -113,6 +140,12 @@ int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 		accel_fault_text(r->err_info, access, sizeof(access));
 		snprintf(why, sizeof(why), "%s at device VA 0x%" PRIx64 " (%s)",
 			 accel_strerror((int)r->error), r->err_addr, access);
+	} else if (r->error == MXA_ERR_SEM_TIMEOUT) {
+		snprintf(why, sizeof(why), "%s (semaphore at 0x%" PRIx64 ", %u us)",
+			 accel_strerror((int)r->error), r->err_addr, r->err_info);
+	} else if (r->error == MXA_ERR_BAD_REGISTER || r->error == MXA_ERR_BAD_OPERAND) {
+		snprintf(why, sizeof(why), "%s (info %u)", accel_strerror((int)r->error),
+			 r->err_info);
 	} else {
 		snprintf(why, sizeof(why), "%s", accel_strerror((int)r->error));
 	}
