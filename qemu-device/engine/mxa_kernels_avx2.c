@@ -221,6 +221,17 @@ AVX2 void mxa_decode_f16_avx2(const uint16_t *src, float *dst, size_t n)
 	}
 }
 
+AVX2 void mxa_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 16 <= n; i += 16)
+		_mm256_storeu_si256((__m256i *)(dst + i),
+				    _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(src + i))));
+	for (; i < n; i++)
+		dst[i] = (int8_t)src[i];
+}
+
 /*
  * FP8 through F16C: e5m2 is the upper byte of an f16; e4m3 shifted into
  * an f16 is its value times 2^-8 (the biases differ by 8), subnormals
@@ -344,6 +355,12 @@ void mxa_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size
 {
 	for (size_t i = 0; i < n; i++)
 		dst[i] = lut[src[i]];
+}
+
+void mxa_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = (int8_t)src[i];
 }
 
 void mxa_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,

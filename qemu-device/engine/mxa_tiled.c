@@ -234,8 +234,11 @@ static void row_s16(const struct tiled *tl, int side, size_t r, size_t k0, size_
 	const uint8_t *row = (const uint8_t *)(side ? op->d.b : op->d.a) + r * (side ? op->ldb : op->lda);
 
 	if (t == MXA_DT_S8) {
-		for (size_t i = 0; i < len; i++)
-			out[i] = (int8_t)row[k0 + i];
+		if (tl->avx2)
+			mxa_widen_s8_avx2(row + k0, out, len);
+		else
+			for (size_t i = 0; i < len; i++)
+				out[i] = (int8_t)row[k0 + i];
 	} else {
 		for (size_t i = 0; i < len; i++)
 			out[i] = (int16_t)((((int)mxa_row_code(t, row, k0 + i)) ^ 8) - 8);
@@ -269,6 +272,7 @@ static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
 	} else {
 		uint32_t *panel = (uint32_t *)tl->apack + p * MXA_MR * klen;
 		int16_t *tmp = mxa_scratch(0, (len + 2) * sizeof(int16_t));
+		size_t np = (len + 1) / 2;
 
 		if (!tmp) {
 			tl->failed = 1;
@@ -276,15 +280,18 @@ static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
 		}
 		for (int r = 0; r < MXA_MR; r++) {
 			size_t row = p * MXA_MR + r;
+			uint32_t w;
 
 			tmp[len] = 0;
 			if (row < tl->m)
 				row_s16(tl, 0, row, k0, len, tmp);
 			else
 				memset(tmp, 0, len * sizeof(int16_t));
-			for (size_t kp = 0; kp < (len + 1) / 2; kp++)
-				panel[kp * MXA_MR + r] = (uint16_t)tmp[2 * kp] |
-							 (uint32_t)(uint16_t)tmp[2 * kp + 1] << 16;
+			/* little-endian: int16 pair (2kp, 2kp+1) is one vpmaddwd word */
+			for (size_t kp = 0; kp < np; kp++) {
+				memcpy(&w, tmp + 2 * kp, 4);
+				panel[kp * MXA_MR + r] = w;
+			}
 		}
 	}
 }
@@ -341,34 +348,32 @@ static void pack_b_panel(struct tiled *tl, size_t q, size_t k0, size_t len)
 		}
 	} else {
 		uint32_t *panel = (uint32_t *)tl->bpack + q * MXA_NR * klen;
-		int16_t *tmp = mxa_scratch(0, (len + 2) * MXA_NR * sizeof(int16_t));
+		int16_t *tmp = mxa_scratch(0, (len + 2) * sizeof(int16_t));
 
 		if (!tmp) {
 			tl->failed = 1;
 			return;
 		}
-		/* tmp[c * (len + 1) + kk] */
+		size_t np = (len + 1) / 2;
+
 		for (int c = 0; c < MXA_NR; c++) {
 			size_t col = q * MXA_NR + c;
-			int16_t *t = tmp + (size_t)c * (len + 1);
+			uint32_t w;
 
-			t[len] = 0;
+			tmp[len] = 0;
 			if (col >= tl->n) {
-				memset(t, 0, len * sizeof(int16_t));
+				memset(tmp, 0, len * sizeof(int16_t));
 			} else if (!kn) {
-				row_s16(tl, 1, col, k0, len, t);
+				row_s16(tl, 1, col, k0, len, tmp);
 			} else {
 				for (size_t kk = 0; kk < len; kk++)
-					t[kk] = (int8_t)((const uint8_t *)op->d.b)[(k0 + kk) * op->ldb + col];
+					tmp[kk] = (int8_t)((const uint8_t *)op->d.b)[(k0 + kk) * op->ldb + col];
+			}
+			for (size_t kp = 0; kp < np; kp++) {
+				memcpy(&w, tmp + 2 * kp, 4);
+				panel[kp * MXA_NR + c] = w;
 			}
 		}
-		for (size_t kp = 0; kp < (len + 1) / 2; kp++)
-			for (int c = 0; c < MXA_NR; c++) {
-				const int16_t *t = tmp + (size_t)c * (len + 1);
-
-				panel[kp * MXA_NR + c] = (uint16_t)t[2 * kp] |
-							 (uint32_t)(uint16_t)t[2 * kp + 1] << 16;
-			}
 	}
 }
 
