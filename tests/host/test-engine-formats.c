@@ -377,6 +377,31 @@ static void test_ints(void)
 	       "mxint8: x*64 rounded, clamped symmetric to +-127/64, 0x80 decodes to -2");
 }
 
+static void test_wide(void)
+{
+	double d[4] = { 1.0625 + 0x1p-40, 1.0 + 0x1p-24 + 0x1p-50, -0x1p-1074, 1e300 };
+	float f[4];
+	uint8_t e[4];
+	int32_t s32[5];
+	float fs[5] = { 2147483520.f, 3e9f, -3e9f, NAN, -2.5f };
+	int32_t in32[2] = { (1 << 24) + 1, (1 << 24) + 3 };
+	uint32_t out[2];
+
+	mxa_convert(MXA_DT_E4M3, e, MXA_DT_F64, d, 1, 0);
+	tap_ok(e[0] == 0x39, "f64 -> e4m3 rounds once (1.0625 + 2^-40 -> 1.125, not the f32 tie)");
+	mxa_convert(MXA_DT_F32, f, MXA_DT_F64, d, 4, 0);
+	tap_ok(f[1] == 1.0f + 0x1p-23f && f[2] == 0.0f && signbit(f[2]) && f[3] == INFINITY,
+	       "f64 -> f32: nearest even with a sticky bit, underflow to -0, overflow to Inf");
+	mxa_convert(MXA_DT_F32, f, MXA_DT_F64, d, 4, MXA_CVT_SATFINITE);
+	tap_ok(f[3] == 0x1.fffffep127f, "f64 -> f32 satfinite");
+	mxa_convert(MXA_DT_S32, s32, MXA_DT_F32, fs, 5, 0);
+	tap_ok(s32[0] == 2147483520 && s32[1] == INT32_MAX && s32[2] == INT32_MIN && s32[3] == 0 &&
+	       s32[4] == -2, "f32 -> s32: saturating, NaN -> 0, ties to even");
+	mxa_convert(MXA_DT_F32, out, MXA_DT_S32, in32, 2, 0);
+	tap_ok(out[0] == f2u(16777216.f) && out[1] == f2u(16777220.f),
+	       "s32 -> f32 rounds to nearest even (2^24+1 -> 2^24, 2^24+3 -> 2^24+4)");
+}
+
 static void test_packing(void)
 {
 	float src[9] = { 1, -2, 3, -4, 5, 6, -7, 0.5f, 7 };
@@ -417,6 +442,7 @@ int main(void)
 	test_tf32();
 	test_e8m0();
 	test_ints();
+	test_wide();
 	test_packing();
 	return tap_end();
 }
