@@ -472,6 +472,42 @@ TEST(libaccel_ioctl)
 	libaccel_mode(_metadata, ACCEL_SUBMIT_IOCTL);
 }
 
+static int write_sysctl(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+TEST(libaccel_auto_falls_back_to_ioctl)
+{
+	const char *knob = "/proc/sys/kernel/io_uring_disabled";
+	struct accel_device *dev;
+	int ret;
+
+	if (access(knob, W_OK))
+		SKIP(return, "no %s", knob);
+	ASSERT_EQ(0, write_sysctl(knob, "2"));
+	ret = accel_open(NULL, ACCEL_SUBMIT_AUTO, &dev);
+	write_sysctl(knob, "0");
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(ACCEL_SUBMIT_IOCTL, accel_submit_mode(dev));
+	accel_close(dev);
+
+	/* Forced io_uring fails instead. */
+	ASSERT_EQ(0, write_sysctl(knob, "2"));
+	ret = accel_open(NULL, ACCEL_SUBMIT_URING, &dev);
+	write_sysctl(knob, "0");
+	EXPECT_NE(0, ret);
+	if (!ret)
+		accel_close(dev);
+}
+
 TEST(libaccel_free_jobs_in_flight)
 {
 	struct accel_device *dev;
