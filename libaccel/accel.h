@@ -294,6 +294,13 @@ const char *accel_strerror(int err);
 const char *accel_opcode_name(uint32_t opcode);
 
 /**
+ * accel_cap_name() - the name of capability bit @bit of accel_device_info.caps
+ * ("GEMM" for MXA_CAP_GEMM's bit, ...), or NULL for a bit this library does not know.
+ */
+const char *accel_cap_name(unsigned int bit);
+
+
+/**
  * accel_job_explain() - one line that says how a job ended, and for a failed job
  * which command failed (offset, opcode, header) and why (error, faulting VA, access).
  * @r: the result.
@@ -448,6 +455,46 @@ int accel_prog_copy(struct accel_prog *prog, uint64_t dst, unsigned int dst_reg,
  * class ACCEL_GROUP_MMA: D is written once a WAIT_GROUP covers it.
  */
 int accel_prog_gemm_async(struct accel_prog *prog, const struct accel_gemm *g);
+
+/*
+ * On-chip memory and TMA. Each queue has 256 KiB of SRAM (offsets 0 .. 256 KiB - 1),
+ * zeroed when a job starts. A tensor map is the 128-byte struct mxa_tensor_map of
+ * uapi/mxa_isa.h in device memory (64-byte aligned).
+ */
+
+/**
+ * struct accel_tma - operands of a TMA load or store.
+ * @map: VA of the tensor map.
+ * @sram, @sram_reg: SRAM offset of the box: @sram + R[@sram_reg] (128-byte aligned).
+ * @mbar, @mbar_reg: loads: the mbarrier that receives the box's bytes (complete_tx);
+ *	stores: 0.
+ * @coord, @coord_reg: coordinates of the box's first element, @coord[d] + R[@coord_reg[d]]
+ *	(elements, signed; outside the tensor, loads fill and stores skip).
+ */
+struct accel_tma {
+	uint64_t map;
+	uint32_t sram, mbar;
+	int32_t coord[5];
+	uint8_t sram_reg, mbar_reg, coord_reg[5];
+};
+
+/**
+ * accel_prog_tma() - TMA_LOAD (@store 0: tensor box to SRAM, completing on an mbarrier)
+ * or TMA_STORE (@store 1: SRAM to the tensor, class ACCEL_GROUP_COPY). Asynchronous.
+ */
+int accel_prog_tma(struct accel_prog *prog, int store, const struct accel_tma *t);
+/** accel_prog_mbar_init() - MBAR_INIT: an mbarrier at SRAM offset @sram (8-aligned). */
+int accel_prog_mbar_init(struct accel_prog *prog, uint32_t sram, uint32_t count);
+/** accel_prog_mbar_arrive() - MBAR_ARRIVE: expect @tx_bytes more, then arrive once. */
+int accel_prog_mbar_arrive(struct accel_prog *prog, uint32_t sram, uint32_t tx_bytes);
+/** accel_prog_mbar_expect_tx() - MBAR_EXPECT_TX: expect @tx_bytes more. */
+int accel_prog_mbar_expect_tx(struct accel_prog *prog, uint32_t sram, uint32_t tx_bytes);
+/**
+ * accel_prog_mbar_wait() - MBAR_WAIT: block until the phase of parity
+ * (@parity + R[@parity_reg]) & 1 has completed.
+ */
+int accel_prog_mbar_wait(struct accel_prog *prog, uint32_t sram, uint32_t parity,
+			 unsigned int parity_reg);
 
 #ifdef __cplusplus
 }

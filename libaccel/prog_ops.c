@@ -157,3 +157,57 @@ int accel_prog_gemm_async(struct accel_prog *prog, const struct accel_gemm *g)
 	cmd[0] |= MXA_CMD_HEADER(0, 0, MXA_CMD_F_ASYNC);
 	return 0;
 }
+
+int accel_prog_tma(struct accel_prog *prog, int store, const struct accel_tma *t)
+{
+	uint32_t dw[MXA_TMA_DWORDS] = {
+		MXA_CMD_HEADER(store ? MXA_OP_TMA_STORE : MXA_OP_TMA_LOAD, MXA_TMA_DWORDS, 0),
+		(uint32_t)t->map, (uint32_t)(t->map >> 32), t->sram, store ? 0 : t->mbar,
+	};
+	int d;
+
+	if ((t->map & 63) || accel_bad_reg(t->sram_reg) || accel_bad_reg(t->mbar_reg) ||
+	    (store && (t->mbar || t->mbar_reg)))
+		return -EINVAL;
+	for (d = 0; d < 5; d++) {
+		if (accel_bad_reg(t->coord_reg[d]))
+			return -EINVAL;
+		dw[5 + d] = (uint32_t)t->coord[d];
+	}
+	dw[10] = MXA_TMA_CREGS(t->coord_reg[0], t->coord_reg[1], t->coord_reg[2],
+			       t->coord_reg[3], t->coord_reg[4]);
+	dw[11] = MXA_REGS3(t->sram_reg, t->mbar_reg, 0);
+	return accel_prog_emit_command(prog, dw, MXA_TMA_DWORDS);
+}
+
+static int accel_prog_mbar(struct accel_prog *prog, uint32_t op, uint32_t sram, uint32_t arg)
+{
+	const uint32_t dw[MXA_MBAR_DWORDS] = { MXA_CMD_HEADER(op, MXA_MBAR_DWORDS, 0), sram, arg };
+
+	if (sram & 7)
+		return -EINVAL;
+	return accel_prog_emit_command(prog, dw, MXA_MBAR_DWORDS);
+}
+
+int accel_prog_mbar_init(struct accel_prog *prog, uint32_t sram, uint32_t count)
+{
+	return accel_prog_mbar(prog, MXA_OP_MBAR_INIT, sram, count);
+}
+
+int accel_prog_mbar_arrive(struct accel_prog *prog, uint32_t sram, uint32_t tx_bytes)
+{
+	return accel_prog_mbar(prog, MXA_OP_MBAR_ARRIVE, sram, tx_bytes);
+}
+
+int accel_prog_mbar_expect_tx(struct accel_prog *prog, uint32_t sram, uint32_t tx_bytes)
+{
+	return accel_prog_mbar(prog, MXA_OP_MBAR_EXPECT_TX, sram, tx_bytes);
+}
+
+int accel_prog_mbar_wait(struct accel_prog *prog, uint32_t sram, uint32_t parity,
+			 unsigned int parity_reg)
+{
+	if (parity > 1 || accel_bad_reg(parity_reg))
+		return -EINVAL;
+	return accel_prog_mbar(prog, MXA_OP_MBAR_WAIT, sram, parity | parity_reg << 8);
+}

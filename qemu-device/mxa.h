@@ -5,6 +5,7 @@
  *   mxa_queue.c  one command-processor thread per hardware queue: ring fetch, completion
  *   mxa_exec.c   the command interpreter (uapi/mxa_isa.h): control, registers, loops
  *   mxa_async.c  asynchronous engines (copy, math): worker lanes, commit/wait groups
+ *   mxa_tma.c    per-queue SRAM, TMA tensor loads/stores, mbarriers
  *   mxa_mmu.c    contexts, page-table walk, TLB, translated DMA
  *   mxa_math.c   math commands on the matrix engine (engine/)
  *
@@ -83,6 +84,9 @@ typedef struct MxaQueue {
     int abort;              /* atomic: stop the running job at the next command */
     MxaTlbEntry tlb[MXA_TLB_ENTRIES]; /* used only by the queue's thread */
     MxaLane lanes[MXA_GROUP_CLASSES];
+    uint8_t *sram;          /* MXA_SRAM_SIZE bytes: the running job's on-chip memory */
+    QemuMutex mbar_lock;    /* protects the mbarriers in sram */
+    QemuCond mbar_cond;     /* signalled when an mbarrier phase completes */
 } MxaQueue;
 
 struct MxaState {
@@ -169,6 +173,9 @@ typedef struct MxaAsyncOp {
     uint64_t seq;           /* lane op number */
     uint64_t src, dst, len; /* COPY: resolved operands */
     uint32_t cmd[MXA_GEMM_DWORDS]; /* GEMM: the command */
+    struct mxa_tensor_map map;     /* TMA: the validated map, host byte order */
+    int64_t coord[MXA_TMA_MAX_RANK];
+    uint32_t sram, mbar;
 } MxaAsyncOp;
 
 void mxa_lanes_init(MxaQueue *q);
@@ -178,6 +185,14 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op);
 int mxa_async_commit(MxaJob *job, unsigned cls);
 int mxa_async_wait_group(MxaJob *job, unsigned cls, uint64_t n);
 int mxa_async_drain(MxaJob *job, bool abortable);
+
+/* mxa_tma.c */
+void mxa_tma_init(MxaQueue *q);
+void mxa_tma_fini(MxaQueue *q);
+void mxa_tma_job_start(MxaJob *job);
+int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load);
+int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd);
+int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op);
 
 /* mxa_math.c */
 int mxa_exec_gemm(MxaJob *job, const uint32_t *args);

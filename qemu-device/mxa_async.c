@@ -66,6 +66,10 @@ static void mxa_lane_exec(MxaJob *job, MxaAsyncOp *op)
     case MXA_OP_GEMM:
         mxa_exec_gemm(job, &op->cmd[1]);
         break;
+    case MXA_OP_TMA_LOAD:
+    case MXA_OP_TMA_STORE:
+        mxa_lane_tma(job, op);
+        break;
     default:
         mxa_job_fail(job, MXA_ERR_UNKNOWN_OPCODE, 0, MXA_CMD_OPCODE(op->header));
         break;

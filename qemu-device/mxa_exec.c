@@ -357,6 +357,20 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
             return -1;
         }
         return mxa_exec_copy(job, cmd);
+    case MXA_OP_TMA_LOAD:
+    case MXA_OP_TMA_STORE:
+        if (mxa_check_cmd(job, ndw, MXA_TMA_DWORDS, flags, 0)) {
+            return -1;
+        }
+        return mxa_exec_tma(job, cmd, op == MXA_OP_TMA_LOAD);
+    case MXA_OP_MBAR_INIT:
+    case MXA_OP_MBAR_ARRIVE:
+    case MXA_OP_MBAR_EXPECT_TX:
+    case MXA_OP_MBAR_WAIT:
+        if (mxa_check_cmd(job, ndw, MXA_MBAR_DWORDS, flags, 0)) {
+            return -1;
+        }
+        return mxa_exec_mbar(job, cmd);
     case MXA_OP_GEMM:
         if (mxa_check_cmd(job, ndw, MXA_GEMM_DWORDS, flags, MXA_CMD_F_ASYNC)) {
             return -1;

@@ -148,9 +148,10 @@ static void mxa_job_run(MxaJob *job)
         return;
     }
     mxa_lanes_job_start(job);
+    mxa_tma_job_start(job);
     prog = g_try_malloc(size);
     if (!prog) {
-        mxa_job_fail(job, MXA_ERR_BAD_PROGRAM, job->desc.prog_va, size);
+        mxa_job_fail(job, MXA_ERR_NO_MEMORY, job->desc.prog_va, size);
         return;
     }
     if (mxa_va_read(job, job->desc.prog_va, prog, size) == 0) {
@@ -291,6 +292,7 @@ void mxa_queue_init(MxaState *s, unsigned i)
     q->index = i;
     qemu_mutex_init(&q->lock);
     qemu_cond_init(&q->cond);
+    mxa_tma_init(q);
     mxa_lanes_init(q);
     snprintf(name, sizeof(name), "mxa-q%u", i);
     qemu_thread_create(&q->thread, name, mxa_queue_thread, q, QEMU_THREAD_JOINABLE);
@@ -305,6 +307,7 @@ void mxa_queue_fini(MxaQueue *q)
     qemu_mutex_unlock(&q->lock);
     qemu_thread_join(&q->thread);
     mxa_lanes_fini(q);
+    mxa_tma_fini(q);
     qemu_cond_destroy(&q->cond);
     qemu_mutex_destroy(&q->lock);
 }

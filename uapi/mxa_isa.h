@@ -96,6 +96,37 @@ enum mxa_opcode {
 	 */
 	MXA_OP_COPY = 0x20,
 	/*
+	 * TMA_LOAD: 12 dwords: header, map_lo, map_hi, sram, mbar, c0, c1, c2, c3, c4,
+	 * MXA_TMA_CREGS(r0..r4), MXA_REGS3(rsram, rmbar, 0). Asynchronous tensor load on the
+	 * copy engine: the box of the tensor map (struct mxa_tensor_map at map, read when
+	 * the command is issued) whose first element has coordinates c[d] + R[r_d]
+	 * (signed 32-bit; out-of-bounds elements are filled) is written densely, dim 0
+	 * innermost, at SRAM offset sram + R[rsram] (128-byte aligned), with the map's
+	 * swizzle; then the box's bytes complete_tx on the mbarrier at mbar + R[rmbar].
+	 */
+	MXA_OP_TMA_LOAD = 0x21,
+	/*
+	 * TMA_STORE: 12 dwords as TMA_LOAD, mbar ignored (0). Asynchronous store of a box
+	 * from SRAM to the tensor, class MXA_GROUP_COPY (bulk group); out-of-bounds
+	 * elements are not written.
+	 */
+	MXA_OP_TMA_STORE = 0x22,
+	/* MBAR_INIT: 3 dwords: header, sram, count (1..MXA_MBAR_MAX_COUNT): phase 0. */
+	MXA_OP_MBAR_INIT = 0x23,
+	/*
+	 * MBAR_ARRIVE: 3 dwords: header, sram, tx_bytes. mbarrier.arrive.expect_tx: adds
+	 * tx_bytes to the transaction count, then arrives once. The phase completes when
+	 * every expected arrival has happened and the transaction count is back to 0.
+	 */
+	MXA_OP_MBAR_ARRIVE = 0x24,
+	/* MBAR_EXPECT_TX: 3 dwords: header, sram, tx_bytes (mbarrier.expect_tx). */
+	MXA_OP_MBAR_EXPECT_TX = 0x25,
+	/*
+	 * MBAR_WAIT: 3 dwords: header, sram, parity | reg << 8. Blocks until the phase of
+	 * parity (parity + R[reg]) & 1 has completed (mbarrier.try_wait.parity).
+	 */
+	MXA_OP_MBAR_WAIT = 0x26,
+	/*
 	 * GEMM: 1 + MXA_GEMM_ARGS_DWORDS dwords: header, then struct mxa_isa_gemm.
 	 * D = (scale_a * A) x (scale_b * B)^T (+ C), all operands in device memory,
 	 * tiled across the device's engine cores. Synchronous: the next command starts
@@ -127,6 +158,61 @@ enum mxa_opcode {
 #define MXA_GROUP_CLASSES	2
 #define MXA_MAX_PENDING_GROUPS	64	/* COMMIT_GROUP waits when this many are pending */
 #define MXA_COPY_MAX_BYTES	(64u << 20)
+
+/* Per-queue on-chip memory (SRAM), addressed by byte offset; zeroed at job start. */
+#define MXA_SRAM_SIZE		(256u << 10)
+
+/**
+ * struct mxa_tensor_map - a tensor in device memory for TMA (128 bytes, 64-byte aligned
+ * in device memory).
+ * @global_addr: VA of element (0, ..., 0); 16-byte aligned.
+ * @rank: 1..5. @elem_bytes: 1, 2, 4 or 8.
+ * @oob_fill: MXA_TMA_OOB_ZERO or MXA_TMA_OOB_NAN (all-ones bytes: NaN in every float
+ *	format).
+ * @swizzle: MXA_TMA_SWIZZLE_*; with a swizzle, box[0] * elem_bytes <= the span.
+ * @dims: elements per dimension (dim 0 innermost, contiguous), >= 1; unused dims 1.
+ * @box: box size per dimension, 1..256; box[0] * elem_bytes a multiple of 16;
+ *	unused dims 1. The box's bytes are at most MXA_SRAM_SIZE.
+ * @strides: bytes between consecutive indices of dims 1..rank-1: multiples of 16,
+ *	< 2^40; unused 0.
+ */
+struct mxa_tensor_map {
+	__u64 global_addr;
+	__u8 rank, elem_bytes, oob_fill, swizzle;
+	__u32 reserved0;
+	__u32 dims[5];
+	__u32 box[5];
+	__u64 strides[4];
+	__u32 reserved[10];
+};
+
+#define MXA_TMA_MAX_RANK	5
+#define MXA_TMA_MAX_BOX		256
+#define MXA_TMA_OOB_ZERO	0
+#define MXA_TMA_OOB_NAN		1
+#define MXA_TMA_SWIZZLE_NONE	0
+#define MXA_TMA_SWIZZLE_32B	1
+#define MXA_TMA_SWIZZLE_64B	2
+#define MXA_TMA_SWIZZLE_128B	3
+/*
+ * Swizzle of SRAM byte offset a with span S (32, 64, 128): the 16-byte unit bits 4..
+ * are XORed with the bits from 7 up (CUTLASS Swizzle<log2(S/16), 4, 3>):
+ *   a ^ (((a >> 7) & (S / 16 - 1)) << 4)
+ */
+#define MXA_TMA_CREGS(r0, r1, r2, r3, r4) \
+	((__u32)(r0) | ((__u32)(r1) << 5) | ((__u32)(r2) << 10) | ((__u32)(r3) << 15) | \
+	 ((__u32)(r4) << 20))
+#define MXA_TMA_DWORDS		12
+#define MXA_MBAR_DWORDS		3
+#define MXA_MBAR_MAX_COUNT	(1u << 20)
+#define MXA_MBAR_BYTES		16	/* an mbarrier occupies 16 bytes, 8-byte aligned */
+
+/* err_info of MXA_ERR_MBARRIER */
+#define MXA_MBAR_ERR_UNINIT	1	/* not initialised by MBAR_INIT */
+#define MXA_MBAR_ERR_ARRIVALS	2	/* more arrivals than the count */
+#define MXA_MBAR_ERR_DEADLOCK	3	/* waiting on a phase nothing can complete */
+#define MXA_MBAR_ERR_TX		4	/* transaction count out of range */
+#define MXA_MBAR_ERR_TIMEOUT	5	/* not completed within MXA_SEM_MAX_TIMEOUT_US */
 
 #define MXA_REG_SET_DWORDS	4
 #define MXA_REG_ADD_DWORDS	4
@@ -234,6 +320,9 @@ enum mxa_job_error {
 	MXA_ERR_BAD_REGISTER = 16,	/* register number >= MXA_NUM_REGS; info: the number */
 	MXA_ERR_SEM_TIMEOUT = 17,	/* SEM_WAIT timed out; addr: semaphore, info: timeout_us */
 	MXA_ERR_BAD_CLASS = 18,		/* COMMIT/WAIT_GROUP on an unknown class */
+	MXA_ERR_BAD_TENSOR_MAP = 19,	/* tensor map invalid; addr: map, info: field */
+	MXA_ERR_SRAM_RANGE = 20,	/* SRAM range outside MXA_SRAM_SIZE or misaligned */
+	MXA_ERR_MBARRIER = 21,		/* mbarrier misuse; info: MXA_MBAR_ERR_* */
 	MXA_ERR_COUNT
 };
 

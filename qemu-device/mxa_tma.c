@@ -1,0 +1,417 @@
+/*
+ * MXA on-chip memory, TMA and mbarriers (Hopper's model, Documentation/isa.rst).
+ *
+ * Each queue owns MXA_SRAM_SIZE bytes of SRAM, zeroed when a job starts so that
+ * nothing leaks between contexts. TMA_LOAD and TMA_STORE validate their tensor map
+ * and box when issued (command processor) and move the box on the copy engine (a
+ * lane thread), row by row (a row is the box's extent along dim 0) through the job's
+ * MMU. A load then completes its bytes on an mbarrier in SRAM, which is how the
+ * program learns the data is there (MBAR_WAIT).
+ *
+ * mbarriers live in SRAM as struct MxaMbar; q->mbar_lock serialises the command
+ * processor and the copy engine on them. A wait that nothing can satisfy (arrivals
+ * still expected from the blocked command processor itself, or bytes expected while
+ * the copy engine is idle) is reported as a deadlock instead of hanging.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/atomic.h"
+#include "qemu/bswap.h"
+#include "qemu/timer.h"
+#include "mxa.h"
+#include "trace.h"
+
+QEMU_BUILD_BUG_ON(sizeof(struct mxa_tensor_map) != 128);
+
+#define MXA_MBAR_MAGIC 0x6d62u       /* high half of 'phase': initialised */
+#define MXA_MBAR_MAX_TX (1 << 30)
+#define MXA_TMA_MAX_STRIDE (1ull << 40)
+
+enum {
+    MXA_CYCLES_TMA_SETUP = 64,
+    MXA_TMA_BYTES_PER_CYCLE = 64,
+    MXA_CYCLES_MBAR = 2,
+    MXA_MBAR_POLL_MS = 10,
+};
+
+typedef struct MxaMbar {
+    uint32_t expected;      /* arrivals per phase */
+    uint32_t pending;       /* arrivals still missing in the current phase */
+    int32_t tx;             /* transaction bytes still missing */
+    uint32_t phase;         /* MXA_MBAR_MAGIC << 16 | phase number (low 16 bits) */
+} MxaMbar;
+QEMU_BUILD_BUG_ON(sizeof(MxaMbar) != MXA_MBAR_BYTES);
+
+void mxa_tma_init(MxaQueue *q)
+{
+    q->sram = g_malloc0(MXA_SRAM_SIZE);
+    qemu_mutex_init(&q->mbar_lock);
+    qemu_cond_init(&q->mbar_cond);
+}
+
+void mxa_tma_fini(MxaQueue *q)
+{
+    qemu_cond_destroy(&q->mbar_cond);
+    qemu_mutex_destroy(&q->mbar_lock);
+    g_free(q->sram);
+}
+
+void mxa_tma_job_start(MxaJob *job)
+{
+    memset(job->q->sram, 0, MXA_SRAM_SIZE);
+}
+
+static uint64_t mxa_reg(MxaJob *job, uint32_t r)
+{
+    return r ? job->regs[r % MXA_NUM_REGS] : 0;
+}
+
+/* [addr, addr + len) inside SRAM and addr aligned. */
+static int mxa_sram_check(MxaJob *job, uint64_t addr, uint64_t len, uint64_t align)
+{
+    if (addr % align || addr > MXA_SRAM_SIZE || len > MXA_SRAM_SIZE - addr) {
+        return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, addr, (uint32_t)len);
+    }
+    return 0;
+}
+
+/* ---- mbarriers ---- */
+
+static MxaMbar *mxa_mbar_get(MxaJob *job, uint64_t addr, bool init)
+{
+    MxaMbar *m;
+
+    if (mxa_sram_check(job, addr, MXA_MBAR_BYTES, 8)) {
+        return NULL;
+    }
+    m = (MxaMbar *)(job->q->sram + addr);
+    if (!init && (m->phase >> 16) != MXA_MBAR_MAGIC) {
+        mxa_job_fail(job, MXA_ERR_MBARRIER, addr, MXA_MBAR_ERR_UNINIT);
+        return NULL;
+    }
+    return m;
+}
+
+/* Caller holds mbar_lock. */
+static void mxa_mbar_maybe_complete(MxaQueue *q, MxaMbar *m)
+{
+    if (m->pending == 0 && m->tx == 0) {
+        m->phase = (MXA_MBAR_MAGIC << 16) | ((m->phase + 1) & 0xffff);
+        m->pending = m->expected;
+        qemu_cond_broadcast(&q->mbar_cond);
+    }
+}
+
+static int mxa_mbar_add_tx(MxaJob *job, MxaMbar *m, uint64_t addr, int64_t delta)
+{
+    int64_t tx = (int64_t)m->tx + delta;
+
+    if (tx > MXA_MBAR_MAX_TX || tx < -MXA_MBAR_MAX_TX) {
+        return mxa_job_fail(job, MXA_ERR_MBARRIER, addr, MXA_MBAR_ERR_TX);
+    }
+    m->tx = tx;
+    return 0;
+}
+
+/* complete_tx from the copy engine. */
+static int mxa_mbar_complete_tx(MxaJob *job, uint64_t addr, uint64_t bytes)
+{
+    MxaQueue *q = job->q;
+    MxaMbar *m;
+    int ret = -1;
+
+    qemu_mutex_lock(&q->mbar_lock);
+    m = mxa_mbar_get(job, addr, false);
+    if (m && !mxa_mbar_add_tx(job, m, addr, -(int64_t)bytes)) {
+        mxa_mbar_maybe_complete(q, m);
+        ret = 0;
+    }
+    qemu_mutex_unlock(&q->mbar_lock);
+    return ret;
+}
+
+static bool mxa_copy_engine_idle(MxaQueue *q)
+{
+    MxaLane *lane = &q->lanes[MXA_GROUP_COPY];
+    bool idle;
+
+    qemu_mutex_lock(&lane->lock);
+    idle = lane->done == lane->issued;
+    qemu_mutex_unlock(&lane->lock);
+    return idle;
+}
+
+static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
+{
+    MxaQueue *q = job->q;
+    int64_t start = get_clock();
+    uint32_t why = 0;
+    MxaMbar *m;
+
+    qemu_mutex_lock(&q->mbar_lock);
+    for (;;) {
+        m = mxa_mbar_get(job, addr, false);
+        if (!m) {
+            break;
+        }
+        if ((m->phase & 1) != parity) {
+            break;      /* the phase of that parity has completed */
+        }
+        if (m->pending) {
+            why = MXA_MBAR_ERR_DEADLOCK;    /* only this thread could arrive */
+        } else if (mxa_copy_engine_idle(q)) {
+            /* a failed copy explains it best; else nothing will bring the bytes */
+            MxaLane *lane = &q->lanes[MXA_GROUP_COPY];
+
+            qemu_mutex_lock(&lane->lock);
+            why = lane->error ? 0 : MXA_MBAR_ERR_DEADLOCK;
+            qemu_mutex_unlock(&lane->lock);
+            if (!why) {
+                qemu_mutex_unlock(&q->mbar_lock);
+                return mxa_async_drain(job, true) ? -1 :
+                       mxa_job_fail(job, MXA_ERR_MBARRIER, addr, MXA_MBAR_ERR_DEADLOCK);
+            }
+        } else if (get_clock() - start > (int64_t)MXA_SEM_MAX_TIMEOUT_US * 1000) {
+            why = MXA_MBAR_ERR_TIMEOUT;
+        }
+        if (why || qatomic_read(&q->abort)) {
+            break;
+        }
+        qemu_cond_timedwait(&q->mbar_cond, &q->mbar_lock, MXA_MBAR_POLL_MS);
+    }
+    qemu_mutex_unlock(&q->mbar_lock);
+    if (!m || qatomic_read(&q->abort)) {
+        return -1;
+    }
+    if (why) {
+        return mxa_job_fail(job, MXA_ERR_MBARRIER, addr, why);
+    }
+    job->cycles += MXA_CYCLES_MBAR +
+                   (uint64_t)(get_clock() - start) * q->dev->cycle_mhz / 1000;
+    return 0;
+}
+
+int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
+{
+    MxaQueue *q = job->q;
+    uint32_t op = MXA_CMD_OPCODE(cmd[0]);
+    uint64_t addr = cmd[1];
+    MxaMbar *m;
+    int ret = 0;
+
+    job->cycles += MXA_CYCLES_MBAR;
+    if (op == MXA_OP_MBAR_WAIT) {
+        if (cmd[2] & ~0xff01u || ((cmd[2] >> 8) & 0xff) >= MXA_NUM_REGS) {
+            return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, addr, cmd[2]);
+        }
+        return mxa_mbar_wait(job, addr, (cmd[2] + mxa_reg(job, (cmd[2] >> 8) & 0xff)) & 1);
+    }
+    qemu_mutex_lock(&q->mbar_lock);
+    m = mxa_mbar_get(job, addr, op == MXA_OP_MBAR_INIT);
+    if (!m) {
+        ret = -1;
+    } else if (op == MXA_OP_MBAR_INIT) {
+        if (cmd[2] == 0 || cmd[2] > MXA_MBAR_MAX_COUNT) {
+            ret = mxa_job_fail(job, MXA_ERR_BAD_OPERAND, addr, cmd[2]);
+        } else {
+            *m = (MxaMbar){ .expected = cmd[2], .pending = cmd[2],
+                            .phase = MXA_MBAR_MAGIC << 16 };
+        }
+    } else {
+        ret = mxa_mbar_add_tx(job, m, addr, cmd[2]);
+        if (!ret && op == MXA_OP_MBAR_ARRIVE) {
+            if (!m->pending) {
+                ret = mxa_job_fail(job, MXA_ERR_MBARRIER, addr, MXA_MBAR_ERR_ARRIVALS);
+            } else {
+                m->pending--;
+                mxa_mbar_maybe_complete(q, m);
+            }
+        }
+    }
+    qemu_mutex_unlock(&q->mbar_lock);
+    return ret;
+}
+
+/* ---- TMA ---- */
+
+static uint32_t mxa_swizzle_mask(uint8_t swizzle)
+{
+    return swizzle ? (2u << swizzle) / 2 - 1 : 0;  /* 32B: 1, 64B: 3, 128B: 7 */
+}
+
+static uint64_t mxa_swizzle(uint64_t a, uint32_t mask)
+{
+    return a ^ (((a >> 7) & mask) << 4);
+}
+
+/* Validate @m (host order); info names the first bad field. */
+static int mxa_tma_check_map(MxaJob *job, uint64_t va, const struct mxa_tensor_map *m,
+                             uint64_t *box_bytes)
+{
+    uint64_t bytes, span, t;
+    uint32_t bad = 0;
+
+    if (m->rank < 1 || m->rank > MXA_TMA_MAX_RANK) {
+        bad = 1;
+    } else if (m->elem_bytes != 1 && m->elem_bytes != 2 && m->elem_bytes != 4 &&
+               m->elem_bytes != 8) {
+        bad = 2;
+    } else if (m->oob_fill > MXA_TMA_OOB_NAN) {
+        bad = 3;
+    } else if (m->swizzle > MXA_TMA_SWIZZLE_128B ||
+               (m->swizzle && m->box[0] * m->elem_bytes > (16u << m->swizzle))) {
+        bad = 4;
+    } else if (m->global_addr % 16) {
+        bad = 5;
+    } else if (m->reserved0) {
+        bad = 9;
+    }
+    for (unsigned i = 0; i < ARRAY_SIZE(m->reserved) && !bad; i++) {
+        bad = m->reserved[i] ? 9 : 0;
+    }
+    /* dims, boxes, strides; the farthest byte must not overflow */
+    bytes = m->elem_bytes;
+    span = m->global_addr;
+    for (unsigned d = 0; d < MXA_TMA_MAX_RANK && !bad; d++) {
+        bool used = d < m->rank;
+
+        if (m->box[d] < 1 || m->box[d] > MXA_TMA_MAX_BOX || (!used && m->box[d] != 1)) {
+            bad = 6;
+        } else if (m->dims[d] < 1 || (!used && m->dims[d] != 1)) {
+            bad = 7;
+        } else if (d > 0 && ((used && (m->strides[d - 1] % 16 ||
+                                      m->strides[d - 1] >= MXA_TMA_MAX_STRIDE)) ||
+                             (!used && m->strides[d - 1]))) {
+            bad = 8;
+        } else {
+            bytes *= m->box[d];
+            if (__builtin_mul_overflow((uint64_t)(m->dims[d] - (d ? 1 : 0)),
+                                       d ? m->strides[d - 1] : m->elem_bytes, &t) ||
+                __builtin_add_overflow(span, t, &span)) {
+                bad = 8;
+            }
+        }
+    }
+    if (!bad && (m->box[0] * m->elem_bytes) % 16) {
+        bad = 6;
+    }
+    if (!bad && bytes > MXA_SRAM_SIZE) {
+        bad = 6;
+    }
+    if (bad) {
+        return mxa_job_fail(job, MXA_ERR_BAD_TENSOR_MAP, va, bad);
+    }
+    *box_bytes = bytes;
+    return 0;
+}
+
+int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load)
+{
+    uint64_t map_va = (uint64_t)cmd[1] | ((uint64_t)cmd[2] << 32);
+    uint32_t cregs = cmd[10], aregs = cmd[11];
+    struct mxa_tensor_map m;
+    uint64_t bytes, sram, mbar = 0;
+    MxaAsyncOp *op;
+
+    if (map_va % 64) {
+        return mxa_job_fail(job, MXA_ERR_MISALIGNED, map_va, 64);
+    }
+    if (cregs >> 25 || MXA_REG_A(aregs) >= MXA_NUM_REGS ||
+        MXA_REG_B(aregs) >= MXA_NUM_REGS || aregs >> 16 || (!load && (cmd[4] || MXA_REG_B(aregs)))) {
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, 0);
+    }
+    if (mxa_va_read(job, map_va, &m, sizeof(m))) {
+        return -1;
+    }
+    m.global_addr = le64_to_cpu(m.global_addr);
+    m.reserved0 = le32_to_cpu(m.reserved0);
+    for (unsigned d = 0; d < MXA_TMA_MAX_RANK; d++) {
+        m.dims[d] = le32_to_cpu(m.dims[d]);
+        m.box[d] = le32_to_cpu(m.box[d]);
+        if (d < 4) {
+            m.strides[d] = le64_to_cpu(m.strides[d]);
+        }
+    }
+    if (mxa_tma_check_map(job, map_va, &m, &bytes)) {
+        return -1;
+    }
+    sram = (uint64_t)cmd[3] + mxa_reg(job, MXA_REG_A(aregs));
+    if (mxa_sram_check(job, sram, ROUND_UP(bytes, 128), 128)) {
+        return -1;
+    }
+    if (load) {
+        mbar = (uint64_t)cmd[4] + mxa_reg(job, MXA_REG_B(aregs));
+        qemu_mutex_lock(&job->q->mbar_lock);
+        if (!mxa_mbar_get(job, mbar, false)) {
+            qemu_mutex_unlock(&job->q->mbar_lock);
+            return -1;
+        }
+        qemu_mutex_unlock(&job->q->mbar_lock);
+    }
+    op = g_new0(MxaAsyncOp, 1);
+    op->map = m;
+    for (unsigned d = 0; d < MXA_TMA_MAX_RANK; d++) {
+        op->coord[d] = (int32_t)(cmd[5 + d] + (uint32_t)mxa_reg(job, (cregs >> (5 * d)) & 31));
+    }
+    op->sram = sram;
+    op->mbar = mbar;
+    op->len = bytes;
+    return mxa_async_issue(job, MXA_GROUP_COPY, op);
+}
+
+/* On the copy engine: move the box row by row. */
+int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
+{
+    const struct mxa_tensor_map *m = &op->map;
+    bool load = MXA_CMD_OPCODE(op->header) == MXA_OP_TMA_LOAD;
+    uint32_t eb = m->elem_bytes, row_bytes = m->box[0] * eb;
+    uint32_t mask = mxa_swizzle_mask(m->swizzle);
+    uint64_t nrows = op->len / row_bytes;
+    int64_t c0 = op->coord[0];
+    int64_t lo = MAX(0, -c0), hi = MIN((int64_t)m->box[0], (int64_t)m->dims[0] - c0);
+    uint8_t row[MXA_TMA_MAX_BOX * 8];
+
+    for (uint64_t r = 0; r < nrows; r++) {
+        uint64_t base = m->global_addr, rest = r, sram_row = op->sram + r * row_bytes;
+        bool inside = hi > lo;
+
+        if (qatomic_read(&job->q->abort)) {
+            return -1;
+        }
+        for (unsigned d = 1; d < m->rank; d++) {
+            int64_t c = op->coord[d] + (int64_t)(rest % m->box[d]);
+
+            rest /= m->box[d];
+            if (c < 0 || c >= m->dims[d]) {
+                inside = false;
+                break;
+            }
+            base += (uint64_t)c * m->strides[d - 1];
+        }
+        if (inside) {
+            base += (uint64_t)(c0 + lo) * eb;
+        }
+        if (load) {
+            memset(row, m->oob_fill == MXA_TMA_OOB_NAN ? 0xff : 0, row_bytes);
+            if (inside && mxa_va_read(job, base, row + lo * eb, (hi - lo) * eb)) {
+                return -1;
+            }
+            for (uint32_t u = 0; u < row_bytes; u += 16) {
+                memcpy(job->q->sram + mxa_swizzle(sram_row + u, mask), row + u, 16);
+            }
+        } else {
+            for (uint32_t u = 0; u < row_bytes; u += 16) {
+                memcpy(row + u, job->q->sram + mxa_swizzle(sram_row + u, mask), 16);
+            }
+            if (inside && mxa_va_write(job, base, row + lo * eb, (hi - lo) * eb)) {
+                return -1;
+            }
+        }
+    }
+    job->cycles += MXA_CYCLES_TMA_SETUP + op->len / MXA_TMA_BYTES_PER_CYCLE;
+    if (load) {
+        return mxa_mbar_complete_tx(job, op->mbar, op->len);
+    }
+    return 0;
+}

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest kselftest "tma": per-queue SRAM, TMA tensor loads and stores through tensor
+ * maps (rank 1-5, out-of-bounds fill with zero or NaN, negative coordinates, swizzle),
+ * mbarriers with transaction counts (phases and parity driven by registers in a loop),
+ * and the errors for bad maps, SRAM ranges and mbarrier misuse.
+ */
+#include "mxa_test.h"
+
+#include <stdio.h>
+
+#include "accel.h"
+#include "kselftest_harness.h"
+
+#define SEC	NSEC_PER_SEC
+#define MBAR	0x30000u
+
+FIXTURE(tma) {
+	struct accel_device *dev;
+	struct accel_bo *prog_bo, *data_bo;
+	struct accel_prog *prog;
+	uint8_t *data;
+	uint64_t va;
+	struct mxa_tensor_map *maps;	/* at data offset 0: up to 8 maps */
+	struct accel_job_result r;
+};
+
+#define IN_OFF	(64 << 10)
+#define OUT_OFF	(512 << 10)
+
+FIXTURE_SETUP(tma)
+{
+	ASSERT_EQ(0, accel_open(NULL, ACCEL_SUBMIT_AUTO, &self->dev));
+	if (!(accel_device_info(self->dev)->caps & MXA_CAP_TMA))
+		SKIP(return, "device without MXA_CAP_TMA");
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 16, &self->prog_bo));
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 20, &self->data_bo));
+	ASSERT_EQ(0, accel_prog_new(&self->prog));
+	self->data = accel_bo_map(self->data_bo);
+	self->va = accel_bo_va(self->data_bo);
+	self->maps = (struct mxa_tensor_map *)self->data;
+}
+
+FIXTURE_TEARDOWN(tma)
+{
+	accel_prog_free(self->prog);
+	accel_bo_free(self->data_bo);
+	accel_bo_free(self->prog_bo);
+	accel_close(self->dev);
+}
+
+static int run(FIXTURE_DATA(tma) *self)
+{
+	struct accel_job *job;
+	int ret;
+
+	ret = accel_prog_upload(self->prog, self->prog_bo, 0);
+	if (!ret)
+		ret = accel_submit(self->dev, 0, self->prog_bo, 0, accel_prog_size(self->prog),
+				   &job);
+	if (ret)
+		return ret;
+	ret = accel_wait(job, 60 * SEC);
+	if (!ret) {
+		self->r = *accel_job_result(job);
+		if (self->r.status) {
+			char why[256];
+
+			accel_job_explain(&self->r, why, sizeof(why));
+			fprintf(stderr, "# %s\n", why);
+		}
+	}
+	accel_job_free(job);
+	return ret;
+}
+
+/* A rank-2 map of rows x cols elements of @eb bytes at data offset @off, dense rows. */
+static void map2(struct mxa_tensor_map *m, uint64_t va, uint32_t cols, uint32_t rows,
+		 uint32_t eb, uint32_t box0, uint32_t box1)
+{
+	memset(m, 0, sizeof(*m));
+	m->global_addr = va;
+	m->rank = 2;
+	m->elem_bytes = eb;
+	m->dims[0] = cols;
+	m->dims[1] = rows;
+	m->dims[2] = m->dims[3] = m->dims[4] = 1;
+	m->box[0] = box0;
+	m->box[1] = box1;
+	m->box[2] = m->box[3] = m->box[4] = 1;
+	m->strides[0] = (uint64_t)cols * eb;
+}
+
+/* load box at (c0, c1) of map 0 to SRAM 0, wait, store it to map 1 at (0, 0) */
+static void load_store(FIXTURE_DATA(tma) *self, int32_t c0, int32_t c1, uint32_t bytes)
+{
+	struct accel_tma ld = { .map = self->va, .sram = 0, .mbar = MBAR,
+				.coord = { c0, c1 } };
+	struct accel_tma st = { .map = self->va + 128, .sram = 0 };
+	struct accel_prog *p = self->prog;
+
+	accel_prog_reset(p);
+	accel_prog_mbar_init(p, MBAR, 1);
+	accel_prog_mbar_arrive(p, MBAR, bytes);
+	accel_prog_tma(p, 0, &ld);
+	accel_prog_mbar_wait(p, MBAR, 0, 0);
+	accel_prog_tma(p, 1, &st);
+	accel_prog_commit_group(p, ACCEL_GROUP_COPY);
+	accel_prog_wait_group(p, ACCEL_GROUP_COPY, 0);
+}
+
+static void check_2d(struct __test_metadata *_metadata, FIXTURE_DATA(tma) *self,
+		     int32_t c0, int32_t c1, uint32_t fill)
+{
+	uint32_t *in = (uint32_t *)(self->data + IN_OFF);
+	uint32_t *out = (uint32_t *)(self->data + OUT_OFF);
+	int bad = 0;
+
+	for (int r = 0; r < 16; r++) {
+		for (int c = 0; c < 32; c++) {
+			int gr = c1 + r, gc = c0 + c;
+			uint32_t want = (gr >= 0 && gr < 100 && gc >= 0 && gc < 72) ?
+					in[gr * 72 + gc] : fill;
+
+			if (out[r * 32 + c] != want && bad++ < 5)
+				fprintf(stderr, "# [%d][%d] = %#x, want %#x\n", r, c,
+					out[r * 32 + c], want);
+		}
+	}
+	EXPECT_EQ(0, bad);
+}
+
+static void setup_2d(FIXTURE_DATA(tma) *self, uint8_t fill)
+{
+	uint32_t *in = (uint32_t *)(self->data + IN_OFF);
+
+	for (int i = 0; i < 100 * 72; i++)
+		in[i] = (i / 72) * 1000 + i % 72 + 1;
+	map2(&self->maps[0], self->va + IN_OFF, 72, 100, 4, 32, 16);
+	self->maps[0].oob_fill = fill;
+	map2(&self->maps[1], self->va + OUT_OFF, 32, 16, 4, 32, 16);
+	memset(self->data + OUT_OFF, 0x55, 32 * 16 * 4);
+}
+
+TEST_F(tma, load_2d_out_of_bounds_zero)
+{
+	setup_2d(self, MXA_TMA_OOB_ZERO);
+	load_store(self, 60, 90, 32 * 16 * 4);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	check_2d(_metadata, self, 60, 90, 0);
+	load_store(self, 3, 7, 32 * 16 * 4);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	check_2d(_metadata, self, 3, 7, 0);
+}
+
+TEST_F(tma, load_2d_negative_coords_nan)
+{
+	setup_2d(self, MXA_TMA_OOB_NAN);
+	load_store(self, -4, -2, 32 * 16 * 4);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	check_2d(_metadata, self, -4, -2, 0xffffffffu);
+}
+
+TEST_F(tma, swizzle_128b)
+{
+	uint8_t *in = self->data + IN_OFF, *out = self->data + OUT_OFF;
+	int bad = 0;
+
+	for (int i = 0; i < 8 * 128; i++)
+		in[i] = i * 7 + (i >> 8);
+	map2(&self->maps[0], self->va + IN_OFF, 32, 8, 4, 32, 8);
+	self->maps[0].swizzle = MXA_TMA_SWIZZLE_128B;
+	map2(&self->maps[1], self->va + OUT_OFF, 32, 8, 4, 32, 8);
+	load_store(self, 0, 0, 1024);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	/* SRAM[a ^ ((a >> 7 & 7) << 4)] = in[a]: 16-byte unit u of row r holds unit u ^ r */
+	for (int r = 0; r < 8; r++)
+		for (int u = 0; u < 8; u++)
+			if (memcmp(out + r * 128 + u * 16, in + r * 128 + (u ^ r) * 16, 16))
+				bad++;
+	EXPECT_EQ(0, bad);
+}
+
+TEST_F(tma, rank5_round_trip)
+{
+	const uint32_t dims[5] = { 8, 3, 2, 2, 2 };
+	uint16_t *in = (uint16_t *)(self->data + IN_OFF);
+	struct mxa_tensor_map *m;
+	uint64_t stride = 16;
+
+	for (int k = 0; k < 2; k++) {
+		m = &self->maps[k];
+		memset(m, 0, sizeof(*m));
+		m->global_addr = self->va + (k ? OUT_OFF : IN_OFF);
+		m->rank = 5;
+		m->elem_bytes = 2;
+		stride = 16;
+		for (int d = 0; d < 5; d++) {
+			m->dims[d] = dims[d];
+			m->box[d] = dims[d];
+			if (d) {
+				m->strides[d - 1] = stride;
+				stride *= dims[d];
+			}
+		}
+	}
+	for (int i = 0; i < 8 * 3 * 2 * 2 * 2; i++)
+		in[i] = 0x1000 + i;
+	memset(self->data + OUT_OFF, 0, 4096);
+	load_store(self, 0, 0, 8 * 3 * 8 * 2);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(0, memcmp(self->data + IN_OFF, self->data + OUT_OFF, 8 * 3 * 8 * 2));
+}
+
+/* Four tiles through one mbarrier: coordinates and parity come from registers. */
+TEST_F(tma, loop_phases_from_registers)
+{
+	struct accel_tma ld = { .map = self->va, .sram = 0, .mbar = MBAR,
+				.coord_reg = { 0, 1 } };
+	struct accel_tma st = { .map = self->va + 128, .sram = 0, .coord_reg = { 0, 1 } };
+	struct accel_prog *p = self->prog;
+	uint32_t *in = (uint32_t *)(self->data + IN_OFF);
+	uint32_t *out = (uint32_t *)(self->data + OUT_OFF);
+
+	for (int i = 0; i < 64 * 32; i++)
+		in[i] = i * 3 + 1;
+	map2(&self->maps[0], self->va + IN_OFF, 32, 64, 4, 32, 16);
+	map2(&self->maps[1], self->va + OUT_OFF, 32, 64, 4, 32, 16);
+	memset(out, 0, 64 * 32 * 4);
+	ASSERT_EQ(0, accel_prog_mbar_init(p, MBAR, 1));
+	ASSERT_EQ(0, accel_prog_loop(p, 4, 0));
+	ASSERT_EQ(0, accel_prog_mbar_arrive(p, MBAR, 32 * 16 * 4));
+	ASSERT_EQ(0, accel_prog_tma(p, 0, &ld));
+	ASSERT_EQ(0, accel_prog_mbar_wait(p, MBAR, 0, 2));	/* parity R2 & 1 */
+	ASSERT_EQ(0, accel_prog_tma(p, 1, &st));
+	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_COPY, 0));	/* SRAM reused */
+	ASSERT_EQ(0, accel_prog_reg_add(p, 1, 1, 0, 16));
+	ASSERT_EQ(0, accel_prog_reg_add(p, 2, 2, 0, 1));
+	ASSERT_EQ(0, accel_prog_endloop(p));
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(0, memcmp(in, out, 64 * 32 * 4));
+}
+
+TEST_F(tma, errors)
+{
+	struct accel_tma ld = { .map = self->va, .sram = 0, .mbar = MBAR };
+	struct accel_prog *p = self->prog;
+	uint32_t at;
+
+	/* box of 257 */
+	map2(&self->maps[0], self->va + IN_OFF, 512, 4, 1, 32, 4);
+	self->maps[0].box[0] = 257;
+	accel_prog_mbar_init(p, MBAR, 1);
+	at = accel_prog_size(p);
+	accel_prog_tma(p, 0, &ld);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_BAD_TENSOR_MAP, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+	EXPECT_EQ(6, self->r.err_info);
+
+	/* stride not a multiple of 16 */
+	map2(&self->maps[0], self->va + IN_OFF, 36, 4, 1, 32, 4);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_BAD_TENSOR_MAP, self->r.error);
+	EXPECT_EQ(8, self->r.err_info);
+
+	/* box past the end of SRAM */
+	map2(&self->maps[0], self->va + IN_OFF, 256, 64, 4, 64, 64);	/* 16 KiB */
+	accel_prog_reset(p);
+	accel_prog_mbar_init(p, MBAR, 1);
+	ld.sram = MXA_SRAM_SIZE - 8192;
+	at = accel_prog_size(p);
+	accel_prog_tma(p, 0, &ld);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_SRAM_RANGE, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+
+	/* an mbarrier nobody initialised */
+	accel_prog_reset(p);
+	accel_prog_mbar_arrive(p, MBAR, 0);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_MBARRIER, self->r.error);
+	EXPECT_EQ(MXA_MBAR_ERR_UNINIT, self->r.err_info);
+
+	/* waiting for an arrival that only this queue could make */
+	accel_prog_reset(p);
+	accel_prog_mbar_init(p, MBAR, 2);
+	accel_prog_mbar_arrive(p, MBAR, 0);
+	at = accel_prog_size(p);
+	accel_prog_mbar_wait(p, MBAR, 0, 0);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_MBARRIER, self->r.error);
+	EXPECT_EQ(MXA_MBAR_ERR_DEADLOCK, self->r.err_info);
+	EXPECT_EQ(at, self->r.err_offset);
+
+	/* waiting for bytes no load will bring */
+	accel_prog_reset(p);
+	accel_prog_mbar_init(p, MBAR, 1);
+	accel_prog_mbar_arrive(p, MBAR, 4096);
+	accel_prog_mbar_wait(p, MBAR, 0, 0);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_MBARRIER, self->r.error);
+	EXPECT_EQ(MXA_MBAR_ERR_DEADLOCK, self->r.err_info);
+
+	/* one arrival too many */
+	accel_prog_reset(p);
+	accel_prog_mbar_init(p, MBAR, 1);
+	accel_prog_mbar_arrive(p, MBAR, 0);
+	accel_prog_mbar_wait(p, MBAR, 0, 0);
+	accel_prog_mbar_wait(p, MBAR, 1, 0);	/* phase 1 is in progress: would block */
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_MBARRIER, self->r.error);
+	EXPECT_EQ(MXA_MBAR_ERR_DEADLOCK, self->r.err_info);
+}
+
+TEST_HARNESS_MAIN
