@@ -9,6 +9,7 @@
 
 #include "accel_internal.h"
 #include "mxa_isa.h"
+#include "mxa_regs.h"
 
 static const char *const accel_job_errors[] = {
 	[MXA_ERR_NONE] = "no error",
@@ -30,6 +31,9 @@ static const char *const accel_job_errors[] = {
 	[MXA_ERR_BAD_REGISTER] = "no such scalar register",
 	[MXA_ERR_SEM_TIMEOUT] = "semaphore wait timed out",
 	[MXA_ERR_BAD_CLASS] = "COMMIT_GROUP/WAIT_GROUP on an unknown class",
+	[MXA_ERR_BAD_TENSOR_MAP] = "invalid tensor map",
+	[MXA_ERR_SRAM_RANGE] = "SRAM range out of bounds or misaligned",
+	[MXA_ERR_MBARRIER] = "mbarrier misuse",
 };
 
 const char *accel_strerror(int err)
@@ -103,11 +107,47 @@ const char *accel_opcode_name(uint32_t opcode)
 		return "WAIT_GROUP";
 	case MXA_OP_COPY:
 		return "COPY";
+	case MXA_OP_TMA_LOAD:
+		return "TMA_LOAD";
+	case MXA_OP_TMA_STORE:
+		return "TMA_STORE";
+	case MXA_OP_MBAR_INIT:
+		return "MBAR_INIT";
+	case MXA_OP_MBAR_ARRIVE:
+		return "MBAR_ARRIVE";
+	case MXA_OP_MBAR_EXPECT_TX:
+		return "MBAR_EXPECT_TX";
+	case MXA_OP_MBAR_WAIT:
+		return "MBAR_WAIT";
 	case MXA_OP_GEMM:
 		return "GEMM";
 	default:
 		return "?";
 	}
+}
+
+const char *accel_cap_name(unsigned int bit)
+{
+	static const struct {
+		uint64_t cap;
+		const char *name;
+	} caps[] = {
+		{ MXA_CAP_NOP, "NOP" },
+		{ MXA_CAP_FENCE_WRITE, "FENCE_WRITE" },
+		{ MXA_CAP_MMU, "MMU" },
+		{ MXA_CAP_TIMESTAMP, "TIMESTAMP" },
+		{ MXA_CAP_MSIX, "MSIX" },
+		{ MXA_CAP_GEMM, "GEMM" },
+		{ MXA_CAP_CONTROL, "CONTROL" },
+		{ MXA_CAP_ASYNC, "ASYNC" },
+		{ MXA_CAP_TMA, "TMA" },
+	};
+	size_t i;
+
+	for (i = 0; bit < 64 && i < sizeof(caps) / sizeof(caps[0]); i++)
+		if (caps[i].cap == 1ull << bit)
+			return caps[i].name;
+	return NULL;
 }
 
 static void accel_fault_text(uint32_t info, char *buf, size_t len)
@@ -143,7 +183,11 @@ int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 	} else if (r->error == MXA_ERR_SEM_TIMEOUT) {
 		snprintf(why, sizeof(why), "%s (semaphore at 0x%" PRIx64 ", %u us)",
 			 accel_strerror((int)r->error), r->err_addr, r->err_info);
-	} else if (r->error == MXA_ERR_BAD_REGISTER || r->error == MXA_ERR_BAD_OPERAND) {
+	} else if (r->error == MXA_ERR_BAD_TENSOR_MAP) {
+		snprintf(why, sizeof(why), "%s (map at 0x%" PRIx64 ", field %u)",
+			 accel_strerror((int)r->error), r->err_addr, r->err_info);
+	} else if (r->error == MXA_ERR_BAD_REGISTER || r->error == MXA_ERR_BAD_OPERAND ||
+		   r->error == MXA_ERR_MBARRIER) {
 		snprintf(why, sizeof(why), "%s (info %u)", accel_strerror((int)r->error),
 			 r->err_info);
 	} else {

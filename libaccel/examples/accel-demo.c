@@ -129,8 +129,6 @@ static double elapsed_ms(const struct timespec *a, const struct timespec *b)
 
 static void print_device(struct demo *d, const char *path)
 {
-	static const char *const cap_names[] = { "NOP", "FENCE_WRITE", "MMU", "TIMESTAMP",
-						 "MSIX", "GEMM" };
 	const struct accel_device_info *i = d->info;
 	unsigned int b;
 
@@ -138,10 +136,16 @@ static void print_device(struct demo *d, const char *path)
 	       i->driver_desc, i->uapi_major, i->uapi_minor, i->hw_major, i->hw_minor);
 	printf("  queues %u, engine cores %u, caps 0x%" PRIx64 " (", i->num_queues,
 	       i->num_cores, i->caps);
-	for (b = 0; b < 64; b++)
-		if (i->caps & (1ull << b))
-			printf(" %s", b < sizeof(cap_names) / sizeof(cap_names[0]) ?
-				      cap_names[b] : "?");
+	for (b = 0; b < 64; b++) {
+		const char *name = accel_cap_name(b);
+
+		if (!(i->caps & (1ull << b)))
+			continue;
+		if (name)
+			printf(" %s", name);
+		else
+			printf(" bit%u", b);
+	}
 	printf(" )\n  device VA [0x%" PRIx64 ", 0x%" PRIx64 "), largest buffer %" PRIu64
 	       " MiB\n  submission: %s\n", i->va_start, i->va_end, i->max_bo_size >> 20,
 	       accel_submit_mode_name(accel_submit_mode(d->dev)));

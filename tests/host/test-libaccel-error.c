@@ -40,6 +40,14 @@ TEST(opcode_names)
 	EXPECT_STREQ("?", accel_opcode_name(0xee));
 }
 
+TEST(cap_names)
+{
+	EXPECT_STREQ("NOP", accel_cap_name(0));
+	EXPECT_STREQ("GEMM", accel_cap_name(5));
+	EXPECT_EQ(NULL, accel_cap_name(63));
+	EXPECT_EQ(NULL, accel_cap_name(64));
+}
+
 TEST(explain_success)
 {
 	struct accel_job_result r = { .status = 0, .job_id = 7, .start_ns = 100,
