@@ -221,6 +221,72 @@ AVX2 void mxa_decode_f16_avx2(const uint16_t *src, float *dst, size_t n)
 	}
 }
 
+AVX2 static inline void transpose8(__m256 *r)
+{
+	__m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+	__m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+	__m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+	__m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+	__m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+	__m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+	__m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+	__m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+
+	r[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
+	r[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+	r[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
+	r[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+	r[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
+	r[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+	r[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
+	r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
+
+AVX2 void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n,
+			      float *dst)
+{
+	size_t k = 0;
+
+	if (rows == 16) {
+		for (; k + 8 <= n; k += 8) {
+			for (int h = 0; h < 2; h++) {
+				__m256 r[8];
+
+				for (int i = 0; i < 8; i++)
+					r[i] = _mm256_loadu_ps(src + (size_t)(8 * h + i) * stride + k);
+				transpose8(r);
+				for (int i = 0; i < 8; i++)
+					_mm256_storeu_ps(dst + (k + i) * 16 + 8 * h, r[i]);
+			}
+		}
+	} else if (rows == 6) {
+		/* 8 x 8 transposes of rows 0..5 (+2 don't-care rows); each column
+		 * of 6 is stored with an 8-wide store whose 2 extra lanes the next
+		 * column overwrites; the last column of the call is stored by hand. */
+		for (; k + 8 <= n; k += 8) {
+			__m256 r[8];
+
+			for (int i = 0; i < 6; i++)
+				r[i] = _mm256_loadu_ps(src + (size_t)i * stride + k);
+			r[6] = r[7] = _mm256_setzero_ps();
+			transpose8(r);
+			for (int i = 0; i < 7; i++)
+				_mm256_storeu_ps(dst + (k + i) * 6, r[i]);
+			if (k + 8 < n) {
+				_mm256_storeu_ps(dst + (k + 7) * 6, r[7]);
+			} else {
+				float t[8];
+
+				_mm256_storeu_ps(t, r[7]);
+				memcpy(dst + (k + 7) * 6, t, 6 * sizeof(float));
+			}
+		}
+	}
+	for (; k < n; k++)
+		for (unsigned i = 0; i < rows; i++)
+			dst[k * rows + i] = src[i * stride + k];
+}
+
 AVX2 void mxa_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n)
 {
 	size_t i = 0;
@@ -361,6 +427,13 @@ void mxa_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		dst[i] = (int8_t)src[i];
+}
+
+void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n, float *dst)
+{
+	for (size_t k = 0; k < n; k++)
+		for (unsigned i = 0; i < rows; i++)
+			dst[k * rows + i] = src[i * stride + k];
 }
 
 void mxa_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,

@@ -45,6 +45,7 @@
 #define TILE_NP 16		/* column panels per output tile (256 columns) */
 #define PACK_A_PANELS 16
 #define PACK_B_PANELS 8
+#define PACK_KC 64		/* K elements packed per pass (an L1-sized slice) */
 
 enum tkind { TK_F32, TK_S16 };
 
@@ -247,27 +248,44 @@ static void row_s16(const struct tiled *tl, int side, size_t r, size_t k0, size_
 
 /* ---- packing ---------------------------------------------------------------- */
 
+/* Rows of @tmp (stride PACK_KC) into the k-major panel layout. */
+static void interleave(const struct tiled *tl, const float *tmp, unsigned rows, size_t n,
+		       float *dst)
+{
+	if (tl->avx2) {
+		mxa_interleave_avx2(tmp, PACK_KC, rows, n, dst);
+		return;
+	}
+	for (size_t k = 0; k < n; k++)
+		for (unsigned i = 0; i < rows; i++)
+			dst[k * rows + i] = tmp[i * PACK_KC + k];
+}
+
 static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
 {
 	size_t klen = tl->ks_words;
 
 	if (tl->kind == TK_F32) {
 		float *panel = (float *)tl->apack + p * MXA_MR * klen;
-		float *tmp = mxa_scratch(0, len * sizeof(float) + 64);
+		float *tmp = mxa_scratch(0, MXA_MR * PACK_KC * sizeof(float) + 64);
 
 		if (!tmp) {
 			tl->failed = 1;
 			return;
 		}
-		for (int r = 0; r < MXA_MR; r++) {
-			size_t row = p * MXA_MR + r;
+		/* K in chunks so that the panel slice being written stays in L1 */
+		for (size_t c0 = 0; c0 < len; c0 += PACK_KC) {
+			size_t cl = len - c0 < PACK_KC ? len - c0 : PACK_KC;
 
-			if (row < tl->m)
-				row_f32(tl, 0, row, k0, len, tmp);
-			else
-				memset(tmp, 0, len * sizeof(float));
-			for (size_t kk = 0; kk < len; kk++)
-				panel[kk * MXA_MR + r] = tmp[kk];
+			for (int r = 0; r < MXA_MR; r++) {
+				size_t row = p * MXA_MR + r;
+
+				if (row < tl->m)
+					row_f32(tl, 0, row, k0 + c0, cl, tmp + r * PACK_KC);
+				else
+					memset(tmp + r * PACK_KC, 0, cl * sizeof(float));
+			}
+			interleave(tl, tmp, MXA_MR, cl, panel + c0 * MXA_MR);
 		}
 	} else {
 		uint32_t *panel = (uint32_t *)tl->apack + p * MXA_MR * klen;
@@ -304,22 +322,25 @@ static void pack_b_panel(struct tiled *tl, size_t q, size_t k0, size_t len)
 
 	if (tl->kind == TK_F32) {
 		float *panel = (float *)tl->bpack + q * MXA_NR * klen;
-		float *tmp = mxa_scratch(0, (len > MXA_NR ? len : MXA_NR) * sizeof(float) + 64);
+		float *tmp = mxa_scratch(0, MXA_NR * PACK_KC * sizeof(float) + 64);
 
 		if (!tmp) {
 			tl->failed = 1;
 			return;
 		}
 		if (!kn) {
-			for (int c = 0; c < MXA_NR; c++) {
-				size_t col = q * MXA_NR + c;
+			for (size_t c0 = 0; c0 < len; c0 += PACK_KC) {
+				size_t cl = len - c0 < PACK_KC ? len - c0 : PACK_KC;
 
-				if (col < tl->n)
-					row_f32(tl, 1, col, k0, len, tmp);
-				else
-					memset(tmp, 0, len * sizeof(float));
-				for (size_t kk = 0; kk < len; kk++)
-					panel[kk * MXA_NR + c] = tmp[kk];
+				for (int c = 0; c < MXA_NR; c++) {
+					size_t col = q * MXA_NR + c;
+
+					if (col < tl->n)
+						row_f32(tl, 1, col, k0 + c0, cl, tmp + c * PACK_KC);
+					else
+						memset(tmp + c * PACK_KC, 0, cl * sizeof(float));
+				}
+				interleave(tl, tmp, MXA_NR, cl, panel + c0 * MXA_NR);
 			}
 		} else {
 			/* K x N: row kk of B holds this panel's 16 columns. */
