@@ -496,6 +496,31 @@ int accel_prog_mbar_expect_tx(struct accel_prog *prog, uint32_t sram, uint32_t t
 int accel_prog_mbar_wait(struct accel_prog *prog, uint32_t sram, uint32_t parity,
 			 unsigned int parity_reg);
 
+#define ACCEL_WGMMA_ACCUMULATE	(1u << 0)	/* D += A x B^T (scale-d) */
+#define ACCEL_WGMMA_NEGATE_A	(1u << 1)
+#define ACCEL_WGMMA_NEGATE_B	(1u << 2)
+#define ACCEL_WGMMA_INTERWAVE	(1u << 3)	/* scheduling policy; same bits either way */
+
+/**
+ * struct accel_wgmma - an asynchronous warpgroup MMA on SRAM operands: D (64 x @n,
+ * @type_d) = A (64 x K) x B (@n x K)^T (+ D), K = 32 bytes of @type_a. @a, @b, @d are
+ * 16-byte aligned SRAM offsets (plus R[@a_reg] ...) of dense row-major matrices.
+ */
+struct accel_wgmma {
+	uint32_t flags;
+	uint8_t type_a, type_b, type_d;
+	uint32_t n;
+	uint32_t a, b, d;
+	uint8_t a_reg, b_reg, d_reg;
+};
+
+/**
+ * accel_prog_wgmma() - WGMMA, class ACCEL_GROUP_MMA: D may be read (TMA store) or
+ * used as A/B only after a WAIT_GROUP covers it, else the job fails with
+ * MXA_ERR_ACC_HAZARD.
+ */
+int accel_prog_wgmma(struct accel_prog *prog, const struct accel_wgmma *w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -211,3 +211,19 @@ int accel_prog_mbar_wait(struct accel_prog *prog, uint32_t sram, uint32_t parity
 		return -EINVAL;
 	return accel_prog_mbar(prog, MXA_OP_MBAR_WAIT, sram, parity | parity_reg << 8);
 }
+
+int accel_prog_wgmma(struct accel_prog *prog, const struct accel_wgmma *w)
+{
+	const uint32_t dw[MXA_WGMMA_DWORDS] = {
+		MXA_CMD_HEADER(MXA_OP_WGMMA, MXA_WGMMA_DWORDS, w->flags),
+		MXA_REGS3(w->type_a, w->type_b, w->type_d), w->n, w->a, w->b, w->d,
+		MXA_REGS3(w->a_reg, w->b_reg, w->d_reg),
+	};
+
+	if ((w->flags & ~MXA_WGMMA_F_ALL) || w->n < 8 || w->n > 256 || (w->n & 7) ||
+	    w->type_a >= ACCEL_DT_COUNT || w->type_b >= ACCEL_DT_COUNT ||
+	    w->type_d >= ACCEL_DT_COUNT || accel_bad_reg(w->a_reg) ||
+	    accel_bad_reg(w->b_reg) || accel_bad_reg(w->d_reg) || ((w->a | w->b | w->d) & 15))
+		return -EINVAL;
+	return accel_prog_emit_command(prog, dw, MXA_WGMMA_DWORDS);
+}

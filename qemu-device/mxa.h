@@ -137,6 +137,12 @@ typedef struct MxaJob {
     MxaLoop loops[MXA_LOOP_MAX_DEPTH];
     unsigned loop_depth;
     MxaGroups groups[MXA_GROUP_CLASSES];
+    /* SRAM accumulators of WGMMAs not yet covered by a WAIT_GROUP (program order) */
+    struct {
+        uint64_t seq;       /* math-lane op */
+        uint32_t start, end;
+    } acc[MXA_MAX_PENDING_ACC];
+    unsigned nacc;
     /* error record, filled by the first failure */
     uint32_t error;
     uint32_t err_offset;
@@ -196,6 +202,10 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op);
 
 /* mxa_math.c */
 int mxa_exec_gemm(MxaJob *job, const uint32_t *args);
+int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd);
+int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op);
+int mxa_acc_hazard(MxaJob *job, uint64_t start, uint64_t len);
+void mxa_acc_retire(MxaJob *job, uint64_t done);
 
 /* mxa_mmu.c */
 int mxa_mmu_bind(MxaJob *job);

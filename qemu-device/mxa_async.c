@@ -70,6 +70,9 @@ static void mxa_lane_exec(MxaJob *job, MxaAsyncOp *op)
     case MXA_OP_TMA_STORE:
         mxa_lane_tma(job, op);
         break;
+    case MXA_OP_WGMMA:
+        mxa_lane_wgmma(job, op);
+        break;
     default:
         mxa_job_fail(job, MXA_ERR_UNKNOWN_OPCODE, 0, MXA_CMD_OPCODE(op->header));
         break;
@@ -289,7 +292,13 @@ int mxa_async_wait_group(MxaJob *job, unsigned cls, uint64_t n)
         count = g->mark[(g->committed - n - 1) % MXA_MAX_PENDING_GROUPS];
     }
     trace_mxa_wait_group(job->q->index, cls, n, count);
-    return mxa_lane_wait(job, lane, count, true);
+    if (mxa_lane_wait(job, lane, count, true)) {
+        return -1;
+    }
+    if (cls == MXA_GROUP_MMA) {
+        mxa_acc_retire(job, count);
+    }
+    return 0;
 }
 
 /*
@@ -305,6 +314,8 @@ int mxa_async_drain(MxaJob *job, bool abortable)
 
         if (mxa_lane_wait(job, lane, lane->issued, abortable)) {
             ret = -1;
+        } else if (i == MXA_GROUP_MMA) {
+            mxa_acc_retire(job, lane->issued);
         }
     }
     return ret;

@@ -371,6 +371,11 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
             return -1;
         }
         return mxa_exec_mbar(job, cmd);
+    case MXA_OP_WGMMA:
+        if (mxa_check_cmd(job, ndw, MXA_WGMMA_DWORDS, flags, MXA_WGMMA_F_ALL)) {
+            return -1;
+        }
+        return mxa_exec_wgmma(job, cmd);
     case MXA_OP_GEMM:
         if (mxa_check_cmd(job, ndw, MXA_GEMM_DWORDS, flags, MXA_CMD_F_ASYNC)) {
             return -1;

@@ -199,3 +199,125 @@ out:
     g_free(sb.host);
     return ret;
 }
+
+/* ---- WGMMA: asynchronous warpgroup MMA on SRAM operands ---- */
+
+/* Fails the job if [start, start + len) of SRAM holds a pending WGMMA accumulator. */
+int mxa_acc_hazard(MxaJob *job, uint64_t start, uint64_t len)
+{
+    for (unsigned i = 0; i < job->nacc; i++) {
+        if (start < job->acc[i].end && job->acc[i].start < start + len) {
+            return mxa_job_fail(job, MXA_ERR_ACC_HAZARD, job->acc[i].start,
+                                job->acc[i].end - job->acc[i].start);
+        }
+    }
+    return 0;
+}
+
+/* A WAIT_GROUP has covered the math lane's first @done ops. */
+void mxa_acc_retire(MxaJob *job, uint64_t done)
+{
+    unsigned j = 0;
+
+    for (unsigned i = 0; i < job->nacc; i++) {
+        if (job->acc[i].seq >= done) {
+            job->acc[j++] = job->acc[i];
+        }
+    }
+    job->nacc = j;
+}
+
+int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd)
+{
+    uint32_t types = cmd[1], n = cmd[2], regs = cmd[6];
+    uint32_t ta = MXA_REG_A(types), tb = MXA_REG_B(types), td = MXA_REG_C(types);
+    uint64_t a, b, d, k, abytes, bbytes, dbytes;
+    MxaAsyncOp *op;
+
+    if (MXA_REG_A(regs) >= MXA_NUM_REGS || MXA_REG_B(regs) >= MXA_NUM_REGS ||
+        MXA_REG_C(regs) >= MXA_NUM_REGS || regs >> 24) {
+        return mxa_job_fail(job, MXA_ERR_BAD_REGISTER, 0, regs);
+    }
+    if (types >> 24 || ta >= MXA_DTYPE_COUNT || tb >= MXA_DTYPE_COUNT ||
+        td >= MXA_DTYPE_COUNT || !mxa_dtype_bits(ta) || mxa_dtype_bits(ta) != mxa_dtype_bits(tb) ||
+        n < 8 || n > 256 || n % 8) {
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXA_ENGINE_EINVAL_SHAPE);
+    }
+    k = 256 / mxa_dtype_bits(ta);
+    abytes = 64 * mxa_dtype_row_bytes(ta, k);
+    bbytes = n * mxa_dtype_row_bytes(tb, k);
+    dbytes = 64 * mxa_dtype_row_bytes(td, n);
+    a = cmd[3] + (MXA_REG_A(regs) ? job->regs[MXA_REG_A(regs)] : 0);
+    b = cmd[4] + (MXA_REG_B(regs) ? job->regs[MXA_REG_B(regs)] : 0);
+    d = cmd[5] + (MXA_REG_C(regs) ? job->regs[MXA_REG_C(regs)] : 0);
+    if (a % 16 || a > MXA_SRAM_SIZE || abytes > MXA_SRAM_SIZE - a) {
+        return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, a, abytes);
+    }
+    if (b % 16 || b > MXA_SRAM_SIZE || bbytes > MXA_SRAM_SIZE - b) {
+        return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, b, bbytes);
+    }
+    if (d % 16 || d > MXA_SRAM_SIZE || !dbytes || dbytes > MXA_SRAM_SIZE - d) {
+        return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, d, dbytes);
+    }
+    /* A and B may not be a pending accumulator; D may (chained accumulation) */
+    if (mxa_acc_hazard(job, a, abytes) || mxa_acc_hazard(job, b, bbytes)) {
+        return -1;
+    }
+    if (job->nacc == MXA_MAX_PENDING_ACC) {
+        return mxa_job_fail(job, MXA_ERR_ACC_HAZARD, d, MXA_MAX_PENDING_ACC);
+    }
+    op = g_new0(MxaAsyncOp, 1);
+    memcpy(op->cmd, cmd, MXA_WGMMA_DWORDS * sizeof(uint32_t));
+    op->src = a;
+    op->dst = b;
+    op->sram = d;
+    op->len = k;
+    job->acc[job->nacc].seq = job->q->lanes[MXA_GROUP_MMA].issued;
+    job->acc[job->nacc].start = d;
+    job->acc[job->nacc].end = d + dbytes;
+    job->nacc++;
+    return mxa_async_issue(job, MXA_GROUP_MMA, op);
+}
+
+/* On the math engine: operands are copied out of SRAM so the engine sees stable data. */
+int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
+{
+    MxaState *s = job->q->dev;
+    uint32_t flags = MXA_CMD_FLAGS(op->cmd[0]), types = op->cmd[1], n = op->cmd[2];
+    struct mxa_gemm_desc g = { 0 };
+    uint64_t abytes, bbytes, dbytes;
+    uint8_t *a, *b, *d;
+    int err;
+
+    g.m = 64;
+    g.n = n;
+    g.k = op->len;
+    g.type_a = MXA_REG_A(types);
+    g.type_b = MXA_REG_B(types);
+    g.type_c = g.type_d = MXA_REG_C(types);
+    abytes = 64 * mxa_dtype_row_bytes(g.type_a, g.k);
+    bbytes = n * mxa_dtype_row_bytes(g.type_b, g.k);
+    dbytes = 64 * mxa_dtype_row_bytes(g.type_d, n);
+    a = g_malloc(abytes + bbytes + dbytes);     /* at most 3 x 64 KiB: bounded */
+    b = a + abytes;
+    d = b + bbytes;
+    memcpy(a, job->q->sram + op->src, abytes);
+    memcpy(b, job->q->sram + op->dst, bbytes);
+    memcpy(d, job->q->sram + op->sram, dbytes);
+    g.a = a;
+    g.b = b;
+    g.c = (flags & MXA_WGMMA_F_ACCUMULATE) ? d : NULL;
+    g.d = d;
+    g.flags = ((flags & MXA_WGMMA_F_ACCUMULATE) ? MXA_GEMM_ACCUMULATE : 0) |
+              ((flags & MXA_WGMMA_F_NEGATE_A) ? MXA_GEMM_NEGATE_A : 0) |
+              ((flags & MXA_WGMMA_F_NEGATE_B) ? MXA_GEMM_NEGATE_B : 0);
+    g.sched = (flags & MXA_WGMMA_F_INTERWAVE) ? MXA_SCHED_INTERWAVE : MXA_SCHED_INTRAWAVE;
+    err = mxa_wgmma(s->engine, &g);
+    if (!err) {
+        memcpy(job->q->sram + op->sram, d, dbytes);
+    }
+    g_free(a);
+    job->cycles += (uint64_t)64 * n * op->len /
+                   (MXA_MACS_PER_CYCLE_PER_CORE * (uint64_t)s->num_cores) + 8;
+    return err ? mxa_engine_error(job, err, op->sram) : 0;
+}

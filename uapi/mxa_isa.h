@@ -133,7 +133,25 @@ enum mxa_opcode {
 	 * when D is written. Numerics: Documentation/numerics.rst.
 	 */
 	MXA_OP_GEMM = 0x40,
+	/*
+	 * WGMMA: 7 dwords: header (MXA_WGMMA_F_*), MXA_REGS3(type_a, type_b, type_d), n,
+	 * a, b, d, MXA_REGS3(ra, rb, rd). Asynchronous warpgroup MMA on the math engine,
+	 * class MXA_GROUP_MMA: D = A x B^T (+ D with MXA_WGMMA_F_ACCUMULATE), M = 64,
+	 * N = n (8..256 step 8), K = 32 bytes of the input type. The matrix descriptors
+	 * are SRAM offsets (a + R[ra], ...), 16-byte aligned, of dense row-major
+	 * matrices: A 64 x K, B N x K (K contiguous), D 64 x N of type_d. Until a
+	 * WAIT_GROUP covers it, D belongs to the math engine (MXA_ERR_ACC_HAZARD).
+	 */
+	MXA_OP_WGMMA = 0x41,
 };
+
+#define MXA_WGMMA_F_ACCUMULATE	(1u << 0)	/* scale-d = 1 */
+#define MXA_WGMMA_F_NEGATE_A	(1u << 1)
+#define MXA_WGMMA_F_NEGATE_B	(1u << 2)
+#define MXA_WGMMA_F_INTERWAVE	(1u << 3)	/* scheduling policy; same bits */
+#define MXA_WGMMA_F_ALL		0xfu
+#define MXA_WGMMA_DWORDS	7
+#define MXA_MAX_PENDING_ACC	64	/* WGMMAs not yet covered by a WAIT_GROUP */
 
 /* Header flag of GEMM: run asynchronously on the math engine, in class MXA_GROUP_MMA. */
 #define MXA_CMD_F_ASYNC		(1u << 0)
@@ -323,6 +341,7 @@ enum mxa_job_error {
 	MXA_ERR_BAD_TENSOR_MAP = 19,	/* tensor map invalid; addr: map, info: field */
 	MXA_ERR_SRAM_RANGE = 20,	/* SRAM range outside MXA_SRAM_SIZE or misaligned */
 	MXA_ERR_MBARRIER = 21,		/* mbarrier misuse; info: MXA_MBAR_ERR_* */
+	MXA_ERR_ACC_HAZARD = 22,	/* SRAM of a pending WGMMA's D used before WAIT_GROUP */
 	MXA_ERR_COUNT
 };
 

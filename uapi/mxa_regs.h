@@ -68,6 +68,7 @@
 #define MXA_CAP_CONTROL		(1ull << 6)	/* registers, LOOP, semaphores (mxa_isa.h) */
 #define MXA_CAP_ASYNC		(1ull << 7)	/* COPY, async GEMM, COMMIT/WAIT_GROUP */
 #define MXA_CAP_TMA		(1ull << 8)	/* SRAM, TMA_LOAD/STORE, mbarriers */
+#define MXA_CAP_WGMMA		(1ull << 9)	/* WGMMA from SRAM */
 
 /* ---- per-queue registers: MXA_QUEUE_BASE + q * MXA_QUEUE_STRIDE ---- */
 #define MXA_MAX_QUEUES		16

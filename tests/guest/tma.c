@@ -3,7 +3,9 @@
  * Guest kselftest "tma": per-queue SRAM, TMA tensor loads and stores through tensor
  * maps (rank 1-5, out-of-bounds fill with zero or NaN, negative coordinates, swizzle),
  * mbarriers with transaction counts (phases and parity driven by registers in a loop),
- * and the errors for bad maps, SRAM ranges and mbarrier misuse.
+ * WGMMA on SRAM operands fed by TMA in a K loop (exact against the host, bit-identical
+ * under both scheduling policies), and the errors for bad maps, SRAM ranges, mbarrier
+ * misuse and accumulator hazards.
  */
 #include "mxa_test.h"
 
@@ -318,6 +320,148 @@ TEST_F(tma, errors)
 	ASSERT_EQ(0, run(self));
 	EXPECT_EQ(MXA_ERR_MBARRIER, self->r.error);
 	EXPECT_EQ(MXA_MBAR_ERR_DEADLOCK, self->r.err_info);
+}
+
+#define A_OFF	(IN_OFF)
+#define B_OFF	(IN_OFF + (16 << 10))
+#define D_SRAM	0x10000u
+
+static const uint16_t f16_int[5] = { 0xc000, 0xbc00, 0x0000, 0x3c00, 0x4000 };	/* -2..2 */
+
+/* A (64 x 64) and B (64 x 64) f16 K-major, maps 2-4; a K loop of 4 WGMMAs (K = 16). */
+static void wgmma_program(FIXTURE_DATA(tma) *self, uint32_t policy)
+{
+	struct accel_tma lda = { .map = self->va + 256, .sram = 0, .sram_reg = 3, .mbar = MBAR,
+				 .coord_reg = { 1, 0 } };
+	struct accel_tma ldb = { .map = self->va + 384, .sram = 2048, .sram_reg = 3,
+				 .mbar = MBAR, .coord_reg = { 1, 0 } };
+	struct accel_tma std = { .map = self->va + 512, .sram = D_SRAM };
+	struct accel_wgmma w = {
+		.flags = ACCEL_WGMMA_ACCUMULATE | policy, .type_a = ACCEL_DT_F16,
+		.type_b = ACCEL_DT_F16, .type_d = ACCEL_DT_F32, .n = 64,
+		.a = 0, .a_reg = 3, .b = 2048, .b_reg = 3, .d = D_SRAM,
+	};
+	struct accel_prog *p = self->prog;
+
+	map2(&self->maps[2], self->va + A_OFF, 64, 64, 2, 16, 64);
+	map2(&self->maps[3], self->va + B_OFF, 64, 64, 2, 16, 64);
+	map2(&self->maps[4], self->va + OUT_OFF, 64, 64, 4, 64, 64);
+	accel_prog_reset(p);
+	accel_prog_mbar_init(p, MBAR, 1);
+	accel_prog_loop(p, 4, 0);
+	accel_prog_mbar_arrive(p, MBAR, 4096);
+	accel_prog_tma(p, 0, &lda);
+	accel_prog_tma(p, 0, &ldb);
+	accel_prog_mbar_wait(p, MBAR, 0, 2);
+	accel_prog_wgmma(p, &w);
+	accel_prog_reg_add(p, 1, 1, 0, 16);
+	accel_prog_reg_add(p, 2, 2, 0, 1);
+	accel_prog_reg_add(p, 3, 3, 0, 4096);
+	accel_prog_endloop(p);
+	accel_prog_commit_group(p, ACCEL_GROUP_MMA);
+	accel_prog_wait_group(p, ACCEL_GROUP_MMA, 0);
+	accel_prog_tma(p, 1, &std);
+	accel_prog_commit_group(p, ACCEL_GROUP_COPY);
+	accel_prog_wait_group(p, ACCEL_GROUP_COPY, 0);
+}
+
+TEST_F(tma, wgmma_k_loop_exact)
+{
+	uint16_t *a = (uint16_t *)(self->data + A_OFF), *b = (uint16_t *)(self->data + B_OFF);
+	float *d = (float *)(self->data + OUT_OFF);
+	int ia[64 * 64], ib[64 * 64], bad = 0;
+
+	if (!(accel_device_info(self->dev)->caps & MXA_CAP_WGMMA))
+		SKIP(return, "no WGMMA");
+	for (int i = 0; i < 64 * 64; i++) {
+		ia[i] = (i * 7 + i / 64) % 5 - 2;
+		ib[i] = (i * 3 + i / 64 * 5) % 5 - 2;
+		a[i] = f16_int[ia[i] + 2];
+		b[i] = f16_int[ib[i] + 2];
+	}
+	wgmma_program(self, 0);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	for (int m = 0; m < 64; m++) {
+		for (int n = 0; n < 64; n++) {
+			int want = 0;
+
+			for (int k = 0; k < 64; k++)
+				want += ia[m * 64 + k] * ib[n * 64 + k];
+			if (d[m * 64 + n] != (float)want && bad++ < 5)
+				fprintf(stderr, "# D[%d][%d] = %g, want %d\n", m, n, d[m * 64 + n],
+					want);
+		}
+	}
+	EXPECT_EQ(0, bad);
+}
+
+TEST_F(tma, wgmma_intrawave_interwave_bit_identical)
+{
+	uint16_t *a = (uint16_t *)(self->data + A_OFF), *b = (uint16_t *)(self->data + B_OFF);
+	static uint8_t first[64 * 64 * 4];
+	uint32_t x = 12345;
+
+	if (!(accel_device_info(self->dev)->caps & MXA_CAP_WGMMA))
+		SKIP(return, "no WGMMA");
+	for (int i = 0; i < 64 * 64; i++) {
+		x = x * 1103515245u + 12345u;
+		a[i] = ((x >> 8) & 0x83ff) | 0x3400 | ((x >> 20) & 0x0800);
+		x = x * 1103515245u + 12345u;
+		b[i] = ((x >> 8) & 0x83ff) | 0x3400 | ((x >> 20) & 0x0800);
+	}
+	wgmma_program(self, 0);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	memcpy(first, self->data + OUT_OFF, sizeof(first));
+	memset(self->data + OUT_OFF, 0, sizeof(first));
+	wgmma_program(self, ACCEL_WGMMA_INTERWAVE);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(0, memcmp(first, self->data + OUT_OFF, sizeof(first)));
+}
+
+TEST_F(tma, wgmma_accumulator_hazard)
+{
+	struct accel_tma std = { .map = self->va + 512, .sram = D_SRAM };
+	struct accel_wgmma w = {
+		.type_a = ACCEL_DT_F16, .type_b = ACCEL_DT_F16, .type_d = ACCEL_DT_F32,
+		.n = 64, .a = 0, .b = 2048, .d = D_SRAM,
+	};
+	struct accel_prog *p = self->prog;
+	uint32_t at;
+
+	if (!(accel_device_info(self->dev)->caps & MXA_CAP_WGMMA))
+		SKIP(return, "no WGMMA");
+	map2(&self->maps[4], self->va + OUT_OFF, 64, 64, 4, 64, 64);
+	ASSERT_EQ(0, accel_prog_wgmma(p, &w));
+	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_MMA));
+	at = accel_prog_size(p);
+	ASSERT_EQ(0, accel_prog_tma(p, 1, &std));	/* D read before WAIT_GROUP */
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_ACC_HAZARD, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+	EXPECT_EQ(D_SRAM, self->r.err_addr);
+
+	/* and D as the next WGMMA's A */
+	accel_prog_reset(p);
+	ASSERT_EQ(0, accel_prog_wgmma(p, &w));
+	w.a = D_SRAM;
+	at = accel_prog_size(p);
+	ASSERT_EQ(0, accel_prog_wgmma(p, &w));
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_ACC_HAZARD, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+
+	/* after the wait, the same store is fine */
+	accel_prog_reset(p);
+	w.a = 0;
+	ASSERT_EQ(0, accel_prog_wgmma(p, &w));
+	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_MMA));
+	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_MMA, 0));
+	ASSERT_EQ(0, accel_prog_tma(p, 1, &std));
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(0, self->r.status);
 }
 
 TEST_HARNESS_MAIN
