@@ -264,3 +264,18 @@ void *mxa_scratch(unsigned slot, size_t bytes)
 	}
 	return s->buf[slot];
 }
+
+void mxa_scratch_trim(unsigned slot, size_t keep)
+{
+	struct scratch *s;
+
+	if (slot >= SCRATCH_SLOTS)
+		return;
+	pthread_once(&scratch_once, scratch_key_init);
+	s = pthread_getspecific(scratch_key);
+	if (s && s->size[slot] > keep) {
+		free(s->buf[slot]);
+		s->buf[slot] = NULL;
+		s->size[slot] = 0;
+	}
+}

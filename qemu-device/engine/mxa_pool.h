@@ -39,4 +39,7 @@ void mxa_pool_run(struct mxa_engine *eng, unsigned nthreads,
  */
 void *mxa_scratch(unsigned slot, size_t bytes);
 
+/** mxa_scratch_trim() - free slot @slot of this thread if above @keep bytes. */
+void mxa_scratch_trim(unsigned slot, size_t keep);
+
 #endif /* MXA_POOL_H */

@@ -40,6 +40,7 @@
 
 #define KB MXA_FAST_KBLOCK
 #define MXA_TILED_PACK_BUDGET ((size_t)96 << 20)
+#define MXA_TILED_KEEP_BYTES ((size_t)64 << 20)
 #define INT_KMAX 131072		/* products per exact int32 block sum */
 #define TILE_MP 24		/* row panels per output tile (144 rows) */
 #define TILE_NP 16		/* column panels per output tile (256 columns) */
@@ -676,5 +677,9 @@ int mxa_tiled_run(struct mxa_engine *eng, const struct mxa_op *op)
 	tl.tiles_n = (unsigned)((tl.np + TILE_NP - 1) / TILE_NP);
 
 	mxa_pool_run(eng, op->d.nthreads, &tiled_ops, &tl);
+	/* Keep packing buffers of everyday sizes for the next call on this
+	 * thread; give very large ones back. */
+	mxa_scratch_trim(2, MXA_TILED_KEEP_BYTES);
+	mxa_scratch_trim(3, MXA_TILED_KEEP_BYTES);
 	return tl.failed ? MXA_ENGINE_ENOMEM : 0;
 }
