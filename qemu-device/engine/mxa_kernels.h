@@ -86,7 +86,8 @@ void mxa_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size
 /* e4m3 (@e4m3) or e5m2 elements k0..k0+n of a row, with the row's MX scales
  * (may be NULL) applied; every scaled value must be a normal-range-safe f32
  * (see mx_scales_safe() in mxa_tiled.c). */
-/* dst[k * rows + i] = src[i * stride + k] for k < n, i < rows (6 or 16). */
+/* dst[k * rows + i] = src[i * stride + k] for k < n, i < rows (6 or 16):
+ * moves 32-bit words, float or not, bit for bit. */
 void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n, float *dst);
 void mxa_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n);
 void mxa_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,

@@ -282,9 +282,10 @@ AVX2 void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, si
 			}
 		}
 	}
+	/* memcpy: the words may be int16 pairs, not floats */
 	for (; k < n; k++)
 		for (unsigned i = 0; i < rows; i++)
-			dst[k * rows + i] = src[i * stride + k];
+			memcpy(dst + k * rows + i, src + i * stride + k, 4);
 }
 
 AVX2 void mxa_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n)
@@ -433,7 +434,7 @@ void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t 
 {
 	for (size_t k = 0; k < n; k++)
 		for (unsigned i = 0; i < rows; i++)
-			dst[k * rows + i] = src[i * stride + k];
+			memcpy(dst + k * rows + i, src + i * stride + k, 4);
 }
 
 void mxa_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,

@@ -249,6 +249,20 @@ static void row_s16(const struct tiled *tl, int side, size_t r, size_t k0, size_
 
 /* ---- packing ---------------------------------------------------------------- */
 
+/* The same for 32-bit words made of int16 pairs (pure data movement; the
+ * words are read with memcpy as they were written as int16). */
+static void interleave32(const struct tiled *tl, const void *tmp, size_t stride,
+			 unsigned rows, size_t n, uint32_t *dst)
+{
+	if (tl->avx2) {
+		mxa_interleave_avx2(tmp, stride, rows, n, (float *)(void *)dst);
+		return;
+	}
+	for (size_t k = 0; k < n; k++)
+		for (unsigned i = 0; i < rows; i++)
+			memcpy(dst + k * rows + i, (const uint8_t *)tmp + (i * stride + k) * 4, 4);
+}
+
 /* Rows of @tmp (stride PACK_KC) into the k-major panel layout. */
 static void interleave(const struct tiled *tl, const float *tmp, unsigned rows, size_t n,
 		       float *dst)
@@ -290,27 +304,28 @@ static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
 		}
 	} else {
 		uint32_t *panel = (uint32_t *)tl->apack + p * MXA_MR * klen;
-		int16_t *tmp = mxa_scratch(0, (len + 2) * sizeof(int16_t));
-		size_t np = (len + 1) / 2;
+		int16_t *tmp = mxa_scratch(0, MXA_MR * (PACK_KC + 2) * sizeof(int16_t) + 64);
 
 		if (!tmp) {
 			tl->failed = 1;
 			return;
 		}
-		for (int r = 0; r < MXA_MR; r++) {
-			size_t row = p * MXA_MR + r;
-			uint32_t w;
+		for (size_t c0 = 0; c0 < len; c0 += PACK_KC) {
+			size_t cl = len - c0 < PACK_KC ? len - c0 : PACK_KC;
 
-			tmp[len] = 0;
-			if (row < tl->m)
-				row_s16(tl, 0, row, k0, len, tmp);
-			else
-				memset(tmp, 0, len * sizeof(int16_t));
-			/* little-endian: int16 pair (2kp, 2kp+1) is one vpmaddwd word */
-			for (size_t kp = 0; kp < np; kp++) {
-				memcpy(&w, tmp + 2 * kp, 4);
-				panel[kp * MXA_MR + r] = w;
+			for (int r = 0; r < MXA_MR; r++) {
+				size_t row = p * MXA_MR + r;
+				int16_t *t = tmp + r * PACK_KC;
+
+				t[cl] = 0;	/* odd K: the last pair's high half */
+				if (row < tl->m)
+					row_s16(tl, 0, row, k0 + c0, cl, t);
+				else
+					memset(t, 0, cl * sizeof(int16_t));
 			}
+			/* little-endian: int16 pair (2kp, 2kp+1) is one vpmaddwd word */
+			interleave32(tl, tmp, PACK_KC / 2, MXA_MR, (cl + 1) / 2,
+				     panel + c0 / 2 * MXA_MR);
 		}
 	}
 }
@@ -370,31 +385,32 @@ static void pack_b_panel(struct tiled *tl, size_t q, size_t k0, size_t len)
 		}
 	} else {
 		uint32_t *panel = (uint32_t *)tl->bpack + q * MXA_NR * klen;
-		int16_t *tmp = mxa_scratch(0, (len + 2) * sizeof(int16_t));
+		int16_t *tmp = mxa_scratch(0, MXA_NR * (PACK_KC + 2) * sizeof(int16_t) + 64);
 
 		if (!tmp) {
 			tl->failed = 1;
 			return;
 		}
-		size_t np = (len + 1) / 2;
+		for (size_t c0 = 0; c0 < len; c0 += PACK_KC) {
+			size_t cl = len - c0 < PACK_KC ? len - c0 : PACK_KC;
 
-		for (int c = 0; c < MXA_NR; c++) {
-			size_t col = q * MXA_NR + c;
-			uint32_t w;
+			for (int c = 0; c < MXA_NR; c++) {
+				size_t col = q * MXA_NR + c;
+				int16_t *t = tmp + c * PACK_KC;
 
-			tmp[len] = 0;
-			if (col >= tl->n) {
-				memset(tmp, 0, len * sizeof(int16_t));
-			} else if (!kn) {
-				row_s16(tl, 1, col, k0, len, tmp);
-			} else {
-				for (size_t kk = 0; kk < len; kk++)
-					tmp[kk] = (int8_t)((const uint8_t *)op->d.b)[(k0 + kk) * op->ldb + col];
+				t[cl] = 0;
+				if (col >= tl->n) {
+					memset(t, 0, cl * sizeof(int16_t));
+				} else if (!kn) {
+					row_s16(tl, 1, col, k0 + c0, cl, t);
+				} else {
+					for (size_t kk = 0; kk < cl; kk++)
+						t[kk] = (int8_t)((const uint8_t *)op->d.b)
+							[(k0 + c0 + kk) * op->ldb + col];
+				}
 			}
-			for (size_t kp = 0; kp < np; kp++) {
-				memcpy(&w, tmp + 2 * kp, 4);
-				panel[kp * MXA_NR + c] = w;
-			}
+			interleave32(tl, tmp, PACK_KC / 2, MXA_NR, (cl + 1) / 2,
+				     panel + c0 / 2 * MXA_NR);
 		}
 	}
 }
