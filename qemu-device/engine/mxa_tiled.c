@@ -114,7 +114,7 @@ static int mx_scales_safe(unsigned t, const uint8_t *s, size_t rows, size_t nb, 
 	return 1;
 }
 
-static void decode_f32(const struct mxa_op *op, int side_b, unsigned t, const uint8_t *row,
+static void decode_f32(const struct mxa_op *op, unsigned t, const uint8_t *row,
 		       size_t k0, size_t len, float *out, int avx2)
 {
 	const float *lut = mxa_decode_lut(t);
@@ -169,7 +169,6 @@ static void decode_f32(const struct mxa_op *op, int side_b, unsigned t, const ui
 		}
 		break;
 	}
-	(void)side_b;
 }
 
 /* Apply MX scales of one row (@s: its scale bytes) to elements k0..k0+len. */
@@ -213,7 +212,6 @@ static void row_f32(const struct tiled *tl, int side, size_t r, size_t k0, size_
 	unsigned t = side ? op->d.type_b : op->d.type_a;
 	const uint8_t *base = side ? op->d.b : op->d.a;
 	size_t ld = side ? op->ldb : op->lda;
-
 	const uint8_t *sc = NULL;
 
 	if (side ? op->scale_b : op->scale_a)
@@ -221,7 +219,7 @@ static void row_f32(const struct tiled *tl, int side, size_t r, size_t k0, size_
 	if (tl->avx2 && (t == MXA_DT_E4M3 || t == MXA_DT_E5M2)) {
 		mxa_decode_fp8_avx2(base + r * ld + k0, out, len, t == MXA_DT_E4M3, sc, k0);
 	} else {
-		decode_f32(op, side, t, base + r * ld, k0, len, out, tl->avx2);
+		decode_f32(op, t, base + r * ld, k0, len, out, tl->avx2);
 		if (sc)
 			apply_scales(sc, k0, len, out);
 	}
@@ -366,7 +364,7 @@ static void pack_b_panel(struct tiled *tl, size_t q, size_t k0, size_t len)
 				const uint8_t *row = (const uint8_t *)op->d.b + (k0 + kk) * op->ldb;
 				float *dst = panel + kk * MXA_NR;
 
-				decode_f32(op, 1, op->d.type_b, row, j0, nv, tmp, tl->avx2);
+				decode_f32(op, op->d.type_b, row, j0, nv, tmp, tl->avx2);
 				for (size_t c = 0; c < MXA_NR; c++) {
 					float v = c < nv ? tmp[c] : 0.0f;
 
