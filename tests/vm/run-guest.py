@@ -59,12 +59,46 @@ def qemu_cmdline(a, tap_path):
            "-kernel", a.kernel, "-initrd", a.initrd, "-append", " ".join(append),
            "-chardev", "file,id=con,path=" + a.log, "-serial", "chardev:con",
            "-chardev", "file,id=tap,path=" + tap_path, "-serial", "chardev:tap"]
+    # Each mxa sits behind its own PCIe root port so that it can be hot-unplugged.
     for i in range(a.devices):
-        dev = "mxa,id=mxa%d" % i
+        cmd += ["-device", "pcie-root-port,id=rp%d,chassis=%d,slot=%d" % (i, i + 1, i + 1)]
+        dev = "mxa,id=mxa%d,bus=rp%d" % (i, i)
         if a.device_args:
             dev += "," + a.device_args
         cmd += ["-device", dev]
+    cmd += ["-qmp", "unix:%s,server=on,wait=off" % qmp_path(a)]
     return cmd
+
+
+def qmp_path(a):
+    return a.log + ".qmp"
+
+
+def qmp_command(a, command, arguments=None):
+    """Send one QMP command to QEMU; returns the reply (or an error text)."""
+    import json
+    import socket
+    try:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(10)
+        s.connect(qmp_path(a))
+        f = s.makefile("rw")
+        f.readline()  # greeting
+        f.write(json.dumps({"execute": "qmp_capabilities"}) + "\n")
+        f.flush()
+        f.readline()
+        msg = {"execute": command}
+        if arguments:
+            msg["arguments"] = arguments
+        f.write(json.dumps(msg) + "\n")
+        f.flush()
+        while True:
+            reply = json.loads(f.readline())
+            if "return" in reply or "error" in reply:
+                s.close()
+                return reply
+    except (OSError, ValueError) as e:
+        return {"error": str(e)}
 
 
 class Channel:
@@ -133,6 +167,11 @@ def main():
                 if line.startswith("# MXA-GUEST-BOOTED"):
                     booted = True
                     print("  guest booted (%.1fs)" % (time.monotonic() - start), file=sys.stderr)
+                elif line.startswith("# MXA-HOST device_del "):
+                    # a guest test asks the host to hot-unplug a device (by id: mxa0...)
+                    dev_id = line.split()[3]
+                    reply = qmp_command(a, "device_del", {"id": dev_id})
+                    print("  host: device_del %s: %s" % (dev_id, reply), file=sys.stderr)
                 elif line.startswith("# MXA-GUEST-ERROR"):
                     guest_errors.append(line[len("# MXA-GUEST-ERROR "):])
                     print("  guest: " + line, file=sys.stderr)
