@@ -17,6 +17,7 @@
 #include "drm/mxa_accel.h"
 #include "mxa_drv.h"
 #include "mxa_gem.h"
+#include "mxa_group.h"
 #include "mxa_job.h"
 #include "mxa_uring.h"
 #include "mxa_vm.h"
@@ -32,6 +33,7 @@ static int mxa_open(struct drm_device *dev, struct drm_file *file)
 	mf->mdev = mdev;
 	xa_init(&mf->jobs);
 	atomic64_set(&mf->next_job_id, 0);
+	mxa_group_file_init(mf);
 
 	mf->vm = mxa_vm_create(mdev);
 	if (IS_ERR(mf->vm)) {
@@ -50,6 +52,7 @@ static void mxa_postclose(struct drm_device *dev, struct drm_file *file)
 	struct mxa_file *mf = to_mxa_file(file);
 
 	mxa_job_file_close(mf);
+	mxa_group_file_fini(mf);
 	mxa_vm_put(mf->vm);
 	kfree(mf);
 }
@@ -91,6 +94,7 @@ static int mxa_ioctl_query(struct drm_device *dev, void *data, struct drm_file *
 		info.va_start = MXA_VM_VA_START;
 		info.va_end = MXA_VM_VA_END;
 		info.max_bo_size = MXA_BO_MAX_SIZE;
+		info.driver_caps = DRM_MXA_DRIVER_CAP_GROUPS | DRM_MXA_DRIVER_CAP_RESULT_SIZE;
 		return mxa_query_copy(args, &info, sizeof(info));
 	default:
 		return -EINVAL;
@@ -103,6 +107,8 @@ static const struct drm_ioctl_desc mxa_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(MXA_BO_MMAP_OFFSET, mxa_ioctl_bo_mmap_offset, 0),
 	DRM_IOCTL_DEF_DRV(MXA_SUBMIT, mxa_ioctl_submit, 0),
 	DRM_IOCTL_DEF_DRV(MXA_WAIT, mxa_ioctl_wait, 0),
+	DRM_IOCTL_DEF_DRV(MXA_COMMIT_GROUP, mxa_ioctl_commit_group, 0),
+	DRM_IOCTL_DEF_DRV(MXA_WAIT_GROUP, mxa_ioctl_wait_group, 0),
 };
 
 /* DEFINE_DRM_ACCEL_FOPS() of 6.12 has neither .uring_cmd nor .show_fdinfo. */

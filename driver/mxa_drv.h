@@ -17,6 +17,7 @@
 
 #include "mxa_regs.h"
 #include "mxa_hw.h"
+#include "mxa_group.h"
 
 #define MXA_DRIVER_NAME		"mxa"
 #define MXA_DRIVER_DESC		"MXA matrix accelerator"
@@ -67,12 +68,14 @@ struct mxa_device {
  * @jobs: job id -> struct mxa_job submitted by ioctl and not yet waited for; each entry
  *        holds a reference to its job.
  * @next_job_id: last job id handed out (ids start at 1).
+ * @groups: commit/wait group state per hardware queue (mxa_group.c).
  */
 struct mxa_file {
 	struct mxa_device *mdev;
 	struct mxa_vm *vm;
 	struct xarray jobs;
 	atomic64_t next_job_id;
+	struct mxa_group_queue groups[MXA_MAX_QUEUES];
 };
 
 static inline struct mxa_device *to_mxa_device(struct drm_device *drm)

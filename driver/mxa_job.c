@@ -35,6 +35,7 @@
 #include "mxa_isa.h"
 #include "mxa_drv.h"
 #include "mxa_gem.h"
+#include "mxa_group.h"
 #include "mxa_job.h"
 #include "mxa_vm.h"
 
@@ -123,7 +124,10 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp
 	/* dma_fence_free() frees the fence's address: the fence must start the job. */
 	BUILD_BUG_ON(offsetof(struct mxa_job, fence) != 0);
 
-	if (args->flags || args->pad)
+	if (args->flags)
+		return -EINVAL;
+	if (args->result_size && (args->result_size < DRM_MXA_JOB_RESULT_SIZE_V1 ||
+				  !args->result_ptr))
 		return -EINVAL;
 	if (args->queue >= mdev->num_queues)
 		return -EINVAL;
@@ -332,6 +336,8 @@ static void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
 	}
 	r->start_ns = comp->start_ns;
 	r->end_ns = comp->end_ns;
+	r->cycles = comp->cycles;
+	r->commands = comp->commands;
 	mxa_job_signal(job);
 }
 
@@ -488,7 +494,7 @@ int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file)
 	int ret;
 
 	/* The result of an ioctl job comes from DRM_IOCTL_MXA_WAIT. */
-	if (args->result_ptr)
+	if (args->result_ptr || args->result_size)
 		return -EINVAL;
 	ret = mxa_job_create(file, args, GFP_KERNEL, &job);
 	if (ret)
@@ -503,6 +509,7 @@ int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file)
 		xa_release(&mf->jobs, job->id);
 		goto err_destroy;
 	}
+	mxa_group_job_pushed(mf, job->queue->idx, &job->fence);
 	args->job_id = job->id;
 	/* The table takes over the creation reference. */
 	xa_store(&mf->jobs, job->id, job, GFP_KERNEL);
@@ -513,7 +520,13 @@ err_destroy:
 	return ret;
 }
 
-static long mxa_timeout_to_jiffies(s64 timeout_ns)
+/**
+ * mxa_timeout_to_jiffies() - a relative uAPI timeout (ns, >= 0) as a jiffies timeout.
+ * @timeout_ns: the timeout; 0 polls.
+ *
+ * Return: jiffies for dma_fence_wait_timeout(), rounded up.
+ */
+long mxa_timeout_to_jiffies(s64 timeout_ns)
 {
 	u64 j;
 

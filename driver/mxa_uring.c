@@ -18,13 +18,24 @@
  * another command (observed: jobs ran another SQE's program). A full backlog or a
  * failed atomic allocation completes the command with -EAGAIN / -ENOMEM instead.
  *
+ * MXA_URING_CMD_COMMIT_GROUP completes at once (mxa_group.c does not sleep).
+ * MXA_URING_CMD_WAIT_GROUP looks up the fence of the group that must complete; if there
+ * is one, a struct mxa_uring_wait (allocated without sleeping) carries a fence callback
+ * and an hrtimer for the command's own timeout. The first of fence callback, timer and
+ * cancel to set wait->claimed owns the completion; the fence callback and the timer
+ * defer it to task context, where the timer is cancelled synchronously and the fence
+ * callback removed before the CQE is posted and the wait freed.
+ *
  * Commands are cancelable: when the ring or the task goes away io_uring calls us with
  * IO_URING_F_CANCEL, and the CQE is posted at once with -ECANCELED. The job itself
  * keeps running (its ring slot holds it) and is freed when it completes. Whoever
  * clears job->ucmd under job->ucmd_lock (the fence callback or the cancel) owns the
  * command's completion and the command's job reference; the other does nothing.
  */
+#include <linux/hrtimer.h>
 #include <linux/io_uring/cmd.h>
+#include <linux/nospec.h>
+#include <linux/slab.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 
@@ -32,17 +43,42 @@
 
 #include "drm/mxa_accel.h"
 #include "mxa_drv.h"
+#include "mxa_group.h"
 #include "mxa_job.h"
 #include "mxa_uring.h"
 
 /**
+ * struct mxa_uring_wait - a pending MXA_URING_CMD_WAIT_GROUP.
+ * @cmd: the command.
+ * @fence: the fence of the group that must complete (reference).
+ * @cb: callback on @fence.
+ * @timer: the command's timeout.
+ * @claimed: set by whoever completes the command (fence callback, timer, cancel).
+ * @res: the CQE's res, set by the claimer.
+ * @group_id: the CQE's second word.
+ */
+struct mxa_uring_wait {
+	struct io_uring_cmd *cmd;
+	struct dma_fence *fence;
+	struct dma_fence_cb cb;
+	struct hrtimer timer;
+	atomic_t claimed;
+	int res;
+	u64 group_id;
+};
+
+/**
  * struct mxa_uring_pdu - our state inside struct io_uring_cmd.
- * @job: the job the command waits for; the command holds a reference to it.
+ * @job: SUBMIT: the job the command waits for; the command holds a reference to it.
+ * @wait: WAIT_GROUP: the pending wait, owned by the command.
  * @result_ptr: drm_mxa_submit.result_ptr: where the result goes, or 0.
+ * @result_size: bytes of the result to write there.
  */
 struct mxa_uring_pdu {
 	struct mxa_job *job;
+	struct mxa_uring_wait *wait;
 	u64 result_ptr;
+	u32 result_size;
 };
 
 static struct mxa_uring_pdu *mxa_uring_pdu(struct io_uring_cmd *cmd)
@@ -75,7 +111,10 @@ static void mxa_uring_task_done(struct io_uring_cmd *cmd, unsigned int issue_fla
 		if ((issue_flags & IO_URING_F_TASK_DEAD) ||
 		    (current->flags & (PF_EXITING | PF_KTHREAD)) || !current->mm ||
 		    copy_to_user(u64_to_user_ptr(pdu->result_ptr), &job->result,
-				 sizeof(job->result)))
+				 min_t(u32, pdu->result_size, sizeof(job->result))) ||
+		    (pdu->result_size > sizeof(job->result) &&
+		     clear_user(u64_to_user_ptr(pdu->result_ptr) + sizeof(job->result),
+				pdu->result_size - sizeof(job->result))))
 			res = -EFAULT;
 	}
 	io_uring_cmd_done(cmd, res, job->id, issue_flags);
@@ -91,9 +130,57 @@ static void mxa_uring_fence_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
 		io_uring_cmd_complete_in_task(cmd, mxa_uring_task_done);
 }
 
+static void mxa_uring_wait_free(struct mxa_uring_wait *w)
+{
+	/* Neither the timer nor the fence callback may still run. */
+	hrtimer_cancel(&w->timer);
+	dma_fence_remove_callback(w->fence, &w->cb);
+	dma_fence_put(w->fence);
+	kfree(w);
+}
+
+static void mxa_uring_wait_task_done(struct io_uring_cmd *cmd, unsigned int issue_flags)
+{
+	struct mxa_uring_wait *w = mxa_uring_pdu(cmd)->wait;
+	int res = w->res;
+	u64 group_id = w->group_id;
+
+	mxa_uring_wait_free(w);
+	io_uring_cmd_done(cmd, res, group_id, issue_flags);
+}
+
+static void mxa_uring_wait_claim(struct mxa_uring_wait *w, int res)
+{
+	if (atomic_cmpxchg(&w->claimed, 0, 1))
+		return;
+	w->res = res;
+	io_uring_cmd_complete_in_task(w->cmd, mxa_uring_wait_task_done);
+}
+
+static void mxa_uring_wait_fence_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
+{
+	mxa_uring_wait_claim(container_of(cb, struct mxa_uring_wait, cb), 0);
+}
+
+static enum hrtimer_restart mxa_uring_wait_timer(struct hrtimer *timer)
+{
+	mxa_uring_wait_claim(container_of(timer, struct mxa_uring_wait, timer), -ETIME);
+	return HRTIMER_NORESTART;
+}
+
 static void mxa_uring_cancel(struct io_uring_cmd *cmd, unsigned int issue_flags)
 {
+	struct mxa_uring_wait *w = mxa_uring_pdu(cmd)->wait;
 	struct mxa_job *job = mxa_uring_pdu(cmd)->job;
+
+	if (w) {
+		/* Claimed already: the completion is queued as task work. */
+		if (atomic_cmpxchg(&w->claimed, 0, 1))
+			return;
+		mxa_uring_wait_free(w);
+		io_uring_cmd_done(cmd, -ECANCELED, 0, issue_flags);
+		return;
+	}
 
 	/*
 	 * Not claimed: the fence callback has queued the completion, or the issue path
@@ -136,8 +223,10 @@ static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 	 * cancelable before arming the callback, so that it is never completed (and
 	 * freed) before io_uring has it on its cancel list.
 	 */
+	mxa_group_job_pushed(to_mxa_file(file), job->queue->idx, &job->fence);
 	pdu->job = job;
 	pdu->result_ptr = args.result_ptr;
+	pdu->result_size = args.result_size ?: DRM_MXA_JOB_RESULT_SIZE_V1;
 	io_uring_cmd_mark_cancelable(cmd, issue_flags);
 	spin_lock_irq(&job->ucmd_lock);
 	job->ucmd = cmd;
@@ -149,6 +238,83 @@ static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 err_done:
 	/* Complete here so that the CQE's second word is defined (0). */
 	io_uring_cmd_done(cmd, ret, 0, issue_flags);
+	return -EIOCBQUEUED;
+}
+
+static int mxa_uring_commit_group(struct io_uring_cmd *cmd, struct drm_file *file,
+				  unsigned int issue_flags)
+{
+	struct mxa_file *mf = to_mxa_file(file);
+	struct drm_mxa_commit_group args;
+	u64 group_id = 0;
+	int ret;
+
+	BUILD_BUG_ON(sizeof(args) > 2 * sizeof(struct io_uring_sqe) -
+		     offsetof(struct io_uring_sqe, cmd));
+	memcpy(&args, io_uring_sqe_cmd(cmd->sqe), sizeof(args));
+	if (args.flags || args.queue >= mf->mdev->num_queues)
+		ret = -EINVAL;
+	else
+		ret = mxa_group_commit(mf, array_index_nospec(args.queue, mf->mdev->num_queues),
+				       (issue_flags & IO_URING_F_NONBLOCK) ?
+				       GFP_NOWAIT | __GFP_NOWARN : GFP_KERNEL, &group_id);
+	io_uring_cmd_done(cmd, ret, group_id, issue_flags);
+	return -EIOCBQUEUED;
+}
+
+static int mxa_uring_wait_group(struct io_uring_cmd *cmd, struct drm_file *file,
+				unsigned int issue_flags)
+{
+	struct mxa_uring_pdu *pdu = mxa_uring_pdu(cmd);
+	struct mxa_file *mf = to_mxa_file(file);
+	struct drm_mxa_wait_group args;
+	struct mxa_uring_wait *w;
+	struct dma_fence *fence;
+	u64 group_id = 0;
+	int ret = 0;
+
+	BUILD_BUG_ON(sizeof(args) > 2 * sizeof(struct io_uring_sqe) -
+		     offsetof(struct io_uring_sqe, cmd));
+	memcpy(&args, io_uring_sqe_cmd(cmd->sqe), sizeof(args));
+	if (args.flags || args.pad || args.timeout_ns < 0 ||
+	    args.queue >= mf->mdev->num_queues) {
+		ret = -EINVAL;
+		goto done;
+	}
+	fence = mxa_group_wait_target(mf, array_index_nospec(args.queue, mf->mdev->num_queues),
+				      args.n, &group_id);
+	if (!fence)
+		goto done;
+	if (dma_fence_is_signaled(fence) || !args.timeout_ns) {
+		ret = dma_fence_is_signaled(fence) ? 0 : -ETIME;
+		dma_fence_put(fence);
+		goto done;
+	}
+	w = kzalloc(sizeof(*w), (issue_flags & IO_URING_F_NONBLOCK) ?
+		    GFP_NOWAIT | __GFP_NOWARN : GFP_KERNEL);
+	if (!w) {
+		dma_fence_put(fence);
+		ret = -ENOMEM;
+		goto done;
+	}
+	INIT_LIST_HEAD(&w->cb.node);
+	w->cmd = cmd;
+	w->fence = fence;
+	w->group_id = group_id;
+	hrtimer_init(&w->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	w->timer.function = mxa_uring_wait_timer;
+	/* Cancelable before anything can complete (and free) the command. */
+	pdu->wait = w;
+	io_uring_cmd_mark_cancelable(cmd, issue_flags);
+	hrtimer_start(&w->timer, ns_to_ktime(args.timeout_ns), HRTIMER_MODE_REL);
+	if (dma_fence_add_callback(fence, &w->cb, mxa_uring_wait_fence_cb)) {
+		/* Signalled meanwhile. */
+		mxa_uring_wait_claim(w, 0);
+	}
+	return -EIOCBQUEUED;
+
+done:
+	io_uring_cmd_done(cmd, ret, group_id, issue_flags);
 	return -EIOCBQUEUED;
 }
 
@@ -174,15 +340,20 @@ int mxa_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags)
 	}
 	/* Reset the state a cancel looks at, also on a re-issue after -EAGAIN. */
 	mxa_uring_pdu(cmd)->job = NULL;
+	mxa_uring_pdu(cmd)->wait = NULL;
 
 	if (!(issue_flags & IO_URING_F_SQE128) || !(issue_flags & IO_URING_F_CQE32))
 		ret = -EINVAL;
 	else if (drm_dev_is_unplugged(file->minor->dev))
 		ret = -ENODEV;
-	else if (cmd->cmd_op != MXA_URING_CMD_SUBMIT)
-		ret = -EOPNOTSUPP;
-	else
+	else if (cmd->cmd_op == MXA_URING_CMD_SUBMIT)
 		return mxa_uring_submit(cmd, file, issue_flags);
+	else if (cmd->cmd_op == MXA_URING_CMD_COMMIT_GROUP)
+		return mxa_uring_commit_group(cmd, file, issue_flags);
+	else if (cmd->cmd_op == MXA_URING_CMD_WAIT_GROUP)
+		return mxa_uring_wait_group(cmd, file, issue_flags);
+	else
+		ret = -EOPNOTSUPP;
 
 	io_uring_cmd_done(cmd, ret, 0, issue_flags);
 	return -EIOCBQUEUED;

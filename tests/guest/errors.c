@@ -60,7 +60,7 @@ TEST_F(errors, submit_pad_and_flags)
 {
 	struct drm_mxa_submit s = good_submit(self);
 
-	s.pad = 1;
+	s.result_size = 1;	/* io_uring only */
 	EXPECT_EQ(-EINVAL, submit(self, &s));
 	s = good_submit(self);
 	s.flags = 1;
@@ -207,7 +207,7 @@ TEST_F(errors, unknown_ioctls)
 	uint64_t buf[16] = { 0 };
 
 	/* Driver ioctl numbers past the table. */
-	EXPECT_EQ(-EINVAL, mxa_ioctl(self->fd, DRM_IOWR(DRM_COMMAND_BASE + 0x05, uint64_t[2]),
+	EXPECT_EQ(-EINVAL, mxa_ioctl(self->fd, DRM_IOWR(DRM_COMMAND_BASE + 0x30, uint64_t[2]),
 				     buf));
 	EXPECT_EQ(-EINVAL, mxa_ioctl(self->fd, DRM_IOWR(DRM_COMMAND_BASE + 0x3f, uint64_t[16]),
 				     buf));

@@ -23,13 +23,15 @@ extern "C" {
 #endif
 
 #define MXA_UAPI_VERSION_MAJOR	0
-#define MXA_UAPI_VERSION_MINOR	1
+#define MXA_UAPI_VERSION_MINOR	2
 
 #define DRM_MXA_QUERY		0x00
 #define DRM_MXA_BO_CREATE	0x01
 #define DRM_MXA_BO_MMAP_OFFSET	0x02
 #define DRM_MXA_SUBMIT		0x03
 #define DRM_MXA_WAIT		0x04
+#define DRM_MXA_COMMIT_GROUP	0x05
+#define DRM_MXA_WAIT_GROUP	0x06
 
 #define DRM_IOCTL_MXA_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_QUERY, struct drm_mxa_query)
@@ -41,6 +43,10 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_SUBMIT, struct drm_mxa_submit)
 #define DRM_IOCTL_MXA_WAIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_WAIT, struct drm_mxa_wait)
+#define DRM_IOCTL_MXA_COMMIT_GROUP \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_COMMIT_GROUP, struct drm_mxa_commit_group)
+#define DRM_IOCTL_MXA_WAIT_GROUP \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_WAIT_GROUP, struct drm_mxa_wait_group)
 
 /**
  * enum drm_mxa_query_type - what DRM_IOCTL_MXA_QUERY returns.
@@ -76,6 +82,10 @@ struct drm_mxa_query {
  * @va_start: first device VA the driver hands out.
  * @va_end: one past the last device VA.
  * @max_bo_size: largest BO DRM_IOCTL_MXA_BO_CREATE accepts.
+ * @driver_caps: DRM_MXA_DRIVER_CAP_* bits: what this driver's uAPI offers (0 from
+ *               drivers older than uAPI 0.2).
+ * @job_timeout_ms: current job timeout (module parameter job_timeout_ms; 0: none).
+ * @pad2: zero.
  */
 struct drm_mxa_device_info {
 	__u32 uapi_major;
@@ -88,7 +98,24 @@ struct drm_mxa_device_info {
 	__u64 va_start;
 	__u64 va_end;
 	__u64 max_bo_size;
+	__u64 driver_caps;
+	__u32 job_timeout_ms;
+	__u32 pad2;
 };
+
+/**
+ * DOC: driver capability bits (struct drm_mxa_device_info.driver_caps)
+ *
+ * DRM_MXA_DRIVER_CAP_GROUPS: DRM_IOCTL_MXA_COMMIT_GROUP, DRM_IOCTL_MXA_WAIT_GROUP and
+ * their io_uring commands.
+ * DRM_MXA_DRIVER_CAP_RESULT_SIZE: drm_mxa_submit.result_size and
+ * drm_mxa_job_result.cycles/commands.
+ * DRM_MXA_DRIVER_CAP_JOB_TIMEOUT: hung jobs fail with -ETIMEDOUT after a queue reset, and
+ * contexts that hang or fault repeatedly are banned (-ECANCELED).
+ */
+#define DRM_MXA_DRIVER_CAP_GROUPS	(1ull << 0)
+#define DRM_MXA_DRIVER_CAP_RESULT_SIZE	(1ull << 1)
+#define DRM_MXA_DRIVER_CAP_JOB_TIMEOUT	(1ull << 2)
 
 /**
  * struct drm_mxa_bo_create - DRM_IOCTL_MXA_BO_CREATE argument.
@@ -125,7 +152,9 @@ struct drm_mxa_bo_mmap_offset {
  * @prog_size: program size in bytes (multiple of 4, > 0, <= MXA_PROG_MAX_SIZE,
  *             @prog_offset + @prog_size within the BO).
  * @flags: DRM_MXA_SUBMIT_* flags; zero for now.
- * @pad: zero.
+ * @result_size: size of the struct drm_mxa_job_result at @result_ptr; 0 means the
+ *               original 48-byte layout (uAPI 0.1). The driver writes at most this
+ *               many bytes. Must be 0 for the ioctl.
  * @job_id: out (ioctl only): id to pass to DRM_IOCTL_MXA_WAIT. Through io_uring the id
  *          is in the CQE's second 64-bit word (IORING_SETUP_CQE32 rings).
  * @result_ptr: io_uring only: user pointer to a struct drm_mxa_job_result that the
@@ -139,7 +168,7 @@ struct drm_mxa_submit {
 	__u32 prog_offset;
 	__u32 prog_size;
 	__u32 flags;
-	__u32 pad;
+	__u32 result_size;
 	__u64 job_id;
 	__u64 result_ptr;
 };
@@ -147,7 +176,8 @@ struct drm_mxa_submit {
 /**
  * struct drm_mxa_job_result - how a job ended.
  * @status: 0 on success or a negative errno: -EIO (the program failed, see @error),
- *          -EFAULT (device MMU fault), -ETIMEDOUT, -ECANCELED (aborted by a reset).
+ *          -EFAULT (device MMU fault), -ETIMEDOUT (the job hung and its queue was
+ *          reset), -ECANCELED (aborted by a reset or the device going away).
  * @error: MXA_ERR_* from uapi/mxa_isa.h (0 on success).
  * @err_offset: byte offset of the failing command in the program.
  * @err_opcode: header dword of the failing command.
@@ -156,6 +186,9 @@ struct drm_mxa_submit {
  * @pad: zero.
  * @start_ns: device time the job started (host CLOCK_MONOTONIC of the emulator).
  * @end_ns: device time the job ended.
+ * @cycles: modelled device cycles of the job (completion record; 0 if it never ran).
+ * @commands: commands the job executed.
+ * @pad2: zero.
  */
 struct drm_mxa_job_result {
 	__s32 status;
@@ -167,7 +200,14 @@ struct drm_mxa_job_result {
 	__u32 pad;
 	__u64 start_ns;
 	__u64 end_ns;
+	/* uAPI 0.2 (DRM_MXA_DRIVER_CAP_RESULT_SIZE) */
+	__u64 cycles;
+	__u32 commands;
+	__u32 pad2;
 };
+
+/* Size of struct drm_mxa_job_result in uAPI 0.1 (drm_mxa_submit.result_size 0). */
+#define DRM_MXA_JOB_RESULT_SIZE_V1	48
 
 /**
  * struct drm_mxa_wait - DRM_IOCTL_MXA_WAIT argument.
@@ -185,6 +225,45 @@ struct drm_mxa_wait {
 	__u32 flags;
 	__u32 pad;
 	struct drm_mxa_job_result result;
+};
+
+/**
+ * struct drm_mxa_commit_group - DRM_IOCTL_MXA_COMMIT_GROUP argument, and the payload of
+ * MXA_URING_CMD_COMMIT_GROUP.
+ * @queue: hardware queue index; groups are per open file and queue.
+ * @flags: zero.
+ * @group_id: out: id of the new group, which holds every job this file submitted to
+ *            @queue since its previous commit (possibly none). Ids are the points of a
+ *            timeline per file and queue: 1, 2, 3, ... Through io_uring the id is in
+ *            the CQE's second word (res is 0).
+ */
+struct drm_mxa_commit_group {
+	__u32 queue;
+	__u32 flags;
+	__u64 group_id;
+};
+
+/**
+ * struct drm_mxa_wait_group - DRM_IOCTL_MXA_WAIT_GROUP argument, and the payload of
+ * MXA_URING_CMD_WAIT_GROUP.
+ * @queue: hardware queue index.
+ * @n: return once at most @n committed groups of this file and @queue are pending
+ *     (PTX wait_group semantics: 0 waits for every committed group). Uncommitted jobs
+ *     are not waited for.
+ * @timeout_ns: relative timeout in nanoseconds, >= 0 (negative: -EINVAL); 0 polls.
+ *              -ETIME when it expires.
+ * @flags: zero.
+ * @pad: zero.
+ * @group_id: out: every group up to this id has completed (0: nothing to wait for).
+ *            Through io_uring it is in the CQE's second word (res 0 or -ETIME).
+ */
+struct drm_mxa_wait_group {
+	__u32 queue;
+	__u32 n;
+	__s64 timeout_ns;
+	__u32 flags;
+	__u32 pad;
+	__u64 group_id;
 };
 
 /*
@@ -209,6 +288,20 @@ struct drm_mxa_wait {
  *   full completes at once with -EAGAIN (resubmit it after reaping completions).
  */
 #define MXA_URING_CMD_SUBMIT	0x01
+
+/*
+ * MXA_URING_CMD_COMMIT_GROUP: payload struct drm_mxa_commit_group. Completes at once:
+ *   res = 0 or a negative errno (those of DRM_IOCTL_MXA_COMMIT_GROUP), big_cqe[0] =
+ *   the group id. Commands of one submission call are issued in SQE order, so a commit
+ *   closes the SUBMITs placed before it in the ring.
+ *
+ * MXA_URING_CMD_WAIT_GROUP: payload struct drm_mxa_wait_group. The CQE arrives when at
+ *   most n groups are pending (res = 0, big_cqe[0] = drm_mxa_wait_group.group_id), or
+ *   when timeout_ns expires (res = -ETIME). The command carries its own timeout and is
+ *   cancelable (-ECANCELED when the ring or task goes away).
+ */
+#define MXA_URING_CMD_COMMIT_GROUP	0x02
+#define MXA_URING_CMD_WAIT_GROUP	0x03
 
 #if defined(__cplusplus)
 }

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MXA commit and wait groups.
+ *
+ * DOC: Commit and wait groups
+ *
+ * The device's COMMIT_GROUP/WAIT_GROUP commands (PTX cp.async.commit_group and
+ * wait_group) lifted to jobs: per open file and hardware queue, COMMIT_GROUP closes
+ * every job the file pushed to the queue since its previous commit into a group with
+ * the next id of a per-(file, queue) timeline (1, 2, ...); WAIT_GROUP n returns once at
+ * most n of the committed groups are pending.
+ *
+ * A queue's jobs complete, and their fences signal, in ring order: harvest, abort and
+ * the reset path all walk the ring (then the backlog) in seqno order. So a group has
+ * completed exactly when the newest job pushed before its commit has, and a group is
+ * represented by that job's fence alone (no fence at all for a group committed before
+ * any job, or whose last job had already ended). "At most n pending" is "group
+ * committed - n has completed", and because groups also complete in order, that is the
+ * fence of the newest listed group whose id is <= committed - n.
+ *
+ * Everything here runs under a spinlock and allocates with the caller's gfp, so the
+ * io_uring issue path (which must not sleep) uses the same code as the ioctls.
+ */
+#include <linux/dma-fence.h>
+#include <linux/jiffies.h>
+#include <linux/nospec.h>
+#include <linux/slab.h>
+
+#include "drm/mxa_accel.h"
+#include "mxa_drv.h"
+#include "mxa_group.h"
+#include "mxa_job.h"
+
+/**
+ * struct mxa_group - a committed group that may still be pending.
+ * @node: entry of mxa_group_queue.pending.
+ * @id: group id.
+ * @fence: fence of the group's newest job (reference).
+ */
+struct mxa_group {
+	struct list_head node;
+	u64 id;
+	struct dma_fence *fence;
+};
+
+static void mxa_group_free(struct mxa_group *g)
+{
+	dma_fence_put(g->fence);
+	kfree(g);
+}
+
+/* Drop completed groups from the head of the list. */
+static void mxa_group_prune(struct mxa_group_queue *gq)
+{
+	struct mxa_group *g, *next;
+
+	lockdep_assert_held(&gq->lock);
+	list_for_each_entry_safe(g, next, &gq->pending, node) {
+		if (!dma_fence_is_signaled(g->fence))
+			break;
+		list_del(&g->node);
+		mxa_group_free(g);
+	}
+}
+
+/**
+ * mxa_group_file_init() - set up the group state of a new file.
+ * @mf: the file.
+ */
+void mxa_group_file_init(struct mxa_file *mf)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(mf->groups); i++) {
+		spin_lock_init(&mf->groups[i].lock);
+		INIT_LIST_HEAD(&mf->groups[i].pending);
+	}
+}
+
+/**
+ * mxa_group_file_fini() - drop the group state of a closing file.
+ * @mf: the file; no ioctl or io_uring command of it runs any more.
+ */
+void mxa_group_file_fini(struct mxa_file *mf)
+{
+	struct mxa_group *g, *next;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(mf->groups); i++) {
+		struct mxa_group_queue *gq = &mf->groups[i];
+
+		list_for_each_entry_safe(g, next, &gq->pending, node) {
+			list_del(&g->node);
+			mxa_group_free(g);
+		}
+		dma_fence_put(gq->last);
+		gq->last = NULL;
+	}
+}
+
+/**
+ * mxa_group_job_pushed() - note a job the file pushed to a queue (it joins the next
+ * group committed there).
+ * @mf: the file.
+ * @queue: the hardware queue (validated).
+ * @fence: the job's fence, initialised by the push.
+ */
+void mxa_group_job_pushed(struct mxa_file *mf, u32 queue, struct dma_fence *fence)
+{
+	struct mxa_group_queue *gq = &mf->groups[queue];
+	unsigned long flags;
+
+	spin_lock_irqsave(&gq->lock, flags);
+	/* Concurrent submitters may get here out of ring order: keep the newest. */
+	if (!gq->last || dma_fence_is_later(fence, gq->last)) {
+		dma_fence_put(gq->last);
+		gq->last = dma_fence_get(fence);
+	}
+	spin_unlock_irqrestore(&gq->lock, flags);
+}
+
+/**
+ * mxa_group_commit() - close the file's uncommitted jobs of a queue into a group.
+ * @mf: the file.
+ * @queue: the hardware queue (validated).
+ * @gfp: allocation flags (GFP_NOWAIT on the io_uring issue path).
+ * @group_id: out: the new group's id.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mxa_group_commit(struct mxa_file *mf, u32 queue, gfp_t gfp, u64 *group_id)
+{
+	struct mxa_group_queue *gq = &mf->groups[queue];
+	struct mxa_group *g = kmalloc(sizeof(*g), gfp);
+	unsigned long flags;
+
+	if (!g)
+		return -ENOMEM;
+	spin_lock_irqsave(&gq->lock, flags);
+	mxa_group_prune(gq);
+	g->id = ++gq->committed;
+	*group_id = g->id;
+	if (gq->last && !dma_fence_is_signaled(gq->last)) {
+		g->fence = dma_fence_get(gq->last);
+		list_add_tail(&g->node, &gq->pending);
+		g = NULL;
+	}
+	spin_unlock_irqrestore(&gq->lock, flags);
+	kfree(g);	/* an already complete group needs no entry */
+	return 0;
+}
+
+/**
+ * mxa_group_wait_target() - what WAIT_GROUP @n has to wait for.
+ * @mf: the file.
+ * @queue: the hardware queue (validated).
+ * @n: groups that may stay pending.
+ * @group_id: out: the group that must complete (committed - n), 0 if none.
+ *
+ * Return: a reference to the fence to wait for, or NULL when at most @n groups are
+ * pending already.
+ */
+struct dma_fence *mxa_group_wait_target(struct mxa_file *mf, u32 queue, u32 n,
+					u64 *group_id)
+{
+	struct mxa_group_queue *gq = &mf->groups[queue];
+	struct dma_fence *fence = NULL;
+	struct mxa_group *g;
+	unsigned long flags;
+	u64 target;
+
+	spin_lock_irqsave(&gq->lock, flags);
+	mxa_group_prune(gq);
+	target = gq->committed > n ? gq->committed - n : 0;
+	*group_id = target;
+	list_for_each_entry(g, &gq->pending, node) {
+		if (g->id > target)
+			break;
+		fence = g->fence;
+	}
+	if (fence)
+		dma_fence_get(fence);
+	spin_unlock_irqrestore(&gq->lock, flags);
+	return fence;
+}
+
+int mxa_ioctl_commit_group(struct drm_device *dev, void *data, struct drm_file *file)
+{
+	struct mxa_file *mf = to_mxa_file(file);
+	struct drm_mxa_commit_group *args = data;
+
+	if (args->flags || args->queue >= mf->mdev->num_queues)
+		return -EINVAL;
+	return mxa_group_commit(mf, array_index_nospec(args->queue, mf->mdev->num_queues),
+				GFP_KERNEL, &args->group_id);
+}
+
+int mxa_ioctl_wait_group(struct drm_device *dev, void *data, struct drm_file *file)
+{
+	struct mxa_file *mf = to_mxa_file(file);
+	struct drm_mxa_wait_group *args = data;
+	struct dma_fence *fence;
+	long t;
+
+	if (args->flags || args->pad || args->timeout_ns < 0 ||
+	    args->queue >= mf->mdev->num_queues)
+		return -EINVAL;
+	fence = mxa_group_wait_target(mf, array_index_nospec(args->queue,
+							     mf->mdev->num_queues),
+				      args->n, &args->group_id);
+	if (!fence)
+		return 0;
+	t = dma_fence_wait_timeout(fence, true, mxa_timeout_to_jiffies(args->timeout_ns));
+	dma_fence_put(fence);
+	if (t < 0)
+		return t;
+	return t ? 0 : -ETIME;
+}

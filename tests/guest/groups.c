@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest kselftest "groups": commit and wait groups of jobs (DRM_IOCTL_MXA_COMMIT_GROUP,
+ * DRM_IOCTL_MXA_WAIT_GROUP and the same through io_uring): ids as timeline points,
+ * "at most n pending" semantics, uncommitted jobs, per-queue independence, timeouts,
+ * cancellation, argument checks; and the job result's cycles/commands.
+ *
+ * A job that blocks on a semaphore in a BO (SEM_WAIT) keeps its group pending until
+ * the test writes the semaphore through the CPU mapping.
+ */
+#include "mxa_test.h"
+
+#include <liburing.h>
+#include <stdio.h>
+
+#include "kselftest_harness.h"
+
+#define SEC	NSEC_PER_SEC
+#define MS	1000000ll
+
+FIXTURE(groups) {
+	int fd;
+	struct drm_mxa_device_info info;
+	struct mxa_bo prog;
+	struct mxa_bo data;
+	uint32_t block_off, block_size;	/* program: wait for sem >= 1 */
+	uint32_t fence_off, fence_size;	/* program: data[1] = 7 */
+};
+
+static uint32_t *put_sem_wait(uint32_t *p, uint64_t va, uint64_t value, uint32_t timeout_us)
+{
+	*p++ = MXA_CMD_HEADER(MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, 0);
+	*p++ = (uint32_t)va;
+	*p++ = (uint32_t)(va >> 32);
+	*p++ = (uint32_t)value;
+	*p++ = (uint32_t)(value >> 32);
+	*p++ = timeout_us;
+	return p;
+}
+
+FIXTURE_SETUP(groups)
+{
+	uint32_t *start, *p;
+
+	self->fd = mxa_open();
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(0, mxa_query_device(self->fd, &self->info));
+	if (!(self->info.driver_caps & DRM_MXA_DRIVER_CAP_GROUPS))
+		SKIP(return, "driver without groups");
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 64 << 10, &self->prog));
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &self->data));
+	memset(self->data.map, 0, 4096);
+
+	start = p = self->prog.map;
+	p = put_sem_wait(p, self->data.va, 1, MXA_SEM_MAX_TIMEOUT_US);
+	self->block_off = 0;
+	self->block_size = mxa_bytes(start, p);
+	start = p = (uint32_t *)((char *)self->prog.map + 1024);
+	p = mxa_put_fence(p, self->data.va + 8, 7);
+	self->fence_off = 1024;
+	self->fence_size = mxa_bytes(start, p);
+}
+
+FIXTURE_TEARDOWN(groups)
+{
+	/* Release any blocked job before closing. */
+	if (self->data.map)
+		((volatile uint64_t *)self->data.map)[0] = 1;
+	mxa_bo_free(self->fd, &self->data);
+	mxa_bo_free(self->fd, &self->prog);
+	close(self->fd);
+}
+
+static int commit(int fd, uint32_t queue, uint64_t *id)
+{
+	struct drm_mxa_commit_group c = { .queue = queue };
+	int ret = mxa_ioctl(fd, DRM_IOCTL_MXA_COMMIT_GROUP, &c);
+
+	if (!ret && id)
+		*id = c.group_id;
+	return ret;
+}
+
+static int wait_group(int fd, uint32_t queue, uint32_t n, int64_t timeout_ns, uint64_t *id)
+{
+	struct drm_mxa_wait_group w = { .queue = queue, .n = n, .timeout_ns = timeout_ns };
+	int ret = mxa_ioctl(fd, DRM_IOCTL_MXA_WAIT_GROUP, &w);
+
+	if (id)
+		*id = w.group_id;
+	return ret;
+}
+
+static void release(FIXTURE_DATA(groups) *self)
+{
+	__atomic_store_n((uint64_t *)self->data.map, 1, __ATOMIC_SEQ_CST);
+}
+
+TEST_F(groups, empty_groups_are_timeline_points)
+{
+	uint64_t id, done;
+
+	ASSERT_EQ(0, commit(self->fd, 0, &id));
+	EXPECT_EQ(1, id);
+	ASSERT_EQ(0, commit(self->fd, 0, &id));
+	EXPECT_EQ(2, id);
+	ASSERT_EQ(0, wait_group(self->fd, 0, 0, 0, &done));
+	EXPECT_EQ(2, done);
+	ASSERT_EQ(0, wait_group(self->fd, 0, 5, 0, &done));
+	EXPECT_EQ(0, done);
+	/* Another queue has its own timeline. */
+	ASSERT_EQ(0, commit(self->fd, self->info.num_queues - 1, &id));
+	EXPECT_EQ(self->info.num_queues > 1 ? 1 : 3, id);
+}
+
+TEST_F_TIMEOUT(groups, wait_at_most_n_pending, 60)
+{
+	volatile uint64_t *d = self->data.map;
+	uint64_t job_block, job_fence, g1, g2, done;
+	struct drm_mxa_job_result r;
+
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, self->block_off,
+				self->block_size, &job_block));
+	ASSERT_EQ(0, commit(self->fd, 0, &g1));
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, self->fence_off,
+				self->fence_size, &job_fence));
+	ASSERT_EQ(0, commit(self->fd, 0, &g2));
+	EXPECT_EQ(g1 + 1, g2);
+
+	/* Two groups pending. */
+	EXPECT_EQ(0, wait_group(self->fd, 0, 2, 0, &done));
+	EXPECT_EQ(0, done);
+	EXPECT_EQ(-ETIME, wait_group(self->fd, 0, 1, 50 * MS, &done));
+	EXPECT_EQ(g1, done);
+	EXPECT_EQ(-ETIME, wait_group(self->fd, 0, 0, 0, NULL));
+	EXPECT_EQ(0, d[1]);
+
+	release(self);
+	ASSERT_EQ(0, wait_group(self->fd, 0, 0, 20 * SEC, &done));
+	EXPECT_EQ(g2, done);
+	EXPECT_EQ(7, d[1]);
+	/* The jobs are still waitable one by one. */
+	ASSERT_EQ(0, mxa_wait(self->fd, job_block, 0, &r));
+	EXPECT_EQ(0, r.status);
+	ASSERT_EQ(0, mxa_wait(self->fd, job_fence, 0, &r));
+	EXPECT_EQ(0, r.status);
+}
+
+TEST_F_TIMEOUT(groups, uncommitted_jobs_not_waited, 60)
+{
+	uint64_t job, g;
+
+	ASSERT_EQ(0, commit(self->fd, 0, &g));
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, self->block_off,
+				self->block_size, &job));
+	EXPECT_EQ(0, wait_group(self->fd, 0, 0, 0, NULL));
+	/* Committing it makes it count. */
+	ASSERT_EQ(0, commit(self->fd, 0, &g));
+	EXPECT_EQ(2, g);
+	EXPECT_EQ(-ETIME, wait_group(self->fd, 0, 0, 10 * MS, NULL));
+	release(self);
+	EXPECT_EQ(0, wait_group(self->fd, 0, 0, 20 * SEC, NULL));
+}
+
+TEST_F_TIMEOUT(groups, queues_independent, 60)
+{
+	uint64_t g;
+
+	if (self->info.num_queues < 2)
+		SKIP(return, "one queue");
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, self->block_off,
+				self->block_size, NULL));
+	ASSERT_EQ(0, commit(self->fd, 0, NULL));
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 1, self->fence_off,
+				self->fence_size, NULL));
+	ASSERT_EQ(0, commit(self->fd, 1, &g));
+	EXPECT_EQ(1, g);
+	EXPECT_EQ(0, wait_group(self->fd, 1, 0, 20 * SEC, NULL));
+	EXPECT_EQ(-ETIME, wait_group(self->fd, 0, 0, 0, NULL));
+	release(self);
+	EXPECT_EQ(0, wait_group(self->fd, 0, 0, 20 * SEC, NULL));
+}
+
+TEST_F(groups, files_independent)
+{
+	uint64_t g;
+	int fd2 = mxa_open();
+
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, self->block_off,
+				self->block_size, NULL));
+	ASSERT_EQ(0, commit(self->fd, 0, NULL));
+	ASSERT_EQ(0, commit(fd2, 0, &g));
+	EXPECT_EQ(1, g);
+	EXPECT_EQ(0, wait_group(fd2, 0, 0, 0, NULL));
+	close(fd2);
+	release(self);
+}
+
+TEST_F(groups, bad_args)
+{
+	struct drm_mxa_commit_group c = { .queue = self->info.num_queues };
+	struct drm_mxa_wait_group w = { .queue = self->info.num_queues };
+
+	EXPECT_EQ(-EINVAL, mxa_ioctl(self->fd, DRM_IOCTL_MXA_COMMIT_GROUP, &c));
+	c.queue = 0;
+	c.flags = 1;
+	EXPECT_EQ(-EINVAL, mxa_ioctl(self->fd, DRM_IOCTL_MXA_COMMIT_GROUP, &c));
+	EXPECT_EQ(-EINVAL, mxa_ioctl(self->fd, DRM_IOCTL_MXA_WAIT_GROUP, &w));
+	w.queue = 0;
+	w.flags = 1;
+	EXPECT_EQ(-EINVAL, mxa_ioctl(self->fd, DRM_IOCTL_MXA_WAIT_GROUP, &w));
+	w.flags = 0;
+	w.pad = 1;
+	EXPECT_EQ(-EINVAL, mxa_ioctl(self->fd, DRM_IOCTL_MXA_WAIT_GROUP, &w));
+	w.pad = 0;
+	w.timeout_ns = -1;
+	EXPECT_EQ(-EINVAL, mxa_ioctl(self->fd, DRM_IOCTL_MXA_WAIT_GROUP, &w));
+	w.timeout_ns = 0;
+	EXPECT_EQ(0, mxa_ioctl(self->fd, DRM_IOCTL_MXA_WAIT_GROUP, &w));
+}
+
+TEST_F(groups, result_cycles_and_commands)
+{
+	struct drm_mxa_job_result r;
+	uint32_t *p = self->prog.map;
+	uint64_t id;
+	int i;
+
+	if (!(self->info.driver_caps & DRM_MXA_DRIVER_CAP_RESULT_SIZE))
+		SKIP(return, "no cycles in results");
+	for (i = 0; i < 10; i++)
+		p = mxa_put_nop(p);
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, 0,
+				mxa_bytes(self->prog.map, p), &id));
+	ASSERT_EQ(0, mxa_wait(self->fd, id, 20 * SEC, &r));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(10, r.commands);
+	EXPECT_LE(10, r.cycles);
+	EXPECT_EQ(0, r.pad2);
+}
+
+/* ---- io_uring ---- */
+
+static int ring_setup(struct io_uring *ring)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32;
+	return io_uring_queue_init_params(64, ring, &p);
+}
+
+static void queue_cmd(struct io_uring *ring, int fd, uint32_t op, const void *payload,
+		      size_t size, uint64_t user_data)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+	if (!sqe)
+		abort();	/* the tests queue far fewer than the ring holds */
+	memset(sqe, 0, 2 * sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = fd;
+	sqe->cmd_op = op;
+	sqe->user_data = user_data;
+	memcpy(sqe->cmd, payload, size);
+}
+
+struct cqe_out {
+	int res;
+	uint64_t user_data;
+	uint64_t extra;
+};
+
+static int reap(struct io_uring *ring, struct cqe_out *out, int64_t timeout_ns)
+{
+	struct __kernel_timespec ts = { .tv_sec = timeout_ns / SEC, .tv_nsec = timeout_ns % SEC };
+	struct io_uring_cqe *cqe;
+	int ret = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &ts, NULL);
+
+	if (ret < 0)
+		return ret;
+	out->res = cqe->res;
+	out->user_data = cqe->user_data;
+	out->extra = cqe->big_cqe[0];
+	io_uring_cqe_seen(ring, cqe);
+	return 0;
+}
+
+TEST_F_TIMEOUT(groups, uring_commit_and_wait, 60)
+{
+	struct drm_mxa_submit sb = { .prog_handle = self->prog.handle,
+		.prog_offset = self->block_off, .prog_size = self->block_size };
+	struct drm_mxa_submit sf = { .prog_handle = self->prog.handle,
+		.prog_offset = self->fence_off, .prog_size = self->fence_size };
+	struct drm_mxa_commit_group c = { 0 };
+	struct drm_mxa_wait_group w1 = { .n = 1, .timeout_ns = 30 * SEC };
+	struct drm_mxa_wait_group w0 = { .n = 0, .timeout_ns = 50 * MS };
+	volatile uint64_t *d = self->data.map;
+	struct io_uring ring;
+	struct cqe_out o;
+	int ret, i, seen_w1 = 0, seen_jobs = 0;
+
+	ret = ring_setup(&ring);
+	if (ret == -ENOSYS || ret == -EPERM)
+		SKIP(return, "io_uring unavailable");
+	ASSERT_EQ(0, ret);
+
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_SUBMIT, &sb, sizeof(sb), 1);
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_COMMIT_GROUP, &c, sizeof(c), 2);
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_SUBMIT, &sf, sizeof(sf), 3);
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_COMMIT_GROUP, &c, sizeof(c), 4);
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_WAIT_GROUP, &w1, sizeof(w1), 5);
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_WAIT_GROUP, &w0, sizeof(w0), 6);
+
+	/* The commits complete at once; the 50 ms wait times out; nothing else yet. */
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, reap(&ring, &o, 10 * SEC));
+		if (o.user_data == 2) {
+			EXPECT_EQ(0, o.res);
+			EXPECT_EQ(1, o.extra);
+		} else if (o.user_data == 4) {
+			EXPECT_EQ(0, o.res);
+			EXPECT_EQ(2, o.extra);
+		} else {
+			EXPECT_EQ(6, o.user_data);
+			EXPECT_EQ(-ETIME, o.res);
+			EXPECT_EQ(2, o.extra);
+		}
+	}
+	EXPECT_EQ(-ETIME, reap(&ring, &o, 100 * MS));
+	EXPECT_EQ(0, d[1]);
+
+	release(self);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, reap(&ring, &o, 20 * SEC));
+		EXPECT_EQ(0, o.res) TH_LOG("user_data %llu", (unsigned long long)o.user_data);
+		if (o.user_data == 5) {
+			EXPECT_EQ(1, o.extra);
+			seen_w1++;
+		} else {
+			EXPECT_NE(0, o.extra);
+			seen_jobs++;
+		}
+	}
+	EXPECT_EQ(1, seen_w1);
+	EXPECT_EQ(2, seen_jobs);
+	EXPECT_EQ(7, d[1]);
+
+	/* Same answers as the ioctl. */
+	ASSERT_EQ(0, wait_group(self->fd, 0, 0, 0, NULL));
+	io_uring_queue_exit(&ring);
+}
+
+TEST_F_TIMEOUT(groups, uring_wait_cancelled_on_ring_exit, 60)
+{
+	struct drm_mxa_submit sb = { .prog_handle = self->prog.handle,
+		.prog_offset = self->block_off, .prog_size = self->block_size };
+	struct drm_mxa_commit_group c = { 0 };
+	struct drm_mxa_wait_group w = { .n = 0, .timeout_ns = 60 * SEC };
+	struct io_uring ring;
+	struct cqe_out o;
+	int ret, i;
+
+	ret = ring_setup(&ring);
+	if (ret == -ENOSYS || ret == -EPERM)
+		SKIP(return, "io_uring unavailable");
+	ASSERT_EQ(0, ret);
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_SUBMIT, &sb, sizeof(sb), 1);
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_COMMIT_GROUP, &c, sizeof(c), 2);
+	for (i = 0; i < 8; i++)
+		queue_cmd(&ring, self->fd, MXA_URING_CMD_WAIT_GROUP, &w, sizeof(w), 10 + i);
+	ASSERT_EQ(0, reap(&ring, &o, 10 * SEC));
+	EXPECT_EQ(2, o.user_data);
+	/* Ring exit with the job and eight waits pending: cancelled, not leaked or hung. */
+	io_uring_queue_exit(&ring);
+	release(self);
+	EXPECT_EQ(0, wait_group(self->fd, 0, 0, 20 * SEC, NULL));
+
+	/* A short own timeout fires while the group is pending. */
+	ASSERT_EQ(0, ring_setup(&ring));
+	((volatile uint64_t *)self->data.map)[0] = 0;
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_SUBMIT, &sb, sizeof(sb), 1);
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_COMMIT_GROUP, &c, sizeof(c), 2);
+	w.timeout_ns = 20 * MS;
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_WAIT_GROUP, &w, sizeof(w), 3);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, reap(&ring, &o, 10 * SEC));
+		if (o.user_data == 3) {
+			EXPECT_EQ(-ETIME, o.res);
+		} else {
+			EXPECT_EQ(2, o.user_data);
+		}
+	}
+	release(self);
+	ASSERT_EQ(0, reap(&ring, &o, 20 * SEC));
+	EXPECT_EQ(1, o.user_data);
+	EXPECT_EQ(0, o.res);
+	io_uring_queue_exit(&ring);
+}
+
+TEST_HARNESS_MAIN
