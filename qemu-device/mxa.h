@@ -8,6 +8,7 @@
  *   mxa_tma.c    per-queue SRAM, TMA tensor loads/stores, mbarriers
  *   mxa_mmu.c    contexts, page-table walk, TLB, translated DMA
  *   mxa_math.c   math commands on the matrix engine (engine/)
+ *   mxa_tile.c   tile registers, TMATMULMX, MMA shapes, CVT / MX quantisation
  *
  * Register map, ring and page-table formats: uapi/mxa_regs.h, Documentation/device.rst.
  *
@@ -37,6 +38,14 @@ typedef struct MxaTlbEntry {
 
 struct MxaJob;
 struct MxaAsyncOp;
+
+/* A tile register (mxa_tile.c); only the queue's command processor uses it. */
+typedef struct MxaTile {
+    uint8_t *data;          /* the class's capacity, allocated on first write */
+    uint32_t rows;          /* shape written last; 0: empty */
+    uint32_t row_bytes;
+    bool released;          /* read by a command without .reuse since */
+} MxaTile;
 
 /*
  * An asynchronous engine of a queue: one worker thread running the queue's
@@ -87,6 +96,7 @@ typedef struct MxaQueue {
     uint8_t *sram;          /* MXA_SRAM_SIZE bytes: the running job's on-chip memory */
     QemuMutex mbar_lock;    /* protects the mbarriers in sram */
     QemuCond mbar_cond;     /* signalled when an mbarrier phase completes */
+    MxaTile tiles[MXA_TILE_CLASSES][MXA_TILES_PER_CLASS]; /* queue thread only */
 } MxaQueue;
 
 struct MxaState {
@@ -206,6 +216,15 @@ int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd);
 int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op);
 int mxa_acc_hazard(MxaJob *job, uint64_t start, uint64_t len);
 void mxa_acc_retire(MxaJob *job, uint64_t done);
+int mxa_engine_fail(MxaJob *job, int err, uint64_t addr);
+
+/* mxa_tile.c */
+void mxa_tile_fini(MxaQueue *q);
+void mxa_tile_job_start(MxaJob *job);
+int mxa_exec_tile(MxaJob *job, const uint32_t *cmd, bool load);
+int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd);
+int mxa_exec_mma(MxaJob *job, const uint32_t *cmd);
+int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd);
 
 /* mxa_mmu.c */
 int mxa_mmu_bind(MxaJob *job);

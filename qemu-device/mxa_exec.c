@@ -352,6 +352,13 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
         }
         job->cycles += MXA_CYCLES_GROUP;
         return mxa_async_wait_group(job, flags, cmd[1]);
+    case MXA_OP_FENCE:
+        if (mxa_check_cmd(job, ndw, MXA_FENCE_DWORDS, flags, 0)) {
+            return -1;
+        }
+        trace_mxa_fence(job->q->index, job->cur_offset);
+        job->cycles += MXA_CYCLES_GROUP;
+        return 0;
     case MXA_OP_COPY:
         if (mxa_check_cmd(job, ndw, MXA_COPY_DWORDS, flags, 0)) {
             return -1;
@@ -376,6 +383,27 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
             return -1;
         }
         return mxa_exec_wgmma(job, cmd);
+    case MXA_OP_TILE_LOAD:
+    case MXA_OP_TILE_STORE:
+        if (mxa_check_cmd(job, ndw, MXA_TILE_DWORDS, flags, MXA_TILE_F_GLOBAL)) {
+            return -1;
+        }
+        return mxa_exec_tile(job, cmd, op == MXA_OP_TILE_LOAD);
+    case MXA_OP_TMATMULMX:
+        if (mxa_check_cmd(job, ndw, MXA_TMM_DWORDS, flags, MXA_TMM_F_ALL)) {
+            return -1;
+        }
+        return mxa_exec_tmatmulmx(job, cmd);
+    case MXA_OP_MMA:
+        if (mxa_check_cmd(job, ndw, MXA_MMA_DWORDS, flags, MXA_MMA_F_ALL)) {
+            return -1;
+        }
+        return mxa_exec_mma(job, cmd);
+    case MXA_OP_CVT:
+        if (mxa_check_cmd(job, ndw, MXA_CVT_DWORDS, flags, MXA_CVT_F_ALL)) {
+            return -1;
+        }
+        return mxa_exec_cvt(job, cmd);
     case MXA_OP_GEMM:
         if (mxa_check_cmd(job, ndw, MXA_GEMM_DWORDS, flags, MXA_CMD_F_ASYNC)) {
             return -1;

@@ -66,7 +66,7 @@ static int mxa_operand_load(MxaJob *job, MxaOperand *op, bool read)
     return read ? mxa_va_read(job, op->va, op->host, op->bytes) : 0;
 }
 
-static int mxa_engine_error(MxaJob *job, int err, uint64_t addr)
+int mxa_engine_fail(MxaJob *job, int err, uint64_t addr)
 {
     switch (err) {
     case MXA_ENGINE_EINVAL_K_ALIGN:
@@ -128,7 +128,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     d.scale_b = g.scale_block ? &dummy : NULL;
     err = mxa_gemm_check(&d);
     if (err) {
-        return mxa_engine_error(job, err, 0);
+        return mxa_engine_fail(job, err, 0);
     }
 
     b_rows = (g.flags & MXA_GEMM_F_B_KN) ? g.k : g.n;
@@ -181,7 +181,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     }
     err = mxa_gemm(s->engine, &d);
     if (err) {
-        mxa_engine_error(job, err, 0);
+        mxa_engine_fail(job, err, 0);
         goto out;
     }
     if (mxa_va_write(job, out.va, out.host, out.bytes)) {
@@ -319,5 +319,5 @@ int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
     g_free(a);
     job->cycles += (uint64_t)64 * n * op->len /
                    (MXA_MACS_PER_CYCLE_PER_CORE * (uint64_t)s->num_cores) + 8;
-    return err ? mxa_engine_error(job, err, op->sram) : 0;
+    return err ? mxa_engine_fail(job, err, op->sram) : 0;
 }

@@ -32,7 +32,8 @@
 static const uint64_t mxa_caps = MXA_CAP_NOP | MXA_CAP_FENCE_WRITE | MXA_CAP_MMU |
                                  MXA_CAP_TIMESTAMP | MXA_CAP_MSIX | MXA_CAP_GEMM |
                                  MXA_CAP_CONTROL | MXA_CAP_ASYNC | MXA_CAP_TMA |
-                                 MXA_CAP_WGMMA;
+                                 MXA_CAP_WGMMA | MXA_CAP_TILE | MXA_CAP_MMA |
+                                 MXA_CAP_CVT | MXA_CAP_FENCE;
 
 void mxa_report_dev_error(MxaState *s, uint32_t code, uint32_t info)
 {

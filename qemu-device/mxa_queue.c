@@ -149,6 +149,7 @@ static void mxa_job_run(MxaJob *job)
     }
     mxa_lanes_job_start(job);
     mxa_tma_job_start(job);
+    mxa_tile_job_start(job);
     prog = g_try_malloc(size);
     if (!prog) {
         mxa_job_fail(job, MXA_ERR_NO_MEMORY, job->desc.prog_va, size);
@@ -308,6 +309,7 @@ void mxa_queue_fini(MxaQueue *q)
     qemu_thread_join(&q->thread);
     mxa_lanes_fini(q);
     mxa_tma_fini(q);
+    mxa_tile_fini(q);
     qemu_cond_destroy(&q->cond);
     qemu_mutex_destroy(&q->lock);
 }

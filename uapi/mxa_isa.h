@@ -88,6 +88,13 @@ enum mxa_opcode {
 	 */
 	MXA_OP_WAIT_GROUP = 0x0c,
 	/*
+	 * FENCE: 1 dword (wgmma.fence). Orders every earlier access of the command
+	 * processor to SRAM and tile registers before the operand reads of later WGMMAs.
+	 * Commands issue in order on MXA, so it only costs a cycle; portable programs
+	 * place it where PTX requires wgmma.fence.
+	 */
+	MXA_OP_FENCE = 0x0d,
+	/*
 	 * COPY: 7 dwords: header, src_lo, src_hi, dst_lo, dst_hi, bytes, MXA_REGS3(rs, rd, rn).
 	 * Asynchronous linear copy (cp.async): copies bytes + R[rn] bytes from
 	 * src + R[rs] to dst + R[rd] on the device's copy engine, in class
@@ -127,6 +134,16 @@ enum mxa_opcode {
 	 */
 	MXA_OP_MBAR_WAIT = 0x26,
 	/*
+	 * TILE_LOAD: 8 dwords: header (MXA_TILE_F_GLOBAL), tile, rows, row_bytes,
+	 * addr_lo, addr_hi, stride, MXA_REGS3(raddr, 0, 0). Fills the tile register
+	 * (MXA_TILE()) with rows x row_bytes bytes read from SRAM offset addr + R[raddr]
+	 * (or the device VA with MXA_TILE_F_GLOBAL), stride bytes between rows (0: dense).
+	 * The tile's shape becomes rows x row_bytes. Synchronous.
+	 */
+	MXA_OP_TILE_LOAD = 0x27,
+	/* TILE_STORE: 8 dwords as TILE_LOAD: writes the tile (shape must match) out. */
+	MXA_OP_TILE_STORE = 0x28,
+	/*
 	 * GEMM: 1 + MXA_GEMM_ARGS_DWORDS dwords: header, then struct mxa_isa_gemm.
 	 * D = (scale_a * A) x (scale_b * B)^T (+ C), all operands in device memory,
 	 * tiled across the device's engine cores. Synchronous: the next command starts
@@ -143,7 +160,81 @@ enum mxa_opcode {
 	 * WAIT_GROUP covers it, D belongs to the math engine (MXA_ERR_ACC_HAZARD).
 	 */
 	MXA_OP_WGMMA = 0x41,
+	/*
+	 * TMATMULMX: 10 dwords: header (MXA_TMM_F_*), MXA_REGS3(type_a, type_b, 0), m, n,
+	 * k, MXA_REGS3(rm, rn, rk), src0 | src1 << 16, src2 | src3 << 16, acc, acc_size.
+	 * Seed 004: ACC = (ScaleA x A) . (ScaleB x B) (+ ACC with MXA_TMM_F_ACC), with
+	 * M = m + R[rm], N = n + R[rn], K = k + R[rk]. src0 = A (a T tile, M x K of
+	 * type_a), src1 = its E8M0 scales (a U tile, M x K/32), src2 = B (an M tile,
+	 * given as N x K of type_b), src3 = its scales (an N tile, N x K/32), acc an ACC
+	 * tile (M x N f32) of acc_size bytes (>= M * N * 4). Synchronous.
+	 */
+	MXA_OP_TMATMULMX = 0x42,
+	/*
+	 * MMA: 7 dwords: header (MXA_MMA_F_*), MXA_REGS3(type_a, type_b, type_d),
+	 * m | n << 8 | k << 16, a, b, d, MXA_REGS3(ra, rb, rd). One synchronous Ampere
+	 * mma.sync shape: D = A x B^T (+ D with MXA_MMA_F_ACCUMULATE), A m x k, B n x k,
+	 * D m x n, dense row-major at 16-byte aligned SRAM offsets a + R[ra] ... or, with
+	 * MXA_MMA_F_TILES, in tile registers (a: T, b: M, d: ACC; registers 0).
+	 */
+	MXA_OP_MMA = 0x43,
+	/*
+	 * CVT: 7 dwords: header (MXA_CVT_F_*), MXA_REGS3(src_type, dst_type, 0), n, src,
+	 * dst, scales, MXA_REGS3(rsrc, rdst, rscales). Converts n elements at SRAM offset
+	 * src + R[rsrc] to dst_type at dst + R[rdst] (packed), or with MXA_CVT_F_MX
+	 * quantises n F32 values into MX blocks of 32: elements at dst, ceil(n / 32) E8M0
+	 * scales at scales + R[rscales]. Synchronous.
+	 */
+	MXA_OP_CVT = 0x44,
 };
+
+/* Tile registers: MXA_TILES_PER_CLASS per class, per queue; empty when a job starts. */
+#define MXA_TILE_T		1	/* A data, MXA_TILE_DATA_BYTES */
+#define MXA_TILE_U		2	/* A scales, MXA_TILE_SCALE_BYTES */
+#define MXA_TILE_M		3	/* B data, MXA_TILE_DATA_BYTES */
+#define MXA_TILE_N		4	/* B scales, MXA_TILE_SCALE_BYTES */
+#define MXA_TILE_ACC		5	/* accumulators, MXA_TILE_ACC_BYTES */
+#define MXA_TILE_CLASSES	6	/* class 0: no tile */
+#define MXA_TILES_PER_CLASS	8
+#define MXA_TILE_DATA_BYTES	(64u << 10)
+#define MXA_TILE_SCALE_BYTES	(8u << 10)
+#define MXA_TILE_ACC_BYTES	(256u << 10)
+/* A 16-bit tile operand: class, index, and .reuse (keep the source tile valid). */
+#define MXA_TILE(cls, idx)	((__u32)(cls) << 8 | (__u32)(idx))
+#define MXA_TILE_REUSE		0x8000u
+#define MXA_TILE_CLASS(t)	(((t) >> 8) & 0x7fu)
+#define MXA_TILE_INDEX(t)	((t) & 0xffu)
+#define MXA_TILE_NONE		0
+#define MXA_TILE_F_GLOBAL	(1u << 0)	/* TILE_LOAD/STORE address is a device VA */
+#define MXA_TILE_DWORDS		8
+
+#define MXA_TMM_F_ACC		(1u << 0)	/* TMATMULMX.ACC */
+#define MXA_TMM_F_INTERWAVE	(1u << 1)	/* scheduling policy; same bits */
+#define MXA_TMM_F_ALL		0x3u
+#define MXA_TMM_DWORDS		10
+#define MXA_TMM_MAX_DIM		(1u << 16)	/* M, N, K each at most this */
+
+#define MXA_MMA_F_ACCUMULATE	(1u << 0)	/* D = A x B^T + D */
+#define MXA_MMA_F_SATFINITE	(1u << 1)	/* integer shapes: clamp */
+#define MXA_MMA_F_B1_XOR	(1u << 2)	/* b1: popc(a XOR b), default AND */
+#define MXA_MMA_F_TILES		(1u << 3)	/* a, b, d are tile operands */
+#define MXA_MMA_F_ALL		0xfu
+#define MXA_MMA_SHAPE(m, n, k)	((__u32)(m) | (__u32)(n) << 8 | (__u32)(k) << 16)
+#define MXA_MMA_DWORDS		7
+
+#define MXA_CVT_F_SATFINITE	(1u << 0)
+#define MXA_CVT_F_MX		(1u << 1)	/* MX quantisation with E8M0 scales */
+#define MXA_CVT_F_RCEIL		(1u << 2)	/* MX scale policy RCEIL (default FLOOR) */
+#define MXA_CVT_F_ALL		0x7u
+#define MXA_CVT_DWORDS		7
+#define MXA_FENCE_DWORDS	1
+
+/* err_info of MXA_ERR_TILE: tile operand | reason << 16 */
+#define MXA_TILE_ERR_NUMBER	1	/* no such tile, or the wrong class for the operand */
+#define MXA_TILE_ERR_EMPTY	2	/* the tile holds no data */
+#define MXA_TILE_ERR_SHAPE	3	/* its shape is not what the command needs */
+#define MXA_TILE_ERR_SIZE	4	/* larger than the register, or ACC<size> too small */
+#define MXA_TILE_ERR_MISSING	5	/* a scale tile the data type needs is omitted */
 
 #define MXA_WGMMA_F_ACCUMULATE	(1u << 0)	/* scale-d = 1 */
 #define MXA_WGMMA_F_NEGATE_A	(1u << 1)
@@ -342,6 +433,8 @@ enum mxa_job_error {
 	MXA_ERR_SRAM_RANGE = 20,	/* SRAM range outside MXA_SRAM_SIZE or misaligned */
 	MXA_ERR_MBARRIER = 21,		/* mbarrier misuse; info: MXA_MBAR_ERR_* */
 	MXA_ERR_ACC_HAZARD = 22,	/* SRAM of a pending WGMMA's D used before WAIT_GROUP */
+	MXA_ERR_TILE_RELEASED = 23,	/* tile used after release (no .reuse); info: tile */
+	MXA_ERR_TILE = 24,		/* bad tile operand; info: tile | MXA_TILE_ERR_* << 16 */
 	MXA_ERR_COUNT
 };
 

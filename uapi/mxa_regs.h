@@ -69,6 +69,10 @@
 #define MXA_CAP_ASYNC		(1ull << 7)	/* COPY, async GEMM, COMMIT/WAIT_GROUP */
 #define MXA_CAP_TMA		(1ull << 8)	/* SRAM, TMA_LOAD/STORE, mbarriers */
 #define MXA_CAP_WGMMA		(1ull << 9)	/* WGMMA from SRAM */
+#define MXA_CAP_TILE		(1ull << 10)	/* tile registers, TILE_LOAD/STORE, TMATMULMX */
+#define MXA_CAP_MMA		(1ull << 11)	/* synchronous MMA shapes */
+#define MXA_CAP_CVT		(1ull << 12)	/* CVT, MX quantisation on the device */
+#define MXA_CAP_FENCE		(1ull << 13)	/* FENCE (wgmma.fence) */
 
 /* ---- per-queue registers: MXA_QUEUE_BASE + q * MXA_QUEUE_STRIDE ---- */
 #define MXA_MAX_QUEUES		16
