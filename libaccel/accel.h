@@ -521,6 +521,107 @@ struct accel_wgmma {
  */
 int accel_prog_wgmma(struct accel_prog *prog, const struct accel_wgmma *w);
 
+/**
+ * accel_prog_fence() - FENCE (wgmma.fence): orders earlier SRAM and tile accesses before
+ * the operand reads of later WGMMAs. Put it where PTX needs wgmma.fence.
+ */
+int accel_prog_fence(struct accel_prog *prog);
+
+/*
+ * Tile registers (seed 004): 8 per class and queue, empty when a job starts. Classes
+ * ACCEL_TILE_T / _M hold A / B data (64 KiB), _U / _N their E8M0 scales (8 KiB), _ACC
+ * accumulators (256 KiB). Name one with ACCEL_TILE(class, index); | ACCEL_TILE_REUSE
+ * keeps a source valid after TMATMULMX / MMA, which otherwise release it (a later read
+ * fails the job with MXA_ERR_TILE_RELEASED). A tile has the shape (rows x row_bytes)
+ * its writer gave it; a command needing another shape fails with MXA_ERR_TILE.
+ */
+#define ACCEL_TILE_T		1
+#define ACCEL_TILE_U		2
+#define ACCEL_TILE_M		3
+#define ACCEL_TILE_N		4
+#define ACCEL_TILE_ACC		5
+#define ACCEL_TILE(cls, idx)	((uint16_t)((cls) << 8 | (idx)))
+#define ACCEL_TILE_REUSE	0x8000u
+#define ACCEL_TILE_NONE		0
+
+/**
+ * accel_prog_tile_load() - TILE_LOAD: fill @tile with @rows x @row_bytes bytes read
+ * from SRAM offset @addr + R[@addr_reg] (@global 0) or device VA @addr + R[@addr_reg]
+ * (@global 1), @stride bytes between rows (0: dense).
+ */
+int accel_prog_tile_load(struct accel_prog *prog, uint16_t tile, int global, uint64_t addr,
+			 unsigned int addr_reg, uint32_t rows, uint32_t row_bytes,
+			 uint32_t stride);
+/** accel_prog_tile_store() - TILE_STORE: the reverse; the shape must be the tile's. */
+int accel_prog_tile_store(struct accel_prog *prog, uint16_t tile, int global, uint64_t addr,
+			  unsigned int addr_reg, uint32_t rows, uint32_t row_bytes,
+			  uint32_t stride);
+
+#define ACCEL_TMM_ACC		(1u << 0)	/* TMATMULMX.ACC: ACC += ... */
+#define ACCEL_TMM_INTERWAVE	(1u << 1)	/* scheduling policy; same bits either way */
+
+/**
+ * struct accel_tmatmulmx - TMATMULMX <LB0:M, LB1:N, LB2:K, type_a, type_b> A, SA, B, SB,
+ * ACC, ->ACC<acc_size>: ACC (M x N f32) = (SA x A) . (SB x B) (+ ACC with ACCEL_TMM_ACC).
+ * @m, @n, @k plus R[@m_reg] ... (register, immediate, or both).
+ * @a: T tile, M x K of @type_a (row_bytes = accel_dtype_row_bytes(type_a, K)).
+ * @scale_a: U tile, M x K/32 E8M0 (ACCEL_TILE_NONE for F16/BF16 data: ignored).
+ * @b: M tile, B given as N x K of @type_b (K contiguous). @scale_b: N tile, N x K/32.
+ * @acc: ACC tile; @acc_size: ACC<size> in bytes, at least M x N x 4.
+ * FP8 data needs K % 64 == 0 (MXA_ERR_K_ALIGN). A NaN scale makes its block's outputs NaN.
+ */
+struct accel_tmatmulmx {
+	uint32_t flags;
+	uint8_t type_a, type_b;
+	uint32_t m, n, k;
+	uint8_t m_reg, n_reg, k_reg;
+	uint16_t a, scale_a, b, scale_b, acc;
+	uint32_t acc_size;
+};
+
+int accel_prog_tmatmulmx(struct accel_prog *prog, const struct accel_tmatmulmx *t);
+
+#define ACCEL_MMA_ACCUMULATE	(1u << 0)	/* D += A x B^T */
+#define ACCEL_MMA_SATFINITE	(1u << 1)	/* integer shapes clamp */
+#define ACCEL_MMA_B1_XOR	(1u << 2)	/* b1: XOR + popc (default AND) */
+#define ACCEL_MMA_TILES		(1u << 3)	/* a: T, b: M, d: ACC tiles instead of SRAM */
+
+/**
+ * struct accel_mma - one synchronous Ampere mma.sync shape (@m x @n x @k, see
+ * Documentation/isa.rst): D (@m x @n, @type_d) = A (@m x @k) x B (@n x @k)^T (+ D).
+ * SRAM operands: 16-byte aligned offsets @a + R[@a_reg] ... of dense row-major
+ * matrices; with ACCEL_MMA_TILES, @a, @b, @d are tile operands and the registers 0.
+ */
+struct accel_mma {
+	uint32_t flags;
+	uint8_t type_a, type_b, type_d;
+	uint32_t m, n, k;
+	uint32_t a, b, d;
+	uint8_t a_reg, b_reg, d_reg;
+};
+
+int accel_prog_mma(struct accel_prog *prog, const struct accel_mma *mma);
+
+#define ACCEL_CVT_SATFINITE	(1u << 0)
+#define ACCEL_CVT_MX		(1u << 1)	/* MX quantisation (F32 source) with scales */
+#define ACCEL_CVT_RCEIL		(1u << 2)	/* MX scale policy RCEIL (default FLOOR) */
+
+/**
+ * struct accel_cvt - CVT on SRAM: @n elements of @src_type at @src + R[@src_reg] to
+ * @dst_type at @dst + R[@dst_reg] (packed as accel_dtype_row_bytes()). With ACCEL_CVT_MX
+ * the source is F32 and the result is what accel_mx_quantize() gives: elements at
+ * @dst, ceil(@n / 32) E8M0 scales at @scales + R[@scales_reg].
+ */
+struct accel_cvt {
+	uint32_t flags;
+	uint8_t src_type, dst_type;
+	uint32_t n;
+	uint32_t src, dst, scales;
+	uint8_t src_reg, dst_reg, scales_reg;
+};
+
+int accel_prog_cvt(struct accel_prog *prog, const struct accel_cvt *c);
+
 #ifdef __cplusplus
 }
 #endif

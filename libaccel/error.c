@@ -34,6 +34,9 @@ static const char *const accel_job_errors[] = {
 	[MXA_ERR_BAD_TENSOR_MAP] = "invalid tensor map",
 	[MXA_ERR_SRAM_RANGE] = "SRAM range out of bounds or misaligned",
 	[MXA_ERR_MBARRIER] = "mbarrier misuse",
+	[MXA_ERR_ACC_HAZARD] = "WGMMA accumulator used before the WAIT_GROUP that covers it",
+	[MXA_ERR_TILE_RELEASED] = "tile used after release (name it with .reuse to keep it)",
+	[MXA_ERR_TILE] = "bad tile operand (number, empty, shape or size)",
 };
 
 const char *accel_strerror(int err)
@@ -119,8 +122,22 @@ const char *accel_opcode_name(uint32_t opcode)
 		return "MBAR_EXPECT_TX";
 	case MXA_OP_MBAR_WAIT:
 		return "MBAR_WAIT";
+	case MXA_OP_FENCE:
+		return "FENCE";
+	case MXA_OP_TILE_LOAD:
+		return "TILE_LOAD";
+	case MXA_OP_TILE_STORE:
+		return "TILE_STORE";
 	case MXA_OP_GEMM:
 		return "GEMM";
+	case MXA_OP_WGMMA:
+		return "WGMMA";
+	case MXA_OP_TMATMULMX:
+		return "TMATMULMX";
+	case MXA_OP_MMA:
+		return "MMA";
+	case MXA_OP_CVT:
+		return "CVT";
 	default:
 		return "?";
 	}
@@ -141,6 +158,11 @@ const char *accel_cap_name(unsigned int bit)
 		{ MXA_CAP_CONTROL, "CONTROL" },
 		{ MXA_CAP_ASYNC, "ASYNC" },
 		{ MXA_CAP_TMA, "TMA" },
+		{ MXA_CAP_WGMMA, "WGMMA" },
+		{ MXA_CAP_TILE, "TILE" },
+		{ MXA_CAP_MMA, "MMA" },
+		{ MXA_CAP_CVT, "CVT" },
+		{ MXA_CAP_FENCE, "FENCE" },
 	};
 	size_t i;
 

@@ -227,3 +227,118 @@ int accel_prog_wgmma(struct accel_prog *prog, const struct accel_wgmma *w)
 		return -EINVAL;
 	return accel_prog_emit_command(prog, dw, MXA_WGMMA_DWORDS);
 }
+
+int accel_prog_fence(struct accel_prog *prog)
+{
+	const uint32_t dw[MXA_FENCE_DWORDS] = { MXA_CMD_HEADER(MXA_OP_FENCE, MXA_FENCE_DWORDS, 0) };
+
+	return accel_prog_emit_command(prog, dw, MXA_FENCE_DWORDS);
+}
+
+_Static_assert(ACCEL_TILE_T == MXA_TILE_T && ACCEL_TILE_ACC == MXA_TILE_ACC &&
+	       ACCEL_TILE(3, 5) == MXA_TILE(3, 5) && ACCEL_TILE_REUSE == MXA_TILE_REUSE,
+	       "tile operands");
+_Static_assert(ACCEL_TMM_ACC == MXA_TMM_F_ACC && ACCEL_TMM_INTERWAVE == MXA_TMM_F_INTERWAVE,
+	       "TMATMULMX flags");
+_Static_assert(ACCEL_MMA_TILES == MXA_MMA_F_TILES && ACCEL_MMA_B1_XOR == MXA_MMA_F_B1_XOR,
+	       "MMA flags");
+_Static_assert(ACCEL_CVT_MX == MXA_CVT_F_MX && ACCEL_CVT_RCEIL == MXA_CVT_F_RCEIL, "CVT flags");
+
+static int accel_bad_tile(uint32_t t)
+{
+	return MXA_TILE_CLASS(t) == 0 || MXA_TILE_CLASS(t) >= MXA_TILE_CLASSES ||
+	       MXA_TILE_INDEX(t) >= MXA_TILES_PER_CLASS;
+}
+
+static int accel_prog_tile(struct accel_prog *prog, uint32_t op, uint16_t tile, int global,
+			   uint64_t addr, unsigned int addr_reg, uint32_t rows,
+			   uint32_t row_bytes, uint32_t stride)
+{
+	const uint32_t dw[MXA_TILE_DWORDS] = {
+		MXA_CMD_HEADER(op, MXA_TILE_DWORDS, global ? MXA_TILE_F_GLOBAL : 0),
+		tile, rows, row_bytes, (uint32_t)addr, (uint32_t)(addr >> 32), stride,
+		MXA_REGS3(addr_reg, 0, 0),
+	};
+
+	if (accel_bad_tile(tile) || (tile & MXA_TILE_REUSE) || accel_bad_reg(addr_reg) ||
+	    !rows || !row_bytes || (stride && stride < row_bytes))
+		return -EINVAL;
+	return accel_prog_emit_command(prog, dw, MXA_TILE_DWORDS);
+}
+
+int accel_prog_tile_load(struct accel_prog *prog, uint16_t tile, int global, uint64_t addr,
+			 unsigned int addr_reg, uint32_t rows, uint32_t row_bytes,
+			 uint32_t stride)
+{
+	return accel_prog_tile(prog, MXA_OP_TILE_LOAD, tile, global, addr, addr_reg, rows,
+			       row_bytes, stride);
+}
+
+int accel_prog_tile_store(struct accel_prog *prog, uint16_t tile, int global, uint64_t addr,
+			  unsigned int addr_reg, uint32_t rows, uint32_t row_bytes,
+			  uint32_t stride)
+{
+	return accel_prog_tile(prog, MXA_OP_TILE_STORE, tile, global, addr, addr_reg, rows,
+			       row_bytes, stride);
+}
+
+int accel_prog_tmatmulmx(struct accel_prog *prog, const struct accel_tmatmulmx *t)
+{
+	const uint32_t dw[MXA_TMM_DWORDS] = {
+		MXA_CMD_HEADER(MXA_OP_TMATMULMX, MXA_TMM_DWORDS, t->flags),
+		MXA_REGS3(t->type_a, t->type_b, 0), t->m, t->n, t->k,
+		MXA_REGS3(t->m_reg, t->n_reg, t->k_reg),
+		(uint32_t)t->a | (uint32_t)t->scale_a << 16,
+		(uint32_t)t->b | (uint32_t)t->scale_b << 16,
+		t->acc, t->acc_size,
+	};
+
+	if ((t->flags & ~MXA_TMM_F_ALL) || t->type_a >= ACCEL_DT_COUNT ||
+	    t->type_b >= ACCEL_DT_COUNT || accel_bad_reg(t->m_reg) || accel_bad_reg(t->n_reg) ||
+	    accel_bad_reg(t->k_reg) || accel_bad_tile(t->a) || accel_bad_tile(t->b) ||
+	    accel_bad_tile(t->acc) || (t->acc & MXA_TILE_REUSE) ||
+	    (t->scale_a && accel_bad_tile(t->scale_a)) ||
+	    (t->scale_b && accel_bad_tile(t->scale_b)))
+		return -EINVAL;
+	return accel_prog_emit_command(prog, dw, MXA_TMM_DWORDS);
+}
+
+int accel_prog_mma(struct accel_prog *prog, const struct accel_mma *mma)
+{
+	const uint32_t dw[MXA_MMA_DWORDS] = {
+		MXA_CMD_HEADER(MXA_OP_MMA, MXA_MMA_DWORDS, mma->flags),
+		MXA_REGS3(mma->type_a, mma->type_b, mma->type_d),
+		MXA_MMA_SHAPE(mma->m, mma->n, mma->k), mma->a, mma->b, mma->d,
+		MXA_REGS3(mma->a_reg, mma->b_reg, mma->d_reg),
+	};
+
+	if ((mma->flags & ~MXA_MMA_F_ALL) || mma->type_a >= ACCEL_DT_COUNT ||
+	    mma->type_b >= ACCEL_DT_COUNT || mma->type_d >= ACCEL_DT_COUNT ||
+	    !mma->m || mma->m > 255 || !mma->n || mma->n > 255 || !mma->k || mma->k > 256 ||
+	    accel_bad_reg(mma->a_reg) || accel_bad_reg(mma->b_reg) || accel_bad_reg(mma->d_reg))
+		return -EINVAL;
+	if (mma->flags & MXA_MMA_F_TILES) {
+		if (mma->a_reg || mma->b_reg || mma->d_reg || accel_bad_tile(mma->a) ||
+		    accel_bad_tile(mma->b) || accel_bad_tile(mma->d))
+			return -EINVAL;
+	} else if ((mma->a | mma->b | mma->d) & 15) {
+		return -EINVAL;
+	}
+	return accel_prog_emit_command(prog, dw, MXA_MMA_DWORDS);
+}
+
+int accel_prog_cvt(struct accel_prog *prog, const struct accel_cvt *c)
+{
+	const uint32_t dw[MXA_CVT_DWORDS] = {
+		MXA_CMD_HEADER(MXA_OP_CVT, MXA_CVT_DWORDS, c->flags),
+		MXA_REGS3(c->src_type, c->dst_type, 0), c->n, c->src, c->dst, c->scales,
+		MXA_REGS3(c->src_reg, c->dst_reg, c->scales_reg),
+	};
+
+	if ((c->flags & ~MXA_CVT_F_ALL) || c->src_type >= ACCEL_DT_COUNT ||
+	    c->dst_type >= ACCEL_DT_COUNT || !c->n || accel_bad_reg(c->src_reg) ||
+	    accel_bad_reg(c->dst_reg) || accel_bad_reg(c->scales_reg) ||
+	    (!(c->flags & MXA_CVT_F_MX) && (c->scales || c->scales_reg)))
+		return -EINVAL;
+	return accel_prog_emit_command(prog, dw, MXA_CVT_DWORDS);
+}
