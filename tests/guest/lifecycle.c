@@ -46,7 +46,8 @@ static int wait_for_node(int present)
 {
 	int i;
 
-	for (i = 0; i < 100; i++) {
+	/* 30 s: probing is quick, but a loaded host can stall a TCG guest for seconds */
+	for (i = 0; i < 600; i++) {
 		if ((access(MXA_TEST_DEVICE, F_OK) == 0) == present)
 			return 0;
 		usleep(50 * 1000);
