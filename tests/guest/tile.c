@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest kselftest "tile": tile registers (TILE_LOAD/STORE between memory, SRAM and
+ * tiles, strided) and TMATMULMX / TMATMULMX.ACC (seed 004) compared bit for bit with
+ * the engine's mxa_tmatmulmx() run here on the guest's CPU: FP8 MX with M, N, K from
+ * immediates, registers and register + immediate, .reuse, BF16 data whose scales are
+ * ignored, NaN scales; and the job errors: FP8 with K % 64, a tile used after release,
+ * shape mismatches, ACC<size> too small, empty tiles.
+ */
+#include "mxa_test.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "accel.h"
+#include "kselftest_harness.h"
+#include "../../qemu-device/engine/mxa_engine.h"
+
+#define SEC	NSEC_PER_SEC
+
+#define A_OFF	0x10000u
+#define SA_OFF	0x20000u
+#define B_OFF	0x30000u
+#define SB_OFF	0x40000u
+#define OUT_OFF	0x50000u
+#define OUT2_OFF 0xa0000u
+
+#define T_A	ACCEL_TILE(ACCEL_TILE_T, 1)
+#define U_A	ACCEL_TILE(ACCEL_TILE_U, 1)
+#define M_B	ACCEL_TILE(ACCEL_TILE_M, 1)
+#define N_B	ACCEL_TILE(ACCEL_TILE_N, 1)
+#define ACC0	ACCEL_TILE(ACCEL_TILE_ACC, 0)
+#define R	ACCEL_TILE_REUSE
+
+FIXTURE(tile) {
+	struct accel_device *dev;
+	struct accel_bo *prog_bo, *data_bo;
+	struct accel_prog *prog;
+	uint8_t *data;
+	uint64_t va;
+	struct accel_job_result r;
+	uint32_t seed;
+};
+
+FIXTURE_SETUP(tile)
+{
+	ASSERT_EQ(0, accel_open(NULL, ACCEL_SUBMIT_AUTO, &self->dev));
+	if (!(accel_device_info(self->dev)->caps & MXA_CAP_TILE))
+		SKIP(return, "device without MXA_CAP_TILE");
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 16, &self->prog_bo));
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 20, &self->data_bo));
+	ASSERT_EQ(0, accel_prog_new(&self->prog));
+	self->data = accel_bo_map(self->data_bo);
+	self->va = accel_bo_va(self->data_bo);
+	self->seed = 12345;
+}
+
+FIXTURE_TEARDOWN(tile)
+{
+	accel_prog_free(self->prog);
+	accel_bo_free(self->data_bo);
+	accel_bo_free(self->prog_bo);
+	accel_close(self->dev);
+}
+
+static int run(FIXTURE_DATA(tile) *self)
+{
+	struct accel_job *job;
+	int ret;
+
+	ret = accel_prog_upload(self->prog, self->prog_bo, 0);
+	if (!ret)
+		ret = accel_submit(self->dev, 0, self->prog_bo, 0, accel_prog_size(self->prog),
+				   &job);
+	if (ret)
+		return ret;
+	ret = accel_wait(job, 60 * SEC);
+	if (!ret) {
+		self->r = *accel_job_result(job);
+		if (self->r.status) {
+			char why[256];
+
+			accel_job_explain(&self->r, why, sizeof(why));
+			fprintf(stderr, "# %s\n", why);
+		}
+	}
+	accel_job_free(job);
+	return ret;
+}
+
+static uint32_t rnd(FIXTURE_DATA(tile) *self)
+{
+	self->seed ^= self->seed << 13;
+	self->seed ^= self->seed >> 17;
+	self->seed ^= self->seed << 5;
+	return self->seed;
+}
+
+/* Random finite codes of @type (FP8, BF16) and scales 2^-7 .. 2^7. */
+static void fill(FIXTURE_DATA(tile) *self, uint8_t *p, size_t n, int type)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint8_t v = rnd(self);
+
+		if (type == ACCEL_DT_E4M3 && (v & 0x7f) == 0x7f)
+			v ^= 1;
+		if (type == ACCEL_DT_E5M2 && (v & 0x7c) == 0x7c)
+			v &= ~0x40;
+		if (type == ACCEL_DT_BF16 && (i & 1))
+			v = 0x3c + (v & 0x83);	/* sign, exponent near 1.0 */
+		if (type == ACCEL_DT_E8M0)
+			v = 120 + v % 15;
+		p[i] = v;
+	}
+}
+
+/* Host reference: D (m x n f32) = (SA x A)(SB x B)^T (+ D). */
+static int host_tmm(const uint8_t *data, uint32_t m, uint32_t n, uint32_t k, int ta, int tb,
+		    int mx_a, int mx_b, int acc, float *d)
+{
+	struct mxa_gemm_desc g = {
+		.m = m, .n = n, .k = k, .type_a = ta, .type_b = tb,
+		.type_c = MXA_DT_F32, .type_d = MXA_DT_F32,
+		.flags = acc ? MXA_GEMM_ACCUMULATE : 0,
+		.a = data + A_OFF, .b = data + B_OFF, .c = acc ? d : NULL, .d = d,
+		.scale_a = mx_a ? data + SA_OFF : NULL, .scale_b = mx_b ? data + SB_OFF : NULL,
+		.scale_block = (mx_a || mx_b) ? 32 : 0,
+	};
+
+	return mxa_tmatmulmx(NULL, &g);
+}
+
+/* Load A, SA, B, SB from memory into T_A, U_A, M_B, N_B. */
+static void load_tiles(FIXTURE_DATA(tile) *self, uint32_t m, uint32_t n, uint32_t k,
+		       int ta, int tb)
+{
+	struct accel_prog *p = self->prog;
+
+	accel_prog_tile_load(p, T_A, 1, self->va + A_OFF, 0, m,
+			     accel_dtype_row_bytes(ta, k), 0);
+	accel_prog_tile_load(p, U_A, 1, self->va + SA_OFF, 0, m, k / 32, 0);
+	accel_prog_tile_load(p, M_B, 1, self->va + B_OFF, 0, n,
+			     accel_dtype_row_bytes(tb, k), 0);
+	accel_prog_tile_load(p, N_B, 1, self->va + SB_OFF, 0, n, k / 32, 0);
+}
+
+static void setup_mx(FIXTURE_DATA(tile) *self, uint32_t m, uint32_t n, uint32_t k,
+		     int ta, int tb)
+{
+	fill(self, self->data + A_OFF, m * accel_dtype_row_bytes(ta, k), ta);
+	fill(self, self->data + B_OFF, n * accel_dtype_row_bytes(tb, k), tb);
+	fill(self, self->data + SA_OFF, m * k / 32, ACCEL_DT_E8M0);
+	fill(self, self->data + SB_OFF, n * k / 32, ACCEL_DT_E8M0);
+	memset(self->data + OUT_OFF, 0x55, m * n * 4);
+	memset(self->data + OUT2_OFF, 0x55, m * n * 4);
+}
+
+static int compare(const float *got, const float *want, size_t n)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (memcmp(&got[i], &want[i], 4) && bad++ < 5)
+			fprintf(stderr, "# [%zu] = %a, want %a\n", i, got[i], want[i]);
+	}
+	return bad;
+}
+
+TEST_F(tile, load_store_sram_and_memory)
+{
+	struct accel_prog *p = self->prog;
+	uint8_t *out = self->data + OUT_OFF;
+
+	for (int i = 0; i < 64 * 100; i++)
+		self->data[A_OFF + i] = i * 7 + i / 100;
+	memset(out, 0, 4096);
+	accel_prog_reset(p);
+	/* rows 0..15 of a 64 x 100 byte matrix, columns 0..47, to T#1; to SRAM 0x1000 */
+	accel_prog_tile_load(p, T_A, 1, self->va + A_OFF, 0, 16, 48, 100);
+	accel_prog_reg_set(p, 3, 0x1000);
+	accel_prog_tile_store(p, T_A, 0, 0, 3, 16, 48, 64);
+	/* SRAM to M#2 (strided), then densely to memory */
+	accel_prog_tile_load(p, ACCEL_TILE(ACCEL_TILE_M, 2), 0, 0x1000, 0, 16, 48, 64);
+	accel_prog_tile_store(p, ACCEL_TILE(ACCEL_TILE_M, 2), 1, self->va + OUT_OFF, 0, 16,
+			      48, 0);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	for (int r = 0; r < 16; r++)
+		for (int c = 0; c < 48; c++)
+			ASSERT_EQ(self->data[A_OFF + r * 100 + c], out[r * 48 + c]);
+	EXPECT_EQ(0, out[16 * 48]);
+}
+
+TEST_F(tile, tmatmulmx_fp8_exact_and_acc)
+{
+	const uint32_t m = 32, n = 24, k = 128;
+	struct accel_tmatmulmx t = {
+		.type_a = ACCEL_DT_E4M3, .type_b = ACCEL_DT_E5M2,
+		.m = m, .n = 0, .n_reg = 1, .k = 64, .k_reg = 2,	/* imm, reg, reg + imm */
+		.a = T_A | R, .scale_a = U_A | R, .b = M_B | R, .scale_b = N_B | R,
+		.acc = ACC0, .acc_size = 64 << 10,
+	};
+	struct accel_prog *p = self->prog;
+	static float want[32 * 24];
+
+	setup_mx(self, m, n, k, t.type_a, t.type_b);
+	accel_prog_reset(p);
+	accel_prog_reg_set(p, 1, n);
+	accel_prog_reg_set(p, 2, k - 64);
+	load_tiles(self, m, n, k, t.type_a, t.type_b);
+	ASSERT_EQ(0, accel_prog_tmatmulmx(p, &t));
+	accel_prog_tile_store(p, ACC0, 1, self->va + OUT_OFF, 0, m, n * 4, 0);
+	t.flags = ACCEL_TMM_ACC;	/* TMATMULMX.ACC, tiles released afterwards */
+	t.a = T_A, t.scale_a = U_A, t.b = M_B, t.scale_b = N_B;
+	ASSERT_EQ(0, accel_prog_tmatmulmx(p, &t));
+	accel_prog_tile_store(p, ACC0, 1, self->va + OUT2_OFF, 0, m, n * 4, 0);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+
+	ASSERT_EQ(0, host_tmm(self->data, m, n, k, t.type_a, t.type_b, 1, 1, 0, want));
+	EXPECT_EQ(0, compare((float *)(self->data + OUT_OFF), want, m * n));
+	ASSERT_EQ(0, host_tmm(self->data, m, n, k, t.type_a, t.type_b, 1, 1, 1, want));
+	EXPECT_EQ(0, compare((float *)(self->data + OUT2_OFF), want, m * n));
+}
+
+TEST_F(tile, tmatmulmx_bf16_ignores_scales)
+{
+	const uint32_t m = 16, n = 8, k = 64;
+	struct accel_tmatmulmx t = {
+		.type_a = ACCEL_DT_BF16, .type_b = ACCEL_DT_BF16, .m = m, .n = n, .k = k,
+		.a = T_A | R, .scale_a = ACCEL_TILE_NONE,
+		/* an empty scale tile: never read for BF16 */
+		.b = M_B, .scale_b = ACCEL_TILE(ACCEL_TILE_N, 7),
+		.acc = ACCEL_TILE(ACCEL_TILE_ACC, 3), .acc_size = m * n * 4,
+	};
+	struct accel_prog *p = self->prog;
+	static float want[16 * 8];
+
+	setup_mx(self, m, n, k, ACCEL_DT_BF16, ACCEL_DT_BF16);
+	accel_prog_reset(p);
+	accel_prog_tile_load(p, T_A, 1, self->va + A_OFF, 0, m, k * 2, 0);
+	accel_prog_tile_load(p, M_B, 1, self->va + B_OFF, 0, n, k * 2, 0);
+	ASSERT_EQ(0, accel_prog_tmatmulmx(p, &t));
+	accel_prog_tile_store(p, t.acc, 1, self->va + OUT_OFF, 0, m, n * 4, 0);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	ASSERT_EQ(0, host_tmm(self->data, m, n, k, t.type_a, t.type_b, 0, 0, 0, want));
+	EXPECT_EQ(0, compare((float *)(self->data + OUT_OFF), want, m * n));
+}
+
+TEST_F(tile, tmatmulmx_nan_scale_poisons_its_block)
+{
+	const uint32_t m = 8, n = 8, k = 64;
+	struct accel_tmatmulmx t = {
+		.type_a = ACCEL_DT_E4M3, .type_b = ACCEL_DT_E4M3, .m = m, .n = n, .k = k,
+		.a = T_A, .scale_a = U_A, .b = M_B, .scale_b = N_B, .acc = ACC0,
+		.acc_size = 4096,
+	};
+	float *out = (float *)(self->data + OUT_OFF);
+	static float want[8 * 8];
+
+	setup_mx(self, m, n, k, t.type_a, t.type_b);
+	self->data[SA_OFF + 3 * (k / 32) + 1] = 0xff;	/* row 3, block 1 */
+	accel_prog_reset(self->prog);
+	load_tiles(self, m, n, k, t.type_a, t.type_b);
+	ASSERT_EQ(0, accel_prog_tmatmulmx(self->prog, &t));
+	accel_prog_tile_store(self->prog, ACC0, 1, self->va + OUT_OFF, 0, m, n * 4, 0);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	for (uint32_t i = 0; i < m * n; i++)
+		EXPECT_EQ(i / n == 3, isnan(out[i]));
+	ASSERT_EQ(0, host_tmm(self->data, m, n, k, t.type_a, t.type_b, 1, 1, 0, want));
+	EXPECT_EQ(0, compare(out, want, m * n));
+}
+
+/* Emit the tile loads and a TMATMULMX; returns the TMATMULMX's offset. */
+static uint32_t tmm_prog(FIXTURE_DATA(tile) *self, struct accel_tmatmulmx *t, uint32_t k_tiles)
+{
+	uint32_t at;
+
+	setup_mx(self, t->m, t->n, k_tiles, t->type_a, t->type_b);
+	accel_prog_reset(self->prog);
+	load_tiles(self, t->m, t->n, k_tiles, t->type_a, t->type_b);
+	at = accel_prog_size(self->prog);
+	accel_prog_tmatmulmx(self->prog, t);
+	return at;
+}
+
+TEST_F(tile, fp8_k_not_multiple_of_64)
+{
+	struct accel_tmatmulmx t = {
+		.type_a = ACCEL_DT_E4M3, .type_b = ACCEL_DT_E4M3, .m = 16, .n = 8, .k = 96,
+		.a = T_A, .scale_a = U_A, .b = M_B, .scale_b = N_B, .acc = ACC0,
+		.acc_size = 4096,
+	};
+	uint32_t at = tmm_prog(self, &t, 96);
+
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_K_ALIGN, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+	EXPECT_EQ(MXA_OP_TMATMULMX, MXA_CMD_OPCODE(self->r.err_opcode));
+}
+
+TEST_F(tile, tile_used_after_release)
+{
+	struct accel_tmatmulmx t = {
+		.type_a = ACCEL_DT_E4M3, .type_b = ACCEL_DT_E4M3, .m = 16, .n = 8, .k = 64,
+		.a = T_A, .scale_a = U_A | R, .b = M_B | R, .scale_b = N_B | R, .acc = ACC0,
+		.acc_size = 16 * 8 * 4,
+	};
+	uint32_t at;
+
+	tmm_prog(self, &t, 64);		/* releases T#1 (no .reuse) */
+	at = accel_prog_size(self->prog);
+	t.flags = ACCEL_TMM_ACC;
+	accel_prog_tmatmulmx(self->prog, &t);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_TILE_RELEASED, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+	EXPECT_EQ(T_A, self->r.err_info);
+
+	/* with .reuse the same program runs, and a reload revives a released tile */
+	t.flags = 0;
+	t.a = T_A | R;
+	tmm_prog(self, &t, 64);
+	t.flags = ACCEL_TMM_ACC;
+	t.a = T_A;
+	accel_prog_tmatmulmx(self->prog, &t);
+	accel_prog_tile_load(self->prog, T_A, 1, self->va + A_OFF, 0, 16, 64, 0);
+	accel_prog_tmatmulmx(self->prog, &t);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(0, self->r.status);
+}
+
+TEST_F(tile, shape_size_and_empty_errors)
+{
+	struct accel_tmatmulmx t = {
+		.type_a = ACCEL_DT_E4M3, .type_b = ACCEL_DT_E4M3, .m = 16, .n = 8, .k = 64,
+		.a = T_A, .scale_a = U_A, .b = M_B, .scale_b = N_B, .acc = ACC0,
+		.acc_size = 16 * 8 * 4 - 4,
+	};
+	uint32_t at;
+
+	/* ACC<size> smaller than M x N x 4 */
+	at = tmm_prog(self, &t, 64);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_TILE, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+	EXPECT_EQ(ACC0 | MXA_TILE_ERR_SIZE << 16, self->r.err_info);
+
+	/* K of the instruction is not the K the tiles were loaded with */
+	t.acc_size = 4096;
+	at = tmm_prog(self, &t, 128);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_TILE, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+	EXPECT_EQ(T_A | MXA_TILE_ERR_SHAPE << 16, self->r.err_info);
+
+	/* MX data without its scale tile */
+	t.scale_b = ACCEL_TILE_NONE;
+	at = tmm_prog(self, &t, 64);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_TILE, self->r.error);
+	EXPECT_EQ(MXA_TILE_ERR_MISSING, self->r.err_info >> 16);
+
+	/* a tile nothing wrote */
+	accel_prog_reset(self->prog);
+	accel_prog_tile_store(self->prog, ACCEL_TILE(ACCEL_TILE_ACC, 5), 0, 0, 0, 4, 4, 0);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_TILE, self->r.error);
+	EXPECT_EQ(ACCEL_TILE(ACCEL_TILE_ACC, 5) | MXA_TILE_ERR_EMPTY << 16, self->r.err_info);
+
+	/* larger than the register; outside SRAM */
+	accel_prog_reset(self->prog);
+	accel_prog_tile_load(self->prog, U_A, 0, 0, 0, 64, 256, 0);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_TILE, self->r.error);
+	EXPECT_EQ(MXA_TILE_ERR_SIZE, self->r.err_info >> 16);
+	accel_prog_reset(self->prog);
+	accel_prog_tile_load(self->prog, T_A, 0, MXA_SRAM_SIZE - 64, 0, 2, 64, 0);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_SRAM_RANGE, self->r.error);
+}
+
+TEST_HARNESS_MAIN
