@@ -85,13 +85,40 @@ AVX2 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const stru
 			c00 = c01 = c10 = c11 = c20 = c21 = _mm256_setzero_ps();
 			c30 = c31 = c40 = c41 = c50 = c51 = _mm256_setzero_ps();
 		}
-		for (; kk + 4 <= n; kk += 4) {
-			STEP(0);
-			STEP(1);
-			STEP(2);
-			STEP(3);
-			a += 4 * 6;
-			b += 4 * 16;
+		if (n >= 4) {
+			/*
+			 * Four k steps per iteration, written out: GCC spills two
+			 * of the twelve accumulators of the C version. Same
+			 * operations as STEP(), so the same bits.
+			 */
+			size_t n4 = n / 4;
+
+			__asm__ volatile(
+#define ROWA(o, i, c0, c1)							\
+				"vbroadcastss " #o "*24+" #i "*4(%[a]), %%ymm15\n\t"	\
+				"vfmadd231ps %%ymm13, %%ymm15, %[" #c0 "]\n\t"		\
+				"vfmadd231ps %%ymm14, %%ymm15, %[" #c1 "]\n\t"
+#define STEPA(o)								\
+				"vmovaps " #o "*64(%[b]), %%ymm13\n\t"			\
+				"vmovaps " #o "*64+32(%[b]), %%ymm14\n\t"		\
+				ROWA(o, 0, c00, c01) ROWA(o, 1, c10, c11)		\
+				ROWA(o, 2, c20, c21) ROWA(o, 3, c30, c31)		\
+				ROWA(o, 4, c40, c41) ROWA(o, 5, c50, c51)
+				"1:\n\t"
+				STEPA(0) STEPA(1) STEPA(2) STEPA(3)
+				"add $96, %[a]\n\t"
+				"add $256, %[b]\n\t"
+				"dec %[n]\n\t"
+				"jnz 1b\n\t"
+#undef STEPA
+#undef ROWA
+				: [a] "+r"(a), [b] "+r"(b), [n] "+r"(n4),
+				  [c00] "+x"(c00), [c01] "+x"(c01), [c10] "+x"(c10), [c11] "+x"(c11),
+				  [c20] "+x"(c20), [c21] "+x"(c21), [c30] "+x"(c30), [c31] "+x"(c31),
+				  [c40] "+x"(c40), [c41] "+x"(c41), [c50] "+x"(c50), [c51] "+x"(c51)
+				:
+				: "xmm13", "xmm14", "xmm15", "memory", "cc");
+			kk = n / 4 * 4;
 		}
 		for (; kk < n; kk++) {
 			STEP(0);

