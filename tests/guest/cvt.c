@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest kselftest "cvt": CVT on the device, compared bit for bit with the host: MX
+ * quantisation of F32 into every MX element type with E8M0 scales under both scale
+ * policies (against libaccel's accel_mx_quantize(), with partial, all-zero and NaN
+ * blocks), plain conversions with and without satfinite (against mxa_convert()), and
+ * the operand errors.
+ */
+#include "mxa_test.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "accel.h"
+#include "kselftest_harness.h"
+#include "../../qemu-device/engine/mxa_engine.h"
+
+#define SEC	NSEC_PER_SEC
+
+#define N	1000u		/* 31 full blocks and a partial one */
+#define IN_OFF	0x10000u
+#define OUT_OFF	0x20000u
+#define SC_OFF	0x30000u
+
+#define SRAM_IN	0x0u
+#define SRAM_OUT 0x8000u
+#define SRAM_SC	0xc000u
+
+FIXTURE(cvt) {
+	struct accel_device *dev;
+	struct accel_bo *prog_bo, *data_bo;
+	struct accel_prog *prog;
+	uint8_t *data;
+	uint64_t va;
+	struct accel_job_result r;
+};
+
+FIXTURE_SETUP(cvt)
+{
+	float *in;
+
+	ASSERT_EQ(0, accel_open(NULL, ACCEL_SUBMIT_AUTO, &self->dev));
+	if (!(accel_device_info(self->dev)->caps & MXA_CAP_CVT))
+		SKIP(return, "device without MXA_CAP_CVT");
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 16, &self->prog_bo));
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 20, &self->data_bo));
+	ASSERT_EQ(0, accel_prog_new(&self->prog));
+	self->data = accel_bo_map(self->data_bo);
+	self->va = accel_bo_va(self->data_bo);
+
+	/* values over many binades; block 5 all zero, block 7 holds a NaN, 9 an Inf */
+	in = (float *)(self->data + IN_OFF);
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t h = i * 2654435761u;
+
+		in[i] = ldexpf((float)(int32_t)(h >> 8) / (1 << 23), (int)(h % 41) - 20 +
+			       (int)(i / 32) % 7);
+	}
+	for (uint32_t i = 5 * 32; i < 6 * 32; i++)
+		in[i] = 0.0f;
+	in[7 * 32 + 3] = NAN;
+	in[9 * 32 + 30] = -INFINITY;
+	in[N - 1] = 1e30f;	/* overflows the narrow formats: saturation matters */
+}
+
+FIXTURE_TEARDOWN(cvt)
+{
+	accel_prog_free(self->prog);
+	accel_bo_free(self->data_bo);
+	accel_bo_free(self->prog_bo);
+	accel_close(self->dev);
+}
+
+static int run(FIXTURE_DATA(cvt) *self)
+{
+	struct accel_job *job;
+	int ret;
+
+	ret = accel_prog_upload(self->prog, self->prog_bo, 0);
+	if (!ret)
+		ret = accel_submit(self->dev, 0, self->prog_bo, 0, accel_prog_size(self->prog),
+				   &job);
+	if (ret)
+		return ret;
+	ret = accel_wait(job, 60 * SEC);
+	if (!ret) {
+		self->r = *accel_job_result(job);
+		if (self->r.status) {
+			char why[256];
+
+			accel_job_explain(&self->r, why, sizeof(why));
+			fprintf(stderr, "# %s\n", why);
+		}
+	}
+	accel_job_free(job);
+	return ret;
+}
+
+#define TA	ACCEL_TILE(ACCEL_TILE_T, 0)
+
+/* Memory -> SRAM_IN, CVT, SRAM_OUT -> memory, through a tile register. */
+static void cvt_prog(FIXTURE_DATA(cvt) *self, const struct accel_cvt *c)
+{
+	struct accel_prog *p = self->prog;
+	uint32_t in_bytes = accel_dtype_row_bytes(c->src_type, c->n);
+	uint32_t out_bytes = accel_dtype_row_bytes(c->dst_type, c->n);
+
+	memset(self->data + OUT_OFF, 0x55, out_bytes);
+	accel_prog_reset(p);
+	accel_prog_tile_load(p, TA, 1, self->va + IN_OFF, 0, 1, in_bytes, 0);
+	accel_prog_tile_store(p, TA, 0, SRAM_IN, 0, 1, in_bytes, 0);
+	accel_prog_cvt(p, c);
+	accel_prog_tile_load(p, TA, 0, SRAM_OUT, 0, 1, out_bytes, 0);
+	accel_prog_tile_store(p, TA, 1, self->va + OUT_OFF, 0, 1, out_bytes, 0);
+}
+
+static int diff(const uint8_t *got, const uint8_t *want, size_t n, const char *what)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != want[i] && bad++ < 4)
+			fprintf(stderr, "# %s byte %zu: %#x, want %#x\n", what, i, got[i], want[i]);
+	return bad;
+}
+
+TEST_F(cvt, mx_quantize_matches_host)
+{
+	static const uint8_t elems[] = {
+		ACCEL_DT_E4M3, ACCEL_DT_E5M2, ACCEL_DT_E3M2, ACCEL_DT_E2M3, ACCEL_DT_E2M1,
+		ACCEL_DT_MXINT8,
+	};
+	static uint8_t want[N], want_sc[N / 32 + 1];
+
+	for (size_t e = 0; e < sizeof(elems); e++) {
+		for (int rceil = 0; rceil < 2; rceil++) {
+			struct accel_cvt c = {
+				.flags = ACCEL_CVT_MX | (rceil ? ACCEL_CVT_RCEIL : 0),
+				.src_type = ACCEL_DT_F32, .dst_type = elems[e], .n = N,
+				.src = SRAM_IN, .dst = 0, .dst_reg = 6, .scales = SRAM_SC,
+			};
+			size_t out_bytes = accel_dtype_row_bytes(elems[e], N);
+			struct accel_prog *p = self->prog;
+
+			/* like cvt_prog(), with the destination through a register */
+			memset(self->data + OUT_OFF, 0x55, out_bytes);
+			memset(self->data + SC_OFF, 0x55, 64);
+			accel_prog_reset(p);
+			accel_prog_reg_set(p, 6, SRAM_OUT);
+			accel_prog_tile_load(p, TA, 1, self->va + IN_OFF, 0, 1, N * 4, 0);
+			accel_prog_tile_store(p, TA, 0, SRAM_IN, 0, 1, N * 4, 0);
+			ASSERT_EQ(0, accel_prog_cvt(p, &c));
+			accel_prog_tile_load(p, TA, 0, SRAM_OUT, 0, 1, out_bytes, 0);
+			accel_prog_tile_store(p, TA, 1, self->va + OUT_OFF, 0, 1, out_bytes, 0);
+			accel_prog_tile_load(p, TA, 0, SRAM_SC, 0, 1, N / 32 + 1, 0);
+			accel_prog_tile_store(p, TA, 1, self->va + SC_OFF, 0, 1, N / 32 + 1, 0);
+			ASSERT_EQ(0, run(self));
+			ASSERT_EQ(0, self->r.status);
+			ASSERT_EQ(0, accel_mx_quantize((float *)(self->data + IN_OFF), N, elems[e],
+						       rceil ? ACCEL_MX_SCALE_RCEIL :
+							       ACCEL_MX_SCALE_FLOOR,
+						       want_sc, want));
+			EXPECT_EQ(0, diff(self->data + OUT_OFF, want, out_bytes,
+					  accel_dtype_name(elems[e])));
+			EXPECT_EQ(0, diff(self->data + SC_OFF, want_sc, N / 32 + 1, "scales"));
+			EXPECT_EQ(0x00, self->data[SC_OFF + 5]);	/* all-zero block */
+			EXPECT_EQ(0xff, self->data[SC_OFF + 7]);	/* NaN block */
+		}
+	}
+}
+
+TEST_F(cvt, convert_matches_host)
+{
+	static const struct { uint8_t src, dst; uint32_t flags; } cases[] = {
+		{ ACCEL_DT_F32, ACCEL_DT_BF16, 0 },
+		{ ACCEL_DT_F32, ACCEL_DT_F16, 0 },
+		{ ACCEL_DT_F32, ACCEL_DT_E4M3, 0 },
+		{ ACCEL_DT_F32, ACCEL_DT_E4M3, ACCEL_CVT_SATFINITE },
+		{ ACCEL_DT_F32, ACCEL_DT_E5M2, ACCEL_CVT_SATFINITE },
+		{ ACCEL_DT_F32, ACCEL_DT_E2M1, 0 },
+		{ ACCEL_DT_F32, ACCEL_DT_S8, 0 },
+		{ ACCEL_DT_F32, ACCEL_DT_TF32, 0 },
+	};
+	static uint8_t want[N * 4];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct accel_cvt c = {
+			.flags = cases[i].flags, .src_type = cases[i].src,
+			.dst_type = cases[i].dst, .n = N, .src = SRAM_IN, .dst = SRAM_OUT,
+		};
+		size_t out_bytes = accel_dtype_row_bytes(c.dst_type, N);
+
+		cvt_prog(self, &c);
+		ASSERT_EQ(0, run(self));
+		ASSERT_EQ(0, self->r.status);
+		ASSERT_EQ(0, mxa_convert(c.dst_type, want, c.src_type, self->data + IN_OFF, N,
+					 (c.flags & ACCEL_CVT_SATFINITE) ? MXA_CVT_SATFINITE : 0));
+		EXPECT_EQ(0, diff(self->data + OUT_OFF, want, out_bytes,
+				  accel_dtype_name(c.dst_type)));
+	}
+}
+
+TEST_F(cvt, errors)
+{
+	struct accel_cvt c = {
+		.flags = ACCEL_CVT_MX, .src_type = ACCEL_DT_BF16, .dst_type = ACCEL_DT_E4M3,
+		.n = 64, .src = 0, .dst = 0x1000, .scales = 0x2000,
+	};
+
+	/* MX needs F32 in and an MX element type out */
+	accel_prog_reset(self->prog);
+	ASSERT_EQ(0, accel_prog_cvt(self->prog, &c));
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_BAD_OPERAND, self->r.error);
+
+	/* past the end of SRAM */
+	c.src_type = ACCEL_DT_F32;
+	c.src = MXA_SRAM_SIZE - 128;
+	accel_prog_reset(self->prog);
+	ASSERT_EQ(0, accel_prog_cvt(self->prog, &c));
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_SRAM_RANGE, self->r.error);
+	EXPECT_EQ(MXA_SRAM_SIZE - 128, self->r.err_addr);
+}
+
+TEST_HARNESS_MAIN

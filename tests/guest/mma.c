@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest kselftest "mma": the synchronous Ampere MMA shapes (TF32, BF16, FP16 with f16
+ * and f32 accumulators, FP64, INT8 with and without satfinite, INT4, 1-bit AND/XOR +
+ * popc) on SRAM operands and on tile registers, each compared bit for bit with the
+ * engine's mxa_mma() run on the guest's CPU; and the errors for a shape that is no
+ * instruction and for misaligned SRAM operands.
+ */
+#include "mxa_test.h"
+
+#include <stdio.h>
+
+#include "accel.h"
+#include "kselftest_harness.h"
+#include "../../qemu-device/engine/mxa_engine.h"
+
+#define SEC	NSEC_PER_SEC
+
+#define A_OFF	0x10000u
+#define B_OFF	0x20000u
+#define C_OFF	0x30000u
+#define OUT_OFF	0x40000u
+
+#define SRAM_A	0x0u
+#define SRAM_B	0x8000u
+#define SRAM_D	0x10000u
+
+FIXTURE(mma) {
+	struct accel_device *dev;
+	struct accel_bo *prog_bo, *data_bo;
+	struct accel_prog *prog;
+	uint8_t *data;
+	uint64_t va;
+	struct accel_job_result r;
+	uint32_t seed;
+};
+
+FIXTURE_SETUP(mma)
+{
+	ASSERT_EQ(0, accel_open(NULL, ACCEL_SUBMIT_AUTO, &self->dev));
+	if (!(accel_device_info(self->dev)->caps & MXA_CAP_MMA))
+		SKIP(return, "device without MXA_CAP_MMA");
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 16, &self->prog_bo));
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 20, &self->data_bo));
+	ASSERT_EQ(0, accel_prog_new(&self->prog));
+	self->data = accel_bo_map(self->data_bo);
+	self->va = accel_bo_va(self->data_bo);
+	self->seed = 777;
+}
+
+FIXTURE_TEARDOWN(mma)
+{
+	accel_prog_free(self->prog);
+	accel_bo_free(self->data_bo);
+	accel_bo_free(self->prog_bo);
+	accel_close(self->dev);
+}
+
+static int run(FIXTURE_DATA(mma) *self)
+{
+	struct accel_job *job;
+	int ret;
+
+	ret = accel_prog_upload(self->prog, self->prog_bo, 0);
+	if (!ret)
+		ret = accel_submit(self->dev, 0, self->prog_bo, 0, accel_prog_size(self->prog),
+				   &job);
+	if (ret)
+		return ret;
+	ret = accel_wait(job, 60 * SEC);
+	if (!ret) {
+		self->r = *accel_job_result(job);
+		if (self->r.status) {
+			char why[256];
+
+			accel_job_explain(&self->r, why, sizeof(why));
+			fprintf(stderr, "# %s\n", why);
+		}
+	}
+	accel_job_free(job);
+	return ret;
+}
+
+static uint32_t rnd(FIXTURE_DATA(mma) *self)
+{
+	self->seed ^= self->seed << 13;
+	self->seed ^= self->seed >> 17;
+	self->seed ^= self->seed << 5;
+	return self->seed;
+}
+
+/* @n elements of @type: floats from [-4, 4) converted, integer types random bits. */
+static void fill(FIXTURE_DATA(mma) *self, void *dst, size_t n, int type, size_t bytes)
+{
+	static float f[256 * 256];
+
+	if (type == MXA_DT_S8 || type == MXA_DT_S4 || type == MXA_DT_B1 || type == MXA_DT_S32) {
+		for (size_t i = 0; i < bytes; i++)
+			((uint8_t *)dst)[i] = rnd(self);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		f[i] = (float)((int32_t)(rnd(self) % 4096) - 2048) / 512.0f;
+	mxa_convert(type, dst, MXA_DT_F32, f, n, 0);
+}
+
+struct shape {
+	uint8_t ta, td;
+	uint32_t m, n, k;
+	uint32_t flags;
+};
+
+/*
+ * D = A x B^T (+ C) on the device (through SRAM, or tile registers with
+ * ACCEL_MMA_TILES) and with mxa_mma() here; returns the number of differing bytes.
+ */
+static int mma_check(struct __test_metadata *_metadata, FIXTURE_DATA(mma) *self,
+		     const struct shape *s)
+{
+	size_t arow = accel_dtype_row_bytes(s->ta, s->k), drow = accel_dtype_row_bytes(s->td, s->n);
+	size_t abytes = s->m * arow, bbytes = s->n * arow, dbytes = s->m * drow;
+	int acc = s->flags & ACCEL_MMA_ACCUMULATE, tiles = s->flags & ACCEL_MMA_TILES;
+	uint16_t ta = ACCEL_TILE(ACCEL_TILE_T, 2), tb = ACCEL_TILE(ACCEL_TILE_M, 2);
+	uint16_t td = ACCEL_TILE(ACCEL_TILE_ACC, 2);
+	struct accel_mma mma = {
+		.flags = s->flags, .type_a = s->ta, .type_b = s->ta, .type_d = s->td,
+		.m = s->m, .n = s->n, .k = s->k,
+	};
+	struct mxa_gemm_desc g = {
+		.m = s->m, .n = s->n, .k = s->k, .type_a = s->ta, .type_b = s->ta,
+		.type_c = s->td, .type_d = s->td,
+		.flags = (acc ? MXA_GEMM_ACCUMULATE : 0) |
+			 ((s->flags & ACCEL_MMA_SATFINITE) ? MXA_GEMM_SATFINITE : 0) |
+			 ((s->flags & ACCEL_MMA_B1_XOR) ? MXA_GEMM_B1_XOR : 0),
+	};
+	struct accel_prog *p = self->prog;
+	static uint8_t want[1 << 16];
+	int bad = 0;
+
+	fill(self, self->data + A_OFF, s->m * s->k, s->ta, abytes);
+	fill(self, self->data + B_OFF, s->n * s->k, s->ta, bbytes);
+	fill(self, self->data + C_OFF, s->m * s->n, s->td, dbytes);
+	memset(self->data + OUT_OFF, 0x55, dbytes);
+
+	accel_prog_reset(p);
+	accel_prog_tile_load(p, ta, 1, self->va + A_OFF, 0, s->m, arow, 0);
+	accel_prog_tile_load(p, tb, 1, self->va + B_OFF, 0, s->n, arow, 0);
+	accel_prog_tile_load(p, td, 1, self->va + C_OFF, 0, s->m, drow, 0);
+	if (tiles) {
+		mma.a = ta;
+		mma.b = tb;
+		mma.d = td;
+		EXPECT_EQ(0, accel_prog_mma(p, &mma));
+	} else {
+		accel_prog_tile_store(p, ta, 0, SRAM_A, 0, s->m, arow, 0);
+		accel_prog_tile_store(p, tb, 0, SRAM_B, 0, s->n, arow, 0);
+		accel_prog_tile_store(p, td, 0, SRAM_D, 0, s->m, drow, 0);
+		/* B's offset from a register, D's from register + immediate */
+		accel_prog_reg_set(p, 4, SRAM_B);
+		accel_prog_reg_set(p, 5, SRAM_D - 0x100);
+		mma.a = SRAM_A;
+		mma.b = 0;
+		mma.b_reg = 4;
+		mma.d = 0x100;
+		mma.d_reg = 5;
+		EXPECT_EQ(0, accel_prog_mma(p, &mma));
+		accel_prog_tile_load(p, td, 0, SRAM_D, 0, s->m, drow, 0);
+	}
+	accel_prog_tile_store(p, td, 1, self->va + OUT_OFF, 0, s->m, drow, 0);
+	EXPECT_EQ(0, run(self));
+	EXPECT_EQ(0, self->r.status);
+
+	memcpy(want, self->data + C_OFF, dbytes);
+	g.a = self->data + A_OFF;
+	g.b = self->data + B_OFF;
+	g.c = acc ? want : NULL;
+	g.d = want;
+	EXPECT_EQ(0, mxa_mma(NULL, &g));
+	for (size_t i = 0; i < dbytes; i++)
+		if (want[i] != self->data[OUT_OFF + i] && bad++ < 4)
+			fprintf(stderr, "# %s %ux%ux%u byte %zu: %#x, want %#x\n",
+				accel_dtype_name(s->ta), s->m, s->n, s->k, i,
+				self->data[OUT_OFF + i], want[i]);
+	return bad;
+}
+
+static const struct shape shapes[] = {
+	{ MXA_DT_TF32, MXA_DT_F32, 16, 8, 4, ACCEL_MMA_ACCUMULATE },
+	{ MXA_DT_TF32, MXA_DT_F32, 16, 8, 8, 0 },
+	{ MXA_DT_BF16, MXA_DT_F32, 16, 8, 8, ACCEL_MMA_ACCUMULATE },
+	{ MXA_DT_BF16, MXA_DT_F32, 16, 8, 16, ACCEL_MMA_ACCUMULATE },
+	{ MXA_DT_F16, MXA_DT_F16, 16, 8, 16, ACCEL_MMA_ACCUMULATE },
+	{ MXA_DT_F16, MXA_DT_F32, 16, 8, 16, ACCEL_MMA_ACCUMULATE },
+	{ MXA_DT_F64, MXA_DT_F64, 8, 8, 4, ACCEL_MMA_ACCUMULATE },
+	{ MXA_DT_S8, MXA_DT_S32, 16, 8, 16, ACCEL_MMA_ACCUMULATE },
+	{ MXA_DT_S8, MXA_DT_S32, 16, 8, 32, ACCEL_MMA_ACCUMULATE | ACCEL_MMA_SATFINITE },
+	{ MXA_DT_S4, MXA_DT_S32, 16, 8, 64, ACCEL_MMA_ACCUMULATE },
+	{ MXA_DT_B1, MXA_DT_S32, 16, 8, 256, ACCEL_MMA_ACCUMULATE },
+	{ MXA_DT_B1, MXA_DT_S32, 16, 8, 256, ACCEL_MMA_B1_XOR },
+};
+
+TEST_F(mma, shapes_on_sram_exact)
+{
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		EXPECT_EQ(0, mma_check(_metadata, self, &shapes[i]));
+}
+
+TEST_F(mma, shapes_on_tiles_exact)
+{
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		struct shape s = shapes[i];
+
+		s.flags |= ACCEL_MMA_TILES;
+		EXPECT_EQ(0, mma_check(_metadata, self, &s));
+	}
+}
+
+TEST_F(mma, int8_satfinite_clamps)
+{
+	struct shape s = { MXA_DT_S8, MXA_DT_S32, 16, 8, 32,
+			   ACCEL_MMA_ACCUMULATE | ACCEL_MMA_SATFINITE | ACCEL_MMA_TILES };
+	int32_t *out = (int32_t *)(self->data + OUT_OFF), *c = (int32_t *)(self->data + C_OFF);
+	int clamped = 0;
+
+	/* the MMA fills C itself; run once to learn the layout, then with C near the top */
+	ASSERT_EQ(0, mma_check(_metadata, self, &s));
+	for (int i = 0; i < 16 * 8; i++)
+		c[i] = INT32_MAX - 100;
+	accel_prog_reset(self->prog);
+	accel_prog_tile_load(self->prog, ACCEL_TILE(ACCEL_TILE_T, 2), 1, self->va + A_OFF, 0,
+			     16, 32, 0);
+	accel_prog_tile_load(self->prog, ACCEL_TILE(ACCEL_TILE_M, 2), 1, self->va + B_OFF, 0,
+			     8, 32, 0);
+	accel_prog_tile_load(self->prog, ACCEL_TILE(ACCEL_TILE_ACC, 2), 1, self->va + C_OFF, 0,
+			     16, 32, 0);
+	accel_prog_mma(self->prog, &(struct accel_mma){
+		.flags = s.flags, .type_a = MXA_DT_S8, .type_b = MXA_DT_S8,
+		.type_d = MXA_DT_S32, .m = 16, .n = 8, .k = 32,
+		.a = ACCEL_TILE(ACCEL_TILE_T, 2), .b = ACCEL_TILE(ACCEL_TILE_M, 2),
+		.d = ACCEL_TILE(ACCEL_TILE_ACC, 2) });
+	accel_prog_tile_store(self->prog, ACCEL_TILE(ACCEL_TILE_ACC, 2), 1,
+			      self->va + OUT_OFF, 0, 16, 32, 0);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	for (int i = 0; i < 16 * 8; i++) {
+		EXPECT_TRUE(out[i] >= INT32_MAX - 100 - 32 * 128 * 128);
+		clamped += out[i] == INT32_MAX;
+	}
+	EXPECT_NE(0, clamped);
+}
+
+TEST_F(mma, errors)
+{
+	struct accel_mma mma = {
+		.type_a = MXA_DT_F16, .type_b = MXA_DT_F16, .type_d = MXA_DT_F32,
+		.m = 16, .n = 8, .k = 12, .a = 0, .b = 0x1000, .d = 0x2000,
+	};
+	uint32_t at;
+
+	/* 16x8x12 is no instruction */
+	accel_prog_reset(self->prog);
+	accel_prog_nop(self->prog);
+	at = accel_prog_size(self->prog);
+	ASSERT_EQ(0, accel_prog_mma(self->prog, &mma));
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_BAD_OPERAND, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+
+	/* a misaligned SRAM operand (through the register) */
+	mma.k = 16;
+	mma.a_reg = 3;
+	accel_prog_reset(self->prog);
+	accel_prog_reg_set(self->prog, 3, 8);
+	at = accel_prog_size(self->prog);
+	ASSERT_EQ(0, accel_prog_mma(self->prog, &mma));
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_SRAM_RANGE, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+	EXPECT_EQ(8, self->r.err_addr);
+}
+
+TEST_HARNESS_MAIN
