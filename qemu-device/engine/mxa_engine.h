@@ -20,6 +20,26 @@
  *  - MX scales are E8M0 bytes, one per 32 consecutive K elements:
  *    scale_a is M x K/32, scale_b is N x K/32 (whatever the layout of B).
  *  - Every function returns 0 or a negative enum mxa_engine_err.
+ *
+ * How the device calls it (one engine per device, created at realize with
+ * the "cores" property, shared by every queue's command processor thread):
+ *
+ *	struct mxa_engine *eng = mxa_engine_create(cores);
+ *	...
+ *	struct mxa_gemm_desc d = { 0 };          // exact numerics, all threads
+ *	d.m = M; d.n = N; d.k = K;
+ *	d.type_a = MXA_DT_E4M3; d.type_b = MXA_DT_E5M2;
+ *	d.type_c = d.type_d = MXA_DT_F32;
+ *	d.a = tileA; d.b = tileB;                // B as N x K (B^T), or set
+ *	d.scale_a = tileU; d.scale_b = tileN;    //   MXA_GEMM_B_KN for K x N
+ *	d.scale_block = 32;
+ *	d.c = acc; d.d = acc; d.flags = MXA_GEMM_ACCUMULATE;   // TMATMULMX.ACC
+ *	d.sched = cmd_policy;                    // intrawave / interwave
+ *	int rc = mxa_tmatmulmx(eng, &d);
+ *	if (rc)
+ *		complete_job_with_error(rc, mxa_engine_strerror(rc));
+ *	...
+ *	mxa_engine_destroy(eng);                 // at unrealize
  */
 #ifndef MXA_ENGINE_H
 #define MXA_ENGINE_H
