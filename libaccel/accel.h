@@ -311,6 +311,71 @@ const char *accel_cap_name(unsigned int bit);
  */
 int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len);
 
+/**
+ * accel_job_explain_prog() - accel_job_explain(), then for a failed job the failing
+ * command disassembled from the program that ran (@dw, @count dwords), whether it sits
+ * in a loop, and a hint on the usual cause. Several lines, no final newline.
+ * Return: as snprintf().
+ */
+int accel_job_explain_prog(const struct accel_job_result *r, const uint32_t *dw, size_t count,
+			   char *buf, size_t len);
+
+/* ---- assembler and disassembler ------------------------------------------------ */
+
+/*
+ * The text form of programs (Documentation/libaccel.rst, "Assembler"): one command per
+ * line, mnemonics of Documentation/isa.rst ("WAIT_GROUP mma, 1"), the seeds' PTX forms
+ * ("wgmma.wait_group.sync.aligned 1;") and TMATMULMX form, registers r0..r31, values
+ * "r3+0x800", labels, ';' or '//' comments, .dword/.equ/.buffer/.tmap directives.
+ */
+
+/**
+ * struct accel_asm_opts - how accel_asm_ex() resolves names (all fields may be 0).
+ * @filename: prefix of error messages ("prog.s:3:7: ...").
+ * @resolve: value of a name the program does not define: 0, or non-zero if unknown.
+ * @buffer: ".buffer NAME, SIZE": make a buffer, give its device VA (0 or -errno).
+ * @tensor_map: ".tmap NAME, ...": put @map (a struct mxa_tensor_map) in device memory,
+ *	64-byte aligned, give its VA (0 or -errno).
+ * @arg: passed to the callbacks.
+ */
+struct accel_asm_opts {
+	const char *filename;
+	int (*resolve)(void *arg, const char *name, uint64_t *value);
+	int (*buffer)(void *arg, const char *name, uint64_t size, uint64_t *va);
+	int (*tensor_map)(void *arg, const char *name, const void *map, uint64_t *va);
+	void *arg;
+};
+
+/**
+ * accel_asm() - assemble @text and append it to @prog.
+ * @err: out (may be NULL): on failure "LINE:COL: message" (the first error).
+ * Return: 0; -EINVAL (a syntax or operand error, or a form this device ISA lacks:
+ * "not supported by this device ISA"), -E2BIG, -ENOMEM. On failure @prog is unchanged.
+ */
+int accel_asm(const char *text, struct accel_prog *prog, char *err, size_t err_len);
+/** accel_asm_ex() - accel_asm() with symbols and buffers from @opts (may be NULL). */
+int accel_asm_ex(const char *text, const struct accel_asm_opts *opts, struct accel_prog *prog,
+		 char *err, size_t err_len);
+
+#define ACCEL_DISASM_OFFSETS	(1u << 0)	/* "; 0x0010" byte offset after each line */
+#define ACCEL_DISASM_PTX	(1u << 1)	/* PTX names where the seeds have one */
+
+/**
+ * accel_disasm() - the text of @count dwords of program, one command per line,
+ * indented by loop depth. accel_asm() of it gives the same dwords back: what no
+ * mnemonic expresses (unknown opcode, reserved bits) comes out as ".dword".
+ * Return: as snprintf(): the length of the full text.
+ */
+int accel_disasm(const uint32_t *dw, size_t count, unsigned int flags, char *buf, size_t len);
+/**
+ * accel_disasm_cmd() - one command at @dw (no indentation, no newline); *@used (may be
+ * NULL) receives the dwords it took. Return: as snprintf().
+ */
+int accel_disasm_cmd(const uint32_t *dw, size_t count, unsigned int flags, char *buf,
+		     size_t len, size_t *used);
+/** accel_prog_disasm() - accel_disasm() of a program. */
+int accel_prog_disasm(const struct accel_prog *prog, unsigned int flags, char *buf, size_t len);
+
 /* ---- number formats and MX ----------------------------------------------------- */
 
 /**

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "accel_internal.h"
+#include "asm_internal.h"
 #include "mxa_isa.h"
 
 struct accel_prog {
@@ -140,4 +141,11 @@ int accel_prog_upload(const struct accel_prog *prog, struct accel_bo *bo, size_t
 		return -ENOSPC;
 	memcpy((char *)bo->map + offset, prog->dw, size);
 	return 0;
+}
+
+void accel_prog_rewind(struct accel_prog *prog, size_t len, size_t commands)
+{
+	if (len <= prog->len)
+		prog->len = len;
+	prog->commands = commands;
 }

@@ -1,0 +1,1276 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libaccel: the text assembler and the one opcode table of the text form.
+ *
+ * DOC: syntax (Documentation/libaccel.rst, "Assembler")
+ *
+ * One statement per line; ';' or '//' start a comment (so PTX's trailing ';' is fine).
+ *
+ *   label:                      the byte offset of the next command
+ *   MNEMONIC[.SUFFIX...] operand, operand, ...
+ *   .dword v, v, ...            raw dwords (anything the table cannot express)
+ *   .equ NAME, value            a constant (also .set)
+ *   .buffer NAME, size          a buffer, allocated by the caller (accel-run)
+ *   .tmap NAME, addr=V, elem=N, dims={..}, box={..}[, strides={..}][, swizzle=N][, oob=nan]
+ *                               a TMA tensor map, written to device memory by the caller
+ *
+ * Values are sums of numbers (decimal, 0x.., 0b.., with an optional K/M suffix), symbols
+ * and, where the command has a register operand, one register r0..r31 (a0..a31 is the
+ * seed's spelling of the same registers): "r3+0x800", "r1-16". Mnemonics come from the
+ * table below (accel_isa_cmds[]), or are the PTX forms of the seeds, mapped to MXA
+ * commands: wgmma.commit_group.sync.aligned, wgmma.wait_group.sync.aligned N,
+ * cp.async[.bulk].commit_group, cp.async[.bulk].wait_group N, mbarrier.init,
+ * mbarrier.arrive.expect_tx, mbarrier.expect_tx, mbarrier.try_wait.parity,
+ * cp.async.bulk.tensor (load or store). Forms the device ISA lacks (wgmma.fence,
+ * TMATMULMX) are parsed and reported as not supported by this device ISA.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accel_internal.h"
+#include "asm_internal.h"
+#include "mxa_isa.h"
+
+#define U64(dw)		{ OPK_U64, dw, 0, 0, 0, 0, 0 }
+#define U64H(dw)	{ OPK_U64, dw, 0, 0, 0, OPF_HEX, 0 }
+#define U32(dw)		{ OPK_U32, dw, 0, 0, 0, 0, 0 }
+#define U32H(dw)	{ OPK_U32, dw, 0, 0, 0, OPF_HEX, 0 }
+#define REG(dw, sh)	{ OPK_REG, dw, 0, 0, sh, 0, 0 }
+#define RI64H(dw, rdw, rsh)	{ OPK_RI64, dw, rdw, rsh, 0, OPF_HEX, 0 }
+#define RI32(dw, rdw, rsh)	{ OPK_RI32, dw, rdw, rsh, 0, 0, 0 }
+#define RI32H(dw, rdw, rsh)	{ OPK_RI32, dw, rdw, rsh, 0, OPF_HEX, 0 }
+#define DTYPE(dw, sh)	{ OPK_DTYPE, dw, 0, 0, sh, 0, 0 }
+
+/* The text form of every command of uapi/mxa_isa.h. */
+const struct accel_isa_cmd accel_isa_cmds[] = {
+	{ "NOP", MXA_OP_NOP, MXA_NOP_DWORDS, { { 0 } }, { { 0 } } },
+	{ "FENCE_WRITE", MXA_OP_FENCE_WRITE, MXA_FENCE_WRITE_DWORDS, { { 0 } },
+	  { U64H(1), U64(3) } },
+	{ "TIMESTAMP", MXA_OP_TIMESTAMP, MXA_TIMESTAMP_DWORDS, { { 0 } }, { U64H(1) } },
+	{ "REG_SET", MXA_OP_REG_SET, MXA_REG_SET_DWORDS, { { 0 } }, { REG(1, 0), U64(2) } },
+	{ "REG_ADD", MXA_OP_REG_ADD, MXA_REG_ADD_DWORDS, { { 0 } },
+	  { REG(1, 0), { OPK_RRI64, 2, 1, 8, 0, OPF_SIGNED, 0 } } },
+	{ "REG_LOAD", MXA_OP_REG_LOAD, MXA_REG_LOAD_DWORDS, { { 0 } }, { REG(1, 0), U64H(2) } },
+	{ "REG_STORE", MXA_OP_REG_STORE, MXA_REG_STORE_DWORDS, { { 0 } },
+	  { REG(1, 0), U64H(2) } },
+	{ "LOOP", MXA_OP_LOOP, MXA_LOOP_DWORDS, { { 0 } }, { RI32(1, 2, 0) } },
+	{ "ENDLOOP", MXA_OP_ENDLOOP, MXA_ENDLOOP_DWORDS, { { 0 } }, { { 0 } } },
+	{ "SEM_WAIT", MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, { { 0 } },
+	  { U64H(1), U64(3), { OPK_U32, 5, 0, 0, 0, OPF_OPTIONAL, 0 } } },
+	{ "SEM_SIGNAL", MXA_OP_SEM_SIGNAL, MXA_SEM_SIGNAL_DWORDS, { { ".ADD", MXA_SEM_F_ADD } },
+	  { U64H(1), U64(3) } },
+	{ "COMMIT_GROUP", MXA_OP_COMMIT_GROUP, MXA_COMMIT_GROUP_DWORDS, { { 0 } },
+	  { { .kind = OPK_CLASS } } },
+	{ "WAIT_GROUP", MXA_OP_WAIT_GROUP, MXA_WAIT_GROUP_DWORDS, { { 0 } },
+	  { { .kind = OPK_CLASS }, U32(1) } },
+	/* COPY dst, src, bytes: memcpy order */
+	{ "COPY", MXA_OP_COPY, MXA_COPY_DWORDS, { { 0 } },
+	  { RI64H(3, 6, 8), RI64H(1, 6, 0), RI32(5, 6, 16) } },
+	/* TMA_LOAD sram, [map, {coords}], mbar (PTX operand order) */
+	{ "TMA_LOAD", MXA_OP_TMA_LOAD, MXA_TMA_DWORDS, { { 0 } },
+	  { RI32H(3, 11, 0), { .kind = OPK_TENSOR }, RI32H(4, 11, 8) } },
+	{ "TMA_STORE", MXA_OP_TMA_STORE, MXA_TMA_DWORDS, { { 0 } },
+	  { { .kind = OPK_TENSOR }, RI32H(3, 11, 0) } },
+	{ "MBAR_INIT", MXA_OP_MBAR_INIT, MXA_MBAR_DWORDS, { { 0 } }, { U32H(1), U32(2) } },
+	{ "MBAR_ARRIVE", MXA_OP_MBAR_ARRIVE, MXA_MBAR_DWORDS, { { 0 } }, { U32H(1), U32(2) } },
+	{ "MBAR_EXPECT_TX", MXA_OP_MBAR_EXPECT_TX, MXA_MBAR_DWORDS, { { 0 } },
+	  { U32H(1), U32(2) } },
+	/* MBAR_WAIT sram, parity + rN */
+	{ "MBAR_WAIT", MXA_OP_MBAR_WAIT, MXA_MBAR_DWORDS, { { 0 } },
+	  { U32H(1), { OPK_RI32, 2, 2, 8, 0, 0, 0xff } } },
+#ifdef MXA_FENCE_DWORDS
+	{ "FENCE", MXA_OP_FENCE, MXA_FENCE_DWORDS, { { 0 } }, { { 0 } } },
+#endif
+#ifdef MXA_TILE_DWORDS
+	/* TILE_LOAD[.GLOBAL] T#1, src, rows, row_bytes[, stride]; TILE_STORE dst, T#1, ... */
+	{ "TILE_LOAD", MXA_OP_TILE_LOAD, MXA_TILE_DWORDS, { { ".GLOBAL", MXA_TILE_F_GLOBAL } },
+	  { { .kind = OPK_TILE, .dw = 1 }, RI64H(4, 7, 0), U32(2), U32(3),
+	    { OPK_U32, 6, 0, 0, 0, OPF_OPTIONAL, 0 } } },
+	{ "TILE_STORE", MXA_OP_TILE_STORE, MXA_TILE_DWORDS, { { ".GLOBAL", MXA_TILE_F_GLOBAL } },
+	  { RI64H(4, 7, 0), { .kind = OPK_TILE, .dw = 1 }, U32(2), U32(3),
+	    { OPK_U32, 6, 0, 0, 0, OPF_OPTIONAL, 0 } } },
+#endif
+	{ "GEMM", MXA_OP_GEMM, MXA_GEMM_DWORDS, { { ".ASYNC", MXA_CMD_F_ASYNC } },
+	  { { .kind = OPK_GEMM } } },
+	/* WGMMA type_d, type_a, type_b, n, d, a, b */
+	{ "WGMMA", MXA_OP_WGMMA, MXA_WGMMA_DWORDS,
+	  { { ".ACC", MXA_WGMMA_F_ACCUMULATE }, { ".NEG_A", MXA_WGMMA_F_NEGATE_A },
+	    { ".NEG_B", MXA_WGMMA_F_NEGATE_B }, { ".INTERWAVE", MXA_WGMMA_F_INTERWAVE } },
+	  { DTYPE(1, 16), DTYPE(1, 0), DTYPE(1, 8), U32(2), RI32H(5, 6, 16), RI32H(3, 6, 0),
+	    RI32H(4, 6, 8) } },
+#ifdef MXA_TMM_DWORDS
+	/* the seed's form: TMATMULMX.ACC <LB0:100, LB1:r1, LB2:r2+10, e4m3, e5m2> T#1, U#1, M#1,
+	 * N#1, ACC, ->ACC<64KB> */
+	{ "TMATMULMX", MXA_OP_TMATMULMX, MXA_TMM_DWORDS,
+	  { { ".ACC", MXA_TMM_F_ACC }, { ".INTERWAVE", MXA_TMM_F_INTERWAVE } }, { { .kind = OPK_TMM } } },
+#endif
+#ifdef MXA_MMA_DWORDS
+	/* MMA[.ACC][.SATFINITE][.XOR][.TILES] m16n8k16 type_d, type_a, type_b, d, a, b */
+	{ "MMA", MXA_OP_MMA, MXA_MMA_DWORDS,
+	  { { ".ACC", MXA_MMA_F_ACCUMULATE }, { ".SATFINITE", MXA_MMA_F_SATFINITE },
+	    { ".XOR", MXA_MMA_F_B1_XOR }, { ".TILES", MXA_MMA_F_TILES } },
+	  { { .kind = OPK_SHAPE, .dw = 2, .flags = OPF_SPACE }, DTYPE(1, 16), DTYPE(1, 0), DTYPE(1, 8),
+	    { OPK_RI32, 5, 6, 16, 0, OPF_HEX | OPF_TILEABLE, 0 },
+	    { OPK_RI32, 3, 6, 0, 0, OPF_HEX | OPF_TILEABLE, 0 },
+	    { OPK_RI32, 4, 6, 8, 0, OPF_HEX | OPF_TILEABLE, 0 } } },
+#endif
+#ifdef MXA_CVT_DWORDS
+	/* CVT[.SATFINITE][.MX][.RCEIL] dst_type, src_type, n, dst, src[, scales] */
+	{ "CVT", MXA_OP_CVT, MXA_CVT_DWORDS,
+	  { { ".SATFINITE", MXA_CVT_F_SATFINITE }, { ".MX", MXA_CVT_F_MX },
+	    { ".RCEIL", MXA_CVT_F_RCEIL } },
+	  { DTYPE(1, 8), DTYPE(1, 0), U32(2), RI32H(4, 6, 8), RI32H(3, 6, 0),
+	    { OPK_RI32, 5, 6, 16, 0, OPF_HEX | OPF_OPTIONAL, 0 } } },
+#endif
+};
+
+const char *const accel_tile_class_names[8] = { NULL, "T", "U", "M", "N", "ACC" };
+const size_t accel_isa_ncmds = sizeof(accel_isa_cmds) / sizeof(accel_isa_cmds[0]);
+
+const struct accel_isa_cmd *accel_isa_by_opcode(uint32_t opcode)
+{
+	for (size_t i = 0; i < accel_isa_ncmds; i++)
+		if (accel_isa_cmds[i].opcode == opcode)
+			return &accel_isa_cmds[i];
+	return NULL;
+}
+
+static const struct accel_isa_cmd *accel_isa_by_name(const char *name, size_t len)
+{
+	for (size_t i = 0; i < accel_isa_ncmds; i++)
+		if (strlen(accel_isa_cmds[i].name) == len &&
+		    !strncasecmp(accel_isa_cmds[i].name, name, len))
+			return &accel_isa_cmds[i];
+	return NULL;
+}
+
+/*
+ * The seeds' PTX forms. @target names the table entry (a name the table lacks means
+ * the device ISA has no such command); @cls fixes the group class (-1: none);
+ * @prefix: the PTX name may go on with more '.' qualifiers (".shared::cta.b64").
+ */
+const struct accel_ptx_alias accel_ptx_aliases[] = {
+	{ "wgmma.fence.sync.aligned", "FENCE", -1, 0, 1 },
+	{ "wgmma.commit_group.sync.aligned", "COMMIT_GROUP", MXA_GROUP_MMA, 0, 1 },
+	{ "wgmma.wait_group.sync.aligned", "WAIT_GROUP", MXA_GROUP_MMA, 0, 1 },
+	{ "cp.async.bulk.commit_group", "COMMIT_GROUP", MXA_GROUP_COPY, 0, 1 },
+	{ "cp.async.bulk.wait_group", "WAIT_GROUP", MXA_GROUP_COPY, 0, 1 },
+	{ "cp.async.commit_group", "COMMIT_GROUP", MXA_GROUP_COPY, 0, 0 },
+	{ "cp.async.wait_group", "WAIT_GROUP", MXA_GROUP_COPY, 0, 0 },
+	{ "mbarrier.init", "MBAR_INIT", -1, 1, 1 },
+	{ "mbarrier.arrive.expect_tx", "MBAR_ARRIVE", -1, 1, 1 },
+	{ "mbarrier.expect_tx", "MBAR_EXPECT_TX", -1, 1, 1 },
+	{ "mbarrier.try_wait.parity", "MBAR_WAIT", -1, 1, 1 },
+	{ NULL },
+};
+
+/* ---- the assembler ------------------------------------------------------------ */
+
+struct asm_sym {
+	char *name;
+	uint64_t value;
+};
+
+struct asm_loop {
+	int line, col;
+	char label[64];
+};
+
+struct asm_ctx {
+	const struct accel_asm_opts *opts;
+	int pass;			/* 1: sizes and symbols; 2: encode */
+	struct accel_prog *prog;	/* pass 2 output, or NULL (accel_asm_line) */
+	uint32_t offset;		/* bytes emitted so far */
+
+	struct asm_sym *syms;
+	size_t nsyms, cap;
+	struct asm_loop loops[MXA_LOOP_MAX_DEPTH + 1];
+	int depth;
+
+	const char *p, *line_start;
+	int line;
+	char label[64];			/* label of the current line, "" if none */
+
+	uint32_t dw[256];		/* the current statement */
+	size_t ndw;
+	int is_command;			/* counts as a command (vs .dword) */
+
+	char *err;
+	size_t err_len;
+	jmp_buf fail;
+};
+
+static void __attribute__((noreturn, format(printf, 3, 4)))
+asm_fail(struct asm_ctx *c, const char *at, const char *fmt, ...)
+{
+	const char *file = c->opts && c->opts->filename ? c->opts->filename : NULL;
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c->err && c->err_len)
+		snprintf(c->err, c->err_len, "%s%s%d:%d: %s", file ? file : "", file ? ":" : "",
+			 c->line, at ? (int)(at - c->line_start) + 1 : 1, msg);
+	longjmp(c->fail, 1);
+}
+
+static int at_comment(const char *p)
+{
+	return *p == ';' || (p[0] == '/' && p[1] == '/');
+}
+
+static void skip_ws(struct asm_ctx *c)
+{
+	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\r')
+		c->p++;
+}
+
+static int at_end(struct asm_ctx *c)
+{
+	skip_ws(c);
+	return !*c->p || *c->p == '\n' || at_comment(c->p);
+}
+
+static int tok_accept(struct asm_ctx *c, char ch)
+{
+	skip_ws(c);
+	if (*c->p != ch)
+		return 0;
+	c->p++;
+	return 1;
+}
+
+static const char *tok_text(const char *p)
+{
+	static __thread char buf[32];
+	size_t n = 0;
+
+	if (!*p || *p == '\n')
+		return "end of line";
+	while (p[n] && p[n] != '\n' && p[n] != ' ' && p[n] != '\t' && n < 20)
+		n++;
+	snprintf(buf, sizeof(buf), "'%.*s'", (int)n, p);
+	return buf;
+}
+
+static void expect(struct asm_ctx *c, char ch)
+{
+	if (!tok_accept(c, ch))
+		asm_fail(c, c->p, "expected '%c', found %s", ch, tok_text(c->p));
+}
+
+static int ident_start(char ch)
+{
+	return isalpha((unsigned char)ch) || ch == '_';
+}
+
+static int ident_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_' || ch == '.';
+}
+
+/* An identifier at c->p: its length (0 if none); c->p stays. */
+static size_t ident_len(struct asm_ctx *c)
+{
+	size_t n = 0;
+
+	skip_ws(c);
+	if (!ident_start(*c->p))
+		return 0;
+	while (ident_char(c->p[n]))
+		n++;
+	return n;
+}
+
+/* rN / aN: the register number, or -1 if the identifier is no register. */
+static int reg_number(const char *s, size_t n)
+{
+	int v = 0;
+
+	if (n < 2 || !strchr("rRaA", s[0]))
+		return -1;
+	for (size_t i = 1; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]) || v > 1000)
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+static struct asm_sym *sym_find(struct asm_ctx *c, const char *name, size_t n)
+{
+	for (size_t i = 0; i < c->nsyms; i++)
+		if (strlen(c->syms[i].name) == n && !strncmp(c->syms[i].name, name, n))
+			return &c->syms[i];
+	return NULL;
+}
+
+static void sym_define(struct asm_ctx *c, const char *at, const char *name, size_t n,
+		       uint64_t value, int is_label)
+{
+	struct asm_sym *s = sym_find(c, name, n);
+
+	if (reg_number(name, n) >= 0)
+		asm_fail(c, at, "'%.*s' is a register name", (int)n, name);
+	if (s) {
+		if (c->pass == 1)
+			asm_fail(c, at, "'%.*s' defined twice", (int)n, name);
+		s->value = value;	/* pass 2: .equ values may now see later labels */
+		return;
+	}
+	if (c->nsyms == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 32;
+		struct asm_sym *ns = realloc(c->syms, cap * sizeof(*ns));
+
+		if (!ns)
+			asm_fail(c, at, "out of memory");
+		c->syms = ns;
+		c->cap = cap;
+	}
+	c->syms[c->nsyms].name = strndup(name, n);
+	if (!c->syms[c->nsyms].name)
+		asm_fail(c, at, "out of memory");
+	c->syms[c->nsyms++].value = value;
+	(void)is_label;
+}
+
+struct asm_expr {
+	uint64_t imm;
+	int nreg;
+	uint8_t reg[2];
+	const char *at;
+};
+
+static uint64_t parse_number(struct asm_ctx *c)
+{
+	const char *start = c->p;
+	uint64_t v = 0, base = 10;
+	int digits = 0;
+
+	if (c->p[0] == '0' && (c->p[1] == 'x' || c->p[1] == 'X')) {
+		base = 16;
+		c->p += 2;
+	} else if (c->p[0] == '0' && (c->p[1] == 'b' || c->p[1] == 'B')) {
+		base = 2;
+		c->p += 2;
+	}
+	for (;; c->p++, digits++) {
+		int d;
+
+		if (isdigit((unsigned char)*c->p))
+			d = *c->p - '0';
+		else if (base == 16 && isxdigit((unsigned char)*c->p))
+			d = tolower((unsigned char)*c->p) - 'a' + 10;
+		else if (*c->p == '_' && digits)
+			continue;
+		else
+			break;
+		if (d >= (int)base)
+			break;
+		if (v > (UINT64_MAX - d) / base)
+			asm_fail(c, start, "number too large");
+		v = v * base + d;
+	}
+	if (!digits)
+		asm_fail(c, start, "bad number");
+	if (base == 10 && (*c->p == 'K' || *c->p == 'M' || *c->p == 'G')) {
+		unsigned sh = *c->p == 'K' ? 10 : *c->p == 'M' ? 20 : 30;
+
+		c->p++;
+		if (*c->p == 'i' && c->p[1] == 'B')
+			c->p += 2;
+		else if (*c->p == 'B')
+			c->p++;
+		if (v >> (64 - sh))
+			asm_fail(c, start, "number too large");
+		v <<= sh;
+	}
+	if (isalnum((unsigned char)*c->p) || *c->p == '_')
+		asm_fail(c, start, "bad number");
+	return v;
+}
+
+/* value := [+|-] term { (+|-) term }; term := number | symbol | register */
+static void parse_expr(struct asm_ctx *c, int max_regs, struct asm_expr *e)
+{
+	int neg;
+
+	memset(e, 0, sizeof(*e));
+	skip_ws(c);
+	e->at = c->p;
+	if (tok_accept(c, '[')) {	/* PTX address brackets */
+		parse_expr(c, max_regs, e);
+		expect(c, ']');
+		return;
+	}
+	neg = tok_accept(c, '-') ? 1 : (tok_accept(c, '+'), 0);
+	for (;;) {
+		const char *t;
+		size_t n;
+
+		skip_ws(c);
+		t = c->p;
+		if (isdigit((unsigned char)*c->p)) {
+			uint64_t v = parse_number(c);
+
+			e->imm += neg ? -v : v;
+		} else if ((n = ident_len(c))) {
+			int r = reg_number(t, n);
+
+			c->p += n;
+			if (r >= 0) {
+				if (r >= MXA_NUM_REGS)
+					asm_fail(c, t, "no register %.*s (r0..r%d)", (int)n, t,
+						 MXA_NUM_REGS - 1);
+				if (neg)
+					asm_fail(c, t, "a register can only be added");
+				if (e->nreg >= max_regs)
+					asm_fail(c, t, max_regs ? "too many registers in one operand" :
+						 "no register allowed here");
+				e->reg[e->nreg++] = r;
+			} else {
+				struct asm_sym *s = sym_find(c, t, n);
+				uint64_t v = 0;
+
+				if (s) {
+					v = s->value;
+				} else if (c->opts && c->opts->resolve) {
+					char name[128];
+
+					snprintf(name, sizeof(name), "%.*s", (int)n, t);
+					if (c->opts->resolve(c->opts->arg, name, &v) && c->pass == 2)
+						asm_fail(c, t, "undefined symbol '%.*s'", (int)n, t);
+				} else if (c->pass == 2) {
+					asm_fail(c, t, "undefined symbol '%.*s'", (int)n, t);
+				}
+				e->imm += neg ? -v : v;
+			}
+		} else {
+			asm_fail(c, t, "expected a value, found %s", tok_text(t));
+		}
+		if (tok_accept(c, '+'))
+			neg = 0;
+		else if (tok_accept(c, '-'))
+			neg = 1;
+		else
+			break;
+	}
+}
+
+static void check_u32(struct asm_ctx *c, const struct asm_expr *e, int is_signed)
+{
+	int64_t s = (int64_t)e->imm;
+
+	if (e->imm > UINT32_MAX && !(is_signed && s >= INT32_MIN && s < 0) &&
+	    !(s < 0 && s >= -(int64_t)UINT32_MAX))
+		asm_fail(c, e->at, "value 0x%llx does not fit in 32 bits",
+			 (unsigned long long)e->imm);
+}
+
+static void put_reg(struct asm_ctx *c, uint8_t dw, uint8_t shift, uint8_t reg)
+{
+	c->dw[dw] |= (uint32_t)reg << shift;
+}
+
+static int parse_dtype(struct asm_ctx *c)
+{
+	const char *t = c->p;
+	size_t n = ident_len(c);
+
+	t = c->p;
+	for (int i = 0; n && i < ACCEL_DT_COUNT; i++) {
+		const char *name = accel_dtype_name(i);
+
+		if (strlen(name) == n && !strncasecmp(name, t, n)) {
+			c->p += n;
+			return i;
+		}
+	}
+	asm_fail(c, t, "expected an element type (f32, f16, bf16, e4m3, ...), found %s",
+		 tok_text(t));
+}
+
+static void parse_tensor(struct asm_ctx *c)
+{
+	struct asm_expr e;
+	int d = 0;
+
+	expect(c, '[');
+	parse_expr(c, 0, &e);
+	if (e.imm & 63)
+		asm_fail(c, e.at, "tensor map address must be 64-byte aligned");
+	c->dw[1] = (uint32_t)e.imm;
+	c->dw[2] = (uint32_t)(e.imm >> 32);
+	expect(c, ',');
+	expect(c, '{');
+	do {
+		if (d == MXA_TMA_MAX_RANK)
+			asm_fail(c, c->p, "at most %d coordinates", MXA_TMA_MAX_RANK);
+		parse_expr(c, 1, &e);
+		check_u32(c, &e, 1);
+		c->dw[5 + d] = (uint32_t)e.imm;
+		if (e.nreg)
+			c->dw[10] |= (uint32_t)e.reg[0] << (5 * d);
+		d++;
+	} while (tok_accept(c, ','));
+	expect(c, '}');
+	expect(c, ']');
+}
+
+/* GEMM's operands: key=value, the fields of struct mxa_isa_gemm. */
+#define GF(name, field, kind) \
+	{ #name, offsetof(struct mxa_isa_gemm, field), sizeof(((struct mxa_isa_gemm *)0)->field), kind }
+const struct accel_gemm_key accel_gemm_keys[] = {
+	GF(m, m, GK_INT), GF(n, n, GK_INT), GF(k, k, GK_INT),
+	GF(type_a, type_a, GK_DTYPE), GF(type_b, type_b, GK_DTYPE),
+	GF(type_c, type_c, GK_DTYPE), GF(type_d, type_d, GK_DTYPE),
+	GF(a, a, GK_HEX), GF(b, b, GK_HEX), GF(c, c, GK_HEX), GF(d, d, GK_HEX),
+	GF(scale_a, scale_a, GK_HEX), GF(scale_b, scale_b, GK_HEX),
+	GF(scale_block, scale_block, GK_INT), GF(flags, flags, GK_FLAGS),
+	GF(lda, lda, GK_INT), GF(ldb, ldb, GK_INT), GF(ldc, ldc, GK_INT), GF(ldd, ldd, GK_INT),
+	GF(ld_scale_a, ld_scale_a, GK_INT), GF(ld_scale_b, ld_scale_b, GK_INT),
+	GF(accum, accum, GK_ACCUM), GF(sched, sched, GK_SCHED),
+	{ NULL },
+};
+const char *const accel_gemm_flag_names[3] = { "acc", "satfinite", "b_kn" };
+const char *const accel_gemm_accum_names[2] = { "exact", "fast" };
+const char *const accel_gemm_sched_names[2] = { "intrawave", "interwave" };
+
+static int parse_name(struct asm_ctx *c, const char *const *names, int count, const char *what)
+{
+	const char *t;
+	size_t n = ident_len(c);
+
+	t = c->p;
+	for (int i = 0; n && i < count; i++) {
+		if (strlen(names[i]) == n && !strncasecmp(names[i], t, n)) {
+			c->p += n;
+			return i;
+		}
+	}
+	if (isdigit((unsigned char)*t))
+		return (int)parse_number(c);
+	asm_fail(c, t, "expected %s, found %s", what, tok_text(t));
+}
+
+static void parse_gemm(struct asm_ctx *c)
+{
+	uint8_t raw[sizeof(struct mxa_isa_gemm)] = { 0 };
+	uint32_t seen = 0;
+
+	while (!at_end(c)) {
+		const char *t = c->p;
+		size_t n = ident_len(c);
+		const struct accel_gemm_key *k;
+		uint64_t v = 0;
+
+		for (k = accel_gemm_keys; k->name; k++)
+			if (n && strlen(k->name) == n && !strncmp(k->name, t, n))
+				break;
+		if (!k->name)
+			asm_fail(c, t, "expected a GEMM field (m=, n=, k=, type_a=, a=, ...), found %s",
+				 tok_text(t));
+		if (seen & (1u << (k - accel_gemm_keys)))
+			asm_fail(c, t, "%s given twice", k->name);
+		seen |= 1u << (k - accel_gemm_keys);
+		c->p += n;
+		expect(c, '=');
+		skip_ws(c);
+		switch (k->kind) {
+		case GK_DTYPE:
+			v = parse_dtype(c);
+			break;
+		case GK_ACCUM:
+			v = parse_name(c, accel_gemm_accum_names, 2, "exact or fast");
+			break;
+		case GK_SCHED:
+			v = parse_name(c, accel_gemm_sched_names, 2, "intrawave or interwave");
+			break;
+		case GK_FLAGS:
+			do {
+				skip_ws(c);
+				if (isdigit((unsigned char)*c->p))
+					v |= parse_number(c);
+				else
+					v |= 1u << parse_name(c, accel_gemm_flag_names, 3,
+							      "acc, satfinite or b_kn");
+			} while (tok_accept(c, '|'));
+			break;
+		default: {
+			struct asm_expr e;
+
+			parse_expr(c, 0, &e);
+			if (k->size == 4)
+				check_u32(c, &e, 0);
+			v = e.imm;
+		}
+		}
+		memcpy(raw + k->offset, &v, k->size);	/* little-endian host */
+		if (!tok_accept(c, ','))
+			break;
+	}
+	memcpy(&c->dw[1], raw, sizeof(raw));
+}
+
+/* T#1[.reuse], ACC#2, ACC (= ACC#0): the 16-bit tile operand; @cls_out its class. */
+static uint32_t parse_tile(struct asm_ctx *c)
+{
+	const char *t;
+	size_t n;
+	int cls;
+
+	skip_ws(c);
+	t = c->p;
+	for (n = 0; isalpha((unsigned char)t[n]); n++)
+		;
+	for (cls = 1; cls < 8 && accel_tile_class_names[cls]; cls++)
+		if (strlen(accel_tile_class_names[cls]) == n &&
+		    !strncasecmp(accel_tile_class_names[cls], t, n))
+			break;
+	if (!n || cls == 8 || !accel_tile_class_names[cls])
+		asm_fail(c, t, "expected a tile register (T#n, U#n, M#n, N#n, ACC#n), found %s",
+			 tok_text(t));
+	c->p += n;
+	uint32_t tile = (uint32_t)cls << 8;
+
+	if (*c->p == '#') {
+		c->p++;
+		if (!isdigit((unsigned char)*c->p))
+			asm_fail(c, c->p, "expected a tile register number");
+		uint64_t idx = parse_number(c);
+
+		if (idx > 0xff)
+			asm_fail(c, t, "tile register number too large");
+		tile |= (uint32_t)idx;
+	} else if (strcmp(accel_tile_class_names[cls], "ACC")) {
+		asm_fail(c, c->p, "expected '#' and the tile register number");
+	}
+	if (!strncasecmp(c->p, ".reuse", 6) && !ident_char(c->p[6])) {
+		c->p += 6;
+		tile |= 0x8000u;
+	}
+	return tile;
+}
+
+/* m16n8k16 */
+static uint32_t parse_shape(struct asm_ctx *c)
+{
+	unsigned m, n, k;
+	int len = 0;
+
+	skip_ws(c);
+	if (sscanf(c->p, "m%un%uk%u%n", &m, &n, &k, &len) != 3 || !len || ident_char(c->p[len]) ||
+	    m > 255 || n > 255 || k > 0xffff)
+		asm_fail(c, c->p, "expected a shape mMnNkK (m16n8k16), found %s", tok_text(c->p));
+	c->p += len;
+	return m | n << 8 | k << 16;
+}
+
+/* <LB0:m, LB1:n, LB2:k, ta[, tb]> T#a, [U#b,] M#c, [N#d,] ACC#e, ->ACC#e<size> */
+static void parse_tmm(struct asm_ctx *c)
+{
+	uint32_t tiles[4] = { 0 }, acc, acc2;
+	struct asm_expr e;
+	int i, last = -1, ta;
+
+	expect(c, '<');
+	for (i = 0; i < 3; i++) {
+		skip_ws(c);
+		if (strncasecmp(c->p, "LB", 2) || c->p[2] != '0' + i)
+			asm_fail(c, c->p, "expected LB%d:", i);
+		c->p += 3;
+		expect(c, ':');
+		parse_expr(c, 1, &e);
+		check_u32(c, &e, 0);
+		c->dw[2 + i] = (uint32_t)e.imm;
+		if (e.nreg)
+			c->dw[5] |= (uint32_t)e.reg[0] << (8 * i);
+		expect(c, ',');
+	}
+	skip_ws(c);
+	ta = parse_dtype(c);
+	c->dw[1] = ta | ta << 8;
+	if (tok_accept(c, ',')) {
+		skip_ws(c);
+		c->dw[1] = ta | parse_dtype(c) << 8;
+	}
+	expect(c, '>');
+	tok_accept(c, ',');
+	for (;;) {
+		const char *t;
+		uint32_t tile;
+		int cls;
+
+		skip_ws(c);
+		t = c->p;
+		tile = parse_tile(c);
+		cls = (tile >> 8) & 0x7f;
+		expect(c, ',');
+		if (cls == 5) {		/* ACC: the sources are done */
+			acc = tile;
+			break;
+		}
+		if (cls - 1 <= last)
+			asm_fail(c, t, "source tiles go in the order T, U, M, N");
+		last = cls - 1;
+		tiles[cls - 1] = tile;
+	}
+	if (!tiles[0] || !tiles[2])
+		asm_fail(c, c->p, "TMATMULMX needs a T tile (A) and an M tile (B)");
+	skip_ws(c);
+	if (strncmp(c->p, "->", 2))
+		asm_fail(c, c->p, "expected ->ACC<size>");
+	c->p += 2;
+	acc2 = parse_tile(c);
+	if (acc2 != acc)
+		asm_fail(c, c->p, "the destination must be the ACC tile named before it");
+	expect(c, '<');
+	skip_ws(c);
+	e.at = c->p;
+	e.imm = parse_number(c);
+	check_u32(c, &e, 0);
+	expect(c, '>');
+	c->dw[6] = tiles[0] | tiles[1] << 16;
+	c->dw[7] = tiles[2] | tiles[3] << 16;
+	c->dw[8] = acc;
+	c->dw[9] = (uint32_t)e.imm;
+}
+
+static void parse_operand(struct asm_ctx *c, const struct accel_isa_operand *op)
+{
+	struct asm_expr e;
+
+	skip_ws(c);
+	switch (op->kind) {
+	case OPK_U64:
+		parse_expr(c, 0, &e);
+		c->dw[op->dw] = (uint32_t)e.imm;
+		c->dw[op->dw + 1] = (uint32_t)(e.imm >> 32);
+		break;
+	case OPK_U32:
+		parse_expr(c, 0, &e);
+		check_u32(c, &e, op->flags & OPF_SIGNED);
+		if (op->mask && ((uint32_t)e.imm & ~op->mask))
+			asm_fail(c, e.at, "value out of range (at most %u)", op->mask);
+		c->dw[op->dw] |= (uint32_t)e.imm;
+		break;
+	case OPK_REG: {
+		const char *t = c->p;
+		size_t n = ident_len(c);
+		int r = reg_number(t, n);
+
+		if (r < 0)
+			asm_fail(c, t, "expected a register r0..r%d, found %s", MXA_NUM_REGS - 1,
+				 tok_text(t));
+		if (r >= MXA_NUM_REGS)
+			asm_fail(c, t, "no register %.*s (r0..r%d)", (int)n, t, MXA_NUM_REGS - 1);
+		c->p += n;
+		put_reg(c, op->dw, op->shift, r);
+		break;
+	}
+	case OPK_RI64:
+	case OPK_RRI64:
+		parse_expr(c, op->kind == OPK_RRI64 ? 2 : 1, &e);
+		c->dw[op->dw] = (uint32_t)e.imm;
+		c->dw[op->dw + 1] = (uint32_t)(e.imm >> 32);
+		for (int i = 0; i < e.nreg; i++)
+			put_reg(c, op->rdw, op->rshift + 8 * i, e.reg[i]);
+		break;
+	case OPK_TILE:
+		c->dw[op->dw] |= parse_tile(c) << op->shift;
+		break;
+	case OPK_SHAPE:
+		c->dw[op->dw] = parse_shape(c);
+		break;
+	case OPK_TMM:
+		parse_tmm(c);
+		break;
+	case OPK_RI32:
+#ifdef MXA_MMA_F_TILES
+		if ((op->flags & OPF_TILEABLE) && (MXA_CMD_FLAGS(c->dw[0]) & MXA_MMA_F_TILES)) {
+			c->dw[op->dw] = parse_tile(c);
+			break;
+		}
+#endif
+		parse_expr(c, 1, &e);
+		check_u32(c, &e, op->flags & OPF_SIGNED);
+		if (op->mask && ((uint32_t)e.imm & ~op->mask))
+			asm_fail(c, e.at, "value out of range (at most %u)", op->mask);
+		c->dw[op->dw] |= (uint32_t)e.imm;
+		if (e.nreg)
+			put_reg(c, op->rdw, op->rshift, e.reg[0]);
+		break;
+	case OPK_CLASS: {
+		static const char *const classes[] = { "mma", "copy" };
+
+		c->dw[0] |= MXA_CMD_HEADER(0, 0, parse_name(c, classes, 2, "a class (mma or copy)"));
+		break;
+	}
+	case OPK_DTYPE:
+		put_reg(c, op->dw, op->shift, parse_dtype(c));
+		break;
+	case OPK_TENSOR:
+		parse_tensor(c);
+		break;
+	case OPK_GEMM:
+		parse_gemm(c);
+		break;
+	}
+}
+
+/* The operands of @cmd; @skip_class: the class comes from a PTX name. */
+static void parse_operands(struct asm_ctx *c, const struct accel_isa_cmd *cmd, int skip_class)
+{
+	int first = 1, space = 0;
+
+	for (int i = 0; i < ACCEL_ISA_MAX_OPS && cmd->op[i].kind; i++) {
+		const struct accel_isa_operand *op = &cmd->op[i];
+
+		if (op->kind == OPK_CLASS && skip_class)
+			continue;
+		if ((op->flags & OPF_OPTIONAL) && at_end(c))
+			break;
+		if (!first && !space)
+			expect(c, ',');
+		first = 0;
+		space = op->flags & OPF_SPACE;
+		if (at_end(c))
+			asm_fail(c, c->p, "%s: missing operand", cmd->name);
+		parse_operand(c, op);
+	}
+}
+
+/* The seed's TMATMULMX on a device ISA without it: check the form, then say so. */
+static void __attribute__((noreturn)) parse_tmatmulmx_unsupported(struct asm_ctx *c, const char *mn)
+{
+	memset(c->dw, 0, sizeof(c->dw));
+	parse_tmm(c);
+	if (!at_end(c))
+		asm_fail(c, c->p, "unexpected %s", tok_text(c->p));
+	asm_fail(c, mn, "TMATMULMX: not supported by this device ISA (uapi/mxa_isa.h has no "
+		 "TMATMULMX command)");
+}
+
+static void emit_header(struct asm_ctx *c, const struct accel_isa_cmd *cmd, uint32_t flags)
+{
+	memset(c->dw, 0, cmd->dwords * sizeof(uint32_t));
+	c->dw[0] = MXA_CMD_HEADER(cmd->opcode, cmd->dwords, flags);
+	c->ndw = cmd->dwords;
+	c->is_command = 1;
+}
+
+static void loop_bookkeeping(struct asm_ctx *c, const struct accel_isa_cmd *cmd, const char *mn)
+{
+	if (cmd->opcode == MXA_OP_LOOP) {
+		if (c->depth == MXA_LOOP_MAX_DEPTH)
+			asm_fail(c, mn, "LOOP nested deeper than %d", MXA_LOOP_MAX_DEPTH);
+		c->loops[c->depth].line = c->line;
+		c->loops[c->depth].col = (int)(mn - c->line_start) + 1;
+		snprintf(c->loops[c->depth].label, sizeof(c->loops[0].label), "%s", c->label);
+		c->depth++;
+	} else if (cmd->opcode == MXA_OP_ENDLOOP) {
+		size_t n;
+
+		if (!c->depth)
+			asm_fail(c, mn, "ENDLOOP without LOOP");
+		c->depth--;
+		if ((n = ident_len(c))) {	/* ENDLOOP label: must close that LOOP */
+			const char *l = c->loops[c->depth].label;
+
+			if (strlen(l) != n || strncmp(l, c->p, n))
+				asm_fail(c, c->p, "ENDLOOP %.*s closes the LOOP %s%s%s of line %d", (int)n,
+					 c->p, *l ? "'" : "(unlabelled)", l, *l ? "'" : "",
+					 c->loops[c->depth].line);
+			c->p += n;
+		}
+	}
+}
+
+static int mnemonic_is(const char *mn, size_t n, const char *name, int prefix)
+{
+	size_t len = strlen(name);
+
+	if (n < len || strncasecmp(mn, name, len))
+		return 0;
+	return n == len || (prefix && mn[len] == '.');
+}
+
+static void parse_ptx_tensor(struct asm_ctx *c, const char *mn, size_t n)
+{
+	char buf[160];
+	int store;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)n, mn);
+	store = strstr(buf, ".global.shared") != NULL;
+	if (!store && !strstr(buf, ".shared::cluster.global") && !strstr(buf, ".shared::cta.global") &&
+	    !strstr(buf, ".shared.global"))
+		asm_fail(c, mn, "cp.async.bulk.tensor: expected .shared::cluster.global (load) or "
+			 ".global.shared::cta (store)");
+	if (!store && !strstr(buf, "mbarrier::complete_tx::bytes"))
+		asm_fail(c, mn, "cp.async.bulk.tensor load: only .mbarrier::complete_tx::bytes");
+	{
+		const struct accel_isa_cmd *cmd = accel_isa_by_opcode(store ? MXA_OP_TMA_STORE :
+								      MXA_OP_TMA_LOAD);
+
+		emit_header(c, cmd, 0);
+		parse_operands(c, cmd, 0);
+	}
+}
+
+static void parse_directive(struct asm_ctx *c);
+
+static void parse_statement(struct asm_ctx *c)
+{
+	const struct accel_isa_cmd *cmd = NULL;
+	const struct accel_ptx_alias *al;
+	const char *mn, *dot;
+	size_t n, base;
+	uint32_t flags = 0;
+
+	c->ndw = 0;
+	c->is_command = 0;
+	c->label[0] = 0;
+	if (at_end(c))
+		return;
+	/* label: */
+	n = ident_len(c);
+	if (n) {
+		const char *q = c->p + n;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q == ':' && q[1] != ':') {
+			if (n >= sizeof(c->label))
+				asm_fail(c, c->p, "label too long");
+			if (c->pass == 1)
+				sym_define(c, c->p, c->p, n, c->offset, 1);
+			snprintf(c->label, sizeof(c->label), "%.*s", (int)n, c->p);
+			c->p = q + 1;
+			if (at_end(c))
+				return;
+		}
+	}
+	skip_ws(c);
+	if (*c->p == '.') {
+		parse_directive(c);
+		goto done;
+	}
+	mn = c->p;
+	n = 0;
+	while (ident_char(mn[n]) || (mn[n] == ':' && mn[n + 1] == ':') ||
+	       (mn[n] == ':' && n && mn[n - 1] == ':'))
+		n++;
+	if (!n)
+		asm_fail(c, mn, "expected a command, found %s", tok_text(mn));
+	c->p += n;
+
+	for (al = accel_ptx_aliases; al->ptx; al++) {
+		if (!mnemonic_is(mn, n, al->ptx, al->prefix))
+			continue;
+		cmd = accel_isa_by_name(al->target, strlen(al->target));
+		if (!cmd)
+			asm_fail(c, mn, "%s: not supported by this device ISA (uapi/mxa_isa.h has no "
+				 "%s command)", al->ptx, al->target);
+		emit_header(c, cmd, al->cls >= 0 ? (uint32_t)al->cls : 0);
+		parse_operands(c, cmd, al->cls >= 0);
+		goto done;
+	}
+	if (mnemonic_is(mn, n, "cp.async.bulk.tensor", 1)) {
+		parse_ptx_tensor(c, mn, n);
+		goto done;
+	}
+	dot = memchr(mn, '.', n);
+	base = dot ? (size_t)(dot - mn) : n;
+	cmd = accel_isa_by_name(mn, base);
+	if (!cmd && base == 9 && !strncasecmp(mn, "TMATMULMX", 9))
+		parse_tmatmulmx_unsupported(c, mn);
+	if (!cmd)
+		asm_fail(c, mn, "unknown command '%.*s'", (int)n, mn);
+	while (dot && dot < mn + n) {
+		const char *end = memchr(dot + 1, '.', mn + n - dot - 1);
+		size_t sl = (end ? end : mn + n) - dot;
+		int i;
+
+		for (i = 0; i < ACCEL_ISA_MAX_SUFFIX && cmd->suffix[i].name; i++)
+			if (strlen(cmd->suffix[i].name) == sl &&
+			    !strncasecmp(cmd->suffix[i].name, dot, sl))
+				break;
+		if (i == ACCEL_ISA_MAX_SUFFIX || !cmd->suffix[i].name)
+			asm_fail(c, dot, "%s has no suffix %.*s", cmd->name, (int)sl, dot);
+		flags |= cmd->suffix[i].bit;
+		dot = end;
+	}
+	emit_header(c, cmd, flags);
+	parse_operands(c, cmd, 0);
+	loop_bookkeeping(c, cmd, mn);
+done:
+	if (!at_end(c))
+		asm_fail(c, c->p, "unexpected %s", tok_text(c->p));
+}
+
+/* { v, v, ... } */
+static int parse_list(struct asm_ctx *c, uint64_t *v, int max)
+{
+	struct asm_expr e;
+	int n = 0;
+
+	expect(c, '{');
+	do {
+		if (n == max)
+			asm_fail(c, c->p, "at most %d values", max);
+		parse_expr(c, 0, &e);
+		v[n++] = e.imm;
+	} while (tok_accept(c, ','));
+	expect(c, '}');
+	return n;
+}
+
+static void parse_tmap(struct asm_ctx *c, const char *name, size_t nlen)
+{
+	struct mxa_tensor_map m = { 0 };
+	uint64_t dims[5], box[5], strides[4], v;
+	int ndims = 0, nbox = 0, nstrides = -1;
+	char sym[128];
+
+	while (tok_accept(c, ',')) {
+		const char *t;
+		size_t n = ident_len(c);
+		struct asm_expr e;
+
+		t = c->p;
+		c->p += n;
+		expect(c, '=');
+		skip_ws(c);
+		if (n == 4 && !strncmp(t, "dims", 4)) {
+			ndims = parse_list(c, dims, 5);
+		} else if (n == 3 && !strncmp(t, "box", 3)) {
+			nbox = parse_list(c, box, 5);
+		} else if (n == 7 && !strncmp(t, "strides", 7)) {
+			nstrides = parse_list(c, strides, 4);
+		} else if (n == 3 && !strncmp(t, "oob", 3)) {
+			static const char *const oob[] = { "zero", "nan" };
+
+			m.oob_fill = parse_name(c, oob, 2, "zero or nan");
+		} else if ((n == 4 && !strncmp(t, "addr", 4)) || (n == 4 && !strncmp(t, "elem", 4)) ||
+			   (n == 7 && !strncmp(t, "swizzle", 7))) {
+			parse_expr(c, 0, &e);
+			v = e.imm;
+			if (t[0] == 'a')
+				m.global_addr = v;
+			else if (t[0] == 'e')
+				m.elem_bytes = (uint8_t)v;
+			else if (v == 0 || v == 32 || v == 64 || v == 128)
+				m.swizzle = v == 0 ? 0 : v == 32 ? 1 : v == 64 ? 2 : 3;
+			else
+				asm_fail(c, e.at, "swizzle is 0, 32, 64 or 128 (bytes)");
+		} else {
+			asm_fail(c, t, "expected addr=, elem=, dims=, box=, strides=, swizzle= or oob=");
+		}
+	}
+	if (!ndims || ndims != nbox || !m.elem_bytes)
+		asm_fail(c, c->p, ".tmap needs elem=, and dims= and box= of the same rank");
+	if (nstrides >= 0 && nstrides != ndims - 1)
+		asm_fail(c, c->p, ".tmap: strides= has rank - 1 values");
+	m.rank = ndims;
+	v = m.elem_bytes;
+	for (int d = 0; d < 5; d++) {
+		m.dims[d] = d < ndims ? (uint32_t)dims[d] : 1;
+		m.box[d] = d < ndims ? (uint32_t)box[d] : 1;
+		if (d && d < ndims)
+			m.strides[d - 1] = nstrides >= 0 ? strides[d - 1] : v;
+		v *= m.dims[d];
+	}
+	if (c->pass == 1) {
+		uint64_t va = 0;
+		int ret;
+
+		if (!c->opts || !c->opts->tensor_map)
+			asm_fail(c, name, ".tmap: no tensor maps here (accel-run provides them)");
+		snprintf(sym, sizeof(sym), "%.*s", (int)nlen, name);
+		ret = c->opts->tensor_map(c->opts->arg, sym, &m, &va);
+		if (ret)
+			asm_fail(c, name, ".tmap %s: %s", sym, accel_strerror(ret));
+		sym_define(c, name, name, nlen, va, 0);
+	}
+}
+
+static void parse_directive(struct asm_ctx *c)
+{
+	const char *d = c->p;
+	size_t n = 1;
+	struct asm_expr e;
+
+	while (ident_char(d[n]))
+		n++;
+	c->p += n;
+	if (n == 6 && !strncmp(d, ".dword", 6)) {
+		do {
+			if (c->ndw == sizeof(c->dw) / sizeof(c->dw[0]))
+				asm_fail(c, c->p, "too many dwords on one line");
+			parse_expr(c, 0, &e);
+			check_u32(c, &e, 1);
+			c->dw[c->ndw++] = (uint32_t)e.imm;
+		} while (tok_accept(c, ','));
+		return;
+	}
+	if ((n == 4 && !strncmp(d, ".equ", 4)) || (n == 4 && !strncmp(d, ".set", 4)) ||
+	    (n == 7 && !strncmp(d, ".buffer", 7)) || (n == 5 && !strncmp(d, ".tmap", 5))) {
+		const char *name;
+		size_t nl = ident_len(c);
+
+		name = c->p;
+		if (!nl)
+			asm_fail(c, c->p, "%.*s: expected a name", (int)n, d);
+		c->p += nl;
+		if (d[1] == 't') {
+			parse_tmap(c, name, nl);
+			return;
+		}
+		expect(c, ',');
+		parse_expr(c, 0, &e);
+		if (d[1] == 'b') {
+			char sym[128];
+			uint64_t va = 0;
+			int ret;
+
+			if (c->pass != 1)
+				return;
+			if (!c->opts || !c->opts->buffer)
+				asm_fail(c, d, ".buffer: no buffers here (accel-run provides them)");
+			snprintf(sym, sizeof(sym), "%.*s", (int)nl, name);
+			ret = c->opts->buffer(c->opts->arg, sym, e.imm, &va);
+			if (ret)
+				asm_fail(c, d, ".buffer %s: %s", sym, accel_strerror(ret));
+			sym_define(c, name, name, nl, va, 0);
+			return;
+		}
+		sym_define(c, name, name, nl, e.imm, 0);
+		return;
+	}
+	asm_fail(c, d, "unknown directive '%.*s'", (int)n, d);
+}
+
+static int emit(struct asm_ctx *c)
+{
+	int ret = 0;
+
+	if (c->pass == 2 && c->prog && c->ndw)
+		ret = c->is_command ? accel_prog_emit_command(c->prog, c->dw, c->ndw) :
+				      accel_prog_raw(c->prog, c->dw, c->ndw);
+	if (!ret)
+		c->offset += c->ndw * 4;
+	return ret;
+}
+
+static int run_pass(struct asm_ctx *c, const char *text)
+{
+	c->p = text;
+	c->line = 0;
+	c->offset = 0;
+	c->depth = 0;
+	while (*c->p) {
+		int ret;
+
+		c->line++;
+		c->line_start = c->p;
+		parse_statement(c);
+		ret = emit(c);
+		if (ret) {
+			snprintf(c->err, c->err_len, "%d:1: %s", c->line, accel_strerror(ret));
+			return ret;
+		}
+		while (*c->p && *c->p != '\n')
+			c->p++;
+		if (*c->p)
+			c->p++;
+	}
+	if (c->depth) {
+		c->line = c->loops[c->depth - 1].line;
+		c->line_start = NULL;
+		snprintf(c->err, c->err_len, "%s%s%d:%d: LOOP without ENDLOOP",
+			 c->opts && c->opts->filename ? c->opts->filename : "",
+			 c->opts && c->opts->filename ? ":" : "", c->line,
+			 c->loops[c->depth - 1].col);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int accel_asm_ex(const char *text, const struct accel_asm_opts *opts, struct accel_prog *prog,
+		 char *err, size_t err_len)
+{
+	struct asm_ctx *c = calloc(1, sizeof(*c));
+	size_t len0, cmds0;
+	char dummy[1];
+	int ret;
+
+	if (!c)
+		return -ENOMEM;
+	if (!err || !err_len) {
+		err = dummy;
+		err_len = sizeof(dummy);
+	}
+	err[0] = 0;
+	c->opts = opts;
+	c->err = err;
+	c->err_len = err_len;
+	len0 = accel_prog_size(prog) / 4;
+	cmds0 = accel_prog_commands(prog);
+	if (setjmp(c->fail)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	c->pass = 1;
+	ret = run_pass(c, text);
+	if (!ret) {
+		c->pass = 2;
+		c->prog = prog;
+		ret = run_pass(c, text);
+	}
+out:
+	if (ret)
+		accel_prog_rewind(prog, len0, cmds0);
+	for (size_t i = 0; i < c->nsyms; i++)
+		free(c->syms[i].name);
+	free(c->syms);
+	free(c);
+	return ret;
+}
+
+int accel_asm(const char *text, struct accel_prog *prog, char *err, size_t err_len)
+{
+	return accel_asm_ex(text, NULL, prog, err, err_len);
+}
+
+int accel_asm_line(const char *line, uint32_t *dw)
+{
+	struct asm_ctx *c = calloc(1, sizeof(*c));
+	char err[8];
+	int ret = -1;
+
+	if (!c)
+		return -1;
+	c->err = err;
+	c->err_len = sizeof(err);
+	c->pass = 2;
+	c->depth = MXA_LOOP_MAX_DEPTH / 2;	/* LOOP and ENDLOOP alone are fine */
+	c->p = c->line_start = line;
+	c->line = 1;
+	if (!setjmp(c->fail)) {
+		parse_statement(c);
+		memcpy(dw, c->dw, c->ndw * sizeof(uint32_t));
+		ret = (int)c->ndw;
+	}
+	for (size_t i = 0; i < c->nsyms; i++)
+		free(c->syms[i].name);
+	free(c->syms);
+	free(c);
+	return ret;
+}

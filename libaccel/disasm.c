@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libaccel: the disassembler, and job explanations that show the failing command.
+ *
+ * Each command is printed from the table of asm.c, then assembled again and compared
+ * with its dwords; whatever does not come back identical (unknown opcodes, reserved bits
+ * set, a wrong length) is printed as ".dword", so accel_asm(accel_disasm(p)) == p for
+ * every program.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accel_internal.h"
+#include "asm_internal.h"
+#include "mxa_isa.h"
+
+struct out {
+	char *buf;
+	size_t len, pos;	/* pos may pass len: the length of the full text */
+};
+
+static void __attribute__((format(printf, 2, 3))) out_printf(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(o->pos < o->len ? o->buf + o->pos : NULL,
+		      o->pos < o->len ? o->len - o->pos : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->pos += n;
+}
+
+static void out_num(struct out *o, uint64_t v, unsigned flags, int bits)
+{
+	int64_t s = bits == 32 ? (int64_t)(int32_t)v : (int64_t)v;
+
+	if ((flags & OPF_SIGNED) && s < 0 && s > -(1ll << 32))
+		out_printf(o, "-%" PRIu64, (uint64_t)-s);
+	else if (v && ((flags & OPF_HEX) || v >= 0x10000))
+		out_printf(o, "0x%" PRIx64, v);
+	else
+		out_printf(o, "%" PRIu64, v);
+}
+
+/* rA + rB + value: registers 0 left out where that reads back the same. */
+static void out_regs_imm(struct out *o, const uint8_t *reg, int nreg, uint64_t v,
+			 unsigned flags, int bits)
+{
+	int64_t s = bits == 32 ? (int64_t)(int32_t)v : (int64_t)v;
+	int printed = 0;
+
+	for (int i = 0; i < nreg; i++) {
+		int later = 0;
+
+		for (int j = i + 1; j < nreg; j++)
+			later |= reg[j];
+		if (reg[i] || later) {
+			out_printf(o, "%sr%u", printed ? "+" : "", reg[i]);
+			printed = 1;
+		}
+	}
+	if (!printed) {
+		out_num(o, v, flags, bits);
+		return;
+	}
+	if (!v)
+		return;
+	if ((flags & OPF_SIGNED) && s < 0 && s > -(1ll << 32)) {
+		out_printf(o, "-");
+		out_num(o, (uint64_t)-s, flags & ~OPF_SIGNED, 64);
+		return;
+	}
+	out_printf(o, "+");
+	out_num(o, v, flags & ~OPF_SIGNED, bits);
+}
+
+static uint64_t dw64(const uint32_t *dw, int i)
+{
+	return dw[i] | (uint64_t)dw[i + 1] << 32;
+}
+
+static void out_gemm(struct out *o, const uint32_t *dw)
+{
+	uint8_t raw[sizeof(struct mxa_isa_gemm)];
+	const struct accel_gemm_key *k;
+	int first = 1;
+
+	memcpy(raw, &dw[1], sizeof(raw));
+	for (k = accel_gemm_keys; k->name; k++) {
+		uint64_t v = 0;
+		/* m, n, k, the types, a, b and d are always shown */
+		int always = k->offset < offsetof(struct mxa_isa_gemm, flags) ||
+			     !strcmp(k->name, "a") || !strcmp(k->name, "b") || !strcmp(k->name, "d");
+
+		memcpy(&v, raw + k->offset, k->size);
+		if (!v && !always)
+			continue;
+		out_printf(o, "%s%s=", first ? "" : ", ", k->name);
+		first = 0;
+		switch (k->kind) {
+		case GK_DTYPE:
+			out_printf(o, "%s", accel_dtype_name((enum accel_dtype)v));
+			break;
+		case GK_ACCUM:
+		case GK_SCHED:
+			if (v < 2)
+				out_printf(o, "%s", (k->kind == GK_ACCUM ? accel_gemm_accum_names :
+						     accel_gemm_sched_names)[v]);
+			else
+				out_num(o, v, 0, 64);
+			break;
+		case GK_FLAGS: {
+			const char *sep = "";
+
+			for (int b = 0; b < 3; b++) {
+				if (v & (1u << b)) {
+					out_printf(o, "%s%s", sep, accel_gemm_flag_names[b]);
+					sep = "|";
+				}
+			}
+			if (v & ~7ull)
+				out_printf(o, "%s0x%" PRIx64, sep, (uint64_t)(v & ~(uint64_t)7));
+			break;
+		}
+		default:
+			out_num(o, v, k->kind == GK_HEX ? OPF_HEX : 0, 64);
+		}
+	}
+}
+
+static void out_tile(struct out *o, uint32_t t)
+{
+	unsigned cls = (t >> 8) & 0x7f;
+	const char *name = cls < 8 ? accel_tile_class_names[cls] : NULL;
+
+	if (!name)
+		out_printf(o, "?%#x", t);	/* does not assemble back: .dword */
+	else if (cls == 5 && !(t & 0xff))
+		out_printf(o, "ACC");
+	else
+		out_printf(o, "%s#%u", name, t & 0xff);
+	if (t & 0x8000)
+		out_printf(o, ".reuse");
+}
+
+static void out_tmm(struct out *o, const uint32_t *dw)
+{
+	static const char *const lb[3] = { "LB0", "LB1", "LB2" };
+	uint32_t src[4] = { dw[6] & 0xffff, dw[6] >> 16, dw[7] & 0xffff, dw[7] >> 16 };
+	uint8_t reg;
+
+	out_printf(o, "<");
+	for (int i = 0; i < 3; i++) {
+		reg = (dw[5] >> (8 * i)) & 0xff;
+		out_printf(o, "%s:", lb[i]);
+		out_regs_imm(o, &reg, 1, dw[2 + i], 0, 32);
+		out_printf(o, ", ");
+	}
+	out_printf(o, "%s", accel_dtype_name((enum accel_dtype)(dw[1] & 0xff)));
+	if (((dw[1] >> 8) & 0xff) != (dw[1] & 0xff))
+		out_printf(o, ", %s", accel_dtype_name((enum accel_dtype)((dw[1] >> 8) & 0xff)));
+	out_printf(o, ">");
+	for (int i = 0; i < 4; i++) {
+		if (!src[i])
+			continue;
+		out_printf(o, i ? ", " : " ");
+		out_tile(o, src[i]);
+	}
+	out_printf(o, ", ");
+	out_tile(o, dw[8]);
+	out_printf(o, ", ->");
+	out_tile(o, dw[8]);
+	if (dw[9] && !(dw[9] & 1023))
+		out_printf(o, "<%uKB>", dw[9] >> 10);
+	else
+		out_printf(o, "<%u>", dw[9]);
+}
+
+static int accel_isa_operand_set(const struct accel_isa_operand *op, const uint32_t *dw)
+{
+	uint32_t v = op->mask ? dw[op->dw] & op->mask : dw[op->dw];
+
+	if (op->kind == OPK_RI32 && ((dw[op->rdw] >> op->rshift) & 0xff))
+		return 1;
+	return v != 0;
+}
+
+static void out_operand(struct out *o, const struct accel_isa_operand *op, const uint32_t *dw)
+{
+	uint8_t reg[2];
+	uint32_t v32;
+
+	switch (op->kind) {
+	case OPK_U64:
+		out_num(o, dw64(dw, op->dw), op->flags, 64);
+		break;
+	case OPK_U32:
+		v32 = op->mask ? dw[op->dw] & op->mask : dw[op->dw];
+		out_num(o, v32, op->flags, 32);
+		break;
+	case OPK_REG:
+		out_printf(o, "r%u", (dw[op->dw] >> op->shift) & 0xff);
+		break;
+	case OPK_RI64:
+		reg[0] = (dw[op->rdw] >> op->rshift) & 0xff;
+		out_regs_imm(o, reg, 1, dw64(dw, op->dw), op->flags, 64);
+		break;
+	case OPK_RRI64:
+		reg[0] = (dw[op->rdw] >> op->rshift) & 0xff;
+		reg[1] = (dw[op->rdw] >> (op->rshift + 8)) & 0xff;
+		out_regs_imm(o, reg, 2, dw64(dw, op->dw), op->flags, 64);
+		break;
+	case OPK_RI32:
+#ifdef MXA_MMA_F_TILES
+		if ((op->flags & OPF_TILEABLE) && (MXA_CMD_FLAGS(dw[0]) & MXA_MMA_F_TILES)) {
+			out_tile(o, dw[op->dw]);
+			break;
+		}
+#endif
+		reg[0] = (dw[op->rdw] >> op->rshift) & 0xff;
+		v32 = op->mask ? dw[op->dw] & op->mask : dw[op->dw];
+		out_regs_imm(o, reg, 1, v32, op->flags, 32);
+		break;
+	case OPK_CLASS: {
+		uint32_t cls = MXA_CMD_FLAGS(dw[0]);
+
+		if (cls == MXA_GROUP_MMA || cls == MXA_GROUP_COPY)
+			out_printf(o, "%s", cls == MXA_GROUP_MMA ? "mma" : "copy");
+		else
+			out_printf(o, "%u", cls);
+		break;
+	}
+	case OPK_DTYPE:
+		out_printf(o, "%s", accel_dtype_name((enum accel_dtype)((dw[op->dw] >> op->shift) &
+									0xff)));
+		break;
+	case OPK_TENSOR: {
+		int last = 0;
+
+		out_printf(o, "[0x%" PRIx64 ", {", dw64(dw, 1));
+		for (int d = 0; d < MXA_TMA_MAX_RANK; d++)
+			if (dw[5 + d] || ((dw[10] >> (5 * d)) & 31))
+				last = d;
+		for (int d = 0; d <= last; d++) {
+			reg[0] = (dw[10] >> (5 * d)) & 31;
+			if (d)
+				out_printf(o, ", ");
+			out_regs_imm(o, reg, 1, dw[5 + d], OPF_SIGNED, 32);
+		}
+		out_printf(o, "}]");
+		break;
+	}
+	case OPK_GEMM:
+		out_gemm(o, dw);
+		break;
+	case OPK_TILE:
+		out_tile(o, dw[op->dw] >> op->shift);
+		break;
+	case OPK_SHAPE:
+		out_printf(o, "m%un%uk%u", dw[op->dw] & 0xff, (dw[op->dw] >> 8) & 0xff,
+			   dw[op->dw] >> 16);
+		break;
+	case OPK_TMM:
+		out_tmm(o, dw);
+		break;
+	}
+}
+
+static const struct accel_ptx_alias *ptx_alias(const struct accel_isa_cmd *cmd, uint32_t h)
+{
+	for (const struct accel_ptx_alias *al = accel_ptx_aliases; al->ptx; al++)
+		if (al->print && !strcmp(al->target, cmd->name) &&
+		    (al->cls < 0 || (uint32_t)al->cls == MXA_CMD_FLAGS(h)))
+			return al;
+	return NULL;
+}
+
+/* One command, as the table says; no check. */
+static void out_command(struct out *o, const struct accel_isa_cmd *cmd, const uint32_t *dw,
+			unsigned flags)
+{
+	const struct accel_ptx_alias *al = (flags & ACCEL_DISASM_PTX) ? ptx_alias(cmd, dw[0]) :
+					   NULL;
+	int first = 1, space = 0;
+
+	if (al) {
+		out_printf(o, "%s", al->ptx);
+	} else {
+		out_printf(o, "%s", cmd->name);
+		for (int i = 0; i < ACCEL_ISA_MAX_SUFFIX && cmd->suffix[i].name; i++)
+			if (MXA_CMD_FLAGS(dw[0]) & cmd->suffix[i].bit)
+				out_printf(o, "%s", cmd->suffix[i].name);
+	}
+	for (int i = 0; i < ACCEL_ISA_MAX_OPS && cmd->op[i].kind; i++) {
+		const struct accel_isa_operand *op = &cmd->op[i];
+
+		if (al && al->cls >= 0 && op->kind == OPK_CLASS)
+			continue;
+		if ((op->flags & OPF_OPTIONAL) && !accel_isa_operand_set(op, dw))
+			break;
+		out_printf(o, first || space ? " " : ", ");
+		first = 0;
+		space = op->flags & OPF_SPACE;
+		out_operand(o, op, dw);
+	}
+	if (al)
+		out_printf(o, ";");
+}
+
+static void out_raw(struct out *o, const uint32_t *dw, size_t n)
+{
+	out_printf(o, ".dword ");
+	for (size_t i = 0; i < n; i++)
+		out_printf(o, "%s0x%08x", i ? ", " : "", dw[i]);
+}
+
+int accel_disasm_cmd(const uint32_t *dw, size_t count, unsigned int flags, char *buf,
+		     size_t len, size_t *used)
+{
+	const struct accel_isa_cmd *cmd;
+	char text[2048];
+	uint32_t back[256];
+	struct out o = { buf, len, 0 };
+	size_t n;
+
+	if (!count) {
+		if (used)
+			*used = 0;
+		if (len)
+			buf[0] = 0;
+		return 0;
+	}
+	n = MXA_CMD_DWORDS(dw[0]);
+	cmd = accel_isa_by_opcode(MXA_CMD_OPCODE(dw[0]));
+	if (cmd && n == cmd->dwords && n <= count) {
+		struct out t = { text, sizeof(text), 0 };
+
+		out_command(&t, cmd, dw, flags);
+		if (t.pos < sizeof(text) && accel_asm_line(text, back) == (int)n &&
+		    !memcmp(back, dw, n * sizeof(*dw))) {
+			out_printf(&o, "%s", text);
+			goto done;
+		}
+	}
+	/* no command the table can express: its dwords as they are */
+	if (!n || n > count || n > 64)
+		n = 1;
+	out_raw(&o, dw, n);
+done:
+	if (used)
+		*used = n;
+	return (int)o.pos;
+}
+
+/*
+ * LOOP/ENDLOOP the assembler would pair up, as the assembler sees them: an ENDLOOP
+ * without LOOP, a LOOP never closed or nested too deep are printed as .dword.
+ * @raw[i] is set for the commands at dword i to print raw. Return: 0 or -ENOMEM.
+ */
+static int loop_marks(const uint32_t *dw, size_t count, uint8_t *raw)
+{
+	size_t stack[MXA_LOOP_MAX_DEPTH], at = 0;
+	int depth = 0;
+
+	while (at < count) {
+		size_t used, n = MXA_CMD_DWORDS(dw[at]);
+		char line[2048];
+
+		accel_disasm_cmd(dw + at, count - at, 0, line, sizeof(line), &used);
+		if (line[0] != '.' && MXA_CMD_OPCODE(dw[at]) == MXA_OP_LOOP && used == n) {
+			if (depth == MXA_LOOP_MAX_DEPTH)
+				raw[at] = 1;
+			else
+				stack[depth++] = at;
+		} else if (line[0] != '.' && MXA_CMD_OPCODE(dw[at]) == MXA_OP_ENDLOOP && used == n) {
+			if (!depth)
+				raw[at] = 1;
+			else
+				depth--;
+		}
+		at += used;
+	}
+	while (depth)
+		raw[stack[--depth]] = 1;
+	return 0;
+}
+
+int accel_disasm(const uint32_t *dw, size_t count, unsigned int flags, char *buf, size_t len)
+{
+	struct out o = { buf, len, 0 };
+	uint8_t *raw = calloc(count ? count : 1, 1);
+	size_t at = 0;
+	int depth = 0;
+
+	if (len)
+		buf[0] = 0;
+	if (!raw)
+		return -ENOMEM;
+	loop_marks(dw, count, raw);
+	while (at < count) {
+		uint32_t op = MXA_CMD_OPCODE(dw[at]);
+		size_t used;
+		char line[2048];
+		int is_loop = 0, is_end = 0;
+
+		if (raw[at]) {
+			struct out l = { line, sizeof(line), 0 };
+
+			used = MXA_CMD_DWORDS(dw[at]);
+			out_raw(&l, dw + at, used);
+		} else {
+			accel_disasm_cmd(dw + at, count - at, flags, line, sizeof(line), &used);
+			is_loop = line[0] != '.' && op == MXA_OP_LOOP;
+			is_end = line[0] != '.' && op == MXA_OP_ENDLOOP;
+		}
+		if (is_end && depth)
+			depth--;
+		out_printf(&o, "%*s%s", 4 * (depth + 1), "", line);
+		if (flags & ACCEL_DISASM_OFFSETS)
+			out_printf(&o, "\t; 0x%04zx", at * 4);
+		out_printf(&o, "\n");
+		if (is_loop)
+			depth++;
+		at += used;
+	}
+	free(raw);
+	return (int)o.pos;
+}
+
+int accel_prog_disasm(const struct accel_prog *prog, unsigned int flags, char *buf, size_t len)
+{
+	return accel_disasm(accel_prog_dwords(prog), accel_prog_size(prog) / 4, flags, buf, len);
+}
+
+static const char *accel_error_hint(const struct accel_job_result *r)
+{
+	switch (r->error) {
+	case MXA_ERR_ACC_HAZARD:
+		return "wait for the WGMMA first: 'COMMIT_GROUP mma' then 'WAIT_GROUP mma, 0' "
+		       "(wgmma.wait_group.sync.aligned 0) before this command";
+	case MXA_ERR_K_ALIGN:
+		return "FP8 MX needs K % 64 == 0: pad K with zeros (and scales of 2^0)";
+	case MXA_ERR_LOOP_BUDGET:
+		return "the job ran more than 2^24 commands: check the LOOP counts and registers";
+	case MXA_ERR_LOOP_NESTING:
+		return "LOOP/ENDLOOP must pair up, at most 4 deep";
+	case MXA_ERR_MBARRIER:
+		return r->err_info == MXA_MBAR_ERR_DEADLOCK ?
+		       "nothing can complete the phase waited for: check the tx bytes of "
+		       "MBAR_ARRIVE against the TMA boxes, and the parity" :
+		       "MBAR_INIT the barrier first; arrive at most its count per phase";
+	case MXA_ERR_SEM_TIMEOUT:
+		return "nothing signalled the semaphore in time: check the producer's SEM_SIGNAL "
+		       "and that it runs on another queue";
+	case MXA_ERR_MMU_FAULT:
+		return "the address is not mapped (or read-only) in this context: check the "
+		       "buffer's VA and size";
+	case MXA_ERR_BAD_REGISTER:
+		return "registers are r0..r31";
+	case MXA_ERR_SRAM_RANGE:
+		return "SRAM offsets lie in 0..256 KiB; TMA boxes 128-byte aligned, mbarriers "
+		       "8-byte aligned";
+	case MXA_ERR_BAD_TENSOR_MAP:
+		return "see Documentation/isa.rst for the tensor map field numbers";
+	case MXA_ERR_MISALIGNED:
+		return "64-bit values need 8-byte aligned addresses";
+	default:
+		return NULL;
+	}
+}
+
+int accel_job_explain_prog(const struct accel_job_result *r, const uint32_t *dw, size_t count,
+			   char *buf, size_t len)
+{
+	struct out o = { buf, len, 0 };
+	size_t at = r->err_offset / 4;
+	const char *hint;
+	char line[2048];
+
+	o.pos = accel_job_explain(r, buf, len);
+	if (r->status == 0 || !r->has_detail || !r->error || !dw)
+		return (int)o.pos;
+	if (!(r->err_offset & 3) && at < count) {
+		/* the loop nesting of the command, to say where it sits */
+		int depth = 0;
+		size_t i = 0;
+
+		while (i < at) {
+			size_t used;
+
+			accel_disasm_cmd(dw + i, count - i, 0, line, sizeof(line), &used);
+			if (line[0] != '.' && MXA_CMD_OPCODE(dw[i]) == MXA_OP_LOOP)
+				depth++;
+			else if (line[0] != '.' && MXA_CMD_OPCODE(dw[i]) == MXA_OP_ENDLOOP && depth)
+				depth--;
+			i += used;
+		}
+		accel_disasm_cmd(dw + at, count - at, 0, line, sizeof(line), NULL);
+		out_printf(&o, "\n  command at 0x%04x: %s", r->err_offset, line);
+		if (depth)
+			out_printf(&o, " (inside %d loop%s)", depth, depth > 1 ? "s" : "");
+		if (i != at)
+			out_printf(&o, " (not at a command boundary)");
+	}
+	hint = accel_error_hint(r);
+	if (hint)
+		out_printf(&o, "\n  hint: %s", hint);
+	return (int)o.pos;
+}
