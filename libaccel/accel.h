@@ -520,6 +520,14 @@ int accel_prog_copy(struct accel_prog *prog, uint64_t dst, unsigned int dst_reg,
  * class ACCEL_GROUP_MMA: D is written once a WAIT_GROUP covers it.
  */
 int accel_prog_gemm_async(struct accel_prog *prog, const struct accel_gemm *g);
+/**
+ * accel_prog_gemm_regs() - the GEMM command (asynchronous with @async) whose operand
+ * addresses add registers, read when it is issued: a + R[@regs[0]], b + R[@regs[1]],
+ * c + R[@regs[2]], d + R[@regs[3]], scale_a + R[@regs[4]], scale_b + R[@regs[5]]
+ * (0: none). A loop can walk through tiles of a larger problem this way.
+ */
+int accel_prog_gemm_regs(struct accel_prog *prog, const struct accel_gemm *g, int async,
+			 const uint8_t regs[6]);
 
 /*
  * On-chip memory and TMA. Each queue has 256 KiB of SRAM (offsets 0 .. 256 KiB - 1),

@@ -158,6 +158,29 @@ int accel_prog_gemm_async(struct accel_prog *prog, const struct accel_gemm *g)
 	return 0;
 }
 
+int accel_prog_gemm_regs(struct accel_prog *prog, const struct accel_gemm *g, int async,
+			 const uint8_t regs[6])
+{
+	struct mxa_isa_gemm isa;
+	uint32_t *cmd;
+	int i, ret;
+
+	for (i = 0; i < 6; i++)
+		if (accel_bad_reg(regs[i]))
+			return -EINVAL;
+	ret = async ? accel_prog_gemm_async(prog, g) : accel_prog_gemm(prog, g);
+	if (ret)
+		return ret;
+	/* the command just emitted: name its registers */
+	cmd = (uint32_t *)accel_prog_dwords(prog) + accel_prog_size(prog) / 4 - MXA_GEMM_DWORDS;
+	memcpy(&isa, &cmd[1], sizeof(isa));
+	isa.reserved[0] = MXA_REGS3(regs[0], regs[1], regs[2]);
+	isa.reserved[1] = MXA_REGS3(regs[3], regs[4], regs[5]);
+	memcpy(&cmd[1], &isa, sizeof(isa));
+	cmd[0] |= MXA_CMD_HEADER(0, 0, MXA_CMD_F_GEMM_REGS);
+	return 0;
+}
+
 int accel_prog_tma(struct accel_prog *prog, int store, const struct accel_tma *t)
 {
 	uint32_t dw[MXA_TMA_DWORDS] = {

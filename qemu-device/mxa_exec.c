@@ -218,6 +218,37 @@ static int mxa_exec_copy(MxaJob *job, const uint32_t *cmd)
 }
 
 /*
+ * GEMM with MXA_CMD_F_GEMM_REGS: add the registers to the operand addresses of @cmd
+ * (a copy of the command) and clear the flag and the register fields.
+ */
+static int mxa_gemm_regs(MxaJob *job, uint32_t *cmd)
+{
+    struct mxa_isa_gemm g;
+    uint32_t r0, r1;
+
+    memcpy(&g, &cmd[1], sizeof(g));
+    r0 = le32_to_cpu(g.reserved[0]);
+    r1 = le32_to_cpu(g.reserved[1]);
+    if (mxa_check_regs(job, MXA_REG_A(r0), MXA_REG_B(r0), MXA_REG_C(r0)) ||
+        mxa_check_regs(job, MXA_REG_A(r1), MXA_REG_B(r1), MXA_REG_C(r1))) {
+        return -1;
+    }
+    if ((r0 | r1) >> 24) {
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, (r0 | r1));
+    }
+    g.a = cpu_to_le64(le64_to_cpu(g.a) + mxa_reg(job, MXA_REG_A(r0)));
+    g.b = cpu_to_le64(le64_to_cpu(g.b) + mxa_reg(job, MXA_REG_B(r0)));
+    g.c = cpu_to_le64(le64_to_cpu(g.c) + mxa_reg(job, MXA_REG_C(r0)));
+    g.d = cpu_to_le64(le64_to_cpu(g.d) + mxa_reg(job, MXA_REG_A(r1)));
+    g.scale_a = cpu_to_le64(le64_to_cpu(g.scale_a) + mxa_reg(job, MXA_REG_B(r1)));
+    g.scale_b = cpu_to_le64(le64_to_cpu(g.scale_b) + mxa_reg(job, MXA_REG_C(r1)));
+    g.reserved[0] = g.reserved[1] = 0;
+    memcpy(&cmd[1], &g, sizeof(g));
+    cmd[0] &= ~MXA_CMD_HEADER(0, 0, MXA_CMD_F_GEMM_REGS);
+    return 0;
+}
+
+/*
  * Run one command; returns 0 or -1 with the job's error set (or the abort flag).
  * *next is the dword index of the next command (pc + ndw unless the command jumps).
  */
@@ -228,6 +259,7 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
     uint32_t ndw = MXA_CMD_DWORDS(cmd[0]);
     uint32_t op = MXA_CMD_OPCODE(cmd[0]);
     uint32_t flags = MXA_CMD_FLAGS(cmd[0]);
+    uint32_t gemm[MXA_GEMM_DWORDS];
     uint64_t value;
 
     *next = pc + ndw;
@@ -405,16 +437,21 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
         }
         return mxa_exec_cvt(job, cmd);
     case MXA_OP_GEMM:
-        if (mxa_check_cmd(job, ndw, MXA_GEMM_DWORDS, flags, MXA_CMD_F_ASYNC)) {
+        if (mxa_check_cmd(job, ndw, MXA_GEMM_DWORDS, flags,
+                          MXA_CMD_F_ASYNC | MXA_CMD_F_GEMM_REGS)) {
+            return -1;
+        }
+        memcpy(gemm, cmd, sizeof(gemm));
+        if ((flags & MXA_CMD_F_GEMM_REGS) && mxa_gemm_regs(job, gemm)) {
             return -1;
         }
         if (flags & MXA_CMD_F_ASYNC) {
             MxaAsyncOp *aop = g_new0(MxaAsyncOp, 1);
 
-            memcpy(aop->cmd, cmd, MXA_GEMM_DWORDS * sizeof(uint32_t));
+            memcpy(aop->cmd, gemm, sizeof(gemm));
             return mxa_async_issue(job, MXA_GROUP_MMA, aop);
         }
-        return mxa_exec_gemm(job, &cmd[1]);
+        return mxa_exec_gemm(job, &gemm[1]);
     default:
         return mxa_job_fail(job, MXA_ERR_UNKNOWN_OPCODE, 0, op);
     }

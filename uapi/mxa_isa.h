@@ -246,6 +246,12 @@ enum mxa_opcode {
 
 /* Header flag of GEMM: run asynchronously on the math engine, in class MXA_GROUP_MMA. */
 #define MXA_CMD_F_ASYNC		(1u << 0)
+/*
+ * Header flag of GEMM: operand addresses are register + immediate: reserved[0] =
+ * MXA_REGS3(ra, rb, rc), reserved[1] = MXA_REGS3(rd, rscale_a, rscale_b); a + R[ra] ...
+ * (registers read when the command is issued).
+ */
+#define MXA_CMD_F_GEMM_REGS	(1u << 1)
 
 /* Scalar registers and loops. */
 #define MXA_NUM_REGS		32

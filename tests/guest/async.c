@@ -3,7 +3,8 @@
  * Guest kselftest "async": asynchronous commands. COPY (cp.async) with commit and wait
  * groups, loops advancing addresses in registers, FENCE_WRITE draining outstanding work,
  * asynchronous GEMMs giving the same bits as synchronous ones under both scheduling
- * policies, errors of asynchronous commands reported with the issuing command's offset,
+ * policies, GEMM operand addresses from registers (and FENCE), errors of asynchronous
+ * commands reported with the issuing command's offset,
  * and a load/compute overlap timed against the serial order (reported only).
  */
 #include "mxa_test.h"
@@ -214,6 +215,54 @@ TEST_F(async, gemm_async_bits_match_sync_both_policies)
 			nz += self->data[(2 << 20) + i] != 0;
 		EXPECT_GT(nz, dbytes / 2);
 	}
+}
+
+/*
+ * GEMM operand addresses from registers: a LOOP walks a 128-row problem in four 32-row
+ * asynchronous GEMMs (FENCE first, as a wgmma program would) and gets the bits of one
+ * 128-row GEMM.
+ */
+TEST_F(async, gemm_addresses_from_registers_in_a_loop)
+{
+	struct accel_prog *p = self->prog;
+	const uint32_t m = 128, n = 48, k = 64;
+	uint64_t d0 = self->va + (2 << 20), d1 = self->va + (3 << 20);
+	const uint8_t regs[6] = { 1, 0, 0, 2, 0, 0 };	/* A + R1, D + R2 */
+	struct accel_gemm g;
+	uint32_t at;
+
+	fill(self->data, 2 << 20, 9);
+	for (size_t i = 1; i < (2u << 20); i += 2)
+		self->data[i] = (self->data[i] & 0x80) | 0x3c | (self->data[i] & 1);
+	memset(self->data + (3 << 20), 0x55, m * n * 4);
+	g = f32_gemm(self->va, m, n, k, d0, 0);
+	ASSERT_EQ(0, accel_prog_gemm(p, &g));
+	ASSERT_EQ(0, accel_prog_fence(p));
+	g = f32_gemm(self->va, 32, n, k, d1, 0);
+	ASSERT_EQ(0, accel_prog_loop(p, 4, 0));
+	ASSERT_EQ(0, accel_prog_gemm_regs(p, &g, 1, regs));
+	ASSERT_EQ(0, accel_prog_reg_add(p, 1, 1, 0, 32 * k * 2));
+	ASSERT_EQ(0, accel_prog_reg_add(p, 2, 2, 0, 32 * n * 4));
+	ASSERT_EQ(0, accel_prog_endloop(p));
+	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_MMA));
+	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_MMA, 0));
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(0, memcmp(self->data + (2 << 20), self->data + (3 << 20), m * n * 4));
+
+	/* a register number out of range fails at the GEMM; FENCE takes no flags */
+	accel_prog_reset(p);
+	at = accel_prog_size(p);
+	ASSERT_EQ(0, accel_prog_gemm_regs(p, &g, 0, regs));
+	((uint32_t *)accel_prog_dwords(p))[at / 4 + 26] = MXA_REGS3(1, 40, 0);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_BAD_REGISTER, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+	accel_prog_reset(p);
+	ASSERT_EQ(0, accel_prog_fence(p));
+	((uint32_t *)accel_prog_dwords(p))[0] |= MXA_CMD_HEADER(0, 0, 1);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_BAD_FLAGS, self->r.error);
 }
 
 /*
