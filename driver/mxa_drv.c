@@ -13,9 +13,11 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
 
 #include "drm/mxa_accel.h"
 #include "mxa_drv.h"
+#include "mxa_debugfs.h"
 #include "mxa_gem.h"
 #include "mxa_group.h"
 #include "mxa_job.h"
@@ -94,7 +96,9 @@ static int mxa_ioctl_query(struct drm_device *dev, void *data, struct drm_file *
 		info.va_start = MXA_VM_VA_START;
 		info.va_end = MXA_VM_VA_END;
 		info.max_bo_size = MXA_BO_MAX_SIZE;
-		info.driver_caps = DRM_MXA_DRIVER_CAP_GROUPS | DRM_MXA_DRIVER_CAP_RESULT_SIZE;
+		info.driver_caps = DRM_MXA_DRIVER_CAP_GROUPS | DRM_MXA_DRIVER_CAP_RESULT_SIZE |
+				   DRM_MXA_DRIVER_CAP_JOB_TIMEOUT;
+		info.job_timeout_ms = READ_ONCE(mdev->job_timeout_ms);
 		return mxa_query_copy(args, &info, sizeof(info));
 	default:
 		return -EINVAL;
@@ -157,6 +161,10 @@ static int mxa_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return PTR_ERR(mdev);
 	mdev->pdev = pdev;
 	ida_init(&mdev->ctx_ida);
+	ret = drmm_mutex_init(&mdev->drm, &mdev->vms_lock);
+	if (ret)
+		return ret;
+	INIT_LIST_HEAD(&mdev->vms);
 	pci_set_drvdata(pdev, mdev);
 
 	ret = pcim_enable_device(pdev);
@@ -186,6 +194,7 @@ static int mxa_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		mxa_hw_fini(mdev);
 		return ret;
 	}
+	mxa_debugfs_init(mdev);
 	return 0;
 }
 

@@ -7,6 +7,8 @@
 
 #include <linux/atomic.h>
 #include <linux/idr.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/xarray.h>
 
@@ -40,6 +42,15 @@ struct mxa_vm;
  * @queues: the hardware queues.
  * @error_irq: Linux IRQ of the error vector.
  * @error_work: recovers queues the device stopped on a ring-level error.
+ * @reset_wq: ordered workqueue of the queue resets and @error_work (mxa_reset.c).
+ * @job_timeout_ms: job timeout of this device (module parameter job_timeout_ms at
+ *                  probe, debugfs job_timeout_ms later; 0 disables it).
+ * @vms_lock: protects @vms.
+ * @vms: every live struct mxa_vm (context) of the device, for debugfs.
+ * @live_bos: BOs alive (debugfs counters).
+ * @live_contexts: contexts (VMs) alive.
+ * @live_jobs: jobs allocated and not yet freed.
+ * @jobs_total: jobs ever created.
  */
 struct mxa_device {
 	struct drm_device drm;
@@ -59,6 +70,15 @@ struct mxa_device {
 	struct mxa_queue queues[MXA_MAX_QUEUES];
 	int error_irq;
 	struct work_struct error_work;
+	struct workqueue_struct *reset_wq;
+	u32 job_timeout_ms;
+
+	struct mutex vms_lock;	/* protects vms */
+	struct list_head vms;
+	atomic_t live_bos;
+	atomic_t live_contexts;
+	atomic_t live_jobs;
+	atomic64_t jobs_total;
 };
 
 /**

@@ -22,6 +22,7 @@ static void mxa_gem_free(struct drm_gem_object *obj)
 {
 	struct mxa_bo *bo = to_mxa_bo(obj);
 
+	atomic_dec(&to_mxa_device(obj->dev)->live_bos);
 	if (bo->vm) {
 		mxa_vm_unmap(bo->vm, &bo->node);
 		mxa_vm_put(bo->vm);
@@ -78,6 +79,8 @@ int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *fil
 		return PTR_ERR(shmem);
 	obj = &shmem->base;
 	bo = to_mxa_bo(obj);
+	/* From here mxa_gem_free() runs when the object goes. */
+	atomic_inc(&to_mxa_device(dev)->live_bos);
 
 	sgt = drm_gem_shmem_get_pages_sgt(shmem);
 	if (IS_ERR(sgt)) {

@@ -27,6 +27,7 @@
 #include "mxa_drv.h"
 #include "mxa_hw.h"
 #include "mxa_job.h"
+#include "mxa_reset.h"
 
 #ifdef __BIG_ENDIAN
 #error "mxa: the ring, completion and page-table formats are little-endian"
@@ -81,8 +82,12 @@ void mxa_hw_tlb_invalidate(struct mxa_device *mdev, u32 ctx)
 	drm_dev_exit(idx);
 }
 
-/* Latch the ring registers and enable the queue; the ring starts empty at slot 0. */
-static void mxa_queue_start(struct mxa_queue *q)
+/**
+ * mxa_hw_queue_start() - latch the ring registers and enable the queue; the ring starts
+ * empty at slot 0.
+ * @q: the queue.
+ */
+void mxa_hw_queue_start(struct mxa_queue *q)
 {
 	mxa_qwrite(q, MXA_QREG_RING_LO, lower_32_bits(q->ring_dma));
 	mxa_qwrite(q, MXA_QREG_RING_HI, upper_32_bits(q->ring_dma));
@@ -106,8 +111,27 @@ static irqreturn_t mxa_error_irq(int irq, void *arg)
 	if (!(mxa_read(mdev, MXA_REG_INT_STATUS) & MXA_INT_ERROR))
 		return IRQ_NONE;
 	mxa_write(mdev, MXA_REG_INT_STATUS, MXA_INT_ERROR);
-	schedule_work(&mdev->error_work);
+	mxa_reset_schedule_error(mdev);
 	return IRQ_HANDLED;
+}
+
+/**
+ * mxa_hw_queue_reset() - reset one queue (MXA_QCTRL_RESET): the device aborts its
+ * running job and drops its descriptors; the queue is disabled afterwards.
+ * @q: the queue, halted (mxa_job_queue_halt()).
+ *
+ * Return: 0 or -ETIMEDOUT if the device did not finish the reset.
+ */
+int mxa_hw_queue_reset(struct mxa_queue *q)
+{
+	int ret;
+
+	mxa_qwrite(q, MXA_QREG_CONTROL, MXA_QCTRL_RESET);
+	ret = mxa_hw_poll_clear(q->mdev, MXA_QUEUE_REG(q->idx, MXA_QREG_CONTROL),
+				MXA_QCTRL_RESET);
+	if (ret)
+		mxa_err(q->mdev, "queue %u reset timed out\n", q->idx);
+	return ret;
 }
 
 /* Reset a queue the device stopped: its jobs fail with -EIO, the ring restarts empty. */
@@ -121,12 +145,10 @@ static void mxa_queue_recover(struct mxa_queue *q)
 
 	/* Jobs that completed before the queue stopped keep their real result. */
 	mxa_job_queue_halt(q, false);
-	mxa_qwrite(q, MXA_QREG_CONTROL, MXA_QCTRL_RESET);
-	if (mxa_hw_poll_clear(mdev, MXA_QUEUE_REG(q->idx, MXA_QREG_CONTROL),
-			      MXA_QCTRL_RESET))
-		mxa_err(mdev, "queue %u reset timed out\n", q->idx);
+	mxa_hw_queue_reset(q);
+	q->resets++;
 	mxa_job_queue_abort(q, -EIO, MXA_ERR_ABORTED, false);
-	mxa_queue_start(q);
+	mxa_hw_queue_start(q);
 	/* The backlog did nothing wrong: it runs now. */
 	mxa_job_queue_resume(q);
 }
@@ -168,6 +190,7 @@ static int mxa_queue_init(struct mxa_device *mdev, u32 idx)
 	INIT_LIST_HEAD(&q->backlog);
 	init_waitqueue_head(&q->space_wq);
 	q->fence_context = dma_fence_context_alloc(1);
+	mxa_reset_queue_init(q);
 	snprintf(q->name, sizeof(q->name), "mxa-q%u", idx);
 
 	q->ring = dmam_alloc_coherent(dev, q->size * sizeof(*q->ring), &q->ring_dma,
@@ -279,6 +302,9 @@ int mxa_hw_init(struct mxa_device *mdev)
 	if (!mdev->ctx_table)
 		return -ENOMEM;
 	INIT_WORK(&mdev->error_work, mxa_error_work);
+	ret = mxa_reset_init(mdev);
+	if (ret)
+		return ret;
 
 	for (i = 0; i < mdev->num_queues; i++) {
 		ret = mxa_queue_init(mdev, i);
@@ -296,7 +322,7 @@ int mxa_hw_init(struct mxa_device *mdev)
 	mxa_write(mdev, MXA_REG_CTX_TABLE_HI, upper_32_bits(mdev->ctx_table_dma));
 	mxa_write(mdev, MXA_REG_CTX_COUNT, mdev->ctx_count);
 	for (i = 0; i < mdev->num_queues; i++) {
-		mxa_queue_start(&mdev->queues[i]);
+		mxa_hw_queue_start(&mdev->queues[i]);
 		mdev->queues[i].accepting = true;
 	}
 	mxa_write(mdev, MXA_REG_INT_MASK, 0);
@@ -328,6 +354,8 @@ void mxa_hw_fini(struct mxa_device *mdev)
 	/* No new jobs; keep the results of those that finished before the reset. */
 	for (i = 0; i < mdev->num_queues; i++)
 		mxa_job_queue_halt(&mdev->queues[i], true);
+	/* Watchdogs and resets find the device gone or the queues not accepting. */
+	mxa_reset_fini(mdev);
 
 	mxa_write(mdev, MXA_REG_CONTROL, 0);
 	mxa_hw_reset(mdev);

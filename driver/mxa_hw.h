@@ -10,6 +10,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "mxa_regs.h"
 
@@ -49,6 +50,14 @@ struct mxa_job;
  * @fence_context: dma_fence context of the queue (fences signal in ring order).
  * @space_wq: woken when slots free up or @accepting changes.
  * @name: timeline name of the fences ("mxa-q<N>").
+ * @watchdog: job timeout of the job at @head (mxa_reset.c).
+ * @reset_work: the queue's reset, on the device's ordered reset workqueue.
+ * @watch_seqno: fence seqno of the job @watchdog times (under @lock).
+ * @watch_start: jiffies when that job reached the head of the ring (under @lock).
+ * @guilty_seqno: seqno of the job the watchdog found hung, 0 if none (under @lock).
+ * @reset_state: enum mxa_reset_state; written by the reset work only.
+ * @resets: queue resets done.
+ * @timeouts: jobs failed with -ETIMEDOUT.
  */
 struct mxa_queue {
 	struct mxa_device *mdev;
@@ -75,6 +84,15 @@ struct mxa_queue {
 	u64 fence_context;
 	wait_queue_head_t space_wq;
 	char name[16];
+
+	struct delayed_work watchdog;
+	struct work_struct reset_work;
+	u64 watch_seqno;
+	unsigned long watch_start;
+	u64 guilty_seqno;
+	int reset_state;
+	u32 resets;
+	u32 timeouts;
 };
 
 u32 mxa_read(struct mxa_device *mdev, u32 reg);
@@ -103,5 +121,7 @@ static inline bool mxa_queue_full(const struct mxa_queue *q)
 int mxa_hw_init(struct mxa_device *mdev);
 void mxa_hw_fini(struct mxa_device *mdev);
 void mxa_hw_tlb_invalidate(struct mxa_device *mdev, u32 ctx);
+void mxa_hw_queue_start(struct mxa_queue *q);
+int mxa_hw_queue_reset(struct mxa_queue *q);
 
 #endif /* MXA_HW_H */

@@ -36,6 +36,7 @@
 #include "mxa_drv.h"
 #include "mxa_gem.h"
 #include "mxa_group.h"
+#include "mxa_reset.h"
 #include "mxa_job.h"
 #include "mxa_vm.h"
 
@@ -43,6 +44,8 @@ static LLIST_HEAD(mxa_job_free_list);
 
 static void mxa_job_release_refs(struct mxa_job *job)
 {
+	/* The VM reference (dropped last) keeps the device alive up to here. */
+	atomic_dec(&job->vm->mdev->live_jobs);
 	if (job->bo)
 		drm_gem_object_put(&job->bo->base.base);
 	mxa_vm_put(job->vm);
@@ -136,6 +139,10 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp
 	    !IS_ALIGNED(args->prog_size, 4) || !IS_ALIGNED(args->prog_offset, 4))
 		return -EINVAL;
 
+	/* A banned context runs nothing more (mxa_reset.c). */
+	if (READ_ONCE(mf->vm->banned))
+		return -ECANCELED;
+
 	obj = drm_gem_object_lookup(file, args->prog_handle);
 	if (!obj)
 		return -ENOENT;
@@ -150,6 +157,8 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp
 		drm_gem_object_put(obj);
 		return -ENOMEM;
 	}
+	atomic_inc(&mdev->live_jobs);
+	atomic64_inc(&mdev->jobs_total);
 	job->queue = &mdev->queues[queue];
 	job->vm = mxa_vm_get(mf->vm);
 	job->bo = bo;
@@ -226,6 +235,7 @@ static void mxa_queue_refill(struct mxa_queue *q)
 	}
 	if (moved)
 		mxa_queue_doorbell(q);
+	mxa_reset_watch(q);
 }
 
 static bool mxa_queue_can_push(struct mxa_queue *q)
@@ -273,6 +283,7 @@ int mxa_job_push(struct mxa_job *job, bool may_wait)
 			mxa_job_arm(q, job);
 			mxa_queue_place(q, mxa_job_get(job));
 			mxa_queue_doorbell(q);
+			mxa_reset_watch(q);
 			ret = 0;
 			break;
 		}
@@ -338,6 +349,7 @@ static void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
 	r->end_ns = comp->end_ns;
 	r->cycles = comp->cycles;
 	r->commands = comp->commands;
+	mxa_reset_note_result(job->vm, r->status);
 	mxa_job_signal(job);
 }
 
@@ -369,6 +381,8 @@ static u32 mxa_queue_harvest(struct mxa_queue *q)
 		mxa_job_put(job);
 	}
 	q->hw_completed = hw;
+	if (done)
+		mxa_reset_watch(q);
 	return done;
 }
 
@@ -453,6 +467,48 @@ void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error, bool backlo
 	}
 	spin_unlock_irq(&q->lock);
 	wake_up_all(&q->space_wq);
+}
+
+/**
+ * mxa_job_queue_requeue() - after a queue reset, fail the job at the ring's head and
+ * put the jobs behind it, which never started, back in front of the backlog.
+ * @q: the queue, halted (mxa_job_queue_halt()) and reset on the device side.
+ * @status: drm_mxa_job_result.status for the head job (negative errno).
+ * @error: drm_mxa_job_result.error for it (MXA_ERR_*).
+ *
+ * Fences keep signalling in seqno order: the requeued jobs are older than the backlog.
+ * The ring is left empty at slot 0; mxa_job_queue_resume() refills it.
+ */
+void mxa_job_queue_requeue(struct mxa_queue *q, int status, u32 error)
+{
+	LIST_HEAD(requeue);
+	struct mxa_job *job;
+
+	spin_lock_irq(&q->lock);
+	if (q->head != q->tail) {
+		u32 slot = q->head;
+
+		job = q->jobs[slot];
+		q->jobs[slot] = NULL;
+		q->head = (slot + 1) & (q->size - 1);
+		job->result.start_ns = q->comps[slot].start_ns;
+		mxa_job_abort(job, status, error);
+	}
+	while (q->head != q->tail) {
+		u32 slot = q->head;
+
+		job = q->jobs[slot];
+		q->jobs[slot] = NULL;
+		q->head = (slot + 1) & (q->size - 1);
+		/* The ring's reference becomes the backlog's. */
+		list_add_tail(&job->backlog_node, &requeue);
+		q->backlog_len++;
+	}
+	list_splice(&requeue, &q->backlog);
+	q->head = 0;
+	q->tail = 0;
+	q->hw_completed = 0;
+	spin_unlock_irq(&q->lock);
 }
 
 /**

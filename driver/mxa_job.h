@@ -76,6 +76,7 @@ static inline void mxa_job_put(struct mxa_job *job)
 void mxa_job_queue_complete(struct mxa_queue *q);
 void mxa_job_queue_halt(struct mxa_queue *q, bool for_good);
 void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error, bool backlog);
+void mxa_job_queue_requeue(struct mxa_queue *q, int status, u32 error);
 void mxa_job_queue_resume(struct mxa_queue *q);
 void mxa_job_file_close(struct mxa_file *mf);
 void mxa_job_flush_free(void);

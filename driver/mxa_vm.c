@@ -241,6 +241,9 @@ struct mxa_vm *mxa_vm_create(struct mxa_device *mdev)
 	mxa_hw_tlb_invalidate(mdev, vm->ctx);
 
 	drm_dev_get(&mdev->drm);
+	atomic_inc(&mdev->live_contexts);
+	scoped_guard(mutex, &mdev->vms_lock)
+		list_add_tail(&vm->node, &mdev->vms);
 	return vm;
 
 err_ida:
@@ -259,6 +262,9 @@ static void mxa_vm_release(struct kref *ref)
 	struct mxa_device *mdev = vm->mdev;
 	int idx;
 
+	scoped_guard(mutex, &mdev->vms_lock)
+		list_del(&vm->node);
+	atomic_dec(&mdev->live_contexts);
 	if (drm_dev_enter(&mdev->drm, &idx)) {
 		WRITE_ONCE(mdev->ctx_table[vm->ctx].flags, 0);
 		mxa_write(mdev, MXA_REG_TLB_INVAL, vm->ctx);

@@ -29,6 +29,10 @@ struct mxa_pt;
  * @lock: protects @mm and the page tables.
  * @mm: VA allocator over [MXA_VM_VA_START, MXA_VM_VA_END).
  * @root: level-2 page table, the context's pt_root.
+ * @hangs: jobs of this context that timed out.
+ * @faults: consecutive jobs of this context that ended in an MMU fault.
+ * @banned: the context hung or faulted too often; its submissions get -ECANCELED.
+ * @node: entry of mxa_device.vms (under mxa_device.vms_lock).
  */
 struct mxa_vm {
 	struct kref ref;
@@ -37,6 +41,10 @@ struct mxa_vm {
 	struct mutex lock;	/* protects mm and the page tables */
 	struct drm_mm mm;
 	struct mxa_pt *root;
+	atomic_t hangs;
+	atomic_t faults;
+	bool banned;
+	struct list_head node;
 };
 
 struct mxa_vm *mxa_vm_create(struct mxa_device *mdev);

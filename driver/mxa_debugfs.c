@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MXA debugfs.
+ *
+ * DOC: debugfs
+ *
+ * In the accel device's debugfs directory (/sys/kernel/debug/accel/<minor>/):
+ *
+ * - ``counters``: live objects of the device, one "name value" per line (bos, contexts,
+ *   jobs) plus totals; the fuzzing and lifecycle tests check them for leaks.
+ * - ``queues``: per hardware queue its ring state, backlog, reset state and counters.
+ * - ``contexts``: per context (open file) its id, ban state, hang and fault counts.
+ * - ``vm``: per context its VA ranges (drm_mm).
+ * - ``job_timeout_ms``: the device's job timeout, writable (0 disables it).
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include <drm/drm_print.h>
+
+#include "mxa_drv.h"
+#include "mxa_debugfs.h"
+#include "mxa_reset.h"
+#include "mxa_vm.h"
+
+static int mxa_counters_show(struct seq_file *m, void *unused)
+{
+	struct mxa_device *mdev = m->private;
+
+	seq_printf(m, "bos %d\n", atomic_read(&mdev->live_bos));
+	seq_printf(m, "contexts %d\n", atomic_read(&mdev->live_contexts));
+	seq_printf(m, "jobs %d\n", atomic_read(&mdev->live_jobs));
+	seq_printf(m, "jobs_total %llu\n", (u64)atomic64_read(&mdev->jobs_total));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mxa_counters);
+
+static int mxa_queues_show(struct seq_file *m, void *unused)
+{
+	struct mxa_device *mdev = m->private;
+	u32 i;
+
+	for (i = 0; i < mdev->num_queues; i++) {
+		struct mxa_queue *q = &mdev->queues[i];
+
+		spin_lock_irq(&q->lock);
+		seq_printf(m, "queue %u: head %u tail %u in_flight %u backlog %u seqno %llu accepting %d recovering %d\n",
+			   q->idx, q->head, q->tail, mxa_queue_in_flight(q), q->backlog_len,
+			   q->seqno, q->accepting, q->recovering);
+		spin_unlock_irq(&q->lock);
+		seq_printf(m, "  reset %s resets %u timeouts %u\n",
+			   mxa_reset_state_name(READ_ONCE(q->reset_state)), q->resets,
+			   q->timeouts);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mxa_queues);
+
+static int mxa_contexts_show(struct seq_file *m, void *unused)
+{
+	struct mxa_device *mdev = m->private;
+	struct mxa_vm *vm;
+
+	guard(mutex)(&mdev->vms_lock);
+	list_for_each_entry(vm, &mdev->vms, node)
+		seq_printf(m, "context %u: banned %d hangs %d faults %d\n", vm->ctx,
+			   READ_ONCE(vm->banned), atomic_read(&vm->hangs),
+			   atomic_read(&vm->faults));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mxa_contexts);
+
+static int mxa_vm_show(struct seq_file *m, void *unused)
+{
+	struct mxa_device *mdev = m->private;
+	struct drm_printer p = drm_seq_file_printer(m);
+	struct mxa_vm *vm;
+
+	guard(mutex)(&mdev->vms_lock);
+	list_for_each_entry(vm, &mdev->vms, node) {
+		seq_printf(m, "context %u:\n", vm->ctx);
+		guard(mutex)(&vm->lock);
+		drm_mm_print(&vm->mm, &p);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mxa_vm);
+
+/**
+ * mxa_debugfs_init() - create the device's debugfs files (after drm_dev_register()).
+ * @mdev: the device.
+ *
+ * The files go with the DRM device's debugfs directory.
+ */
+void mxa_debugfs_init(struct mxa_device *mdev)
+{
+	struct dentry *root = mdev->drm.debugfs_root;
+
+	if (IS_ERR_OR_NULL(root))
+		return;
+	debugfs_create_file("counters", 0444, root, mdev, &mxa_counters_fops);
+	debugfs_create_file("queues", 0444, root, mdev, &mxa_queues_fops);
+	debugfs_create_file("contexts", 0444, root, mdev, &mxa_contexts_fops);
+	debugfs_create_file("vm", 0444, root, mdev, &mxa_vm_fops);
+	debugfs_create_u32("job_timeout_ms", 0644, root, &mdev->job_timeout_ms);
+}

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest kselftest "reset": job timeouts, per-queue reset and banning. A job that waits
+ * on a semaphore that never comes hangs its queue; with a short job timeout (debugfs
+ * job_timeout_ms) the driver resets that queue: the job fails with -ETIMEDOUT, jobs of
+ * other contexts queued behind it run, a context that hangs or faults repeatedly is
+ * banned (-ECANCELED) while others continue. Also the debugfs counters return to their
+ * baseline when files close (no leaked BOs, contexts or jobs).
+ */
+#include "mxa_test.h"
+
+#include <liburing.h>
+#include <stdio.h>
+
+#include "kselftest_harness.h"
+
+#define SEC	NSEC_PER_SEC
+#define MS	1000000ll
+#define TIMEOUT_MS	300
+
+/*
+ * The accel device's debugfs directory is named after its PCI address:
+ * /sys/kernel/debug/accel/<basename of /sys/class/accel/accelN/device>/<file>.
+ */
+static const char *debugfs(const char *file)
+{
+	static char path[512];
+	const char *dev = getenv("ACCEL_DEVICE");
+	char link[256], target[256];
+	const char *name;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/class/accel/%s/device",
+		 dev && strrchr(dev, '/') ? strrchr(dev, '/') + 1 : "accel0");
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return "/nonexistent";
+	target[n] = 0;
+	name = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/%s", name, file);
+	return path;
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	return n;
+}
+
+static int write_u32(const char *path, unsigned int v)
+{
+	char buf[32];
+	int fd = open(path, O_WRONLY), n, ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%u\n", v);
+	if (write(fd, buf, n) != n)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* A "name value" line of debugfs counters; -1 if missing. */
+static long counter(const char *name)
+{
+	char buf[512], *p;
+
+	if (read_file(debugfs("counters"), buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = strtok(buf, "\n"); p; p = strtok(NULL, "\n")) {
+		size_t l = strlen(name);
+
+		if (!strncmp(p, name, l) && p[l] == ' ')
+			return strtol(p + l + 1, NULL, 10);
+	}
+	return -1;
+}
+
+FIXTURE(reset) {
+	int fd;
+	struct drm_mxa_device_info info;
+	struct mxa_bo prog;
+	struct mxa_bo data;
+	unsigned int old_timeout;
+	uint32_t hang_size, fence_off, fence_size, fault_off, fault_size;
+};
+
+static uint32_t *put_sem_wait(uint32_t *p, uint64_t va, uint64_t value, uint32_t timeout_us)
+{
+	*p++ = MXA_CMD_HEADER(MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, 0);
+	*p++ = (uint32_t)va;
+	*p++ = (uint32_t)(va >> 32);
+	*p++ = (uint32_t)value;
+	*p++ = (uint32_t)(value >> 32);
+	*p++ = timeout_us;
+	return p;
+}
+
+/* Programs at fixed offsets of a file's program BO. */
+static void setup_progs(FIXTURE_DATA(reset) *self, struct mxa_bo *prog, struct mxa_bo *data)
+{
+	uint32_t *start, *p;
+
+	/* Semaphore data[0] >= 1 never comes: the device would wait 10 s. */
+	p = put_sem_wait(prog->map, data->va, 1, MXA_SEM_MAX_TIMEOUT_US);
+	self->hang_size = mxa_bytes(prog->map, p);
+	self->fence_off = 1024;
+	start = p = (uint32_t *)((char *)prog->map + 1024);
+	p = mxa_put_fence(p, data->va + 8, 0xabc);
+	self->fence_size = mxa_bytes(start, p);
+	self->fault_off = 2048;
+	start = p = (uint32_t *)((char *)prog->map + 2048);
+	p = mxa_put_fence(p, 0x2000, 1);	/* below the first VA: never mapped */
+	self->fault_size = mxa_bytes(start, p);
+}
+
+FIXTURE_SETUP(reset)
+{
+	char buf[32];
+
+	self->fd = mxa_open();
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(0, mxa_query_device(self->fd, &self->info));
+	if (!(self->info.driver_caps & DRM_MXA_DRIVER_CAP_JOB_TIMEOUT))
+		SKIP(return, "driver without job timeouts");
+	if (read_file(debugfs("job_timeout_ms"), buf, sizeof(buf)) < 0)
+		SKIP(return, "no debugfs");
+	self->old_timeout = strtoul(buf, NULL, 10);
+	ASSERT_EQ(0, write_u32(debugfs("job_timeout_ms"), TIMEOUT_MS));
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 64 << 10, &self->prog));
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &self->data));
+	memset(self->data.map, 0, 4096);
+	setup_progs(self, &self->prog, &self->data);
+}
+
+FIXTURE_TEARDOWN(reset)
+{
+	mxa_bo_free(self->fd, &self->data);
+	mxa_bo_free(self->fd, &self->prog);
+	close(self->fd);
+	if (self->old_timeout)
+		write_u32(debugfs("job_timeout_ms"), self->old_timeout);
+}
+
+TEST_F_TIMEOUT(reset, hang_times_out_and_queue_recovers, 60)
+{
+	struct drm_mxa_job_result r;
+	struct drm_mxa_device_info info;
+	uint64_t id;
+	int64_t t0 = mxa_now_ns();
+
+	ASSERT_EQ(0, mxa_query_device(self->fd, &info));
+	EXPECT_EQ(TIMEOUT_MS, info.job_timeout_ms);
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, 0, self->hang_size, &id));
+	ASSERT_EQ(0, mxa_wait(self->fd, id, 30 * SEC, &r));
+	EXPECT_EQ(-ETIMEDOUT, r.status);
+	EXPECT_EQ(MXA_ERR_ABORTED, r.error);
+	/* Well before the device's own 10 s semaphore timeout. */
+	EXPECT_LT(mxa_now_ns() - t0, 8 * SEC);
+
+	/* The same file and queue run jobs again. */
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, self->fence_off,
+				self->fence_size, &id));
+	ASSERT_EQ(0, mxa_wait(self->fd, id, 30 * SEC, &r));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(0xabc, ((volatile uint64_t *)self->data.map)[1]);
+}
+
+TEST_F_TIMEOUT(reset, other_contexts_queued_behind_survive, 60)
+{
+	struct drm_mxa_job_result r;
+	struct mxa_bo prog2, data2;
+	uint64_t hang, ok[4];
+	int fd2 = mxa_open(), i;
+
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, mxa_bo_new(fd2, 64 << 10, &prog2));
+	ASSERT_EQ(0, mxa_bo_new(fd2, 4096, &data2));
+	memset(data2.map, 0, 4096);
+	setup_progs(self, &prog2, &data2);
+
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, 0, self->hang_size, &hang));
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, mxa_submit(fd2, prog2.handle, 0, self->fence_off, self->fence_size,
+					&ok[i]));
+	ASSERT_EQ(0, mxa_wait(self->fd, hang, 30 * SEC, &r));
+	EXPECT_EQ(-ETIMEDOUT, r.status);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, mxa_wait(fd2, ok[i], 30 * SEC, &r));
+		EXPECT_EQ(0, r.status) TH_LOG("job %d", i);
+	}
+	EXPECT_EQ(0xabc, ((volatile uint64_t *)data2.map)[1]);
+	mxa_bo_free(fd2, &data2);
+	mxa_bo_free(fd2, &prog2);
+	close(fd2);
+}
+
+TEST_F_TIMEOUT(reset, repeated_hangs_ban_the_context_only, 90)
+{
+	struct drm_mxa_job_result r;
+	struct mxa_bo prog2, data2;
+	uint64_t id;
+	int i, banned = 0, fd2;
+
+	for (i = 0; i < 3; i++) {
+		int ret = mxa_submit(self->fd, self->prog.handle, i % self->info.num_queues, 0,
+				     self->hang_size, &id);
+
+		if (ret == -ECANCELED) {
+			banned = 1;
+			break;
+		}
+		ASSERT_EQ(0, ret);
+		ASSERT_EQ(0, mxa_wait(self->fd, id, 30 * SEC, &r));
+		EXPECT_EQ(-ETIMEDOUT, r.status);
+	}
+	if (!banned)
+		EXPECT_EQ(-ECANCELED, mxa_submit(self->fd, self->prog.handle, 0,
+						 self->fence_off, self->fence_size, &id));
+
+	/* Another file is not affected. */
+	fd2 = mxa_open();
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, mxa_bo_new(fd2, 64 << 10, &prog2));
+	ASSERT_EQ(0, mxa_bo_new(fd2, 4096, &data2));
+	setup_progs(self, &prog2, &data2);
+	ASSERT_EQ(0, mxa_submit(fd2, prog2.handle, 0, self->fence_off, self->fence_size, &id));
+	ASSERT_EQ(0, mxa_wait(fd2, id, 30 * SEC, &r));
+	EXPECT_EQ(0, r.status);
+	mxa_bo_free(fd2, &data2);
+	mxa_bo_free(fd2, &prog2);
+	close(fd2);
+}
+
+TEST_F_TIMEOUT(reset, repeated_faults_ban_the_context, 60)
+{
+	struct drm_mxa_job_result r;
+	uint64_t id;
+	int i, ret = 0;
+
+	for (i = 0; i < 64; i++) {
+		ret = mxa_submit(self->fd, self->prog.handle, 0, self->fault_off,
+				 self->fault_size, &id);
+		if (ret)
+			break;
+		ASSERT_EQ(0, mxa_wait(self->fd, id, 30 * SEC, &r));
+		EXPECT_EQ(-EFAULT, r.status);
+	}
+	EXPECT_EQ(-ECANCELED, ret);
+	EXPECT_LE(2, i);
+}
+
+TEST_F_TIMEOUT(reset, uring_and_groups_see_the_timeout, 60)
+{
+	struct drm_mxa_submit s = { .prog_handle = self->prog.handle,
+		.prog_size = self->hang_size };
+	struct drm_mxa_commit_group c = { 0 };
+	struct drm_mxa_wait_group w = { .timeout_ns = 30 * SEC };
+	struct drm_mxa_job_result res;
+	struct io_uring_params p;
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	int i, ret, got_job = 0, got_wait = 0;
+	const void *payloads[3] = { &s, &c, &w };
+	const size_t sizes[3] = { sizeof(s), sizeof(c), sizeof(w) };
+	const uint32_t ops[3] = { MXA_URING_CMD_SUBMIT, MXA_URING_CMD_COMMIT_GROUP,
+				  MXA_URING_CMD_WAIT_GROUP };
+
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32;
+	ret = io_uring_queue_init_params(16, &ring, &p);
+	if (ret == -ENOSYS || ret == -EPERM)
+		SKIP(return, "io_uring unavailable");
+	ASSERT_EQ(0, ret);
+	s.result_ptr = (uintptr_t)&res;
+	s.result_size = sizeof(res);
+	memset(&res, 0xff, sizeof(res));
+	for (i = 0; i < 3; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+		ASSERT_NE(NULL, sqe);
+		memset(sqe, 0, 2 * sizeof(*sqe));
+		sqe->opcode = IORING_OP_URING_CMD;
+		sqe->fd = self->fd;
+		sqe->cmd_op = ops[i];
+		sqe->user_data = i;
+		memcpy(sqe->cmd, payloads[i], sizes[i]);
+	}
+	ASSERT_EQ(3, io_uring_submit(&ring));
+	for (i = 0; i < 3; i++) {
+		struct __kernel_timespec ts = { .tv_sec = 30 };
+
+		ASSERT_EQ(0, io_uring_wait_cqe_timeout(&ring, &cqe, &ts));
+		if (cqe->user_data == 0) {
+			EXPECT_EQ(-ETIMEDOUT, cqe->res);
+			got_job++;
+		} else if (cqe->user_data == 2) {
+			EXPECT_EQ(0, cqe->res);
+			EXPECT_EQ(1, cqe->big_cqe[0]);
+			got_wait++;
+		} else {
+			EXPECT_EQ(0, cqe->res);
+		}
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	EXPECT_EQ(1, got_job);
+	EXPECT_EQ(1, got_wait);
+	EXPECT_EQ(-ETIMEDOUT, res.status);
+	EXPECT_EQ(0, res.pad2);
+	io_uring_queue_exit(&ring);
+}
+
+TEST(counters_return_to_baseline)
+{
+	long bos, ctxs, jobs;
+	struct mxa_bo prog, data;
+	int fd, i, tries;
+
+	bos = counter("bos");
+	ctxs = counter("contexts");
+	jobs = counter("jobs");
+	if (bos < 0)
+		SKIP(return, "no debugfs counters");
+	fd = mxa_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, mxa_bo_new(fd, 4096, &prog));
+	ASSERT_EQ(0, mxa_bo_new(fd, 4096, &data));
+	EXPECT_EQ(bos + 2, counter("bos"));
+	EXPECT_EQ(ctxs + 1, counter("contexts"));
+	mxa_put_fence(prog.map, data.va, 1);
+	for (i = 0; i < 50; i++)
+		ASSERT_EQ(0, mxa_submit(fd, prog.handle, i % 2, 0, 20, NULL));
+	munmap(prog.map, prog.size);
+	munmap(data.map, data.size);
+	close(fd);	/* with jobs in flight and never waited for */
+
+	/* Jobs are freed from a work item once they end. */
+	for (tries = 0; tries < 100; tries++) {
+		if (counter("bos") == bos && counter("contexts") == ctxs &&
+		    counter("jobs") == jobs)
+			break;
+		usleep(50000);
+	}
+	EXPECT_EQ(bos, counter("bos"));
+	EXPECT_EQ(ctxs, counter("contexts"));
+	EXPECT_EQ(jobs, counter("jobs"));
+}
+
+TEST_HARNESS_MAIN
