@@ -60,3 +60,20 @@ GUEST_PROGS += $(ACCEL_GEMM_DEMO)
 $(ACCEL_GEMM_DEMO): $(LIBACCEL_DIR)/examples/accel-gemm.c $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
+
+# The tools (accel-info, accel-run, accel-trace, accel-bench), static: /bin in the guest.
+# accel-trace is accel-run built with -DACCEL_TRACE_TOOL.
+ACCEL_TOOL_NAMES := accel-info accel-run accel-trace accel-bench
+ACCEL_TOOLS := $(patsubst %,$(BUILD)/bin/%,$(ACCEL_TOOL_NAMES))
+GUEST_PROGS += $(ACCEL_TOOLS)
+
+.PHONY: accel-tools
+accel-tools: $(ACCEL_TOOLS)
+
+$(BUILD)/bin/accel-trace: $(LIBACCEL_DIR)/tools/accel-run.c $(LIBACCEL_DIR)/tools/tool.h $(LIBACCEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBACCEL_CFLAGS) -DACCEL_TRACE_TOOL -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
+
+$(BUILD)/bin/accel-%: $(LIBACCEL_DIR)/tools/accel-%.c $(LIBACCEL_DIR)/tools/tool.h $(LIBACCEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)

@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: MIT
+/*
+ * accel-run: assemble a program file and run it on an MXA device, with buffers filled
+ * from files and written back to files (accel-run(1)). Built a second time as
+ * accel-trace (-DACCEL_TRACE_TOOL): the same, with a TIMESTAMP before every top-level
+ * command, and the job's timeline written as Chrome/Perfetto trace JSON
+ * (accel-trace(1)).
+ *
+ * Buffers: a program names device memory by buffer names, which are symbols whose value
+ * is the buffer's device VA ("FENCE_WRITE out+8, 42"). A buffer comes from
+ *   --buf NAME=SIZE             on the command line,
+ *   .buffer NAME, SIZE          in the program,
+ *   --in FILE@NAME[+OFF]        a file to load (the buffer is made to fit if not declared),
+ * and --out FILE@NAME[+OFF][:LEN] writes LEN bytes (default: to the end) back after
+ * the job. .tmap directives put their tensor maps in a buffer of their own.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+
+#include "tool.h"
+#include "mxa_isa.h"
+
+#define MAX_BUFS	64
+#define MAX_FILES	64
+#define MAPS_BYTES	(64u << 10)
+
+struct buf {
+	char name[64];
+	uint64_t size, va;
+	struct accel_bo *bo;
+	uint8_t *map;		/* host memory in --dry-run */
+};
+
+struct file_arg {
+	const char *file;
+	char name[64];
+	uint64_t off, len;	/* len 0: to the end */
+};
+
+static struct accel_device *dev;
+static int dry_run;
+static struct buf bufs[MAX_BUFS];
+static int nbufs;
+static struct file_arg ins[MAX_FILES], outs[MAX_FILES];
+static int nins, nouts;
+static struct { char name[64]; uint64_t value; } defs[MAX_FILES];
+static int ndefs;
+static struct accel_bo *maps_bo;
+static uint8_t maps_host[MAPS_BYTES];
+static uint32_t maps_used;
+
+#ifdef ACCEL_TRACE_TOOL
+#define TOOL "accel-trace"
+#else
+#define TOOL "accel-run"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " TOOL " [options] PROGRAM.s\n"
+#ifdef ACCEL_TRACE_TOOL
+		"Assemble PROGRAM.s (- for stdin), run it with a TIMESTAMP before every top-level\n"
+		"command, and write the job's timeline as Chrome/Perfetto trace JSON.\n"
+		"  -o, --output FILE       trace file (default trace.json; - for stdout)\n"
+#else
+		"Assemble PROGRAM.s (- for stdin) and run it on an MXA device.\n"
+		"  -n, --dry-run           assemble and print the disassembly; no device needed\n"
+		"  -S, --show              print the disassembly before running\n"
+		"  -T, --trace FILE        also write the job's timeline (as accel-trace)\n"
+#endif
+		"  -b, --buf NAME=SIZE     a buffer; the program uses NAME as its device VA\n"
+		"  -i, --in FILE@NAME[+OFF]   load FILE into buffer NAME at OFF (made to fit)\n"
+		"  -O, --out FILE@NAME[+OFF][:LEN]  write the buffer back to FILE after the job\n"
+		"  -D, --define NAME=VALUE a symbol for the program\n"
+		"  -q, --queue Q           hardware queue (default 0)\n"
+		"  -m, --mode MODE         uring, ioctl or auto (default)\n"
+		"  -d, --device PATH       device node (default $ACCEL_DEVICE or %s)\n"
+		"  -t, --timeout SEC       give up waiting after SEC seconds (default 60)\n"
+		"  -h, --help              this text\n"
+		"Exit status: 0 the job completed, 1 it failed (explained on stderr), 2 usage or\n"
+		"assembly error. Syntax: Documentation/libaccel.rst, accel-run(1).\n",
+		ACCEL_DEFAULT_DEVICE);
+}
+
+static struct buf *find_buf(const char *name)
+{
+	for (int i = 0; i < nbufs; i++)
+		if (!strcmp(bufs[i].name, name))
+			return &bufs[i];
+	return NULL;
+}
+
+static int make_buf(const char *name, uint64_t size, struct buf **out)
+{
+	struct buf *b = find_buf(name);
+	int ret;
+
+	if (b) {
+		if (size > b->size)
+			return -ENOSPC;
+		*out = b;
+		return 0;
+	}
+	if (nbufs == MAX_BUFS || strlen(name) >= sizeof(b->name) || !size)
+		return -EINVAL;
+	b = &bufs[nbufs];
+	snprintf(b->name, sizeof(b->name), "%s", name);
+	b->size = size;
+	if (dry_run) {
+		b->va = 0x100000000ull + (uint64_t)nbufs * 0x10000000ull;
+		b->map = calloc(1, size);
+		if (!b->map)
+			return -ENOMEM;
+	} else {
+		ret = accel_bo_alloc(dev, size, &b->bo);
+		if (ret)
+			return ret;
+		b->va = accel_bo_va(b->bo);
+		b->map = accel_bo_map(b->bo);
+	}
+	nbufs++;
+	*out = b;
+	return 0;
+}
+
+static uint64_t file_size(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	if (!f)
+		tool_die("%s: %s", path, strerror(errno));
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fclose(f);
+	return n > 0 ? (uint64_t)n : 1;
+}
+
+static int cb_resolve(void *arg, const char *name, uint64_t *value)
+{
+	struct buf *b = find_buf(name);
+
+	for (int i = 0; !b && i < ndefs; i++) {
+		if (!strcmp(defs[i].name, name)) {
+			*value = defs[i].value;
+			return 0;
+		}
+	}
+	for (int i = 0; !b && i < nins; i++)	/* --in buffers nobody declared */
+		if (!strcmp(ins[i].name, name) &&
+		    make_buf(name, ins[i].off + file_size(ins[i].file), &b))
+			return -ENOMEM;
+	if (!b)
+		return -ENOENT;
+	*value = b->va;
+	return 0;
+}
+
+static int cb_buffer(void *arg, const char *name, uint64_t size, uint64_t *va)
+{
+	struct buf *b;
+	int ret = make_buf(name, size, &b);
+
+	if (!ret)
+		*va = b->va;
+	return ret;
+}
+
+static int cb_tensor_map(void *arg, const char *name, const void *map, uint64_t *va)
+{
+	int ret;
+
+	if (maps_used + sizeof(struct mxa_tensor_map) > MAPS_BYTES)
+		return -ENOSPC;
+	if (!maps_bo && !dry_run) {
+		ret = accel_bo_alloc(dev, MAPS_BYTES, &maps_bo);
+		if (ret)
+			return ret;
+	}
+	memcpy(dry_run ? maps_host + maps_used : (uint8_t *)accel_bo_map(maps_bo) + maps_used,
+	       map, sizeof(struct mxa_tensor_map));
+	*va = (dry_run ? 0xf00000000ull : accel_bo_va(maps_bo)) + maps_used;
+	maps_used += 128;
+	return 0;
+}
+
+/* FILE@NAME[+OFF][:LEN] */
+static void parse_file_arg(const char *s, struct file_arg *fa, int with_len)
+{
+	const char *at = strrchr(s, '@');
+	char rest[64], *plus, *colon;
+
+	if (!at || at == s || !at[1])
+		tool_die("'%s': expected FILE@NAME[+OFF]%s", s, with_len ? "[:LEN]" : "");
+	fa->file = strndup(s, at - s);
+	snprintf(rest, sizeof(rest), "%s", at + 1);
+	colon = with_len ? strchr(rest, ':') : NULL;
+	if (colon) {
+		*colon = 0;
+		if (tool_parse_size(colon + 1, &fa->len))
+			tool_die("'%s': bad length", s);
+	}
+	plus = strchr(rest, '+');
+	if (plus) {
+		*plus = 0;
+		if (tool_parse_size(plus + 1, &fa->off))
+			tool_die("'%s': bad offset", s);
+	}
+	snprintf(fa->name, sizeof(fa->name), "%s", rest);
+}
+
+static void load_inputs(void)
+{
+	for (int i = 0; i < nins; i++) {
+		size_t n;
+		char *data = tool_read_file(ins[i].file, &n);
+		struct buf *b = find_buf(ins[i].name);
+
+		if (!b && make_buf(ins[i].name, ins[i].off + (n ? n : 1), &b))
+			tool_die("--in %s: cannot make buffer %s", ins[i].file, ins[i].name);
+		if (ins[i].off > b->size || n > b->size - ins[i].off)
+			tool_die("--in %s: %zu bytes do not fit in %s (%" PRIu64 " bytes) at %" PRIu64,
+				 ins[i].file, n, b->name, b->size, ins[i].off);
+		memcpy(b->map + ins[i].off, data, n);
+		free(data);
+	}
+}
+
+static int write_outputs(void)
+{
+	for (int i = 0; i < nouts; i++) {
+		struct buf *b = find_buf(outs[i].name);
+		uint64_t len = outs[i].len;
+		FILE *f;
+
+		if (!b) {
+			fprintf(stderr, TOOL ": --out %s: no buffer %s\n", outs[i].file, outs[i].name);
+			return 2;
+		}
+		if (outs[i].off > b->size || (len && len > b->size - outs[i].off)) {
+			fprintf(stderr, TOOL ": --out %s: range outside %s\n", outs[i].file, b->name);
+			return 2;
+		}
+		if (!len)
+			len = b->size - outs[i].off;
+		f = strcmp(outs[i].file, "-") ? fopen(outs[i].file, "wb") : stdout;
+		if (!f || fwrite(b->map + outs[i].off, 1, len, f) != len) {
+			fprintf(stderr, TOOL ": %s: %s\n", outs[i].file, strerror(errno));
+			return 2;
+		}
+		if (f != stdout)
+			fclose(f);
+	}
+	return 0;
+}
+
+/*
+ * The trace: a TIMESTAMP before every top-level command and after the last one. A loop
+ * is one span (from its LOOP to past its ENDLOOP). Asynchronous commands show their
+ * issue; the waits (WAIT_GROUP, MBAR_WAIT, SEM_WAIT) show where the queue blocked.
+ */
+struct span {
+	uint32_t orig_off, dwords;
+};
+
+static int instrument(const struct accel_prog *prog, struct accel_prog *out, uint64_t ts_va,
+		      struct span *spans, size_t max_spans, size_t *nspans)
+{
+	const uint32_t *dw = accel_prog_dwords(prog);
+	size_t count = accel_prog_size(prog) / 4, at = 0, n = 0;
+	int depth = 0, ret = 0;
+
+	while (at < count && !ret) {
+		size_t len = MXA_CMD_DWORDS(dw[at]);
+		uint32_t op = MXA_CMD_OPCODE(dw[at]);
+
+		if (!len || len > count - at)
+			len = count - at;
+		if (depth == 0) {
+			if (n == max_spans - 1)
+				return -E2BIG;
+			ret = accel_prog_timestamp(out, ts_va + 8 * n);
+			spans[n].orig_off = at * 4;
+			spans[n].dwords = 0;
+			n++;
+		}
+		spans[n - 1].dwords += len;
+		if (op == MXA_OP_LOOP)
+			depth++;
+		else if (op == MXA_OP_ENDLOOP && depth)
+			depth--;
+		if (!ret)
+			ret = accel_prog_raw(out, dw + at, len);
+		at += len;
+	}
+	if (!ret)
+		ret = accel_prog_timestamp(out, ts_va + 8 * n);
+	*nspans = n;
+	return ret;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if ((unsigned char)*s >= 0x20)
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int write_trace(const char *path, const struct accel_prog *prog,
+		       const struct accel_job_result *r, unsigned int queue, const uint64_t *ts,
+		       const struct span *spans, size_t nspans)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	const uint32_t *dw = accel_prog_dwords(prog);
+	char text[1024];
+
+	if (!f) {
+		fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+	fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"mxa\"}},\n");
+	fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
+		"\"args\":{\"name\":\"queue %u\"}},\n", queue, queue);
+	fprintf(f, "{\"name\":\"job %" PRIu64 "\",\"cat\":\"job\",\"ph\":\"X\",\"pid\":1,"
+		"\"tid\":%u,\"ts\":0,\"dur\":%.3f,\"args\":{\"status\":%d,\"error\":%u}}",
+		r->job_id, queue, (r->end_ns - r->start_ns) / 1e3, r->status, r->error);
+	for (size_t i = 0; i < nspans; i++) {
+		uint32_t at = spans[i].orig_off / 4;
+		int loop = MXA_CMD_OPCODE(dw[at]) == MXA_OP_LOOP;
+
+		if (!ts[i] || !ts[i + 1] || ts[i] < r->start_ns)
+			break;	/* the job stopped before this command */
+		accel_disasm_cmd(dw + at, accel_prog_size(prog) / 4 - at, 0, text, sizeof(text),
+				 NULL);
+		fprintf(f, ",\n{\"name\":");
+		json_string(f, loop ? "LOOP" : text);
+		fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,"
+			"\"dur\":%.3f,\"args\":{\"offset\":\"0x%x\",\"command\":", loop ? "loop" :
+			"command", queue, (ts[i] - r->start_ns) / 1e3, (ts[i + 1] - ts[i]) / 1e3,
+			spans[i].orig_off);
+		json_string(f, text);
+		fprintf(f, "}}");
+	}
+	fprintf(f, "\n]}\n");
+	if (f != stdout)
+		fclose(f);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "buf", required_argument, NULL, 'b' },
+		{ "in", required_argument, NULL, 'i' },
+		{ "out", required_argument, NULL, 'O' },
+		{ "define", required_argument, NULL, 'D' },
+		{ "queue", required_argument, NULL, 'q' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "show", no_argument, NULL, 'S' },
+		{ "trace", required_argument, NULL, 'T' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct { char name[64]; uint64_t size; } decl[MAX_BUFS];
+	int ndecl = 0, show = 0, c, ret;
+	enum accel_submit_mode mode = ACCEL_SUBMIT_AUTO;
+	const char *path = NULL, *trace = NULL;
+	unsigned int queue = 0;
+	double timeout = 60;
+	struct accel_asm_opts ao = { 0 };
+	struct accel_prog *prog, *run_prog;
+	struct accel_bo *prog_bo, *ts_bo = NULL;
+	struct accel_job *job;
+	struct accel_job_result r;
+	static struct span spans[4096];
+	size_t nspans = 0;
+	char err[512], *text;
+
+	tool_name = TOOL;
+#ifdef ACCEL_TRACE_TOOL
+	trace = "trace.json";
+#endif
+	while ((c = getopt_long(argc, argv, "b:i:O:D:q:m:d:t:nST:o:h", opts, NULL)) != -1) {
+		char *eq;
+		uint64_t v;
+
+		switch (c) {
+		case 'b':
+			eq = strchr(optarg, '=');
+			if (!eq || ndecl == MAX_BUFS || tool_parse_size(eq + 1, &v) || !v)
+				tool_die("--buf %s: expected NAME=SIZE", optarg);
+			snprintf(decl[ndecl].name, sizeof(decl[0].name), "%.*s", (int)(eq - optarg),
+				 optarg);
+			decl[ndecl++].size = v;
+			break;
+		case 'i':
+		case 'O':
+			if ((c == 'i' ? nins : nouts) == MAX_FILES)
+				tool_die("too many files");
+			parse_file_arg(optarg, c == 'i' ? &ins[nins++] : &outs[nouts++], c == 'O');
+			break;
+		case 'D':
+			eq = strchr(optarg, '=');
+			if (!eq || ndefs == MAX_FILES || tool_parse_size(eq + 1, &v))
+				tool_die("-D %s: expected NAME=VALUE", optarg);
+			snprintf(defs[ndefs].name, sizeof(defs[0].name), "%.*s", (int)(eq - optarg),
+				 optarg);
+			defs[ndefs++].value = v;
+			break;
+		case 'q': queue = strtoul(optarg, NULL, 0); break;
+		case 'm': mode = tool_mode(optarg); break;
+		case 'd': path = optarg; break;
+		case 't': timeout = atof(optarg); break;
+		case 'n': dry_run = 1; break;
+		case 'S': show = 1; break;
+		case 'T':
+		case 'o': trace = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (!dry_run) {
+		ret = accel_open(path, mode, &dev);
+		if (ret) {
+			fprintf(stderr, TOOL ": %s: %s\n", path ? path : "default device",
+				accel_strerror(ret));
+			return 1;
+		}
+	}
+	for (int i = 0; i < ndecl; i++) {
+		struct buf *b;
+
+		if (make_buf(decl[i].name, decl[i].size, &b))
+			tool_die("--buf %s: cannot allocate %" PRIu64 " bytes", decl[i].name,
+				 decl[i].size);
+	}
+	text = tool_read_file(argv[optind], NULL);
+	ao.filename = argv[optind];
+	ao.resolve = cb_resolve;
+	ao.buffer = cb_buffer;
+	ao.tensor_map = cb_tensor_map;
+	tool_check(accel_prog_new(&prog), "program");
+	ret = accel_asm_ex(text, &ao, prog, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	if (dry_run || show) {
+		size_t len = accel_prog_disasm(prog, ACCEL_DISASM_OFFSETS, NULL, 0) + 1;
+		char *out = malloc(len);
+
+		if (out) {
+			accel_prog_disasm(prog, ACCEL_DISASM_OFFSETS, out, len);
+			fputs(out, stdout);
+			free(out);
+		}
+		if (dry_run)
+			return 0;
+	}
+	load_inputs();
+	run_prog = prog;
+	if (trace) {
+		tool_check(accel_bo_alloc(dev, sizeof(spans) / sizeof(spans[0]) * 8 + 8, &ts_bo),
+			   "timestamps");
+		tool_check(accel_prog_new(&run_prog), "program");
+		tool_check(instrument(prog, run_prog, accel_bo_va(ts_bo), spans,
+				      sizeof(spans) / sizeof(spans[0]), &nspans), "instrument");
+	}
+	tool_check(accel_bo_alloc(dev, accel_prog_size(run_prog), &prog_bo), "program buffer");
+	tool_check(accel_prog_upload(run_prog, prog_bo, 0), "upload");
+	tool_check(accel_submit(dev, queue, prog_bo, 0, accel_prog_size(run_prog), &job), "submit");
+	ret = accel_wait(job, (int64_t)(timeout * 1e9));
+	if (ret) {
+		fprintf(stderr, TOOL ": wait: %s\n", accel_strerror(ret));
+		return 1;
+	}
+	r = *accel_job_result(job);
+	if (trace && r.has_detail && r.status) {	/* offsets of the program as written */
+		uint32_t off = r.err_offset / 4;
+
+		for (size_t i = 0; i < nspans; i++) {
+			uint32_t first = spans[i].orig_off / 4 + 3 * (i + 1);	/* + TIMESTAMPs */
+
+			if (off >= first && off < first + spans[i].dwords) {
+				r.err_offset = (off - 3 * (i + 1)) * 4;
+				break;
+			}
+		}
+	}
+	ret = r.status ? 1 : 0;
+	{
+		char why[4096];
+
+		accel_job_explain_prog(&r, accel_prog_dwords(prog), accel_prog_size(prog) / 4, why,
+				       sizeof(why));
+		fprintf(r.status ? stderr : stdout, "%s\n", why);
+	}
+	if (trace) {
+		int t = write_trace(trace, prog, &r, queue, accel_bo_map(ts_bo), spans, nspans);
+
+		if (t)
+			ret = t;
+	}
+	if (!r.status && write_outputs())
+		ret = 2;
+	accel_job_free(job);
+	free(text);
+	accel_close(dev);
+	return ret;
+}
