@@ -67,11 +67,9 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 
 	round_params(op->d.type_d, &prec, &emin, &emax);
 	for (size_t i = i0; i < i1; i++)
-		for (size_t kk = 0; kk < k; kk++)
-			av[(i - i0) * k + kk] = mxa_op_elem_a(op, i, kk);
+		mxa_op_row_values(op, 0, i, av + (i - i0) * k);
 	for (size_t j = j0; j < j1; j++)
-		for (size_t kk = 0; kk < k; kk++)
-			bv[(j - j0) * k + kk] = mxa_op_elem_b(op, j, kk);
+		mxa_op_row_values(op, 1, j, bv + (j - j0) * k);
 
 	mxa_xacc_init(&x);
 	for (size_t i = i0; i < i1; i++) {

@@ -615,9 +615,16 @@ float mxa_cvt_mxint8_to_f32(uint8_t v)
 
 float mxa_cvt_f16_to_f32(uint16_t v)
 {
-	double d = fmt_decode(&fmt_f16, v);
+	uint32_t sign = (uint32_t)(v & 0x8000) << 16, e = (v >> 10) & 0x1F, m = v & 0x3FF;
+	float f;
 
-	return isnan(d) ? nan_f32() : (float)d;
+	if (e == 0x1F)
+		return m ? nan_f32() : mxa_bits_f32(sign | 0x7F800000u);
+	if (e == 0) {
+		f = (float)m * 0x1p-24f;	/* exact: at most 10 bits */
+		return sign ? -f : f;
+	}
+	return mxa_bits_f32(sign | ((e + 112) << 23) | (m << 13));
 }
 
 float mxa_cvt_bf16_to_f32(uint16_t v)

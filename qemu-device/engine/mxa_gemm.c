@@ -251,6 +251,64 @@ double mxa_op_elem_b(const struct mxa_op *op, size_t j, size_t kk)
 	return v;
 }
 
+/* 2^(s - 127) as a double, NaN for 0xFF; exact. */
+static double scale_factor(uint8_t s)
+{
+	return s == 0xFF ? NAN : mxa_bits_f64((uint64_t)(s - 127 + 1023) << 52);
+}
+
+void mxa_op_row_values(const struct mxa_op *op, int side, size_t r, double *out)
+{
+	unsigned t = side ? op->d.type_b : op->d.type_a;
+	size_t k = op->d.k;
+	const uint8_t *row;
+	const float *lut;
+
+	if (side && (op->d.flags & MXA_GEMM_B_KN)) {
+		for (size_t kk = 0; kk < k; kk++)
+			out[kk] = mxa_op_elem_b(op, r, kk);
+		return;
+	}
+	row = (const uint8_t *)(side ? op->d.b : op->d.a) + r * (side ? op->ldb : op->lda);
+	lut = mxa_decode_lut(t);
+	switch (t) {
+	case MXA_DT_F32:
+	case MXA_DT_F64:
+	case MXA_DT_TF32:
+	case MXA_DT_S32:
+	case MXA_DT_B1:
+		for (size_t kk = 0; kk < k; kk++)
+			out[kk] = input_value(op, t, mxa_row_code(t, row, kk));
+		break;
+	case MXA_DT_F16:
+		for (size_t kk = 0; kk < k; kk++)
+			out[kk] = mxa_cvt_f16_to_f32((uint16_t)mxa_row_code(t, row, kk));
+		break;
+	case MXA_DT_BF16:
+		for (size_t kk = 0; kk < k; kk++)
+			out[kk] = mxa_cvt_bf16_to_f32((uint16_t)mxa_row_code(t, row, kk));
+		break;
+	default:	/* 8-bit and narrower codes: exact f32 table */
+		for (size_t kk = 0; kk < k; kk++)
+			out[kk] = lut[mxa_row_code(t, row, kk)];
+		break;
+	}
+	if (side ? op->scale_b : op->scale_a) {
+		const uint8_t *sc = (side ? op->d.scale_b : op->d.scale_a) +
+				    r * (side ? op->ld_sb : op->ld_sa);
+
+		for (size_t b = 0; b < k / MXA_MX_BLOCK; b++) {
+			double f = scale_factor(sc[b]);
+
+			for (size_t kk = b * MXA_MX_BLOCK; kk < (b + 1) * MXA_MX_BLOCK; kk++)
+				out[kk] *= f;
+		}
+	}
+	if (op->d.flags & (side ? MXA_GEMM_NEGATE_B : MXA_GEMM_NEGATE_A))
+		for (size_t kk = 0; kk < k; kk++)
+			out[kk] = -out[kk];
+}
+
 double mxa_op_load_c(const struct mxa_op *op, size_t i, size_t j)
 {
 	if (!(op->d.flags & MXA_GEMM_ACCUMULATE))

@@ -46,6 +46,9 @@ int mxa_tiled_run(struct mxa_engine *eng, const struct mxa_op *op);
 double mxa_op_elem_a(const struct mxa_op *op, size_t i, size_t kk);
 double mxa_op_elem_b(const struct mxa_op *op, size_t j, size_t kk);
 
+/** All K values of row @r of A (@side 0) or of B^T (@side 1), as above. */
+void mxa_op_row_values(const struct mxa_op *op, int side, size_t r, double *out);
+
 /** Value of C(i, j) as a double (0 when not accumulating). */
 double mxa_op_load_c(const struct mxa_op *op, size_t i, size_t j);
 int64_t mxa_op_load_c_int(const struct mxa_op *op, size_t i, size_t j);

@@ -3,6 +3,7 @@
  * mxa_xacc.c - carry propagation and the one rounding of the exact
  * accumulator (see mxa_xacc.h).
  */
+#include "mxa_cpu.h"
 #include "mxa_xacc.h"
 
 void mxa_xacc_init(struct mxa_xacc *x)
@@ -166,6 +167,81 @@ static inline double two_sum(double a, double b, double *e)
 	return s;
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/*
+ * The same algorithm on 2 x 4 lanes of doubles. The result is the exact sum
+ * whatever the partition into lanes, so it needs no bit-for-bit twin.
+ * Returns 0 when a partial sum is not finite (the caller then takes the
+ * special-value path).
+ */
+__attribute__((target("avx2,fma")))
+static int add_dot_avx2(struct mxa_xacc *x, const double *a, const double *b, size_t n)
+{
+	__m256d s0 = _mm256_set1_pd(-0.0), s1 = s0;
+	const __m256d zero = _mm256_setzero_pd();
+	double lanes[8];
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		__m256d p0 = _mm256_mul_pd(_mm256_loadu_pd(a + i), _mm256_loadu_pd(b + i));
+		__m256d p1 = _mm256_mul_pd(_mm256_loadu_pd(a + i + 4), _mm256_loadu_pd(b + i + 4));
+		__m256d t0 = _mm256_add_pd(s0, p0), t1 = _mm256_add_pd(s1, p1);
+		__m256d bb0 = _mm256_sub_pd(t0, s0), bb1 = _mm256_sub_pd(t1, s1);
+		__m256d e0 = _mm256_add_pd(_mm256_sub_pd(s0, _mm256_sub_pd(t0, bb0)),
+					   _mm256_sub_pd(p0, bb0));
+		__m256d e1 = _mm256_add_pd(_mm256_sub_pd(s1, _mm256_sub_pd(t1, bb1)),
+					   _mm256_sub_pd(p1, bb1));
+		int nz = _mm256_movemask_pd(_mm256_cmp_pd(e0, zero, _CMP_NEQ_UQ)) |
+			 _mm256_movemask_pd(_mm256_cmp_pd(e1, zero, _CMP_NEQ_UQ)) << 4;
+
+		s0 = t0;
+		s1 = t1;
+		if (nz) {
+			_mm256_storeu_pd(lanes, e0);
+			_mm256_storeu_pd(lanes + 4, e1);
+			for (int l = 0; l < 8; l++)
+				if ((nz >> l) & 1 && lanes[l] == lanes[l])
+					mxa_xacc_add(x, lanes[l]);
+		}
+	}
+	_mm256_storeu_pd(lanes, s0);
+	_mm256_storeu_pd(lanes + 4, s1);
+	for (int l = 0; l < 8; l++)
+		if (!isfinite(lanes[l]))
+			return 0;
+	for (; i < n; i++) {
+		double p = a[i] * b[i], e;
+
+		lanes[i % 8] = two_sum(lanes[i % 8], p, &e);
+		if (e != 0.0 && e == e)
+			mxa_xacc_add(x, e);
+		if (!isfinite(lanes[i % 8]))
+			return 0;
+	}
+	for (int l = 0; l < 8; l++)
+		mxa_xacc_add(x, lanes[l]);
+	return 1;
+}
+#endif
+
+static void add_specials(struct mxa_xacc *x, const double *a, const double *b, size_t n)
+{
+	/*
+	 * Exact products of non-f64 inputs are below 2^300, so a partial sum
+	 * can only become Inf/NaN through a non-finite product. The result is
+	 * then decided by the special values alone (the rounding checks them
+	 * first): record them and stop.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		double p = a[i] * b[i];
+
+		if (!isfinite(p))
+			mxa_xacc_add(x, p);
+	}
+}
+
 void mxa_xacc_add_dot(struct mxa_xacc *x, const double *a, const double *b,
 		      size_t n, int twoprod)
 {
@@ -178,6 +254,13 @@ void mxa_xacc_add_dot(struct mxa_xacc *x, const double *a, const double *b,
 			mxa_xacc_add_prod(x, a[i], b[i], 1);
 		return;
 	}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (n >= 16 && mxa_cpu_use_avx2()) {
+		if (!add_dot_avx2(x, a, b, n))
+			add_specials(x, a, b, n);
+		return;
+	}
+#endif
 	for (; i + 4 <= n; i += 4) {
 		for (int l = 0; l < 4; l++) {
 			double e;
@@ -195,18 +278,7 @@ void mxa_xacc_add_dot(struct mxa_xacc *x, const double *a, const double *b,
 			mxa_xacc_add(x, e);
 	}
 	if (!isfinite(s[0]) || !isfinite(s[1]) || !isfinite(s[2]) || !isfinite(s[3])) {
-		/*
-		 * Exact products of non-f64 inputs are below 2^300, so a partial
-		 * sum can only become Inf/NaN through a non-finite product. The
-		 * result is then decided by the special values alone (the
-		 * rounding checks them first): record them and stop.
-		 */
-		for (i = 0; i < n; i++) {
-			double p = a[i] * b[i];
-
-			if (!isfinite(p))
-				mxa_xacc_add(x, p);
-		}
+		add_specials(x, a, b, n);
 		return;
 	}
 	for (int l = 0; l < 4; l++)
