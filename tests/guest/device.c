@@ -4,6 +4,8 @@
  */
 #include "mxa_test.h"
 
+#include <stddef.h>
+
 #include <stdio.h>
 
 #include <xf86drm.h>
@@ -12,12 +14,17 @@
 
 /* The uAPI layout is part of the ABI: sizes must never change by accident. */
 _Static_assert(sizeof(struct drm_mxa_query) == 16, "drm_mxa_query");
-_Static_assert(sizeof(struct drm_mxa_device_info) == 56, "drm_mxa_device_info");
+/* Grown by appending (uAPI 0.2): device_info 56 -> 72, job_result 48 -> 64. */
+_Static_assert(sizeof(struct drm_mxa_device_info) == 72, "drm_mxa_device_info");
 _Static_assert(sizeof(struct drm_mxa_bo_create) == 24, "drm_mxa_bo_create");
 _Static_assert(sizeof(struct drm_mxa_bo_mmap_offset) == 16, "drm_mxa_bo_mmap_offset");
 _Static_assert(sizeof(struct drm_mxa_submit) == 40, "drm_mxa_submit");
-_Static_assert(sizeof(struct drm_mxa_job_result) == 48, "drm_mxa_job_result");
-_Static_assert(sizeof(struct drm_mxa_wait) == 72, "drm_mxa_wait");
+_Static_assert(sizeof(struct drm_mxa_job_result) == 64, "drm_mxa_job_result");
+_Static_assert(sizeof(struct drm_mxa_wait) == 88, "drm_mxa_wait");
+_Static_assert(sizeof(struct drm_mxa_commit_group) == 16, "drm_mxa_commit_group");
+_Static_assert(sizeof(struct drm_mxa_wait_group) == 32, "drm_mxa_wait_group");
+_Static_assert(offsetof(struct drm_mxa_job_result, cycles) == DRM_MXA_JOB_RESULT_SIZE_V1,
+	       "drm_mxa_job_result v1 prefix");
 
 FIXTURE(device) {
 	int fd;
