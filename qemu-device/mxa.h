@@ -151,6 +151,7 @@ typedef struct MxaJob {
     struct {
         uint64_t seq;       /* math-lane op */
         uint32_t start, end;
+        uint32_t a, a_end, b, b_end; /* its SRAM operands, read when it runs */
     } acc[MXA_MAX_PENDING_ACC];
     unsigned nacc;
     /* error record, filled by the first failure */
@@ -215,6 +216,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args);
 int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd);
 int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op);
 int mxa_acc_hazard(MxaJob *job, uint64_t start, uint64_t len);
+int mxa_sram_write_hazard(MxaJob *job, uint64_t start, uint64_t len);
 void mxa_acc_retire(MxaJob *job, uint64_t done);
 int mxa_engine_fail(MxaJob *job, int err, uint64_t addr);
 

@@ -214,6 +214,29 @@ int mxa_acc_hazard(MxaJob *job, uint64_t start, uint64_t len)
     return 0;
 }
 
+/*
+ * A command writes [start, start + len) of SRAM: it may not be a pending WGMMA's
+ * accumulator, nor an A or B operand that the math engine may not have read yet (the
+ * result would depend on timing).
+ */
+int mxa_sram_write_hazard(MxaJob *job, uint64_t start, uint64_t len)
+{
+    if (mxa_acc_hazard(job, start, len)) {
+        return -1;
+    }
+    for (unsigned i = 0; i < job->nacc; i++) {
+        if (start < job->acc[i].a_end && job->acc[i].a < start + len) {
+            return mxa_job_fail(job, MXA_ERR_OPERAND_HAZARD, job->acc[i].a,
+                                job->acc[i].a_end - job->acc[i].a);
+        }
+        if (start < job->acc[i].b_end && job->acc[i].b < start + len) {
+            return mxa_job_fail(job, MXA_ERR_OPERAND_HAZARD, job->acc[i].b,
+                                job->acc[i].b_end - job->acc[i].b);
+        }
+    }
+    return 0;
+}
+
 /* A WAIT_GROUP has covered the math lane's first @done ops. */
 void mxa_acc_retire(MxaJob *job, uint64_t done)
 {
@@ -259,9 +282,18 @@ int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd)
     if (d % 16 || d > MXA_SRAM_SIZE || !dbytes || dbytes > MXA_SRAM_SIZE - d) {
         return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, d, dbytes);
     }
-    /* A and B may not be a pending accumulator; D may (chained accumulation) */
+    /*
+     * A and B may not be a pending accumulator; D may (chained accumulation) but not
+     * a pending WGMMA's A or B.
+     */
     if (mxa_acc_hazard(job, a, abytes) || mxa_acc_hazard(job, b, bbytes)) {
         return -1;
+    }
+    for (unsigned i = 0; i < job->nacc; i++) {
+        if ((d < job->acc[i].a_end && job->acc[i].a < d + dbytes) ||
+            (d < job->acc[i].b_end && job->acc[i].b < d + dbytes)) {
+            return mxa_job_fail(job, MXA_ERR_OPERAND_HAZARD, d, dbytes);
+        }
     }
     if (job->nacc == MXA_MAX_PENDING_ACC) {
         return mxa_job_fail(job, MXA_ERR_ACC_HAZARD, d, MXA_MAX_PENDING_ACC);
@@ -275,6 +307,10 @@ int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd)
     job->acc[job->nacc].seq = job->q->lanes[MXA_GROUP_MMA].issued;
     job->acc[job->nacc].start = d;
     job->acc[job->nacc].end = d + dbytes;
+    job->acc[job->nacc].a = a;
+    job->acc[job->nacc].a_end = a + abytes;
+    job->acc[job->nacc].b = b;
+    job->acc[job->nacc].b_end = b + bbytes;
     job->nacc++;
     return mxa_async_issue(job, MXA_GROUP_MMA, op);
 }

@@ -12,7 +12,8 @@
  * allocated on first write and kept for the queue's life.
  *
  * These commands run on the command processor: they see SRAM as it is when they run,
- * so SRAM ranges that hold a pending WGMMA accumulator are hazards (mxa_acc_hazard).
+ * so SRAM that holds a pending WGMMA accumulator is a hazard to read or write, and its
+ * pending A/B operands are a hazard to write (mxa_sram_write_hazard).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -164,13 +165,17 @@ static int mxa_check_regs3(MxaJob *job, uint32_t regs)
     return 0;
 }
 
-/* [addr, addr + len) inside SRAM, @align-aligned and not a pending accumulator. */
-static int mxa_sram_range(MxaJob *job, uint64_t addr, uint64_t len, uint64_t align)
+/*
+ * [addr, addr + len) inside SRAM, @align-aligned and not a pending accumulator; when
+ * the command @writes it, not a pending WGMMA's operand either.
+ */
+static int mxa_sram_range(MxaJob *job, uint64_t addr, uint64_t len, uint64_t align,
+                          bool writes)
 {
     if (addr % align || addr > MXA_SRAM_SIZE || len > MXA_SRAM_SIZE - addr) {
         return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, addr, (uint32_t)MIN(len, UINT32_MAX));
     }
-    return mxa_acc_hazard(job, addr, len);
+    return writes ? mxa_sram_write_hazard(job, addr, len) : mxa_acc_hazard(job, addr, len);
 }
 
 /* ---- TILE_LOAD / TILE_STORE ---- */
@@ -202,7 +207,7 @@ int mxa_exec_tile(MxaJob *job, const uint32_t *cmd, bool load)
     } else {
         tile = mxa_tile_src(job, t, cls, rows, row_bytes);
     }
-    if (!tile || (!global && mxa_sram_range(job, addr, span, 1))) {
+    if (!tile || (!global && mxa_sram_range(job, addr, span, 1, !load))) {
         return -1;
     }
     if (global && addr + span < addr) {
@@ -400,8 +405,9 @@ int mxa_exec_mma(MxaJob *job, const uint32_t *cmd)
         a = cmd[3] + mxa_reg(job, MXA_REG_A(regs));
         b = cmd[4] + mxa_reg(job, MXA_REG_B(regs));
         d = cmd[5] + mxa_reg(job, MXA_REG_C(regs));
-        if (mxa_sram_range(job, a, abytes, 16) || mxa_sram_range(job, b, bbytes, 16) ||
-            mxa_sram_range(job, d, dbytes, 16)) {
+        if (mxa_sram_range(job, a, abytes, 16, false) ||
+            mxa_sram_range(job, b, bbytes, 16, false) ||
+            mxa_sram_range(job, d, dbytes, 16, true)) {
             return -1;
         }
         /* each operand under 256 KiB: copies keep D from aliasing A or B */
@@ -466,13 +472,14 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd)
     dst = cmd[4] + mxa_reg(job, MXA_REG_B(regs));
     sbytes = mxa_dtype_row_bytes(ts, n);
     dbytes = mxa_dtype_row_bytes(td, n);
-    if (mxa_sram_range(job, src, sbytes, 1) || mxa_sram_range(job, dst, dbytes, 1)) {
+    if (mxa_sram_range(job, src, sbytes, 1, false) ||
+        mxa_sram_range(job, dst, dbytes, 1, true)) {
         return -1;
     }
     if (mx) {
         sc = cmd[5] + mxa_reg(job, MXA_REG_C(regs));
         nscales = DIV_ROUND_UP(n, MXA_MX_BLOCK);
-        if (mxa_sram_range(job, sc, nscales, 1)) {
+        if (mxa_sram_range(job, sc, nscales, 1, true)) {
             return -1;
         }
     } else if (cmd[5] || MXA_REG_C(regs)) {

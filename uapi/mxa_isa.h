@@ -441,6 +441,7 @@ enum mxa_job_error {
 	MXA_ERR_ACC_HAZARD = 22,	/* SRAM of a pending WGMMA's D used before WAIT_GROUP */
 	MXA_ERR_TILE_RELEASED = 23,	/* tile used after release (no .reuse); info: tile */
 	MXA_ERR_TILE = 24,		/* bad tile operand; info: tile | MXA_TILE_ERR_* << 16 */
+	MXA_ERR_OPERAND_HAZARD = 25,	/* SRAM A/B of a pending WGMMA written before WAIT_GROUP */
 	MXA_ERR_COUNT
 };
 

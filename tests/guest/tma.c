@@ -5,7 +5,7 @@
  * mbarriers with transaction counts (phases and parity driven by registers in a loop),
  * WGMMA on SRAM operands fed by TMA in a K loop (exact against the host, bit-identical
  * under both scheduling policies), and the errors for bad maps, SRAM ranges, mbarrier
- * misuse and accumulator hazards.
+ * misuse, accumulator hazards and overwritten WGMMA operands.
  */
 #include "mxa_test.h"
 
@@ -460,6 +460,57 @@ TEST_F(tma, wgmma_accumulator_hazard)
 	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_MMA));
 	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_MMA, 0));
 	ASSERT_EQ(0, accel_prog_tma(p, 1, &std));
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(0, self->r.status);
+}
+
+/* Overwriting a pending WGMMA's A or B (TMA load, CVT, MMA D) is a hazard too. */
+TEST_F(tma, wgmma_operand_overwrite_hazard)
+{
+	struct accel_tma lda = { .map = self->va, .sram = 0, .mbar = MBAR };
+	struct accel_wgmma w = {
+		.type_a = ACCEL_DT_F16, .type_b = ACCEL_DT_F16, .type_d = ACCEL_DT_F32,
+		.n = 64, .a = 0, .b = 2048, .d = D_SRAM,
+	};
+	struct accel_cvt c = {
+		.src_type = ACCEL_DT_F32, .dst_type = ACCEL_DT_BF16, .n = 64,
+		.src = 0x8000, .dst = 2048 + 64,
+	};
+	struct accel_prog *p = self->prog;
+	uint32_t at;
+
+	if (!(accel_device_info(self->dev)->caps & MXA_CAP_CVT))
+		SKIP(return, "no CVT");
+	map2(&self->maps[0], self->va + IN_OFF, 16, 64, 2, 16, 64);
+	accel_prog_mbar_init(p, MBAR, 1);
+	ASSERT_EQ(0, accel_prog_wgmma(p, &w));
+	at = accel_prog_size(p);
+	ASSERT_EQ(0, accel_prog_tma(p, 0, &lda));	/* the next stage into A, too early */
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_OPERAND_HAZARD, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+	EXPECT_EQ(0, self->r.err_addr);
+
+	accel_prog_reset(p);
+	ASSERT_EQ(0, accel_prog_wgmma(p, &w));
+	at = accel_prog_size(p);
+	ASSERT_EQ(0, accel_prog_cvt(p, &c));		/* into B */
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_OPERAND_HAZARD, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+	EXPECT_EQ(2048, self->r.err_addr);
+
+	/* after the WAIT_GROUP both are fine */
+	accel_prog_reset(p);
+	accel_prog_mbar_init(p, MBAR, 1);
+	ASSERT_EQ(0, accel_prog_wgmma(p, &w));
+	ASSERT_EQ(0, accel_prog_fence(p));
+	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_MMA));
+	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_MMA, 0));
+	ASSERT_EQ(0, accel_prog_cvt(p, &c));
+	ASSERT_EQ(0, accel_prog_mbar_arrive(p, MBAR, 16 * 64 * 2));
+	ASSERT_EQ(0, accel_prog_tma(p, 0, &lda));
+	ASSERT_EQ(0, accel_prog_mbar_wait(p, MBAR, 0, 0));
 	ASSERT_EQ(0, run(self));
 	EXPECT_EQ(0, self->r.status);
 }
