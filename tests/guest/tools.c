@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest kselftest "tools": the libaccel tools in /bin. Each answers --help; accel-info
+ * describes the device; accel-run runs libaccel/examples/pipeline.s with its inputs from
+ * files and its output to a file (bit-exact against the host engine) and explains a
+ * failing program; accel-trace writes a Perfetto timeline; accel-bench measures.
+ */
+#include "mxa_test.h"
+
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include "accel.h"
+#include "kselftest_harness.h"
+#include "asm_pipeline.h"
+
+/* run a shell command, its stdout+stderr into @out; return its exit status */
+static int sh(char *out, size_t len, const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	FILE *p;
+	size_t n = 0;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	strncat(cmd, " 2>&1", sizeof(cmd) - strlen(cmd) - 1);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (out && len) {
+		n = fread(out, 1, len - 1, p);
+		out[n] = 0;
+	} else {
+		char sink[4096];
+
+		while (fread(sink, 1, sizeof(sink), p) > 0)
+			;
+	}
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fwrite(data, 1, len, f) == len;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static char out[1 << 16];
+
+TEST(help)
+{
+	static const char *const tools[] = { "accel-info", "accel-run", "accel-trace",
+					     "accel-bench" };
+
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		EXPECT_EQ(0, sh(out, sizeof(out), "/bin/%s --help", tools[i]));
+		EXPECT_NE(NULL, strstr(out, "usage: ")) TH_LOG("%s: %s", tools[i], out);
+		EXPECT_EQ(2, sh(NULL, 0, "/bin/%s --no-such-option", tools[i]));
+	}
+}
+
+TEST(accel_info)
+{
+	ASSERT_EQ(0, sh(out, sizeof(out), "/bin/accel-info"));
+	TH_LOG("\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "driver:        mxa"));
+	EXPECT_NE(NULL, strstr(out, "hardware queues"));
+	EXPECT_NE(NULL, strstr(out, " GEMM"));
+	EXPECT_EQ(0, sh(NULL, 0, "/bin/accel-info -q"));
+	EXPECT_EQ(1, sh(NULL, 0, "/bin/accel-info -d /dev/null"));
+}
+
+TEST(accel_run_pipeline_files)
+{
+	static uint16_t a[64 * PIPE_K], b[64 * PIPE_K];
+	static float want[64 * 64], got[64 * 64];
+	FILE *f;
+
+	ASSERT_EQ(0, write_file("/tmp/pipeline.s", pipeline_s, strlen(pipeline_s)));
+	pipeline_inputs(a, b);
+	ASSERT_EQ(0, write_file("/tmp/a.bin", a, sizeof(a)));
+	ASSERT_EQ(0, write_file("/tmp/b.bin", b, sizeof(b)));
+	ASSERT_EQ(0, sh(out, sizeof(out), "/bin/accel-run /tmp/pipeline.s --in /tmp/a.bin@A "
+			"--in /tmp/b.bin@B --out /tmp/d.bin@D")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "completed in"));
+	f = fopen("/tmp/d.bin", "rb");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(sizeof(got), fread(got, 1, sizeof(got), f));
+	fclose(f);
+	ASSERT_EQ(0, pipeline_expect(a, b, want));
+	EXPECT_EQ(0, memcmp(want, got, sizeof(got)));
+	/* a byte range of it, at an offset */
+	ASSERT_EQ(0, sh(out, sizeof(out), "/bin/accel-run /tmp/pipeline.s -i /tmp/a.bin@A "
+			"-i /tmp/b.bin@B -O /tmp/d2.bin@D+256:64"));
+	f = fopen("/tmp/d2.bin", "rb");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(64, fread(got, 1, sizeof(got), f));
+	fclose(f);
+	EXPECT_EQ(0, memcmp((char *)want + 256, got, 64));
+}
+
+TEST(accel_run_explains_failures)
+{
+	static const char bad[] =
+		"; an mbarrier nobody set up\n"
+		".buffer out, 4096\n"
+		"    FENCE_WRITE out, 1\n"
+		"    MBAR_ARRIVE 0x100, 0\n";
+
+	ASSERT_EQ(0, write_file("/tmp/bad.s", bad, strlen(bad)));
+	EXPECT_EQ(1, sh(out, sizeof(out), "/bin/accel-run /tmp/bad.s"));
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "mbarrier misuse"));
+	EXPECT_NE(NULL, strstr(out, "command at 0x0014: MBAR_ARRIVE 0x100, 0"));
+	EXPECT_NE(NULL, strstr(out, "hint: "));
+	/* assembly errors: file:line:column, exit 2 */
+	ASSERT_EQ(0, write_file("/tmp/bad.s", "NOP\n  WAIT_GROUP dma, 0\n", 20));
+	EXPECT_EQ(2, sh(out, sizeof(out), "/bin/accel-run /tmp/bad.s"));
+	EXPECT_NE(NULL, strstr(out, "/tmp/bad.s:2:14: expected a class")) TH_LOG("%s", out);
+}
+
+TEST(accel_trace_timeline)
+{
+	static uint16_t a[64 * PIPE_K], b[64 * PIPE_K];
+
+	pipeline_inputs(a, b);
+	ASSERT_EQ(0, write_file("/tmp/pipeline.s", pipeline_s, strlen(pipeline_s)));
+	ASSERT_EQ(0, write_file("/tmp/a.bin", a, sizeof(a)));
+	ASSERT_EQ(0, write_file("/tmp/b.bin", b, sizeof(b)));
+	ASSERT_EQ(0, sh(out, sizeof(out), "/bin/accel-trace /tmp/pipeline.s -i /tmp/a.bin@A "
+			"-i /tmp/b.bin@B -o /tmp/trace.json")) TH_LOG("%s", out);
+	ASSERT_EQ(0, sh(out, sizeof(out), "cat /tmp/trace.json"));
+	EXPECT_NE(NULL, strstr(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":["));
+	EXPECT_NE(NULL, strstr(out, "\"name\":\"LOOP\",\"cat\":\"loop\""));
+	EXPECT_NE(NULL, strstr(out, "\"command\":\"TMA_STORE ["));
+	EXPECT_NE(NULL, strstr(out, "\"name\":\"thread_name\""));
+}
+
+TEST(accel_bench)
+{
+	ASSERT_EQ(0, sh(out, sizeof(out), "/bin/accel-bench -s 64 -r 1 -j 64 -B 16 all"))
+		TH_LOG("%s", out);
+	TH_LOG("\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "gemm_e4m3_64x64x64_rate"));
+	EXPECT_NE(NULL, strstr(out, "jobs/s"));
+}
+
+TEST_HARNESS_MAIN
