@@ -131,8 +131,17 @@ static const struct file_operations mxa_fops = {
 	.fop_flags = FOP_UNSIGNED_OFFSET,
 };
 
+/* Documentation/gpu/drm-usage-stats.rst: one engine per hardware queue. */
 static void mxa_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
+	struct mxa_file *mf = to_mxa_file(file);
+	u32 i;
+
+	for (i = 0; i < mf->mdev->num_queues; i++) {
+		drm_printf(p, "drm-engine-q%u:\t%llu ns\n", i,
+			   (u64)atomic64_read(&mf->vm->engine_ns[i]));
+		drm_printf(p, "drm-engine-capacity-q%u:\t1\n", i);
+	}
 	drm_show_memory_stats(p, file);
 }
 

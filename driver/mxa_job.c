@@ -37,6 +37,7 @@
 #include "mxa_gem.h"
 #include "mxa_group.h"
 #include "mxa_reset.h"
+#include "mxa_trace.h"
 #include "mxa_job.h"
 #include "mxa_vm.h"
 
@@ -208,6 +209,7 @@ static void mxa_queue_place(struct mxa_queue *q, struct mxa_job *job)
 	desc->completion = q->comps_dma + slot * sizeof(*comp);
 	desc->job_id = job->id;
 	q->tail = (slot + 1) & (q->size - 1);
+	trace_mxa_job_run(q->idx, slot, job->id, job->fence.seqno);
 }
 
 static void mxa_queue_doorbell(struct mxa_queue *q)
@@ -281,6 +283,7 @@ int mxa_job_push(struct mxa_job *job, bool may_wait)
 		}
 		if (!q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog)) {
 			mxa_job_arm(q, job);
+			trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence.seqno, false);
 			mxa_queue_place(q, mxa_job_get(job));
 			mxa_queue_doorbell(q);
 			mxa_reset_watch(q);
@@ -293,6 +296,7 @@ int mxa_job_push(struct mxa_job *job, bool may_wait)
 				break;
 			}
 			mxa_job_arm(q, job);
+			trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence.seqno, true);
 			list_add_tail(&mxa_job_get(job)->backlog_node, &q->backlog);
 			q->backlog_len++;
 			ret = 0;
@@ -349,6 +353,13 @@ static void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
 	r->end_ns = comp->end_ns;
 	r->cycles = comp->cycles;
 	r->commands = comp->commands;
+	if (r->status == -EFAULT)
+		trace_mxa_job_fault(q->idx, job->vm->ctx, job->id, r->err_addr, r->err_info,
+				    r->err_offset);
+	trace_mxa_job_complete(q->idx, job->id, job->fence.seqno, r->status, r->error,
+			       r->cycles);
+	if (r->end_ns > r->start_ns)
+		atomic64_add(r->end_ns - r->start_ns, &job->vm->engine_ns[q->idx]);
 	mxa_reset_note_result(job->vm, r->status);
 	mxa_job_signal(job);
 }

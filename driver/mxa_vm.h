@@ -5,12 +5,15 @@
 #ifndef MXA_VM_H
 #define MXA_VM_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/scatterlist.h>
 
 #include <drm/drm_mm.h>
+
+#include "mxa_regs.h"
 
 struct mxa_device;
 struct mxa_pt;
@@ -33,6 +36,8 @@ struct mxa_pt;
  * @faults: consecutive jobs of this context that ended in an MMU fault.
  * @banned: the context hung or faulted too often; its submissions get -ECANCELED.
  * @node: entry of mxa_device.vms (under mxa_device.vms_lock).
+ * @engine_ns: per hardware queue, device time spent on this context's jobs (fdinfo
+ *             drm-engine-*).
  */
 struct mxa_vm {
 	struct kref ref;
@@ -45,6 +50,7 @@ struct mxa_vm {
 	atomic_t faults;
 	bool banned;
 	struct list_head node;
+	atomic64_t engine_ns[MXA_MAX_QUEUES];
 };
 
 struct mxa_vm *mxa_vm_create(struct mxa_device *mdev);

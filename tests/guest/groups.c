@@ -240,6 +240,27 @@ TEST_F(groups, result_cycles_and_commands)
 	EXPECT_EQ(0, r.pad2);
 }
 
+TEST_F(groups, fdinfo_engine_time)
+{
+	char path[64], buf[4096];
+	uint64_t id;
+	int fd, n;
+
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, self->fence_off,
+				self->fence_size, &id));
+	ASSERT_EQ(0, mxa_wait(self->fd, id, 20 * SEC, NULL));
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", self->fd);
+	fd = open(path, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	ASSERT_GT(n, 0);
+	buf[n] = 0;
+	EXPECT_NE(NULL, strstr(buf, "drm-driver:\tmxa")) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "drm-engine-q0:\t")) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "drm-total-memory:")) TH_LOG("%s", buf);
+}
+
 /* ---- io_uring ---- */
 
 static int ring_setup(struct io_uring *ring)
