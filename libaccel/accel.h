@@ -695,6 +695,33 @@ struct accel_cvt {
 
 int accel_prog_cvt(struct accel_prog *prog, const struct accel_cvt *c);
 
+/* ---- job groups (driver commit/wait groups) ------------------------------ */
+
+/**
+ * accel_commit_group() - close the jobs submitted to @queue since the previous commit
+ * (possibly none) into a group.
+ * @dev: the device.
+ * @queue: hardware queue.
+ * @group_id: out (may be NULL): the group's id, 1, 2, ... per device handle and queue.
+ *
+ * Return: 0, -EINVAL, -ENOMEM, or -EOPNOTSUPP-like errors from an older kernel.
+ */
+int accel_commit_group(struct accel_device *dev, unsigned int queue, uint64_t *group_id);
+
+/**
+ * accel_wait_group() - wait until at most @n committed groups of @queue are pending
+ * (0: all have ended). Uncommitted jobs are not waited for; the jobs' own results
+ * still come from accel_wait()/accel_poll().
+ * @dev: the device.
+ * @queue: hardware queue.
+ * @n: groups that may stay pending.
+ * @timeout_ns: relative timeout; 0 polls; negative waits forever.
+ *
+ * Return: 0, -ETIME, -EINTR, -EINVAL.
+ */
+int accel_wait_group(struct accel_device *dev, unsigned int queue, unsigned int n,
+		     int64_t timeout_ns);
+
 #ifdef __cplusplus
 }
 #endif
