@@ -77,3 +77,51 @@ $(BUILD)/bin/accel-trace: $(LIBACCEL_DIR)/tools/accel-run.c $(LIBACCEL_DIR)/tool
 $(BUILD)/bin/accel-%: $(LIBACCEL_DIR)/tools/accel-%.c $(LIBACCEL_DIR)/tools/tool.h $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
+
+# ---- packaging: libaccel.so.0 (PIC objects of the same sources), libaccel.pc, install ----
+LIBACCEL_VERSION := 0.1.0
+LIBACCEL_SONAME := libaccel.so.0
+LIBACCEL_SO := $(BUILD)/libaccel/libaccel.so.$(LIBACCEL_VERSION)
+LIBACCEL_PIC_OBJS := $(patsubst $(LIBACCEL_DIR)/%.c,$(BUILD)/libaccel/pic/%.o,$(LIBACCEL_SRCS)) \
+	$(patsubst $(BUILD)/engine/%.o,$(BUILD)/libaccel/pic/engine/%.o,$(LIBACCEL_ENGINE_OBJS))
+
+$(BUILD)/libaccel/pic/%.o: $(LIBACCEL_DIR)/%.c $(LIBACCEL_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBACCEL_CFLAGS) -fPIC -c -o $@ $<
+
+$(BUILD)/libaccel/pic/engine/%.o: $(ENGINE_DIR)/%.c $(ENGINE_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ENGINE_CFLAGS) -fPIC -c -o $@ $<
+
+$(LIBACCEL_SO): $(LIBACCEL_PIC_OBJS) $(LIBACCEL_DIR)/libaccel.map
+	$(CC) -shared -Wl,-soname,$(LIBACCEL_SONAME) -Wl,--version-script,$(LIBACCEL_DIR)/libaccel.map \
+		-o $@ $(LIBACCEL_PIC_OBJS) $(LIBACCEL_LDLIBS)
+	ln -sf $(notdir $@) $(BUILD)/libaccel/$(LIBACCEL_SONAME)
+	ln -sf $(LIBACCEL_SONAME) $(BUILD)/libaccel/libaccel.so
+
+.PHONY: libaccel-so install libaccel-install
+libaccel-so: $(LIBACCEL_SO)
+
+# make install PREFIX=/usr/local [DESTDIR=...]: library, headers (accel.h and the uapi
+# headers it works with), pkg-config file, tools and man pages.
+PREFIX ?= /usr/local
+LIBACCEL_INSTALL_HDRS := $(LIBACCEL_DIR)/accel.h uapi/mxa_isa.h uapi/mxa_regs.h
+install: libaccel-install
+libaccel-install: $(LIBACCEL_LIB) $(LIBACCEL_SO) $(ACCEL_TOOLS)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/accel/drm \
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 644 $(LIBACCEL_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBACCEL_SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(notdir $(LIBACCEL_SO)) $(DESTDIR)$(PREFIX)/lib/$(LIBACCEL_SONAME)
+	ln -sf $(LIBACCEL_SONAME) $(DESTDIR)$(PREFIX)/lib/libaccel.so
+	install -m 644 $(LIBACCEL_INSTALL_HDRS) $(DESTDIR)$(PREFIX)/include/accel/
+	install -m 644 uapi/drm/mxa_accel.h $(DESTDIR)$(PREFIX)/include/accel/drm/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(LIBACCEL_VERSION)|' \
+		$(LIBACCEL_DIR)/libaccel.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/libaccel.pc
+	install -m 755 $(ACCEL_TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(wildcard $(LIBACCEL_DIR)/man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(wildcard $(LIBACCEL_DIR)/man/*.3) $(DESTDIR)$(PREFIX)/share/man/man3/
+
+# Host test: make install into a temporary PREFIX, build a program with pkg-config.
+HOST_TESTS += tests/host/test-libaccel-install.sh
