@@ -125,3 +125,11 @@ libaccel-install: $(LIBACCEL_LIB) $(LIBACCEL_SO) $(ACCEL_TOOLS)
 
 # Host test: make install into a temporary PREFIX, build a program with pkg-config.
 HOST_TESTS += tests/host/test-libaccel-install.sh
+
+# Two queues, a producer and a consumer ordered by a device semaphore (/bin/accel-queues).
+ACCEL_QUEUES_DEMO := $(BUILD)/bin/accel-queues
+GUEST_PROGS += $(ACCEL_QUEUES_DEMO)
+
+$(ACCEL_QUEUES_DEMO): $(LIBACCEL_DIR)/examples/accel-queues.c $(LIBACCEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)

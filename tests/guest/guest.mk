@@ -5,7 +5,7 @@
 # loaded and /dev/accel/accel0 present). Included by the top-level Makefile after
 # libaccel/libaccel.mk; appends to GUEST_TESTS.
 
-GUEST_TEST_NAMES := device bo submit uring errors isa async tma groups tile mma cvt asm tools
+GUEST_TEST_NAMES := device bo submit uring errors isa async tma groups tile mma cvt asm tools examples
 # Runs after every other test: it unbinds the device and reloads mxa.ko.
 GUEST_TEST_LAST := lifecycle
 GUEST_TEST_BINS := $(patsubst %,$(BUILD)/guest/%,$(GUEST_TEST_NAMES) $(GUEST_TEST_LAST))

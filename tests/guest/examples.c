@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest kselftest "examples": the example programs in /bin run and pass: accel-gemm (an
+ * MX-FP8 GEMM through accel_gemm, checked against float64), accel-queues (producer and
+ * consumer on two queues through a semaphore) and accel-demo (jobs over all queues).
+ * libaccel/examples/pipeline.s runs in the "asm" and "tools" tests.
+ */
+#include "mxa_test.h"
+
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+
+static char out[1 << 16];
+
+static int sh(const char *cmd)
+{
+	char full[512];
+	FILE *p;
+	size_t n;
+	int st;
+
+	snprintf(full, sizeof(full), "%s 2>&1", cmd);
+	p = popen(full, "r");
+	if (!p)
+		return -1;
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = 0;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TEST(accel_gemm_mx_fp8)
+{
+	EXPECT_EQ(0, sh("/bin/accel-gemm 128 96 256"));
+	TH_LOG("\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "result: PASS"));
+	EXPECT_EQ(0, sh("/bin/accel-gemm 64 64 128 --type e5m2 --ioctl"));
+	EXPECT_NE(NULL, strstr(out, "result: PASS"));
+}
+
+TEST(accel_queues_semaphores)
+{
+	EXPECT_EQ(0, sh("/bin/accel-queues 16"));
+	TH_LOG("\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "PASS"));
+}
+
+TEST(accel_demo)
+{
+	EXPECT_EQ(0, sh("/bin/accel-demo -n 200"));
+	EXPECT_NE(NULL, strstr(out, "PASS")) TH_LOG("%s", out);
+}
+
+TEST_HARNESS_MAIN
