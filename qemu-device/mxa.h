@@ -9,6 +9,7 @@
  *   mxa_mmu.c    contexts, page-table walk, TLB, translated DMA
  *   mxa_math.c   math commands on the matrix engine (engine/)
  *   mxa_tile.c   tile registers, TMATMULMX, MMA shapes, CVT / MX quantisation
+ *   mxa_timeline.c  the execution timeline (Chrome / Perfetto trace JSON)
  *
  * Register map, ring and page-table formats: uapi/mxa_regs.h, Documentation/device.rst.
  *
@@ -122,6 +123,13 @@ struct MxaState {
     uint32_t dev_error_info;
     uint32_t scratch;
     QemuMutex sem_lock;     /* makes SEM_SIGNAL add atomic across queues */
+    char *timeline_path;    /* property "timeline" */
+    FILE *timeline;         /* set at realize; NULL again once closed at exit */
+    bool timeline_opened;
+    Notifier timeline_exit;
+    QemuMutex timeline_lock; /* protects the file and the count below */
+    uint64_t timeline_events;
+    int64_t timeline_t0;
 
     MxaQueue queues[MXA_MAX_QUEUES];
 };
@@ -227,6 +235,16 @@ int mxa_exec_tile(MxaJob *job, const uint32_t *cmd, bool load);
 int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd);
 int mxa_exec_mma(MxaJob *job, const uint32_t *cmd);
 int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd);
+
+/* mxa_timeline.c: tid 0 command processor, 1 + MXA_GROUP_* the lanes */
+#define MXA_TIMELINE_CP 0
+const char *mxa_opcode_name(uint32_t op);
+bool mxa_timeline_open(MxaState *s, Error **errp);
+void mxa_timeline_close(MxaState *s);
+void mxa_timeline_span(MxaState *s, unsigned q, unsigned tid, const char *name,
+                       int64_t start_ns, int64_t end_ns, uint64_t job, uint32_t offset,
+                       uint32_t error);
+void mxa_timeline_flush(MxaState *s);
 
 /* mxa_mmu.c */
 int mxa_mmu_bind(MxaJob *job);

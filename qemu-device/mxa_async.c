@@ -20,6 +20,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/atomic.h"
+#include "qemu/timer.h"
 #include "mxa.h"
 #include "trace.h"
 
@@ -109,7 +110,12 @@ static void *mxa_lane_thread(void *opaque)
 
         trace_mxa_async_op(q->index, lane->index, op->seq, op->offset, skip);
         if (!skip) {
+            int64_t t0 = get_clock();
+
             mxa_lane_exec(&shadow, op);
+            mxa_timeline_span(q->dev, q->index, 1 + lane->index,
+                              mxa_opcode_name(MXA_CMD_OPCODE(op->header)), t0, get_clock(),
+                              shadow.desc.job_id, op->offset, shadow.error);
         }
 
         qemu_mutex_lock(&lane->lock);

@@ -457,8 +457,30 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
     }
 }
 
+/* Commands that take time on the command processor: spans of the timeline. */
+static bool mxa_timeline_worthy(uint32_t op)
+{
+    switch (op) {
+    case MXA_OP_FENCE_WRITE:
+    case MXA_OP_SEM_WAIT:
+    case MXA_OP_SEM_SIGNAL:
+    case MXA_OP_WAIT_GROUP:
+    case MXA_OP_MBAR_WAIT:
+    case MXA_OP_GEMM:
+    case MXA_OP_TILE_LOAD:
+    case MXA_OP_TILE_STORE:
+    case MXA_OP_TMATMULMX:
+    case MXA_OP_MMA:
+    case MXA_OP_CVT:
+        return true;
+    default:
+        return false;
+    }
+}
+
 void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
 {
+    MxaState *s = job->q->dev;
     uint32_t pc = 0, next;
 
     while (pc < ndwords) {
@@ -481,7 +503,18 @@ void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
             mxa_job_fail(job, MXA_ERR_LOOP_BUDGET, 0, MXA_JOB_CMD_BUDGET);
             return;
         }
-        if (mxa_exec_one(job, prog, ndwords, pc, &next)) {
+        if (qatomic_read(&s->timeline) &&
+            mxa_timeline_worthy(MXA_CMD_OPCODE(prog[pc]))) {
+            int64_t start = get_clock();
+            int ret = mxa_exec_one(job, prog, ndwords, pc, &next);
+
+            mxa_timeline_span(s, job->q->index, MXA_TIMELINE_CP,
+                              mxa_opcode_name(MXA_CMD_OPCODE(prog[pc])), start, get_clock(),
+                              job->desc.job_id, pc * 4, job->error);
+            if (ret) {
+                return;
+            }
+        } else if (mxa_exec_one(job, prog, ndwords, pc, &next)) {
             return;
         }
         job->commands++;

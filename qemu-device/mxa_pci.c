@@ -2,11 +2,12 @@
  * MXA virtual matrix accelerator: PCI function, BAR0 registers, resets and interrupts.
  *
  * Usage:
- *   -device mxa[,queues=N][,cores=N][,cycle-mhz=N]
+ *   -device mxa[,queues=N][,cores=N][,cycle-mhz=N][,timeline=PATH]
  *     queues     hardware queues, 1..16 (default 4); MSI-X vector q per queue plus one
  *                for device errors
  *     cores      matrix-engine worker threads (default 2)
  *     cycle-mhz  clock of the documented cycle model (default 1000)
+ *     timeline   write an execution timeline there (Chrome/Perfetto trace JSON)
  *
  * MMIO callbacks only read and write registers and wake queue threads: programs run on the
  * queue threads (mxa_queue.c), which never take the BQL. Interrupts raised by those
@@ -270,10 +271,14 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
         error_setg(errp, "mxa: cycle-mhz must be >= 1");
         return;
     }
+    if (!mxa_timeline_open(s, errp)) {
+        return;
+    }
     pci_config_set_interrupt_pin(pdev->config, 1);
     memory_region_init_io(&s->mmio, OBJECT(s), &mxa_mmio_ops, s, "mxa-regs", MXA_BAR0_SIZE);
     pci_register_bar(pdev, 0, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->mmio);
     if (msix_init_exclusive_bar(pdev, s->num_queues + 1, 1, errp)) {
+        mxa_timeline_close(s);
         return;
     }
     for (unsigned v = 0; v <= s->num_queues; v++) {
@@ -282,6 +287,8 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
     s->engine = mxa_engine_create(s->num_cores);
     if (!s->engine) {
         error_setg(errp, "mxa: cannot start %u engine threads", s->num_cores);
+        msix_uninit_exclusive_bar(pdev);
+        mxa_timeline_close(s);
         return;
     }
     s->irq_bh = qemu_bh_new_guarded(mxa_irq_bh, s, &DEVICE(pdev)->mem_reentrancy_guard);
@@ -303,6 +310,7 @@ static void mxa_exit(PCIDevice *pdev)
     qemu_mutex_destroy(&s->sem_lock);
     mxa_engine_destroy(s->engine);
     msix_uninit_exclusive_bar(pdev);
+    mxa_timeline_close(s);
 }
 
 /* System reset: wait for every queue thread to finish its reset (they never need the BQL). */
@@ -321,6 +329,7 @@ static const Property mxa_properties[] = {
     DEFINE_PROP_UINT32("queues", MxaState, num_queues, 4),
     DEFINE_PROP_UINT32("cores", MxaState, num_cores, 2),
     DEFINE_PROP_UINT32("cycle-mhz", MxaState, cycle_mhz, 1000),
+    DEFINE_PROP_STRING("timeline", MxaState, timeline_path),
 };
 
 static const VMStateDescription vmstate_mxa = {

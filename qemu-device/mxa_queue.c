@@ -270,6 +270,14 @@ static void *mxa_queue_thread(void *opaque)
         mxa_job_run(&job);
         aborted = qatomic_read(&q->abort);
         mxa_job_complete(&job, start_ns, aborted);
+        if (qatomic_read(&s->timeline)) {
+            char name[40];
+
+            snprintf(name, sizeof(name), "job %" PRIu64, job.desc.job_id);
+            mxa_timeline_span(s, q->index, MXA_TIMELINE_CP, name, start_ns, get_clock(),
+                              job.desc.job_id, 0, job.error);
+            mxa_timeline_flush(s);
+        }
 
         qemu_mutex_lock(&q->lock);
         q->busy = false;

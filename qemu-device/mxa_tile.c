@@ -235,7 +235,8 @@ int mxa_exec_tile(MxaJob *job, const uint32_t *cmd, bool load)
             }
         }
     }
-    job->cycles += MXA_CYCLES_TILE_SETUP + (uint64_t)rows * row_bytes / MXA_TILE_BYTES_PER_CYCLE;
+    job->cycles += MXA_CYCLES_TILE_SETUP +
+                   (uint64_t)rows * row_bytes / MXA_TILE_BYTES_PER_CYCLE;
     return 0;
 fail:
     if (load) {

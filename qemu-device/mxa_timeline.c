@@ -1,0 +1,146 @@
+/*
+ * MXA execution timeline: with -device mxa,timeline=<path> the device writes what its
+ * queues do as Chrome / Perfetto trace JSON (the "JSON array format", open it in
+ * ui.perfetto.dev or chrome://tracing).
+ *
+ * One process per queue ("queue N") with three threads: the command processor (jobs,
+ * and the commands that take time there: waits, synchronous math, tile moves), the math
+ * engine (WGMMA, asynchronous GEMM) and the copy engine (COPY, TMA). Every span is a
+ * complete event ("ph": "X") with host CLOCK_MONOTONIC times in microseconds since the
+ * device was realized; args name the job and the command's program offset.
+ *
+ * Queue and lane threads write under timeline_lock; the file is flushed when a job ends
+ * and completed (closing bracket) when QEMU exits or the device goes away.
+ * The guest chooses how much happens, so the file stops growing after
+ * MXA_TIMELINE_MAX_EVENTS events (a last event says so).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/atomic.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "system/system.h"
+#include "mxa.h"
+
+#define MXA_TIMELINE_MAX_EVENTS (1u << 20)
+
+const char *mxa_opcode_name(uint32_t op)
+{
+    static const char *const names[] = {
+        [MXA_OP_NOP] = "NOP", [MXA_OP_FENCE_WRITE] = "FENCE_WRITE",
+        [MXA_OP_TIMESTAMP] = "TIMESTAMP", [MXA_OP_REG_SET] = "REG_SET",
+        [MXA_OP_REG_ADD] = "REG_ADD", [MXA_OP_REG_LOAD] = "REG_LOAD",
+        [MXA_OP_REG_STORE] = "REG_STORE", [MXA_OP_LOOP] = "LOOP",
+        [MXA_OP_ENDLOOP] = "ENDLOOP", [MXA_OP_SEM_WAIT] = "SEM_WAIT",
+        [MXA_OP_SEM_SIGNAL] = "SEM_SIGNAL", [MXA_OP_COMMIT_GROUP] = "COMMIT_GROUP",
+        [MXA_OP_WAIT_GROUP] = "WAIT_GROUP", [MXA_OP_FENCE] = "FENCE",
+        [MXA_OP_COPY] = "COPY", [MXA_OP_TMA_LOAD] = "TMA_LOAD",
+        [MXA_OP_TMA_STORE] = "TMA_STORE", [MXA_OP_MBAR_INIT] = "MBAR_INIT",
+        [MXA_OP_MBAR_ARRIVE] = "MBAR_ARRIVE", [MXA_OP_MBAR_EXPECT_TX] = "MBAR_EXPECT_TX",
+        [MXA_OP_MBAR_WAIT] = "MBAR_WAIT", [MXA_OP_TILE_LOAD] = "TILE_LOAD",
+        [MXA_OP_TILE_STORE] = "TILE_STORE", [MXA_OP_GEMM] = "GEMM",
+        [MXA_OP_WGMMA] = "WGMMA", [MXA_OP_TMATMULMX] = "TMATMULMX",
+        [MXA_OP_MMA] = "MMA", [MXA_OP_CVT] = "CVT",
+    };
+
+    return op < ARRAY_SIZE(names) && names[op] ? names[op] : "?";
+}
+
+static void mxa_timeline_exit(Notifier *n, void *data);
+
+bool mxa_timeline_open(MxaState *s, Error **errp)
+{
+    static const char *const threads[] = { "command processor", "math engine",
+                                           "copy engine" };
+
+    if (!s->timeline_path || !*s->timeline_path) {
+        return true;
+    }
+    s->timeline = fopen(s->timeline_path, "w");
+    if (!s->timeline) {
+        error_setg_errno(errp, errno, "mxa: cannot write timeline '%s'", s->timeline_path);
+        return false;
+    }
+    qemu_mutex_init(&s->timeline_lock);
+    s->timeline_exit.notify = mxa_timeline_exit;
+    qemu_add_exit_notifier(&s->timeline_exit);
+    s->timeline_opened = true;
+    s->timeline_t0 = get_clock();
+    fprintf(s->timeline, "[\n");
+    for (unsigned q = 0; q < s->num_queues; q++) {
+        fprintf(s->timeline, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,"
+                "\"args\":{\"name\":\"mxa queue %u\"}},\n", q, q);
+        for (unsigned t = 0; t < ARRAY_SIZE(threads); t++) {
+            fprintf(s->timeline, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
+                    "\"tid\":%u,\"args\":{\"name\":\"%s\"}},\n", q, t, threads[t]);
+        }
+    }
+    fflush(s->timeline);
+    return true;
+}
+
+/* Complete the JSON and close the file; queue threads may still be running. */
+static void mxa_timeline_finish(MxaState *s)
+{
+    qemu_mutex_lock(&s->timeline_lock);
+    if (s->timeline) {
+        fprintf(s->timeline, "{\"name\":\"end\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,"
+                "\"tid\":0,\"ts\":%.3f}\n]\n", (get_clock() - s->timeline_t0) / 1000.0);
+        fclose(s->timeline);
+        qatomic_set(&s->timeline, NULL);
+    }
+    qemu_mutex_unlock(&s->timeline_lock);
+}
+
+static void mxa_timeline_exit(Notifier *n, void *data)
+{
+    mxa_timeline_finish(container_of(n, MxaState, timeline_exit));
+}
+
+/* The device goes away: its queue threads have stopped. */
+void mxa_timeline_close(MxaState *s)
+{
+    if (!s->timeline_opened) {
+        return;
+    }
+    qemu_remove_exit_notifier(&s->timeline_exit);
+    mxa_timeline_finish(s);
+    qemu_mutex_destroy(&s->timeline_lock);
+    s->timeline_opened = false;
+}
+
+void mxa_timeline_span(MxaState *s, unsigned q, unsigned tid, const char *name,
+                       int64_t start_ns, int64_t end_ns, uint64_t job, uint32_t offset,
+                       uint32_t error)
+{
+    if (!qatomic_read(&s->timeline)) {
+        return;
+    }
+    qemu_mutex_lock(&s->timeline_lock);
+    if (!s->timeline) {
+        /* closed at exit meanwhile */
+    } else if (s->timeline_events < MXA_TIMELINE_MAX_EVENTS) {
+        fprintf(s->timeline, "{\"name\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,"
+                "\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"job\":%" PRIu64 ",\"offset\":%u,"
+                "\"error\":%u}},\n", name, q, tid, (start_ns - s->timeline_t0) / 1000.0,
+                MAX(end_ns - start_ns, 0) / 1000.0, job, offset, error);
+    } else if (s->timeline_events == MXA_TIMELINE_MAX_EVENTS) {
+        fprintf(s->timeline, "{\"name\":\"timeline full: later events dropped\","
+                "\"ph\":\"i\",\"s\":\"g\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f},\n",
+                q, tid, (start_ns - s->timeline_t0) / 1000.0);
+    }
+    s->timeline_events++;
+    qemu_mutex_unlock(&s->timeline_lock);
+}
+
+void mxa_timeline_flush(MxaState *s)
+{
+    if (qatomic_read(&s->timeline)) {
+        qemu_mutex_lock(&s->timeline_lock);
+        if (s->timeline) {
+            fflush(s->timeline);
+        }
+        qemu_mutex_unlock(&s->timeline_lock);
+    }
+}
