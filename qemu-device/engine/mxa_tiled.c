@@ -233,6 +233,12 @@ static void row_s16(const struct tiled *tl, int side, size_t r, size_t k0, size_
 	unsigned t = side ? op->d.type_b : op->d.type_a;
 	const uint8_t *row = (const uint8_t *)(side ? op->d.b : op->d.a) + r * (side ? op->ldb : op->lda);
 
+	if (side && (op->d.flags & MXA_GEMM_B_KN)) {
+		/* K x N (s8 only): column r */
+		for (size_t i = 0; i < len; i++)
+			out[i] = (int8_t)((const uint8_t *)op->d.b)[(k0 + i) * op->ldb + r];
+		return;
+	}
 	if (t == MXA_DT_S8) {
 		if (tl->avx2)
 			mxa_widen_s8_avx2(row + k0, out, len);
@@ -274,35 +280,34 @@ static void interleave(const struct tiled *tl, const float *tmp, unsigned rows, 
 			dst[k * rows + i] = tmp[i * PACK_KC + k];
 }
 
-static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
+/*
+ * Pack @rows (MXA_MR or MXA_NR) rows of one side, starting at row @r0 (rows
+ * from @nvalid on are zero), elements k0..k0+len, into the k-major panel
+ * @dst. Works in L1-sized K slices: decode each row's slice, then transpose.
+ */
+static void pack_panel(struct tiled *tl, int side, size_t r0, unsigned rows, size_t nvalid,
+		       size_t k0, size_t len, void *dst)
 {
-	size_t klen = tl->ks_words;
-
 	if (tl->kind == TK_F32) {
-		float *panel = (float *)tl->apack + p * MXA_MR * klen;
-		float *tmp = mxa_scratch(0, MXA_MR * PACK_KC * sizeof(float) + 64);
+		float *tmp = mxa_scratch(0, rows * PACK_KC * sizeof(float) + 64);
 
 		if (!tmp) {
 			tl->failed = 1;
 			return;
 		}
-		/* K in chunks so that the panel slice being written stays in L1 */
 		for (size_t c0 = 0; c0 < len; c0 += PACK_KC) {
 			size_t cl = len - c0 < PACK_KC ? len - c0 : PACK_KC;
 
-			for (int r = 0; r < MXA_MR; r++) {
-				size_t row = p * MXA_MR + r;
-
-				if (row < tl->m)
-					row_f32(tl, 0, row, k0 + c0, cl, tmp + r * PACK_KC);
+			for (unsigned r = 0; r < rows; r++) {
+				if (r0 + r < nvalid)
+					row_f32(tl, side, r0 + r, k0 + c0, cl, tmp + r * PACK_KC);
 				else
 					memset(tmp + r * PACK_KC, 0, cl * sizeof(float));
 			}
-			interleave(tl, tmp, MXA_MR, cl, panel + c0 * MXA_MR);
+			interleave(tl, tmp, rows, cl, (float *)dst + c0 * rows);
 		}
 	} else {
-		uint32_t *panel = (uint32_t *)tl->apack + p * MXA_MR * klen;
-		int16_t *tmp = mxa_scratch(0, MXA_MR * (PACK_KC + 2) * sizeof(int16_t) + 64);
+		int16_t *tmp = mxa_scratch(0, rows * (PACK_KC + 2) * sizeof(int16_t) + 64);
 
 		if (!tmp) {
 			tl->failed = 1;
@@ -311,106 +316,70 @@ static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
 		for (size_t c0 = 0; c0 < len; c0 += PACK_KC) {
 			size_t cl = len - c0 < PACK_KC ? len - c0 : PACK_KC;
 
-			for (int r = 0; r < MXA_MR; r++) {
-				size_t row = p * MXA_MR + r;
+			for (unsigned r = 0; r < rows; r++) {
 				int16_t *t = tmp + r * PACK_KC;
 
 				t[cl] = 0;	/* odd K: the last pair's high half */
-				if (row < tl->m)
-					row_s16(tl, 0, row, k0 + c0, cl, t);
+				if (r0 + r < nvalid)
+					row_s16(tl, side, r0 + r, k0 + c0, cl, t);
 				else
 					memset(t, 0, cl * sizeof(int16_t));
 			}
 			/* little-endian: int16 pair (2kp, 2kp+1) is one vpmaddwd word */
-			interleave32(tl, tmp, PACK_KC / 2, MXA_MR, (cl + 1) / 2,
-				     panel + c0 / 2 * MXA_MR);
+			interleave32(tl, tmp, PACK_KC / 2, rows, (cl + 1) / 2,
+				     (uint32_t *)dst + c0 / 2 * rows);
+		}
+	}
+}
+
+static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
+{
+	size_t words = tl->ks_words * MXA_MR * p;
+
+	if (tl->kind == TK_F32)
+		pack_panel(tl, 0, p * MXA_MR, MXA_MR, tl->m, k0, len, (float *)tl->apack + words);
+	else
+		pack_panel(tl, 0, p * MXA_MR, MXA_MR, tl->m, k0, len, (uint32_t *)tl->apack + words);
+}
+
+/* B given as K x N, float types: row kk of B holds this panel's 16 columns. */
+static void pack_b_panel_kn(struct tiled *tl, size_t q, size_t k0, size_t len, float *panel)
+{
+	const struct mxa_op *op = tl->op;
+	size_t j0 = q * MXA_NR, nv = tl->n - j0 < MXA_NR ? tl->n - j0 : MXA_NR;
+	float tmp[MXA_NR];
+
+	for (size_t kk = 0; kk < len; kk++) {
+		const uint8_t *row = (const uint8_t *)op->d.b + (k0 + kk) * op->ldb;
+		float *dst = panel + kk * MXA_NR;
+
+		decode_f32(op, op->d.type_b, row, j0, nv, tmp, tl->avx2);
+		for (size_t c = 0; c < MXA_NR; c++) {
+			float v = c < nv ? tmp[c] : 0.0f;
+
+			if (c < nv && op->scale_b) {
+				uint8_t s = op->d.scale_b[(j0 + c) * op->ld_sb + (k0 + kk) / MXA_MX_BLOCK];
+
+				v = s == 0xFF ? mxa_bits_f32(MXA_F32_CANON_NAN)
+					      : v * (float)ldexp(1.0, (int)s - 127);
+			}
+			if (c < nv && (op->d.flags & MXA_GEMM_NEGATE_B))
+				v = -v;
+			dst[c] = v;
 		}
 	}
 }
 
 static void pack_b_panel(struct tiled *tl, size_t q, size_t k0, size_t len)
 {
-	const struct mxa_op *op = tl->op;
-	size_t klen = tl->ks_words;
-	int kn = !!(op->d.flags & MXA_GEMM_B_KN);
+	size_t words = tl->ks_words * MXA_NR * q;
 
-	if (tl->kind == TK_F32) {
-		float *panel = (float *)tl->bpack + q * MXA_NR * klen;
-		float *tmp = mxa_scratch(0, MXA_NR * PACK_KC * sizeof(float) + 64);
-
-		if (!tmp) {
-			tl->failed = 1;
-			return;
-		}
-		if (!kn) {
-			for (size_t c0 = 0; c0 < len; c0 += PACK_KC) {
-				size_t cl = len - c0 < PACK_KC ? len - c0 : PACK_KC;
-
-				for (int c = 0; c < MXA_NR; c++) {
-					size_t col = q * MXA_NR + c;
-
-					if (col < tl->n)
-						row_f32(tl, 1, col, k0 + c0, cl, tmp + c * PACK_KC);
-					else
-						memset(tmp + c * PACK_KC, 0, cl * sizeof(float));
-				}
-				interleave(tl, tmp, MXA_NR, cl, panel + c0 * MXA_NR);
-			}
-		} else {
-			/* K x N: row kk of B holds this panel's 16 columns. */
-			size_t j0 = q * MXA_NR, nv = tl->n - j0 < MXA_NR ? tl->n - j0 : MXA_NR;
-
-			for (size_t kk = 0; kk < len; kk++) {
-				const uint8_t *row = (const uint8_t *)op->d.b + (k0 + kk) * op->ldb;
-				float *dst = panel + kk * MXA_NR;
-
-				decode_f32(op, op->d.type_b, row, j0, nv, tmp, tl->avx2);
-				for (size_t c = 0; c < MXA_NR; c++) {
-					float v = c < nv ? tmp[c] : 0.0f;
-
-					if (c < nv && op->scale_b) {
-						uint8_t s = op->d.scale_b[(j0 + c) * op->ld_sb +
-									  (k0 + kk) / MXA_MX_BLOCK];
-
-						v = s == 0xFF ? mxa_bits_f32(MXA_F32_CANON_NAN)
-							      : v * (float)ldexp(1.0, (int)s - 127);
-					}
-					if (c < nv && (op->d.flags & MXA_GEMM_NEGATE_B))
-						v = -v;
-					dst[c] = v;
-				}
-			}
-		}
-	} else {
-		uint32_t *panel = (uint32_t *)tl->bpack + q * MXA_NR * klen;
-		int16_t *tmp = mxa_scratch(0, MXA_NR * (PACK_KC + 2) * sizeof(int16_t) + 64);
-
-		if (!tmp) {
-			tl->failed = 1;
-			return;
-		}
-		for (size_t c0 = 0; c0 < len; c0 += PACK_KC) {
-			size_t cl = len - c0 < PACK_KC ? len - c0 : PACK_KC;
-
-			for (int c = 0; c < MXA_NR; c++) {
-				size_t col = q * MXA_NR + c;
-				int16_t *t = tmp + c * PACK_KC;
-
-				t[cl] = 0;
-				if (col >= tl->n) {
-					memset(t, 0, cl * sizeof(int16_t));
-				} else if (!kn) {
-					row_s16(tl, 1, col, k0 + c0, cl, t);
-				} else {
-					for (size_t kk = 0; kk < cl; kk++)
-						t[kk] = (int8_t)((const uint8_t *)op->d.b)
-							[(k0 + c0 + kk) * op->ldb + col];
-				}
-			}
-			interleave32(tl, tmp, PACK_KC / 2, MXA_NR, (cl + 1) / 2,
-				     panel + c0 / 2 * MXA_NR);
-		}
-	}
+	if (tl->kind == TK_F32 && (tl->op->d.flags & MXA_GEMM_B_KN))
+		pack_b_panel_kn(tl, q, k0, len, (float *)tl->bpack + words);
+	else if (tl->kind == TK_F32)
+		pack_panel(tl, 1, q * MXA_NR, MXA_NR, tl->n, k0, len, (float *)tl->bpack + words);
+	else
+		pack_panel(tl, 1, q * MXA_NR, MXA_NR, tl->n, k0, len, (uint32_t *)tl->bpack + words);
 }
 
 /* ---- phases ----------------------------------------------------------------- */

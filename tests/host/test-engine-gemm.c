@@ -441,6 +441,36 @@ static void test_fast_mx_block_exact(struct mxa_engine *eng)
 	}
 }
 
+/* B as K x N through the FAST path (float and int packing) */
+static void test_fast_kn(struct mxa_engine *eng)
+{
+	static const struct combo cbs[] = {
+		{ MXA_DT_BF16, MXA_DT_E4M3, MXA_DT_F32, 1 },
+		{ MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0 },
+	};
+	static uint8_t bt[320 * 40], dd[40 * 40 * 4];
+
+	for (size_t c = 0; c < 2; c++) {
+		unsigned m = 13, n = 37, k = 320;	/* FP8 MX: K % 64 == 0 */
+		struct mxa_gemm_desc d = make_op(&cbs[c], m, n, k, 1), t;
+		size_t es = mxa_dtype_bits(cbs[c].b) / 8;
+
+		d.accum = MXA_ACCUM_FAST;
+		mxa_gemm(eng, &d);
+		memcpy(dd, B.d, m * n * 4);
+		for (unsigned j = 0; j < n; j++)
+			for (unsigned kk = 0; kk < k; kk++)
+				memcpy(bt + (kk * n + j) * es, B.b + (j * k + kk) * es, es);
+		t = d;
+		t.b = bt;
+		t.flags |= MXA_GEMM_B_KN;
+		memset(B.d, 0, m * n * 4);
+		tap_ok(!mxa_gemm(eng, &t) && !memcmp(B.d, dd, m * n * 4),
+		       "fast %s x %s: B as K x N gives the same bits as N x K",
+		       mxa_dtype_name(cbs[c].a), mxa_dtype_name(cbs[c].b));
+	}
+}
+
 int main(void)
 {
 	struct mxa_engine *eng = mxa_engine_create(2);
@@ -456,6 +486,7 @@ int main(void)
 	test_fast(eng);
 	test_fast_fp8_specials(eng);
 	test_fast_mx_block_exact(eng);
+	test_fast_kn(eng);
 	mxa_engine_destroy(eng);
 	return tap_end();
 }
