@@ -262,7 +262,7 @@ TEST_F(uring, submission_errors)
 	} cases[] = {
 		{ "bad handle", submit_args(&self->prog, 0, size, 0), -ENOENT },
 		{ "bad queue", submit_args(&self->prog, 0, size, self->info.num_queues), -EINVAL },
-		{ "pad", submit_args(&self->prog, 0, size, 0), -EINVAL },
+		{ "result_size", submit_args(&self->prog, 0, size, 0), -EINVAL },
 		{ "flags", submit_args(&self->prog, 0, size, 0), -EINVAL },
 		{ "size 0", submit_args(&self->prog, 0, 0, 0), -EINVAL },
 		{ "size 6", submit_args(&self->prog, 0, 6, 0), -EINVAL },
@@ -273,7 +273,7 @@ TEST_F(uring, submission_errors)
 	size_t i;
 
 	cases[0].s.prog_handle = 0xbad;
-	cases[2].s.pad = 1;
+	cases[2].s.result_size = 1;	/* < 48 bytes */
 	cases[3].s.flags = 1;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		ASSERT_EQ(0, queue_cmd(&self->ring, self->fd, MXA_URING_CMD_SUBMIT,
