@@ -371,6 +371,21 @@ TEST(random_dwords_reassemble)
 	accel_prog_free(p);
 }
 
+/* accel-run's buffers and tensor maps, at made-up addresses */
+static int fake_buffer(void *arg, const char *name, uint64_t size, uint64_t *va)
+{
+	uint64_t *next = arg;
+
+	*va = *next;
+	*next += (size + 0xffff) & ~0xffffull;
+	return 0;
+}
+
+static int fake_tmap(void *arg, const char *name, const void *map, uint64_t *va)
+{
+	return fake_buffer(arg, name, 128, va);
+}
+
 TEST(examples_round_trip)
 {
 	DIR *d = opendir("libaccel/examples");
@@ -399,13 +414,11 @@ TEST(examples_round_trip)
 		/* examples use symbols accel-run defines; round trip their dwords */
 		ASSERT_EQ(0, accel_prog_new(&p));
 		if (p) {
-			struct accel_asm_opts o = { .filename = path };
+			uint64_t next = 0x100000000ull;
+			struct accel_asm_opts o = { .filename = path, .buffer = fake_buffer,
+						    .tensor_map = fake_tmap, .arg = &next };
 			int ret = accel_asm_ex(text, &o, p, err, sizeof(err));
 
-			if (ret == -EINVAL && strstr(err, "no buffers here")) {
-				accel_prog_free(p);
-				continue;	/* needs accel-run: checked in the guest */
-			}
 			if (ret)
 				TH_LOG("%s", err);
 			ASSERT_EQ(0, ret);
@@ -427,6 +440,7 @@ TEST(examples_round_trip)
 	}
 	closedir(d);
 	TH_LOG("%d example programs", seen);
+	EXPECT_LT(0, seen);
 }
 
 TEST_HARNESS_MAIN
