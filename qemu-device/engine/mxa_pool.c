@@ -121,15 +121,15 @@ void mxa_pool_run(struct mxa_engine *eng, unsigned nthreads,
 			helpers = eng->nworkers;
 	}
 	job_start(&job, ops, arg, helpers);
-	if (!helpers) {
-		while (!job.finished) {
-			unsigned phase = job.phase, task = job.next++;
+	/* Phases of a single task (a small MMA) run here without waking anyone. */
+	while (!job.finished && (!helpers || job.ntasks - job.next <= 1)) {
+		unsigned phase = job.phase, task = job.next++;
 
-			ops->task(arg, phase, task);
-			job_task_done(&job, NULL);
-		}
-		return;
+		ops->task(arg, phase, task);
+		job_task_done(&job, NULL);
 	}
+	if (job.finished)
+		return;
 
 	pthread_mutex_lock(&eng->lock);
 	job.next_job = eng->jobs;
