@@ -56,12 +56,23 @@ static void round_params(unsigned td, int *prec, int *emin, int *emax)
 	}
 }
 
+/* An exact double rounded once to the accumulator type (as a double). */
+static double round_exact_double(double s, unsigned td)
+{
+	if (td == MXA_DT_F16)
+		return mxa_decode_code(MXA_DT_F16, mxa_encode_value(MXA_DT_F16, s, 0));
+	if (td == MXA_DT_F64)
+		return s;
+	return (double)(float)s;
+}
+
 static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 			     size_t j0, size_t j1, double *av, double *bv)
 {
 	size_t k = op->d.k, kc = op->k_chunk;
 	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
 	int twoprod = op->cls == MXA_CLASS_F64;
+	unsigned td = op->d.type_d;
 	int prec, emin, emax;
 	struct mxa_xacc x;
 
@@ -82,12 +93,20 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 
 			for (size_t k0 = 0; k0 < k; k0 += kc) {
 				size_t k1 = k0 + kc < k ? k0 + kc : k;
+				double s;
 
-				mxa_xacc_clear(&x);
-				if (have_run)
-					mxa_xacc_add(&x, run);
-				mxa_xacc_add_dot(&x, a + k0, b + k0, k1 - k0, twoprod);
-				run = mxa_xacc_round(&x, prec, emin, emax);
+				/* Most chunk sums are exact in a double: round that once. */
+				if (!twoprod && isfinite(run) &&
+				    mxa_dot_try_double(a + k0, b + k0, k1 - k0,
+						       have_run ? run : -0.0, &s)) {
+					run = round_exact_double(s, td);
+				} else {
+					mxa_xacc_clear(&x);
+					if (have_run)
+						mxa_xacc_add(&x, run);
+					mxa_xacc_add_dot(&x, a + k0, b + k0, k1 - k0, twoprod);
+					run = mxa_xacc_round(&x, prec, emin, emax);
+				}
 				have_run = 1;
 			}
 			mxa_op_store_d(op, i, j, run);

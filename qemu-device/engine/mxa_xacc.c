@@ -284,3 +284,28 @@ void mxa_xacc_add_dot(struct mxa_xacc *x, const double *a, const double *b,
 	for (int l = 0; l < 4; l++)
 		mxa_xacc_add(x, s[l]);
 }
+
+int mxa_dot_try_double(const double *a, const double *b, size_t n, double init, double *out)
+{
+	double s0 = init, s1 = -0.0, e, t;
+	int ok = 1;
+	size_t i = 0;
+
+	/* Two chains hide the add latency; errors only need to be zero. */
+	for (; i + 2 <= n; i += 2) {
+		s0 = two_sum(s0, a[i] * b[i], &e);
+		ok &= e == 0.0;
+		s1 = two_sum(s1, a[i + 1] * b[i + 1], &e);
+		ok &= e == 0.0;
+	}
+	if (i < n) {
+		s0 = two_sum(s0, a[i] * b[i], &e);
+		ok &= e == 0.0;
+	}
+	t = two_sum(s0, s1, &e);
+	ok &= e == 0.0;
+	if (!ok || !isfinite(t))
+		return 0;	/* NaN errors (specials) also end here */
+	*out = t;
+	return 1;
+}

@@ -128,6 +128,15 @@ void mxa_xacc_add_dot(struct mxa_xacc *x, const double *a, const double *b,
 		      size_t n, int twoprod);
 
 /**
+ * mxa_dot_try_double() - @init + sum(a[i] * b[i]) when it is exactly a
+ * double: computed with TwoSum, it succeeds (returns 1, sum in *@out) only
+ * when every rounding error was zero and everything is finite, so *@out is
+ * the exact sum (and its sign of zero follows IEEE addition). Returns 0
+ * otherwise: use the accumulator. Products must be exact doubles.
+ */
+int mxa_dot_try_double(const double *a, const double *b, size_t n, double init, double *out);
+
+/**
  * mxa_xacc_round() - the sum rounded once to nearest even into a format with
  * @prec significand bits (incl. the hidden one), minimum normal exponent
  * @emin and maximum exponent @emax; returned as a double (exact). Overflow
