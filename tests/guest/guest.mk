@@ -6,8 +6,9 @@
 # libaccel/libaccel.mk; appends to GUEST_TESTS.
 
 GUEST_TEST_NAMES := device bo submit uring errors isa async tma groups tile mma cvt asm tools examples
-# Runs after every other test: it unbinds the device and reloads mxa.ko.
-GUEST_TEST_LAST := lifecycle
+# Run after every other test: lifecycle unbinds the device and reloads mxa.ko; hotplug
+# removes the device for good (QMP device_del through the harness).
+GUEST_TEST_LAST := lifecycle hotplug
 GUEST_TEST_BINS := $(patsubst %,$(BUILD)/guest/%,$(GUEST_TEST_NAMES) $(GUEST_TEST_LAST))
 GUEST_TESTS += $(GUEST_TEST_BINS)
 
