@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "mxa_cpu.h"
 #include "mxa_formats.h"
 #include "mxa_gemm.h"
 #include "mxa_pool.h"
@@ -66,50 +67,151 @@ static double round_exact_double(double s, unsigned td)
 	return (double)(float)s;
 }
 
-static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
-			     size_t j0, size_t j1, double *av, double *bv)
-{
-	size_t k = op->d.k, kc = op->k_chunk;
-	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
-	int twoprod = op->cls == MXA_CLASS_F64;
-	unsigned td = op->d.type_d;
-	int prec, emin, emax;
+struct chunk_ctx {
 	struct mxa_xacc x;
+	int twoprod;
+	unsigned td;
+	int prec, emin, emax;
+};
 
-	round_params(op->d.type_d, &prec, &emin, &emax);
+/* One chunk of one element: run (the incoming value, or none) + a . b. */
+static double chunk_scalar(struct chunk_ctx *cc, const double *a, const double *b, size_t n,
+			   double run, int have_run)
+{
+	double s;
+
+	/* Most chunk sums are exact in a double: round that once. */
+	if (!cc->twoprod && isfinite(run) &&
+	    mxa_dot_try_double(a, b, n, have_run ? run : -0.0, &s))
+		return round_exact_double(s, cc->td);
+	mxa_xacc_clear(&cc->x);
+	if (have_run)
+		mxa_xacc_add(&cc->x, run);
+	mxa_xacc_add_dot(&cc->x, a, b, n, cc->twoprod);
+	return mxa_xacc_round(&cc->x, cc->prec, cc->emin, cc->emax);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define EXACT_HAVE_AVX2 1
+
+/*
+ * Four output columns at once: @bt holds their B values interleaved
+ * (bt[k * 4 + lane]). TwoSum in double per lane; a lane whose errors were
+ * all zero and whose sum is finite holds the exact sum. Returns the mask of
+ * such lanes; the caller redoes the others one by one. Exact results do not
+ * depend on how they were found, so this needs no portable twin.
+ */
+__attribute__((target("avx2,fma")))
+static int chunk4_avx2(const double *a, const double *bt, size_t n, const double *init,
+		       double *out)
+{
+	__m256d s0 = _mm256_loadu_pd(init), s1 = _mm256_set1_pd(-0.0);
+	__m256d bad = _mm256_setzero_pd(), zero = _mm256_setzero_pd(), t, bb, e;
+	size_t kk = 0;
+
+#define TWO_SUM(s, p)								\
+	do {									\
+		t = _mm256_add_pd(s, p);					\
+		bb = _mm256_sub_pd(t, s);					\
+		e = _mm256_add_pd(_mm256_sub_pd(s, _mm256_sub_pd(t, bb)),	\
+				  _mm256_sub_pd(p, bb));			\
+		bad = _mm256_or_pd(bad, _mm256_cmp_pd(e, zero, _CMP_NEQ_UQ));	\
+		s = t;								\
+	} while (0)
+
+	for (; kk + 2 <= n; kk += 2) {
+		__m256d p0 = _mm256_mul_pd(_mm256_set1_pd(a[kk]), _mm256_loadu_pd(bt + kk * 4));
+		__m256d p1 = _mm256_mul_pd(_mm256_set1_pd(a[kk + 1]),
+					   _mm256_loadu_pd(bt + kk * 4 + 4));
+
+		TWO_SUM(s0, p0);
+		TWO_SUM(s1, p1);
+	}
+	if (kk < n) {
+		__m256d p0 = _mm256_mul_pd(_mm256_set1_pd(a[kk]), _mm256_loadu_pd(bt + kk * 4));
+
+		TWO_SUM(s0, p0);
+	}
+	TWO_SUM(s0, s1);
+#undef TWO_SUM
+	/* finite: |s| < Inf (false for NaN too) */
+	bad = _mm256_or_pd(bad, _mm256_cmp_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), s0),
+					      _mm256_set1_pd(INFINITY), _CMP_NLT_UQ));
+	_mm256_storeu_pd(out, s0);
+	return ~_mm256_movemask_pd(bad) & 0xF;
+}
+#endif
+
+static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
+			     size_t j0, size_t j1, double *av, double *bv, double *bt)
+{
+	size_t k = op->d.k, kc = op->k_chunk, tn = j1 - j0;
+	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
+	struct chunk_ctx cc;
+	int vec = 0;
+
+	cc.twoprod = op->cls == MXA_CLASS_F64;
+	cc.td = op->d.type_d;
+	round_params(cc.td, &cc.prec, &cc.emin, &cc.emax);
+	mxa_xacc_init(&cc.x);
 	for (size_t i = i0; i < i1; i++)
 		mxa_op_row_values(op, 0, i, av + (i - i0) * k);
 	for (size_t j = j0; j < j1; j++)
 		mxa_op_row_values(op, 1, j, bv + (j - j0) * k);
 
-	mxa_xacc_init(&x);
+#ifdef EXACT_HAVE_AVX2
+	if (!cc.twoprod && bt && mxa_cpu_use_avx2()) {
+		/* B of four columns interleaved per k, zero-padded */
+		vec = 1;
+		for (size_t g = 0; g < (tn + 3) / 4; g++)
+			for (size_t kk = 0; kk < k; kk++)
+				for (size_t l = 0; l < 4; l++)
+					bt[(g * k + kk) * 4 + l] =
+						4 * g + l < tn ? bv[(4 * g + l) * k + kk] : 0.0;
+	}
+#else
+	(void)bt;
+#endif
+
 	for (size_t i = i0; i < i1; i++) {
 		const double *a = av + (i - i0) * k;
 
-		for (size_t j = j0; j < j1; j++) {
-			const double *b = bv + (j - j0) * k;
-			double run = mxa_op_load_c(op, i, j);
+		for (size_t j = j0; j < j1; j += vec ? 4 : 1) {
+			size_t nl = vec ? (j1 - j < 4 ? j1 - j : 4) : 1;
+			double run[4];
 			int have_run = acc;
 
+			for (size_t l = 0; l < nl; l++)
+				run[l] = mxa_op_load_c(op, i, j + l);
 			for (size_t k0 = 0; k0 < k; k0 += kc) {
 				size_t k1 = k0 + kc < k ? k0 + kc : k;
-				double s;
+				int ok = 0;
 
-				/* Most chunk sums are exact in a double: round that once. */
-				if (!twoprod && isfinite(run) &&
-				    mxa_dot_try_double(a + k0, b + k0, k1 - k0,
-						       have_run ? run : -0.0, &s)) {
-					run = round_exact_double(s, td);
-				} else {
-					mxa_xacc_clear(&x);
-					if (have_run)
-						mxa_xacc_add(&x, run);
-					mxa_xacc_add_dot(&x, a + k0, b + k0, k1 - k0, twoprod);
-					run = mxa_xacc_round(&x, prec, emin, emax);
+#ifdef EXACT_HAVE_AVX2
+				if (vec) {
+					double init[4], s[4];
+
+					for (size_t l = 0; l < 4; l++)
+						init[l] = have_run && l < nl ? run[l] : -0.0;
+					ok = chunk4_avx2(a + k0, bt + ((j - j0) / 4 * k + k0) * 4,
+							 k1 - k0, init, s);
+					for (size_t l = 0; l < nl; l++)
+						if ((ok >> l) & 1 && isfinite(init[l]))
+							run[l] = round_exact_double(s[l], cc.td);
+						else
+							ok &= ~(1 << l);
 				}
+#endif
+				for (size_t l = 0; l < nl; l++)
+					if (!((ok >> l) & 1))
+						run[l] = chunk_scalar(&cc, a + k0,
+								      bv + (j + l - j0) * k + k0,
+								      k1 - k0, run[l], have_run);
 				have_run = 1;
 			}
-			mxa_op_store_d(op, i, j, run);
+			for (size_t l = 0; l < nl; l++)
+				mxa_op_store_d(op, i, j + l, run[l]);
 		}
 	}
 }
@@ -163,6 +265,8 @@ static void exact_task(void *arg, unsigned phase, unsigned task)
 	size_t k = op->d.k;
 	void *av = mxa_scratch(0, (size_t)job->tm * k * 8);
 	void *bv = mxa_scratch(1, (size_t)job->tn * k * 8);
+	void *bt = op->cls == MXA_CLASS_FLOAT ? mxa_scratch(4, ((size_t)job->tn + 3) / 4 * 4 * k * 8)
+					      : NULL;
 
 	(void)phase;
 	if (!av || !bv) {
@@ -172,7 +276,7 @@ static void exact_task(void *arg, unsigned phase, unsigned task)
 	if (op->cls == MXA_CLASS_INT || op->cls == MXA_CLASS_B1)
 		exact_int_tile(op, i0, i1, j0, j1, av, bv);
 	else
-		exact_float_tile(op, i0, i1, j0, j1, av, bv);
+		exact_float_tile(op, i0, i1, j0, j1, av, bv, bt);
 }
 
 static const struct mxa_job_ops exact_ops = {

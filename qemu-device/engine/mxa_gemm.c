@@ -311,9 +311,18 @@ void mxa_op_row_values(const struct mxa_op *op, int side, size_t r, double *out)
 
 double mxa_op_load_c(const struct mxa_op *op, size_t i, size_t j)
 {
+	const uint8_t *row;
+
 	if (!(op->d.flags & MXA_GEMM_ACCUMULATE))
 		return 0.0;
-	return mxa_load_elem(op->d.type_c, (const uint8_t *)op->d.c + i * op->ldc, j);
+	row = (const uint8_t *)op->d.c + i * op->ldc;
+	if (op->d.type_c == MXA_DT_F32) {
+		float f;
+
+		memcpy(&f, row + 4 * j, 4);
+		return f;
+	}
+	return mxa_load_elem(op->d.type_c, row, j);
 }
 
 int64_t mxa_op_load_c_int(const struct mxa_op *op, size_t i, size_t j)
@@ -325,6 +334,12 @@ int64_t mxa_op_load_c_int(const struct mxa_op *op, size_t i, size_t j)
 
 void mxa_op_store_d(const struct mxa_op *op, size_t i, size_t j, double v)
 {
+	if (op->d.type_d == MXA_DT_F32) {
+		uint32_t u = v != v ? MXA_F32_CANON_NAN : mxa_f32_bits((float)v);
+
+		memcpy((uint8_t *)op->d.d + i * op->ldd + 4 * j, &u, 4);
+		return;
+	}
 	mxa_row_store_code(op->d.type_d, (uint8_t *)op->d.d + i * op->ldd, j,
 			   mxa_encode_value(op->d.type_d, v, 0));
 }
