@@ -85,7 +85,7 @@ static void fill_codes(enum mxa_dtype t, void *buf, size_t n)
 int main(int argc, char **argv)
 {
 	const char *csv = NULL;
-	int accum = MXA_ACCUM_FAST, sched = MXA_SCHED_INTRAWAVE, reps = 5;
+	int accum = MXA_ACCUM_FAST, sched = MXA_SCHED_INTRAWAVE, reps = 7;
 	int sizes[8] = { 512, 1024, 2048 }, nsizes = 3;
 	int want[4] = { 1, 1, 1, 1 };
 	FILE *fc = NULL;
