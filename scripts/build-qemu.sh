@@ -108,11 +108,11 @@ ninja_pid=$!
 while kill -0 "$ninja_pid" 2>/dev/null; do
 	sleep 2
 	if [ "$steps" -gt 20 ] && [ $((SECONDS % 20)) -lt 2 ]; then
-		mxa_info "$(grep -o '^\[[0-9]*/[0-9]*\]' "$log" | tail -n1) $(tail -n1 "$log" | awk '{ print $NF }')"
+		mxa_info "$(grep -ao '^\[[0-9]*/[0-9]*\]' "$log" | tail -n1) $(tail -n1 "$log" | awk '{ print $NF }')"
 	fi
 done
 if ! wait "$ninja_pid"; then
-	grep -E -B2 -A12 'error|FAILED' "$log" | head -60 >&2
+	grep -aE -B2 -A12 'error|FAILED' "$log" | head -60 >&2
 	mxa_die "QEMU build failed (log: $log)"
 fi
 link="$qroot/qemu-system-x86_64${MXA_QEMU_FLAVOR:+-$MXA_QEMU_FLAVOR}"
