@@ -461,6 +461,117 @@ int accel_prog_gemm(struct accel_prog *prog, const struct accel_gemm *g);
 int accel_gemm(struct accel_device *dev, unsigned int queue, const struct accel_gemm *g,
 	       struct accel_job_result *result);
 
+/*
+ * GEMM descriptors, in the spirit of cuBLASLt: D = alpha * (scale_a * op(A)) x
+ * (scale_b * op(B)) + beta * C, with op(A) M x K and op(B) K x N, row-major storage.
+ * accel_gemm_plan() chooses how (a multistage TMA + WGMMA program, or the device's GEMM
+ * command) and accel_gemm_run() runs it. Documentation/libaccel.rst, "GEMM descriptors",
+ * gives the heuristics and the exact numerics of each path.
+ */
+#define ACCEL_OP_N		0	/* op(X) = X as stored */
+#define ACCEL_OP_T		1	/* op(X) = X^T */
+
+enum accel_gemm_numerics {
+	ACCEL_GEMM_NUM_AUTO = 0,	/* pipeline: each WGMMA K step summed exactly with D and
+					 * rounded once (plan.k_chunk); command: EXACT */
+	ACCEL_GEMM_NUM_EXACT = 1,	/* all of K summed exactly, rounded once (command) */
+	ACCEL_GEMM_NUM_FAST = 2,	/* the engine's FAST FP32 chains (command) */
+};
+
+enum accel_gemm_algo {
+	ACCEL_GEMM_ALGO_AUTO = 0,	/* pipeline where the device's WGMMA can, else command */
+	ACCEL_GEMM_ALGO_COMMAND = 1,	/* the GEMM command */
+	ACCEL_GEMM_ALGO_PIPELINE = 2,	/* TMA + WGMMA program, or -EOPNOTSUPP */
+};
+
+enum accel_gemm_sched {
+	ACCEL_GEMM_SCHED_AUTO = 0,
+	ACCEL_GEMM_SCHED_INTRAWAVE = 1,
+	ACCEL_GEMM_SCHED_INTERWAVE = 2,
+};
+
+/**
+ * struct accel_gemm_desc - a GEMM; start from accel_gemm_desc_init() (alpha 1, beta 0,
+ * scales 1, everything else automatic).
+ * @m, @n, @k: any sizes >= 1.
+ * @type_a, @type_b, @type_c, @type_d: enum accel_dtype, as struct accel_gemm (FP8, MX
+ *	FP8/FP6/FP4/INT8, F16, BF16, TF32, F32, F64, S8, S4).
+ * @trans_a: ACCEL_OP_N: A stored M x K; ACCEL_OP_T: K x M (not supported by the device:
+ *	-EOPNOTSUPP). @trans_b: ACCEL_OP_N: B stored K x N; ACCEL_OP_T: N x K (the layout of
+ *	struct accel_gemm and of the pipeline).
+ * @a, @b, @c, @d: device VAs; @lda ... @ldd bytes between stored rows, 0 = dense.
+ * @mx_scale_a, @mx_scale_b: VAs of E8M0 block scales (one per 32 K elements, M x K/32
+ *	and N x K/32) for MX element types, else 0; @ld_mx_scale_a/b bytes per row (0 dense).
+ * @scale_a, @scale_b: per-tensor scales (FP8 dequantisation factors).
+ * @alpha, @beta: as BLAS. beta = 0 never reads C.
+ * @numerics: enum accel_gemm_numerics. @algo: enum accel_gemm_algo.
+ * @sched: enum accel_gemm_sched. @stages: pipeline stages (0 auto, 1 = serial).
+ * @tile_n: pipeline tile N (0 auto; multiple of 8, <= 256). @tile_m: 0, 64 or 128.
+ * @flags: ACCEL_GEMM_SATFINITE.
+ */
+struct accel_gemm_desc {
+	uint32_t m, n, k;
+	uint8_t type_a, type_b, type_c, type_d;
+	uint8_t trans_a, trans_b;
+	uint64_t a, b, c, d;
+	uint32_t lda, ldb, ldc, ldd;
+	uint64_t mx_scale_a, mx_scale_b;
+	uint32_t ld_mx_scale_a, ld_mx_scale_b;
+	float scale_a, scale_b;
+	float alpha, beta;
+	uint8_t numerics, algo, sched, stages;
+	uint32_t tile_m, tile_n;
+	uint32_t flags;
+};
+
+/**
+ * struct accel_gemm_plan - what accel_gemm_plan() chose.
+ * @algo: ACCEL_GEMM_ALGO_COMMAND or _PIPELINE. @why: for the command, why not the
+ *	pipeline (a static string; "" for the pipeline).
+ * @sched: ACCEL_GEMM_SCHED_INTRAWAVE or _INTERWAVE.
+ * @stages, @tile_m, @tile_n: pipeline shape; @k_step: K elements per WGMMA (32 bytes);
+ *	@k_stage: K elements per stage; @k_iters: stage loads per output tile (K padded
+ *	with zero-filled boxes up to a multiple of @stages); @sram_bytes: SRAM used.
+ * @k_chunk, @accum: the engine numerics (struct mxa_gemm_desc) that give the same bits.
+ * @device_c: beta = 1 is done on the device (C as the accumulator's start).
+ * @post_pass: alpha, beta and the per-tensor scales are applied by the CPU after the
+ *	job: D = s x D' + beta x C in f32 (s = alpha x scale_a x scale_b, f32 products).
+ */
+struct accel_gemm_plan {
+	uint8_t algo, sched, stages, device_c, post_pass, accum;
+	uint32_t tile_m, tile_n, k_step, k_stage, k_iters, sram_bytes;
+	uint32_t k_chunk;
+	const char *why;
+};
+
+/** accel_gemm_desc_init() - zero @d, then alpha = 1, beta = 0, scale_a = scale_b = 1. */
+void accel_gemm_desc_init(struct accel_gemm_desc *d);
+
+/**
+ * accel_gemm_plan() - choose the algorithm, tiles, stages and policy for @d.
+ * Return: 0, -EINVAL (bad field), -EOPNOTSUPP (op(A) = A^T; ALGO_PIPELINE impossible).
+ */
+int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *plan);
+
+#define ACCEL_GEMM_MAPS_BYTES	512	/* tensor maps of a pipeline (4 x 128 bytes) */
+
+/**
+ * accel_prog_gemm_desc() - append the device part of @plan (the pipeline or the GEMM
+ * command, without the CPU post-pass). The pipeline's tensor maps are written at @maps
+ * (ACCEL_GEMM_MAPS_BYTES, CPU address) that the device sees at @maps_va (64-aligned).
+ * Return: as the emitters; -EINVAL if @plan->post_pass (use accel_gemm_run()).
+ */
+int accel_prog_gemm_desc(struct accel_prog *prog, const struct accel_gemm_desc *d,
+			 const struct accel_gemm_plan *plan, void *maps, uint64_t maps_va);
+
+/**
+ * accel_gemm_run() - plan (into @plan, may be NULL), build, run @d on @queue and wait,
+ * with the post-pass if needed. Return: as accel_gemm().
+ */
+int accel_gemm_run(struct accel_device *dev, unsigned int queue,
+		   const struct accel_gemm_desc *d, struct accel_gemm_plan *plan,
+		   struct accel_job_result *result);
+
 /* ---- more commands: control flow, semaphores, asynchronous work -------------------- */
 
 /*

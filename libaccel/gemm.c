@@ -2,11 +2,21 @@
 /*
  * libaccel: matrix multiplication. accel_prog_gemm() emits the device's GEMM command
  * (uapi/mxa_isa.h); accel_gemm() runs one GEMM as a job and waits for it.
+ *
+ * GEMM descriptors (struct accel_gemm_desc): accel_gemm_plan() picks a multistage
+ * TMA + WGMMA program where the device's WGMMA can do the types and layout, else the
+ * GEMM command; accel_prog_gemm_desc() emits it; accel_gemm_run() runs it, with a CPU
+ * post-pass for alpha/beta/per-tensor scales the device has no command for.
+ * Documentation/libaccel.rst, "GEMM descriptors", documents the heuristics.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "accel_internal.h"
+#include "asm_internal.h"
+#include "../qemu-device/engine/mxa_engine.h"
 #include "mxa_isa.h"
 
 _Static_assert((int)ACCEL_DT_E4M3 == (int)MXA_DTYPE_E4M3 && (int)ACCEL_DT_E2M1 == (int)MXA_DTYPE_E2M1 &&
@@ -82,6 +92,553 @@ int accel_gemm(struct accel_device *dev, unsigned int queue, const struct accel_
 	}
 	accel_job_free(job);
 	accel_bo_free(bo);
+	accel_prog_free(prog);
+	return ret;
+}
+
+/* ---- GEMM descriptors ------------------------------------------------------------ */
+
+void accel_gemm_desc_init(struct accel_gemm_desc *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->alpha = 1.0f;
+	d->scale_a = 1.0f;
+	d->scale_b = 1.0f;
+}
+
+/* K elements of one WGMMA (32 bytes of input) for the types the pipeline takes, else 0. */
+static uint32_t wgmma_k_step(uint8_t ta, uint8_t tb)
+{
+	int fp8a = ta == ACCEL_DT_E4M3 || ta == ACCEL_DT_E5M2;
+	int fp8b = tb == ACCEL_DT_E4M3 || tb == ACCEL_DT_E5M2;
+
+	if (fp8a && fp8b)
+		return 32;
+	if (ta != tb)
+		return 0;
+	switch (ta) {
+	case ACCEL_DT_F16:
+	case ACCEL_DT_BF16:
+		return 16;
+	case ACCEL_DT_TF32:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+static uint32_t elem_bytes(uint8_t t)
+{
+	return (uint32_t)accel_dtype_row_bytes(t, 1);
+}
+
+/* Stored rows and their packed bytes of each operand. */
+static uint64_t dense_ld(uint8_t type, uint64_t cols)
+{
+	return accel_dtype_row_bytes(type, cols);
+}
+
+static int tma_ok(uint64_t va, uint64_t ld)
+{
+	return !(va & 15) && !(ld & 15) && ld < (1ull << 40);
+}
+
+/* The scalar the post-pass multiplies with, as f32 products left to right. */
+static float gemm_post_scale(const struct accel_gemm_desc *d)
+{
+	float s = d->alpha * d->scale_a;
+
+	return s * d->scale_b;
+}
+
+static const char *pipeline_blocker(const struct accel_gemm_desc *d, int device_c)
+{
+	uint32_t ks = wgmma_k_step(d->type_a, d->type_b);
+	uint64_t lda = d->lda ? d->lda : dense_ld(d->type_a, d->k);
+	uint64_t ldb = d->ldb ? d->ldb : dense_ld(d->type_b, d->k);
+	uint64_t ldc = d->ldc ? d->ldc : dense_ld(d->type_c, d->n);
+	uint64_t ldd = d->ldd ? d->ldd : dense_ld(d->type_d, d->n);
+
+	if (d->numerics != ACCEL_GEMM_NUM_AUTO)
+		return "EXACT/FAST numerics round over all of K: the GEMM command";
+	if (d->mx_scale_a || d->mx_scale_b)
+		return "MX block scales: the WGMMA has none";
+	if (!ks)
+		return "types the WGMMA cannot do (MX FP6/FP4/INT8, F32, F64, integers, mixed)";
+	if (d->type_d != ACCEL_DT_F32 || (device_c && d->type_c != ACCEL_DT_F32))
+		return "C/D not F32";
+	if (d->trans_b != ACCEL_OP_T)
+		return "B stored K x N: the WGMMA reads B as N x K";
+	if (d->m > INT32_MAX || d->n > INT32_MAX || d->k > INT32_MAX)
+		return "sizes beyond TMA coordinates";
+	if (!tma_ok(d->a, lda) || !tma_ok(d->b, ldb) || !tma_ok(d->d, ldd) ||
+	    (device_c && !tma_ok(d->c, ldc)))
+		return "an address or row pitch not a multiple of 16 bytes (TMA)";
+	return NULL;
+}
+
+int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *plan)
+{
+	struct accel_gemm_plan p = { 0 };
+	const char *why;
+	float s;
+
+	if (!d || !plan || !d->m || !d->n || !d->k || d->type_a >= ACCEL_DT_COUNT ||
+	    d->type_b >= ACCEL_DT_COUNT || d->type_c >= ACCEL_DT_COUNT ||
+	    d->type_d >= ACCEL_DT_COUNT || d->trans_a > ACCEL_OP_T || d->trans_b > ACCEL_OP_T ||
+	    d->numerics > ACCEL_GEMM_NUM_FAST || d->algo > ACCEL_GEMM_ALGO_PIPELINE ||
+	    d->sched > ACCEL_GEMM_SCHED_INTERWAVE || (d->flags & ~ACCEL_GEMM_SATFINITE) ||
+	    (d->tile_m && d->tile_m != 64 && d->tile_m != 128) ||
+	    (d->tile_n & 7) || d->tile_n > 256)
+		return -EINVAL;
+	if (d->trans_a != ACCEL_OP_N)
+		return -EOPNOTSUPP;	/* the engine reads A with K contiguous only */
+	s = gemm_post_scale(d);
+	p.post_pass = !(s == 1.0f && (d->beta == 0.0f || d->beta == 1.0f));
+	p.device_c = !p.post_pass && d->beta == 1.0f;
+	if (p.post_pass && ((d->type_d != ACCEL_DT_F32 && d->type_d != ACCEL_DT_F16) ||
+			    (d->beta != 0.0f && d->type_c != ACCEL_DT_F32 &&
+			     d->type_c != ACCEL_DT_F16)))
+		return -EOPNOTSUPP;
+	why = d->algo == ACCEL_GEMM_ALGO_COMMAND ? "asked for" : pipeline_blocker(d, p.device_c);
+	if (why && d->algo == ACCEL_GEMM_ALGO_PIPELINE)
+		return -EOPNOTSUPP;
+	if (why) {
+		uint64_t tiles = (uint64_t)((d->m + 63) / 64) * ((d->n + 63) / 64);
+
+		p.algo = ACCEL_GEMM_ALGO_COMMAND;
+		p.why = why;
+		p.accum = d->numerics == ACCEL_GEMM_NUM_FAST ? 1 : 0;
+		/* interwave when there are few 64 x 64 output tiles to share (memory bound) */
+		p.sched = d->sched ? d->sched :
+			  tiles < 8 ? ACCEL_GEMM_SCHED_INTERWAVE : ACCEL_GEMM_SCHED_INTRAWAVE;
+	} else {
+		uint32_t ks = wgmma_k_step(d->type_a, d->type_b);
+		uint32_t slices = (d->k + ks - 1) / ks, kw = slices >= 2 ? 2 : 1;
+		uint32_t t, stage_bytes, fit, st;
+
+		p.algo = ACCEL_GEMM_ALGO_PIPELINE;
+		p.why = "";
+		p.k_step = ks;
+		p.k_chunk = ks;
+		p.tile_m = d->tile_m ? d->tile_m : d->m > 64 ? 128 : 64;
+		p.tile_n = d->tile_n ? d->tile_n : d->n >= 256 ? 256 : (d->n + 7) & ~7u;
+		p.k_stage = kw * ks;
+		stage_bytes = (p.tile_m + p.tile_n) * 32 * kw;
+		t = (slices + kw - 1) / kw;
+		fit = (MXA_SRAM_SIZE - p.tile_m * p.tile_n * 4 - 256) / stage_bytes;
+		st = d->stages ? d->stages : 4;
+		if (st > t)
+			st = t;
+		if (st > fit)
+			st = fit;
+		if (st < 1)
+			return -EINVAL;
+		p.stages = st;
+		p.k_iters = (t + st - 1) / st * st;
+		p.sram_bytes = st * stage_bytes + p.tile_m * p.tile_n * 4 + 16 * (st + 1);
+		/* intrawave when the WGMMA's 64 x N output splits among the engine's
+		 * threads; interwave (threads share the K chunk) for narrow N */
+		p.sched = d->sched ? d->sched :
+			  p.tile_n >= 64 ? ACCEL_GEMM_SCHED_INTRAWAVE : ACCEL_GEMM_SCHED_INTERWAVE;
+	}
+	*plan = p;
+	return 0;
+}
+
+/* The GEMM command for @d (C only when the device does beta = 1). */
+static int gemm_desc_command(struct accel_prog *prog, const struct accel_gemm_desc *d,
+			     const struct accel_gemm_plan *p)
+{
+	struct accel_gemm g = {
+		.m = d->m, .n = d->n, .k = d->k,
+		.type_a = d->type_a, .type_b = d->type_b, .type_c = d->type_c,
+		.type_d = d->type_d,
+		.a = d->a, .b = d->b, .c = p->device_c ? d->c : 0, .d = d->d,
+		.lda = d->lda, .ldb = d->ldb, .ldc = p->device_c ? d->ldc : 0, .ldd = d->ldd,
+		.scale_a = d->mx_scale_a, .scale_b = d->mx_scale_b,
+		.ld_scale_a = d->ld_mx_scale_a, .ld_scale_b = d->ld_mx_scale_b,
+		.accum = p->accum,
+		.sched = p->sched == ACCEL_GEMM_SCHED_INTERWAVE ? MXA_GEMM_SCHED_INTERWAVE :
+								 MXA_GEMM_SCHED_INTRAWAVE,
+	};
+
+	g.flags = (d->flags & ACCEL_GEMM_SATFINITE) | (p->device_c ? ACCEL_GEMM_ACCUMULATE : 0) |
+		  (d->trans_b == ACCEL_OP_N ? ACCEL_GEMM_B_KN : 0);
+	if (!p->device_c)
+		g.type_c = g.type_d;
+	if (d->mx_scale_a || d->mx_scale_b)
+		g.scale_block = 32;
+	return accel_prog_gemm(prog, &g);
+}
+
+static void map2(struct mxa_tensor_map *m, uint64_t va, uint32_t eb, uint32_t cols,
+		 uint32_t rows, uint64_t ld, uint32_t box0, uint32_t box1)
+{
+	memset(m, 0, sizeof(*m));
+	m->global_addr = va;
+	m->rank = 2;
+	m->elem_bytes = eb;
+	m->oob_fill = MXA_TMA_OOB_ZERO;
+	m->dims[0] = cols;
+	m->dims[1] = rows;
+	m->dims[2] = m->dims[3] = m->dims[4] = 1;
+	m->box[0] = box0;
+	m->box[1] = box1;
+	m->box[2] = m->box[3] = m->box[4] = 1;
+	m->strides[0] = ld;
+}
+
+/* Registers of the pipeline program. */
+enum { R_M = 1, R_N = 2, R_K = 3, R_PAR = 4, R_CPAR = 5 };
+
+struct pipe {
+	struct accel_prog *prog;
+	const struct accel_gemm_plan *p;
+	uint64_t maps_va;
+	uint8_t ta, tb;
+	uint32_t kw, stage_bytes, d_sram, mbar0, cbar, wflags;
+	int err;
+};
+
+static void pipe_load(struct pipe *q, uint32_t st)
+{
+	const struct accel_gemm_plan *p = q->p;
+	uint32_t base = st * q->stage_bytes, mbar = q->mbar0 + 16 * st;
+
+	if (!q->err)
+		q->err = accel_prog_mbar_arrive(q->prog, mbar, q->stage_bytes);
+	for (uint32_t j = 0; j < q->kw; j++) {
+		struct accel_tma a = {
+			.map = q->maps_va, .sram = base + j * p->tile_m * 32, .mbar = mbar,
+			.coord = { (int32_t)(j * p->k_step), 0 }, .coord_reg = { R_K, R_M },
+		};
+		struct accel_tma b = {
+			.map = q->maps_va + 128,
+			.sram = base + q->kw * p->tile_m * 32 + j * p->tile_n * 32,
+			.mbar = mbar, .coord = { (int32_t)(j * p->k_step), 0 },
+			.coord_reg = { R_K, R_N },
+		};
+
+		if (!q->err)
+			q->err = accel_prog_tma(q->prog, 0, &a);
+		if (!q->err)
+			q->err = accel_prog_tma(q->prog, 0, &b);
+	}
+	if (!q->err)
+		q->err = accel_prog_reg_add(q->prog, R_K, R_K, 0, p->k_stage);
+}
+
+static void pipe_compute(struct pipe *q, uint32_t st, int first)
+{
+	const struct accel_gemm_plan *p = q->p;
+	uint32_t base = st * q->stage_bytes;
+
+	if (!q->err)
+		q->err = accel_prog_mbar_wait(q->prog, q->mbar0 + 16 * st, 0, R_PAR);
+	for (uint32_t j = 0; j < q->kw; j++) {
+		for (uint32_t h = 0; h < p->tile_m / 64; h++) {
+			struct accel_wgmma w = {
+				.flags = q->wflags, .type_a = q->ta, .type_b = q->tb,
+				.type_d = ACCEL_DT_F32, .n = p->tile_n,
+				.a = base + j * p->tile_m * 32 + h * 64 * 32,
+				.b = base + q->kw * p->tile_m * 32 + j * p->tile_n * 32,
+				.d = q->d_sram + h * 64 * p->tile_n * 4,
+			};
+
+			if (!(first && j == 0) || p->device_c)
+				w.flags |= ACCEL_WGMMA_ACCUMULATE;
+			if (!q->err)
+				q->err = accel_prog_wgmma(q->prog, &w);
+		}
+	}
+	if (!q->err)
+		q->err = accel_prog_commit_group(q->prog, ACCEL_GROUP_MMA);
+}
+
+/* One pass over the stages: iteration @first of the tile, @last of it. */
+static void pipe_iteration(struct pipe *q, int first, int last)
+{
+	uint32_t S = q->p->stages;
+
+	for (uint32_t s = 0; s < S; s++) {
+		if (S == 1) {
+			pipe_load(q, 0);
+			pipe_compute(q, 0, first);
+			if (!q->err)
+				q->err = accel_prog_wait_group(q->prog, ACCEL_GROUP_MMA, 0);
+			break;
+		}
+		pipe_compute(q, s, first && s == 0);
+		/* the previous stage's WGMMAs are done: refill it S - 1 steps ahead */
+		if (!q->err)
+			q->err = accel_prog_wait_group(q->prog, ACCEL_GROUP_MMA, 1);
+		if (!last || s == 0)
+			pipe_load(q, (s + S - 1) % S);
+	}
+	if (!q->err)
+		q->err = accel_prog_reg_add(q->prog, R_PAR, R_PAR, 0, 1);
+}
+
+static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_desc *d,
+			      const struct accel_gemm_plan *p, void *maps, uint64_t maps_va)
+{
+	struct mxa_tensor_map *m = maps;
+	uint32_t S = p->stages, iters = p->k_iters / S;
+	uint32_t tiles_m = (d->m + p->tile_m - 1) / p->tile_m;
+	uint32_t tiles_n = (d->n + p->tile_n - 1) / p->tile_n;
+	uint32_t dbytes = p->tile_m * p->tile_n * 4;
+	struct pipe q = {
+		.prog = prog, .p = p, .maps_va = maps_va, .ta = d->type_a, .tb = d->type_b,
+		.kw = p->k_stage / p->k_step,
+		.wflags = p->sched == ACCEL_GEMM_SCHED_INTERWAVE ? ACCEL_WGMMA_INTERWAVE : 0,
+	};
+	struct accel_tma st = { .map = maps_va + 256, .coord_reg = { R_N, R_M } };
+	struct accel_tma ldc = { .map = maps_va + 384, .coord_reg = { R_N, R_M } };
+	size_t undo = accel_prog_size(prog) / 4, undo_cmds = accel_prog_commands(prog);
+
+	if (!maps || (maps_va & 63))
+		return -EINVAL;
+	q.stage_bytes = (p->tile_m + p->tile_n) * 32 * q.kw;
+	q.d_sram = S * q.stage_bytes;
+	q.mbar0 = q.d_sram + dbytes;
+	q.cbar = q.mbar0 + 16 * S;
+	st.sram = ldc.sram = q.d_sram;
+	ldc.mbar = q.cbar;
+	map2(&m[0], d->a, elem_bytes(d->type_a), d->k, d->m,
+	     d->lda ? d->lda : dense_ld(d->type_a, d->k), p->k_step, p->tile_m);
+	map2(&m[1], d->b, elem_bytes(d->type_b), d->k, d->n,
+	     d->ldb ? d->ldb : dense_ld(d->type_b, d->k), p->k_step, p->tile_n);
+	map2(&m[2], d->d, 4, d->n, d->m, d->ldd ? d->ldd : (uint64_t)d->n * 4, p->tile_n,
+	     p->tile_m);
+	map2(&m[3], d->c, 4, d->n, d->m, d->ldc ? d->ldc : (uint64_t)d->n * 4, p->tile_n,
+	     p->tile_m);
+
+	for (uint32_t s = 0; s < S && !q.err; s++)
+		q.err = accel_prog_mbar_init(prog, q.mbar0 + 16 * s, 1);
+	if (!q.err && p->device_c)
+		q.err = accel_prog_mbar_init(prog, q.cbar, 1);
+	if (!q.err)
+		q.err = accel_prog_reg_set(prog, R_N, 0);
+	if (!q.err)
+		q.err = accel_prog_loop(prog, tiles_n, 0);
+	if (!q.err)
+		q.err = accel_prog_reg_set(prog, R_M, 0);
+	if (!q.err)
+		q.err = accel_prog_loop(prog, tiles_m, 0);
+	if (!q.err)
+		q.err = accel_prog_reg_set(prog, R_K, 0);
+	/* prologue: S - 1 stages in flight before the first WGMMA */
+	for (uint32_t s = 0; S > 1 && s < S - 1; s++)
+		pipe_load(&q, s);
+	/* the previous tile's D store must be done before D is written again */
+	if (!q.err)
+		q.err = accel_prog_wait_group(prog, ACCEL_GROUP_COPY, 0);
+	if (p->device_c) {
+		if (!q.err)
+			q.err = accel_prog_mbar_arrive(prog, q.cbar, dbytes);
+		if (!q.err)
+			q.err = accel_prog_tma(prog, 0, &ldc);
+		if (!q.err)
+			q.err = accel_prog_mbar_wait(prog, q.cbar, 0, R_CPAR);
+		if (!q.err)
+			q.err = accel_prog_reg_add(prog, R_CPAR, R_CPAR, 0, 1);
+	}
+	if (!q.err)
+		q.err = accel_prog_fence(prog);
+	if (iters == 1) {
+		pipe_iteration(&q, 1, 1);
+	} else {
+		pipe_iteration(&q, 1, 0);
+		if (iters > 2) {
+			if (!q.err)
+				q.err = accel_prog_loop(prog, iters - 2, 0);
+			pipe_iteration(&q, 0, 0);
+			if (!q.err)
+				q.err = accel_prog_endloop(prog);
+		}
+		pipe_iteration(&q, 0, 1);
+	}
+	if (!q.err)
+		q.err = accel_prog_wait_group(prog, ACCEL_GROUP_MMA, 0);
+	if (!q.err)
+		q.err = accel_prog_tma(prog, 1, &st);
+	if (!q.err)
+		q.err = accel_prog_commit_group(prog, ACCEL_GROUP_COPY);
+	if (!q.err)
+		q.err = accel_prog_reg_add(prog, R_M, R_M, 0, p->tile_m);
+	if (!q.err)
+		q.err = accel_prog_endloop(prog);
+	if (!q.err)
+		q.err = accel_prog_reg_add(prog, R_N, R_N, 0, p->tile_n);
+	if (!q.err)
+		q.err = accel_prog_endloop(prog);
+	if (!q.err)
+		q.err = accel_prog_wait_group(prog, ACCEL_GROUP_COPY, 0);
+	if (q.err)
+		accel_prog_rewind(prog, undo, undo_cmds);
+	return q.err;
+}
+
+int accel_prog_gemm_desc(struct accel_prog *prog, const struct accel_gemm_desc *d,
+			 const struct accel_gemm_plan *plan, void *maps, uint64_t maps_va)
+{
+	if (!prog || !d || !plan || plan->post_pass)
+		return -EINVAL;
+	if (plan->algo == ACCEL_GEMM_ALGO_PIPELINE)
+		return gemm_desc_pipeline(prog, d, plan, maps, maps_va);
+	return gemm_desc_command(prog, d, plan);
+}
+
+/* COPY @rows rows of @row_bytes from @src (pitch @sld) to @dst (pitch @dld). */
+static int copy_rows(struct accel_prog *prog, uint64_t dst, uint64_t dld, uint64_t src,
+		     uint64_t sld, uint32_t rows, uint32_t row_bytes)
+{
+	int ret = 0;
+
+	if (dld == row_bytes && sld == row_bytes &&
+	    (uint64_t)rows * row_bytes <= MXA_COPY_MAX_BYTES)
+		ret = accel_prog_copy(prog, dst, 0, src, 0, rows * row_bytes, 0);
+	else {
+		ret = accel_prog_reg_set(prog, 6, 0);
+		if (!ret)
+			ret = accel_prog_reg_set(prog, 7, 0);
+		if (!ret)
+			ret = accel_prog_loop(prog, rows, 0);
+		if (!ret)
+			ret = accel_prog_copy(prog, dst, 6, src, 7, row_bytes, 0);
+		if (!ret)
+			ret = accel_prog_reg_add(prog, 6, 6, 0, dld);
+		if (!ret)
+			ret = accel_prog_reg_add(prog, 7, 7, 0, sld);
+		if (!ret)
+			ret = accel_prog_endloop(prog);
+	}
+	if (!ret)
+		ret = accel_prog_commit_group(prog, ACCEL_GROUP_COPY);
+	if (!ret)
+		ret = accel_prog_wait_group(prog, ACCEL_GROUP_COPY, 0);
+	return ret;
+}
+
+static int run_prog(struct accel_device *dev, unsigned int queue, struct accel_prog *prog,
+		    struct accel_job_result *result)
+{
+	struct accel_bo *bo = NULL;
+	struct accel_job *job = NULL;
+	int ret;
+
+	ret = accel_bo_alloc(dev, accel_prog_size(prog), &bo);
+	if (!ret)
+		ret = accel_prog_upload(prog, bo, 0);
+	if (!ret)
+		ret = accel_submit(dev, queue, bo, 0, accel_prog_size(prog), &job);
+	if (!ret)
+		ret = accel_wait(job, -1);
+	if (!ret) {
+		*result = *accel_job_result(job);
+		ret = result->status;
+	}
+	accel_job_free(job);
+	accel_bo_free(bo);
+	return ret;
+}
+
+static float load_f(uint8_t type, const uint8_t *p)
+{
+	if (type == ACCEL_DT_F16) {
+		uint16_t h;
+
+		memcpy(&h, p, 2);
+		return mxa_cvt_f16_to_f32(h);
+	}
+	float f;
+
+	memcpy(&f, p, 4);
+	return f;
+}
+
+/* D = s x D' + beta x C on the CPU, f32 arithmetic, rounded once more to F16 D. */
+static void post_pass(const struct accel_gemm_desc *d, uint8_t *dbuf, const uint8_t *cbuf)
+{
+	uint32_t de = elem_bytes(d->type_d), ce = elem_bytes(d->type_c);
+	float s = gemm_post_scale(d);
+
+	for (size_t i = 0; i < (size_t)d->m * d->n; i++) {
+		float v = s * load_f(d->type_d, dbuf + i * de);
+
+		if (cbuf)
+			v = v + d->beta * load_f(d->type_c, cbuf + i * ce);
+		if (d->type_d == ACCEL_DT_F16) {
+			uint16_t h = mxa_cvt_f32_to_f16(v, 0);
+
+			memcpy(dbuf + i * de, &h, 2);
+		} else {
+			memcpy(dbuf + i * de, &v, 4);
+		}
+	}
+}
+
+int accel_gemm_run(struct accel_device *dev, unsigned int queue,
+		   const struct accel_gemm_desc *d, struct accel_gemm_plan *plan,
+		   struct accel_job_result *result)
+{
+	struct accel_gemm_plan p;
+	struct accel_job_result r = { 0 };
+	struct accel_prog *prog = NULL;
+	struct accel_bo *maps = NULL, *dscr = NULL, *cscr = NULL;
+	uint32_t drow, crow;
+	int ret;
+
+	ret = accel_gemm_plan(d, &p);
+	if (ret)
+		return ret;
+	if (plan)
+		*plan = p;
+	drow = (uint32_t)accel_dtype_row_bytes(d->type_d, d->n);
+	crow = (uint32_t)accel_dtype_row_bytes(d->type_c, d->n);
+	ret = accel_prog_new(&prog);
+	if (!ret && p.algo == ACCEL_GEMM_ALGO_PIPELINE)
+		ret = accel_bo_alloc(dev, ACCEL_GEMM_MAPS_BYTES, &maps);
+	if (!ret && p.post_pass)
+		ret = accel_bo_alloc(dev, (size_t)drow * d->m, &dscr);
+	if (!ret && p.post_pass && d->beta != 0.0f)
+		ret = accel_bo_alloc(dev, (size_t)crow * d->m, &cscr);
+	/* C first: it may be D, which the GEMM overwrites */
+	if (!ret && cscr)
+		ret = copy_rows(prog, accel_bo_va(cscr), crow, d->c, d->ldc ? d->ldc : crow,
+				d->m, crow);
+	if (!ret) {
+		struct accel_gemm_plan dev_plan = p;
+
+		dev_plan.post_pass = 0;
+		ret = accel_prog_gemm_desc(prog, d, &dev_plan, maps ? accel_bo_map(maps) : NULL,
+					   maps ? accel_bo_va(maps) : 0);
+	}
+	if (!ret && dscr)
+		ret = copy_rows(prog, accel_bo_va(dscr), drow, d->d, d->ldd ? d->ldd : drow,
+				d->m, drow);
+	if (!ret)
+		ret = run_prog(dev, queue, prog, &r);
+	if (!ret && dscr) {
+		struct accel_job_result r2;
+
+		post_pass(d, accel_bo_map(dscr), cscr ? accel_bo_map(cscr) : NULL);
+		accel_prog_reset(prog);
+		ret = copy_rows(prog, d->d, d->ldd ? d->ldd : drow, accel_bo_va(dscr), drow,
+				d->m, drow);
+		if (!ret)
+			ret = run_prog(dev, queue, prog, &r2);
+		if (!ret)
+			r.end_ns = r2.end_ns;
+		else
+			r = r2;
+	}
+	if (result)
+		*result = r;
+	accel_bo_free(cscr);
+	accel_bo_free(dscr);
+	accel_bo_free(maps);
 	accel_prog_free(prog);
 	return ret;
 }

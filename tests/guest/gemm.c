@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest kselftest "gemm": GEMM descriptors (accel_gemm_plan/accel_gemm_run). Each case
+ * runs on the device and is compared bit for bit with the host engine computing the
+ * same numerics (mxa_gemm with the plan's k_chunk: the TMA + WGMMA pipeline rounds once
+ * per WGMMA K step, the GEMM command once over all of K): FP16/BF16/FP8 pipelines with
+ * M/N/K that are not multiples of the tiles (TMA out-of-bounds fill), serial and
+ * multistage, intrawave and interwave, beta = 1 on the device, alpha/beta/per-tensor
+ * scales through the post-pass, MX FP8/FP4 and B stored K x N through the GEMM command,
+ * and the errors (K % 64 for FP8 MX as the job's error, A^T, impossible pipelines).
+ */
+#include "mxa_test.h"
+
+#include <stdio.h>
+
+#include "accel.h"
+#include "kselftest_harness.h"
+#include "../../qemu-device/engine/mxa_engine.h"
+
+#define DATA_BYTES	(8u << 20)
+#define A_OFF		0u
+#define B_OFF		(2u << 20)
+#define C_OFF		(4u << 20)
+#define D_OFF		(6u << 20)
+#define SA_OFF		(7u << 20)
+#define SB_OFF		((7u << 20) + (512u << 10))
+
+FIXTURE(gemm) {
+	struct accel_device *dev;
+	struct accel_bo *bo;
+	uint8_t *p;
+	uint64_t va;
+	float *want;
+	struct accel_job_result r;
+	struct accel_gemm_plan plan;
+};
+
+FIXTURE_SETUP(gemm)
+{
+	ASSERT_EQ(0, accel_open(NULL, ACCEL_SUBMIT_AUTO, &self->dev));
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, DATA_BYTES, &self->bo));
+	self->p = accel_bo_map(self->bo);
+	self->va = accel_bo_va(self->bo);
+	self->want = calloc(1, 2u << 20);
+	ASSERT_NE(NULL, self->want);
+}
+
+FIXTURE_TEARDOWN(gemm)
+{
+	free(self->want);
+	accel_bo_free(self->bo);
+	accel_close(self->dev);
+}
+
+static uint32_t rng = 2463534242u;
+
+static float rnd(void)		/* [-2, 2) in steps that make FP8/F16 roundings matter */
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return ((int32_t)(rng % 4001) - 2000) / 997.0f;
+}
+
+/* @rows x @cols of @type at @off, pitch @ld bytes (0 dense); MX types get scales too. */
+static void fill(FIXTURE_DATA(gemm) *self, uint32_t off, enum accel_dtype type,
+		 uint32_t rows, uint32_t cols, uint32_t ld, uint32_t scale_off)
+{
+	size_t row = accel_dtype_row_bytes(type, cols);
+	float *f = malloc(cols * sizeof(float));
+
+	if (!ld)
+		ld = row;
+	for (uint32_t r = 0; r < rows; r++) {
+		uint8_t *dst = self->p + off + (size_t)r * ld;
+
+		for (uint32_t c = 0; c < cols; c++)
+			f[c] = rnd();
+		if (scale_off) {
+			accel_mx_quantize(f, cols, type, ACCEL_MX_SCALE_FLOOR,
+					  self->p + scale_off + (size_t)r * (cols / 32), dst);
+			continue;
+		}
+		for (uint32_t c = 0; c < cols; c++) {
+			switch (type) {
+			case ACCEL_DT_F16: {
+				uint16_t h = mxa_cvt_f32_to_f16(f[c], 1);
+
+				memcpy(dst + 2 * c, &h, 2);
+				break;
+			}
+			case ACCEL_DT_BF16: {
+				uint16_t h = mxa_cvt_f32_to_bf16(f[c], 1);
+
+				memcpy(dst + 2 * c, &h, 2);
+				break;
+			}
+			case ACCEL_DT_E4M3:
+				dst[c] = mxa_cvt_f32_to_e4m3(f[c], 1);
+				break;
+			case ACCEL_DT_E5M2:
+				dst[c] = mxa_cvt_f32_to_e5m2(f[c], 1);
+				break;
+			default:
+				memcpy(dst + 4 * c, &f[c], 4);
+				break;
+			}
+		}
+	}
+	free(f);
+}
+
+/* A desc over the fixture's regions: A M x K, B N x K (trans_b T), C, D F32. */
+static void desc(FIXTURE_DATA(gemm) *self, struct accel_gemm_desc *d, uint32_t m, uint32_t n,
+		 uint32_t k, enum accel_dtype ta, enum accel_dtype tb)
+{
+	accel_gemm_desc_init(d);
+	d->m = m;
+	d->n = n;
+	d->k = k;
+	d->type_a = ta;
+	d->type_b = tb;
+	d->type_c = d->type_d = ACCEL_DT_F32;
+	d->trans_b = ACCEL_OP_T;
+	d->a = self->va + A_OFF;
+	d->b = self->va + B_OFF;
+	d->c = self->va + C_OFF;
+	d->d = self->va + D_OFF;
+}
+
+static void fill_inputs(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d)
+{
+	int mx = d->mx_scale_a != 0;
+	uint32_t brows = d->trans_b == ACCEL_OP_T ? d->n : d->k;
+	uint32_t bcols = d->trans_b == ACCEL_OP_T ? d->k : d->n;
+
+	fill(self, A_OFF, d->type_a, d->m, d->k, d->lda, mx ? SA_OFF : 0);
+	fill(self, B_OFF, d->type_b, brows, bcols, d->ldb, mx ? SB_OFF : 0);
+	fill(self, C_OFF, ACCEL_DT_F32, d->m, d->n, d->ldc, 0);
+	memset(self->p + D_OFF, 0x5a, 1 << 20);
+}
+
+/* The host engine's D for @d with the numerics of @p (no post-pass). */
+static int expect(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d,
+		  const struct accel_gemm_plan *p)
+{
+	struct mxa_gemm_desc g;
+
+	memset(&g, 0, sizeof(g));
+	g.m = d->m;
+	g.n = d->n;
+	g.k = d->k;
+	g.type_a = d->type_a;
+	g.type_b = d->type_b;
+	g.type_c = g.type_d = d->type_d;
+	g.a = self->p + A_OFF;
+	g.lda = d->lda;
+	g.b = self->p + B_OFF;
+	g.ldb = d->ldb;
+	if (p->device_c) {
+		g.flags |= MXA_GEMM_ACCUMULATE;
+		g.c = self->p + C_OFF;
+		g.ldc = d->ldc;
+	}
+	if (d->trans_b == ACCEL_OP_N)
+		g.flags |= MXA_GEMM_B_KN;
+	if (d->mx_scale_a) {
+		g.scale_a = self->p + SA_OFF;
+		g.scale_b = self->p + SB_OFF;
+		g.scale_block = 32;
+	}
+	g.d = self->want;
+	g.accum = p->accum;
+	g.k_chunk = p->k_chunk;
+	return mxa_gemm(NULL, &g);
+}
+
+static int compare(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d)
+{
+	uint32_t ldd = d->ldd ? d->ldd : d->n * 4;
+	int bad = 0;
+
+	for (uint32_t i = 0; i < d->m; i++) {
+		const uint8_t *row = self->p + D_OFF + (size_t)i * ldd;
+
+		for (uint32_t j = 0; j < d->n; j++) {
+			uint32_t got, want;
+
+			memcpy(&got, row + 4 * j, 4);
+			memcpy(&want, &self->want[(size_t)i * d->n + j], 4);
+			if (got != want && bad++ < 5)
+				fprintf(stderr, "# D[%u][%u] = %#x, want %#x\n", i, j, got, want);
+		}
+	}
+	return bad;
+}
+
+static int run(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d)
+{
+	int ret = accel_gemm_run(self->dev, 0, d, &self->plan, &self->r);
+
+	if (ret && self->r.has_detail) {
+		char why[256];
+
+		accel_job_explain(&self->r, why, sizeof(why));
+		fprintf(stderr, "# %s\n", why);
+	}
+	return ret;
+}
+
+/* Run @d on the device and the engine; 0 when every bit of D agrees. */
+static int check(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d, int want_algo)
+{
+	int ret;
+
+	fill_inputs(self, d);
+	ret = run(self, d);
+	if (ret)
+		return ret;
+	if (self->plan.algo != want_algo) {
+		fprintf(stderr, "# algo %u (%s), want %d\n", self->plan.algo, self->plan.why,
+			want_algo);
+		return -1;
+	}
+	fprintf(stderr, "# %ux%ux%u %s x %s: %s, tile %ux%u, %u stages, %s, k_chunk %u\n",
+		d->m, d->n, d->k, accel_dtype_name(d->type_a), accel_dtype_name(d->type_b),
+		self->plan.algo == ACCEL_GEMM_ALGO_PIPELINE ? "pipeline" : "command",
+		self->plan.tile_m, self->plan.tile_n, self->plan.stages,
+		self->plan.sched == ACCEL_GEMM_SCHED_INTERWAVE ? "interwave" : "intrawave",
+		self->plan.k_chunk);
+	ret = expect(self, d, &self->plan);
+	if (ret)
+		return 1000 + ret;
+	return compare(self, d);
+}
+
+TEST_F(gemm, pipeline_f16_tile_multiples)
+{
+	struct accel_gemm_desc d;
+
+	desc(self, &d, 128, 128, 128, ACCEL_DT_F16, ACCEL_DT_F16);
+	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
+}
+
+TEST_F(gemm, pipeline_f16_ragged_edges)
+{
+	struct accel_gemm_desc d;
+
+	/* M, N, K none a multiple of the tiles or of the WGMMA K step: zero fill */
+	desc(self, &d, 150, 72, 200, ACCEL_DT_F16, ACCEL_DT_F16);
+	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
+	/* N above one 256 tile, a K shorter than the stages */
+	desc(self, &d, 70, 264, 40, ACCEL_DT_F16, ACCEL_DT_F16);
+	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
+}
+
+TEST_F(gemm, pipeline_fp8_mixed_padded_rows)
+{
+	struct accel_gemm_desc d;
+
+	desc(self, &d, 97, 40, 200, ACCEL_DT_E4M3, ACCEL_DT_E5M2);
+	d.lda = d.ldb = 208;	/* TMA needs 16-byte row pitches */
+	d.ldd = 48 * 4;
+	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
+	/* the dense 200-byte rows cannot go through TMA: the GEMM command, EXACT */
+	desc(self, &d, 33, 40, 200, ACCEL_DT_E4M3, ACCEL_DT_E4M3);
+	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_COMMAND));
+	EXPECT_EQ(0, self->plan.k_chunk);
+}
+
+TEST_F(gemm, pipeline_bf16_beta_one_on_device)
+{
+	struct accel_gemm_desc d;
+
+	desc(self, &d, 80, 96, 160, ACCEL_DT_BF16, ACCEL_DT_BF16);
+	d.beta = 1.0f;
+	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
+	EXPECT_EQ(1, self->plan.device_c);
+	EXPECT_EQ(0, self->plan.post_pass);
+}
+
+TEST_F(gemm, serial_multistage_intrawave_interwave_bit_identical)
+{
+	static const struct { uint8_t stages, sched; } v[] = {
+		{ 1, ACCEL_GEMM_SCHED_INTRAWAVE }, { 1, ACCEL_GEMM_SCHED_INTERWAVE },
+		{ 2, ACCEL_GEMM_SCHED_INTERWAVE }, { 4, ACCEL_GEMM_SCHED_INTRAWAVE },
+	};
+	struct accel_gemm_desc d;
+
+	desc(self, &d, 130, 64, 320, ACCEL_DT_E4M3, ACCEL_DT_E4M3);
+	for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		d.stages = v[i].stages;
+		d.sched = v[i].sched;
+		EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
+		EXPECT_EQ(v[i].stages, self->plan.stages);
+		EXPECT_EQ(v[i].sched, self->plan.sched);
+	}
+}
+
+TEST_F(gemm, mx_fp8_and_fp4_through_the_command)
+{
+	struct accel_gemm_desc d;
+
+	desc(self, &d, 70, 50, 128, ACCEL_DT_E4M3, ACCEL_DT_E4M3);
+	d.mx_scale_a = self->va + SA_OFF;
+	d.mx_scale_b = self->va + SB_OFF;
+	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_COMMAND));
+	desc(self, &d, 33, 17, 96, ACCEL_DT_E2M1, ACCEL_DT_E3M2);
+	d.mx_scale_a = self->va + SA_OFF;
+	d.mx_scale_b = self->va + SB_OFF;
+	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_COMMAND));
+}
+
+TEST_F(gemm, b_stored_k_by_n_and_fast_numerics)
+{
+	struct accel_gemm_desc d;
+
+	desc(self, &d, 40, 24, 64, ACCEL_DT_F16, ACCEL_DT_F16);
+	d.trans_b = ACCEL_OP_N;
+	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_COMMAND));
+	desc(self, &d, 64, 64, 512, ACCEL_DT_BF16, ACCEL_DT_BF16);
+	d.numerics = ACCEL_GEMM_NUM_FAST;
+	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_COMMAND));
+	EXPECT_EQ(1, self->plan.accum);
+}
+
+/* D = alpha x scale_a x scale_b x (A B^T) + beta x C, the post-pass in f32 */
+TEST_F(gemm, alpha_beta_scales_post_pass)
+{
+	struct accel_gemm_desc d;
+	const float *c = (const float *)(self->p + C_OFF);
+	int bad = 0;
+
+	desc(self, &d, 66, 40, 96, ACCEL_DT_E4M3, ACCEL_DT_E4M3);
+	d.alpha = 0.75f;
+	d.scale_a = 2.0f;
+	d.scale_b = 0.375f;
+	d.beta = -1.5f;
+	fill_inputs(self, &d);
+	ASSERT_EQ(0, run(self, &d));
+	EXPECT_EQ(1, self->plan.post_pass);
+	EXPECT_EQ(0, self->plan.device_c);
+	ASSERT_EQ(0, expect(self, &d, &self->plan));
+	for (uint32_t i = 0; i < d.m * d.n; i++) {
+		float s = d.alpha * d.scale_a, v, got;
+
+		s = s * d.scale_b;	/* the documented order: f32 products left to right */
+		v = s * self->want[i];
+		v = v + d.beta * c[i];
+		memcpy(&got, self->p + D_OFF + 4 * i, 4);
+		if (memcmp(&got, &v, 4) && bad++ < 5)
+			fprintf(stderr, "# D[%u] = %a, want %a\n", i, got, v);
+	}
+	EXPECT_EQ(0, bad);
+}
+
+TEST_F(gemm, errors)
+{
+	struct accel_gemm_desc d;
+
+	/* FP8 MX with K % 64 != 0: the device's job error */
+	desc(self, &d, 64, 64, 96, ACCEL_DT_E4M3, ACCEL_DT_E4M3);
+	d.mx_scale_a = self->va + SA_OFF;
+	d.mx_scale_b = self->va + SB_OFF;
+	EXPECT_EQ(-EIO, accel_gemm_run(self->dev, 0, &d, &self->plan, &self->r));
+	EXPECT_EQ(MXA_ERR_K_ALIGN, self->r.error);
+	/* a pipeline that cannot be: MX scales */
+	d.algo = ACCEL_GEMM_ALGO_PIPELINE;
+	EXPECT_EQ(-EOPNOTSUPP, accel_gemm_plan(&d, &self->plan));
+	/* A stored K x M */
+	desc(self, &d, 64, 64, 64, ACCEL_DT_F16, ACCEL_DT_F16);
+	d.trans_a = ACCEL_OP_T;
+	EXPECT_EQ(-EOPNOTSUPP, accel_gemm_plan(&d, &self->plan));
+	desc(self, &d, 64, 64, 64, ACCEL_DT_F16, ACCEL_DT_F16);
+	d.tile_n = 12;
+	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+	d.tile_n = 0;
+	d.k = 0;
+	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+}
+
+TEST_HARNESS_MAIN
