@@ -7,7 +7,7 @@
  * In the accel device's debugfs directory (/sys/kernel/debug/accel/<minor>/):
  *
  * - ``counters``: live objects of the device, one "name value" per line (bos, contexts,
- *   jobs) plus totals; the fuzzing and lifecycle tests check them for leaks.
+ *   jobs, page_tables) plus totals; the fuzzing and lifecycle tests check them for leaks.
  * - ``queues``: per hardware queue its ring state, backlog, reset state and counters.
  * - ``contexts``: per context (open file) its id, ban state, hang and fault counts.
  * - ``vm``: per context its VA ranges (drm_mm).
@@ -31,6 +31,7 @@ static int mxa_counters_show(struct seq_file *m, void *unused)
 	seq_printf(m, "contexts %d\n", atomic_read(&mdev->live_contexts));
 	seq_printf(m, "jobs %d\n", atomic_read(&mdev->live_jobs));
 	seq_printf(m, "jobs_total %llu\n", (u64)atomic64_read(&mdev->jobs_total));
+	seq_printf(m, "page_tables %d\n", atomic_read(&mdev->live_page_tables));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(mxa_counters);

@@ -55,6 +55,7 @@ static void mxa_postclose(struct drm_device *dev, struct drm_file *file)
 
 	mxa_job_file_close(mf);
 	mxa_group_file_fini(mf);
+	mxa_vm_unbind_all(mf->vm);
 	mxa_vm_put(mf->vm);
 	kfree(mf);
 }
@@ -97,7 +98,7 @@ static int mxa_ioctl_query(struct drm_device *dev, void *data, struct drm_file *
 		info.va_end = MXA_VM_VA_END;
 		info.max_bo_size = MXA_BO_MAX_SIZE;
 		info.driver_caps = DRM_MXA_DRIVER_CAP_GROUPS | DRM_MXA_DRIVER_CAP_RESULT_SIZE |
-				   DRM_MXA_DRIVER_CAP_JOB_TIMEOUT;
+				   DRM_MXA_DRIVER_CAP_JOB_TIMEOUT | DRM_MXA_DRIVER_CAP_VM_BIND;
 		info.job_timeout_ms = READ_ONCE(mdev->job_timeout_ms);
 		return mxa_query_copy(args, &info, sizeof(info));
 	default:
@@ -113,6 +114,7 @@ static const struct drm_ioctl_desc mxa_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(MXA_WAIT, mxa_ioctl_wait, 0),
 	DRM_IOCTL_DEF_DRV(MXA_COMMIT_GROUP, mxa_ioctl_commit_group, 0),
 	DRM_IOCTL_DEF_DRV(MXA_WAIT_GROUP, mxa_ioctl_wait_group, 0),
+	DRM_IOCTL_DEF_DRV(MXA_VM_BIND, mxa_ioctl_vm_bind, 0),
 };
 
 /* DEFINE_DRM_ACCEL_FOPS() of 6.12 has neither .uring_cmd nor .show_fdinfo. */

@@ -50,6 +50,7 @@ struct mxa_vm;
  * @live_bos: BOs alive (debugfs counters).
  * @live_contexts: contexts (VMs) alive.
  * @live_jobs: jobs allocated and not yet freed.
+ * @live_page_tables: device page tables allocated (all VMs).
  * @jobs_total: jobs ever created.
  */
 struct mxa_device {
@@ -78,6 +79,7 @@ struct mxa_device {
 	atomic_t live_bos;
 	atomic_t live_contexts;
 	atomic_t live_jobs;
+	atomic_t live_page_tables;
 	atomic64_t jobs_total;
 };
 

@@ -162,6 +162,7 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp
 	atomic64_inc(&mdev->jobs_total);
 	job->queue = &mdev->queues[queue];
 	job->vm = mxa_vm_get(mf->vm);
+	atomic_inc(&job->vm->jobs);
 	job->bo = bo;
 	job->id = atomic64_inc_return(&mf->next_job_id);
 	job->prog_va = mxa_bo_va(bo) + args->prog_offset;
@@ -178,6 +179,7 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp
  */
 void mxa_job_destroy(struct mxa_job *job)
 {
+	atomic_dec(&job->vm->jobs);
 	mxa_job_release_refs(job);
 	kfree(job);
 }
@@ -317,6 +319,8 @@ static void mxa_job_signal(struct mxa_job *job)
 	if (job->result.status)
 		dma_fence_set_error(&job->fence, job->result.status);
 	dma_fence_signal(&job->fence);
+	/* The device is done with the job: its VM's page tables may go (mxa_vm.c). */
+	atomic_dec(&job->vm->jobs);
 }
 
 static void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,

@@ -11,19 +11,32 @@
  * a job orders it before the job starts.
  *
  * VAs come from a drm_mm over [MXA_VM_VA_START, MXA_VM_VA_END). Each BO is mapped
- * once, at creation, followed by an unmapped guard page. Unmapping clears the leaf
- * PTEs and invalidates the context's TLB before the pages can be reused. Intermediate
- * tables are kept until the VM is destroyed: a VM's footprint is bounded by what it
- * ever mapped, and a table never disappears under a running job.
+ * once, at creation, followed by an unmapped guard page. DRM_IOCTL_MXA_VM_BIND adds
+ * more mappings of a BO (or a page range of it) at VAs userspace picks, optionally
+ * read-only: a bind reserves its exact range in the same drm_mm (so it can overlap
+ * neither a BO's own range, its guard page included, nor another bind) and holds a
+ * reference to the BO until it is unbound or the file closes.
+ *
+ * Unmapping clears the leaf PTEs and invalidates the context's TLB before the pages
+ * can be reused. Every table counts its valid entries; a table that becomes empty is
+ * unlinked from its parent (TLB invalidated again) and freed. The device may still be
+ * walking it if a job of the VM is running, so then the table is parked on the VM's
+ * stale list and freed by a later unmap that finds no job of the VM in flight, or
+ * with the VM (mxa_vm.jobs counts jobs from creation to their fence signalling).
  *
  * Lifetime: the file holds a reference, and so does every BO mapped in the VM (a BO
  * can outlive its handle while a job uses it). The context id is released with the
  * last reference, so an id is never reused while a job of the old VM is in flight.
  */
 #include <linux/dma-mapping.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 
+#include <drm/drm_gem.h>
+
+#include "drm/mxa_accel.h"
 #include "mxa_drv.h"
+#include "mxa_gem.h"
 #include "mxa_vm.h"
 
 /**
@@ -36,6 +49,20 @@ struct mxa_pt {
 	__le64 *entries;
 	dma_addr_t dma;
 	struct mxa_pt **children;
+	u32 used;
+	struct list_head stale;
+};
+
+/**
+ * struct mxa_vm_bind - a mapping made by DRM_IOCTL_MXA_VM_BIND.
+ * @link: entry of mxa_vm.binds.
+ * @node: the VA range, reserved in mxa_vm.mm.
+ * @bo: the mapped BO (reference).
+ */
+struct mxa_vm_bind {
+	struct list_head link;
+	struct drm_mm_node node;
+	struct mxa_bo *bo;
 };
 
 static void mxa_pt_free(struct mxa_device *mdev, struct mxa_pt *pt, int level)
@@ -49,8 +76,10 @@ static void mxa_pt_free(struct mxa_device *mdev, struct mxa_pt *pt, int level)
 			mxa_pt_free(mdev, pt->children[i], level - 1);
 		kfree(pt->children);
 	}
-	if (pt->entries)
+	if (pt->entries) {
 		dma_free_coherent(&mdev->pdev->dev, MXA_PAGE_SIZE, pt->entries, pt->dma);
+		atomic_dec(&mdev->live_page_tables);
+	}
 	kfree(pt);
 }
 
@@ -61,8 +90,11 @@ static struct mxa_pt *mxa_pt_alloc(struct mxa_device *mdev, int level)
 	if (!pt)
 		return NULL;
 	/* Zeroed and page aligned, as the device requires 4 KiB aligned tables. */
+	INIT_LIST_HEAD(&pt->stale);
 	pt->entries = dma_alloc_coherent(&mdev->pdev->dev, MXA_PAGE_SIZE, &pt->dma,
 					 GFP_KERNEL);
+	if (pt->entries)
+		atomic_inc(&mdev->live_page_tables);
 	if (level > 0)
 		pt->children = kcalloc(MXA_PT_ENTRIES, sizeof(*pt->children), GFP_KERNEL);
 	if (!pt->entries || (level > 0 && !pt->children)) {
@@ -78,10 +110,10 @@ static __le64 mxa_pte(dma_addr_t addr, u64 flags)
 }
 
 /*
- * The leaf PTE of @va, allocating the tables on the way when @alloc. Intermediate
- * entries carry MXA_PTE_WRITE: access rights are decided by the leaf alone.
+ * The level-0 table that maps @va, allocating the tables on the way when @alloc.
+ * Intermediate entries carry MXA_PTE_WRITE: access rights are decided by the leaf alone.
  */
-static __le64 *mxa_vm_leaf(struct mxa_vm *vm, u64 va, bool alloc)
+static struct mxa_pt *mxa_vm_walk(struct mxa_vm *vm, u64 va, bool alloc)
 {
 	struct mxa_pt *pt = vm->root;
 	int level;
@@ -99,11 +131,63 @@ static __le64 *mxa_vm_leaf(struct mxa_vm *vm, u64 va, bool alloc)
 			if (!child)
 				return ERR_PTR(-ENOMEM);
 			pt->children[i] = child;
+			pt->used++;
 			WRITE_ONCE(pt->entries[i], mxa_pte(child->dma, MXA_PTE_WRITE));
 		}
 		pt = child;
 	}
-	return &pt->entries[mxa_pt_index(va, 0)];
+	return pt;
+}
+
+/* Free the tables parked on the stale list once no job of the VM can walk them. */
+static void mxa_vm_free_stale(struct mxa_vm *vm)
+{
+	struct mxa_pt *pt, *next;
+
+	lockdep_assert_held(&vm->lock);
+	/* The unlinking PTE stores and TLB invalidation come before the job count. */
+	smp_mb();
+	if (atomic_read(&vm->jobs))
+		return;
+	list_for_each_entry_safe(pt, next, &vm->stale_tables, stale) {
+		list_del(&pt->stale);
+		/* Empty tables: their children are gone already. */
+		mxa_pt_free(vm->mdev, pt, 0);
+	}
+}
+
+/*
+ * Unlink the empty tables below @pt (at @level, covering VAs from @base) that map
+ * [@start, @end), onto the stale list. Returns whether anything was unlinked.
+ */
+static bool mxa_vm_prune(struct mxa_vm *vm, struct mxa_pt *pt, int level, u64 base,
+			 u64 start, u64 end)
+{
+	u64 span = 1ull << (MXA_PAGE_SHIFT + 9 * level);
+	bool pruned = false;
+	u64 va;
+
+	for (va = max(start, base) & ~(span - 1); va < end && va < base + 512 * span;
+	     va += span) {
+		unsigned int i = mxa_pt_index(va, level);
+		struct mxa_pt *child = pt->children[i];
+
+		if (!child)
+			continue;
+		if (level > 1)
+			pruned |= mxa_vm_prune(vm, child, level - 1, va, start, end);
+		if (child->used)
+			continue;
+		WRITE_ONCE(pt->entries[i], 0);
+		pt->children[i] = NULL;
+		pt->used--;
+		/* Its children array goes now; the table itself may still be walked. */
+		kfree(child->children);
+		child->children = NULL;
+		list_add_tail(&child->stale, &vm->stale_tables);
+		pruned = true;
+	}
+	return pruned;
 }
 
 static void mxa_vm_clear_range(struct mxa_vm *vm, u64 start, u64 size)
@@ -111,12 +195,54 @@ static void mxa_vm_clear_range(struct mxa_vm *vm, u64 start, u64 size)
 	u64 va;
 
 	for (va = start; va < start + size; va += MXA_PAGE_SIZE) {
-		__le64 *pte = mxa_vm_leaf(vm, va, false);
+		struct mxa_pt *pt = mxa_vm_walk(vm, va, false);
+		unsigned int i = mxa_pt_index(va, 0);
 
-		if (pte)
-			WRITE_ONCE(*pte, 0);
+		if (pt && pt->entries[i]) {
+			WRITE_ONCE(pt->entries[i], 0);
+			pt->used--;
+		}
 	}
 	mxa_hw_tlb_invalidate(vm->mdev, vm->ctx);
+	if (mxa_vm_prune(vm, vm->root, MXA_PT_LEVELS - 1, 0, start, start + size))
+		mxa_hw_tlb_invalidate(vm->mdev, vm->ctx);
+	mxa_vm_free_stale(vm);
+}
+
+/* Map @size bytes of @sgt from byte @offset at @va; returns bytes mapped or -errno. */
+static s64 mxa_vm_map_pages(struct mxa_vm *vm, u64 va, struct sg_table *sgt, u64 offset,
+			    u64 size, u64 flags)
+{
+	struct scatterlist *sg;
+	u64 mapped = 0, pos = 0;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		dma_addr_t addr = sg_dma_address(sg);
+		u64 len = sg_dma_len(sg), off;
+
+		if (pos + len <= offset) {
+			pos += len;
+			continue;
+		}
+		for (off = offset > pos ? offset - pos : 0; off < len && mapped < size;
+		     off += MXA_PAGE_SIZE) {
+			struct mxa_pt *pt = mxa_vm_walk(vm, va, true);
+			unsigned int idx = mxa_pt_index(va, 0);
+
+			if (IS_ERR(pt))
+				return PTR_ERR(pt);
+			if (!pt->entries[idx])
+				pt->used++;
+			WRITE_ONCE(pt->entries[idx], mxa_pte(addr + off, flags));
+			va += MXA_PAGE_SIZE;
+			mapped += MXA_PAGE_SIZE;
+		}
+		pos += len;
+		if (mapped >= size)
+			break;
+	}
+	return mapped;
 }
 
 /**
@@ -133,9 +259,7 @@ int mxa_vm_map_sgt(struct mxa_vm *vm, struct drm_mm_node *node, u64 size,
 		   struct sg_table *sgt, bool writable)
 {
 	u64 flags = writable ? MXA_PTE_WRITE : 0;
-	struct scatterlist *sg;
-	u64 va, mapped = 0;
-	unsigned int i;
+	s64 mapped = 0;
 	int ret;
 
 	if (!size || !IS_ALIGNED(size, MXA_PAGE_SIZE))
@@ -147,22 +271,12 @@ int mxa_vm_map_sgt(struct mxa_vm *vm, struct drm_mm_node *node, u64 size,
 	if (ret)
 		goto out_unlock;
 
-	va = node->start;
-	for_each_sgtable_dma_sg(sgt, sg, i) {
-		dma_addr_t addr = sg_dma_address(sg);
-		u64 len = sg_dma_len(sg), off;
-
-		for (off = 0; off < len && mapped < size; off += MXA_PAGE_SIZE) {
-			__le64 *pte = mxa_vm_leaf(vm, va, true);
-
-			if (IS_ERR(pte)) {
-				ret = PTR_ERR(pte);
-				goto err_unmap;
-			}
-			WRITE_ONCE(*pte, mxa_pte(addr + off, flags));
-			va += MXA_PAGE_SIZE;
-			mapped += MXA_PAGE_SIZE;
-		}
+	mapped = mxa_vm_map_pages(vm, node->start, sgt, 0, size, flags);
+	if (mapped < 0) {
+		ret = mapped;
+		/* What was mapped before the failure is cleared with the whole range. */
+		mapped = size;
+		goto err_unmap;
 	}
 	if (mapped < size) {
 		ret = -EINVAL;
@@ -212,6 +326,8 @@ struct mxa_vm *mxa_vm_create(struct mxa_device *mdev)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&vm->ref);
 	mutex_init(&vm->lock);
+	INIT_LIST_HEAD(&vm->binds);
+	INIT_LIST_HEAD(&vm->stale_tables);
 	drm_mm_init(&vm->mm, MXA_VM_VA_START, MXA_VM_VA_END - MXA_VM_VA_START);
 	vm->mdev = mdev;
 
@@ -271,6 +387,10 @@ static void mxa_vm_release(struct kref *ref)
 		drm_dev_exit(idx);
 	}
 	ida_free(&mdev->ctx_ida, vm->ctx);
+	/* No job of the VM is left: its stale tables can go. */
+	mutex_lock(&vm->lock);
+	mxa_vm_free_stale(vm);
+	mutex_unlock(&vm->lock);
 	mxa_pt_free(mdev, vm->root, MXA_PT_LEVELS - 1);
 	drm_mm_takedown(&vm->mm);
 	mutex_destroy(&vm->lock);
@@ -286,4 +406,133 @@ void mxa_vm_put(struct mxa_vm *vm)
 {
 	if (vm)
 		kref_put(&vm->ref, mxa_vm_release);
+}
+
+/* Release a bind: the range is unmapped already. Drops the BO, which may take vm->lock. */
+static void mxa_vm_bind_free(struct mxa_vm_bind *b)
+{
+	drm_gem_object_put(&b->bo->base.base);
+	kfree(b);
+}
+
+static int mxa_vm_bind_map(struct mxa_file *mf, struct drm_file *file,
+			   const struct drm_mxa_vm_bind *args)
+{
+	struct mxa_vm *vm = mf->vm;
+	struct drm_gem_object *obj;
+	struct mxa_vm_bind *b;
+	u64 end, bo_end;
+	s64 mapped;
+	int ret;
+
+	if (args->flags & ~DRM_MXA_VM_BIND_READ_ONLY)
+		return -EINVAL;
+	if (check_add_overflow(args->va, args->size, &end) || args->va < MXA_VM_VA_START ||
+	    end > MXA_VM_VA_END)
+		return -EINVAL;
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	if (to_mxa_bo(obj)->vm != vm || !to_mxa_bo(obj)->base.sgt ||
+	    check_add_overflow(args->bo_offset, args->size, &bo_end) || bo_end > obj->size) {
+		drm_gem_object_put(obj);
+		return -EINVAL;
+	}
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b) {
+		drm_gem_object_put(obj);
+		return -ENOMEM;
+	}
+	b->bo = to_mxa_bo(obj);	/* the lookup's reference becomes the bind's */
+	b->node.start = args->va;
+	b->node.size = args->size;
+
+	mutex_lock(&vm->lock);
+	ret = drm_mm_reserve_node(&vm->mm, &b->node);
+	if (ret) {
+		ret = ret == -ENOSPC ? -EEXIST : ret;
+		goto err_unlock;
+	}
+	mapped = mxa_vm_map_pages(vm, args->va, b->bo->base.sgt, args->bo_offset, args->size,
+				  (args->flags & DRM_MXA_VM_BIND_READ_ONLY) ? 0 : MXA_PTE_WRITE);
+	if (mapped != args->size) {
+		ret = mapped < 0 ? mapped : -EINVAL;
+		mxa_vm_clear_range(vm, args->va, args->size);
+		drm_mm_remove_node(&b->node);
+		goto err_unlock;
+	}
+	list_add_tail(&b->link, &vm->binds);
+	mutex_unlock(&vm->lock);
+	/* No negative caching is promised by the device: make the new PTEs visible. */
+	mxa_hw_tlb_invalidate(vm->mdev, vm->ctx);
+	return 0;
+
+err_unlock:
+	mutex_unlock(&vm->lock);
+	mxa_vm_bind_free(b);
+	return ret;
+}
+
+static int mxa_vm_bind_unmap(struct mxa_vm *vm, const struct drm_mxa_vm_bind *args)
+{
+	struct mxa_vm_bind *b, *found = NULL;
+
+	if (args->flags || args->handle || args->bo_offset)
+		return -EINVAL;
+	mutex_lock(&vm->lock);
+	list_for_each_entry(b, &vm->binds, link) {
+		if (b->node.start == args->va && b->node.size == args->size) {
+			found = b;
+			break;
+		}
+	}
+	if (found) {
+		list_del(&found->link);
+		mxa_vm_clear_range(vm, found->node.start, found->node.size);
+		drm_mm_remove_node(&found->node);
+	}
+	mutex_unlock(&vm->lock);
+	if (!found)
+		return -ENOENT;
+	mxa_vm_bind_free(found);
+	return 0;
+}
+
+int mxa_ioctl_vm_bind(struct drm_device *dev, void *data, struct drm_file *file)
+{
+	struct mxa_file *mf = to_mxa_file(file);
+	struct drm_mxa_vm_bind *args = data;
+
+	if (args->pad || !args->size || !IS_ALIGNED(args->size, MXA_PAGE_SIZE) ||
+	    !IS_ALIGNED(args->va, MXA_PAGE_SIZE) || !IS_ALIGNED(args->bo_offset, MXA_PAGE_SIZE))
+		return -EINVAL;
+	switch (args->op) {
+	case DRM_MXA_VM_BIND_OP_MAP:
+		return mxa_vm_bind_map(mf, file, args);
+	case DRM_MXA_VM_BIND_OP_UNMAP:
+		return mxa_vm_bind_unmap(mf->vm, args);
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * mxa_vm_unbind_all() - remove every DRM_IOCTL_MXA_VM_BIND mapping (file close).
+ * @vm: the VM.
+ */
+void mxa_vm_unbind_all(struct mxa_vm *vm)
+{
+	struct mxa_vm_bind *b, *next;
+	LIST_HEAD(gone);
+
+	mutex_lock(&vm->lock);
+	list_for_each_entry_safe(b, next, &vm->binds, link) {
+		mxa_vm_clear_range(vm, b->node.start, b->node.size);
+		drm_mm_remove_node(&b->node);
+		list_move_tail(&b->link, &gone);
+	}
+	mutex_unlock(&vm->lock);
+	/* Outside the lock: the last BO reference unmaps the BO's own range. */
+	list_for_each_entry_safe(b, next, &gone, link)
+		mxa_vm_bind_free(b);
 }

@@ -36,6 +36,10 @@ struct mxa_pt;
  * @faults: consecutive jobs of this context that ended in an MMU fault.
  * @banned: the context hung or faulted too often; its submissions get -ECANCELED.
  * @node: entry of mxa_device.vms (under mxa_device.vms_lock).
+ * @binds: struct mxa_vm_bind of DRM_IOCTL_MXA_VM_BIND (under @lock).
+ * @stale_tables: empty page tables unlinked while jobs of the VM were in flight, to
+ *                free once none is (under @lock).
+ * @jobs: jobs of this VM from creation until their fence signals (or destruction).
  * @engine_ns: per hardware queue, device time spent on this context's jobs (fdinfo
  *             drm-engine-*).
  */
@@ -50,6 +54,9 @@ struct mxa_vm {
 	atomic_t faults;
 	bool banned;
 	struct list_head node;
+	struct list_head binds;
+	struct list_head stale_tables;
+	atomic_t jobs;
 	atomic64_t engine_ns[MXA_MAX_QUEUES];
 };
 
@@ -65,5 +72,10 @@ static inline struct mxa_vm *mxa_vm_get(struct mxa_vm *vm)
 int mxa_vm_map_sgt(struct mxa_vm *vm, struct drm_mm_node *node, u64 size,
 		   struct sg_table *sgt, bool writable);
 void mxa_vm_unmap(struct mxa_vm *vm, struct drm_mm_node *node);
+void mxa_vm_unbind_all(struct mxa_vm *vm);
+
+struct drm_device;
+struct drm_file;
+int mxa_ioctl_vm_bind(struct drm_device *dev, void *data, struct drm_file *file);
 
 #endif /* MXA_VM_H */

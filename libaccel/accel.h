@@ -833,6 +833,34 @@ int accel_commit_group(struct accel_device *dev, unsigned int queue, uint64_t *g
 int accel_wait_group(struct accel_device *dev, unsigned int queue, unsigned int n,
 		     int64_t timeout_ns);
 
+/* ---- device VM: buffers at chosen VAs (DRM_IOCTL_MXA_VM_BIND) -------------- */
+
+#define ACCEL_VM_BIND_READ_ONLY	(1u << 0)	/* device writes fault (MXA_FAULT_READ_ONLY) */
+
+/**
+ * accel_vm_bind() - map @size bytes of @bo from @bo_offset at device VA @va as well (the
+ * buffer keeps its own VA). All page aligned; the range must not overlap another
+ * mapping of @dev (a buffer's own range and the guard page after it included).
+ * @dev: the device; @bo one of its buffers.
+ * @bo_offset: offset in @bo.
+ * @va: device VA in [va_start, va_end) of accel_device_info().
+ * @size: bytes.
+ * @flags: ACCEL_VM_BIND_READ_ONLY or 0.
+ *
+ * The mapping keeps the buffer's memory alive until accel_vm_unbind() or accel_close().
+ * Return: 0, -EEXIST (overlap), -EINVAL, -ENOENT, -ENOMEM; -EINVAL from kernels without
+ * the ioctl (driver_caps DRM_MXA_DRIVER_CAP_VM_BIND).
+ */
+int accel_vm_bind(struct accel_device *dev, struct accel_bo *bo, uint64_t bo_offset,
+		  uint64_t va, uint64_t size, unsigned int flags);
+
+/**
+ * accel_vm_unbind() - remove the mapping accel_vm_bind() made at exactly @va, @size; the
+ * device TLB is invalidated before it returns (jobs still using it fault).
+ * Return: 0, -ENOENT (no such mapping), -EINVAL.
+ */
+int accel_vm_unbind(struct accel_device *dev, uint64_t va, uint64_t size);
+
 #ifdef __cplusplus
 }
 #endif

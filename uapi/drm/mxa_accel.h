@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define MXA_UAPI_VERSION_MAJOR	0
-#define MXA_UAPI_VERSION_MINOR	2
+#define MXA_UAPI_VERSION_MINOR	3
 
 #define DRM_MXA_QUERY		0x00
 #define DRM_MXA_BO_CREATE	0x01
@@ -32,6 +32,7 @@ extern "C" {
 #define DRM_MXA_WAIT		0x04
 #define DRM_MXA_COMMIT_GROUP	0x05
 #define DRM_MXA_WAIT_GROUP	0x06
+#define DRM_MXA_VM_BIND		0x07
 
 #define DRM_IOCTL_MXA_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_QUERY, struct drm_mxa_query)
@@ -47,6 +48,8 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_COMMIT_GROUP, struct drm_mxa_commit_group)
 #define DRM_IOCTL_MXA_WAIT_GROUP \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_WAIT_GROUP, struct drm_mxa_wait_group)
+#define DRM_IOCTL_MXA_VM_BIND \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_VM_BIND, struct drm_mxa_vm_bind)
 
 /**
  * enum drm_mxa_query_type - what DRM_IOCTL_MXA_QUERY returns.
@@ -112,10 +115,12 @@ struct drm_mxa_device_info {
  * drm_mxa_job_result.cycles/commands.
  * DRM_MXA_DRIVER_CAP_JOB_TIMEOUT: hung jobs fail with -ETIMEDOUT after a queue reset, and
  * contexts that hang or fault repeatedly are banned (-ECANCELED).
+ * DRM_MXA_DRIVER_CAP_VM_BIND: DRM_IOCTL_MXA_VM_BIND (uAPI 0.3).
  */
 #define DRM_MXA_DRIVER_CAP_GROUPS	(1ull << 0)
 #define DRM_MXA_DRIVER_CAP_RESULT_SIZE	(1ull << 1)
 #define DRM_MXA_DRIVER_CAP_JOB_TIMEOUT	(1ull << 2)
+#define DRM_MXA_DRIVER_CAP_VM_BIND	(1ull << 3)
 
 /**
  * struct drm_mxa_bo_create - DRM_IOCTL_MXA_BO_CREATE argument.
@@ -264,6 +269,50 @@ struct drm_mxa_wait_group {
 	__u32 flags;
 	__u32 pad;
 	__u64 group_id;
+};
+
+/**
+ * enum drm_mxa_vm_bind_op - what DRM_IOCTL_MXA_VM_BIND does.
+ * @DRM_MXA_VM_BIND_OP_MAP: map @size bytes of the BO @handle from @bo_offset at @va.
+ * @DRM_MXA_VM_BIND_OP_UNMAP: remove the mapping made at exactly @va with @size.
+ */
+enum drm_mxa_vm_bind_op {
+	DRM_MXA_VM_BIND_OP_MAP = 0,
+	DRM_MXA_VM_BIND_OP_UNMAP = 1,
+};
+
+/* drm_mxa_vm_bind.flags: the device may read but not write the mapping. */
+#define DRM_MXA_VM_BIND_READ_ONLY	(1u << 0)
+
+/**
+ * struct drm_mxa_vm_bind - DRM_IOCTL_MXA_VM_BIND argument: map a BO (or a page range of
+ * it) at a device VA userspace chooses, in the file's device VM, or remove such a
+ * mapping. Every BO also keeps the mapping it got at creation.
+ * @op: enum drm_mxa_vm_bind_op.
+ * @flags: MAP: DRM_MXA_VM_BIND_* (a device write through a READ_ONLY mapping fails the
+ *         job with an MMU fault, err_info MXA_FAULT_WRITE | MXA_FAULT_READ_ONLY).
+ *         UNMAP: zero.
+ * @handle: MAP: GEM handle of a BO of this file (-ENOENT if unknown). UNMAP: zero.
+ * @pad: zero.
+ * @bo_offset: MAP: byte offset in the BO, page aligned; @bo_offset + @size within the
+ *             BO. UNMAP: zero.
+ * @va: device VA, page aligned; [@va, @va + @size) within [va_start, va_end) of
+ *      struct drm_mxa_device_info. MAP fails with -EEXIST when the range overlaps any
+ *      mapping of the VM (a BO's own range with its guard page, or another bind).
+ * @size: bytes, page aligned, > 0. UNMAP must name a mapping exactly (-ENOENT
+ *        otherwise; a BO's creation mapping cannot be unmapped).
+ *
+ * The mapping holds a reference to the BO until it is unmapped or the file closes.
+ * UNMAP invalidates the device TLB before it returns; jobs still using the range fault.
+ */
+struct drm_mxa_vm_bind {
+	__u32 op;
+	__u32 flags;
+	__u32 handle;
+	__u32 pad;
+	__u64 bo_offset;
+	__u64 va;
+	__u64 size;
 };
 
 /*
