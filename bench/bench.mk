@@ -1,6 +1,8 @@
 # bench.mk - benchmarks (never part of make check). Included by the top-level Makefile.
 #   make bench          every benchmark: a table of ratios, build/bench/*.csv, PNG plots
 #   make bench-submit   job submission (guest) against null_blk through io_uring
+#   make bench-gemm     accel_gemm end to end, pipelined vs serial TMA + WGMMA, TMA
+#                       bandwidth (guest), against the engine alone and memcpy (host)
 # bench-engine comes from qemu-device/engine/engine.mk.
 
 BENCH_SUBMIT := $(BUILD)/bin/bench-submit
@@ -10,9 +12,36 @@ $(BENCH_SUBMIT): bench/bench-submit.c $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
 
-BENCH_SECONDS ?= 1
+BENCH_GEMM := $(BUILD)/bin/bench-gemm
+GUEST_PROGS += $(BENCH_GEMM)
+BENCH_HOST := $(BUILD)/bench/bench-host
 
-.PHONY: bench bench-submit
+$(BENCH_GEMM): bench/bench-gemm.c $(LIBACCEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
+
+$(BENCH_HOST): bench/bench-host.c $(LIBACCEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBACCEL_CFLAGS) -o $@ $< $(LIBACCEL_LIB) -lm -pthread
+
+BENCH_SECONDS ?= 1
+# accel_gemm end to end: M N K (MX-FP8); the device's engine has QEMU "cores" (2) threads
+BENCH_GEMM_SHAPE ?= 2048 2048 2048
+BENCH_REPS ?= 3
+
+.PHONY: bench bench-submit bench-gemm
+bench-gemm: $(BENCH_HOST) | $(SETUP_STAMP)
+	@$(MAKE) -s qemu-bin all initramfs
+	@mkdir -p $(BUILD)/bench
+	@tests/vm/run-guest.py --qemu $(QEMU) --kernel $(KROOT)/boot/vmlinuz-$(KVER) \
+		--initrd $(BUILD)/initramfs.cpio.gz --log $(BUILD)/bench/gemm-console.log \
+		--run "/bin/bench-gemm e2e $(BENCH_GEMM_SHAPE) --reps $(BENCH_REPS)" \
+		--run "/bin/bench-gemm pipeline --reps $(BENCH_REPS)" \
+		--run "/bin/bench-gemm tma --reps $(BENCH_REPS)" >$(BUILD)/bench/gemm-raw.csv
+	@$(BENCH_HOST) $(BENCH_GEMM_SHAPE) --threads 2 --reps $(BENCH_REPS) >$(BUILD)/bench/host-raw.csv
+	@bench/ratios.py $(BUILD)/bench
+	@bench/report.sh $(BUILD)/bench
+
 bench-submit: | $(SETUP_STAMP)
 	@$(MAKE) -s qemu-bin all initramfs
 	@mkdir -p $(BUILD)/bench
@@ -21,6 +50,7 @@ bench-submit: | $(SETUP_STAMP)
 		--run "/bin/bench-submit --seconds $(BENCH_SECONDS)" >$(BUILD)/bench/submit.csv
 	@bench/report.sh $(BUILD)/bench
 
-bench: bench-engine bench-submit
+bench: bench-engine bench-submit bench-gemm
+	@mkdir -p $(BUILD)/bench
 	@cp $(BUILD)/bench-engine.csv $(BUILD)/bench/engine.csv
 	@bench/report.sh $(BUILD)/bench

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench-gemm: guest-side GEMM and TMA measurements of Documentation/performance.rst.
+ * Prints raw CSV lines "kind,name,param,ns" (best of --reps); bench/ratios.py joins
+ * them with the host's reference numbers (bench-host) measured in the same run.
+ *
+ *   bench-gemm e2e [M N K]   accel_gemm() MX-FP8 through io_uring: wall time around the
+ *                            call (submit to completion) and the device's own
+ *                            end_ns - start_ns, default 2048^3
+ *   bench-gemm pipeline      accel_gemm_desc TMA + WGMMA programs: serial (1 stage)
+ *                            against the planned stages, intrawave and interwave, on a
+ *                            memory-bound and a compute-bound FP8 shape (device time)
+ *   bench-gemm tma           TMA load and store bandwidth: 64 KiB boxes through SRAM
+ *                            over a 32 MiB tensor (device time)
+ * Options after the mode: --reps N (default 3).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "accel.h"
+#include "mxa_isa.h"
+
+static int reps = 3;
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void die(int ret, const char *what)
+{
+	if (ret) {
+		fprintf(stderr, "bench-gemm: %s: %s\n", what, accel_strerror(ret));
+		exit(1);
+	}
+}
+
+/* Submit @prog @reps times; best device time (ns). */
+static double run_best(struct accel_device *dev, struct accel_prog *prog)
+{
+	struct accel_bo *bo;
+	double best = 1e30;
+
+	die(accel_bo_alloc(dev, accel_prog_size(prog), &bo), "program buffer");
+	die(accel_prog_upload(prog, bo, 0), "upload");
+	for (int i = 0; i < reps; i++) {
+		struct accel_job *job;
+		const struct accel_job_result *r;
+
+		die(accel_submit(dev, 0, bo, 0, accel_prog_size(prog), &job), "submit");
+		die(accel_wait(job, -1), "wait");
+		r = accel_job_result(job);
+		if (r->status) {
+			char why[256];
+
+			accel_job_explain(r, why, sizeof(why));
+			fprintf(stderr, "bench-gemm: %s\n", why);
+			exit(1);
+		}
+		if (r->end_ns - r->start_ns < best)
+			best = r->end_ns - r->start_ns;
+		accel_job_free(job);
+	}
+	accel_bo_free(bo);
+	return best;
+}
+
+static void e2e(struct accel_device *dev, uint32_t m, uint32_t n, uint32_t k)
+{
+	size_t sa = (size_t)m * k, sb = (size_t)n * k;
+	struct accel_bo *bo;
+	struct accel_gemm g = { 0 };
+	double wall = 1e30, devt = 1e30;
+	uint8_t *p;
+	uint64_t va;
+
+	die(accel_bo_alloc(dev, sa + sb + sa / 32 + sb / 32 + (size_t)m * n * 4, &bo), "bo");
+	p = accel_bo_map(bo);
+	va = accel_bo_va(bo);
+	/* E4M3 codes of moderate size, scales around 1 */
+	for (size_t i = 0; i < sa + sb; i++)
+		p[i] = (uint8_t)(0x30 + (i * 2654435761u >> 13) % 0x18) | (i & 0x80);
+	memset(p + sa + sb, 127, sa / 32 + sb / 32);
+	g.m = m; g.n = n; g.k = k;
+	g.type_a = g.type_b = ACCEL_DT_E4M3;
+	g.type_c = g.type_d = ACCEL_DT_F32;
+	g.scale_block = 32;
+	g.a = va; g.b = va + sa;
+	g.scale_a = va + sa + sb; g.scale_b = va + sa + sb + sa / 32;
+	g.d = va + sa + sb + sa / 32 + sb / 32;
+	for (int i = 0; i < reps; i++) {
+		struct accel_job_result r;
+		double t0 = now_ns(), t;
+
+		die(accel_gemm(dev, 0, &g, &r), "accel_gemm");
+		t = now_ns() - t0;
+		if (t < wall)
+			wall = t;
+		if (r.end_ns - r.start_ns < devt)
+			devt = r.end_ns - r.start_ns;
+	}
+	printf("e2e,mxfp8-%ux%ux%u,wall,%.0f\n", m, n, k, wall);
+	printf("e2e,mxfp8-%ux%ux%u,device,%.0f\n", m, n, k, devt);
+	accel_bo_free(bo);
+}
+
+static void pipeline(struct accel_device *dev)
+{
+	static const struct { const char *name; uint32_t m, n, k; } shapes[] = {
+		{ "memory", 64, 64, 65536 },
+		{ "compute", 512, 512, 2048 },
+	};
+	static const uint8_t scheds[] = { ACCEL_GEMM_SCHED_INTRAWAVE, ACCEL_GEMM_SCHED_INTERWAVE };
+
+	for (unsigned s = 0; s < 2; s++) {
+		uint32_t m = shapes[s].m, n = shapes[s].n, k = shapes[s].k;
+		size_t sa = (size_t)m * k, sb = (size_t)n * k;
+		struct accel_bo *bo, *maps;
+		uint8_t *p;
+		uint64_t va;
+
+		die(accel_bo_alloc(dev, sa + sb + (size_t)m * n * 4, &bo), "bo");
+		die(accel_bo_alloc(dev, ACCEL_GEMM_MAPS_BYTES, &maps), "maps");
+		p = accel_bo_map(bo);
+		va = accel_bo_va(bo);
+		for (size_t i = 0; i < sa + sb; i++)
+			p[i] = (uint8_t)(0x30 + (i * 2654435761u >> 13) % 0x18) | (i & 0x80);
+		for (unsigned w = 0; w < 2; w++) {
+			for (int serial = 1; serial >= 0; serial--) {
+				struct accel_gemm_desc d;
+				struct accel_gemm_plan pl;
+				struct accel_prog *prog;
+
+				accel_gemm_desc_init(&d);
+				d.m = m; d.n = n; d.k = k;
+				d.type_a = d.type_b = ACCEL_DT_E4M3;
+				d.type_c = d.type_d = ACCEL_DT_F32;
+				d.trans_b = ACCEL_OP_T;
+				d.a = va; d.b = va + sa; d.d = va + sa + sb;
+				d.algo = ACCEL_GEMM_ALGO_PIPELINE;
+				d.sched = scheds[w];
+				d.stages = serial ? 1 : 0;
+				die(accel_gemm_plan(&d, &pl), "plan");
+				die(accel_prog_new(&prog), "prog");
+				die(accel_prog_gemm_desc(prog, &d, &pl, accel_bo_map(maps),
+							 accel_bo_va(maps)), "build");
+				printf("pipeline,%s-%ux%ux%u,%s-%s-%ustage,%.0f\n", shapes[s].name,
+				       m, n, k, w ? "interwave" : "intrawave",
+				       serial ? "serial" : "pipelined", pl.stages,
+				       run_best(dev, prog));
+				fflush(stdout);
+				accel_prog_free(prog);
+			}
+		}
+		accel_bo_free(maps);
+		accel_bo_free(bo);
+	}
+}
+
+#define TMA_ROWS	(32u << 10)	/* 32 MiB tensor of 32 Ki rows x 1 KiB */
+#define TMA_BOX_ROWS	64u		/* 64 KiB boxes */
+
+static void tma(struct accel_device *dev)
+{
+	struct accel_bo *bo;
+	struct mxa_tensor_map *map;
+	uint64_t va, map_va;
+	uint32_t boxes = TMA_ROWS / TMA_BOX_ROWS;
+
+	die(accel_bo_alloc(dev, ((size_t)TMA_ROWS << 10) + 4096, &bo), "bo");
+	va = accel_bo_va(bo);
+	map = accel_bo_map(bo);
+	map_va = va;
+	memset(map, 0, sizeof(*map));
+	map->global_addr = va + 4096;
+	map->rank = 2;
+	map->elem_bytes = 4;
+	map->dims[0] = 256;
+	map->dims[1] = TMA_ROWS;
+	map->dims[2] = map->dims[3] = map->dims[4] = 1;
+	map->box[0] = 256;
+	map->box[1] = TMA_BOX_ROWS;
+	map->box[2] = map->box[3] = map->box[4] = 1;
+	map->strides[0] = 1024;
+	memset((char *)accel_bo_map(bo) + 4096, 0x3c, (size_t)TMA_ROWS << 10);
+	for (int store = 0; store < 2; store++) {
+		struct accel_prog *prog;
+		struct accel_tma t = { .map = map_va, .coord_reg = { 0, 1 } };
+		const uint32_t mb[2] = { 0x20000, 0x20010 };
+
+		die(accel_prog_new(&prog), "prog");
+		if (!store) {
+			/* two boxes in flight: load into A while B is waited for */
+			accel_prog_mbar_init(prog, mb[0], 1);
+			accel_prog_mbar_init(prog, mb[1], 1);
+			accel_prog_loop(prog, boxes / 2, 0);
+			for (int b = 0; b < 2; b++) {
+				t.sram = b * (64u << 10);
+				t.mbar = mb[b];
+				t.coord[1] = b * TMA_BOX_ROWS;
+				accel_prog_mbar_arrive(prog, mb[b], 64u << 10);
+				accel_prog_tma(prog, 0, &t);
+			}
+			accel_prog_mbar_wait(prog, mb[0], 0, 2);
+			accel_prog_mbar_wait(prog, mb[1], 0, 2);
+			accel_prog_reg_add(prog, 2, 2, 0, 1);
+			accel_prog_reg_add(prog, 1, 1, 0, 2 * TMA_BOX_ROWS);
+			accel_prog_endloop(prog);
+		} else {
+			accel_prog_loop(prog, boxes, 0);
+			t.sram = 0;
+			accel_prog_tma(prog, 1, &t);
+			accel_prog_commit_group(prog, ACCEL_GROUP_COPY);
+			accel_prog_wait_group(prog, ACCEL_GROUP_COPY, 8);
+			accel_prog_reg_add(prog, 1, 1, 0, TMA_BOX_ROWS);
+			accel_prog_endloop(prog);
+			accel_prog_wait_group(prog, ACCEL_GROUP_COPY, 0);
+		}
+		printf("tma,%s,%u,%.0f\n", store ? "store" : "load", TMA_ROWS << 10,
+		       run_best(dev, prog));
+		fflush(stdout);
+		accel_prog_free(prog);
+	}
+	accel_bo_free(bo);
+}
+
+int main(int argc, char **argv)
+{
+	struct accel_device *dev;
+	const char *mode = argc > 1 ? argv[1] : "e2e";
+	uint32_t sz[3] = { 2048, 2048, 2048 };
+	int nsz = 0;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+			reps = atoi(argv[++i]);
+		else if (nsz < 3)
+			sz[nsz++] = (uint32_t)atoi(argv[i]);
+	}
+	die(accel_open(NULL, ACCEL_SUBMIT_URING, &dev), "open");
+	if (!strcmp(mode, "e2e"))
+		e2e(dev, sz[0], sz[1], sz[2]);
+	else if (!strcmp(mode, "pipeline"))
+		pipeline(dev);
+	else if (!strcmp(mode, "tma"))
+		tma(dev);
+	else
+		die(-22, mode);
+	accel_close(dev);
+	return 0;
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench-host: the host-side references of bench-gemm, measured in the same make bench
+ * run (Documentation/performance.rst). Prints "host,name,param,ns" (best of --reps):
+ *   host,engine-mxfp8-MxNxK,threads,ns   mxa_gemm() alone on the shape and numerics
+ *                                        accel_gemm() asks the device for (MX-FP8 E4M3,
+ *                                        E8M0 scales, EXACT, intrawave) with the device's
+ *                                        engine thread count (--threads, QEMU "cores" 2)
+ *   host,memcpy-load,bytes,ns            memcpy of the TMA benchmark's bytes: 64 KiB
+ *   host,memcpy-store,bytes,ns           boxes of a 32 MiB buffer into one 64 KiB
+ *                                        buffer (load) and back (store)
+ *   bench-host [M N K] [--threads T] [--reps N]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../qemu-device/engine/mxa_engine.h"
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t sz[3] = { 2048, 2048, 2048 };
+	int nsz = 0, reps = 3, threads = 2;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+			reps = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+			threads = atoi(argv[++i]);
+		else if (nsz < 3)
+			sz[nsz++] = (uint32_t)atoi(argv[i]);
+	}
+	uint32_t m = sz[0], n = sz[1], k = sz[2];
+	size_t sa = (size_t)m * k, sb = (size_t)n * k;
+	uint8_t *p = malloc(sa + sb + sa / 32 + sb / 32);
+	float *d = malloc((size_t)m * n * 4);
+	struct mxa_engine *eng = mxa_engine_create(threads);
+	struct mxa_gemm_desc g;
+	double best = 1e30;
+
+	if (!p || !d || !eng)
+		return 1;
+	/* the same data as bench-gemm e2e */
+	for (size_t i = 0; i < sa + sb; i++)
+		p[i] = (uint8_t)(0x30 + (i * 2654435761u >> 13) % 0x18) | (i & 0x80);
+	memset(p + sa + sb, 127, sa / 32 + sb / 32);
+	memset(&g, 0, sizeof(g));
+	g.m = m; g.n = n; g.k = k;
+	g.type_a = g.type_b = MXA_DT_E4M3;
+	g.type_c = g.type_d = MXA_DT_F32;
+	g.a = p; g.b = p + sa;
+	g.scale_a = p + sa + sb; g.scale_b = p + sa + sb + sa / 32;
+	g.scale_block = 32;
+	g.d = d;
+	for (int i = 0; i < reps; i++) {
+		double t0 = now_ns(), t;
+
+		if (mxa_gemm(eng, &g))
+			return 1;
+		t = now_ns() - t0;
+		if (t < best)
+			best = t;
+	}
+	printf("host,engine-mxfp8-%ux%ux%u,%d,%.0f\n", m, n, k, threads, best);
+	mxa_engine_destroy(eng);
+
+	size_t big = 32u << 20, box = 64u << 10;
+	char *src = malloc(big), *sram = malloc(box);
+
+	if (!src || !sram)
+		return 1;
+	memset(src, 0x3c, big);
+	memset(sram, 0x3c, box);
+	for (int store = 0; store < 2; store++) {
+		best = 1e30;
+		for (int r = 0; r < reps; r++) {
+			double t0 = now_ns(), t;
+
+			for (size_t off = 0; off < big; off += box) {
+				if (store)
+					memcpy(src + off, sram, box);
+				else
+					memcpy(sram, src + off, box);
+				__asm__ volatile("" ::: "memory");
+			}
+			t = now_ns() - t0;
+			if (t < best)
+				best = t;
+		}
+		printf("host,memcpy-%s,%zu,%.0f\n", store ? "store" : "load", big, best);
+	}
+	return 0;
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+# Join bench-gemm's guest lines and bench-host's host lines (kind,name,param,ns) into
+# build/bench/{gemm,pipeline,tma}.csv, each with a ratio column (ours / reference, higher
+# is better). usage: ratios.py DIR (reads DIR/gemm-raw.csv and DIR/host-raw.csv)
+import csv, sys, os
+
+out = sys.argv[1]
+rows = []
+for f in ("gemm-raw.csv", "host-raw.csv"):
+    path = os.path.join(out, f)
+    if os.path.exists(path):
+        rows += [r for r in csv.reader(open(path)) if len(r) == 4 and r[3].replace('.', '').isdigit()]
+host = {(r[1], r[2]): float(r[3]) for r in rows if r[0] == "host"}
+
+def write(name, header, lines):
+    if not lines:
+        return
+    with open(os.path.join(out, name), "w") as f:
+        f.write(",".join(header) + "\n")
+        for l in lines:
+            f.write(",".join(str(x) for x in l) + "\n")
+
+# 2. end to end accel_gemm against the engine alone (time ratio: engine / ours)
+e2e = []
+for r in rows:
+    if r[0] != "e2e":
+        continue
+    shape = r[1].split("-", 1)[1]
+    ref = [v for (n, t), v in host.items() if n == "engine-mxfp8-" + shape]
+    if ref:
+        ours = float(r[3])
+        e2e.append(("e2e", "mxfp8-" + shape, r[2], "%.1f" % (ours / 1e6), "%.1f" % (ref[0] / 1e6),
+                    "%.3f" % (ref[0] / ours)))
+write("gemm.csv", ["bench", "shape", "measure", "ours_ms", "engine_ms", "ratio"], e2e)
+
+# 3. pipelined against serial, same math (time ratio: serial / pipelined)
+pipe = {}
+for r in rows:
+    if r[0] == "pipeline":
+        sched, kind, stages = r[2].split("-")
+        pipe.setdefault((r[1], sched), {})[kind] = (float(r[3]), stages)
+lines = []
+for (shape, sched), v in pipe.items():
+    if "serial" in v and "pipelined" in v:
+        s, p = v["serial"][0], v["pipelined"][0]
+        lines.append(("pipeline", shape, sched, v["pipelined"][1], "%.2f" % (p / 1e6),
+                      "%.2f" % (s / 1e6), "%.3f" % (s / p)))
+write("pipeline.csv", ["bench", "shape", "sched", "stages", "pipelined_ms", "serial_ms", "ratio"], lines)
+
+# 5. TMA against host memcpy of the same bytes (bandwidth ratio)
+lines = []
+for r in rows:
+    if r[0] == "tma" and ("memcpy-" + r[1], r[2]) in host:
+        b = float(r[2])
+        ours, ref = b / float(r[3]), b / host[("memcpy-" + r[1], r[2])]
+        lines.append(("tma", r[1], "64KiB-boxes", "%.2f" % ours, "%.2f" % ref, "%.3f" % (ours / ref)))
+write("tma.csv", ["bench", "dir", "unit", "tma_GBps", "memcpy_GBps", "ratio"], lines)
