@@ -465,7 +465,7 @@ int accel_gemm(struct accel_device *dev, unsigned int queue, const struct accel_
  * GEMM descriptors, in the spirit of cuBLASLt: D = alpha * (scale_a * op(A)) x
  * (scale_b * op(B)) + beta * C, with op(A) M x K and op(B) K x N, row-major storage.
  * accel_gemm_plan() chooses how (a multistage TMA + WGMMA program, or the device's GEMM
- * command) and accel_gemm_run() runs it. Documentation/libaccel.rst, "GEMM descriptors",
+ * command) and accel_gemm_run() runs it. accel_gemm(3)
  * gives the heuristics and the exact numerics of each path.
  */
 #define ACCEL_OP_N		0	/* op(X) = X as stored */

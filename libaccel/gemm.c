@@ -7,7 +7,7 @@
  * TMA + WGMMA program where the device's WGMMA can do the types and layout, else the
  * GEMM command; accel_prog_gemm_desc() emits it; accel_gemm_run() runs it, with a CPU
  * post-pass for alpha/beta/per-tensor scales the device has no command for.
- * Documentation/libaccel.rst, "GEMM descriptors", documents the heuristics.
+ * accel_gemm(3) documents the heuristics.
  */
 #include <errno.h>
 #include <math.h>
