@@ -98,7 +98,8 @@ static int mxa_ioctl_query(struct drm_device *dev, void *data, struct drm_file *
 		info.va_end = MXA_VM_VA_END;
 		info.max_bo_size = MXA_BO_MAX_SIZE;
 		info.driver_caps = DRM_MXA_DRIVER_CAP_GROUPS | DRM_MXA_DRIVER_CAP_RESULT_SIZE |
-				   DRM_MXA_DRIVER_CAP_JOB_TIMEOUT | DRM_MXA_DRIVER_CAP_VM_BIND;
+				   DRM_MXA_DRIVER_CAP_JOB_TIMEOUT | DRM_MXA_DRIVER_CAP_VM_BIND |
+				   DRM_MXA_DRIVER_CAP_SYNCOBJ;
 		info.job_timeout_ms = READ_ONCE(mdev->job_timeout_ms);
 		return mxa_query_copy(args, &info, sizeof(info));
 	default:
@@ -148,7 +149,8 @@ static void mxa_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 }
 
 static const struct drm_driver mxa_drm_driver = {
-	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM,
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ |
+			   DRIVER_SYNCOBJ_TIMELINE,
 	.open = mxa_open,
 	.postclose = mxa_postclose,
 	.gem_create_object = mxa_gem_create_object,

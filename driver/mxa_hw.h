@@ -50,6 +50,8 @@ struct mxa_job;
  * @fence_context: dma_fence context of the queue (fences signal in ring order).
  * @space_wq: woken when slots free up or @accepting changes.
  * @name: timeline name of the fences ("mxa-q<N>").
+ * @deps_work: refills the ring once the input fences of the job at the backlog's
+ *             head have signalled (fence callbacks cannot take @lock).
  * @watchdog: job timeout of the job at @head (mxa_reset.c).
  * @reset_work: the queue's reset, on the device's ordered reset workqueue.
  * @watch_seqno: fence seqno of the job @watchdog times (under @lock).
@@ -85,6 +87,7 @@ struct mxa_queue {
 	wait_queue_head_t space_wq;
 	char name[16];
 
+	struct work_struct deps_work;
 	struct delayed_work watchdog;
 	struct work_struct reset_work;
 	u64 watch_seqno;

@@ -19,18 +19,29 @@
  *    the file closes;
  *  - the io_uring command for uring jobs, until its CQE is posted or it is cancelled.
  *
+ * Input fences (drm_mxa_submit.syncs WAIT operations) hold a job back in the backlog:
+ * it is armed (gets its seqno) at push like any job, but the refill stops at a backlog
+ * head whose input fences have not all signalled, keeping ring order = seqno order. A
+ * callback on the first unsignalled input fence queues the queue's deps_work (a fence
+ * callback may run under another queue's, or this queue's, lock), which refills the
+ * ring. Output syncobjs get the job's fence right after the push. Aborted jobs (reset,
+ * removal) remove their callback before they are released.
+ *
  * Completion runs in the queue's hard interrupt handler: read MXA_QREG_COMPLETED, and
  * for every job up to it, in ring order, turn its completion record into a
  * struct drm_mxa_job_result and signal the fence. Because the last reference may be
  * dropped there, freeing a job (which drops BO and VM references and may sleep) is
  * deferred to a work item.
  */
+#include <linux/dma-fence-chain.h>
 #include <linux/jiffies.h>
 #include <linux/nospec.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
 #include <drm/drm_gem.h>
+#include <drm/drm_syncobj.h>
 
 #include "mxa_isa.h"
 #include "mxa_drv.h"
@@ -43,8 +54,27 @@
 
 static LLIST_HEAD(mxa_job_free_list);
 
+static void mxa_job_free_signals(struct mxa_job *job)
+{
+	u32 i;
+
+	for (i = 0; i < job->num_signals; i++) {
+		kfree(job->signals[i].chain);
+		drm_syncobj_put(job->signals[i].syncobj);
+	}
+	kfree(job->signals);
+	job->signals = NULL;
+	job->num_signals = 0;
+}
+
 static void mxa_job_release_refs(struct mxa_job *job)
 {
+	u32 i;
+
+	for (i = 0; i < job->num_deps; i++)
+		dma_fence_put(job->deps[i]);
+	kfree(job->deps);
+	mxa_job_free_signals(job);
 	/* The VM reference (dropped last) keeps the device alive up to here. */
 	atomic_dec(&job->vm->mdev->live_jobs);
 	if (job->bo)
@@ -104,6 +134,86 @@ static const struct dma_fence_ops mxa_fence_ops = {
 	.release = mxa_fence_release,
 };
 
+/*
+ * Look up the syncobjs of drm_mxa_submit.syncs: input fences into job->deps, output
+ * syncobjs (with a chain node for timeline points) into job->signals.
+ */
+static int mxa_job_parse_syncs(struct mxa_job *job, struct drm_file *file,
+			       const struct drm_mxa_obj_array *syncs, gfp_t gfp)
+{
+	const u8 __user *ptr = u64_to_user_ptr(syncs->array);
+	struct drm_mxa_sync_op op;
+	u32 i;
+	int ret;
+
+	if (syncs->count > DRM_MXA_MAX_SYNCS || syncs->stride < sizeof(op))
+		return -EINVAL;
+	job->deps = kcalloc(syncs->count, sizeof(*job->deps), gfp);
+	job->signals = kcalloc(syncs->count, sizeof(*job->signals), gfp);
+	if (!job->deps || !job->signals)
+		return -ENOMEM;
+
+	for (i = 0; i < syncs->count; i++, ptr += syncs->stride) {
+		bool timeline;
+
+		ret = copy_struct_from_user(&op, sizeof(op), ptr, syncs->stride);
+		if (ret)
+			return ret;
+		if (op.flags & ~(DRM_MXA_SYNC_OP_SIGNAL | DRM_MXA_SYNC_OP_TIMELINE))
+			return -EINVAL;
+		timeline = op.flags & DRM_MXA_SYNC_OP_TIMELINE;
+		if (timeline != !!op.timeline_value)
+			return -EINVAL;
+
+		if (!(op.flags & DRM_MXA_SYNC_OP_SIGNAL)) {
+			struct dma_fence *fence;
+
+			ret = drm_syncobj_find_fence(file, op.handle, op.timeline_value, 0,
+						     &fence);
+			if (ret)
+				return ret;
+			if (!fence)	/* a timeline point not there yet */
+				return -EINVAL;
+			job->deps[job->num_deps++] = fence;
+		} else {
+			struct mxa_job_signal *s = &job->signals[job->num_signals];
+
+			s->syncobj = drm_syncobj_find(file, op.handle);
+			if (!s->syncobj)
+				return -ENOENT;
+			job->num_signals++;
+			s->point = op.timeline_value;
+			if (timeline) {
+				s->chain = kmalloc(sizeof(*s->chain), gfp);
+				if (!s->chain)
+					return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+/**
+ * mxa_job_attach_signals() - give the job's output syncobjs its fence, and drop them.
+ * @job: a job just pushed (its fence is initialised).
+ */
+void mxa_job_attach_signals(struct mxa_job *job)
+{
+	u32 i;
+
+	for (i = 0; i < job->num_signals; i++) {
+		struct mxa_job_signal *s = &job->signals[i];
+
+		if (s->chain) {
+			drm_syncobj_add_point(s->syncobj, s->chain, &job->fence, s->point);
+			s->chain = NULL;
+		} else {
+			drm_syncobj_replace_fence(s->syncobj, &job->fence);
+		}
+	}
+	mxa_job_free_signals(job);
+}
+
 /**
  * mxa_job_create() - validate a submission and build its job.
  * @file: the submitting file.
@@ -112,8 +222,8 @@ static const struct dma_fence_ops mxa_fence_ops = {
  * @jobp: out: the job, not yet pushed.
  *
  * Return: 0; -EINVAL for non-zero flags or padding, a bad queue, or a program that is
- * empty, misaligned, too large or outside its BO; -ENOENT for an unknown handle;
- * -ENOMEM.
+ * empty, misaligned, too large or outside its BO, or bad sync operations; -ENOENT for
+ * an unknown handle or syncobj; -EFAULT; -E2BIG; -ENOMEM.
  */
 int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp_t gfp,
 		   struct mxa_job **jobp)
@@ -169,6 +279,14 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp
 	job->prog_size = args->prog_size;
 	spin_lock_init(&job->ucmd_lock);
 	INIT_LIST_HEAD(&job->backlog_node);
+	if (args->syncs.count) {
+		int ret = mxa_job_parse_syncs(job, file, &args->syncs, gfp);
+
+		if (ret) {
+			mxa_job_destroy(job);
+			return ret;
+		}
+	}
 	*jobp = job;
 	return 0;
 }
@@ -220,6 +338,50 @@ static void mxa_queue_doorbell(struct mxa_queue *q)
 	mxa_qwrite(q, MXA_QREG_TAIL, q->tail);
 }
 
+static void mxa_job_dep_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
+{
+	struct mxa_job *job = container_of(cb, struct mxa_job, dep_cb);
+
+	/* Under @fence's lock, maybe under a queue lock: refill from process context. */
+	queue_work(system_highpri_wq, &job->queue->deps_work);
+}
+
+/*
+ * Whether every input fence of @job has signalled. With @arm, install a callback on
+ * the first one that has not. The callback is removed (under the fence's lock, so it
+ * is not running either) before the job moves on.
+ */
+static bool mxa_job_deps_ready(struct mxa_job *job, bool arm)
+{
+	while (job->dep_next < job->num_deps) {
+		struct dma_fence *f = job->deps[job->dep_next];
+
+		if (job->dep_armed) {
+			if (!dma_fence_is_signaled(f))
+				return false;
+			dma_fence_remove_callback(f, &job->dep_cb);
+			job->dep_armed = false;
+		} else if (!dma_fence_is_signaled(f)) {
+			if (!arm)
+				return false;
+			if (!dma_fence_add_callback(f, &job->dep_cb, mxa_job_dep_cb)) {
+				job->dep_armed = true;
+				return false;
+			}
+		}
+		job->dep_next++;
+	}
+	return true;
+}
+
+static void mxa_job_dep_disarm(struct mxa_job *job)
+{
+	if (job->dep_armed) {
+		dma_fence_remove_callback(job->deps[job->dep_next], &job->dep_cb);
+		job->dep_armed = false;
+	}
+}
+
 /* Move backlogged jobs into free ring slots. */
 static void mxa_queue_refill(struct mxa_queue *q)
 {
@@ -232,6 +394,9 @@ static void mxa_queue_refill(struct mxa_queue *q)
 		struct mxa_job *job = list_first_entry(&q->backlog, struct mxa_job,
 						       backlog_node);
 
+		/* In order: nothing overtakes a job whose input fences are pending. */
+		if (!mxa_job_deps_ready(job, true))
+			break;
 		list_del_init(&job->backlog_node);
 		q->backlog_len--;
 		mxa_queue_place(q, job);
@@ -242,13 +407,33 @@ static void mxa_queue_refill(struct mxa_queue *q)
 	mxa_reset_watch(q);
 }
 
-static bool mxa_queue_can_push(struct mxa_queue *q)
+static void mxa_queue_deps_work(struct work_struct *work)
+{
+	struct mxa_queue *q = container_of(work, struct mxa_queue, deps_work);
+
+	spin_lock_irq(&q->lock);
+	mxa_queue_refill(q);
+	spin_unlock_irq(&q->lock);
+	wake_up_all(&q->space_wq);
+}
+
+/**
+ * mxa_job_queue_init() - set up the job state of a queue.
+ * @q: the queue.
+ */
+void mxa_job_queue_init(struct mxa_queue *q)
+{
+	INIT_WORK(&q->deps_work, mxa_queue_deps_work);
+}
+
+static bool mxa_queue_can_push(struct mxa_queue *q, bool deps)
 {
 	unsigned long flags;
 	bool ret;
 
 	spin_lock_irqsave(&q->lock, flags);
 	ret = !q->accepting ||
+	      (deps && q->backlog_len < MXA_BACKLOG_MAX) ||
 	      (!q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog));
 	spin_unlock_irqrestore(&q->lock, flags);
 	return ret;
@@ -278,12 +463,15 @@ int mxa_job_push(struct mxa_job *job, bool may_wait)
 	int ret;
 
 	for (;;) {
+		bool deps;
+
 		spin_lock_irqsave(&q->lock, flags);
 		if (!q->accepting) {
 			ret = -ENODEV;
 			break;
 		}
-		if (!q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog)) {
+		deps = !mxa_job_deps_ready(job, false);
+		if (!deps && !q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog)) {
 			mxa_job_arm(q, job);
 			trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence.seqno, false);
 			mxa_queue_place(q, mxa_job_get(job));
@@ -292,21 +480,27 @@ int mxa_job_push(struct mxa_job *job, bool may_wait)
 			ret = 0;
 			break;
 		}
-		if (!may_wait) {
+		/* Jobs waiting for input fences wait in the backlog, also for ioctls. */
+		if (!may_wait || deps) {
 			if (q->backlog_len >= MXA_BACKLOG_MAX) {
 				ret = -EAGAIN;
-				break;
+				if (!may_wait)
+					break;
+				goto wait;
 			}
 			mxa_job_arm(q, job);
 			trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence.seqno, true);
 			list_add_tail(&mxa_job_get(job)->backlog_node, &q->backlog);
 			q->backlog_len++;
+			/* Arms the input fence callback if the job is at the head. */
+			mxa_queue_refill(q);
 			ret = 0;
 			break;
 		}
+wait:
 		spin_unlock_irqrestore(&q->lock, flags);
 
-		ret = wait_event_interruptible(q->space_wq, mxa_queue_can_push(q));
+		ret = wait_event_interruptible(q->space_wq, mxa_queue_can_push(q, deps));
 		if (ret)
 			return ret;
 	}
@@ -442,6 +636,7 @@ void mxa_job_queue_halt(struct mxa_queue *q, bool for_good)
 
 static void mxa_job_abort(struct mxa_job *job, int status, u32 error)
 {
+	mxa_job_dep_disarm(job);
 	job->result.status = status;
 	job->result.error = error;
 	mxa_job_signal(job);
@@ -580,6 +775,7 @@ int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file)
 		xa_release(&mf->jobs, job->id);
 		goto err_destroy;
 	}
+	mxa_job_attach_signals(job);
 	mxa_group_job_pushed(mf, job->queue->idx, &job->fence);
 	args->job_id = job->id;
 	/* The table takes over the creation reference. */

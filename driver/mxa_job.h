@@ -19,6 +19,20 @@ struct mxa_bo;
 struct mxa_file;
 struct mxa_queue;
 struct mxa_vm;
+struct drm_syncobj;
+struct dma_fence_chain;
+
+/**
+ * struct mxa_job_signal - an output syncobj of a job, until the job is queued.
+ * @syncobj: the syncobj (reference).
+ * @chain: timeline: the preallocated chain node for @point; NULL for binary.
+ * @point: timeline point.
+ */
+struct mxa_job_signal {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+	u64 point;
+};
 
 /**
  * struct mxa_job - one program run on a hardware queue.
@@ -36,6 +50,12 @@ struct mxa_vm;
  * @ucmd: the io_uring command waiting for this job, NULL when none or once its
  *        completion has been claimed (by the fence callback or a cancel).
  * @ucb: fence callback that completes @ucmd.
+ * @deps: input fences (references, dropped when the job is freed), @num_deps of them.
+ * @dep_next: index of the first input fence not yet seen signalled (under the queue lock).
+ * @dep_cb: callback on @deps[@dep_next] while @dep_armed.
+ * @dep_armed: @dep_cb is installed (under the queue lock).
+ * @signals: output syncobjs, attached and released by mxa_job_attach_signals().
+ * @num_signals: entries of @signals.
  * @backlog_node: entry of the queue's backlog while waiting for a ring slot.
  * @free_node: entry of the deferred free list.
  */
@@ -53,6 +73,14 @@ struct mxa_job {
 	struct io_uring_cmd *ucmd;
 	struct dma_fence_cb ucb;
 
+	struct dma_fence **deps;
+	u32 num_deps;
+	u32 dep_next;
+	struct dma_fence_cb dep_cb;
+	bool dep_armed;
+	struct mxa_job_signal *signals;
+	u32 num_signals;
+
 	struct list_head backlog_node;
 	struct llist_node free_node;
 };
@@ -61,6 +89,7 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp
 		   struct mxa_job **jobp);
 int mxa_job_push(struct mxa_job *job, bool may_wait);
 void mxa_job_destroy(struct mxa_job *job);
+void mxa_job_attach_signals(struct mxa_job *job);
 
 static inline struct mxa_job *mxa_job_get(struct mxa_job *job)
 {
@@ -73,6 +102,7 @@ static inline void mxa_job_put(struct mxa_job *job)
 	dma_fence_put(&job->fence);
 }
 
+void mxa_job_queue_init(struct mxa_queue *q);
 void mxa_job_queue_complete(struct mxa_queue *q);
 void mxa_job_queue_halt(struct mxa_queue *q, bool for_good);
 void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error, bool backlog);

@@ -223,6 +223,7 @@ static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 	 * cancelable before arming the callback, so that it is never completed (and
 	 * freed) before io_uring has it on its cancel list.
 	 */
+	mxa_job_attach_signals(job);
 	mxa_group_job_pushed(to_mxa_file(file), job->queue->idx, &job->fence);
 	pdu->job = job;
 	pdu->result_ptr = args.result_ptr;

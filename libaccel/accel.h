@@ -861,6 +861,43 @@ int accel_vm_bind(struct accel_device *dev, struct accel_bo *bo, uint64_t bo_off
  */
 int accel_vm_unbind(struct accel_device *dev, uint64_t va, uint64_t size);
 
+/* ---- syncobjs: job inputs and outputs (drm_mxa_submit.syncs) ------------- */
+
+/** accel_syncobj_create() - a new binary/timeline DRM syncobj on @dev (drmSyncobjCreate). */
+int accel_syncobj_create(struct accel_device *dev, uint32_t *handle);
+/** accel_syncobj_destroy() - destroy a syncobj. */
+void accel_syncobj_destroy(struct accel_device *dev, uint32_t handle);
+/**
+ * accel_syncobj_wait() - wait until the syncobj's fence (@point 0: binary) or timeline
+ * point @point has signalled (waiting for it to be submitted first).
+ * Return: 0, -ETIME, -EINVAL, or another negative errno.
+ */
+int accel_syncobj_wait(struct accel_device *dev, uint32_t handle, uint64_t point,
+		       int64_t timeout_ns);
+
+/**
+ * struct accel_sync - one syncobj operation of accel_submit_syncs().
+ * @handle: the syncobj.
+ * @point: timeline point (> 0), or 0 for a binary syncobj.
+ * @signal: 1: the job's fence is put there when queued; 0: the job waits for it (it
+ *	must have a fence already).
+ */
+struct accel_sync {
+	uint32_t handle;
+	uint64_t point;
+	int signal;
+};
+
+/**
+ * accel_submit_syncs() - accel_submit() with input and output syncobjs. The job starts
+ * once its inputs have signalled (jobs behind it on @queue wait too). Through io_uring
+ * the submission is issued before this returns.
+ * Return: as accel_submit(); -EINVAL for more than DRM_MXA_MAX_SYNCS operations.
+ */
+int accel_submit_syncs(struct accel_device *dev, unsigned int queue, struct accel_bo *prog_bo,
+		       size_t offset, size_t size, const struct accel_sync *syncs,
+		       unsigned int num_syncs, struct accel_job **jobp);
+
 #ifdef __cplusplus
 }
 #endif

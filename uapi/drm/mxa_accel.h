@@ -116,11 +116,14 @@ struct drm_mxa_device_info {
  * DRM_MXA_DRIVER_CAP_JOB_TIMEOUT: hung jobs fail with -ETIMEDOUT after a queue reset, and
  * contexts that hang or fault repeatedly are banned (-ECANCELED).
  * DRM_MXA_DRIVER_CAP_VM_BIND: DRM_IOCTL_MXA_VM_BIND (uAPI 0.3).
+ * DRM_MXA_DRIVER_CAP_SYNCOBJ: drm_mxa_submit.syncs (binary and timeline syncobjs in and
+ * out, uAPI 0.3); the DRM syncobj ioctls work on the accel node.
  */
 #define DRM_MXA_DRIVER_CAP_GROUPS	(1ull << 0)
 #define DRM_MXA_DRIVER_CAP_RESULT_SIZE	(1ull << 1)
 #define DRM_MXA_DRIVER_CAP_JOB_TIMEOUT	(1ull << 2)
 #define DRM_MXA_DRIVER_CAP_VM_BIND	(1ull << 3)
+#define DRM_MXA_DRIVER_CAP_SYNCOBJ	(1ull << 4)
 
 /**
  * struct drm_mxa_bo_create - DRM_IOCTL_MXA_BO_CREATE argument.
@@ -149,6 +152,47 @@ struct drm_mxa_bo_mmap_offset {
 };
 
 /**
+ * struct drm_mxa_obj_array - an array of objects in user memory (as panthor's).
+ * @stride: size of one element; at least the size the array's element struct had when
+ *          the array was introduced. Bigger (newer userspace): the extra bytes must be
+ *          zero (-E2BIG otherwise).
+ * @count: elements.
+ * @array: user pointer to the first element.
+ */
+struct drm_mxa_obj_array {
+	__u32 stride;
+	__u32 count;
+	__u64 array;
+};
+
+/* struct drm_mxa_sync_op.flags */
+#define DRM_MXA_SYNC_OP_WAIT		0		/* an input fence */
+#define DRM_MXA_SYNC_OP_SIGNAL		(1u << 0)	/* an output fence */
+#define DRM_MXA_SYNC_OP_TIMELINE	(1u << 1)	/* timeline syncobj, @timeline_value */
+
+/* Most sync operations one submission may carry. */
+#define DRM_MXA_MAX_SYNCS		64
+
+/**
+ * struct drm_mxa_sync_op - one syncobj operation of a submission.
+ * @flags: DRM_MXA_SYNC_OP_WAIT or _SIGNAL, | DRM_MXA_SYNC_OP_TIMELINE for a timeline
+ *         syncobj (binary otherwise).
+ * @handle: the syncobj (DRM_IOCTL_SYNCOBJ_CREATE on the accel fd); -ENOENT if unknown.
+ * @timeline_value: timeline: the point to wait for / to signal (> 0); binary: zero.
+ *
+ * WAIT: the job does not start before the syncobj's fence (at the point) signals; it
+ * must have one when the job is submitted (-EINVAL otherwise: no wait-for-submit). A
+ * failed input fence does not stop the job. SIGNAL: once the job is queued its fence
+ * replaces the binary syncobj's fence, or is added at the point of the timeline; it
+ * signals when the job ends (with the job's error, if any).
+ */
+struct drm_mxa_sync_op {
+	__u32 flags;
+	__u32 handle;
+	__u64 timeline_value;
+};
+
+/**
  * struct drm_mxa_submit - DRM_IOCTL_MXA_SUBMIT argument, and the payload of
  * MXA_URING_CMD_SUBMIT (at most 80 bytes so that it fits an SQE128's command area).
  * @prog_handle: GEM handle of the BO that holds the program (-ENOENT if unknown).
@@ -166,6 +210,10 @@ struct drm_mxa_bo_mmap_offset {
  *              driver fills, in the submitting task, just before it posts the CQE
  *              (not when the command is cancelled); 0 for none. Must be 0 for the
  *              ioctl (DRM_IOCTL_MXA_WAIT returns the result there).
+ * @syncs: uAPI 0.3 (DRM_MXA_DRIVER_CAP_SYNCOBJ): array of struct drm_mxa_sync_op,
+ *         at most DRM_MXA_MAX_SYNCS; count 0 for none. A job with input fences is held
+ *         in its queue's backlog until they have signalled; jobs of the same hardware
+ *         queue behind it wait too (queues run in order).
  */
 struct drm_mxa_submit {
 	__u32 prog_handle;
@@ -176,6 +224,8 @@ struct drm_mxa_submit {
 	__u32 result_size;
 	__u64 job_id;
 	__u64 result_ptr;
+	/* uAPI 0.3 */
+	struct drm_mxa_obj_array syncs;
 };
 
 /**
