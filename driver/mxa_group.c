@@ -200,7 +200,7 @@ int mxa_ioctl_wait_group(struct drm_device *dev, void *data, struct drm_file *fi
 	struct mxa_file *mf = to_mxa_file(file);
 	struct drm_mxa_wait_group *args = data;
 	struct dma_fence *fence;
-	long t;
+	int ret;
 
 	if (args->flags || args->pad || args->timeout_ns < 0 ||
 	    args->queue >= mf->mdev->num_queues)
@@ -210,9 +210,7 @@ int mxa_ioctl_wait_group(struct drm_device *dev, void *data, struct drm_file *fi
 				      args->n, &args->group_id);
 	if (!fence)
 		return 0;
-	t = dma_fence_wait_timeout(fence, true, mxa_timeout_to_jiffies(args->timeout_ns));
+	ret = mxa_fence_wait_ns(fence, args->timeout_ns);
 	dma_fence_put(fence);
-	if (t < 0)
-		return t;
-	return t ? 0 : -ETIME;
+	return ret;
 }

@@ -24,8 +24,10 @@
  * head whose input fences have not all signalled, keeping ring order = seqno order. A
  * callback on the first unsignalled input fence queues the queue's deps_work (a fence
  * callback may run under another queue's, or this queue's, lock), which refills the
- * ring. Output syncobjs get the job's fence right after the push. Aborted jobs (reset,
- * removal) remove their callback before they are released.
+ * ring. A job pushed while the backlog is not empty joins it (an ioctl submitter too,
+ * rather than sleeping until the head's fences signal). Output syncobjs get the job's
+ * fence right after the push. Aborted jobs (reset, removal) remove their callback
+ * before they are released.
  *
  * Completion runs in the queue's hard interrupt handler: read MXA_QREG_COMPLETED, and
  * for every job up to it, in ring order, turn its completion record into a
@@ -35,6 +37,7 @@
  */
 #include <linux/dma-fence-chain.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -433,7 +436,7 @@ static bool mxa_queue_can_push(struct mxa_queue *q, bool deps)
 
 	spin_lock_irqsave(&q->lock, flags);
 	ret = !q->accepting ||
-	      (deps && q->backlog_len < MXA_BACKLOG_MAX) ||
+	      ((deps || !list_empty(&q->backlog)) && q->backlog_len < MXA_BACKLOG_MAX) ||
 	      (!q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog));
 	spin_unlock_irqrestore(&q->lock, flags);
 	return ret;
@@ -463,7 +466,7 @@ int mxa_job_push(struct mxa_job *job, bool may_wait)
 	int ret;
 
 	for (;;) {
-		bool deps;
+		bool deps, backlog;
 
 		spin_lock_irqsave(&q->lock, flags);
 		if (!q->accepting) {
@@ -471,7 +474,8 @@ int mxa_job_push(struct mxa_job *job, bool may_wait)
 			break;
 		}
 		deps = !mxa_job_deps_ready(job, false);
-		if (!deps && !q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog)) {
+		backlog = !list_empty(&q->backlog);
+		if (!deps && !q->recovering && !mxa_queue_full(q) && !backlog) {
 			mxa_job_arm(q, job);
 			trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence.seqno, false);
 			mxa_queue_place(q, mxa_job_get(job));
@@ -480,7 +484,12 @@ int mxa_job_push(struct mxa_job *job, bool may_wait)
 			ret = 0;
 			break;
 		}
-		/* Jobs waiting for input fences wait in the backlog, also for ioctls. */
+		/*
+		 * Jobs waiting for input fences wait in the backlog, also for ioctls; so
+		 * does any job behind a non-empty backlog, whose head may be waiting for
+		 * an input fence (an ioctl submitter must not sleep until it signals).
+		 */
+		deps = deps || backlog;
 		if (!may_wait || deps) {
 			if (q->backlog_len >= MXA_BACKLOG_MAX) {
 				ret = -EAGAIN;
@@ -788,20 +797,40 @@ err_destroy:
 }
 
 /**
- * mxa_timeout_to_jiffies() - a relative uAPI timeout (ns, >= 0) as a jiffies timeout.
- * @timeout_ns: the timeout; 0 polls.
+ * mxa_fence_wait_ns() - wait for a fence with a relative uAPI timeout.
+ * @fence: the fence.
+ * @timeout_ns: the timeout (ns, >= 0); 0 polls.
  *
- * Return: jiffies for dma_fence_wait_timeout(), rounded up.
+ * The deadline is a ktime: dma_fence_wait_timeout() counts jiffies, and a guest's
+ * jiffies may advance in bursts (a 20 ms wait was seen to end after 16 ms), so the
+ * wait is repeated until the fence signals or the deadline has really passed.
+ *
+ * Return: 0 once signalled; -ETIME at the deadline; -ERESTARTSYS.
  */
-long mxa_timeout_to_jiffies(s64 timeout_ns)
+int mxa_fence_wait_ns(struct dma_fence *fence, s64 timeout_ns)
 {
-	u64 j;
+	ktime_t deadline = ktime_add_ns(ktime_get(), timeout_ns);
 
-	if (!timeout_ns)
-		return 0;
-	/* Round up: a non-zero timeout waits at least one tick. */
-	j = nsecs_to_jiffies64(timeout_ns) + 1;
-	return j >= MAX_SCHEDULE_TIMEOUT ? MAX_SCHEDULE_TIMEOUT : (long)j;
+	for (;;) {
+		s64 left = ktime_to_ns(ktime_sub(deadline, ktime_get()));
+		long j, t;
+
+		if (left <= 0) {
+			j = 0;
+		} else {
+			/* Round up: a non-zero timeout waits at least one tick. */
+			u64 jj = nsecs_to_jiffies64(left) + 1;
+
+			j = jj >= MAX_SCHEDULE_TIMEOUT ? MAX_SCHEDULE_TIMEOUT : (long)jj;
+		}
+		t = dma_fence_wait_timeout(fence, true, j);
+		if (t < 0)
+			return t;
+		if (t > 0)
+			return 0;
+		if (!j || ktime_compare(ktime_get(), deadline) >= 0)
+			return -ETIME;
+	}
 }
 
 int mxa_ioctl_wait(struct drm_device *dev, void *data, struct drm_file *file)
@@ -809,7 +838,6 @@ int mxa_ioctl_wait(struct drm_device *dev, void *data, struct drm_file *file)
 	struct mxa_file *mf = to_mxa_file(file);
 	struct drm_mxa_wait *args = data;
 	struct mxa_job *job;
-	long t;
 	int ret;
 
 	if (args->flags || args->pad || args->timeout_ns < 0)
@@ -823,18 +851,12 @@ int mxa_ioctl_wait(struct drm_device *dev, void *data, struct drm_file *file)
 	if (!job)
 		return -ENOENT;
 
-	t = dma_fence_wait_timeout(&job->fence, true,
-				   mxa_timeout_to_jiffies(args->timeout_ns));
-	if (t < 0) {
-		ret = t;
-	} else if (t == 0) {
-		ret = -ETIME;
-	} else {
+	ret = mxa_fence_wait_ns(&job->fence, args->timeout_ns);
+	if (!ret) {
 		args->result = job->result;
 		/* Release the id; a concurrent WAIT on it may have done so already. */
 		if (xa_cmpxchg(&mf->jobs, args->job_id, job, NULL, 0) == job)
 			mxa_job_put(job);
-		ret = 0;
 	}
 	mxa_job_put(job);
 	return ret;

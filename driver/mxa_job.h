@@ -111,7 +111,7 @@ void mxa_job_queue_resume(struct mxa_queue *q);
 void mxa_job_file_close(struct mxa_file *mf);
 void mxa_job_flush_free(void);
 
-long mxa_timeout_to_jiffies(s64 timeout_ns);
+int mxa_fence_wait_ns(struct dma_fence *fence, s64 timeout_ns);
 
 int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file);
 int mxa_ioctl_wait(struct drm_device *dev, void *data, struct drm_file *file);
