@@ -32,6 +32,7 @@ GUEST_PROGS :=
 -include tests/guest/guest.mk
 include bench/bench.mk
 include tests/fuzz/fuzz.mk
+include tests/stress/stress.mk
 
 # The test machinery's own test (needs QEMU, the kernel and the initramfs).
 HOST_SCRIPT_TESTS := tests/host/test-harness.sh tests/host/test-fuzz-device.sh

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: MIT
+#
+# stress.mk - driver fuzzing, concurrency stress and fault injection in the guest
+# (Documentation/hardening.rst). Included by the top-level Makefile.
+#   make fuzz-driver SECONDS=N   boot a guest, fuzz mxa.ko's ioctls and io_uring commands
+#                                for N s (WORKERS=W processes), check debugfs counters
+#                                for leaks; the harness checks the kernel log
+#   make stress SECONDS=N        K processes x T threads (PROCS=K THREADS=T) of checked
+#                                ioctl and io_uring jobs with fault injection, then
+#                                RELOADS rmmod/insmod cycles (default 100)
+# Short runs of both are the guest kselftest "stress" in make check.
+
+FUZZ_DRIVER := $(BUILD)/bin/fuzz-driver
+MXA_STRESS := $(BUILD)/bin/mxa-stress
+STRESS_KSFT := $(BUILD)/guest/stress
+GUEST_PROGS += $(FUZZ_DRIVER) $(MXA_STRESS)
+
+STRESS_CFLAGS := $(LIBACCEL_CFLAGS) -Itests/stress
+STRESS_SECONDS := $(if $(SECONDS),$(SECONDS),60)
+WORKERS ?= 4
+PROCS ?= 3
+THREADS ?= 2
+RELOADS ?= 100
+
+$(FUZZ_DRIVER): tests/fuzz/fuzz-driver.c tests/stress/mxa_counters.h $(LIBACCEL_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(STRESS_CFLAGS) -static -o $@ $< -luring
+
+$(MXA_STRESS): tests/stress/mxa-stress.c tests/stress/mxa_counters.h $(LIBACCEL_LIB) $(LIBACCEL_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(STRESS_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
+
+# The kselftest (its name is in GUEST_TEST_NAMES of tests/guest/guest.mk).
+$(STRESS_KSFT): tests/stress/stress-ksft.c tests/stress/mxa_counters.h tests/guest/mxa_test.h \
+		$(LIBACCEL_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_TEST_CFLAGS) -Itests/stress -static -o $@ $<
+
+STRESS_RUN = tests/vm/run-guest.py --qemu $(QEMU) --kernel $(KROOT)/boot/vmlinuz-$(KVER) \
+	--initrd $(BUILD)/initramfs.cpio.gz --timeout $$(($(STRESS_SECONDS) + 900))
+
+.PHONY: fuzz-driver stress
+fuzz-driver: | $(SETUP_STAMP)
+	@$(MAKE) -s qemu-bin all initramfs
+	@mkdir -p $(BUILD)/fuzz
+	@$(STRESS_RUN) --log $(BUILD)/fuzz/driver-console.log --raw \
+		--run "/bin/fuzz-driver --seconds $(STRESS_SECONDS) --workers $(WORKERS) $(if $(SEED),--seed $(SEED))"
+
+stress: | $(SETUP_STAMP)
+	@$(MAKE) -s qemu-bin all initramfs
+	@mkdir -p $(BUILD)/stress
+	@$(STRESS_RUN) --log $(BUILD)/stress/console.log --raw \
+		--run "/bin/mxa-stress --seconds $(STRESS_SECONDS) --procs $(PROCS) --threads $(THREADS) --faults $(if $(SEED),--seed $(SEED))" \
+		--run "/bin/mxa-stress --reload $(RELOADS)"
