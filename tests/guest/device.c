@@ -18,7 +18,8 @@ _Static_assert(sizeof(struct drm_mxa_query) == 16, "drm_mxa_query");
 _Static_assert(sizeof(struct drm_mxa_device_info) == 72, "drm_mxa_device_info");
 _Static_assert(sizeof(struct drm_mxa_bo_create) == 24, "drm_mxa_bo_create");
 _Static_assert(sizeof(struct drm_mxa_bo_mmap_offset) == 16, "drm_mxa_bo_mmap_offset");
-_Static_assert(sizeof(struct drm_mxa_submit) == 40, "drm_mxa_submit");
+/* uAPI 0.3 appended syncs: submit 40 -> 56. */
+_Static_assert(sizeof(struct drm_mxa_submit) == 56, "drm_mxa_submit");
 _Static_assert(sizeof(struct drm_mxa_job_result) == 64, "drm_mxa_job_result");
 _Static_assert(sizeof(struct drm_mxa_wait) == 88, "drm_mxa_wait");
 _Static_assert(sizeof(struct drm_mxa_commit_group) == 16, "drm_mxa_commit_group");
