@@ -20,6 +20,9 @@
 
 #include "hw/pci/pci_device.h"
 #include "qemu/thread.h"
+#include <sched.h>
+#include "qemu/processor.h"
+#include "qemu/timer.h"
 #include "uapi/mxa_regs.h"
 #include "uapi/mxa_isa.h"
 
@@ -27,7 +30,32 @@
 OBJECT_DECLARE_SIMPLE_TYPE(MxaState, MXA)
 
 #define MXA_TLB_ENTRIES 64
+#define MXA_TLB_WALK MXA_TLB_ENTRIES       /* extra slot: the last leaf table walked to */
+#define MXA_TLB_SLOTS (MXA_TLB_ENTRIES + 1)
 #define MXA_LANE_DEPTH 256  /* asynchronous ops queued per lane; issuing waits beyond */
+
+/*
+ * Short waits between the device's own threads (command processor, lanes) spin for up
+ * to a budget (properties spin-ns, lane-spin-ns) before they sleep on a condition
+ * variable: a futex wake-up costs more than a TMA box takes to move. After the first
+ * MXA_SPIN_PAUSE_NS the spinner yields the CPU on every round, so that on a host with
+ * more runnable threads than cores it does not hold up the thread it waits for. @cond
+ * is read without the lock (atomics); the caller re-checks it under the lock.
+ */
+#define MXA_SPIN_NS 50000
+#define MXA_SPIN_PAUSE_NS 2000
+#define mxa_spin_until(ns, cond) ({                                         \
+    int64_t spin_t0_ = get_clock(), spin_dt_ = 0;                           \
+    bool spin_ok_;                                                          \
+    while (!(spin_ok_ = (cond)) && (spin_dt_ = get_clock() - spin_t0_) < (ns)) { \
+        if (spin_dt_ < MXA_SPIN_PAUSE_NS) {                                 \
+            cpu_relax();                                                    \
+        } else {                                                            \
+            sched_yield();                                                  \
+        }                                                                   \
+    }                                                                       \
+    spin_ok_;                                                               \
+})
 
 typedef struct MxaTlbEntry {
     uint64_t vpn;       /* VA >> MXA_PAGE_SHIFT */
@@ -71,7 +99,7 @@ typedef struct MxaLane {
     /* first failure of the job's ops (0 = none) */
     uint32_t error, err_offset, err_opcode, err_info;
     uint64_t err_addr;
-    MxaTlbEntry tlb[MXA_TLB_ENTRIES]; /* used only by the lane's thread */
+    MxaTlbEntry tlb[MXA_TLB_SLOTS]; /* used only by the lane's thread */
 } MxaLane;
 
 typedef struct MxaQueue {
@@ -92,7 +120,7 @@ typedef struct MxaQueue {
     bool reset_pending;     /* QCTRL.RESET written; cleared by the thread */
     bool shutdown;
     int abort;              /* atomic: stop the running job at the next command */
-    MxaTlbEntry tlb[MXA_TLB_ENTRIES]; /* used only by the queue's thread */
+    MxaTlbEntry tlb[MXA_TLB_SLOTS]; /* used only by the queue's thread */
     MxaLane lanes[MXA_GROUP_CLASSES];
     uint8_t *sram;          /* MXA_SRAM_SIZE bytes: the running job's on-chip memory */
     QemuMutex mbar_lock;    /* protects the mbarriers in sram */
@@ -110,6 +138,8 @@ struct MxaState {
     uint32_t num_queues;
     uint32_t num_cores;
     uint32_t cycle_mhz;
+    uint32_t spin_ns;       /* command processor waits on lanes/mbarriers spin first */
+    uint32_t lane_spin_ns;  /* an idle lane spins for the next op first */
 
     /* registers (BQL) */
     uint32_t control;
@@ -150,7 +180,7 @@ typedef struct MxaJob {
     MxaQueue *q;
     struct mxa_job_desc desc;
     uint64_t pt_root;
-    MxaTlbEntry *tlb;       /* the TLB of the thread using this job */
+    MxaTlbEntry *tlb;       /* the TLB (MXA_TLB_SLOTS) of the thread using this job */
     uint64_t regs[MXA_NUM_REGS];
     MxaLoop loops[MXA_LOOP_MAX_DEPTH];
     unsigned loop_depth;

@@ -90,9 +90,17 @@ static void *mxa_lane_thread(void *opaque)
         MxaJob shadow = { .q = q, .tlb = lane->tlb };
         MxaAsyncOp *op;
         uint64_t start;
-        bool skip;
+        bool skip, spun = false;
 
         while (!lane->shutdown && !lane->head) {
+            if (!spun && q->dev->lane_spin_ns) {
+                /* the command processor often issues the next op right away */
+                qemu_mutex_unlock(&lane->lock);
+                mxa_spin_until(q->dev->lane_spin_ns, qatomic_read(&lane->head) || qatomic_read(&lane->shutdown));
+                qemu_mutex_lock(&lane->lock);
+                spun = true;
+                continue;
+            }
             qemu_cond_wait(&lane->cond, &lane->lock);
         }
         if (lane->shutdown) {
@@ -132,7 +140,7 @@ static void *mxa_lane_thread(void *opaque)
         }
         lane->clock = start + shadow.cycles;
         lane->done_cycles[op->seq % MXA_LANE_DEPTH] = lane->clock;
-        lane->done++;
+        qatomic_set(&lane->done, lane->done + 1);
         qemu_cond_broadcast(&lane->cond);
         g_free(op);
     }
@@ -224,6 +232,10 @@ static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, bool aborta
     uint64_t cycle = 0;
     int ret;
 
+    if (qatomic_read(&lane->done) < count && job->q->dev->spin_ns) {
+        mxa_spin_until(job->q->dev->spin_ns, qatomic_read(&lane->done) >= count ||
+                       qatomic_read(&job->q->abort));
+    }
     qemu_mutex_lock(&lane->lock);
     while (lane->done < count) {
         if (abortable && qatomic_read(&job->q->abort)) {
@@ -263,7 +275,7 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
     if (lane->tail) {
         lane->tail->next = op;
     } else {
-        lane->head = op;
+        qatomic_set(&lane->head, op);
     }
     lane->tail = op;
     qemu_cond_broadcast(&lane->cond);

@@ -5,7 +5,9 @@
  * cached in a small direct-mapped TLB of the thread doing the access (the queue's
  * command processor or one of its asynchronous lanes), tagged with the context id and the
  * device-wide TLB generation, which the driver bumps through MXA_REG_TLB_INVAL (and
- * which changes whenever the context table is reprogrammed). A missing or read-only
+ * which changes whenever the context table is reprogrammed). A miss prefetches the
+ * neighbouring leaf entries and remembers the leaf table (mxa_mmu_walk()); an access
+ * moves each run of DMA-contiguous pages with one DMA. A missing or read-only
  * mapping fails the job with MXA_ERR_MMU_FAULT, the faulting VA and the access type.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -14,6 +16,13 @@
 #include "qemu/atomic.h"
 #include "mxa.h"
 #include "trace.h"
+
+enum {
+    MXA_TLB_PREFETCH = 16,              /* leaf entries read per TLB miss */
+    MXA_DMA_RUN_MAX = 1024 * 1024,      /* bytes moved by one DMA at most */
+};
+
+#define MXA_MMU_PROBE (1u << 31)        /* in mxa_mmu_fault()'s why: record nothing */
 
 int mxa_mmu_bind(MxaJob *job)
 {
@@ -34,46 +43,102 @@ int mxa_mmu_bind(MxaJob *job)
 
 static int mxa_mmu_fault(MxaJob *job, uint64_t va, bool write, uint32_t why)
 {
+    if (why & MXA_MMU_PROBE) {
+        return -1;          /* a probe: the caller will translate it for real */
+    }
     trace_mxa_guest_err_mmu_fault(job->q->index, job->desc.ctx, va, write);
     return mxa_job_fail(job, MXA_ERR_MMU_FAULT, va,
                         (write ? MXA_FAULT_WRITE : MXA_FAULT_READ) | why);
 }
 
-/* Translate one VA; returns the DMA address or fails the job. */
-static int mxa_mmu_translate(MxaJob *job, uint64_t va, bool write, uint64_t *dma)
+static bool mxa_tlb_hit(const MxaTlbEntry *e, uint64_t tag, uint32_t ctx, uint32_t gen)
+{
+    return e->valid && e->vpn == tag && e->ctx == ctx && e->gen == gen;
+}
+
+/*
+ * Fill the TLB for @va: walk to the leaf table (the upper levels are skipped when the
+ * walk cache, slot MXA_TLB_WALK, already names the leaf table of this 2 MiB region),
+ * then read MXA_TLB_PREFETCH aligned leaf entries in one DMA and cache the valid ones,
+ * so that a sequential stream costs one small read per 16 pages.
+ */
+static int mxa_mmu_walk(MxaJob *job, uint64_t va, bool write, uint32_t gen, bool probe)
 {
     MxaQueue *q = job->q;
-    uint32_t gen = qatomic_read(&q->dev->tlb_gen);
-    uint64_t vpn = va >> MXA_PAGE_SHIFT;
-    MxaTlbEntry *e = &job->tlb[vpn % MXA_TLB_ENTRIES];
-    uint64_t table = job->pt_root, pte = 0;
+    uint64_t vpn = va >> MXA_PAGE_SHIFT, first = vpn & ~(uint64_t)(MXA_TLB_PREFETCH - 1);
+    uint64_t region = vpn >> 9, table = job->pt_root, pte = 0;
+    uint64_t ptes[MXA_TLB_PREFETCH];
+    MxaTlbEntry *w = &job->tlb[MXA_TLB_WALK];
 
-    if (va >> MXA_VA_BITS) {
-        return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT);
-    }
-    if (!(e->valid && e->vpn == vpn && e->ctx == job->desc.ctx && e->gen == gen)) {
-        for (int level = MXA_PT_LEVELS - 1; level >= 0; level--) {
+    QEMU_BUILD_BUG_ON(MXA_PT_ENTRIES % MXA_TLB_PREFETCH ||
+                      MXA_TLB_ENTRIES % MXA_TLB_PREFETCH);
+    if (mxa_tlb_hit(w, region, job->desc.ctx, gen)) {
+        table = w->pte;
+    } else {
+        for (int level = MXA_PT_LEVELS - 1; level >= 1; level--) {
             uint64_t addr = table + mxa_pt_index(va, level) * sizeof(uint64_t);
 
             if (pci_dma_read(PCI_DEVICE(q->dev), addr, &pte, sizeof(pte)) != MEMTX_OK) {
-                return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT);
+                return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT | (probe ? MXA_MMU_PROBE : 0));
             }
             pte = le64_to_cpu(pte);
             if (!(pte & MXA_PTE_VALID)) {
-                return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT);
+                return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT | (probe ? MXA_MMU_PROBE : 0));
             }
             table = pte & MXA_PTE_ADDR_MASK;
         }
-        *e = (MxaTlbEntry){ .vpn = vpn, .pte = pte, .ctx = job->desc.ctx, .gen = gen,
-                            .valid = true };
+        *w = (MxaTlbEntry){ .vpn = region, .pte = table, .ctx = job->desc.ctx,
+                            .gen = gen, .valid = true };
+    }
+    /* the entries lie in the leaf table's page (table is page aligned) */
+    if (pci_dma_read(PCI_DEVICE(q->dev),
+                     table + (first & (MXA_PT_ENTRIES - 1)) * sizeof(uint64_t), ptes,
+                     sizeof(ptes)) != MEMTX_OK) {
+        return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT | (probe ? MXA_MMU_PROBE : 0));
+    }
+    for (unsigned i = 0; i < MXA_TLB_PREFETCH; i++) {
+        pte = le64_to_cpu(ptes[i]);
+        if (pte & MXA_PTE_VALID) {
+            job->tlb[(first + i) % MXA_TLB_ENTRIES] =
+                (MxaTlbEntry){ .vpn = first + i, .pte = pte, .ctx = job->desc.ctx,
+                               .gen = gen, .valid = true };
+        }
+    }
+    if (!(le64_to_cpu(ptes[vpn - first]) & MXA_PTE_VALID)) {
+        return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT | (probe ? MXA_MMU_PROBE : 0));
+    }
+    return 0;
+}
+
+/* Translate one VA; returns the DMA address or fails the job. */
+static int mxa_mmu_translate(MxaJob *job, uint64_t va, bool write, uint64_t *dma,
+                             bool probe)
+{
+    uint32_t gen = qatomic_read(&job->q->dev->tlb_gen);
+    uint64_t vpn = va >> MXA_PAGE_SHIFT;
+    MxaTlbEntry *e = &job->tlb[vpn % MXA_TLB_ENTRIES];
+    uint32_t p = probe ? MXA_MMU_PROBE : 0;
+
+    if (va >> MXA_VA_BITS) {
+        return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT | p);
+    }
+    if (!mxa_tlb_hit(e, vpn, job->desc.ctx, gen) &&
+        mxa_mmu_walk(job, va, write, gen, probe)) {
+        return -1;
     }
     if (write && !(e->pte & MXA_PTE_WRITE)) {
-        return mxa_mmu_fault(job, va, write, MXA_FAULT_READ_ONLY);
+        return mxa_mmu_fault(job, va, write, MXA_FAULT_READ_ONLY | p);
     }
     *dma = (e->pte & MXA_PTE_ADDR_MASK) | (va & (MXA_PAGE_SIZE - 1));
     return 0;
 }
 
+/*
+ * One DMA per run of pages that are contiguous in the DMA address space too. Pages
+ * after the first are only probed: one that does not translate ends the run, and is
+ * translated (and faults) for real once the run before it has moved, as it would page
+ * by page.
+ */
 static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool write)
 {
     uint8_t *p = buf;
@@ -83,11 +148,16 @@ static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool
     }
     while (len) {
         uint64_t chunk = MIN(len, MXA_PAGE_SIZE - (va & (MXA_PAGE_SIZE - 1)));
-        uint64_t dma;
+        uint64_t dma, next;
         MemTxResult r;
 
-        if (mxa_mmu_translate(job, va, write, &dma)) {
+        if (mxa_mmu_translate(job, va, write, &dma, false)) {
             return -1;
+        }
+        while (chunk < len && chunk < MXA_DMA_RUN_MAX &&
+               !mxa_mmu_translate(job, va + chunk, write, &next, true) &&
+               next == dma + chunk) {
+            chunk += MIN(len - chunk, MXA_PAGE_SIZE);
         }
         r = write ? pci_dma_write(PCI_DEVICE(job->q->dev), dma, p, chunk)
                   : pci_dma_read(PCI_DEVICE(job->q->dev), dma, p, chunk);

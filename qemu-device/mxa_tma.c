@@ -4,8 +4,9 @@
  * Each queue owns MXA_SRAM_SIZE bytes of SRAM, zeroed when a job starts so that
  * nothing leaks between contexts. TMA_LOAD and TMA_STORE validate their tensor map
  * and box when issued (command processor) and move the box on the copy engine (a
- * lane thread), row by row (a row is the box's extent along dim 0) through the job's
- * MMU. A load then completes its bytes on an mbarrier in SRAM, which is how the
+ * lane thread) through the job's MMU: rows (a row is the box's extent along dim 0)
+ * that are whole and consecutive in memory as one run straight into/out of SRAM,
+ * partial or swizzled rows through a row buffer. A load then completes its bytes on an mbarrier in SRAM, which is how the
  * program learns the data is there (MBAR_WAIT).
  *
  * mbarriers live in SRAM as struct MxaMbar; q->mbar_lock serialises the command
@@ -97,7 +98,7 @@ static MxaMbar *mxa_mbar_get(MxaJob *job, uint64_t addr, bool init)
 static void mxa_mbar_maybe_complete(MxaQueue *q, MxaMbar *m)
 {
     if (m->pending == 0 && m->tx == 0) {
-        m->phase = (MXA_MBAR_MAGIC << 16) | ((m->phase + 1) & 0xffff);
+        qatomic_set(&m->phase, (MXA_MBAR_MAGIC << 16) | ((m->phase + 1) & 0xffff));
         m->pending = m->expected;
         qemu_cond_broadcast(&q->mbar_cond);
     }
@@ -149,6 +150,13 @@ static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
     uint32_t why = 0;
     MxaMbar *m;
 
+    if (q->dev->spin_ns && addr % 8 == 0 && addr <= MXA_SRAM_SIZE - MXA_MBAR_BYTES) {
+        /* the copy engine usually completes the phase within microseconds */
+        uint32_t *phase = &((MxaMbar *)(q->sram + addr))->phase;
+
+        mxa_spin_until(q->dev->spin_ns, (qatomic_read(phase) >> 16) != MXA_MBAR_MAGIC ||
+                       (qatomic_read(phase) & 1) != parity || qatomic_read(&q->abort));
+    }
     qemu_mutex_lock(&q->mbar_lock);
     for (;;) {
         m = mxa_mbar_get(job, addr, false);
@@ -362,7 +370,23 @@ int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load)
     return mxa_async_issue(job, MXA_GROUP_COPY, op);
 }
 
-/* On the copy engine: move the box row by row. */
+/* Move a run of whole rows, contiguous in memory and in SRAM (no swizzle). */
+static int mxa_tma_run(MxaJob *job, bool load, uint64_t va, uint64_t sram, uint64_t len)
+{
+    if (!len) {
+        return 0;
+    }
+    return load ? mxa_va_read(job, va, job->q->sram + sram, len)
+                : mxa_va_write(job, va, job->q->sram + sram, len);
+}
+
+/*
+ * On the copy engine: move the box row by row. Without a swizzle, rows that lie whole
+ * inside the tensor go straight between memory and SRAM, and consecutive such rows
+ * that are also consecutive in memory (a dense box) go as one run: one translation per
+ * page and one DMA per physically contiguous range. Partial rows and swizzled boxes go
+ * through a row buffer (out-of-bounds fill, 16-byte swizzle).
+ */
 int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
 {
     const struct mxa_tensor_map *m = &op->map;
@@ -372,6 +396,10 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
     uint64_t nrows = op->len / row_bytes;
     int64_t c0 = op->coord[0];
     int64_t lo = MAX(0, -c0), hi = MIN((int64_t)m->box[0], (int64_t)m->dims[0] - c0);
+    bool whole = !mask && lo == 0 && hi == m->box[0];
+    uint8_t fill = m->oob_fill == MXA_TMA_OOB_NAN ? 0xff : 0;
+    uint64_t run_va = 0, run_sram = 0, run_len = 0;
+    uint8_t *sram = job->q->sram;
     uint8_t row[MXA_TMA_MAX_BOX * 8];
 
     for (uint64_t r = 0; r < nrows; r++) {
@@ -394,22 +422,60 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
         if (inside) {
             base += (uint64_t)(c0 + lo) * eb;
         }
+        if (inside && whole) {
+            if (run_len && base == run_va + run_len && run_len < MXA_SRAM_SIZE) {
+                run_len += row_bytes;
+                continue;
+            }
+            if (mxa_tma_run(job, load, run_va, run_sram, run_len)) {
+                return -1;
+            }
+            run_va = base;
+            run_sram = sram_row;
+            run_len = row_bytes;
+            continue;
+        }
+        /* rows move in order: the pending run first */
+        if (mxa_tma_run(job, load, run_va, run_sram, run_len)) {
+            return -1;
+        }
+        run_len = 0;
+        if (!mask) {
+            if (load) {
+                if (!inside) {
+                    memset(sram + sram_row, fill, row_bytes);
+                    continue;
+                }
+                memset(sram + sram_row, fill, lo * eb);
+                memset(sram + sram_row + hi * eb, fill, row_bytes - hi * eb);
+                if (mxa_va_read(job, base, sram + sram_row + lo * eb, (hi - lo) * eb)) {
+                    return -1;
+                }
+            } else if (inside &&
+                       mxa_va_write(job, base, sram + sram_row + lo * eb, (hi - lo) * eb)) {
+                return -1;
+            }
+            continue;
+        }
         if (load) {
-            memset(row, m->oob_fill == MXA_TMA_OOB_NAN ? 0xff : 0, row_bytes);
+            memset(row, fill, row_bytes);
             if (inside && mxa_va_read(job, base, row + lo * eb, (hi - lo) * eb)) {
                 return -1;
             }
             for (uint32_t u = 0; u < row_bytes; u += 16) {
-                memcpy(job->q->sram + mxa_swizzle(sram_row + u, mask), row + u, 16);
+                memcpy(sram + mxa_swizzle(sram_row + u, mask), row + u, 16);
             }
         } else {
             for (uint32_t u = 0; u < row_bytes; u += 16) {
-                memcpy(row + u, job->q->sram + mxa_swizzle(sram_row + u, mask), 16);
+                memcpy(row + u, sram + mxa_swizzle(sram_row + u, mask), 16);
             }
             if (inside && mxa_va_write(job, base, row + lo * eb, (hi - lo) * eb)) {
                 return -1;
             }
         }
+    }
+    if (mxa_tma_run(job, load, run_va, run_sram, run_len)) {
+        return -1;
     }
     job->cycles += MXA_CYCLES_TMA_SETUP + op->len / MXA_TMA_BYTES_PER_CYCLE;
     if (load) {
