@@ -226,6 +226,16 @@ enum mxa_accum {
 	 * the block sums in K order into the accumulator (C, or the first
 	 * block sum). Integers are exact as in EXACT with one chunk. */
 	MXA_ACCUM_FAST = 1,
+	/* The H200 tensor core, bit for bit as measured on the golden vectors
+	 * (f16/bf16/tf32/e4m3/e5m2 inputs, no scales, f32 or f16 D): per K-chunk
+	 * C and every product are aligned to the largest exponent (products:
+	 * the sum of their operands' exponents) and truncated toward zero at
+	 * 2^(emax - 25) (FP8: 2^(emax - 13)), summed exactly, and the sum is
+	 * truncated toward zero to 23 (FP8: 13) fraction bits; an f16 D is then
+	 * rounded to nearest even; f64 is a chain of FMAs in k order from C.
+	 * Use k_chunk = the instruction's K and MXA_TF32_IN_TRUNCATE. Less
+	 * accurate than EXACT, on purpose. */
+	MXA_ACCUM_HOPPER = 2,
 };
 #define MXA_FAST_KSUB 32
 #define MXA_FAST_KBLOCK 256

@@ -16,7 +16,9 @@
  * Work is split into output tiles; each element's arithmetic does not depend
  * on the tile it falls in, so any thread count gives the same bits.
  */
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "mxa_cpu.h"
@@ -72,6 +74,10 @@ struct chunk_ctx {
 	int twoprod;
 	unsigned td;
 	int prec, emin, emax;
+	/* MXA_ACCUM_HOPPER */
+	int hopper;
+	int emin_a, emin_b;	/* exponent the tensor core gives subnormal inputs */
+	int align_bits, out_bits;	/* 25 and 23, or 13 and 13 with FP8 inputs */
 };
 
 /* One chunk of one element: run (the incoming value, or none) + a . b. */
@@ -89,6 +95,80 @@ static double chunk_scalar(struct chunk_ctx *cc, const double *a, const double *
 		mxa_xacc_add(&cc->x, run);
 	mxa_xacc_add_dot(&cc->x, a, b, n, cc->twoprod);
 	return mxa_xacc_round(&cc->x, cc->prec, cc->emin, cc->emax);
+}
+
+static int hopper_emin(unsigned t)
+{
+	switch (t) {
+	case MXA_DT_E4M3:
+		return -6;
+	case MXA_DT_E5M2:
+	case MXA_DT_F16:
+		return -14;
+	default:	/* bf16, tf32 */
+		return -126;
+	}
+}
+
+static double trunc_to_bits(double r, int bits)
+{
+	double qq;
+
+	if (r == 0.0)
+		return r;
+	qq = ldexp(1.0, ilogb(r) - bits);
+	return trunc(r / qq) * qq;
+}
+
+/*
+ * One chunk as the H200 tensor core does it (measured; see mxa_engine.h):
+ * align C and the products to the largest exponent, truncate each at
+ * 2^(emax - align_bits), add exactly, truncate the sum to out_bits fraction
+ * bits. Products are exact doubles, t / q and trunc() are exact, and the
+ * integer sum stays far below 2^53, so the arithmetic here is exact.
+ */
+static double chunk_hopper(struct chunk_ctx *cc, const double *a, const double *b, size_t n,
+			   double run, int have_run)
+{
+	int emax = INT32_MIN, any = 0;
+	double c = have_run ? run : 0.0, q, sum;
+
+	if (cc->twoprod) {
+		/* DMMA: a chain of IEEE FMAs in k order, starting from C */
+		for (size_t i = 0; i < n; i++)
+			c = fma(a[i], b[i], c);
+		return c;
+	}
+
+	if (!isfinite(c))
+		return chunk_scalar(cc, a, b, n, run, have_run);
+	if (c != 0.0) {
+		emax = ilogb(c);
+		any = 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double p = a[i] * b[i];
+		int ea, eb;
+
+		if (!isfinite(p))
+			return chunk_scalar(cc, a, b, n, run, have_run);
+		if (p == 0.0)
+			continue;
+		ea = ilogb(a[i]);
+		eb = ilogb(b[i]);
+		ea = ea < cc->emin_a ? cc->emin_a : ea;
+		eb = eb < cc->emin_b ? cc->emin_b : eb;
+		if (ea + eb > emax)
+			emax = ea + eb;
+		any = 1;
+	}
+	if (!any)	/* only zeros: IEEE addition decides the sign */
+		return chunk_scalar(cc, a, b, n, run, have_run);
+	q = ldexp(1.0, emax - cc->align_bits);
+	sum = trunc(c / q);
+	for (size_t i = 0; i < n; i++)
+		sum += trunc(a[i] * b[i] / q);
+	return round_exact_double(trunc_to_bits(sum * q, cc->out_bits), cc->td);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -154,6 +234,14 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 	cc.twoprod = op->cls == MXA_CLASS_F64;
 	cc.td = op->d.type_d;
 	round_params(cc.td, &cc.prec, &cc.emin, &cc.emax);
+	cc.hopper = op->d.accum == MXA_ACCUM_HOPPER;
+	cc.emin_a = hopper_emin(op->d.type_a);
+	cc.emin_b = hopper_emin(op->d.type_b);
+	if (op->d.type_a == MXA_DT_E4M3 || op->d.type_a == MXA_DT_E5M2 ||
+	    op->d.type_b == MXA_DT_E4M3 || op->d.type_b == MXA_DT_E5M2)
+		cc.align_bits = 13, cc.out_bits = 13;
+	else
+		cc.align_bits = 25, cc.out_bits = 23;
 	mxa_xacc_init(&cc.x);
 	for (size_t i = i0; i < i1; i++)
 		mxa_op_row_values(op, 0, i, av + (i - i0) * k);
@@ -161,7 +249,7 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 		mxa_op_row_values(op, 1, j, bv + (j - j0) * k);
 
 #ifdef EXACT_HAVE_AVX2
-	if (!cc.twoprod && bt && mxa_cpu_use_avx2()) {
+	if (!cc.twoprod && !cc.hopper && bt && mxa_cpu_use_avx2()) {
 		/* B of four columns interleaved per k, zero-padded */
 		vec = 1;
 		for (size_t g = 0; g < (tn + 3) / 4; g++)
@@ -203,11 +291,18 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 							ok &= ~(1 << l);
 				}
 #endif
-				for (size_t l = 0; l < nl; l++)
-					if (!((ok >> l) & 1))
-						run[l] = chunk_scalar(&cc, a + k0,
-								      bv + (j + l - j0) * k + k0,
-								      k1 - k0, run[l], have_run);
+				for (size_t l = 0; l < nl; l++) {
+					const double *b = bv + (j + l - j0) * k + k0;
+
+					if ((ok >> l) & 1)
+						continue;
+					if (cc.hopper)
+						run[l] = chunk_hopper(&cc, a + k0, b, k1 - k0, run[l],
+								      have_run);
+					else
+						run[l] = chunk_scalar(&cc, a + k0, b, k1 - k0, run[l],
+								      have_run);
+				}
 				have_run = 1;
 			}
 			for (size_t l = 0; l < nl; l++)

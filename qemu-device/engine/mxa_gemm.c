@@ -59,6 +59,12 @@ static int is_float_in(unsigned t)
 	}
 }
 
+static int hopper_type(unsigned t)
+{
+	return t == MXA_DT_F16 || t == MXA_DT_BF16 || t == MXA_DT_TF32 || t == MXA_DT_E4M3 ||
+	       t == MXA_DT_E5M2;
+}
+
 static int is_fp8(unsigned t)
 {
 	return t == MXA_DT_E4M3 || t == MXA_DT_E5M2;
@@ -109,7 +115,7 @@ int mxa_op_prepare(const struct mxa_gemm_desc *desc, struct mxa_op *op)
 	if (d->flags & ~(MXA_GEMM_ACCUMULATE | MXA_GEMM_SATFINITE | MXA_GEMM_B_KN |
 			 MXA_GEMM_NEGATE_A | MXA_GEMM_NEGATE_B | MXA_GEMM_B1_XOR))
 		return MXA_ENGINE_EINVAL;
-	if (d->accum > MXA_ACCUM_FAST || d->tf32_input > MXA_TF32_IN_RNA ||
+	if (d->accum > MXA_ACCUM_HOPPER || d->tf32_input > MXA_TF32_IN_RNA ||
 	    d->sched > MXA_SCHED_INTERWAVE)
 		return MXA_ENGINE_EINVAL_OPTION;
 	if (!d->m || !d->n || !d->k)
@@ -187,6 +193,10 @@ int mxa_op_prepare(const struct mxa_gemm_desc *desc, struct mxa_op *op)
 		return rc;
 
 	op->k_chunk = d->k_chunk && d->k_chunk < d->k ? d->k_chunk : d->k;
+	if (d->accum == MXA_ACCUM_HOPPER && op->cls != MXA_CLASS_F64 &&
+	    (op->cls != MXA_CLASS_FLOAT || op->scale_a || op->scale_b || !hopper_type(ta) ||
+	     !hopper_type(tb)))
+		return MXA_ENGINE_EINVAL_OPTION;
 	return 0;
 }
 

@@ -278,12 +278,19 @@ static int engine_matmul(struct mxa_engine *eng, const struct mxa_golden_case *g
 	d.tf32_input = o->tf32_input;
 	d.sched = o->sched;
 	d.nthreads = o->nthreads;
+	if (o->accum == MXA_ACCUM_HOPPER && (gc->oracle == MXGV_ORACLE_H200_WMMA ||
+					     gc->oracle == MXGV_ORACLE_H200_WGMMA) &&
+	    gc->dtype_d != MXA_DT_S32) {
+		/* the tensor core itself: truncated TF32 inputs, its accumulator */
+		d.accum = MXA_ACCUM_HOPPER;
+		d.tf32_input = MXA_TF32_IN_TRUNCATE;
+	}
 
 	switch (gc->oracle) {
 	case MXGV_ORACLE_H200_WMMA:
 		return mxa_mma(eng, &d);
 	case MXGV_ORACLE_F64_MATH:
-		d.accum = o->accum;
+		d.accum = o->accum == MXA_ACCUM_HOPPER ? MXA_ACCUM_EXACT : o->accum;
 		return mxa_tmatmulmx(eng, &d);
 	case MXGV_ORACLE_H200_WGMMA: {
 		/* Chained wgmma instructions, K = 32 bytes each, D as accumulator. */
@@ -310,7 +317,7 @@ static int engine_matmul(struct mxa_engine *eng, const struct mxa_golden_case *g
 		return rc;
 	}
 	default:
-		d.accum = o->accum;
+		d.accum = o->accum == MXA_ACCUM_HOPPER ? MXA_ACCUM_EXACT : o->accum;
 		return mxa_gemm(eng, &d);
 	}
 }

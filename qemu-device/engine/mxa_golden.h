@@ -47,7 +47,8 @@ void mxa_golden_free(struct mxa_golden_case *gc);
 
 /** struct mxa_golden_opts - how the engine runs the cases (zero = defaults). */
 struct mxa_golden_opts {
-	uint8_t accum;		/* enum mxa_accum for GEMM/TMATMULMX cases */
+	uint8_t accum;		/* enum mxa_accum for GEMM/TMATMULMX cases; HOPPER
+				 * applies to the wmma/wgmma cases (others EXACT) */
 	uint8_t sched;		/* enum mxa_sched */
 	uint8_t tf32_input;	/* enum mxa_tf32_input */
 	unsigned nthreads;	/* 0 = all of the engine's */

@@ -89,8 +89,11 @@ int mxa_mma(struct mxa_engine *eng, const struct mxa_gemm_desc *desc)
 	}
 	if (i == sizeof(mma_shapes) / sizeof(mma_shapes[0]))
 		return MXA_ENGINE_EINVAL_SHAPE;
-	d.accum = MXA_ACCUM_EXACT;
 	d.k_chunk = 0;
+	if (d.accum != MXA_ACCUM_HOPPER)
+		d.accum = MXA_ACCUM_EXACT;
+	else if (d.type_a == MXA_DT_TF32)
+		d.k_chunk = 4;	/* the tensor core's TF32 step is k4 (measured) */
 	return mxa_gemm(eng, &d);
 }
 
@@ -150,7 +153,8 @@ int mxa_wgmma(struct mxa_engine *eng, const struct mxa_gemm_desc *desc)
 		return MXA_ENGINE_EINVAL_SCALE;
 	if (d.m != 64 || d.k != kexp || !wgmma_n_ok(d.type_a, d.n))
 		return MXA_ENGINE_EINVAL_SHAPE;
-	d.accum = MXA_ACCUM_EXACT;
+	if (d.accum != MXA_ACCUM_HOPPER)
+		d.accum = MXA_ACCUM_EXACT;
 	d.k_chunk = 0;
 	return mxa_gemm(eng, &d);
 }

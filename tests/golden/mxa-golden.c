@@ -5,7 +5,7 @@
  *   <name> PASS|FAIL maxerr=<...> oracle_err=<...|-> bitexact=<fraction>
  * then "N passed, N failed". Exit status 1 when a case fails or cannot run.
  *
- * Options: --accum exact|fast  --threads N  --sched intra|inter
+ * Options: --accum exact|fast|hopper  --threads N  --sched intra|inter
  *          --tf32 trunc|rna    -v (print why a case failed)
  */
 #include <dirent.h>
@@ -81,7 +81,10 @@ int main(int argc, char **argv)
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--accum") && i + 1 < argc) {
-			opts.accum = !strcmp(argv[++i], "fast") ? MXA_ACCUM_FAST : MXA_ACCUM_EXACT;
+			const char *m = argv[++i];
+
+			opts.accum = !strcmp(m, "fast") ? MXA_ACCUM_FAST :
+				     !strcmp(m, "hopper") ? MXA_ACCUM_HOPPER : MXA_ACCUM_EXACT;
 		} else if (!strcmp(a, "--threads") && i + 1 < argc) {
 			opts.nthreads = (unsigned)atoi(argv[++i]);
 		} else if (!strcmp(a, "--sched") && i + 1 < argc) {
@@ -93,7 +96,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "-v")) {
 			verbose = 1;
 		} else if (a[0] == '-') {
-			fprintf(stderr, "usage: %s [--accum exact|fast] [--threads N] "
+			fprintf(stderr, "usage: %s [--accum exact|fast|hopper] [--threads N] "
 				"[--sched intra|inter] [--tf32 trunc|rna] [-v] DIR|FILE...\n",
 				argv[0]);
 			return 2;

@@ -279,6 +279,9 @@ static void test_errors(struct mxa_engine *eng)
 	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL, "unknown flag -> EINVAL");
 	e = d; e.accum = 9;
 	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_OPTION, "unknown accumulation mode -> EINVAL_OPTION");
+	e = d; e.accum = MXA_ACCUM_HOPPER;	/* d has MX scales */
+	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_OPTION,
+	       "HOPPER numerics with MX scales -> EINVAL_OPTION (no such tensor core)");
 	e = d; e.type_a = e.type_b = MXA_DT_S8; e.type_d = MXA_DT_S32; e.scale_a = e.scale_b = NULL;
 	e.scale_block = 0; e.flags |= MXA_GEMM_NEGATE_A;
 	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL, "negating integer operands -> EINVAL");

@@ -3,7 +3,9 @@
  * test-engine-golden - every MXGV case of the golden directory
  * ($MXA_GOLDEN_DIR, default ../shared/golden relative to the project root)
  * must pass with the default numerics; GEMM and TMATMULMX cases must also
- * pass with the FAST numerics on two threads with the interwave policy.
+ * pass with the FAST numerics on two threads with the interwave policy, and
+ * the floating-point wmma/wgmma cases must be reproduced bit for bit by the
+ * HOPPER numerics.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -56,6 +58,15 @@ int main(void)
 		rc = mxa_golden_run(eng, &gc, NULL, &res);
 		mxa_golden_format(&gc, &res, line, sizeof(line));
 		tap_ok(!rc && res.pass, "%s%s%s", line, res.pass ? "" : " -- ", res.pass ? "" : res.why);
+		if (gc.kind == MXGV_KIND_MATMUL && gc.dtype_d != MXA_DT_S32 &&
+		    (gc.oracle == MXGV_ORACLE_H200_WMMA || gc.oracle == MXGV_ORACLE_H200_WGMMA)) {
+			struct mxa_golden_opts o = { .accum = MXA_ACCUM_HOPPER };
+
+			rc = mxa_golden_run(eng, &gc, &o, &res);
+			mxa_golden_format(&gc, &res, line, sizeof(line));
+			tap_ok(!rc && res.pass && res.bitexact == 1.0,
+			       "hopper: %s (the H200's own bits)", line);
+		}
 		if (gc.kind == MXGV_KIND_MATMUL &&
 		    (gc.oracle == MXGV_ORACLE_H200_CUBLAS || gc.oracle == MXGV_ORACLE_F64_MATH)) {
 			struct mxa_golden_opts o = { .accum = MXA_ACCUM_FAST,
