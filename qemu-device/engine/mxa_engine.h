@@ -295,7 +295,7 @@ struct mxa_gemm_desc {
 	uint8_t tf32_input;	/* enum mxa_tf32_input */
 	uint8_t sched;		/* enum mxa_sched */
 	uint8_t reserved0;
-	uint32_t k_chunk;	/* EXACT: elements per rounding, 0 = all of K */
+	uint32_t k_chunk;	/* EXACT, HOPPER: elements per chunk, 0 = all of K */
 	uint32_t nthreads;	/* 0 = every thread of the engine; 1 = caller only */
 };
 
