@@ -118,13 +118,61 @@ static const struct drm_ioctl_desc mxa_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(MXA_VM_BIND, mxa_ioctl_vm_bind, 0),
 };
 
+/*
+ * DRM core ioctls an accel node may use. An accel file never has a drm_master, yet
+ * drm_ioctl_permit() lets master-only core ioctls through for non-render clients:
+ * on 6.12 GET_MAGIC and GET_UNIQUE then dereference the missing master (an oops that
+ * also leaves dev->master_mutex held). Global GEM names (FLINK/OPEN) would bypass
+ * per-file isolation. So only this list reaches drm_ioctl(); other core ioctls get
+ * -EACCES. Driver ioctls (DRM_COMMAND_BASE and up) are not affected.
+ */
+static bool mxa_core_ioctl_allowed(unsigned int cmd)
+{
+	static const unsigned int allowed[] = {
+		DRM_IOCTL_VERSION, DRM_IOCTL_GET_CAP, DRM_IOCTL_SET_CLIENT_CAP,
+		DRM_IOCTL_GEM_CLOSE, DRM_IOCTL_PRIME_HANDLE_TO_FD, DRM_IOCTL_PRIME_FD_TO_HANDLE,
+		DRM_IOCTL_SYNCOBJ_CREATE, DRM_IOCTL_SYNCOBJ_DESTROY,
+		DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE,
+		DRM_IOCTL_SYNCOBJ_WAIT, DRM_IOCTL_SYNCOBJ_RESET, DRM_IOCTL_SYNCOBJ_SIGNAL,
+		DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, DRM_IOCTL_SYNCOBJ_QUERY,
+		DRM_IOCTL_SYNCOBJ_TRANSFER, DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
+		DRM_IOCTL_SYNCOBJ_EVENTFD,
+	};
+	unsigned int i;
+
+	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE || _IOC_NR(cmd) >= DRM_COMMAND_BASE)
+		return true;
+	for (i = 0; i < ARRAY_SIZE(allowed); i++)
+		if (_IOC_NR(cmd) == _IOC_NR(allowed[i]))
+			return true;
+	return false;
+}
+
+static long mxa_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	if (!mxa_core_ioctl_allowed(cmd))
+		return -EACCES;
+	return drm_ioctl(filp, cmd, arg);
+}
+
+#ifdef CONFIG_COMPAT
+static long mxa_compat_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	if (!mxa_core_ioctl_allowed(cmd))
+		return -EACCES;
+	return drm_compat_ioctl(filp, cmd, arg);
+}
+#endif
+
 /* DEFINE_DRM_ACCEL_FOPS() of 6.12 has neither .uring_cmd nor .show_fdinfo. */
 static const struct file_operations mxa_fops = {
 	.owner = THIS_MODULE,
 	.open = accel_open,
 	.release = drm_release,
-	.unlocked_ioctl = drm_ioctl,
-	.compat_ioctl = drm_compat_ioctl,
+	.unlocked_ioctl = mxa_ioctl,
+#ifdef CONFIG_COMPAT
+	.compat_ioctl = mxa_compat_ioctl,
+#endif
 	.poll = drm_poll,
 	.read = drm_read,
 	.llseek = noop_llseek,

@@ -316,4 +316,35 @@ TEST_F(errors_classes, uring_classes)
 	io_uring_queue_exit(&ring);
 }
 
+/*
+ * Core DRM ioctls that assume a drm_master (GET_MAGIC, GET_UNIQUE, SET_MASTER, ...)
+ * oopsed the 6.12 DRM core on an accel node; global GEM names would bypass per-file
+ * isolation. mxa.ko answers them with -EACCES and keeps the ones an accel client needs.
+ */
+TEST_F(errors_classes, core_ioctls_refused_or_allowed)
+{
+	char buf[256] = { 0 };
+	struct drm_version v = { 0 };
+	struct drm_get_cap cap = { .capability = DRM_CAP_SYNCOBJ };
+	static const unsigned long refused[] = {
+		DRM_IOCTL_GET_MAGIC, DRM_IOCTL_GET_UNIQUE, DRM_IOCTL_SET_MASTER,
+		DRM_IOCTL_DROP_MASTER, DRM_IOCTL_AUTH_MAGIC, DRM_IOCTL_GEM_FLINK,
+		DRM_IOCTL_GEM_OPEN, DRM_IOCTL_SET_VERSION, DRM_IOCTL_GET_CLIENT,
+	};
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		memset(buf, 0, sizeof(buf));
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(self->fd, refused[i], buf));
+		EXPECT_EQ(EACCES, errno) {
+			TH_LOG("core ioctl nr 0x%lx: errno %d", _IOC_NR(refused[i]), errno);
+		}
+	}
+	ASSERT_EQ(0, ioctl(self->fd, DRM_IOCTL_VERSION, &v));
+	ASSERT_EQ(0, ioctl(self->fd, DRM_IOCTL_GET_CAP, &cap));
+	EXPECT_EQ(1, cap.value);
+	/* the device keeps working */
+	ASSERT_EQ(0, mxa_query_device(self->fd, &self->info));
+}
+
 TEST_HARNESS_MAIN
