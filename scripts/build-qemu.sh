@@ -35,7 +35,7 @@ if [ -z "$srcdir" ] || [ ! -f "$srcdir/.done" ]; then
 	ver=$(basename "$dsc" .dsc); ver=${ver#qemu_}
 	mxa_info "unpacking $ver and applying Debian's patches"
 	dpkg-source -x "$dsc" "$qroot/src-$ver" >/dev/null
-	rm -rf "$qroot/dl"
+	rm -rf "$qroot/dl" "$qroot"/qemu_*.orig.tar.* "$qroot"/qemu_*.debian.tar.*
 	touch "$qroot/src-$ver/.done"
 	srcdir="$qroot/src-$ver/"
 fi
