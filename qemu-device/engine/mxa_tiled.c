@@ -253,6 +253,17 @@ static void row_s16(const struct tiled *tl, int side, size_t r, size_t k0, size_
 
 /* ---- packing ---------------------------------------------------------------- */
 
+/*
+ * Float panels are stored K-block major: K block b (KB elements of the
+ * super chunk) of all panels, then block b + 1, so that a tile's panels for
+ * one block are one sequential stream. Address of element @k (from the
+ * super chunk's start) of panel @p.
+ */
+static float *f32_panel(void *base, size_t npanels, unsigned rows, size_t p, size_t k)
+{
+	return (float *)base + ((k / KB * npanels + p) * KB + k % KB) * rows;
+}
+
 /* The same for 32-bit words made of int16 pairs (pure data movement; the
  * words are read with memcpy as they were written as int16). */
 static void interleave32(const struct tiled *tl, const void *tmp, size_t stride,
@@ -286,7 +297,7 @@ static void interleave(const struct tiled *tl, const float *tmp, unsigned rows, 
  * @dst. Works in L1-sized K slices: decode each row's slice, then transpose.
  */
 static void pack_panel(struct tiled *tl, int side, size_t r0, unsigned rows, size_t nvalid,
-		       size_t k0, size_t len, void *dst)
+		       size_t k0, size_t len, void *base, size_t npanels, size_t pidx)
 {
 	if (tl->kind == TK_F32) {
 		float *tmp = mxa_scratch(0, rows * PACK_KC * sizeof(float) + 64);
@@ -304,7 +315,7 @@ static void pack_panel(struct tiled *tl, int side, size_t r0, unsigned rows, siz
 				else
 					memset(tmp + r * PACK_KC, 0, cl * sizeof(float));
 			}
-			interleave(tl, tmp, rows, cl, (float *)dst + c0 * rows);
+			interleave(tl, tmp, rows, cl, f32_panel(base, npanels, rows, pidx, c0));
 		}
 	} else {
 		int16_t *tmp = mxa_scratch(0, rows * (PACK_KC + 2) * sizeof(int16_t) + 64);
@@ -327,23 +338,18 @@ static void pack_panel(struct tiled *tl, int side, size_t r0, unsigned rows, siz
 			}
 			/* little-endian: int16 pair (2kp, 2kp+1) is one vpmaddwd word */
 			interleave32(tl, tmp, PACK_KC / 2, rows, (cl + 1) / 2,
-				     (uint32_t *)dst + c0 / 2 * rows);
+				     (uint32_t *)base + pidx * rows * tl->ks_words + c0 / 2 * rows);
 		}
 	}
 }
 
 static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
 {
-	size_t words = tl->ks_words * MXA_MR * p;
-
-	if (tl->kind == TK_F32)
-		pack_panel(tl, 0, p * MXA_MR, MXA_MR, tl->m, k0, len, (float *)tl->apack + words);
-	else
-		pack_panel(tl, 0, p * MXA_MR, MXA_MR, tl->m, k0, len, (uint32_t *)tl->apack + words);
+	pack_panel(tl, 0, p * MXA_MR, MXA_MR, tl->m, k0, len, tl->apack, tl->mp, p);
 }
 
 /* B given as K x N, float types: row kk of B holds this panel's 16 columns. */
-static void pack_b_panel_kn(struct tiled *tl, size_t q, size_t k0, size_t len, float *panel)
+static void pack_b_panel_kn(struct tiled *tl, size_t q, size_t k0, size_t len)
 {
 	const struct mxa_op *op = tl->op;
 	size_t j0 = q * MXA_NR, nv = tl->n - j0 < MXA_NR ? tl->n - j0 : MXA_NR;
@@ -351,7 +357,7 @@ static void pack_b_panel_kn(struct tiled *tl, size_t q, size_t k0, size_t len, f
 
 	for (size_t kk = 0; kk < len; kk++) {
 		const uint8_t *row = (const uint8_t *)op->d.b + (k0 + kk) * op->ldb;
-		float *dst = panel + kk * MXA_NR;
+		float *dst = f32_panel(tl->bpack, tl->np, MXA_NR, q, kk);
 
 		decode_f32(op, op->d.type_b, row, j0, nv, tmp, tl->avx2);
 		for (size_t c = 0; c < MXA_NR; c++) {
@@ -372,14 +378,10 @@ static void pack_b_panel_kn(struct tiled *tl, size_t q, size_t k0, size_t len, f
 
 static void pack_b_panel(struct tiled *tl, size_t q, size_t k0, size_t len)
 {
-	size_t words = tl->ks_words * MXA_NR * q;
-
 	if (tl->kind == TK_F32 && (tl->op->d.flags & MXA_GEMM_B_KN))
-		pack_b_panel_kn(tl, q, k0, len, (float *)tl->bpack + words);
-	else if (tl->kind == TK_F32)
-		pack_panel(tl, 1, q * MXA_NR, MXA_NR, tl->n, k0, len, (float *)tl->bpack + words);
+		pack_b_panel_kn(tl, q, k0, len);
 	else
-		pack_panel(tl, 1, q * MXA_NR, MXA_NR, tl->n, k0, len, (uint32_t *)tl->bpack + words);
+		pack_panel(tl, 1, q * MXA_NR, MXA_NR, tl->n, k0, len, tl->bpack, tl->np, q);
 }
 
 /* ---- phases ----------------------------------------------------------------- */
@@ -427,7 +429,6 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 	const struct mxa_op *op = tl->op;
 	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
 	size_t ldd = op->ldd / 4, ldc = op->ldc / 4;
-	const float *ap = tl->apack, *bp = tl->bpack;
 
 	for (size_t kb0 = k0; kb0 < k1; kb0 += KB) {
 		size_t len = k1 - kb0 < KB ? k1 - kb0 : KB;
@@ -438,13 +439,13 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 		if (kb0 + len == tl->k)
 			flags |= MXA_KF_LAST;
 		for (size_t q = q0; q < q1; q++) {
-			const float *b = bp + q * MXA_NR * tl->ks_words + (kb0 - k0) * MXA_NR;
-			const char *bnext = (const char *)(b + MXA_NR * tl->ks_words);
+			const float *b = f32_panel(tl->bpack, tl->np, MXA_NR, q, kb0 - k0);
+			const char *bnext = (const char *)(b + MXA_NR * KB);
 			size_t j = q * MXA_NR, np = p1 - p0;
 			size_t lines = len * MXA_NR * sizeof(float) / 64, per = (lines + np - 1) / np;
 
 			for (size_t p = p0; p < p1; p++) {
-				const float *a = ap + p * MXA_MR * tl->ks_words + (kb0 - k0) * MXA_MR;
+				const float *a = f32_panel(tl->apack, tl->mp, MXA_MR, p, kb0 - k0);
 				size_t i = p * MXA_MR;
 
 				/* The next B strip streams in while this one is reused
