@@ -898,6 +898,49 @@ int accel_submit_syncs(struct accel_device *dev, unsigned int queue, struct acce
 		       size_t offset, size_t size, const struct accel_sync *syncs,
 		       unsigned int num_syncs, struct accel_job **jobp);
 
+/* ---- tensor maps ---------------------------------------------------------------- */
+
+#define ACCEL_TENSOR_MAP_BYTES	128	/* sizeof(struct mxa_tensor_map) */
+#define ACCEL_TMAP_OOB_ZERO	0	/* out-of-bounds elements read as 0 */
+#define ACCEL_TMAP_OOB_NAN	1	/* ... as all-ones bytes (NaN in every float format) */
+#define ACCEL_TMAP_SWIZZLE_NONE	0
+#define ACCEL_TMAP_SWIZZLE_32B	1
+#define ACCEL_TMAP_SWIZZLE_64B	2
+#define ACCEL_TMAP_SWIZZLE_128B	3
+
+/**
+ * struct accel_tensor_map_desc - a tiled view of a tensor in device memory for TMA, in
+ * the spirit of cuTensorMapEncodeTiled().
+ * @global_va: device VA of element (0, ..., 0); 16-byte aligned.
+ * @rank: 1..5; dimension 0 is the innermost, contiguous one.
+ * @elem_bytes: 1, 2, 4 or 8.
+ * @dims: elements per dimension (>= 1).
+ * @strides: bytes between consecutive indices of dimensions 1..rank-1: multiples of
+ *	16, below 2^40, at least the bytes of one index of the dimension below.
+ * @box: elements per dimension moved by one TMA command, 1..256; box[0] * elem_bytes a
+ *	multiple of 16 (and at most the swizzle span); the whole box fits in SRAM.
+ * @oob_fill: ACCEL_TMAP_OOB_ZERO or ACCEL_TMAP_OOB_NAN.
+ * @swizzle: ACCEL_TMAP_SWIZZLE_*.
+ */
+struct accel_tensor_map_desc {
+	uint64_t global_va;
+	uint32_t rank, elem_bytes;
+	uint32_t dims[5];
+	uint64_t strides[4];
+	uint32_t box[5];
+	uint32_t oob_fill, swizzle;
+};
+
+/**
+ * accel_tensor_map_encode() - check @desc field by field as the device's TMA will and
+ * write the 128-byte tensor map (struct mxa_tensor_map) to @map, which the program
+ * then references by device VA (copy it into a buffer).
+ * @why: if not NULL, receives a sentence naming the first bad field.
+ * Return: 0, or -EINVAL with @map untouched.
+ */
+int accel_tensor_map_encode(void *map, const struct accel_tensor_map_desc *desc,
+			    char *why, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

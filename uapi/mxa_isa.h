@@ -303,6 +303,7 @@ struct mxa_tensor_map {
 
 #define MXA_TMA_MAX_RANK	5
 #define MXA_TMA_MAX_BOX		256
+#define MXA_TMA_MAX_STRIDE	(1ull << 40)	/* strides must be below this */
 #define MXA_TMA_OOB_ZERO	0
 #define MXA_TMA_OOB_NAN		1
 #define MXA_TMA_SWIZZLE_NONE	0
