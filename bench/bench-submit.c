@@ -3,9 +3,10 @@
  * bench-submit: job submission rate and latency of the MXA stack, against null_blk
  * through io_uring in the same guest (the reference of Documentation/performance.rst).
  *
- *   bench-submit [--seconds S] [--nullb /dev/nullb0]
+ *   bench-submit [--seconds S] [--nullb /dev/nullb0] [--batch B]
  *
- * For each path (ioctl, io_uring) and batch size B in 1, 8, 32, 128: submit B one-NOP
+ * For each path (ioctl, io_uring) and batch size B in 1, 8, 32, 128 (or only --batch B,
+ * for quick A/B runs): submit B one-NOP
  * jobs, wait for all of them, repeat for S seconds. For null_blk: B 4 KiB O_DIRECT
  * reads through io_uring, reaped the same way. Prints CSV on stdout:
  *   bench,path,batch,ops_per_s,p50_us,p99_us,ref_ops_per_s,ratio
@@ -166,6 +167,7 @@ int main(int argc, char **argv)
 	double seconds = 1.0;
 	const char *nullb = "/dev/nullb0";
 	struct result ioctl_r[NBATCH], uring_r[NBATCH], nullb_r[NBATCH];
+	unsigned only = 0;
 	int ret;
 
 	for (int i = 1; i < argc; i++) {
@@ -173,12 +175,16 @@ int main(int argc, char **argv)
 			seconds = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--nullb") && i + 1 < argc)
 			nullb = argv[++i];
+		else if (!strcmp(argv[i], "--batch") && i + 1 < argc)
+			only = (unsigned)atoi(argv[++i]);
 		else {
-			fprintf(stderr, "usage: bench-submit [--seconds S] [--nullb DEV]\n");
+			fprintf(stderr, "usage: bench-submit [--seconds S] [--nullb DEV] [--batch B]\n");
 			return 2;
 		}
 	}
 	for (size_t b = 0; b < NBATCH; b++) {
+		if (only && batches[b] != only)
+			continue;
 		ret = bench_nullb(nullb, batches[b], seconds, &nullb_r[b]);
 		if (ret) {
 			fprintf(stderr, "bench-submit: null_blk %s: %s\n", nullb, strerror(-ret));
@@ -196,6 +202,9 @@ int main(int argc, char **argv)
 	for (size_t b = 0; b < NBATCH; b++) {
 		const struct result *rows[] = { &nullb_r[b], &ioctl_r[b], &uring_r[b] };
 		const char *names[] = { "null_blk", "ioctl", "io_uring" };
+
+		if (only && batches[b] != only)
+			continue;
 
 		for (int p = 0; p < 3; p++)
 			printf("submit,%s,%u,%.0f,%.1f,%.1f,%.0f,%.3f\n", names[p], batches[b],

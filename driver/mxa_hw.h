@@ -56,6 +56,7 @@ struct mxa_job;
  * @reset_work: the queue's reset, on the device's ordered reset workqueue.
  * @watch_seqno: fence seqno of the job @watchdog times (under @lock).
  * @watch_start: jiffies when that job reached the head of the ring (under @lock).
+ * @watch_timeout: the timeout (ms) @watchdog was last armed with (under @lock).
  * @guilty_seqno: seqno of the job the watchdog found hung, 0 if none (under @lock).
  * @reset_state: enum mxa_reset_state; written by the reset work only.
  * @resets: queue resets done.
@@ -75,6 +76,7 @@ struct mxa_queue {
 	struct mxa_job **jobs;
 	u32 head;
 	u32 tail;
+	u32 doorbell_deferred;	/* jobs placed since the last doorbell (under @lock) */
 	u32 hw_completed;
 	struct list_head backlog;
 	u32 backlog_len;
@@ -92,6 +94,7 @@ struct mxa_queue {
 	struct work_struct reset_work;
 	u64 watch_seqno;
 	unsigned long watch_start;
+	u32 watch_timeout;
 	u64 guilty_seqno;
 	int reset_state;
 	u32 resets;

@@ -35,6 +35,7 @@
  * dropped there, freeing a job (which drops BO and VM references and may sleep) is
  * deferred to a work item.
  */
+#include <linux/blkdev.h>
 #include <linux/dma-fence-chain.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -339,6 +340,43 @@ static void mxa_queue_doorbell(struct mxa_queue *q)
 {
 	/* writel() orders the descriptor and record stores before the doorbell. */
 	mxa_qwrite(q, MXA_QREG_TAIL, q->tail);
+	q->doorbell_deferred = 0;
+}
+
+static unsigned int mxa_doorbell_batch;
+module_param_named(doorbell_batch, mxa_doorbell_batch, uint, 0644);
+MODULE_PARM_DESC(doorbell_batch,
+		 "io_uring batches: ring the doorbell every this many jobs (0: once per batch)");
+
+/*
+ * The doorbell of jobs issued in one io_uring_enter() is rung once, when io_uring
+ * finishes its submission plug (it plugs URING_CMD batches of more than two SQEs): the
+ * callback runs in the submitting task before io_uring_enter() returns, or when the
+ * task sleeps (@from_schedule; this issue path never sleeps). One MMIO write instead of
+ * one per job, and the device's command processor is woken once per batch.
+ */
+static void mxa_queue_unplug(struct blk_plug_cb *cb, bool from_schedule)
+{
+	struct mxa_queue *q = cb->data;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (q->accepting && !q->recovering)
+		mxa_queue_doorbell(q);
+	spin_unlock_irqrestore(&q->lock, flags);
+	kfree(cb);
+}
+
+/* Ring now, or at the end of the submitter's plug when @defer and there is one. */
+static void mxa_queue_kick(struct mxa_queue *q, bool defer)
+{
+	unsigned int batch = READ_ONCE(mxa_doorbell_batch);
+
+	lockdep_assert_held(&q->lock);
+	/* Every few jobs anyway, so that the device runs while the batch is issued. */
+	if (!defer || (batch && ++q->doorbell_deferred >= batch) ||
+	    !blk_check_plugged(mxa_queue_unplug, q, sizeof(struct blk_plug_cb)))
+		mxa_queue_doorbell(q);
 }
 
 static void mxa_job_dep_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
@@ -449,6 +487,8 @@ static bool mxa_queue_can_push(struct mxa_queue *q, bool deps)
  *            otherwise queue the job in the queue's backlog, which the completion
  *            path feeds into the ring (io_uring issue never sleeps and never
  *            returns -EAGAIN, see mxa_uring.c).
+ * @defer_doorbell: inside a block plug (io_uring issuing a batch), ring the doorbell
+ *                  when the plug is flushed rather than now (mxa_queue_unplug()).
  *
  * Jobs enter the ring in the order they are pushed; a job never overtakes the
  * backlog. On success the job's fence is initialised and the caller keeps the
@@ -459,7 +499,7 @@ static bool mxa_queue_can_push(struct mxa_queue *q, bool deps)
  * Return: 0; -ERESTARTSYS; -EAGAIN when the backlog is full (MXA_BACKLOG_MAX);
  * -ENODEV once the device is gone.
  */
-int mxa_job_push(struct mxa_job *job, bool may_wait)
+int mxa_job_push(struct mxa_job *job, bool may_wait, bool defer_doorbell)
 {
 	struct mxa_queue *q = job->queue;
 	unsigned long flags;
@@ -479,7 +519,7 @@ int mxa_job_push(struct mxa_job *job, bool may_wait)
 			mxa_job_arm(q, job);
 			trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence.seqno, false);
 			mxa_queue_place(q, mxa_job_get(job));
-			mxa_queue_doorbell(q);
+			mxa_queue_kick(q, defer_doorbell);
 			mxa_reset_watch(q);
 			ret = 0;
 			break;
@@ -779,7 +819,7 @@ int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file)
 	ret = xa_reserve(&mf->jobs, job->id, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
-	ret = mxa_job_push(job, true);
+	ret = mxa_job_push(job, true, false);
 	if (ret) {
 		xa_release(&mf->jobs, job->id);
 		goto err_destroy;

@@ -87,7 +87,7 @@ struct mxa_job {
 
 int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp_t gfp,
 		   struct mxa_job **jobp);
-int mxa_job_push(struct mxa_job *job, bool may_wait);
+int mxa_job_push(struct mxa_job *job, bool may_wait, bool defer_doorbell);
 void mxa_job_destroy(struct mxa_job *job);
 void mxa_job_attach_signals(struct mxa_job *job);
 

@@ -132,8 +132,15 @@ void mxa_reset_watch(struct mxa_queue *q)
 		return;
 	q->watch_seqno = job->fence.seqno;
 	q->watch_start = jiffies;
-	if (timeout)
+	/*
+	 * Re-arming a timer for every completed job costs more than the job itself: while
+	 * the watchdog is pending with the same timeout it fires at the earlier deadline
+	 * and re-arms for the rest of the current head job's time.
+	 */
+	if (timeout && (timeout != q->watch_timeout || !delayed_work_pending(&q->watchdog))) {
+		q->watch_timeout = timeout;
 		mod_delayed_work(system_wq, &q->watchdog, msecs_to_jiffies(timeout));
+	}
 }
 
 static void mxa_reset_watchdog(struct work_struct *work)

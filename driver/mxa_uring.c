@@ -17,6 +17,8 @@
  * re-reads the SQE there from the shared ring, where userspace may already have put
  * another command (observed: jobs ran another SQE's program). A full backlog or a
  * failed atomic allocation completes the command with -EAGAIN / -ENOMEM instead.
+ * The doorbell of a batch is rung once, when io_uring flushes its submission plug
+ * (mxa_job.c, mxa_queue_unplug()).
  *
  * MXA_URING_CMD_COMMIT_GROUP completes at once (mxa_group.c does not sleep).
  * MXA_URING_CMD_WAIT_GROUP looks up the fence of the group that must complete; if there
@@ -212,7 +214,7 @@ static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 	if (ret)
 		goto err_done;
 
-	ret = mxa_job_push(job, false);
+	ret = mxa_job_push(job, false, true);
 	if (ret) {
 		mxa_job_destroy(job);
 		goto err_done;

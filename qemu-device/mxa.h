@@ -123,6 +123,10 @@ typedef struct MxaQueue {
     MxaTlbEntry tlb[MXA_TLB_SLOTS]; /* used only by the queue's thread */
     MxaLane lanes[MXA_GROUP_CLASSES];
     uint8_t *sram;          /* MXA_SRAM_SIZE bytes: the running job's on-chip memory */
+    bool sram_dirty;        /* queue thread only: a command may have written sram */
+    /* interrupt moderation (queue thread only): completions not yet signalled */
+    uint32_t irq_deferred;  /* jobs with MXA_JOB_F_IRQ completed since the last MSI-X */
+    int64_t irq_deferred_ns; /* when the oldest of them completed */
     QemuMutex mbar_lock;    /* protects the mbarriers in sram */
     QemuCond mbar_cond;     /* signalled when an mbarrier phase completes */
     MxaTile tiles[MXA_TILE_CLASSES][MXA_TILES_PER_CLASS]; /* queue thread only */
@@ -140,6 +144,7 @@ struct MxaState {
     uint32_t cycle_mhz;
     uint32_t spin_ns;       /* command processor waits on lanes/mbarriers spin first */
     uint32_t lane_spin_ns;  /* an idle lane spins for the next op first */
+    uint32_t irq_coalesce;  /* at most this many completions per queue interrupt */
 
     /* registers (BQL) */
     uint32_t control;
@@ -209,6 +214,9 @@ void mxa_raise_queue_irq(MxaState *s, unsigned q);
 void mxa_report_dev_error(MxaState *s, uint32_t code, uint32_t info);
 
 /* mxa_queue.c */
+#define MXA_IRQ_DEFER_NS 20000  /* a deferred queue interrupt waits at most this long */
+void mxa_queue_irq_flush(MxaQueue *q);
+void mxa_queue_irq_check(MxaQueue *q, uint32_t op);
 void mxa_queue_init(MxaState *s, unsigned q);
 void mxa_queue_fini(MxaQueue *q);
 void mxa_queue_reset_locked(MxaQueue *q);

@@ -264,6 +264,17 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
 
     *next = pc + ndw;
     switch (op) {
+    case MXA_OP_NOP: case MXA_OP_FENCE_WRITE: case MXA_OP_TIMESTAMP: case MXA_OP_REG_SET:
+    case MXA_OP_REG_ADD: case MXA_OP_REG_LOAD: case MXA_OP_REG_STORE: case MXA_OP_LOOP:
+    case MXA_OP_ENDLOOP: case MXA_OP_SEM_WAIT: case MXA_OP_SEM_SIGNAL:
+    case MXA_OP_COMMIT_GROUP: case MXA_OP_WAIT_GROUP: case MXA_OP_FENCE: case MXA_OP_COPY:
+    case MXA_OP_GEMM:
+        break;      /* never touch SRAM */
+    default:
+        job->q->sram_dirty = true;  /* the next job starts with SRAM zeroed */
+        break;
+    }
+    switch (op) {
     case MXA_OP_NOP:
         if (mxa_check_cmd(job, ndw, MXA_NOP_DWORDS, flags, 0)) {
             return -1;
@@ -503,6 +514,7 @@ void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
             mxa_job_fail(job, MXA_ERR_LOOP_BUDGET, 0, MXA_JOB_CMD_BUDGET);
             return;
         }
+        mxa_queue_irq_check(job->q, MXA_CMD_OPCODE(prog[pc]));
         if (qatomic_read(&s->timeline) &&
             mxa_timeline_worthy(MXA_CMD_OPCODE(prog[pc]))) {
             int64_t start = get_clock();

@@ -331,6 +331,7 @@ static const Property mxa_properties[] = {
     DEFINE_PROP_UINT32("cycle-mhz", MxaState, cycle_mhz, 1000),
     DEFINE_PROP_UINT32("spin-ns", MxaState, spin_ns, MXA_SPIN_NS),
     DEFINE_PROP_UINT32("lane-spin-ns", MxaState, lane_spin_ns, MXA_SPIN_NS),
+    DEFINE_PROP_UINT32("irq-coalesce", MxaState, irq_coalesce, 32),
     DEFINE_PROP_STRING("timeline", MxaState, timeline_path),
 };
 

@@ -135,6 +135,42 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
     qemu_mutex_unlock(&q->lock);
 }
 
+/*
+ * Interrupt moderation. A completed job's interrupt is sent at once when the ring is
+ * empty behind it; otherwise it is deferred while the next jobs run, and sent when the
+ * ring drains, after irq-coalesce completions, MXA_IRQ_DEFER_NS after the oldest
+ * deferred completion, before a command that may take long (anything but NOP, REG_SET,
+ * REG_ADD, LOOP, ENDLOOP, TIMESTAMP, COMMIT_GROUP, FENCE) and before the thread sleeps.
+ * So a job's completion is never held back by a slow job behind it. The driver reads
+ * COMPLETED and completes every job up to it on each interrupt.
+ */
+void mxa_queue_irq_flush(MxaQueue *q)
+{
+    if (q->irq_deferred) {
+        q->irq_deferred = 0;
+        mxa_raise_queue_irq(q->dev, q->index);
+    }
+}
+
+/* Before command @op of the running job: send a deferred interrupt if due. */
+void mxa_queue_irq_check(MxaQueue *q, uint32_t op)
+{
+    if (!q->irq_deferred) {
+        return;
+    }
+    switch (op) {
+    case MXA_OP_NOP: case MXA_OP_REG_SET: case MXA_OP_REG_ADD: case MXA_OP_LOOP:
+    case MXA_OP_ENDLOOP: case MXA_OP_TIMESTAMP: case MXA_OP_COMMIT_GROUP: case MXA_OP_FENCE:
+        if (get_clock() - q->irq_deferred_ns < MXA_IRQ_DEFER_NS) {
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    mxa_queue_irq_flush(q);
+}
+
 static void mxa_job_run(MxaJob *job)
 {
     uint32_t size = job->desc.prog_size;
@@ -218,7 +254,7 @@ static void *mxa_queue_thread(void *opaque)
         MxaJob job = { .q = q, .tlb = q->tlb };
         uint64_t desc_addr, start_ns;
         uint32_t head;
-        bool aborted;
+        bool aborted, drained;
 
         qemu_mutex_lock(&q->lock);
         for (;;) {
@@ -243,6 +279,7 @@ static void *mxa_queue_thread(void *opaque)
                 !q->stopped && q->head != q->tail) {
                 break;
             }
+            mxa_queue_irq_flush(q);
             qemu_cond_wait(&q->cond, &q->lock);
         }
         head = q->head;
@@ -285,9 +322,16 @@ static void *mxa_queue_thread(void *opaque)
             q->head = (head + 1) & (q->ring_size - 1);
             q->completed++;
         }
+        drained = q->head == q->tail || q->reset_pending || q->stopped;
         qemu_mutex_unlock(&q->lock);
         if (job.desc.flags & MXA_JOB_F_IRQ) {
-            mxa_raise_queue_irq(s, q->index);
+            if (!q->irq_deferred++) {
+                q->irq_deferred_ns = get_clock();
+            }
+        }
+        if (drained || q->irq_deferred >= s->irq_coalesce ||
+            (q->irq_deferred && get_clock() - q->irq_deferred_ns >= MXA_IRQ_DEFER_NS)) {
+            mxa_queue_irq_flush(q);
         }
     }
 }

@@ -2,12 +2,14 @@
  * MXA on-chip memory, TMA and mbarriers (Hopper's model, Documentation/isa.rst).
  *
  * Each queue owns MXA_SRAM_SIZE bytes of SRAM, zeroed when a job starts so that
- * nothing leaks between contexts. TMA_LOAD and TMA_STORE validate their tensor map
- * and box when issued (command processor) and move the box on the copy engine (a
- * lane thread) through the job's MMU: rows (a row is the box's extent along dim 0)
- * that are whole and consecutive in memory as one run straight into/out of SRAM,
- * partial or swizzled rows through a row buffer. A load then completes its bytes on an mbarrier in SRAM, which is how the
- * program learns the data is there (MBAR_WAIT).
+ * nothing leaks between contexts (skipped when no command since the last zeroing could
+ * have written it: q->sram_dirty, set by mxa_exec_one()). TMA_LOAD and TMA_STORE
+ * validate their tensor map and box when issued (command processor) and move the box
+ * on the copy engine (a lane thread) through the job's MMU: rows (a row is the box's
+ * extent along dim 0) that are whole and consecutive in memory as one run straight
+ * into/out of SRAM, partial or swizzled rows through a row buffer. A load then
+ * completes its bytes on an mbarrier in SRAM, which is how the program learns the data
+ * is there (MBAR_WAIT).
  *
  * mbarriers live in SRAM as struct MxaMbar; q->mbar_lock serialises the command
  * processor and the copy engine on them. A wait that nothing can satisfy (arrivals
@@ -58,9 +60,13 @@ void mxa_tma_fini(MxaQueue *q)
     g_free(q->sram);
 }
 
+/* Only when an earlier job may have written it: 256 KiB cost a NOP job ~10 us. */
 void mxa_tma_job_start(MxaJob *job)
 {
-    memset(job->q->sram, 0, MXA_SRAM_SIZE);
+    if (job->q->sram_dirty) {
+        memset(job->q->sram, 0, MXA_SRAM_SIZE);
+        job->q->sram_dirty = false;
+    }
 }
 
 static uint64_t mxa_reg(MxaJob *job, uint32_t r)
