@@ -2,7 +2,7 @@
 #   make demo    set up what is missing, boot a guest, run the demo through libaccel
 #   make check   host tests + guest kselftests; one TAP stream, "N passed, N failed"
 #   make setup   only the setup (packages, kernel, QEMU); needs root
-#   make golden GOLDEN=<dir>   run every golden vector of a directory against the engine
+#   make golden GOLDEN=<dir> [NUMERICS=exact|fast|hopper]   golden vectors against the engine
 #   make bench   benchmarks (never part of check)
 SHELL := /bin/bash
 .DEFAULT_GOAL := all

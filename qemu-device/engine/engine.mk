@@ -68,7 +68,7 @@ $(ENGINE_GOLDEN_RUNNER): tests/golden/mxa-golden.c $(ENGINE_LIB)
 	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
 
 golden: $(ENGINE_GOLDEN_RUNNER)
-	$(ENGINE_GOLDEN_RUNNER) $(GOLDEN_FLAGS) $(GOLDEN)
+	$(ENGINE_GOLDEN_RUNNER) $(if $(NUMERICS),--accum $(NUMERICS)) $(GOLDEN_FLAGS) $(GOLDEN)
 
 engine-check: $(ENGINE_HOST_TESTS)
 	@fail=0; for t in $(ENGINE_HOST_TESTS); do \
