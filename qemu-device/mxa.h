@@ -159,6 +159,8 @@ struct MxaState {
     uint32_t scratch;
     QemuMutex sem_lock;     /* makes SEM_SIGNAL add atomic across queues */
     char *timeline_path;    /* property "timeline" */
+    char *numerics;         /* property "numerics": "default" or "hopper" */
+    bool hopper;            /* numerics=hopper: WGMMA/MMA use the H200 model */
     FILE *timeline;         /* set at realize; NULL again once closed at exit */
     bool timeline_opened;
     Notifier timeline_exit;
@@ -259,6 +261,8 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op);
 
 /* mxa_math.c */
 int mxa_exec_gemm(MxaJob *job, const uint32_t *args);
+struct mxa_gemm_desc;
+void mxa_numerics_apply(MxaState *s, struct mxa_gemm_desc *g);
 int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd);
 int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op);
 int mxa_acc_hazard(MxaJob *job, uint64_t start, uint64_t len);

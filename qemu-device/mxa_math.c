@@ -80,6 +80,19 @@ int mxa_engine_fail(MxaJob *job, int err, uint64_t addr)
     }
 }
 
+/*
+ * numerics=hopper: tensor-core instructions (WGMMA, MMA) on float inputs use the
+ * engine's H200 model; integer inputs are exact either way.
+ */
+void mxa_numerics_apply(MxaState *s, struct mxa_gemm_desc *g)
+{
+    if (s->hopper && g->type_a != MXA_DT_S8 && g->type_a != MXA_DT_S4 &&
+        g->type_a != MXA_DT_B1) {
+        g->accum = MXA_ACCUM_HOPPER;
+        g->tf32_input = MXA_TF32_IN_TRUNCATE;
+    }
+}
+
 int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
 {
     MxaState *s = job->q->dev;
@@ -348,6 +361,7 @@ int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
               ((flags & MXA_WGMMA_F_NEGATE_A) ? MXA_GEMM_NEGATE_A : 0) |
               ((flags & MXA_WGMMA_F_NEGATE_B) ? MXA_GEMM_NEGATE_B : 0);
     g.sched = (flags & MXA_WGMMA_F_INTERWAVE) ? MXA_SCHED_INTERWAVE : MXA_SCHED_INTRAWAVE;
+    mxa_numerics_apply(s, &g);
     err = mxa_wgmma(s->engine, &g);
     if (!err) {
         memcpy(job->q->sram + op->sram, d, dbytes);

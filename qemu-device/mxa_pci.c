@@ -2,12 +2,14 @@
  * MXA virtual matrix accelerator: PCI function, BAR0 registers, resets and interrupts.
  *
  * Usage:
- *   -device mxa[,queues=N][,cores=N][,cycle-mhz=N][,timeline=PATH]
+ *   -device mxa[,queues=N][,cores=N][,cycle-mhz=N][,timeline=PATH][,numerics=hopper]
  *     queues     hardware queues, 1..16 (default 4); MSI-X vector q per queue plus one
  *                for device errors
  *     cores      matrix-engine worker threads (default 2)
  *     cycle-mhz  clock of the documented cycle model (default 1000)
  *     timeline   write an execution timeline there (Chrome/Perfetto trace JSON)
+ *     numerics   "default" (exact sums, rounded once) or "hopper": WGMMA and MMA
+ *                reproduce the H200 tensor core bit for bit (MXA_CAP_HOPPER_NUMERICS)
  *
  * MMIO callbacks only read and write registers and wake queue threads: programs run on the
  * queue threads (mxa_queue.c), which never take the BQL. Interrupts raised by those
@@ -126,8 +128,12 @@ static uint64_t mxa_mmio_read(void *opaque, hwaddr addr, unsigned size)
     switch (addr) {
     case MXA_REG_ID:            val = MXA_ID_VALUE; break;
     case MXA_REG_VERSION:       val = MXA_HW_VERSION_MAJOR << 16 | MXA_HW_VERSION_MINOR; break;
-    case MXA_REG_CAPS_LO:       val = (uint32_t)mxa_caps; break;
-    case MXA_REG_CAPS_HI:       val = (uint32_t)(mxa_caps >> 32); break;
+    case MXA_REG_CAPS_LO:
+        val = (uint32_t)(mxa_caps | (s->hopper ? MXA_CAP_HOPPER_NUMERICS : 0));
+        break;
+    case MXA_REG_CAPS_HI:
+        val = (uint32_t)((mxa_caps | (s->hopper ? MXA_CAP_HOPPER_NUMERICS : 0)) >> 32);
+        break;
     case MXA_REG_NUM_QUEUES:    val = s->num_queues; break;
     case MXA_REG_NUM_CORES:     val = s->num_cores; break;
     case MXA_REG_CONTROL:
@@ -259,6 +265,12 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
 {
     MxaState *s = MXA(pdev);
 
+    if (s->numerics && strcmp(s->numerics, "default") && strcmp(s->numerics, "hopper")) {
+        error_setg(errp, "mxa: numerics must be 'default' or 'hopper'");
+        return;
+    }
+    s->hopper = s->numerics && !strcmp(s->numerics, "hopper");
+
     if (s->num_queues < 1 || s->num_queues > MXA_MAX_QUEUES) {
         error_setg(errp, "mxa: queues must be in 1..%d", MXA_MAX_QUEUES);
         return;
@@ -333,6 +345,7 @@ static const Property mxa_properties[] = {
     DEFINE_PROP_UINT32("lane-spin-ns", MxaState, lane_spin_ns, MXA_SPIN_NS),
     DEFINE_PROP_UINT32("irq-coalesce", MxaState, irq_coalesce, 32),
     DEFINE_PROP_STRING("timeline", MxaState, timeline_path),
+    DEFINE_PROP_STRING("numerics", MxaState, numerics),
 };
 
 static const VMStateDescription vmstate_mxa = {

@@ -424,6 +424,7 @@ int mxa_exec_mma(MxaJob *job, const uint32_t *cmd)
         g.d = buf + abytes + bbytes;
     }
     g.c = accumulate ? g.d : NULL;
+    mxa_numerics_apply(s, &g);
     err = mxa_mma(s->engine, &g);
     if (err) {
         g_free(buf);

@@ -22,5 +22,22 @@ kroot="$MXA_CACHE/kernel/$MXA_KVER/root"
 	--kernel "$kroot/boot/vmlinuz-$MXA_KVER" --initrd "$build/initramfs.cpio.gz" \
 	--log "$build/guest-console.log" --tap-dir "$tapdir/guest" --tests "$guest_tests"
 
+mxa_step "guest tests with -device mxa,numerics=hopper (console log: $build/guest-hopper-console.log)"
+mkdir -p "$tapdir/guest-hopper"
+"$(dirname "$0")/vm/run-guest.py" --qemu "$MXA_CACHE/qemu/qemu-system-x86_64" \
+	--kernel "$kroot/boot/vmlinuz-$MXA_KVER" --initrd "$build/initramfs.cpio.gz" \
+	--log "$build/guest-hopper-console.log" --tap-dir "$tapdir/guest-hopper" --tests "mma" \
+	--device-args numerics=hopper
+# the hopper-only test point must have run there, not been skipped
+{
+	if grep -Eq '^ok [0-9]+ mma\.hopper_numerics_mode$' "$tapdir/guest-hopper/mma.tap"; then
+		echo "ok 1 numerics=hopper boot ran mma.hopper_numerics_mode"
+	else
+		echo "not ok 1 numerics=hopper boot did not run mma.hopper_numerics_mode"
+	fi
+} >"$tapdir/guest-hopper/hopper-mode.tap"
+echo 0 >"$tapdir/guest-hopper/hopper-mode.rc"
+
 mxa_step "results ($build/check.tap)"
-exec "$(dirname "$0")/tap-merge.py" "$build/check.tap" host="$tapdir/host" guest="$tapdir/guest"
+exec "$(dirname "$0")/tap-merge.py" "$build/check.tap" host="$tapdir/host" guest="$tapdir/guest" \
+	guest-hopper="$tapdir/guest-hopper"

@@ -73,6 +73,8 @@
 #define MXA_CAP_MMA		(1ull << 11)	/* synchronous MMA shapes */
 #define MXA_CAP_CVT		(1ull << 12)	/* CVT, MX quantisation on the device */
 #define MXA_CAP_FENCE		(1ull << 13)	/* FENCE (wgmma.fence) */
+#define MXA_CAP_HOPPER_NUMERICS	(1ull << 14)	/* -device mxa,numerics=hopper: WGMMA and MMA
+						 * reproduce the H200 tensor core bit for bit */
 
 /* ---- per-queue registers: MXA_QUEUE_BASE + q * MXA_QUEUE_STRIDE ---- */
 #define MXA_MAX_QUEUES		16

@@ -175,6 +175,12 @@ static int mma_check(struct __test_metadata *_metadata, FIXTURE_DATA(mma) *self,
 	g.b = self->data + B_OFF;
 	g.c = acc ? want : NULL;
 	g.d = want;
+	/* -device mxa,numerics=hopper: float MMAs follow the engine's H200 model */
+	if ((accel_device_info(self->dev)->caps & MXA_CAP_HOPPER_NUMERICS) &&
+	    s->ta != MXA_DT_S8 && s->ta != MXA_DT_S4 && s->ta != MXA_DT_B1) {
+		g.accum = MXA_ACCUM_HOPPER;
+		g.tf32_input = MXA_TF32_IN_TRUNCATE;
+	}
 	EXPECT_EQ(0, mxa_mma(NULL, &g));
 	for (size_t i = 0; i < dbytes; i++)
 		if (want[i] != self->data[OUT_OFF + i] && bad++ < 4)
@@ -247,6 +253,40 @@ TEST_F(mma, int8_satfinite_clamps)
 		clamped += out[i] == INT32_MAX;
 	}
 	EXPECT_NE(0, clamped);
+}
+
+/*
+ * Run in the guest boot with -device mxa,numerics=hopper (tests/run-check.sh): the device
+ * says so, and its float MMAs give the H200 model's bits (shapes_* above compare every
+ * shape against it), which differ from the exact mode's on random FP8 data (the H200
+ * truncates FP8 sums at about 13 bits).
+ */
+TEST_F(mma, hopper_numerics_mode)
+{
+	struct shape s = { MXA_DT_E4M3, MXA_DT_F32, 16, 8, 32, ACCEL_MMA_ACCUMULATE };
+	size_t dbytes = 16 * 8 * 4;
+	static uint8_t exact[16 * 8 * 4];
+	struct mxa_gemm_desc g = {
+		.m = 16, .n = 8, .k = 32, .type_a = MXA_DT_E4M3, .type_b = MXA_DT_E4M3,
+		.type_c = MXA_DT_F32, .type_d = MXA_DT_F32, .flags = MXA_GEMM_ACCUMULATE,
+	};
+	int differ = 0;
+
+	if (!(accel_device_info(self->dev)->caps & MXA_CAP_HOPPER_NUMERICS))
+		SKIP(return, "device in the default numerics mode (the hopper boot runs this)");
+	for (int round = 0; round < 8 && !differ; round++) {
+		ASSERT_EQ(0, mma_check(_metadata, self, &s));	/* device == H200 model */
+		memcpy(exact, self->data + C_OFF, dbytes);
+		g.a = self->data + A_OFF;
+		g.b = self->data + B_OFF;
+		g.c = exact;
+		g.d = exact;
+		ASSERT_EQ(0, mxa_mma(NULL, &g));
+		differ = memcmp(exact, self->data + OUT_OFF, dbytes) != 0;
+	}
+	EXPECT_TRUE(differ) {
+		TH_LOG("hopper mode gave the exact mode's bits on 8 random FP8 MMAs");
+	}
 }
 
 TEST_F(mma, errors)
