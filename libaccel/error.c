@@ -164,6 +164,7 @@ const char *accel_cap_name(unsigned int bit)
 		{ MXA_CAP_MMA, "MMA" },
 		{ MXA_CAP_CVT, "CVT" },
 		{ MXA_CAP_FENCE, "FENCE" },
+		{ MXA_CAP_HOPPER_NUMERICS, "HOPPER_NUMERICS" },
 	};
 	size_t i;
 
