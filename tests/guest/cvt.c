@@ -12,10 +12,10 @@
 #include <stdio.h>
 
 #include "accel.h"
+#include "accel_test.h"
 #include "kselftest_harness.h"
 #include "../../qemu-device/engine/mxa_engine.h"
 
-#define SEC	NSEC_PER_SEC
 
 #define N	1000u		/* 31 full blocks and a partial one */
 #define IN_OFF	0x10000u
@@ -73,27 +73,7 @@ FIXTURE_TEARDOWN(cvt)
 
 static int run(FIXTURE_DATA(cvt) *self)
 {
-	struct accel_job *job;
-	int ret;
-
-	ret = accel_prog_upload(self->prog, self->prog_bo, 0);
-	if (!ret)
-		ret = accel_submit(self->dev, 0, self->prog_bo, 0, accel_prog_size(self->prog),
-				   &job);
-	if (ret)
-		return ret;
-	ret = accel_wait(job, 60 * SEC);
-	if (!ret) {
-		self->r = *accel_job_result(job);
-		if (self->r.status) {
-			char why[256];
-
-			accel_job_explain(&self->r, why, sizeof(why));
-			fprintf(stderr, "# %s\n", why);
-		}
-	}
-	accel_job_free(job);
-	return ret;
+	return accel_test_run(self->dev, self->prog, self->prog_bo, &self->r);
 }
 
 #define TA	ACCEL_TILE(ACCEL_TILE_T, 0)

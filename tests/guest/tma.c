@@ -12,9 +12,9 @@
 #include <stdio.h>
 
 #include "accel.h"
+#include "accel_test.h"
 #include "kselftest_harness.h"
 
-#define SEC	NSEC_PER_SEC
 #define MBAR	0x30000u
 
 FIXTURE(tma) {
@@ -53,27 +53,7 @@ FIXTURE_TEARDOWN(tma)
 
 static int run(FIXTURE_DATA(tma) *self)
 {
-	struct accel_job *job;
-	int ret;
-
-	ret = accel_prog_upload(self->prog, self->prog_bo, 0);
-	if (!ret)
-		ret = accel_submit(self->dev, 0, self->prog_bo, 0, accel_prog_size(self->prog),
-				   &job);
-	if (ret)
-		return ret;
-	ret = accel_wait(job, 60 * SEC);
-	if (!ret) {
-		self->r = *accel_job_result(job);
-		if (self->r.status) {
-			char why[256];
-
-			accel_job_explain(&self->r, why, sizeof(why));
-			fprintf(stderr, "# %s\n", why);
-		}
-	}
-	accel_job_free(job);
-	return ret;
+	return accel_test_run(self->dev, self->prog, self->prog_bo, &self->r);
 }
 
 /* A rank-2 map of rows x cols elements of @eb bytes at data offset @off, dense rows. */
