@@ -65,6 +65,11 @@ static void mxa_job_free_signals(struct mxa_job *job)
 
 static void mxa_job_release_refs(struct mxa_job *job)
 {
+	/* An unused hardware fence is plain memory; a used one lives on by refcount. */
+	if (job->ran)
+		dma_fence_put(job->fence);
+	else
+		kfree(job->fence);
 	mxa_job_free_signals(job);
 	dma_fence_put(job->done);
 	mxa_uqueue_put(job->uq);
@@ -81,14 +86,8 @@ static void mxa_job_free_work_fn(struct work_struct *work)
 	struct mxa_job *job, *next;
 
 	llist_for_each_entry_safe(job, next, list, free_node) {
-		bool ran = job->ran;
-
 		mxa_job_release_refs(job);
-		/* RCU-deferred: a hardware fence may be looked at under rcu_read_lock(). */
-		if (ran)
-			dma_fence_free(&job->fence);
-		else
-			kfree(job);
+		kfree(job);
 	}
 }
 
@@ -120,10 +119,19 @@ void mxa_job_flush_free(void)
 	flush_work(&mxa_job_free_work);
 }
 
-static struct mxa_job *to_mxa_job(struct dma_fence *fence)
-{
-	return container_of(fence, struct mxa_job, fence);
-}
+/**
+ * struct mxa_hw_fence - a job's hardware fence.
+ * @base: the fence.
+ * @q: its hardware queue (timeline name).
+ *
+ * Separate from the job: the scheduler's finished fence holds the hardware fence (as
+ * its parent) and the job holds the finished fence, so a fence embedded in the job
+ * would keep the job alive for ever.
+ */
+struct mxa_hw_fence {
+	struct dma_fence base;
+	struct mxa_queue *q;
+};
 
 static const char *mxa_fence_get_driver_name(struct dma_fence *fence)
 {
@@ -132,19 +140,13 @@ static const char *mxa_fence_get_driver_name(struct dma_fence *fence)
 
 static const char *mxa_fence_get_timeline_name(struct dma_fence *fence)
 {
-	return to_mxa_job(fence)->queue->name;
+	return container_of(fence, struct mxa_hw_fence, base)->q->name;
 }
 
-/* The fence holds a job reference; the job frees the fence's memory (RCU-deferred). */
-static void mxa_fence_release(struct dma_fence *fence)
-{
-	mxa_job_put(to_mxa_job(fence));
-}
-
+/* The default release: kfree_rcu() of the fence (it starts struct mxa_hw_fence). */
 static const struct dma_fence_ops mxa_fence_ops = {
 	.get_driver_name = mxa_fence_get_driver_name,
 	.get_timeline_name = mxa_fence_get_timeline_name,
-	.release = mxa_fence_release,
 };
 
 /*
@@ -251,8 +253,8 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 	struct mxa_bo *bo;
 	int ret;
 
-	/* dma_fence_free() frees the fence's address: the fence must start the job. */
-	BUILD_BUG_ON(offsetof(struct mxa_job, fence) != 0);
+	/* dma_fence_free() frees the fence's address: the fence must start the struct. */
+	BUILD_BUG_ON(offsetof(struct mxa_hw_fence, base) != 0);
 
 	if (args->flags)
 		return -EINVAL;
@@ -282,6 +284,14 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 	}
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (job) {
+		/* Allocated now: run_job, in the scheduler's work, must not fail on memory. */
+		job->fence = kzalloc(sizeof(struct mxa_hw_fence), GFP_KERNEL);
+		if (!job->fence) {
+			kfree(job);
+			job = NULL;
+		}
+	}
 	if (!job) {
 		mxa_uqueue_put(uq);
 		drm_gem_object_put(obj);
@@ -414,10 +424,9 @@ const struct drm_mxa_job_result *mxa_job_result(struct mxa_job *job)
 static void mxa_job_arm(struct mxa_queue *q, struct mxa_job *job)
 {
 	lockdep_assert_held(&q->lock);
-	dma_fence_init(&job->fence, &mxa_fence_ops, &q->fence_lock, q->fence_context,
+	container_of(job->fence, struct mxa_hw_fence, base)->q = q;
+	dma_fence_init(job->fence, &mxa_fence_ops, &q->fence_lock, q->fence_context,
 		       ++q->seqno);
-	/* The fence's own reference to the job, dropped by its release. */
-	mxa_job_get(job);
 	job->ran = true;
 	/* The device uses the VM's page tables until the fence signals (mxa_vm.c). */
 	atomic_inc(&job->vm->jobs);
@@ -442,7 +451,7 @@ static void mxa_queue_place(struct mxa_queue *q, struct mxa_job *job)
 	desc->completion = q->comps_dma + slot * sizeof(*comp);
 	desc->job_id = job->id;
 	q->tail = (slot + 1) & (q->size - 1);
-	trace_mxa_job_run(q->idx, slot, job->id, job->fence.seqno);
+	trace_mxa_job_run(q->idx, slot, job->id, job->fence->seqno);
 }
 
 static void mxa_queue_doorbell(struct mxa_queue *q)
@@ -498,18 +507,18 @@ struct dma_fence *mxa_job_run(struct mxa_job *job)
 	}
 	mxa_job_arm(q, job);
 	if (!q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog)) {
-		trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence.seqno, false);
+		trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence->seqno, false);
 		mxa_queue_place(q, mxa_job_get(job));
 		mxa_queue_doorbell(q);
 		mxa_reset_watch(q);
 	} else {
-		trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence.seqno, true);
+		trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence->seqno, true);
 		list_add_tail(&mxa_job_get(job)->backlog_node, &q->backlog);
 		q->backlog_len++;
 		mxa_queue_refill(q);
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
-	return dma_fence_get(&job->fence);
+	return dma_fence_get(job->fence);
 }
 
 static void mxa_job_signal(struct mxa_job *job)
@@ -517,8 +526,8 @@ static void mxa_job_signal(struct mxa_job *job)
 	/* Before the fence: the finished fence, and its waiters, follow at once. */
 	WRITE_ONCE(job->ended, true);
 	if (job->result.status)
-		dma_fence_set_error(&job->fence, job->result.status);
-	dma_fence_signal(&job->fence);
+		dma_fence_set_error(job->fence, job->result.status);
+	dma_fence_signal(job->fence);
 	/* The device is done with the job: its VM's page tables may go (mxa_vm.c). */
 	atomic_dec(&job->vm->jobs);
 }
@@ -560,7 +569,7 @@ static void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
 	if (r->status == -EFAULT)
 		trace_mxa_job_fault(q->idx, job->vm->ctx, job->id, r->err_addr, r->err_info,
 				    r->err_offset);
-	trace_mxa_job_complete(q->idx, job->id, job->fence.seqno, r->status, r->error,
+	trace_mxa_job_complete(q->idx, job->id, job->fence->seqno, r->status, r->error,
 			       r->cycles);
 	if (r->end_ns > r->start_ns)
 		atomic64_add(r->end_ns - r->start_ns, &job->vm->engine_ns[q->idx]);

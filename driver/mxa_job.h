@@ -40,13 +40,12 @@ struct mxa_job_signal {
 
 /**
  * struct mxa_job - one program run on a hardware queue.
- * @fence: the hardware fence: initialised when the scheduler runs the job
- *         (mxa_job_run()), signalled when the device ends it. It holds a job reference
- *         while it lives (dropped by its release).
+ * @fence: the hardware fence (a struct mxa_hw_fence, reference): initialised when the
+ *         scheduler runs the job (mxa_job_run()), signalled when the device ends it.
  * @base: the scheduler job; armed and pushed to @uq's entity at submission.
  * @refcount: the job's references: its creator (handed on to the file's job table or
- *            to the io_uring command), the scheduler (until free_job), a ring slot or
- *            backlog entry while on the hardware queue, and @fence.
+ *            to the io_uring command), the scheduler (until free_job), and a ring
+ *            slot or backlog entry while on the hardware queue.
  * @uq: the user queue (reference).
  * @queue: the hardware queue (@uq's).
  * @done: the scheduler's finished fence (reference): what userspace waits for.
@@ -68,7 +67,7 @@ struct mxa_job_signal {
  * @free_node: entry of the deferred free list.
  */
 struct mxa_job {
-	struct dma_fence fence;
+	struct dma_fence *fence;
 	struct drm_sched_job base;
 	struct kref refcount;
 	struct mxa_uqueue *uq;
