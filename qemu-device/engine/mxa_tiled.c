@@ -446,13 +446,26 @@ static void do_pack(struct tiled *tl, unsigned s, unsigned task)
 	}
 }
 
+/*
+ * When a tile runs all of K here (intrawave, one super chunk), its running
+ * block sums live in a thread-local buffer with a stride that is not a
+ * power of two (D's rows, often 2^n floats apart, fight for the same L2
+ * sets): the first block writes it (from C or +0), the middle ones add to
+ * it, and the last one reads it as its "C" and writes D. The additions are
+ * the same, in the same order, as with D as the running value.
+ */
+#define TBUF_LD (TILE_NP * MXA_NR + 16)
+
 static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_t p1,
 			size_t q0, size_t q1)
 {
 	const struct mxa_op *op = tl->op;
 	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
 	size_t ldd = op->ldd / 4, ldc = op->ldc / 4;
+	float *tbuf = NULL;
 
+	if (k0 == 0 && k1 == tl->k && tl->k > KB)
+		tbuf = mxa_scratch(1, (size_t)TILE_MP * MXA_MR * TBUF_LD * sizeof(float));
 	for (size_t kb0 = k0; kb0 < k1; kb0 += KB) {
 		size_t len = k1 - kb0 < KB ? k1 - kb0 : KB;
 		unsigned flags = 0;
@@ -487,6 +500,18 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 					.flags = flags,
 				};
 
+				if (tbuf) {
+					float *t = tbuf + (i - p0 * MXA_MR) * TBUF_LD + (j - q0 * MXA_NR);
+
+					if (flags & MXA_KF_LAST) {
+						u.c = t;
+						u.ldc = TBUF_LD;
+						u.flags = MXA_KF_FIRST | MXA_KF_C | MXA_KF_LAST;
+					} else {
+						u.d = t;
+						u.ldd = TBUF_LD;
+					}
+				}
 				tl->kf32(a, b, len, &u);
 			}
 		}
