@@ -34,8 +34,10 @@ include bench/bench.mk
 include tests/fuzz/fuzz.mk
 include tests/stress/stress.mk
 
-# The test machinery's own test (needs QEMU, the kernel and the initramfs).
-HOST_SCRIPT_TESTS := tests/host/test-harness.sh tests/host/test-fuzz-device.sh
+# The test machinery's own test (needs QEMU, the kernel and the initramfs), and the
+# driver lint (checkpatch, W=1, sparse).
+HOST_SCRIPT_TESTS := tests/host/test-harness.sh tests/host/test-fuzz-device.sh \
+	tests/host/test-driver-lint.sh
 
 .PHONY: all setup setup-packages kernel qemu driver initramfs check check-host check-guest \
 	demo clean vm-test
@@ -52,8 +54,10 @@ qemu:
 	@scripts/build-qemu.sh >/dev/null
 
 # The stamp exists once packages, kernel and headers are in place, so `make check` on a
-# set-up machine never calls apt.
-SETUP_STAMP := $(MXA_CACHE)/setup-$(KVER).stamp
+# set-up machine never calls apt. Bump SETUP_REV when the setup scripts gain a step
+# (2: sparse and checkpatch for the driver lint), so set-up machines run them again.
+SETUP_REV := 2
+SETUP_STAMP := $(MXA_CACHE)/setup-$(KVER)-r$(SETUP_REV).stamp
 $(SETUP_STAMP):
 	@scripts/setup-packages.sh
 	@scripts/fetch-kernel.sh

@@ -248,6 +248,7 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 	struct mxa_file *mf = to_mxa_file(file);
 	struct mxa_device *mdev = mf->mdev;
 	struct drm_gem_object *obj;
+	struct mxa_hw_fence *hwf;
 	struct mxa_uqueue *uq;
 	struct mxa_job *job;
 	struct mxa_bo *bo;
@@ -283,21 +284,18 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 		return PTR_ERR(uq);
 	}
 
+	/* The hardware fence now: run_job, in the scheduler's work, must not fail. */
+	hwf = kzalloc(sizeof(*hwf), GFP_KERNEL);
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
-	if (job) {
-		/* Allocated now: run_job, in the scheduler's work, must not fail on memory. */
-		job->fence = kzalloc(sizeof(struct mxa_hw_fence), GFP_KERNEL);
-		if (!job->fence) {
-			kfree(job);
-			job = NULL;
-		}
-	}
-	if (!job) {
+	if (!job || !hwf) {
+		kfree(hwf);
+		kfree(job);
 		mxa_uqueue_put(uq);
 		drm_gem_object_put(obj);
 		return -ENOMEM;
 	}
 	kref_init(&job->refcount);
+	job->fence = &hwf->base;
 	atomic_inc(&mdev->live_jobs);
 	atomic64_inc(&mdev->jobs_total);
 	job->uq = uq;
@@ -618,11 +616,10 @@ static u32 mxa_queue_harvest(struct mxa_queue *q)
 void mxa_job_queue_complete(struct mxa_queue *q)
 {
 	unsigned long flags;
-	u32 done = 0;
 
 	spin_lock_irqsave(&q->lock, flags);
 	if (!q->recovering) {
-		done = mxa_queue_harvest(q);
+		mxa_queue_harvest(q);
 		mxa_queue_refill(q);
 	}
 	spin_unlock_irqrestore(&q->lock, flags);

@@ -353,14 +353,18 @@ int mxa_uring_cmd(struct io_uring_cmd *cmd, unsigned int issue_flags)
 		ret = -EINVAL;
 	else if (drm_dev_is_unplugged(file->minor->dev))
 		ret = -ENODEV;
-	else if (cmd->cmd_op == MXA_URING_CMD_SUBMIT)
-		return mxa_uring_submit(cmd, file, issue_flags);
-	else if (cmd->cmd_op == MXA_URING_CMD_COMMIT_GROUP)
-		return mxa_uring_commit_group(cmd, file, issue_flags);
-	else if (cmd->cmd_op == MXA_URING_CMD_WAIT_GROUP)
-		return mxa_uring_wait_group(cmd, file, issue_flags);
 	else
-		ret = -EOPNOTSUPP;
+		switch (cmd->cmd_op) {
+		case MXA_URING_CMD_SUBMIT:
+			return mxa_uring_submit(cmd, file, issue_flags);
+		case MXA_URING_CMD_COMMIT_GROUP:
+			return mxa_uring_commit_group(cmd, file, issue_flags);
+		case MXA_URING_CMD_WAIT_GROUP:
+			return mxa_uring_wait_group(cmd, file, issue_flags);
+		default:
+			ret = -EOPNOTSUPP;
+			break;
+		}
 
 	io_uring_cmd_done(cmd, ret, 0, issue_flags);
 	return -EIOCBQUEUED;

@@ -44,6 +44,8 @@
  * @entries: the table, in coherent DMA memory.
  * @dma: its bus address.
  * @children: levels 2 and 1: the next-level table of each entry (NULL if none).
+ * @used: valid entries; the table is unlinked when it drops to zero.
+ * @stale: entry of mxa_vm.stale_tables once unlinked while jobs may still walk it.
  */
 struct mxa_pt {
 	__le64 *entries;

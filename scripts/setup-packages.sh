@@ -12,7 +12,7 @@ PKGS=(build-essential pkg-config ninja-build flex bison python3 python3-venv
       busybox-static cpio xz-utils zstd kmod
       liburing-dev libdrm-dev libopenblas-dev
       qemu-system-data seabios
-      bc pahole gnuplot-nox)
+      bc pahole gnuplot-nox sparse)
 
 changed=0
 src_list=/etc/apt/sources.list.d/mxa-trixie-src.sources

@@ -129,6 +129,8 @@ struct worker {
 	int njobs;
 	uint64_t group_ids[MAX_IDS];
 	int ngroups;
+	uint32_t uqueues[MAX_IDS];	/* user queue ids from QUEUE_CREATE */
+	int nuqueues;
 	struct io_uring ring;
 	int have_ring;
 	int ring_inflight;
@@ -197,9 +199,11 @@ static uint64_t pick_va(struct worker *w)
 
 static uint32_t pick_queue(struct worker *w)
 {
+	if (w->nuqueues && one_in(3))
+		return w->uqueues[rnd_below(w->nuqueues)];
 	if (!one_in(8))
 		return rnd_below(w->info.num_queues ? w->info.num_queues : 1);
-	return edge32();
+	return one_in(2) ? DRM_MXA_USER_QUEUE_ID_BASE + rnd_below(80) : edge32();
 }
 
 static uint64_t pick_job_id(struct worker *w)
@@ -512,6 +516,27 @@ static void op_groups(struct worker *w)
 	}
 }
 
+/* User queues: create (any priority, sometimes bad arguments) and destroy. */
+static void op_uqueue(struct worker *w)
+{
+	if (one_in(2)) {
+		struct drm_mxa_queue_create c = { 0 };
+
+		c.hw_queue = one_in(8) ? edge32() : rnd_below(w->info.num_queues + 1);
+		c.priority = one_in(8) ? edge32() : rnd_below(3);
+		if (one_in(16))
+			c.flags = edge32();
+		if (!xioctl(w, DRM_IOCTL_MXA_QUEUE_CREATE, &c) && w->nuqueues < MAX_IDS)
+			w->uqueues[w->nuqueues++] = c.queue_id;
+	} else {
+		struct drm_mxa_queue_destroy d = { .queue_id = pick_queue(w) };
+
+		if (one_in(16))
+			d.flags = edge32();
+		xioctl(w, DRM_IOCTL_MXA_QUEUE_DESTROY, &d);
+	}
+}
+
 static void op_query(struct worker *w)
 {
 	struct drm_mxa_query q = { 0 };
@@ -763,7 +788,7 @@ static int worker_open(struct worker *w)
 	q.pointer = (uintptr_t)&w->info;
 	memset(&w->info, 0, sizeof(w->info));
 	xioctl(w, DRM_IOCTL_MXA_QUERY, &q);
-	w->nbos = w->njobs = w->ngroups = 0;
+	w->nbos = w->njobs = w->ngroups = w->nuqueues = 0;
 	return 0;
 }
 
@@ -819,7 +844,10 @@ static void worker_run(int idx, uint64_t seed, int64_t deadline_ns)
 			op_groups(w);
 			break;
 		case 19:
-			op_query(w);
+			if (one_in(2))
+				op_query(w);
+			else
+				op_uqueue(w);
 			break;
 		case 20 ... 21:
 			op_vm_bind(w);
