@@ -22,6 +22,8 @@ ENGINE_SRCS := \
 	$(ENGINE_DIR)/mxa_xacc.c \
 	$(ENGINE_DIR)/mxa_gemm.c \
 	$(ENGINE_DIR)/mxa_exact.c \
+	$(ENGINE_DIR)/mxa_hopper.c \
+	$(ENGINE_DIR)/mxa_cublas_plan.c \
 	$(ENGINE_DIR)/mxa_tiled.c \
 	$(ENGINE_DIR)/mxa_kernels.c \
 	$(ENGINE_DIR)/mxa_kernels_avx2.c \
@@ -39,16 +41,18 @@ ENGINE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra \
 	-Wno-unused-parameter -ffp-contract=off -fno-fast-math -pthread
 ENGINE_LDLIBS := -lm -pthread
 
-ENGINE_TEST_NAMES := formats mx xacc gemm ops threads golden
+ENGINE_TEST_NAMES := formats mx xacc gemm ops threads golden hopper
 ENGINE_HOST_TESTS := $(patsubst %,$(BUILD)/tests/host/test-engine-%,$(ENGINE_TEST_NAMES))
 HOST_TESTS += $(ENGINE_HOST_TESTS)
 
 ENGINE_GOLDEN_RUNNER := $(BUILD)/tests/golden/mxa-golden
+# experiment driver for the HOPPER GEMM model (Documentation/numerics.rst)
+ENGINE_EXPLORE := $(BUILD)/tests/host/explore-hopper-gemm
 ENGINE_BENCH := $(BUILD)/bench/bench-engine
 
 .PHONY: engine-all engine-check golden bench-engine
 
-engine-all: $(ENGINE_LIB) $(ENGINE_HOST_TESTS) $(ENGINE_GOLDEN_RUNNER)
+engine-all: $(ENGINE_LIB) $(ENGINE_HOST_TESTS) $(ENGINE_GOLDEN_RUNNER) $(ENGINE_EXPLORE)
 
 $(BUILD)/engine/%.o: $(ENGINE_DIR)/%.c $(ENGINE_HDRS)
 	@mkdir -p $(dir $@)
@@ -62,6 +66,10 @@ $(ENGINE_LIB): $(ENGINE_OBJS)
 $(BUILD)/tests/host/test-engine-%: tests/host/test-engine-%.c tests/host/tap.h tests/host/test-engine-util.h $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -Itests/host -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
+
+$(ENGINE_EXPLORE): tests/host/explore-hopper-gemm.c $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
 
 $(ENGINE_GOLDEN_RUNNER): tests/golden/mxa-golden.c $(ENGINE_LIB)
 	@mkdir -p $(dir $@)

@@ -356,6 +356,53 @@ int mxa_mma(struct mxa_engine *eng, const struct mxa_gemm_desc *desc);
  */
 int mxa_wgmma(struct mxa_engine *eng, const struct mxa_gemm_desc *desc);
 
+/**
+ * struct mxa_hopper_plan - how a library GEMM on the H200 (cuBLAS/cuBLASLt)
+ * strings tensor-core instructions together; the choices are the library's,
+ * the rounding of each instruction is the HOPPER model's. Zero = one chain of
+ * instructions over all of K from zero, nothing else.
+ */
+struct mxa_hopper_plan {
+	uint32_t inst_k;	/* K per instruction; 0 = the tensor core's:
+				 * FP8 32, f16/bf16 16, tf32 8, f64 4 */
+	uint32_t promote_k;	/* every promote_k elements (a multiple of inst_k)
+				 * the chain is added, FP32 round to nearest, into a
+				 * separate accumulator and restarts from zero
+				 * (cuBLAS FP8 without fast accumulation: 128);
+				 * 0 = never */
+	uint32_t split_k;	/* 0, 1: none; else K is cut into tiles of split_tile
+				 * elements, the tiles are dealt to split_k slices,
+				 * each slice is its own chain from zero and the
+				 * slice sums are added in slice order, rounded to
+				 * nearest in the accumulator type */
+	uint32_t split_tile;	/* multiple of inst_k; 0 = inst_k */
+	uint32_t split_interleaved;	/* 0: slice s takes ceil(tiles / split_k)
+					 * consecutive tiles (split-K); 1: tiles
+					 * s, s + split_k, ... (sliced K) */
+};
+
+/**
+ * mxa_hopper_gemm() - D = A*B^T (+ C) as a library GEMM on the H200 runs it:
+ * the chains, promotion and slices of @plan, each instruction with the
+ * HOPPER numerics (desc->accum and desc->k_chunk are ignored); C, when
+ * accumulating, is added last with one rounding (beta = 1). Float inputs
+ * without scales and an F32 D, or F64; TF32 inputs as desc->tf32_input
+ * (cuBLAS rounds to nearest even, the default). Bad plans:
+ * MXA_ENGINE_EINVAL_OPTION.
+ */
+int mxa_hopper_gemm(struct mxa_engine *eng, const struct mxa_gemm_desc *desc,
+		    const struct mxa_hopper_plan *plan);
+
+/**
+ * mxa_hopper_cublas_plan() - the plan cuBLAS/cuBLASLt (CUDA 13, torch 2.11)
+ * chose on an H200 for @desc's types and shape (B as N x K), as measured:
+ * FP8 promotes every 128 unless @fast_accum; split-K and sliced K as seen
+ * for the shapes of ../shared/golden and of tests/host/gen-cublas-cases.py.
+ * Returns 1 for a measured shape, 0 when the plan is a guess (one chain).
+ */
+int mxa_hopper_cublas_plan(const struct mxa_gemm_desc *desc, int fast_accum,
+			   struct mxa_hopper_plan *plan);
+
 /** Which SIMD path runs: "avx2" or "portable". */
 const char *mxa_engine_simd(void);
 /** Force the portable C path (1) or allow SIMD again (0); for tests. */

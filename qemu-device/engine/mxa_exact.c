@@ -13,6 +13,9 @@
  * to the accumulator type (f32, f16 or f64). Integer chunks are summed in
  * int64 and wrapped or clamped to int32 once per chunk.
  *
+ * The HOPPER numerics run here too, per element: each chunk as the tensor
+ * core rounds it, or a whole library GEMM (op->has_plan), from mxa_hopper.c.
+ *
  * Work is split into output tiles; each element's arithmetic does not depend
  * on the tile it falls in, so any thread count gives the same bits.
  */
@@ -24,6 +27,7 @@
 #include "mxa_cpu.h"
 #include "mxa_formats.h"
 #include "mxa_gemm.h"
+#include "mxa_hopper.h"
 #include "mxa_pool.h"
 #include "mxa_xacc.h"
 
@@ -74,10 +78,8 @@ struct chunk_ctx {
 	int twoprod;
 	unsigned td;
 	int prec, emin, emax;
-	/* MXA_ACCUM_HOPPER */
-	int hopper;
-	int emin_a, emin_b;	/* exponent the tensor core gives subnormal inputs */
-	int align_bits, out_bits;	/* 25 and 23, or 13 and 13 with FP8 inputs */
+	int hopper;		/* MXA_ACCUM_HOPPER: the tensor core's rounding */
+	struct mxa_hopper_ctx hc;
 };
 
 /* One chunk of one element: run (the incoming value, or none) + a . b. */
@@ -95,80 +97,6 @@ static double chunk_scalar(struct chunk_ctx *cc, const double *a, const double *
 		mxa_xacc_add(&cc->x, run);
 	mxa_xacc_add_dot(&cc->x, a, b, n, cc->twoprod);
 	return mxa_xacc_round(&cc->x, cc->prec, cc->emin, cc->emax);
-}
-
-static int hopper_emin(unsigned t)
-{
-	switch (t) {
-	case MXA_DT_E4M3:
-		return -6;
-	case MXA_DT_E5M2:
-	case MXA_DT_F16:
-		return -14;
-	default:	/* bf16, tf32 */
-		return -126;
-	}
-}
-
-static double trunc_to_bits(double r, int bits)
-{
-	double qq;
-
-	if (r == 0.0)
-		return r;
-	qq = ldexp(1.0, ilogb(r) - bits);
-	return trunc(r / qq) * qq;
-}
-
-/*
- * One chunk as the H200 tensor core does it (measured; see mxa_engine.h):
- * align C and the products to the largest exponent, truncate each at
- * 2^(emax - align_bits), add exactly, truncate the sum to out_bits fraction
- * bits. Products are exact doubles, t / q and trunc() are exact, and the
- * integer sum stays far below 2^53, so the arithmetic here is exact.
- */
-static double chunk_hopper(struct chunk_ctx *cc, const double *a, const double *b, size_t n,
-			   double run, int have_run)
-{
-	int emax = INT32_MIN, any = 0;
-	double c = have_run ? run : 0.0, q, sum;
-
-	if (cc->twoprod) {
-		/* DMMA: a chain of IEEE FMAs in k order, starting from C */
-		for (size_t i = 0; i < n; i++)
-			c = fma(a[i], b[i], c);
-		return c;
-	}
-
-	if (!isfinite(c))
-		return chunk_scalar(cc, a, b, n, run, have_run);
-	if (c != 0.0) {
-		emax = ilogb(c);
-		any = 1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		double p = a[i] * b[i];
-		int ea, eb;
-
-		if (!isfinite(p))
-			return chunk_scalar(cc, a, b, n, run, have_run);
-		if (p == 0.0)
-			continue;
-		ea = ilogb(a[i]);
-		eb = ilogb(b[i]);
-		ea = ea < cc->emin_a ? cc->emin_a : ea;
-		eb = eb < cc->emin_b ? cc->emin_b : eb;
-		if (ea + eb > emax)
-			emax = ea + eb;
-		any = 1;
-	}
-	if (!any)	/* only zeros: IEEE addition decides the sign */
-		return chunk_scalar(cc, a, b, n, run, have_run);
-	q = ldexp(1.0, emax - cc->align_bits);
-	sum = trunc(c / q);
-	for (size_t i = 0; i < n; i++)
-		sum += trunc(a[i] * b[i] / q);
-	return round_exact_double(trunc_to_bits(sum * q, cc->out_bits), cc->td);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -235,13 +163,8 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 	cc.td = op->d.type_d;
 	round_params(cc.td, &cc.prec, &cc.emin, &cc.emax);
 	cc.hopper = op->d.accum == MXA_ACCUM_HOPPER;
-	cc.emin_a = hopper_emin(op->d.type_a);
-	cc.emin_b = hopper_emin(op->d.type_b);
-	if (op->d.type_a == MXA_DT_E4M3 || op->d.type_a == MXA_DT_E5M2 ||
-	    op->d.type_b == MXA_DT_E4M3 || op->d.type_b == MXA_DT_E5M2)
-		cc.align_bits = 13, cc.out_bits = 13;
-	else
-		cc.align_bits = 25, cc.out_bits = 23;
+	if (cc.hopper)
+		mxa_hopper_init(&cc.hc, op);
 	mxa_xacc_init(&cc.x);
 	for (size_t i = i0; i < i1; i++)
 		mxa_op_row_values(op, 0, i, av + (i - i0) * k);
@@ -272,6 +195,12 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 
 			for (size_t l = 0; l < nl; l++)
 				run[l] = mxa_op_load_c(op, i, j + l);
+			if (op->has_plan) {
+				/* a library GEMM: its own chains over all of K */
+				run[0] = mxa_hopper_plan_dot(&cc.hc, op, a, bv + (j - j0) * k, run[0]);
+				mxa_op_store_d(op, i, j, run[0]);
+				continue;
+			}
 			for (size_t k0 = 0; k0 < k; k0 += kc) {
 				size_t k1 = k0 + kc < k ? k0 + kc : k;
 				int ok = 0;
@@ -297,8 +226,8 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 					if ((ok >> l) & 1)
 						continue;
 					if (cc.hopper)
-						run[l] = chunk_hopper(&cc, a + k0, b, k1 - k0, run[l],
-								      have_run);
+						run[l] = mxa_hopper_mma(&cc.hc, a + k0, b, k1 - k0,
+									run[l], have_run);
 					else
 						run[l] = chunk_scalar(&cc, a + k0, b, k1 - k0, run[l],
 								      have_run);

@@ -27,6 +27,8 @@ struct mxa_op {
 	size_t lda, ldb, ldc, ldd, ld_sa, ld_sb;	/* effective, in bytes */
 	int scale_a, scale_b;	/* scales applied on this side */
 	uint32_t k_chunk;	/* effective: 1..k */
+	int has_plan;		/* mxa_hopper_gemm(): @plan, checked, defaults filled */
+	struct mxa_hopper_plan plan;
 };
 
 /** mxa_op_prepare() - validate @desc and derive @op (0 or -errno). */

@@ -316,6 +316,16 @@ static int engine_matmul(struct mxa_engine *eng, const struct mxa_golden_case *g
 		}
 		return rc;
 	}
+	case MXGV_ORACLE_H200_CUBLAS:
+		if (o->accum == MXA_ACCUM_HOPPER && gc->dtype_d != MXA_DT_S32) {
+			/* cuBLAS's chains of tensor-core instructions; TF32 inputs
+			 * rounded to nearest even by cuBLAS (o->tf32_input) */
+			struct mxa_hopper_plan plan;
+
+			mxa_hopper_cublas_plan(&d, !!(gc->flags & MXGV_F_FAST_ACCUM), &plan);
+			return mxa_hopper_gemm(eng, &d, &plan);
+		}
+		/* fall through */
 	default:
 		d.accum = o->accum == MXA_ACCUM_HOPPER ? MXA_ACCUM_EXACT : o->accum;
 		return mxa_gemm(eng, &d);

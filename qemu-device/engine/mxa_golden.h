@@ -48,7 +48,9 @@ void mxa_golden_free(struct mxa_golden_case *gc);
 /** struct mxa_golden_opts - how the engine runs the cases (zero = defaults). */
 struct mxa_golden_opts {
 	uint8_t accum;		/* enum mxa_accum for GEMM/TMATMULMX cases; HOPPER
-				 * applies to the wmma/wgmma cases (others EXACT) */
+				 * runs the wmma/wgmma cases on the tensor-core model
+				 * and the cuBLAS cases as mxa_hopper_gemm() with
+				 * mxa_hopper_cublas_plan() (others EXACT) */
 	uint8_t sched;		/* enum mxa_sched */
 	uint8_t tf32_input;	/* enum mxa_tf32_input */
 	unsigned nthreads;	/* 0 = all of the engine's */

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mxa_hopper.c - the HOPPER numerics: the H200 tensor core, and library
+ * GEMMs built from it.
+ *
+ * DOC: one instruction (measured on the wmma/wgmma golden vectors)
+ *
+ * C and every product are aligned to the largest exponent (products: the sum
+ * of their operands' exponents), truncated toward zero at 2^(emax - 25)
+ * (FP8: 2^(emax - 13)), summed exactly, and the sum is truncated toward zero
+ * to 23 (FP8: 13) fraction bits; an f16 accumulator is then rounded to
+ * nearest even. f64 (DMMA) is a chain of IEEE FMAs in k order from C.
+ *
+ * DOC: a library GEMM (measured on the cuBLAS golden vectors)
+ *
+ * struct mxa_hopper_plan: chains of instructions over K from zero, FP32
+ * promotion every promote_k elements (cuBLAS FP8 without fast
+ * accumulation), K slices summed in order (split-K, sliced K).
+ */
+#include <limits.h>
+#include <math.h>
+
+#include "mxa_formats.h"
+#include "mxa_hopper.h"
+
+/* The exponent the tensor core gives a subnormal input: its format's emin. */
+static int subnormal_exponent(unsigned t)
+{
+	switch (t) {
+	case MXA_DT_E4M3:
+		return -6;
+	case MXA_DT_E5M2:
+	case MXA_DT_F16:
+		return -14;
+	default:	/* bf16, tf32 */
+		return -126;
+	}
+}
+
+static int is_fp8(unsigned t)
+{
+	return t == MXA_DT_E4M3 || t == MXA_DT_E5M2;
+}
+
+static void round_params(unsigned td, int *prec, int *emin, int *emax)
+{
+	switch (td) {
+	case MXA_DT_F16:
+		*prec = 11, *emin = -14, *emax = 15;
+		break;
+	case MXA_DT_F64:
+		*prec = 53, *emin = -1022, *emax = 1023;
+		break;
+	default:
+		*prec = 24, *emin = -126, *emax = 127;
+		break;
+	}
+}
+
+void mxa_hopper_init(struct mxa_hopper_ctx *hc, const struct mxa_op *op)
+{
+	hc->td = op->d.type_d;
+	hc->dmma = op->cls == MXA_CLASS_F64;
+	hc->emin_a = subnormal_exponent(op->d.type_a);
+	hc->emin_b = subnormal_exponent(op->d.type_b);
+	if (is_fp8(op->d.type_a) || is_fp8(op->d.type_b))
+		hc->align_bits = 13, hc->out_bits = 13;
+	else
+		hc->align_bits = 25, hc->out_bits = 23;
+	mxa_xacc_init(&hc->x);
+}
+
+/* Special values and all-zero chunks: IEEE rules on the exact sum. */
+static double ieee_chunk(struct mxa_hopper_ctx *hc, const double *a, const double *b, size_t n,
+			 double c, int have_c)
+{
+	int prec, emin, emax;
+
+	round_params(hc->td, &prec, &emin, &emax);
+	mxa_xacc_clear(&hc->x);
+	if (have_c)
+		mxa_xacc_add(&hc->x, c);
+	mxa_xacc_add_dot(&hc->x, a, b, n, 0);
+	return mxa_xacc_round(&hc->x, prec, emin, emax);
+}
+
+static double trunc_to_bits(double r, int bits)
+{
+	double q;
+
+	if (r == 0.0)
+		return r;
+	q = ldexp(1.0, ilogb(r) - bits);
+	return trunc(r / q) * q;
+}
+
+static double round_to_acc(double s, unsigned td)
+{
+	if (td == MXA_DT_F16)
+		return mxa_decode_code(MXA_DT_F16, mxa_encode_value(MXA_DT_F16, s, 0));
+	if (td == MXA_DT_F64)
+		return s;
+	return (double)(float)s;
+}
+
+/*
+ * Products are exact doubles, x / q and trunc() are exact, and the integer
+ * sum stays far below 2^53, so the arithmetic here is exact.
+ */
+double mxa_hopper_mma(struct mxa_hopper_ctx *hc, const double *a, const double *b, size_t n,
+		      double c, int have_c)
+{
+	int emax = INT_MIN, any = 0;
+	double q, sum;
+
+	if (!have_c)
+		c = 0.0;
+	if (hc->dmma) {
+		for (size_t i = 0; i < n; i++)
+			c = fma(a[i], b[i], c);
+		return c;
+	}
+	if (!isfinite(c))
+		return ieee_chunk(hc, a, b, n, c, have_c);
+	if (c != 0.0) {
+		emax = ilogb(c);
+		any = 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double p = a[i] * b[i];
+		int ea, eb;
+
+		if (!isfinite(p))
+			return ieee_chunk(hc, a, b, n, c, have_c);
+		if (p == 0.0)
+			continue;
+		ea = ilogb(a[i]);
+		eb = ilogb(b[i]);
+		ea = ea < hc->emin_a ? hc->emin_a : ea;
+		eb = eb < hc->emin_b ? hc->emin_b : eb;
+		if (ea + eb > emax)
+			emax = ea + eb;
+		any = 1;
+	}
+	if (!any)	/* only zeros: IEEE addition decides the sign */
+		return ieee_chunk(hc, a, b, n, c, have_c);
+	q = ldexp(1.0, emax - hc->align_bits);
+	sum = trunc(c / q);
+	for (size_t i = 0; i < n; i++)
+		sum += trunc(a[i] * b[i] / q);
+	return round_to_acc(trunc_to_bits(sum * q, hc->out_bits), hc->td);
+}
+
+/* x + y rounded to nearest in the accumulator type (F32 or F64). */
+static double acc_add(unsigned td, double x, double y)
+{
+	if (td == MXA_DT_F64)
+		return x + y;
+	return (float)x + (float)y;	/* float arithmetic: one rounding */
+}
+
+/* A chain of instructions with FP32 promotion, fed one K range at a time. */
+struct chain {
+	double part, main;
+	int have_part, have_main;
+	size_t since;	/* elements since the last promotion */
+};
+
+static void chain_feed(struct mxa_hopper_ctx *hc, const struct mxa_hopper_plan *p,
+		       struct chain *ch, const double *a, const double *b, size_t k0, size_t k1)
+{
+	for (size_t i = k0; i < k1; i += p->inst_k) {
+		size_t n = k1 - i < p->inst_k ? k1 - i : p->inst_k;
+
+		ch->part = mxa_hopper_mma(hc, a + i, b + i, n, ch->part, ch->have_part);
+		ch->have_part = 1;
+		ch->since += n;
+		if (p->promote_k && ch->since >= p->promote_k) {
+			/* the partial restarts from zero (scale-d = 0) */
+			ch->main = ch->have_main ? acc_add(hc->td, ch->main, ch->part) : ch->part;
+			ch->have_main = 1;
+			ch->have_part = 0;
+			ch->since = 0;
+		}
+	}
+}
+
+static double chain_result(unsigned td, const struct chain *ch)
+{
+	if (!ch->have_main)
+		return ch->part;
+	return ch->have_part ? acc_add(td, ch->main, ch->part) : ch->main;
+}
+
+double mxa_hopper_plan_dot(struct mxa_hopper_ctx *hc, const struct mxa_op *op, const double *a,
+			   const double *b, double c)
+{
+	const struct mxa_hopper_plan *p = &op->plan;
+	size_t k = op->d.k, tile = p->split_tile, slices = p->split_k ? p->split_k : 1;
+	size_t tiles = (k + tile - 1) / tile, per = (tiles + slices - 1) / slices;
+	double total = 0.0;
+	int have_total = 0;
+
+	for (size_t s = 0; s < slices; s++) {
+		struct chain ch = { 0 };
+		size_t t = p->split_interleaved ? s : s * per;
+		size_t step = p->split_interleaved ? slices : 1;
+		size_t end = p->split_interleaved ? tiles : (s + 1) * per;
+
+		if (end > tiles)
+			end = tiles;
+		if (t >= end)
+			continue;	/* more slices than tiles */
+		for (; t < end; t += step)
+			chain_feed(hc, p, &ch, a, b, t * tile,
+				   (t + 1) * tile < k ? (t + 1) * tile : k);
+		total = have_total ? acc_add(hc->td, total, chain_result(hc->td, &ch))
+				   : chain_result(hc->td, &ch);
+		have_total = 1;
+	}
+	if (op->d.flags & MXA_GEMM_ACCUMULATE)
+		total = acc_add(hc->td, total, c);
+	return total;
+}
+
+/* The tensor core's K per instruction for these inputs. */
+static uint32_t instruction_k(unsigned ta)
+{
+	switch (ta) {
+	case MXA_DT_E4M3:
+	case MXA_DT_E5M2:
+		return 32;
+	case MXA_DT_TF32:
+		return 8;
+	case MXA_DT_F64:
+		return 4;
+	default:
+		return 16;
+	}
+}
+
+int mxa_hopper_gemm(struct mxa_engine *eng, const struct mxa_gemm_desc *desc,
+		    const struct mxa_hopper_plan *plan)
+{
+	struct mxa_gemm_desc d;
+	struct mxa_op op;
+	struct mxa_hopper_plan *p;
+	int rc;
+
+	if (!desc || !plan)
+		return MXA_ENGINE_EINVAL;
+	d = *desc;
+	d.accum = MXA_ACCUM_HOPPER;
+	d.k_chunk = 0;
+	rc = mxa_op_prepare(&d, &op);
+	if (rc)
+		return rc;
+	if ((op.cls == MXA_CLASS_FLOAT && d.type_d != MXA_DT_F32) ||
+	    (op.cls != MXA_CLASS_FLOAT && op.cls != MXA_CLASS_F64))
+		return MXA_ENGINE_EINVAL_DTYPE;
+	op.plan = *plan;
+	p = &op.plan;
+	if (!p->inst_k)
+		p->inst_k = instruction_k(d.type_a);
+	if (!p->split_tile)
+		p->split_tile = p->inst_k;
+	if (p->split_tile % p->inst_k || p->promote_k % p->inst_k || p->split_interleaved > 1)
+		return MXA_ENGINE_EINVAL_OPTION;
+	op.has_plan = 1;
+	return mxa_exact_run(eng, &op);
+}
