@@ -94,7 +94,14 @@ void mxa_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size
  * (see mx_scales_safe() in mxa_tiled.c). */
 /* dst[k * rows + i] = src[i * stride + k] for k < n, i < rows (6 or 16):
  * moves 32-bit words, float or not, bit for bit. */
-void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n, float *dst);
+void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n, float *dst,
+			 int nt);
+/* Packing output that is read back only after the whole pack phase: with
+ * @nt (or in mxa_copy_nt_avx2) 32-byte aligned rows go out with
+ * non-temporal stores (no read for ownership); mxa_sfence_avx2() orders
+ * them before the phase ends. Data movement only. */
+void mxa_copy_nt_avx2(const float *src, float *dst, size_t n);
+void mxa_sfence_avx2(void);
 void mxa_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n);
 void mxa_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
 			 const uint8_t *scales, size_t k0);

@@ -295,11 +295,23 @@ AVX2 static inline void transpose8(__m256 *r)
 }
 
 AVX2 void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n,
-			      float *dst)
+			      float *dst, int nt)
 {
 	size_t k = 0;
 
-	if (rows == 16) {
+	if (rows == 16 && nt && !((uintptr_t)dst & 31)) {
+		for (; k + 8 <= n; k += 8) {
+			for (int h = 0; h < 2; h++) {
+				__m256 r[8];
+
+				for (int i = 0; i < 8; i++)
+					r[i] = _mm256_loadu_ps(src + (size_t)(8 * h + i) * stride + k);
+				transpose8(r);
+				for (int i = 0; i < 8; i++)
+					_mm256_stream_ps(dst + (k + i) * 16 + 8 * h, r[i]);
+			}
+		}
+	} else if (rows == 16) {
 		for (; k + 8 <= n; k += 8) {
 			for (int h = 0; h < 2; h++) {
 				__m256 r[8];
@@ -338,6 +350,21 @@ AVX2 void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, si
 	for (; k < n; k++)
 		for (unsigned i = 0; i < rows; i++)
 			memcpy(dst + k * rows + i, src + i * stride + k, 4);
+}
+
+AVX2 void mxa_copy_nt_avx2(const float *src, float *dst, size_t n)
+{
+	size_t i = 0;
+
+	if (!((uintptr_t)dst & 31))
+		for (; i + 8 <= n; i += 8)
+			_mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
+	memcpy(dst + i, src + i, (n - i) * sizeof(float));
+}
+
+AVX2 void mxa_sfence_avx2(void)
+{
+	_mm_sfence();
 }
 
 AVX2 void mxa_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n)
@@ -482,7 +509,17 @@ void mxa_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n)
 		dst[i] = (int8_t)src[i];
 }
 
-void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n, float *dst)
+void mxa_copy_nt_avx2(const float *src, float *dst, size_t n)
+{
+	memcpy(dst, src, n * sizeof(float));
+}
+
+void mxa_sfence_avx2(void)
+{
+}
+
+void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n, float *dst,
+			 int nt)
 {
 	for (size_t k = 0; k < n; k++)
 		for (unsigned i = 0; i < rows; i++)

@@ -272,7 +272,7 @@ static void interleave32(const struct tiled *tl, const void *tmp, size_t stride,
 			 unsigned rows, size_t n, uint32_t *dst)
 {
 	if (tl->avx2) {
-		mxa_interleave_avx2(tmp, stride, rows, n, (float *)(void *)dst);
+		mxa_interleave_avx2(tmp, stride, rows, n, (float *)(void *)dst, 0);
 		return;
 	}
 	for (size_t k = 0; k < n; k++)
@@ -285,7 +285,7 @@ static void interleave(const struct tiled *tl, const float *tmp, unsigned rows, 
 		       float *dst)
 {
 	if (tl->avx2) {
-		mxa_interleave_avx2(tmp, PACK_KC, rows, n, dst);
+		mxa_interleave_avx2(tmp, PACK_KC, rows, n, dst, 1);
 		return;
 	}
 	for (size_t k = 0; k < n; k++)
@@ -349,16 +349,26 @@ static void pack_panel(struct tiled *tl, int side, size_t r0, unsigned rows, siz
 static void pack_a_rows(struct tiled *tl, size_t p, size_t k0, size_t len)
 {
 	size_t r0 = p * MXA_MR;
+	float *tmp = NULL;
 
+	/* AVX2: through an L1 buffer, then out with non-temporal stores */
+	if (tl->avx2 && !(tmp = mxa_scratch(0, KB * sizeof(float)))) {
+		tl->failed = 1;
+		return;
+	}
 	for (size_t c0 = 0; c0 < len; c0 += KB) {
 		size_t cl = len - c0 < KB ? len - c0 : KB;
 		float *blk = f32_panel(tl->apack, tl->mp, MXA_MR, p, c0);
 
 		for (unsigned r = 0; r < MXA_MR; r++) {
-			if (r0 + r < tl->m)
-				row_f32(tl, 0, r0 + r, k0 + c0, cl, blk + r * MXA_KA_STRIDE);
-			else
+			if (r0 + r >= tl->m) {
 				memset(blk + r * MXA_KA_STRIDE, 0, cl * sizeof(float));
+			} else if (tmp) {
+				row_f32(tl, 0, r0 + r, k0 + c0, cl, tmp);
+				mxa_copy_nt_avx2(tmp, blk + r * MXA_KA_STRIDE, cl);
+			} else {
+				row_f32(tl, 0, r0 + r, k0 + c0, cl, blk + r * MXA_KA_STRIDE);
+			}
 		}
 	}
 }
@@ -444,6 +454,8 @@ static void do_pack(struct tiled *tl, unsigned s, unsigned task)
 		for (size_t q = q0; q < q1; q++)
 			pack_b_panel(tl, q, k0, k1 - k0);
 	}
+	if (tl->avx2)
+		mxa_sfence_avx2();
 }
 
 /*
