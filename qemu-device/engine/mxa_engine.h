@@ -234,7 +234,8 @@ enum mxa_accum {
 	 * truncated toward zero to 23 (FP8: 13) fraction bits; an f16 D is then
 	 * rounded to nearest even; f64 is a chain of FMAs in k order from C.
 	 * Use k_chunk = the instruction's K and MXA_TF32_IN_TRUNCATE. Less
-	 * accurate than EXACT, on purpose. */
+	 * accurate than EXACT, on purpose. A whole cuBLAS-style GEMM of such
+	 * instructions (promotion, split-K): mxa_hopper_gemm(). */
 	MXA_ACCUM_HOPPER = 2,
 };
 #define MXA_FAST_KSUB 32
