@@ -83,6 +83,11 @@ int main(void)
 		{ MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 1, MXA_ACCUM_FAST, 97, 131, 512 },
 		{ MXA_DT_F16, MXA_DT_F16, MXA_DT_F32, 0, MXA_ACCUM_FAST, 64, 64, 1024 },
 		{ MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0, MXA_ACCUM_FAST, 130, 66, 700 },
+		/* FAST kernel edges: K below one 32-k sub-block; two K blocks, the
+		 * last one with a partial sub-block, over 2 x 2 tiles (the tile
+		 * buffer of the running sums) with edge panels */
+		{ MXA_DT_F32, MXA_DT_BF16, MXA_DT_F32, 0, MXA_ACCUM_FAST, 13, 40, 20 },
+		{ MXA_DT_F16, MXA_DT_F16, MXA_DT_F32, 0, MXA_ACCUM_FAST, 157, 261, 300 },
 		{ MXA_DT_E5M2, MXA_DT_E2M1, MXA_DT_F32, 1, MXA_ACCUM_EXACT, 40, 33, 256 },
 		{ MXA_DT_F16, MXA_DT_F16, MXA_DT_F16, 0, MXA_ACCUM_EXACT, 30, 20, 96 },
 		{ MXA_DT_F64, MXA_DT_F64, MXA_DT_F64, 0, MXA_ACCUM_EXACT, 20, 20, 64 },
