@@ -66,6 +66,13 @@ $(SETUP_STAMP):
 ensure-setup: | $(SETUP_STAMP)
 
 # ---- the kernel driver (out of tree, through the top-level Kbuild) ----
+# make install also installs the udev rule for /dev/accel permissions (uapi.rst).
+.PHONY: udev-install
+install: udev-install
+udev-install:
+	install -d $(DESTDIR)$(PREFIX)/lib/udev/rules.d
+	install -m 644 driver/70-mxa.rules $(DESTDIR)$(PREFIX)/lib/udev/rules.d/
+
 DRIVER_SRCS := $(wildcard driver/*.c driver/*.h driver/Kbuild) $(wildcard uapi/*.h uapi/drm/*.h) Kbuild
 driver: $(BUILD)/driver/mxa.ko
 $(BUILD)/driver/mxa.ko: $(DRIVER_SRCS) | $(SETUP_STAMP)

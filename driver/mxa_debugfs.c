@@ -8,12 +8,21 @@
  *
  * - ``counters``: live objects of the device, one "name value" per line (bos, contexts,
  *   jobs, page_tables) plus totals; the fuzzing and lifecycle tests check them for leaks.
- * - ``queues``: per hardware queue its ring state, backlog, reset state and counters.
+ * - ``queues``: per hardware queue its ring state, backlog, reset state and counters,
+ *   and its scheduler's credits in use (jobs handed to the ring and not yet done).
  * - ``contexts``: per context (open file) its id, ban state, hang and fault counts.
  * - ``vm``: per context its VA ranges (drm_mm).
  * - ``job_timeout_ms``: the device's job timeout, writable (0 disables it).
+ * - ``reset_queue``: write a hardware queue index to reset that queue now (the job on
+ *   it ends with -ECANCELED, the rest run afterwards; mxa_reset_force()).
+ * - ``inject_submit_nomem``, ``inject_run_abort``: fault injection counters, writable:
+ *   that many coming submissions fail with -ENOMEM / jobs end with -ECANCELED without
+ *   reaching the device (struct mxa_device).
  */
 #include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
+#include <linux/nospec.h>
 #include <linux/seq_file.h>
 
 #include <drm/drm_print.h>
@@ -52,6 +61,9 @@ static int mxa_queues_show(struct seq_file *m, void *unused)
 		seq_printf(m, "  reset %s resets %u timeouts %u\n",
 			   mxa_reset_state_name(READ_ONCE(q->reset_state)), q->resets,
 			   q->timeouts);
+		if (q->sched_ready)
+			seq_printf(m, "  sched credits %d of %u\n",
+				   atomic_read(&q->sched.credit_count), q->sched.credit_limit);
 	}
 	return 0;
 }
@@ -87,6 +99,29 @@ static int mxa_vm_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(mxa_vm);
 
+static ssize_t mxa_reset_queue_write(struct file *f, const char __user *buf, size_t len,
+				     loff_t *pos)
+{
+	struct mxa_device *mdev = file_inode(f)->i_private;
+	u32 queue;
+	int ret;
+
+	ret = kstrtou32_from_user(buf, len, 0, &queue);
+	if (ret)
+		return ret;
+	if (queue >= mdev->num_queues)
+		return -EINVAL;
+	ret = mxa_reset_force(&mdev->queues[array_index_nospec(queue, mdev->num_queues)]);
+	return ret ? ret : len;
+}
+
+static const struct file_operations mxa_reset_queue_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = mxa_reset_queue_write,
+	.llseek = noop_llseek,
+};
+
 /**
  * mxa_debugfs_init() - create the device's debugfs files (after drm_dev_register()).
  * @mdev: the device.
@@ -104,4 +139,7 @@ void mxa_debugfs_init(struct mxa_device *mdev)
 	debugfs_create_file("contexts", 0444, root, mdev, &mxa_contexts_fops);
 	debugfs_create_file("vm", 0444, root, mdev, &mxa_vm_fops);
 	debugfs_create_u32("job_timeout_ms", 0644, root, &mdev->job_timeout_ms);
+	debugfs_create_file("reset_queue", 0200, root, mdev, &mxa_reset_queue_fops);
+	debugfs_create_atomic_t("inject_submit_nomem", 0644, root, &mdev->inject_submit_nomem);
+	debugfs_create_atomic_t("inject_run_abort", 0644, root, &mdev->inject_run_abort);
 }

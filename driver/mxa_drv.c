@@ -25,6 +25,12 @@
 #include "mxa_uring.h"
 #include "mxa_vm.h"
 
+/* What this driver's uAPI offers (drm_mxa_device_info.driver_caps, sysfs driver_caps). */
+#define MXA_DRIVER_CAPS \
+	(DRM_MXA_DRIVER_CAP_GROUPS | DRM_MXA_DRIVER_CAP_RESULT_SIZE | \
+	 DRM_MXA_DRIVER_CAP_JOB_TIMEOUT | DRM_MXA_DRIVER_CAP_VM_BIND | \
+	 DRM_MXA_DRIVER_CAP_SYNCOBJ | DRM_MXA_DRIVER_CAP_USER_QUEUES)
+
 static int mxa_open(struct drm_device *dev, struct drm_file *file)
 {
 	struct mxa_device *mdev = to_mxa_device(dev);
@@ -100,9 +106,7 @@ static int mxa_ioctl_query(struct drm_device *dev, void *data, struct drm_file *
 		info.va_start = MXA_VM_VA_START;
 		info.va_end = MXA_VM_VA_END;
 		info.max_bo_size = MXA_BO_MAX_SIZE;
-		info.driver_caps = DRM_MXA_DRIVER_CAP_GROUPS | DRM_MXA_DRIVER_CAP_RESULT_SIZE |
-				   DRM_MXA_DRIVER_CAP_JOB_TIMEOUT | DRM_MXA_DRIVER_CAP_VM_BIND |
-				   DRM_MXA_DRIVER_CAP_SYNCOBJ | DRM_MXA_DRIVER_CAP_USER_QUEUES;
+		info.driver_caps = MXA_DRIVER_CAPS;
 		info.job_timeout_ms = READ_ONCE(mdev->job_timeout_ms);
 		return mxa_query_copy(args, &info, sizeof(info));
 	default:
@@ -279,6 +283,73 @@ static void mxa_remove(struct pci_dev *pdev)
 	mxa_hw_fini(mdev);
 }
 
+/*
+ * sysfs: what the device and driver offer, under the PCI function's "mxa" group
+ * (/sys/class/accel/accelN/device/mxa/), readable without opening the node.
+ */
+static struct mxa_device *mxa_from_dev(struct device *dev)
+{
+	return pci_get_drvdata(to_pci_dev(dev));
+}
+
+static ssize_t caps_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%llx\n", mxa_from_dev(dev)->caps);
+}
+static DEVICE_ATTR_RO(caps);
+
+static ssize_t driver_caps_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%llx\n", MXA_DRIVER_CAPS);
+}
+static DEVICE_ATTR_RO(driver_caps);
+
+static ssize_t num_queues_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", mxa_from_dev(dev)->num_queues);
+}
+static DEVICE_ATTR_RO(num_queues);
+
+static ssize_t num_cores_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", mxa_from_dev(dev)->num_cores);
+}
+static DEVICE_ATTR_RO(num_cores);
+
+static ssize_t hw_version_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	u32 v = mxa_from_dev(dev)->hw_version;
+
+	return sysfs_emit(buf, "%u.%u\n", v >> 16, v & 0xffff);
+}
+static DEVICE_ATTR_RO(hw_version);
+
+static ssize_t uapi_version_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u.%u\n", MXA_UAPI_VERSION_MAJOR, MXA_UAPI_VERSION_MINOR);
+}
+static DEVICE_ATTR_RO(uapi_version);
+
+static struct attribute *mxa_attrs[] = {
+	&dev_attr_caps.attr,
+	&dev_attr_driver_caps.attr,
+	&dev_attr_num_queues.attr,
+	&dev_attr_num_cores.attr,
+	&dev_attr_hw_version.attr,
+	&dev_attr_uapi_version.attr,
+	NULL
+};
+
+static const struct attribute_group mxa_attr_group = {
+	.name = "mxa",
+	.attrs = mxa_attrs,
+};
+
+static const struct attribute_group *mxa_attr_groups[] = {
+	&mxa_attr_group,
+	NULL
+};
+
 static const struct pci_device_id mxa_pci_ids[] = {
 	{ PCI_DEVICE(MXA_PCI_VENDOR_ID, MXA_PCI_DEVICE_ID) },
 	{ }
@@ -290,6 +361,7 @@ static struct pci_driver mxa_pci_driver = {
 	.id_table = mxa_pci_ids,
 	.probe = mxa_probe,
 	.remove = mxa_remove,
+	.dev_groups = mxa_attr_groups,
 };
 
 static int __init mxa_init(void)

@@ -51,6 +51,11 @@ struct mxa_vm;
  * @live_jobs: jobs allocated and not yet freed.
  * @live_page_tables: device page tables allocated (all VMs).
  * @jobs_total: jobs ever created.
+ * @inject_submit_nomem: debugfs fault injection: this many coming submissions fail
+ *                       with -ENOMEM, as if the job's allocation had failed.
+ * @inject_run_abort: debugfs fault injection: this many coming jobs are not handed to
+ *                    the device when the scheduler runs them, and end with -ECANCELED
+ *                    as after a device loss.
  */
 struct mxa_device {
 	struct drm_device drm;
@@ -80,6 +85,8 @@ struct mxa_device {
 	atomic_t live_jobs;
 	atomic_t live_page_tables;
 	atomic64_t jobs_total;
+	atomic_t inject_submit_nomem;
+	atomic_t inject_run_abort;
 };
 
 /**
@@ -113,6 +120,12 @@ static inline struct mxa_device *to_mxa_device(struct drm_device *drm)
 static inline struct mxa_file *to_mxa_file(struct drm_file *file)
 {
 	return file->driver_priv;
+}
+
+/* Debugfs fault injection: whether to fail this time (takes one from @count). */
+static inline bool mxa_inject(atomic_t *count)
+{
+	return atomic_read(count) > 0 && atomic_dec_if_positive(count) >= 0;
 }
 
 #define mxa_err(mdev, fmt, ...)  drm_err(&(mdev)->drm, fmt, ##__VA_ARGS__)

@@ -57,6 +57,7 @@ struct mxa_job;
  * @watch_start: jiffies when that job reached the head of the ring (under @lock).
  * @watch_timeout: the timeout (ms) @watchdog was last armed with (under @lock).
  * @guilty_seqno: seqno of the job the watchdog found hung, 0 if none (under @lock).
+ * @force_reset: debugfs asked for a reset of this queue (under @lock).
  * @reset_state: enum mxa_reset_state; written by the reset work only.
  * @resets: queue resets done.
  * @timeouts: jobs failed with -ETIMEDOUT.
@@ -94,6 +95,7 @@ struct mxa_queue {
 	unsigned long watch_start;
 	u32 watch_timeout;
 	u64 guilty_seqno;
+	bool force_reset;
 	int reset_state;
 	u32 resets;
 	u32 timeouts;

@@ -286,7 +286,7 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 
 	/* The hardware fence now: run_job, in the scheduler's work, must not fail. */
 	hwf = kzalloc(sizeof(*hwf), GFP_KERNEL);
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = mxa_inject(&mdev->inject_submit_nomem) ? NULL : kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job || !hwf) {
 		kfree(hwf);
 		kfree(job);
@@ -488,7 +488,8 @@ static void mxa_queue_refill(struct mxa_queue *q)
  * reset they wait in its backlog.
  *
  * Return: a reference to the job's hardware fence; ERR_PTR(-ECANCELED) once the
- * device is gone (the job's result says so).
+ * device is gone, or for a job debugfs ``inject_run_abort`` picks (the job's result
+ * says so).
  */
 struct dma_fence *mxa_job_run(struct mxa_job *job)
 {
@@ -496,7 +497,7 @@ struct dma_fence *mxa_job_run(struct mxa_job *job)
 	unsigned long flags;
 
 	spin_lock_irqsave(&q->lock, flags);
-	if (!q->accepting) {
+	if (!q->accepting || mxa_inject(&q->mdev->inject_run_abort)) {
 		spin_unlock_irqrestore(&q->lock, flags);
 		job->result.status = -ECANCELED;
 		job->result.error = MXA_ERR_ABORTED;

@@ -177,6 +177,7 @@ static void mxa_reset_queue_work(struct work_struct *work)
 	struct mxa_queue *q = container_of(work, struct mxa_queue, reset_work);
 	struct mxa_device *mdev = q->mdev;
 	struct mxa_job *guilty = NULL;
+	bool forced;
 	int idx;
 
 	if (!drm_dev_enter(&mdev->drm, &idx))
@@ -186,26 +187,59 @@ static void mxa_reset_queue_work(struct work_struct *work)
 	WRITE_ONCE(q->reset_state, MXA_RESET_HALTED);
 
 	spin_lock_irq(&q->lock);
+	forced = q->force_reset;
+	q->force_reset = false;
 	if (q->head != q->tail && q->jobs[q->head]->fence->seqno == q->guilty_seqno)
 		guilty = mxa_job_get(q->jobs[q->head]);
 	q->guilty_seqno = 0;
 	spin_unlock_irq(&q->lock);
 
-	if (guilty) {
+	if (guilty || forced) {
 		WRITE_ONCE(q->reset_state, MXA_RESET_RESETTING);
 		mxa_hw_queue_reset(q);
 		q->resets++;
-		q->timeouts++;
 		WRITE_ONCE(q->reset_state, MXA_RESET_RESTARTING);
-		mxa_reset_note_hang(guilty->vm);
-		mxa_job_queue_requeue(q, -ETIMEDOUT, MXA_ERR_ABORTED);
+		if (forced) {
+			/* Not the job's fault: it is aborted, its context not charged. */
+			mxa_job_queue_requeue(q, -ECANCELED, MXA_ERR_ABORTED);
+		} else {
+			q->timeouts++;
+			mxa_reset_note_hang(guilty->vm);
+			mxa_job_queue_requeue(q, -ETIMEDOUT, MXA_ERR_ABORTED);
+		}
 		mxa_hw_queue_start(q);
-		mxa_job_put(guilty);
+		if (guilty)
+			mxa_job_put(guilty);
 	}
 	/* Jobs completed meanwhile, or the requeued ones: feed the ring again. */
 	mxa_job_queue_resume(q);
 	WRITE_ONCE(q->reset_state, MXA_RESET_IDLE);
 	drm_dev_exit(idx);
+}
+
+/**
+ * mxa_reset_force() - reset a queue now (debugfs ``reset_queue``).
+ * @q: the queue.
+ *
+ * The queue goes through the same state machine as after a timeout: the job at the
+ * ring's head when the queue is halted (if any) ends with -ECANCELED /
+ * MXA_ERR_ABORTED, without counting against its context; the jobs behind it run
+ * afterwards. Returns before the reset is done.
+ *
+ * Return: 0, or -ENODEV once the queue no longer takes jobs.
+ */
+int mxa_reset_force(struct mxa_queue *q)
+{
+	spin_lock_irq(&q->lock);
+	if (!q->accepting) {
+		spin_unlock_irq(&q->lock);
+		return -ENODEV;
+	}
+	q->force_reset = true;
+	spin_unlock_irq(&q->lock);
+	WRITE_ONCE(q->reset_state, MXA_RESET_QUEUED);
+	queue_work(q->mdev->reset_wq, &q->reset_work);
+	return 0;
 }
 
 /**
