@@ -122,6 +122,8 @@ libaccel-install: $(LIBACCEL_LIB) $(LIBACCEL_SO) $(ACCEL_TOOLS)
 	install -m 755 $(ACCEL_TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(wildcard $(LIBACCEL_DIR)/man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(wildcard $(LIBACCEL_DIR)/man/*.3) $(DESTDIR)$(PREFIX)/share/man/man3/
+	$(LIBACCEL_DIR)/man/man-links.sh install $(DESTDIR)$(PREFIX)/share/man/man3 \
+		$(wildcard $(LIBACCEL_DIR)/man/*.3)
 
 # Host test: make install into a temporary PREFIX, build a program with pkg-config.
 HOST_TESTS += tests/host/test-libaccel-install.sh
