@@ -128,6 +128,11 @@ libaccel-install: $(LIBACCEL_LIB) $(LIBACCEL_SO) $(ACCEL_TOOLS)
 # Host test: make install into a temporary PREFIX, build a program with pkg-config.
 HOST_TESTS += tests/host/test-libaccel-install.sh
 
+# Host test: every function libaccel.so exports is declared in accel.h, has a man page
+# and is called by a guest test (or an example the guest suite runs).
+HOST_TESTS += tests/host/test-libaccel-api.py
+all: $(LIBACCEL_SO)
+
 # Two queues, a producer and a consumer ordered by a device semaphore (/bin/accel-queues).
 ACCEL_QUEUES_DEMO := $(BUILD)/bin/accel-queues
 GUEST_PROGS += $(ACCEL_QUEUES_DEMO)
