@@ -133,6 +133,10 @@ HOST_TESTS += tests/host/test-libaccel-install.sh
 HOST_TESTS += tests/host/test-libaccel-api.py
 all: $(LIBACCEL_SO)
 
+# Host test: every program in the tree (*.s, Documentation's, those embedded in C) round
+# trips through the assembler (accel-run -n: no device needed).
+HOST_TESTS += tests/host/test-libaccel-programs.py
+
 # Two queues, a producer and a consumer ordered by a device semaphore (/bin/accel-queues).
 ACCEL_QUEUES_DEMO := $(BUILD)/bin/accel-queues
 GUEST_PROGS += $(ACCEL_QUEUES_DEMO)
