@@ -13,6 +13,9 @@
  *
  * Options: --csv FILE  --accum fast|exact  --sched intra|inter
  *          --sizes 512,1024,2048  --reps N  --types mxfp8,bf16,f16,s8
+ *          --threads 1,2
+ * (make bench-engine BENCH_ENGINE_FLAGS="--sizes 2048 --types bf16 --threads 2"
+ * for one short A/B run.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +91,7 @@ int main(int argc, char **argv)
 	int accum = MXA_ACCUM_FAST, sched = MXA_SCHED_INTRAWAVE, reps = 7;
 	int sizes[8] = { 512, 1024, 2048 }, nsizes = 3;
 	int want[4] = { 1, 1, 1, 1 };
+	int want_th[3] = { 0, 1, 1 };
 	FILE *fc = NULL;
 	struct mxa_engine *eng;
 	static double gflops[4][8][2];
@@ -114,9 +118,17 @@ int main(int argc, char **argv)
 			for (tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
 				for (int t = 0; t < 4; t++)
 					want[t] |= !strcmp(tok, btypes[t].name);
+		} else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+			char *s = argv[++i], *tok;
+
+			want_th[1] = want_th[2] = 0;
+			for (tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
+				if (atoi(tok) >= 1 && atoi(tok) <= 2)
+					want_th[atoi(tok)] = 1;
 		} else {
 			fprintf(stderr, "usage: %s [--csv FILE] [--accum fast|exact] "
-				"[--sched intra|inter] [--sizes 512,1024] [--reps N] [--types ...]\n",
+				"[--sched intra|inter] [--sizes 512,1024] [--reps N] [--types ...] "
+				"[--threads 1,2]\n",
 				argv[0]);
 			return 2;
 		}
@@ -156,6 +168,8 @@ int main(int argc, char **argv)
 			void *ta[4], *tb[4];
 			double best_sg = 1e30, best[4] = { 1e30, 1e30, 1e30, 1e30 }, sg;
 
+			if (!want_th[th])
+				continue;
 			openblas_set_num_threads(th);
 			for (int ti = 0; ti < 4; ti++) {
 				const struct btype *bt = &btypes[ti];
@@ -219,7 +233,7 @@ int main(int argc, char **argv)
 					continue;
 				gf = 2.0 * n * n * (double)n / best[ti] / 1e9;
 				gflops[ti][si][th - 1] = gf;
-				printf("%-6s %5d %5d %5d %7d %10.1f %13.1f %7.2f\n", btypes[ti].name, n, n, n,
+				printf("%-6s %5d %5d %5d %7d %10.1f %13.1f %7.3f\n", btypes[ti].name, n, n, n,
 				       th, gf, sg, gf / sg);
 				fflush(stdout);
 				if (fc)
@@ -233,7 +247,7 @@ int main(int argc, char **argv)
 	}
 	for (int si = 0; si < nsizes; si++)
 		for (int ti = 0; ti < 4; ti++)
-			if (want[ti] && gflops[ti][si][0] > 0)
+			if (want[ti] && gflops[ti][si][0] > 0 && gflops[ti][si][1] > 0)
 				printf("%s %d^3: 2 threads / 1 thread = %.2f\n", btypes[ti].name, sizes[si],
 				       gflops[ti][si][1] / gflops[ti][si][0]);
 	if (fc)

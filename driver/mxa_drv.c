@@ -19,8 +19,9 @@
 #include "mxa_drv.h"
 #include "mxa_debugfs.h"
 #include "mxa_gem.h"
-#include "mxa_group.h"
 #include "mxa_job.h"
+#include "mxa_sched.h"
+#include "mxa_uqueue.h"
 #include "mxa_uring.h"
 #include "mxa_vm.h"
 
@@ -35,12 +36,13 @@ static int mxa_open(struct drm_device *dev, struct drm_file *file)
 	mf->mdev = mdev;
 	xa_init(&mf->jobs);
 	atomic64_set(&mf->next_job_id, 0);
-	mxa_group_file_init(mf);
+	mxa_uqueue_file_init(mf);
 
 	mf->vm = mxa_vm_create(mdev);
 	if (IS_ERR(mf->vm)) {
 		int ret = PTR_ERR(mf->vm);
 
+		mxa_uqueue_file_fini(mf);
 		kfree(mf);
 		return ret;
 	}
@@ -53,8 +55,9 @@ static void mxa_postclose(struct drm_device *dev, struct drm_file *file)
 {
 	struct mxa_file *mf = to_mxa_file(file);
 
+	/* Waits until the queues' jobs are on the hardware; they run to their end. */
+	mxa_uqueue_file_fini(mf);
 	mxa_job_file_close(mf);
-	mxa_group_file_fini(mf);
 	mxa_vm_unbind_all(mf->vm);
 	mxa_vm_put(mf->vm);
 	kfree(mf);
@@ -99,7 +102,7 @@ static int mxa_ioctl_query(struct drm_device *dev, void *data, struct drm_file *
 		info.max_bo_size = MXA_BO_MAX_SIZE;
 		info.driver_caps = DRM_MXA_DRIVER_CAP_GROUPS | DRM_MXA_DRIVER_CAP_RESULT_SIZE |
 				   DRM_MXA_DRIVER_CAP_JOB_TIMEOUT | DRM_MXA_DRIVER_CAP_VM_BIND |
-				   DRM_MXA_DRIVER_CAP_SYNCOBJ;
+				   DRM_MXA_DRIVER_CAP_SYNCOBJ | DRM_MXA_DRIVER_CAP_USER_QUEUES;
 		info.job_timeout_ms = READ_ONCE(mdev->job_timeout_ms);
 		return mxa_query_copy(args, &info, sizeof(info));
 	default:
@@ -116,6 +119,8 @@ static const struct drm_ioctl_desc mxa_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(MXA_COMMIT_GROUP, mxa_ioctl_commit_group, 0),
 	DRM_IOCTL_DEF_DRV(MXA_WAIT_GROUP, mxa_ioctl_wait_group, 0),
 	DRM_IOCTL_DEF_DRV(MXA_VM_BIND, mxa_ioctl_vm_bind, 0),
+	DRM_IOCTL_DEF_DRV(MXA_QUEUE_CREATE, mxa_ioctl_queue_create, 0),
+	DRM_IOCTL_DEF_DRV(MXA_QUEUE_DESTROY, mxa_ioctl_queue_destroy, 0),
 };
 
 /*
@@ -249,6 +254,12 @@ static int mxa_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = mxa_hw_init(mdev);
 	if (ret)
 		return ret;
+
+	ret = mxa_sched_init(mdev);
+	if (ret) {
+		mxa_hw_fini(mdev);
+		return ret;
+	}
 
 	ret = drm_dev_register(&mdev->drm, 0);
 	if (ret) {

@@ -19,7 +19,6 @@
 
 #include "mxa_regs.h"
 #include "mxa_hw.h"
-#include "mxa_group.h"
 
 #define MXA_DRIVER_NAME		"mxa"
 #define MXA_DRIVER_DESC		"MXA matrix accelerator"
@@ -90,14 +89,20 @@ struct mxa_device {
  * @jobs: job id -> struct mxa_job submitted by ioctl and not yet waited for; each entry
  *        holds a reference to its job.
  * @next_job_id: last job id handed out (ids start at 1).
- * @groups: commit/wait group state per hardware queue (mxa_group.c).
+ * @uq_lock: serialises creating and destroying user queues.
+ * @uqueues: user queue id -> struct mxa_uqueue (mxa_uqueue.c), holding a reference.
+ * @uq_next_id: id of the next created user queue (under @uq_lock).
+ * @uq_created: created user queues alive (under @uq_lock).
  */
 struct mxa_file {
 	struct mxa_device *mdev;
 	struct mxa_vm *vm;
 	struct xarray jobs;
 	atomic64_t next_job_id;
-	struct mxa_group_queue groups[MXA_MAX_QUEUES];
+	struct mutex uq_lock;	/* create/destroy of user queues */
+	struct xarray uqueues;
+	u32 uq_next_id;
+	u32 uq_created;
 };
 
 static inline struct mxa_device *to_mxa_device(struct drm_device *drm)

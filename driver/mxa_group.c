@@ -5,13 +5,15 @@
  * DOC: Commit and wait groups
  *
  * The device's COMMIT_GROUP/WAIT_GROUP commands (PTX cp.async.commit_group and
- * wait_group) lifted to jobs: per open file and hardware queue, COMMIT_GROUP closes
- * every job the file pushed to the queue since its previous commit into a group with
- * the next id of a per-(file, queue) timeline (1, 2, ...); WAIT_GROUP n returns once at
- * most n of the committed groups are pending.
+ * wait_group) lifted to jobs: per user queue (mxa_uqueue.c), COMMIT_GROUP closes every
+ * job pushed to the queue since its previous commit into a group with the next id of
+ * a per-queue timeline (1, 2, ...); WAIT_GROUP n returns once at most n of the
+ * committed groups are pending.
  *
- * A queue's jobs complete, and their fences signal, in ring order: harvest, abort and
- * the reset path all walk the ring (then the backlog) in seqno order. So a group has
+ * A user queue's jobs reach their hardware queue in order, and a hardware queue's
+ * jobs complete in ring order (harvest, abort and the reset path all walk the ring,
+ * then the backlog, in seqno order), so the queue's finished fences signal in order
+ * too. So a group has
  * completed exactly when the newest job pushed before its commit has, and a group is
  * represented by that job's fence alone (no fence at all for a group committed before
  * any job, or whose last job had already ended). "At most n pending" is "group
@@ -30,6 +32,7 @@
 #include "mxa_drv.h"
 #include "mxa_group.h"
 #include "mxa_job.h"
+#include "mxa_uqueue.h"
 
 /**
  * struct mxa_group - a committed group that may still be pending.
@@ -64,54 +67,43 @@ static void mxa_group_prune(struct mxa_group_queue *gq)
 }
 
 /**
- * mxa_group_file_init() - set up the group state of a new file.
- * @mf: the file.
+ * mxa_group_init() - set up the group state of a new user queue.
+ * @gq: the state.
  */
-void mxa_group_file_init(struct mxa_file *mf)
+void mxa_group_init(struct mxa_group_queue *gq)
 {
-	u32 i;
-
-	for (i = 0; i < ARRAY_SIZE(mf->groups); i++) {
-		spin_lock_init(&mf->groups[i].lock);
-		INIT_LIST_HEAD(&mf->groups[i].pending);
-	}
+	spin_lock_init(&gq->lock);
+	INIT_LIST_HEAD(&gq->pending);
 }
 
 /**
- * mxa_group_file_fini() - drop the group state of a closing file.
- * @mf: the file; no ioctl or io_uring command of it runs any more.
+ * mxa_group_fini() - drop the group state of a user queue being freed.
+ * @gq: the state; nothing uses the queue any more.
  */
-void mxa_group_file_fini(struct mxa_file *mf)
+void mxa_group_fini(struct mxa_group_queue *gq)
 {
 	struct mxa_group *g, *next;
-	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(mf->groups); i++) {
-		struct mxa_group_queue *gq = &mf->groups[i];
-
-		list_for_each_entry_safe(g, next, &gq->pending, node) {
-			list_del(&g->node);
-			mxa_group_free(g);
-		}
-		dma_fence_put(gq->last);
-		gq->last = NULL;
+	list_for_each_entry_safe(g, next, &gq->pending, node) {
+		list_del(&g->node);
+		mxa_group_free(g);
 	}
+	dma_fence_put(gq->last);
+	gq->last = NULL;
 }
 
 /**
- * mxa_group_job_pushed() - note a job the file pushed to a queue (it joins the next
- * group committed there).
- * @mf: the file.
- * @queue: the hardware queue (validated).
- * @fence: the job's fence, initialised by the push.
+ * mxa_group_job_pushed() - note a job pushed to a user queue (it joins the next group
+ * committed there).
+ * @gq: the queue's group state.
+ * @fence: the job's finished fence.
  */
-void mxa_group_job_pushed(struct mxa_file *mf, u32 queue, struct dma_fence *fence)
+void mxa_group_job_pushed(struct mxa_group_queue *gq, struct dma_fence *fence)
 {
-	struct mxa_group_queue *gq = &mf->groups[queue];
 	unsigned long flags;
 
 	spin_lock_irqsave(&gq->lock, flags);
-	/* Concurrent submitters may get here out of ring order: keep the newest. */
+	/* Concurrent submitters may get here out of order: keep the newest. */
 	if (!gq->last || dma_fence_is_later(fence, gq->last)) {
 		dma_fence_put(gq->last);
 		gq->last = dma_fence_get(fence);
@@ -120,17 +112,15 @@ void mxa_group_job_pushed(struct mxa_file *mf, u32 queue, struct dma_fence *fenc
 }
 
 /**
- * mxa_group_commit() - close the file's uncommitted jobs of a queue into a group.
- * @mf: the file.
- * @queue: the hardware queue (validated).
+ * mxa_group_commit() - close the uncommitted jobs of a user queue into a group.
+ * @gq: the queue's group state.
  * @gfp: allocation flags (GFP_NOWAIT on the io_uring issue path).
  * @group_id: out: the new group's id.
  *
  * Return: 0 or -ENOMEM.
  */
-int mxa_group_commit(struct mxa_file *mf, u32 queue, gfp_t gfp, u64 *group_id)
+int mxa_group_commit(struct mxa_group_queue *gq, gfp_t gfp, u64 *group_id)
 {
-	struct mxa_group_queue *gq = &mf->groups[queue];
 	struct mxa_group *g = kmalloc(sizeof(*g), gfp);
 	unsigned long flags;
 
@@ -152,18 +142,15 @@ int mxa_group_commit(struct mxa_file *mf, u32 queue, gfp_t gfp, u64 *group_id)
 
 /**
  * mxa_group_wait_target() - what WAIT_GROUP @n has to wait for.
- * @mf: the file.
- * @queue: the hardware queue (validated).
+ * @gq: the user queue's group state.
  * @n: groups that may stay pending.
  * @group_id: out: the group that must complete (committed - n), 0 if none.
  *
  * Return: a reference to the fence to wait for, or NULL when at most @n groups are
  * pending already.
  */
-struct dma_fence *mxa_group_wait_target(struct mxa_file *mf, u32 queue, u32 n,
-					u64 *group_id)
+struct dma_fence *mxa_group_wait_target(struct mxa_group_queue *gq, u32 n, u64 *group_id)
 {
-	struct mxa_group_queue *gq = &mf->groups[queue];
 	struct dma_fence *fence = NULL;
 	struct mxa_group *g;
 	unsigned long flags;
@@ -186,28 +173,34 @@ struct dma_fence *mxa_group_wait_target(struct mxa_file *mf, u32 queue, u32 n,
 
 int mxa_ioctl_commit_group(struct drm_device *dev, void *data, struct drm_file *file)
 {
-	struct mxa_file *mf = to_mxa_file(file);
 	struct drm_mxa_commit_group *args = data;
+	struct mxa_uqueue *uq;
+	int ret;
 
-	if (args->flags || args->queue >= mf->mdev->num_queues)
+	if (args->flags)
 		return -EINVAL;
-	return mxa_group_commit(mf, array_index_nospec(args->queue, mf->mdev->num_queues),
-				GFP_KERNEL, &args->group_id);
+	uq = mxa_uqueue_get(to_mxa_file(file), args->queue);
+	if (IS_ERR(uq))
+		return PTR_ERR(uq);
+	ret = mxa_group_commit(&uq->groups, GFP_KERNEL, &args->group_id);
+	mxa_uqueue_put(uq);
+	return ret;
 }
 
 int mxa_ioctl_wait_group(struct drm_device *dev, void *data, struct drm_file *file)
 {
-	struct mxa_file *mf = to_mxa_file(file);
 	struct drm_mxa_wait_group *args = data;
 	struct dma_fence *fence;
+	struct mxa_uqueue *uq;
 	int ret;
 
-	if (args->flags || args->pad || args->timeout_ns < 0 ||
-	    args->queue >= mf->mdev->num_queues)
+	if (args->flags || args->pad || args->timeout_ns < 0)
 		return -EINVAL;
-	fence = mxa_group_wait_target(mf, array_index_nospec(args->queue,
-							     mf->mdev->num_queues),
-				      args->n, &args->group_id);
+	uq = mxa_uqueue_get(to_mxa_file(file), args->queue);
+	if (IS_ERR(uq))
+		return PTR_ERR(uq);
+	fence = mxa_group_wait_target(&uq->groups, args->n, &args->group_id);
+	mxa_uqueue_put(uq);
 	if (!fence)
 		return 0;
 	ret = mxa_fence_wait_ns(fence, args->timeout_ns);

@@ -12,13 +12,12 @@
 struct dma_fence;
 struct drm_device;
 struct drm_file;
-struct mxa_file;
 
 /**
- * struct mxa_group_queue - the groups of one open file on one hardware queue.
+ * struct mxa_group_queue - the groups of one user queue.
  * @lock: protects @last, @committed and @pending; never held while sleeping (the
  *        io_uring issue path takes it).
- * @last: fence of the newest job this file pushed to the queue (reference), or NULL.
+ * @last: finished fence of the newest job pushed to the queue (reference), or NULL.
  * @committed: id of the newest group (0: none yet).
  * @pending: struct mxa_group entries that may still be pending, oldest first. Groups
  *           whose fence had signalled at commit time are not listed.
@@ -30,12 +29,11 @@ struct mxa_group_queue {
 	struct list_head pending;
 };
 
-void mxa_group_file_init(struct mxa_file *mf);
-void mxa_group_file_fini(struct mxa_file *mf);
-void mxa_group_job_pushed(struct mxa_file *mf, u32 queue, struct dma_fence *fence);
-int mxa_group_commit(struct mxa_file *mf, u32 queue, gfp_t gfp, u64 *group_id);
-struct dma_fence *mxa_group_wait_target(struct mxa_file *mf, u32 queue, u32 n,
-					u64 *group_id);
+void mxa_group_init(struct mxa_group_queue *gq);
+void mxa_group_fini(struct mxa_group_queue *gq);
+void mxa_group_job_pushed(struct mxa_group_queue *gq, struct dma_fence *fence);
+int mxa_group_commit(struct mxa_group_queue *gq, gfp_t gfp, u64 *group_id);
+struct dma_fence *mxa_group_wait_target(struct mxa_group_queue *gq, u32 n, u64 *group_id);
 
 int mxa_ioctl_commit_group(struct drm_device *dev, void *data, struct drm_file *file);
 int mxa_ioctl_wait_group(struct drm_device *dev, void *data, struct drm_file *file);

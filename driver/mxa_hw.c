@@ -188,9 +188,7 @@ static int mxa_queue_init(struct mxa_device *mdev, u32 idx)
 	spin_lock_init(&q->lock);
 	spin_lock_init(&q->fence_lock);
 	INIT_LIST_HEAD(&q->backlog);
-	init_waitqueue_head(&q->space_wq);
 	q->fence_context = dma_fence_context_alloc(1);
-	mxa_job_queue_init(q);
 	mxa_reset_queue_init(q);
 	snprintf(q->name, sizeof(q->name), "mxa-q%u", idx);
 
@@ -361,11 +359,8 @@ void mxa_hw_fini(struct mxa_device *mdev)
 	mxa_write(mdev, MXA_REG_CONTROL, 0);
 	mxa_hw_reset(mdev);
 
-	for (i = 0; i < mdev->num_queues; i++) {
+	for (i = 0; i < mdev->num_queues; i++)
 		mxa_job_queue_abort(&mdev->queues[i], -ECANCELED, MXA_ERR_ABORTED, true);
-		/* No job waits for input fences any more: nothing queues it again. */
-		cancel_work_sync(&mdev->queues[i].deps_work);
-	}
 
 	pci_free_irq_vectors(mdev->pdev);
 }

@@ -12,6 +12,8 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include <drm/gpu_scheduler.h>
+
 #include "mxa_regs.h"
 
 struct mxa_device;
@@ -19,8 +21,6 @@ struct mxa_job;
 
 /* Ring entries per hardware queue (power of two, <= MXA_RING_MAX_ENTRIES). */
 #define MXA_RING_ENTRIES	256
-/* Jobs per queue that may wait for a ring slot in the backlog (io_uring submissions). */
-#define MXA_BACKLOG_MAX		4096
 
 /**
  * struct mxa_queue - one hardware queue: its ring, completion records and jobs in flight.
@@ -38,9 +38,9 @@ struct mxa_job;
  * @head: oldest slot whose job has not completed yet (driver view).
  * @tail: next slot to fill; the value last written to MXA_QREG_TAIL.
  * @hw_completed: MXA_QREG_COMPLETED value up to which jobs have been completed.
- * @backlog: jobs pushed without waiting while the ring was full, in order; each
- *           holds a reference and already has its fence.
- * @backlog_len: entries of @backlog (<= MXA_BACKLOG_MAX).
+ * @backlog: jobs run by the scheduler while the queue was halted for a reset (or
+ *           requeued by it), in order; each holds a reference and has its fence.
+ * @backlog_len: entries of @backlog.
  * @seqno: seqno of the last fence emitted on this queue.
  * @accepting: the queue takes new jobs (cleared on device removal).
  * @recovering: the queue is halted for a reset (mxa_job_queue_halt()): nothing is
@@ -48,10 +48,9 @@ struct mxa_job;
  *              interrupt meanwhile.
  * @fence_lock: the dma_fence lock of this queue's job fences.
  * @fence_context: dma_fence context of the queue (fences signal in ring order).
- * @space_wq: woken when slots free up or @accepting changes.
  * @name: timeline name of the fences ("mxa-q<N>").
- * @deps_work: refills the ring once the input fences of the job at the backlog's
- *             head have signalled (fence callbacks cannot take @lock).
+ * @sched: the scheduler that feeds this queue from the user queues (mxa_sched.c).
+ * @sched_ready: @sched is initialised.
  * @watchdog: job timeout of the job at @head (mxa_reset.c).
  * @reset_work: the queue's reset, on the device's ordered reset workqueue.
  * @watch_seqno: fence seqno of the job @watchdog times (under @lock).
@@ -76,7 +75,6 @@ struct mxa_queue {
 	struct mxa_job **jobs;
 	u32 head;
 	u32 tail;
-	u32 doorbell_deferred;	/* jobs placed since the last doorbell (under @lock) */
 	u32 hw_completed;
 	struct list_head backlog;
 	u32 backlog_len;
@@ -86,10 +84,10 @@ struct mxa_queue {
 
 	spinlock_t fence_lock;	/* the queue's dma_fence lock */
 	u64 fence_context;
-	wait_queue_head_t space_wq;
 	char name[16];
 
-	struct work_struct deps_work;
+	struct drm_gpu_scheduler sched;
+	bool sched_ready;
 	struct delayed_work watchdog;
 	struct work_struct reset_work;
 	u64 watch_seqno;

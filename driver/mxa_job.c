@@ -4,38 +4,28 @@
  *
  * DOC: Jobs, fences and completion
  *
- * A job is a program (a range of a BO) run in the submitting file's context on one
- * hardware queue. Jobs go straight to the queue's ring (mxa_job_push()). When the
- * ring is full an ioctl submitter sleeps until slots free up; an io_uring submitter,
- * which must not sleep, puts the job in the queue's backlog instead, and the
- * completion path moves backlogged jobs into the ring as slots free up.
+ * A job is a program (a range of a BO) run in the submitting file's context. It is
+ * submitted to a user queue (mxa_uqueue.c): mxa_job_create() validates it and makes
+ * it a drm_sched job whose dependencies are its input fences, mxa_job_queue() arms it
+ * and pushes it to the queue's entity, and the scheduler of the hardware queue
+ * (mxa_sched.c) calls mxa_job_run() once its inputs have signalled and it is its
+ * turn. Userspace sees the scheduler's finished fence (@mxa_job.done): output
+ * syncobjs, DRM_IOCTL_MXA_WAIT, io_uring completions and groups use it.
  *
- * Each job embeds a dma_fence, whose refcount is the job's. Fences of a queue share
- * one fence context and their seqnos are assigned under the queue lock in ring order,
- * which is also completion order. References are held by:
- *  - the ring slot or the backlog, from push until the job completes (dropped in the
- *    IRQ handler);
- *  - the file's job table (@mxa_file.jobs) for ioctl jobs, until a WAIT returns 0 or
- *    the file closes;
- *  - the io_uring command for uring jobs, until its CQE is posted or it is cancelled.
- *
- * Input fences (drm_mxa_submit.syncs WAIT operations) hold a job back in the backlog:
- * it is armed (gets its seqno) at push like any job, but the refill stops at a backlog
- * head whose input fences have not all signalled, keeping ring order = seqno order. A
- * callback on the first unsignalled input fence queues the queue's deps_work (a fence
- * callback may run under another queue's, or this queue's, lock), which refills the
- * ring. A job pushed while the backlog is not empty joins it (an ioctl submitter too,
- * rather than sleeping until the head's fences signal). Output syncobjs get the job's
- * fence right after the push. Aborted jobs (reset, removal) remove their callback
- * before they are released.
+ * mxa_job_run() gives the job its hardware fence and puts it in the next ring slot.
+ * The fences of a hardware queue share one fence context; their seqnos are assigned
+ * under the queue lock in ring order, which is also completion order. While the
+ * queue is halted for a reset, jobs wait in its backlog instead (the scheduler has no
+ * more credits than ring slots, so the ring itself is never full).
  *
  * Completion runs in the queue's hard interrupt handler: read MXA_QREG_COMPLETED, and
  * for every job up to it, in ring order, turn its completion record into a
- * struct drm_mxa_job_result and signal the fence. Because the last reference may be
- * dropped there, freeing a job (which drops BO and VM references and may sleep) is
- * deferred to a work item.
+ * struct drm_mxa_job_result and signal the hardware fence, which signals the finished
+ * fence with the job's error. A job's memory is reference counted (struct mxa_job
+ * @refcount); because the last reference may be dropped in the interrupt handler,
+ * freeing a job (which drops BO, queue and VM references and may sleep) is deferred
+ * to a work item.
  */
-#include <linux/blkdev.h>
 #include <linux/dma-fence-chain.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -52,8 +42,10 @@
 #include "mxa_gem.h"
 #include "mxa_group.h"
 #include "mxa_reset.h"
+#include "mxa_sched.h"
 #include "mxa_trace.h"
 #include "mxa_job.h"
+#include "mxa_uqueue.h"
 #include "mxa_vm.h"
 
 static LLIST_HEAD(mxa_job_free_list);
@@ -73,12 +65,14 @@ static void mxa_job_free_signals(struct mxa_job *job)
 
 static void mxa_job_release_refs(struct mxa_job *job)
 {
-	u32 i;
-
-	for (i = 0; i < job->num_deps; i++)
-		dma_fence_put(job->deps[i]);
-	kfree(job->deps);
+	/* An unused hardware fence is plain memory; a used one lives on by refcount. */
+	if (job->ran)
+		dma_fence_put(job->fence);
+	else
+		kfree(job->fence);
 	mxa_job_free_signals(job);
+	dma_fence_put(job->done);
+	mxa_uqueue_put(job->uq);
 	/* The VM reference (dropped last) keeps the device alive up to here. */
 	atomic_dec(&job->vm->mdev->live_jobs);
 	if (job->bo)
@@ -93,12 +87,29 @@ static void mxa_job_free_work_fn(struct work_struct *work)
 
 	llist_for_each_entry_safe(job, next, list, free_node) {
 		mxa_job_release_refs(job);
-		/* RCU-deferred: fences may be looked at under rcu_read_lock(). */
-		dma_fence_free(&job->fence);
+		kfree(job);
 	}
 }
 
 static DECLARE_WORK(mxa_job_free_work, mxa_job_free_work_fn);
+
+/* The last reference may go in any context: free from process context. */
+static void mxa_job_release(struct kref *kref)
+{
+	struct mxa_job *job = container_of(kref, struct mxa_job, refcount);
+
+	if (llist_add(&job->free_node, &mxa_job_free_list))
+		schedule_work(&mxa_job_free_work);
+}
+
+/**
+ * mxa_job_put() - drop a job reference.
+ * @job: the job.
+ */
+void mxa_job_put(struct mxa_job *job)
+{
+	kref_put(&job->refcount, mxa_job_release);
+}
 
 /**
  * mxa_job_flush_free() - wait until every released job is freed (module exit).
@@ -108,10 +119,19 @@ void mxa_job_flush_free(void)
 	flush_work(&mxa_job_free_work);
 }
 
-static struct mxa_job *to_mxa_job(struct dma_fence *fence)
-{
-	return container_of(fence, struct mxa_job, fence);
-}
+/**
+ * struct mxa_hw_fence - a job's hardware fence.
+ * @base: the fence.
+ * @q: its hardware queue (timeline name).
+ *
+ * Separate from the job: the scheduler's finished fence holds the hardware fence (as
+ * its parent) and the job holds the finished fence, so a fence embedded in the job
+ * would keep the job alive for ever.
+ */
+struct mxa_hw_fence {
+	struct dma_fence base;
+	struct mxa_queue *q;
+};
 
 static const char *mxa_fence_get_driver_name(struct dma_fence *fence)
 {
@@ -120,30 +140,22 @@ static const char *mxa_fence_get_driver_name(struct dma_fence *fence)
 
 static const char *mxa_fence_get_timeline_name(struct dma_fence *fence)
 {
-	return to_mxa_job(fence)->queue->name;
+	return container_of(fence, struct mxa_hw_fence, base)->q->name;
 }
 
-/* The last reference may go in any context: free from process context. */
-static void mxa_fence_release(struct dma_fence *fence)
-{
-	struct mxa_job *job = to_mxa_job(fence);
-
-	if (llist_add(&job->free_node, &mxa_job_free_list))
-		schedule_work(&mxa_job_free_work);
-}
-
+/* The default release: kfree_rcu() of the fence (it starts struct mxa_hw_fence). */
 static const struct dma_fence_ops mxa_fence_ops = {
 	.get_driver_name = mxa_fence_get_driver_name,
 	.get_timeline_name = mxa_fence_get_timeline_name,
-	.release = mxa_fence_release,
 };
 
 /*
- * Look up the syncobjs of drm_mxa_submit.syncs: input fences into job->deps, output
- * syncobjs (with a chain node for timeline points) into job->signals.
+ * Look up the syncobjs of drm_mxa_submit.syncs: input fences become the scheduler
+ * job's dependencies, output syncobjs (with a chain node for timeline points) go to
+ * job->signals.
  */
 static int mxa_job_parse_syncs(struct mxa_job *job, struct drm_file *file,
-			       const struct drm_mxa_obj_array *syncs, gfp_t gfp)
+			       const struct drm_mxa_obj_array *syncs)
 {
 	const u8 __user *ptr = u64_to_user_ptr(syncs->array);
 	struct drm_mxa_sync_op op;
@@ -152,9 +164,8 @@ static int mxa_job_parse_syncs(struct mxa_job *job, struct drm_file *file,
 
 	if (syncs->count > DRM_MXA_MAX_SYNCS || syncs->stride < sizeof(op))
 		return -EINVAL;
-	job->deps = kcalloc(syncs->count, sizeof(*job->deps), gfp);
-	job->signals = kcalloc(syncs->count, sizeof(*job->signals), gfp);
-	if (!job->deps || !job->signals)
+	job->signals = kcalloc(syncs->count, sizeof(*job->signals), GFP_KERNEL);
+	if (!job->signals)
 		return -ENOMEM;
 
 	for (i = 0; i < syncs->count; i++, ptr += syncs->stride) {
@@ -178,7 +189,10 @@ static int mxa_job_parse_syncs(struct mxa_job *job, struct drm_file *file,
 				return ret;
 			if (!fence)	/* a timeline point not there yet */
 				return -EINVAL;
-			job->deps[job->num_deps++] = fence;
+			/* Takes the fence reference, also on failure. */
+			ret = drm_sched_job_add_dependency(&job->base, fence);
+			if (ret)
+				return ret;
 		} else {
 			struct mxa_job_signal *s = &job->signals[job->num_signals];
 
@@ -188,7 +202,7 @@ static int mxa_job_parse_syncs(struct mxa_job *job, struct drm_file *file,
 			job->num_signals++;
 			s->point = op.timeline_value;
 			if (timeline) {
-				s->chain = kmalloc(sizeof(*s->chain), gfp);
+				s->chain = kmalloc(sizeof(*s->chain), GFP_KERNEL);
 				if (!s->chain)
 					return -ENOMEM;
 			}
@@ -197,11 +211,8 @@ static int mxa_job_parse_syncs(struct mxa_job *job, struct drm_file *file,
 	return 0;
 }
 
-/**
- * mxa_job_attach_signals() - give the job's output syncobjs its fence, and drop them.
- * @job: a job just pushed (its fence is initialised).
- */
-void mxa_job_attach_signals(struct mxa_job *job)
+/* Give the job's output syncobjs its finished fence, and drop them. */
+static void mxa_job_attach_signals(struct mxa_job *job)
 {
 	u32 i;
 
@@ -209,10 +220,10 @@ void mxa_job_attach_signals(struct mxa_job *job)
 		struct mxa_job_signal *s = &job->signals[i];
 
 		if (s->chain) {
-			drm_syncobj_add_point(s->syncobj, s->chain, &job->fence, s->point);
+			drm_syncobj_add_point(s->syncobj, s->chain, job->done, s->point);
 			s->chain = NULL;
 		} else {
-			drm_syncobj_replace_fence(s->syncobj, &job->fence);
+			drm_syncobj_replace_fence(s->syncobj, job->done);
 		}
 	}
 	mxa_job_free_signals(job);
@@ -222,34 +233,34 @@ void mxa_job_attach_signals(struct mxa_job *job)
  * mxa_job_create() - validate a submission and build its job.
  * @file: the submitting file.
  * @args: the submission (already copied from userspace).
- * @gfp: allocation flags (GFP_NOWAIT where the caller may not sleep).
- * @jobp: out: the job, not yet pushed.
+ * @jobp: out: the job, not yet queued.
  *
- * Return: 0; -EINVAL for non-zero flags or padding, a bad queue, or a program that is
- * empty, misaligned, too large or outside its BO, or bad sync operations; -ENOENT for
- * an unknown handle or syncobj; -EFAULT; -E2BIG; -ENOMEM.
+ * May sleep (allocations, syncobj lookups, user copies of the sync array).
+ *
+ * Return: 0; -EINVAL for non-zero flags or padding, an unknown queue, or a program
+ * that is empty, misaligned, too large or outside its BO, or bad sync operations;
+ * -ENOENT for an unknown handle or syncobj; -ECANCELED for a banned context; -EFAULT;
+ * -E2BIG; -ENOMEM.
  */
-int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp_t gfp,
+int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 		   struct mxa_job **jobp)
 {
 	struct mxa_file *mf = to_mxa_file(file);
 	struct mxa_device *mdev = mf->mdev;
 	struct drm_gem_object *obj;
+	struct mxa_uqueue *uq;
 	struct mxa_job *job;
 	struct mxa_bo *bo;
-	u32 queue;
+	int ret;
 
-	/* dma_fence_free() frees the fence's address: the fence must start the job. */
-	BUILD_BUG_ON(offsetof(struct mxa_job, fence) != 0);
+	/* dma_fence_free() frees the fence's address: the fence must start the struct. */
+	BUILD_BUG_ON(offsetof(struct mxa_hw_fence, base) != 0);
 
 	if (args->flags)
 		return -EINVAL;
 	if (args->result_size && (args->result_size < DRM_MXA_JOB_RESULT_SIZE_V1 ||
 				  !args->result_ptr))
 		return -EINVAL;
-	if (args->queue >= mdev->num_queues)
-		return -EINVAL;
-	queue = array_index_nospec(args->queue, mdev->num_queues);
 	if (!args->prog_size || args->prog_size > MXA_PROG_MAX_SIZE ||
 	    !IS_ALIGNED(args->prog_size, 4) || !IS_ALIGNED(args->prog_offset, 4))
 		return -EINVAL;
@@ -266,26 +277,46 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp
 		drm_gem_object_put(obj);
 		return -EINVAL;
 	}
+	uq = mxa_uqueue_get(mf, args->queue);
+	if (IS_ERR(uq)) {
+		drm_gem_object_put(obj);
+		return PTR_ERR(uq);
+	}
 
-	job = kzalloc(sizeof(*job), gfp);
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (job) {
+		/* Allocated now: run_job, in the scheduler's work, must not fail on memory. */
+		job->fence = kzalloc(sizeof(struct mxa_hw_fence), GFP_KERNEL);
+		if (!job->fence) {
+			kfree(job);
+			job = NULL;
+		}
+	}
 	if (!job) {
+		mxa_uqueue_put(uq);
 		drm_gem_object_put(obj);
 		return -ENOMEM;
 	}
+	kref_init(&job->refcount);
 	atomic_inc(&mdev->live_jobs);
 	atomic64_inc(&mdev->jobs_total);
-	job->queue = &mdev->queues[queue];
+	job->uq = uq;
+	job->queue = uq->hw;
 	job->vm = mxa_vm_get(mf->vm);
-	atomic_inc(&job->vm->jobs);
 	job->bo = bo;
 	job->id = atomic64_inc_return(&mf->next_job_id);
 	job->prog_va = mxa_bo_va(bo) + args->prog_offset;
 	job->prog_size = args->prog_size;
 	spin_lock_init(&job->ucmd_lock);
 	INIT_LIST_HEAD(&job->backlog_node);
-	if (args->syncs.count) {
-		int ret = mxa_job_parse_syncs(job, file, &args->syncs, gfp);
 
+	ret = mxa_sched_job_init(&job->base, &uq->entity, file);
+	if (ret) {
+		mxa_job_put(job);
+		return ret;
+	}
+	if (args->syncs.count) {
+		ret = mxa_job_parse_syncs(job, file, &args->syncs);
 		if (ret) {
 			mxa_job_destroy(job);
 			return ret;
@@ -296,22 +327,109 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp
 }
 
 /**
- * mxa_job_destroy() - free a job that was never pushed.
- * @job: the job.
+ * mxa_job_destroy() - free a job that was never queued.
+ * @job: the job from mxa_job_create().
  */
 void mxa_job_destroy(struct mxa_job *job)
 {
-	atomic_dec(&job->vm->jobs);
-	mxa_job_release_refs(job);
-	kfree(job);
+	drm_sched_job_cleanup(&job->base);
+	mxa_job_put(job);
 }
 
-/* Give the job its fence: under the queue lock, so seqnos follow ring order. */
+/**
+ * mxa_job_queue() - arm a job and push it to its user queue.
+ * @job: a job from mxa_job_create().
+ * @may_wait: when MXA_UQUEUE_MAX_PENDING jobs of the queue have not ended yet, sleep
+ *            (interruptibly) until one has; otherwise fail with -EAGAIN (io_uring
+ *            issue, see mxa_uring.c).
+ *
+ * On success the job's finished fence is set (@job->done), its output syncobjs have
+ * it, it is in the queue's next group, and the caller keeps the reference
+ * mxa_job_create() gave; the scheduler holds another until it frees the job. On
+ * failure the job is untouched and the caller frees it with mxa_job_destroy().
+ *
+ * Return: 0; -EAGAIN; -ERESTARTSYS; -EINVAL when the queue was destroyed meanwhile.
+ */
+int mxa_job_queue(struct mxa_job *job, bool may_wait)
+{
+	struct mxa_uqueue *uq = job->uq;
+	int ret;
+
+	for (;;) {
+		mutex_lock(&uq->submit_lock);
+		if (uq->dead) {
+			ret = -EINVAL;
+			break;
+		}
+		if (atomic_read(&uq->pending) < MXA_UQUEUE_MAX_PENDING) {
+			atomic_inc(&uq->pending);
+			drm_sched_job_arm(&job->base);
+			job->done = dma_fence_get(&job->base.s_fence->finished);
+			mxa_group_job_pushed(&uq->groups, job->done);
+			trace_mxa_job_queue(job->queue->idx, uq->id, job->vm->ctx, job->id,
+					    job->done->seqno);
+			/* The scheduler's reference, dropped by mxa_job_sched_release(). */
+			mxa_job_get(job);
+			drm_sched_entity_push_job(&job->base);
+			ret = 0;
+			break;
+		}
+		mutex_unlock(&uq->submit_lock);
+		if (!may_wait)
+			return -EAGAIN;
+		ret = wait_event_interruptible(uq->space_wq,
+					       READ_ONCE(uq->dead) ||
+					       atomic_read(&uq->pending) < MXA_UQUEUE_MAX_PENDING);
+		if (ret)
+			return ret;
+	}
+	mutex_unlock(&uq->submit_lock);
+	if (!ret)
+		mxa_job_attach_signals(job);
+	return ret;
+}
+
+/**
+ * mxa_job_sched_release() - the scheduler is done with a job (its free_job).
+ * @job: the job.
+ */
+void mxa_job_sched_release(struct mxa_job *job)
+{
+	struct mxa_uqueue *uq = job->uq;
+
+	if (atomic_dec_return(&uq->pending) < MXA_UQUEUE_MAX_PENDING)
+		wake_up(&uq->space_wq);
+	mxa_job_put(job);
+}
+
+/**
+ * mxa_job_result() - how a job ended.
+ * @job: a job whose finished fence has signalled.
+ *
+ * A job that never reached its hardware queue (its user queue was destroyed by a
+ * fatal signal) ended with the finished fence's error.
+ *
+ * Return: the result, valid while the caller holds its reference.
+ */
+const struct drm_mxa_job_result *mxa_job_result(struct mxa_job *job)
+{
+	if (!READ_ONCE(job->ended) && !job->result.status) {
+		job->result.status = job->done->error ?: -ECANCELED;
+		job->result.error = MXA_ERR_ABORTED;
+	}
+	return &job->result;
+}
+
+/* Give the job its hardware fence: under the queue lock, so seqnos follow ring order. */
 static void mxa_job_arm(struct mxa_queue *q, struct mxa_job *job)
 {
 	lockdep_assert_held(&q->lock);
-	dma_fence_init(&job->fence, &mxa_fence_ops, &q->fence_lock, q->fence_context,
+	container_of(job->fence, struct mxa_hw_fence, base)->q = q;
+	dma_fence_init(job->fence, &mxa_fence_ops, &q->fence_lock, q->fence_context,
 		       ++q->seqno);
+	job->ran = true;
+	/* The device uses the VM's page tables until the fence signals (mxa_vm.c). */
+	atomic_inc(&job->vm->jobs);
 }
 
 /* Fill the slot at @tail with @job, which hands its reference to the slot. */
@@ -333,94 +451,13 @@ static void mxa_queue_place(struct mxa_queue *q, struct mxa_job *job)
 	desc->completion = q->comps_dma + slot * sizeof(*comp);
 	desc->job_id = job->id;
 	q->tail = (slot + 1) & (q->size - 1);
-	trace_mxa_job_run(q->idx, slot, job->id, job->fence.seqno);
+	trace_mxa_job_run(q->idx, slot, job->id, job->fence->seqno);
 }
 
 static void mxa_queue_doorbell(struct mxa_queue *q)
 {
 	/* writel() orders the descriptor and record stores before the doorbell. */
 	mxa_qwrite(q, MXA_QREG_TAIL, q->tail);
-	q->doorbell_deferred = 0;
-}
-
-static unsigned int mxa_doorbell_batch;
-module_param_named(doorbell_batch, mxa_doorbell_batch, uint, 0644);
-MODULE_PARM_DESC(doorbell_batch,
-		 "io_uring batches: ring the doorbell every this many jobs (0: once per batch)");
-
-/*
- * The doorbell of jobs issued in one io_uring_enter() is rung once, when io_uring
- * finishes its submission plug (it plugs URING_CMD batches of more than two SQEs): the
- * callback runs in the submitting task before io_uring_enter() returns, or when the
- * task sleeps (@from_schedule; this issue path never sleeps). One MMIO write instead of
- * one per job, and the device's command processor is woken once per batch.
- */
-static void mxa_queue_unplug(struct blk_plug_cb *cb, bool from_schedule)
-{
-	struct mxa_queue *q = cb->data;
-	unsigned long flags;
-
-	spin_lock_irqsave(&q->lock, flags);
-	if (q->accepting && !q->recovering)
-		mxa_queue_doorbell(q);
-	spin_unlock_irqrestore(&q->lock, flags);
-	kfree(cb);
-}
-
-/* Ring now, or at the end of the submitter's plug when @defer and there is one. */
-static void mxa_queue_kick(struct mxa_queue *q, bool defer)
-{
-	unsigned int batch = READ_ONCE(mxa_doorbell_batch);
-
-	lockdep_assert_held(&q->lock);
-	/* Every few jobs anyway, so that the device runs while the batch is issued. */
-	if (!defer || (batch && ++q->doorbell_deferred >= batch) ||
-	    !blk_check_plugged(mxa_queue_unplug, q, sizeof(struct blk_plug_cb)))
-		mxa_queue_doorbell(q);
-}
-
-static void mxa_job_dep_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
-{
-	struct mxa_job *job = container_of(cb, struct mxa_job, dep_cb);
-
-	/* Under @fence's lock, maybe under a queue lock: refill from process context. */
-	queue_work(system_highpri_wq, &job->queue->deps_work);
-}
-
-/*
- * Whether every input fence of @job has signalled. With @arm, install a callback on
- * the first one that has not. The callback is removed (under the fence's lock, so it
- * is not running either) before the job moves on.
- */
-static bool mxa_job_deps_ready(struct mxa_job *job, bool arm)
-{
-	while (job->dep_next < job->num_deps) {
-		struct dma_fence *f = job->deps[job->dep_next];
-
-		if (job->dep_armed) {
-			if (!dma_fence_is_signaled(f))
-				return false;
-			dma_fence_remove_callback(f, &job->dep_cb);
-			job->dep_armed = false;
-		} else if (!dma_fence_is_signaled(f)) {
-			if (!arm)
-				return false;
-			if (!dma_fence_add_callback(f, &job->dep_cb, mxa_job_dep_cb)) {
-				job->dep_armed = true;
-				return false;
-			}
-		}
-		job->dep_next++;
-	}
-	return true;
-}
-
-static void mxa_job_dep_disarm(struct mxa_job *job)
-{
-	if (job->dep_armed) {
-		dma_fence_remove_callback(job->deps[job->dep_next], &job->dep_cb);
-		job->dep_armed = false;
-	}
 }
 
 /* Move backlogged jobs into free ring slots. */
@@ -435,9 +472,6 @@ static void mxa_queue_refill(struct mxa_queue *q)
 		struct mxa_job *job = list_first_entry(&q->backlog, struct mxa_job,
 						       backlog_node);
 
-		/* In order: nothing overtakes a job whose input fences are pending. */
-		if (!mxa_job_deps_ready(job, true))
-			break;
 		list_del_init(&job->backlog_node);
 		q->backlog_len--;
 		mxa_queue_place(q, job);
@@ -448,120 +482,52 @@ static void mxa_queue_refill(struct mxa_queue *q)
 	mxa_reset_watch(q);
 }
 
-static void mxa_queue_deps_work(struct work_struct *work)
-{
-	struct mxa_queue *q = container_of(work, struct mxa_queue, deps_work);
-
-	spin_lock_irq(&q->lock);
-	mxa_queue_refill(q);
-	spin_unlock_irq(&q->lock);
-	wake_up_all(&q->space_wq);
-}
-
 /**
- * mxa_job_queue_init() - set up the job state of a queue.
- * @q: the queue.
- */
-void mxa_job_queue_init(struct mxa_queue *q)
-{
-	INIT_WORK(&q->deps_work, mxa_queue_deps_work);
-}
-
-static bool mxa_queue_can_push(struct mxa_queue *q, bool deps)
-{
-	unsigned long flags;
-	bool ret;
-
-	spin_lock_irqsave(&q->lock, flags);
-	ret = !q->accepting ||
-	      ((deps || !list_empty(&q->backlog)) && q->backlog_len < MXA_BACKLOG_MAX) ||
-	      (!q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog));
-	spin_unlock_irqrestore(&q->lock, flags);
-	return ret;
-}
-
-/**
- * mxa_job_push() - put a job on its hardware queue.
- * @job: a job from mxa_job_create().
- * @may_wait: when the ring is full, sleep (interruptibly) until a slot is free;
- *            otherwise queue the job in the queue's backlog, which the completion
- *            path feeds into the ring (io_uring issue never sleeps and never
- *            returns -EAGAIN, see mxa_uring.c).
- * @defer_doorbell: inside a block plug (io_uring issuing a batch), ring the doorbell
- *                  when the plug is flushed rather than now (mxa_queue_unplug()).
+ * mxa_job_run() - put a job on its hardware queue (the scheduler's run_job).
+ * @job: the job, its input fences signalled.
  *
- * Jobs enter the ring in the order they are pushed; a job never overtakes the
- * backlog. On success the job's fence is initialised and the caller keeps the
- * reference mxa_job_create() gave; the ring (or backlog) holds another until the
- * job completes. On failure the job is untouched and the caller frees it with
- * mxa_job_destroy().
+ * Jobs enter the ring in the order they are run; while the queue is halted for a
+ * reset they wait in its backlog.
  *
- * Return: 0; -ERESTARTSYS; -EAGAIN when the backlog is full (MXA_BACKLOG_MAX);
- * -ENODEV once the device is gone.
+ * Return: a reference to the job's hardware fence; ERR_PTR(-ECANCELED) once the
+ * device is gone (the job's result says so).
  */
-int mxa_job_push(struct mxa_job *job, bool may_wait, bool defer_doorbell)
+struct dma_fence *mxa_job_run(struct mxa_job *job)
 {
 	struct mxa_queue *q = job->queue;
 	unsigned long flags;
-	int ret;
 
-	for (;;) {
-		bool deps, backlog;
-
-		spin_lock_irqsave(&q->lock, flags);
-		if (!q->accepting) {
-			ret = -ENODEV;
-			break;
-		}
-		deps = !mxa_job_deps_ready(job, false);
-		backlog = !list_empty(&q->backlog);
-		if (!deps && !q->recovering && !mxa_queue_full(q) && !backlog) {
-			mxa_job_arm(q, job);
-			trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence.seqno, false);
-			mxa_queue_place(q, mxa_job_get(job));
-			mxa_queue_kick(q, defer_doorbell);
-			mxa_reset_watch(q);
-			ret = 0;
-			break;
-		}
-		/*
-		 * Jobs waiting for input fences wait in the backlog, also for ioctls; so
-		 * does any job behind a non-empty backlog, whose head may be waiting for
-		 * an input fence (an ioctl submitter must not sleep until it signals).
-		 */
-		deps = deps || backlog;
-		if (!may_wait || deps) {
-			if (q->backlog_len >= MXA_BACKLOG_MAX) {
-				ret = -EAGAIN;
-				if (!may_wait)
-					break;
-				goto wait;
-			}
-			mxa_job_arm(q, job);
-			trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence.seqno, true);
-			list_add_tail(&mxa_job_get(job)->backlog_node, &q->backlog);
-			q->backlog_len++;
-			/* Arms the input fence callback if the job is at the head. */
-			mxa_queue_refill(q);
-			ret = 0;
-			break;
-		}
-wait:
+	spin_lock_irqsave(&q->lock, flags);
+	if (!q->accepting) {
 		spin_unlock_irqrestore(&q->lock, flags);
-
-		ret = wait_event_interruptible(q->space_wq, mxa_queue_can_push(q, deps));
-		if (ret)
-			return ret;
+		job->result.status = -ECANCELED;
+		job->result.error = MXA_ERR_ABORTED;
+		WRITE_ONCE(job->ended, true);
+		return ERR_PTR(-ECANCELED);
+	}
+	mxa_job_arm(q, job);
+	if (!q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog)) {
+		trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence->seqno, false);
+		mxa_queue_place(q, mxa_job_get(job));
+		mxa_queue_doorbell(q);
+		mxa_reset_watch(q);
+	} else {
+		trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence->seqno, true);
+		list_add_tail(&mxa_job_get(job)->backlog_node, &q->backlog);
+		q->backlog_len++;
+		mxa_queue_refill(q);
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
-	return ret;
+	return dma_fence_get(job->fence);
 }
 
 static void mxa_job_signal(struct mxa_job *job)
 {
+	/* Before the fence: the finished fence, and its waiters, follow at once. */
+	WRITE_ONCE(job->ended, true);
 	if (job->result.status)
-		dma_fence_set_error(&job->fence, job->result.status);
-	dma_fence_signal(&job->fence);
+		dma_fence_set_error(job->fence, job->result.status);
+	dma_fence_signal(job->fence);
 	/* The device is done with the job: its VM's page tables may go (mxa_vm.c). */
 	atomic_dec(&job->vm->jobs);
 }
@@ -603,7 +569,7 @@ static void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
 	if (r->status == -EFAULT)
 		trace_mxa_job_fault(q->idx, job->vm->ctx, job->id, r->err_addr, r->err_info,
 				    r->err_offset);
-	trace_mxa_job_complete(q->idx, job->id, job->fence.seqno, r->status, r->error,
+	trace_mxa_job_complete(q->idx, job->id, job->fence->seqno, r->status, r->error,
 			       r->cycles);
 	if (r->end_ns > r->start_ns)
 		atomic64_add(r->end_ns - r->start_ns, &job->vm->engine_ns[q->idx]);
@@ -660,8 +626,6 @@ void mxa_job_queue_complete(struct mxa_queue *q)
 		mxa_queue_refill(q);
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
-	if (done)
-		wake_up(&q->space_wq);
 }
 
 /**
@@ -680,12 +644,10 @@ void mxa_job_queue_halt(struct mxa_queue *q, bool for_good)
 		q->accepting = false;
 	mxa_queue_harvest(q);
 	spin_unlock_irq(&q->lock);
-	wake_up_all(&q->space_wq);
 }
 
 static void mxa_job_abort(struct mxa_job *job, int status, u32 error)
 {
-	mxa_job_dep_disarm(job);
 	job->result.status = status;
 	job->result.error = error;
 	mxa_job_signal(job);
@@ -725,7 +687,6 @@ void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error, bool backlo
 		q->backlog_len = 0;
 	}
 	spin_unlock_irq(&q->lock);
-	wake_up_all(&q->space_wq);
 }
 
 /**
@@ -780,14 +741,14 @@ void mxa_job_queue_resume(struct mxa_queue *q)
 	q->recovering = false;
 	mxa_queue_refill(q);
 	spin_unlock_irq(&q->lock);
-	wake_up_all(&q->space_wq);
 }
 
 /**
  * mxa_job_file_close() - drop the file's references to its ioctl jobs.
  * @mf: the file.
  *
- * Jobs still running keep going; their ring slot holds them until they complete.
+ * Jobs still queued or running keep going; the scheduler and their ring slot hold
+ * them until they complete.
  */
 void mxa_job_file_close(struct mxa_file *mf)
 {
@@ -811,7 +772,7 @@ int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file)
 	/* The result of an ioctl job comes from DRM_IOCTL_MXA_WAIT. */
 	if (args->result_ptr || args->result_size)
 		return -EINVAL;
-	ret = mxa_job_create(file, args, GFP_KERNEL, &job);
+	ret = mxa_job_create(file, args, &job);
 	if (ret)
 		return ret;
 
@@ -819,13 +780,11 @@ int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file)
 	ret = xa_reserve(&mf->jobs, job->id, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
-	ret = mxa_job_push(job, true, false);
+	ret = mxa_job_queue(job, true);
 	if (ret) {
 		xa_release(&mf->jobs, job->id);
 		goto err_destroy;
 	}
-	mxa_job_attach_signals(job);
-	mxa_group_job_pushed(mf, job->queue->idx, &job->fence);
 	args->job_id = job->id;
 	/* The table takes over the creation reference. */
 	xa_store(&mf->jobs, job->id, job, GFP_KERNEL);
@@ -891,9 +850,9 @@ int mxa_ioctl_wait(struct drm_device *dev, void *data, struct drm_file *file)
 	if (!job)
 		return -ENOENT;
 
-	ret = mxa_fence_wait_ns(&job->fence, args->timeout_ns);
+	ret = mxa_fence_wait_ns(job->done, args->timeout_ns);
 	if (!ret) {
-		args->result = job->result;
+		args->result = *mxa_job_result(job);
 		/* Release the id; a concurrent WAIT on it may have done so already. */
 		if (xa_cmpxchg(&mf->jobs, args->job_id, job, NULL, 0) == job)
 			mxa_job_put(job);

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * MXA jobs: submission to a hardware queue, a dma_fence per job, completion, WAIT.
+ * MXA jobs: submission to a user queue, a hardware fence per job, completion, WAIT.
  */
 #ifndef MXA_JOB_H
 #define MXA_JOB_H
 
 #include <linux/dma-fence.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/llist.h>
 #include <linux/spinlock.h>
+
+#include <drm/gpu_scheduler.h>
 
 #include "drm/mxa_accel.h"
 
@@ -18,6 +21,7 @@ struct io_uring_cmd;
 struct mxa_bo;
 struct mxa_file;
 struct mxa_queue;
+struct mxa_uqueue;
 struct mxa_vm;
 struct drm_syncobj;
 struct dma_fence_chain;
@@ -36,48 +40,52 @@ struct mxa_job_signal {
 
 /**
  * struct mxa_job - one program run on a hardware queue.
- * @fence: signalled when the job ends; its refcount is the job's. Initialised when the
- *         job is pushed to its ring (mxa_job_push()); before that the job is freed with
- *         mxa_job_destroy().
- * @queue: the hardware queue.
+ * @fence: the hardware fence (a struct mxa_hw_fence, reference): initialised when the
+ *         scheduler runs the job (mxa_job_run()), signalled when the device ends it.
+ * @base: the scheduler job; armed and pushed to @uq's entity at submission.
+ * @refcount: the job's references: its creator (handed on to the file's job table or
+ *            to the io_uring command), the scheduler (until free_job), and a ring
+ *            slot or backlog entry while on the hardware queue.
+ * @uq: the user queue (reference).
+ * @queue: the hardware queue (@uq's).
+ * @done: the scheduler's finished fence (reference): what userspace waits for.
  * @vm: the submitting file's VM (reference): the job runs in its context.
  * @bo: the program's BO (reference), so it stays mapped while the job runs.
  * @id: job id, unique per file; also the descriptor's job_id.
  * @prog_va: device VA of the program.
  * @prog_size: program size in bytes.
- * @result: how the job ended; valid once @fence is signalled.
+ * @result: how the job ended; valid once @done is signalled (mxa_job_result()).
+ * @ran: @fence is initialised (the job reached its hardware queue).
+ * @ended: @result was filled by the hardware path (completion, abort, run failure).
  * @ucmd_lock: protects @ucmd.
  * @ucmd: the io_uring command waiting for this job, NULL when none or once its
  *        completion has been claimed (by the fence callback or a cancel).
- * @ucb: fence callback that completes @ucmd.
- * @deps: input fences (references, dropped when the job is freed), @num_deps of them.
- * @dep_next: index of the first input fence not yet seen signalled (under the queue lock).
- * @dep_cb: callback on @deps[@dep_next] while @dep_armed.
- * @dep_armed: @dep_cb is installed (under the queue lock).
+ * @ucb: callback on @done that completes @ucmd.
  * @signals: output syncobjs, attached and released by mxa_job_attach_signals().
  * @num_signals: entries of @signals.
- * @backlog_node: entry of the queue's backlog while waiting for a ring slot.
+ * @backlog_node: entry of the hardware queue's backlog while waiting for the ring.
  * @free_node: entry of the deferred free list.
  */
 struct mxa_job {
-	struct dma_fence fence;
+	struct dma_fence *fence;
+	struct drm_sched_job base;
+	struct kref refcount;
+	struct mxa_uqueue *uq;
 	struct mxa_queue *queue;
+	struct dma_fence *done;
 	struct mxa_vm *vm;
 	struct mxa_bo *bo;
 	u64 id;
 	u64 prog_va;
 	u32 prog_size;
 	struct drm_mxa_job_result result;
+	bool ran;
+	bool ended;
 
 	spinlock_t ucmd_lock;	/* protects ucmd */
 	struct io_uring_cmd *ucmd;
 	struct dma_fence_cb ucb;
 
-	struct dma_fence **deps;
-	u32 num_deps;
-	u32 dep_next;
-	struct dma_fence_cb dep_cb;
-	bool dep_armed;
 	struct mxa_job_signal *signals;
 	u32 num_signals;
 
@@ -85,24 +93,22 @@ struct mxa_job {
 	struct llist_node free_node;
 };
 
-int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, gfp_t gfp,
+int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 		   struct mxa_job **jobp);
-int mxa_job_push(struct mxa_job *job, bool may_wait, bool defer_doorbell);
+int mxa_job_queue(struct mxa_job *job, bool may_wait);
 void mxa_job_destroy(struct mxa_job *job);
-void mxa_job_attach_signals(struct mxa_job *job);
+struct dma_fence *mxa_job_run(struct mxa_job *job);
+void mxa_job_sched_release(struct mxa_job *job);
+const struct drm_mxa_job_result *mxa_job_result(struct mxa_job *job);
 
 static inline struct mxa_job *mxa_job_get(struct mxa_job *job)
 {
-	dma_fence_get(&job->fence);
+	kref_get(&job->refcount);
 	return job;
 }
 
-static inline void mxa_job_put(struct mxa_job *job)
-{
-	dma_fence_put(&job->fence);
-}
+void mxa_job_put(struct mxa_job *job);
 
-void mxa_job_queue_init(struct mxa_queue *q);
 void mxa_job_queue_complete(struct mxa_queue *q);
 void mxa_job_queue_halt(struct mxa_queue *q, bool for_good);
 void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error, bool backlog);

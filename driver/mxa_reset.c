@@ -128,9 +128,9 @@ void mxa_reset_watch(struct mxa_queue *q)
 		return;
 	}
 	job = q->jobs[q->head];
-	if (job->fence.seqno == q->watch_seqno)
+	if (job->fence->seqno == q->watch_seqno)
 		return;
-	q->watch_seqno = job->fence.seqno;
+	q->watch_seqno = job->fence->seqno;
 	q->watch_start = jiffies;
 	/*
 	 * Re-arming a timer for every completed job costs more than the job itself: while
@@ -152,7 +152,7 @@ static void mxa_reset_watchdog(struct work_struct *work)
 
 	spin_lock_irq(&q->lock);
 	if (q->head != q->tail && !q->recovering && q->accepting && timeout &&
-	    q->jobs[q->head]->fence.seqno == q->watch_seqno) {
+	    q->jobs[q->head]->fence->seqno == q->watch_seqno) {
 		deadline = q->watch_start + msecs_to_jiffies(timeout);
 		if (time_after_eq(jiffies, deadline)) {
 			q->guilty_seqno = q->watch_seqno;
@@ -186,7 +186,7 @@ static void mxa_reset_queue_work(struct work_struct *work)
 	WRITE_ONCE(q->reset_state, MXA_RESET_HALTED);
 
 	spin_lock_irq(&q->lock);
-	if (q->head != q->tail && q->jobs[q->head]->fence.seqno == q->guilty_seqno)
+	if (q->head != q->tail && q->jobs[q->head]->fence->seqno == q->guilty_seqno)
 		guilty = mxa_job_get(q->jobs[q->head]);
 	q->guilty_seqno = 0;
 	spin_unlock_irq(&q->lock);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * MXA tracepoints: job submit, run (placed on the ring), complete, and MMU faults.
+ * MXA tracepoints: job queue (pushed to its user queue), submit (run by the scheduler:
+ * to the ring or the reset backlog), run (placed on the ring), complete, and MMU faults.
  * Enable with: echo 1 > /sys/kernel/tracing/events/mxa/enable
  */
 #undef TRACE_SYSTEM
@@ -11,6 +12,27 @@
 
 #include <linux/tracepoint.h>
 #include <linux/types.h>
+
+TRACE_EVENT(mxa_job_queue,
+	TP_PROTO(u32 queue, u32 uqueue, u32 ctx, u64 job_id, u64 sched_seqno),
+	TP_ARGS(queue, uqueue, ctx, job_id, sched_seqno),
+	TP_STRUCT__entry(
+		__field(u32, queue)
+		__field(u32, uqueue)
+		__field(u32, ctx)
+		__field(u64, job_id)
+		__field(u64, sched_seqno)
+	),
+	TP_fast_assign(
+		__entry->queue = queue;
+		__entry->uqueue = uqueue;
+		__entry->ctx = ctx;
+		__entry->job_id = job_id;
+		__entry->sched_seqno = sched_seqno;
+	),
+	TP_printk("queue=%u uqueue=%u ctx=%u job=%llu sched_seqno=%llu", __entry->queue,
+		  __entry->uqueue, __entry->ctx, __entry->job_id, __entry->sched_seqno)
+);
 
 TRACE_EVENT(mxa_job_submit,
 	TP_PROTO(u32 queue, u32 ctx, u64 job_id, u64 seqno, bool backlog),

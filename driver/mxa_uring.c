@@ -6,21 +6,23 @@
  *
  * IORING_OP_URING_CMD on the accel fd with cmd_op MXA_URING_CMD_SUBMIT carries a
  * struct drm_mxa_submit in the SQE128 command area. The payload is copied when the
- * command is issued; the job is pushed like an ioctl job, and the command stays in
- * flight until the job's fence signals. The fence callback (IRQ context) defers to
- * task context with io_uring_cmd_complete_in_task(), which posts the CQE: res = the
- * job status, big_cqe[0] = the job id (hence IORING_SETUP_CQE32 is required).
+ * command is issued; the job is queued like an ioctl job, and the command stays in
+ * flight until the job's finished fence signals. The fence callback (IRQ context)
+ * defers to task context with io_uring_cmd_complete_in_task(), which posts the CQE:
+ * res = the job status, big_cqe[0] = the job id (hence IORING_SETUP_CQE32 is
+ * required).
  *
- * Issue never sleeps and never returns -EAGAIN: when the hardware ring is full the
- * job goes to the queue's backlog (mxa_job.c), which the completion path feeds into
- * the ring. -EAGAIN would make io_uring re-issue the command from io-wq, and 6.12
+ * Issue never waits for the device and never returns -EAGAIN: the job joins its user
+ * queue's drm_sched entity, whose scheduler feeds the ring. Issue may sleep briefly as
+ * any process-context path does (GFP_KERNEL allocations in drm_sched_job_init() and
+ * ours, the user queue's submit mutex, user copies of the sync array), never on the
+ * device. -EAGAIN would make io_uring re-issue the command from io-wq, and 6.12
  * re-reads the SQE there from the shared ring, where userspace may already have put
- * another command (observed: jobs ran another SQE's program). A full backlog or a
- * failed atomic allocation completes the command with -EAGAIN / -ENOMEM instead.
- * The doorbell of a batch is rung once, when io_uring flushes its submission plug
- * (mxa_job.c, mxa_queue_unplug()).
+ * another command (observed: jobs ran another SQE's program). A user queue with
+ * MXA_UQUEUE_MAX_PENDING jobs not yet ended completes the command with -EAGAIN
+ * instead.
  *
- * MXA_URING_CMD_COMMIT_GROUP completes at once (mxa_group.c does not sleep).
+ * MXA_URING_CMD_COMMIT_GROUP completes at once.
  * MXA_URING_CMD_WAIT_GROUP looks up the fence of the group that must complete; if there
  * is one, a struct mxa_uring_wait (allocated without sleeping) carries a fence callback
  * and an hrtimer for the command's own timeout. The first of fence callback, timer and
@@ -36,7 +38,6 @@
  */
 #include <linux/hrtimer.h>
 #include <linux/io_uring/cmd.h>
-#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
@@ -47,6 +48,7 @@
 #include "mxa_drv.h"
 #include "mxa_group.h"
 #include "mxa_job.h"
+#include "mxa_uqueue.h"
 #include "mxa_uring.h"
 
 /**
@@ -106,17 +108,18 @@ static void mxa_uring_task_done(struct io_uring_cmd *cmd, unsigned int issue_fla
 {
 	struct mxa_uring_pdu *pdu = mxa_uring_pdu(cmd);
 	struct mxa_job *job = pdu->job;
-	int res = job->result.status;
+	const struct drm_mxa_job_result *result = mxa_job_result(job);
+	int res = result->status;
 
 	if (pdu->result_ptr) {
 		/* Without the submitter's address space (exit, fallback worker) it's lost. */
 		if ((issue_flags & IO_URING_F_TASK_DEAD) ||
 		    (current->flags & (PF_EXITING | PF_KTHREAD)) || !current->mm ||
-		    copy_to_user(u64_to_user_ptr(pdu->result_ptr), &job->result,
-				 min_t(u32, pdu->result_size, sizeof(job->result))) ||
-		    (pdu->result_size > sizeof(job->result) &&
-		     clear_user(u64_to_user_ptr(pdu->result_ptr) + sizeof(job->result),
-				pdu->result_size - sizeof(job->result))))
+		    copy_to_user(u64_to_user_ptr(pdu->result_ptr), result,
+				 min_t(u32, pdu->result_size, sizeof(*result))) ||
+		    (pdu->result_size > sizeof(*result) &&
+		     clear_user(u64_to_user_ptr(pdu->result_ptr) + sizeof(*result),
+				pdu->result_size - sizeof(*result))))
 			res = -EFAULT;
 	}
 	io_uring_cmd_done(cmd, res, job->id, issue_flags);
@@ -190,7 +193,7 @@ static void mxa_uring_cancel(struct io_uring_cmd *cmd, unsigned int issue_flags)
 	 */
 	if (!job || mxa_uring_claim(job) != cmd)
 		return;
-	dma_fence_remove_callback(&job->fence, &job->ucb);
+	dma_fence_remove_callback(job->done, &job->ucb);
 	io_uring_cmd_done(cmd, -ECANCELED, job->id, issue_flags);
 	mxa_job_put(job);
 }
@@ -198,7 +201,6 @@ static void mxa_uring_cancel(struct io_uring_cmd *cmd, unsigned int issue_flags)
 static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 			    unsigned int issue_flags)
 {
-	bool nonblock = issue_flags & IO_URING_F_NONBLOCK;
 	struct mxa_uring_pdu *pdu = mxa_uring_pdu(cmd);
 	struct drm_mxa_submit args;
 	struct mxa_job *job;
@@ -209,12 +211,11 @@ static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 		     offsetof(struct io_uring_sqe, cmd));
 	memcpy(&args, io_uring_sqe_cmd(cmd->sqe), sizeof(args));
 
-	ret = mxa_job_create(file, &args, nonblock ? GFP_NOWAIT | __GFP_NOWARN : GFP_KERNEL,
-			     &job);
+	ret = mxa_job_create(file, &args, &job);
 	if (ret)
 		goto err_done;
 
-	ret = mxa_job_push(job, false, true);
+	ret = mxa_job_queue(job, false);
 	if (ret) {
 		mxa_job_destroy(job);
 		goto err_done;
@@ -225,8 +226,6 @@ static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 	 * cancelable before arming the callback, so that it is never completed (and
 	 * freed) before io_uring has it on its cancel list.
 	 */
-	mxa_job_attach_signals(job);
-	mxa_group_job_pushed(to_mxa_file(file), job->queue->idx, &job->fence);
 	pdu->job = job;
 	pdu->result_ptr = args.result_ptr;
 	pdu->result_size = args.result_size ?: DRM_MXA_JOB_RESULT_SIZE_V1;
@@ -234,8 +233,8 @@ static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 	spin_lock_irq(&job->ucmd_lock);
 	job->ucmd = cmd;
 	spin_unlock_irq(&job->ucmd_lock);
-	if (dma_fence_add_callback(&job->fence, &job->ucb, mxa_uring_fence_cb))
-		mxa_uring_fence_cb(&job->fence, &job->ucb);	/* already signalled */
+	if (dma_fence_add_callback(job->done, &job->ucb, mxa_uring_fence_cb))
+		mxa_uring_fence_cb(job->done, &job->ucb);	/* already signalled */
 	return -EIOCBQUEUED;
 
 err_done:
@@ -247,20 +246,21 @@ err_done:
 static int mxa_uring_commit_group(struct io_uring_cmd *cmd, struct drm_file *file,
 				  unsigned int issue_flags)
 {
-	struct mxa_file *mf = to_mxa_file(file);
 	struct drm_mxa_commit_group args;
+	struct mxa_uqueue *uq;
 	u64 group_id = 0;
 	int ret;
 
 	BUILD_BUG_ON(sizeof(args) > 2 * sizeof(struct io_uring_sqe) -
 		     offsetof(struct io_uring_sqe, cmd));
 	memcpy(&args, io_uring_sqe_cmd(cmd->sqe), sizeof(args));
-	if (args.flags || args.queue >= mf->mdev->num_queues)
-		ret = -EINVAL;
-	else
-		ret = mxa_group_commit(mf, array_index_nospec(args.queue, mf->mdev->num_queues),
-				       (issue_flags & IO_URING_F_NONBLOCK) ?
-				       GFP_NOWAIT | __GFP_NOWARN : GFP_KERNEL, &group_id);
+	uq = args.flags ? ERR_PTR(-EINVAL) : mxa_uqueue_get(to_mxa_file(file), args.queue);
+	if (IS_ERR(uq)) {
+		ret = PTR_ERR(uq);
+	} else {
+		ret = mxa_group_commit(&uq->groups, GFP_KERNEL, &group_id);
+		mxa_uqueue_put(uq);
+	}
 	io_uring_cmd_done(cmd, ret, group_id, issue_flags);
 	return -EIOCBQUEUED;
 }
@@ -269,23 +269,27 @@ static int mxa_uring_wait_group(struct io_uring_cmd *cmd, struct drm_file *file,
 				unsigned int issue_flags)
 {
 	struct mxa_uring_pdu *pdu = mxa_uring_pdu(cmd);
-	struct mxa_file *mf = to_mxa_file(file);
 	struct drm_mxa_wait_group args;
 	struct mxa_uring_wait *w;
 	struct dma_fence *fence;
+	struct mxa_uqueue *uq;
 	u64 group_id = 0;
 	int ret = 0;
 
 	BUILD_BUG_ON(sizeof(args) > 2 * sizeof(struct io_uring_sqe) -
 		     offsetof(struct io_uring_sqe, cmd));
 	memcpy(&args, io_uring_sqe_cmd(cmd->sqe), sizeof(args));
-	if (args.flags || args.pad || args.timeout_ns < 0 ||
-	    args.queue >= mf->mdev->num_queues) {
+	if (args.flags || args.pad || args.timeout_ns < 0) {
 		ret = -EINVAL;
 		goto done;
 	}
-	fence = mxa_group_wait_target(mf, array_index_nospec(args.queue, mf->mdev->num_queues),
-				      args.n, &group_id);
+	uq = mxa_uqueue_get(to_mxa_file(file), args.queue);
+	if (IS_ERR(uq)) {
+		ret = PTR_ERR(uq);
+		goto done;
+	}
+	fence = mxa_group_wait_target(&uq->groups, args.n, &group_id);
+	mxa_uqueue_put(uq);
 	if (!fence)
 		goto done;
 	if (dma_fence_is_signaled(fence) || !args.timeout_ns) {
@@ -293,8 +297,7 @@ static int mxa_uring_wait_group(struct io_uring_cmd *cmd, struct drm_file *file,
 		dma_fence_put(fence);
 		goto done;
 	}
-	w = kzalloc(sizeof(*w), (issue_flags & IO_URING_F_NONBLOCK) ?
-		    GFP_NOWAIT | __GFP_NOWARN : GFP_KERNEL);
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w) {
 		dma_fence_put(fence);
 		ret = -ENOMEM;
@@ -328,7 +331,8 @@ done:
  *
  * Errors are posted as the CQE's res: -EINVAL without IORING_SETUP_SQE128 and
  * IORING_SETUP_CQE32, -EOPNOTSUPP for an unknown cmd_op, -ENODEV once the device is
- * gone, -EAGAIN when the queue's backlog is full, and those of mxa_job_create().
+ * gone, -EAGAIN when the user queue has MXA_UQUEUE_MAX_PENDING jobs not yet ended,
+ * and those of mxa_job_create().
  *
  * Return: -EIOCBQUEUED (the CQE comes later, or was posted already); 0 for a cancel.
  */

@@ -67,11 +67,14 @@ enum accel_submit_mode {
  * @driver_name, @driver_desc: from the DRM version ioctl ("mxa").
  * @uapi_major, @uapi_minor: the driver's uAPI version.
  * @hw_major, @hw_minor: the device's version.
- * @num_queues: hardware queues (valid queue arguments are 0 .. num_queues - 1).
+ * @num_queues: hardware queues. Queue arguments are queue ids: 0 .. num_queues - 1 are
+ *              the device handle's default queues, one per hardware queue; more come
+ *              from accel_queue_create().
  * @num_cores: matrix-engine worker threads of the device.
  * @caps: MXA_CAP_* bits (uapi/mxa_regs.h).
  * @va_start, @va_end: the device VA range buffers are mapped in.
  * @max_bo_size: largest buffer accel_bo_alloc() can get.
+ * @driver_caps: DRM_MXA_DRIVER_CAP_* bits of the driver (uapi/drm/mxa_accel.h).
  */
 struct accel_device_info {
 	char driver_name[32];
@@ -83,6 +86,7 @@ struct accel_device_info {
 	uint64_t caps;
 	uint64_t va_start, va_end;
 	uint64_t max_bo_size;
+	uint64_t driver_caps;
 };
 
 /**
@@ -220,9 +224,54 @@ struct accel_job_result {
 };
 
 /**
- * accel_submit() - run a program on a hardware queue.
+ * enum accel_queue_priority - priority of a user queue (accel_queue_create()).
+ * @ACCEL_QUEUE_PRIORITY_LOW: runs when no normal or high queue has a job ready.
+ * @ACCEL_QUEUE_PRIORITY_NORMAL: the default queues' priority.
+ * @ACCEL_QUEUE_PRIORITY_HIGH: served first; the caller needs CAP_SYS_NICE.
+ */
+enum accel_queue_priority {
+	ACCEL_QUEUE_PRIORITY_LOW = 0,
+	ACCEL_QUEUE_PRIORITY_NORMAL = 1,
+	ACCEL_QUEUE_PRIORITY_HIGH = 2,
+};
+
+/**
+ * accel_queue_create() - create a user queue on a hardware queue.
  * @dev: the device.
- * @queue: hardware queue, < accel_device_info()->num_queues.
+ * @hw_queue: hardware queue, < accel_device_info()->num_queues.
+ * @priority: enum accel_queue_priority.
+ * @queue_id: out: the id to pass as the queue of accel_submit() and the group calls.
+ *
+ * A queue runs its jobs in submission order. The kernel feeds the jobs of every queue
+ * of a hardware queue (of all processes) to it by priority, then by age: a job
+ * waiting for an input fence holds back only its own queue, and a HIGH queue's jobs
+ * overtake the LOW and NORMAL jobs that are not on the hardware yet. Commit/wait
+ * groups are per queue.
+ *
+ * Return: 0; -EINVAL (bad @hw_queue or @priority), -EACCES (HIGH without
+ * CAP_SYS_NICE), -ENOSPC (DRM_MXA_MAX_USER_QUEUES queues exist), -EOPNOTSUPP (driver
+ * older than uAPI 0.4), -ENOMEM.
+ */
+int accel_queue_create(struct accel_device *dev, unsigned int hw_queue,
+		       enum accel_queue_priority priority, unsigned int *queue_id);
+
+/**
+ * accel_queue_destroy() - destroy a queue from accel_queue_create().
+ * @dev: the device.
+ * @queue_id: the queue.
+ *
+ * Returns once every job submitted to the queue is on the hardware; those jobs run to
+ * their end and their accel_job handles stay valid. The id is not handed out again.
+ *
+ * Return: 0; -EINVAL (a default or unknown id).
+ */
+int accel_queue_destroy(struct accel_device *dev, unsigned int queue_id);
+
+/**
+ * accel_submit() - run a program on a queue.
+ * @dev: the device.
+ * @queue: queue id: a default queue (< accel_device_info()->num_queues, the hardware
+ *         queue of that index) or one from accel_queue_create().
  * @prog_bo: the buffer that holds the program.
  * @offset: byte offset of the program in @prog_bo.
  * @size: program size in bytes (accel_prog_size()).
@@ -812,8 +861,8 @@ int accel_prog_cvt(struct accel_prog *prog, const struct accel_cvt *c);
  * accel_commit_group() - close the jobs submitted to @queue since the previous commit
  * (possibly none) into a group.
  * @dev: the device.
- * @queue: hardware queue.
- * @group_id: out (may be NULL): the group's id, 1, 2, ... per device handle and queue.
+ * @queue: queue id (as for accel_submit()).
+ * @group_id: out (may be NULL): the group's id, 1, 2, ... per queue.
  *
  * Return: 0, -EINVAL, -ENOMEM, or -EOPNOTSUPP-like errors from an older kernel.
  */
@@ -824,7 +873,7 @@ int accel_commit_group(struct accel_device *dev, unsigned int queue, uint64_t *g
  * (0: all have ended). Uncommitted jobs are not waited for; the jobs' own results
  * still come from accel_wait()/accel_poll().
  * @dev: the device.
- * @queue: hardware queue.
+ * @queue: queue id (as for accel_submit()).
  * @n: groups that may stay pending.
  * @timeout_ns: relative timeout; 0 polls; negative waits forever.
  *

@@ -69,6 +69,7 @@ static int accel_query_device(struct accel_device *dev)
 	dev->info.va_start = di.va_start;
 	dev->info.va_end = di.va_end;
 	dev->info.max_bo_size = di.max_bo_size;
+	dev->info.driver_caps = di.driver_caps;
 	return 0;
 }
 

@@ -50,11 +50,12 @@ void mxa_kern_f32_portable(const float *a, const float *b, size_t k, const struc
 		for (int i = 0; i < MXA_MR * MXA_NR; i++)
 			q[i] = 0.0f;
 		for (size_t kk = k0; kk < k1; kk++) {
-			const float *ak = a + kk * MXA_MR, *bk = b + kk * MXA_NR;
+			const float *bk = b + kk * MXA_NR;
 
 			for (int i = 0; i < MXA_MR; i++)
 				for (int j = 0; j < MXA_NR; j++)
-					q[i * MXA_NR + j] = fmaf(ak[i], bk[j], q[i * MXA_NR + j]);
+					q[i * MXA_NR + j] = fmaf(a[i * MXA_KA_STRIDE + kk], bk[j],
+								 q[i * MXA_NR + j]);
 		}
 		for (int i = 0; i < MXA_MR * MXA_NR; i++)
 			p[i] = k0 ? p[i] + q[i] : q[i];

@@ -4,10 +4,15 @@
  * that feed its packing. Each exists as portable C (mxa_kernels.c) and as
  * AVX2/FMA/F16C (mxa_kernels_avx2.c); both give identical bits.
  *
- * Packed panels: A is cut into panels of MXA_MR rows stored k-major
- * (a[k * MR + r]); B into panels of MXA_NR columns (b[k * NR + c]). The
- * integer kernels take pairs of int16 along K packed in one 32-bit word
- * (low half = even k), the operand layout of vpmaddwd.
+ * Packed panels: A is cut into panels of MXA_MR rows, B into panels of
+ * MXA_NR columns. The float kernels take one K block (at most
+ * MXA_FAST_KBLOCK k) of a panel: A row-major with a fixed row stride
+ * (a[r * MXA_KA_STRIDE + k]: each row is decoded straight into place, no
+ * transpose; the kernel broadcasts its elements), B k-major
+ * (b[k * NR + c]: two vector loads per k). The integer kernels take pairs
+ * of int16 along K packed in one 32-bit word (low half = even k), k-major
+ * on both sides (a[kp * MR + r], b[kp * NR + c]), the operand layout of
+ * vpmaddwd.
  */
 #ifndef MXA_KERNELS_H
 #define MXA_KERNELS_H
@@ -19,6 +24,7 @@
 
 #define MXA_MR 6
 #define MXA_NR 16
+#define MXA_KA_STRIDE MXA_FAST_KBLOCK	/* float A panels: row stride (elements) */
 
 /* Update flags of a kernel call. */
 #define MXA_KF_FIRST	(1u << 0)	/* first K block: no running value in d */

@@ -37,122 +37,140 @@ AVX2 static inline __m256 upd(__m256 p, const float *d, const float *c, unsigned
 	return v;
 }
 
+/*
+ * Whole MX sub-blocks of 32 k (@nsub >= 1) in one asm block, so that the
+ * twelve accumulators never leave their registers: for each sub-block the
+ * chains restart from +0 (vxorps), run 32 FMA steps, and are folded into
+ * the block sum p (the first sub-block's chains are p; later ones are added
+ * to p, kept in @p between sub-blocks). On return the accumulators hold p.
+ * Same operations in the same order per lane as the portable kernel.
+ */
+/* A row i, element o: o * 4 + i * MXA_KA_STRIDE * 4 bytes */
+#define ROWA(o, i, c0, c1)							\
+	"vbroadcastss " #o "*4+" #i "*1024(%[a]), %%ymm15\n\t"			\
+	"vfmadd231ps %%ymm13, %%ymm15, %[" #c0 "]\n\t"				\
+	"vfmadd231ps %%ymm14, %%ymm15, %[" #c1 "]\n\t"
+#define STEPA(o)								\
+	"vmovaps " #o "*64(%[b]), %%ymm13\n\t"					\
+	"vmovaps " #o "*64+32(%[b]), %%ymm14\n\t"				\
+	ROWA(o, 0, c00, c01) ROWA(o, 1, c10, c11)				\
+	ROWA(o, 2, c20, c21) ROWA(o, 3, c30, c31)				\
+	ROWA(o, 4, c40, c41) ROWA(o, 5, c50, c51)
+#define ZERO12								\
+	"vxorps %[c00], %[c00], %[c00]\n\t" "vxorps %[c01], %[c01], %[c01]\n\t"	\
+	"vxorps %[c10], %[c10], %[c10]\n\t" "vxorps %[c11], %[c11], %[c11]\n\t"	\
+	"vxorps %[c20], %[c20], %[c20]\n\t" "vxorps %[c21], %[c21], %[c21]\n\t"	\
+	"vxorps %[c30], %[c30], %[c30]\n\t" "vxorps %[c31], %[c31], %[c31]\n\t"	\
+	"vxorps %[c40], %[c40], %[c40]\n\t" "vxorps %[c41], %[c41], %[c41]\n\t"	\
+	"vxorps %[c50], %[c50], %[c50]\n\t" "vxorps %[c51], %[c51], %[c51]\n\t"
+/* 32 k steps: 4 iterations of 8; each prefetches 3 lines of the next A
+ * panel (6 KiB after this one in the packed layout) */
+#define SUB32(l)								\
+	"mov $4, %[cnt]\n\t"							\
+	#l ":\n\t"								\
+	STEPA(0) STEPA(1) STEPA(2) STEPA(3)					\
+	"prefetcht0 (%[pf])\n\t"						\
+	"prefetcht0 64(%[pf])\n\t"						\
+	"prefetcht0 128(%[pf])\n\t"						\
+	STEPA(4) STEPA(5) STEPA(6) STEPA(7)					\
+	"add $192, %[pf]\n\t"							\
+	"add $32, %[a]\n\t"							\
+	"add $512, %[b]\n\t"							\
+	"dec %[cnt]\n\t"							\
+	"jnz " #l "b\n\t"
+#define P12(op)									\
+	op(c00, 0) op(c01, 32) op(c10, 64) op(c11, 96) op(c20, 128) op(c21, 160)	\
+	op(c30, 192) op(c31, 224) op(c40, 256) op(c41, 288) op(c50, 320) op(c51, 352)
+#define PSTORE(c, off) "vmovaps %[" #c "], " #off "(%[p])\n\t"
+#define PADD(c, off) "vaddps " #off "(%[p]), %[" #c "], %[" #c "]\n\t"
+
+_Static_assert(MXA_KA_STRIDE == 256, "ROWA's displacement is 1024 bytes per A row");
+
 AVX2 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const struct mxa_kf32 *u)
 {
+	/* (initialised only to keep the compiler quiet: k >= 1) */
 	__m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
 	__m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
-
-#define STEP(o)								\
-	do {								\
-		__m256 b0 = _mm256_load_ps(b + (o) * 16);		\
-		__m256 b1 = _mm256_load_ps(b + (o) * 16 + 8);		\
-		__m256 ax = _mm256_broadcast_ss(a + (o) * 6 + 0);	\
-		c00 = _mm256_fmadd_ps(ax, b0, c00);			\
-		c01 = _mm256_fmadd_ps(ax, b1, c01);			\
-		ax = _mm256_broadcast_ss(a + (o) * 6 + 1);		\
-		c10 = _mm256_fmadd_ps(ax, b0, c10);			\
-		c11 = _mm256_fmadd_ps(ax, b1, c11);			\
-		ax = _mm256_broadcast_ss(a + (o) * 6 + 2);		\
-		c20 = _mm256_fmadd_ps(ax, b0, c20);			\
-		c21 = _mm256_fmadd_ps(ax, b1, c21);			\
-		ax = _mm256_broadcast_ss(a + (o) * 6 + 3);		\
-		c30 = _mm256_fmadd_ps(ax, b0, c30);			\
-		c31 = _mm256_fmadd_ps(ax, b1, c31);			\
-		ax = _mm256_broadcast_ss(a + (o) * 6 + 4);		\
-		c40 = _mm256_fmadd_ps(ax, b0, c40);			\
-		c41 = _mm256_fmadd_ps(ax, b1, c41);			\
-		ax = _mm256_broadcast_ss(a + (o) * 6 + 5);		\
-		c50 = _mm256_fmadd_ps(ax, b0, c50);			\
-		c51 = _mm256_fmadd_ps(ax, b1, c51);			\
-	} while (0)
-
 	float p[MXA_MR * MXA_NR] __attribute__((aligned(32)));
+	size_t nsub = k / MXA_FAST_KSUB, rem = k % MXA_FAST_KSUB, cnt;
+	const float *pf = a + MXA_MR * MXA_KA_STRIDE;
 
-	for (size_t k0 = 0; k0 < k; k0 += MXA_FAST_KSUB) {
-		size_t n = k - k0 < MXA_FAST_KSUB ? k - k0 : MXA_FAST_KSUB, kk = 0;
+	/* D is read (or written) at the end: start fetching its rows now */
+	for (unsigned i = 0; i < u->mr; i++)
+		__builtin_prefetch(u->d + i * u->ldd, 1, 3);
+	if (nsub) {
+		__asm__ volatile(
+			ZERO12
+			SUB32(1)
+			"dec %[nsub]\n\t"
+			"jz 3f\n\t"
+			P12(PSTORE)
+			"2:\n\t"
+			ZERO12
+			SUB32(4)
+			P12(PADD)
+			"dec %[nsub]\n\t"
+			"jz 3f\n\t"
+			P12(PSTORE)
+			"jmp 2b\n\t"
+			"3:\n\t"
+			: [a] "+r"(a), [b] "+r"(b), [nsub] "+r"(nsub), [cnt] "=&r"(cnt), [pf] "+r"(pf),
+			  [c00] "=&x"(c00), [c01] "=&x"(c01), [c10] "=&x"(c10), [c11] "=&x"(c11),
+			  [c20] "=&x"(c20), [c21] "=&x"(c21), [c30] "=&x"(c30), [c31] "=&x"(c31),
+			  [c40] "=&x"(c40), [c41] "=&x"(c41), [c50] "=&x"(c50), [c51] "=&x"(c51)
+			: [p] "r"(p)
+			: "xmm13", "xmm14", "xmm15", "memory", "cc");
+	}
+	if (rem) {
+		/* a last, partial sub-block (K not a multiple of 32) */
+		__m256 r[12];
 
-		if (k0) {
-			/* fold the finished sub-block into p, restart the chains */
-			__m256 r[12] = { c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51 };
+		if (k >= MXA_FAST_KSUB) {
+			_mm256_store_ps(p + 0, c00), _mm256_store_ps(p + 8, c01);
+			_mm256_store_ps(p + 16, c10), _mm256_store_ps(p + 24, c11);
+			_mm256_store_ps(p + 32, c20), _mm256_store_ps(p + 40, c21);
+			_mm256_store_ps(p + 48, c30), _mm256_store_ps(p + 56, c31);
+			_mm256_store_ps(p + 64, c40), _mm256_store_ps(p + 72, c41);
+			_mm256_store_ps(p + 80, c50), _mm256_store_ps(p + 88, c51);
+		}
+		for (int i = 0; i < 12; i++)
+			r[i] = _mm256_setzero_ps();
+		for (size_t kk = 0; kk < rem; kk++, a++, b += 16) {
+			__m256 b0 = _mm256_load_ps(b), b1 = _mm256_load_ps(b + 8);
 
-			for (int i = 0; i < 12; i++) {
-				__m256 v = r[i];
+			for (int i = 0; i < 6; i++) {
+				__m256 ax = _mm256_broadcast_ss(a + i * MXA_KA_STRIDE);
 
-				if (k0 > MXA_FAST_KSUB)
-					v = _mm256_add_ps(_mm256_load_ps(p + 8 * i), v);
-				_mm256_store_ps(p + 8 * i, v);
+				r[2 * i] = _mm256_fmadd_ps(ax, b0, r[2 * i]);
+				r[2 * i + 1] = _mm256_fmadd_ps(ax, b1, r[2 * i + 1]);
 			}
-			c00 = c01 = c10 = c11 = c20 = c21 = _mm256_setzero_ps();
-			c30 = c31 = c40 = c41 = c50 = c51 = _mm256_setzero_ps();
 		}
-		if (n >= 4) {
-			/*
-			 * Four k steps per iteration, written out: GCC spills two
-			 * of the twelve accumulators of the C version. Same
-			 * operations as STEP(), so the same bits.
-			 */
-			size_t n4 = n / 4;
-
-			__asm__ volatile(
-#define ROWA(o, i, c0, c1)							\
-				"vbroadcastss " #o "*24+" #i "*4(%[a]), %%ymm15\n\t"	\
-				"vfmadd231ps %%ymm13, %%ymm15, %[" #c0 "]\n\t"		\
-				"vfmadd231ps %%ymm14, %%ymm15, %[" #c1 "]\n\t"
-#define STEPA(o)								\
-				"vmovaps " #o "*64(%[b]), %%ymm13\n\t"			\
-				"vmovaps " #o "*64+32(%[b]), %%ymm14\n\t"		\
-				ROWA(o, 0, c00, c01) ROWA(o, 1, c10, c11)		\
-				ROWA(o, 2, c20, c21) ROWA(o, 3, c30, c31)		\
-				ROWA(o, 4, c40, c41) ROWA(o, 5, c50, c51)
-				"1:\n\t"
-				STEPA(0) STEPA(1) STEPA(2) STEPA(3)
-				"add $96, %[a]\n\t"
-				"add $256, %[b]\n\t"
-				"dec %[n]\n\t"
-				"jnz 1b\n\t"
-#undef STEPA
-#undef ROWA
-				: [a] "+r"(a), [b] "+r"(b), [n] "+r"(n4),
-				  [c00] "+x"(c00), [c01] "+x"(c01), [c10] "+x"(c10), [c11] "+x"(c11),
-				  [c20] "+x"(c20), [c21] "+x"(c21), [c30] "+x"(c30), [c31] "+x"(c31),
-				  [c40] "+x"(c40), [c41] "+x"(c41), [c50] "+x"(c50), [c51] "+x"(c51)
-				:
-				: "xmm13", "xmm14", "xmm15", "memory", "cc");
-			kk = n / 4 * 4;
-		}
-		for (; kk < n; kk++) {
-			STEP(0);
-			a += 6;
-			b += 16;
-		}
+		if (k >= MXA_FAST_KSUB)
+			for (int i = 0; i < 12; i++)
+				r[i] = _mm256_add_ps(_mm256_load_ps(p + 8 * i), r[i]);
+		c00 = r[0], c01 = r[1], c10 = r[2], c11 = r[3], c20 = r[4], c21 = r[5];
+		c30 = r[6], c31 = r[7], c40 = r[8], c41 = r[9], c50 = r[10], c51 = r[11];
 	}
-	if (k > MXA_FAST_KSUB) {
-		c00 = _mm256_add_ps(_mm256_load_ps(p + 0), c00);
-		c01 = _mm256_add_ps(_mm256_load_ps(p + 8), c01);
-		c10 = _mm256_add_ps(_mm256_load_ps(p + 16), c10);
-		c11 = _mm256_add_ps(_mm256_load_ps(p + 24), c11);
-		c20 = _mm256_add_ps(_mm256_load_ps(p + 32), c20);
-		c21 = _mm256_add_ps(_mm256_load_ps(p + 40), c21);
-		c30 = _mm256_add_ps(_mm256_load_ps(p + 48), c30);
-		c31 = _mm256_add_ps(_mm256_load_ps(p + 56), c31);
-		c40 = _mm256_add_ps(_mm256_load_ps(p + 64), c40);
-		c41 = _mm256_add_ps(_mm256_load_ps(p + 72), c41);
-		c50 = _mm256_add_ps(_mm256_load_ps(p + 80), c50);
-		c51 = _mm256_add_ps(_mm256_load_ps(p + 88), c51);
-	}
-#undef STEP
 
 	if (u->mr == MXA_MR && u->nr == MXA_NR) {
-		__m256 r[12] = { c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51 };
 		unsigned fl = u->flags;
+		float *d = u->d;
+		const float *c = (fl & MXA_KF_C) ? u->c : NULL;
+		ptrdiff_t ldd = u->ldd, ldc = u->ldc;
 
-		for (int i = 0; i < MXA_MR; i++) {
-			float *d = u->d + i * u->ldd;
-			const float *c = (fl & MXA_KF_C) ? u->c + i * u->ldc : NULL;
-
-			_mm256_storeu_ps(d, upd(r[2 * i], d, c, fl));
-			_mm256_storeu_ps(d + 8, upd(r[2 * i + 1], d + 8, c ? c + 8 : NULL, fl));
-		}
+#define ROW(i, r0, r1)								\
+		do {								\
+			_mm256_storeu_ps(d + (i) * ldd, upd(r0, d + (i) * ldd, c ? c + (i) * ldc : NULL, fl));	\
+			_mm256_storeu_ps(d + (i) * ldd + 8,			\
+					 upd(r1, d + (i) * ldd + 8, c ? c + (i) * ldc + 8 : NULL, fl));	\
+		} while (0)
+		ROW(0, c00, c01);
+		ROW(1, c10, c11);
+		ROW(2, c20, c21);
+		ROW(3, c30, c31);
+		ROW(4, c40, c41);
+		ROW(5, c50, c51);
+#undef ROW
 	} else {
 		_mm256_store_ps(p + 0, c00), _mm256_store_ps(p + 8, c01);
 		_mm256_store_ps(p + 16, c10), _mm256_store_ps(p + 24, c11);
@@ -163,6 +181,13 @@ AVX2 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const stru
 		mxa_kf32_apply(p, u);
 	}
 }
+#undef ROWA
+#undef STEPA
+#undef ZERO12
+#undef SUB32
+#undef P12
+#undef PSTORE
+#undef PADD
 
 /* vbroadcastss is a plain load on Zen 3, vpbroadcastd from memory also
  * takes a vector pipe that vpmaddwd needs; the bits are the same. */

@@ -257,7 +257,9 @@ static void row_s16(const struct tiled *tl, int side, size_t r, size_t k0, size_
  * Float panels are stored K-block major: K block b (KB elements of the
  * super chunk) of all panels, then block b + 1, so that a tile's panels for
  * one block are one sequential stream. Address of element @k (from the
- * super chunk's start) of panel @p.
+ * super chunk's start) of panel @p, for the k-major B panels; a float A
+ * panel's block starts at the same place (k a multiple of KB) and holds its
+ * rows one after the other (stride MXA_KA_STRIDE = KB).
  */
 static float *f32_panel(void *base, size_t npanels, unsigned rows, size_t p, size_t k)
 {
@@ -343,9 +345,30 @@ static void pack_panel(struct tiled *tl, int side, size_t r0, unsigned rows, siz
 	}
 }
 
+/* Float A: each row's K block is decoded straight into place (no transpose). */
+static void pack_a_rows(struct tiled *tl, size_t p, size_t k0, size_t len)
+{
+	size_t r0 = p * MXA_MR;
+
+	for (size_t c0 = 0; c0 < len; c0 += KB) {
+		size_t cl = len - c0 < KB ? len - c0 : KB;
+		float *blk = f32_panel(tl->apack, tl->mp, MXA_MR, p, c0);
+
+		for (unsigned r = 0; r < MXA_MR; r++) {
+			if (r0 + r < tl->m)
+				row_f32(tl, 0, r0 + r, k0 + c0, cl, blk + r * MXA_KA_STRIDE);
+			else
+				memset(blk + r * MXA_KA_STRIDE, 0, cl * sizeof(float));
+		}
+	}
+}
+
 static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
 {
-	pack_panel(tl, 0, p * MXA_MR, MXA_MR, tl->m, k0, len, tl->apack, tl->mp, p);
+	if (tl->kind == TK_F32)
+		pack_a_rows(tl, p, k0, len);
+	else
+		pack_panel(tl, 0, p * MXA_MR, MXA_MR, tl->m, k0, len, tl->apack, tl->mp, p);
 }
 
 /* B given as K x N, float types: row kk of B holds this panel's 16 columns. */
@@ -423,13 +446,26 @@ static void do_pack(struct tiled *tl, unsigned s, unsigned task)
 	}
 }
 
+/*
+ * When a tile runs all of K here (intrawave, one super chunk), its running
+ * block sums live in a thread-local buffer with a stride that is not a
+ * power of two (D's rows, often 2^n floats apart, fight for the same L2
+ * sets): the first block writes it (from C or +0), the middle ones add to
+ * it, and the last one reads it as its "C" and writes D. The additions are
+ * the same, in the same order, as with D as the running value.
+ */
+#define TBUF_LD (TILE_NP * MXA_NR + 16)
+
 static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_t p1,
 			size_t q0, size_t q1)
 {
 	const struct mxa_op *op = tl->op;
 	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
 	size_t ldd = op->ldd / 4, ldc = op->ldc / 4;
+	float *tbuf = NULL;
 
+	if (k0 == 0 && k1 == tl->k && tl->k > KB)
+		tbuf = mxa_scratch(1, (size_t)TILE_MP * MXA_MR * TBUF_LD * sizeof(float));
 	for (size_t kb0 = k0; kb0 < k1; kb0 += KB) {
 		size_t len = k1 - kb0 < KB ? k1 - kb0 : KB;
 		unsigned flags = 0;
@@ -464,6 +500,18 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 					.flags = flags,
 				};
 
+				if (tbuf) {
+					float *t = tbuf + (i - p0 * MXA_MR) * TBUF_LD + (j - q0 * MXA_NR);
+
+					if (flags & MXA_KF_LAST) {
+						u.c = t;
+						u.ldc = TBUF_LD;
+						u.flags = MXA_KF_FIRST | MXA_KF_C | MXA_KF_LAST;
+					} else {
+						u.d = t;
+						u.ldd = TBUF_LD;
+					}
+				}
 				tl->kf32(a, b, len, &u);
 			}
 		}

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define MXA_UAPI_VERSION_MAJOR	0
-#define MXA_UAPI_VERSION_MINOR	3
+#define MXA_UAPI_VERSION_MINOR	4
 
 #define DRM_MXA_QUERY		0x00
 #define DRM_MXA_BO_CREATE	0x01
@@ -33,6 +33,8 @@ extern "C" {
 #define DRM_MXA_COMMIT_GROUP	0x05
 #define DRM_MXA_WAIT_GROUP	0x06
 #define DRM_MXA_VM_BIND		0x07
+#define DRM_MXA_QUEUE_CREATE	0x08
+#define DRM_MXA_QUEUE_DESTROY	0x09
 
 #define DRM_IOCTL_MXA_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_QUERY, struct drm_mxa_query)
@@ -50,6 +52,10 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_WAIT_GROUP, struct drm_mxa_wait_group)
 #define DRM_IOCTL_MXA_VM_BIND \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_VM_BIND, struct drm_mxa_vm_bind)
+#define DRM_IOCTL_MXA_QUEUE_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_MXA_QUEUE_CREATE, struct drm_mxa_queue_create)
+#define DRM_IOCTL_MXA_QUEUE_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_MXA_QUEUE_DESTROY, struct drm_mxa_queue_destroy)
 
 /**
  * enum drm_mxa_query_type - what DRM_IOCTL_MXA_QUERY returns.
@@ -118,12 +124,15 @@ struct drm_mxa_device_info {
  * DRM_MXA_DRIVER_CAP_VM_BIND: DRM_IOCTL_MXA_VM_BIND (uAPI 0.3).
  * DRM_MXA_DRIVER_CAP_SYNCOBJ: drm_mxa_submit.syncs (binary and timeline syncobjs in and
  * out, uAPI 0.3); the DRM syncobj ioctls work on the accel node.
+ * DRM_MXA_DRIVER_CAP_USER_QUEUES: DRM_IOCTL_MXA_QUEUE_CREATE/DESTROY (uAPI 0.4): user
+ * queues with a priority, scheduled onto the hardware queues by drm_sched.
  */
 #define DRM_MXA_DRIVER_CAP_GROUPS	(1ull << 0)
 #define DRM_MXA_DRIVER_CAP_RESULT_SIZE	(1ull << 1)
 #define DRM_MXA_DRIVER_CAP_JOB_TIMEOUT	(1ull << 2)
 #define DRM_MXA_DRIVER_CAP_VM_BIND	(1ull << 3)
 #define DRM_MXA_DRIVER_CAP_SYNCOBJ	(1ull << 4)
+#define DRM_MXA_DRIVER_CAP_USER_QUEUES	(1ull << 5)
 
 /**
  * struct drm_mxa_bo_create - DRM_IOCTL_MXA_BO_CREATE argument.
@@ -196,7 +205,8 @@ struct drm_mxa_sync_op {
  * struct drm_mxa_submit - DRM_IOCTL_MXA_SUBMIT argument, and the payload of
  * MXA_URING_CMD_SUBMIT (at most 80 bytes so that it fits an SQE128's command area).
  * @prog_handle: GEM handle of the BO that holds the program (-ENOENT if unknown).
- * @queue: hardware queue index, < drm_mxa_device_info.num_queues.
+ * @queue: user queue id (see struct drm_mxa_queue_create): 0 .. num_queues - 1 is the
+ *         file's default queue on that hardware queue; -EINVAL for an unknown id.
  * @prog_offset: byte offset of the program in the BO (4-byte aligned).
  * @prog_size: program size in bytes (multiple of 4, > 0, <= MXA_PROG_MAX_SIZE,
  *             @prog_offset + @prog_size within the BO).
@@ -211,9 +221,9 @@ struct drm_mxa_sync_op {
  *              (not when the command is cancelled); 0 for none. Must be 0 for the
  *              ioctl (DRM_IOCTL_MXA_WAIT returns the result there).
  * @syncs: uAPI 0.3 (DRM_MXA_DRIVER_CAP_SYNCOBJ): array of struct drm_mxa_sync_op,
- *         at most DRM_MXA_MAX_SYNCS; count 0 for none. A job with input fences is held
- *         in its queue's backlog until they have signalled; jobs of the same hardware
- *         queue behind it wait too (queues run in order).
+ *         at most DRM_MXA_MAX_SYNCS; count 0 for none. A job with input fences does
+ *         not start before they have signalled; jobs of the same user queue behind it
+ *         wait too (a user queue runs in order). Other queues are not held back.
  */
 struct drm_mxa_submit {
 	__u32 prog_handle;
@@ -285,12 +295,12 @@ struct drm_mxa_wait {
 /**
  * struct drm_mxa_commit_group - DRM_IOCTL_MXA_COMMIT_GROUP argument, and the payload of
  * MXA_URING_CMD_COMMIT_GROUP.
- * @queue: hardware queue index; groups are per open file and queue.
+ * @queue: user queue id (as drm_mxa_submit.queue); groups are per user queue.
  * @flags: zero.
- * @group_id: out: id of the new group, which holds every job this file submitted to
- *            @queue since its previous commit (possibly none). Ids are the points of a
- *            timeline per file and queue: 1, 2, 3, ... Through io_uring the id is in
- *            the CQE's second word (res is 0).
+ * @group_id: out: id of the new group, which holds every job submitted to @queue
+ *            since its previous commit (possibly none). Ids are the points of a
+ *            timeline per user queue: 1, 2, 3, ... Through io_uring the id is in the
+ *            CQE's second word (res is 0).
  */
 struct drm_mxa_commit_group {
 	__u32 queue;
@@ -301,8 +311,8 @@ struct drm_mxa_commit_group {
 /**
  * struct drm_mxa_wait_group - DRM_IOCTL_MXA_WAIT_GROUP argument, and the payload of
  * MXA_URING_CMD_WAIT_GROUP.
- * @queue: hardware queue index.
- * @n: return once at most @n committed groups of this file and @queue are pending
+ * @queue: user queue id (as drm_mxa_submit.queue).
+ * @n: return once at most @n committed groups of @queue are pending
  *     (PTX wait_group semantics: 0 waits for every committed group). Uncommitted jobs
  *     are not waited for.
  * @timeout_ns: relative timeout in nanoseconds, >= 0 (negative: -EINVAL); 0 polls.
@@ -365,6 +375,64 @@ struct drm_mxa_vm_bind {
 	__u64 size;
 };
 
+/**
+ * enum drm_mxa_queue_priority - priority of a user queue.
+ * @DRM_MXA_QUEUE_PRIORITY_LOW: runs when no normal or high queue of the hardware queue
+ *                              has a job ready.
+ * @DRM_MXA_QUEUE_PRIORITY_NORMAL: the default queues' priority.
+ * @DRM_MXA_QUEUE_PRIORITY_HIGH: served first; needs CAP_SYS_NICE (-EACCES otherwise).
+ */
+enum drm_mxa_queue_priority {
+	DRM_MXA_QUEUE_PRIORITY_LOW = 0,
+	DRM_MXA_QUEUE_PRIORITY_NORMAL = 1,
+	DRM_MXA_QUEUE_PRIORITY_HIGH = 2,
+};
+
+/* Ids of the default queues are 0 .. num_queues - 1; created queues start here. */
+#define DRM_MXA_USER_QUEUE_ID_BASE	16
+/* Most queues one open file may create (default queues not counted). */
+#define DRM_MXA_MAX_USER_QUEUES		64
+
+/**
+ * struct drm_mxa_queue_create - DRM_IOCTL_MXA_QUEUE_CREATE argument: a user queue.
+ * @hw_queue: the hardware queue its jobs run on, < drm_mxa_device_info.num_queues.
+ * @priority: enum drm_mxa_queue_priority.
+ * @flags: zero.
+ * @queue_id: out: the queue's id for drm_mxa_submit.queue and the group commands,
+ *            >= DRM_MXA_USER_QUEUE_ID_BASE, unique within the file.
+ *
+ * A user queue runs its jobs in submission order. The jobs of all user queues of a
+ * hardware queue (of every open file) are fed to it by a drm_sched scheduler: among
+ * queues with a job ready, a higher priority goes first, equal priorities in the order
+ * their oldest jobs were submitted. Every open file also has one default queue per
+ * hardware queue (ids 0 .. num_queues - 1, normal priority), made on first use.
+ *
+ * Return: 0; -EINVAL (bad @hw_queue, @priority or @flags), -EACCES (HIGH without
+ * CAP_SYS_NICE), -ENOSPC (DRM_MXA_MAX_USER_QUEUES reached), -ENOMEM.
+ */
+struct drm_mxa_queue_create {
+	__u32 hw_queue;
+	__u32 priority;
+	__u32 flags;
+	__u32 queue_id;
+};
+
+/**
+ * struct drm_mxa_queue_destroy - DRM_IOCTL_MXA_QUEUE_DESTROY argument.
+ * @queue_id: a queue from DRM_IOCTL_MXA_QUEUE_CREATE (-EINVAL for default or unknown
+ *            ids).
+ * @flags: zero.
+ *
+ * Waits until every job submitted to the queue has been handed to the hardware (a
+ * job waiting for an input fence is waited for; a fatal signal cuts the wait short
+ * and fails the jobs not yet handed over with -ESRCH); those jobs then run to their
+ * end. Later uses of the id fail with -EINVAL, and the id is not reused by this file.
+ */
+struct drm_mxa_queue_destroy {
+	__u32 queue_id;
+	__u32 flags;
+};
+
 /*
  * io_uring commands (IORING_OP_URING_CMD on the accel fd, ring created with
  * IORING_SETUP_SQE128 | IORING_SETUP_CQE32). sqe->cmd_op selects the command; the
@@ -382,9 +450,9 @@ struct drm_mxa_vm_bind {
  *   A ring without IORING_SETUP_SQE128 or IORING_SETUP_CQE32 gets -EINVAL; an unknown
  *   cmd_op -EOPNOTSUPP; a removed device -ENODEV.
  *
- *   Issue never blocks: when the hardware ring is full the job waits in the queue's
- *   backlog (4096 jobs) and enters the ring in order; a command that finds the backlog
- *   full completes at once with -EAGAIN (resubmit it after reaping completions).
+ *   Issue never waits for the device: the job joins its user queue, whose scheduler
+ *   feeds the hardware ring; a command that finds 4096 jobs of its user queue not yet
+ *   ended completes at once with -EAGAIN (resubmit it after reaping completions).
  */
 #define MXA_URING_CMD_SUBMIT	0x01
 
