@@ -990,6 +990,39 @@ struct accel_tensor_map_desc {
 int accel_tensor_map_encode(void *map, const struct accel_tensor_map_desc *desc,
 			    char *why, size_t len);
 
+/* ---- dma-buf sharing (PRIME) ------------------------------------------------------ */
+
+/**
+ * accel_bo_export_dmabuf() - a dma-buf file descriptor for @bo (drmPrimeHandleToFD()).
+ * @bo: the buffer.
+ * @flags: 0, or O_CLOEXEC and/or O_RDWR (<fcntl.h>; O_RDWR lets the dma-buf itself be
+ *	mmap()ed writable).
+ * @fdp: out: the dma-buf; close() it when done (the buffer lives while it is open).
+ *
+ * Return: 0; -EINVAL (other flags); the kernel's error.
+ */
+int accel_bo_export_dmabuf(struct accel_bo *bo, unsigned int flags, int *fdp);
+
+/**
+ * accel_bo_import_dmabuf() - a buffer of @dev for the dma-buf @fd (drmPrimeFDToHandle()),
+ * mapped in this process: CPU writes through either side are seen by the other.
+ * @dev: the device.
+ * @fd: a dma-buf from accel_bo_export_dmabuf() (@fd stays the caller's to close).
+ * @bop: out: the buffer; accel_bo_free() closes its handle.
+ *
+ * The driver imports only its own buffers, and gives back the exporter's buffer
+ * object, which stays mapped in the exporter's device VM only: an imported buffer has
+ * accel_bo_va() 0, cannot hold a program (accel_submit() -EINVAL), cannot be bound with
+ * accel_vm_bind() (-EINVAL), and the exporter's VA is not mapped in this handle's VM
+ * (a job that uses it faults). Use it to share data through the CPU, not as job data.
+ *
+ * Return: 0; -EBADF (@fd not open); -EINVAL (@fd is not a dma-buf); -EOPNOTSUPP (a
+ * dma-buf this driver cannot import: another device's or another driver's); -EEXIST
+ * (@dev already holds this buffer: it exported it or imported it before; use that
+ * accel_bo); -ENOMEM.
+ */
+int accel_bo_import_dmabuf(struct accel_device *dev, int fd, struct accel_bo **bop);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,6 +30,9 @@ struct accel_device {
 
 	/* jobs not yet ended, oldest first (both paths) */
 	struct accel_job *pending_head, *pending_tail;
+
+	/* buffers exported or imported as dma-bufs (prime.c), linked by shared_next */
+	struct accel_bo *shared_bos;
 };
 
 struct accel_bo {
@@ -38,6 +41,9 @@ struct accel_bo {
 	uint64_t va;
 	size_t size;
 	void *map;
+	bool imported;			/* accel_bo_import_dmabuf(): not in this VM */
+	bool shared;			/* on dev->shared_bos */
+	struct accel_bo *shared_next;
 };
 
 struct accel_job {
@@ -50,11 +56,20 @@ struct accel_job {
 	struct drm_mxa_job_result kres;	/* uring: written by the kernel */
 };
 
+/*
+ * Everything below is internal: hidden in libaccel.so (the version script exports
+ * accel_*, and these share the prefix), still linked from libaccel.a.
+ */
+#pragma GCC visibility push(hidden)
+
 /* ioctl through libdrm; returns 0 or -errno. */
 int accel_ioctl(int fd, unsigned long request, void *arg);
 
 /* prog.c */
 int accel_prog_emit_command(struct accel_prog *prog, const uint32_t *dw, size_t n);
+
+/* prime.c: take @bo off its device's list of dma-buf shared buffers. */
+void accel_bo_unshare(struct accel_bo *bo);
 
 /* job.c */
 void accel_job_pending_add(struct accel_device *dev, struct accel_job *job);
@@ -75,5 +90,7 @@ int accel_uring_reap(struct accel_device *dev, bool wait, int64_t deadline_ns);
 
 /* time */
 int64_t accel_now_ns(void);
+
+#pragma GCC visibility pop
 
 #endif /* ACCEL_INTERNAL_H */

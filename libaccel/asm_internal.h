@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Internal: hidden in libaccel.so (see accel_internal.h). */
+#pragma GCC visibility push(hidden)
+
 enum accel_opk {
 	OPK_NONE = 0,
 	OPK_U64,	/* 64-bit value at dw, dw + 1 */
@@ -97,5 +100,7 @@ extern const char *const accel_tile_class_names[8];
 
 /* prog.c: drop what was appended after @len dwords and @commands commands. */
 void accel_prog_rewind(struct accel_prog *prog, size_t len, size_t commands);
+
+#pragma GCC visibility pop
 
 #endif /* ACCEL_ASM_INTERNAL_H */

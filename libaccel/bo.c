@@ -60,6 +60,8 @@ void accel_bo_free(struct accel_bo *bo)
 	if (!bo)
 		return;
 	munmap(bo->map, bo->size);
+	if (bo->shared)
+		accel_bo_unshare(bo);
 	drmCloseBufferHandle(bo->dev->fd, bo->handle);
 	free(bo);
 }

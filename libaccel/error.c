@@ -75,6 +75,10 @@ const char *accel_strerror(int err)
 		return "program larger than the device accepts";
 	case -EAGAIN:
 		return "resource temporarily unavailable";
+	case -EBADF:
+		return "not an open file descriptor";
+	case -EEXIST:
+		return "already exists (an overlapping VM mapping, or a buffer this device handle already holds)";
 	default:
 		return strerror(-err);
 	}

@@ -11,7 +11,7 @@
 LIBACCEL_DIR := libaccel
 LIBACCEL_SRCS := $(addprefix $(LIBACCEL_DIR)/, \
 	device.c bo.c prog.c job.c submit_ioctl.c submit_uring.c error.c gemm.c mx.c prog_ops.c \
-	asm.c disasm.c group.c vm.c sync.c tmap.c queue.c)
+	asm.c disasm.c group.c vm.c sync.c tmap.c prime.c queue.c)
 LIBACCEL_HDRS := $(wildcard $(LIBACCEL_DIR)/*.h uapi/*.h uapi/drm/*.h)
 LIBACCEL_OBJS := $(patsubst $(LIBACCEL_DIR)/%.c,$(BUILD)/libaccel/%.o,$(LIBACCEL_SRCS))
 LIBACCEL_LIB := $(BUILD)/libaccel/libaccel.a
@@ -122,9 +122,20 @@ libaccel-install: $(LIBACCEL_LIB) $(LIBACCEL_SO) $(ACCEL_TOOLS)
 	install -m 755 $(ACCEL_TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(wildcard $(LIBACCEL_DIR)/man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(wildcard $(LIBACCEL_DIR)/man/*.3) $(DESTDIR)$(PREFIX)/share/man/man3/
+	$(LIBACCEL_DIR)/man/man-links.sh install $(DESTDIR)$(PREFIX)/share/man/man3 \
+		$(wildcard $(LIBACCEL_DIR)/man/*.3)
 
 # Host test: make install into a temporary PREFIX, build a program with pkg-config.
 HOST_TESTS += tests/host/test-libaccel-install.sh
+
+# Host test: every function libaccel.so exports is declared in accel.h, has a man page
+# and is called by a guest test (or an example the guest suite runs).
+HOST_TESTS += tests/host/test-libaccel-api.py
+all: $(LIBACCEL_SO)
+
+# Host test: every program in the tree (*.s, Documentation's, those embedded in C) round
+# trips through the assembler (accel-run -n: no device needed).
+HOST_TESTS += tests/host/test-libaccel-programs.py
 
 # Two queues, a producer and a consumer ordered by a device semaphore (/bin/accel-queues).
 ACCEL_QUEUES_DEMO := $(BUILD)/bin/accel-queues

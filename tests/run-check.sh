@@ -38,6 +38,22 @@ mkdir -p "$tapdir/guest-hopper"
 } >"$tapdir/guest-hopper/hopper-mode.tap"
 echo 0 >"$tapdir/guest-hopper/hopper-mode.rc"
 
+mxa_step "guest tests with two mxa devices (console log: $build/guest-2dev-console.log)"
+mkdir -p "$tapdir/guest-2dev"
+"$(dirname "$0")/vm/run-guest.py" --qemu "$MXA_CACHE/qemu/qemu-system-x86_64" \
+	--kernel "$kroot/boot/vmlinuz-$MXA_KVER" --initrd "$build/initramfs.cpio.gz" \
+	--log "$build/guest-2dev-console.log" --tap-dir "$tapdir/guest-2dev" --tests "prime" \
+	--devices 2
+# the dma-buf of another device must have been tried there, not skipped
+{
+	if grep -Eq '^ok [0-9]+ prime\.another_device$' "$tapdir/guest-2dev/prime.tap"; then
+		echo "ok 1 two-device boot ran prime.another_device"
+	else
+		echo "not ok 1 two-device boot did not run prime.another_device"
+	fi
+} >"$tapdir/guest-2dev/two-devices.tap"
+echo 0 >"$tapdir/guest-2dev/two-devices.rc"
+
 mxa_step "results ($build/check.tap)"
 exec "$(dirname "$0")/tap-merge.py" "$build/check.tap" host="$tapdir/host" guest="$tapdir/guest" \
-	guest-hopper="$tapdir/guest-hopper"
+	guest-hopper="$tapdir/guest-hopper" guest-2dev="$tapdir/guest-2dev"

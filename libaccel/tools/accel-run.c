@@ -3,8 +3,8 @@
  * accel-run: assemble a program file and run it on an MXA device, with buffers filled
  * from files and written back to files (accel-run(1)). Built a second time as
  * accel-trace (-DACCEL_TRACE_TOOL): the same, with a TIMESTAMP before every top-level
- * command, and the job's timeline written as Chrome/Perfetto trace JSON
- * (accel-trace(1)).
+ * command (and every command of each trip of an unrolled top-level loop), and the job's
+ * timeline written as Chrome/Perfetto trace JSON (accel-trace(1)).
  *
  * Buffers: a program names device memory by buffer names, which are symbols whose value
  * is the buffer's device VA ("FENCE_WRITE out+8, 42"). A buffer comes from
@@ -256,42 +256,113 @@ static int write_outputs(void)
 }
 
 /*
- * The trace: a TIMESTAMP before every top-level command and after the last one. A loop
- * is one span (from its LOOP to past its ENDLOOP). Asynchronous commands show their
+ * The trace: a TIMESTAMP before every top-level command and after the last one, each to
+ * its own slot. A top-level LOOP whose count is an immediate (no register) of at most
+ * TRACE_MAX_UNROLL trips, whose commands fit in half the spans left, is unrolled in the
+ * traced program: every trip's commands get their TIMESTAMPs too, so each trip and each
+ * command in it is an event. Other loops are one span (from their LOOP to past their
+ * ENDLOOP); loops nested in a trip are one span each. Asynchronous commands show their
  * issue; the waits (WAIT_GROUP, MBAR_WAIT, SEM_WAIT) show where the queue blocked.
  */
+#define TRACE_MAX_SPANS		65536
+#define TRACE_MAX_UNROLL	4096
+
 struct span {
-	uint32_t orig_off, dwords;
+	uint32_t orig_off, dwords;	/* the command(s) in the program as written */
+	uint32_t run_off;		/* dword offset of the command(s) in the traced program */
+	int32_t iter;			/* trip of an unrolled loop, or -1 */
+	uint32_t loop_off;		/* that loop's LOOP offset (bytes) */
 };
+
+/* Dwords from the LOOP at @at to past its matching ENDLOOP, or 0 if unbalanced. */
+static size_t loop_extent(const uint32_t *dw, size_t count, size_t at)
+{
+	size_t i = at;
+	int depth = 0;
+
+	while (i < count) {
+		size_t len = MXA_CMD_DWORDS(dw[i]);
+		uint32_t op = MXA_CMD_OPCODE(dw[i]);
+
+		if (!len || len > count - i)
+			return 0;
+		if (op == MXA_OP_LOOP)
+			depth++;
+		else if (op == MXA_OP_ENDLOOP && --depth == 0)
+			return i + len - at;
+		i += len;
+	}
+	return 0;
+}
+
+/* Top-level commands of the body of the loop at @at (@ext dwords), a nested loop one. */
+static size_t body_commands(const uint32_t *dw, size_t at, size_t ext)
+{
+	size_t i = at + MXA_LOOP_DWORDS, end = at + ext - 1, n = 0;
+
+	while (i < end) {
+		size_t len = MXA_CMD_OPCODE(dw[i]) == MXA_OP_LOOP ? loop_extent(dw, end, i) :
+								  MXA_CMD_DWORDS(dw[i]);
+
+		i += len ? len : 1;
+		n++;
+	}
+	return n;
+}
+
+/* TIMESTAMP, then @len dwords of @dw: one span. */
+static int trace_span(struct accel_prog *out, uint64_t ts_va, const uint32_t *dw, size_t orig,
+		      size_t len, int32_t iter, uint32_t loop_off, struct span *spans,
+		      size_t max_spans, size_t *n)
+{
+	int ret;
+
+	if (*n == max_spans - 1)
+		return -E2BIG;
+	ret = accel_prog_timestamp(out, ts_va + 8 * *n);
+	if (ret)
+		return ret;
+	spans[*n] = (struct span){ .orig_off = orig * 4, .dwords = len,
+				   .run_off = accel_prog_size(out) / 4, .iter = iter,
+				   .loop_off = loop_off };
+	(*n)++;
+	return accel_prog_raw(out, dw + orig, len);
+}
 
 static int instrument(const struct accel_prog *prog, struct accel_prog *out, uint64_t ts_va,
 		      struct span *spans, size_t max_spans, size_t *nspans)
 {
 	const uint32_t *dw = accel_prog_dwords(prog);
 	size_t count = accel_prog_size(prog) / 4, at = 0, n = 0;
-	int depth = 0, ret = 0;
+	int ret = 0;
 
 	while (at < count && !ret) {
-		size_t len = MXA_CMD_DWORDS(dw[at]);
-		uint32_t op = MXA_CMD_OPCODE(dw[at]);
+		size_t len = MXA_CMD_DWORDS(dw[at]), ext;
 
 		if (!len || len > count - at)
 			len = count - at;
-		if (depth == 0) {
-			if (n == max_spans - 1)
-				return -E2BIG;
-			ret = accel_prog_timestamp(out, ts_va + 8 * n);
-			spans[n].orig_off = at * 4;
-			spans[n].dwords = 0;
-			n++;
+		ext = MXA_CMD_OPCODE(dw[at]) == MXA_OP_LOOP ? loop_extent(dw, count, at) : 0;
+		if (ext && (len != MXA_LOOP_DWORDS || dw[at + 2] != 0 ||
+			    dw[at + 1] > TRACE_MAX_UNROLL ||
+			    (uint64_t)dw[at + 1] * body_commands(dw, at, ext) > (max_spans - n) / 2))
+			len = ext;	/* not unrolled: the whole loop is one span */
+		else if (ext) {
+			/* unrolled: each trip's top-level commands, each after a TIMESTAMP */
+			size_t body = at + MXA_LOOP_DWORDS, end = at + ext - 1;	/* ENDLOOP */
+
+			for (uint32_t trip = 0; trip < dw[at + 1] && !ret; trip++) {
+				for (size_t i = body; i < end && !ret; i += len) {
+					len = MXA_CMD_DWORDS(dw[i]);
+					if (MXA_CMD_OPCODE(dw[i]) == MXA_OP_LOOP)
+						len = loop_extent(dw, count, i);
+					ret = trace_span(out, ts_va, dw, i, len, trip, at * 4, spans,
+							 max_spans, &n);
+				}
+			}
+			at += ext;
+			continue;
 		}
-		spans[n - 1].dwords += len;
-		if (op == MXA_OP_LOOP)
-			depth++;
-		else if (op == MXA_OP_ENDLOOP && depth)
-			depth--;
-		if (!ret)
-			ret = accel_prog_raw(out, dw + at, len);
+		ret = trace_span(out, ts_va, dw, at, len, -1, 0, spans, max_spans, &n);
 		at += len;
 	}
 	if (!ret)
@@ -312,18 +383,32 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void trace_event(FILE *f, const char *name, const char *cat, unsigned int queue,
+			uint64_t from, uint64_t to, uint64_t start)
+{
+	fprintf(f, ",\n{\"name\":");
+	json_string(f, name);
+	fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f",
+		cat, queue, (from - start) / 1e3, (to - from) / 1e3);
+}
+
 static int write_trace(const char *path, const struct accel_prog *prog,
 		       const struct accel_job_result *r, unsigned int queue, const uint64_t *ts,
 		       const struct span *spans, size_t nspans)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	const uint32_t *dw = accel_prog_dwords(prog);
-	char text[1024];
+	char text[1024], name[64];
+	size_t ran;
 
 	if (!f) {
 		fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
 		return 2;
 	}
+	/* the spans that ran to their end (a failed job stops before the rest) */
+	for (ran = 0; ran < nspans; ran++)
+		if (!ts[ran] || !ts[ran + 1] || ts[ran] < r->start_ns)
+			break;
 	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
 	fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"mxa\"}},\n");
 	fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
@@ -331,21 +416,42 @@ static int write_trace(const char *path, const struct accel_prog *prog,
 	fprintf(f, "{\"name\":\"job %" PRIu64 "\",\"cat\":\"job\",\"ph\":\"X\",\"pid\":1,"
 		"\"tid\":%u,\"ts\":0,\"dur\":%.3f,\"args\":{\"status\":%d,\"error\":%u}}",
 		r->job_id, queue, (r->end_ns - r->start_ns) / 1e3, r->status, r->error);
-	for (size_t i = 0; i < nspans; i++) {
+	for (size_t i = 0; i < ran; i++) {
 		uint32_t at = spans[i].orig_off / 4;
 		int loop = MXA_CMD_OPCODE(dw[at]) == MXA_OP_LOOP;
 
-		if (!ts[i] || !ts[i + 1] || ts[i] < r->start_ns)
-			break;	/* the job stopped before this command */
+		/* an unrolled loop: one event for the loop, one per trip, around its commands */
+		if (spans[i].iter >= 0 && (i == 0 || spans[i - 1].iter != spans[i].iter ||
+					   spans[i - 1].loop_off != spans[i].loop_off)) {
+			size_t end = i, trip_end = i;
+
+			while (end < ran && spans[end].iter >= 0 &&
+			       spans[end].loop_off == spans[i].loop_off)
+				end++;
+			while (trip_end < end && spans[trip_end].iter == spans[i].iter)
+				trip_end++;
+			if (spans[i].iter == 0) {
+				accel_disasm_cmd(dw + spans[i].loop_off / 4, 3, 0, text, sizeof(text),
+						 NULL);
+				trace_event(f, "LOOP", "loop", queue, ts[i], ts[end], r->start_ns);
+				fprintf(f, ",\"args\":{\"offset\":\"0x%x\",\"command\":",
+					spans[i].loop_off);
+				json_string(f, text);
+				fprintf(f, "}}");
+			}
+			snprintf(name, sizeof(name), "trip %d", spans[i].iter);
+			trace_event(f, name, "trip", queue, ts[i], ts[trip_end], r->start_ns);
+			fprintf(f, ",\"args\":{\"loop\":\"0x%x\",\"trip\":%d}}", spans[i].loop_off,
+				spans[i].iter);
+		}
 		accel_disasm_cmd(dw + at, accel_prog_size(prog) / 4 - at, 0, text, sizeof(text),
 				 NULL);
-		fprintf(f, ",\n{\"name\":");
-		json_string(f, loop ? "LOOP" : text);
-		fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,"
-			"\"dur\":%.3f,\"args\":{\"offset\":\"0x%x\",\"command\":", loop ? "loop" :
-			"command", queue, (ts[i] - r->start_ns) / 1e3, (ts[i + 1] - ts[i]) / 1e3,
-			spans[i].orig_off);
+		trace_event(f, loop ? "LOOP" : text, loop ? "loop" : "command", queue, ts[i],
+			    ts[i + 1], r->start_ns);
+		fprintf(f, ",\"args\":{\"offset\":\"0x%x\",\"command\":", spans[i].orig_off);
 		json_string(f, text);
+		if (spans[i].iter >= 0)
+			fprintf(f, ",\"trip\":%d", spans[i].iter);
 		fprintf(f, "}}");
 	}
 	fprintf(f, "\n]}\n");
@@ -383,7 +489,7 @@ int main(int argc, char **argv)
 	struct accel_bo *prog_bo, *ts_bo = NULL;
 	struct accel_job *job;
 	struct accel_job_result r;
-	static struct span spans[4096];
+	static struct span spans[TRACE_MAX_SPANS];
 	size_t nspans = 0;
 	char err[512], *text;
 
@@ -494,10 +600,11 @@ int main(int argc, char **argv)
 		uint32_t off = r.err_offset / 4;
 
 		for (size_t i = 0; i < nspans; i++) {
-			uint32_t first = spans[i].orig_off / 4 + 3 * (i + 1);	/* + TIMESTAMPs */
-
-			if (off >= first && off < first + spans[i].dwords) {
-				r.err_offset = (off - 3 * (i + 1)) * 4;
+			if (off >= spans[i].run_off && off < spans[i].run_off + spans[i].dwords) {
+				r.err_offset = spans[i].orig_off + (off - spans[i].run_off) * 4;
+				if (spans[i].iter >= 0)
+					fprintf(stderr, TOOL ": failed in trip %d of the loop at "
+						"0x%04x\n", spans[i].iter, spans[i].loop_off);
 				break;
 			}
 		}

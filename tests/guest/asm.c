@@ -3,7 +3,9 @@
  * Guest kselftest "asm": programs written as text run on the device. The assembler's
  * output runs as the builder's would, the hand-written two-stage TMA + WGMMA pipeline of
  * libaccel/examples/pipeline.s gives the host engine's bits, PTX spellings run, and a
- * failing job is explained with its command disassembled.
+ * failing job is explained with its command disassembled. A builder's program, its
+ * disassembly (accel_disasm, accel_prog_disasm, accel_disasm_cmd) and the text assembled
+ * back (accel_asm) are the same dwords and run alike; opcodes are named.
  */
 #include "mxa_test.h"
 
@@ -207,6 +209,90 @@ TEST_F(asm, ptx_and_mxa_spellings_run_alike)
 	out = bo_named(self, "out");
 	EXPECT_EQ(0x1234567890ull, out[1]);
 	EXPECT_EQ(0x1234567890ull, out[16]);
+}
+
+/*
+ * The builder's program, its disassembly (whole, per program, per command) and the
+ * reassembled text are the same dwords, and the reassembled program runs alike.
+ */
+TEST_F(asm, disassembly_reassembles_and_runs)
+{
+	struct accel_prog *again;
+	uint64_t out = accel_bo_va(self->maps) + 2048;
+	uint64_t *o = (uint64_t *)((char *)accel_bo_map(self->maps) + 2048);
+	static char text[4096], text2[4096];
+	const uint32_t *dw;
+	size_t count, at = 0, used, cmds = 0;
+	char line[256];
+	int len;
+
+	ASSERT_EQ(0, accel_prog_reg_set(self->prog, 1, 5));
+	ASSERT_EQ(0, accel_prog_loop(self->prog, 3, 0));
+	ASSERT_EQ(0, accel_prog_reg_add(self->prog, 1, 1, 0, 7));
+	ASSERT_EQ(0, accel_prog_endloop(self->prog));
+	ASSERT_EQ(0, accel_prog_reg_store(self->prog, 1, out));
+	ASSERT_EQ(0, accel_prog_timestamp(self->prog, out + 8));
+	ASSERT_EQ(0, accel_prog_fence_write(self->prog, out + 16, 0xfeed));
+	EXPECT_EQ(7, accel_prog_commands(self->prog));
+	dw = accel_prog_dwords(self->prog);
+	count = accel_prog_size(self->prog) / 4;
+
+	len = accel_prog_disasm(self->prog, 0, text, sizeof(text));
+	ASSERT_GT(len, 0);
+	ASSERT_LT(len, sizeof(text));
+	TH_LOG("\n%s", text);
+	EXPECT_EQ(len, accel_disasm(dw, count, 0, text2, sizeof(text2)));
+	EXPECT_STREQ(text, text2);
+	EXPECT_NE(NULL, strstr(text, "    LOOP 3\n        REG_ADD r1, r1+7\n    ENDLOOP\n"));
+	/* snprintf-like: a short buffer gets the same length back, NUL-terminated */
+	EXPECT_EQ(len, accel_disasm(dw, count, 0, text2, 8));
+	EXPECT_EQ(7, strlen(text2));
+
+	/* command by command: lengths add up, each names its opcode */
+	while (at < count) {
+		used = 0;
+		ASSERT_GT(accel_disasm_cmd(dw + at, count - at, 0, line, sizeof(line), &used), 0);
+		ASSERT_GT(used, 0);
+		EXPECT_EQ(0, strncmp(line, accel_opcode_name(MXA_CMD_OPCODE(dw[at])),
+				     strlen(accel_opcode_name(MXA_CMD_OPCODE(dw[at])))))
+			TH_LOG("'%s' vs %s", line, accel_opcode_name(MXA_CMD_OPCODE(dw[at])));
+		at += used;
+		cmds++;
+	}
+	EXPECT_EQ(count, at);
+	EXPECT_EQ(7, cmds);
+	EXPECT_STREQ("?", accel_opcode_name(0xfe));
+
+	/* the text assembles back to the same dwords, and runs */
+	ASSERT_EQ(0, accel_prog_new(&again));
+	ASSERT_EQ(0, accel_asm(text, again, self->err, sizeof(self->err))) TH_LOG("%s", self->err);
+	ASSERT_EQ(accel_prog_size(self->prog), accel_prog_size(again));
+	EXPECT_EQ(0, memcmp(dw, accel_prog_dwords(again), accel_prog_size(again)));
+	EXPECT_EQ(7, accel_prog_commands(again));
+	accel_prog_free(self->prog);
+	self->prog = again;
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(5 + 3 * 7, o[0]);
+	EXPECT_NE(0, o[1]);
+	EXPECT_EQ(0xfeed, o[2]);
+
+	/* errors: line:column, program unchanged */
+	EXPECT_EQ(-EINVAL, accel_asm("  NOP\n  FENCE_WRITE 3\n", again, self->err,
+				     sizeof(self->err)));
+	EXPECT_EQ(0, strncmp(self->err, "2:", 2)) TH_LOG("%s", self->err);
+	EXPECT_EQ(count * 4, accel_prog_size(again));
+}
+
+/* A failed job's opcode, named. */
+TEST_F(asm, failing_command_named)
+{
+	ASSERT_EQ(0, accel_asm("NOP\nFENCE_WRITE 0x1000, 1\n", self->prog, self->err,
+			       sizeof(self->err)));
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(-EFAULT, self->r.status);
+	EXPECT_EQ(4, self->r.err_offset);
+	EXPECT_STREQ("FENCE_WRITE", accel_opcode_name(MXA_CMD_OPCODE(self->r.err_opcode)));
 }
 
 TEST_HARNESS_MAIN

@@ -3,7 +3,7 @@
  * Guest kselftest "cvt": CVT on the device, compared bit for bit with the host: MX
  * quantisation of F32 into every MX element type with E8M0 scales under both scale
  * policies (against libaccel's accel_mx_quantize(), with partial, all-zero and NaN
- * blocks), plain conversions with and without satfinite (against mxa_convert()), and
+ * blocks; accel_mx_dequantize() of the device's bits), plain conversions with and without satfinite (against mxa_convert()), and
  * the operand errors.
  */
 #include "mxa_test.h"
@@ -111,6 +111,8 @@ TEST_F(cvt, mx_quantize_matches_host)
 		ACCEL_DT_MXINT8,
 	};
 	static uint8_t want[N], want_sc[N / 32 + 1];
+	static float deq[N];
+	int bad;
 
 	for (size_t e = 0; e < sizeof(elems); e++) {
 		for (int rceil = 0; rceil < 2; rceil++) {
@@ -145,6 +147,24 @@ TEST_F(cvt, mx_quantize_matches_host)
 			EXPECT_EQ(0, diff(self->data + SC_OFF, want_sc, N / 32 + 1, "scales"));
 			EXPECT_EQ(0x00, self->data[SC_OFF + 5]);	/* all-zero block */
 			EXPECT_EQ(0xff, self->data[SC_OFF + 7]);	/* NaN block */
+			/* the device's bits dequantise to element x 2^(scale - 127), NaN for a
+			 * NaN scale, 0 for the all-zero block */
+			ASSERT_EQ(0, accel_mx_dequantize(self->data + SC_OFF, self->data + OUT_OFF, N,
+							 elems[e], deq));
+			bad = 0;
+			for (size_t i = 0; i < N; i++) {
+				uint8_t sc = self->data[SC_OFF + i / 32];
+				float want_f = sc == 0xff ? NAN :
+					(float)ldexp(accel_load_elem(elems[e], self->data + OUT_OFF, i),
+						     (int)sc - 127);
+
+				if (!(deq[i] == want_f || (isnan(deq[i]) && isnan(want_f))) && bad++ < 3)
+					TH_LOG("%s [%zu] = %a, want %a", accel_dtype_name(elems[e]), i,
+					       deq[i], want_f);
+			}
+			EXPECT_EQ(0, bad);
+			EXPECT_EQ(0.0f, deq[5 * 32]);
+			EXPECT_TRUE(isnan(deq[7 * 32]));
 		}
 	}
 }

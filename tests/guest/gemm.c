@@ -7,13 +7,20 @@
  * M/N/K that are not multiples of the tiles (TMA out-of-bounds fill), serial and
  * multistage, intrawave and interwave, beta = 1 on the device, alpha/beta/per-tensor
  * scales through the post-pass, MX FP8/FP4 and B stored K x N through the GEMM command,
- * and the errors (K % 64 for FP8 MX as the job's error, A^T, impossible pipelines).
+ * a program built from a plan by the caller (accel_prog_gemm_desc), and the errors (K %
+ * 64 for FP8 MX as the job's error, A^T, impossible pipelines).
+ *
+ * accel_gemm() on every A/B type pair the GEMM command takes (float, FP8, MX FP8/FP6/FP4/
+ * INT8 with block scales, F64, S8/S4, B1; B stored N x K and, for whole-byte types,
+ * K x N) on the odd shapes 100x48x192 and 257x129x320, D at sampled rows x columns (tile
+ * edges, middle, last) and the whole last row compared bit for bit with the engine.
  */
 #include "mxa_test.h"
 
 #include <stdio.h>
 
 #include "accel.h"
+#include "accel_test.h"
 #include "kselftest_harness.h"
 #include "../../qemu-device/engine/mxa_engine.h"
 
@@ -354,6 +361,55 @@ TEST_F(gemm, alpha_beta_scales_post_pass)
 	EXPECT_EQ(0, bad);
 }
 
+/* accel_prog_gemm_desc(): the plan's program built by the caller, maps in its buffer */
+TEST_F(gemm, program_from_a_plan)
+{
+	struct accel_gemm_desc d;
+	struct accel_prog *prog;
+	struct accel_bo *prog_bo, *maps;
+
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 16, &prog_bo));
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, 4096, &maps));
+	ASSERT_EQ(0, accel_prog_new(&prog));
+	desc(self, &d, 100, 48, 192, ACCEL_DT_F16, ACCEL_DT_F16);
+	fill_inputs(self, &d);
+	ASSERT_EQ(0, accel_gemm_plan(&d, &self->plan));
+	ASSERT_EQ(ACCEL_GEMM_ALGO_PIPELINE, self->plan.algo);
+	memset(accel_bo_map(maps), 0, 4096);
+	ASSERT_EQ(0, accel_prog_gemm_desc(prog, &d, &self->plan, accel_bo_map(maps),
+					  accel_bo_va(maps)));
+	/* the four tensor maps went where the caller said */
+	EXPECT_EQ(self->va + A_OFF, ((struct mxa_tensor_map *)accel_bo_map(maps))[0].global_addr);
+	EXPECT_GT(accel_prog_commands(prog), 10);
+	ASSERT_EQ(0, accel_test_run(self->dev, prog, prog_bo, &self->r));
+	ASSERT_EQ(0, self->r.status);
+	ASSERT_EQ(0, expect(self, &d, &self->plan));
+	EXPECT_EQ(0, compare(self, &d));
+
+	/* the GEMM command for a plan that asks for it */
+	accel_prog_reset(prog);
+	d.algo = ACCEL_GEMM_ALGO_COMMAND;
+	fill_inputs(self, &d);
+	ASSERT_EQ(0, accel_gemm_plan(&d, &self->plan));
+	ASSERT_EQ(0, accel_prog_gemm_desc(prog, &d, &self->plan, NULL, 0));
+	EXPECT_EQ(1, accel_prog_commands(prog));
+	ASSERT_EQ(0, accel_test_run(self->dev, prog, prog_bo, &self->r));
+	ASSERT_EQ(0, self->r.status);
+	ASSERT_EQ(0, expect(self, &d, &self->plan));
+	EXPECT_EQ(0, compare(self, &d));
+
+	/* a plan with a CPU post-pass cannot be a program alone */
+	d.alpha = 2.0f;
+	ASSERT_EQ(0, accel_gemm_plan(&d, &self->plan));
+	ASSERT_EQ(1, self->plan.post_pass);
+	EXPECT_EQ(-EINVAL, accel_prog_gemm_desc(prog, &d, &self->plan, NULL, 0));
+	EXPECT_EQ(1, accel_prog_commands(prog));
+
+	accel_prog_free(prog);
+	accel_bo_free(maps);
+	accel_bo_free(prog_bo);
+}
+
 TEST_F(gemm, errors)
 {
 	struct accel_gemm_desc d;
@@ -377,6 +433,272 @@ TEST_F(gemm, errors)
 	d.tile_n = 0;
 	d.k = 0;
 	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+}
+
+/* ---- accel_gemm() on every type pair, odd shapes ------------------------------------ */
+
+static int is_mx_elem(uint8_t t)
+{
+	return t == ACCEL_DT_E4M3 || t == ACCEL_DT_E5M2 || t == ACCEL_DT_E3M2 ||
+	       t == ACCEL_DT_E2M3 || t == ACCEL_DT_E2M1 || t == ACCEL_DT_MXINT8;
+}
+
+struct type_pair {
+	uint8_t a, b, d;
+	uint8_t mx;		/* E8M0 block scales (scale_block 32) */
+};
+
+/*
+ * Every A/B pair the GEMM command takes (qemu-device/engine/mxa_gemm.c): any two float
+ * inputs (F32, TF32, F16, BF16, FP8, FP6, FP4, MXINT8 elements) to F32 without scales;
+ * MX with E8M0 block scales: any two of the MX element types and F16/BF16 (which ignore
+ * their scales), at least one MX; F64 x F64 -> F64; S8/S4 x S8/S4 -> S32; B1 x B1 -> S32;
+ * and a few pairs to an F16 D.
+ */
+static size_t all_type_pairs(struct type_pair *p)
+{
+	static const uint8_t fl[] = {
+		ACCEL_DT_F32, ACCEL_DT_TF32, ACCEL_DT_F16, ACCEL_DT_BF16, ACCEL_DT_E4M3,
+		ACCEL_DT_E5M2, ACCEL_DT_E3M2, ACCEL_DT_E2M3, ACCEL_DT_E2M1, ACCEL_DT_MXINT8,
+	};
+	static const uint8_t mx[] = {
+		ACCEL_DT_E4M3, ACCEL_DT_E5M2, ACCEL_DT_E3M2, ACCEL_DT_E2M3, ACCEL_DT_E2M1,
+		ACCEL_DT_MXINT8, ACCEL_DT_F16, ACCEL_DT_BF16,
+	};
+	static const uint8_t in[] = { ACCEL_DT_S8, ACCEL_DT_S4 };
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(fl); i++)
+		for (size_t j = 0; j < sizeof(fl); j++)
+			p[n++] = (struct type_pair){ fl[i], fl[j], ACCEL_DT_F32, 0 };
+	for (size_t i = 0; i < sizeof(mx); i++)
+		for (size_t j = 0; j < sizeof(mx); j++)
+			if (is_mx_elem(mx[i]) || is_mx_elem(mx[j]))
+				p[n++] = (struct type_pair){ mx[i], mx[j], ACCEL_DT_F32, 1 };
+	p[n++] = (struct type_pair){ ACCEL_DT_F64, ACCEL_DT_F64, ACCEL_DT_F64, 0 };
+	for (size_t i = 0; i < sizeof(in); i++)
+		for (size_t j = 0; j < sizeof(in); j++)
+			p[n++] = (struct type_pair){ in[i], in[j], ACCEL_DT_S32, 0 };
+	p[n++] = (struct type_pair){ ACCEL_DT_B1, ACCEL_DT_B1, ACCEL_DT_S32, 0 };
+	p[n++] = (struct type_pair){ ACCEL_DT_F16, ACCEL_DT_F16, ACCEL_DT_F16, 0 };
+	p[n++] = (struct type_pair){ ACCEL_DT_E4M3, ACCEL_DT_E5M2, ACCEL_DT_F16, 0 };
+	p[n++] = (struct type_pair){ ACCEL_DT_E2M1, ACCEL_DT_E3M2, ACCEL_DT_F16, 1 };
+	return n;
+}
+
+/*
+ * @rows x @cols elements of any input type at @dst (@ld bytes apart): random codes
+ * drawn directly (the guest's CPU is emulated: converting floats would take minutes),
+ * every mantissa bit random, magnitudes in [2^-3, 4) or the format's own range, never
+ * NaN or Inf. FP6, FP4, MXINT8 and the integers have no NaN: any bits will do.
+ */
+static uint32_t rnd32(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+static int any_bits_valid(uint8_t t)
+{
+	return t == ACCEL_DT_S8 || t == ACCEL_DT_S4 || t == ACCEL_DT_B1 || t == ACCEL_DT_E3M2 ||
+	       t == ACCEL_DT_E2M3 || t == ACCEL_DT_E2M1 || t == ACCEL_DT_MXINT8;
+}
+
+static void fill_any(uint8_t *dst, enum accel_dtype type, uint32_t rows, uint32_t cols,
+		     size_t ld)
+{
+	size_t row_bytes = accel_dtype_row_bytes(type, cols);
+
+	for (uint32_t r = 0; r < rows; r++) {
+		uint8_t *row = dst + r * ld;
+
+		if (any_bits_valid(type)) {
+			for (size_t i = 0; i < row_bytes; i++)
+				row[i] = (uint8_t)rnd32();
+			continue;
+		}
+		for (uint32_t c = 0; c < cols; c++) {
+			uint32_t x = rnd32(), e = rnd32() % 5;	/* exponent offset 0..4 */
+			uint64_t d;
+
+			switch (type) {
+			case ACCEL_DT_F32:
+			case ACCEL_DT_TF32:	/* low 13 bits 0: what a TF32 holds */
+				x = (x & 0x807fffffu) | (124 + e) << 23;
+				if (type == ACCEL_DT_TF32)
+					x &= ~0x1fffu;
+				memcpy(row + 4 * c, &x, 4);
+				break;
+			case ACCEL_DT_F64:
+				d = (uint64_t)x << 32 | rnd32();
+				d = (d & 0x800fffffffffffffull) | (uint64_t)(1020 + e) << 52;
+				memcpy(row + 8 * c, &d, 8);
+				break;
+			case ACCEL_DT_F16:
+				x = (x & 0x83ff) | (12 + e) << 10;
+				memcpy(row + 2 * c, &x, 2);
+				break;
+			case ACCEL_DT_BF16:
+				x = (x & 0x807f) | (124 + e) << 7;
+				memcpy(row + 2 * c, &x, 2);
+				break;
+			case ACCEL_DT_E4M3:	/* |x| <= 2: exponent field <= 8 */
+				row[c] = (x & 0x80) | (x >> 8) % 0x48;
+				break;
+			case ACCEL_DT_E5M2:	/* |x| <= 2: exponent field <= 16 */
+				row[c] = (x & 0x80) | (x >> 8) % 0x44;
+				break;
+			default:
+				break;
+			}
+		}
+	}
+}
+
+/* Indices of D checked against the engine: tile edges, the middle, the last ones. */
+static size_t sample(uint32_t m, uint32_t *idx)
+{
+	const uint32_t cand[] = { 0, 1, 7, 8, 31, 63, 64, 65, 127, 128, m / 2, m - 2, m - 1 };
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
+		int dup = cand[i] >= m;
+
+		for (size_t j = 0; j < n; j++)
+			dup |= idx[j] == cand[i];
+		if (!dup)
+			idx[n++] = cand[i];
+	}
+	return n;
+}
+
+/*
+ * Run D = A x B^T (B stored N x K, or K x N with @b_kn) through accel_gemm() and compare
+ * D bit for bit with the engine (mxa_gemm) at the sampled rows x sampled columns, and the
+ * whole last row: each element of the GEMM command is its exact sum rounded once, so a
+ * 1 x 1 (or 1 x N) engine GEMM on that row and column gives its bits. (The guest runs
+ * the engine under TCG: the whole of D would take minutes.) Return the number of
+ * differing elements, or -errno when the device refused.
+ */
+static int pair_check(FIXTURE_DATA(gemm) *self, const struct type_pair *tp, uint32_t m,
+		      uint32_t n, uint32_t k, int b_kn)
+{
+	uint32_t b_rows = b_kn ? k : n, b_cols = b_kn ? n : k, rows[16], cols[16];
+	size_t lda = accel_dtype_row_bytes(tp->a, k);
+	size_t ldb = accel_dtype_row_bytes(tp->b, b_cols);
+	size_t ldd = accel_dtype_row_bytes(tp->d, n);
+	size_t esz = accel_dtype_row_bytes(tp->d, 1), nrows, ncols;
+	uint8_t *want = (uint8_t *)self->want;
+	struct accel_gemm g = {
+		.m = m, .n = n, .k = k, .type_a = tp->a, .type_b = tp->b,
+		.type_c = tp->d, .type_d = tp->d, .flags = b_kn ? ACCEL_GEMM_B_KN : 0,
+		.a = self->va + A_OFF, .b = self->va + B_OFF, .d = self->va + D_OFF,
+	};
+	int ret, bad = 0;
+
+	fill_any(self->p + A_OFF, tp->a, m, k, lda);
+	fill_any(self->p + B_OFF, tp->b, b_rows, b_cols, ldb);
+	if (tp->mx) {
+		/* scales 2^-3 .. 2^1 (2^-5 .. 2^-1 for an F16 D, which stays finite) */
+		uint8_t lo = tp->d == ACCEL_DT_F16 ? 122 : 124;
+
+		for (uint32_t i = 0; i < (m > n ? m : n) * (k / 32); i++) {
+			self->p[SA_OFF + i] = lo + rnd32() % 5;
+			self->p[SB_OFF + i] = lo + rnd32() % 5;
+		}
+		g.scale_block = 32;
+		g.scale_a = self->va + SA_OFF;
+		g.scale_b = self->va + SB_OFF;
+	}
+	memset(self->p + D_OFF, 0x5a, (size_t)m * ldd);
+	ret = accel_gemm(self->dev, 0, &g, &self->r);
+	if (ret) {
+		char why[256];
+
+		accel_job_explain(&self->r, why, sizeof(why));
+		fprintf(stderr, "# %s x %s -> %s: %s\n", accel_dtype_name(tp->a),
+			accel_dtype_name(tp->b), accel_dtype_name(tp->d), why);
+		return ret;
+	}
+	nrows = sample(m, rows);
+	ncols = sample(n, cols);
+	for (size_t i = 0; i < nrows; i++) {
+		int whole = rows[i] == m - 1;
+
+		for (size_t c = 0; c < (whole ? 1 : ncols); c++) {
+			uint32_t j = whole ? 0 : cols[c];
+			/* column j of B^T: row j of N x K, column j of K x N (whole bytes) */
+			size_t boff = b_kn ? j * accel_dtype_row_bytes(tp->b, 1) : j * ldb;
+			struct mxa_gemm_desc e = {
+				.m = 1, .n = whole ? n : 1, .k = k, .type_a = tp->a,
+				.type_b = tp->b, .type_c = tp->d, .type_d = tp->d,
+				.flags = b_kn ? MXA_GEMM_B_KN : 0,
+				.a = self->p + A_OFF + rows[i] * lda, .b = self->p + B_OFF + boff,
+				.ldb = ldb, .d = want,
+			};
+			const uint8_t *got = self->p + D_OFF + rows[i] * ldd + j * esz;
+
+			if (tp->mx) {
+				e.scale_block = 32;
+				e.scale_a = self->p + SA_OFF + rows[i] * (k / 32);
+				e.scale_b = self->p + SB_OFF + j * (k / 32);
+			}
+			ret = mxa_gemm(NULL, &e);
+			if (ret) {
+				fprintf(stderr, "# engine: %s\n", mxa_engine_strerror(ret));
+				return 1000000;
+			}
+			for (uint32_t x = 0; x < e.n; x++)
+				if (memcmp(got + x * esz, want + x * esz, esz) && bad++ < 3)
+					fprintf(stderr, "# %s x %s -> %s%s %ux%ux%u: D[%u][%u] "
+						"differs\n", accel_dtype_name(tp->a),
+						accel_dtype_name(tp->b), accel_dtype_name(tp->d),
+						b_kn ? " (B K x N)" : "", m, n, k, rows[i], j + x);
+		}
+	}
+	return bad;
+}
+
+static void every_pair(struct __test_metadata *_metadata, FIXTURE_DATA(gemm) *self,
+		       uint32_t m, uint32_t n, uint32_t k)
+{
+	static struct type_pair pairs[256];
+	size_t np = all_type_pairs(pairs), ran = 0, ran_kn = 0, failed = 0;
+	struct timespec t0, t1;
+	double device_s = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t i = 0; i < np; i++) {
+		if (pair_check(self, &pairs[i], m, n, k, 0))
+			failed++;
+		device_s += (self->r.end_ns - self->r.start_ns) / 1e9;
+		ran++;
+		/* B stored K x N: the engine packs B along N, so whole-byte types only */
+		if (accel_dtype_row_bytes(pairs[i].b, 2) < 2)
+			continue;
+		if (pair_check(self, &pairs[i], m, n, k, 1))
+			failed++;
+		device_s += (self->r.end_ns - self->r.start_ns) / 1e9;
+		ran_kn++;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	TH_LOG("%ux%ux%u: %zu type pairs, %zu of them with B stored K x N too; %zu failed; "
+	       "%.1f s, %.1f s of it on the device", m, n, k, ran, ran_kn, failed,
+	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9, device_s);
+	EXPECT_LT(150, ran);
+	EXPECT_EQ(0, failed);
+}
+
+TEST_F_TIMEOUT(gemm, every_type_pair_100x48x192, 600)
+{
+	every_pair(_metadata, self, 100, 48, 192);
+}
+
+TEST_F_TIMEOUT(gemm, every_type_pair_257x129x320, 600)
+{
+	every_pair(_metadata, self, 257, 129, 320);
 }
 
 TEST_HARNESS_MAIN

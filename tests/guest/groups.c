@@ -6,13 +6,15 @@
  * cancellation, argument checks; and the job result's cycles/commands.
  *
  * A job that blocks on a semaphore in a BO (SEM_WAIT) keeps its group pending until
- * the test writes the semaphore through the CPU mapping.
+ * the test writes the semaphore through the CPU mapping. libaccel's
+ * accel_commit_group()/accel_wait_group() (and accel_poll()) on both submission paths.
  */
 #include "mxa_test.h"
 
 #include <liburing.h>
 #include <stdio.h>
 
+#include "accel.h"
 #include "kselftest_harness.h"
 
 #define SEC	NSEC_PER_SEC
@@ -418,6 +420,87 @@ TEST_F_TIMEOUT(groups, uring_wait_cancelled_on_ring_exit, 60)
 	EXPECT_EQ(1, o.user_data);
 	EXPECT_EQ(0, o.res);
 	io_uring_queue_exit(&ring);
+}
+
+/* libaccel: the same semantics through accel_commit_group() / accel_wait_group(). */
+static void libaccel_groups(struct __test_metadata *_metadata, enum accel_submit_mode mode)
+{
+	struct accel_device *dev;
+	struct accel_bo *bo;
+	struct accel_prog *prog;
+	struct accel_job *blocked, *quick;
+	volatile uint64_t *sem;
+	uint64_t id1 = 0, id2 = 0, id3 = 0;
+	int found = 0, ret;
+
+	ASSERT_EQ(0, accel_open(NULL, mode, &dev));
+	ASSERT_EQ(mode, accel_submit_mode(dev));
+	ASSERT_EQ(0, accel_bo_alloc(dev, 8192, &bo));
+	sem = (volatile uint64_t *)((char *)accel_bo_map(bo) + 4096);
+	ASSERT_EQ(0, accel_prog_new(&prog));
+	/* job 1 (offset 0): waits for the semaphore, then writes 7 */
+	ASSERT_EQ(0, accel_prog_sem_wait(prog, accel_bo_va(bo) + 4096, 1, 10000000));
+	ASSERT_EQ(0, accel_prog_fence_write(prog, accel_bo_va(bo) + 4104, 7));
+	ASSERT_EQ(0, accel_prog_upload(prog, bo, 0));
+	ASSERT_EQ(0, accel_submit(dev, 1, bo, 0, accel_prog_size(prog), &blocked));
+	ASSERT_EQ(0, accel_commit_group(dev, 1, &id1));
+	/* job 2 (offset 1024) on queue 2: a group of its own queue */
+	accel_prog_reset(prog);
+	ASSERT_EQ(0, accel_prog_fence_write(prog, accel_bo_va(bo) + 4112, 9));
+	ASSERT_EQ(0, accel_prog_upload(prog, bo, 1024));
+	ASSERT_EQ(0, accel_submit(dev, 2, bo, 1024, accel_prog_size(prog), &quick));
+	ASSERT_EQ(0, accel_commit_group(dev, 2, NULL));
+	/* an empty group after the blocked one */
+	ASSERT_EQ(0, accel_commit_group(dev, 1, &id2));
+	EXPECT_EQ(id1 + 1, id2);
+
+	/* queue 2 ends on its own; queue 1 has 2 pending groups */
+	EXPECT_EQ(0, accel_wait_group(dev, 2, 0, 10 * SEC));
+	EXPECT_EQ(-ETIME, accel_wait_group(dev, 1, 0, 0));
+	EXPECT_EQ(-ETIME, accel_wait_group(dev, 1, 1, 20 * MS));
+	EXPECT_EQ(0, accel_wait_group(dev, 1, 2, 0));
+	EXPECT_EQ(0, accel_job_done(blocked));
+	*sem = 1;
+	EXPECT_EQ(0, accel_wait_group(dev, 1, 0, 10 * SEC));
+	/* the groups ended: their jobs are found finished without blocking */
+	for (int i = 0; i < 100 && !(accel_job_done(blocked) && accel_job_done(quick)); i++) {
+		ret = accel_poll(dev);
+		ASSERT_GE(ret, 0);
+		found += ret;
+		if (!ret)
+			usleep(10000);
+	}
+	EXPECT_EQ(2, found);
+	EXPECT_EQ(1, accel_job_done(blocked));
+	EXPECT_EQ(0, accel_job_result(blocked)->status);
+	EXPECT_EQ(0, accel_job_result(quick)->status);
+	EXPECT_EQ(7, sem[1]);
+	EXPECT_EQ(9, sem[2]);
+	EXPECT_EQ(0, accel_poll(dev));
+	/* nothing pending: a new group ends at once */
+	ASSERT_EQ(0, accel_commit_group(dev, 1, &id3));
+	EXPECT_EQ(id2 + 1, id3);
+	EXPECT_EQ(0, accel_wait_group(dev, 1, 0, 0));
+	/* bad queue */
+	EXPECT_EQ(-EINVAL, accel_commit_group(dev, 1000, NULL));
+	EXPECT_EQ(-EINVAL, accel_wait_group(dev, 1000, 0, 0));
+	EXPECT_EQ(-EINVAL, accel_commit_group(NULL, 0, NULL));
+
+	accel_job_free(blocked);
+	accel_job_free(quick);
+	accel_prog_free(prog);
+	accel_bo_free(bo);
+	accel_close(dev);
+}
+
+TEST(libaccel_groups_uring)
+{
+	libaccel_groups(_metadata, ACCEL_SUBMIT_URING);
+}
+
+TEST(libaccel_groups_ioctl)
+{
+	libaccel_groups(_metadata, ACCEL_SUBMIT_IOCTL);
 }
 
 TEST_HARNESS_MAIN

@@ -5,7 +5,8 @@
  * mbarriers with transaction counts (phases and parity driven by registers in a loop),
  * WGMMA on SRAM operands fed by TMA in a K loop (exact against the host, bit-identical
  * under both scheduling policies), and the errors for bad maps, SRAM ranges, mbarrier
- * misuse, accumulator hazards and overwritten WGMMA operands.
+ * misuse, accumulator hazards and overwritten WGMMA operands. Tensor maps built by
+ * accel_tensor_map_encode() are the device's maps, byte for byte, and load alike.
  */
 #include "mxa_test.h"
 
@@ -135,6 +136,54 @@ TEST_F(tma, load_2d_out_of_bounds_zero)
 	ASSERT_EQ(0, run(self));
 	ASSERT_EQ(0, self->r.status);
 	check_2d(_metadata, self, 3, 7, 0);
+}
+
+TEST_F(tma, encoded_maps_and_expect_tx)
+{
+	struct accel_tensor_map_desc d = {
+		.global_va = self->va + IN_OFF, .rank = 2, .elem_bytes = 4,
+		.dims = { 72, 100 }, .strides = { 72 * 4 }, .box = { 32, 16 },
+		.oob_fill = ACCEL_TMAP_OOB_ZERO,
+	};
+	struct accel_tma ld = { .map = self->va, .sram = 0, .mbar = MBAR, .coord = { 60, 90 } };
+	struct accel_tma st = { .map = self->va + 128, .sram = 0 };
+	struct mxa_tensor_map by_hand;
+	char why[256] = "";
+	uint8_t before[128];
+
+	setup_2d(self, MXA_TMA_OOB_ZERO);
+	by_hand = self->maps[0];
+	memset(&self->maps[0], 0xee, 256);
+	ASSERT_EQ(0, accel_tensor_map_encode(&self->maps[0], &d, why, sizeof(why))) TH_LOG("%s", why);
+	EXPECT_EQ(0, memcmp(&by_hand, &self->maps[0], sizeof(by_hand)));
+	d.global_va = self->va + OUT_OFF;
+	d.dims[0] = 32;
+	d.dims[1] = 16;
+	d.strides[0] = 32 * 4;
+	ASSERT_EQ(0, accel_tensor_map_encode(&self->maps[1], &d, why, sizeof(why))) TH_LOG("%s", why);
+
+	/* the transaction count set by MBAR_EXPECT_TX, the arrival by MBAR_ARRIVE 0 */
+	accel_prog_reset(self->prog);
+	ASSERT_EQ(0, accel_prog_mbar_init(self->prog, MBAR, 1));
+	ASSERT_EQ(0, accel_prog_mbar_expect_tx(self->prog, MBAR, 32 * 16 * 4));
+	ASSERT_EQ(0, accel_prog_mbar_arrive(self->prog, MBAR, 0));
+	ASSERT_EQ(0, accel_prog_tma(self->prog, 0, &ld));
+	ASSERT_EQ(0, accel_prog_mbar_wait(self->prog, MBAR, 0, 0));
+	ASSERT_EQ(0, accel_prog_tma(self->prog, 1, &st));
+	ASSERT_EQ(0, accel_prog_commit_group(self->prog, ACCEL_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_wait_group(self->prog, ACCEL_GROUP_COPY, 0));
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	check_2d(_metadata, self, 60, 90, 0);
+	EXPECT_EQ(-EINVAL, accel_prog_mbar_expect_tx(self->prog, MBAR + 4, 16));
+
+	/* a bad field: -EINVAL, named, the map untouched */
+	memcpy(before, &self->maps[1], 128);
+	d.box[0] = 3;	/* 12 bytes: not a multiple of 16 */
+	why[0] = 0;
+	EXPECT_EQ(-EINVAL, accel_tensor_map_encode(&self->maps[1], &d, why, sizeof(why)));
+	EXPECT_NE(NULL, strstr(why, "box")) TH_LOG("%s", why);
+	EXPECT_EQ(0, memcmp(before, &self->maps[1], 128));
 }
 
 TEST_F(tma, load_2d_negative_coords_nan)

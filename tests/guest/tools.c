@@ -3,7 +3,9 @@
  * Guest kselftest "tools": the libaccel tools in /bin. Each answers --help; accel-info
  * describes the device; accel-run runs libaccel/examples/pipeline.s with its inputs from
  * files and its output to a file (bit-exact against the host engine) and explains a
- * failing program; accel-trace writes a Perfetto timeline; accel-bench measures.
+ * failing program; accel-trace writes a Perfetto timeline (with an event per trip of an
+ * unrolled loop, and per command in it; a failure located in its trip); accel-bench
+ * measures.
  */
 #include "mxa_test.h"
 
@@ -54,7 +56,7 @@ static int write_file(const char *path, const void *data, size_t len)
 	return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-static char out[1 << 16];
+static char out[1 << 18];
 
 TEST(help)
 {
@@ -143,6 +145,60 @@ TEST(accel_trace_timeline)
 	EXPECT_NE(NULL, strstr(out, "\"name\":\"LOOP\",\"cat\":\"loop\""));
 	EXPECT_NE(NULL, strstr(out, "\"command\":\"TMA_STORE ["));
 	EXPECT_NE(NULL, strstr(out, "\"name\":\"thread_name\""));
+
+	/* LOOP 8 (an immediate) is unrolled: one event per trip, in time order, each
+	 * holding its 19 commands (two WGMMAs), each with its own timestamps */
+	{
+		double prev_end = 0;
+		int wgmmas = 0;
+		char *p;
+
+		for (int trip = 0; trip < 8; trip++) {
+			char key[64];
+			double ts, dur;
+
+			snprintf(key, sizeof(key), "\"name\":\"trip %d\",\"cat\":\"trip\"", trip);
+			p = strstr(out, key);
+			ASSERT_NE(NULL, p) TH_LOG("no event for trip %d", trip);
+			ASSERT_EQ(2, sscanf(strstr(p, "\"ts\":"), "\"ts\":%lf,\"dur\":%lf", &ts, &dur));
+			EXPECT_GE(ts + 0.002, prev_end);	/* printed to the ns */
+			EXPECT_GT(dur, 0);
+			prev_end = ts + dur;
+		}
+		EXPECT_EQ(NULL, strstr(out, "\"trip 8\""));
+		for (p = out; (p = strstr(p, "\"command\":\"WGMMA.ACC")); p++)
+			wgmmas++;
+		EXPECT_EQ(16, wgmmas);
+		EXPECT_NE(NULL, strstr(out, "\"command\":\"REG_ADD r2, r2+1\",\"trip\":7}"));
+	}
+}
+
+TEST(accel_trace_loops)
+{
+	static const char prog[] =
+		".buffer out, 8K\n"
+		"    REG_SET r3, 2\n"
+		"    LOOP 1+r3\n"			/* a register count: one span */
+		"        TIMESTAMP out\n"
+		"    ENDLOOP\n"
+		"    LOOP 4\n"			/* trip 2 reads past the buffer */
+		"        TILE_LOAD.GLOBAL T#0, out+r2, 1, 64\n"
+		"        REG_ADD r2, r2+4096\n"
+		"    ENDLOOP\n";
+
+	ASSERT_EQ(0, write_file("/tmp/loops.s", prog, strlen(prog)));
+	EXPECT_EQ(1, sh(out, sizeof(out), "/bin/accel-trace /tmp/loops.s -o /tmp/loops.json"));
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "accel-trace: failed in trip 2 of the loop at 0x002c"));
+	/* the failing command, found in the program as written */
+	EXPECT_NE(NULL, strstr(out, "command at 0x0038: TILE_LOAD.GLOBAL T#0, r2+0x100000, 1, 64 (inside 1 loop)"));
+	ASSERT_EQ(0, sh(out, sizeof(out), "cat /tmp/loops.json"));
+	TH_LOG("%s", out);
+	/* the register-count loop is one LOOP event with no trips; trips 0 and 1 ran */
+	EXPECT_NE(NULL, strstr(out, "\"name\":\"LOOP\",\"cat\":\"loop\""));
+	EXPECT_NE(NULL, strstr(out, "\"name\":\"trip 1\""));
+	EXPECT_EQ(NULL, strstr(out, "\"name\":\"trip 2\""));
+	EXPECT_EQ(NULL, strstr(out, "\"command\":\"TIMESTAMP"));
 }
 
 TEST(accel_bench)

@@ -12,7 +12,7 @@ n=0; fail=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fail=1; fi; }
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 make -s install PREFIX="$tmp/prefix" BUILD="${BUILD:-build}" >"$tmp/make.log" 2>&1
 ok $? "make install PREFIX=..." || true
 [ "$fail" = 0 ] || sed 's/^/# /' "$tmp/make.log"
@@ -23,6 +23,17 @@ test -f "$p/lib/libaccel.a" && test -L "$p/lib/libaccel.so" &&
 	test -x "$p/bin/accel-run" && test -f "$p/share/man/man1/accel-run.1" &&
 	test -f "$p/share/man/man3/accel_asm.3"
 ok $? "library, headers, tools and man pages installed"
+
+# every exported function: its own page (the family page, or a ".so" link to it)
+nolink=
+for fn in $(nm -D --defined-only "$p/lib/libaccel.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }'); do
+	f=$p/share/man/man3/$fn.3
+	if [ ! -f "$f" ] || { grep -q '^\.so ' "$f" && [ ! -f "$p/share/man/$(sed -n 's/^\.so //p' "$f")" ]; }; then
+		nolink="$nolink $fn"
+	fi
+done
+[ -z "$nolink" ]
+ok $? "man3/<function>.3 installed for every exported function" || echo "# missing:$nolink"
 
 soname=$(objdump -p "$p/lib/libaccel.so" 2>/dev/null | awk '/SONAME/ { print $2 }')
 [ "$soname" = libaccel.so.0 ]
