@@ -93,6 +93,27 @@ void mxa_numerics_apply(MxaState *s, struct mxa_gemm_desc *g)
     }
 }
 
+/*
+ * numerics=hopper, GEMM command: a library GEMM as cuBLAS/cuBLASLt runs it on the
+ * H200 (mxa_hopper_gemm() with the measured plan: FP8 promoted into FP32 every 128 of
+ * K, or never with accum = FAST, which stands for cuBLASLt's fast accumulation) for the
+ * operand types the H200's tensor cores take. MX block scales, FP6/FP4 and integers
+ * have no H200 instruction: they keep the default numerics.
+ */
+static bool mxa_hopper_library_gemm(const struct mxa_gemm_desc *d)
+{
+    static const uint8_t types[] = { MXA_DT_F16, MXA_DT_BF16, MXA_DT_TF32,
+                                     MXA_DT_E4M3, MXA_DT_E5M2, MXA_DT_F64 };
+    bool a = false, b = false;
+
+    for (size_t i = 0; i < sizeof(types); i++) {
+        a |= d->type_a == types[i];
+        b |= d->type_b == types[i];
+    }
+    return a && b && !d->scale_block &&
+           d->type_d == (d->type_a == MXA_DT_F64 ? MXA_DT_F64 : MXA_DT_F32);
+}
+
 int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
 {
     MxaState *s = job->q->dev;
@@ -192,7 +213,14 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
             goto out;
         }
     }
-    err = mxa_gemm(s->engine, &d);
+    if (s->hopper && mxa_hopper_library_gemm(&d)) {
+        struct mxa_hopper_plan plan;
+
+        mxa_hopper_cublas_plan(&d, d.accum == MXA_ACCUM_FAST, &plan);
+        err = mxa_hopper_gemm(s->engine, &d, &plan);
+    } else {
+        err = mxa_gemm(s->engine, &d);
+    }
     if (err) {
         mxa_engine_fail(job, err, 0);
         goto out;

@@ -269,6 +269,56 @@ TEST_F(mma, hopper_numerics_mode)
 	}
 }
 
+/*
+ * Hopper boot: the GEMM command runs a library GEMM as cuBLAS does on the H200 (the
+ * engine's mxa_hopper_gemm() with the measured plan: FP8 promoted every 128 of K, none
+ * with accum FAST = cuBLASLt fast accumulation). Bit for bit against the engine, and
+ * not the exact mode's bits.
+ */
+TEST_F(mma, hopper_gemm_command_is_the_cublas_model)
+{
+	static const struct { uint8_t t; uint8_t accum; uint32_t k; } cases[] = {
+		{ MXA_DT_E4M3, 0, 512 }, { MXA_DT_E4M3, 1, 512 }, { MXA_DT_BF16, 0, 256 },
+	};
+	static uint8_t want[64 * 64 * 4], exact[64 * 64 * 4];
+	struct mxa_engine *eng;
+
+	if (!(accel_device_info(self->dev)->caps & MXA_CAP_HOPPER_NUMERICS))
+		SKIP(return, "device in the default numerics mode (the hopper boot runs this)");
+	eng = mxa_engine_create(1);
+	ASSERT_NE(NULL, eng);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t m = 64, n = 64, k = cases[i].k;
+		size_t row = accel_dtype_row_bytes(cases[i].t, k);
+		struct accel_gemm g = {
+			.m = m, .n = n, .k = k, .type_a = cases[i].t, .type_b = cases[i].t,
+			.type_c = ACCEL_DT_F32, .type_d = ACCEL_DT_F32, .accum = cases[i].accum,
+			.a = self->va + A_OFF, .b = self->va + B_OFF, .d = self->va + OUT_OFF,
+		};
+		struct mxa_gemm_desc d = {
+			.m = m, .n = n, .k = k, .type_a = cases[i].t, .type_b = cases[i].t,
+			.type_c = MXA_DT_F32, .type_d = MXA_DT_F32,
+			.a = self->data + A_OFF, .b = self->data + B_OFF, .d = want,
+		};
+		struct mxa_hopper_plan plan;
+
+		fill(self, self->data + A_OFF, (size_t)m * k, cases[i].t, m * row);
+		fill(self, self->data + B_OFF, (size_t)n * k, cases[i].t, n * row);
+		ASSERT_EQ(0, accel_gemm(self->dev, 0, &g, &self->r));
+		mxa_hopper_cublas_plan(&d, cases[i].accum == 1, &plan);
+		ASSERT_EQ(0, mxa_hopper_gemm(eng, &d, &plan));
+		EXPECT_EQ(0, memcmp(want, self->data + OUT_OFF, sizeof(want))) {
+			TH_LOG("case %zu: device D is not the cuBLAS model's", i);
+		}
+		d.d = exact;
+		ASSERT_EQ(0, mxa_gemm(eng, &d));
+		EXPECT_NE(0, memcmp(exact, self->data + OUT_OFF, sizeof(exact))) {
+			TH_LOG("case %zu: hopper GEMM gave the exact mode's bits", i);
+		}
+	}
+	mxa_engine_destroy(eng);
+}
+
 TEST_F(mma, errors)
 {
 	struct accel_mma mma = {
