@@ -211,6 +211,7 @@ static const struct drm_driver mxa_drm_driver = {
 	.open = mxa_open,
 	.postclose = mxa_postclose,
 	.gem_create_object = mxa_gem_create_object,
+	.gem_prime_import_sg_table = mxa_gem_prime_import_sg_table,
 	.show_fdinfo = mxa_show_fdinfo,
 	.ioctls = mxa_ioctls,
 	.num_ioctls = ARRAY_SIZE(mxa_ioctls),

@@ -9,6 +9,12 @@
  * picks. The mapping lives as long as the object: a job keeps a reference to its
  * program BO, so closing the handle while the job runs is harmless; the VA is
  * unmapped (and the TLB invalidated) only when the last reference is gone.
+ *
+ * PRIME: a BO exported as a dma-buf and imported by another file of the same device
+ * is the same object (the DRM core hands back the exporter's BO); a dma-buf of another
+ * device (another MXA, or any exporter) becomes a GEM shmem object over the pages the
+ * attachment maps for this device, with no VA of its own (@mxa_bo.vm NULL). Either way
+ * the importer maps it in its VM with DRM_IOCTL_MXA_VM_BIND.
  */
 #include <drm/drm_gem.h>
 #include <drm/drm_vma_manager.h>
@@ -55,6 +61,28 @@ struct drm_gem_object *mxa_gem_create_object(struct drm_device *dev, size_t size
 		return ERR_PTR(-ENOMEM);
 	bo->base.base.funcs = &mxa_gem_funcs;
 	return &bo->base.base;
+}
+
+/**
+ * mxa_gem_prime_import_sg_table() - drm_driver.gem_prime_import_sg_table: a dma-buf
+ * of another device as a BO of this one (pages DMA-mapped for this device by the
+ * attachment; no VA until DRM_IOCTL_MXA_VM_BIND maps it).
+ * @dev: the importing device.
+ * @attach: the attachment.
+ * @sgt: its mapped pages.
+ *
+ * Return: the object or an ERR_PTR().
+ */
+struct drm_gem_object *mxa_gem_prime_import_sg_table(struct drm_device *dev,
+						     struct dma_buf_attachment *attach,
+						     struct sg_table *sgt)
+{
+	struct drm_gem_object *obj = drm_gem_shmem_prime_import_sg_table(dev, attach, sgt);
+
+	/* mxa_gem_free() counts it down like any BO. */
+	if (!IS_ERR(obj))
+		atomic_inc(&to_mxa_device(dev)->live_bos);
+	return obj;
 }
 
 int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *file)

@@ -45,6 +45,9 @@ static inline size_t mxa_bo_size(const struct mxa_bo *bo)
 }
 
 struct drm_gem_object *mxa_gem_create_object(struct drm_device *dev, size_t size);
+struct drm_gem_object *mxa_gem_prime_import_sg_table(struct drm_device *dev,
+						     struct dma_buf_attachment *attach,
+						     struct sg_table *sgt);
 int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *file);
 int mxa_ioctl_bo_mmap_offset(struct drm_device *dev, void *data, struct drm_file *file);
 

@@ -435,7 +435,12 @@ static int mxa_vm_bind_map(struct mxa_file *mf, struct drm_file *file,
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
-	if (to_mxa_bo(obj)->vm != vm || !to_mxa_bo(obj)->base.sgt ||
+	/*
+	 * Any BO the file holds a handle to: its own, or one imported as a dma-buf (of
+	 * another file of this device, whose BO it then is, or of another device, with
+	 * the pages DMA-mapped for this one; mxa_gem_prime_import_sg_table()).
+	 */
+	if (!to_mxa_bo(obj)->base.sgt ||
 	    check_add_overflow(args->bo_offset, args->size, &bo_end) || bo_end > obj->size) {
 		drm_gem_object_put(obj);
 		return -EINVAL;

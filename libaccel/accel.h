@@ -1010,14 +1010,15 @@ int accel_bo_export_dmabuf(struct accel_bo *bo, unsigned int flags, int *fdp);
  * @fd: a dma-buf from accel_bo_export_dmabuf() (@fd stays the caller's to close).
  * @bop: out: the buffer; accel_bo_free() closes its handle.
  *
- * The driver imports only its own buffers, and gives back the exporter's buffer
- * object, which stays mapped in the exporter's device VM only: an imported buffer has
- * accel_bo_va() 0, cannot hold a program (accel_submit() -EINVAL), cannot be bound with
- * accel_vm_bind() (-EINVAL), and the exporter's VA is not mapped in this handle's VM
- * (a job that uses it faults). Use it to share data through the CPU, not as job data.
+ * A dma-buf of this device gives back the exporter's buffer object; one of another
+ * device (another MXA device, or another driver's) becomes a buffer over the pages the
+ * kernel maps for this device. Either way it has no VA in this handle's device VM
+ * (accel_bo_va() 0; the exporter's VA means nothing here, a job using it faults) until
+ * accel_vm_bind() maps it: then this handle's jobs read and write the shared memory.
+ * It cannot hold a program (accel_submit() -EINVAL).
  *
  * Return: 0; -EBADF (@fd not open); -EINVAL (@fd is not a dma-buf); -EOPNOTSUPP (a
- * dma-buf this driver cannot import: another device's or another driver's); -EEXIST
+ * dma-buf the kernel cannot import for this device); -EEXIST
  * (@dev already holds this buffer: it exported it or imported it before; use that
  * accel_bo); -ENOMEM.
  */

@@ -5,10 +5,12 @@
  * imported by a second open is the same memory (CPU writes on either side, a device
  * write by the exporter's job, the dma-buf's own mmap) and outlives the exporter's
  * handle. What the driver does with an imported buffer, checked: it has no VA in the
- * importer's device VM, it cannot hold a program (-EINVAL) or be bound (-EINVAL), and
- * the exporter's VA faults in the importer's VM. Errors: bad fds, a file that is not a
- * dma-buf, bad flags, an import the device handle already holds (-EEXIST), and (with a
- * second device: run-guest.py --devices 2) a dma-buf of another MXA device.
+ * importer's device VM until accel_vm_bind() maps it there, after which the importer's
+ * jobs read and write the shared memory (and fault again once it is unbound); it cannot
+ * hold a program (-EINVAL); the exporter's VA means nothing in the importer's VM.
+ * Errors: bad fds, a file that is not a dma-buf, bad flags, an import the device handle
+ * already holds (-EEXIST). With a second device (run-guest.py --devices 2): a dma-buf of
+ * accel0 imported by accel1, bound there, and written by accel1's job.
  */
 #include "mxa_test.h"
 
@@ -150,9 +152,10 @@ TEST_F(prime, import_outlives_the_exporter)
 }
 
 /* What the driver does with an imported buffer in the importer's device context. */
-TEST_F(prime, imported_buffer_is_not_in_the_importers_vm)
+TEST_F(prime, imported_buffer_binds_in_the_importers_vm)
 {
-	uint64_t exporter_va = accel_bo_va(self->bo);
+	uint64_t exporter_va = accel_bo_va(self->bo), va = 0x7000000000ull;
+	uint64_t *pa = accel_bo_map(self->bo);
 	struct accel_job_result r;
 	struct accel_prog *prog;
 	struct accel_bo *imp;
@@ -177,16 +180,36 @@ TEST_F(prime, imported_buffer_is_not_in_the_importers_vm)
 	EXPECT_EQ(-EINVAL, ret);
 	accel_prog_free(prog);
 
-	/* nor can it be bound at a VA of the importer's VM */
-	EXPECT_EQ(-EINVAL, accel_vm_bind(self->b, imp, 0, 0x7000000000ull, 4096, 0));
-
 	/* the exporter's VA means nothing in the importer's VM: the job faults there */
 	ASSERT_EQ(0, fence_job(self->b, self->prog_b, exporter_va + 64, 0xdead, &r));
 	EXPECT_EQ(-EFAULT, r.status);
 	EXPECT_EQ(exporter_va + 64, r.err_addr);
 	EXPECT_TRUE(r.err_info & MXA_FAULT_WRITE);
 	EXPECT_EQ(0, ((uint64_t *)accel_bo_map(imp))[8]);
+
+	/* bound at a VA of the importer's VM, the importer's jobs use the shared memory */
+	ASSERT_EQ(0, accel_vm_bind(self->b, imp, 0, va, BO_SIZE, 0));
+	ASSERT_EQ(0, fence_job(self->b, self->prog_b, va + 64, 0xbeef, &r));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(0xbeef, pa[8]);
+	/* a read-only bind of it: the device may not write through it */
+	ASSERT_EQ(0, accel_vm_bind(self->b, imp, 4096, va + 2 * BO_SIZE, 4096,
+				   ACCEL_VM_BIND_READ_ONLY));
+	ASSERT_EQ(0, fence_job(self->b, self->prog_b, va + 2 * BO_SIZE, 1, &r));
+	EXPECT_EQ(-EFAULT, r.status);
+	EXPECT_TRUE(r.err_info & MXA_FAULT_READ_ONLY);
+	EXPECT_EQ(0, accel_vm_unbind(self->b, va + 2 * BO_SIZE, 4096));
+	/* the binds hold the memory: freeing the import and the exporter's buffer */
 	accel_bo_free(imp);
+	accel_bo_free(self->bo);
+	self->bo = NULL;
+	ASSERT_EQ(0, fence_job(self->b, self->prog_b, va + 72, 0xf00d, &r));
+	EXPECT_EQ(0, r.status);
+	/* unbound, the importer's jobs fault again */
+	EXPECT_EQ(0, accel_vm_unbind(self->b, va, BO_SIZE));
+	ASSERT_EQ(0, fence_job(self->b, self->prog_b, va + 64, 0xdead, &r));
+	EXPECT_EQ(-EFAULT, r.status);
+	EXPECT_EQ(va + 64, r.err_addr);
 }
 
 TEST_F(prime, an_import_the_handle_already_holds_is_refused)
@@ -242,21 +265,53 @@ TEST_F(prime, errors)
 	EXPECT_NE(NULL, strstr(accel_strerror(-EEXIST), "already holds"));
 }
 
-/* A dma-buf of another MXA device (run-guest.py --devices 2 gives accel1). */
+/*
+ * A dma-buf of another MXA device (run-guest.py --devices 2 gives accel1): imported,
+ * shared through the CPU, bound in accel1's VM and written by accel1's job, read by an
+ * accel0 job; the import outlives the exporter's buffer.
+ */
 TEST_F(prime, another_device)
 {
+	uint64_t va = 0x7000000000ull, *pa = accel_bo_map(self->bo), *pi;
 	struct accel_device *other;
-	struct accel_bo *imp = NULL;
+	struct accel_bo *imp = NULL, *prog;
+	struct accel_job_result r;
 	struct stat st;
 	int fd;
 
 	if (stat("/dev/accel/accel1", &st))
 		SKIP(return, "no second device (run-guest.py --devices 2)");
 	ASSERT_EQ(0, accel_open("/dev/accel/accel1", ACCEL_SUBMIT_AUTO, &other));
+	ASSERT_EQ(0, accel_bo_alloc(other, 4096, &prog));
+	pa[3] = 0x3333;
 	ASSERT_EQ(0, accel_bo_export_dmabuf(self->bo, O_CLOEXEC, &fd));
-	EXPECT_EQ(-EOPNOTSUPP, accel_bo_import_dmabuf(other, fd, &imp));
-	EXPECT_EQ(NULL, imp);
+	ASSERT_EQ(0, accel_bo_import_dmabuf(other, fd, &imp));
 	close(fd);
+	EXPECT_EQ(BO_SIZE, accel_bo_size(imp));
+	EXPECT_EQ(0, accel_bo_va(imp));
+	pi = accel_bo_map(imp);
+	ASSERT_NE(NULL, pi);
+	EXPECT_EQ(0x3333, pi[3]);
+	pi[4] = 0x4444;
+	EXPECT_EQ(0x4444, pa[4]);
+
+	ASSERT_EQ(0, accel_vm_bind(other, imp, 0, va, BO_SIZE, 0));
+	ASSERT_EQ(0, fence_job(other, prog, va + 40, 0xacce1, &r));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(0xacce1, pa[5]);
+	/* accel0's job writes, accel1's view sees it */
+	ASSERT_EQ(0, fence_job(self->a, self->filler, accel_bo_va(self->bo) + 48, 0x600d, &r));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(0x600d, pi[6]);
+	/* the import outlives the exporter's buffer */
+	accel_bo_free(self->bo);
+	self->bo = NULL;
+	ASSERT_EQ(0, fence_job(other, prog, va + 56, 7, &r));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(7, pi[7]);
+	EXPECT_EQ(0, accel_vm_unbind(other, va, BO_SIZE));
+	accel_bo_free(imp);
+	accel_bo_free(prog);
 	accel_close(other);
 }
 
