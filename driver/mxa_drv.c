@@ -201,6 +201,8 @@ static void mxa_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 		drm_printf(p, "drm-engine-q%u:\t%llu ns\n", i,
 			   (u64)atomic64_read(&mf->vm->engine_ns[i]));
 		drm_printf(p, "drm-engine-capacity-q%u:\t1\n", i);
+		drm_printf(p, "drm-cycles-q%u:\t%llu\n", i,
+			   (u64)atomic64_read(&mf->vm->engine_cycles[i]));
 	}
 	drm_show_memory_stats(p, file);
 }

@@ -572,6 +572,7 @@ static void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
 			       r->cycles);
 	if (r->end_ns > r->start_ns)
 		atomic64_add(r->end_ns - r->start_ns, &job->vm->engine_ns[q->idx]);
+	atomic64_add(r->cycles, &job->vm->engine_cycles[q->idx]);
 	mxa_reset_note_result(job->vm, r->status);
 	mxa_job_signal(job);
 }

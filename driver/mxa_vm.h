@@ -39,9 +39,11 @@ struct mxa_pt;
  * @binds: struct mxa_vm_bind of DRM_IOCTL_MXA_VM_BIND (under @lock).
  * @stale_tables: empty page tables unlinked while jobs of the VM were in flight, to
  *                free once none is (under @lock).
- * @jobs: jobs of this VM from creation until their fence signals (or destruction).
+ * @jobs: jobs of this VM on the hardware: from run until their hardware fence signals.
  * @engine_ns: per hardware queue, device time spent on this context's jobs (fdinfo
  *             drm-engine-*).
+ * @engine_cycles: per hardware queue, modelled device cycles of this context's jobs
+ *                 (fdinfo drm-cycles-*).
  */
 struct mxa_vm {
 	struct kref ref;
@@ -58,6 +60,7 @@ struct mxa_vm {
 	struct list_head stale_tables;
 	atomic_t jobs;
 	atomic64_t engine_ns[MXA_MAX_QUEUES];
+	atomic64_t engine_cycles[MXA_MAX_QUEUES];
 };
 
 struct mxa_vm *mxa_vm_create(struct mxa_device *mdev);

@@ -242,25 +242,57 @@ TEST_F(groups, result_cycles_and_commands)
 	EXPECT_EQ(0, r.pad2);
 }
 
+/* The value of fdinfo key @key ("drm-engine-q0:") of @fd; -1 if missing. */
+static long long fdinfo_value(int fd, const char *key, char *buf, size_t len)
+{
+	char path[64], *s;
+	long long v = -1;
+	int f, n;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = open(path, O_RDONLY);
+	if (f < 0)
+		return -1;
+	n = read(f, buf, len - 1);
+	close(f);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	s = strstr(buf, key);
+	if (s)
+		sscanf(s + strlen(key), "%lld", &v);
+	return v;
+}
+
 TEST_F(groups, fdinfo_engine_time)
 {
-	char path[64], buf[4096];
+	long long ns0, cyc0, ns1, cyc1;
+	char buf[4096];
 	uint64_t id;
-	int fd, n;
 
+	ns0 = fdinfo_value(self->fd, "drm-engine-q0:", buf, sizeof(buf));
+	cyc0 = fdinfo_value(self->fd, "drm-cycles-q0:", buf, sizeof(buf));
+	ASSERT_LE(0, ns0) TH_LOG("%s", buf);
+	ASSERT_LE(0, cyc0) TH_LOG("%s", buf);
 	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, self->fence_off,
 				self->fence_size, &id));
 	ASSERT_EQ(0, mxa_wait(self->fd, id, 20 * SEC, NULL));
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", self->fd);
-	fd = open(path, O_RDONLY);
-	ASSERT_GE(fd, 0);
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	ASSERT_GT(n, 0);
-	buf[n] = 0;
+	ns1 = fdinfo_value(self->fd, "drm-engine-q0:", buf, sizeof(buf));
+	cyc1 = fdinfo_value(self->fd, "drm-cycles-q0:", buf, sizeof(buf));
+	/* the job's device time and modelled cycles are the file's */
+	EXPECT_LT(ns0, ns1) TH_LOG("%s", buf);
+	EXPECT_LT(cyc0, cyc1) TH_LOG("%s", buf);
 	EXPECT_NE(NULL, strstr(buf, "drm-driver:\tmxa")) TH_LOG("%s", buf);
-	EXPECT_NE(NULL, strstr(buf, "drm-engine-q0:\t")) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "drm-engine-capacity-q0:\t1")) TH_LOG("%s", buf);
 	EXPECT_NE(NULL, strstr(buf, "drm-total-memory:")) TH_LOG("%s", buf);
+	/* another file's fdinfo does not count this file's jobs */
+	{
+		int other = mxa_open();
+
+		ASSERT_GE(other, 0);
+		EXPECT_EQ(0, fdinfo_value(other, "drm-cycles-q0:", buf, sizeof(buf)));
+		close(other);
+	}
 }
 
 /* ---- io_uring ---- */
