@@ -42,6 +42,7 @@ struct mxa_vm;
  * @error_irq: Linux IRQ of the error vector.
  * @error_work: recovers queues the device stopped on a ring-level error.
  * @reset_wq: ordered workqueue of the queue resets and @error_work (mxa_reset.c).
+ * @sched_wq: the workqueue of the queues' schedulers (mxa_sched.c).
  * @job_timeout_ms: job timeout of this device (module parameter job_timeout_ms at
  *                  probe, debugfs job_timeout_ms later; 0 disables it).
  * @vms_lock: protects @vms.
@@ -76,6 +77,7 @@ struct mxa_device {
 	int error_irq;
 	struct work_struct error_work;
 	struct workqueue_struct *reset_wq;
+	struct workqueue_struct *sched_wq;
 	u32 job_timeout_ms;
 
 	struct mutex vms_lock;	/* protects vms */

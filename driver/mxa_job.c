@@ -93,11 +93,23 @@ static void mxa_job_free_work_fn(struct work_struct *work)
 
 static DECLARE_WORK(mxa_job_free_work, mxa_job_free_work_fn);
 
-/* The last reference may go in any context: free from process context. */
+/*
+ * The last reference may go in any context (the interrupt handler, under a queue
+ * lock): free at once in a task that may sleep (io_uring task work, WAIT, close), else
+ * from a work item; a work item per job is a measurable part of a job's cost under
+ * emulation. Never inline in a workqueue worker: freeing may drop the device's last
+ * reference, whose release stops the schedulers and waits for their work items
+ * (drm_sched_fini()), the scheduler's free_job among them.
+ */
 static void mxa_job_release(struct kref *kref)
 {
 	struct mxa_job *job = container_of(kref, struct mxa_job, refcount);
 
+	if (preemptible() && !(current->flags & PF_WQ_WORKER)) {
+		mxa_job_release_refs(job);
+		kfree(job);
+		return;
+	}
 	if (llist_add(&job->free_node, &mxa_job_free_list))
 		schedule_work(&mxa_job_free_work);
 }

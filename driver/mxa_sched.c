@@ -65,6 +65,8 @@ static void mxa_sched_fini(struct drm_device *drm, void *arg)
 	for (i = 0; i < mdev->num_queues; i++)
 		if (mdev->queues[i].sched_ready)
 			drm_sched_fini(&mdev->queues[i].sched);
+	if (mdev->sched_wq)
+		destroy_workqueue(mdev->sched_wq);
 }
 
 /**
@@ -81,11 +83,23 @@ int mxa_sched_init(struct mxa_device *mdev)
 	ret = drmm_add_action(&mdev->drm, mxa_sched_fini, mdev);
 	if (ret)
 		return ret;
+	/*
+	 * One per-CPU high-priority workqueue for the device's schedulers instead of an
+	 * ordered one each: run_job runs on the submitter's CPU and free_job on the
+	 * interrupt's, with no cross-CPU wake-up (Documentation/performance.rst,
+	 * "Submission": +20-30 % jobs/s at batch 1 on the quiet host). drm_sched takes a
+	 * non-ordered queue (a work item never runs on two CPUs at once).
+	 */
+	mdev->sched_wq = alloc_workqueue("mxa-sched-%s", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
+					 dev_name(mdev->drm.dev));
+	if (!mdev->sched_wq)
+		return -ENOMEM;
 	for (i = 0; i < mdev->num_queues; i++) {
 		struct mxa_queue *q = &mdev->queues[i];
 #ifdef MXA_HAVE_SCHED_INIT_ARGS
 		const struct drm_sched_init_args args = {
 			.ops = &mxa_sched_ops,
+			.submit_wq = mdev->sched_wq,
 			.num_rqs = DRM_SCHED_PRIORITY_COUNT,
 			.credit_limit = q->size - 1,
 			.timeout = MAX_SCHEDULE_TIMEOUT,
@@ -95,7 +109,8 @@ int mxa_sched_init(struct mxa_device *mdev)
 
 		ret = drm_sched_init(&q->sched, &args);
 #else
-		ret = drm_sched_init(&q->sched, &mxa_sched_ops, NULL, DRM_SCHED_PRIORITY_COUNT,
+		ret = drm_sched_init(&q->sched, &mxa_sched_ops, mdev->sched_wq,
+				     DRM_SCHED_PRIORITY_COUNT,
 				     q->size - 1, 0, MAX_SCHEDULE_TIMEOUT, NULL, NULL, q->name,
 				     mdev->drm.dev);
 #endif

@@ -86,7 +86,8 @@ void accel_uring_fini(struct accel_device *dev);
 int accel_uring_submit(struct accel_device *dev, const struct drm_mxa_submit *args,
 		       struct accel_job *job);
 int accel_uring_flush(struct accel_device *dev);
-int accel_uring_reap(struct accel_device *dev, bool wait, int64_t deadline_ns);
+int accel_uring_reap(struct accel_device *dev, bool wait, int64_t deadline_ns,
+		     unsigned int want);
 
 /* time */
 int64_t accel_now_ns(void);

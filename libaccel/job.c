@@ -108,7 +108,7 @@ int accel_wait(struct accel_job *job, int64_t timeout_ns)
 	if (ret < 0)
 		return ret;
 	while (!job->done) {
-		ret = accel_uring_reap(dev, true, deadline);
+		ret = accel_uring_reap(dev, true, deadline, 1);
 		if (ret < 0)
 			return ret;
 	}
@@ -125,7 +125,7 @@ int accel_wait_all(struct accel_device *dev, int64_t timeout_ns)
 		if (ret < 0)
 			return ret;
 		while (dev->in_flight) {
-			ret = accel_uring_reap(dev, true, deadline);
+			ret = accel_uring_reap(dev, true, deadline, dev->in_flight);
 			if (ret < 0)
 				return ret;
 		}
@@ -148,7 +148,7 @@ int accel_poll(struct accel_device *dev)
 		ret = accel_uring_flush(dev);
 		if (ret < 0)
 			return ret;
-		return accel_uring_reap(dev, false, 0);
+		return accel_uring_reap(dev, false, 0, 0);
 	}
 	for (job = dev->pending_head; job; job = next) {
 		next = job->next;	/* @job may be freed (orphan) when it ends */

@@ -81,11 +81,14 @@ static void accel_uring_complete(struct accel_device *dev, const struct io_uring
 }
 
 /*
- * Process the CQEs available; with @wait and none available, wait for one until
- * @deadline_ns (CLOCK_MONOTONIC; negative: forever).
+ * Process the CQEs available; with @wait and none available, wait until @want of them
+ * (at least one) are there or @deadline_ns (CLOCK_MONOTONIC; negative: forever)
+ * passes. Waiting for a whole batch at once returns to userspace once per batch
+ * instead of once per completion that trickles in.
  * Return: the number of jobs that ended, -ETIME, or a negative errno.
  */
-int accel_uring_reap(struct accel_device *dev, bool wait, int64_t deadline_ns)
+int accel_uring_reap(struct accel_device *dev, bool wait, int64_t deadline_ns,
+		     unsigned int want)
 {
 	struct io_uring_cqe *cqe;
 	unsigned int head, n;
@@ -101,8 +104,12 @@ int accel_uring_reap(struct accel_device *dev, bool wait, int64_t deadline_ns)
 		if (n || !wait)
 			return (int)n;
 
+		if (want > dev->in_flight)
+			want = dev->in_flight;
+		if (!want)
+			want = 1;
 		if (deadline_ns < 0) {
-			ret = io_uring_wait_cqe(&dev->ring, &cqe);
+			ret = io_uring_wait_cqe_nr(&dev->ring, &cqe, want);
 		} else {
 			int64_t left = deadline_ns - accel_now_ns();
 			struct __kernel_timespec ts;
@@ -111,7 +118,7 @@ int accel_uring_reap(struct accel_device *dev, bool wait, int64_t deadline_ns)
 				return -ETIME;
 			ts.tv_sec = left / 1000000000;
 			ts.tv_nsec = left % 1000000000;
-			ret = io_uring_wait_cqe_timeout(&dev->ring, &cqe, &ts);
+			ret = io_uring_wait_cqes(&dev->ring, &cqe, want, &ts, NULL);
 		}
 		if (ret < 0 && ret != -ETIME)
 			return ret;
@@ -130,7 +137,7 @@ int accel_uring_submit(struct accel_device *dev, const struct drm_mxa_submit *ar
 		ret = accel_uring_flush(dev);
 		if (ret < 0)
 			return ret;
-		ret = accel_uring_reap(dev, true, -1);
+		ret = accel_uring_reap(dev, true, -1, 1);
 		if (ret < 0)
 			return ret;
 	}

@@ -321,10 +321,18 @@ TEST_F_TIMEOUT(reset, uring_and_groups_see_the_timeout, 60)
 
 TEST(counters_return_to_baseline)
 {
-	long bos, ctxs, jobs;
+	long bos, ctxs, jobs, before;
 	struct mxa_bo prog, data;
 	int fd, i, tries;
 
+	/* Jobs of earlier tests' closed files may still be ending: wait until they have. */
+	for (tries = 0, before = -2; tries < 100; tries++) {
+		jobs = counter("jobs");
+		if (jobs == before)
+			break;
+		before = jobs;
+		usleep(100000);
+	}
 	bos = counter("bos");
 	ctxs = counter("contexts");
 	jobs = counter("jobs");
