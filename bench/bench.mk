@@ -50,7 +50,10 @@ bench-submit: | $(SETUP_STAMP)
 		--run "/bin/bench-submit --seconds $(BENCH_SECONDS)" >$(BUILD)/bench/submit.csv
 	@bench/report.sh $(BUILD)/bench
 
-bench: bench-engine bench-submit bench-gemm
+# make bench runs the engine on 256 ... 4096 cubes (make bench-engine: 512 ... 2048).
+BENCH_ENGINE_SIZES ?= 256,512,1024,2048,4096
+bench: bench-submit bench-gemm $(ENGINE_BENCH)
 	@mkdir -p $(BUILD)/bench
-	@cp $(BUILD)/bench-engine.csv $(BUILD)/bench/engine.csv
+	$(ENGINE_BENCH) --csv $(BUILD)/bench/engine.csv --sizes $(BENCH_ENGINE_SIZES) \
+		$(BENCH_ENGINE_FLAGS)
 	@bench/report.sh $(BUILD)/bench
