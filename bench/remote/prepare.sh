@@ -22,7 +22,7 @@ cp bench/remote/qemu.sh bench/remote/ab.sh "$R/"
 cp "$MXA_CACHE/kernel/$MXA_KVER/root/boot/vmlinuz-$MXA_KVER" "$R/vmlinuz"
 tests/vm/mkinitramfs.sh "$R/newdrv.cpio.gz" build/driver/mxa.ko build/bin/bench-submit
 if [ -n "$old" ]; then
-	wt=$(mktemp -d /tmp/mxa-old.XXXXXX)
+	wt=$(mktemp -d -t mxa-old.XXXXXX)
 	git worktree add -f -q --detach "$wt" "$old"
 	make -s -C "$MXA_CACHE/kernel/$MXA_KVER/root/usr/src/linux-headers-$MXA_KVER" M="$wt" modules
 	tests/vm/mkinitramfs.sh "$R/olddrv.cpio.gz" "$wt/driver/mxa.ko" build/bin/bench-submit
