@@ -27,26 +27,17 @@
 #define SRAM_SC	0xc000u
 
 FIXTURE(cvt) {
-	struct accel_device *dev;
-	struct accel_bo *prog_bo, *data_bo;
-	struct accel_prog *prog;
-	uint8_t *data;
-	uint64_t va;
-	struct accel_job_result r;
+	ACCEL_TEST_FIELDS;
 };
 
 FIXTURE_SETUP(cvt)
 {
+	int ret = accel_test_setup(self, MXA_CAP_CVT, 1 << 20);
 	float *in;
 
-	ASSERT_EQ(0, accel_open(NULL, ACCEL_SUBMIT_AUTO, &self->dev));
-	if (!(accel_device_info(self->dev)->caps & MXA_CAP_CVT))
+	if (ret == 1)
 		SKIP(return, "device without MXA_CAP_CVT");
-	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 16, &self->prog_bo));
-	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 20, &self->data_bo));
-	ASSERT_EQ(0, accel_prog_new(&self->prog));
-	self->data = accel_bo_map(self->data_bo);
-	self->va = accel_bo_va(self->data_bo);
+	ASSERT_EQ(0, ret);
 
 	/* values over many binades; block 5 all zero, block 7 holds a NaN, 9 an Inf */
 	in = (float *)(self->data + IN_OFF);
@@ -65,15 +56,12 @@ FIXTURE_SETUP(cvt)
 
 FIXTURE_TEARDOWN(cvt)
 {
-	accel_prog_free(self->prog);
-	accel_bo_free(self->data_bo);
-	accel_bo_free(self->prog_bo);
-	accel_close(self->dev);
+	accel_test_teardown(self);
 }
 
 static int run(FIXTURE_DATA(cvt) *self)
 {
-	return accel_test_run(self->dev, self->prog, self->prog_bo, &self->r);
+	return accel_test_run_self(self);
 }
 
 #define TA	ACCEL_TILE(ACCEL_TILE_T, 0)

@@ -26,39 +26,28 @@
 #define SRAM_D	0x10000u
 
 FIXTURE(mma) {
-	struct accel_device *dev;
-	struct accel_bo *prog_bo, *data_bo;
-	struct accel_prog *prog;
-	uint8_t *data;
-	uint64_t va;
-	struct accel_job_result r;
+	ACCEL_TEST_FIELDS;
 	uint32_t seed;
 };
 
 FIXTURE_SETUP(mma)
 {
-	ASSERT_EQ(0, accel_open(NULL, ACCEL_SUBMIT_AUTO, &self->dev));
-	if (!(accel_device_info(self->dev)->caps & MXA_CAP_MMA))
+	int ret = accel_test_setup(self, MXA_CAP_MMA, 1 << 20);
+
+	if (ret == 1)
 		SKIP(return, "device without MXA_CAP_MMA");
-	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 16, &self->prog_bo));
-	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 20, &self->data_bo));
-	ASSERT_EQ(0, accel_prog_new(&self->prog));
-	self->data = accel_bo_map(self->data_bo);
-	self->va = accel_bo_va(self->data_bo);
+	ASSERT_EQ(0, ret);
 	self->seed = 777;
 }
 
 FIXTURE_TEARDOWN(mma)
 {
-	accel_prog_free(self->prog);
-	accel_bo_free(self->data_bo);
-	accel_bo_free(self->prog_bo);
-	accel_close(self->dev);
+	accel_test_teardown(self);
 }
 
 static int run(FIXTURE_DATA(mma) *self)
 {
-	return accel_test_run(self->dev, self->prog, self->prog_bo, &self->r);
+	return accel_test_run_self(self);
 }
 
 static uint32_t rnd(FIXTURE_DATA(mma) *self)

@@ -19,13 +19,8 @@
 #define MBAR	0x30000u
 
 FIXTURE(tma) {
-	struct accel_device *dev;
-	struct accel_bo *prog_bo, *data_bo;
-	struct accel_prog *prog;
-	uint8_t *data;
-	uint64_t va;
+	ACCEL_TEST_FIELDS;
 	struct mxa_tensor_map *maps;	/* at data offset 0: up to 8 maps */
-	struct accel_job_result r;
 };
 
 #define IN_OFF	(64 << 10)
@@ -33,28 +28,22 @@ FIXTURE(tma) {
 
 FIXTURE_SETUP(tma)
 {
-	ASSERT_EQ(0, accel_open(NULL, ACCEL_SUBMIT_AUTO, &self->dev));
-	if (!(accel_device_info(self->dev)->caps & MXA_CAP_TMA))
+	int ret = accel_test_setup(self, MXA_CAP_TMA, 1 << 20);
+
+	if (ret == 1)
 		SKIP(return, "device without MXA_CAP_TMA");
-	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 16, &self->prog_bo));
-	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 20, &self->data_bo));
-	ASSERT_EQ(0, accel_prog_new(&self->prog));
-	self->data = accel_bo_map(self->data_bo);
-	self->va = accel_bo_va(self->data_bo);
+	ASSERT_EQ(0, ret);
 	self->maps = (struct mxa_tensor_map *)self->data;
 }
 
 FIXTURE_TEARDOWN(tma)
 {
-	accel_prog_free(self->prog);
-	accel_bo_free(self->data_bo);
-	accel_bo_free(self->prog_bo);
-	accel_close(self->dev);
+	accel_test_teardown(self);
 }
 
 static int run(FIXTURE_DATA(tma) *self)
 {
-	return accel_test_run(self->dev, self->prog, self->prog_bo, &self->r);
+	return accel_test_run_self(self);
 }
 
 /* A rank-2 map of rows x cols elements of @eb bytes at data offset @off, dense rows. */
