@@ -468,6 +468,7 @@ double accel_load_elem(enum accel_dtype type, const void *row, size_t i);
 #define ACCEL_GEMM_ACCUMULATE	(1u << 0)	/* D = C + A x B^T */
 #define ACCEL_GEMM_SATFINITE	(1u << 1)	/* integer results clamp instead of wrapping */
 #define ACCEL_GEMM_B_KN		(1u << 2)	/* B is K x N instead of N x K */
+#define ACCEL_GEMM_A_KM		(1u << 3)	/* A is K x M instead of M x K (whole-byte types) */
 
 /**
  * struct accel_gemm - D = (scale_a * A) x (scale_b * B)^T (+ C) on device memory.
@@ -477,7 +478,8 @@ double accel_load_elem(enum accel_dtype type, const void *row, size_t i);
  * @flags: ACCEL_GEMM_*.
  * @scale_block: 0, or 32 for MX types (one E8M0 scale per 32 elements along K;
  *	FP8 MX needs K % 64 == 0).
- * @a, @b, @c, @d, @scale_a, @scale_b: device VAs (accel_bo_va() + offset). A is M x K,
+ * @a, @b, @c, @d, @scale_a, @scale_b: device VAs (accel_bo_va() + offset). A is M x K
+ *	(K x M with ACCEL_GEMM_A_KM, whole-byte types: the device transposes it first),
  *	B is N x K (K x N with ACCEL_GEMM_B_KN), C and D are M x N, scales M x K/32 and
  *	N x K/32 bytes. Row-major; sub-byte types packed along the row.
  * @lda, @ldb, @ldc, @ldd, @ld_scale_a, @ld_scale_b: bytes between rows; 0 = dense.
@@ -545,8 +547,8 @@ enum accel_gemm_sched {
  * @m, @n, @k: any sizes >= 1.
  * @type_a, @type_b, @type_c, @type_d: enum accel_dtype, as struct accel_gemm (FP8, MX
  *	FP8/FP6/FP4/INT8, F16, BF16, TF32, F32, F64, S8, S4).
- * @trans_a: ACCEL_OP_N: A stored M x K; ACCEL_OP_T: K x M (not supported by the device:
- *	-EOPNOTSUPP). @trans_b: ACCEL_OP_N: B stored K x N; ACCEL_OP_T: N x K (the layout of
+ * @trans_a: ACCEL_OP_N: A stored M x K; ACCEL_OP_T: K x M (whole-byte types, through the
+ *	GEMM command, which transposes A first; FP6/FP4/S4: -EOPNOTSUPP). @trans_b: ACCEL_OP_N: B stored K x N; ACCEL_OP_T: N x K (the layout of
  *	struct accel_gemm and of the pipeline).
  * @a, @b, @c, @d: device VAs; @lda ... @ldd bytes between stored rows, 0 = dense.
  * @mx_scale_a, @mx_scale_b: VAs of E8M0 block scales (one per 32 K elements, M x K/32

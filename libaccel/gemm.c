@@ -24,7 +24,8 @@ _Static_assert((int)ACCEL_DT_E4M3 == (int)MXA_DTYPE_E4M3 && (int)ACCEL_DT_E2M1 =
 	       "libaccel element types are the ISA's");
 _Static_assert((int)ACCEL_GEMM_ACCUMULATE == (int)MXA_GEMM_F_ACCUMULATE &&
 	       (int)ACCEL_GEMM_SATFINITE == (int)MXA_GEMM_F_SATFINITE &&
-	       (int)ACCEL_GEMM_B_KN == (int)MXA_GEMM_F_B_KN, "libaccel GEMM flags are the ISA's");
+	       (int)ACCEL_GEMM_B_KN == (int)MXA_GEMM_F_B_KN &&
+	       (int)ACCEL_GEMM_A_KM == (int)MXA_GEMM_F_A_KM, "libaccel GEMM flags are the ISA's");
 
 int accel_prog_gemm(struct accel_prog *prog, const struct accel_gemm *g)
 {
@@ -169,6 +170,8 @@ static const char *pipeline_blocker(const struct accel_gemm_desc *d, int device_
 		return "C/D not F32";
 	if (d->trans_b != ACCEL_OP_T)
 		return "B stored K x N: the WGMMA reads B as N x K";
+	if (d->trans_a != ACCEL_OP_N)
+		return "A stored K x M: the WGMMA reads A as M x K";
 	if (d->m > INT32_MAX || d->n > INT32_MAX || d->k > INT32_MAX)
 		return "sizes beyond TMA coordinates";
 	if (!tma_ok(d->a, lda) || !tma_ok(d->b, ldb) || !tma_ok(d->d, ldd) ||
@@ -191,8 +194,9 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 	    (d->tile_m && d->tile_m != 64 && d->tile_m != 128) ||
 	    (d->tile_n & 7) || d->tile_n > 256)
 		return -EINVAL;
-	if (d->trans_a != ACCEL_OP_N)
-		return -EOPNOTSUPP;	/* the engine reads A with K contiguous only */
+	/* A stored K x M: the GEMM command transposes whole-byte types (MXA_GEMM_F_A_KM). */
+	if (d->trans_a != ACCEL_OP_N && accel_dtype_row_bytes(d->type_a, 8) < 8)
+		return -EOPNOTSUPP;
 	s = gemm_post_scale(d);
 	p.post_pass = !(s == 1.0f && (d->beta == 0.0f || d->beta == 1.0f));
 	p.device_c = !p.post_pass && d->beta == 1.0f;
@@ -264,7 +268,8 @@ static int gemm_desc_command(struct accel_prog *prog, const struct accel_gemm_de
 	};
 
 	g.flags = (d->flags & ACCEL_GEMM_SATFINITE) | (p->device_c ? ACCEL_GEMM_ACCUMULATE : 0) |
-		  (d->trans_b == ACCEL_OP_N ? ACCEL_GEMM_B_KN : 0);
+		  (d->trans_b == ACCEL_OP_N ? ACCEL_GEMM_B_KN : 0) |
+		  (d->trans_a == ACCEL_OP_T ? ACCEL_GEMM_A_KM : 0);
 	if (!p->device_c)
 		g.type_c = g.type_d;
 	if (d->mx_scale_a || d->mx_scale_b)

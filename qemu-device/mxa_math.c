@@ -152,7 +152,8 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     d.type_d = g.type_d;
     d.flags = (acc ? MXA_GEMM_ACCUMULATE : 0) |
               ((g.flags & MXA_GEMM_F_SATFINITE) ? MXA_GEMM_SATFINITE : 0) |
-              ((g.flags & MXA_GEMM_F_B_KN) ? MXA_GEMM_B_KN : 0);
+              ((g.flags & MXA_GEMM_F_B_KN) ? MXA_GEMM_B_KN : 0) |
+              ((g.flags & MXA_GEMM_F_A_KM) ? MXA_GEMM_A_KM : 0);
     d.scale_block = g.scale_block;
     d.accum = g.accum;
     d.sched = g.sched;
@@ -173,8 +174,11 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     ldd = le32_to_cpu(g.ldd);
     ldsa = le32_to_cpu(g.ld_scale_a);
     ldsb = le32_to_cpu(g.ld_scale_b);
-    if (mxa_operand_size(job, &a, le64_to_cpu(g.a), g.m,
-                         mxa_dtype_row_bytes(g.type_a, g.k), &lda) ||
+    if (mxa_operand_size(job, &a, le64_to_cpu(g.a),
+                         (g.flags & MXA_GEMM_F_A_KM) ? g.k : g.m,
+                         mxa_dtype_row_bytes(g.type_a,
+                                             (g.flags & MXA_GEMM_F_A_KM) ? g.m : g.k),
+                         &lda) ||
         mxa_operand_size(job, &b, le64_to_cpu(g.b), b_rows,
                          mxa_dtype_row_bytes(g.type_b, b_cols), &ldb) ||
         mxa_operand_size(job, &out, le64_to_cpu(g.d), g.m,

@@ -372,7 +372,8 @@ enum mxa_isa_dtype {
  * @type_a, @type_b, @type_c, @type_d: enum mxa_isa_dtype.
  * @flags: MXA_GEMM_F_*.
  * @scale_block: 0 (no block scales) or 32 (MX: one E8M0 per 32 elements along K).
- * @a: VA of A, M rows x K (row-major, K contiguous), @lda bytes between rows.
+ * @a: VA of A, M rows x K (row-major, K contiguous), or K x M with MXA_GEMM_F_A_KM
+ *     (whole-byte types), @lda bytes between rows.
  * @b: VA of B given as N rows x K (i.e. B^T), or K x N with MXA_GEMM_F_B_KN.
  * @c: VA of C (M x N, type_c) when MXA_GEMM_F_ACCUMULATE; may equal @d.
  * @d: VA of D (M x N, type_d).
@@ -401,7 +402,9 @@ struct mxa_isa_gemm {
 #define MXA_GEMM_F_ACCUMULATE	(1u << 0)	/* D = C + A x B^T */
 #define MXA_GEMM_F_SATFINITE	(1u << 1)	/* integer results clamp instead of wrapping */
 #define MXA_GEMM_F_B_KN		(1u << 2)	/* B is K x N */
-#define MXA_GEMM_F_ALL		(MXA_GEMM_F_ACCUMULATE | MXA_GEMM_F_SATFINITE | MXA_GEMM_F_B_KN)
+#define MXA_GEMM_F_A_KM		(1u << 3)	/* A is K x M */
+#define MXA_GEMM_F_ALL		(MXA_GEMM_F_ACCUMULATE | MXA_GEMM_F_SATFINITE | MXA_GEMM_F_B_KN | \
+				 MXA_GEMM_F_A_KM)
 
 #define MXA_GEMM_ACCUM_EXACT	0	/* exact sums, rounded once per K chunk (default) */
 #define MXA_GEMM_ACCUM_FAST	1	/* FP32 FMA chains in fixed K blocks */

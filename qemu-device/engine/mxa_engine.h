@@ -8,9 +8,10 @@
  * numerics this code implements (formats, rounding, accumulation order).
  *
  * Conventions
- *  - Matrices are row-major. A is M x K. B is given as N x K (that is B^T,
- *    K contiguous, as in the MXGV golden vectors) unless MXA_GEMM_B_KN says
- *    it is K x N. The result is D = A * B^T (+ C when MXA_GEMM_ACCUMULATE).
+ *  - Matrices are row-major. A is M x K unless MXA_GEMM_A_KM says it is
+ *    K x M (then transposed into a temporary M x K copy first). B is given
+ *    as N x K (that is B^T, K contiguous, as in the MXGV golden vectors)
+ *    unless MXA_GEMM_B_KN says it is K x N. The result is D = A * B^T (+ C when MXA_GEMM_ACCUMULATE).
  *  - Leading dimensions are in BYTES between consecutive rows; 0 means
  *    "dense" (a row is exactly the packed size of its elements).
  *  - Sub-byte packing (same as MXGV): FP6 one per byte in the low 6 bits;
@@ -212,6 +213,8 @@ int mxa_mx_dequantize(const uint8_t *scales, const void *elems, size_t n,
 #define MXA_GEMM_NEGATE_A	(1u << 3)	/* wgmma imm-scale-a = -1 (float types) */
 #define MXA_GEMM_NEGATE_B	(1u << 4)	/* wgmma imm-scale-b = -1 (float types) */
 #define MXA_GEMM_B1_XOR		(1u << 5)	/* b1: popc(a XOR b); default popc(a AND b) */
+#define MXA_GEMM_A_KM		(1u << 6)	/* A is K x M (types of >= 8 bits only; mxa_gemm,
+						 * mxa_hopper_gemm) */
 
 /** enum mxa_accum - accumulation numerics (Documentation/numerics.rst). */
 enum mxa_accum {
@@ -278,7 +281,7 @@ struct mxa_gemm_desc {
 	uint32_t flags;				/* MXA_GEMM_* */
 
 	const void *a;
-	size_t lda;		/* bytes per row of A (0 = dense) */
+	size_t lda;		/* bytes per row of A (M x K, or K x M with A_KM; 0 = dense) */
 	const void *b;
 	size_t ldb;		/* bytes per row of B (N x K, or K x N with B_KN) */
 	const void *c;

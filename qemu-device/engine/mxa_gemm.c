@@ -5,6 +5,7 @@
  * shared by the paths, and the choice between the exact and the tiled path.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mxa_formats.h"
@@ -200,11 +201,60 @@ int mxa_op_prepare(const struct mxa_gemm_desc *desc, struct mxa_op *op)
 	return 0;
 }
 
+/*
+ * A stored K x M (MXA_GEMM_A_KM): every path reads A with K contiguous, so the entry
+ * points that take the flag (mxa_gemm, mxa_hopper_gemm, mxa_gemm_check) give them an
+ * M x K copy: @out is @in without the flag, A dense M x K at @tmp (NULL when only
+ * checking: then @out->a keeps @in->a). Whole-byte types only. *@tmp is malloc()ed;
+ * the caller frees it.
+ */
+int mxa_gemm_a_km(const struct mxa_gemm_desc *in, struct mxa_gemm_desc *out, void **tmp)
+{
+	size_t esize, ld, row;
+	uint8_t *t;
+
+	*out = *in;
+	if (tmp)
+		*tmp = NULL;
+	if (!(in->flags & MXA_GEMM_A_KM))
+		return 0;
+	out->flags &= ~MXA_GEMM_A_KM;
+	if (in->type_a >= MXA_DT_COUNT || mxa_dtype_bits(in->type_a) < 8)
+		return MXA_ENGINE_EINVAL_LAYOUT;
+	if (!in->a || !in->m || !in->n || !in->k)
+		return in->a ? MXA_ENGINE_EINVAL_SHAPE : MXA_ENGINE_EINVAL;
+	esize = mxa_dtype_bits(in->type_a) / 8;
+	row = mxa_dtype_row_bytes(in->type_a, in->m);
+	ld = in->lda ? in->lda : row;
+	if (ld < row)
+		return MXA_ENGINE_EINVAL_LAYOUT;
+	out->lda = 0;
+	if (!tmp)
+		return 0;
+	t = malloc((size_t)in->m * in->k * esize);
+	if (!t)
+		return MXA_ENGINE_ENOMEM;
+	for (size_t kk = 0; kk < in->k; kk++) {
+		const uint8_t *src = (const uint8_t *)in->a + kk * ld;
+
+		for (size_t i = 0; i < in->m; i++)
+			memcpy(t + (i * in->k + kk) * esize, src + i * esize, esize);
+	}
+	out->a = t;
+	*tmp = t;
+	return 0;
+}
+
 int mxa_gemm_check(const struct mxa_gemm_desc *desc)
 {
+	struct mxa_gemm_desc d;
 	struct mxa_op op;
+	int rc;
 
-	return mxa_op_prepare(desc, &op);
+	if (!desc)
+		return MXA_ENGINE_EINVAL;
+	rc = mxa_gemm_a_km(desc, &d, NULL);
+	return rc ? rc : mxa_op_prepare(&d, &op);
 }
 
 /* ---- element access ------------------------------------------------------- */
@@ -365,8 +415,19 @@ void mxa_op_store_d_int(const struct mxa_op *op, size_t i, size_t j, int64_t v)
 int mxa_gemm(struct mxa_engine *eng, const struct mxa_gemm_desc *desc)
 {
 	struct mxa_op op;
-	int rc = mxa_op_prepare(desc, &op);
+	int rc;
 
+	if (desc && (desc->flags & MXA_GEMM_A_KM)) {
+		struct mxa_gemm_desc d;
+		void *tmp;
+
+		rc = mxa_gemm_a_km(desc, &d, &tmp);
+		if (!rc)
+			rc = mxa_gemm(eng, &d);
+		free(tmp);
+		return rc;
+	}
+	rc = mxa_op_prepare(desc, &op);
 	if (rc)
 		return rc;
 	if (op.d.accum == MXA_ACCUM_FAST ||

@@ -31,6 +31,9 @@ struct mxa_op {
 	struct mxa_hopper_plan plan;
 };
 
+/** mxa_gemm_a_km() - an M x K copy of a K x M A (see mxa_gemm.c). */
+int mxa_gemm_a_km(const struct mxa_gemm_desc *in, struct mxa_gemm_desc *out, void **tmp);
+
 /** mxa_op_prepare() - validate @desc and derive @op (0 or -errno). */
 int mxa_op_prepare(const struct mxa_gemm_desc *desc, struct mxa_op *op);
 

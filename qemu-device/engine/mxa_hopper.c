@@ -18,6 +18,7 @@
  * accumulation), K slices summed in order (split-K, sliced K).
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <math.h>
 
 #include "mxa_formats.h"
@@ -249,6 +250,15 @@ int mxa_hopper_gemm(struct mxa_engine *eng, const struct mxa_gemm_desc *desc,
 
 	if (!desc || !plan)
 		return MXA_ENGINE_EINVAL;
+	if (desc->flags & MXA_GEMM_A_KM) {
+		void *tmp;
+
+		rc = mxa_gemm_a_km(desc, &d, &tmp);
+		if (!rc)
+			rc = mxa_hopper_gemm(eng, &d, plan);
+		free(tmp);
+		return rc;
+	}
 	d = *desc;
 	d.accum = MXA_ACCUM_HOPPER;
 	d.k_chunk = 0;

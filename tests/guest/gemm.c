@@ -423,9 +423,13 @@ TEST_F(gemm, errors)
 	/* a pipeline that cannot be: MX scales */
 	d.algo = ACCEL_GEMM_ALGO_PIPELINE;
 	EXPECT_EQ(-EOPNOTSUPP, accel_gemm_plan(&d, &self->plan));
-	/* A stored K x M */
+	/* A stored K x M: whole-byte types only, never the pipeline */
+	desc(self, &d, 64, 64, 64, ACCEL_DT_E2M1, ACCEL_DT_E2M1);
+	d.trans_a = ACCEL_OP_T;
+	EXPECT_EQ(-EOPNOTSUPP, accel_gemm_plan(&d, &self->plan));
 	desc(self, &d, 64, 64, 64, ACCEL_DT_F16, ACCEL_DT_F16);
 	d.trans_a = ACCEL_OP_T;
+	d.algo = ACCEL_GEMM_ALGO_PIPELINE;
 	EXPECT_EQ(-EOPNOTSUPP, accel_gemm_plan(&d, &self->plan));
 	desc(self, &d, 64, 64, 64, ACCEL_DT_F16, ACCEL_DT_F16);
 	d.tile_n = 12;
@@ -433,6 +437,91 @@ TEST_F(gemm, errors)
 	d.tile_n = 0;
 	d.k = 0;
 	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+}
+
+static void fill_any(uint8_t *dst, enum accel_dtype type, uint32_t rows, uint32_t cols,
+		     size_t ld);
+
+/*
+ * A stored K x M (accel_gemm_desc.trans_a = ACCEL_OP_T, the command's ACCEL_GEMM_A_KM) on
+ * odd shapes: D is bit for bit the D of the same A stored M x K (whose D the other tests
+ * check against the engine), through the descriptor API and through struct accel_gemm
+ * with a padded pitch.
+ */
+TEST_F(gemm, a_stored_k_by_m)
+{
+	static const struct { uint8_t t; uint32_t m, n, k; } cases[] = {
+		{ ACCEL_DT_BF16, 100, 48, 192 }, { ACCEL_DT_E4M3, 257, 129, 320 },
+		{ ACCEL_DT_S8, 100, 48, 192 }, { ACCEL_DT_F32, 257, 129, 320 },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		uint32_t m = cases[c].m, n = cases[c].n, k = cases[c].k;
+		uint8_t t = cases[c].t;
+		int integer = t == ACCEL_DT_S8;
+		size_t es = accel_dtype_row_bytes(t, 1), dbytes = (size_t)m * n * 4;
+		size_t ldt = (size_t)m * es + 64;	/* K x M rows, padded */
+		uint8_t *a = self->p + A_OFF, *at = self->p + C_OFF;
+		uint8_t *d1 = malloc(dbytes);
+		struct accel_gemm_desc d;
+		struct accel_gemm g;
+
+		ASSERT_NE(NULL, d1);
+		desc(self, &d, m, n, k, t, t);
+		if (integer)
+			d.type_c = d.type_d = ACCEL_DT_S32;
+		fill_any(a, t, m, k, accel_dtype_row_bytes(t, k));
+		fill_any(self->p + B_OFF, t, n, k, accel_dtype_row_bytes(t, k));
+		d.algo = ACCEL_GEMM_ALGO_COMMAND;
+		ASSERT_EQ(0, run(self, &d));
+		memcpy(d1, self->p + D_OFF, dbytes);
+		/* the same A, stored K x M at C_OFF */
+		for (uint32_t kk = 0; kk < k; kk++)
+			for (uint32_t i = 0; i < m; i++)
+				memcpy(at + kk * ldt + i * es, a + ((size_t)i * k + kk) * es, es);
+		d.trans_a = ACCEL_OP_T;
+		d.a = self->va + C_OFF;
+		d.lda = ldt;
+		d.algo = ACCEL_GEMM_ALGO_AUTO;
+		memset(self->p + D_OFF, 0x5a, dbytes);
+		ASSERT_EQ(0, run(self, &d));
+		EXPECT_EQ(ACCEL_GEMM_ALGO_COMMAND, self->plan.algo);
+		EXPECT_EQ(0, memcmp(d1, self->p + D_OFF, dbytes)) {
+			TH_LOG("%s %ux%ux%u: A as K x M differs", accel_dtype_name(t), m, n, k);
+		}
+		/* struct accel_gemm with ACCEL_GEMM_A_KM */
+		memset(&g, 0, sizeof(g));
+		g.m = m;
+		g.n = n;
+		g.k = k;
+		g.type_a = g.type_b = t;
+		g.type_c = g.type_d = integer ? ACCEL_DT_S32 : ACCEL_DT_F32;
+		g.flags = ACCEL_GEMM_A_KM;
+		g.a = self->va + C_OFF;
+		g.lda = ldt;
+		g.b = self->va + B_OFF;
+		g.d = self->va + D_OFF;
+		memset(self->p + D_OFF, 0x5a, dbytes);
+		ASSERT_EQ(0, accel_gemm(self->dev, 0, &g, &self->r));
+		EXPECT_EQ(0, memcmp(d1, self->p + D_OFF, dbytes)) {
+			TH_LOG("%s %ux%ux%u: accel_gemm with ACCEL_GEMM_A_KM differs",
+			       accel_dtype_name(t), m, n, k);
+		}
+		free(d1);
+	}
+	/* the device refuses a sub-byte A stored K x M (job error) */
+	{
+		struct accel_gemm g = {
+			.m = 64, .n = 64, .k = 64, .type_a = ACCEL_DT_E2M1, .type_b = ACCEL_DT_E2M1,
+			.type_c = ACCEL_DT_F32, .type_d = ACCEL_DT_F32, .flags = ACCEL_GEMM_A_KM,
+			.scale_block = 32, .a = self->va + A_OFF, .b = self->va + B_OFF,
+			.d = self->va + D_OFF, .scale_a = self->va + SA_OFF,
+			.scale_b = self->va + SB_OFF,
+		};
+
+		EXPECT_EQ(-EIO, accel_gemm(self->dev, 0, &g, &self->r));
+		EXPECT_NE(0, self->r.error);
+	}
 }
 
 /* ---- accel_gemm() on every type pair, odd shapes ------------------------------------ */

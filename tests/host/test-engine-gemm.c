@@ -2,7 +2,7 @@
 /*
  * test-engine-gemm - the general GEMM entry point: every type combination
  * against a naive exact reference (bit for bit), chunked rounding, layouts
- * (B as K x N, padded leading dimensions, C aliasing D), MX scales incl. a
+ * (B as K x N, A as K x M, padded leading dimensions, C aliasing D), MX scales incl. a
  * NaN scale, special values, every error code, and the FAST numerics
  * (within their documented bound, identical on the portable and AVX2 paths).
  */
@@ -198,6 +198,58 @@ static void test_layouts(struct mxa_engine *eng)
 	t.c = B.d;
 	mxa_gemm(eng, &t);
 	tap_ok(!memcmp(B.d, dd, 120), "C may alias D (accumulate in place)");
+}
+
+/* A stored K x M (MXA_GEMM_A_KM): the same bits as M x K, exact and FAST, any type of
+ * whole bytes (with MX scales too); sub-byte A and a short pitch are refused. */
+static void test_a_km(struct mxa_engine *eng)
+{
+	static const struct combo cbs[] = {
+		{ MXA_DT_BF16, MXA_DT_BF16, MXA_DT_F32, 0 }, { MXA_DT_E4M3, MXA_DT_E5M2, MXA_DT_F32, 1 },
+		{ MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0 }, { MXA_DT_F64, MXA_DT_F64, MXA_DT_F64, 0 },
+		{ MXA_DT_TF32, MXA_DT_TF32, MXA_DT_F32, 0 },
+	};
+	static uint8_t at[128 * (37 * 8 + 8)], dd[16384];
+	static const struct combo sub = { MXA_DT_E2M1, MXA_DT_E2M1, MXA_DT_F32, 1 };
+	struct mxa_gemm_desc d, t;
+
+	for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
+		for (int accum = 0; accum < 2; accum++) {
+			size_t es, ld;
+			int rc;
+
+			d = make_op(&cbs[c], 37, 9, 128, 1);	/* FP8 MX: K % 64 */
+			d.accum = accum ? MXA_ACCUM_FAST : MXA_ACCUM_EXACT;
+			rc = mxa_gemm(eng, &d);
+			memcpy(dd, B.d, 37 * 9 * 8);
+			es = mxa_dtype_bits(cbs[c].a) / 8;
+			ld = 37 * es + 8;	/* padded rows */
+			for (int kk = 0; kk < 128; kk++)
+				for (int i = 0; i < 37; i++)
+					memcpy(at + kk * ld + i * es, B.a + (i * 128 + kk) * es, es);
+			t = d;
+			t.a = at;
+			t.lda = ld;
+			t.flags |= MXA_GEMM_A_KM;
+			memset(B.d, 0x5a, 37 * 9 * 8);
+			rc = rc ? rc : mxa_gemm_check(&t);
+			rc = rc ? rc : mxa_gemm(eng, &t);
+			tap_ok(!rc && !memcmp(B.d, dd, 37 * 9 * mxa_dtype_bits(cbs[c].d) / 8),
+			       "A as K x M (%s, %s, %s): the bits of M x K (rc %d)",
+			       mxa_dtype_name(cbs[c].a), cbs[c].mx ? "MX scales" : "no scales",
+			       accum ? "FAST" : "EXACT", rc);
+		}
+	}
+	t = make_op(&sub, 4, 4, 64, 0);
+	t.flags |= MXA_GEMM_A_KM;
+	tap_ok(mxa_gemm_check(&t) == MXA_ENGINE_EINVAL_LAYOUT &&
+	       mxa_gemm(eng, &t) == MXA_ENGINE_EINVAL_LAYOUT,
+	       "A as K x M of a sub-byte type -> MXA_ENGINE_EINVAL_LAYOUT");
+	t = make_op(&cbs[0], 4, 4, 64, 0);
+	t.flags |= MXA_GEMM_A_KM;
+	t.lda = 4 * 2 - 1;
+	tap_ok(mxa_gemm_check(&t) == MXA_ENGINE_EINVAL_LAYOUT,
+	       "A as K x M with a pitch shorter than M elements -> MXA_ENGINE_EINVAL_LAYOUT");
 }
 
 static void test_specials(struct mxa_engine *eng)
@@ -484,6 +536,7 @@ int main(void)
 	test_int_overflow(eng);
 	test_b1(eng);
 	test_layouts(eng);
+	test_a_km(eng);
 	test_specials(eng);
 	test_errors(eng);
 	test_fast(eng);
