@@ -247,17 +247,10 @@ static long long fdinfo_value(int fd, const char *key, char *buf, size_t len)
 {
 	char path[64], *s;
 	long long v = -1;
-	int f, n;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = open(path, O_RDONLY);
-	if (f < 0)
+	if (mxa_read_text(path, buf, len) <= 0)
 		return -1;
-	n = read(f, buf, len - 1);
-	close(f);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
 	s = strstr(buf, key);
 	if (s)
 		sscanf(s + strlen(key), "%lld", &v);

@@ -175,4 +175,35 @@ static inline int64_t mxa_now_ns(void)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
+/* ---- sysfs, debugfs, procfs files ---- */
+
+/* Read @path into @buf (NUL-terminated, at most @len - 1 bytes): the length or -errno. */
+static inline int mxa_read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	return n;
+}
+
+/* Write @text to @path in one write(): 0 or -errno (the kernel's answer to the write). */
+static inline int mxa_write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+	ssize_t n = (ssize_t)strlen(text);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, n) != n)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 #endif /* MXA_TEST_H */

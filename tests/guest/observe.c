@@ -63,34 +63,13 @@ FIXTURE_TEARDOWN(observe)
 	close(self->fd);
 }
 
-static int read_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY), n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return n;
-}
-
 /* Write @text to debugfs file @name; 0 or -errno. */
 static int dbg_write(FIXTURE_DATA(observe) *self, const char *name, const char *text)
 {
 	char path[600];
-	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", self->dir, name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, strlen(text)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return mxa_write_text(path, text);
 }
 
 /* "resets N" of hardware queue @q in debugfs queues; -1 if not found. */
@@ -100,7 +79,7 @@ static long queue_resets(FIXTURE_DATA(observe) *self, unsigned int q)
 	long v = -1;
 
 	snprintf(path, sizeof(path), "%s/queues", self->dir);
-	if (read_text(path, buf, sizeof(buf)) < 0)
+	if (mxa_read_text(path, buf, sizeof(buf)) < 0)
 		return -1;
 	snprintf(key, sizeof(key), "queue %u:", q);
 	s = strstr(buf, key);
@@ -122,23 +101,23 @@ TEST_F(observe, sysfs_matches_query)
 	unsigned int a, b;
 
 	snprintf(path, sizeof(path), "/sys/class/accel/accel0/device/mxa/caps");
-	ASSERT_LT(0, read_text(path, buf, sizeof(buf)));
+	ASSERT_LT(0, mxa_read_text(path, buf, sizeof(buf)));
 	v = strtoull(buf, NULL, 16);
 	EXPECT_EQ(self->info.caps, v);
-	ASSERT_LT(0, read_text("/sys/class/accel/accel0/device/mxa/driver_caps", buf,
+	ASSERT_LT(0, mxa_read_text("/sys/class/accel/accel0/device/mxa/driver_caps", buf,
 			       sizeof(buf)));
 	EXPECT_EQ(self->info.driver_caps, strtoull(buf, NULL, 16));
-	ASSERT_LT(0, read_text("/sys/class/accel/accel0/device/mxa/num_queues", buf,
+	ASSERT_LT(0, mxa_read_text("/sys/class/accel/accel0/device/mxa/num_queues", buf,
 			       sizeof(buf)));
 	EXPECT_EQ(self->info.num_queues, strtoul(buf, NULL, 10));
-	ASSERT_LT(0, read_text("/sys/class/accel/accel0/device/mxa/num_cores", buf,
+	ASSERT_LT(0, mxa_read_text("/sys/class/accel/accel0/device/mxa/num_cores", buf,
 			       sizeof(buf)));
 	EXPECT_EQ(self->info.num_cores, strtoul(buf, NULL, 10));
-	ASSERT_LT(0, read_text("/sys/class/accel/accel0/device/mxa/hw_version", buf,
+	ASSERT_LT(0, mxa_read_text("/sys/class/accel/accel0/device/mxa/hw_version", buf,
 			       sizeof(buf)));
 	ASSERT_EQ(2, sscanf(buf, "%u.%u", &a, &b));
 	EXPECT_EQ(self->info.hw_version, a << 16 | b);
-	ASSERT_LT(0, read_text("/sys/class/accel/accel0/device/mxa/uapi_version", buf,
+	ASSERT_LT(0, mxa_read_text("/sys/class/accel/accel0/device/mxa/uapi_version", buf,
 			       sizeof(buf)));
 	ASSERT_EQ(2, sscanf(buf, "%u.%u", &a, &b));
 	EXPECT_EQ(self->info.uapi_major, a);

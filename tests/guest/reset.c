@@ -41,32 +41,12 @@ static const char *debugfs(const char *file)
 	return path;
 }
 
-static int read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY), n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return n;
-}
-
 static int write_u32(const char *path, unsigned int v)
 {
 	char buf[32];
-	int fd = open(path, O_WRONLY), n, ret = 0;
 
-	if (fd < 0)
-		return -errno;
-	n = snprintf(buf, sizeof(buf), "%u\n", v);
-	if (write(fd, buf, n) != n)
-		ret = -errno;
-	close(fd);
-	return ret;
+	snprintf(buf, sizeof(buf), "%u\n", v);
+	return mxa_write_text(path, buf);
 }
 
 /* A "name value" line of debugfs counters; -1 if missing. */
@@ -74,7 +54,7 @@ static long counter(const char *name)
 {
 	char buf[512], *p;
 
-	if (read_file(debugfs("counters"), buf, sizeof(buf)) < 0)
+	if (mxa_read_text(debugfs("counters"), buf, sizeof(buf)) < 0)
 		return -1;
 	for (p = strtok(buf, "\n"); p; p = strtok(NULL, "\n")) {
 		size_t l = strlen(name);
@@ -132,7 +112,7 @@ FIXTURE_SETUP(reset)
 	ASSERT_EQ(0, mxa_query_device(self->fd, &self->info));
 	if (!(self->info.driver_caps & DRM_MXA_DRIVER_CAP_JOB_TIMEOUT))
 		SKIP(return, "driver without job timeouts");
-	if (read_file(debugfs("job_timeout_ms"), buf, sizeof(buf)) < 0)
+	if (mxa_read_text(debugfs("job_timeout_ms"), buf, sizeof(buf)) < 0)
 		SKIP(return, "no debugfs");
 	self->old_timeout = strtoul(buf, NULL, 10);
 	ASSERT_EQ(0, write_u32(debugfs("job_timeout_ms"), TIMEOUT_MS));
