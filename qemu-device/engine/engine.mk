@@ -27,6 +27,7 @@ ENGINE_SRCS := \
 	$(ENGINE_DIR)/mxa_tiled.c \
 	$(ENGINE_DIR)/mxa_kernels.c \
 	$(ENGINE_DIR)/mxa_kernels_avx2.c \
+	$(ENGINE_DIR)/mxa_kernels_avx512.c \
 	$(ENGINE_DIR)/mxa_ops.c \
 	$(ENGINE_DIR)/mxa_pool.c \
 	$(ENGINE_DIR)/mxa_cpu.c \

@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxa_cpu.c - CPU feature dispatch. The AVX2 kernels are compiled with
- * __attribute__((target("avx2,fma,f16c"))) and chosen here at run time, so
- * one binary runs on any x86-64 (and the portable path on anything else).
+ * mxa_cpu.c - CPU feature dispatch. The SIMD kernels are compiled with
+ * __attribute__((target(...))) and chosen here at run time, so one binary
+ * runs on any x86-64 (and the portable path on anything else). The level
+ * can be capped for tests and comparisons: mxa_engine_set_simd(), or the
+ * environment variable MXA_ENGINE_SIMD=portable|avx2|avx512 read once.
  */
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "mxa_cpu.h"
 #include "mxa_engine.h"
 
-static atomic_int force_portable;
+static const char *const simd_names[] = { "portable", "avx2", "avx512" };
 
-static int cpu_has_avx2(void)
+static atomic_int simd_cap = -1;	/* -1: not read from the environment yet */
+
+static enum mxa_simd cpu_detect(void)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	static atomic_int cached = -1;
@@ -19,27 +26,69 @@ static int cpu_has_avx2(void)
 
 	if (v < 0) {
 		__builtin_cpu_init();
-		v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-		    __builtin_cpu_supports("f16c");
+		v = MXA_SIMD_PORTABLE;
+		if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+		    __builtin_cpu_supports("f16c")) {
+			v = MXA_SIMD_AVX2;
+			/* libgcc also checks that the OS saves the zmm state */
+			if (__builtin_cpu_supports("avx512f"))
+				v = MXA_SIMD_AVX512;
+		}
 		atomic_store(&cached, v);
 	}
-	return v;
+	return (enum mxa_simd)v;
 #else
-	return 0;
+	return MXA_SIMD_PORTABLE;
 #endif
 }
 
-int mxa_cpu_use_avx2(void)
+static int simd_by_name(const char *name)
 {
-	return !atomic_load(&force_portable) && cpu_has_avx2();
+	for (int i = 0; i < (int)(sizeof(simd_names) / sizeof(simd_names[0])); i++)
+		if (!strcmp(name, simd_names[i]))
+			return i;
+	return -1;
+}
+
+enum mxa_simd mxa_cpu_simd(void)
+{
+	int cap = atomic_load(&simd_cap);
+	enum mxa_simd have = cpu_detect();
+
+	if (cap < 0) {
+		const char *env = getenv("MXA_ENGINE_SIMD");
+		int want = env && *env ? simd_by_name(env) : -1;
+
+		if (env && *env && want < 0)
+			fprintf(stderr, "mxa engine: MXA_ENGINE_SIMD=%s is not one of "
+				"portable, avx2, avx512; ignored\n", env);
+		if (env && want > (int)have)
+			fprintf(stderr, "mxa engine: MXA_ENGINE_SIMD=%s: this CPU has only %s\n",
+				env, simd_names[have]);
+		cap = want >= 0 ? want : MXA_SIMD_AVX512;
+		/* a concurrent mxa_engine_set_simd() wins */
+		atomic_compare_exchange_strong(&simd_cap, &(int){ -1 }, cap);
+		cap = atomic_load(&simd_cap);
+	}
+	return (int)have < cap ? have : (enum mxa_simd)cap;
 }
 
 const char *mxa_engine_simd(void)
 {
-	return mxa_cpu_use_avx2() ? "avx2" : "portable";
+	return simd_names[mxa_cpu_simd()];
+}
+
+int mxa_engine_set_simd(const char *name)
+{
+	int want = name ? simd_by_name(name) : MXA_SIMD_AVX512;
+
+	if (want < 0 || want > (int)cpu_detect())
+		return -1;
+	atomic_store(&simd_cap, want);
+	return 0;
 }
 
 void mxa_engine_force_portable(int on)
 {
-	atomic_store(&force_portable, !!on);
+	atomic_store(&simd_cap, on ? MXA_SIMD_PORTABLE : MXA_SIMD_AVX512);
 }

@@ -407,9 +407,17 @@ int mxa_hopper_gemm(struct mxa_engine *eng, const struct mxa_gemm_desc *desc,
 int mxa_hopper_cublas_plan(const struct mxa_gemm_desc *desc, int fast_accum,
 			   struct mxa_hopper_plan *plan);
 
-/** Which SIMD path runs: "avx2" or "portable". */
+/** Which SIMD path runs: "avx512", "avx2" or "portable" (same bits). */
 const char *mxa_engine_simd(void);
-/** Force the portable C path (1) or allow SIMD again (0); for tests. */
+/**
+ * mxa_engine_set_simd() - cap the SIMD path at @name ("portable", "avx2",
+ * "avx512"; NULL: the best the CPU has) for this process, e.g. to compare
+ * paths. The environment variable MXA_ENGINE_SIMD sets the same cap at the
+ * first GEMM. Returns 0, or -1 for an unknown name or a level this CPU
+ * does not have (the cap is then unchanged).
+ */
+int mxa_engine_set_simd(const char *name);
+/** Force the portable C path (1) or allow every SIMD path again (0). */
 void mxa_engine_force_portable(int on);
 
 #ifdef __cplusplus

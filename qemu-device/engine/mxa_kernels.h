@@ -76,6 +76,14 @@ void mxa_kern_s16_portable(const uint32_t *a, const uint32_t *b, size_t kpairs,
 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const struct mxa_kf32 *u);
 void mxa_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 		       const struct mxa_ks32 *u);
+/*
+ * Two B panels at once (AVX-512F): columns 0..15 from the panel at @b into
+ * @u0, 16..31 from the next panel, MXA_NR * MXA_FAST_KBLOCK floats on (as
+ * packed), into @u1 (@u1->nr == 0: none). The same bits as two calls of
+ * the kernels above.
+ */
+void mxa_kern_f32x2_avx512(const float *a, const float *b, size_t k,
+			   const struct mxa_kf32 *u0, const struct mxa_kf32 *u1);
 
 /** Apply the update of struct mxa_kf32 to a computed MR x NR block @p. */
 void mxa_kf32_apply(const float *p, const struct mxa_kf32 *u);

@@ -63,6 +63,7 @@ struct tiled {
 	unsigned pack_a, pack_b;	/* pack tasks */
 	int32_t *sacc;			/* integer running partial (> 1 block) */
 	int avx2;
+	enum mxa_simd simd;
 	int failed;
 	mxa_kern_f32_fn kf32;
 	mxa_kern_s16_fn ks16;
@@ -476,6 +477,8 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 	size_t ldd = op->ldd / 4, ldc = op->ldc / 4;
 	float *tbuf = NULL;
 
+	int wide = tl->simd >= MXA_SIMD_AVX512;
+
 	if (k0 == 0 && k1 == tl->k && tl->k > KB)
 		tbuf = mxa_scratch(1, (size_t)TILE_MP * MXA_MR * TBUF_LD * sizeof(float));
 	for (size_t kb0 = k0; kb0 < k1; kb0 += KB) {
@@ -486,45 +489,55 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 			flags |= MXA_KF_FIRST | (acc ? MXA_KF_C : 0);
 		if (kb0 + len == tl->k)
 			flags |= MXA_KF_LAST;
-		for (size_t q = q0; q < q1; q++) {
+		/* a strip: one B panel, or two with the AVX-512 kernel */
+		for (size_t q = q0; q < q1; q += wide ? 2 : 1) {
 			const float *b = f32_panel(tl->bpack, tl->np, MXA_NR, q, kb0 - k0);
-			const char *bnext = (const char *)(b + MXA_NR * KB);
-			size_t j = q * MXA_NR, np = p1 - p0;
-			size_t lines = len * MXA_NR * sizeof(float) / 64, per = (lines + np - 1) / np;
+			unsigned strip = wide && q + 1 < q1 ? 2 : 1;
+			const char *bnext = (const char *)(b + strip * MXA_NR * KB);
+			size_t np = p1 - p0, next = q1 - q - strip < strip ? q1 - q - strip : strip;
+			size_t lines = next * len * MXA_NR * sizeof(float) / 64, per = (lines + np - 1) / np;
 
 			for (size_t p = p0; p < p1; p++) {
 				const float *a = f32_panel(tl->apack, tl->mp, MXA_MR, p, kb0 - k0);
 				size_t i = p * MXA_MR;
+				struct mxa_kf32 u[2];
 
 				/* The next B strip streams in while this one is reused
 				 * from L1: spread its prefetches over this strip's calls
 				 * (measured: +5% at 2048^3). */
-				if (q + 1 < q1)
-					for (size_t l = (p - p0) * per; l < (p - p0 + 1) * per && l < lines; l++)
-						__builtin_prefetch(bnext + l * 64, 0, 3);
-				struct mxa_kf32 u = {
-					.d = (float *)op->d.d + i * ldd + j,
-					.ldd = (ptrdiff_t)ldd,
-					.c = acc ? (const float *)op->d.c + i * ldc + j : NULL,
-					.ldc = (ptrdiff_t)ldc,
-					.mr = tl->m - i < MXA_MR ? (unsigned)(tl->m - i) : MXA_MR,
-					.nr = tl->n - j < MXA_NR ? (unsigned)(tl->n - j) : MXA_NR,
-					.flags = flags,
-				};
+				for (size_t l = (p - p0) * per; l < (p - p0 + 1) * per && l < lines; l++)
+					__builtin_prefetch(bnext + l * 64, 0, 3);
+				for (unsigned h = 0; h < 2; h++) {
+					size_t j = (q + h) * MXA_NR;
 
-				if (tbuf) {
-					float *t = tbuf + (i - p0 * MXA_MR) * TBUF_LD + (j - q0 * MXA_NR);
+					u[h] = (struct mxa_kf32){
+						.d = (float *)op->d.d + i * ldd + j,
+						.ldd = (ptrdiff_t)ldd,
+						.c = acc ? (const float *)op->d.c + i * ldc + j : NULL,
+						.ldc = (ptrdiff_t)ldc,
+						.mr = tl->m - i < MXA_MR ? (unsigned)(tl->m - i) : MXA_MR,
+						.nr = h >= strip ? 0 : tl->n - j < MXA_NR ?
+							(unsigned)(tl->n - j) : MXA_NR,
+						.flags = flags,
+					};
+					if (tbuf && u[h].nr) {
+						float *t = tbuf + (i - p0 * MXA_MR) * TBUF_LD +
+							   (j - q0 * MXA_NR);
 
-					if (flags & MXA_KF_LAST) {
-						u.c = t;
-						u.ldc = TBUF_LD;
-						u.flags = MXA_KF_FIRST | MXA_KF_C | MXA_KF_LAST;
-					} else {
-						u.d = t;
-						u.ldd = TBUF_LD;
+						if (flags & MXA_KF_LAST) {
+							u[h].c = t;
+							u[h].ldc = TBUF_LD;
+							u[h].flags = MXA_KF_FIRST | MXA_KF_C | MXA_KF_LAST;
+						} else {
+							u[h].d = t;
+							u[h].ldd = TBUF_LD;
+						}
 					}
 				}
-				tl->kf32(a, b, len, &u);
+				if (wide)
+					mxa_kern_f32x2_avx512(a, b, len, &u[0], &u[1]);
+				else
+					tl->kf32(a, b, len, &u[0]);
 			}
 		}
 	}
@@ -691,7 +704,8 @@ int mxa_tiled_run(struct mxa_engine *eng, const struct mxa_op *op)
 	if (op->scale_b && !mx_scales_safe(op->d.type_b, op->d.scale_b, tl.n, tl.k / 32, op->ld_sb))
 		return 1;
 
-	tl.avx2 = mxa_cpu_use_avx2();
+	tl.simd = mxa_cpu_simd();
+	tl.avx2 = tl.simd >= MXA_SIMD_AVX2;
 	tl.kf32 = tl.avx2 ? mxa_kern_f32_avx2 : mxa_kern_f32_portable;
 	tl.ks16 = tl.avx2 ? mxa_kern_s16_avx2 : mxa_kern_s16_portable;
 	tl.mp = (tl.m + MXA_MR - 1) / MXA_MR;

@@ -88,14 +88,26 @@ int main(void)
 		 * buffer of the running sums) with edge panels */
 		{ MXA_DT_F32, MXA_DT_BF16, MXA_DT_F32, 0, MXA_ACCUM_FAST, 13, 40, 20 },
 		{ MXA_DT_F16, MXA_DT_F16, MXA_DT_F32, 0, MXA_ACCUM_FAST, 157, 261, 300 },
+		/* AVX-512 strips of two B panels: the last pair's second panel
+		 * partial (120 = 7.5 x 16), a lone last panel (70, 131) */
+		{ MXA_DT_E4M3, MXA_DT_E5M2, MXA_DT_F32, 1, MXA_ACCUM_FAST, 100, 120, 320 },
 		{ MXA_DT_E5M2, MXA_DT_E2M1, MXA_DT_F32, 1, MXA_ACCUM_EXACT, 40, 33, 256 },
 		{ MXA_DT_F16, MXA_DT_F16, MXA_DT_F16, 0, MXA_ACCUM_EXACT, 30, 20, 96 },
 		{ MXA_DT_F64, MXA_DT_F64, MXA_DT_F64, 0, MXA_ACCUM_EXACT, 20, 20, 64 },
 	};
+	static const char *const simd[3] = { "portable", "avx2", "avx512" };
 	struct mxa_engine *engs[3];
 	unsigned nt[3] = { 1, 2, 4 };
+	char paths[64] = "";
 
 	tap_begin();
+	for (int l = 0; l < 3; l++)
+		if (!mxa_engine_set_simd(simd[l]))
+			snprintf(paths + strlen(paths), sizeof(paths) - strlen(paths), "%s%s",
+				 l ? "/" : "", simd[l]);
+	mxa_engine_set_simd(NULL);
+	tap_diag("SIMD paths on this CPU: %s (the best one runs by default: %s)", paths,
+		 mxa_engine_simd());
 	for (int e = 0; e < 3; e++)
 		engs[e] = mxa_engine_create(nt[e]);
 	tap_ok(mxa_engine_nthreads(engs[2]) == 4 && mxa_engine_nthreads(NULL) == 1,
@@ -113,10 +125,11 @@ int main(void)
 		for (int e = 0; e < 3; e++) {
 			for (unsigned t = 0; t <= nt[e]; t++) {
 				for (int sched = 0; sched < 2; sched++) {
-					for (int port = 0; port < 2; port++) {
+					for (int l = 0; l < 3; l++) {
+						if (mxa_engine_set_simd(simd[l]))
+							continue;	/* not on this CPU */
 						j.d.nthreads = t;
 						j.d.sched = sched;
-						mxa_engine_force_portable(port);
 						memset(j.got, 0xAA, j.dbytes);
 						runs++;
 						same += !mxa_gemm(engs[e], &j.d) &&
@@ -125,12 +138,12 @@ int main(void)
 				}
 			}
 		}
-		mxa_engine_force_portable(0);
+		mxa_engine_set_simd(NULL);
 		tap_ok(same == runs, "%s %s x %s -> %s %ux%ux%u: %d/%d runs bit-identical "
-		       "(1..4 threads, intra/interwave, avx2/portable)",
+		       "(1..4 threads, intra/interwave, SIMD paths %s)",
 		       cases[c].accum ? "fast" : "exact", mxa_dtype_name(cases[c].a),
 		       mxa_dtype_name(cases[c].b), mxa_dtype_name(cases[c].d), cases[c].m, cases[c].n,
-		       cases[c].k, same, runs);
+		       cases[c].k, same, runs, paths);
 		job_free(&j);
 	}
 

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mxa_kernels_avx512.c - the AVX-512F float micro kernel of the FAST path.
+ *
+ * Compiled for any x86-64 with __attribute__((target)) and only called when
+ * mxa_cpu_simd() says the CPU (and the OS) has AVX-512F. It computes a
+ * 6 x 32 block: two adjacent packed B panels (16 columns each, one zmm per
+ * k) against one A panel, so that 32 vector registers hold the twelve
+ * chains and the twelve running block sums p at once. Lane (i, j) runs
+ * exactly the portable kernel's operations, in the same order: per MX
+ * sub-block of 32 k a chain q = fma(a_ik, b_jk, q) from +0, then p = q (the
+ * first sub-block) or p = p + q. So the bits are the portable kernel's.
+ */
+#include <string.h>
+
+#include "mxa_kernels.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#define AVX512 __attribute__((target("avx512f,avx2,fma,f16c")))
+
+/* Bytes from one B panel to the next inside a packed K block. */
+#define BPANEL_BYTES (MXA_NR * MXA_FAST_KBLOCK * 4)
+
+_Static_assert(MXA_KA_STRIDE == 256, "ROWA's displacement is 1024 bytes per A row");
+_Static_assert(BPANEL_BYTES == 16384, "STEP's second B panel is 16384 bytes on");
+
+/*
+ * Registers: zmm0-11 the chains q (row i: zmm 2i, 2i+1 = panel 0, 1),
+ * zmm16-27 the block sums p in the same order, zmm28/29 the two B vectors
+ * of one k, zmm30 the broadcast A element.
+ */
+#define ROWA(o, i, d0, d1)							\
+	"vbroadcastss " #o "*4+" #i "*1024(%[a]), %%zmm30\n\t"			\
+	"vfmadd231ps %%zmm28, %%zmm30, %%zmm" #d0 "\n\t"			\
+	"vfmadd231ps %%zmm29, %%zmm30, %%zmm" #d1 "\n\t"
+#define LOADB(o)								\
+	"vmovaps " #o "*64(%[b]), %%zmm28\n\t"					\
+	"vmovaps " #o "*64+16384(%[b]), %%zmm29\n\t"
+#define STEPQ(o) LOADB(o)							\
+	ROWA(o, 0, 0, 1) ROWA(o, 1, 2, 3) ROWA(o, 2, 4, 5)			\
+	ROWA(o, 3, 6, 7) ROWA(o, 4, 8, 9) ROWA(o, 5, 10, 11)
+#define STEPP(o) LOADB(o)							\
+	ROWA(o, 0, 16, 17) ROWA(o, 1, 18, 19) ROWA(o, 2, 20, 21)		\
+	ROWA(o, 3, 22, 23) ROWA(o, 4, 24, 25) ROWA(o, 5, 26, 27)
+/* 32 k steps: 4 iterations of 8; each prefetches 3 lines of the next A
+ * panel (6 KiB after this one in the packed layout) */
+#define SUB32(l, STEP)								\
+	"mov $4, %[cnt]\n\t"							\
+	#l ":\n\t"								\
+	STEP(0) STEP(1) STEP(2) STEP(3)						\
+	"prefetcht0 (%[pf])\n\t"						\
+	"prefetcht0 64(%[pf])\n\t"						\
+	"prefetcht0 128(%[pf])\n\t"						\
+	STEP(4) STEP(5) STEP(6) STEP(7)						\
+	"add $192, %[pf]\n\t"							\
+	"add $32, %[a]\n\t"							\
+	"add $512, %[b]\n\t"							\
+	"dec %[cnt]\n\t"							\
+	"jnz " #l "b\n\t"
+#define Z(r) "vpxord %%zmm" #r ", %%zmm" #r ", %%zmm" #r "\n\t"
+#define ZERO_Q Z(0) Z(1) Z(2) Z(3) Z(4) Z(5) Z(6) Z(7) Z(8) Z(9) Z(10) Z(11)
+#define ZERO_P Z(16) Z(17) Z(18) Z(19) Z(20) Z(21) Z(22) Z(23) Z(24) Z(25) Z(26) Z(27)
+/* p = p + q (the running value first, as the portable kernel writes it) */
+#define A1(q, p) "vaddps %%zmm" #q ", %%zmm" #p ", %%zmm" #p "\n\t"
+#define ADD_QP A1(0, 16) A1(1, 17) A1(2, 18) A1(3, 19) A1(4, 20) A1(5, 21)	\
+	A1(6, 22) A1(7, 23) A1(8, 24) A1(9, 25) A1(10, 26) A1(11, 27)
+/* row i of panel 0 to p0[16 i], of panel 1 to p1[16 i] = p0[96 + 16 i] */
+#define S1(r, off) "vmovaps %%zmm" #r ", " #off "(%[p])\n\t"
+#define STORE_P S1(16, 0) S1(17, 384) S1(18, 64) S1(19, 448) S1(20, 128)	\
+	S1(21, 512) S1(22, 192) S1(23, 576) S1(24, 256) S1(25, 640)		\
+	S1(26, 320) S1(27, 704)
+
+AVX512 static inline void upd_row(const float *p, float *d, const float *c, unsigned flags)
+{
+	__m512 v = _mm512_load_ps(p);
+
+	if (!(flags & MXA_KF_FIRST))
+		v = _mm512_add_ps(_mm512_loadu_ps(d), v);
+	else if (flags & MXA_KF_C)
+		v = _mm512_add_ps(_mm512_loadu_ps(c), v);
+	if (flags & MXA_KF_LAST)
+		v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v,
+					 _mm512_castsi512_ps(_mm512_set1_epi32(0x7FFFFFFF)));
+	_mm512_storeu_ps(d, v);
+}
+
+AVX512 static void apply(const float *p, const struct mxa_kf32 *u)
+{
+	if (u->mr != MXA_MR || u->nr != MXA_NR) {
+		mxa_kf32_apply(p, u);
+		return;
+	}
+	for (unsigned i = 0; i < MXA_MR; i++)
+		upd_row(p + i * MXA_NR, u->d + i * u->ldd,
+			(u->flags & MXA_KF_C) ? u->c + i * u->ldc : NULL, u->flags);
+}
+
+AVX512 void mxa_kern_f32x2_avx512(const float *a, const float *b, size_t k,
+				  const struct mxa_kf32 *u0, const struct mxa_kf32 *u1)
+{
+	float p[2 * MXA_MR * MXA_NR] __attribute__((aligned(64)));
+	size_t nsub = k / MXA_FAST_KSUB, cnt;
+	const float *pf = a + MXA_MR * MXA_KA_STRIDE;
+
+	if (!nsub || k % MXA_FAST_KSUB) {
+		/* a partial MX sub-block: the AVX2 kernel, one panel at a time */
+		mxa_kern_f32_avx2(a, b, k, u0);
+		if (u1->nr)
+			mxa_kern_f32_avx2(a, b + BPANEL_BYTES / 4, k, u1);
+		return;
+	}
+	/* D is read (or written) at the end: start fetching its rows now */
+	for (unsigned i = 0; i < u0->mr; i++) {
+		__builtin_prefetch(u0->d + i * u0->ldd, 1, 3);
+		__builtin_prefetch(u0->d + i * u0->ldd + 16, 1, 3);
+	}
+	__asm__ volatile(
+		ZERO_P
+		SUB32(1, STEPP)
+		"dec %[nsub]\n\t"
+		"jz 3f\n\t"
+		"2:\n\t"
+		ZERO_Q
+		SUB32(4, STEPQ)
+		ADD_QP
+		"dec %[nsub]\n\t"
+		"jnz 2b\n\t"
+		"3:\n\t"
+		STORE_P
+		: [a] "+r"(a), [b] "+r"(b), [nsub] "+r"(nsub), [cnt] "=&r"(cnt), [pf] "+r"(pf)
+		: [p] "r"(p)
+		: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+		  "xmm9", "xmm10", "xmm11", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20",
+		  "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28",
+		  "xmm29", "xmm30", "memory", "cc");
+	apply(p, u0);
+	if (u1->nr)
+		apply(p + MXA_MR * MXA_NR, u1);
+}
+
+#else /* no x86-64 AVX-512 support in this compiler: never selected */
+
+void mxa_kern_f32x2_avx512(const float *a, const float *b, size_t k,
+			   const struct mxa_kf32 *u0, const struct mxa_kf32 *u1)
+{
+	mxa_kern_f32_portable(a, b, k, u0);
+	if (u1->nr)
+		mxa_kern_f32_portable(a, b + MXA_NR * MXA_FAST_KBLOCK, k, u1);
+}
+#endif
