@@ -30,8 +30,12 @@ static enum mxa_simd cpu_detect(void)
 		if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
 		    __builtin_cpu_supports("f16c")) {
 			v = MXA_SIMD_AVX2;
-			/* libgcc also checks that the OS saves the zmm state */
-			if (__builtin_cpu_supports("avx512f"))
+			/* the Skylake-X set; libgcc also checks that the OS
+			 * saves the zmm state */
+			if (__builtin_cpu_supports("avx512f") &&
+			    __builtin_cpu_supports("avx512bw") &&
+			    __builtin_cpu_supports("avx512dq") &&
+			    __builtin_cpu_supports("avx512vl"))
 				v = MXA_SIMD_AVX512;
 		}
 		atomic_store(&cached, v);

@@ -10,7 +10,7 @@
 enum mxa_simd {
 	MXA_SIMD_PORTABLE,
 	MXA_SIMD_AVX2,		/* AVX2 + FMA + F16C */
-	MXA_SIMD_AVX512,	/* the above + AVX-512F (CPU and OS state) */
+	MXA_SIMD_AVX512,	/* the above + AVX-512 F/BW/DQ/VL (CPU and OS state) */
 };
 
 /** The level that runs: what the CPU has, capped by mxa_engine_set_simd(). */

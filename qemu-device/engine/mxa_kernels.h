@@ -84,6 +84,10 @@ void mxa_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
  */
 void mxa_kern_f32x2_avx512(const float *a, const float *b, size_t k,
 			   const struct mxa_kf32 *u0, const struct mxa_kf32 *u1);
+/* Integers, two B panels (@b0: columns 0..15, @b1: 16..31; @u1->nr == 0:
+ * none): the same bits as two calls of mxa_kern_s16_avx2(). */
+void mxa_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t *b1,
+			   size_t kpairs, const struct mxa_ks32 *u0, const struct mxa_ks32 *u1);
 
 /** Apply the update of struct mxa_kf32 to a computed MR x NR block @p. */
 void mxa_kf32_apply(const float *p, const struct mxa_kf32 *u);

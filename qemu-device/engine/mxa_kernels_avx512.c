@@ -18,7 +18,7 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-#define AVX512 __attribute__((target("avx512f,avx2,fma,f16c")))
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")))
 
 /* Bytes from one B panel to the next inside a packed K block. */
 #define BPANEL_BYTES (MXA_NR * MXA_FAST_KBLOCK * 4)
@@ -140,6 +140,47 @@ AVX512 void mxa_kern_f32x2_avx512(const float *a, const float *b, size_t k,
 		apply(p + MXA_MR * MXA_NR, u1);
 }
 
+/*
+ * Integers: a 6 x 32 block of int32 sums of int16 pairs (vpmaddwd: two
+ * products of at most 2^14 each, exact), the pairs of @b0's panel into
+ * columns 0..15 and of @b1's into 16..31; 12 accumulators, no spills.
+ */
+AVX512 void mxa_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t *b1,
+				  size_t kpairs, const struct mxa_ks32 *u0,
+				  const struct mxa_ks32 *u1)
+{
+	__m512i c00 = _mm512_setzero_si512(), c01 = c00, c10 = c00, c11 = c00, c20 = c00;
+	__m512i c21 = c00, c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+	int32_t p[2 * MXA_MR * MXA_NR] __attribute__((aligned(64)));
+
+#define ROW(i, r0, r1)								\
+	do {									\
+		__m512i ax = _mm512_set1_epi32((int)a[i]);			\
+		r0 = _mm512_add_epi32(r0, _mm512_madd_epi16(ax, x0));		\
+		r1 = _mm512_add_epi32(r1, _mm512_madd_epi16(ax, x1));		\
+	} while (0)
+	for (size_t kp = 0; kp < kpairs; kp++, a += MXA_MR, b0 += MXA_NR, b1 += MXA_NR) {
+		__m512i x0 = _mm512_load_si512(b0), x1 = _mm512_load_si512(b1);
+
+		ROW(0, c00, c01);
+		ROW(1, c10, c11);
+		ROW(2, c20, c21);
+		ROW(3, c30, c31);
+		ROW(4, c40, c41);
+		ROW(5, c50, c51);
+	}
+#undef ROW
+	_mm512_store_si512(p + 0 * MXA_NR, c00), _mm512_store_si512(p + 6 * MXA_NR, c01);
+	_mm512_store_si512(p + 1 * MXA_NR, c10), _mm512_store_si512(p + 7 * MXA_NR, c11);
+	_mm512_store_si512(p + 2 * MXA_NR, c20), _mm512_store_si512(p + 8 * MXA_NR, c21);
+	_mm512_store_si512(p + 3 * MXA_NR, c30), _mm512_store_si512(p + 9 * MXA_NR, c31);
+	_mm512_store_si512(p + 4 * MXA_NR, c40), _mm512_store_si512(p + 10 * MXA_NR, c41);
+	_mm512_store_si512(p + 5 * MXA_NR, c50), _mm512_store_si512(p + 11 * MXA_NR, c51);
+	mxa_ks32_apply(p, u0);
+	if (u1->nr)
+		mxa_ks32_apply(p + MXA_MR * MXA_NR, u1);
+}
+
 #else /* no x86-64 AVX-512 support in this compiler: never selected */
 
 void mxa_kern_f32x2_avx512(const float *a, const float *b, size_t k,
@@ -148,5 +189,13 @@ void mxa_kern_f32x2_avx512(const float *a, const float *b, size_t k,
 	mxa_kern_f32_portable(a, b, k, u0);
 	if (u1->nr)
 		mxa_kern_f32_portable(a, b + MXA_NR * MXA_FAST_KBLOCK, k, u1);
+}
+
+void mxa_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t *b1,
+			   size_t kpairs, const struct mxa_ks32 *u0, const struct mxa_ks32 *u1)
+{
+	mxa_kern_s16_portable(a, b0, kpairs, u0);
+	if (u1->nr)
+		mxa_kern_s16_portable(a, b1, kpairs, u1);
 }
 #endif

@@ -551,7 +551,7 @@ static void compute_s16(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 	size_t ldd = op->ldd / 4, ldc = op->ldc / 4, lds = tl->n;
 	const uint32_t *ap = tl->apack, *bp = tl->bpack;
 	unsigned flags = 0;
-	int last = k1 == tl->k;
+	int last = k1 == tl->k, wide = tl->simd >= MXA_SIMD_AVX512;
 
 	if (k0 == 0)
 		flags |= MXA_KF_FIRST;
@@ -559,26 +559,38 @@ static void compute_s16(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 		flags |= MXA_KF_LAST | (acc ? MXA_KF_C : 0);
 	if (op->d.flags & MXA_GEMM_SATFINITE)
 		flags |= MXA_KF_SAT;
-	for (size_t q = q0; q < q1; q++) {
+	/* a strip: one B panel, or two with the AVX-512 kernel */
+	for (size_t q = q0; q < q1; q += wide ? 2 : 1) {
 		const uint32_t *b = bp + q * MXA_NR * tl->ks_words;
-		size_t j = q * MXA_NR;
+		unsigned strip = wide && q + 1 < q1 ? 2 : 1;
 
 		for (size_t p = p0; p < p1; p++) {
 			const uint32_t *a = ap + p * MXA_MR * tl->ks_words;
 			size_t i = p * MXA_MR;
-			struct mxa_ks32 u = {
-				.d = last ? (int32_t *)op->d.d + i * ldd + j : tl->sacc + i * lds + j,
-				.ldd = (ptrdiff_t)(last ? ldd : lds),
-				.s = tl->sacc ? tl->sacc + i * lds + j : NULL,
-				.lds = (ptrdiff_t)lds,
-				.c = acc ? (const int32_t *)op->d.c + i * ldc + j : NULL,
-				.ldc = (ptrdiff_t)ldc,
-				.mr = tl->m - i < MXA_MR ? (unsigned)(tl->m - i) : MXA_MR,
-				.nr = tl->n - j < MXA_NR ? (unsigned)(tl->n - j) : MXA_NR,
-				.flags = flags,
-			};
+			struct mxa_ks32 u[2];
 
-			tl->ks16(a, b, (k1 - k0 + 1) / 2, &u);
+			for (unsigned h = 0; h < 2; h++) {
+				size_t j = (q + h) * MXA_NR;
+
+				u[h] = (struct mxa_ks32){
+					.d = last ? (int32_t *)op->d.d + i * ldd + j
+						  : tl->sacc + i * lds + j,
+					.ldd = (ptrdiff_t)(last ? ldd : lds),
+					.s = tl->sacc ? tl->sacc + i * lds + j : NULL,
+					.lds = (ptrdiff_t)lds,
+					.c = acc ? (const int32_t *)op->d.c + i * ldc + j : NULL,
+					.ldc = (ptrdiff_t)ldc,
+					.mr = tl->m - i < MXA_MR ? (unsigned)(tl->m - i) : MXA_MR,
+					.nr = h >= strip ? 0 : tl->n - j < MXA_NR ?
+						(unsigned)(tl->n - j) : MXA_NR,
+					.flags = flags,
+				};
+			}
+			if (wide)
+				mxa_kern_s16x2_avx512(a, b, b + MXA_NR * tl->ks_words,
+						      (k1 - k0 + 1) / 2, &u[0], &u[1]);
+			else
+				tl->ks16(a, b, (k1 - k0 + 1) / 2, &u[0]);
 		}
 	}
 }
