@@ -11,6 +11,9 @@
  * speed-ups, and writes a CSV with the
  * columns type,m,n,k,threads,gflops,sgemm_gflops,ratio.
  *
+ * The header names the SIMD path of the engine (MXA_ENGINE_SIMD caps it)
+ * and the kernels OpenBLAS chose for this CPU (OPENBLAS_CORETYPE sets them).
+ *
  * Options: --csv FILE  --accum fast|exact  --sched intra|inter
  *          --sizes 512,1024,2048  --reps N  --types mxfp8,bf16,f16,s8
  *          --threads 1,2
@@ -26,8 +29,9 @@
 
 #include "mxa_engine.h"
 
-/* OpenBLAS extension (declared in its cblas.h; repeated for other cblas.h) */
+/* OpenBLAS extensions (declared in its cblas.h; repeated for other cblas.h) */
 void openblas_set_num_threads(int num_threads);
+char *openblas_get_corename(void);
 
 static double now(void)
 {
@@ -145,6 +149,8 @@ int main(int argc, char **argv)
 	printf("engine: %s kernels, %s accumulation, %s; best of %d runs\n", mxa_engine_simd(),
 	       accum == MXA_ACCUM_FAST ? "FAST" : "EXACT",
 	       sched == MXA_SCHED_INTRAWAVE ? "intrawave" : "interwave", reps);
+	/* OpenBLAS picks its kernels by CPU model (OPENBLAS_CORETYPE overrides) */
+	printf("reference: OpenBLAS sgemm, %s kernels\n", openblas_get_corename());
 	printf("%-6s %5s %5s %5s %7s %10s %13s %7s\n", "type", "m", "n", "k", "threads", "GFLOP/s",
 	       "sgemm GFLOP/s", "ratio");
 

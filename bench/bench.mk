@@ -56,4 +56,13 @@ bench: bench-submit bench-gemm $(ENGINE_BENCH)
 	@mkdir -p $(BUILD)/bench
 	$(ENGINE_BENCH) --csv $(BUILD)/bench/engine.csv --sizes $(BENCH_ENGINE_SIZES) \
 		$(BENCH_ENGINE_FLAGS)
+	@# Default OpenBLAS 0.3.21 runs its AVX2 (Haswell) kernels on CPUs it does not
+	@# know (Zen 5); where the CPU has AVX-512, also compare like with like:
+	@# both on AVX2, and both on AVX-512 (OpenBLAS forced to its SkylakeX kernels).
+	@if grep -qw avx512bw /proc/cpuinfo; then \
+		MXA_ENGINE_SIMD=avx2 OPENBLAS_CORETYPE=Haswell $(ENGINE_BENCH) --sizes 2048 \
+			--csv $(BUILD)/bench/engine-both-avx2.csv $(BENCH_ENGINE_FLAGS) && \
+		OPENBLAS_CORETYPE=SkylakeX $(ENGINE_BENCH) --sizes 2048 \
+			--csv $(BUILD)/bench/engine-both-avx512.csv $(BENCH_ENGINE_FLAGS); \
+	else rm -f $(BUILD)/bench/engine-both-avx2.csv $(BUILD)/bench/engine-both-avx512.csv; fi
 	@bench/report.sh $(BUILD)/bench

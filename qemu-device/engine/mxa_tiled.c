@@ -507,6 +507,12 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 				 * (measured: +5% at 2048^3). */
 				for (size_t l = (p - p0) * per; l < (p - p0 + 1) * per && l < lines; l++)
 					__builtin_prefetch(bnext + l * 64, 0, 3);
+				/* the running sums of the next call: fetched a whole call early */
+				if (tbuf && p + 1 < p1)
+					for (unsigned r = 0; r < MXA_MR; r++)
+						for (unsigned h = 0; h < strip; h++)
+							__builtin_prefetch(tbuf + ((p + 1 - p0) * MXA_MR + r) * TBUF_LD +
+									   (q + h - q0) * MXA_NR, 1, 3);
 				for (unsigned h = 0; h < 2; h++) {
 					size_t j = (q + h) * MXA_NR;
 
