@@ -28,6 +28,8 @@ BENCH_SECONDS ?= 1
 # accel_gemm end to end: M N K (MX-FP8); the device's engine has QEMU "cores" (2) threads
 BENCH_GEMM_SHAPE ?= 2048 2048 2048
 BENCH_REPS ?= 3
+# Each part prints the table when run alone; make bench prints it once, at the end.
+BENCH_REPORT = $(if $(filter bench,$(MAKECMDGOALS)),,@bench/report.sh $(BUILD)/bench)
 
 .PHONY: bench bench-submit bench-gemm
 bench-gemm: $(BENCH_HOST) | $(SETUP_STAMP)
@@ -40,7 +42,7 @@ bench-gemm: $(BENCH_HOST) | $(SETUP_STAMP)
 		--run "/bin/bench-gemm tma --reps $(BENCH_REPS)" >$(BUILD)/bench/gemm-raw.csv
 	@$(BENCH_HOST) $(BENCH_GEMM_SHAPE) --threads 2 --reps $(BENCH_REPS) >$(BUILD)/bench/host-raw.csv
 	@bench/ratios.py $(BUILD)/bench
-	@bench/report.sh $(BUILD)/bench
+	$(BENCH_REPORT)
 
 bench-submit: | $(SETUP_STAMP)
 	@$(MAKE) -s qemu-bin all initramfs
@@ -48,7 +50,7 @@ bench-submit: | $(SETUP_STAMP)
 	@tests/vm/run-guest.py --qemu $(QEMU) --kernel $(KROOT)/boot/vmlinuz-$(KVER) \
 		--initrd $(BUILD)/initramfs.cpio.gz --log $(BUILD)/bench/submit-console.log \
 		--run "/bin/bench-submit --seconds $(BENCH_SECONDS)" >$(BUILD)/bench/submit.csv
-	@bench/report.sh $(BUILD)/bench
+	$(BENCH_REPORT)
 
 # make bench runs the engine on 256 ... 4096 cubes (make bench-engine: 512 ... 2048).
 BENCH_ENGINE_SIZES ?= 256,512,1024,2048,4096

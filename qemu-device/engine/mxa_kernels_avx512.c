@@ -140,6 +140,40 @@ AVX512 void mxa_kern_f32x2_avx512(const float *a, const float *b, size_t k,
 		apply(p + MXA_MR * MXA_NR, u1);
 }
 
+/* 16 int32 results of a row: int64 sums as mxa_ks32_apply() forms them. */
+AVX512 static inline __m256i ks_half(__m256i p, const int32_t *s, const int32_t *c,
+				     unsigned flags)
+{
+	__m512i v = _mm512_cvtepi32_epi64(p);
+
+	if (!(flags & MXA_KF_FIRST))
+		v = _mm512_add_epi64(v, _mm512_cvtepi32_epi64(_mm256_loadu_si256((const void *)s)));
+	if ((flags & MXA_KF_LAST) && (flags & MXA_KF_C))
+		v = _mm512_add_epi64(v, _mm512_cvtepi32_epi64(_mm256_loadu_si256((const void *)c)));
+	/* LAST with SAT clamps; otherwise the low 32 bits (wrap) */
+	return (flags & MXA_KF_LAST) && (flags & MXA_KF_SAT) ? _mm512_cvtsepi64_epi32(v)
+							       : _mm512_cvtepi64_epi32(v);
+}
+
+AVX512 static void ks_apply(const int32_t *p, const struct mxa_ks32 *u)
+{
+	if (u->mr != MXA_MR || u->nr != MXA_NR) {
+		mxa_ks32_apply(p, u);
+		return;
+	}
+	for (unsigned i = 0; i < MXA_MR; i++) {
+		const int32_t *s = u->s ? u->s + i * u->lds : NULL;
+		const int32_t *c = u->c ? u->c + i * u->ldc : NULL;
+		int32_t *d = u->d + i * u->ldd;
+
+		for (unsigned h = 0; h < 2; h++)
+			_mm256_storeu_si256((void *)(d + 8 * h),
+					    ks_half(_mm256_load_si256((const void *)(p + i * MXA_NR + 8 * h)),
+						    s ? s + 8 * h : NULL, c ? c + 8 * h : NULL,
+						    u->flags));
+	}
+}
+
 /*
  * Integers: a 6 x 32 block of int32 sums of int16 pairs (vpmaddwd: two
  * products of at most 2^14 each, exact), the pairs of @b0's panel into
@@ -176,9 +210,9 @@ AVX512 void mxa_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const u
 	_mm512_store_si512(p + 3 * MXA_NR, c30), _mm512_store_si512(p + 9 * MXA_NR, c31);
 	_mm512_store_si512(p + 4 * MXA_NR, c40), _mm512_store_si512(p + 10 * MXA_NR, c41);
 	_mm512_store_si512(p + 5 * MXA_NR, c50), _mm512_store_si512(p + 11 * MXA_NR, c51);
-	mxa_ks32_apply(p, u0);
+	ks_apply(p, u0);
 	if (u1->nr)
-		mxa_ks32_apply(p + MXA_MR * MXA_NR, u1);
+		ks_apply(p + MXA_MR * MXA_NR, u1);
 }
 
 #else /* no x86-64 AVX-512 support in this compiler: never selected */

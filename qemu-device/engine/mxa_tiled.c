@@ -268,12 +268,14 @@ static float *f32_panel(void *base, size_t npanels, unsigned rows, size_t p, siz
 }
 
 /* The same for 32-bit words made of int16 pairs (pure data movement; the
- * words are read with memcpy as they were written as int16). */
+ * words are read with memcpy as they were written as int16). Non-temporal
+ * where it can (16-row B panels): s8 2048^3 packing 4.9 -> 3.9 ms of
+ * thread time with 2 threads. */
 static void interleave32(const struct tiled *tl, const void *tmp, size_t stride,
 			 unsigned rows, size_t n, uint32_t *dst)
 {
 	if (tl->avx2) {
-		mxa_interleave_avx2(tmp, stride, rows, n, (float *)(void *)dst, 0);
+		mxa_interleave_avx2(tmp, stride, rows, n, (float *)(void *)dst, 1);
 		return;
 	}
 	for (size_t k = 0; k < n; k++)

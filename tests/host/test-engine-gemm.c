@@ -436,6 +436,39 @@ static void test_fast(struct mxa_engine *eng)
 	}
 }
 
+/*
+ * FAST s8 on whole 6 x 16 kernel blocks with C at the int32 limits: the
+ * vector update wraps (or, satfinite, clamps) as the portable one does.
+ */
+static void test_fast_int_limits(struct mxa_engine *eng)
+{
+	static const struct combo cb = { MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0 };
+
+	for (int sat = 0; sat < 2; sat++) {
+		struct mxa_gemm_desc d = make_op(&cb, 12, 64, 96, 1);
+		int32_t *c = (int32_t *)B.c, *out = (int32_t *)B.d;
+		int same, rc, over = 0, bad;
+
+		for (int i = 0; i < 12 * 64; i++) {
+			c[i] = i % 3 == 0 ? INT32_MAX - (int32_t)(tu_rand() % 20000) :
+			       i % 3 == 1 ? INT32_MIN + (int32_t)(tu_rand() % 20000) : c[i];
+		}
+		d.accum = MXA_ACCUM_FAST;
+		if (sat)
+			d.flags |= MXA_GEMM_SATFINITE;
+		same = same_on_every_path(eng, &d, 12 * 64 * 4, &rc);
+		tu_ref_gemm(&d, B.r);
+		bad = tu_diff(&d, B.d, 64 * 4, B.r);
+		for (int i = 0; i < 12 * 64; i++)
+			over += sat ? out[i] == INT32_MAX || out[i] == INT32_MIN
+				    : (i % 3 == 0 && out[i] < 0) || (i % 3 == 1 && out[i] > 0);
+		tap_ok(!rc && same && !bad && over > 100,
+		       "fast s8, C at the int32 limits, %s: exact (%d differ), %d outputs %s, SIMD "
+		       "paths %s agree: %s", sat ? "satfinite" : "wrapping", bad, over,
+		       sat ? "clamped" : "wrapped", simd_paths, same ? "yes" : "NO");
+	}
+}
+
 /* FP8 with NaN/Inf codes, subnormals and edge scales: same bits on both paths. */
 static void test_fast_fp8_specials(struct mxa_engine *eng)
 {
@@ -568,6 +601,7 @@ int main(void)
 	test_errors(eng);
 	test_fast(eng);
 	test_fast_fp8_specials(eng);
+	test_fast_int_limits(eng);
 	test_fast_mx_block_exact(eng);
 	test_fast_kn(eng);
 	mxa_engine_destroy(eng);
