@@ -374,6 +374,36 @@ static int same_on_every_path(struct mxa_engine *eng, struct mxa_gemm_desc *d, s
 	return same;
 }
 
+/*
+ * EXACT where a double sum is not exact: 1 + 2^-24 + 2^-80 is above the
+ * f32 midpoint, so it rounds to 1 + 2^-23; a sum kept in a double loses the
+ * 2^-80 and rounds the tie to 1. Every column (the SIMD paths take 4 or 8
+ * at once) and every SIMD path must find the exact result.
+ */
+static void test_exact_beyond_double(struct mxa_engine *eng)
+{
+	static const struct combo cb = { MXA_DT_F32, MXA_DT_F32, MXA_DT_F32, 0 };
+	struct mxa_gemm_desc d = make_op(&cb, 3, 20, 64, 0);
+	float *a = (float *)B.a, *b = (float *)B.b, *out = (float *)B.d;
+	int rc, same, good = 0;
+
+	memset(B.a, 0, 3 * 64 * 4);
+	memset(B.b, 0, 20 * 64 * 4);
+	for (int i = 0; i < 3; i++)
+		a[i * 64 + 5] = a[i * 64 + 17] = a[i * 64 + 40] = 1.0f;
+	for (int j = 0; j < 20; j++) {
+		b[j * 64 + 5] = 1.0f;
+		b[j * 64 + 17] = 0x1p-24f;
+		b[j * 64 + 40] = j % 2 ? 0x1p-80f : -0x1p-80f;	/* below: rounds to 1 */
+	}
+	same = same_on_every_path(eng, &d, 3 * 20 * 4, &rc);
+	for (int i = 0; i < 3 * 20; i++)
+		good += out[i] == (i % 20 % 2 ? 1.0f + 0x1p-23f : 1.0f);
+	tap_ok(!rc && same && good == 60,
+	       "exact: 1 + 2^-24 +- 2^-80 rounds to 1 + 2^-23 / 1 (%d of 60 right), SIMD paths "
+	       "%s agree: %s", good, simd_paths, same ? "yes" : "NO");
+}
+
 /* FAST numerics: within the documented bound; same bits on every SIMD path. */
 static void test_fast(struct mxa_engine *eng)
 {
@@ -599,6 +629,7 @@ int main(void)
 	test_a_km(eng);
 	test_specials(eng);
 	test_errors(eng);
+	test_exact_beyond_double(eng);
 	test_fast(eng);
 	test_fast_fp8_specials(eng);
 	test_fast_int_limits(eng);
