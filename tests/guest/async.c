@@ -177,13 +177,11 @@ TEST_F(async, gemm_async_bits_match_sync_both_policies)
 	EXPECT_EQ(0, memcmp(self->data + (2 << 20), self->data + (3 << 20), dbytes));
 	EXPECT_EQ(0, memcmp(self->data + (2 << 20), self->data + (4 << 20), dbytes));
 	/* the result is not all zeros */
-	{
-		size_t nz = 0;
+	size_t nz = 0;
 
-		for (size_t i = 0; i < dbytes; i++)
-			nz += self->data[(2 << 20) + i] != 0;
-		EXPECT_GT(nz, dbytes / 2);
-	}
+	for (size_t i = 0; i < dbytes; i++)
+		nz += self->data[(2 << 20) + i] != 0;
+	EXPECT_GT(nz, dbytes / 2);
 }
 
 /*

@@ -148,29 +148,27 @@ TEST(accel_trace_timeline)
 
 	/* LOOP 8 (an immediate) is unrolled: one event per trip, in time order, each
 	 * holding its 19 commands (two WGMMAs), each with its own timestamps */
-	{
-		double prev_end = 0;
-		int wgmmas = 0;
-		char *p;
+	double prev_end = 0;
+	int wgmmas = 0;
+	char *p;
 
-		for (int trip = 0; trip < 8; trip++) {
-			char key[64];
-			double ts, dur;
+	for (int trip = 0; trip < 8; trip++) {
+		char key[64];
+		double ts, dur;
 
-			snprintf(key, sizeof(key), "\"name\":\"trip %d\",\"cat\":\"trip\"", trip);
-			p = strstr(out, key);
-			ASSERT_NE(NULL, p) TH_LOG("no event for trip %d", trip);
-			ASSERT_EQ(2, sscanf(strstr(p, "\"ts\":"), "\"ts\":%lf,\"dur\":%lf", &ts, &dur));
-			EXPECT_GE(ts + 0.002, prev_end);	/* printed to the ns */
-			EXPECT_GT(dur, 0);
-			prev_end = ts + dur;
-		}
-		EXPECT_EQ(NULL, strstr(out, "\"trip 8\""));
-		for (p = out; (p = strstr(p, "\"command\":\"WGMMA.ACC")); p++)
-			wgmmas++;
-		EXPECT_EQ(16, wgmmas);
-		EXPECT_NE(NULL, strstr(out, "\"command\":\"REG_ADD r2, r2+1\",\"trip\":7}"));
+		snprintf(key, sizeof(key), "\"name\":\"trip %d\",\"cat\":\"trip\"", trip);
+		p = strstr(out, key);
+		ASSERT_NE(NULL, p) TH_LOG("no event for trip %d", trip);
+		ASSERT_EQ(2, sscanf(strstr(p, "\"ts\":"), "\"ts\":%lf,\"dur\":%lf", &ts, &dur));
+		EXPECT_GE(ts + 0.002, prev_end);	/* printed to the ns */
+		EXPECT_GT(dur, 0);
+		prev_end = ts + dur;
 	}
+	EXPECT_EQ(NULL, strstr(out, "\"trip 8\""));
+	for (p = out; (p = strstr(p, "\"command\":\"WGMMA.ACC")); p++)
+		wgmmas++;
+	EXPECT_EQ(16, wgmmas);
+	EXPECT_NE(NULL, strstr(out, "\"command\":\"REG_ADD r2, r2+1\",\"trip\":7}"));
 }
 
 TEST(accel_trace_loops)
