@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mxa_cpu.h"
 #include "mxa_formats.h"
@@ -101,9 +102,197 @@ static double chunk_scalar(struct chunk_ctx *cc, const double *a, const double *
 	return mxa_xacc_round(&cc->x, cc->prec, cc->emin, cc->emax);
 }
 
+/*
+ * A cheaper proof of exactness, checked per output element and chunk before
+ * any sum is formed. Every product a*b of the chunk is exact in a double and
+ * a multiple of 2^(ga + gb), where ga (gb) is the lowest set bit's exponent
+ * over the row's (column's) nonzero values in the chunk; every partial sum,
+ * in any order, is bounded by S = |run| + min(sum|a| max|b|, max|a| sum|b|).
+ * If also run is a multiple of 2^g and S < 2^(g + 52) (g the least of
+ * those exponents; the factor 2 covers the rounding of S itself), every
+ * partial sum is representable: a plain double sum, in any order, is the
+ * exact sum. Such lanes skip TwoSum.
+ */
+struct exact_stat {
+	int g;		/* lowest set bit exponent; INT_MAX: all zero */
+	int bad;	/* a NaN or Inf among the values */
+	double sum;	/* sum |v| (rounded: the factor 2 above covers it) */
+	double max;	/* max |v| */
+};
+
+/* 2^e for a normal exponent e */
+static double pow2(int e)
+{
+	uint64_t u = (uint64_t)(e + 1023) << 52;
+	double d;
+
+	memcpy(&d, &u, 8);
+	return d;
+}
+
+static int lsb_exponent(double v)
+{
+	uint64_t u;
+	int e;
+
+	memcpy(&u, &v, 8);
+	e = (int)((u >> 52) & 0x7FF);
+	u &= (UINT64_C(1) << 52) - 1;
+	if (e)
+		u |= UINT64_C(1) << 52;
+	return (e ? e - 1075 : -1074) + __builtin_ctzll(u);
+}
+
+static void chunk_stats(const double *v, size_t k, size_t kc, struct exact_stat *st)
+{
+	for (size_t k0 = 0, c = 0; k0 < k; k0 += kc, c++) {
+		size_t k1 = k0 + kc < k ? k0 + kc : k;
+		struct exact_stat x = { .g = INT_MAX };
+
+		for (size_t kk = k0; kk < k1; kk++) {
+			double a = fabs(v[kk]);
+
+			if (!isfinite(a)) {
+				x.bad = 1;
+			} else if (a != 0) {
+				int g = lsb_exponent(a);
+
+				x.g = g < x.g ? g : x.g;
+				x.sum += a;
+				x.max = a > x.max ? a : x.max;
+			}
+		}
+		st[c] = x;
+	}
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/*
+ * chunk_stats() eight values at a time: the exponent of the lowest set bit
+ * is getexp(v) - 52 + getexp(low bit of the 53-bit significand), exact for
+ * the normal doubles that decoded inputs are (a subnormal double, zero, NaN
+ * or Inf goes through the scalar loop's rules: zeros skipped, the others
+ * mark the chunk).
+ */
+__attribute__((target("avx512f,avx512dq")))
+static void chunk_stats_avx512(const double *v, size_t k, size_t kc, struct exact_stat *st)
+{
+	const __m512i man = _mm512_set1_epi64((INT64_C(1) << 52) - 1);
+	const __m512i one = _mm512_set1_epi64(INT64_C(1) << 52);
+	const __m512d big = _mm512_set1_pd(1e300);
+
+	for (size_t k0 = 0, c = 0; k0 < k; k0 += kc, c++) {
+		size_t k1 = k0 + kc < k ? k0 + kc : k, kk = k0;
+		__m512d sum = _mm512_setzero_pd(), mx = sum, g = big;
+		struct exact_stat x = { .g = INT_MAX };
+		int odd = 0;
+
+		for (; kk + 8 <= k1; kk += 8) {
+			__m512d a = _mm512_abs_pd(_mm512_loadu_pd(v + kk));
+			__m512i u = _mm512_castpd_si512(a);
+			__mmask8 nz = _mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_NEQ_UQ);
+			/* normal: 2^-1022 <= a < Inf */
+			__mmask8 norm = _mm512_cmp_pd_mask(a, _mm512_set1_pd(0x1p-1022), _CMP_GE_OQ) &
+					_mm512_cmp_pd_mask(a, _mm512_set1_pd(INFINITY), _CMP_LT_OQ);
+			__m512i m = _mm512_or_si512(_mm512_and_si512(u, man), one);
+			__m512i low = _mm512_and_si512(m, _mm512_sub_epi64(_mm512_setzero_si512(), m));
+			__m512d lsb = _mm512_add_pd(_mm512_getexp_pd(a),
+						    _mm512_sub_pd(_mm512_getexp_pd(_mm512_cvtepi64_pd(low)),
+								  _mm512_set1_pd(52)));
+
+			odd |= nz & ~norm;
+			sum = _mm512_mask_add_pd(sum, norm, sum, a);
+			mx = _mm512_mask_max_pd(mx, norm, mx, a);
+			g = _mm512_mask_min_pd(g, norm, g, lsb);
+		}
+		if (odd) {	/* rare: the scalar rules for the whole chunk */
+			chunk_stats(v + k0, k1 - k0, k1 - k0, &st[c]);
+			continue;
+		}
+		x.sum = _mm512_reduce_add_pd(sum);
+		x.max = _mm512_reduce_max_pd(mx);
+		if (_mm512_reduce_min_pd(g) < 1e300)
+			x.g = (int)_mm512_reduce_min_pd(g);
+		if (kk < k1) {
+			struct exact_stat t;
+
+			chunk_stats(v + kk, k1 - kk, k1 - kk, &t);
+			x.bad = t.bad;
+			x.sum += t.sum;
+			x.max = t.max > x.max ? t.max : x.max;
+			x.g = t.g < x.g ? t.g : x.g;
+		}
+		st[c] = x;
+	}
+}
+#endif
+
+static int plain_sum_is_exact(const struct exact_stat *a, const struct exact_stat *b,
+			      double run, int have_run)
+{
+	double bound;
+	int g;
+
+	if (a->bad || b->bad || (have_run && !isfinite(run)))
+		return 0;
+	if (a->g == INT_MAX || b->g == INT_MAX)
+		return 1;	/* every product is zero */
+	g = a->g + b->g;
+	if (have_run && run != 0) {
+		int gr = lsb_exponent(run);
+
+		g = gr < g ? gr : g;
+	}
+	bound = fmin(a->sum * b->max, a->max * b->sum) + (have_run ? fabs(run) : 0);
+	if (g + 52 > 1023)
+		return 1;	/* any finite bound */
+	if (g + 52 < -1022)
+		return bound < ldexp(1.0, g + 52);
+	return bound < pow2(g + 52);
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define EXACT_HAVE_AVX2 1
+
+/* Columns whose plain sums are certified exact: four chains, any order. */
+__attribute__((target("avx2,fma")))
+static void dot4_avx2(const double *a, const double *bt, size_t n, const double *init,
+		      double *out)
+{
+	__m256d s0 = _mm256_loadu_pd(init), s1 = _mm256_set1_pd(-0.0), s2 = s1, s3 = s1;
+	size_t kk = 0;
+
+	for (; kk + 4 <= n; kk += 4) {
+		s0 = _mm256_fmadd_pd(_mm256_set1_pd(a[kk]), _mm256_loadu_pd(bt + kk * 4), s0);
+		s1 = _mm256_fmadd_pd(_mm256_set1_pd(a[kk + 1]), _mm256_loadu_pd(bt + kk * 4 + 4), s1);
+		s2 = _mm256_fmadd_pd(_mm256_set1_pd(a[kk + 2]), _mm256_loadu_pd(bt + kk * 4 + 8), s2);
+		s3 = _mm256_fmadd_pd(_mm256_set1_pd(a[kk + 3]), _mm256_loadu_pd(bt + kk * 4 + 12), s3);
+	}
+	for (; kk < n; kk++)
+		s0 = _mm256_fmadd_pd(_mm256_set1_pd(a[kk]), _mm256_loadu_pd(bt + kk * 4), s0);
+	_mm256_storeu_pd(out, _mm256_add_pd(_mm256_add_pd(s0, s1), _mm256_add_pd(s2, s3)));
+}
+
+__attribute__((target("avx512f")))
+static void dot8_avx512(const double *a, const double *bt, size_t n, const double *init,
+			double *out)
+{
+	__m512d s0 = _mm512_loadu_pd(init), s1 = _mm512_set1_pd(-0.0), s2 = s1, s3 = s1;
+	size_t kk = 0;
+
+	for (; kk + 4 <= n; kk += 4) {
+		s0 = _mm512_fmadd_pd(_mm512_set1_pd(a[kk]), _mm512_loadu_pd(bt + kk * 8), s0);
+		s1 = _mm512_fmadd_pd(_mm512_set1_pd(a[kk + 1]), _mm512_loadu_pd(bt + kk * 8 + 8), s1);
+		s2 = _mm512_fmadd_pd(_mm512_set1_pd(a[kk + 2]), _mm512_loadu_pd(bt + kk * 8 + 16), s2);
+		s3 = _mm512_fmadd_pd(_mm512_set1_pd(a[kk + 3]), _mm512_loadu_pd(bt + kk * 8 + 24), s3);
+	}
+	for (; kk < n; kk++)
+		s0 = _mm512_fmadd_pd(_mm512_set1_pd(a[kk]), _mm512_loadu_pd(bt + kk * 8), s0);
+	_mm512_storeu_pd(out, _mm512_add_pd(_mm512_add_pd(s0, s1), _mm512_add_pd(s2, s3)));
+}
 
 /*
  * Four output columns at once: @bt holds their B values interleaved
@@ -205,6 +394,8 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
 	struct chunk_ctx cc;
 	unsigned vec = 0;	/* SIMD lanes (columns) per chunk call, or 0 */
+	size_t nch = (k + kc - 1) / kc;
+	struct exact_stat *sta = NULL, *stb = NULL;
 
 	cc.twoprod = op->cls == MXA_CLASS_F64;
 	cc.td = op->d.type_d;
@@ -227,6 +418,17 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 				for (size_t l = 0; l < vec; l++)
 					bt[(g * k + kk) * vec + l] =
 						vec * g + l < tn ? bv[(vec * g + l) * k + kk] : 0.0;
+		sta = mxa_scratch(5, (i1 - i0 + tn) * nch * sizeof(*sta));
+		if (sta) {
+			stb = sta + (i1 - i0) * nch;
+			void (*stats)(const double *, size_t, size_t, struct exact_stat *) =
+				vec == 8 ? chunk_stats_avx512 : chunk_stats;
+
+			for (size_t i = i0; i < i1; i++)
+				stats(av + (i - i0) * k, k, kc, sta + (i - i0) * nch);
+			for (size_t j = 0; j < tn; j++)
+				stats(bv + j * k, k, kc, stb + j * nch);
+		}
 	}
 #else
 	(void)bt;
@@ -256,11 +458,24 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 				if (vec) {
 					double init[8], s[8];
 					const double *b = bt + ((j - j0) / vec * k + k0) * vec;
+					size_t c = k0 / kc, plain = sta != NULL;
 
 					for (size_t l = 0; l < vec; l++)
 						init[l] = have_run && l < nl ? run[l] : -0.0;
-					ok = vec == 8 ? chunk8_avx512(a + k0, b, k1 - k0, init, s)
-						      : chunk4_avx2(a + k0, b, k1 - k0, init, s);
+					for (size_t l = 0; l < nl && plain; l++)
+						plain = plain_sum_is_exact(sta + (i - i0) * nch + c,
+									   stb + (j + l - j0) * nch + c,
+									   run[l], have_run);
+					if (plain) {
+						if (vec == 8)
+							dot8_avx512(a + k0, b, k1 - k0, init, s);
+						else
+							dot4_avx2(a + k0, b, k1 - k0, init, s);
+						ok = (1 << vec) - 1;
+					} else {
+						ok = vec == 8 ? chunk8_avx512(a + k0, b, k1 - k0, init, s)
+							      : chunk4_avx2(a + k0, b, k1 - k0, init, s);
+					}
 					for (size_t l = 0; l < nl; l++)
 						if ((ok >> l) & 1 && isfinite(init[l]))
 							run[l] = round_exact_double(s[l], cc.td);

@@ -214,7 +214,7 @@ unsigned mxa_engine_nthreads(const struct mxa_engine *eng)
 
 /* ---- per-thread scratch --------------------------------------------------- */
 
-#define SCRATCH_SLOTS 5
+#define SCRATCH_SLOTS 6
 
 struct scratch {
 	void *buf[SCRATCH_SLOTS];

@@ -33,7 +33,7 @@ void mxa_pool_run(struct mxa_engine *eng, unsigned nthreads,
 		  const struct mxa_job_ops *ops, void *arg);
 
 /**
- * mxa_scratch() - thread-local scratch buffer @slot (0..4) of at least
+ * mxa_scratch() - thread-local scratch buffer @slot (0..5) of at least
  * @bytes bytes, 64-byte aligned; valid until the next call with the same
  * slot on this thread. Returns NULL when out of memory.
  */

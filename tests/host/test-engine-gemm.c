@@ -402,6 +402,26 @@ static void test_exact_beyond_double(struct mxa_engine *eng)
 	tap_ok(!rc && same && good == 60,
 	       "exact: 1 + 2^-24 +- 2^-80 rounds to 1 + 2^-23 / 1 (%d of 60 right), SIMD paths "
 	       "%s agree: %s", good, simd_paths, same ? "yes" : "NO");
+
+	/*
+	 * 2^24 + 1 +- 2^-30 from a . b with a = b = (2^12, 1, 2^-15): 55 bits, so
+	 * the plain double sum that the exactness certificate allows only below
+	 * 2^(lowest bit + 52) must not be used (it would round the tie to even).
+	 */
+	memset(B.a, 0, 3 * 64 * 4);
+	memset(B.b, 0, 20 * 64 * 4);
+	for (int i = 0; i < 3; i++)
+		a[i * 64 + 2] = 0x1p12f, a[i * 64 + 30] = 1.0f, a[i * 64 + 61] = 0x1p-15f;
+	for (int j = 0; j < 20; j++)
+		b[j * 64 + 2] = 0x1p12f, b[j * 64 + 30] = 1.0f,
+		b[j * 64 + 61] = j % 2 ? 0x1p-15f : -0x1p-15f;
+	same = same_on_every_path(eng, &d, 3 * 20 * 4, &rc);
+	good = 0;
+	for (int i = 0; i < 3 * 20; i++)
+		good += out[i] == (i % 20 % 2 ? 0x1p24f + 2.0f : 0x1p24f);
+	tap_ok(!rc && same && good == 60,
+	       "exact: 2^24 + 1 +- 2^-30 rounds to 2^24 + 2 / 2^24 (%d of 60 right), SIMD paths "
+	       "%s agree: %s", good, simd_paths, same ? "yes" : "NO");
 }
 
 /* FAST numerics: within the documented bound; same bits on every SIMD path. */
