@@ -732,7 +732,8 @@ int mxa_tiled_run(struct mxa_engine *eng, const struct mxa_op *op)
 	tl.np = (tl.n + MXA_NR - 1) / MXA_NR;
 
 	/* Super chunk: all of K (intrawave) within the budget, else KB. */
-	per_k = (tl.mp * MXA_MR + tl.np * MXA_NR) * 4;
+	/* packed bytes per k: f32, or half of an int16 pair word */
+	per_k = (tl.mp * MXA_MR + tl.np * MXA_NR) * (tl.kind == TK_F32 ? 4 : 2);
 	if (op->d.sched == MXA_SCHED_INTERWAVE) {
 		tl.ks = KB;
 	} else {
