@@ -195,10 +195,15 @@ static void tma(struct accel_device *dev)
 
 		die(accel_prog_new(&prog), "prog");
 		if (!store) {
-			/* two boxes in flight: load into A while B is waited for */
+			/*
+			 * A double-buffered ring, as a pipelined kernel loads: two
+			 * boxes in flight; each wait for one buffer's box is followed
+			 * at once by the load that refills it, so the copy engine
+			 * always has the other box to move (R1: row offset, R2: the
+			 * phase parity of both mbarriers).
+			 */
 			accel_prog_mbar_init(prog, mb[0], 1);
 			accel_prog_mbar_init(prog, mb[1], 1);
-			accel_prog_loop(prog, boxes / 2, 0);
 			for (int b = 0; b < 2; b++) {
 				t.sram = b * (64u << 10);
 				t.mbar = mb[b];
@@ -206,11 +211,21 @@ static void tma(struct accel_device *dev)
 				accel_prog_mbar_arrive(prog, mb[b], 64u << 10);
 				accel_prog_tma(prog, 0, &t);
 			}
-			accel_prog_mbar_wait(prog, mb[0], 0, 2);
-			accel_prog_mbar_wait(prog, mb[1], 0, 2);
+			accel_prog_reg_add(prog, 1, 1, 0, 2 * TMA_BOX_ROWS);
+			accel_prog_loop(prog, boxes / 2 - 1, 0);
+			for (int b = 0; b < 2; b++) {
+				t.sram = b * (64u << 10);
+				t.mbar = mb[b];
+				t.coord[1] = b * TMA_BOX_ROWS;
+				accel_prog_mbar_wait(prog, mb[b], 0, 2);
+				accel_prog_mbar_arrive(prog, mb[b], 64u << 10);
+				accel_prog_tma(prog, 0, &t);
+			}
 			accel_prog_reg_add(prog, 2, 2, 0, 1);
 			accel_prog_reg_add(prog, 1, 1, 0, 2 * TMA_BOX_ROWS);
 			accel_prog_endloop(prog);
+			accel_prog_mbar_wait(prog, mb[0], 0, 2);
+			accel_prog_mbar_wait(prog, mb[1], 0, 2);
 		} else {
 			accel_prog_loop(prog, boxes, 0);
 			t.sram = 0;
