@@ -2,7 +2,9 @@
 /*
  * mxa_kernels.h - micro kernels of the FAST tiled path and the row decoders
  * that feed its packing. Each exists as portable C (mxa_kernels.c) and as
- * AVX2/FMA/F16C (mxa_kernels_avx2.c); both give identical bits.
+ * AVX2/FMA/F16C (mxa_kernels_avx2.c); the AVX-512 kernels
+ * (mxa_kernels_avx512.c) take two B panels per call. All give identical
+ * bits; mxa_cpu_simd() picks the level.
  *
  * Packed panels: A is cut into panels of MXA_MR rows, B into panels of
  * MXA_NR columns. The float kernels take one K block (at most
