@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mxa_cpu.h"
 #include "mxa_formats.h"
 #include "mxa_gemm.h"
+#include "mxa_kernels.h"
 
 const char *mxa_engine_strerror(int err)
 {
@@ -331,7 +333,25 @@ void mxa_op_row_values(const struct mxa_op *op, int side, size_t r, double *out)
 	}
 	row = (const uint8_t *)(side ? op->d.b : op->d.a) + r * (side ? op->ldb : op->lda);
 	lut = mxa_decode_lut(t);
-	switch (t) {
+	if ((t == MXA_DT_BF16 || t == MXA_DT_F16 || t == MXA_DT_E4M3 || t == MXA_DT_E5M2 ||
+	     t == MXA_DT_E3M2 || t == MXA_DT_E2M3 || t == MXA_DT_MXINT8) && mxa_cpu_use_avx2()) {
+		/* the FAST path's vector decoders (the same f32 values; a NaN
+		 * may keep another payload, and NaN results are canonical) */
+		float tmp[256];
+
+		for (size_t k0 = 0; k0 < k; k0 += 256) {
+			size_t n = k - k0 < 256 ? k - k0 : 256;
+
+			if (t == MXA_DT_BF16)
+				mxa_decode_bf16_avx2((const uint16_t *)row + k0, tmp, n);
+			else if (t == MXA_DT_F16)
+				mxa_decode_f16_avx2((const uint16_t *)row + k0, tmp, n);
+			else
+				mxa_decode_lut8_avx2(row + k0, lut, tmp, n);
+			for (size_t kk = 0; kk < n; kk++)
+				out[k0 + kk] = tmp[kk];
+		}
+	} else switch (t) {
 	case MXA_DT_F32:
 	case MXA_DT_F64:
 	case MXA_DT_TF32:
