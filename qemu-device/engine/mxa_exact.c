@@ -229,6 +229,41 @@ static void chunk_stats_avx512(const double *v, size_t k, size_t kc, struct exac
 }
 #endif
 
+/*
+ * MX blocks: inside 32 consecutive k from a multiple of 32 every element of
+ * a side has one scale, so the products of such a block span at most
+ * R(a) + R(b) bits (R: log2 of the largest value over the smallest step of
+ * the type) and their sum 5 more. Where that stays within 52 bits (E4M3,
+ * FP6, FP4, MXINT8 pairs; not E5M2 with E4M3 or E5M2) every 32-k block sum
+ * formed in any order in a double is exact, so only the block sums need
+ * TwoSum.
+ */
+static int block_bits(unsigned t)
+{
+	switch (t) {
+	case MXA_DT_E4M3:
+		return 18;	/* 2^-9 ... 448 */
+	case MXA_DT_E5M2:
+		return 32;	/* 2^-16 ... 57344 */
+	case MXA_DT_E3M2:
+		return 9;	/* 2^-4 ... 28 */
+	case MXA_DT_E2M3:
+		return 6;	/* 2^-3 ... 7.5 */
+	case MXA_DT_E2M1:
+		return 4;	/* 2^-1 ... 6 */
+	case MXA_DT_MXINT8:
+		return 7;	/* 2^-6 ... 127 * 2^-6 */
+	default:
+		return 99;	/* BF16, F16, TF32, F32: no such bound */
+	}
+}
+
+static int mx_block_sums_exact(const struct mxa_op *op)
+{
+	/* scales, where present, are per MXA_MX_BLOCK k (validated) */
+	return block_bits(op->d.type_a) + block_bits(op->d.type_b) + 5 <= 52;
+}
+
 static int plain_sum_is_exact(const struct exact_stat *a, const struct exact_stat *b,
 			      double run, int have_run)
 {
@@ -385,6 +420,43 @@ static int chunk8_avx512(const double *a, const double *bt, size_t n, const doub
 	_mm512_storeu_pd(out, s0);
 	return fin & ~_mm512_test_epi64_mask(bad, bad) & 0xFF;
 }
+
+/*
+ * chunk8_avx512() for MX blocks whose sums are exact (mx_block_sums_exact(),
+ * @n from a multiple of 32): each 32-k block summed plainly (two FMA
+ * chains), then TwoSum only for adding the block sums.
+ */
+__attribute__((target("avx512f,avx512dq")))
+static int chunk8_blocks_avx512(const double *a, const double *bt, size_t n, const double *init,
+				double *out)
+{
+	__m512d s0 = _mm512_loadu_pd(init), t, bb, e;
+	__m512i bad = _mm512_setzero_si512();
+	__mmask8 fin;
+
+	for (size_t k0 = 0; k0 < n; k0 += MXA_MX_BLOCK) {
+		size_t k1 = k0 + MXA_MX_BLOCK < n ? k0 + MXA_MX_BLOCK : n, kk = k0;
+		__m512d p0 = _mm512_set1_pd(-0.0), p1 = p0;
+
+		for (; kk + 2 <= k1; kk += 2) {
+			p0 = _mm512_fmadd_pd(_mm512_set1_pd(a[kk]), _mm512_loadu_pd(bt + kk * 8), p0);
+			p1 = _mm512_fmadd_pd(_mm512_set1_pd(a[kk + 1]),
+					     _mm512_loadu_pd(bt + kk * 8 + 8), p1);
+		}
+		if (kk < k1)
+			p0 = _mm512_fmadd_pd(_mm512_set1_pd(a[kk]), _mm512_loadu_pd(bt + kk * 8), p0);
+		p0 = _mm512_add_pd(p0, p1);
+		/* TwoSum(s0, p0) */
+		t = _mm512_add_pd(s0, p0);
+		bb = _mm512_sub_pd(t, s0);
+		e = _mm512_add_pd(_mm512_sub_pd(s0, _mm512_sub_pd(t, bb)), _mm512_sub_pd(p0, bb));
+		bad = _mm512_or_si512(bad, _mm512_castpd_si512(e));
+		s0 = t;
+	}
+	fin = _mm512_cmp_pd_mask(_mm512_abs_pd(s0), _mm512_set1_pd(INFINITY), _CMP_LT_OQ);
+	_mm512_storeu_pd(out, s0);
+	return fin & ~_mm512_test_epi64_mask(bad, bad) & 0xFF;
+}
 #endif
 
 static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
@@ -396,6 +468,7 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 	unsigned vec = 0;	/* SIMD lanes (columns) per chunk call, or 0 */
 	size_t nch = (k + kc - 1) / kc;
 	struct exact_stat *sta = NULL, *stb = NULL;
+	int blocks = mx_block_sums_exact(op);
 
 	cc.twoprod = op->cls == MXA_CLASS_F64;
 	cc.td = op->d.type_d;
@@ -472,6 +545,8 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 						else
 							dot4_avx2(a + k0, b, k1 - k0, init, s);
 						ok = (1 << vec) - 1;
+					} else if (vec == 8 && blocks && k0 % MXA_MX_BLOCK == 0) {
+						ok = chunk8_blocks_avx512(a + k0, b, k1 - k0, init, s);
 					} else {
 						ok = vec == 8 ? chunk8_avx512(a + k0, b, k1 - k0, init, s)
 							      : chunk4_avx2(a + k0, b, k1 - k0, init, s);

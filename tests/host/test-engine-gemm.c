@@ -424,6 +424,74 @@ static void test_exact_beyond_double(struct mxa_engine *eng)
 	       "%s agree: %s", good, simd_paths, same ? "yes" : "NO");
 }
 
+/*
+ * EXACT on MX E4M3 with scales far apart, where the whole-chunk certificate
+ * fails and the 32-k block sums are added with TwoSum: random data with
+ * scales 2^-67 ... 2^73 against the reference, then block sums 1, 2^-24 and
+ * +-2^-80 (scales 127, 103, 47) whose plain double sum would round the tie
+ * the wrong way.
+ */
+static void test_exact_mx_blocks(struct mxa_engine *eng)
+{
+	static const struct combo cb = { MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 1 };
+	struct mxa_gemm_desc d = make_op(&cb, 5, 24, 256, 1);
+	float *out = (float *)B.d;
+	size_t bad = 0;
+	int rc, same, good = 0;
+
+	for (int i = 0; i < 5 * 8; i++)
+		B.sa[i] = (uint8_t)(60 + tu_rand() % 141);
+	for (int i = 0; i < 24 * 8; i++)
+		B.sb[i] = (uint8_t)(60 + tu_rand() % 141);
+	same = same_on_every_path(eng, &d, 5 * 24 * 4, &rc);
+	if (!rc)
+		rc = run_and_compare(eng, &d, &bad);
+	tap_ok(!rc && same && !bad,
+	       "exact e4m3 MX, scales 2^-67 ... 2^73: bit-exact vs reference (%zu differ), SIMD "
+	       "paths %s agree: %s", bad, simd_paths, same ? "yes" : "NO");
+
+	d = make_op(&cb, 5, 24, 256, 0);
+	memset(B.a, 0, 5 * 256);
+	memset(B.b, 0, 24 * 256);
+	memset(B.sa, 127, 5 * 8);
+	for (int i = 0; i < 5; i++)
+		B.a[i * 256] = B.a[i * 256 + 32] = B.a[i * 256 + 64] = 0x38;	/* 1.0 */
+	for (int j = 0; j < 24; j++) {
+		B.b[j * 256] = B.b[j * 256 + 32] = 0x38;
+		B.b[j * 256 + 64] = j % 2 ? 0x38 : 0xB8;	/* +-1.0 */
+		memset(B.sb + j * 8, 127, 8);
+		B.sb[j * 8 + 1] = 127 - 24;
+		B.sb[j * 8 + 2] = 127 - 80;
+	}
+	same = same_on_every_path(eng, &d, 5 * 24 * 4, &rc);
+	for (int i = 0; i < 5 * 24; i++)
+		good += out[i] == (i % 24 % 2 ? 1.0f + 0x1p-23f : 1.0f);
+	tap_ok(!rc && same && good == 5 * 24,
+	       "exact e4m3 MX: block sums 1 + 2^-24 +- 2^-80 round to 1 + 2^-23 / 1 (%d of 120 "
+	       "right), SIMD paths %s agree: %s", good, simd_paths, same ? "yes" : "NO");
+
+	/* E5M2 spans too many bits for exact block sums: 2^30 + 2^6 +- 2^-32 in one block */
+	static const struct combo cb5 = { MXA_DT_E5M2, MXA_DT_E5M2, MXA_DT_F32, 1 };
+
+	d = make_op(&cb5, 5, 24, 256, 0);
+	memset(B.a, 0, 5 * 256);
+	memset(B.b, 0, 24 * 256);
+	memset(B.sa, 127, 5 * 8);
+	memset(B.sb, 127, 24 * 8);
+	for (int i = 0; i < 5; i++)
+		B.a[i * 256 + 3] = 0x78, B.a[i * 256 + 9] = 0x48, B.a[i * 256 + 20] = 0x01;
+	for (int j = 0; j < 24; j++)
+		B.b[j * 256 + 3] = 0x78, B.b[j * 256 + 9] = 0x48,	/* 2^15, 8 */
+		B.b[j * 256 + 20] = j % 2 ? 0x01 : 0x81;		/* +-2^-16 */
+	same = same_on_every_path(eng, &d, 5 * 24 * 4, &rc);
+	good = 0;
+	for (int i = 0; i < 5 * 24; i++)
+		good += out[i] == (i % 24 % 2 ? 0x1p30f + 0x1p7f : 0x1p30f);
+	tap_ok(!rc && same && good == 5 * 24,
+	       "exact e5m2 MX: 2^30 + 2^6 +- 2^-32 in one block rounds to 2^30 + 2^7 / 2^30 (%d of "
+	       "120 right), SIMD paths %s agree: %s", good, simd_paths, same ? "yes" : "NO");
+}
+
 /* FAST numerics: within the documented bound; same bits on every SIMD path. */
 static void test_fast(struct mxa_engine *eng)
 {
@@ -650,6 +718,7 @@ int main(void)
 	test_specials(eng);
 	test_errors(eng);
 	test_exact_beyond_double(eng);
+	test_exact_mx_blocks(eng);
 	test_fast(eng);
 	test_fast_fp8_specials(eng);
 	test_fast_int_limits(eng);
