@@ -319,39 +319,39 @@ static double scale_factor(uint8_t s)
 	return s == 0xFF ? NAN : mxa_bits_f64((uint64_t)(s - 127 + 1023) << 52);
 }
 
-void mxa_op_row_values(const struct mxa_op *op, int side, size_t r, double *out)
+/*
+ * BF16, F16 and 8-bit rows through the FAST path's vector decoders, when
+ * the CPU has AVX2: the same f32 values (a NaN may keep another payload;
+ * NaN results are canonical). Returns 0 where the type or CPU does not fit.
+ */
+static int row_values_simd(unsigned t, const uint8_t *row, const float *lut, size_t k,
+			   double *out)
 {
-	unsigned t = side ? op->d.type_b : op->d.type_a;
-	size_t k = op->d.k;
-	const uint8_t *row;
-	const float *lut;
+	float tmp[256];
 
-	if (side && (op->d.flags & MXA_GEMM_B_KN)) {
-		for (size_t kk = 0; kk < k; kk++)
-			out[kk] = mxa_op_elem_b(op, r, kk);
-		return;
+	if (!(t == MXA_DT_BF16 || t == MXA_DT_F16 || t == MXA_DT_E4M3 || t == MXA_DT_E5M2 ||
+	      t == MXA_DT_E3M2 || t == MXA_DT_E2M3 || t == MXA_DT_MXINT8) || !mxa_cpu_use_avx2())
+		return 0;
+	for (size_t k0 = 0; k0 < k; k0 += 256) {
+		size_t n = k - k0 < 256 ? k - k0 : 256;
+
+		if (t == MXA_DT_BF16)
+			mxa_decode_bf16_avx2((const uint16_t *)row + k0, tmp, n);
+		else if (t == MXA_DT_F16)
+			mxa_decode_f16_avx2((const uint16_t *)row + k0, tmp, n);
+		else
+			mxa_decode_lut8_avx2(row + k0, lut, tmp, n);
+		for (size_t kk = 0; kk < n; kk++)
+			out[k0 + kk] = tmp[kk];
 	}
-	row = (const uint8_t *)(side ? op->d.b : op->d.a) + r * (side ? op->ldb : op->lda);
-	lut = mxa_decode_lut(t);
-	if ((t == MXA_DT_BF16 || t == MXA_DT_F16 || t == MXA_DT_E4M3 || t == MXA_DT_E5M2 ||
-	     t == MXA_DT_E3M2 || t == MXA_DT_E2M3 || t == MXA_DT_MXINT8) && mxa_cpu_use_avx2()) {
-		/* the FAST path's vector decoders (the same f32 values; a NaN
-		 * may keep another payload, and NaN results are canonical) */
-		float tmp[256];
+	return 1;
+}
 
-		for (size_t k0 = 0; k0 < k; k0 += 256) {
-			size_t n = k - k0 < 256 ? k - k0 : 256;
-
-			if (t == MXA_DT_BF16)
-				mxa_decode_bf16_avx2((const uint16_t *)row + k0, tmp, n);
-			else if (t == MXA_DT_F16)
-				mxa_decode_f16_avx2((const uint16_t *)row + k0, tmp, n);
-			else
-				mxa_decode_lut8_avx2(row + k0, lut, tmp, n);
-			for (size_t kk = 0; kk < n; kk++)
-				out[k0 + kk] = tmp[kk];
-		}
-	} else switch (t) {
+/* The same one element at a time, for every type. */
+static void row_values_scalar(const struct mxa_op *op, unsigned t, const uint8_t *row,
+			      const float *lut, size_t k, double *out)
+{
+	switch (t) {
 	case MXA_DT_F32:
 	case MXA_DT_F64:
 	case MXA_DT_TF32:
@@ -373,6 +373,24 @@ void mxa_op_row_values(const struct mxa_op *op, int side, size_t r, double *out)
 			out[kk] = lut[mxa_row_code(t, row, kk)];
 		break;
 	}
+}
+
+void mxa_op_row_values(const struct mxa_op *op, int side, size_t r, double *out)
+{
+	unsigned t = side ? op->d.type_b : op->d.type_a;
+	size_t k = op->d.k;
+	const uint8_t *row;
+	const float *lut;
+
+	if (side && (op->d.flags & MXA_GEMM_B_KN)) {
+		for (size_t kk = 0; kk < k; kk++)
+			out[kk] = mxa_op_elem_b(op, r, kk);
+		return;
+	}
+	row = (const uint8_t *)(side ? op->d.b : op->d.a) + r * (side ? op->ldb : op->lda);
+	lut = mxa_decode_lut(t);
+	if (!row_values_simd(t, row, lut, k, out))
+		row_values_scalar(op, t, row, lut, k, out);
 	if (side ? op->scale_b : op->scale_a) {
 		const uint8_t *sc = (side ? op->d.scale_b : op->d.scale_a) +
 				    r * (side ? op->ld_sb : op->ld_sa);
