@@ -51,31 +51,6 @@ static unsigned exact_phase_tasks(void *arg, unsigned phase)
 	return phase == 0 ? job->tiles_m * job->tiles_n : 0;
 }
 
-static void round_params(unsigned td, int *prec, int *emin, int *emax)
-{
-	switch (td) {
-	case MXA_DT_F16:
-		*prec = 11, *emin = -14, *emax = 15;
-		break;
-	case MXA_DT_F64:
-		*prec = 53, *emin = -1022, *emax = 1023;
-		break;
-	default:
-		*prec = 24, *emin = -126, *emax = 127;
-		break;
-	}
-}
-
-/* An exact double rounded once to the accumulator type (as a double). */
-static double round_exact_double(double s, unsigned td)
-{
-	if (td == MXA_DT_F16)
-		return mxa_decode_code(MXA_DT_F16, mxa_encode_value(MXA_DT_F16, s, 0));
-	if (td == MXA_DT_F64)
-		return s;
-	return (double)(float)s;
-}
-
 struct chunk_ctx {
 	struct mxa_xacc x;
 	int twoprod;
@@ -94,7 +69,7 @@ static double chunk_scalar(struct chunk_ctx *cc, const double *a, const double *
 	/* Most chunk sums are exact in a double: round that once. */
 	if (!cc->twoprod && isfinite(run) &&
 	    mxa_dot_try_double(a, b, n, have_run ? run : -0.0, &s))
-		return round_exact_double(s, cc->td);
+		return mxa_round_to_accum(s, cc->td);
 	mxa_xacc_clear(&cc->x);
 	if (have_run)
 		mxa_xacc_add(&cc->x, run);
@@ -472,7 +447,7 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 
 	cc.twoprod = op->cls == MXA_CLASS_F64;
 	cc.td = op->d.type_d;
-	round_params(cc.td, &cc.prec, &cc.emin, &cc.emax);
+	mxa_accum_format(cc.td, &cc.prec, &cc.emin, &cc.emax);
 	cc.hopper = op->d.accum == MXA_ACCUM_HOPPER;
 	if (cc.hopper)
 		mxa_hopper_init(&cc.hc, op);
@@ -553,7 +528,7 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 					}
 					for (size_t l = 0; l < nl; l++)
 						if ((ok >> l) & 1 && isfinite(init[l]))
-							run[l] = round_exact_double(s[l], cc.td);
+							run[l] = mxa_round_to_accum(s[l], cc.td);
 						else
 							ok &= ~(1 << l);
 				}

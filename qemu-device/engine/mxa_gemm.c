@@ -313,6 +313,15 @@ double mxa_op_elem_b(const struct mxa_op *op, size_t j, size_t kk)
 	return v;
 }
 
+double mxa_round_to_accum(double s, unsigned td)
+{
+	if (td == MXA_DT_F16)
+		return mxa_decode_code(MXA_DT_F16, mxa_encode_value(MXA_DT_F16, s, 0));
+	if (td == MXA_DT_F64)
+		return s;
+	return (double)(float)s;
+}
+
 /* 2^(s - 127) as a double, NaN for 0xFF; exact. */
 static double scale_factor(uint8_t s)
 {

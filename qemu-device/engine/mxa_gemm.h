@@ -62,6 +62,25 @@ void mxa_op_store_d(const struct mxa_op *op, size_t i, size_t j, double v);
 void mxa_op_store_d_int(const struct mxa_op *op, size_t i, size_t j, int64_t v);
 
 /** Integer accumulator update: C + sum, then wrap or clamp to int32. */
+/* Double @s rounded once (to nearest even) to accumulator type @td, as a double. */
+double mxa_round_to_accum(double s, unsigned td);
+
+/* Precision and exponent range of accumulator type @td for mxa_xacc_round(). */
+static inline void mxa_accum_format(unsigned td, int *prec, int *emin, int *emax)
+{
+	switch (td) {
+	case MXA_DT_F16:
+		*prec = 11, *emin = -14, *emax = 15;
+		break;
+	case MXA_DT_F64:
+		*prec = 53, *emin = -1022, *emax = 1023;
+		break;
+	default:
+		*prec = 24, *emin = -126, *emax = 127;
+		break;
+	}
+}
+
 static inline int64_t mxa_int32_finish(int64_t v, int satfinite)
 {
 	if (satfinite) {

@@ -22,6 +22,7 @@
 #include <math.h>
 
 #include "mxa_formats.h"
+#include "mxa_gemm.h"
 #include "mxa_hopper.h"
 
 /* The exponent the tensor core gives a subnormal input: its format's emin. */
@@ -43,21 +44,6 @@ static int is_fp8(unsigned t)
 	return t == MXA_DT_E4M3 || t == MXA_DT_E5M2;
 }
 
-static void round_params(unsigned td, int *prec, int *emin, int *emax)
-{
-	switch (td) {
-	case MXA_DT_F16:
-		*prec = 11, *emin = -14, *emax = 15;
-		break;
-	case MXA_DT_F64:
-		*prec = 53, *emin = -1022, *emax = 1023;
-		break;
-	default:
-		*prec = 24, *emin = -126, *emax = 127;
-		break;
-	}
-}
-
 void mxa_hopper_init(struct mxa_hopper_ctx *hc, const struct mxa_op *op)
 {
 	hc->td = op->d.type_d;
@@ -77,7 +63,7 @@ static double ieee_chunk(struct mxa_hopper_ctx *hc, const double *a, const doubl
 {
 	int prec, emin, emax;
 
-	round_params(hc->td, &prec, &emin, &emax);
+	mxa_accum_format(hc->td, &prec, &emin, &emax);
 	mxa_xacc_clear(&hc->x);
 	if (have_c)
 		mxa_xacc_add(&hc->x, c);
@@ -93,15 +79,6 @@ static double trunc_to_bits(double r, int bits)
 		return r;
 	q = ldexp(1.0, ilogb(r) - bits);
 	return trunc(r / q) * q;
-}
-
-static double round_to_acc(double s, unsigned td)
-{
-	if (td == MXA_DT_F16)
-		return mxa_decode_code(MXA_DT_F16, mxa_encode_value(MXA_DT_F16, s, 0));
-	if (td == MXA_DT_F64)
-		return s;
-	return (double)(float)s;
 }
 
 /*
@@ -149,7 +126,7 @@ double mxa_hopper_mma(struct mxa_hopper_ctx *hc, const double *a, const double *
 	sum = trunc(c / q);
 	for (size_t i = 0; i < n; i++)
 		sum += trunc(a[i] * b[i] / q);
-	return round_to_acc(trunc_to_bits(sum * q, hc->out_bits), hc->td);
+	return mxa_round_to_accum(trunc_to_bits(sum * q, hc->out_bits), hc->td);
 }
 
 /* x + y rounded to nearest in the accumulator type (F32 or F64). */
