@@ -91,8 +91,3 @@ int mxa_engine_set_simd(const char *name)
 	atomic_store(&simd_cap, want);
 	return 0;
 }
-
-void mxa_engine_force_portable(int on)
-{
-	atomic_store(&simd_cap, on ? MXA_SIMD_PORTABLE : MXA_SIMD_AVX512);
-}

@@ -417,8 +417,6 @@ const char *mxa_engine_simd(void);
  * does not have (the cap is then unchanged).
  */
 int mxa_engine_set_simd(const char *name);
-/** Force the portable C path (1) or allow every SIMD path again (0). */
-void mxa_engine_force_portable(int on);
 
 #ifdef __cplusplus
 }
