@@ -16,7 +16,11 @@ KSRC_VERSION := $(call env,MXA_KSRC_VERSION)
 KROOT := $(MXA_CACHE)/kernel/$(KVER)/root
 KDIR := $(KROOT)/usr/src/linux-headers-$(KVER)
 KSFT_INC := $(MXA_CACHE)/ksft/$(KSRC_VERSION)/include
-QEMU := $(MXA_CACHE)/qemu/qemu-system-x86_64
+
+# Scripts see the same build folder (scripts/mxa-env.sh reads MXA_BUILD).
+export MXA_BUILD := $(abspath $(BUILD))
+# Boots a guest with this checkout's QEMU, kernel and initramfs (run-guest.py options follow).
+BOOT_GUEST := tests/vm/boot-guest.sh
 
 CC := gcc
 WARN := -Wall -Wextra -Wno-unused-parameter
@@ -24,6 +28,7 @@ HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iuapi
 DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null)
 
 HOST_TESTS :=
+KSFT_HOST_TESTS :=
 GUEST_TESTS :=
 GUEST_PROGS :=
 
@@ -39,10 +44,21 @@ include tests/stress/stress.mk
 HOST_SCRIPT_TESTS := tests/host/test-harness.sh tests/host/test-fuzz-device.sh \
 	tests/host/test-driver-lint.sh
 
-.PHONY: all setup setup-packages kernel qemu driver initramfs check check-host check-guest \
-	demo clean vm-test
+.PHONY: all setup setup-packages kernel qemu driver initramfs check demo clean vm-test
 
-all: $(HOST_TESTS) driver $(GUEST_TESTS) $(GUEST_PROGS) $(FUZZ_DEVICE)
+# A plain `make` builds what it can and installs nothing: mxa.ko needs the guest kernel's
+# headers, and the kselftest programs the kselftest headers, which `make setup` (or
+# `make check`, `make demo`) fetches into $(MXA_CACHE).
+KSFT_HDR := $(KSFT_INC)/kselftest_harness.h
+KSFT_BUILT := $(GUEST_TESTS) $(KSFT_HOST_TESTS)
+ALL_BUILT := $(filter-out $(KSFT_BUILT),$(HOST_TESTS) $(GUEST_PROGS)) $(FUZZ_DEVICE) \
+	$(if $(wildcard $(KSFT_HDR)),$(KSFT_BUILT)) $(if $(wildcard $(KDIR)/Makefile),driver)
+all: $(ALL_BUILT)
+	$(if $(wildcard $(KDIR)/Makefile),,@echo "make: mxa.ko not built: no kernel headers in $(MXA_CACHE) (make setup fetches them)")
+	$(if $(wildcard $(KSFT_HDR)),,@echo "make: kselftest programs not built: no kselftest headers in $(MXA_CACHE) (make setup fetches them)")
+
+$(KDIR)/Makefile $(KSFT_HDR):
+	@echo "mxa: $@ is missing: run 'make setup' (as root) to fetch the guest kernel and its headers" >&2; exit 1
 
 # ---- setup: idempotent; each step does nothing when already done ----
 setup: setup-packages kernel qemu
@@ -55,8 +71,9 @@ qemu:
 
 # The stamp exists once packages, kernel and headers are in place, so `make check` on a
 # set-up machine never calls apt. Bump SETUP_REV when the setup scripts gain a step
-# (2: sparse and checkpatch for the driver lint), so set-up machines run them again.
-SETUP_REV := 2
+# (2: sparse and checkpatch for the driver lint; 3: the headers' Makefile points into the
+# cache, not /usr/src), so set-up machines run them again.
+SETUP_REV := 3
 SETUP_STAMP := $(MXA_CACHE)/setup-$(KVER)-r$(SETUP_REV).stamp
 $(SETUP_STAMP):
 	@scripts/setup-packages.sh
@@ -75,7 +92,7 @@ udev-install:
 
 DRIVER_SRCS := $(wildcard driver/*.c driver/*.h driver/Kbuild) $(wildcard uapi/*.h uapi/drm/*.h) Kbuild
 driver: $(BUILD)/driver/mxa.ko
-$(BUILD)/driver/mxa.ko: $(DRIVER_SRCS) | $(SETUP_STAMP)
+$(BUILD)/driver/mxa.ko: $(DRIVER_SRCS) | $(KDIR)/Makefile
 	@echo "  KBUILD  mxa.ko (kernel $(KVER))"
 	@$(MAKE) -s -C $(KDIR) M=$(TOP) modules
 	@mkdir -p $(dir $@) && cp driver/mxa.ko $@
@@ -83,7 +100,7 @@ $(BUILD)/driver/mxa.ko: $(DRIVER_SRCS) | $(SETUP_STAMP)
 # ---- guest image ----
 initramfs: $(BUILD)/initramfs.cpio.gz
 $(BUILD)/initramfs.cpio.gz: $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS) \
-		tests/vm/mkinitramfs.sh tests/vm/init.sh | $(SETUP_STAMP)
+		tests/vm/mkinitramfs.sh tests/vm/init.sh
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS)
 
 # ---- tests ----
@@ -98,16 +115,14 @@ qemu-bin: | $(SETUP_STAMP)
 # Run guest tests only (or a subset: make vm-test TESTS="bo submit").
 vm-test: | $(SETUP_STAMP)
 	@$(MAKE) -s qemu-bin all initramfs
-	@tests/vm/run-guest.py --qemu $(QEMU) --kernel $(KROOT)/boot/vmlinuz-$(KVER) \
-		--initrd $(BUILD)/initramfs.cpio.gz --log $(BUILD)/guest-console.log \
+	@$(BOOT_GUEST) --log $(BUILD)/guest-console.log \
 		$(if $(TESTS),--tests "$(TESTS)",--tests "$(notdir $(GUEST_TESTS))")
 
 # The demo: an MX-FP8 GEMM (size: DEMO_GEMM="M N K"), then a job-submission workload.
 DEMO_GEMM ?= 1024 1024 1024
 demo: | $(SETUP_STAMP)
 	@$(MAKE) -s qemu-bin all initramfs
-	@tests/vm/run-guest.py --qemu $(QEMU) --kernel $(KROOT)/boot/vmlinuz-$(KVER) \
-		--initrd $(BUILD)/initramfs.cpio.gz --log $(BUILD)/demo-console.log \
+	@$(BOOT_GUEST) --log $(BUILD)/demo-console.log \
 		--run "/bin/accel-gemm $(DEMO_GEMM)" --run "/bin/accel-demo" --raw
 
 clean:

@@ -35,8 +35,7 @@ BENCH_REPORT = $(if $(filter bench,$(MAKECMDGOALS)),,@bench/report.sh $(BUILD)/b
 bench-gemm: $(BENCH_HOST) | $(SETUP_STAMP)
 	@$(MAKE) -s qemu-bin all initramfs
 	@mkdir -p $(BUILD)/bench
-	@tests/vm/run-guest.py --qemu $(QEMU) --kernel $(KROOT)/boot/vmlinuz-$(KVER) \
-		--initrd $(BUILD)/initramfs.cpio.gz --log $(BUILD)/bench/gemm-console.log \
+	@$(BOOT_GUEST) --log $(BUILD)/bench/gemm-console.log \
 		--run "/bin/bench-gemm e2e $(BENCH_GEMM_SHAPE) --reps $(BENCH_REPS)" \
 		--run "/bin/bench-gemm pipeline --reps $(BENCH_REPS)" \
 		--run "/bin/bench-gemm tma --reps $(BENCH_REPS)" >$(BUILD)/bench/gemm-raw.csv
@@ -47,8 +46,7 @@ bench-gemm: $(BENCH_HOST) | $(SETUP_STAMP)
 bench-submit: | $(SETUP_STAMP)
 	@$(MAKE) -s qemu-bin all initramfs
 	@mkdir -p $(BUILD)/bench
-	@tests/vm/run-guest.py --qemu $(QEMU) --kernel $(KROOT)/boot/vmlinuz-$(KVER) \
-		--initrd $(BUILD)/initramfs.cpio.gz --log $(BUILD)/bench/submit-console.log \
+	@$(BOOT_GUEST) --log $(BUILD)/bench/submit-console.log \
 		--run "/bin/bench-submit --seconds $(BENCH_SECONDS)" >$(BUILD)/bench/submit.csv
 	$(BENCH_REPORT)
 

@@ -41,7 +41,10 @@ LIBACCEL_TEST_NAMES := prog error asm tmap
 LIBACCEL_HOST_TESTS := $(patsubst %,$(BUILD)/tests/host/test-libaccel-%,$(LIBACCEL_TEST_NAMES))
 HOST_TESTS += $(LIBACCEL_HOST_TESTS)
 
-$(BUILD)/tests/host/test-libaccel-%: tests/host/test-libaccel-%.c $(LIBACCEL_LIB)
+# They use the kselftest harness, whose headers make setup fetches (KSFT_HOST_TESTS).
+KSFT_HOST_TESTS += $(LIBACCEL_HOST_TESTS)
+
+$(BUILD)/tests/host/test-libaccel-%: tests/host/test-libaccel-%.c $(LIBACCEL_LIB) | $(KSFT_INC)/kselftest_harness.h
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) $(ACCEL_KSFT_CFLAGS) -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
 

@@ -24,6 +24,15 @@ if [ ! -f "$kdir/.done" ]; then
 fi
 [ -f "$root/boot/vmlinuz-$MXA_KVER" ] || mxa_die "kernel image missing in $root"
 
+# The -amd64 headers' Makefile is one line, `include /usr/src/linux-headers-<ver>-common/Makefile`:
+# an absolute path that only an installed package provides. Point it at the -common tree
+# unpacked beside it (also repairs caches unpacked before this step existed, or moved).
+kmk="$root/usr/src/linux-headers-$MXA_KVER/Makefile"
+[ -f "$kmk" ] || mxa_die "kernel headers missing in $root"
+want="include $root/usr/src/linux-headers-${MXA_KVER_PKG}-common/Makefile"
+[ "$(cat "$kmk")" = "$want" ] || printf '%s\n' "$want" >"$kmk"
+[ -f "${want#include }" ] || mxa_die "${want#include } missing: the -common headers did not unpack"
+
 # From linux-source-6.12: the kselftest harness headers (guest tests) and checkpatch.pl
 # with its data files (driver lint, tests/host/test-driver-lint.sh). A stamp each, so
 # an older cache gains what it lacks.

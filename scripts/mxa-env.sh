@@ -23,3 +23,9 @@ mxa_die() { printf 'mxa: error: %s\n' "$*" >&2; exit 1; }
 mxa_hash_files() {
 	(cd "$MXA_TOP" && for f in "$@"; do printf '%s\n' "$f"; cat "$f"; done) | sha256sum | cut -c1-16
 }
+
+# What a guest boots: the QEMU with the mxa device, the pinned kernel, this checkout's
+# initramfs (tests/vm/boot-guest.sh passes them to run-guest.py).
+MXA_QEMU="${MXA_QEMU:-$MXA_CACHE/qemu/qemu-system-x86_64}"
+MXA_GUEST_KERNEL="${MXA_GUEST_KERNEL:-$MXA_CACHE/kernel/$MXA_KVER/root/boot/vmlinuz-$MXA_KVER}"
+MXA_INITRD="${MXA_INITRD:-$MXA_BUILD/initramfs.cpio.gz}"

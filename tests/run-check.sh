@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# make check: host tests, then the guest kselftests in one TCG guest; one TAP stream in
+# make check: host tests, then the guest kselftests in three TCG guests; one TAP stream in
 # $BUILD/check.tap and one summary line. usage: run-check.sh BUILD "host tests" "guest tests"
+#
+# Nothing can pass by not running: each results directory lists the binaries expected to
+# report there (EXPECTED), and the harness's own exit status (HARNESS.rc). tap-merge.py
+# fails every expected binary that left no TAP, and a harness that failed without any
+# failing point (a crash before its first TAP file).
 set -uo pipefail
 . "$(dirname "$0")/../scripts/mxa-env.sh"
 build=$1; host_tests=$2; guest_tests=$3
 tapdir="$build/tap"
-rm -rf "$tapdir"; mkdir -p "$tapdir/host" "$tapdir/guest"
+rm -rf "$tapdir"; mkdir -p "$tapdir/host"
+
+names() { for t in "$@"; do basename "$t"; done; }
 
 mxa_step "host tests"
+names $host_tests >"$tapdir/host/EXPECTED"
 for t in $host_tests; do
 	name=$(basename "$t")
 	start=$(date +%s.%N)
@@ -16,43 +24,39 @@ for t in $host_tests; do
 	mxa_info "$name: exit $(cat "$tapdir/host/$name.rc") ($(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")s)"
 done
 
+# boot LABEL "TESTS" [run-guest.py options]: one guest running TESTS, results in $tapdir/LABEL
+boot() {
+	local label=$1 tests=$2; shift 2
+	local dir="$tapdir/$label"
+	mkdir -p "$dir"
+	{ names $tests; echo kernel; } >"$dir/EXPECTED"
+	"$(dirname "$0")/vm/boot-guest.sh" --log "$build/$label-console.log" --tap-dir "$dir" \
+		--tests "$tests" "$@"
+	echo $? >"$dir/HARNESS.rc"
+}
+
+# require LABEL BINARY POINT WHAT: the boot LABEL must have run POINT of BINARY, not skipped it
+require() {
+	local dir="$tapdir/$1"
+	if grep -Eq "^ok [0-9]+ ${3//./\\.}\$" "$dir/$2.tap" 2>/dev/null; then
+		echo "ok 1 $4 ran $3"
+	else
+		echo "not ok 1 $4 did not run $3"
+	fi >"$dir/$2-required.tap"
+	echo 0 >"$dir/$2-required.rc"
+	echo "$2-required" >>"$dir/EXPECTED"
+}
+
 mxa_step "guest tests (TCG guest; console log: $build/guest-console.log)"
-kroot="$MXA_CACHE/kernel/$MXA_KVER/root"
-"$(dirname "$0")/vm/run-guest.py" --qemu "$MXA_CACHE/qemu/qemu-system-x86_64" \
-	--kernel "$kroot/boot/vmlinuz-$MXA_KVER" --initrd "$build/initramfs.cpio.gz" \
-	--log "$build/guest-console.log" --tap-dir "$tapdir/guest" --tests "$guest_tests"
+boot guest "$guest_tests"
 
 mxa_step "guest tests with -device mxa,numerics=hopper (console log: $build/guest-hopper-console.log)"
-mkdir -p "$tapdir/guest-hopper"
-"$(dirname "$0")/vm/run-guest.py" --qemu "$MXA_CACHE/qemu/qemu-system-x86_64" \
-	--kernel "$kroot/boot/vmlinuz-$MXA_KVER" --initrd "$build/initramfs.cpio.gz" \
-	--log "$build/guest-hopper-console.log" --tap-dir "$tapdir/guest-hopper" --tests "mma" \
-	--device-args numerics=hopper
-# the hopper-only test point must have run there, not been skipped
-{
-	if grep -Eq '^ok [0-9]+ mma\.hopper_numerics_mode$' "$tapdir/guest-hopper/mma.tap"; then
-		echo "ok 1 numerics=hopper boot ran mma.hopper_numerics_mode"
-	else
-		echo "not ok 1 numerics=hopper boot did not run mma.hopper_numerics_mode"
-	fi
-} >"$tapdir/guest-hopper/hopper-mode.tap"
-echo 0 >"$tapdir/guest-hopper/hopper-mode.rc"
+boot guest-hopper "mma" --device-args numerics=hopper
+require guest-hopper mma mma.hopper_numerics_mode "numerics=hopper boot"
 
 mxa_step "guest tests with two mxa devices (console log: $build/guest-2dev-console.log)"
-mkdir -p "$tapdir/guest-2dev"
-"$(dirname "$0")/vm/run-guest.py" --qemu "$MXA_CACHE/qemu/qemu-system-x86_64" \
-	--kernel "$kroot/boot/vmlinuz-$MXA_KVER" --initrd "$build/initramfs.cpio.gz" \
-	--log "$build/guest-2dev-console.log" --tap-dir "$tapdir/guest-2dev" --tests "prime" \
-	--devices 2
-# the dma-buf of another device must have been tried there, not skipped
-{
-	if grep -Eq '^ok [0-9]+ prime\.another_device$' "$tapdir/guest-2dev/prime.tap"; then
-		echo "ok 1 two-device boot ran prime.another_device"
-	else
-		echo "not ok 1 two-device boot did not run prime.another_device"
-	fi
-} >"$tapdir/guest-2dev/two-devices.tap"
-echo 0 >"$tapdir/guest-2dev/two-devices.rc"
+boot guest-2dev "prime" --devices 2
+require guest-2dev prime prime.another_device "two-device boot"
 
 mxa_step "results ($build/check.tap)"
 exec "$(dirname "$0")/tap-merge.py" "$build/check.tap" host="$tapdir/host" guest="$tapdir/guest" \

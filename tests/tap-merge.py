@@ -5,6 +5,9 @@ usage: tap-merge.py OUT.tap SOURCE=DIR...
 Each DIR holds <name>.tap and <name>.rc pairs. Every "ok"/"not ok" line becomes one test
 point named SOURCE/<name>: <description>. A binary that exited non-zero without reporting
 a failure, or that printed no test points at all, counts as one failure.
+Optional in DIR: EXPECTED, the names (one a line) that must have reported there: each one
+without a .tap file counts as one failure; HARNESS.rc, the exit status of what ran them:
+non-zero with no failing point in DIR counts as one failure.
 Prints "N passed, N failed[, N skipped]" last; exits 1 if anything failed or nothing ran.
 """
 import os
@@ -12,6 +15,15 @@ import re
 import sys
 
 POINT = re.compile(r"^(not ok|ok)\b\s*(\d+)?\s*(?:- )?(.*)$")
+
+
+def read_words(path):
+    """The whitespace-separated words of a file, or None when there is none."""
+    try:
+        with open(path) as fh:
+            return fh.read().split()
+    except OSError:
+        return None
 
 
 def main():
@@ -22,9 +34,12 @@ def main():
         if not os.path.isdir(d):
             points.append((False, "%s: no results (directory %s missing)" % (label, d), "", []))
             continue
-        for f in sorted(os.listdir(d)):
-            if not f.endswith(".tap"):
-                continue
+        start = len(points)
+        files = sorted(f for f in os.listdir(d) if f.endswith(".tap"))
+        for name in read_words(os.path.join(d, "EXPECTED")) or []:
+            if name + ".tap" not in files:
+                points.append((False, "%s/%s: never reported (no TAP file)" % (label, name), "", []))
+        for f in files:
             name = f[:-4]
             with open(os.path.join(d, f), errors="replace") as fh:
                 lines = fh.read().splitlines()
@@ -55,6 +70,10 @@ def main():
                 points.append((False, "%s/%s: exited with status %d" % (label, name, rc), "", diag[-30:]))
             elif seen == 0:
                 points.append((False, "%s/%s: reported no test points" % (label, name), "", diag[-30:]))
+        harness = read_words(os.path.join(d, "HARNESS.rc"))
+        if harness and harness != ["0"] and all(p[0] for p in points[start:]):
+            points.append((False, "%s: its harness exited with status %s and no failing point" %
+                           (label, harness[0]), "", []))
     passed = failed = skipped = 0
     with open(out_path, "w") as out:
         out.write("TAP version 13\n1..%d\n" % len(points))

@@ -7,10 +7,11 @@
 #   make -f qemu-device/engine/engine.mk [engine-all|engine-check|golden|bench-engine]
 #
 # Defines: ENGINE_SRCS, ENGINE_LIB, HOST_TESTS += the engine's host tests,
-# targets golden (GOLDEN ?= ../shared/golden), bench-engine, engine-check.
+# targets golden (GOLDEN ?= tests/golden/h200, the H200 cases kept in the tree),
+# bench-engine, engine-check.
 
 BUILD ?= build
-GOLDEN ?= ../shared/golden
+GOLDEN ?= tests/golden/h200
 CC ?= cc
 
 ENGINE_DIR := qemu-device/engine
@@ -66,7 +67,8 @@ $(ENGINE_LIB): $(ENGINE_OBJS)
 
 $(BUILD)/tests/host/test-engine-%: tests/host/test-engine-%.c tests/host/tap.h tests/host/test-engine-util.h $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -Itests/host -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
+	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -Itests/host \
+		-DMXA_GOLDEN_DIR_DEFAULT='"$(abspath tests/golden/h200)"' -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
 
 $(ENGINE_EXPLORE): tests/host/explore-hopper-gemm.c $(ENGINE_LIB)
 	@mkdir -p $(dir $@)

@@ -6,8 +6,9 @@
  * DOC: where the numbers come from
  *
  * Every plan here reproduces its H200 GEMM bit for bit (the gemm_* cases of
- * ../shared/golden and the extra cases of tests/host/gen-cublas-cases.py, run
- * through tests/host/explore-hopper-gemm.c); the kernel names are what
+ * the full H200 golden set, whose small ones tests/golden/h200 keeps, and the
+ * extra cases of tests/host/gen-cublas-cases.py, run through
+ * tests/host/explore-hopper-gemm.c); the kernel names are what
  * torch.profiler showed. FP8 promotes every 128 elements without fast
  * accumulation and never with it, on every shape tried; its promotion sums
  * were exact in FP32, so cuBLAS's FP8 split-K (128x128x8192) changed no bit.

@@ -401,7 +401,7 @@ int mxa_hopper_gemm(struct mxa_engine *eng, const struct mxa_gemm_desc *desc,
  * mxa_hopper_cublas_plan() - the plan cuBLAS/cuBLASLt (CUDA 13, torch 2.11)
  * chose on an H200 for @desc's types and shape (B as N x K), as measured:
  * FP8 promotes every 128 unless @fast_accum; split-K and sliced K as seen
- * for the shapes of ../shared/golden and of tests/host/gen-cublas-cases.py.
+ * for the shapes of the full H200 golden set and of tests/host/gen-cublas-cases.py.
  * Returns 1 for a measured shape, 0 when the plan is a guess (one chain).
  */
 int mxa_hopper_cublas_plan(const struct mxa_gemm_desc *desc, int fast_accum,

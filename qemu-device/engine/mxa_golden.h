@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mxa_golden.h - the one reader of MXGV golden vectors (format in
- * ../shared/golden/README.md) and the rules that check the engine on them.
+ * tests/golden/h200/README.md) and the rules that check the engine on them.
  */
 #ifndef MXA_GOLDEN_H
 #define MXA_GOLDEN_H

@@ -104,8 +104,9 @@ AVX512 void mxa_kern_f32x2_avx512(const float *a, const float *b, size_t k,
 	size_t nsub = k / MXA_FAST_KSUB, cnt;
 	const float *pf = a + MXA_MR * MXA_KA_STRIDE;
 
-	if (!nsub || k % MXA_FAST_KSUB) {
-		/* a partial MX sub-block: the AVX2 kernel, one panel at a time */
+	if (!nsub || k % MXA_FAST_KSUB || !u1->nr) {
+		/* a partial MX sub-block, or no second panel (the asm below would read
+		 * one past the packed B): the AVX2 kernel, one panel at a time */
 		mxa_kern_f32_avx2(a, b, k, u0);
 		if (u1->nr)
 			mxa_kern_f32_avx2(a, b + BPANEL_BYTES / 4, k, u1);
@@ -187,6 +188,8 @@ AVX512 void mxa_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const u
 	__m512i c21 = c00, c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
 	int32_t p[2 * MXA_MR * MXA_NR] __attribute__((aligned(64)));
 
+	if (!u1->nr)
+		b1 = b0; /* no second panel: never read past the packed B */
 #define ROW(i, r0, r1)								\
 	do {									\
 		__m512i ax = _mm512_set1_epi32((int)a[i]);			\

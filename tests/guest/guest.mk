@@ -17,6 +17,7 @@ GUEST_TEST_CFLAGS := $(LIBACCEL_CFLAGS) $(ACCEL_KSFT_CFLAGS) -Itests/guest
 .PHONY: guest-tests
 guest-tests: $(GUEST_TEST_BINS)
 
-$(BUILD)/guest/%: tests/guest/%.c tests/guest/mxa_test.h tests/guest/accel_test.h $(LIBACCEL_LIB) $(LIBACCEL_HDRS)
+$(BUILD)/guest/%: tests/guest/%.c tests/guest/mxa_test.h tests/guest/accel_test.h $(LIBACCEL_LIB) $(LIBACCEL_HDRS) \
+		| $(KSFT_INC)/kselftest_harness.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_TEST_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)

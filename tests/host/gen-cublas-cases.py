@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """gen-cublas-cases.py OUTDIR - extra oracle-3 MXGV cases (cuBLAS/cuBLASLt GEMMs on an
-H200, the way ../shared/golden made its gemm_* cases) for shapes the golden set lacks, to
+H200, the way the H200 golden set made its gemm_* cases) for shapes the golden set lacks, to
 pin down the HOPPER GEMM model (split-K choice, FP8 promotion). Also writes
 OUTDIR/kernels.tsv: the CUDA kernels each GEMM launched (torch.profiler)."""
 import os, struct, sys

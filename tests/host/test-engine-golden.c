@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test-engine-golden - every MXGV case of the golden directory
- * ($MXA_GOLDEN_DIR, default ../shared/golden relative to the project root)
+ * ($MXA_GOLDEN_DIR, default tests/golden/h200: the H200 cases kept in the tree)
  * must pass with the default numerics; GEMM and TMATMULMX cases must also
  * pass with the FAST numerics on two threads with the interwave policy, and
  * the floating-point wmma/wgmma cases and the cuBLAS GEMMs must be
@@ -31,7 +31,7 @@ int main(void)
 	struct dirent *de;
 
 	if (!dir || !*dir)
-		dir = "../shared/golden";
+		dir = MXA_GOLDEN_DIR_DEFAULT;
 	tap_begin();
 	dp = opendir(dir);
 	if (!tap_ok(dp != NULL, "golden directory %s is readable", dir))

@@ -18,7 +18,7 @@ expect() { # description command... ; passes when the command succeeds
 	if "$@" >"$work/out" 2>&1; then tap ok "$d"; else tap not-ok "$d"; sed 's/^/# /' "$work/out" | tail -20; fi
 }
 echo "TAP version 13"
-echo "1..8"
+echo "1..15"
 
 # --- tap-merge.py ---
 mkdir -p "$work/t1"
@@ -40,11 +40,37 @@ printf '# nothing\n' >"$work/t2/silent.tap"; echo 0 >"$work/t2/silent.rc"
 expect "tap-merge: a crash after passing points and a binary without points both fail" \
 	grep -qx "1 passed, 2 failed" "$work/m3.out"
 
+mkdir -p "$work/t3"
+printf 'ok 1 a\n' >"$work/t3/one.tap"; echo 0 >"$work/t3/one.rc"
+printf 'one\ntwo\nkernel\n' >"$work/t3/EXPECTED"
+"$top/tests/tap-merge.py" "$work/m4.tap" src="$work/t3" >"$work/m4.out"
+expect "tap-merge: each expected binary without a TAP file fails" \
+	sh -c "grep -qx '1 passed, 2 failed' '$work/m4.out' && grep -q 'src/two: never reported' '$work/m4.out'"
+mkdir -p "$work/t4"; echo 137 >"$work/t4/HARNESS.rc"
+if "$top/tests/tap-merge.py" "$work/m5.tap" src="$work/t4" >"$work/m5.out"; then
+	tap not-ok "tap-merge: an empty results directory whose harness died fails"
+else
+	tap ok "tap-merge: an empty results directory whose harness died fails"
+fi
+expect "tap-merge: ... and names the harness' exit status" \
+	sh -c "grep -qx '0 passed, 1 failed' '$work/m5.out' && grep -q 'harness exited with status 137' '$work/m5.out'"
+
+# --- run-check.sh with guest runs broken on purpose: the harness killed before it writes
+# any TAP (its QEMU kills it), and a QEMU that cannot be started. make check must fail,
+# naming every guest binary that did not report.
+printf '#!/bin/sh\nkill -KILL $PPID\n' >"$work/qemu-kills-harness"; chmod +x "$work/qemu-kills-harness"
+for broken in "$work/qemu-kills-harness" "$work/no-such-qemu"; do
+	MXA_QEMU=$broken "$top/tests/run-check.sh" "$work/check" "" "device bo" >"$work/rc.out" 2>&1
+	rc=$?
+	expect "run-check: guest runs broken by $(basename "$broken") make it exit non-zero" test "$rc" != 0
+	expect "run-check: ... and every guest binary of every boot counts as failed" \
+		sh -c "grep -qx '0 passed, 9 failed' '$work/rc.out' &&
+		       grep -q 'guest/bo: never reported' '$work/rc.out' &&
+		       grep -q 'guest-2dev/prime: never reported' '$work/rc.out'"
+done
+
 # --- run-guest.py ---
-qemu="$MXA_CACHE/qemu/qemu-system-x86_64"
-kernel="$MXA_CACHE/kernel/$MXA_KVER/root/boot/vmlinuz-$MXA_KVER"
-initrd="$MXA_BUILD/initramfs.cpio.gz"
-vm() { "$top/tests/vm/run-guest.py" --qemu "$qemu" --kernel "$kernel" --initrd "$initrd" "$@"; }
+vm() { "$top/tests/vm/boot-guest.sh" "$@"; }
 
 vm --log "$work/ok.log" --run "true" --timeout 120 >"$work/ok.out" 2>&1
 expect "run-guest: a guest whose program succeeds reports success" test $? = 0

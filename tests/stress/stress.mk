@@ -32,12 +32,11 @@ $(MXA_STRESS): tests/stress/mxa-stress.c tests/stress/mxa_counters.h $(LIBACCEL_
 
 # The kselftest (its name is in GUEST_TEST_NAMES of tests/guest/guest.mk).
 $(STRESS_KSFT): tests/stress/stress-ksft.c tests/stress/mxa_counters.h tests/guest/mxa_test.h \
-		$(LIBACCEL_HDRS)
+		$(LIBACCEL_HDRS) | $(KSFT_INC)/kselftest_harness.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_TEST_CFLAGS) -Itests/stress -static -o $@ $<
 
-STRESS_RUN = tests/vm/run-guest.py --qemu $(QEMU) --kernel $(KROOT)/boot/vmlinuz-$(KVER) \
-	--initrd $(BUILD)/initramfs.cpio.gz --timeout $$(($(STRESS_SECONDS) + 900))
+STRESS_RUN = $(BOOT_GUEST) --timeout $$(($(STRESS_SECONDS) + 900))
 
 .PHONY: fuzz-driver stress
 fuzz-driver: | $(SETUP_STAMP)
