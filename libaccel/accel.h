@@ -210,6 +210,9 @@ int accel_prog_upload(const struct accel_prog *prog, struct accel_bo *bo, size_t
  * @job_id: the kernel's id of the job (0 if the kernel refused the submission).
  * @has_detail: 1 when the fields besides @status and @job_id are known; 0 when only
  *	@status is (a submission refused or cancelled before the job ended).
+ * @cycles: the device's modelled cycles for the job (Documentation/device.rst,
+ *	"Timing and the cycle model"): the same for the same program at any host load.
+ * @commands: commands the device executed.
  */
 struct accel_job_result {
 	int status;
@@ -221,6 +224,8 @@ struct accel_job_result {
 	uint64_t start_ns, end_ns;
 	uint64_t job_id;
 	int has_detail;
+	uint64_t cycles;
+	uint32_t commands;
 };
 
 /**

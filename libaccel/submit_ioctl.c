@@ -42,6 +42,8 @@ int accel_ioctl_wait(struct accel_job *job, int64_t timeout_ns)
 	r->err_info = w.result.err_info;
 	r->start_ns = w.result.start_ns;
 	r->end_ns = w.result.end_ns;
+	r->cycles = w.result.cycles;
+	r->commands = w.result.commands;
 	r->job_id = job->kernel_id;
 	r->has_detail = 1;
 	accel_job_finish(job);

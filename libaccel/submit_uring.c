@@ -72,6 +72,8 @@ static void accel_uring_complete(struct accel_device *dev, const struct io_uring
 		r->err_info = k->err_info;
 		r->start_ns = k->start_ns;
 		r->end_ns = k->end_ns;
+		r->cycles = k->cycles;
+		r->commands = k->commands;
 		r->has_detail = 1;
 	} else {
 		/* Refused at submission, cancelled, or the result could not be written. */
@@ -158,6 +160,7 @@ int accel_uring_submit(struct accel_device *dev, const struct drm_mxa_submit *ar
 	sqe->user_data = (uintptr_t)job;
 	job->kres.status = ACCEL_RESULT_UNSET;
 	a.result_ptr = (uintptr_t)&job->kres;
+	a.result_size = sizeof(job->kres);	/* uAPI 0.2: cycles and commands too */
 	memcpy(sqe->cmd, &a, sizeof(a));
 
 	dev->queued++;

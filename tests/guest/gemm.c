@@ -14,6 +14,10 @@
  * INT8 with block scales, F64, S8/S4, B1; B stored N x K and, for whole-byte types,
  * K x N) on the odd shapes 100x48x192 and 257x129x320, D at sampled rows x columns (tile
  * edges, middle, last) and the whole last row compared bit for bit with the engine.
+ *
+ * Plumbing tests: the reference is the same engine code compiled into the guest, so they
+ * check operands, encodings and data paths, not numerics (the H200 golden vectors,
+ * tests/host/test-engine-golden, are the numerics oracle; Documentation/testing.rst).
  */
 #include "mxa_test.h"
 

@@ -29,17 +29,6 @@ FIXTURE(groups) {
 	uint32_t fence_off, fence_size;	/* program: data[1] = 7 */
 };
 
-static uint32_t *put_sem_wait(uint32_t *p, uint64_t va, uint64_t value, uint32_t timeout_us)
-{
-	*p++ = MXA_CMD_HEADER(MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, 0);
-	*p++ = (uint32_t)va;
-	*p++ = (uint32_t)(va >> 32);
-	*p++ = (uint32_t)value;
-	*p++ = (uint32_t)(value >> 32);
-	*p++ = timeout_us;
-	return p;
-}
-
 FIXTURE_SETUP(groups)
 {
 	uint32_t *start, *p;
@@ -54,7 +43,7 @@ FIXTURE_SETUP(groups)
 	memset(self->data.map, 0, 4096);
 
 	start = p = self->prog.map;
-	p = put_sem_wait(p, self->data.va, 1, MXA_SEM_MAX_TIMEOUT_US);
+	p = mxa_put_sem_wait(p, self->data.va, 1, MXA_SEM_MAX_TIMEOUT_US);
 	self->block_off = 0;
 	self->block_size = mxa_bytes(start, p);
 	start = p = (uint32_t *)((char *)self->prog.map + 1024);

@@ -80,17 +80,6 @@ static int counters_settle(long bos, long ctxs, long jobs, int secs)
 	return -ETIMEDOUT;
 }
 
-static uint32_t *put_sem_wait(uint32_t *p, uint64_t va, uint64_t value, uint32_t timeout_us)
-{
-	*p++ = MXA_CMD_HEADER(MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, 0);
-	*p++ = (uint32_t)va;
-	*p++ = (uint32_t)(va >> 32);
-	*p++ = (uint32_t)value;
-	*p++ = (uint32_t)(value >> 32);
-	*p++ = timeout_us;
-	return p;
-}
-
 static int queue_cmd(struct io_uring *ring, int fd, uint32_t cmd_op, const void *payload,
 		     size_t size, uint64_t user_data)
 {
@@ -130,7 +119,7 @@ static int start_hangs(int fd, struct io_uring *ring, const struct mxa_bo *prog,
 	int cmds = 0, ret, i;
 	unsigned int q;
 
-	p = put_sem_wait(p, sem_va, 1, timeout_us);
+	p = mxa_put_sem_wait(p, sem_va, 1, timeout_us);
 	size = mxa_bytes(prog->map, p);
 	*nids = 0;
 	for (q = 0; q < nq; q++) {
@@ -234,6 +223,7 @@ TEST_F_TIMEOUT(hotplug, kill9_with_uring_waits_and_jobs, 120)
 struct waiter {
 	int fd;
 	uint64_t id;
+	volatile pid_t tid;	/* the thread's id, once it runs */
 	int ret;
 	struct drm_mxa_job_result result;
 };
@@ -242,6 +232,7 @@ static void *wait_thread(void *arg)
 {
 	struct waiter *w = arg;
 
+	w->tid = gettid();
 	w->ret = mxa_wait(w->fd, w->id, 120 * SEC, &w->result);
 	return NULL;
 }
@@ -288,8 +279,11 @@ TEST_F_TIMEOUT(hotplug, device_del_with_file_maps_and_jobs, 180)
 	w.fd = fd;
 	w.id = ids[0];
 	w.ret = 1;
+	w.tid = 0;
 	ASSERT_EQ(0, pthread_create(&thread, NULL, wait_thread, &w));
-	usleep(200 * 1000);
+	/* the device goes while the waiter sleeps in DRM_IOCTL_MXA_WAIT */
+	ASSERT_TRUE(mxa_wait_until(w.tid && mxa_thread_blocked_in(w.tid, SYS_ioctl), 10000))
+		TH_LOG("the waiter never blocked in its ioctl");
 
 	printf("# MXA-HOST device_del mxa0\n");
 	fflush(stdout);

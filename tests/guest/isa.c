@@ -210,14 +210,17 @@ TEST_F(isa, semaphore_across_queues)
 
 	if (accel_device_info(self->dev)->num_queues < 2)
 		SKIP(return, "one queue");
-	/* queue 1: wait for sem >= 2, then copy what queue 0 wrote */
+	/* queue 1: say it runs (data[4] = 1), wait for sem >= 2, then copy what queue 0
+	 * wrote */
+	ASSERT_EQ(0, accel_prog_fence_write(p, self->va + 32, 1));
 	ASSERT_EQ(0, accel_prog_sem_wait(p, sem, 2, 5000000));
 	ASSERT_EQ(0, accel_prog_reg_load(p, 1, self->va + 8));
 	ASSERT_EQ(0, accel_prog_reg_store(p, 1, self->va + 16));
 	ASSERT_EQ(0, accel_prog_upload(p, self->prog_bo, 0));
 	ASSERT_EQ(0, accel_submit(self->dev, 1, self->prog_bo, 0, accel_prog_size(p), &waiter));
 	ASSERT_EQ(0, accel_flush(self->dev));
-	usleep(50000);
+	/* the waiter runs on the device: it is at its wait, with nothing signalled yet */
+	ASSERT_TRUE(mxa_wait_until(self->data[4] == 1, 10000));
 	EXPECT_FALSE(accel_job_done(waiter));
 	/* queue 0: write the payload, signal +1 twice */
 	accel_prog_reset(p);

@@ -14,6 +14,7 @@
  */
 #include "mxa_test.h"
 
+#include <poll.h>
 #include <pthread.h>
 #include <sys/wait.h>
 
@@ -393,29 +394,48 @@ TEST_F_TIMEOUT(isolation, close_racing_submit_never_hits_another_bo, 120)
 
 TEST_F_TIMEOUT(isolation, faulting_process_killed_others_continue, 60)
 {
-	/* B's process faults repeatedly and is killed with SIGKILL mid-job; A is unaffected. */
+	/*
+	 * B's process faults repeatedly and is killed with SIGKILL mid-job; A is unaffected.
+	 * B tells (through a pipe) once its first job has ended with an MMU fault, so the
+	 * kill comes after faults, with B's later jobs still queued or running.
+	 */
 	struct drm_mxa_job_result r;
+	struct pollfd pfd;
 	uint64_t id;
 	uint32_t *p;
-	pid_t pid = fork();
+	int pipefd[2];
+	char c = 0;
+	pid_t pid;
 
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
 	if (pid == 0) {
-		int fd = mxa_open(), i;
+		int fd = mxa_open(), i, told = 0;
 		struct mxa_bo prog;
 
+		close(pipefd[0]);
 		if (fd < 0 || mxa_bo_new(fd, 4096, &prog))
 			_exit(1);
 		for (;;) {
 			p = prog.map;
 			for (i = 0; i < 8; i++)
 				p = mxa_put_fence(p, self->a_secret.va + 8 * i, 0xbad);
-			mxa_submit(fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id);
+			if (mxa_submit(fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id) || told)
+				continue;
+			if (mxa_wait(fd, id, 30 * SEC, &r) == 0 &&
+			    write(pipefd[1], r.status == -EFAULT ? "f" : "x", 1) == 1)
+				told = 1;
 		}
 	}
+	close(pipefd[1]);
 	p = put_long(self->a_prog.map, 100000, self->a_out.va, 0xa4);
 	ASSERT_EQ(0, mxa_submit(self->fa, self->a_prog.handle, 0, 0,
 				mxa_bytes(self->a_prog.map, p), &id));
-	usleep(300 * 1000);
+	pfd = (struct pollfd){ .fd = pipefd[0], .events = POLLIN };
+	EXPECT_EQ(1, poll(&pfd, 1, 30000)) TH_LOG("B never reported its first job");
+	EXPECT_EQ(1, read(pipefd[0], &c, 1));
+	EXPECT_EQ('f', c) TH_LOG("B's first job did not fault");
+	close(pipefd[0]);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	ASSERT_EQ(0, mxa_wait(self->fa, id, 60 * SEC, &r));

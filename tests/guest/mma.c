@@ -5,6 +5,10 @@
  * popc) on SRAM operands and on tile registers, each compared bit for bit with the
  * engine's mxa_mma() run on the guest's CPU; and the errors for a shape that is no
  * instruction and for misaligned SRAM operands.
+ *
+ * Plumbing tests: the reference is the same engine code compiled into the guest, so they
+ * check operands, encodings and data paths, not numerics (the H200 golden vectors,
+ * tests/host/test-engine-golden, are the numerics oracle; Documentation/testing.rst).
  */
 #include "mxa_test.h"
 
@@ -174,13 +178,13 @@ static const struct shape shapes[] = {
 	{ MXA_DT_B1, MXA_DT_S32, 16, 8, 256, ACCEL_MMA_B1_XOR },
 };
 
-TEST_F(mma, shapes_on_sram_exact)
+TEST_F(mma, shapes_on_sram_plumbing)
 {
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
 		EXPECT_EQ(0, mma_check(_metadata, self, &shapes[i]));
 }
 
-TEST_F(mma, shapes_on_tiles_exact)
+TEST_F(mma, shapes_on_tiles_plumbing)
 {
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		struct shape s = shapes[i];

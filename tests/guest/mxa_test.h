@@ -10,10 +10,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -162,6 +164,19 @@ static inline uint32_t *mxa_put_timestamp(uint32_t *p, uint64_t va)
 }
 
 /* Bytes between two dword pointers. */
+/* SEM_WAIT: wait until the 64-bit word at @va is >= @value, at most @timeout_us. */
+static inline uint32_t *mxa_put_sem_wait(uint32_t *p, uint64_t va, uint64_t value,
+					 uint32_t timeout_us)
+{
+	*p++ = MXA_CMD_HEADER(MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, 0);
+	*p++ = (uint32_t)va;
+	*p++ = (uint32_t)(va >> 32);
+	*p++ = (uint32_t)value;
+	*p++ = (uint32_t)(value >> 32);
+	*p++ = timeout_us;
+	return p;
+}
+
 static inline uint32_t mxa_bytes(const uint32_t *start, const uint32_t *end)
 {
 	return (uint32_t)((end - start) * sizeof(uint32_t));
@@ -175,7 +190,55 @@ static inline int64_t mxa_now_ns(void)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
+/*
+ * Evaluate @cond every millisecond until it holds or @timeout_ms passes: true when it
+ * held. Tests wait with this for the event their next assertion depends on, never for a
+ * fixed time; a timeout that passes is the test's failure, not a reason to go on.
+ */
+#define mxa_wait_until(cond, timeout_ms)					\
+	({								\
+		int64_t __end = mxa_now_ns() + (int64_t)(timeout_ms) * 1000000;	\
+		int __held;						\
+		while (!(__held = !!(cond)) && mxa_now_ns() < __end)	\
+			usleep(1000);					\
+		__held;							\
+	})
+
 /* ---- sysfs, debugfs, procfs files ---- */
+
+/*
+ * Is thread @tid of this process asleep inside system call @nr? From
+ * /proc/self/task/TID/stat (state S or D) and .../syscall (the number it is in).
+ */
+static inline int mxa_thread_blocked_in(pid_t tid, long nr)
+{
+	char path[64], buf[512], *s;
+	int fd, n;
+	long in;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	s = strrchr(buf, ')');	/* the name may hold spaces */
+	if (!s || (s[2] != 'S' && s[2] != 'D'))
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return sscanf(buf, "%ld", &in) == 1 && in == nr;
+}
 
 /* Read @path into @buf (NUL-terminated, at most @len - 1 bytes): the length or -errno. */
 static inline int mxa_read_text(const char *path, char *buf, size_t len)

@@ -39,14 +39,10 @@ FIXTURE_SETUP(observe)
 	ASSERT_EQ(0, mxa_debugfs_dir(MXA_TEST_DEVICE, self->dir, sizeof(self->dir)));
 	ASSERT_EQ(0, mxa_bo_new(self->fd, 1 << 16, &self->prog));
 	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &self->data));
-	/* Gate: waits (up to 10 s) until the CPU writes data[0] = 1. */
-	p = self->prog.map;
-	*p++ = MXA_CMD_HEADER(MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, 0);
-	*p++ = (uint32_t)self->data.va;
-	*p++ = (uint32_t)(self->data.va >> 32);
-	*p++ = 1;
-	*p++ = 0;
-	*p++ = MXA_SEM_MAX_TIMEOUT_US;
+	/* Gate: writes data[2] = 1 (it runs), then waits (up to 10 s) until the CPU writes
+	 * data[0] = 1. */
+	p = mxa_put_fence(self->prog.map, self->data.va + 16, 1);
+	p = mxa_put_sem_wait(p, self->data.va, 1, MXA_SEM_MAX_TIMEOUT_US);
 	self->gate_size = mxa_bytes(self->prog.map, p);
 	self->fence_off = 1024;
 	start = (uint32_t *)((char *)self->prog.map + self->fence_off);
@@ -153,7 +149,8 @@ TEST_F(observe, reset_queue_aborts_the_running_job)
 	ASSERT_LE(0, before);
 	ASSERT_EQ(0, submit(self, 2, 0, self->gate_size, &gate));
 	ASSERT_EQ(0, submit(self, 2, self->fence_off, self->fence_size, &behind));
-	usleep(200 * 1000);
+	/* the reset must find the gate running on the device, not queued */
+	ASSERT_TRUE(mxa_wait_until(D(self)[2] == 1, 10000));
 	EXPECT_EQ(-ETIME, mxa_wait(self->fd, gate, 0, NULL));
 	snprintf(text, sizeof(text), "%u", 2);
 	ASSERT_EQ(0, dbg_write(self, "reset_queue", text));
@@ -163,10 +160,11 @@ TEST_F(observe, reset_queue_aborts_the_running_job)
 	ASSERT_EQ(0, mxa_wait(self->fd, behind, 10 * SEC, &r));
 	EXPECT_EQ(0, r.status);
 	EXPECT_EQ(0x77, D(self)[1]);
+	ASSERT_TRUE(mxa_wait_until(queue_resets(self, 2) >= before + 1, 10000));
 	EXPECT_EQ(before + 1, queue_resets(self, 2));
 	/* An idle queue resets too, and runs afterwards. */
 	ASSERT_EQ(0, dbg_write(self, "reset_queue", "2"));
-	usleep(100 * 1000);
+	ASSERT_TRUE(mxa_wait_until(queue_resets(self, 2) >= before + 2, 10000));
 	EXPECT_EQ(before + 2, queue_resets(self, 2));
 	D(self)[1] = 0;
 	ASSERT_EQ(0, submit(self, 2, self->fence_off, self->fence_size, &behind));

@@ -17,6 +17,7 @@
 
 #include "accel.h"
 #include "kselftest_harness.h"
+#include "../stress/mxa_counters.h"
 
 #define SEC	NSEC_PER_SEC
 /* Jobs put before the priority probes: more than a hardware ring holds (255). */
@@ -48,13 +49,7 @@ FIXTURE_SETUP(queues)
 	ASSERT_EQ(0, mxa_bo_new(self->fd, 1 << 16, &self->prog));
 	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &self->data));
 	/* Gate: waits (up to 10 s) until the CPU writes data[0] = 1. */
-	p = self->prog.map;
-	*p++ = MXA_CMD_HEADER(MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, 0);
-	*p++ = (uint32_t)self->data.va;
-	*p++ = (uint32_t)(self->data.va >> 32);
-	*p++ = 1;
-	*p++ = 0;
-	*p++ = MXA_SEM_MAX_TIMEOUT_US;
+	p = mxa_put_sem_wait(self->prog.map, self->data.va, 1, MXA_SEM_MAX_TIMEOUT_US);
 	self->gate_size = mxa_bytes(self->prog.map, p);
 	self->nop_off = 512;
 	start = (uint32_t *)((char *)self->prog.map + self->nop_off);
@@ -243,6 +238,25 @@ TEST_F(queues, high_priority_needs_cap_sys_nice)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
+/* Has hardware queue @q's scheduler used every credit (debugfs queues)? */
+static int sched_credits_used_up(unsigned int q)
+{
+	char dir[512], path[600], buf[8192], key[32], *s;
+	int used, limit;
+
+	if (mxa_debugfs_dir(MXA_TEST_DEVICE, dir, sizeof(dir)))
+		return 0;
+	snprintf(path, sizeof(path), "%s/queues", dir);
+	if (mxa_read_text(path, buf, sizeof(buf)) < 0)
+		return 0;
+	snprintf(key, sizeof(key), "queue %u:", q);
+	s = strstr(buf, key);
+	if (!s || !(s = strstr(s, "sched credits ")) ||
+	    sscanf(s, "sched credits %d of %d", &used, &limit) != 2)
+		return 0;
+	return used == limit;
+}
+
 /*
  * Hardware queue 0 is kept busy: a gate job, then FILLERS no-op jobs on the default
  * queue (more than its ring holds, so some wait in the scheduler). Then @first_n jobs
@@ -269,7 +283,12 @@ static void busy_then_two_queues(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, submit(self, first, self->fence_off[i], self->fence_size, NULL, 0,
 				    &a[i]));
 	ASSERT_EQ(0, submit(self, second, self->fence_off[3], self->fence_size, NULL, 0, &b));
-	usleep(100 * 1000);
+	/*
+	 * The choice is the scheduler's only once it holds every job that did not fit:
+	 * wait until it has used all of hardware queue 0's credits (the rest then wait in
+	 * their queues, to be picked by priority when the gate opens).
+	 */
+	ASSERT_TRUE(mxa_wait_until(sched_credits_used_up(0), 10000));
 	EXPECT_EQ(0, D(self)[1]);
 	D(self)[0] = 1;
 	ASSERT_EQ(0, wait_start(self, gate, NULL));
@@ -353,6 +372,7 @@ struct destroy_arg {
 	int fd;
 	uint32_t queue;
 	int ret;
+	volatile pid_t tid;
 	volatile int done;
 };
 
@@ -360,6 +380,7 @@ static void *destroy_thread(void *p)
 {
 	struct destroy_arg *a = p;
 
+	a->tid = gettid();
 	a->ret = queue_destroy(a->fd, a->queue);
 	a->done = 1;
 	return NULL;
@@ -379,7 +400,8 @@ TEST_F(queues, destroy_waits_until_jobs_are_on_the_hardware)
 	in.handle = s;
 	ASSERT_EQ(0, submit(self, a.queue, self->fence_off[0], self->fence_size, &in, 1, &held));
 	ASSERT_EQ(0, pthread_create(&t, NULL, destroy_thread, &a));
-	usleep(200 * 1000);
+	/* the destroy sleeps in its ioctl while the held job cannot reach the hardware */
+	ASSERT_TRUE(mxa_wait_until(a.tid && mxa_thread_blocked_in(a.tid, SYS_ioctl), 10000));
 	EXPECT_EQ(0, a.done);
 	D(self)[0] = 1;
 	ASSERT_EQ(0, pthread_join(t, NULL));

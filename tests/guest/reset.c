@@ -74,24 +74,13 @@ FIXTURE(reset) {
 	uint32_t hang_size, fence_off, fence_size, fault_off, fault_size;
 };
 
-static uint32_t *put_sem_wait(uint32_t *p, uint64_t va, uint64_t value, uint32_t timeout_us)
-{
-	*p++ = MXA_CMD_HEADER(MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, 0);
-	*p++ = (uint32_t)va;
-	*p++ = (uint32_t)(va >> 32);
-	*p++ = (uint32_t)value;
-	*p++ = (uint32_t)(value >> 32);
-	*p++ = timeout_us;
-	return p;
-}
-
 /* Programs at fixed offsets of a file's program BO. */
 static void setup_progs(FIXTURE_DATA(reset) *self, struct mxa_bo *prog, struct mxa_bo *data)
 {
 	uint32_t *start, *p;
 
 	/* Semaphore data[0] >= 1 never comes: the device would wait 10 s. */
-	p = put_sem_wait(prog->map, data->va, 1, MXA_SEM_MAX_TIMEOUT_US);
+	p = mxa_put_sem_wait(prog->map, data->va, 1, MXA_SEM_MAX_TIMEOUT_US);
 	self->hang_size = mxa_bytes(prog->map, p);
 	self->fence_off = 1024;
 	start = p = (uint32_t *)((char *)prog->map + 1024);
@@ -184,28 +173,34 @@ TEST_F_TIMEOUT(reset, other_contexts_queued_behind_survive, 60)
 	close(fd2);
 }
 
+/* A parameter of mxa.ko (/sys/module/mxa/parameters/@name); -1 if unreadable. */
+static long module_param(const char *name)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/module/mxa/parameters/%s", name);
+	return mxa_read_text(path, buf, sizeof(buf)) > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
 TEST_F_TIMEOUT(reset, repeated_hangs_ban_the_context_only, 90)
 {
 	struct drm_mxa_job_result r;
 	struct mxa_bo prog2, data2;
+	long limit = module_param("ban_hangs");
 	uint64_t id;
-	int i, banned = 0, fd2;
+	int i, fd2;
 
-	for (i = 0; i < 3; i++) {
-		int ret = mxa_submit(self->fd, self->prog.handle, i % self->info.num_queues, 0,
-				     self->hang_size, &id);
-
-		if (ret == -ECANCELED) {
-			banned = 1;
-			break;
-		}
-		ASSERT_EQ(0, ret);
+	/* Exactly ban_hangs hangs are run (each charged before its job ends), no more. */
+	ASSERT_LT(0, limit);
+	ASSERT_GE(8, limit) TH_LOG("ban_hangs %ld: too many 2 s hangs for this test", limit);
+	for (i = 0; i < limit; i++) {
+		ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, i % self->info.num_queues, 0,
+					self->hang_size, &id)) TH_LOG("hang %d of %ld", i + 1, limit);
 		ASSERT_EQ(0, mxa_wait(self->fd, id, 30 * SEC, &r));
 		EXPECT_EQ(-ETIMEDOUT, r.status);
 	}
-	if (!banned)
-		EXPECT_EQ(-ECANCELED, mxa_submit(self->fd, self->prog.handle, 0,
-						 self->fence_off, self->fence_size, &id));
+	EXPECT_EQ(-ECANCELED, mxa_submit(self->fd, self->prog.handle, 0,
+					 self->fence_off, self->fence_size, &id));
 
 	/* Another file is not affected. */
 	fd2 = mxa_open();
@@ -227,16 +222,20 @@ TEST_F_TIMEOUT(reset, repeated_faults_ban_the_context, 60)
 	uint64_t id;
 	int i, ret = 0;
 
-	for (i = 0; i < 64; i++) {
+	long limit = module_param("ban_faults");
+
+	/* Exactly ban_faults consecutive faulting jobs run (each counted before its job
+	 * ends), then the context is banned. */
+	ASSERT_LT(0, limit);
+	for (i = 0; i < limit; i++) {
 		ret = mxa_submit(self->fd, self->prog.handle, 0, self->fault_off,
 				 self->fault_size, &id);
-		if (ret)
-			break;
+		ASSERT_EQ(0, ret) TH_LOG("fault %d of %ld", i + 1, limit);
 		ASSERT_EQ(0, mxa_wait(self->fd, id, 30 * SEC, &r));
 		EXPECT_EQ(-EFAULT, r.status);
 	}
+	ret = mxa_submit(self->fd, self->prog.handle, 0, self->fault_off, self->fault_size, &id);
 	EXPECT_EQ(-ECANCELED, ret);
-	EXPECT_LE(2, i);
 }
 
 TEST_F_TIMEOUT(reset, uring_and_groups_see_the_timeout, 60)

@@ -16,17 +16,6 @@
 
 #define SEC	NSEC_PER_SEC
 
-static uint32_t *put_sem_wait(uint32_t *p, uint64_t va, uint64_t value, uint32_t timeout_us)
-{
-	*p++ = MXA_CMD_HEADER(MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, 0);
-	*p++ = (uint32_t)va;
-	*p++ = (uint32_t)(va >> 32);
-	*p++ = (uint32_t)value;
-	*p++ = (uint32_t)(value >> 32);
-	*p++ = timeout_us;
-	return p;
-}
-
 FIXTURE(sync) {
 	int fd;
 	struct drm_mxa_device_info info;
@@ -35,6 +24,8 @@ FIXTURE(sync) {
 };
 
 #define D0(self) (*(volatile uint64_t *)(self)->data.map)
+/* data[GATE_RUNNING] is 1 once the gate runs on the device */
+#define GATE_RUNNING 8
 
 FIXTURE_SETUP(sync)
 {
@@ -48,8 +39,10 @@ FIXTURE_SETUP(sync)
 		SKIP(return, "no DRM_MXA_DRIVER_CAP_SYNCOBJ");
 	ASSERT_EQ(0, mxa_bo_new(self->fd, 1 << 16, &self->prog));
 	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &self->data));
-	/* Gate: waits (up to 10 s) until the CPU writes data[0] = 1. */
-	p = put_sem_wait(self->prog.map, self->data.va, 1, MXA_SEM_MAX_TIMEOUT_US);
+	/* Gate: writes data[GATE_RUNNING] = 1, then waits (up to 10 s) until the CPU
+	 * writes data[0] = 1. */
+	p = mxa_put_fence(self->prog.map, self->data.va + 8 * GATE_RUNNING, 1);
+	p = mxa_put_sem_wait(p, self->data.va, 1, MXA_SEM_MAX_TIMEOUT_US);
 	self->gate_size = mxa_bytes(self->prog.map, p);
 	/* Program i writes 0x100 + i to data[1 + i]. */
 	for (i = 0; i < 4; i++) {
@@ -88,11 +81,22 @@ static volatile uint64_t *D(FIXTURE_DATA(sync) *self)
 	return self->data.map;
 }
 
+/*
+ * The gate is running on the device: from here on, a job that waits for it cannot have
+ * ended, so the negative checks that follow are about the dependency, not about how soon
+ * they look. Each test also checks, after the gate opens, that the waiting job started
+ * only after the gate ended (device timestamps), which no timing can fake.
+ */
+static int gate_running(FIXTURE_DATA(sync) *self)
+{
+	return mxa_wait_until(D(self)[GATE_RUNNING] == 1, 10000);
+}
+
 TEST_F(sync, binary_out_and_in)
 {
 	struct drm_mxa_sync_op out = { .flags = DRM_MXA_SYNC_OP_SIGNAL };
 	struct drm_mxa_sync_op in = { .flags = DRM_MXA_SYNC_OP_WAIT };
-	struct drm_mxa_job_result r;
+	struct drm_mxa_job_result r = { 0 }, rg = { 0 };
 	uint64_t gate, b, c;
 	uint32_t s;
 
@@ -106,7 +110,7 @@ TEST_F(sync, binary_out_and_in)
 	 * once (joins the backlog behind b rather than sleeping until the gate opens).
 	 */
 	ASSERT_EQ(0, submit(self, 1, self->fence_off[1], self->fence_size, NULL, 0, &c));
-	usleep(200 * 1000);
+	ASSERT_TRUE(gate_running(self));
 	EXPECT_EQ(-ETIME, mxa_wait(self->fd, b, 0, &r));
 	EXPECT_EQ(-ETIME, mxa_wait(self->fd, c, 0, &r));
 	EXPECT_EQ(0, D(self)[1]);
@@ -114,13 +118,15 @@ TEST_F(sync, binary_out_and_in)
 	EXPECT_EQ(ETIME, errno);
 
 	D(self)[0] = 1;	/* open the gate */
-	ASSERT_EQ(0, mxa_wait(self->fd, gate, 10 * SEC, &r));
-	EXPECT_EQ(0, r.status) TH_LOG("gate: error %u at %u info 0x%x addr 0x%llx", r.error,
-				      r.err_offset, r.err_info, (unsigned long long)r.err_addr);
+	ASSERT_EQ(0, mxa_wait(self->fd, gate, 10 * SEC, &rg));
+	EXPECT_EQ(0, rg.status) TH_LOG("gate: error %u at %u info 0x%x addr 0x%llx", rg.error,
+				       rg.err_offset, rg.err_info, (unsigned long long)rg.err_addr);
 	ASSERT_EQ(0, mxa_wait(self->fd, b, 10 * SEC, &r));
 	EXPECT_EQ(0, r.status);
+	EXPECT_LE(rg.end_ns, r.start_ns);	/* b waited for the gate's fence */
 	ASSERT_EQ(0, mxa_wait(self->fd, c, 10 * SEC, &r));
 	EXPECT_EQ(0, r.status);
+	EXPECT_LE(rg.end_ns, r.start_ns);
 	EXPECT_EQ(0x100, D(self)[1]);
 	EXPECT_EQ(0x101, D(self)[2]);
 	EXPECT_EQ(0, drmSyncobjWait(self->fd, &s, 1, INT64_MAX, 0, NULL));
@@ -140,7 +146,7 @@ TEST_F(sync, timeline)
 		{ .flags = DRM_MXA_SYNC_OP_WAIT | DRM_MXA_SYNC_OP_TIMELINE, .timeline_value = 3 },
 		{ .flags = DRM_MXA_SYNC_OP_SIGNAL | DRM_MXA_SYNC_OP_TIMELINE, .timeline_value = 5 },
 	};
-	struct drm_mxa_job_result r;
+	struct drm_mxa_job_result r = { 0 }, rg = { 0 };
 	uint64_t gate, b, point = 5, value = 0;
 	uint32_t t;
 
@@ -148,7 +154,7 @@ TEST_F(sync, timeline)
 	a_ops[0].handle = b_ops[0].handle = b_ops[1].handle = t;
 	ASSERT_EQ(0, submit(self, 0, 0, self->gate_size, a_ops, 1, &gate));
 	ASSERT_EQ(0, submit(self, 1, self->fence_off[0], self->fence_size, b_ops, 2, &b));
-	usleep(100 * 1000);
+	ASSERT_TRUE(gate_running(self));
 	EXPECT_EQ(-ETIME, mxa_wait(self->fd, b, 0, &r));
 	EXPECT_EQ(0, drmSyncobjQuery(self->fd, &t, &value, 1));
 	EXPECT_EQ(0, value);
@@ -157,8 +163,9 @@ TEST_F(sync, timeline)
 	EXPECT_EQ(0x100, D(self)[1]);
 	EXPECT_EQ(0, drmSyncobjQuery(self->fd, &t, &value, 1));
 	EXPECT_EQ(5, value);
-	EXPECT_EQ(0, mxa_wait(self->fd, gate, SEC, &r));
+	EXPECT_EQ(0, mxa_wait(self->fd, gate, SEC, &rg));
 	EXPECT_EQ(0, mxa_wait(self->fd, b, SEC, &r));
+	EXPECT_LE(rg.end_ns, r.start_ns);	/* b waited for timeline point 3 */
 	drmSyncobjDestroy(self->fd, t);
 }
 
@@ -201,7 +208,7 @@ TEST_F(sync, uring)
 	memcpy(sqe->cmd, &s, sizeof(s));
 	ASSERT_EQ(1, io_uring_submit(&ring));
 	/* Held back by the gate. */
-	usleep(100 * 1000);
+	ASSERT_TRUE(gate_running(self));
 	EXPECT_EQ(-EAGAIN, io_uring_peek_cqe(&ring, &cqe));
 	EXPECT_NE(0, drmSyncobjWait(self->fd, &s2, 1, 0, 0, NULL));
 	D(self)[0] = 1;

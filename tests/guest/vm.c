@@ -77,17 +77,6 @@ static int unmap(int fd, uint64_t va, uint64_t size)
 	return vm_bind(fd, DRM_MXA_VM_BIND_OP_UNMAP, 0, 0, 0, va, size);
 }
 
-static uint32_t *put_sem_wait(uint32_t *p, uint64_t va, uint64_t value, uint32_t timeout_us)
-{
-	*p++ = MXA_CMD_HEADER(MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, 0);
-	*p++ = (uint32_t)va;
-	*p++ = (uint32_t)(va >> 32);
-	*p++ = (uint32_t)value;
-	*p++ = (uint32_t)(value >> 32);
-	*p++ = timeout_us;
-	return p;
-}
-
 FIXTURE(vm) {
 	int fd;
 	struct drm_mxa_device_info info;
@@ -172,7 +161,7 @@ TEST_F(vm, read_only)
 			 4096));
 	/* A read works: the semaphore is already there. */
 	d[0] = 5;
-	p = put_sem_wait(self->prog.map, BIND_VA, 5, 1000000);
+	p = mxa_put_sem_wait(self->prog.map, BIND_VA, 5, 1000000);
 	p = mxa_put_fence(p, self->data.va + 64, 0x77);
 	ASSERT_EQ(0, run(self, 0, p, &r));
 	EXPECT_EQ(0, r.status);
