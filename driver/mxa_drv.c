@@ -134,8 +134,12 @@ static const struct drm_ioctl_desc mxa_ioctls[] = {
  * also leaves dev->master_mutex held). Global GEM names (FLINK/OPEN) would bypass
  * per-file isolation. So only this list reaches drm_ioctl(); other core ioctls get
  * -EACCES. Driver ioctls (DRM_COMMAND_BASE and up) are not affected.
+ *
+ * drm_ioctl() and drm_compat_ioctl() both dispatch on the number alone, whatever the
+ * command's type: so does this filter, and a command whose type is not DRM's is no
+ * ioctl of this file (-ENOTTY) rather than a core ioctl under another name.
  */
-static bool mxa_core_ioctl_allowed(unsigned int cmd)
+static int mxa_core_ioctl_check(unsigned int cmd)
 {
 	static const unsigned int allowed[] = {
 		DRM_IOCTL_VERSION, DRM_IOCTL_GET_CAP, DRM_IOCTL_SET_CLIENT_CAP,
@@ -149,27 +153,29 @@ static bool mxa_core_ioctl_allowed(unsigned int cmd)
 	};
 	unsigned int i;
 
-	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE || _IOC_NR(cmd) >= DRM_COMMAND_BASE)
-		return true;
+	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
+		return -ENOTTY;
+	if (_IOC_NR(cmd) >= DRM_COMMAND_BASE)
+		return 0;
 	for (i = 0; i < ARRAY_SIZE(allowed); i++)
 		if (_IOC_NR(cmd) == _IOC_NR(allowed[i]))
-			return true;
-	return false;
+			return 0;
+	return -EACCES;
 }
 
 static long mxa_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
-	if (!mxa_core_ioctl_allowed(cmd))
-		return -EACCES;
-	return drm_ioctl(filp, cmd, arg);
+	int ret = mxa_core_ioctl_check(cmd);
+
+	return ret ? ret : drm_ioctl(filp, cmd, arg);
 }
 
 #ifdef CONFIG_COMPAT
 static long mxa_compat_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
-	if (!mxa_core_ioctl_allowed(cmd))
-		return -EACCES;
-	return drm_compat_ioctl(filp, cmd, arg);
+	int ret = mxa_core_ioctl_check(cmd);
+
+	return ret ? ret : drm_compat_ioctl(filp, cmd, arg);
 }
 #endif
 
@@ -213,6 +219,7 @@ static const struct drm_driver mxa_drm_driver = {
 	.open = mxa_open,
 	.postclose = mxa_postclose,
 	.gem_create_object = mxa_gem_create_object,
+	.gem_prime_import = mxa_gem_prime_import,
 	.gem_prime_import_sg_table = mxa_gem_prime_import_sg_table,
 	.show_fdinfo = mxa_show_fdinfo,
 	.ioctls = mxa_ioctls,

@@ -51,6 +51,7 @@ struct mxa_vm;
  * @live_contexts: contexts (VMs) alive.
  * @live_jobs: jobs allocated and not yet freed.
  * @live_page_tables: device page tables allocated (all VMs).
+ * @live_groups: pending commit groups listed (all user queues; mxa_group.c).
  * @jobs_total: jobs ever created.
  * @inject_submit_nomem: debugfs fault injection: this many coming submissions fail
  *                       with -ENOMEM, as if the job's allocation had failed.
@@ -86,6 +87,7 @@ struct mxa_device {
 	atomic_t live_contexts;
 	atomic_t live_jobs;
 	atomic_t live_page_tables;
+	atomic_t live_groups;
 	atomic64_t jobs_total;
 	atomic_t inject_submit_nomem;
 	atomic_t inject_run_abort;

@@ -15,14 +15,28 @@
  * device (another MXA, or any exporter) becomes a GEM shmem object over the pages the
  * attachment maps for this device, with no VA of its own (@mxa_bo.vm NULL). Either way
  * the importer maps it in its VM with DRM_IOCTL_MXA_VM_BIND.
+ *
+ * The export's access mode holds on import: a dma-buf opened without write access
+ * (DRM_IOCTL_PRIME_HANDLE_TO_FD without DRM_RDWR) is imported as an object of its own
+ * even from this device (the exporter's BO would carry the exporter's rights), marked
+ * @mxa_bo.read_only: VM_BIND maps it only with DRM_MXA_VM_BIND_READ_ONLY (else
+ * -EACCES), and mmap() of it refuses write access.
  */
+#include <linux/dma-buf.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+
 #include <drm/drm_gem.h>
+#include <drm/drm_prime.h>
 #include <drm/drm_vma_manager.h>
 
 #include "drm/mxa_accel.h"
 #include "mxa_drv.h"
 #include "mxa_gem.h"
 #include "mxa_vm.h"
+
+/* dma_buf_attach() and friends (mxa_gem_import_attach()) */
+MODULE_IMPORT_NS(DMA_BUF);
 
 static void mxa_gem_free(struct drm_gem_object *obj)
 {
@@ -38,6 +52,17 @@ static void mxa_gem_free(struct drm_gem_object *obj)
 	drm_gem_shmem_free(&bo->base);
 }
 
+/* A read-only import is never mapped writable, nor can mprotect() make it so. */
+static int mxa_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
+{
+	if (to_mxa_bo(obj)->read_only) {
+		if (vma->vm_flags & VM_WRITE)
+			return -EACCES;
+		vm_flags_clear(vma, VM_MAYWRITE);
+	}
+	return drm_gem_shmem_object_mmap(obj, vma);
+}
+
 static const struct drm_gem_object_funcs mxa_gem_funcs = {
 	.free = mxa_gem_free,
 	.print_info = drm_gem_shmem_object_print_info,
@@ -46,7 +71,7 @@ static const struct drm_gem_object_funcs mxa_gem_funcs = {
 	.get_sg_table = drm_gem_shmem_object_get_sg_table,
 	.vmap = drm_gem_shmem_object_vmap,
 	.vunmap = drm_gem_shmem_object_vunmap,
-	.mmap = drm_gem_shmem_object_mmap,
+	.mmap = mxa_gem_mmap,
 	.vm_ops = &drm_gem_shmem_vm_ops,
 };
 
@@ -82,6 +107,64 @@ struct drm_gem_object *mxa_gem_prime_import_sg_table(struct drm_device *dev,
 	/* mxa_gem_free() counts it down like any BO. */
 	if (!IS_ERR(obj))
 		atomic_inc(&to_mxa_device(dev)->live_bos);
+	return obj;
+}
+
+/*
+ * drm_gem_prime_import_dev() without its shortcut for this device's own dma-bufs: an
+ * attachment, its pages, and a new object over them.
+ */
+static struct drm_gem_object *mxa_gem_import_attach(struct drm_device *dev,
+						    struct dma_buf *dma_buf)
+{
+	struct dma_buf_attachment *attach;
+	struct drm_gem_object *obj;
+	struct sg_table *sgt;
+	int ret;
+
+	attach = dma_buf_attach(dma_buf, dev->dev);
+	if (IS_ERR(attach))
+		return ERR_CAST(attach);
+	get_dma_buf(dma_buf);
+	sgt = dma_buf_map_attachment_unlocked(attach, DMA_BIDIRECTIONAL);
+	if (IS_ERR(sgt)) {
+		ret = PTR_ERR(sgt);
+		goto err_detach;
+	}
+	obj = mxa_gem_prime_import_sg_table(dev, attach, sgt);
+	if (IS_ERR(obj)) {
+		ret = PTR_ERR(obj);
+		goto err_unmap;
+	}
+	obj->import_attach = attach;
+	obj->resv = dma_buf->resv;
+	return obj;
+
+err_unmap:
+	dma_buf_unmap_attachment_unlocked(attach, sgt, DMA_BIDIRECTIONAL);
+err_detach:
+	dma_buf_detach(dma_buf, attach);
+	dma_buf_put(dma_buf);
+	return ERR_PTR(ret);
+}
+
+/**
+ * mxa_gem_prime_import() - drm_driver.gem_prime_import: honours the dma-buf's access
+ * mode (DOC: Buffer objects).
+ * @dev: the importing device.
+ * @dma_buf: the dma-buf.
+ *
+ * Return: the object or an ERR_PTR().
+ */
+struct drm_gem_object *mxa_gem_prime_import(struct drm_device *dev, struct dma_buf *dma_buf)
+{
+	struct drm_gem_object *obj;
+
+	if (dma_buf->file->f_mode & FMODE_WRITE)
+		return drm_gem_prime_import(dev, dma_buf);
+	obj = mxa_gem_import_attach(dev, dma_buf);
+	if (!IS_ERR(obj))
+		to_mxa_bo(obj)->read_only = true;
 	return obj;
 }
 

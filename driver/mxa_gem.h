@@ -22,11 +22,14 @@ struct mxa_vm;
  * @base: the GEM shmem object.
  * @vm: the VM the BO is mapped in (holds a reference), NULL before mapping.
  * @node: the BO's VA range in @vm; node.start is its device VA.
+ * @read_only: imported from a dma-buf opened without write access: bound read-only
+ *	only, and mmap()ed without write (mxa_gem.c, "PRIME").
  */
 struct mxa_bo {
 	struct drm_gem_shmem_object base;
 	struct mxa_vm *vm;
 	struct drm_mm_node node;
+	bool read_only;
 };
 
 static inline struct mxa_bo *to_mxa_bo(struct drm_gem_object *obj)
@@ -45,6 +48,7 @@ static inline size_t mxa_bo_size(const struct mxa_bo *bo)
 }
 
 struct drm_gem_object *mxa_gem_create_object(struct drm_device *dev, size_t size);
+struct drm_gem_object *mxa_gem_prime_import(struct drm_device *dev, struct dma_buf *dma_buf);
 struct drm_gem_object *mxa_gem_prime_import_sg_table(struct drm_device *dev,
 						     struct dma_buf_attachment *attach,
 						     struct sg_table *sgt);

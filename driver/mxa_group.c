@@ -46,8 +46,9 @@ struct mxa_group {
 	struct dma_fence *fence;
 };
 
-static void mxa_group_free(struct mxa_group *g)
+static void mxa_group_free(struct mxa_group_queue *gq, struct mxa_group *g)
 {
+	atomic_dec(gq->live);
 	dma_fence_put(g->fence);
 	kfree(g);
 }
@@ -62,18 +63,20 @@ static void mxa_group_prune(struct mxa_group_queue *gq)
 		if (!dma_fence_is_signaled(g->fence))
 			break;
 		list_del(&g->node);
-		mxa_group_free(g);
+		mxa_group_free(gq, g);
 	}
 }
 
 /**
  * mxa_group_init() - set up the group state of a new user queue.
  * @gq: the state.
+ * @live: the device's counter of listed groups.
  */
-void mxa_group_init(struct mxa_group_queue *gq)
+void mxa_group_init(struct mxa_group_queue *gq, atomic_t *live)
 {
 	spin_lock_init(&gq->lock);
 	INIT_LIST_HEAD(&gq->pending);
+	gq->live = live;
 }
 
 /**
@@ -86,7 +89,7 @@ void mxa_group_fini(struct mxa_group_queue *gq)
 
 	list_for_each_entry_safe(g, next, &gq->pending, node) {
 		list_del(&g->node);
-		mxa_group_free(g);
+		mxa_group_free(gq, g);
 	}
 	dma_fence_put(gq->last);
 	gq->last = NULL;
@@ -121,7 +124,7 @@ void mxa_group_job_pushed(struct mxa_group_queue *gq, struct dma_fence *fence)
  */
 int mxa_group_commit(struct mxa_group_queue *gq, gfp_t gfp, u64 *group_id)
 {
-	struct mxa_group *g = kmalloc(sizeof(*g), gfp);
+	struct mxa_group *g = kmalloc(sizeof(*g), gfp | __GFP_ACCOUNT), *tail;
 	unsigned long flags;
 
 	if (!g)
@@ -130,13 +133,21 @@ int mxa_group_commit(struct mxa_group_queue *gq, gfp_t gfp, u64 *group_id)
 	mxa_group_prune(gq);
 	g->id = ++gq->committed;
 	*group_id = g->id;
-	if (gq->last && !dma_fence_is_signaled(gq->last)) {
+	tail = list_empty(&gq->pending) ? NULL :
+	       list_last_entry(&gq->pending, struct mxa_group, node);
+	/*
+	 * A group needs an entry only if it has a job that is still pending and is not
+	 * the newest listed group's job: otherwise it completes with that group (or has),
+	 * and mxa_group_wait_target() finds that group's fence for it.
+	 */
+	if (gq->last && !dma_fence_is_signaled(gq->last) && (!tail || tail->fence != gq->last)) {
 		g->fence = dma_fence_get(gq->last);
 		list_add_tail(&g->node, &gq->pending);
+		atomic_inc(gq->live);
 		g = NULL;
 	}
 	spin_unlock_irqrestore(&gq->lock, flags);
-	kfree(g);	/* an already complete group needs no entry */
+	kfree(g);
 	return 0;
 }
 

@@ -61,7 +61,7 @@ static struct mxa_uqueue *mxa_uqueue_new(struct mxa_file *mf, u32 hw, u32 priori
 	struct mxa_uqueue *uq;
 	int ret;
 
-	uq = kzalloc(sizeof(*uq), GFP_KERNEL);
+	uq = kzalloc(sizeof(*uq), GFP_KERNEL_ACCOUNT);
 	if (!uq)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&uq->refcount);
@@ -71,7 +71,7 @@ static struct mxa_uqueue *mxa_uqueue_new(struct mxa_file *mf, u32 hw, u32 priori
 	mutex_init(&uq->submit_lock);
 	atomic_set(&uq->pending, 0);
 	init_waitqueue_head(&uq->space_wq);
-	mxa_group_init(&uq->groups);
+	mxa_group_init(&uq->groups, &mf->mdev->live_groups);
 	ret = drm_sched_entity_init(&uq->entity, mxa_uqueue_sched_prio[priority], &sched, 1,
 				    NULL);
 	if (ret) {

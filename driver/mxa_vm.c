@@ -28,7 +28,10 @@
  * can outlive its handle while a job uses it). The context id is released with the
  * last reference, so an id is never reused while a job of the old VM is in flight.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/dma-mapping.h>
+#include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
@@ -310,12 +313,33 @@ void mxa_vm_unmap(struct mxa_vm *vm, struct drm_mm_node *node)
 	mutex_unlock(&vm->lock);
 }
 
+static unsigned int mxa_max_contexts_per_user = 64;
+module_param_named(max_contexts_per_user, mxa_max_contexts_per_user, uint, 0644);
+MODULE_PARM_DESC(max_contexts_per_user,
+		 "contexts (open files) of a device one user may hold, CAP_SYS_RESOURCE exempt (default 64)");
+
+/* Contexts of @mdev that @uid holds. */
+static unsigned int mxa_vm_user_contexts(struct mxa_device *mdev, kuid_t uid)
+{
+	struct mxa_vm *vm;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&mdev->vms_lock);
+	list_for_each_entry(vm, &mdev->vms, node)
+		n += uid_eq(vm->owner, uid);
+	return n;
+}
+
 /**
  * mxa_vm_create() - a new VM with its own context of the device.
  * @mdev: the device.
  *
+ * A user without CAP_SYS_RESOURCE holds at most max_contexts_per_user contexts of a
+ * device (module parameter), so that one user cannot take every context.
+ *
  * Return: the VM with one reference, or an ERR_PTR: -ENOSPC when every context is in
- * use, -ENOMEM, -ENODEV when the device is gone.
+ * use, -EDQUOT when the caller's user holds max_contexts_per_user already, -ENOMEM,
+ * -ENODEV when the device is gone.
  */
 struct mxa_vm *mxa_vm_create(struct mxa_device *mdev)
 {
@@ -323,9 +347,10 @@ struct mxa_vm *mxa_vm_create(struct mxa_device *mdev)
 	struct mxa_vm *vm;
 	int ret, idx;
 
-	vm = kzalloc(sizeof(*vm), GFP_KERNEL);
+	vm = kzalloc(sizeof(*vm), GFP_KERNEL_ACCOUNT);
 	if (!vm)
 		return ERR_PTR(-ENOMEM);
+	vm->owner = current_uid();
 	kref_init(&vm->ref);
 	mutex_init(&vm->lock);
 	INIT_LIST_HEAD(&vm->binds);
@@ -339,10 +364,21 @@ struct mxa_vm *mxa_vm_create(struct mxa_device *mdev)
 		goto err_free;
 	}
 
+	/* Counted and listed under one lock: concurrent opens cannot overshoot the limit. */
+	mutex_lock(&mdev->vms_lock);
+	if (!capable(CAP_SYS_RESOURCE) && mxa_vm_user_contexts(mdev, vm->owner) >=
+					  READ_ONCE(mxa_max_contexts_per_user)) {
+		mutex_unlock(&mdev->vms_lock);
+		ret = -EDQUOT;
+		goto err_free;
+	}
+	list_add_tail(&vm->node, &mdev->vms);
+	mutex_unlock(&mdev->vms_lock);
+
 	/* Context 0 is never used: a zeroed descriptor must not name a valid context. */
 	ret = ida_alloc_range(&mdev->ctx_ida, 1, mdev->ctx_count - 1, GFP_KERNEL);
 	if (ret < 0)
-		goto err_free;
+		goto err_unlist;
 	vm->ctx = ret;
 
 	if (!drm_dev_enter(&mdev->drm, &idx)) {
@@ -360,12 +396,13 @@ struct mxa_vm *mxa_vm_create(struct mxa_device *mdev)
 
 	drm_dev_get(&mdev->drm);
 	atomic_inc(&mdev->live_contexts);
-	scoped_guard(mutex, &mdev->vms_lock)
-		list_add_tail(&vm->node, &mdev->vms);
 	return vm;
 
 err_ida:
 	ida_free(&mdev->ctx_ida, vm->ctx);
+err_unlist:
+	scoped_guard(mutex, &mdev->vms_lock)
+		list_del(&vm->node);
 err_free:
 	mxa_pt_free(mdev, vm->root, MXA_PT_LEVELS - 1);
 	drm_mm_takedown(&vm->mm);
@@ -445,7 +482,12 @@ static int mxa_vm_bind_map(struct mxa_file *mf, struct drm_file *file,
 		drm_gem_object_put(obj);
 		return -EINVAL;
 	}
-	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	/* a dma-buf exported without write access stays read-only (mxa_gem.c) */
+	if (to_mxa_bo(obj)->read_only && !(args->flags & DRM_MXA_VM_BIND_READ_ONLY)) {
+		drm_gem_object_put(obj);
+		return -EACCES;
+	}
+	b = kzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
 	if (!b) {
 		drm_gem_object_put(obj);
 		return -ENOMEM;
@@ -455,6 +497,10 @@ static int mxa_vm_bind_map(struct mxa_file *mf, struct drm_file *file,
 	b->node.size = args->size;
 
 	mutex_lock(&vm->lock);
+	if (vm->nr_binds >= DRM_MXA_VM_MAX_BINDS) {
+		ret = -ENOSPC;
+		goto err_unlock;
+	}
 	ret = drm_mm_reserve_node(&vm->mm, &b->node);
 	if (ret) {
 		ret = ret == -ENOSPC ? -EEXIST : ret;
@@ -469,6 +515,7 @@ static int mxa_vm_bind_map(struct mxa_file *mf, struct drm_file *file,
 		goto err_unlock;
 	}
 	list_add_tail(&b->link, &vm->binds);
+	vm->nr_binds++;
 	mutex_unlock(&vm->lock);
 	/* No negative caching is promised by the device: make the new PTEs visible. */
 	mxa_hw_tlb_invalidate(vm->mdev, vm->ctx);
@@ -495,6 +542,7 @@ static int mxa_vm_bind_unmap(struct mxa_vm *vm, const struct drm_mxa_vm_bind *ar
 	}
 	if (found) {
 		list_del(&found->link);
+		vm->nr_binds--;
 		mxa_vm_clear_range(vm, found->node.start, found->node.size);
 		drm_mm_remove_node(&found->node);
 	}
@@ -538,6 +586,7 @@ void mxa_vm_unbind_all(struct mxa_vm *vm)
 		drm_mm_remove_node(&b->node);
 		list_move_tail(&b->link, &gone);
 	}
+	vm->nr_binds = 0;
 	mutex_unlock(&vm->lock);
 	/* Outside the lock: the last BO reference unmaps the BO's own range. */
 	list_for_each_entry_safe(b, next, &gone, link)

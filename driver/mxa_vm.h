@@ -10,6 +10,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/scatterlist.h>
+#include <linux/uidgid.h>
 
 #include <drm/drm_mm.h>
 
@@ -37,6 +38,8 @@ struct mxa_pt;
  * @banned: the context hung or faulted too often; its submissions get -ECANCELED.
  * @node: entry of mxa_device.vms (under mxa_device.vms_lock).
  * @binds: struct mxa_vm_bind of DRM_IOCTL_MXA_VM_BIND (under @lock).
+ * @nr_binds: entries of @binds, at most DRM_MXA_VM_MAX_BINDS (under @lock).
+ * @owner: the user who opened the file (max_contexts_per_user).
  * @stale_tables: empty page tables unlinked while jobs of the VM were in flight, to
  *                free once none is (under @lock).
  * @jobs: jobs of this VM on the hardware: from run until their hardware fence signals.
@@ -57,6 +60,8 @@ struct mxa_vm {
 	bool banned;
 	struct list_head node;
 	struct list_head binds;
+	u32 nr_binds;
+	kuid_t owner;
 	struct list_head stale_tables;
 	atomic_t jobs;
 	atomic64_t engine_ns[MXA_MAX_QUEUES];

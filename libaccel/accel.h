@@ -1002,8 +1002,11 @@ int accel_tensor_map_encode(void *map, const struct accel_tensor_map_desc *desc,
 /**
  * accel_bo_export_dmabuf() - a dma-buf file descriptor for @bo (drmPrimeHandleToFD()).
  * @bo: the buffer.
- * @flags: 0, or O_CLOEXEC and/or O_RDWR (<fcntl.h>; O_RDWR lets the dma-buf itself be
- *	mmap()ed writable).
+ * @flags: 0, or O_CLOEXEC and/or O_RDWR (<fcntl.h>). Without O_RDWR the dma-buf is
+ *	read-only for whoever holds it: neither it nor an import of it can be mapped
+ *	writable, by the CPU or in a device VM. The DRM core keeps one dma-buf per
+ *	buffer for as long as @bo's handle lives: a later export returns that dma-buf,
+ *	with the first export's access mode.
  * @fdp: out: the dma-buf; close() it when done (the buffer lives while it is open).
  *
  * Return: 0; -EINVAL (other flags); the kernel's error.
@@ -1022,7 +1025,9 @@ int accel_bo_export_dmabuf(struct accel_bo *bo, unsigned int flags, int *fdp);
  * kernel maps for this device. Either way it has no VA in this handle's device VM
  * (accel_bo_va() 0; the exporter's VA means nothing here, a job using it faults) until
  * accel_vm_bind() maps it: then this handle's jobs read and write the shared memory.
- * It cannot hold a program (accel_submit() -EINVAL).
+ * It cannot hold a program (accel_submit() -EINVAL). A dma-buf exported without O_RDWR
+ * imports read-only: accel_bo_map() is readable only, and accel_vm_bind() needs
+ * ACCEL_VM_BIND_READ_ONLY (-EACCES otherwise).
  *
  * Return: 0; -EBADF (@fd not open); -EINVAL (@fd is not a dma-buf); -EOPNOTSUPP (a
  * dma-buf the kernel cannot import for this device); -EEXIST

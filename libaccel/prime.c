@@ -84,7 +84,7 @@ int accel_bo_import_dmabuf(struct accel_device *dev, int fd, struct accel_bo **b
 	uint32_t handle;
 	off_t size;
 	void *map;
-	int ret;
+	int ret, prot;
 
 	if (!bop)
 		return -EINVAL;
@@ -119,7 +119,9 @@ int accel_bo_import_dmabuf(struct accel_device *dev, int fd, struct accel_bo **b
 	ret = accel_ioctl(dev->fd, DRM_IOCTL_MXA_BO_MMAP_OFFSET, &mo);
 	if (ret)
 		goto err_free;
-	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd, mo.offset);
+	/* a dma-buf opened without write access imports read-only (accel.h) */
+	prot = (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDWR ? PROT_READ | PROT_WRITE : PROT_READ;
+	map = mmap(NULL, size, prot, MAP_SHARED, dev->fd, mo.offset);
 	if (map == MAP_FAILED) {
 		ret = -errno;
 		goto err_free;

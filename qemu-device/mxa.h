@@ -61,7 +61,7 @@ typedef struct MxaTlbEntry {
     uint64_t vpn;       /* VA >> MXA_PAGE_SHIFT */
     uint64_t pte;       /* leaf entry */
     uint32_t ctx;
-    uint32_t gen;       /* MxaState.tlb_gen when filled; stale when different */
+    uint64_t gen;       /* MxaState.tlb_gen when filled; stale when different */
     bool valid;
 } MxaTlbEntry;
 
@@ -153,7 +153,10 @@ struct MxaState {
     uint32_t irq_pending;   /* atomic: MSI-X vectors the BH must send */
     uint64_t ctx_table;     /* atomic 64-bit: read by queue threads */
     uint32_t ctx_count;
-    uint32_t tlb_gen;       /* atomic: bumped by TLB_INVAL and context-table changes */
+    /* atomic: bumped by TLB_INVAL and context-table changes. 64 bits: a 32-bit count
+     * wraps after 2^32 invalidations and a stale entry of a freed page matches again;
+     * 2^64 at one invalidation per 100 ns takes 58,000 years. */
+    uint64_t tlb_gen;
     uint32_t dev_error;
     uint32_t dev_error_info;
     uint32_t scratch;

@@ -51,7 +51,7 @@ static int mxa_mmu_fault(MxaJob *job, uint64_t va, bool write, uint32_t why)
                         (write ? MXA_FAULT_WRITE : MXA_FAULT_READ) | why);
 }
 
-static bool mxa_tlb_hit(const MxaTlbEntry *e, uint64_t tag, uint32_t ctx, uint32_t gen)
+static bool mxa_tlb_hit(const MxaTlbEntry *e, uint64_t tag, uint32_t ctx, uint64_t gen)
 {
     return e->valid && e->vpn == tag && e->ctx == ctx && e->gen == gen;
 }
@@ -62,7 +62,7 @@ static bool mxa_tlb_hit(const MxaTlbEntry *e, uint64_t tag, uint32_t ctx, uint32
  * then read MXA_TLB_PREFETCH aligned leaf entries in one DMA and cache the valid ones,
  * so that a sequential stream costs one small read per 16 pages.
  */
-static int mxa_mmu_walk(MxaJob *job, uint64_t va, bool write, uint32_t gen, bool probe)
+static int mxa_mmu_walk(MxaJob *job, uint64_t va, bool write, uint64_t gen, bool probe)
 {
     MxaQueue *q = job->q;
     uint64_t vpn = va >> MXA_PAGE_SHIFT, first = vpn & ~(uint64_t)(MXA_TLB_PREFETCH - 1);
@@ -114,7 +114,7 @@ static int mxa_mmu_walk(MxaJob *job, uint64_t va, bool write, uint32_t gen, bool
 static int mxa_mmu_translate(MxaJob *job, uint64_t va, bool write, uint64_t *dma,
                              bool probe)
 {
-    uint32_t gen = qatomic_read(&job->q->dev->tlb_gen);
+    uint64_t gen = qatomic_read(&job->q->dev->tlb_gen);
     uint64_t vpn = va >> MXA_PAGE_SHIFT;
     MxaTlbEntry *e = &job->tlb[vpn % MXA_TLB_ENTRIES];
     uint32_t p = probe ? MXA_MMU_PROBE : 0;

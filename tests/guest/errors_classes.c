@@ -347,4 +347,57 @@ TEST_F(errors_classes, core_ioctls_refused_or_allowed)
 	ASSERT_EQ(0, mxa_query_device(self->fd, &self->info));
 }
 
+/*
+ * ioctl() through the i386 system call gate (int 0x80), as a 32-bit process makes it:
+ * the kernel calls the driver's compat_ioctl. Arguments must lie below 4 GiB. Returns
+ * the raw result: >= 0, or -errno.
+ */
+static long ioctl32(int fd, unsigned int cmd, uint32_t arg)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(54L /* __NR_ioctl, i386 */), "b"((long)fd), "c"((long)cmd),
+			   "d"((long)arg)
+			 : "memory", "r8", "r9", "r10", "r11");
+	return ret;
+}
+
+/*
+ * The DRM core dispatches on the ioctl number alone (native and compat alike): a command
+ * of another type with a core number, or one from a 32-bit process, must meet the same
+ * filter (found in review: _IOWR('x', 0x01, drm_unique32_t) from a 32-bit caller reached
+ * drm_getunique() without a master, an oops leaving master_mutex held).
+ */
+TEST_F(errors_classes, core_ioctls_refused_by_number_and_from_32_bit)
+{
+	struct { uint32_t len, unique; } *u32arg;
+	struct { int32_t major, minor, patch; uint32_t name_len, name, date_len, date,
+		 desc_len, desc; } *v32;
+	char *low;
+
+	low = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+		   -1, 0);
+	ASSERT_NE(MAP_FAILED, low);
+	ASSERT_GT(1ul << 32, (unsigned long)low);
+	memset(low, 0, 4096);
+	u32arg = (void *)low;
+	v32 = (void *)(low + 64);
+	/* a 32-bit caller: a core number under another type, and the core ioctl itself */
+	EXPECT_GT(0, ioctl32(self->fd, _IOWR('x', 0x01, *u32arg), (uint32_t)(uintptr_t)u32arg));
+	EXPECT_GT(0, ioctl32(self->fd, _IOWR('d', 0x01, *u32arg), (uint32_t)(uintptr_t)u32arg));
+	EXPECT_EQ(-EACCES, ioctl32(self->fd, _IOWR('d', 0x02, *u32arg), (uint32_t)(uintptr_t)u32arg));
+	/* a 64-bit caller, another type with a core number */
+	errno = 0;
+	EXPECT_EQ(-1, ioctl(self->fd, _IOWR('x', 0x01, struct drm_unique), low));
+	EXPECT_NE(0, errno);
+	/* what an accel client needs still works from 32-bit: DRM_IOCTL_VERSION */
+	EXPECT_EQ(0, ioctl32(self->fd, _IOWR('d', 0x00, *v32), (uint32_t)(uintptr_t)v32));
+	EXPECT_EQ(MXA_UAPI_VERSION_MAJOR, v32->major);
+	/* and the device still works (no oops, no lock left held) */
+	ASSERT_EQ(0, mxa_query_device(self->fd, &self->info));
+	munmap(low, 4096);
+}
+
 TEST_HARNESS_MAIN

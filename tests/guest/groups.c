@@ -16,6 +16,7 @@
 
 #include "accel.h"
 #include "kselftest_harness.h"
+#include "../stress/mxa_counters.h"
 
 #define SEC	NSEC_PER_SEC
 #define MS	1000000ll
@@ -135,6 +136,39 @@ TEST_F_TIMEOUT(groups, wait_at_most_n_pending, 60)
 	EXPECT_EQ(0, r.status);
 	ASSERT_EQ(0, mxa_wait(self->fd, job_fence, 0, &r));
 	EXPECT_EQ(0, r.status);
+}
+
+/*
+ * Committing again and again while the last job is pending must not grow the kernel's
+ * group list (found in review: an entry per commit, walked with IRQs off): groups that
+ * would complete with the newest listed one share its entry. Their semantics stay.
+ */
+TEST_F_TIMEOUT(groups, commits_while_pending_take_no_memory, 60)
+{
+	uint64_t job, id = 0, first, done;
+	long base = mxa_counter("groups");
+	struct drm_mxa_job_result r;
+	int i;
+
+	ASSERT_LE(0, base) TH_LOG("no debugfs counter groups");
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, self->block_off,
+				self->block_size, &job));
+	ASSERT_EQ(0, commit(self->fd, 0, &first));
+	for (i = 0; i < 100000; i++)
+		ASSERT_EQ(0, commit(self->fd, 0, &id));
+	EXPECT_EQ(first + 100000, id);
+	EXPECT_EQ(base + 1, mxa_counter("groups"));
+	/* every one of them is pending, none of them is done */
+	EXPECT_EQ(-ETIME, wait_group(self->fd, 0, 100000, 0, &done));
+	EXPECT_EQ(first, done);
+	EXPECT_EQ(0, wait_group(self->fd, 0, 100001, 0, &done));
+	release(self);
+	ASSERT_EQ(0, wait_group(self->fd, 0, 0, 20 * SEC, &done));
+	EXPECT_EQ(id, done);
+	ASSERT_EQ(0, mxa_wait(self->fd, job, 10 * SEC, &r));
+	/* the entry goes with its group: at the next commit, or when the queue goes */
+	ASSERT_EQ(0, commit(self->fd, 0, &id));
+	EXPECT_EQ(base, mxa_counter("groups"));
 }
 
 TEST_F_TIMEOUT(groups, uncommitted_jobs_not_waited, 60)

@@ -24,47 +24,10 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "../stress/mxa_counters.h"
 
 #define SEC	NSEC_PER_SEC
 #define HANGS_PER_QUEUE	3
-
-static const char *debugfs(const char *file)
-{
-	static char path[512];
-	char target[256];
-	const char *name;
-	ssize_t n;
-
-	n = readlink("/sys/class/accel/accel0/device", target, sizeof(target) - 1);
-	if (n < 0)
-		return "/nonexistent";
-	target[n] = 0;
-	name = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
-	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/%s", name, file);
-	return path;
-}
-
-/* A "name value" line of debugfs counters; -1 if missing. */
-static long counter(const char *name)
-{
-	char buf[512], *p;
-	int fd = open(debugfs("counters"), O_RDONLY), n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = 0;
-	for (p = strtok(buf, "\n"); p; p = strtok(NULL, "\n")) {
-		size_t l = strlen(name);
-
-		if (!strncmp(p, name, l) && p[l] == ' ')
-			return strtol(p + l + 1, NULL, 10);
-	}
-	return -1;
-}
 
 /* Wait up to @secs for the live counters to come back to @bos/@ctxs/@jobs. */
 static int counters_settle(long bos, long ctxs, long jobs, int secs)
@@ -72,8 +35,8 @@ static int counters_settle(long bos, long ctxs, long jobs, int secs)
 	int i;
 
 	for (i = 0; i < secs * 20; i++) {
-		if (counter("bos") == bos && counter("contexts") == ctxs &&
-		    counter("jobs") == jobs)
+		if (mxa_counter("bos") == bos && mxa_counter("contexts") == ctxs &&
+		    mxa_counter("jobs") == jobs)
 			return 0;
 		usleep(50 * 1000);
 	}
@@ -180,10 +143,10 @@ TEST_F_TIMEOUT(hotplug, kill9_with_uring_waits_and_jobs, 120)
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, mxa_query_device(fd, &info));
 	close(fd);
-	bos = counter("bos");
-	ctxs = counter("contexts");
-	jobs = counter("jobs");
-	ASSERT_GE(bos, 0) TH_LOG("no debugfs counters at %s", debugfs("counters"));
+	bos = mxa_counter("bos");
+	ctxs = mxa_counter("contexts");
+	jobs = mxa_counter("jobs");
+	ASSERT_GE(bos, 0) TH_LOG("no debugfs counters at %s", mxa_debugfs_file("counters"));
 
 	ASSERT_EQ(0, pipe(pipefd));
 	pid = fork();
@@ -216,8 +179,8 @@ TEST_F_TIMEOUT(hotplug, kill9_with_uring_waits_and_jobs, 120)
 
 	/* The jobs run out (0.5 s each); then every object is gone. */
 	EXPECT_EQ(0, counters_settle(bos, ctxs, jobs, 60))
-		TH_LOG("counters bos %ld/%ld contexts %ld/%ld jobs %ld/%ld", counter("bos"), bos,
-		       counter("contexts"), ctxs, counter("jobs"), jobs);
+		TH_LOG("counters bos %ld/%ld contexts %ld/%ld jobs %ld/%ld", mxa_counter("bos"), bos,
+		       mxa_counter("contexts"), ctxs, mxa_counter("jobs"), jobs);
 }
 
 struct waiter {

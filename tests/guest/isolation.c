@@ -16,6 +16,7 @@
 
 #include <poll.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -442,6 +443,49 @@ TEST_F_TIMEOUT(isolation, faulting_process_killed_others_continue, 60)
 	EXPECT_EQ(0, r.status);
 	EXPECT_EQ(0xa4, *(volatile uint64_t *)self->a_out.map);
 	EXPECT_TRUE(secret_intact(&self->a_secret));
+}
+
+/*
+ * One user cannot take every context of the device (found in review: all 1023 were one
+ * user's to take): past max_contexts_per_user opens, open() fails with EDQUOT, and
+ * another user (here root) still opens the device.
+ */
+TEST(one_user_cannot_take_every_context)
+{
+	char buf[32];
+	long limit;
+	struct stat st;
+	int status, fd;
+	pid_t pid;
+
+	ASSERT_LT(0, mxa_read_text("/sys/module/mxa/parameters/max_contexts_per_user", buf,
+				   sizeof(buf)));
+	limit = strtol(buf, NULL, 10);
+	ASSERT_LT(0, limit);
+	ASSERT_GT(900, limit);
+	ASSERT_EQ(0, stat(MXA_TEST_DEVICE, &st));
+	ASSERT_EQ(0, chmod(MXA_TEST_DEVICE, 0666));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		long i;
+
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(10);
+		for (i = 0; i < limit; i++)
+			if (mxa_open() < 0)
+				_exit(11);
+		if (mxa_open() >= 0 || errno != EDQUOT)
+			_exit(12);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	chmod(MXA_TEST_DEVICE, st.st_mode & 07777);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("10: setuid, 11: an open below the limit failed, 12: the open past it did not fail with EDQUOT");
+	fd = mxa_open();
+	EXPECT_LE(0, fd);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN

@@ -162,7 +162,7 @@ TEST_F(prime, imported_buffer_binds_in_the_importers_vm)
 	struct accel_job *job;
 	int fd, ret;
 
-	ASSERT_EQ(0, accel_bo_export_dmabuf(self->bo, O_CLOEXEC, &fd));
+	ASSERT_EQ(0, accel_bo_export_dmabuf(self->bo, O_CLOEXEC | O_RDWR, &fd));
 	ASSERT_EQ(0, accel_bo_import_dmabuf(self->b, fd, &imp));
 	close(fd);
 
@@ -210,6 +210,55 @@ TEST_F(prime, imported_buffer_binds_in_the_importers_vm)
 	ASSERT_EQ(0, fence_job(self->b, self->prog_b, va + 64, 0xdead, &r));
 	EXPECT_EQ(-EFAULT, r.status);
 	EXPECT_EQ(va + 64, r.err_addr);
+}
+
+/*
+ * A dma-buf exported without write access stays read-only in the importer: its VM may
+ * map it only read-only (-EACCES otherwise; a device write through it faults), and it
+ * cannot be mmap()ed writable, through the importer's device file or the dma-buf itself.
+ * (Found in review: the import was the exporter's own BO, bound writable.)
+ */
+TEST_F(prime, read_only_export_stays_read_only)
+{
+	uint64_t *pa = accel_bo_map(self->bo), va = 0x7100000000ull;
+	struct drm_mxa_bo_mmap_offset mo = { 0 };
+	struct accel_job_result r;
+	struct accel_prog *prog;
+	struct accel_bo *imp;
+	void *m;
+	int fd;
+
+	pa[9] = 0x1234;
+	ASSERT_EQ(0, accel_bo_export_dmabuf(self->bo, O_CLOEXEC, &fd));
+	EXPECT_EQ(O_RDONLY, fcntl(fd, F_GETFL) & O_ACCMODE);
+	ASSERT_EQ(0, accel_bo_import_dmabuf(self->b, fd, &imp));
+	/* the CPU: readable, never writable */
+	EXPECT_EQ(0x1234, ((uint64_t *)accel_bo_map(imp))[9]);
+	mo.handle = accel_bo_handle(imp);
+	ASSERT_EQ(0, ioctl(accel_device_fd(self->b), DRM_IOCTL_MXA_BO_MMAP_OFFSET, &mo));
+	m = mmap(NULL, BO_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, accel_device_fd(self->b),
+		 mo.offset);
+	EXPECT_EQ(MAP_FAILED, m);
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(-1, mprotect(accel_bo_map(imp), 4096, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, BO_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+	/* the device: a writable bind is refused, a read-only one reads and cannot write */
+	EXPECT_EQ(-EACCES, accel_vm_bind(self->b, imp, 0, va, BO_SIZE, 0));
+	ASSERT_EQ(0, accel_vm_bind(self->b, imp, 0, va, BO_SIZE, ACCEL_VM_BIND_READ_ONLY));
+	ASSERT_EQ(0, fence_job(self->b, self->prog_b, va + 64, 0xdead, &r));
+	EXPECT_EQ(-EFAULT, r.status);
+	EXPECT_TRUE(r.err_info & MXA_FAULT_READ_ONLY);
+	EXPECT_EQ(0, pa[8]);
+	ASSERT_EQ(0, accel_prog_new(&prog));
+	ASSERT_EQ(0, accel_prog_reg_load(prog, 1, va + 72));
+	ASSERT_EQ(0, accel_prog_reg_store(prog, 1, accel_bo_va(self->prog_b) + 2048));
+	ASSERT_EQ(0, accel_test_run(self->b, prog, self->prog_b, &r));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(0x1234, ((uint64_t *)accel_bo_map(self->prog_b))[256]);
+	accel_prog_free(prog);
+	EXPECT_EQ(0, accel_vm_unbind(self->b, va, BO_SIZE));
+	accel_bo_free(imp);
+	close(fd);
 }
 
 TEST_F(prime, an_import_the_handle_already_holds_is_refused)
@@ -284,7 +333,7 @@ TEST_F(prime, another_device)
 	ASSERT_EQ(0, accel_open("/dev/accel/accel1", ACCEL_SUBMIT_AUTO, &other));
 	ASSERT_EQ(0, accel_bo_alloc(other, 4096, &prog));
 	pa[3] = 0x3333;
-	ASSERT_EQ(0, accel_bo_export_dmabuf(self->bo, O_CLOEXEC, &fd));
+	ASSERT_EQ(0, accel_bo_export_dmabuf(self->bo, O_CLOEXEC | O_RDWR, &fd));
 	ASSERT_EQ(0, accel_bo_import_dmabuf(other, fd, &imp));
 	close(fd);
 	EXPECT_EQ(BO_SIZE, accel_bo_size(imp));

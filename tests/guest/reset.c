@@ -13,33 +13,11 @@
 #include <stdio.h>
 
 #include "kselftest_harness.h"
+#include "../stress/mxa_counters.h"
 
 #define SEC	NSEC_PER_SEC
 #define MS	1000000ll
 #define TIMEOUT_MS	300
-
-/*
- * The accel device's debugfs directory is named after its PCI address:
- * /sys/kernel/debug/accel/<basename of /sys/class/accel/accelN/device>/<file>.
- */
-static const char *debugfs(const char *file)
-{
-	static char path[512];
-	const char *dev = getenv("ACCEL_DEVICE");
-	char link[256], target[256];
-	const char *name;
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/sys/class/accel/%s/device",
-		 dev && strrchr(dev, '/') ? strrchr(dev, '/') + 1 : "accel0");
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n < 0)
-		return "/nonexistent";
-	target[n] = 0;
-	name = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
-	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/%s", name, file);
-	return path;
-}
 
 static int write_u32(const char *path, unsigned int v)
 {
@@ -47,22 +25,6 @@ static int write_u32(const char *path, unsigned int v)
 
 	snprintf(buf, sizeof(buf), "%u\n", v);
 	return mxa_write_text(path, buf);
-}
-
-/* A "name value" line of debugfs counters; -1 if missing. */
-static long counter(const char *name)
-{
-	char buf[512], *p;
-
-	if (mxa_read_text(debugfs("counters"), buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = strtok(buf, "\n"); p; p = strtok(NULL, "\n")) {
-		size_t l = strlen(name);
-
-		if (!strncmp(p, name, l) && p[l] == ' ')
-			return strtol(p + l + 1, NULL, 10);
-	}
-	return -1;
 }
 
 FIXTURE(reset) {
@@ -101,10 +63,10 @@ FIXTURE_SETUP(reset)
 	ASSERT_EQ(0, mxa_query_device(self->fd, &self->info));
 	if (!(self->info.driver_caps & DRM_MXA_DRIVER_CAP_JOB_TIMEOUT))
 		SKIP(return, "driver without job timeouts");
-	if (mxa_read_text(debugfs("job_timeout_ms"), buf, sizeof(buf)) < 0)
+	if (mxa_read_text(mxa_debugfs_file("job_timeout_ms"), buf, sizeof(buf)) < 0)
 		SKIP(return, "no debugfs");
 	self->old_timeout = strtoul(buf, NULL, 10);
-	ASSERT_EQ(0, write_u32(debugfs("job_timeout_ms"), TIMEOUT_MS));
+	ASSERT_EQ(0, write_u32(mxa_debugfs_file("job_timeout_ms"), TIMEOUT_MS));
 	ASSERT_EQ(0, mxa_bo_new(self->fd, 64 << 10, &self->prog));
 	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &self->data));
 	memset(self->data.map, 0, 4096);
@@ -117,7 +79,7 @@ FIXTURE_TEARDOWN(reset)
 	mxa_bo_free(self->fd, &self->prog);
 	close(self->fd);
 	if (self->old_timeout)
-		write_u32(debugfs("job_timeout_ms"), self->old_timeout);
+		write_u32(mxa_debugfs_file("job_timeout_ms"), self->old_timeout);
 }
 
 TEST_F_TIMEOUT(reset, hang_times_out_and_queue_recovers, 60)
@@ -306,23 +268,23 @@ TEST(counters_return_to_baseline)
 
 	/* Jobs of earlier tests' closed files may still be ending: wait until they have. */
 	for (tries = 0, before = -2; tries < 100; tries++) {
-		jobs = counter("jobs");
+		jobs = mxa_counter("jobs");
 		if (jobs == before)
 			break;
 		before = jobs;
 		usleep(100000);
 	}
-	bos = counter("bos");
-	ctxs = counter("contexts");
-	jobs = counter("jobs");
+	bos = mxa_counter("bos");
+	ctxs = mxa_counter("contexts");
+	jobs = mxa_counter("jobs");
 	if (bos < 0)
 		SKIP(return, "no debugfs counters");
 	fd = mxa_open();
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, mxa_bo_new(fd, 4096, &prog));
 	ASSERT_EQ(0, mxa_bo_new(fd, 4096, &data));
-	EXPECT_EQ(bos + 2, counter("bos"));
-	EXPECT_EQ(ctxs + 1, counter("contexts"));
+	EXPECT_EQ(bos + 2, mxa_counter("bos"));
+	EXPECT_EQ(ctxs + 1, mxa_counter("contexts"));
 	mxa_put_fence(prog.map, data.va, 1);
 	for (i = 0; i < 50; i++)
 		ASSERT_EQ(0, mxa_submit(fd, prog.handle, i % 2, 0, 20, NULL));
@@ -332,14 +294,14 @@ TEST(counters_return_to_baseline)
 
 	/* Jobs are freed from a work item once they end. */
 	for (tries = 0; tries < 100; tries++) {
-		if (counter("bos") == bos && counter("contexts") == ctxs &&
-		    counter("jobs") == jobs)
+		if (mxa_counter("bos") == bos && mxa_counter("contexts") == ctxs &&
+		    mxa_counter("jobs") == jobs)
 			break;
 		usleep(50000);
 	}
-	EXPECT_EQ(bos, counter("bos"));
-	EXPECT_EQ(ctxs, counter("contexts"));
-	EXPECT_EQ(jobs, counter("jobs"));
+	EXPECT_EQ(bos, mxa_counter("bos"));
+	EXPECT_EQ(ctxs, mxa_counter("contexts"));
+	EXPECT_EQ(jobs, mxa_counter("jobs"));
 }
 
 TEST_HARNESS_MAIN

@@ -13,47 +13,11 @@
 
 #include "accel.h"
 #include "kselftest_harness.h"
+#include "../stress/mxa_counters.h"
 
 #define SEC		NSEC_PER_SEC
 /* Far from the driver's own allocations, which start at the bottom of the VM. */
 #define BIND_VA		0x7000000000ull
-
-static const char *debugfs(const char *file)
-{
-	static char path[512];
-	char target[256];
-	const char *name;
-	ssize_t n;
-
-	n = readlink("/sys/class/accel/accel0/device", target, sizeof(target) - 1);
-	if (n < 0)
-		return "/nonexistent";
-	target[n] = 0;
-	name = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
-	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/%s", name, file);
-	return path;
-}
-
-static long counter(const char *name)
-{
-	char buf[512], *p;
-	int fd = open(debugfs("counters"), O_RDONLY), n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = 0;
-	for (p = strtok(buf, "\n"); p; p = strtok(NULL, "\n")) {
-		size_t l = strlen(name);
-
-		if (!strncmp(p, name, l) && p[l] == ' ')
-			return strtol(p + l + 1, NULL, 10);
-	}
-	return -1;
-}
 
 static int vm_bind(int fd, uint32_t op, uint32_t flags, uint32_t handle, uint64_t bo_offset,
 		   uint64_t va, uint64_t size)
@@ -200,6 +164,24 @@ TEST_F(vm, overlaps_refused)
 	EXPECT_EQ(0, unmap(self->fd, BIND_VA + 2 * 4096, 4096));
 }
 
+/* A file holds at most DRM_MXA_VM_MAX_BINDS mappings (-ENOSPC); unmapping frees a slot. */
+TEST_F_TIMEOUT(vm, bind_count_is_bounded, 120)
+{
+	uint32_t h = self->data.handle;
+	uint64_t va;
+	int i;
+
+	for (i = 0; i < DRM_MXA_VM_MAX_BINDS; i++)
+		ASSERT_EQ(0, map(self->fd, 0, h, 0, BIND_VA + (uint64_t)i * 2 * 4096, 4096))
+			TH_LOG("bind %d", i);
+	va = BIND_VA + (uint64_t)DRM_MXA_VM_MAX_BINDS * 2 * 4096;
+	EXPECT_EQ(-ENOSPC, map(self->fd, 0, h, 0, va, 4096));
+	ASSERT_EQ(0, unmap(self->fd, BIND_VA, 4096));
+	EXPECT_EQ(0, map(self->fd, 0, h, 0, va, 4096));
+	EXPECT_EQ(-ENOSPC, map(self->fd, 0, h, 0, BIND_VA, 4096));
+	/* the fixture's close removes them all (close_with_binds_leaks_nothing) */
+}
+
 TEST_F(vm, bad_arguments)
 {
 	struct drm_mxa_vm_bind b = { .op = DRM_MXA_VM_BIND_OP_MAP, .handle = self->data.handle,
@@ -248,27 +230,27 @@ TEST_F(vm, unmap_invalidates_tlb)
 TEST_F(vm, page_tables_freed)
 {
 	struct drm_mxa_job_result r;
-	long base = counter("page_tables");
+	long base = mxa_counter("page_tables");
 	uint64_t va = 0x5000000000ull;	/* its own level-1 and level-0 tables */
 
 	ASSERT_GE(base, 0);
 	ASSERT_EQ(0, map(self->fd, 0, self->data.handle, 0, va, self->data.size));
-	EXPECT_EQ(base + 2, counter("page_tables"));
+	EXPECT_EQ(base + 2, mxa_counter("page_tables"));
 	/* Across a 2 MiB boundary: one more level-0 table. */
 	ASSERT_EQ(0, map(self->fd, 0, self->data.handle, 0, va + (2 << 20) - 4096, 2 * 4096));
-	EXPECT_EQ(base + 3, counter("page_tables"));
+	EXPECT_EQ(base + 3, mxa_counter("page_tables"));
 	ASSERT_EQ(0, fence_to(self, va + (2 << 20), 9, &r));
 	EXPECT_EQ(0, r.status);
 	EXPECT_EQ(9, ((volatile uint64_t *)self->data.map)[512]);
 	ASSERT_EQ(0, unmap(self->fd, va + (2 << 20) - 4096, 2 * 4096));
-	EXPECT_EQ(base + 2, counter("page_tables"));
+	EXPECT_EQ(base + 2, mxa_counter("page_tables"));
 	ASSERT_EQ(0, unmap(self->fd, va, self->data.size));
-	EXPECT_EQ(base, counter("page_tables"));
+	EXPECT_EQ(base, mxa_counter("page_tables"));
 }
 
 TEST_F(vm, close_with_binds_leaks_nothing)
 {
-	long bos = counter("bos"), ctxs = counter("contexts"), pts = counter("page_tables");
+	long bos = mxa_counter("bos"), ctxs = mxa_counter("contexts"), pts = mxa_counter("page_tables");
 	struct mxa_bo b;
 	int fd = mxa_open(), i;
 
@@ -279,11 +261,11 @@ TEST_F(vm, close_with_binds_leaks_nothing)
 				 BIND_VA + (uint64_t)i * (1ull << 30), 8192));
 	/* The binds hold the BO after its handle is gone. */
 	mxa_bo_free(fd, &b);
-	EXPECT_EQ(bos + 1, counter("bos"));
+	EXPECT_EQ(bos + 1, mxa_counter("bos"));
 	close(fd);
-	EXPECT_EQ(bos, counter("bos"));
-	EXPECT_EQ(ctxs, counter("contexts"));
-	EXPECT_EQ(pts, counter("page_tables"));
+	EXPECT_EQ(bos, mxa_counter("bos"));
+	EXPECT_EQ(ctxs, mxa_counter("contexts"));
+	EXPECT_EQ(pts, mxa_counter("page_tables"));
 }
 
 TEST_F(vm, libaccel)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The driver's debugfs seen from guest programs (fuzz-driver, mxa-stress, the stress
- * kselftest): live-object counters (bos, contexts, jobs) and the job timeout.
+ * The driver's debugfs seen from guest programs (fuzz-driver, mxa-stress, the guest
+ * kselftests): live-object counters (bos, contexts, jobs, ...) and the job timeout.
  * /sys/kernel/debug/accel/<PCI address of accelN>/{counters,job_timeout_ms}.
  */
 #ifndef MXA_COUNTERS_H
@@ -33,6 +33,39 @@ static inline int mxa_debugfs_dir(const char *node, char *dir, size_t len)
 	target[n] = 0;
 	snprintf(dir, len, "/sys/kernel/debug/accel/%s", basename(target));
 	return 0;
+}
+
+/*
+ * The path of debugfs file @file of the device under test ($ACCEL_DEVICE, default
+ * /dev/accel/accel0), in a static buffer; "/nonexistent/..." when there is none.
+ */
+static inline const char *mxa_debugfs_file(const char *file)
+{
+	static char path[600];
+	const char *node = getenv("ACCEL_DEVICE");
+	char dir[512];
+
+	if (mxa_debugfs_dir(node ? node : "/dev/accel/accel0", dir, sizeof(dir)))
+		snprintf(dir, sizeof(dir), "/nonexistent");
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return path;
+}
+
+/* The value of line "@name N" of the device's debugfs counters; -1 if missing. */
+static inline long mxa_counter(const char *name)
+{
+	char line[128];
+	size_t l = strlen(name);
+	long v = -1;
+	FILE *f = fopen(mxa_debugfs_file("counters"), "r");
+
+	if (!f)
+		return -1;
+	while (v < 0 && fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, l) && line[l] == ' ')
+			v = strtol(line + l + 1, NULL, 10);
+	fclose(f);
+	return v;
 }
 
 static inline int mxa_read_counters(const char *dir, struct mxa_counters *c)

@@ -341,6 +341,9 @@ enum drm_mxa_vm_bind_op {
 	DRM_MXA_VM_BIND_OP_UNMAP = 1,
 };
 
+/* Most DRM_IOCTL_MXA_VM_BIND mappings a file may hold at once (-ENOSPC beyond). */
+#define DRM_MXA_VM_MAX_BINDS		4096
+
 /* drm_mxa_vm_bind.flags: the device may read but not write the mapping. */
 #define DRM_MXA_VM_BIND_READ_ONLY	(1u << 0)
 
@@ -351,6 +354,8 @@ enum drm_mxa_vm_bind_op {
  * @op: enum drm_mxa_vm_bind_op.
  * @flags: MAP: DRM_MXA_VM_BIND_* (a device write through a READ_ONLY mapping fails the
  *         job with an MMU fault, err_info MXA_FAULT_WRITE | MXA_FAULT_READ_ONLY).
+ *         A BO imported from a dma-buf opened without write access (exported
+ *         without DRM_RDWR) maps only READ_ONLY: -EACCES otherwise.
  *         UNMAP: zero.
  * @handle: MAP: GEM handle of a BO of this file (-ENOENT if unknown). UNMAP: zero.
  * @pad: zero.
@@ -364,6 +369,7 @@ enum drm_mxa_vm_bind_op {
  *
  * The mapping holds a reference to the BO until it is unmapped or the file closes.
  * UNMAP invalidates the device TLB before it returns; jobs still using the range fault.
+ * MAP fails with -ENOSPC when the file holds DRM_MXA_VM_MAX_BINDS mappings already.
  */
 struct drm_mxa_vm_bind {
 	__u32 op;
