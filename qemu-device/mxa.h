@@ -7,6 +7,7 @@
  *   mxa_async.c  asynchronous engines (copy, math): worker lanes, commit/wait groups
  *   mxa_tma.c    per-queue SRAM, TMA tensor loads/stores, mbarriers
  *   mxa_mmu.c    contexts, page-table walk, TLB, translated DMA
+ *   mxa_dma.c    the device's DMA to guest RAM (never MMIO: no thread needs the BQL)
  *   mxa_math.c   math commands on the matrix engine (engine/)
  *   mxa_tile.c   tile registers, TMATMULMX, MMA shapes, CVT / MX quantisation
  *   mxa_timeline.c  the execution timeline (Chrome / Perfetto trace JSON)
@@ -290,6 +291,18 @@ void mxa_timeline_span(MxaState *s, unsigned q, unsigned tid, const char *name,
                        int64_t start_ns, int64_t end_ns, uint64_t job, uint32_t offset,
                        uint32_t error);
 void mxa_timeline_flush(MxaState *s);
+
+/* mxa_dma.c */
+MemTxResult mxa_dma_rw(MxaState *s, uint64_t addr, void *buf, uint64_t len, bool write);
+static inline MemTxResult mxa_dma_read(MxaState *s, uint64_t addr, void *buf, uint64_t len)
+{
+    return mxa_dma_rw(s, addr, buf, len, false);
+}
+static inline MemTxResult mxa_dma_write(MxaState *s, uint64_t addr, const void *buf,
+                                        uint64_t len)
+{
+    return mxa_dma_rw(s, addr, (void *)buf, len, true);
+}
 
 /* mxa_mmu.c */
 int mxa_mmu_bind(MxaJob *job);

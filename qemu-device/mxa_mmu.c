@@ -32,7 +32,7 @@ int mxa_mmu_bind(MxaJob *job)
     struct mxa_ctx_desc cd;
 
     if (job->desc.ctx >= count || !table ||
-        pci_dma_read(PCI_DEVICE(s), table + (uint64_t)job->desc.ctx * sizeof(cd), &cd,
+        mxa_dma_read(s, table + (uint64_t)job->desc.ctx * sizeof(cd), &cd,
                      sizeof(cd)) != MEMTX_OK ||
         !(le32_to_cpu(cd.flags) & MXA_CTX_F_VALID)) {
         return mxa_job_fail(job, MXA_ERR_BAD_CONTEXT, 0, job->desc.ctx);
@@ -78,7 +78,7 @@ static int mxa_mmu_walk(MxaJob *job, uint64_t va, bool write, uint64_t gen, bool
         for (int level = MXA_PT_LEVELS - 1; level >= 1; level--) {
             uint64_t addr = table + mxa_pt_index(va, level) * sizeof(uint64_t);
 
-            if (pci_dma_read(PCI_DEVICE(q->dev), addr, &pte, sizeof(pte)) != MEMTX_OK) {
+            if (mxa_dma_read(q->dev, addr, &pte, sizeof(pte)) != MEMTX_OK) {
                 return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT | (probe ? MXA_MMU_PROBE : 0));
             }
             pte = le64_to_cpu(pte);
@@ -91,7 +91,7 @@ static int mxa_mmu_walk(MxaJob *job, uint64_t va, bool write, uint64_t gen, bool
                             .gen = gen, .valid = true };
     }
     /* the entries lie in the leaf table's page (table is page aligned) */
-    if (pci_dma_read(PCI_DEVICE(q->dev),
+    if (mxa_dma_read(q->dev,
                      table + (first & (MXA_PT_ENTRIES - 1)) * sizeof(uint64_t), ptes,
                      sizeof(ptes)) != MEMTX_OK) {
         return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT | (probe ? MXA_MMU_PROBE : 0));
@@ -159,8 +159,8 @@ static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool
                next == dma + chunk) {
             chunk += MIN(len - chunk, MXA_PAGE_SIZE);
         }
-        r = write ? pci_dma_write(PCI_DEVICE(job->q->dev), dma, p, chunk)
-                  : pci_dma_read(PCI_DEVICE(job->q->dev), dma, p, chunk);
+        r = write ? mxa_dma_write(job->q->dev, dma, p, chunk)
+                  : mxa_dma_read(job->q->dev, dma, p, chunk);
         if (r != MEMTX_OK) {
             /* the page table points at something that is not RAM */
             return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT);

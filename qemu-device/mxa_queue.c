@@ -8,7 +8,8 @@
  * doorbell; a bad value stops the queue with a device error instead of running.
  *
  * Locking: q->lock protects the ring registers and state flags; it is never held while
- * a program runs or DMA is in flight, and the thread never takes the BQL.
+ * a program runs or DMA is in flight, and the thread never takes the BQL (its DMA
+ * reaches RAM only: mxa_dma.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -230,11 +231,11 @@ static void mxa_job_complete(MxaJob *job, uint64_t start_ns, bool aborted)
     rec.end_ns = cpu_to_le64(get_clock());
     rec.cycles = cpu_to_le64(job->cycles);
     /* everything but the status first, then the status: the driver polls on it */
-    r = pci_dma_write(PCI_DEVICE(q->dev), job->desc.completion, &rec, sizeof(rec));
+    r = mxa_dma_write(q->dev, job->desc.completion, &rec, sizeof(rec));
     if (r == MEMTX_OK) {
         smp_wmb();
         status = cpu_to_le32(status);
-        r = pci_dma_write(PCI_DEVICE(q->dev), job->desc.completion +
+        r = mxa_dma_write(q->dev, job->desc.completion +
                           offsetof(struct mxa_completion, status), &status, sizeof(status));
     }
     trace_mxa_job_end(q->index, job->desc.job_id, job->error, job->commands);
@@ -287,7 +288,7 @@ static void *mxa_queue_thread(void *opaque)
         q->busy = true;
         qemu_mutex_unlock(&q->lock);
 
-        if (pci_dma_read(PCI_DEVICE(s), desc_addr, &job.desc, sizeof(job.desc)) != MEMTX_OK) {
+        if (mxa_dma_read(s, desc_addr, &job.desc, sizeof(job.desc)) != MEMTX_OK) {
             qemu_mutex_lock(&q->lock);
             q->busy = false;
             mxa_queue_stop_locked(q, MXA_DEVERR_RING_DMA);

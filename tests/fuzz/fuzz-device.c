@@ -7,6 +7,7 @@
  * (make fuzz-device), where any memory error or undefined behaviour aborts QEMU.
  *
  *   fuzz-device --qemu PATH [--seconds S] [--inputs N] [--seed X] [--log FILE]
+ *   fuzz-device --qemu PATH --scenario NAME      one deterministic case (below)
  *
  * An input is a short random sequence of operations (setup of a queue with a ring,
  * context table and page table in guest RAM, random programs, doorbells, random
@@ -374,6 +375,17 @@ static void submit_random_job(unsigned q)
 	writel(BAR0 + MXA_QUEUE_REG(q, MXA_QREG_TAIL), tails[q]);
 }
 
+static void device_init(void)
+{
+	writel(BAR0 + MXA_REG_CONTROL, MXA_CONTROL_RESET);
+	writel(BAR0 + MXA_REG_CTX_TABLE_LO, (uint32_t)CTX_TABLE);
+	writel(BAR0 + MXA_REG_CTX_TABLE_HI, 0);
+	writel(BAR0 + MXA_REG_CTX_COUNT, 16);
+	writel(BAR0 + MXA_REG_INT_MASK, 0);
+	writel(BAR0 + MXA_REG_CONTROL, MXA_CONTROL_ENABLE);
+	memset(tails, 0, sizeof(tails));
+}
+
 static void one_input(void)
 {
 	unsigned ops = 1 + rnd_below(12);
@@ -399,13 +411,7 @@ static void one_input(void)
 			break;
 		case 4:
 			if (rnd_below(4) == 0) {
-				writel(BAR0 + MXA_REG_CONTROL, MXA_CONTROL_RESET);
-				writel(BAR0 + MXA_REG_CTX_TABLE_LO, (uint32_t)CTX_TABLE);
-				writel(BAR0 + MXA_REG_CTX_TABLE_HI, 0);
-				writel(BAR0 + MXA_REG_CTX_COUNT, 16);
-				writel(BAR0 + MXA_REG_INT_MASK, 0);
-				writel(BAR0 + MXA_REG_CONTROL, MXA_CONTROL_ENABLE);
-				memset(tails, 0, sizeof(tails));
+				device_init();
 			} else {
 				writel(BAR0 + MXA_REG_TLB_INVAL, interesting32());
 			}
@@ -438,9 +444,67 @@ static void one_input(void)
 	}
 }
 
+/*
+ * Scenario mmio-dma-reset: context 1 maps the page at DATA_VA onto MMIO (this device's
+ * BAR0), and a job on queue 0 polls a semaphore there (SEM_WAIT for a value it never
+ * reaches). Then the machine is reset (port 0xcf9). A queue thread whose DMA reached
+ * MMIO needed the BQL, which the system reset holds while it waits for the queue
+ * threads: QEMU deadlocked (the next qtest reply never came: a hang finding). The
+ * device must refuse DMA to anything but RAM: the job fails with an MMU fault at the
+ * semaphore's VA, and the reset completes.
+ */
+static void scenario_mmio_dma_reset(void)
+{
+	uint64_t pte = BAR0 | MXA_PTE_VALID | MXA_PTE_WRITE;
+	uint32_t prog[6] = { MXA_CMD_HEADER(MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, 0),
+			     (uint32_t)DATA_VA, (uint32_t)(DATA_VA >> 32), 0xffffffff, 0x7fffffff,
+			     MXA_SEM_MAX_TIMEOUT_US };
+	struct mxa_job_desc d = { .flags = MXA_JOB_F_IRQ, .ctx = 1, .prog_va = DATA_VA + 4096,
+				  .prog_size = sizeof(prog), .completion = COMPLETIONS,
+				  .job_id = 42 };
+	struct mxa_completion rec;
+	char *r;
+
+	device_init();
+	memwrite(PT_BASE + 0x2000 + mxa_pt_index(DATA_VA, 0) * 8, &pte, 8);
+	memwrite(DATA + 4096, prog, sizeof(prog));
+	memset(&rec, 0, sizeof(rec));
+	memwrite(COMPLETIONS, &rec, sizeof(rec));
+	enable_queue(0, 64);
+	memwrite(RINGS, &d, sizeof(d));
+	writel(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_TAIL), 1);
+	/* the job has started (it may be polling MMIO now, or have failed already) */
+	for (int i = 0; i < 100000 && readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_COMPLETED)) == 0 &&
+			!(readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_STATUS)) & MXA_QSTATUS_BUSY); i++)
+		;
+	qtest("outb 0xcf9 0x6\n");	/* machine reset: runs in the main loop, BQL held */
+	if (find_and_enable_device() < 0)	/* hangs if the reset deadlocked */
+		die_finding("mmio-dma-reset: no mxa device after the reset");
+	if (readl(BAR0 + MXA_REG_ID) != MXA_ID_VALUE)
+		die_finding("mmio-dma-reset: the device does not answer after the reset");
+	r = qtest("read 0x%llx 0x%zx\n", (unsigned long long)COMPLETIONS, sizeof(rec));
+	/* "OK 0x<hex>": the status word follows the 8-byte job id */
+	if (strlen(r) < 3 + 2 + 2 * 16) {
+		die_finding("mmio-dma-reset: short read of the completion record");
+	}
+	{
+		char hex[9] = { 0 };
+		uint32_t status, error;
+
+		memcpy(hex, r + 5 + 16, 8);
+		status = __builtin_bswap32((uint32_t)strtoul(hex, NULL, 16));
+		memcpy(hex, r + 5 + 24, 8);
+		error = __builtin_bswap32((uint32_t)strtoul(hex, NULL, 16));
+		printf("fuzz-device: mmio-dma-reset: job status %u error %u; the reset completed\n",
+		       status, error);
+		if (status != MXA_JOB_STATUS_ERROR || error != MXA_ERR_MMU_FAULT)
+			die_finding("mmio-dma-reset: the job did not fail with an MMU fault");
+	}
+}
+
 int main(int argc, char **argv)
 {
-	const char *qemu = NULL, *extra = NULL;
+	const char *qemu = NULL, *extra = NULL, *scenario = NULL;
 	double seconds = 10;
 	unsigned long long max_inputs = ~0ull, inputs = 0;
 	uint64_t seed = (uint64_t)time(NULL) * 2654435761u;
@@ -454,6 +518,8 @@ int main(int argc, char **argv)
 			max_inputs = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			seed = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--scenario") && i + 1 < argc)
+			scenario = argv[++i];
 		else if (!strcmp(argv[i], "--qemu-args") && i + 1 < argc)
 			extra = argv[++i];
 		else if (!strcmp(argv[i], "--log") && i + 1 < argc)
@@ -474,6 +540,17 @@ int main(int argc, char **argv)
 	if (readl(BAR0 + MXA_REG_ID) != MXA_ID_VALUE)
 		die_finding("BAR0 does not answer with the MXA id");
 	setup_memory();
+	if (scenario) {
+		if (strcmp(scenario, "mmio-dma-reset")) {
+			fprintf(stderr, "fuzz-device: unknown scenario %s (mmio-dma-reset)\n",
+				scenario);
+			return 2;
+		}
+		scenario_mmio_dma_reset();
+		kill(qemu_pid, SIGTERM);
+		waitpid(qemu_pid, NULL, 0);
+		return 0;
+	}
 
 	struct timespec t0, t;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
