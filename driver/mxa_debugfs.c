@@ -18,6 +18,8 @@
  * - ``inject_submit_nomem``, ``inject_run_abort``: fault injection counters, writable:
  *   that many coming submissions fail with -ENOMEM / jobs end with -ECANCELED without
  *   reaching the device (struct mxa_device).
+ * - ``inject_reset_timeout``: that many coming queue resets count as not completed:
+ *   the device is lost (mxa_hw_lost()) until the driver is rebound.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -42,6 +44,7 @@ static int mxa_counters_show(struct seq_file *m, void *unused)
 	seq_printf(m, "jobs_total %llu\n", (u64)atomic64_read(&mdev->jobs_total));
 	seq_printf(m, "page_tables %d\n", atomic_read(&mdev->live_page_tables));
 	seq_printf(m, "groups %d\n", atomic_read(&mdev->live_groups));
+	seq_printf(m, "lost %d\n", READ_ONCE(mdev->lost));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(mxa_counters);
@@ -143,4 +146,5 @@ void mxa_debugfs_init(struct mxa_device *mdev)
 	debugfs_create_file("reset_queue", 0200, root, mdev, &mxa_reset_queue_fops);
 	debugfs_create_atomic_t("inject_submit_nomem", 0644, root, &mdev->inject_submit_nomem);
 	debugfs_create_atomic_t("inject_run_abort", 0644, root, &mdev->inject_run_abort);
+	debugfs_create_atomic_t("inject_reset_timeout", 0644, root, &mdev->inject_reset_timeout);
 }

@@ -52,9 +52,13 @@ struct mxa_vm;
  * @live_jobs: jobs allocated and not yet freed.
  * @live_page_tables: device page tables allocated (all VMs).
  * @live_groups: pending commit groups listed (all user queues; mxa_group.c).
+ * @lost: a reset did not complete: bus mastering is off and no job runs any more
+ *        (mxa_hw_lost()).
  * @jobs_total: jobs ever created.
  * @inject_submit_nomem: debugfs fault injection: this many coming submissions fail
  *                       with -ENOMEM, as if the job's allocation had failed.
+ * @inject_reset_timeout: debugfs fault injection: this many coming queue resets are
+ *                        taken as not completed (the device is then lost).
  * @inject_run_abort: debugfs fault injection: this many coming jobs are not handed to
  *                    the device when the scheduler runs them, and end with -ECANCELED
  *                    as after a device loss.
@@ -88,9 +92,11 @@ struct mxa_device {
 	atomic_t live_jobs;
 	atomic_t live_page_tables;
 	atomic_t live_groups;
+	bool lost;
 	atomic64_t jobs_total;
 	atomic_t inject_submit_nomem;
 	atomic_t inject_run_abort;
+	atomic_t inject_reset_timeout;
 };
 
 /**

@@ -129,9 +129,40 @@ int mxa_hw_queue_reset(struct mxa_queue *q)
 	mxa_qwrite(q, MXA_QREG_CONTROL, MXA_QCTRL_RESET);
 	ret = mxa_hw_poll_clear(q->mdev, MXA_QUEUE_REG(q->idx, MXA_QREG_CONTROL),
 				MXA_QCTRL_RESET);
+	if (!ret && mxa_inject(&q->mdev->inject_reset_timeout))
+		ret = -ETIMEDOUT;	/* debugfs: as if the device had not finished */
 	if (ret)
 		mxa_err(q->mdev, "queue %u reset timed out\n", q->idx);
 	return ret;
+}
+
+/**
+ * mxa_hw_lost() - take a device that did not finish a reset out of service, for good.
+ * @mdev: the device.
+ * @why: for the log.
+ *
+ * The device may still be running a job, walking page tables and writing buffers that
+ * the driver is about to free (the job's file may close at once). So bus mastering goes
+ * off first, which stops every DMA of the device; then every queue stops taking jobs
+ * (submitters get -ENODEV) and its jobs end with -ENODEV. Only a rebind of the driver
+ * (which resets the device) brings it back. Real drivers do the same on a lost GPU.
+ */
+void mxa_hw_lost(struct mxa_device *mdev, const char *why)
+{
+	u16 cmd;
+	u32 i;
+
+	if (xchg(&mdev->lost, true))
+		return;
+	mxa_err(mdev, "device lost: %s; its DMA is off and its jobs fail with -ENODEV until the driver is rebound\n",
+		why);
+	pci_clear_master(mdev->pdev);
+	/* a config read orders the write before anything the driver frees next */
+	pci_read_config_word(mdev->pdev, PCI_COMMAND, &cmd);
+	for (i = 0; i < mdev->num_queues; i++) {
+		mxa_job_queue_halt(&mdev->queues[i], true);
+		mxa_job_queue_abort(&mdev->queues[i], -ENODEV, MXA_ERR_ABORTED, true);
+	}
 }
 
 /* Reset a queue the device stopped: its jobs fail with -EIO, the ring restarts empty. */
@@ -145,7 +176,10 @@ static void mxa_queue_recover(struct mxa_queue *q)
 
 	/* Jobs that completed before the queue stopped keep their real result. */
 	mxa_job_queue_halt(q, false);
-	mxa_hw_queue_reset(q);
+	if (mxa_hw_queue_reset(q)) {
+		mxa_hw_lost(mdev, "a queue reset did not complete");
+		return;
+	}
 	q->resets++;
 	mxa_job_queue_abort(q, -EIO, MXA_ERR_ABORTED, false);
 	mxa_hw_queue_start(q);
@@ -168,7 +202,7 @@ static void mxa_error_work(struct work_struct *work)
 	if (err != MXA_DEVERR_NONE)
 		mxa_err(mdev, "device error %u (info 0x%x)\n", err, info);
 
-	for (i = 0; i < mdev->num_queues; i++) {
+	for (i = 0; i < mdev->num_queues && !READ_ONCE(mdev->lost); i++) {
 		struct mxa_queue *q = &mdev->queues[i];
 
 		if (mxa_qread(q, MXA_QREG_STATUS) & MXA_QSTATUS_STOPPED)
@@ -357,7 +391,8 @@ void mxa_hw_fini(struct mxa_device *mdev)
 	mxa_reset_fini(mdev);
 
 	mxa_write(mdev, MXA_REG_CONTROL, 0);
-	mxa_hw_reset(mdev);
+	if (mxa_hw_reset(mdev))
+		mxa_hw_lost(mdev, "the device reset at removal did not complete");
 
 	for (i = 0; i < mdev->num_queues; i++)
 		mxa_job_queue_abort(&mdev->queues[i], -ECANCELED, MXA_ERR_ABORTED, true);

@@ -129,5 +129,6 @@ void mxa_hw_fini(struct mxa_device *mdev);
 void mxa_hw_tlb_invalidate(struct mxa_device *mdev, u32 ctx);
 void mxa_hw_queue_start(struct mxa_queue *q);
 int mxa_hw_queue_reset(struct mxa_queue *q);
+void mxa_hw_lost(struct mxa_device *mdev, const char *why);
 
 #endif /* MXA_HW_H */

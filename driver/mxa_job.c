@@ -278,9 +278,11 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 	    !IS_ALIGNED(args->prog_size, 4) || !IS_ALIGNED(args->prog_offset, 4))
 		return -EINVAL;
 
-	/* A banned context runs nothing more (mxa_reset.c). */
+	/* A banned context runs nothing more (mxa_reset.c), nor does a lost device. */
 	if (READ_ONCE(mf->vm->banned))
 		return -ECANCELED;
+	if (READ_ONCE(mf->mdev->lost))
+		return -ENODEV;
 
 	obj = drm_gem_object_lookup(file, args->prog_handle);
 	if (!obj)
@@ -500,8 +502,8 @@ static void mxa_queue_refill(struct mxa_queue *q)
  * reset they wait in its backlog.
  *
  * Return: a reference to the job's hardware fence; ERR_PTR(-ECANCELED) once the
- * device is gone, or for a job debugfs ``inject_run_abort`` picks (the job's result
- * says so).
+ * device is gone (its result says -ENODEV when the device was lost: mxa_hw_lost()),
+ * or for a job debugfs ``inject_run_abort`` picks (the job's result says so).
  */
 struct dma_fence *mxa_job_run(struct mxa_job *job)
 {
@@ -511,7 +513,7 @@ struct dma_fence *mxa_job_run(struct mxa_job *job)
 	spin_lock_irqsave(&q->lock, flags);
 	if (!q->accepting || mxa_inject(&q->mdev->inject_run_abort)) {
 		spin_unlock_irqrestore(&q->lock, flags);
-		job->result.status = -ECANCELED;
+		job->result.status = READ_ONCE(q->mdev->lost) ? -ENODEV : -ECANCELED;
 		job->result.error = MXA_ERR_ABORTED;
 		WRITE_ONCE(job->ended, true);
 		return ERR_PTR(-ECANCELED);

@@ -182,6 +182,8 @@ static void mxa_reset_queue_work(struct work_struct *work)
 
 	if (!drm_dev_enter(&mdev->drm, &idx))
 		return;
+	if (READ_ONCE(mdev->lost))
+		goto out;	/* its jobs have ended already (mxa_hw_lost()) */
 
 	mxa_job_queue_halt(q, false);
 	WRITE_ONCE(q->reset_state, MXA_RESET_HALTED);
@@ -196,7 +198,13 @@ static void mxa_reset_queue_work(struct work_struct *work)
 
 	if (guilty || forced) {
 		WRITE_ONCE(q->reset_state, MXA_RESET_RESETTING);
-		mxa_hw_queue_reset(q);
+		if (mxa_hw_queue_reset(q)) {
+			/* it may still use what the job's file is about to free */
+			if (guilty)
+				mxa_job_put(guilty);
+			mxa_hw_lost(mdev, "a queue reset did not complete");
+			goto out;
+		}
 		q->resets++;
 		WRITE_ONCE(q->reset_state, MXA_RESET_RESTARTING);
 		if (forced) {
@@ -213,6 +221,7 @@ static void mxa_reset_queue_work(struct work_struct *work)
 	}
 	/* Jobs completed meanwhile, or the requeued ones: feed the ring again. */
 	mxa_job_queue_resume(q);
+out:
 	WRITE_ONCE(q->reset_state, MXA_RESET_IDLE);
 	drm_dev_exit(idx);
 }

@@ -22,6 +22,7 @@
 #include "qemu/atomic.h"
 #include "qemu/timer.h"
 #include "mxa.h"
+#include "engine/mxa_engine.h"
 #include "trace.h"
 
 enum {
@@ -85,6 +86,7 @@ static void *mxa_lane_thread(void *opaque)
     MxaLane *lane = opaque;
     MxaQueue *q = lane->q;
 
+    mxa_engine_cancel_on(&q->abort);	/* as the command processor's */
     qemu_mutex_lock(&lane->lock);
     for (;;) {
         MxaJob shadow = { .q = q, .tlb = lane->tlb };

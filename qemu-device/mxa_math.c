@@ -229,6 +229,11 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
         mxa_engine_fail(job, err, 0);
         goto out;
     }
+    if (mxa_engine_cancelled()) {
+        /* a reset cut the GEMM short: D is partial, never written back */
+        mxa_job_fail(job, MXA_ERR_ABORTED, 0, 0);
+        goto out;
+    }
     if (mxa_va_write(job, out.va, out.host, out.bytes)) {
         goto out;
     }

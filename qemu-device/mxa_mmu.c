@@ -151,6 +151,10 @@ static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool
         uint64_t dma, next;
         MemTxResult r;
 
+        /* a reset stops a large transfer between runs, not after it */
+        if (qatomic_read(&job->q->abort)) {
+            return mxa_job_fail(job, MXA_ERR_ABORTED, va, 0);
+        }
         if (mxa_mmu_translate(job, va, write, &dma, false)) {
             return -1;
         }

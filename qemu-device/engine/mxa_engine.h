@@ -306,6 +306,18 @@ struct mxa_gemm_desc {
 struct mxa_engine;
 
 /**
+ * mxa_engine_cancel_on() - let the calling thread's engine calls be cancelled: once
+ * *@flag (read atomically) is non-zero, a running mxa_gemm() & co. of this thread
+ * skips its remaining tasks and returns within about one task's time, with partial
+ * results that the caller must discard (check mxa_engine_cancelled()). NULL: never.
+ * The device points it at its queue's abort flag, so a reset stops long math.
+ */
+void mxa_engine_cancel_on(const int *flag);
+
+/** mxa_engine_cancelled() - whether the calling thread's cancel flag is set. */
+int mxa_engine_cancelled(void);
+
+/**
  * mxa_engine_create() - a context owning @nthreads - 1 worker threads (the
  * calling thread is always the first worker of its own operations).
  * @nthreads: 0 = number of online CPUs. Thread-safe: any number of threads

@@ -16,6 +16,11 @@
  *
  * One mutex protects the job list and every job's counters; tasks are
  * coarse (a macro tile or a K chunk of one), so it is never hot.
+ *
+ * Cancellation: a job takes the cancel flag of the thread that runs it
+ * (mxa_engine_cancel_on()); once the flag is set, its remaining tasks are
+ * skipped, so a call returns within one task's time (its results are then
+ * partial, for the caller to discard).
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -36,8 +41,28 @@ struct mxa_job {
 	unsigned helpers;	/* workers running one of its tasks now */
 	unsigned max_helpers;	/* nthreads - 1 */
 	int finished;
+	const int *cancel;	/* the submitting thread's cancel flag, or NULL */
 	struct mxa_job *next_job;
 };
+
+static __thread const int *thread_cancel;
+
+void mxa_engine_cancel_on(const int *flag)
+{
+	thread_cancel = flag;
+}
+
+int mxa_engine_cancelled(void)
+{
+	return thread_cancel && __atomic_load_n(thread_cancel, __ATOMIC_RELAXED);
+}
+
+/* Run a task unless the job was cancelled (then it only counts as done). */
+static void job_run_task(struct mxa_job *job, unsigned phase, unsigned task)
+{
+	if (!job->cancel || !__atomic_load_n(job->cancel, __ATOMIC_RELAXED))
+		job->ops->task(job->arg, phase, task);
+}
 
 struct mxa_engine {
 	pthread_mutex_t lock;	/* protects everything below and all jobs */
@@ -73,6 +98,7 @@ static void job_start(struct mxa_job *job, const struct mxa_job_ops *ops,
 	job->ops = ops;
 	job->arg = arg;
 	job->max_helpers = max_helpers;
+	job->cancel = thread_cancel;
 	job->ntasks = ops->phase_tasks(arg, 0);
 	job->finished = job->ntasks == 0;
 }
@@ -97,7 +123,7 @@ static void *worker_main(void *p)
 
 		job->helpers++;
 		pthread_mutex_unlock(&eng->lock);
-		job->ops->task(job->arg, phase, task);
+		job_run_task(job, phase, task);
 		pthread_mutex_lock(&eng->lock);
 		job->helpers--;
 		job_task_done(job, &eng->cond);
@@ -125,7 +151,7 @@ void mxa_pool_run(struct mxa_engine *eng, unsigned nthreads,
 	while (!job.finished && (!helpers || job.ntasks - job.next <= 1)) {
 		unsigned phase = job.phase, task = job.next++;
 
-		ops->task(arg, phase, task);
+		job_run_task(&job, phase, task);
 		job_task_done(&job, NULL);
 	}
 	if (job.finished)
@@ -140,7 +166,7 @@ void mxa_pool_run(struct mxa_engine *eng, unsigned nthreads,
 			unsigned phase = job.phase, task = job.next++;
 
 			pthread_mutex_unlock(&eng->lock);
-			ops->task(arg, phase, task);
+			job_run_task(&job, phase, task);
 			pthread_mutex_lock(&eng->lock);
 			job_task_done(&job, &eng->cond);
 		} else {

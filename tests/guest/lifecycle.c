@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
+#include "../stress/mxa_counters.h"
 
 #define MXA_KO		"/lib/modules/mxa.ko"
 #define DRIVER_DIR	"/sys/bus/pci/drivers/mxa"
@@ -100,6 +101,26 @@ static int start_long_jobs(int fd, struct mxa_bo *prog, struct io_uring *ring, i
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * Bind @addr again: a working device at accel0. An unplugged device's minor is freed
+ * only when its last reference goes, and a closed file's aborted jobs may still hold
+ * one for a moment: a bind before that gets accel1. Then unbind and retry.
+ */
+static void rebind(struct __test_metadata *_metadata, const char *addr)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(0, write_file(DRIVER_DIR "/bind", addr));
+		if (wait_for_node_ms(1, 1500) == 0)
+			break;
+		TH_LOG("bind %d: no accel0 yet (old minor still held), rebinding", i);
+		ASSERT_EQ(0, write_file(DRIVER_DIR "/unbind", addr));
+		usleep(250 * 1000);
+	}
+	ASSERT_LT(i, 8);
+}
+
 static void run_one_job(struct __test_metadata *_metadata)
 {
 	struct drm_mxa_job_result r;
@@ -128,7 +149,7 @@ TEST(unbind_with_open_file_and_jobs)
 	struct mxa_bo prog, data;
 	struct io_uring ring;
 	char addr[64];
-	int fd, i;
+	int fd;
 
 	ASSERT_EQ(0, accel0_pci_addr(addr, sizeof(addr)));
 	fd = mxa_open();
@@ -162,20 +183,63 @@ TEST(unbind_with_open_file_and_jobs)
 	munmap(data.map, data.size);
 	close(fd);
 
-	/*
-	 * Bind again: a working device at accel0. The unplugged device's minor is freed
-	 * only when its last reference goes, and the closed file's aborted jobs may still
-	 * hold one for a moment: a bind before that gets accel1. Then unbind and retry.
-	 */
-	for (i = 0; i < 8; i++) {
-		ASSERT_EQ(0, write_file(DRIVER_DIR "/bind", addr));
-		if (wait_for_node_ms(1, 1500) == 0)
-			break;
-		TH_LOG("bind %d: no accel0 yet (old minor still held), rebinding", i);
-		ASSERT_EQ(0, write_file(DRIVER_DIR "/unbind", addr));
-		usleep(250 * 1000);
-	}
-	ASSERT_LT(i, 8);
+	rebind(_metadata, addr);
+	run_one_job(_metadata);
+}
+
+/*
+ * A queue reset that does not complete (debugfs inject_reset_timeout) loses the device:
+ * bus mastering goes off before anything the device may still use is freed (found in
+ * review: the timeout was ignored and the device kept walking freed page tables), its
+ * jobs end with -ENODEV, new submissions get -ENODEV, and a rebind brings it back.
+ */
+TEST(reset_that_does_not_complete_loses_the_device)
+{
+	struct drm_mxa_job_result r;
+	struct mxa_bo prog, data;
+	char addr[64], dir[512], path[600];
+	volatile uint64_t *d;
+	unsigned char cfg[8];
+	uint64_t id, id2;
+	uint32_t *p;
+	int fd, cfd;
+
+	ASSERT_EQ(0, accel0_pci_addr(addr, sizeof(addr)));
+	ASSERT_EQ(0, mxa_debugfs_dir(MXA_TEST_DEVICE, dir, sizeof(dir)));
+	fd = mxa_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, mxa_bo_new(fd, 4096, &prog));
+	ASSERT_EQ(0, mxa_bo_new(fd, 4096, &data));
+	d = data.map;
+	/* a gate job: says it runs, then waits for data[0] */
+	p = mxa_put_fence(prog.map, data.va + 8, 1);
+	p = mxa_put_sem_wait(p, data.va, 1, MXA_SEM_MAX_TIMEOUT_US);
+	ASSERT_EQ(0, mxa_submit(fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
+	ASSERT_TRUE(mxa_wait_until(d[1] == 1, 10000));
+	snprintf(path, sizeof(path), "%s/inject_reset_timeout", dir);
+	ASSERT_EQ(0, mxa_write_text(path, "1"));
+	snprintf(path, sizeof(path), "%s/reset_queue", dir);
+	ASSERT_EQ(0, mxa_write_text(path, "0"));
+	ASSERT_EQ(0, mxa_wait(fd, id, 20 * NSEC_PER_SEC, &r));
+	/* aborted by the reset the driver gave up on, or failed with the device */
+	EXPECT_TRUE(r.status == -ECANCELED || r.status == -ENODEV) TH_LOG("status %d", r.status);
+	EXPECT_EQ(1, mxa_counter("lost"));
+	/* bus mastering is off (PCI_COMMAND bit 2) */
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", addr);
+	cfd = open(path, O_RDONLY);
+	ASSERT_LE(0, cfd);
+	ASSERT_EQ(8, pread(cfd, cfg, 8, 0));
+	close(cfd);
+	EXPECT_EQ(0, cfg[4] & 0x4) TH_LOG("PCI_COMMAND 0x%02x%02x", cfg[5], cfg[4]);
+	/* nothing runs any more */
+	EXPECT_EQ(-ENODEV, mxa_submit(fd, prog.handle, 1, 0, mxa_bytes(prog.map, p), &id2));
+	mxa_bo_free(fd, &data);
+	mxa_bo_free(fd, &prog);
+	close(fd);
+	ASSERT_EQ(0, write_file(DRIVER_DIR "/unbind", addr));
+	ASSERT_EQ(0, wait_for_node(0));
+	rebind(_metadata, addr);
+	EXPECT_EQ(0, mxa_counter("lost"));
 	run_one_job(_metadata);
 }
 

@@ -106,6 +106,59 @@ TEST_F_TIMEOUT(reset, hang_times_out_and_queue_recovers, 60)
 	EXPECT_EQ(0xabc, ((volatile uint64_t *)self->data.map)[1]);
 }
 
+/*
+ * One GEMM command far longer than the job timeout: the reset must cut it short (the
+ * engine stops between tasks, D is not written back) and the queue then runs the next
+ * job. Found in review: math could not be aborted, the reset timed out, the driver
+ * ignored that and its restart writes were dropped, so the next job never ran.
+ */
+TEST_F_TIMEOUT(reset, long_gemm_is_cut_short_by_the_reset, 120)
+{
+	const uint32_t m = 4096, n = 4096, k = 8192;
+	struct drm_mxa_job_result r;
+	struct mxa_isa_gemm g = {
+		.m = m, .n = n, .k = k, .type_a = MXA_DTYPE_BF16, .type_b = MXA_DTYPE_BF16,
+		.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32, .accum = MXA_GEMM_ACCUM_EXACT,
+	};
+	uint64_t abytes = (uint64_t)m * k * 2, dbytes = (uint64_t)m * n * 4;
+	struct mxa_bo ops, prog;
+	uint32_t *p;
+	uint64_t id;
+	int64_t t0;
+
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 2 * abytes + dbytes, &ops));
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &prog));
+	/* bf16 1.0 everywhere; D a pattern the aborted GEMM must leave alone */
+	for (uint64_t i = 0; i < abytes; i += 2)
+		*(uint16_t *)((char *)ops.map + i) = 0x3f80, *(uint16_t *)((char *)ops.map + abytes + i) = 0x3f80;
+	memset((char *)ops.map + 2 * abytes, 0x5a, dbytes);
+	g.a = ops.va;
+	g.b = ops.va + abytes;
+	g.d = ops.va + 2 * abytes;
+	p = prog.map;
+	*p++ = MXA_CMD_HEADER(MXA_OP_GEMM, MXA_GEMM_DWORDS, 0);
+	memcpy(p, &g, sizeof(g));
+	p += MXA_GEMM_ARGS_DWORDS;
+	t0 = mxa_now_ns();
+	ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
+	ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * SEC, &r));
+	EXPECT_EQ(-ETIMEDOUT, r.status);
+	EXPECT_EQ(MXA_ERR_ABORTED, r.error);
+	TH_LOG("submit to the job's end: %.2f s (job timeout %d ms)", (mxa_now_ns() - t0) / 1e9,
+	       TIMEOUT_MS);
+	/* the reset completed: the device is not lost */
+	EXPECT_EQ(0x5a5a5a5a, *(volatile uint32_t *)((char *)ops.map + 2 * abytes));
+	EXPECT_EQ(0, mxa_counter("lost"));
+	/* the queue works: the next job runs */
+	ASSERT_EQ(0, mxa_submit(self->fd, self->prog.handle, 0, self->fence_off,
+				self->fence_size, &id));
+	ASSERT_EQ(0, mxa_wait(self->fd, id, 30 * SEC, &r));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(0xabc, ((volatile uint64_t *)self->data.map)[1]);
+	mxa_bo_free(self->fd, &prog);
+	mxa_bo_free(self->fd, &ops);
+}
+
 TEST_F_TIMEOUT(reset, other_contexts_queued_behind_survive, 60)
 {
 	struct drm_mxa_job_result r;

@@ -3,7 +3,8 @@
  * test-engine-threads - determinism and thread safety: the same operation
  * gives the same bits with any thread count, either scheduling policy
  * (intrawave/interwave), either SIMD path, and while several threads share
- * one engine.
+ * one engine; a cancelled call runs none of its tasks, and the next call of
+ * the thread, uncancelled, gives the reference bits.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -173,6 +174,41 @@ int main(void)
 	for (int e = 0; e < 3; e++)
 		mxa_engine_destroy(engs[e]);
 	mxa_engine_destroy(NULL);
+	{
+		/* cancellation (mxa_engine_cancel_on): a reset stops the device's long math */
+		static const enum mxa_accum modes[] = { MXA_ACCUM_EXACT, MXA_ACCUM_FAST,
+							MXA_ACCUM_HOPPER };
+		struct mxa_engine *e2 = mxa_engine_create(2);
+		int flag = 1;
+
+		for (unsigned i = 0; i < 3; i++) {
+			struct job j;
+			int untouched = 1, same;
+
+			job_init(&j, MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 256, 192, 512, 0, modes[i]);
+			j.d.d = j.want;
+			mxa_gemm(e2, &j.d);
+			memset(j.got, 0xab, j.dbytes);
+			j.d.d = j.got;
+			mxa_engine_cancel_on(&flag);
+			flag = 1;
+			mxa_gemm(e2, &j.d);
+			for (size_t b = 0; b < j.dbytes; b++)
+				untouched &= j.got[b] == 0xab;
+			tap_ok(untouched && mxa_engine_cancelled(),
+			       "accum %u: a call whose cancel flag is set runs no task (D untouched)",
+			       modes[i]);
+			flag = 0;
+			mxa_gemm(e2, &j.d);
+			same = !memcmp(j.got, j.want, j.dbytes);
+			tap_ok(same && !mxa_engine_cancelled(),
+			       "accum %u: with the flag clear the next call gives the reference bits",
+			       modes[i]);
+			mxa_engine_cancel_on(NULL);
+			job_free(&j);
+		}
+		mxa_engine_destroy(e2);
+	}
 	{
 		struct mxa_engine *e0 = mxa_engine_create(0);
 
