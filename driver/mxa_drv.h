@@ -54,6 +54,7 @@ struct mxa_vm;
  * @live_groups: pending commit groups listed (all user queues; mxa_group.c).
  * @lost: a reset did not complete: bus mastering is off and no job runs any more
  *        (mxa_hw_lost()).
+ * @lost_work: ends the jobs of a lost device (on @reset_wq).
  * @jobs_total: jobs ever created.
  * @inject_submit_nomem: debugfs fault injection: this many coming submissions fail
  *                       with -ENOMEM, as if the job's allocation had failed.
@@ -93,6 +94,7 @@ struct mxa_device {
 	atomic_t live_page_tables;
 	atomic_t live_groups;
 	bool lost;
+	struct work_struct lost_work;
 	atomic64_t jobs_total;
 	atomic_t inject_submit_nomem;
 	atomic_t inject_run_abort;

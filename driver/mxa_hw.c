@@ -66,19 +66,29 @@ static int mxa_hw_reset(struct mxa_device *mdev)
 }
 
 /**
- * mxa_hw_tlb_invalidate() - drop the device's cached translations of a context.
+ * mxa_hw_tlb_invalidate() - drop the device's cached translations of a context, and
+ * wait until no DMA that translated before is still in flight.
  * @mdev: the device.
  * @ctx: context id, or MXA_TLB_INVAL_ALL.
  *
- * Takes effect before the register write returns. A no-op once the device is gone.
+ * When it returns, the device holds no translation of a page unmapped before the call:
+ * the page may be freed. A device that does not get there in time is lost
+ * (mxa_hw_lost(): bus mastering off), which stops its DMA as well. A no-op once the
+ * device is gone.
  */
 void mxa_hw_tlb_invalidate(struct mxa_device *mdev, u32 ctx)
 {
+	u32 val;
 	int idx;
 
 	if (!drm_dev_enter(&mdev->drm, &idx))
 		return;
 	mxa_write(mdev, MXA_REG_TLB_INVAL, ctx);
+	/* one DMA run is at most 1 MiB: this is microseconds, not milliseconds */
+	if (!READ_ONCE(mdev->lost) &&
+	    readl_poll_timeout(mdev->regs + MXA_REG_TLB_STATUS, val,
+			       !(val & MXA_TLB_STATUS_BUSY), 1, MXA_RESET_TIMEOUT_US))
+		mxa_hw_lost(mdev, "a TLB invalidation did not complete");
 	drm_dev_exit(idx);
 }
 
@@ -143,14 +153,15 @@ int mxa_hw_queue_reset(struct mxa_queue *q)
  *
  * The device may still be running a job, walking page tables and writing buffers that
  * the driver is about to free (the job's file may close at once). So bus mastering goes
- * off first, which stops every DMA of the device; then every queue stops taking jobs
- * (submitters get -ENODEV) and its jobs end with -ENODEV. Only a rebind of the driver
- * (which resets the device) brings it back. Real drivers do the same on a lost GPU.
+ * off first, at once, which stops every DMA of the device; then, on the reset
+ * workqueue (the caller may hold a VM's lock, which ending jobs can take), every queue
+ * stops taking jobs (submitters get -ENODEV) and its jobs end with -ENODEV. Only a
+ * rebind of the driver (which resets the device) brings it back. Real drivers do the
+ * same on a lost GPU.
  */
 void mxa_hw_lost(struct mxa_device *mdev, const char *why)
 {
 	u16 cmd;
-	u32 i;
 
 	if (xchg(&mdev->lost, true))
 		return;
@@ -159,6 +170,14 @@ void mxa_hw_lost(struct mxa_device *mdev, const char *why)
 	pci_clear_master(mdev->pdev);
 	/* a config read orders the write before anything the driver frees next */
 	pci_read_config_word(mdev->pdev, PCI_COMMAND, &cmd);
+	queue_work(mdev->reset_wq, &mdev->lost_work);
+}
+
+static void mxa_hw_lost_work(struct work_struct *work)
+{
+	struct mxa_device *mdev = container_of(work, struct mxa_device, lost_work);
+	u32 i;
+
 	for (i = 0; i < mdev->num_queues; i++) {
 		mxa_job_queue_halt(&mdev->queues[i], true);
 		mxa_job_queue_abort(&mdev->queues[i], -ENODEV, MXA_ERR_ABORTED, true);
@@ -335,6 +354,7 @@ int mxa_hw_init(struct mxa_device *mdev)
 	if (!mdev->ctx_table)
 		return -ENOMEM;
 	INIT_WORK(&mdev->error_work, mxa_error_work);
+	INIT_WORK(&mdev->lost_work, mxa_hw_lost_work);
 	ret = mxa_reset_init(mdev);
 	if (ret)
 		return ret;
@@ -383,6 +403,7 @@ void mxa_hw_fini(struct mxa_device *mdev)
 	mxa_write(mdev, MXA_REG_INT_MASK, ~0u);
 	mxa_hw_free_irqs(mdev, mdev->num_queues);
 	cancel_work_sync(&mdev->error_work);
+	cancel_work_sync(&mdev->lost_work);
 
 	/* No new jobs; keep the results of those that finished before the reset. */
 	for (i = 0; i < mdev->num_queues; i++)
@@ -391,8 +412,11 @@ void mxa_hw_fini(struct mxa_device *mdev)
 	mxa_reset_fini(mdev);
 
 	mxa_write(mdev, MXA_REG_CONTROL, 0);
-	if (mxa_hw_reset(mdev))
-		mxa_hw_lost(mdev, "the device reset at removal did not complete");
+	if (mxa_hw_reset(mdev)) {
+		/* what the device may still use is freed below: stop its DMA first */
+		WRITE_ONCE(mdev->lost, true);
+		pci_clear_master(mdev->pdev);
+	}
 
 	for (i = 0; i < mdev->num_queues; i++)
 		mxa_job_queue_abort(&mdev->queues[i], -ECANCELED, MXA_ERR_ABORTED, true);

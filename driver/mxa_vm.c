@@ -422,9 +422,10 @@ static void mxa_vm_release(struct kref *ref)
 	atomic_dec(&mdev->live_contexts);
 	if (drm_dev_enter(&mdev->drm, &idx)) {
 		WRITE_ONCE(mdev->ctx_table[vm->ctx].flags, 0);
-		mxa_write(mdev, MXA_REG_TLB_INVAL, vm->ctx);
 		drm_dev_exit(idx);
 	}
+	/* the barrier: no walk of this VM's tables is left when they are freed below */
+	mxa_hw_tlb_invalidate(mdev, vm->ctx);
 	ida_free(&mdev->ctx_ida, vm->ctx);
 	/* No job of the VM is left: its stale tables can go. */
 	mutex_lock(&vm->lock);

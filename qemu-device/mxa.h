@@ -101,6 +101,7 @@ typedef struct MxaLane {
     uint32_t error, err_offset, err_opcode, err_info;
     uint64_t err_addr;
     MxaTlbEntry tlb[MXA_TLB_SLOTS]; /* used only by the lane's thread */
+    uint64_t dma_gen;       /* atomic: TLB generation of its DMA in flight, 0 = none */
 } MxaLane;
 
 typedef struct MxaQueue {
@@ -122,6 +123,7 @@ typedef struct MxaQueue {
     bool shutdown;
     int abort;              /* atomic: stop the running job at the next command */
     MxaTlbEntry tlb[MXA_TLB_SLOTS]; /* used only by the queue's thread */
+    uint64_t dma_gen;       /* atomic: TLB generation of its DMA in flight, 0 = none */
     MxaLane lanes[MXA_GROUP_CLASSES];
     uint8_t *sram;          /* MXA_SRAM_SIZE bytes: the running job's on-chip memory */
     bool sram_dirty;        /* queue thread only: a command may have written sram */
@@ -146,6 +148,7 @@ struct MxaState {
     uint32_t spin_ns;       /* command processor waits on lanes/mbarriers spin first */
     uint32_t lane_spin_ns;  /* an idle lane spins for the next op first */
     uint32_t irq_coalesce;  /* at most this many completions per queue interrupt */
+    uint32_t dma_delay_us;  /* x-dma-delay-us (tests): widens the DMA-in-flight window */
 
     /* registers (BQL) */
     uint32_t control;
@@ -192,6 +195,7 @@ typedef struct MxaJob {
     struct mxa_job_desc desc;
     uint64_t pt_root;
     MxaTlbEntry *tlb;       /* the TLB (MXA_TLB_SLOTS) of the thread using this job */
+    uint64_t *dma_gen;      /* that thread's in-flight generation (mxa_mmu.c, TLB_STATUS) */
     uint64_t regs[MXA_NUM_REGS];
     MxaLoop loops[MXA_LOOP_MAX_DEPTH];
     unsigned loop_depth;
@@ -308,5 +312,6 @@ static inline MemTxResult mxa_dma_write(MxaState *s, uint64_t addr, const void *
 int mxa_mmu_bind(MxaJob *job);
 int mxa_va_read(MxaJob *job, uint64_t va, void *buf, uint64_t len);
 int mxa_va_write(MxaJob *job, uint64_t va, const void *buf, uint64_t len);
+bool mxa_tlb_busy(MxaState *s);
 
 #endif

@@ -89,7 +89,7 @@ static void *mxa_lane_thread(void *opaque)
     mxa_engine_cancel_on(&q->abort);	/* as the command processor's */
     qemu_mutex_lock(&lane->lock);
     for (;;) {
-        MxaJob shadow = { .q = q, .tlb = lane->tlb };
+        MxaJob shadow = { .q = q, .tlb = lane->tlb, .dma_gen = &lane->dma_gen };
         MxaAsyncOp *op;
         uint64_t start;
         bool skip, spun = false;

@@ -10,6 +10,12 @@
  * moves each run of DMA-contiguous pages with one DMA. A missing or read-only
  * mapping fails the job with MXA_ERR_MMU_FAULT, the faulting VA and the access type.
  *
+ * Invalidation is a barrier (TLB_STATUS): each thread publishes the generation its
+ * translations and DMA use while a run is in flight (mxa_dma_begin()/mxa_dma_end()),
+ * and TLB_STATUS.BUSY reads 1 while any thread is still in flight under an older one.
+ * The driver frees a page only once BUSY reads 0 after the invalidation that unmapped
+ * it, so no translation of it is left in use.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
@@ -24,17 +30,69 @@ enum {
 
 #define MXA_MMU_PROBE (1u << 31)        /* in mxa_mmu_fault()'s why: record nothing */
 
+/* Publish the generation this thread's next translations and DMA run under. */
+static uint64_t mxa_dma_begin(MxaJob *job)
+{
+    MxaState *s = job->q->dev;
+    uint64_t gen;
+
+    /* seq_cst store then re-read: an invalidation either is seen here or sees us */
+    do {
+        gen = qatomic_read(&s->tlb_gen);
+        qatomic_set(job->dma_gen, gen);
+        smp_mb();
+    } while (qatomic_read(&s->tlb_gen) != gen);
+    return gen;
+}
+
+static void mxa_dma_end(MxaJob *job)
+{
+    qatomic_store_release(job->dma_gen, 0);
+}
+
+static bool mxa_gen_stale(uint64_t *dma_gen, uint64_t gen)
+{
+    uint64_t g = qatomic_read(dma_gen);
+
+    return g && g < gen;
+}
+
+/* TLB_STATUS.BUSY: a thread still in flight under a generation older than the current. */
+bool mxa_tlb_busy(MxaState *s)
+{
+    uint64_t gen = qatomic_read(&s->tlb_gen);
+
+    smp_mb();
+    for (unsigned i = 0; i < s->num_queues; i++) {
+        MxaQueue *q = &s->queues[i];
+
+        if (mxa_gen_stale(&q->dma_gen, gen)) {
+            return true;
+        }
+        for (unsigned l = 0; l < MXA_GROUP_CLASSES; l++) {
+            if (mxa_gen_stale(&q->lanes[l].dma_gen, gen)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 int mxa_mmu_bind(MxaJob *job)
 {
     MxaState *s = job->q->dev;
     uint64_t table = qatomic_read(&s->ctx_table);
     uint32_t count = qatomic_read(&s->ctx_count);
     struct mxa_ctx_desc cd;
+    bool ok;
 
-    if (job->desc.ctx >= count || !table ||
-        mxa_dma_read(s, table + (uint64_t)job->desc.ctx * sizeof(cd), &cd,
-                     sizeof(cd)) != MEMTX_OK ||
-        !(le32_to_cpu(cd.flags) & MXA_CTX_F_VALID)) {
+    mxa_dma_begin(job);
+    ok = job->desc.ctx < count && table &&
+         mxa_dma_read(s, table + (uint64_t)job->desc.ctx * sizeof(cd), &cd,
+                      sizeof(cd)) == MEMTX_OK &&
+         (le32_to_cpu(cd.flags) & MXA_CTX_F_VALID);
+    mxa_dma_end(job);
+    if (!ok) {
         return mxa_job_fail(job, MXA_ERR_BAD_CONTEXT, 0, job->desc.ctx);
     }
     job->pt_root = le64_to_cpu(cd.pt_root) & MXA_PTE_ADDR_MASK;
@@ -112,9 +170,8 @@ static int mxa_mmu_walk(MxaJob *job, uint64_t va, bool write, uint64_t gen, bool
 
 /* Translate one VA; returns the DMA address or fails the job. */
 static int mxa_mmu_translate(MxaJob *job, uint64_t va, bool write, uint64_t *dma,
-                             bool probe)
+                             bool probe, uint64_t gen)
 {
-    uint64_t gen = qatomic_read(&job->q->dev->tlb_gen);
     uint64_t vpn = va >> MXA_PAGE_SHIFT;
     MxaTlbEntry *e = &job->tlb[vpn % MXA_TLB_ENTRIES];
     uint32_t p = probe ? MXA_MMU_PROBE : 0;
@@ -148,23 +205,29 @@ static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool
     }
     while (len) {
         uint64_t chunk = MIN(len, MXA_PAGE_SIZE - (va & (MXA_PAGE_SIZE - 1)));
-        uint64_t dma, next;
+        uint64_t dma, next, gen;
         MemTxResult r;
 
         /* a reset stops a large transfer between runs, not after it */
         if (qatomic_read(&job->q->abort)) {
             return mxa_job_fail(job, MXA_ERR_ABORTED, va, 0);
         }
-        if (mxa_mmu_translate(job, va, write, &dma, false)) {
+        gen = mxa_dma_begin(job);
+        if (mxa_mmu_translate(job, va, write, &dma, false, gen)) {
+            mxa_dma_end(job);
             return -1;
         }
         while (chunk < len && chunk < MXA_DMA_RUN_MAX &&
-               !mxa_mmu_translate(job, va + chunk, write, &next, true) &&
+               !mxa_mmu_translate(job, va + chunk, write, &next, true, gen) &&
                next == dma + chunk) {
             chunk += MIN(len - chunk, MXA_PAGE_SIZE);
         }
+        if (job->q->dev->dma_delay_us) {
+            g_usleep(job->q->dev->dma_delay_us);
+        }
         r = write ? mxa_dma_write(job->q->dev, dma, p, chunk)
                   : mxa_dma_read(job->q->dev, dma, p, chunk);
+        mxa_dma_end(job);
         if (r != MEMTX_OK) {
             /* the page table points at something that is not RAM */
             return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT);

@@ -157,6 +157,7 @@ static uint64_t mxa_mmio_read(void *opaque, hwaddr addr, unsigned size)
     case MXA_REG_DEV_ERROR_INFO: val = s->dev_error_info; break;
     case MXA_REG_SCRATCH:       val = s->scratch; break;
     case MXA_REG_CYCLE_MHZ:     val = s->cycle_mhz; break;
+    case MXA_REG_TLB_STATUS:    val = mxa_tlb_busy(s) ? MXA_TLB_STATUS_BUSY : 0; break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "mxa: read of unknown register 0x%" HWADDR_PRIx "\n",
                       addr);
@@ -297,6 +298,7 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
         msix_vector_use(pdev, v);
     }
     s->engine = mxa_engine_create(s->num_cores);
+    qatomic_set(&s->tlb_gen, 1);    /* 0 means "no DMA in flight" (mxa_mmu.c) */
     if (!s->engine) {
         error_setg(errp, "mxa: cannot start %u engine threads", s->num_cores);
         msix_uninit_exclusive_bar(pdev);
@@ -344,6 +346,8 @@ static const Property mxa_properties[] = {
     DEFINE_PROP_UINT32("spin-ns", MxaState, spin_ns, MXA_SPIN_NS),
     DEFINE_PROP_UINT32("lane-spin-ns", MxaState, lane_spin_ns, MXA_SPIN_NS),
     DEFINE_PROP_UINT32("irq-coalesce", MxaState, irq_coalesce, 32),
+    /* tests only: each DMA run waits this long between translation and copy */
+    DEFINE_PROP_UINT32("x-dma-delay-us", MxaState, dma_delay_us, 0),
     DEFINE_PROP_STRING("timeline", MxaState, timeline_path),
     DEFINE_PROP_STRING("numerics", MxaState, numerics),
 };

@@ -255,7 +255,7 @@ static void *mxa_queue_thread(void *opaque)
     /* a reset (q->abort) stops this thread's long math within one engine task */
     mxa_engine_cancel_on(&q->abort);
     for (;;) {
-        MxaJob job = { .q = q, .tlb = q->tlb };
+        MxaJob job = { .q = q, .tlb = q->tlb, .dma_gen = &q->dma_gen };
         uint64_t desc_addr, start_ns;
         uint32_t head;
         bool aborted, drained;

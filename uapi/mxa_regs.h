@@ -46,6 +46,7 @@
 #define MXA_REG_DEV_ERROR_INFO	0x0044	/* RO: register offset or queue of that error */
 #define MXA_REG_SCRATCH		0x0048	/* RW: free for the driver (reset test) */
 #define MXA_REG_CYCLE_MHZ	0x004c	/* RO: clock of the cycle model, in MHz */
+#define MXA_REG_TLB_STATUS	0x0050	/* RO: MXA_TLB_STATUS_* */
 
 #define MXA_CONTROL_RESET	(1u << 0)	/* write 1: global reset; reads back 0 when done */
 #define MXA_CONTROL_ENABLE	(1u << 1)	/* queues fetch only while set */
@@ -57,6 +58,12 @@
 #define MXA_INT_ERROR		(1u << 31)
 
 #define MXA_TLB_INVAL_ALL	0xffffffffu
+/*
+ * TLB_STATUS.BUSY: a DMA that translated its addresses before the last TLB_INVAL (or
+ * context-table write) is still in flight. The invalidation is complete, and the pages
+ * it covered may be freed, once BUSY reads 0.
+ */
+#define MXA_TLB_STATUS_BUSY	(1u << 0)
 
 /* Capability bits (MXA_REG_CAPS_LO/HI and the driver's query ioctl). */
 #define MXA_CAP_NOP		(1ull << 0)

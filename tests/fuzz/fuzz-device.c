@@ -502,6 +502,90 @@ static void scenario_mmio_dma_reset(void)
 	}
 }
 
+/*
+ * Scenario tlb-barrier (QEMU with -device mxa,x-dma-delay-us=N, which holds every DMA
+ * run between its translation and its copy): a COPY writes three destination pages,
+ * one DMA run each (they are not contiguous). Once the first has landed, the driver's
+ * part is played: unmap the other two, TLB_INVAL, wait for TLB_STATUS.BUSY to clear,
+ * and reuse their pages (write a sentinel). The run that had translated before the
+ * invalidation must have finished before BUSY cleared, and the last page must fault:
+ * no sentinel may be overwritten. Without the barrier the in-flight run wrote a page
+ * after it was "freed".
+ */
+#define TB_SRC_VA	(DATA_VA + 0x100000)
+#define TB_DST_VA	(DATA_VA + 0x110000)
+#define TB_SRC		(RAM_BASE + 0x200000)
+#define TB_DST		(RAM_BASE + 0x210000)	/* pages 0, 2, 1 of the destination */
+
+static void scenario_tlb_barrier(void)
+{
+	static const unsigned dst_page[3] = { 0, 2, 1 };
+	uint32_t prog[7] = { MXA_CMD_HEADER(MXA_OP_COPY, 7, 0), (uint32_t)TB_SRC_VA, 0,
+			     (uint32_t)TB_DST_VA, 0, 3 * 4096, 0 };
+	struct mxa_job_desc d = { .flags = MXA_JOB_F_IRQ, .ctx = 1, .prog_va = DATA_VA,
+				  .prog_size = sizeof(prog), .completion = COMPLETIONS,
+				  .job_id = 43 };
+	static uint8_t src[3 * 4096], sentinel[4096];
+	uint64_t pte, zero = 0;
+	int busy_seen = 0, i;
+	char *r;
+
+	device_init();
+	for (i = 0; i < 3; i++) {
+		pte = (TB_SRC + i * 4096ull) | MXA_PTE_VALID;
+		memwrite(PT_BASE + 0x2000 + mxa_pt_index(TB_SRC_VA + i * 4096ull, 0) * 8, &pte, 8);
+		pte = (TB_DST + dst_page[i] * 4096ull) | MXA_PTE_VALID | MXA_PTE_WRITE;
+		memwrite(PT_BASE + 0x2000 + mxa_pt_index(TB_DST_VA + i * 4096ull, 0) * 8, &pte, 8);
+	}
+	memset(src, 0x11, sizeof(src));
+	memwrite(TB_SRC, src, sizeof(src));
+	memset(src, 0, sizeof(src));
+	memwrite(TB_DST, src, sizeof(src));
+	memwrite(DATA, prog, sizeof(prog));
+	memwrite(COMPLETIONS, src, 64);
+	enable_queue(0, 64);
+	memwrite(RINGS, &d, sizeof(d));
+	writel(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_TAIL), 1);
+	/* the first destination page has landed: the second is in flight */
+	for (i = 0; i < 100000 && readl(TB_DST) != 0x11111111; i++)
+		;
+	if (i == 100000)
+		die_finding("tlb-barrier: the copy never wrote its first page");
+	for (i = 1; i < 3; i++)
+		memwrite(PT_BASE + 0x2000 + mxa_pt_index(TB_DST_VA + i * 4096ull, 0) * 8, &zero, 8);
+	writel(BAR0 + MXA_REG_TLB_INVAL, 1);
+	for (i = 0; i < 1000000; i++) {
+		if (!(readl(BAR0 + MXA_REG_TLB_STATUS) & MXA_TLB_STATUS_BUSY))
+			break;
+		busy_seen = 1;
+	}
+	/* the pages are free: reused at once */
+	memset(sentinel, 0xee, sizeof(sentinel));
+	memwrite(TB_DST + 4096, sentinel, 4096);
+	memwrite(TB_DST + 2 * 4096, sentinel, 4096);
+	/* the job ends: with an MMU fault at the third page (the second may have landed) */
+	for (i = 0; i < 1000000 && !strtoul(qtest("readl 0x%llx\n", (unsigned long long)
+			(COMPLETIONS + 8)) + 3, NULL, 0); i++)
+		;
+	{
+		uint32_t status = readl(COMPLETIONS + 8), error = readl(COMPLETIONS + 12);
+		uint32_t va_lo = readl(COMPLETIONS + 24);
+
+		r = qtest("readl 0x%llx\n", (unsigned long long)(TB_DST + 4096));
+		printf("fuzz-device: tlb-barrier: BUSY %s after TLB_INVAL; the reused pages hold %s",
+		       busy_seen ? "seen" : "never seen", r + 3);
+		printf(" and %s; job status %u error %u at 0x%x\n",
+		       qtest("readl 0x%llx\n", (unsigned long long)(TB_DST + 2 * 4096)) + 3,
+		       status, error, va_lo);
+		if (status != MXA_JOB_STATUS_ERROR || error != MXA_ERR_MMU_FAULT)
+			die_finding("tlb-barrier: the copy did not fault on an unmapped page");
+	}
+	if (readl(TB_DST + 4096) != 0xeeeeeeee || readl(TB_DST + 2 * 4096) != 0xeeeeeeee)
+		die_finding("tlb-barrier: the device wrote a page after its invalidation completed");
+	if (!busy_seen)
+		die_finding("tlb-barrier: TLB_STATUS never said a DMA was in flight");
+}
+
 int main(int argc, char **argv)
 {
 	const char *qemu = NULL, *extra = NULL, *scenario = NULL;
@@ -541,12 +625,15 @@ int main(int argc, char **argv)
 		die_finding("BAR0 does not answer with the MXA id");
 	setup_memory();
 	if (scenario) {
-		if (strcmp(scenario, "mmio-dma-reset")) {
-			fprintf(stderr, "fuzz-device: unknown scenario %s (mmio-dma-reset)\n",
+		if (!strcmp(scenario, "mmio-dma-reset")) {
+			scenario_mmio_dma_reset();
+		} else if (!strcmp(scenario, "tlb-barrier")) {
+			scenario_tlb_barrier();
+		} else {
+			fprintf(stderr, "fuzz-device: unknown scenario %s (mmio-dma-reset, tlb-barrier)\n",
 				scenario);
 			return 2;
 		}
-		scenario_mmio_dma_reset();
 		kill(qemu_pid, SIGTERM);
 		waitpid(qemu_pid, NULL, 0);
 		return 0;
