@@ -61,6 +61,8 @@ struct mxa_job_signal {
  * @ucmd: the io_uring command waiting for this job, NULL when none or once its
  *        completion has been claimed (by the fence callback or a cancel).
  * @ucb: callback on @done that completes @ucmd.
+ * @uarmed: @ucb is on @done's list (or ran): a cancel may claim @ucmd (under
+ *          @ucmd_lock; mxa_uring.c).
  * @signals: output syncobjs, attached and released by mxa_job_attach_signals().
  * @num_signals: entries of @signals.
  * @backlog_node: entry of the hardware queue's backlog while waiting for the ring.
@@ -85,6 +87,7 @@ struct mxa_job {
 	spinlock_t ucmd_lock;	/* protects ucmd */
 	struct io_uring_cmd *ucmd;
 	struct dma_fence_cb ucb;
+	bool uarmed;
 
 	struct mxa_job_signal *signals;
 	u32 num_signals;

@@ -57,7 +57,12 @@
  * @fence: the fence of the group that must complete (reference).
  * @cb: callback on @fence.
  * @timer: the command's timeout.
- * @claimed: set by whoever completes the command (fence callback, timer, cancel).
+ * @lock: protects @state and @res (fence callback, timer, cancel and the issue path).
+ * @state: MXA_WAIT_ARMING while the issue path sets up the timer and the callback
+ *         (nobody else may complete or free anything then: a claim only records its
+ *         result, and the issue path completes the command when it is done);
+ *         MXA_WAIT_ARMED afterwards, when the first claimer owns the completion;
+ *         MXA_WAIT_RECORDED, MXA_WAIT_CLAIMED once that happened.
  * @res: the CQE's res, set by the claimer.
  * @group_id: the CQE's second word.
  */
@@ -66,10 +71,13 @@ struct mxa_uring_wait {
 	struct dma_fence *fence;
 	struct dma_fence_cb cb;
 	struct hrtimer timer;
-	atomic_t claimed;
+	spinlock_t lock;	/* protects state, res */
+	int state;
 	int res;
 	u64 group_id;
 };
+
+enum { MXA_WAIT_ARMING, MXA_WAIT_ARMED, MXA_WAIT_RECORDED, MXA_WAIT_CLAIMED };
 
 /**
  * struct mxa_uring_pdu - our state inside struct io_uring_cmd.
@@ -154,12 +162,30 @@ static void mxa_uring_wait_task_done(struct io_uring_cmd *cmd, unsigned int issu
 	io_uring_cmd_done(cmd, res, group_id, issue_flags);
 }
 
+/*
+ * Claim the wait's completion with @res: true when the caller now owns it (it was
+ * armed and nobody had claimed it). While the issue path is arming, the first claim
+ * is recorded for it to complete.
+ */
+static bool mxa_uring_wait_claim_res(struct mxa_uring_wait *w, int res)
+{
+	unsigned long flags;
+	bool mine = false;
+
+	spin_lock_irqsave(&w->lock, flags);
+	if (w->state == MXA_WAIT_ARMING || w->state == MXA_WAIT_ARMED) {
+		mine = w->state == MXA_WAIT_ARMED;
+		w->state = mine ? MXA_WAIT_CLAIMED : MXA_WAIT_RECORDED;
+		w->res = res;
+	}
+	spin_unlock_irqrestore(&w->lock, flags);
+	return mine;
+}
+
 static void mxa_uring_wait_claim(struct mxa_uring_wait *w, int res)
 {
-	if (atomic_cmpxchg(&w->claimed, 0, 1))
-		return;
-	w->res = res;
-	io_uring_cmd_complete_in_task(w->cmd, mxa_uring_wait_task_done);
+	if (mxa_uring_wait_claim_res(w, res))
+		io_uring_cmd_complete_in_task(w->cmd, mxa_uring_wait_task_done);
 }
 
 static void mxa_uring_wait_fence_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
@@ -179,8 +205,11 @@ static void mxa_uring_cancel(struct io_uring_cmd *cmd, unsigned int issue_flags)
 	struct mxa_job *job = mxa_uring_pdu(cmd)->job;
 
 	if (w) {
-		/* Claimed already: the completion is queued as task work. */
-		if (atomic_cmpxchg(&w->claimed, 0, 1))
+		/*
+		 * Not ours: claimed already (the completion is queued as task work), or the
+		 * issue path is still arming (it completes the command with our -ECANCELED).
+		 */
+		if (!mxa_uring_wait_claim_res(w, -ECANCELED))
 			return;
 		mxa_uring_wait_free(w);
 		io_uring_cmd_done(cmd, -ECANCELED, 0, issue_flags);
@@ -189,10 +218,17 @@ static void mxa_uring_cancel(struct io_uring_cmd *cmd, unsigned int issue_flags)
 
 	/*
 	 * Not claimed: the fence callback has queued the completion, or the issue path
-	 * has not armed the command yet; either way io_uring retries or completes it.
+	 * has not armed the callback yet; either way io_uring retries or completes it.
 	 */
-	if (!job || mxa_uring_claim(job) != cmd)
+	if (!job)
 		return;
+	spin_lock_irq(&job->ucmd_lock);
+	if (!job->uarmed || job->ucmd != cmd) {
+		spin_unlock_irq(&job->ucmd_lock);
+		return;
+	}
+	job->ucmd = NULL;
+	spin_unlock_irq(&job->ucmd_lock);
 	dma_fence_remove_callback(job->done, &job->ucb);
 	io_uring_cmd_done(cmd, -ECANCELED, job->id, issue_flags);
 	mxa_job_put(job);
@@ -224,17 +260,26 @@ static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 	/*
 	 * The job runs; our creation reference becomes the command's. Make the command
 	 * cancelable before arming the callback, so that it is never completed (and
-	 * freed) before io_uring has it on its cancel list.
+	 * freed) before io_uring has it on its cancel list. A cancel (ring exit, from
+	 * another thread while this runs in io-wq) leaves the command alone until the
+	 * callback is armed (@uarmed); the fence callback may complete it at once, so
+	 * this path holds a reference of its own to the job until it is done with it.
 	 */
 	pdu->job = job;
 	pdu->result_ptr = args.result_ptr;
 	pdu->result_size = args.result_size ?: DRM_MXA_JOB_RESULT_SIZE_V1;
+	INIT_LIST_HEAD(&job->ucb.node);
+	mxa_job_get(job);
 	io_uring_cmd_mark_cancelable(cmd, issue_flags);
 	spin_lock_irq(&job->ucmd_lock);
 	job->ucmd = cmd;
 	spin_unlock_irq(&job->ucmd_lock);
 	if (dma_fence_add_callback(job->done, &job->ucb, mxa_uring_fence_cb))
 		mxa_uring_fence_cb(job->done, &job->ucb);	/* already signalled */
+	spin_lock_irq(&job->ucmd_lock);
+	job->uarmed = true;
+	spin_unlock_irq(&job->ucmd_lock);
+	mxa_job_put(job);
 	return -EIOCBQUEUED;
 
 err_done:
@@ -304,19 +349,35 @@ static int mxa_uring_wait_group(struct io_uring_cmd *cmd, struct drm_file *file,
 		goto done;
 	}
 	INIT_LIST_HEAD(&w->cb.node);
+	spin_lock_init(&w->lock);
+	w->state = MXA_WAIT_ARMING;
 	w->cmd = cmd;
 	w->fence = fence;
 	w->group_id = group_id;
 	hrtimer_init(&w->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	w->timer.function = mxa_uring_wait_timer;
-	/* Cancelable before anything can complete (and free) the command. */
+	/*
+	 * Cancelable before anything can complete (and free) the command; until the
+	 * state leaves ARMING, the timer, the fence callback and a cancel (which may
+	 * run on other CPUs as soon as the command is cancelable, this being io-wq)
+	 * only record their result, and this path completes the command.
+	 */
 	pdu->wait = w;
 	io_uring_cmd_mark_cancelable(cmd, issue_flags);
 	hrtimer_start(&w->timer, ns_to_ktime(args.timeout_ns), HRTIMER_MODE_REL);
-	if (dma_fence_add_callback(fence, &w->cb, mxa_uring_wait_fence_cb)) {
-		/* Signalled meanwhile. */
-		mxa_uring_wait_claim(w, 0);
+	if (dma_fence_add_callback(fence, &w->cb, mxa_uring_wait_fence_cb))
+		mxa_uring_wait_claim(w, 0);	/* signalled meanwhile: recorded */
+	spin_lock_irq(&w->lock);
+	if (w->state == MXA_WAIT_ARMING) {
+		w->state = MXA_WAIT_ARMED;
+		spin_unlock_irq(&w->lock);
+		return -EIOCBQUEUED;
 	}
+	w->state = MXA_WAIT_CLAIMED;
+	ret = w->res;
+	spin_unlock_irq(&w->lock);
+	mxa_uring_wait_free(w);
+	io_uring_cmd_done(cmd, ret, group_id, issue_flags);
 	return -EIOCBQUEUED;
 
 done:

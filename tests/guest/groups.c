@@ -322,8 +322,8 @@ static int ring_setup(struct io_uring *ring)
 	return io_uring_queue_init_params(64, ring, &p);
 }
 
-static void queue_cmd(struct io_uring *ring, int fd, uint32_t op, const void *payload,
-		      size_t size, uint64_t user_data)
+static struct io_uring_sqe *queue_cmd(struct io_uring *ring, int fd, uint32_t op,
+				      const void *payload, size_t size, uint64_t user_data)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
 
@@ -335,6 +335,7 @@ static void queue_cmd(struct io_uring *ring, int fd, uint32_t op, const void *pa
 	sqe->cmd_op = op;
 	sqe->user_data = user_data;
 	memcpy(sqe->cmd, payload, size);
+	return sqe;
 }
 
 struct cqe_out {
@@ -468,6 +469,69 @@ TEST_F_TIMEOUT(groups, uring_wait_cancelled_on_ring_exit, 60)
 	EXPECT_EQ(1, o.user_data);
 	EXPECT_EQ(0, o.res);
 	io_uring_queue_exit(&ring);
+}
+
+/*
+ * Commands issued from io-wq (IOSQE_ASYNC) race the ring's exit (cancel), their own
+ * timeout and their fence, from other CPUs, while their issue path still arms them
+ * (found in review: a cancel or the timeout could free a WAIT_GROUP, and a cancel drop
+ * a SUBMIT's job, before the issue path was done with them). Many rounds of each, with
+ * the ring torn down at once: nothing crashes (the harness checks the kernel log), every
+ * job and group entry goes away, and the queue keeps its semantics.
+ */
+TEST_F_TIMEOUT(groups, uring_async_issue_races_cancel_and_timeout, 120)
+{
+	struct drm_mxa_submit sb = { .prog_handle = self->prog.handle,
+		.prog_offset = self->fence_off, .prog_size = self->fence_size };
+	struct drm_mxa_submit gate = { .prog_handle = self->prog.handle,
+		.prog_offset = self->block_off, .prog_size = self->block_size };
+	struct drm_mxa_commit_group c = { 0 };
+	struct drm_mxa_wait_group w = { .n = 0 };
+	long jobs = mxa_counter("jobs"), groups = mxa_counter("groups");
+	struct io_uring ring;
+	struct cqe_out o;
+	int ret, i;
+
+	ret = ring_setup(&ring);
+	if (ret == -ENOSYS || ret == -EPERM)
+		SKIP(return, "io_uring unavailable");
+	ASSERT_EQ(0, ret);
+	/* a pending group on queue 0 for the waits to wait for */
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_SUBMIT, &gate, sizeof(gate), 1);
+	queue_cmd(&ring, self->fd, MXA_URING_CMD_COMMIT_GROUP, &c, sizeof(c), 2);
+	ASSERT_EQ(2, io_uring_submit(&ring));
+	ASSERT_EQ(0, reap(&ring, &o, 10 * SEC));
+	EXPECT_EQ(2, o.user_data);
+	for (i = 0; i < 400; i++) {
+		struct io_uring r2;
+		unsigned int n = 0;
+
+		ASSERT_EQ(0, ring_setup(&r2));
+		w.timeout_ns = (i % 4) * 50000;		/* 0, 50, 100, 150 us */
+		io_uring_sqe_set_flags(queue_cmd(&r2, self->fd, MXA_URING_CMD_WAIT_GROUP, &w,
+						 sizeof(w), 10), IOSQE_ASYNC);
+		n++;
+		io_uring_sqe_set_flags(queue_cmd(&r2, self->fd, MXA_URING_CMD_SUBMIT, &sb,
+						 sizeof(sb), 11), (i & 1) ? IOSQE_ASYNC : 0);
+		n++;
+		ASSERT_EQ(n, io_uring_submit(&r2));
+		if (i % 3 == 0)
+			reap(&r2, &o, 1 * MS);
+		io_uring_queue_exit(&r2);	/* cancels what is pending */
+	}
+	/* the gate still holds its group: the waits did not complete it */
+	EXPECT_EQ(-ETIME, wait_group(self->fd, 0, 0, 0, NULL));
+	release(self);
+	EXPECT_EQ(0, wait_group(self->fd, 0, 0, 20 * SEC, NULL));
+	ASSERT_EQ(0, reap(&ring, &o, 20 * SEC));
+	EXPECT_EQ(1, o.user_data);
+	EXPECT_EQ(0, o.res);
+	io_uring_queue_exit(&ring);
+	/* every job ended and was freed, and no group entry is left */
+	EXPECT_TRUE(mxa_wait_until(mxa_counter("jobs") == jobs, 20000))
+		TH_LOG("jobs %ld, were %ld", mxa_counter("jobs"), jobs);
+	EXPECT_TRUE(mxa_wait_until(mxa_counter("groups") <= groups + 1, 20000))
+		TH_LOG("groups %ld, were %ld", mxa_counter("groups"), groups);
 }
 
 /* libaccel: the same semantics through accel_commit_group() / accel_wait_group(). */
