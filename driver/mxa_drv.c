@@ -326,6 +326,21 @@ static ssize_t num_cores_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(num_cores);
 
+/* The device's budget for staging math operands (MXA_ERR_NO_MEMORY beyond it). */
+static ssize_t host_mem_mb_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct mxa_device *mdev = mxa_from_dev(dev);
+	u32 v = 0;
+	int idx;
+
+	if (drm_dev_enter(&mdev->drm, &idx)) {
+		v = mxa_read(mdev, MXA_REG_HOST_MEM_MB);
+		drm_dev_exit(idx);
+	}
+	return sysfs_emit(buf, "%u\n", v);
+}
+static DEVICE_ATTR_RO(host_mem_mb);
+
 static ssize_t hw_version_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
 	u32 v = mxa_from_dev(dev)->hw_version;
@@ -345,6 +360,7 @@ static struct attribute *mxa_attrs[] = {
 	&dev_attr_driver_caps.attr,
 	&dev_attr_num_queues.attr,
 	&dev_attr_num_cores.attr,
+	&dev_attr_host_mem_mb.attr,
 	&dev_attr_hw_version.attr,
 	&dev_attr_uapi_version.attr,
 	NULL

@@ -149,6 +149,8 @@ struct MxaState {
     uint32_t lane_spin_ns;  /* an idle lane spins for the next op first */
     uint32_t irq_coalesce;  /* at most this many completions per queue interrupt */
     uint32_t dma_delay_us;  /* x-dma-delay-us (tests): widens the DMA-in-flight window */
+    uint32_t max_host_mem_mb; /* budget of math-operand staging buffers, all queues */
+    uint64_t host_mem_used; /* atomic: bytes of it in use */
 
     /* registers (BQL) */
     uint32_t control;

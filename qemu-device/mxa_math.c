@@ -57,13 +57,35 @@ static int mxa_operand_size(MxaJob *job, MxaOperand *op, uint64_t va, uint64_t r
     return 0;
 }
 
+/*
+ * Stage an operand in host memory. Every queue's staging buffers together stay within
+ * the device's max-host-mem-mb: aliased operands on every queue could otherwise take
+ * several GiB of QEMU's memory per GEMM.
+ */
 static int mxa_operand_load(MxaJob *job, MxaOperand *op, bool read)
 {
+    MxaState *s = job->q->dev;
+    uint64_t budget = (uint64_t)s->max_host_mem_mb << 20;
+
+    if (qatomic_fetch_add(&s->host_mem_used, op->bytes) + op->bytes > budget) {
+        qatomic_sub(&s->host_mem_used, op->bytes);
+        return mxa_job_fail(job, MXA_ERR_NO_MEMORY, op->va, MXA_NOMEM_BUDGET);
+    }
     op->host = g_try_malloc(op->bytes);
     if (!op->host) {
-        return mxa_job_fail(job, MXA_ERR_NO_MEMORY, op->va, 0);
+        qatomic_sub(&s->host_mem_used, op->bytes);
+        return mxa_job_fail(job, MXA_ERR_NO_MEMORY, op->va, MXA_NOMEM_HOST);
     }
     return read ? mxa_va_read(job, op->va, op->host, op->bytes) : 0;
+}
+
+static void mxa_operand_free(MxaJob *job, MxaOperand *op)
+{
+    if (op->host) {
+        g_free(op->host);
+        qatomic_sub(&job->q->dev->host_mem_used, op->bytes);
+        op->host = NULL;
+    }
 }
 
 int mxa_engine_fail(MxaJob *job, int err, uint64_t addr)
@@ -241,12 +263,12 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     job->cycles += macs / (MXA_MACS_PER_CYCLE_PER_CORE * (uint64_t)s->num_cores) + 1;
     ret = 0;
 out:
-    g_free(a.host);
-    g_free(b.host);
-    g_free(c.host);
-    g_free(out.host);
-    g_free(sa.host);
-    g_free(sb.host);
+    mxa_operand_free(job, &a);
+    mxa_operand_free(job, &b);
+    mxa_operand_free(job, &c);
+    mxa_operand_free(job, &out);
+    mxa_operand_free(job, &sa);
+    mxa_operand_free(job, &sb);
     return ret;
 }
 

@@ -158,6 +158,7 @@ static uint64_t mxa_mmio_read(void *opaque, hwaddr addr, unsigned size)
     case MXA_REG_SCRATCH:       val = s->scratch; break;
     case MXA_REG_CYCLE_MHZ:     val = s->cycle_mhz; break;
     case MXA_REG_TLB_STATUS:    val = mxa_tlb_busy(s) ? MXA_TLB_STATUS_BUSY : 0; break;
+    case MXA_REG_HOST_MEM_MB:   val = s->max_host_mem_mb; break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "mxa: read of unknown register 0x%" HWADDR_PRIx "\n",
                       addr);
@@ -346,6 +347,8 @@ static const Property mxa_properties[] = {
     DEFINE_PROP_UINT32("spin-ns", MxaState, spin_ns, MXA_SPIN_NS),
     DEFINE_PROP_UINT32("lane-spin-ns", MxaState, lane_spin_ns, MXA_SPIN_NS),
     DEFINE_PROP_UINT32("irq-coalesce", MxaState, irq_coalesce, 32),
+    /* host memory for staging math operands, all queues together (job error beyond) */
+    DEFINE_PROP_UINT32("max-host-mem-mb", MxaState, max_host_mem_mb, 4096),
     /* tests only: each DMA run waits this long between translation and copy */
     DEFINE_PROP_UINT32("x-dma-delay-us", MxaState, dma_delay_us, 0),
     DEFINE_PROP_STRING("timeline", MxaState, timeline_path),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check: host tests, then the guest kselftests in three TCG guests; one TAP stream in
+# make check: host tests, then the guest kselftests in four TCG guests; one TAP stream in
 # $BUILD/check.tap and one summary line. usage: run-check.sh BUILD "host tests" "guest tests"
 #
 # Nothing can pass by not running: each results directory lists the binaries expected to
@@ -58,6 +58,12 @@ mxa_step "guest tests with two mxa devices (console log: $build/guest-2dev-conso
 boot guest-2dev "prime" --devices 2
 require guest-2dev prime prime.another_device "two-device boot"
 
+mxa_step "guest tests with -device mxa,max-host-mem-mb=64 (console log: $build/guest-limits-console.log)"
+boot guest-limits "errors_classes" --device-args max-host-mem-mb=64
+require guest-limits errors_classes errors_classes.gemm_beyond_the_host_memory_budget \
+	"max-host-mem-mb=64 boot"
+
 mxa_step "results ($build/check.tap)"
 exec "$(dirname "$0")/tap-merge.py" "$build/check.tap" host="$tapdir/host" guest="$tapdir/guest" \
-	guest-hopper="$tapdir/guest-hopper" guest-2dev="$tapdir/guest-2dev"
+	guest-hopper="$tapdir/guest-hopper" guest-2dev="$tapdir/guest-2dev" \
+	guest-limits="$tapdir/guest-limits"

@@ -411,6 +411,10 @@ struct mxa_isa_gemm {
 #define MXA_GEMM_SCHED_INTRAWAVE 0
 #define MXA_GEMM_SCHED_INTERWAVE 1
 
+/* err_info of MXA_ERR_NO_MEMORY */
+#define MXA_NOMEM_HOST		0	/* the host had no memory for the staging buffer */
+#define MXA_NOMEM_BUDGET	1	/* beyond the device's budget (max-host-mem-mb) */
+
 /* Device limit on one operand of a math command. */
 #define MXA_GEMM_MAX_OPERAND_BYTES	(1ull << 30)
 
@@ -433,7 +437,8 @@ enum mxa_job_error {
 	MXA_ERR_BAD_OPERAND = 10,	/* math operands invalid; err_info: engine error */
 	MXA_ERR_K_ALIGN = 11,		/* FP8 MX with K % 64 != 0 */
 	MXA_ERR_TOO_LARGE = 12,		/* operand larger than the device limit */
-	MXA_ERR_NO_MEMORY = 13,		/* the device could not allocate working memory */
+	MXA_ERR_NO_MEMORY = 13,		/* the device could not allocate working memory;
+					 * err_info MXA_NOMEM_*, err_addr the operand's VA */
 	MXA_ERR_LOOP_BUDGET = 14,	/* loop budget exceeded (MXA_JOB_CMD_BUDGET commands) */
 	MXA_ERR_LOOP_NESTING = 15,	/* LOOP deeper than MXA_LOOP_MAX_DEPTH or unbalanced */
 	MXA_ERR_BAD_REGISTER = 16,	/* register number >= MXA_NUM_REGS; info: the number */

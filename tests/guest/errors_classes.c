@@ -400,4 +400,58 @@ TEST_F(errors_classes, core_ioctls_refused_by_number_and_from_32_bit)
 	munmap(low, 4096);
 }
 
+/*
+ * The device stages GEMM operands in host memory, all queues together within its
+ * budget (max-host-mem-mb, sysfs mxa/host_mem_mb). Found in review: aliased operands on
+ * every queue took QEMU to tens of GiB. Beyond the budget the job fails with
+ * MXA_ERR_NO_MEMORY, err_info MXA_NOMEM_BUDGET, the operand's VA; the device keeps
+ * working. This guest cannot stage more than the default 4 GiB, so run-check.sh boots
+ * one with -device mxa,max-host-mem-mb=64 for it (and fails if it did not run there).
+ */
+TEST_F(errors_classes, gemm_beyond_the_host_memory_budget)
+{
+	const uint32_t m = 2048, n = 2048, k = 8192;	/* A, B 32 MiB (bf16), D 16 MiB */
+	struct mxa_isa_gemm g = {
+		.m = m, .n = n, .k = k, .type_a = MXA_DTYPE_BF16, .type_b = MXA_DTYPE_BF16,
+		.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32,
+		.accum = MXA_GEMM_ACCUM_FAST,
+	};
+	struct drm_mxa_job_result r;
+	struct mxa_bo ops, prog;
+	char buf[32];
+	long budget;
+	uint32_t *p;
+	uint64_t id;
+
+	ASSERT_LT(0, mxa_read_text("/sys/class/accel/accel0/device/mxa/host_mem_mb", buf,
+				   sizeof(buf)));
+	budget = strtol(buf, NULL, 10);
+	ASSERT_LT(0, budget);
+	if (budget >= 80)
+		SKIP(return, "budget %ld MiB: the 80 MiB of operands fit (the max-host-mem-mb=64 boot runs this)",
+		     budget);
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 32 << 20, &ops));
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &prog));
+	g.a = g.b = ops.va;			/* aliased: the budget counts each staging */
+	g.d = ops.va;
+	p = prog.map;
+	*p++ = MXA_CMD_HEADER(MXA_OP_GEMM, MXA_GEMM_DWORDS, 0);
+	memcpy(p, &g, sizeof(g));
+	p += MXA_GEMM_ARGS_DWORDS;
+	ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
+	ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+	EXPECT_EQ(-EIO, r.status);
+	EXPECT_EQ(MXA_ERR_NO_MEMORY, r.error);
+	EXPECT_EQ(MXA_NOMEM_BUDGET, r.err_info);
+	EXPECT_EQ(ops.va, r.err_addr);
+	/* within the budget the same operands work: a quarter of the rows */
+	g.m = g.n = 512;
+	memcpy((char *)prog.map + 4, &g, sizeof(g));
+	ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
+	ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+	EXPECT_EQ(0, r.status) TH_LOG("error %u info %u", r.error, r.err_info);
+	mxa_bo_free(self->fd, &prog);
+	mxa_bo_free(self->fd, &ops);
+}
+
 TEST_HARNESS_MAIN
