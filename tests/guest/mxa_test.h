@@ -206,40 +206,6 @@ static inline int64_t mxa_now_ns(void)
 
 /* ---- sysfs, debugfs, procfs files ---- */
 
-/*
- * Is thread @tid of this process asleep inside system call @nr? From
- * /proc/self/task/TID/stat (state S or D) and .../syscall (the number it is in).
- */
-static inline int mxa_thread_blocked_in(pid_t tid, long nr)
-{
-	char path[64], buf[512], *s;
-	int fd, n;
-	long in;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	s = strrchr(buf, ')');	/* the name may hold spaces */
-	if (!s || (s[2] != 'S' && s[2] != 'D'))
-		return 0;
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	return sscanf(buf, "%ld", &in) == 1 && in == nr;
-}
-
 /* Read @path into @buf (NUL-terminated, at most @len - 1 bytes): the length or -errno. */
 static inline int mxa_read_text(const char *path, char *buf, size_t len)
 {
@@ -267,6 +233,27 @@ static inline int mxa_write_text(const char *path, const char *text)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+/*
+ * Is thread @tid of this process asleep inside system call @nr? From
+ * /proc/self/task/TID/stat (state S or D) and .../syscall (the number it is in).
+ */
+static inline int mxa_thread_blocked_in(pid_t tid, long nr)
+{
+	char path[64], buf[512], *s;
+	long in;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	if (mxa_read_text(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	s = strrchr(buf, ')');	/* the name may hold spaces */
+	if (!s || (s[2] != 'S' && s[2] != 'D'))
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	if (mxa_read_text(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	return sscanf(buf, "%ld", &in) == 1 && in == nr;
 }
 
 #endif /* MXA_TEST_H */
