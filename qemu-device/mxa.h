@@ -149,6 +149,7 @@ struct MxaState {
     uint32_t lane_spin_ns;  /* an idle lane spins for the next op first */
     uint32_t irq_coalesce;  /* at most this many completions per queue interrupt */
     uint32_t dma_delay_us;  /* x-dma-delay-us (tests): widens the DMA-in-flight window */
+    uint64_t tlb_gen_start; /* x-tlb-gen (tests): first TLB generation */
     uint32_t max_host_mem_mb; /* budget of math-operand staging buffers, all queues */
     uint64_t host_mem_used; /* atomic: bytes of it in use */
 
@@ -315,5 +316,6 @@ int mxa_mmu_bind(MxaJob *job);
 int mxa_va_read(MxaJob *job, uint64_t va, void *buf, uint64_t len);
 int mxa_va_write(MxaJob *job, uint64_t va, const void *buf, uint64_t len);
 bool mxa_tlb_busy(MxaState *s);
+void mxa_tlb_bump(MxaState *s);
 
 #endif

@@ -50,11 +50,23 @@ static void mxa_dma_end(MxaJob *job)
     qatomic_store_release(job->dma_gen, 0);
 }
 
+/*
+ * Any generation but the current one is stale: no ordering of the numbers is used, so
+ * the wrap at 2^64 is harmless. Only 0 is reserved ("none in flight"), and the bump
+ * skips it (x-tlb-gen starts a device near the wrap, for the test).
+ */
 static bool mxa_gen_stale(uint64_t *dma_gen, uint64_t gen)
 {
     uint64_t g = qatomic_read(dma_gen);
 
-    return g && g < gen;
+    return g && g != gen;
+}
+
+void mxa_tlb_bump(MxaState *s)
+{
+    if (qatomic_inc_fetch(&s->tlb_gen) == 0) {
+        qatomic_inc(&s->tlb_gen);
+    }
 }
 
 /* TLB_STATUS.BUSY: a thread still in flight under a generation older than the current. */

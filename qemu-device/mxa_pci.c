@@ -84,7 +84,7 @@ static void mxa_reset_registers(MxaState *s)
     qatomic_set(&s->irq_pending, 0);
     qatomic_set(&s->ctx_table, 0);
     s->ctx_count = 0;
-    qatomic_inc(&s->tlb_gen);
+    mxa_tlb_bump(s);
     s->dev_error = 0;
     s->dev_error_info = 0;
 }
@@ -225,12 +225,12 @@ static void mxa_mmio_write(void *opaque, hwaddr addr, uint64_t val64, unsigned s
     case MXA_REG_CTX_TABLE_LO:
         table = qatomic_read(&s->ctx_table);
         qatomic_set(&s->ctx_table, (table & ~0xffffffffull) | (val & ~0xfffu));
-        qatomic_inc(&s->tlb_gen);
+        mxa_tlb_bump(s);
         break;
     case MXA_REG_CTX_TABLE_HI:
         table = qatomic_read(&s->ctx_table);
         qatomic_set(&s->ctx_table, (table & 0xffffffffull) | ((uint64_t)val << 32));
-        qatomic_inc(&s->tlb_gen);
+        mxa_tlb_bump(s);
         break;
     case MXA_REG_CTX_COUNT:
         if (val > MXA_MAX_CONTEXTS) {
@@ -238,11 +238,11 @@ static void mxa_mmio_write(void *opaque, hwaddr addr, uint64_t val64, unsigned s
             val = MXA_MAX_CONTEXTS;
         }
         qatomic_set(&s->ctx_count, val);
-        qatomic_inc(&s->tlb_gen);
+        mxa_tlb_bump(s);
         break;
     case MXA_REG_TLB_INVAL:
         trace_mxa_tlb_inval(val);
-        qatomic_inc(&s->tlb_gen);
+        mxa_tlb_bump(s);
         break;
     case MXA_REG_SCRATCH:
         s->scratch = val;
@@ -299,7 +299,8 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
         msix_vector_use(pdev, v);
     }
     s->engine = mxa_engine_create(s->num_cores);
-    qatomic_set(&s->tlb_gen, 1);    /* 0 means "no DMA in flight" (mxa_mmu.c) */
+    /* 0 means "no DMA in flight" (mxa_mmu.c); x-tlb-gen starts elsewhere, for tests */
+    qatomic_set(&s->tlb_gen, s->tlb_gen_start ? s->tlb_gen_start : 1);
     if (!s->engine) {
         error_setg(errp, "mxa: cannot start %u engine threads", s->num_cores);
         msix_uninit_exclusive_bar(pdev);
@@ -349,6 +350,8 @@ static const Property mxa_properties[] = {
     DEFINE_PROP_UINT32("irq-coalesce", MxaState, irq_coalesce, 32),
     /* host memory for staging math operands, all queues together (job error beyond) */
     DEFINE_PROP_UINT32("max-host-mem-mb", MxaState, max_host_mem_mb, 4096),
+    /* tests only: the TLB generation to start from (near 2^64: the wrap) */
+    DEFINE_PROP_UINT64("x-tlb-gen", MxaState, tlb_gen_start, 0),
     /* tests only: each DMA run waits this long between translation and copy */
     DEFINE_PROP_UINT32("x-dma-delay-us", MxaState, dma_delay_us, 0),
     DEFINE_PROP_STRING("timeline", MxaState, timeline_path),
