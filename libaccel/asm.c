@@ -21,8 +21,8 @@
  * commands: wgmma.commit_group.sync.aligned, wgmma.wait_group.sync.aligned N,
  * cp.async[.bulk].commit_group, cp.async[.bulk].wait_group N, mbarrier.init,
  * mbarrier.arrive.expect_tx, mbarrier.expect_tx, mbarrier.try_wait.parity,
- * cp.async.bulk.tensor (load or store). Forms the device ISA lacks (wgmma.fence,
- * TMATMULMX) are parsed and reported as not supported by this device ISA.
+ * cp.async.bulk.tensor (load or store), wgmma.fence.sync.aligned (FENCE). The seed's
+ * TMATMULMX[.ACC] <LB0:.., LB1:.., LB2:.., ta, tb> form is a command of the table.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -847,17 +847,6 @@ static void parse_operands(struct asm_ctx *c, const struct accel_isa_cmd *cmd, i
 	}
 }
 
-/* The seed's TMATMULMX on a device ISA without it: check the form, then say so. */
-static void __attribute__((noreturn)) parse_tmatmulmx_unsupported(struct asm_ctx *c, const char *mn)
-{
-	memset(c->dw, 0, sizeof(c->dw));
-	parse_tmm(c);
-	if (!at_end(c))
-		asm_fail(c, c->p, "unexpected %s", tok_text(c->p));
-	asm_fail(c, mn, "TMATMULMX: not supported by this device ISA (uapi/mxa_isa.h has no "
-		 "TMATMULMX command)");
-}
-
 static void emit_header(struct asm_ctx *c, const struct accel_isa_cmd *cmd, uint32_t flags)
 {
 	memset(c->dw, 0, cmd->dwords * sizeof(uint32_t));
@@ -989,8 +978,6 @@ static void parse_statement(struct asm_ctx *c)
 	dot = memchr(mn, '.', n);
 	base = dot ? (size_t)(dot - mn) : n;
 	cmd = accel_isa_by_name(mn, base);
-	if (!cmd && base == 9 && !strncasecmp(mn, "TMATMULMX", 9))
-		parse_tmatmulmx_unsupported(c, mn);
 	if (!cmd)
 		asm_fail(c, mn, "unknown command '%.*s'", (int)n, mn);
 	while (dot && dot < mn + n) {
