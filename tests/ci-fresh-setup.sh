@@ -19,7 +19,7 @@ if [ "${MXA_FRESH_NS:-}" != 1 ]; then
 fi
 
 # ---- inside the namespace ----
-work=$(mktemp -d /tmp/mxa-fresh.XXXXXX)
+work=$(mktemp -d -t mxa-fresh.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 n=0 fails=0
 tap() { # ok|not-ok description
