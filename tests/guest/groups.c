@@ -338,6 +338,17 @@ static struct io_uring_sqe *queue_cmd(struct io_uring *ring, int fd, uint32_t op
 	return sqe;
 }
 
+/* Queue the gate job (user_data 1) and a commit that closes it into a group (2). */
+static void queue_gate_group(struct io_uring *ring, FIXTURE_DATA(groups) *self)
+{
+	struct drm_mxa_submit gate = { .prog_handle = self->prog.handle,
+		.prog_offset = self->block_off, .prog_size = self->block_size };
+	struct drm_mxa_commit_group c = { 0 };
+
+	queue_cmd(ring, self->fd, MXA_URING_CMD_SUBMIT, &gate, sizeof(gate), 1);
+	queue_cmd(ring, self->fd, MXA_URING_CMD_COMMIT_GROUP, &c, sizeof(c), 2);
+}
+
 struct cqe_out {
 	int res;
 	uint64_t user_data;
@@ -361,8 +372,6 @@ static int reap(struct io_uring *ring, struct cqe_out *out, int64_t timeout_ns)
 
 TEST_F_TIMEOUT(groups, uring_commit_and_wait, 60)
 {
-	struct drm_mxa_submit sb = { .prog_handle = self->prog.handle,
-		.prog_offset = self->block_off, .prog_size = self->block_size };
 	struct drm_mxa_submit sf = { .prog_handle = self->prog.handle,
 		.prog_offset = self->fence_off, .prog_size = self->fence_size };
 	struct drm_mxa_commit_group c = { 0 };
@@ -378,8 +387,7 @@ TEST_F_TIMEOUT(groups, uring_commit_and_wait, 60)
 		SKIP(return, "io_uring unavailable");
 	ASSERT_EQ(0, ret);
 
-	queue_cmd(&ring, self->fd, MXA_URING_CMD_SUBMIT, &sb, sizeof(sb), 1);
-	queue_cmd(&ring, self->fd, MXA_URING_CMD_COMMIT_GROUP, &c, sizeof(c), 2);
+	queue_gate_group(&ring, self);
 	queue_cmd(&ring, self->fd, MXA_URING_CMD_SUBMIT, &sf, sizeof(sf), 3);
 	queue_cmd(&ring, self->fd, MXA_URING_CMD_COMMIT_GROUP, &c, sizeof(c), 4);
 	queue_cmd(&ring, self->fd, MXA_URING_CMD_WAIT_GROUP, &w1, sizeof(w1), 5);
@@ -426,9 +434,6 @@ TEST_F_TIMEOUT(groups, uring_commit_and_wait, 60)
 
 TEST_F_TIMEOUT(groups, uring_wait_cancelled_on_ring_exit, 60)
 {
-	struct drm_mxa_submit sb = { .prog_handle = self->prog.handle,
-		.prog_offset = self->block_off, .prog_size = self->block_size };
-	struct drm_mxa_commit_group c = { 0 };
 	struct drm_mxa_wait_group w = { .n = 0, .timeout_ns = 60 * SEC };
 	struct io_uring ring;
 	struct cqe_out o;
@@ -438,8 +443,7 @@ TEST_F_TIMEOUT(groups, uring_wait_cancelled_on_ring_exit, 60)
 	if (ret == -ENOSYS || ret == -EPERM)
 		SKIP(return, "io_uring unavailable");
 	ASSERT_EQ(0, ret);
-	queue_cmd(&ring, self->fd, MXA_URING_CMD_SUBMIT, &sb, sizeof(sb), 1);
-	queue_cmd(&ring, self->fd, MXA_URING_CMD_COMMIT_GROUP, &c, sizeof(c), 2);
+	queue_gate_group(&ring, self);
 	for (i = 0; i < 8; i++)
 		queue_cmd(&ring, self->fd, MXA_URING_CMD_WAIT_GROUP, &w, sizeof(w), 10 + i);
 	ASSERT_EQ(0, reap(&ring, &o, 10 * SEC));
@@ -452,8 +456,7 @@ TEST_F_TIMEOUT(groups, uring_wait_cancelled_on_ring_exit, 60)
 	/* A short own timeout fires while the group is pending. */
 	ASSERT_EQ(0, ring_setup(&ring));
 	((volatile uint64_t *)self->data.map)[0] = 0;
-	queue_cmd(&ring, self->fd, MXA_URING_CMD_SUBMIT, &sb, sizeof(sb), 1);
-	queue_cmd(&ring, self->fd, MXA_URING_CMD_COMMIT_GROUP, &c, sizeof(c), 2);
+	queue_gate_group(&ring, self);
 	w.timeout_ns = 20 * MS;
 	queue_cmd(&ring, self->fd, MXA_URING_CMD_WAIT_GROUP, &w, sizeof(w), 3);
 	for (i = 0; i < 2; i++) {
@@ -483,9 +486,6 @@ TEST_F_TIMEOUT(groups, uring_async_issue_races_cancel_and_timeout, 120)
 {
 	struct drm_mxa_submit sb = { .prog_handle = self->prog.handle,
 		.prog_offset = self->fence_off, .prog_size = self->fence_size };
-	struct drm_mxa_submit gate = { .prog_handle = self->prog.handle,
-		.prog_offset = self->block_off, .prog_size = self->block_size };
-	struct drm_mxa_commit_group c = { 0 };
 	struct drm_mxa_wait_group w = { .n = 0 };
 	long jobs = mxa_counter("jobs"), groups = mxa_counter("groups");
 	struct io_uring ring;
@@ -497,8 +497,7 @@ TEST_F_TIMEOUT(groups, uring_async_issue_races_cancel_and_timeout, 120)
 		SKIP(return, "io_uring unavailable");
 	ASSERT_EQ(0, ret);
 	/* a pending group on queue 0 for the waits to wait for */
-	queue_cmd(&ring, self->fd, MXA_URING_CMD_SUBMIT, &gate, sizeof(gate), 1);
-	queue_cmd(&ring, self->fd, MXA_URING_CMD_COMMIT_GROUP, &c, sizeof(c), 2);
+	queue_gate_group(&ring, self);
 	ASSERT_EQ(2, io_uring_submit(&ring));
 	ASSERT_EQ(0, reap(&ring, &o, 10 * SEC));
 	EXPECT_EQ(2, o.user_data);
