@@ -338,6 +338,15 @@ static struct io_uring_sqe *queue_cmd(struct io_uring *ring, int fd, uint32_t op
 	return sqe;
 }
 
+/* In a TEST_F: set up @ring, or skip the test where io_uring is unavailable. */
+#define RING_SETUP_OR_SKIP(ring)						\
+	do {									\
+		int ret_ = ring_setup(ring);					\
+		if (ret_ == -ENOSYS || ret_ == -EPERM)				\
+			SKIP(return, "io_uring unavailable");			\
+		ASSERT_EQ(0, ret_);						\
+	} while (0)
+
 /* Queue the gate job (user_data 1) and a commit that closes it into a group (2). */
 static void queue_gate_group(struct io_uring *ring, FIXTURE_DATA(groups) *self)
 {
@@ -380,12 +389,9 @@ TEST_F_TIMEOUT(groups, uring_commit_and_wait, 60)
 	volatile uint64_t *d = self->data.map;
 	struct io_uring ring;
 	struct cqe_out o;
-	int ret, i, seen_w1 = 0, seen_jobs = 0;
+	int i, seen_w1 = 0, seen_jobs = 0;
 
-	ret = ring_setup(&ring);
-	if (ret == -ENOSYS || ret == -EPERM)
-		SKIP(return, "io_uring unavailable");
-	ASSERT_EQ(0, ret);
+	RING_SETUP_OR_SKIP(&ring);
 
 	queue_gate_group(&ring, self);
 	queue_cmd(&ring, self->fd, MXA_URING_CMD_SUBMIT, &sf, sizeof(sf), 3);
@@ -437,12 +443,9 @@ TEST_F_TIMEOUT(groups, uring_wait_cancelled_on_ring_exit, 60)
 	struct drm_mxa_wait_group w = { .n = 0, .timeout_ns = 60 * SEC };
 	struct io_uring ring;
 	struct cqe_out o;
-	int ret, i;
+	int i;
 
-	ret = ring_setup(&ring);
-	if (ret == -ENOSYS || ret == -EPERM)
-		SKIP(return, "io_uring unavailable");
-	ASSERT_EQ(0, ret);
+	RING_SETUP_OR_SKIP(&ring);
 	queue_gate_group(&ring, self);
 	for (i = 0; i < 8; i++)
 		queue_cmd(&ring, self->fd, MXA_URING_CMD_WAIT_GROUP, &w, sizeof(w), 10 + i);
@@ -490,12 +493,9 @@ TEST_F_TIMEOUT(groups, uring_async_issue_races_cancel_and_timeout, 120)
 	long jobs = mxa_counter("jobs"), groups = mxa_counter("groups");
 	struct io_uring ring;
 	struct cqe_out o;
-	int ret, i;
+	int i;
 
-	ret = ring_setup(&ring);
-	if (ret == -ENOSYS || ret == -EPERM)
-		SKIP(return, "io_uring unavailable");
-	ASSERT_EQ(0, ret);
+	RING_SETUP_OR_SKIP(&ring);
 	/* a pending group on queue 0 for the waits to wait for */
 	queue_gate_group(&ring, self);
 	ASSERT_EQ(2, io_uring_submit(&ring));
