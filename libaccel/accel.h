@@ -344,12 +344,13 @@ void accel_job_free(struct accel_job *job);
  */
 const char *accel_strerror(int err);
 
-/** accel_opcode_name() - the mnemonic of an MXA_OP_* opcode ("NOP", ...) or "?". */
+/** accel_opcode_name() - the mnemonic of an MXA_OP_* opcode (NOP for MXA_OP_NOP, ...) or "?". */
 const char *accel_opcode_name(uint32_t opcode);
 
 /**
  * accel_cap_name() - the name of capability bit @bit of accel_device_info.caps
- * ("GEMM" for MXA_CAP_GEMM's bit, ...), or NULL for a bit this library does not know.
+ * (the name after MXA_CAP_: GEMM for MXA_CAP_GEMM's bit), or NULL for a bit this library does
+ * not know.
  */
 const char *accel_cap_name(unsigned int bit);
 
@@ -403,8 +404,8 @@ struct accel_asm_opts {
 /**
  * accel_asm() - assemble @text and append it to @prog.
  * @err: out (may be NULL): on failure "LINE:COL: message" (the first error).
- * Return: 0; -EINVAL (a syntax or operand error, or a form this device ISA lacks:
- * "not supported by this device ISA"), -E2BIG, -ENOMEM. On failure @prog is unchanged.
+ * Return: 0; -EINVAL (a syntax or operand error), -E2BIG, -ENOMEM. On failure @prog is
+ * unchanged.
  */
 int accel_asm(const char *text, struct accel_prog *prog, char *err, size_t err_len);
 /** accel_asm_ex() - accel_asm() with symbols and buffers from @opts (may be NULL). */

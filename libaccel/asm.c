@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libaccel: the text assembler and the one opcode table of the text form.
+ * libaccel: the text assembler (the commands are the table of uapi/mxa_isa_table.h).
  *
  * DOC: syntax (Documentation/libaccel.rst, "Assembler")
  *
@@ -17,7 +17,7 @@
  * Values are sums of numbers (decimal, 0x.., 0b.., with an optional K/M suffix), symbols
  * and, where the command has a register operand, one register r0..r31 (a0..a31 is the
  * seed's spelling of the same registers): "r3+0x800", "r1-16". Mnemonics come from the
- * table below (accel_isa_cmds[]), or are the PTX forms of the seeds, mapped to MXA
+ * table of uapi/mxa_isa_table.h (mxa_isa_cmds[]), or are the PTX forms of the seeds, mapped to MXA
  * commands: wgmma.commit_group.sync.aligned, wgmma.wait_group.sync.aligned N,
  * cp.async[.bulk].commit_group, cp.async[.bulk].wait_group N, mbarrier.init,
  * mbarrier.arrive.expect_tx, mbarrier.expect_tx, mbarrier.try_wait.parity,
@@ -33,119 +33,18 @@
 #include <string.h>
 
 #include "accel_internal.h"
+#define MXA_ISA_TABLE_DEFINE
 #include "asm_internal.h"
 #include "mxa_isa.h"
 
-#define U64(dw)		{ OPK_U64, dw, 0, 0, 0, 0, 0 }
-#define U64H(dw)	{ OPK_U64, dw, 0, 0, 0, OPF_HEX, 0 }
-#define U32(dw)		{ OPK_U32, dw, 0, 0, 0, 0, 0 }
-#define U32H(dw)	{ OPK_U32, dw, 0, 0, 0, OPF_HEX, 0 }
-#define REG(dw, sh)	{ OPK_REG, dw, 0, 0, sh, 0, 0 }
-#define RI64H(dw, rdw, rsh)	{ OPK_RI64, dw, rdw, rsh, 0, OPF_HEX, 0 }
-#define RI32(dw, rdw, rsh)	{ OPK_RI32, dw, rdw, rsh, 0, 0, 0 }
-#define RI32H(dw, rdw, rsh)	{ OPK_RI32, dw, rdw, rsh, 0, OPF_HEX, 0 }
-#define DTYPE(dw, sh)	{ OPK_DTYPE, dw, 0, 0, sh, 0, 0 }
-
-/* The text form of every command of uapi/mxa_isa.h. */
-const struct accel_isa_cmd accel_isa_cmds[] = {
-	{ "NOP", MXA_OP_NOP, MXA_NOP_DWORDS, { { 0 } }, { { 0 } } },
-	{ "FENCE_WRITE", MXA_OP_FENCE_WRITE, MXA_FENCE_WRITE_DWORDS, { { 0 } },
-	  { U64H(1), U64(3) } },
-	{ "TIMESTAMP", MXA_OP_TIMESTAMP, MXA_TIMESTAMP_DWORDS, { { 0 } }, { U64H(1) } },
-	{ "REG_SET", MXA_OP_REG_SET, MXA_REG_SET_DWORDS, { { 0 } }, { REG(1, 0), U64(2) } },
-	{ "REG_ADD", MXA_OP_REG_ADD, MXA_REG_ADD_DWORDS, { { 0 } },
-	  { REG(1, 0), { OPK_RRI64, 2, 1, 8, 0, OPF_SIGNED, 0 } } },
-	{ "REG_LOAD", MXA_OP_REG_LOAD, MXA_REG_LOAD_DWORDS, { { 0 } }, { REG(1, 0), U64H(2) } },
-	{ "REG_STORE", MXA_OP_REG_STORE, MXA_REG_STORE_DWORDS, { { 0 } },
-	  { REG(1, 0), U64H(2) } },
-	{ "LOOP", MXA_OP_LOOP, MXA_LOOP_DWORDS, { { 0 } }, { RI32(1, 2, 0) } },
-	{ "ENDLOOP", MXA_OP_ENDLOOP, MXA_ENDLOOP_DWORDS, { { 0 } }, { { 0 } } },
-	{ "SEM_WAIT", MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS, { { 0 } },
-	  { U64H(1), U64(3), { OPK_U32, 5, 0, 0, 0, OPF_OPTIONAL, 0 } } },
-	{ "SEM_SIGNAL", MXA_OP_SEM_SIGNAL, MXA_SEM_SIGNAL_DWORDS, { { ".ADD", MXA_SEM_F_ADD } },
-	  { U64H(1), U64(3) } },
-	{ "COMMIT_GROUP", MXA_OP_COMMIT_GROUP, MXA_COMMIT_GROUP_DWORDS, { { 0 } },
-	  { { .kind = OPK_CLASS } } },
-	{ "WAIT_GROUP", MXA_OP_WAIT_GROUP, MXA_WAIT_GROUP_DWORDS, { { 0 } },
-	  { { .kind = OPK_CLASS }, U32(1) } },
-	/* COPY dst, src, bytes: memcpy order */
-	{ "COPY", MXA_OP_COPY, MXA_COPY_DWORDS, { { 0 } },
-	  { RI64H(3, 6, 8), RI64H(1, 6, 0), RI32(5, 6, 16) } },
-	/* TMA_LOAD sram, [map, {coords}], mbar (PTX operand order) */
-	{ "TMA_LOAD", MXA_OP_TMA_LOAD, MXA_TMA_DWORDS, { { 0 } },
-	  { RI32H(3, 11, 0), { .kind = OPK_TENSOR }, RI32H(4, 11, 8) } },
-	{ "TMA_STORE", MXA_OP_TMA_STORE, MXA_TMA_DWORDS, { { 0 } },
-	  { { .kind = OPK_TENSOR }, RI32H(3, 11, 0) } },
-	{ "MBAR_INIT", MXA_OP_MBAR_INIT, MXA_MBAR_DWORDS, { { 0 } }, { U32H(1), U32(2) } },
-	{ "MBAR_ARRIVE", MXA_OP_MBAR_ARRIVE, MXA_MBAR_DWORDS, { { 0 } }, { U32H(1), U32(2) } },
-	{ "MBAR_EXPECT_TX", MXA_OP_MBAR_EXPECT_TX, MXA_MBAR_DWORDS, { { 0 } },
-	  { U32H(1), U32(2) } },
-	/* MBAR_WAIT sram, parity + rN */
-	{ "MBAR_WAIT", MXA_OP_MBAR_WAIT, MXA_MBAR_DWORDS, { { 0 } },
-	  { U32H(1), { OPK_RI32, 2, 2, 8, 0, 0, 0xff } } },
-#ifdef MXA_FENCE_DWORDS
-	{ "FENCE", MXA_OP_FENCE, MXA_FENCE_DWORDS, { { 0 } }, { { 0 } } },
-#endif
-#ifdef MXA_TILE_DWORDS
-	/* TILE_LOAD[.GLOBAL] T#1, src, rows, row_bytes[, stride]; TILE_STORE dst, T#1, ... */
-	{ "TILE_LOAD", MXA_OP_TILE_LOAD, MXA_TILE_DWORDS, { { ".GLOBAL", MXA_TILE_F_GLOBAL } },
-	  { { .kind = OPK_TILE, .dw = 1 }, RI64H(4, 7, 0), U32(2), U32(3),
-	    { OPK_U32, 6, 0, 0, 0, OPF_OPTIONAL, 0 } } },
-	{ "TILE_STORE", MXA_OP_TILE_STORE, MXA_TILE_DWORDS, { { ".GLOBAL", MXA_TILE_F_GLOBAL } },
-	  { RI64H(4, 7, 0), { .kind = OPK_TILE, .dw = 1 }, U32(2), U32(3),
-	    { OPK_U32, 6, 0, 0, 0, OPF_OPTIONAL, 0 } } },
-#endif
-	{ "GEMM", MXA_OP_GEMM, MXA_GEMM_DWORDS, { { ".ASYNC", MXA_CMD_F_ASYNC } },
-	  { { .kind = OPK_GEMM } } },
-	/* WGMMA type_d, type_a, type_b, n, d, a, b */
-	{ "WGMMA", MXA_OP_WGMMA, MXA_WGMMA_DWORDS,
-	  { { ".ACC", MXA_WGMMA_F_ACCUMULATE }, { ".NEG_A", MXA_WGMMA_F_NEGATE_A },
-	    { ".NEG_B", MXA_WGMMA_F_NEGATE_B }, { ".INTERWAVE", MXA_WGMMA_F_INTERWAVE } },
-	  { DTYPE(1, 16), DTYPE(1, 0), DTYPE(1, 8), U32(2), RI32H(5, 6, 16), RI32H(3, 6, 0),
-	    RI32H(4, 6, 8) } },
-#ifdef MXA_TMM_DWORDS
-	/* the seed's form: TMATMULMX.ACC <LB0:100, LB1:r1, LB2:r2+10, e4m3, e5m2> T#1, U#1, M#1,
-	 * N#1, ACC, ->ACC<64KB> */
-	{ "TMATMULMX", MXA_OP_TMATMULMX, MXA_TMM_DWORDS,
-	  { { ".ACC", MXA_TMM_F_ACC }, { ".INTERWAVE", MXA_TMM_F_INTERWAVE } }, { { .kind = OPK_TMM } } },
-#endif
-#ifdef MXA_MMA_DWORDS
-	/* MMA[.ACC][.SATFINITE][.XOR][.TILES] m16n8k16 type_d, type_a, type_b, d, a, b */
-	{ "MMA", MXA_OP_MMA, MXA_MMA_DWORDS,
-	  { { ".ACC", MXA_MMA_F_ACCUMULATE }, { ".SATFINITE", MXA_MMA_F_SATFINITE },
-	    { ".XOR", MXA_MMA_F_B1_XOR }, { ".TILES", MXA_MMA_F_TILES } },
-	  { { .kind = OPK_SHAPE, .dw = 2, .flags = OPF_SPACE }, DTYPE(1, 16), DTYPE(1, 0), DTYPE(1, 8),
-	    { OPK_RI32, 5, 6, 16, 0, OPF_HEX | OPF_TILEABLE, 0 },
-	    { OPK_RI32, 3, 6, 0, 0, OPF_HEX | OPF_TILEABLE, 0 },
-	    { OPK_RI32, 4, 6, 8, 0, OPF_HEX | OPF_TILEABLE, 0 } } },
-#endif
-#ifdef MXA_CVT_DWORDS
-	/* CVT[.SATFINITE][.MX][.RCEIL] dst_type, src_type, n, dst, src[, scales] */
-	{ "CVT", MXA_OP_CVT, MXA_CVT_DWORDS,
-	  { { ".SATFINITE", MXA_CVT_F_SATFINITE }, { ".MX", MXA_CVT_F_MX },
-	    { ".RCEIL", MXA_CVT_F_RCEIL } },
-	  { DTYPE(1, 8), DTYPE(1, 0), U32(2), RI32H(4, 6, 8), RI32H(3, 6, 0),
-	    { OPK_RI32, 5, 6, 16, 0, OPF_HEX | OPF_OPTIONAL, 0 } } },
-#endif
-};
-
 const char *const accel_tile_class_names[8] = { NULL, "T", "U", "M", "N", "ACC" };
-const size_t accel_isa_ncmds = sizeof(accel_isa_cmds) / sizeof(accel_isa_cmds[0]);
 
-const struct accel_isa_cmd *accel_isa_by_opcode(uint32_t opcode)
+static const struct mxa_isa_cmd *accel_isa_by_name(const char *name, size_t len)
 {
-	for (size_t i = 0; i < accel_isa_ncmds; i++)
-		if (accel_isa_cmds[i].opcode == opcode)
-			return &accel_isa_cmds[i];
-	return NULL;
-}
-
-static const struct accel_isa_cmd *accel_isa_by_name(const char *name, size_t len)
-{
-	for (size_t i = 0; i < accel_isa_ncmds; i++)
-		if (strlen(accel_isa_cmds[i].name) == len &&
-		    !strncasecmp(accel_isa_cmds[i].name, name, len))
-			return &accel_isa_cmds[i];
+	for (size_t i = 0; i < MXA_ISA_OPCODES; i++)
+		if (mxa_isa_cmds[i].mnemonic && strlen(mxa_isa_cmds[i].mnemonic) == len &&
+		    !strncasecmp(mxa_isa_cmds[i].mnemonic, name, len))
+			return &mxa_isa_cmds[i];
 	return NULL;
 }
 
@@ -155,17 +54,17 @@ static const struct accel_isa_cmd *accel_isa_by_name(const char *name, size_t le
  * @prefix: the PTX name may go on with more '.' qualifiers (".shared::cta.b64").
  */
 const struct accel_ptx_alias accel_ptx_aliases[] = {
-	{ "wgmma.fence.sync.aligned", "FENCE", -1, 0, 1 },
-	{ "wgmma.commit_group.sync.aligned", "COMMIT_GROUP", MXA_GROUP_MMA, 0, 1 },
-	{ "wgmma.wait_group.sync.aligned", "WAIT_GROUP", MXA_GROUP_MMA, 0, 1 },
-	{ "cp.async.bulk.commit_group", "COMMIT_GROUP", MXA_GROUP_COPY, 0, 1 },
-	{ "cp.async.bulk.wait_group", "WAIT_GROUP", MXA_GROUP_COPY, 0, 1 },
-	{ "cp.async.commit_group", "COMMIT_GROUP", MXA_GROUP_COPY, 0, 0 },
-	{ "cp.async.wait_group", "WAIT_GROUP", MXA_GROUP_COPY, 0, 0 },
-	{ "mbarrier.init", "MBAR_INIT", -1, 1, 1 },
-	{ "mbarrier.arrive.expect_tx", "MBAR_ARRIVE", -1, 1, 1 },
-	{ "mbarrier.expect_tx", "MBAR_EXPECT_TX", -1, 1, 1 },
-	{ "mbarrier.try_wait.parity", "MBAR_WAIT", -1, 1, 1 },
+	{ "wgmma.fence.sync.aligned", MXA_OP_FENCE, -1, 0, 1 },
+	{ "wgmma.commit_group.sync.aligned", MXA_OP_COMMIT_GROUP, MXA_GROUP_MMA, 0, 1 },
+	{ "wgmma.wait_group.sync.aligned", MXA_OP_WAIT_GROUP, MXA_GROUP_MMA, 0, 1 },
+	{ "cp.async.bulk.commit_group", MXA_OP_COMMIT_GROUP, MXA_GROUP_COPY, 0, 1 },
+	{ "cp.async.bulk.wait_group", MXA_OP_WAIT_GROUP, MXA_GROUP_COPY, 0, 1 },
+	{ "cp.async.commit_group", MXA_OP_COMMIT_GROUP, MXA_GROUP_COPY, 0, 0 },
+	{ "cp.async.wait_group", MXA_OP_WAIT_GROUP, MXA_GROUP_COPY, 0, 0 },
+	{ "mbarrier.init", MXA_OP_MBAR_INIT, -1, 1, 1 },
+	{ "mbarrier.arrive.expect_tx", MXA_OP_MBAR_ARRIVE, -1, 1, 1 },
+	{ "mbarrier.expect_tx", MXA_OP_MBAR_EXPECT_TX, -1, 1, 1 },
+	{ "mbarrier.try_wait.parity", MXA_OP_MBAR_WAIT, -1, 1, 1 },
 	{ NULL },
 };
 
@@ -743,25 +642,25 @@ static void parse_tmm(struct asm_ctx *c)
 	c->dw[9] = (uint32_t)e.imm;
 }
 
-static void parse_operand(struct asm_ctx *c, const struct accel_isa_operand *op)
+static void parse_operand(struct asm_ctx *c, const struct mxa_isa_opnd *op)
 {
 	struct asm_expr e;
 
 	skip_ws(c);
 	switch (op->kind) {
-	case OPK_U64:
+	case MXA_OPND_U64:
 		parse_expr(c, 0, &e);
 		c->dw[op->dw] = (uint32_t)e.imm;
 		c->dw[op->dw + 1] = (uint32_t)(e.imm >> 32);
 		break;
-	case OPK_U32:
+	case MXA_OPND_U32:
 		parse_expr(c, 0, &e);
-		check_u32(c, &e, op->flags & OPF_SIGNED);
+		check_u32(c, &e, op->flags & MXA_OPND_F_SIGNED);
 		if (op->mask && ((uint32_t)e.imm & ~op->mask))
 			asm_fail(c, e.at, "value out of range (at most %u)", op->mask);
 		c->dw[op->dw] |= (uint32_t)e.imm;
 		break;
-	case OPK_REG: {
+	case MXA_OPND_REG: {
 		const char *t = c->p;
 		size_t n = ident_len(c);
 		int r = reg_number(t, n);
@@ -775,79 +674,77 @@ static void parse_operand(struct asm_ctx *c, const struct accel_isa_operand *op)
 		put_reg(c, op->dw, op->shift, r);
 		break;
 	}
-	case OPK_RI64:
-	case OPK_RRI64:
-		parse_expr(c, op->kind == OPK_RRI64 ? 2 : 1, &e);
+	case MXA_OPND_RI64:
+	case MXA_OPND_RRI64:
+		parse_expr(c, op->kind == MXA_OPND_RRI64 ? 2 : 1, &e);
 		c->dw[op->dw] = (uint32_t)e.imm;
 		c->dw[op->dw + 1] = (uint32_t)(e.imm >> 32);
 		for (int i = 0; i < e.nreg; i++)
 			put_reg(c, op->rdw, op->rshift + 8 * i, e.reg[i]);
 		break;
-	case OPK_TILE:
+	case MXA_OPND_TILE:
 		c->dw[op->dw] |= parse_tile(c) << op->shift;
 		break;
-	case OPK_SHAPE:
+	case MXA_OPND_SHAPE:
 		c->dw[op->dw] = parse_shape(c);
 		break;
-	case OPK_TMM:
+	case MXA_OPND_TMM:
 		parse_tmm(c);
 		break;
-	case OPK_RI32:
-#ifdef MXA_MMA_F_TILES
-		if ((op->flags & OPF_TILEABLE) && (MXA_CMD_FLAGS(c->dw[0]) & MXA_MMA_F_TILES)) {
+	case MXA_OPND_RI32:
+		if ((op->flags & MXA_OPND_F_TILEABLE) && (MXA_CMD_FLAGS(c->dw[0]) & MXA_MMA_F_TILES)) {
 			c->dw[op->dw] = parse_tile(c);
 			break;
 		}
-#endif
 		parse_expr(c, 1, &e);
-		check_u32(c, &e, op->flags & OPF_SIGNED);
+		check_u32(c, &e, op->flags & MXA_OPND_F_SIGNED);
 		if (op->mask && ((uint32_t)e.imm & ~op->mask))
 			asm_fail(c, e.at, "value out of range (at most %u)", op->mask);
 		c->dw[op->dw] |= (uint32_t)e.imm;
 		if (e.nreg)
 			put_reg(c, op->rdw, op->rshift, e.reg[0]);
 		break;
-	case OPK_CLASS: {
+	case MXA_OPND_CLASS: {
 		static const char *const classes[] = { "mma", "copy" };
 
 		c->dw[0] |= MXA_CMD_HEADER(0, 0, parse_name(c, classes, 2, "a class (mma or copy)"));
 		break;
 	}
-	case OPK_DTYPE:
+	case MXA_OPND_DTYPE:
 		put_reg(c, op->dw, op->shift, parse_dtype(c));
 		break;
-	case OPK_TENSOR:
+	case MXA_OPND_TENSOR:
 		parse_tensor(c);
 		break;
-	case OPK_GEMM:
+	case MXA_OPND_GEMM:
 		parse_gemm(c);
 		break;
 	}
 }
 
 /* The operands of @cmd; @skip_class: the class comes from a PTX name. */
-static void parse_operands(struct asm_ctx *c, const struct accel_isa_cmd *cmd, int skip_class)
+static void parse_operands(struct asm_ctx *c, const struct mxa_isa_cmd *cmd, int skip_class)
 {
 	int first = 1, space = 0;
 
-	for (int i = 0; i < ACCEL_ISA_MAX_OPS && cmd->op[i].kind; i++) {
-		const struct accel_isa_operand *op = &cmd->op[i];
+	for (int i = 0; i < MXA_ISA_MAX_OPNDS && cmd->opnd[i].kind; i++) {
+		const struct mxa_isa_opnd *op = &cmd->opnd[i];
 
-		if (op->kind == OPK_CLASS && skip_class)
+		if (op->kind == MXA_OPND_CLASS && skip_class)
 			continue;
-		if ((op->flags & OPF_OPTIONAL) && at_end(c))
+		if ((op->flags & MXA_OPND_F_OPTIONAL) && at_end(c))
 			break;
 		if (!first && !space)
 			expect(c, ',');
 		first = 0;
-		space = op->flags & OPF_SPACE;
+		space = op->flags & MXA_OPND_F_SPACE;
 		if (at_end(c))
-			asm_fail(c, c->p, "%s: missing operand", cmd->name);
+			asm_fail(c, c->p, "%s: missing operand", cmd->mnemonic);
 		parse_operand(c, op);
 	}
 }
 
-static void emit_header(struct asm_ctx *c, const struct accel_isa_cmd *cmd, uint32_t flags)
+static void emit_header(struct asm_ctx *c, const struct mxa_isa_cmd *cmd, uint32_t flags)
 {
 	memset(c->dw, 0, cmd->dwords * sizeof(uint32_t));
 	c->dw[0] = MXA_CMD_HEADER(cmd->opcode, cmd->dwords, flags);
@@ -855,7 +752,7 @@ static void emit_header(struct asm_ctx *c, const struct accel_isa_cmd *cmd, uint
 	c->is_command = 1;
 }
 
-static void loop_bookkeeping(struct asm_ctx *c, const struct accel_isa_cmd *cmd, const char *mn)
+static void loop_bookkeeping(struct asm_ctx *c, const struct mxa_isa_cmd *cmd, const char *mn)
 {
 	if (cmd->opcode == MXA_OP_LOOP) {
 		if (c->depth == MXA_LOOP_MAX_DEPTH)
@@ -905,7 +802,7 @@ static void parse_ptx_tensor(struct asm_ctx *c, const char *mn, size_t n)
 	if (!store && !strstr(buf, "mbarrier::complete_tx::bytes"))
 		asm_fail(c, mn, "cp.async.bulk.tensor load: only .mbarrier::complete_tx::bytes");
 	{
-		const struct accel_isa_cmd *cmd = accel_isa_by_opcode(store ? MXA_OP_TMA_STORE :
+		const struct mxa_isa_cmd *cmd = mxa_isa_lookup(store ? MXA_OP_TMA_STORE :
 								      MXA_OP_TMA_LOAD);
 
 		emit_header(c, cmd, 0);
@@ -917,7 +814,7 @@ static void parse_directive(struct asm_ctx *c);
 
 static void parse_statement(struct asm_ctx *c)
 {
-	const struct accel_isa_cmd *cmd = NULL;
+	const struct mxa_isa_cmd *cmd = NULL;
 	const struct accel_ptx_alias *al;
 	const char *mn, *dot;
 	size_t n, base;
@@ -963,10 +860,7 @@ static void parse_statement(struct asm_ctx *c)
 	for (al = accel_ptx_aliases; al->ptx; al++) {
 		if (!mnemonic_is(mn, n, al->ptx, al->prefix))
 			continue;
-		cmd = accel_isa_by_name(al->target, strlen(al->target));
-		if (!cmd)
-			asm_fail(c, mn, "%s: not supported by this device ISA (uapi/mxa_isa.h has no "
-				 "%s command)", al->ptx, al->target);
+		cmd = mxa_isa_lookup(al->target);
 		emit_header(c, cmd, al->cls >= 0 ? (uint32_t)al->cls : 0);
 		parse_operands(c, cmd, al->cls >= 0);
 		goto done;
@@ -985,12 +879,12 @@ static void parse_statement(struct asm_ctx *c)
 		size_t sl = (end ? end : mn + n) - dot;
 		int i;
 
-		for (i = 0; i < ACCEL_ISA_MAX_SUFFIX && cmd->suffix[i].name; i++)
+		for (i = 0; i < MXA_ISA_MAX_SUFFIXES && cmd->suffix[i].name; i++)
 			if (strlen(cmd->suffix[i].name) == sl &&
 			    !strncasecmp(cmd->suffix[i].name, dot, sl))
 				break;
-		if (i == ACCEL_ISA_MAX_SUFFIX || !cmd->suffix[i].name)
-			asm_fail(c, dot, "%s has no suffix %.*s", cmd->name, (int)sl, dot);
+		if (i == MXA_ISA_MAX_SUFFIXES || !cmd->suffix[i].name)
+			asm_fail(c, dot, "%s has no suffix %.*s", cmd->mnemonic, (int)sl, dot);
 		flags |= cmd->suffix[i].bit;
 		dot = end;
 	}

@@ -40,9 +40,9 @@ static void out_num(struct out *o, uint64_t v, unsigned flags, int bits)
 {
 	int64_t s = bits == 32 ? (int64_t)(int32_t)v : (int64_t)v;
 
-	if ((flags & OPF_SIGNED) && s < 0 && s > -(1ll << 32))
+	if ((flags & MXA_OPND_F_SIGNED) && s < 0 && s > -(1ll << 32))
 		out_printf(o, "-%" PRIu64, (uint64_t)-s);
-	else if (v && ((flags & OPF_HEX) || v >= 0x10000))
+	else if (v && ((flags & MXA_OPND_F_HEX) || v >= 0x10000))
 		out_printf(o, "0x%" PRIx64, v);
 	else
 		out_printf(o, "%" PRIu64, v);
@@ -71,13 +71,13 @@ static void out_regs_imm(struct out *o, const uint8_t *reg, int nreg, uint64_t v
 	}
 	if (!v)
 		return;
-	if ((flags & OPF_SIGNED) && s < 0 && s > -(1ll << 32)) {
+	if ((flags & MXA_OPND_F_SIGNED) && s < 0 && s > -(1ll << 32)) {
 		out_printf(o, "-");
-		out_num(o, (uint64_t)-s, flags & ~OPF_SIGNED, 64);
+		out_num(o, (uint64_t)-s, flags & ~MXA_OPND_F_SIGNED, 64);
 		return;
 	}
 	out_printf(o, "+");
-	out_num(o, v, flags & ~OPF_SIGNED, bits);
+	out_num(o, v, flags & ~MXA_OPND_F_SIGNED, bits);
 }
 
 static uint64_t dw64(const uint32_t *dw, int i)
@@ -129,7 +129,7 @@ static void out_gemm(struct out *o, const uint32_t *dw)
 			break;
 		}
 		default:
-			out_num(o, v, k->kind == GK_HEX ? OPF_HEX : 0, 64);
+			out_num(o, v, k->kind == GK_HEX ? MXA_OPND_F_HEX : 0, 64);
 		}
 	}
 }
@@ -182,52 +182,50 @@ static void out_tmm(struct out *o, const uint32_t *dw)
 		out_printf(o, "<%u>", dw[9]);
 }
 
-static int accel_isa_operand_set(const struct accel_isa_operand *op, const uint32_t *dw)
+static int accel_isa_operand_set(const struct mxa_isa_opnd *op, const uint32_t *dw)
 {
 	uint32_t v = op->mask ? dw[op->dw] & op->mask : dw[op->dw];
 
-	if (op->kind == OPK_RI32 && ((dw[op->rdw] >> op->rshift) & 0xff))
+	if (op->kind == MXA_OPND_RI32 && ((dw[op->rdw] >> op->rshift) & 0xff))
 		return 1;
 	return v != 0;
 }
 
-static void out_operand(struct out *o, const struct accel_isa_operand *op, const uint32_t *dw)
+static void out_operand(struct out *o, const struct mxa_isa_opnd *op, const uint32_t *dw)
 {
 	uint8_t reg[2];
 	uint32_t v32;
 
 	switch (op->kind) {
-	case OPK_U64:
+	case MXA_OPND_U64:
 		out_num(o, dw64(dw, op->dw), op->flags, 64);
 		break;
-	case OPK_U32:
+	case MXA_OPND_U32:
 		v32 = op->mask ? dw[op->dw] & op->mask : dw[op->dw];
 		out_num(o, v32, op->flags, 32);
 		break;
-	case OPK_REG:
+	case MXA_OPND_REG:
 		out_printf(o, "r%u", (dw[op->dw] >> op->shift) & 0xff);
 		break;
-	case OPK_RI64:
+	case MXA_OPND_RI64:
 		reg[0] = (dw[op->rdw] >> op->rshift) & 0xff;
 		out_regs_imm(o, reg, 1, dw64(dw, op->dw), op->flags, 64);
 		break;
-	case OPK_RRI64:
+	case MXA_OPND_RRI64:
 		reg[0] = (dw[op->rdw] >> op->rshift) & 0xff;
 		reg[1] = (dw[op->rdw] >> (op->rshift + 8)) & 0xff;
 		out_regs_imm(o, reg, 2, dw64(dw, op->dw), op->flags, 64);
 		break;
-	case OPK_RI32:
-#ifdef MXA_MMA_F_TILES
-		if ((op->flags & OPF_TILEABLE) && (MXA_CMD_FLAGS(dw[0]) & MXA_MMA_F_TILES)) {
+	case MXA_OPND_RI32:
+		if ((op->flags & MXA_OPND_F_TILEABLE) && (MXA_CMD_FLAGS(dw[0]) & MXA_MMA_F_TILES)) {
 			out_tile(o, dw[op->dw]);
 			break;
 		}
-#endif
 		reg[0] = (dw[op->rdw] >> op->rshift) & 0xff;
 		v32 = op->mask ? dw[op->dw] & op->mask : dw[op->dw];
 		out_regs_imm(o, reg, 1, v32, op->flags, 32);
 		break;
-	case OPK_CLASS: {
+	case MXA_OPND_CLASS: {
 		uint32_t cls = MXA_CMD_FLAGS(dw[0]);
 
 		if (cls == MXA_GROUP_MMA || cls == MXA_GROUP_COPY)
@@ -236,11 +234,11 @@ static void out_operand(struct out *o, const struct accel_isa_operand *op, const
 			out_printf(o, "%u", cls);
 		break;
 	}
-	case OPK_DTYPE:
+	case MXA_OPND_DTYPE:
 		out_printf(o, "%s", accel_dtype_name((enum accel_dtype)((dw[op->dw] >> op->shift) &
 									0xff)));
 		break;
-	case OPK_TENSOR: {
+	case MXA_OPND_TENSOR: {
 		int last = 0;
 
 		out_printf(o, "[0x%" PRIx64 ", {", dw64(dw, 1));
@@ -251,38 +249,38 @@ static void out_operand(struct out *o, const struct accel_isa_operand *op, const
 			reg[0] = (dw[10] >> (5 * d)) & 31;
 			if (d)
 				out_printf(o, ", ");
-			out_regs_imm(o, reg, 1, dw[5 + d], OPF_SIGNED, 32);
+			out_regs_imm(o, reg, 1, dw[5 + d], MXA_OPND_F_SIGNED, 32);
 		}
 		out_printf(o, "}]");
 		break;
 	}
-	case OPK_GEMM:
+	case MXA_OPND_GEMM:
 		out_gemm(o, dw);
 		break;
-	case OPK_TILE:
+	case MXA_OPND_TILE:
 		out_tile(o, dw[op->dw] >> op->shift);
 		break;
-	case OPK_SHAPE:
+	case MXA_OPND_SHAPE:
 		out_printf(o, "m%un%uk%u", dw[op->dw] & 0xff, (dw[op->dw] >> 8) & 0xff,
 			   dw[op->dw] >> 16);
 		break;
-	case OPK_TMM:
+	case MXA_OPND_TMM:
 		out_tmm(o, dw);
 		break;
 	}
 }
 
-static const struct accel_ptx_alias *ptx_alias(const struct accel_isa_cmd *cmd, uint32_t h)
+static const struct accel_ptx_alias *ptx_alias(const struct mxa_isa_cmd *cmd, uint32_t h)
 {
 	for (const struct accel_ptx_alias *al = accel_ptx_aliases; al->ptx; al++)
-		if (al->print && !strcmp(al->target, cmd->name) &&
+		if (al->print && al->target == cmd->opcode &&
 		    (al->cls < 0 || (uint32_t)al->cls == MXA_CMD_FLAGS(h)))
 			return al;
 	return NULL;
 }
 
 /* One command, as the table says; no check. */
-static void out_command(struct out *o, const struct accel_isa_cmd *cmd, const uint32_t *dw,
+static void out_command(struct out *o, const struct mxa_isa_cmd *cmd, const uint32_t *dw,
 			unsigned flags)
 {
 	const struct accel_ptx_alias *al = (flags & ACCEL_DISASM_PTX) ? ptx_alias(cmd, dw[0]) :
@@ -292,21 +290,21 @@ static void out_command(struct out *o, const struct accel_isa_cmd *cmd, const ui
 	if (al) {
 		out_printf(o, "%s", al->ptx);
 	} else {
-		out_printf(o, "%s", cmd->name);
-		for (int i = 0; i < ACCEL_ISA_MAX_SUFFIX && cmd->suffix[i].name; i++)
+		out_printf(o, "%s", cmd->mnemonic);
+		for (int i = 0; i < MXA_ISA_MAX_SUFFIXES && cmd->suffix[i].name; i++)
 			if (MXA_CMD_FLAGS(dw[0]) & cmd->suffix[i].bit)
 				out_printf(o, "%s", cmd->suffix[i].name);
 	}
-	for (int i = 0; i < ACCEL_ISA_MAX_OPS && cmd->op[i].kind; i++) {
-		const struct accel_isa_operand *op = &cmd->op[i];
+	for (int i = 0; i < MXA_ISA_MAX_OPNDS && cmd->opnd[i].kind; i++) {
+		const struct mxa_isa_opnd *op = &cmd->opnd[i];
 
-		if (al && al->cls >= 0 && op->kind == OPK_CLASS)
+		if (al && al->cls >= 0 && op->kind == MXA_OPND_CLASS)
 			continue;
-		if ((op->flags & OPF_OPTIONAL) && !accel_isa_operand_set(op, dw))
+		if ((op->flags & MXA_OPND_F_OPTIONAL) && !accel_isa_operand_set(op, dw))
 			break;
 		out_printf(o, first || space ? " " : ", ");
 		first = 0;
-		space = op->flags & OPF_SPACE;
+		space = op->flags & MXA_OPND_F_SPACE;
 		out_operand(o, op, dw);
 	}
 	if (al)
@@ -323,7 +321,7 @@ static void out_raw(struct out *o, const uint32_t *dw, size_t n)
 int accel_disasm_cmd(const uint32_t *dw, size_t count, unsigned int flags, char *buf,
 		     size_t len, size_t *used)
 {
-	const struct accel_isa_cmd *cmd;
+	const struct mxa_isa_cmd *cmd;
 	char text[2048];
 	uint32_t back[256];
 	struct out o = { buf, len, 0 };
@@ -337,7 +335,7 @@ int accel_disasm_cmd(const uint32_t *dw, size_t count, unsigned int flags, char 
 		return 0;
 	}
 	n = MXA_CMD_DWORDS(dw[0]);
-	cmd = accel_isa_by_opcode(MXA_CMD_OPCODE(dw[0]));
+	cmd = mxa_isa_lookup(MXA_CMD_OPCODE(dw[0]));
 	if (cmd && n == cmd->dwords && n <= count) {
 		struct out t = { text, sizeof(text), 0 };
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "accel_internal.h"
-#include "mxa_isa.h"
+#include "mxa_isa_table.h"
 #include "mxa_regs.h"
 
 static const char *const accel_job_errors[] = {
@@ -86,90 +86,21 @@ const char *accel_strerror(int err)
 
 const char *accel_opcode_name(uint32_t opcode)
 {
-	switch (opcode) {
-	case MXA_OP_NOP:
-		return "NOP";
-	case MXA_OP_FENCE_WRITE:
-		return "FENCE_WRITE";
-	case MXA_OP_TIMESTAMP:
-		return "TIMESTAMP";
-	case MXA_OP_REG_SET:
-		return "REG_SET";
-	case MXA_OP_REG_ADD:
-		return "REG_ADD";
-	case MXA_OP_REG_LOAD:
-		return "REG_LOAD";
-	case MXA_OP_REG_STORE:
-		return "REG_STORE";
-	case MXA_OP_LOOP:
-		return "LOOP";
-	case MXA_OP_ENDLOOP:
-		return "ENDLOOP";
-	case MXA_OP_SEM_WAIT:
-		return "SEM_WAIT";
-	case MXA_OP_SEM_SIGNAL:
-		return "SEM_SIGNAL";
-	case MXA_OP_COMMIT_GROUP:
-		return "COMMIT_GROUP";
-	case MXA_OP_WAIT_GROUP:
-		return "WAIT_GROUP";
-	case MXA_OP_COPY:
-		return "COPY";
-	case MXA_OP_TMA_LOAD:
-		return "TMA_LOAD";
-	case MXA_OP_TMA_STORE:
-		return "TMA_STORE";
-	case MXA_OP_MBAR_INIT:
-		return "MBAR_INIT";
-	case MXA_OP_MBAR_ARRIVE:
-		return "MBAR_ARRIVE";
-	case MXA_OP_MBAR_EXPECT_TX:
-		return "MBAR_EXPECT_TX";
-	case MXA_OP_MBAR_WAIT:
-		return "MBAR_WAIT";
-	case MXA_OP_FENCE:
-		return "FENCE";
-	case MXA_OP_TILE_LOAD:
-		return "TILE_LOAD";
-	case MXA_OP_TILE_STORE:
-		return "TILE_STORE";
-	case MXA_OP_GEMM:
-		return "GEMM";
-	case MXA_OP_WGMMA:
-		return "WGMMA";
-	case MXA_OP_TMATMULMX:
-		return "TMATMULMX";
-	case MXA_OP_MMA:
-		return "MMA";
-	case MXA_OP_CVT:
-		return "CVT";
-	default:
-		return "?";
-	}
+	return mxa_isa_mnemonic(opcode);
 }
 
 const char *accel_cap_name(unsigned int bit)
 {
+#define CAP(name) { MXA_CAP_##name, #name }	/* the name after MXA_CAP_ */
 	static const struct {
 		uint64_t cap;
 		const char *name;
 	} caps[] = {
-		{ MXA_CAP_NOP, "NOP" },
-		{ MXA_CAP_FENCE_WRITE, "FENCE_WRITE" },
-		{ MXA_CAP_MMU, "MMU" },
-		{ MXA_CAP_TIMESTAMP, "TIMESTAMP" },
-		{ MXA_CAP_MSIX, "MSIX" },
-		{ MXA_CAP_GEMM, "GEMM" },
-		{ MXA_CAP_CONTROL, "CONTROL" },
-		{ MXA_CAP_ASYNC, "ASYNC" },
-		{ MXA_CAP_TMA, "TMA" },
-		{ MXA_CAP_WGMMA, "WGMMA" },
-		{ MXA_CAP_TILE, "TILE" },
-		{ MXA_CAP_MMA, "MMA" },
-		{ MXA_CAP_CVT, "CVT" },
-		{ MXA_CAP_FENCE, "FENCE" },
-		{ MXA_CAP_HOPPER_NUMERICS, "HOPPER_NUMERICS" },
+		CAP(NOP), CAP(FENCE_WRITE), CAP(MMU), CAP(TIMESTAMP), CAP(MSIX), CAP(GEMM),
+		CAP(CONTROL), CAP(ASYNC), CAP(TMA), CAP(WGMMA), CAP(TILE), CAP(MMA), CAP(CVT),
+		CAP(FENCE), CAP(HOPPER_NUMERICS),
 	};
+#undef CAP
 	size_t i;
 
 	for (i = 0; bit < 64 && i < sizeof(caps) / sizeof(caps[0]); i++)

@@ -37,7 +37,7 @@ $(LIBACCEL_LIB): $(LIBACCEL_OBJS) $(LIBACCEL_ENGINE_OBJS)
 	$(AR) rcs $@ $^
 
 # Host tests: what works without a device (program encodings, error texts).
-LIBACCEL_TEST_NAMES := prog error asm tmap
+LIBACCEL_TEST_NAMES := prog error asm tmap isa
 LIBACCEL_HOST_TESTS := $(patsubst %,$(BUILD)/tests/host/test-libaccel-%,$(LIBACCEL_TEST_NAMES))
 HOST_TESTS += $(LIBACCEL_HOST_TESTS)
 
@@ -108,7 +108,7 @@ libaccel-so: $(LIBACCEL_SO)
 # make install PREFIX=/usr/local [DESTDIR=...]: library, headers (accel.h and the uapi
 # headers it works with), pkg-config file, tools and man pages.
 PREFIX ?= /usr/local
-LIBACCEL_INSTALL_HDRS := $(LIBACCEL_DIR)/accel.h uapi/mxa_isa.h uapi/mxa_regs.h
+LIBACCEL_INSTALL_HDRS := $(LIBACCEL_DIR)/accel.h uapi/mxa_isa.h uapi/mxa_isa_table.h uapi/mxa_regs.h
 install: libaccel-install
 libaccel-install: $(LIBACCEL_LIB) $(LIBACCEL_SO) $(ACCEL_TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/accel/drm \

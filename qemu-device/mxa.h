@@ -229,7 +229,7 @@ void mxa_report_dev_error(MxaState *s, uint32_t code, uint32_t info);
 /* mxa_queue.c */
 #define MXA_IRQ_DEFER_NS 20000  /* a deferred queue interrupt waits at most this long */
 void mxa_queue_irq_flush(MxaQueue *q);
-void mxa_queue_irq_check(MxaQueue *q, uint32_t op);
+void mxa_queue_irq_check(MxaQueue *q, bool quick);
 void mxa_queue_init(MxaState *s, unsigned q);
 void mxa_queue_fini(MxaQueue *q);
 void mxa_queue_reset_locked(MxaQueue *q);
@@ -291,7 +291,6 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd);
 
 /* mxa_timeline.c: tid 0 command processor, 1 + MXA_GROUP_* the lanes */
 #define MXA_TIMELINE_CP 0
-const char *mxa_opcode_name(uint32_t op);
 bool mxa_timeline_open(MxaState *s, Error **errp);
 void mxa_timeline_close(MxaState *s);
 void mxa_timeline_span(MxaState *s, unsigned q, unsigned tid, const char *name,

@@ -22,6 +22,7 @@
 #include "qemu/atomic.h"
 #include "qemu/timer.h"
 #include "mxa.h"
+#include "uapi/mxa_isa_table.h"
 #include "engine/mxa_engine.h"
 #include "trace.h"
 
@@ -124,7 +125,7 @@ static void *mxa_lane_thread(void *opaque)
 
             mxa_lane_exec(&shadow, op);
             mxa_timeline_span(q->dev, q->index, 1 + lane->index,
-                              mxa_opcode_name(MXA_CMD_OPCODE(op->header)), t0, get_clock(),
+                              mxa_isa_mnemonic(MXA_CMD_OPCODE(op->header)), t0, get_clock(),
                               shadow.desc.job_id, op->offset, shadow.error);
         }
 

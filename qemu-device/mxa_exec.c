@@ -1,7 +1,9 @@
 /*
  * MXA command interpreter: runs one job's program (uapi/mxa_isa.h) on its queue thread.
  *
- * Every command is validated before it runs (length, flags, alignment, bounds); the first
+ * Every command is validated before it runs: its opcode, length and header flags against
+ * the ISA table (uapi/mxa_isa_table.h, held by this file), then its operands (alignment,
+ * bounds, registers) by the command itself; the first
  * failure stops the job and fills its error record with the command's offset and header.
  * The queue's abort flag (reset) is checked between commands and inside every wait.
  *
@@ -20,6 +22,8 @@
 #include "qemu/timer.h"
 #include "qemu/bswap.h"
 #include "mxa.h"
+#define MXA_ISA_TABLE_DEFINE
+#include "uapi/mxa_isa_table.h"
 #include "trace.h"
 
 enum {
@@ -61,13 +65,17 @@ static int mxa_exec_write64(MxaJob *job, uint64_t va, uint64_t value)
     return mxa_va_write(job, va, &le, sizeof(le));
 }
 
-static int mxa_check_cmd(MxaJob *job, uint32_t ndw, uint32_t want, uint32_t flags,
-                         uint32_t allowed)
+/* The header checks every command shares: a known opcode, its length, its flags. */
+static int mxa_check_header(MxaJob *job, const struct mxa_isa_cmd *d, uint32_t op,
+                            uint32_t ndw, uint32_t flags)
 {
-    if (ndw != want) {
+    if (!d) {
+        return mxa_job_fail(job, MXA_ERR_UNKNOWN_OPCODE, 0, op);
+    }
+    if (ndw != d->dwords) {
         return mxa_job_fail(job, MXA_ERR_BAD_LENGTH, 0, ndw);
     }
-    if (flags & ~allowed) {
+    if (!(d->attrs & MXA_ISA_A_CLASS) && (flags & ~(uint32_t)d->flags)) {
         return mxa_job_fail(job, MXA_ERR_BAD_FLAGS, 0, flags);
     }
     return 0;
@@ -259,32 +267,22 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
     uint32_t ndw = MXA_CMD_DWORDS(cmd[0]);
     uint32_t op = MXA_CMD_OPCODE(cmd[0]);
     uint32_t flags = MXA_CMD_FLAGS(cmd[0]);
+    const struct mxa_isa_cmd *d = mxa_isa_lookup(op);
     uint32_t gemm[MXA_GEMM_DWORDS];
     uint64_t value;
 
     *next = pc + ndw;
-    switch (op) {
-    case MXA_OP_NOP: case MXA_OP_FENCE_WRITE: case MXA_OP_TIMESTAMP: case MXA_OP_REG_SET:
-    case MXA_OP_REG_ADD: case MXA_OP_REG_LOAD: case MXA_OP_REG_STORE: case MXA_OP_LOOP:
-    case MXA_OP_ENDLOOP: case MXA_OP_SEM_WAIT: case MXA_OP_SEM_SIGNAL:
-    case MXA_OP_COMMIT_GROUP: case MXA_OP_WAIT_GROUP: case MXA_OP_FENCE: case MXA_OP_COPY:
-    case MXA_OP_GEMM:
-        break;      /* never touch SRAM */
-    default:
+    if (!d || (d->attrs & MXA_ISA_A_SRAM)) {
         job->q->sram_dirty = true;  /* the next job starts with SRAM zeroed */
-        break;
+    }
+    if (mxa_check_header(job, d, op, ndw, flags)) {
+        return -1;
     }
     switch (op) {
     case MXA_OP_NOP:
-        if (mxa_check_cmd(job, ndw, MXA_NOP_DWORDS, flags, 0)) {
-            return -1;
-        }
         job->cycles += MXA_CYCLES_NOP;
         return 0;
     case MXA_OP_FENCE_WRITE:
-        if (mxa_check_cmd(job, ndw, MXA_FENCE_WRITE_DWORDS, flags, 0)) {
-            return -1;
-        }
         /* every earlier command, asynchronous ones included, is complete */
         if (mxa_async_drain(job, true)) {
             return -1;
@@ -293,22 +291,17 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
         job->cycles += MXA_CYCLES_FENCE_WRITE;
         return mxa_exec_write64(job, mxa_arg64(cmd, 1), mxa_arg64(cmd, 3));
     case MXA_OP_TIMESTAMP:
-        if (mxa_check_cmd(job, ndw, MXA_TIMESTAMP_DWORDS, flags, 0)) {
-            return -1;
-        }
         job->cycles += MXA_CYCLES_TIMESTAMP;
         return mxa_exec_write64(job, mxa_arg64(cmd, 1), get_clock());
     case MXA_OP_REG_SET:
-        if (mxa_check_cmd(job, ndw, MXA_REG_SET_DWORDS, flags, 0) ||
-            mxa_check_regs(job, cmd[1], 0, 0)) {
+        if (mxa_check_regs(job, cmd[1], 0, 0)) {
             return -1;
         }
         mxa_reg_write(job, cmd[1], mxa_arg64(cmd, 2));
         job->cycles += MXA_CYCLES_REG;
         return 0;
     case MXA_OP_REG_ADD:
-        if (mxa_check_cmd(job, ndw, MXA_REG_ADD_DWORDS, flags, 0) ||
-            mxa_check_regs(job, MXA_REG_A(cmd[1]), MXA_REG_B(cmd[1]), MXA_REG_C(cmd[1]))) {
+        if (mxa_check_regs(job, MXA_REG_A(cmd[1]), MXA_REG_B(cmd[1]), MXA_REG_C(cmd[1]))) {
             return -1;
         }
         if (cmd[1] >> 24) {
@@ -319,8 +312,7 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
         job->cycles += MXA_CYCLES_REG;
         return 0;
     case MXA_OP_REG_LOAD:
-        if (mxa_check_cmd(job, ndw, MXA_REG_LOAD_DWORDS, flags, 0) ||
-            mxa_check_regs(job, cmd[1], 0, 0) ||
+        if (mxa_check_regs(job, cmd[1], 0, 0) ||
             mxa_exec_read64(job, mxa_arg64(cmd, 2), &value)) {
             return -1;
         }
@@ -328,15 +320,13 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
         job->cycles += MXA_CYCLES_FENCE_WRITE;
         return 0;
     case MXA_OP_REG_STORE:
-        if (mxa_check_cmd(job, ndw, MXA_REG_STORE_DWORDS, flags, 0) ||
-            mxa_check_regs(job, cmd[1], 0, 0)) {
+        if (mxa_check_regs(job, cmd[1], 0, 0)) {
             return -1;
         }
         job->cycles += MXA_CYCLES_FENCE_WRITE;
         return mxa_exec_write64(job, mxa_arg64(cmd, 2), mxa_reg(job, cmd[1]));
     case MXA_OP_LOOP:
-        if (mxa_check_cmd(job, ndw, MXA_LOOP_DWORDS, flags, 0) ||
-            mxa_check_regs(job, cmd[2], 0, 0)) {
+        if (mxa_check_regs(job, cmd[2], 0, 0)) {
             return -1;
         }
         job->cycles += MXA_CYCLES_LOOP;
@@ -353,9 +343,6 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
         job->loops[job->loop_depth++] = (MxaLoop){ .body = *next, .remaining = value - 1 };
         return 0;
     case MXA_OP_ENDLOOP:
-        if (mxa_check_cmd(job, ndw, MXA_ENDLOOP_DWORDS, flags, 0)) {
-            return -1;
-        }
         if (!job->loop_depth) {
             return mxa_job_fail(job, MXA_ERR_LOOP_NESTING, 0, 0);
         }
@@ -368,90 +355,47 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
         }
         return 0;
     case MXA_OP_SEM_WAIT:
-        if (mxa_check_cmd(job, ndw, MXA_SEM_WAIT_DWORDS, flags, 0)) {
-            return -1;
-        }
         return mxa_exec_sem_wait(job, cmd);
     case MXA_OP_SEM_SIGNAL:
-        if (mxa_check_cmd(job, ndw, MXA_SEM_SIGNAL_DWORDS, flags, MXA_SEM_F_ADD)) {
-            return -1;
-        }
         return mxa_exec_sem_signal(job, cmd, flags);
     case MXA_OP_COMMIT_GROUP:
-        if (mxa_check_cmd(job, ndw, MXA_COMMIT_GROUP_DWORDS, 0, 0)) {
-            return -1;
-        }
         if (flags >= MXA_GROUP_CLASSES) {
             return mxa_job_fail(job, MXA_ERR_BAD_CLASS, 0, flags);
         }
         job->cycles += MXA_CYCLES_GROUP;
         return mxa_async_commit(job, flags);
     case MXA_OP_WAIT_GROUP:
-        if (mxa_check_cmd(job, ndw, MXA_WAIT_GROUP_DWORDS, 0, 0)) {
-            return -1;
-        }
         if (flags >= MXA_GROUP_CLASSES) {
             return mxa_job_fail(job, MXA_ERR_BAD_CLASS, 0, flags);
         }
         job->cycles += MXA_CYCLES_GROUP;
         return mxa_async_wait_group(job, flags, cmd[1]);
     case MXA_OP_FENCE:
-        if (mxa_check_cmd(job, ndw, MXA_FENCE_DWORDS, flags, 0)) {
-            return -1;
-        }
         trace_mxa_fence(job->q->index, job->cur_offset);
         job->cycles += MXA_CYCLES_GROUP;
         return 0;
     case MXA_OP_COPY:
-        if (mxa_check_cmd(job, ndw, MXA_COPY_DWORDS, flags, 0)) {
-            return -1;
-        }
         return mxa_exec_copy(job, cmd);
     case MXA_OP_TMA_LOAD:
     case MXA_OP_TMA_STORE:
-        if (mxa_check_cmd(job, ndw, MXA_TMA_DWORDS, flags, 0)) {
-            return -1;
-        }
         return mxa_exec_tma(job, cmd, op == MXA_OP_TMA_LOAD);
     case MXA_OP_MBAR_INIT:
     case MXA_OP_MBAR_ARRIVE:
     case MXA_OP_MBAR_EXPECT_TX:
     case MXA_OP_MBAR_WAIT:
-        if (mxa_check_cmd(job, ndw, MXA_MBAR_DWORDS, flags, 0)) {
-            return -1;
-        }
         return mxa_exec_mbar(job, cmd);
     case MXA_OP_WGMMA:
-        if (mxa_check_cmd(job, ndw, MXA_WGMMA_DWORDS, flags, MXA_WGMMA_F_ALL)) {
-            return -1;
-        }
         return mxa_exec_wgmma(job, cmd);
     case MXA_OP_TILE_LOAD:
     case MXA_OP_TILE_STORE:
-        if (mxa_check_cmd(job, ndw, MXA_TILE_DWORDS, flags, MXA_TILE_F_GLOBAL)) {
-            return -1;
-        }
         return mxa_exec_tile(job, cmd, op == MXA_OP_TILE_LOAD);
     case MXA_OP_TMATMULMX:
-        if (mxa_check_cmd(job, ndw, MXA_TMM_DWORDS, flags, MXA_TMM_F_ALL)) {
-            return -1;
-        }
         return mxa_exec_tmatmulmx(job, cmd);
     case MXA_OP_MMA:
-        if (mxa_check_cmd(job, ndw, MXA_MMA_DWORDS, flags, MXA_MMA_F_ALL)) {
-            return -1;
-        }
         return mxa_exec_mma(job, cmd);
     case MXA_OP_CVT:
-        if (mxa_check_cmd(job, ndw, MXA_CVT_DWORDS, flags, MXA_CVT_F_ALL)) {
-            return -1;
-        }
         return mxa_exec_cvt(job, cmd);
     case MXA_OP_GEMM:
-        if (mxa_check_cmd(job, ndw, MXA_GEMM_DWORDS, flags,
-                          MXA_CMD_F_ASYNC | MXA_CMD_F_GEMM_REGS)) {
-            return -1;
-        }
         memcpy(gemm, cmd, sizeof(gemm));
         if ((flags & MXA_CMD_F_GEMM_REGS) && mxa_gemm_regs(job, gemm)) {
             return -1;
@@ -463,35 +407,15 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
             return mxa_async_issue(job, MXA_GROUP_MMA, aop);
         }
         return mxa_exec_gemm(job, &gemm[1]);
-    default:
+    default:    /* in the table but not run by this device: a defect, not the guest's */
         return mxa_job_fail(job, MXA_ERR_UNKNOWN_OPCODE, 0, op);
-    }
-}
-
-/* Commands that take time on the command processor: spans of the timeline. */
-static bool mxa_timeline_worthy(uint32_t op)
-{
-    switch (op) {
-    case MXA_OP_FENCE_WRITE:
-    case MXA_OP_SEM_WAIT:
-    case MXA_OP_SEM_SIGNAL:
-    case MXA_OP_WAIT_GROUP:
-    case MXA_OP_MBAR_WAIT:
-    case MXA_OP_GEMM:
-    case MXA_OP_TILE_LOAD:
-    case MXA_OP_TILE_STORE:
-    case MXA_OP_TMATMULMX:
-    case MXA_OP_MMA:
-    case MXA_OP_CVT:
-        return true;
-    default:
-        return false;
     }
 }
 
 void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
 {
     MxaState *s = job->q->dev;
+    const struct mxa_isa_cmd *d;
     uint32_t pc = 0, next;
 
     while (pc < ndwords) {
@@ -514,14 +438,15 @@ void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
             mxa_job_fail(job, MXA_ERR_LOOP_BUDGET, 0, MXA_JOB_CMD_BUDGET);
             return;
         }
-        mxa_queue_irq_check(job->q, MXA_CMD_OPCODE(prog[pc]));
-        if (qatomic_read(&s->timeline) &&
-            mxa_timeline_worthy(MXA_CMD_OPCODE(prog[pc]))) {
+        d = mxa_isa_lookup(MXA_CMD_OPCODE(prog[pc]));
+        mxa_queue_irq_check(job->q, d && (d->attrs & MXA_ISA_A_QUICK));
+        /* commands that hold the command processor are spans of the timeline */
+        if (qatomic_read(&s->timeline) && d && (d->attrs & MXA_ISA_A_BLOCKING)) {
             int64_t start = get_clock();
             int ret = mxa_exec_one(job, prog, ndwords, pc, &next);
 
             mxa_timeline_span(s, job->q->index, MXA_TIMELINE_CP,
-                              mxa_opcode_name(MXA_CMD_OPCODE(prog[pc])), start, get_clock(),
+                              d->mnemonic, start, get_clock(),
                               job->desc.job_id, pc * 4, job->error);
             if (ret) {
                 return;

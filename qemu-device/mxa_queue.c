@@ -154,21 +154,15 @@ void mxa_queue_irq_flush(MxaQueue *q)
     }
 }
 
-/* Before command @op of the running job: send a deferred interrupt if due. */
-void mxa_queue_irq_check(MxaQueue *q, uint32_t op)
+/*
+ * Before a command of the running job: send a deferred interrupt, unless the command
+ * is @quick (MXA_ISA_A_QUICK) and the interrupt is not yet MXA_IRQ_DEFER_NS old.
+ */
+void mxa_queue_irq_check(MxaQueue *q, bool quick)
 {
-    if (!q->irq_deferred) {
+    if (!q->irq_deferred ||
+        (quick && get_clock() - q->irq_deferred_ns < MXA_IRQ_DEFER_NS)) {
         return;
-    }
-    switch (op) {
-    case MXA_OP_NOP: case MXA_OP_REG_SET: case MXA_OP_REG_ADD: case MXA_OP_LOOP:
-    case MXA_OP_ENDLOOP: case MXA_OP_TIMESTAMP: case MXA_OP_COMMIT_GROUP: case MXA_OP_FENCE:
-        if (get_clock() - q->irq_deferred_ns < MXA_IRQ_DEFER_NS) {
-            return;
-        }
-        break;
-    default:
-        break;
     }
     mxa_queue_irq_flush(q);
 }
@@ -314,7 +308,7 @@ static void *mxa_queue_thread(void *opaque)
         if (qatomic_read(&s->timeline)) {
             char name[40];
 
-            snprintf(name, sizeof(name), "job %" PRIu64, job.desc.job_id);
+            snprintf(name, sizeof(name), "job %" PRIu64, (uint64_t)job.desc.job_id);
             mxa_timeline_span(s, q->index, MXA_TIMELINE_CP, name, start_ns, get_clock(),
                               job.desc.job_id, 0, job.error);
             mxa_timeline_flush(s);

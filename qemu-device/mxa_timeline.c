@@ -25,28 +25,6 @@
 
 #define MXA_TIMELINE_MAX_EVENTS (1u << 20)
 
-const char *mxa_opcode_name(uint32_t op)
-{
-    static const char *const names[] = {
-        [MXA_OP_NOP] = "NOP", [MXA_OP_FENCE_WRITE] = "FENCE_WRITE",
-        [MXA_OP_TIMESTAMP] = "TIMESTAMP", [MXA_OP_REG_SET] = "REG_SET",
-        [MXA_OP_REG_ADD] = "REG_ADD", [MXA_OP_REG_LOAD] = "REG_LOAD",
-        [MXA_OP_REG_STORE] = "REG_STORE", [MXA_OP_LOOP] = "LOOP",
-        [MXA_OP_ENDLOOP] = "ENDLOOP", [MXA_OP_SEM_WAIT] = "SEM_WAIT",
-        [MXA_OP_SEM_SIGNAL] = "SEM_SIGNAL", [MXA_OP_COMMIT_GROUP] = "COMMIT_GROUP",
-        [MXA_OP_WAIT_GROUP] = "WAIT_GROUP", [MXA_OP_FENCE] = "FENCE",
-        [MXA_OP_COPY] = "COPY", [MXA_OP_TMA_LOAD] = "TMA_LOAD",
-        [MXA_OP_TMA_STORE] = "TMA_STORE", [MXA_OP_MBAR_INIT] = "MBAR_INIT",
-        [MXA_OP_MBAR_ARRIVE] = "MBAR_ARRIVE", [MXA_OP_MBAR_EXPECT_TX] = "MBAR_EXPECT_TX",
-        [MXA_OP_MBAR_WAIT] = "MBAR_WAIT", [MXA_OP_TILE_LOAD] = "TILE_LOAD",
-        [MXA_OP_TILE_STORE] = "TILE_STORE", [MXA_OP_GEMM] = "GEMM",
-        [MXA_OP_WGMMA] = "WGMMA", [MXA_OP_TMATMULMX] = "TMATMULMX",
-        [MXA_OP_MMA] = "MMA", [MXA_OP_CVT] = "CVT",
-    };
-
-    return op < ARRAY_SIZE(names) && names[op] ? names[op] : "?";
-}
-
 static void mxa_timeline_exit(Notifier *n, void *data);
 
 bool mxa_timeline_open(MxaState *s, Error **errp)

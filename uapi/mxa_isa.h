@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * MXA command ISA: the program format shared by libaccel (which builds programs) and the
- * device (which runs them). Documented in Documentation/isa.rst.
+ * device (which runs them). Documented in Documentation/isa.rst. The encodings are here;
+ * the one table of commands (mnemonic, length, flags, operand fields) that every part
+ * reads is mxa_isa_table.h.
  *
  * A program is a sequence of commands of 32-bit little-endian dwords. Each command starts
  * with a header dword:

@@ -433,7 +433,7 @@ static int write_trace(const char *path, const struct accel_prog *prog,
 			if (spans[i].iter == 0) {
 				accel_disasm_cmd(dw + spans[i].loop_off / 4, 3, 0, text, sizeof(text),
 						 NULL);
-				trace_event(f, "LOOP", "loop", queue, ts[i], ts[end], r->start_ns);
+				trace_event(f, accel_opcode_name(MXA_OP_LOOP), "loop", queue, ts[i], ts[end], r->start_ns);
 				fprintf(f, ",\"args\":{\"offset\":\"0x%x\",\"command\":",
 					spans[i].loop_off);
 				json_string(f, text);
@@ -446,7 +446,7 @@ static int write_trace(const char *path, const struct accel_prog *prog,
 		}
 		accel_disasm_cmd(dw + at, accel_prog_size(prog) / 4 - at, 0, text, sizeof(text),
 				 NULL);
-		trace_event(f, loop ? "LOOP" : text, loop ? "loop" : "command", queue, ts[i],
+		trace_event(f, loop ? accel_opcode_name(MXA_OP_LOOP) : text, loop ? "loop" : "command", queue, ts[i],
 			    ts[i + 1], r->start_ns);
 		fprintf(f, ",\"args\":{\"offset\":\"0x%x\",\"command\":", spans[i].orig_off);
 		json_string(f, text);

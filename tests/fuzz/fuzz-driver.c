@@ -38,7 +38,8 @@
 
 #include "drm.h"
 #include "drm/mxa_accel.h"
-#include "mxa_isa.h"
+#define MXA_ISA_TABLE_DEFINE
+#include "mxa_isa_table.h"
 #include "mxa_regs.h"
 #include "mxa_counters.h"
 
@@ -241,39 +242,22 @@ static int64_t pick_timeout(void)
 
 /* ---- programs ---- */
 
+/* A command of the ISA table, each equally likely. */
+static const struct mxa_isa_cmd *random_command(void)
+{
+	static uint8_t ops[MXA_ISA_OPCODES];
+	static uint32_t nops;
+
+	if (!nops)
+		for (uint32_t op = 0; op < MXA_ISA_OPCODES; op++)
+			if (mxa_isa_lookup(op))
+				ops[nops++] = (uint8_t)op;
+	return mxa_isa_lookup(ops[rnd_below(nops)]);
+}
+
 /* Write a random program of up to @max dwords at @p; returns its size in dwords. */
 static uint32_t gen_program(struct worker *w, uint32_t *p, uint32_t max)
 {
-	static const uint8_t lens[][2] = {
-		{ MXA_OP_NOP, MXA_NOP_DWORDS },
-		{ MXA_OP_FENCE_WRITE, MXA_FENCE_WRITE_DWORDS },
-		{ MXA_OP_TIMESTAMP, MXA_TIMESTAMP_DWORDS },
-		{ MXA_OP_REG_SET, MXA_REG_SET_DWORDS },
-		{ MXA_OP_REG_ADD, MXA_REG_ADD_DWORDS },
-		{ MXA_OP_REG_LOAD, MXA_REG_LOAD_DWORDS },
-		{ MXA_OP_REG_STORE, MXA_REG_STORE_DWORDS },
-		{ MXA_OP_LOOP, MXA_LOOP_DWORDS },
-		{ MXA_OP_ENDLOOP, MXA_ENDLOOP_DWORDS },
-		{ MXA_OP_SEM_WAIT, MXA_SEM_WAIT_DWORDS },
-		{ MXA_OP_SEM_SIGNAL, MXA_SEM_SIGNAL_DWORDS },
-		{ MXA_OP_COMMIT_GROUP, MXA_COMMIT_GROUP_DWORDS },
-		{ MXA_OP_WAIT_GROUP, MXA_WAIT_GROUP_DWORDS },
-		{ MXA_OP_FENCE, MXA_FENCE_DWORDS },
-		{ MXA_OP_COPY, MXA_COPY_DWORDS },
-		{ MXA_OP_TMA_LOAD, MXA_TMA_DWORDS },
-		{ MXA_OP_TMA_STORE, MXA_TMA_DWORDS },
-		{ MXA_OP_MBAR_INIT, MXA_MBAR_DWORDS },
-		{ MXA_OP_MBAR_ARRIVE, MXA_MBAR_DWORDS },
-		{ MXA_OP_MBAR_EXPECT_TX, MXA_MBAR_DWORDS },
-		{ MXA_OP_MBAR_WAIT, MXA_MBAR_DWORDS },
-		{ MXA_OP_TILE_LOAD, MXA_TILE_DWORDS },
-		{ MXA_OP_TILE_STORE, MXA_TILE_DWORDS },
-		{ MXA_OP_GEMM, MXA_GEMM_DWORDS },
-		{ MXA_OP_WGMMA, MXA_WGMMA_DWORDS },
-		{ MXA_OP_TMATMULMX, MXA_TMM_DWORDS },
-		{ MXA_OP_MMA, MXA_MMA_DWORDS },
-		{ MXA_OP_CVT, MXA_CVT_DWORDS },
-	};
 	uint32_t n = 0, i, kind = rnd_below(8);
 
 	if (kind == 0) {			/* garbage */
@@ -309,15 +293,15 @@ static uint32_t gen_program(struct worker *w, uint32_t *p, uint32_t max)
 	}
 	/* Well-formed headers, random operands biased to plausible values. */
 	while (n < max && (n == 0 || !one_in(4))) {
-		uint32_t c = rnd_below(sizeof(lens) / sizeof(lens[0]));
-		uint32_t len = lens[c][1];
-		uint32_t flags = one_in(4) ? rnd_below(16) : 0;
+		const struct mxa_isa_cmd *cmd = random_command();
+		uint32_t len = cmd->dwords;
+		uint32_t flags = one_in(4) ? rnd_below(16) : one_in(2) ? cmd->flags & rnd() : 0;
 
 		if (one_in(32))
 			len = rnd_below(256);	/* wrong length */
 		if (n + (len ? len : 1) > max)
 			break;
-		p[n] = MXA_CMD_HEADER(lens[c][0], len, flags);
+		p[n] = MXA_CMD_HEADER(cmd->opcode, len, flags);
 		for (i = 1; i < len; i++) {
 			switch (rnd_below(6)) {
 			case 0: {

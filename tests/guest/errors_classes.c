@@ -12,6 +12,7 @@
 #include <liburing.h>
 
 #include "kselftest_harness.h"
+#include "mxa_isa_table.h"
 #include "../stress/mxa_counters.h"
 
 #define SEC	NSEC_PER_SEC
@@ -110,6 +111,21 @@ static int run_prog(FIXTURE_DATA(errors_classes) *self, const uint32_t *dw, uint
 	return ret ?: mxa_wait(self->fd, id, 60 * SEC, r);
 }
 
+/* A new file and buffers: the old file's faults no longer count towards its ban. */
+static int reopen(FIXTURE_DATA(errors_classes) *self)
+{
+	struct mxa_bo p = self->prog, d = self->data;
+
+	close(self->fd);
+	munmap(p.map, p.size);
+	munmap(d.map, d.size);
+	self->fd = mxa_open();
+	if (self->fd < 0)
+		return self->fd;
+	return mxa_bo_new(self->fd, 64 << 10, &self->prog) ?:
+	       mxa_bo_new(self->fd, 64 << 10, &self->data);
+}
+
 TEST_F_TIMEOUT(errors_classes, program_classes, 120)
 {
 	unsigned int i;
@@ -124,18 +140,54 @@ TEST_F_TIMEOUT(errors_classes, program_classes, 120)
 		EXPECT_EQ(c->error, r.error) TH_LOG("%s", c->name);
 		if (c->fail_dw != ANY)
 			EXPECT_EQ(c->fail_dw * 4, r.err_offset) TH_LOG("%s", c->name);
-		if (i % 6 == 5) {	/* stay below the fault-ban threshold */
-			struct mxa_bo p = self->prog, d = self->data;
-
-			close(self->fd);
-			munmap(p.map, p.size);
-			munmap(d.map, d.size);
-			self->fd = mxa_open();
-			ASSERT_GE(self->fd, 0);
-			ASSERT_EQ(0, mxa_bo_new(self->fd, 64 << 10, &self->prog));
-			ASSERT_EQ(0, mxa_bo_new(self->fd, 64 << 10, &self->data));
-		}
+		if (i % 6 == 5)		/* stay below the fault-ban threshold */
+			ASSERT_EQ(0, reopen(self));
 	}
+}
+
+/*
+ * The device checks every command of the ISA table against the table: one dword too
+ * many is MXA_ERR_BAD_LENGTH, a header flag the command does not define
+ * MXA_ERR_BAD_FLAGS (a class beyond the last MXA_ERR_BAD_CLASS), each naming the
+ * command (offset, header) and the bad value (err_info).
+ */
+TEST_F_TIMEOUT(errors_classes, every_command_of_the_table_checks_length_and_flags, 120)
+{
+	unsigned int op, jobs = 0;
+
+	for (op = 0; op < MXA_ISA_OPCODES; op++) {
+		const struct mxa_isa_cmd *c = mxa_isa_lookup(op);
+		uint32_t dw[40] = { H(MXA_OP_NOP, 1, 0) }, bad_flag = 0;
+		struct drm_mxa_job_result r;
+
+		if (!c)
+			continue;
+		dw[1] = H(op, c->dwords + 1, 0);
+		ASSERT_EQ(0, run_prog(self, dw, 2 + c->dwords, &r));
+		EXPECT_EQ(MXA_ERR_BAD_LENGTH, r.error) TH_LOG("%s", c->mnemonic);
+		EXPECT_EQ(4, r.err_offset) TH_LOG("%s", c->mnemonic);
+		EXPECT_EQ(dw[1], r.err_opcode) TH_LOG("%s", c->mnemonic);
+		EXPECT_EQ(c->dwords + 1, r.err_info) TH_LOG("%s", c->mnemonic);
+
+		if (c->attrs & MXA_ISA_A_CLASS)
+			bad_flag = MXA_GROUP_CLASSES;
+		else
+			while (c->flags & (1u << bad_flag))
+				bad_flag++;
+		if (!(c->attrs & MXA_ISA_A_CLASS))
+			bad_flag = 1u << bad_flag;
+		memset(&dw[1], 0, sizeof(dw) - 4);
+		dw[1] = H(op, c->dwords, bad_flag);
+		ASSERT_EQ(0, run_prog(self, dw, 1 + c->dwords, &r));
+		EXPECT_EQ(c->attrs & MXA_ISA_A_CLASS ? MXA_ERR_BAD_CLASS : MXA_ERR_BAD_FLAGS, r.error)
+			TH_LOG("%s flags 0x%x", c->mnemonic, bad_flag);
+		EXPECT_EQ(4, r.err_offset) TH_LOG("%s", c->mnemonic);
+		EXPECT_EQ(bad_flag, r.err_info) TH_LOG("%s", c->mnemonic);
+		jobs += 2;
+		if (jobs % 6 == 0)	/* stay below the fault-ban threshold */
+			ASSERT_EQ(0, reopen(self));
+	}
+	EXPECT_LT(40, jobs);
 }
 
 TEST_F(errors_classes, gemm_fp8_k_not_multiple_of_64)

@@ -86,7 +86,6 @@ TEST(every_command_round_trips)
 	round_trip(_metadata, all_commands, 0);
 }
 
-#ifdef MXA_TMM_DWORDS
 TEST(tiles_tmatmulmx_mma_cvt_round_trip)
 {
 	round_trip(_metadata,
@@ -126,19 +125,6 @@ TEST(seed_tmatmulmx_form)
 	EXPECT_EQ(64 << 10, dw[9]);
 	accel_prog_free(p);
 }
-#else
-TEST(seed_tmatmulmx_form)
-{
-	struct accel_prog *p;
-	char err[256];
-
-	ASSERT_EQ(0, accel_prog_new(&p));
-	EXPECT_EQ(-EINVAL, accel_asm("TMATMULMX.ACC <LB0:100, LB1:a0, LB2:a1+10, e4m3, e5m2> T#1, "
-				     "U#1, M#1, N#1, ACC, ->ACC<64KB>", p, err, sizeof(err)));
-	EXPECT_NE(NULL, strstr(err, "not supported by this device ISA"));
-	accel_prog_free(p);
-}
-#endif
 
 TEST(ptx_forms_round_trip)
 {
