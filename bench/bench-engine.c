@@ -27,7 +27,7 @@
 
 #include <cblas.h>
 
-#include "mxa_engine.h"
+#include "mxe_engine.h"
 
 /* OpenBLAS extensions (declared in its cblas.h; repeated for other cblas.h) */
 void openblas_set_num_threads(int num_threads);
@@ -53,18 +53,18 @@ static uint32_t rnd(void)
 
 struct btype {
 	const char *name;
-	enum mxa_dtype in, out;
+	enum mxa_isa_dtype in, out;
 	int mx;
 };
 
 static const struct btype btypes[] = {
-	{ "mxfp8", MXA_DT_E4M3, MXA_DT_F32, 1 },
-	{ "bf16", MXA_DT_BF16, MXA_DT_F32, 0 },
-	{ "f16", MXA_DT_F16, MXA_DT_F32, 0 },
-	{ "s8", MXA_DT_S8, MXA_DT_S32, 0 },
+	{ "mxfp8", MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+	{ "bf16", MXA_DTYPE_BF16, MXA_DTYPE_F32, 0 },
+	{ "f16", MXA_DTYPE_F16, MXA_DTYPE_F32, 0 },
+	{ "s8", MXA_DTYPE_S8, MXA_DTYPE_S32, 0 },
 };
 
-static void fill_codes(enum mxa_dtype t, void *buf, size_t n)
+static void fill_codes(enum mxa_isa_dtype t, void *buf, size_t n)
 {
 	uint8_t *b = buf;
 	uint16_t *h = buf;
@@ -73,14 +73,14 @@ static void fill_codes(enum mxa_dtype t, void *buf, size_t n)
 		float x = (float)(rnd() % 2001) / 1000.0f - 1.0f;
 
 		switch (t) {
-		case MXA_DT_BF16:
-			h[i] = mxa_cvt_f32_to_bf16(x, 0);
+		case MXA_DTYPE_BF16:
+			h[i] = mxe_cvt_f32_to_bf16(x, 0);
 			break;
-		case MXA_DT_F16:
-			h[i] = mxa_cvt_f32_to_f16(x, 0);
+		case MXA_DTYPE_F16:
+			h[i] = mxe_cvt_f32_to_f16(x, 0);
 			break;
-		case MXA_DT_E4M3:
-			b[i] = mxa_cvt_f32_to_e4m3(x * 448.0f, 1);
+		case MXA_DTYPE_E4M3:
+			b[i] = mxe_cvt_f32_to_e4m3(x * 448.0f, 1);
 			break;
 		default:
 			b[i] = (uint8_t)(rnd() & 0xFF);
@@ -92,21 +92,21 @@ static void fill_codes(enum mxa_dtype t, void *buf, size_t n)
 int main(int argc, char **argv)
 {
 	const char *csv = NULL;
-	int accum = MXA_ACCUM_FAST, sched = MXA_SCHED_INTRAWAVE, reps = 7;
+	int accum = MXE_ACCUM_FAST, sched = MXE_SCHED_INTRAWAVE, reps = 7;
 	int sizes[8] = { 512, 1024, 2048 }, nsizes = 3;
 	int want[4] = { 1, 1, 1, 1 };
 	int want_th[3] = { 0, 1, 1 };
 	FILE *fc = NULL;
-	struct mxa_engine *eng;
+	struct mxe_engine *eng;
 	static double gflops[4][8][2];
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
 			csv = argv[++i];
 		} else if (!strcmp(argv[i], "--accum") && i + 1 < argc) {
-			accum = !strcmp(argv[++i], "exact") ? MXA_ACCUM_EXACT : MXA_ACCUM_FAST;
+			accum = !strcmp(argv[++i], "exact") ? MXE_ACCUM_EXACT : MXE_ACCUM_FAST;
 		} else if (!strcmp(argv[i], "--sched") && i + 1 < argc) {
-			sched = !strcmp(argv[++i], "inter") ? MXA_SCHED_INTERWAVE : MXA_SCHED_INTRAWAVE;
+			sched = !strcmp(argv[++i], "inter") ? MXE_SCHED_INTERWAVE : MXE_SCHED_INTRAWAVE;
 		} else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
 			reps = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
@@ -145,10 +145,10 @@ int main(int argc, char **argv)
 		}
 		fprintf(fc, "type,m,n,k,threads,gflops,sgemm_gflops,ratio\n");
 	}
-	eng = mxa_engine_create(2);
-	printf("engine: %s kernels, %s accumulation, %s; best of %d runs\n", mxa_engine_simd(),
-	       accum == MXA_ACCUM_FAST ? "FAST" : "EXACT",
-	       sched == MXA_SCHED_INTRAWAVE ? "intrawave" : "interwave", reps);
+	eng = mxe_engine_create(2);
+	printf("engine: %s kernels, %s accumulation, %s; best of %d runs\n", mxe_engine_simd(),
+	       accum == MXE_ACCUM_FAST ? "FAST" : "EXACT",
+	       sched == MXE_SCHED_INTRAWAVE ? "intrawave" : "interwave", reps);
 	/* OpenBLAS picks its kernels by CPU model (OPENBLAS_CORETYPE overrides) */
 	printf("reference: OpenBLAS sgemm, %s kernels\n", openblas_get_corename());
 	printf("%-6s %5s %5s %5s %7s %10s %13s %7s\n", "type", "m", "n", "k", "threads", "GFLOP/s",
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 			sb[i] = (uint8_t)(120 + rnd() % 8);
 		}
 		for (int th = 1; th <= 2; th++) {
-			struct mxa_gemm_desc desc[4];
+			struct mxe_gemm_desc desc[4];
 			void *ta[4], *tb[4];
 			double best_sg = 1e30, best[4] = { 1e30, 1e30, 1e30, 1e30 }, sg;
 
@@ -218,13 +218,13 @@ int main(int argc, char **argv)
 
 					if (!want[ti])
 						continue;
-					if (accum == MXA_ACCUM_EXACT && n >= 1024 && r > 1)
+					if (accum == MXE_ACCUM_EXACT && n >= 1024 && r > 1)
 						continue;	/* slow: one timed run is enough */
 					t = now();
-					rc = mxa_gemm(eng, &desc[ti]);
+					rc = mxe_gemm(eng, &desc[ti]);
 					t = now() - t;
 					if (rc) {
-						fprintf(stderr, "mxa_gemm: %s\n", mxa_engine_strerror(rc));
+						fprintf(stderr, "mxe_gemm: %s\n", mxe_engine_strerror(rc));
 						return 1;
 					}
 					if ((r || reps == 0) && t < best[ti])
@@ -258,6 +258,6 @@ int main(int argc, char **argv)
 				       gflops[ti][si][1] / gflops[ti][si][0]);
 	if (fc)
 		fclose(fc);
-	mxa_engine_destroy(eng);
+	mxe_engine_destroy(eng);
 	return 0;
 }

@@ -87,8 +87,8 @@ static void e2e(struct accel_device *dev, uint32_t m, uint32_t n, uint32_t k)
 		p[i] = (uint8_t)(0x30 + (i * 2654435761u >> 13) % 0x18) | (i & 0x80);
 	memset(p + sa + sb, 127, sa / 32 + sb / 32);
 	g.m = m; g.n = n; g.k = k;
-	g.type_a = g.type_b = ACCEL_DT_E4M3;
-	g.type_c = g.type_d = ACCEL_DT_F32;
+	g.type_a = g.type_b = MXA_DTYPE_E4M3;
+	g.type_c = g.type_d = MXA_DTYPE_F32;
 	g.scale_block = 32;
 	g.a = va; g.b = va + sa;
 	g.scale_a = va + sa + sb; g.scale_b = va + sa + sb + sa / 32;
@@ -138,8 +138,8 @@ static void pipeline(struct accel_device *dev)
 
 				accel_gemm_desc_init(&d);
 				d.m = m; d.n = n; d.k = k;
-				d.type_a = d.type_b = ACCEL_DT_E4M3;
-				d.type_c = d.type_d = ACCEL_DT_F32;
+				d.type_a = d.type_b = MXA_DTYPE_E4M3;
+				d.type_c = d.type_d = MXA_DTYPE_F32;
 				d.trans_b = ACCEL_OP_T;
 				d.a = va; d.b = va + sa; d.d = va + sa + sb;
 				d.algo = ACCEL_GEMM_ALGO_PIPELINE;
@@ -230,11 +230,11 @@ static void tma(struct accel_device *dev)
 			accel_prog_loop(prog, boxes, 0);
 			t.sram = 0;
 			accel_prog_tma(prog, 1, &t);
-			accel_prog_commit_group(prog, ACCEL_GROUP_COPY);
-			accel_prog_wait_group(prog, ACCEL_GROUP_COPY, 8);
+			accel_prog_commit_group(prog, MXA_GROUP_COPY);
+			accel_prog_wait_group(prog, MXA_GROUP_COPY, 8);
 			accel_prog_reg_add(prog, 1, 1, 0, TMA_BOX_ROWS);
 			accel_prog_endloop(prog);
-			accel_prog_wait_group(prog, ACCEL_GROUP_COPY, 0);
+			accel_prog_wait_group(prog, MXA_GROUP_COPY, 0);
 		}
 		printf("tma,%s,%u,%.0f\n", store ? "store" : "load", TMA_ROWS << 10,
 		       run_best(dev, prog));

@@ -2,7 +2,7 @@
 /*
  * bench-host: the host-side references of bench-gemm, measured in the same make bench
  * run (Documentation/performance.rst). Prints "host,name,param,ns" (best of --reps):
- *   host,engine-mxfp8-MxNxK,threads,ns   mxa_gemm() alone on the shape and numerics
+ *   host,engine-mxfp8-MxNxK,threads,ns   mxe_gemm() alone on the shape and numerics
  *                                        accel_gemm() asks the device for (MX-FP8 E4M3,
  *                                        E8M0 scales, EXACT, intrawave) with the device's
  *                                        engine thread count (--threads, QEMU "cores" 2)
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../qemu-device/engine/mxa_engine.h"
+#include "../qemu-device/engine/mxe_engine.h"
 
 static double now_ns(void)
 {
@@ -43,8 +43,8 @@ int main(int argc, char **argv)
 	size_t sa = (size_t)m * k, sb = (size_t)n * k;
 	uint8_t *p = malloc(sa + sb + sa / 32 + sb / 32);
 	float *d = malloc((size_t)m * n * 4);
-	struct mxa_engine *eng = mxa_engine_create(threads);
-	struct mxa_gemm_desc g;
+	struct mxe_engine *eng = mxe_engine_create(threads);
+	struct mxe_gemm_desc g;
 	double best = 1e30;
 
 	if (!p || !d || !eng)
@@ -55,8 +55,8 @@ int main(int argc, char **argv)
 	memset(p + sa + sb, 127, sa / 32 + sb / 32);
 	memset(&g, 0, sizeof(g));
 	g.m = m; g.n = n; g.k = k;
-	g.type_a = g.type_b = MXA_DT_E4M3;
-	g.type_c = g.type_d = MXA_DT_F32;
+	g.type_a = g.type_b = MXA_DTYPE_E4M3;
+	g.type_c = g.type_d = MXA_DTYPE_F32;
 	g.a = p; g.b = p + sa;
 	g.scale_a = p + sa + sb; g.scale_b = p + sa + sb + sa / 32;
 	g.scale_block = 32;
@@ -64,14 +64,14 @@ int main(int argc, char **argv)
 	for (int i = 0; i < reps; i++) {
 		double t0 = now_ns(), t;
 
-		if (mxa_gemm(eng, &g))
+		if (mxe_gemm(eng, &g))
 			return 1;
 		t = now_ns() - t0;
 		if (t < best)
 			best = t;
 	}
 	printf("host,engine-mxfp8-%ux%ux%u,%d,%.0f\n", m, n, k, threads, best);
-	mxa_engine_destroy(eng);
+	mxe_engine_destroy(eng);
 
 	size_t big = 32u << 20, box = 64u << 10;
 	char *src = malloc(big), *sram = malloc(box);

@@ -36,6 +36,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The ISA: element types, command flags, tile operands, tensor maps (installed beside). */
+#include "mxa_isa.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -433,17 +436,10 @@ int accel_prog_disasm(const struct accel_prog *prog, unsigned int flags, char *b
 
 /* ---- number formats and MX ----------------------------------------------------- */
 
-/**
- * enum accel_dtype - element types of matrices (the codes of uapi/mxa_isa.h's
- * enum mxa_isa_dtype). Bit layouts and rounding: Documentation/numerics.rst.
+/*
+ * Element types of matrices: enum mxa_isa_dtype (MXA_DTYPE_F32, MXA_DTYPE_E4M3, ...)
+ * of mxa_isa.h. Bit layouts and rounding: Documentation/numerics.rst.
  */
-enum accel_dtype {
-	ACCEL_DT_F32 = 0, ACCEL_DT_F16 = 1, ACCEL_DT_BF16 = 2, ACCEL_DT_TF32 = 3,
-	ACCEL_DT_F64 = 4, ACCEL_DT_E4M3 = 5, ACCEL_DT_E5M2 = 6, ACCEL_DT_E8M0 = 7,
-	ACCEL_DT_S8 = 8, ACCEL_DT_S4 = 9, ACCEL_DT_B1 = 10, ACCEL_DT_S32 = 11,
-	ACCEL_DT_E3M2 = 12, ACCEL_DT_E2M3 = 13, ACCEL_DT_E2M1 = 14, ACCEL_DT_MXINT8 = 15,
-	ACCEL_DT_COUNT
-};
 
 /** enum accel_mx_scale_policy - how an MX block's E8M0 scale is chosen. */
 enum accel_mx_scale_policy {
@@ -457,36 +453,32 @@ enum accel_mx_scale_policy {
  * MXINT8). Gives the same bits as the device's quantiser (it is the same code).
  * Return: 0 or -EINVAL.
  */
-int accel_mx_quantize(const float *src, size_t n, enum accel_dtype elem,
+int accel_mx_quantize(const float *src, size_t n, enum mxa_isa_dtype elem,
 		      enum accel_mx_scale_policy policy, uint8_t *scales, void *elems);
 /** accel_mx_dequantize() - the values of MX blocks as floats (a NaN scale gives NaN). */
 int accel_mx_dequantize(const uint8_t *scales, const void *elems, size_t n,
-			enum accel_dtype elem, float *dst);
+			enum mxa_isa_dtype elem, float *dst);
 /** accel_dtype_row_bytes() - bytes of @n packed elements of @type (0 if unknown). */
-size_t accel_dtype_row_bytes(enum accel_dtype type, size_t n);
+size_t accel_dtype_row_bytes(enum mxa_isa_dtype type, size_t n);
 /** accel_dtype_name() - "e4m3", "bf16", ... */
-const char *accel_dtype_name(enum accel_dtype type);
+const char *accel_dtype_name(enum mxa_isa_dtype type);
 /** accel_load_elem() - element @i of a packed row, exactly, as a double (no scale). */
-double accel_load_elem(enum accel_dtype type, const void *row, size_t i);
+double accel_load_elem(enum mxa_isa_dtype type, const void *row, size_t i);
 
 /* ---- matrix multiplication -------------------------------------------------------- */
 
-#define ACCEL_GEMM_ACCUMULATE	(1u << 0)	/* D = C + A x B^T */
-#define ACCEL_GEMM_SATFINITE	(1u << 1)	/* integer results clamp instead of wrapping */
-#define ACCEL_GEMM_B_KN		(1u << 2)	/* B is K x N instead of N x K */
-#define ACCEL_GEMM_A_KM		(1u << 3)	/* A is K x M instead of M x K (whole-byte types) */
 
 /**
  * struct accel_gemm - D = (scale_a * A) x (scale_b * B)^T (+ C) on device memory.
  * @m, @n, @k: the problem size.
- * @type_a, @type_b, @type_c, @type_d: enum accel_dtype. A/B may be any float or MX
+ * @type_a, @type_b, @type_c, @type_d: enum mxa_isa_dtype. A/B may be any float or MX
  *	element type (mixed), with D F32 (or F16); F64 x F64 -> F64; S8/S4 -> S32.
  * @flags: ACCEL_GEMM_*.
  * @scale_block: 0, or 32 for MX types (one E8M0 scale per 32 elements along K;
  *	FP8 MX needs K % 64 == 0).
  * @a, @b, @c, @d, @scale_a, @scale_b: device VAs (accel_bo_va() + offset). A is M x K
- *	(K x M with ACCEL_GEMM_A_KM, whole-byte types: the device transposes it first),
- *	B is N x K (K x N with ACCEL_GEMM_B_KN), C and D are M x N, scales M x K/32 and
+ *	(K x M with MXA_GEMM_F_A_KM, whole-byte types: the device transposes it first),
+ *	B is N x K (K x N with MXA_GEMM_F_B_KN), C and D are M x N, scales M x K/32 and
  *	N x K/32 bytes. Row-major; sub-byte types packed along the row.
  * @lda, @ldb, @ldc, @ldd, @ld_scale_a, @ld_scale_b: bytes between rows; 0 = dense.
  * @accum: 0 = exact sums rounded once (default), 1 = fast FP32 chains in K blocks.
@@ -551,7 +543,7 @@ enum accel_gemm_sched {
  * struct accel_gemm_desc - a GEMM; start from accel_gemm_desc_init() (alpha 1, beta 0,
  * scales 1, everything else automatic).
  * @m, @n, @k: any sizes >= 1.
- * @type_a, @type_b, @type_c, @type_d: enum accel_dtype, as struct accel_gemm (FP8, MX
+ * @type_a, @type_b, @type_c, @type_d: enum mxa_isa_dtype, as struct accel_gemm (FP8, MX
  *	FP8/FP6/FP4/INT8, F16, BF16, TF32, F32, F64, S8, S4).
  * @trans_a: ACCEL_OP_N: A stored M x K; ACCEL_OP_T: K x M (whole-byte types, through the
  *	GEMM command, which transposes A first; FP6/FP4/S4: -EOPNOTSUPP). @trans_b: ACCEL_OP_N: B stored K x N; ACCEL_OP_T: N x K (the layout of
@@ -564,7 +556,7 @@ enum accel_gemm_sched {
  * @numerics: enum accel_gemm_numerics. @algo: enum accel_gemm_algo.
  * @sched: enum accel_gemm_sched. @stages: pipeline stages (0 auto, 1 = serial).
  * @tile_n: pipeline tile N (0 auto; multiple of 8, <= 256). @tile_m: 0, 64 or 128.
- * @flags: ACCEL_GEMM_SATFINITE.
+ * @flags: MXA_GEMM_F_SATFINITE.
  */
 struct accel_gemm_desc {
 	uint32_t m, n, k;
@@ -589,7 +581,7 @@ struct accel_gemm_desc {
  * @stages, @tile_m, @tile_n: pipeline shape; @k_step: K elements per WGMMA (32 bytes);
  *	@k_stage: K elements per stage; @k_iters: stage loads per output tile (K padded
  *	with zero-filled boxes up to a multiple of @stages); @sram_bytes: SRAM used.
- * @k_chunk, @accum: the engine numerics (struct mxa_gemm_desc) that give the same bits.
+ * @k_chunk, @accum: the engine numerics (struct mxe_gemm_desc) that give the same bits.
  * @device_c: beta = 1 is done on the device (C as the accumulator's start).
  * @post_pass: alpha, beta and the per-tensor scales are applied by the CPU after the
  *	job: D = s x D' + beta x C in f32 (s = alpha x scale_a x scale_b, f32 products).
@@ -632,14 +624,11 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 /* ---- more commands: control flow, semaphores, asynchronous work -------------------- */
 
 /*
- * Scalar registers: ACCEL_NUM_REGS 64-bit registers per job, zero when it starts; R0
+ * Scalar registers: MXA_NUM_REGS 64-bit registers per job, zero when it starts; R0
  * always reads 0. Register operands add to an immediate, so passing 0 as the register
  * means "the immediate alone". Semantics: Documentation/isa.rst. Return values as for
- * the other emitters (-EINVAL for a register >= ACCEL_NUM_REGS or a misaligned VA).
+ * the other emitters (-EINVAL for a register >= MXA_NUM_REGS or a misaligned VA).
  */
-#define ACCEL_NUM_REGS		32
-#define ACCEL_GROUP_MMA		0	/* class of asynchronous GEMMs (and WGMMA) */
-#define ACCEL_GROUP_COPY	1	/* class of asynchronous copies */
 
 /** accel_prog_reg_set() - REG_SET: R[reg] = value. */
 int accel_prog_reg_set(struct accel_prog *prog, unsigned int reg, uint64_t value);
@@ -679,13 +668,13 @@ int accel_prog_commit_group(struct accel_prog *prog, unsigned int cls);
 int accel_prog_wait_group(struct accel_prog *prog, unsigned int cls, uint32_t n);
 /**
  * accel_prog_copy() - COPY (cp.async): asynchronously copy @bytes + R[@bytes_reg] bytes
- * from @src + R[@src_reg] to @dst + R[@dst_reg], in class ACCEL_GROUP_COPY.
+ * from @src + R[@src_reg] to @dst + R[@dst_reg], in class MXA_GROUP_COPY.
  */
 int accel_prog_copy(struct accel_prog *prog, uint64_t dst, unsigned int dst_reg, uint64_t src,
 		    unsigned int src_reg, uint32_t bytes, unsigned int bytes_reg);
 /**
  * accel_prog_gemm_async() - the GEMM command run asynchronously on the math engine, in
- * class ACCEL_GROUP_MMA: D is written once a WAIT_GROUP covers it.
+ * class MXA_GROUP_MMA: D is written once a WAIT_GROUP covers it.
  */
 int accel_prog_gemm_async(struct accel_prog *prog, const struct accel_gemm *g);
 /**
@@ -721,7 +710,7 @@ struct accel_tma {
 
 /**
  * accel_prog_tma() - TMA_LOAD (@store 0: tensor box to SRAM, completing on an mbarrier)
- * or TMA_STORE (@store 1: SRAM to the tensor, class ACCEL_GROUP_COPY). Asynchronous.
+ * or TMA_STORE (@store 1: SRAM to the tensor, class MXA_GROUP_COPY). Asynchronous.
  */
 int accel_prog_tma(struct accel_prog *prog, int store, const struct accel_tma *t);
 /** accel_prog_mbar_init() - MBAR_INIT: an mbarrier at SRAM offset @sram (8-aligned). */
@@ -737,10 +726,6 @@ int accel_prog_mbar_expect_tx(struct accel_prog *prog, uint32_t sram, uint32_t t
 int accel_prog_mbar_wait(struct accel_prog *prog, uint32_t sram, uint32_t parity,
 			 unsigned int parity_reg);
 
-#define ACCEL_WGMMA_ACCUMULATE	(1u << 0)	/* D += A x B^T (scale-d) */
-#define ACCEL_WGMMA_NEGATE_A	(1u << 1)
-#define ACCEL_WGMMA_NEGATE_B	(1u << 2)
-#define ACCEL_WGMMA_INTERWAVE	(1u << 3)	/* scheduling policy; same bits either way */
 
 /**
  * struct accel_wgmma - an asynchronous warpgroup MMA on SRAM operands: D (64 x @n,
@@ -756,7 +741,7 @@ struct accel_wgmma {
 };
 
 /**
- * accel_prog_wgmma() - WGMMA, class ACCEL_GROUP_MMA: D may be read (TMA store) or
+ * accel_prog_wgmma() - WGMMA, class MXA_GROUP_MMA: D may be read (TMA store) or
  * used as A/B only after a WAIT_GROUP covers it, else the job fails with
  * MXA_ERR_ACC_HAZARD.
  */
@@ -770,20 +755,12 @@ int accel_prog_fence(struct accel_prog *prog);
 
 /*
  * Tile registers (seed 004): 8 per class and queue, empty when a job starts. Classes
- * ACCEL_TILE_T / _M hold A / B data (64 KiB), _U / _N their E8M0 scales (8 KiB), _ACC
- * accumulators (256 KiB). Name one with ACCEL_TILE(class, index); | ACCEL_TILE_REUSE
+ * MXA_TILE_T / _M hold A / B data (64 KiB), _U / _N their E8M0 scales (8 KiB), _ACC
+ * accumulators (256 KiB). Name one with MXA_TILE(class, index); | MXA_TILE_REUSE
  * keeps a source valid after TMATMULMX / MMA, which otherwise release it (a later read
  * fails the job with MXA_ERR_TILE_RELEASED). A tile has the shape (rows x row_bytes)
  * its writer gave it; a command needing another shape fails with MXA_ERR_TILE.
  */
-#define ACCEL_TILE_T		1
-#define ACCEL_TILE_U		2
-#define ACCEL_TILE_M		3
-#define ACCEL_TILE_N		4
-#define ACCEL_TILE_ACC		5
-#define ACCEL_TILE(cls, idx)	((uint16_t)((cls) << 8 | (idx)))
-#define ACCEL_TILE_REUSE	0x8000u
-#define ACCEL_TILE_NONE		0
 
 /**
  * accel_prog_tile_load() - TILE_LOAD: fill @tile with @rows x @row_bytes bytes read
@@ -798,15 +775,13 @@ int accel_prog_tile_store(struct accel_prog *prog, uint16_t tile, int global, ui
 			  unsigned int addr_reg, uint32_t rows, uint32_t row_bytes,
 			  uint32_t stride);
 
-#define ACCEL_TMM_ACC		(1u << 0)	/* TMATMULMX.ACC: ACC += ... */
-#define ACCEL_TMM_INTERWAVE	(1u << 1)	/* scheduling policy; same bits either way */
 
 /**
  * struct accel_tmatmulmx - TMATMULMX <LB0:M, LB1:N, LB2:K, type_a, type_b> A, SA, B, SB,
- * ACC, ->ACC<acc_size>: ACC (M x N f32) = (SA x A) . (SB x B) (+ ACC with ACCEL_TMM_ACC).
+ * ACC, ->ACC<acc_size>: ACC (M x N f32) = (SA x A) . (SB x B) (+ ACC with MXA_TMM_F_ACC).
  * @m, @n, @k plus R[@m_reg] ... (register, immediate, or both).
  * @a: T tile, M x K of @type_a (row_bytes = accel_dtype_row_bytes(type_a, K)).
- * @scale_a: U tile, M x K/32 E8M0 (ACCEL_TILE_NONE for F16/BF16 data: ignored).
+ * @scale_a: U tile, M x K/32 E8M0 (MXA_TILE_NONE for F16/BF16 data: ignored).
  * @b: M tile, B given as N x K of @type_b (K contiguous). @scale_b: N tile, N x K/32.
  * @acc: ACC tile; @acc_size: ACC<size> in bytes, at least M x N x 4.
  * FP8 data needs K % 64 == 0 (MXA_ERR_K_ALIGN). A NaN scale makes its block's outputs NaN.
@@ -822,16 +797,12 @@ struct accel_tmatmulmx {
 
 int accel_prog_tmatmulmx(struct accel_prog *prog, const struct accel_tmatmulmx *t);
 
-#define ACCEL_MMA_ACCUMULATE	(1u << 0)	/* D += A x B^T */
-#define ACCEL_MMA_SATFINITE	(1u << 1)	/* integer shapes clamp */
-#define ACCEL_MMA_B1_XOR	(1u << 2)	/* b1: XOR + popc (default AND) */
-#define ACCEL_MMA_TILES		(1u << 3)	/* a: T, b: M, d: ACC tiles instead of SRAM */
 
 /**
  * struct accel_mma - one synchronous Ampere mma.sync shape (@m x @n x @k, see
  * Documentation/isa.rst): D (@m x @n, @type_d) = A (@m x @k) x B (@n x @k)^T (+ D).
  * SRAM operands: 16-byte aligned offsets @a + R[@a_reg] ... of dense row-major
- * matrices; with ACCEL_MMA_TILES, @a, @b, @d are tile operands and the registers 0.
+ * matrices; with MXA_MMA_F_TILES, @a, @b, @d are tile operands and the registers 0.
  */
 struct accel_mma {
 	uint32_t flags;
@@ -843,13 +814,10 @@ struct accel_mma {
 
 int accel_prog_mma(struct accel_prog *prog, const struct accel_mma *mma);
 
-#define ACCEL_CVT_SATFINITE	(1u << 0)
-#define ACCEL_CVT_MX		(1u << 1)	/* MX quantisation (F32 source) with scales */
-#define ACCEL_CVT_RCEIL		(1u << 2)	/* MX scale policy RCEIL (default FLOOR) */
 
 /**
  * struct accel_cvt - CVT on SRAM: @n elements of @src_type at @src + R[@src_reg] to
- * @dst_type at @dst + R[@dst_reg] (packed as accel_dtype_row_bytes()). With ACCEL_CVT_MX
+ * @dst_type at @dst + R[@dst_reg] (packed as accel_dtype_row_bytes()). With MXA_CVT_F_MX
  * the source is F32 and the result is what accel_mx_quantize() gives: elements at
  * @dst, ceil(@n / 32) E8M0 scales at @scales + R[@scales_reg].
  */
@@ -957,14 +925,6 @@ int accel_submit_syncs(struct accel_device *dev, unsigned int queue, struct acce
 
 /* ---- tensor maps ---------------------------------------------------------------- */
 
-#define ACCEL_TENSOR_MAP_BYTES	128	/* sizeof(struct mxa_tensor_map) */
-#define ACCEL_TMAP_OOB_ZERO	0	/* out-of-bounds elements read as 0 */
-#define ACCEL_TMAP_OOB_NAN	1	/* ... as all-ones bytes (NaN in every float format) */
-#define ACCEL_TMAP_SWIZZLE_NONE	0
-#define ACCEL_TMAP_SWIZZLE_32B	1
-#define ACCEL_TMAP_SWIZZLE_64B	2
-#define ACCEL_TMAP_SWIZZLE_128B	3
-
 /**
  * struct accel_tensor_map_desc - a tiled view of a tensor in device memory for TMA, in
  * the spirit of cuTensorMapEncodeTiled().
@@ -976,7 +936,7 @@ int accel_submit_syncs(struct accel_device *dev, unsigned int queue, struct acce
  *	16, below 2^40, at least the bytes of one index of the dimension below.
  * @box: elements per dimension moved by one TMA command, 1..256; box[0] * elem_bytes a
  *	multiple of 16 (and at most the swizzle span); the whole box fits in SRAM.
- * @oob_fill: ACCEL_TMAP_OOB_ZERO or ACCEL_TMAP_OOB_NAN.
+ * @oob_fill: MXA_TMA_OOB_ZERO or MXA_TMA_OOB_NAN.
  * @swizzle: ACCEL_TMAP_SWIZZLE_*.
  */
 struct accel_tensor_map_desc {

@@ -384,7 +384,7 @@ static int parse_dtype(struct asm_ctx *c)
 	size_t n = ident_len(c);
 
 	t = c->p;
-	for (int i = 0; n && i < ACCEL_DT_COUNT; i++) {
+	for (int i = 0; n && i < MXA_DTYPE_COUNT; i++) {
 		const char *name = accel_dtype_name(i);
 
 		if (strlen(name) == n && !strncasecmp(name, t, n)) {

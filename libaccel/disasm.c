@@ -105,7 +105,7 @@ static void out_gemm(struct out *o, const uint32_t *dw)
 		first = 0;
 		switch (k->kind) {
 		case GK_DTYPE:
-			out_printf(o, "%s", accel_dtype_name((enum accel_dtype)v));
+			out_printf(o, "%s", accel_dtype_name((enum mxa_isa_dtype)v));
 			break;
 		case GK_ACCUM:
 		case GK_SCHED:
@@ -162,9 +162,9 @@ static void out_tmm(struct out *o, const uint32_t *dw)
 		out_regs_imm(o, &reg, 1, dw[2 + i], 0, 32);
 		out_printf(o, ", ");
 	}
-	out_printf(o, "%s", accel_dtype_name((enum accel_dtype)(dw[1] & 0xff)));
+	out_printf(o, "%s", accel_dtype_name((enum mxa_isa_dtype)(dw[1] & 0xff)));
 	if (((dw[1] >> 8) & 0xff) != (dw[1] & 0xff))
-		out_printf(o, ", %s", accel_dtype_name((enum accel_dtype)((dw[1] >> 8) & 0xff)));
+		out_printf(o, ", %s", accel_dtype_name((enum mxa_isa_dtype)((dw[1] >> 8) & 0xff)));
 	out_printf(o, ">");
 	for (int i = 0; i < 4; i++) {
 		if (!src[i])
@@ -235,7 +235,7 @@ static void out_operand(struct out *o, const struct mxa_isa_opnd *op, const uint
 		break;
 	}
 	case MXA_OPND_DTYPE:
-		out_printf(o, "%s", accel_dtype_name((enum accel_dtype)((dw[op->dw] >> op->shift) &
+		out_printf(o, "%s", accel_dtype_name((enum mxa_isa_dtype)((dw[op->dw] >> op->shift) &
 									0xff)));
 		break;
 	case MXA_OPND_TENSOR: {

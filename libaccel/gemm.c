@@ -16,25 +16,18 @@
 
 #include "accel_internal.h"
 #include "asm_internal.h"
-#include "../qemu-device/engine/mxa_engine.h"
+#include "../qemu-device/engine/mxe_engine.h"
 #include "mxa_isa.h"
 
-_Static_assert((int)ACCEL_DT_E4M3 == (int)MXA_DTYPE_E4M3 && (int)ACCEL_DT_E2M1 == (int)MXA_DTYPE_E2M1 &&
-	       (int)ACCEL_DT_MXINT8 == (int)MXA_DTYPE_MXINT8 && (int)ACCEL_DT_COUNT == (int)MXA_DTYPE_COUNT,
-	       "libaccel element types are the ISA's");
-_Static_assert((int)ACCEL_GEMM_ACCUMULATE == (int)MXA_GEMM_F_ACCUMULATE &&
-	       (int)ACCEL_GEMM_SATFINITE == (int)MXA_GEMM_F_SATFINITE &&
-	       (int)ACCEL_GEMM_B_KN == (int)MXA_GEMM_F_B_KN &&
-	       (int)ACCEL_GEMM_A_KM == (int)MXA_GEMM_F_A_KM, "libaccel GEMM flags are the ISA's");
 
 int accel_prog_gemm(struct accel_prog *prog, const struct accel_gemm *g)
 {
 	uint32_t cmd[MXA_GEMM_DWORDS];
 	struct mxa_isa_gemm isa = { 0 };
 
-	if (!g || g->m == 0 || g->n == 0 || g->k == 0 || g->type_a >= ACCEL_DT_COUNT ||
-	    g->type_b >= ACCEL_DT_COUNT || g->type_c >= ACCEL_DT_COUNT ||
-	    g->type_d >= ACCEL_DT_COUNT || (g->flags & ~(uint32_t)MXA_GEMM_F_ALL) ||
+	if (!g || g->m == 0 || g->n == 0 || g->k == 0 || g->type_a >= MXA_DTYPE_COUNT ||
+	    g->type_b >= MXA_DTYPE_COUNT || g->type_c >= MXA_DTYPE_COUNT ||
+	    g->type_d >= MXA_DTYPE_COUNT || (g->flags & ~(uint32_t)MXA_GEMM_F_ALL) ||
 	    (g->scale_block != 0 && g->scale_block != 32) || g->accum > MXA_GEMM_ACCUM_FAST ||
 	    g->sched > MXA_GEMM_SCHED_INTERWAVE)
 		return -EINVAL;
@@ -110,18 +103,18 @@ void accel_gemm_desc_init(struct accel_gemm_desc *d)
 /* K elements of one WGMMA (32 bytes of input) for the types the pipeline takes, else 0. */
 static uint32_t wgmma_k_step(uint8_t ta, uint8_t tb)
 {
-	int fp8a = ta == ACCEL_DT_E4M3 || ta == ACCEL_DT_E5M2;
-	int fp8b = tb == ACCEL_DT_E4M3 || tb == ACCEL_DT_E5M2;
+	int fp8a = ta == MXA_DTYPE_E4M3 || ta == MXA_DTYPE_E5M2;
+	int fp8b = tb == MXA_DTYPE_E4M3 || tb == MXA_DTYPE_E5M2;
 
 	if (fp8a && fp8b)
 		return 32;
 	if (ta != tb)
 		return 0;
 	switch (ta) {
-	case ACCEL_DT_F16:
-	case ACCEL_DT_BF16:
+	case MXA_DTYPE_F16:
+	case MXA_DTYPE_BF16:
 		return 16;
-	case ACCEL_DT_TF32:
+	case MXA_DTYPE_TF32:
 		return 8;
 	default:
 		return 0;
@@ -166,7 +159,7 @@ static const char *pipeline_blocker(const struct accel_gemm_desc *d, int device_
 		return "MX block scales: the WGMMA has none";
 	if (!ks)
 		return "types the WGMMA cannot do (MX FP6/FP4/INT8, F32, F64, integers, mixed)";
-	if (d->type_d != ACCEL_DT_F32 || (device_c && d->type_c != ACCEL_DT_F32))
+	if (d->type_d != MXA_DTYPE_F32 || (device_c && d->type_c != MXA_DTYPE_F32))
 		return "C/D not F32";
 	if (d->trans_b != ACCEL_OP_T)
 		return "B stored K x N: the WGMMA reads B as N x K";
@@ -186,11 +179,11 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 	const char *why;
 	float s;
 
-	if (!d || !plan || !d->m || !d->n || !d->k || d->type_a >= ACCEL_DT_COUNT ||
-	    d->type_b >= ACCEL_DT_COUNT || d->type_c >= ACCEL_DT_COUNT ||
-	    d->type_d >= ACCEL_DT_COUNT || d->trans_a > ACCEL_OP_T || d->trans_b > ACCEL_OP_T ||
+	if (!d || !plan || !d->m || !d->n || !d->k || d->type_a >= MXA_DTYPE_COUNT ||
+	    d->type_b >= MXA_DTYPE_COUNT || d->type_c >= MXA_DTYPE_COUNT ||
+	    d->type_d >= MXA_DTYPE_COUNT || d->trans_a > ACCEL_OP_T || d->trans_b > ACCEL_OP_T ||
 	    d->numerics > ACCEL_GEMM_NUM_FAST || d->algo > ACCEL_GEMM_ALGO_PIPELINE ||
-	    d->sched > ACCEL_GEMM_SCHED_INTERWAVE || (d->flags & ~ACCEL_GEMM_SATFINITE) ||
+	    d->sched > ACCEL_GEMM_SCHED_INTERWAVE || (d->flags & ~MXA_GEMM_F_SATFINITE) ||
 	    (d->tile_m && d->tile_m != 64 && d->tile_m != 128) ||
 	    (d->tile_n & 7) || d->tile_n > 256)
 		return -EINVAL;
@@ -200,9 +193,9 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 	s = gemm_post_scale(d);
 	p.post_pass = !(s == 1.0f && (d->beta == 0.0f || d->beta == 1.0f));
 	p.device_c = !p.post_pass && d->beta == 1.0f;
-	if (p.post_pass && ((d->type_d != ACCEL_DT_F32 && d->type_d != ACCEL_DT_F16) ||
-			    (d->beta != 0.0f && d->type_c != ACCEL_DT_F32 &&
-			     d->type_c != ACCEL_DT_F16)))
+	if (p.post_pass && ((d->type_d != MXA_DTYPE_F32 && d->type_d != MXA_DTYPE_F16) ||
+			    (d->beta != 0.0f && d->type_c != MXA_DTYPE_F32 &&
+			     d->type_c != MXA_DTYPE_F16)))
 		return -EOPNOTSUPP;
 	why = d->algo == ACCEL_GEMM_ALGO_COMMAND ? "asked for" : pipeline_blocker(d, p.device_c);
 	if (why && d->algo == ACCEL_GEMM_ALGO_PIPELINE)
@@ -267,9 +260,9 @@ static int gemm_desc_command(struct accel_prog *prog, const struct accel_gemm_de
 								 MXA_GEMM_SCHED_INTRAWAVE,
 	};
 
-	g.flags = (d->flags & ACCEL_GEMM_SATFINITE) | (p->device_c ? ACCEL_GEMM_ACCUMULATE : 0) |
-		  (d->trans_b == ACCEL_OP_N ? ACCEL_GEMM_B_KN : 0) |
-		  (d->trans_a == ACCEL_OP_T ? ACCEL_GEMM_A_KM : 0);
+	g.flags = (d->flags & MXA_GEMM_F_SATFINITE) | (p->device_c ? MXA_GEMM_F_ACCUMULATE : 0) |
+		  (d->trans_b == ACCEL_OP_N ? MXA_GEMM_F_B_KN : 0) |
+		  (d->trans_a == ACCEL_OP_T ? MXA_GEMM_F_A_KM : 0);
 	if (!p->device_c)
 		g.type_c = g.type_d;
 	if (d->mx_scale_a || d->mx_scale_b)
@@ -345,20 +338,20 @@ static void pipe_compute(struct pipe *q, uint32_t st, int first)
 		for (uint32_t h = 0; h < p->tile_m / 64; h++) {
 			struct accel_wgmma w = {
 				.flags = q->wflags, .type_a = q->ta, .type_b = q->tb,
-				.type_d = ACCEL_DT_F32, .n = p->tile_n,
+				.type_d = MXA_DTYPE_F32, .n = p->tile_n,
 				.a = base + j * p->tile_m * 32 + h * 64 * 32,
 				.b = base + q->kw * p->tile_m * 32 + j * p->tile_n * 32,
 				.d = q->d_sram + h * 64 * p->tile_n * 4,
 			};
 
 			if (!(first && j == 0) || p->device_c)
-				w.flags |= ACCEL_WGMMA_ACCUMULATE;
+				w.flags |= MXA_WGMMA_F_ACCUMULATE;
 			if (!q->err)
 				q->err = accel_prog_wgmma(q->prog, &w);
 		}
 	}
 	if (!q->err)
-		q->err = accel_prog_commit_group(q->prog, ACCEL_GROUP_MMA);
+		q->err = accel_prog_commit_group(q->prog, MXA_GROUP_MMA);
 }
 
 /* One pass over the stages: iteration @first of the tile, @last of it. */
@@ -371,13 +364,13 @@ static void pipe_iteration(struct pipe *q, int first, int last)
 			pipe_load(q, 0);
 			pipe_compute(q, 0, first);
 			if (!q->err)
-				q->err = accel_prog_wait_group(q->prog, ACCEL_GROUP_MMA, 0);
+				q->err = accel_prog_wait_group(q->prog, MXA_GROUP_MMA, 0);
 			break;
 		}
 		pipe_compute(q, s, first && s == 0);
 		/* the previous stage's WGMMAs are done: refill it S - 1 steps ahead */
 		if (!q->err)
-			q->err = accel_prog_wait_group(q->prog, ACCEL_GROUP_MMA, 1);
+			q->err = accel_prog_wait_group(q->prog, MXA_GROUP_MMA, 1);
 		if (!last || s == 0)
 			pipe_load(q, (s + S - 1) % S);
 	}
@@ -396,7 +389,7 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 	struct pipe q = {
 		.prog = prog, .p = p, .maps_va = maps_va, .ta = d->type_a, .tb = d->type_b,
 		.kw = p->k_stage / p->k_step,
-		.wflags = p->sched == ACCEL_GEMM_SCHED_INTERWAVE ? ACCEL_WGMMA_INTERWAVE : 0,
+		.wflags = p->sched == ACCEL_GEMM_SCHED_INTERWAVE ? MXA_WGMMA_F_INTERWAVE : 0,
 	};
 	struct accel_tma st = { .map = maps_va + 256, .coord_reg = { R_N, R_M } };
 	struct accel_tma ldc = { .map = maps_va + 384, .coord_reg = { R_N, R_M } };
@@ -438,7 +431,7 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 		pipe_load(&q, s);
 	/* the previous tile's D store must be done before D is written again */
 	if (!q.err)
-		q.err = accel_prog_wait_group(prog, ACCEL_GROUP_COPY, 0);
+		q.err = accel_prog_wait_group(prog, MXA_GROUP_COPY, 0);
 	if (p->device_c) {
 		if (!q.err)
 			q.err = accel_prog_mbar_arrive(prog, q.cbar, dbytes);
@@ -465,11 +458,11 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 		pipe_iteration(&q, 0, 1);
 	}
 	if (!q.err)
-		q.err = accel_prog_wait_group(prog, ACCEL_GROUP_MMA, 0);
+		q.err = accel_prog_wait_group(prog, MXA_GROUP_MMA, 0);
 	if (!q.err)
 		q.err = accel_prog_tma(prog, 1, &st);
 	if (!q.err)
-		q.err = accel_prog_commit_group(prog, ACCEL_GROUP_COPY);
+		q.err = accel_prog_commit_group(prog, MXA_GROUP_COPY);
 	if (!q.err)
 		q.err = accel_prog_reg_add(prog, R_M, R_M, 0, p->tile_m);
 	if (!q.err)
@@ -479,7 +472,7 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 	if (!q.err)
 		q.err = accel_prog_endloop(prog);
 	if (!q.err)
-		q.err = accel_prog_wait_group(prog, ACCEL_GROUP_COPY, 0);
+		q.err = accel_prog_wait_group(prog, MXA_GROUP_COPY, 0);
 	if (q.err)
 		accel_prog_rewind(prog, undo, undo_cmds);
 	return q.err;
@@ -520,9 +513,9 @@ static int copy_rows(struct accel_prog *prog, uint64_t dst, uint64_t dld, uint64
 			ret = accel_prog_endloop(prog);
 	}
 	if (!ret)
-		ret = accel_prog_commit_group(prog, ACCEL_GROUP_COPY);
+		ret = accel_prog_commit_group(prog, MXA_GROUP_COPY);
 	if (!ret)
-		ret = accel_prog_wait_group(prog, ACCEL_GROUP_COPY, 0);
+		ret = accel_prog_wait_group(prog, MXA_GROUP_COPY, 0);
 	return ret;
 }
 
@@ -551,11 +544,11 @@ static int run_prog(struct accel_device *dev, unsigned int queue, struct accel_p
 
 static float load_f(uint8_t type, const uint8_t *p)
 {
-	if (type == ACCEL_DT_F16) {
+	if (type == MXA_DTYPE_F16) {
 		uint16_t h;
 
 		memcpy(&h, p, 2);
-		return mxa_cvt_f16_to_f32(h);
+		return mxe_cvt_f16_to_f32(h);
 	}
 	float f;
 
@@ -574,8 +567,8 @@ static void post_pass(const struct accel_gemm_desc *d, uint8_t *dbuf, const uint
 
 		if (cbuf)
 			v = v + d->beta * load_f(d->type_c, cbuf + i * ce);
-		if (d->type_d == ACCEL_DT_F16) {
-			uint16_t h = mxa_cvt_f32_to_f16(v, 0);
+		if (d->type_d == MXA_DTYPE_F16) {
+			uint16_t h = mxe_cvt_f32_to_f16(v, 0);
 
 			memcpy(dbuf + i * de, &h, 2);
 		} else {

@@ -29,7 +29,7 @@ $(BUILD)/libaccel/%.o: $(LIBACCEL_DIR)/%.c $(LIBACCEL_HDRS)
 
 # The engine's objects (formats, MX, kernels) are part of libaccel, so host-side
 # quantisation gives the device's bits; the golden-vector reader is test-only.
-LIBACCEL_ENGINE_OBJS := $(filter-out %/mxa_golden.o,$(ENGINE_OBJS))
+LIBACCEL_ENGINE_OBJS := $(filter-out %/mxe_golden.o,$(ENGINE_OBJS))
 
 $(LIBACCEL_LIB): $(LIBACCEL_OBJS) $(LIBACCEL_ENGINE_OBJS)
 	@mkdir -p $(dir $@)

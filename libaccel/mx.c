@@ -7,51 +7,49 @@
 #include <errno.h>
 
 #include "accel_internal.h"
-#include "../qemu-device/engine/mxa_engine.h"
+#include "../qemu-device/engine/mxe_engine.h"
 
-_Static_assert((int)ACCEL_MX_SCALE_FLOOR == (int)MXA_MX_SCALE_FLOOR &&
-	       (int)ACCEL_MX_SCALE_RCEIL == (int)MXA_MX_SCALE_RCEIL, "scale policies are the engine's");
-_Static_assert((int)ACCEL_DT_E4M3 == (int)MXA_DT_E4M3 && (int)ACCEL_DT_COUNT == (int)MXA_DT_COUNT,
-	       "element types are the engine's");
+_Static_assert((int)ACCEL_MX_SCALE_FLOOR == (int)MXE_MX_SCALE_FLOOR &&
+	       (int)ACCEL_MX_SCALE_RCEIL == (int)MXE_MX_SCALE_RCEIL, "scale policies are the engine's");
 
 static int accel_engine_errno(int err)
 {
 	switch (err) {
-	case MXA_ENGINE_OK:
+	case MXE_ENGINE_OK:
 		return 0;
-	case MXA_ENGINE_ENOMEM:
+	case MXE_ENGINE_ENOMEM:
 		return -ENOMEM;
-	case MXA_ENGINE_EOVERFLOW:
+	case MXE_ENGINE_EOVERFLOW:
 		return -EOVERFLOW;
 	default:
 		return -EINVAL;
 	}
 }
 
-int accel_mx_quantize(const float *src, size_t n, enum accel_dtype elem,
+int accel_mx_quantize(const float *src, size_t n, enum mxa_isa_dtype elem,
 		      enum accel_mx_scale_policy policy, uint8_t *scales, void *elems)
 {
-	return accel_engine_errno(mxa_mx_quantize(src, n, (enum mxa_dtype)elem,
-						  (enum mxa_mx_scale_policy)policy, scales, elems));
+	return accel_engine_errno(mxe_mx_quantize(src, n, (enum mxa_isa_dtype)elem,
+						  (enum mxe_mx_scale_policy)policy, scales, elems));
 }
 
 int accel_mx_dequantize(const uint8_t *scales, const void *elems, size_t n,
-			enum accel_dtype elem, float *dst)
+			enum mxa_isa_dtype elem, float *dst)
 {
-	return accel_engine_errno(mxa_mx_dequantize(scales, elems, n, (enum mxa_dtype)elem, dst));
+	return accel_engine_errno(mxe_mx_dequantize(scales, elems, n, (enum mxa_isa_dtype)elem, dst));
 }
 
-size_t accel_dtype_row_bytes(enum accel_dtype type, size_t n)
+size_t accel_dtype_row_bytes(enum mxa_isa_dtype type, size_t n)
 {
-	return type < ACCEL_DT_COUNT ? mxa_dtype_row_bytes((enum mxa_dtype)type, n) : 0;
+	return type < MXA_DTYPE_COUNT ? mxe_dtype_row_bytes((enum mxa_isa_dtype)type, n) : 0;
 }
 
-const char *accel_dtype_name(enum accel_dtype type)
+const char *accel_dtype_name(enum mxa_isa_dtype type)
 {
-	return type < ACCEL_DT_COUNT ? mxa_dtype_name((enum mxa_dtype)type) : "?";
+	return type < MXA_DTYPE_COUNT ? mxe_dtype_name((enum mxa_isa_dtype)type) : "?";
 }
 
-double accel_load_elem(enum accel_dtype type, const void *row, size_t i)
+double accel_load_elem(enum mxa_isa_dtype type, const void *row, size_t i)
 {
-	return mxa_load_elem((enum mxa_dtype)type, row, i);
+	return mxe_load_elem((enum mxa_isa_dtype)type, row, i);
 }

@@ -10,10 +10,6 @@
 #include "accel_internal.h"
 #include "mxa_isa.h"
 
-_Static_assert(ACCEL_NUM_REGS == MXA_NUM_REGS, "register count");
-_Static_assert(ACCEL_GROUP_MMA == MXA_GROUP_MMA && ACCEL_GROUP_COPY == MXA_GROUP_COPY,
-	       "group classes");
-
 static int accel_bad_reg(unsigned int r)
 {
 	return r >= MXA_NUM_REGS;
@@ -244,8 +240,8 @@ int accel_prog_wgmma(struct accel_prog *prog, const struct accel_wgmma *w)
 	};
 
 	if ((w->flags & ~MXA_WGMMA_F_ALL) || w->n < 8 || w->n > 256 || (w->n & 7) ||
-	    w->type_a >= ACCEL_DT_COUNT || w->type_b >= ACCEL_DT_COUNT ||
-	    w->type_d >= ACCEL_DT_COUNT || accel_bad_reg(w->a_reg) ||
+	    w->type_a >= MXA_DTYPE_COUNT || w->type_b >= MXA_DTYPE_COUNT ||
+	    w->type_d >= MXA_DTYPE_COUNT || accel_bad_reg(w->a_reg) ||
 	    accel_bad_reg(w->b_reg) || accel_bad_reg(w->d_reg) || ((w->a | w->b | w->d) & 15))
 		return -EINVAL;
 	return accel_prog_emit_command(prog, dw, MXA_WGMMA_DWORDS);
@@ -257,15 +253,6 @@ int accel_prog_fence(struct accel_prog *prog)
 
 	return accel_prog_emit_command(prog, dw, MXA_FENCE_DWORDS);
 }
-
-_Static_assert(ACCEL_TILE_T == MXA_TILE_T && ACCEL_TILE_ACC == MXA_TILE_ACC &&
-	       ACCEL_TILE(3, 5) == MXA_TILE(3, 5) && ACCEL_TILE_REUSE == MXA_TILE_REUSE,
-	       "tile operands");
-_Static_assert(ACCEL_TMM_ACC == MXA_TMM_F_ACC && ACCEL_TMM_INTERWAVE == MXA_TMM_F_INTERWAVE,
-	       "TMATMULMX flags");
-_Static_assert(ACCEL_MMA_TILES == MXA_MMA_F_TILES && ACCEL_MMA_B1_XOR == MXA_MMA_F_B1_XOR,
-	       "MMA flags");
-_Static_assert(ACCEL_CVT_MX == MXA_CVT_F_MX && ACCEL_CVT_RCEIL == MXA_CVT_F_RCEIL, "CVT flags");
 
 static int accel_bad_tile(uint32_t t)
 {
@@ -316,8 +303,8 @@ int accel_prog_tmatmulmx(struct accel_prog *prog, const struct accel_tmatmulmx *
 		t->acc, t->acc_size,
 	};
 
-	if ((t->flags & ~MXA_TMM_F_ALL) || t->type_a >= ACCEL_DT_COUNT ||
-	    t->type_b >= ACCEL_DT_COUNT || accel_bad_reg(t->m_reg) || accel_bad_reg(t->n_reg) ||
+	if ((t->flags & ~MXA_TMM_F_ALL) || t->type_a >= MXA_DTYPE_COUNT ||
+	    t->type_b >= MXA_DTYPE_COUNT || accel_bad_reg(t->m_reg) || accel_bad_reg(t->n_reg) ||
 	    accel_bad_reg(t->k_reg) || accel_bad_tile(t->a) || accel_bad_tile(t->b) ||
 	    accel_bad_tile(t->acc) || (t->acc & MXA_TILE_REUSE) ||
 	    (t->scale_a && accel_bad_tile(t->scale_a)) ||
@@ -335,8 +322,8 @@ int accel_prog_mma(struct accel_prog *prog, const struct accel_mma *mma)
 		MXA_REGS3(mma->a_reg, mma->b_reg, mma->d_reg),
 	};
 
-	if ((mma->flags & ~MXA_MMA_F_ALL) || mma->type_a >= ACCEL_DT_COUNT ||
-	    mma->type_b >= ACCEL_DT_COUNT || mma->type_d >= ACCEL_DT_COUNT ||
+	if ((mma->flags & ~MXA_MMA_F_ALL) || mma->type_a >= MXA_DTYPE_COUNT ||
+	    mma->type_b >= MXA_DTYPE_COUNT || mma->type_d >= MXA_DTYPE_COUNT ||
 	    !mma->m || mma->m > 255 || !mma->n || mma->n > 255 || !mma->k || mma->k > 256 ||
 	    accel_bad_reg(mma->a_reg) || accel_bad_reg(mma->b_reg) || accel_bad_reg(mma->d_reg))
 		return -EINVAL;
@@ -358,8 +345,8 @@ int accel_prog_cvt(struct accel_prog *prog, const struct accel_cvt *c)
 		MXA_REGS3(c->src_reg, c->dst_reg, c->scales_reg),
 	};
 
-	if ((c->flags & ~MXA_CVT_F_ALL) || c->src_type >= ACCEL_DT_COUNT ||
-	    c->dst_type >= ACCEL_DT_COUNT || !c->n || accel_bad_reg(c->src_reg) ||
+	if ((c->flags & ~MXA_CVT_F_ALL) || c->src_type >= MXA_DTYPE_COUNT ||
+	    c->dst_type >= MXA_DTYPE_COUNT || !c->n || accel_bad_reg(c->src_reg) ||
 	    accel_bad_reg(c->dst_reg) || accel_bad_reg(c->scales_reg) ||
 	    (!(c->flags & MXA_CVT_F_MX) && (c->scales || c->scales_reg)))
 		return -EINVAL;

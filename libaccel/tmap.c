@@ -33,7 +33,6 @@ int accel_tensor_map_encode(void *map_out, const struct accel_tensor_map_desc *d
 	uint64_t box_bytes, span, t;
 	unsigned int i;
 
-	_Static_assert(sizeof(m) == ACCEL_TENSOR_MAP_BYTES, "tensor map size");
 	if (why && len)
 		why[0] = 0;
 	if (!map_out || !d)
@@ -45,10 +44,10 @@ int accel_tensor_map_encode(void *map_out, const struct accel_tensor_map_desc *d
 	if (d->global_va % 16)
 		return tmap_bad(why, len, "global_va 0x%llx: must be 16-byte aligned",
 				(unsigned long long)d->global_va);
-	if (d->oob_fill != ACCEL_TMAP_OOB_ZERO && d->oob_fill != ACCEL_TMAP_OOB_NAN)
-		return tmap_bad(why, len, "oob_fill %u: must be ACCEL_TMAP_OOB_ZERO or _NAN",
+	if (d->oob_fill != MXA_TMA_OOB_ZERO && d->oob_fill != MXA_TMA_OOB_NAN)
+		return tmap_bad(why, len, "oob_fill %u: must be MXA_TMA_OOB_ZERO or _NAN",
 				d->oob_fill);
-	if (d->swizzle > ACCEL_TMAP_SWIZZLE_128B)
+	if (d->swizzle > MXA_TMA_SWIZZLE_128B)
 		return tmap_bad(why, len, "swizzle %u: must be NONE, 32B, 64B or 128B", d->swizzle);
 
 	box_bytes = d->elem_bytes;

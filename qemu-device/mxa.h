@@ -139,7 +139,7 @@ struct MxaState {
     PCIDevice parent_obj;
     MemoryRegion mmio;
     QEMUBH *irq_bh;
-    struct mxa_engine *engine;  /* matrix engine; thread-safe, shared by all queues */
+    struct mxe_engine *engine;  /* matrix engine; thread-safe, shared by all queues */
 
     /* properties */
     uint32_t num_queues;
@@ -272,8 +272,8 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op);
 
 /* mxa_math.c */
 int mxa_exec_gemm(MxaJob *job, const uint32_t *args);
-struct mxa_gemm_desc;
-void mxa_numerics_apply(MxaState *s, struct mxa_gemm_desc *g);
+struct mxe_gemm_desc;
+void mxa_numerics_apply(MxaState *s, struct mxe_gemm_desc *g);
 int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd);
 int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op);
 int mxa_acc_hazard(MxaJob *job, uint64_t start, uint64_t len);

@@ -23,7 +23,7 @@
 #include "qemu/timer.h"
 #include "mxa.h"
 #include "uapi/mxa_isa_table.h"
-#include "engine/mxa_engine.h"
+#include "engine/mxe_engine.h"
 #include "trace.h"
 
 enum {
@@ -87,7 +87,7 @@ static void *mxa_lane_thread(void *opaque)
     MxaLane *lane = opaque;
     MxaQueue *q = lane->q;
 
-    mxa_engine_cancel_on(&q->abort);	/* as the command processor's */
+    mxe_engine_cancel_on(&q->abort);	/* as the command processor's */
     qemu_mutex_lock(&lane->lock);
     for (;;) {
         MxaJob shadow = { .q = q, .tlb = lane->tlb, .dma_gen = &lane->dma_gen };

@@ -12,18 +12,18 @@
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "mxa.h"
-#include "engine/mxa_engine.h"
+#include "engine/mxe_engine.h"
 
 /* The ISA's type codes are the engine's (both are the MXGV codes). */
-QEMU_BUILD_BUG_ON((int)MXA_DTYPE_F32 != (int)MXA_DT_F32);
-QEMU_BUILD_BUG_ON((int)MXA_DTYPE_E4M3 != (int)MXA_DT_E4M3);
-QEMU_BUILD_BUG_ON((int)MXA_DTYPE_S32 != (int)MXA_DT_S32);
-QEMU_BUILD_BUG_ON((int)MXA_DTYPE_E2M1 != (int)MXA_DT_E2M1);
-QEMU_BUILD_BUG_ON((int)MXA_DTYPE_MXINT8 != (int)MXA_DT_MXINT8);
-QEMU_BUILD_BUG_ON((int)MXA_DTYPE_COUNT != (int)MXA_DT_COUNT);
+QEMU_BUILD_BUG_ON((int)MXA_DTYPE_F32 != (int)MXA_DTYPE_F32);
+QEMU_BUILD_BUG_ON((int)MXA_DTYPE_E4M3 != (int)MXA_DTYPE_E4M3);
+QEMU_BUILD_BUG_ON((int)MXA_DTYPE_S32 != (int)MXA_DTYPE_S32);
+QEMU_BUILD_BUG_ON((int)MXA_DTYPE_E2M1 != (int)MXA_DTYPE_E2M1);
+QEMU_BUILD_BUG_ON((int)MXA_DTYPE_MXINT8 != (int)MXA_DTYPE_MXINT8);
+QEMU_BUILD_BUG_ON((int)MXA_DTYPE_COUNT != (int)MXA_DTYPE_COUNT);
 QEMU_BUILD_BUG_ON(sizeof(struct mxa_isa_gemm) != 128);
-QEMU_BUILD_BUG_ON((int)MXA_GEMM_ACCUM_FAST != (int)MXA_ACCUM_FAST);
-QEMU_BUILD_BUG_ON((int)MXA_GEMM_SCHED_INTERWAVE != (int)MXA_SCHED_INTERWAVE);
+QEMU_BUILD_BUG_ON((int)MXA_GEMM_ACCUM_FAST != (int)MXE_ACCUM_FAST);
+QEMU_BUILD_BUG_ON((int)MXA_GEMM_SCHED_INTERWAVE != (int)MXE_SCHED_INTERWAVE);
 
 /* Nominal multiply-accumulates per cycle of one engine core (cycle model). */
 #define MXA_MACS_PER_CYCLE_PER_CORE 1024
@@ -44,7 +44,7 @@ static int mxa_operand_size(MxaJob *job, MxaOperand *op, uint64_t va, uint64_t r
         *ld = row_bytes;
     }
     if (*ld < row_bytes) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, va, -MXA_ENGINE_EINVAL_LAYOUT);
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, va, -MXE_ENGINE_EINVAL_LAYOUT);
     }
     /* span = (rows - 1) * ld + row_bytes, rows >= 1 */
     if (__builtin_mul_overflow(rows - 1, *ld, &span) ||
@@ -91,11 +91,11 @@ static void mxa_operand_free(MxaJob *job, MxaOperand *op)
 int mxa_engine_fail(MxaJob *job, int err, uint64_t addr)
 {
     switch (err) {
-    case MXA_ENGINE_EINVAL_K_ALIGN:
+    case MXE_ENGINE_EINVAL_K_ALIGN:
         return mxa_job_fail(job, MXA_ERR_K_ALIGN, addr, -err);
-    case MXA_ENGINE_ENOMEM:
+    case MXE_ENGINE_ENOMEM:
         return mxa_job_fail(job, MXA_ERR_NO_MEMORY, addr, -err);
-    case MXA_ENGINE_EOVERFLOW:
+    case MXE_ENGINE_EOVERFLOW:
         return mxa_job_fail(job, MXA_ERR_TOO_LARGE, addr, -err);
     default:
         return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, addr, -err);
@@ -106,26 +106,26 @@ int mxa_engine_fail(MxaJob *job, int err, uint64_t addr)
  * numerics=hopper: tensor-core instructions (WGMMA, MMA) on float inputs use the
  * engine's H200 model; integer inputs are exact either way.
  */
-void mxa_numerics_apply(MxaState *s, struct mxa_gemm_desc *g)
+void mxa_numerics_apply(MxaState *s, struct mxe_gemm_desc *g)
 {
-    if (s->hopper && g->type_a != MXA_DT_S8 && g->type_a != MXA_DT_S4 &&
-        g->type_a != MXA_DT_B1) {
-        g->accum = MXA_ACCUM_HOPPER;
-        g->tf32_input = MXA_TF32_IN_TRUNCATE;
+    if (s->hopper && g->type_a != MXA_DTYPE_S8 && g->type_a != MXA_DTYPE_S4 &&
+        g->type_a != MXA_DTYPE_B1) {
+        g->accum = MXE_ACCUM_HOPPER;
+        g->tf32_input = MXE_TF32_IN_TRUNCATE;
     }
 }
 
 /*
  * numerics=hopper, GEMM command: a library GEMM as cuBLAS/cuBLASLt runs it on the
- * H200 (mxa_hopper_gemm() with the measured plan: FP8 promoted into FP32 every 128 of
+ * H200 (mxe_hopper_gemm() with the measured plan: FP8 promoted into FP32 every 128 of
  * K, or never with accum = FAST, which stands for cuBLASLt's fast accumulation) for the
  * operand types the H200's tensor cores take. MX block scales, FP6/FP4 and integers
  * have no H200 instruction: they keep the default numerics.
  */
-static bool mxa_hopper_library_gemm(const struct mxa_gemm_desc *d)
+static bool mxa_hopper_library_gemm(const struct mxe_gemm_desc *d)
 {
-    static const uint8_t types[] = { MXA_DT_F16, MXA_DT_BF16, MXA_DT_TF32,
-                                     MXA_DT_E4M3, MXA_DT_E5M2, MXA_DT_F64 };
+    static const uint8_t types[] = { MXA_DTYPE_F16, MXA_DTYPE_BF16, MXA_DTYPE_TF32,
+                                     MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, MXA_DTYPE_F64 };
     bool a = false, b = false;
 
     for (size_t i = 0; i < sizeof(types); i++) {
@@ -133,14 +133,14 @@ static bool mxa_hopper_library_gemm(const struct mxa_gemm_desc *d)
         b |= d->type_b == types[i];
     }
     return a && b && !d->scale_block &&
-           d->type_d == (d->type_a == MXA_DT_F64 ? MXA_DT_F64 : MXA_DT_F32);
+           d->type_d == (d->type_a == MXA_DTYPE_F64 ? MXA_DTYPE_F64 : MXA_DTYPE_F32);
 }
 
 int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
 {
     MxaState *s = job->q->dev;
     struct mxa_isa_gemm g;
-    struct mxa_gemm_desc d = { 0 };
+    struct mxe_gemm_desc d = { 0 };
     MxaOperand a = { 0 }, b = { 0 }, c = { 0 }, out = { 0 }, sa = { 0 }, sb = { 0 };
     uint64_t lda, ldb, ldc, ldd, ldsa, ldsb, b_rows, b_cols, macs;
     static uint8_t dummy; /* stands for operand pointers while validating */
@@ -161,7 +161,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     if (g.reserved0[0] || g.reserved0[1] || g.reserved[0] || g.reserved[1] ||
         g.reserved[2] || g.reserved[3] || g.reserved[4] || g.reserved[5] ||
         g.reserved[6]) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXA_ENGINE_EINVAL);
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL);
     }
 
     /* Validate types, shape and options before touching memory: dummy pointers. */
@@ -172,10 +172,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     d.type_b = g.type_b;
     d.type_c = g.type_c;
     d.type_d = g.type_d;
-    d.flags = (acc ? MXA_GEMM_ACCUMULATE : 0) |
-              ((g.flags & MXA_GEMM_F_SATFINITE) ? MXA_GEMM_SATFINITE : 0) |
-              ((g.flags & MXA_GEMM_F_B_KN) ? MXA_GEMM_B_KN : 0) |
-              ((g.flags & MXA_GEMM_F_A_KM) ? MXA_GEMM_A_KM : 0);
+    d.flags = g.flags;      /* the engine takes the ISA's MXA_GEMM_F_* as they are */
     d.scale_block = g.scale_block;
     d.accum = g.accum;
     d.sched = g.sched;
@@ -183,7 +180,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     d.c = acc ? &dummy : NULL;
     d.scale_a = g.scale_block ? &dummy : NULL;
     d.scale_b = g.scale_block ? &dummy : NULL;
-    err = mxa_gemm_check(&d);
+    err = mxe_gemm_check(&d);
     if (err) {
         return mxa_engine_fail(job, err, 0);
     }
@@ -198,15 +195,15 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     ldsb = le32_to_cpu(g.ld_scale_b);
     if (mxa_operand_size(job, &a, le64_to_cpu(g.a),
                          (g.flags & MXA_GEMM_F_A_KM) ? g.k : g.m,
-                         mxa_dtype_row_bytes(g.type_a,
+                         mxe_dtype_row_bytes(g.type_a,
                                              (g.flags & MXA_GEMM_F_A_KM) ? g.m : g.k),
                          &lda) ||
         mxa_operand_size(job, &b, le64_to_cpu(g.b), b_rows,
-                         mxa_dtype_row_bytes(g.type_b, b_cols), &ldb) ||
+                         mxe_dtype_row_bytes(g.type_b, b_cols), &ldb) ||
         mxa_operand_size(job, &out, le64_to_cpu(g.d), g.m,
-                         mxa_dtype_row_bytes(g.type_d, g.n), &ldd) ||
+                         mxe_dtype_row_bytes(g.type_d, g.n), &ldd) ||
         (acc && mxa_operand_size(job, &c, le64_to_cpu(g.c), g.m,
-                                 mxa_dtype_row_bytes(g.type_c, g.n), &ldc)) ||
+                                 mxe_dtype_row_bytes(g.type_c, g.n), &ldc)) ||
         (g.scale_block && (mxa_operand_size(job, &sa, le64_to_cpu(g.scale_a), g.m,
                                             g.k / g.scale_block, &ldsa) ||
                            mxa_operand_size(job, &sb, le64_to_cpu(g.scale_b), g.n,
@@ -233,25 +230,25 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     d.ld_scale_a = ldsa;
     d.scale_b = sb.host;
     d.ld_scale_b = ldsb;
-    if (ldd != mxa_dtype_row_bytes(g.type_d, g.n) && g.m > 1) {
+    if (ldd != mxe_dtype_row_bytes(g.type_d, g.n) && g.m > 1) {
         /* D has gaps between rows: keep what the guest has there */
         if (mxa_va_read(job, out.va, out.host, out.bytes)) {
             goto out;
         }
     }
     if (s->hopper && mxa_hopper_library_gemm(&d)) {
-        struct mxa_hopper_plan plan;
+        struct mxe_hopper_plan plan;
 
-        mxa_hopper_cublas_plan(&d, d.accum == MXA_ACCUM_FAST, &plan);
-        err = mxa_hopper_gemm(s->engine, &d, &plan);
+        mxe_hopper_cublas_plan(&d, d.accum == MXE_ACCUM_FAST, &plan);
+        err = mxe_hopper_gemm(s->engine, &d, &plan);
     } else {
-        err = mxa_gemm(s->engine, &d);
+        err = mxe_gemm(s->engine, &d);
     }
     if (err) {
         mxa_engine_fail(job, err, 0);
         goto out;
     }
-    if (mxa_engine_cancelled()) {
+    if (mxe_engine_cancelled()) {
         /* a reset cut the GEMM short: D is partial, never written back */
         mxa_job_fail(job, MXA_ERR_ABORTED, 0, 0);
         goto out;
@@ -334,14 +331,14 @@ int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd)
         return mxa_job_fail(job, MXA_ERR_BAD_REGISTER, 0, regs);
     }
     if (types >> 24 || ta >= MXA_DTYPE_COUNT || tb >= MXA_DTYPE_COUNT ||
-        td >= MXA_DTYPE_COUNT || !mxa_dtype_bits(ta) || mxa_dtype_bits(ta) != mxa_dtype_bits(tb) ||
+        td >= MXA_DTYPE_COUNT || !mxe_dtype_bits(ta) || mxe_dtype_bits(ta) != mxe_dtype_bits(tb) ||
         n < 8 || n > 256 || n % 8) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXA_ENGINE_EINVAL_SHAPE);
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL_SHAPE);
     }
-    k = 256 / mxa_dtype_bits(ta);
-    abytes = 64 * mxa_dtype_row_bytes(ta, k);
-    bbytes = n * mxa_dtype_row_bytes(tb, k);
-    dbytes = 64 * mxa_dtype_row_bytes(td, n);
+    k = 256 / mxe_dtype_bits(ta);
+    abytes = 64 * mxe_dtype_row_bytes(ta, k);
+    bbytes = n * mxe_dtype_row_bytes(tb, k);
+    dbytes = 64 * mxe_dtype_row_bytes(td, n);
     a = cmd[3] + (MXA_REG_A(regs) ? job->regs[MXA_REG_A(regs)] : 0);
     b = cmd[4] + (MXA_REG_B(regs) ? job->regs[MXA_REG_B(regs)] : 0);
     d = cmd[5] + (MXA_REG_C(regs) ? job->regs[MXA_REG_C(regs)] : 0);
@@ -392,7 +389,7 @@ int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
 {
     MxaState *s = job->q->dev;
     uint32_t flags = MXA_CMD_FLAGS(op->cmd[0]), types = op->cmd[1], n = op->cmd[2];
-    struct mxa_gemm_desc g = { 0 };
+    struct mxe_gemm_desc g = { 0 };
     uint64_t abytes, bbytes, dbytes;
     uint8_t *a, *b, *d;
     int err;
@@ -403,9 +400,9 @@ int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
     g.type_a = MXA_REG_A(types);
     g.type_b = MXA_REG_B(types);
     g.type_c = g.type_d = MXA_REG_C(types);
-    abytes = 64 * mxa_dtype_row_bytes(g.type_a, g.k);
-    bbytes = n * mxa_dtype_row_bytes(g.type_b, g.k);
-    dbytes = 64 * mxa_dtype_row_bytes(g.type_d, n);
+    abytes = 64 * mxe_dtype_row_bytes(g.type_a, g.k);
+    bbytes = n * mxe_dtype_row_bytes(g.type_b, g.k);
+    dbytes = 64 * mxe_dtype_row_bytes(g.type_d, n);
     a = g_malloc(abytes + bbytes + dbytes);     /* at most 3 x 64 KiB: bounded */
     b = a + abytes;
     d = b + bbytes;
@@ -416,12 +413,12 @@ int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
     g.b = b;
     g.c = (flags & MXA_WGMMA_F_ACCUMULATE) ? d : NULL;
     g.d = d;
-    g.flags = ((flags & MXA_WGMMA_F_ACCUMULATE) ? MXA_GEMM_ACCUMULATE : 0) |
-              ((flags & MXA_WGMMA_F_NEGATE_A) ? MXA_GEMM_NEGATE_A : 0) |
-              ((flags & MXA_WGMMA_F_NEGATE_B) ? MXA_GEMM_NEGATE_B : 0);
-    g.sched = (flags & MXA_WGMMA_F_INTERWAVE) ? MXA_SCHED_INTERWAVE : MXA_SCHED_INTRAWAVE;
+    g.flags = ((flags & MXA_WGMMA_F_ACCUMULATE) ? MXA_GEMM_F_ACCUMULATE : 0) |
+              ((flags & MXA_WGMMA_F_NEGATE_A) ? MXE_GEMM_NEGATE_A : 0) |
+              ((flags & MXA_WGMMA_F_NEGATE_B) ? MXE_GEMM_NEGATE_B : 0);
+    g.sched = (flags & MXA_WGMMA_F_INTERWAVE) ? MXE_SCHED_INTERWAVE : MXE_SCHED_INTRAWAVE;
     mxa_numerics_apply(s, &g);
-    err = mxa_wgmma(s->engine, &g);
+    err = mxe_wgmma(s->engine, &g);
     if (!err) {
         memcpy(job->q->sram + op->sram, d, dbytes);
     }

@@ -29,7 +29,7 @@
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "mxa.h"
-#include "engine/mxa_engine.h"
+#include "engine/mxe_engine.h"
 #include "trace.h"
 
 static const uint64_t mxa_caps = MXA_CAP_NOP | MXA_CAP_FENCE_WRITE | MXA_CAP_MMU |
@@ -298,7 +298,7 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
     for (unsigned v = 0; v <= s->num_queues; v++) {
         msix_vector_use(pdev, v);
     }
-    s->engine = mxa_engine_create(s->num_cores);
+    s->engine = mxe_engine_create(s->num_cores);
     /* 0 means "no DMA in flight" (mxa_mmu.c); x-tlb-gen starts elsewhere, for tests */
     qatomic_set(&s->tlb_gen, s->tlb_gen_start ? s->tlb_gen_start : 1);
     if (!s->engine) {
@@ -324,7 +324,7 @@ static void mxa_exit(PCIDevice *pdev)
     }
     qemu_bh_delete(s->irq_bh);
     qemu_mutex_destroy(&s->sem_lock);
-    mxa_engine_destroy(s->engine);
+    mxe_engine_destroy(s->engine);
     msix_uninit_exclusive_bar(pdev);
     mxa_timeline_close(s);
 }

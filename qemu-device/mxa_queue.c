@@ -18,7 +18,7 @@
 #include "qemu/atomic.h"
 #include "qemu/timer.h"
 #include "mxa.h"
-#include "engine/mxa_engine.h"
+#include "engine/mxe_engine.h"
 #include "trace.h"
 
 static bool mxa_is_pow2_ring(uint32_t n)
@@ -247,7 +247,7 @@ static void *mxa_queue_thread(void *opaque)
     MxaState *s = q->dev;
 
     /* a reset (q->abort) stops this thread's long math within one engine task */
-    mxa_engine_cancel_on(&q->abort);
+    mxe_engine_cancel_on(&q->abort);
     for (;;) {
         MxaJob job = { .q = q, .tlb = q->tlb, .dma_gen = &q->dma_gen };
         uint64_t desc_addr, start_ns;

@@ -19,7 +19,7 @@
  */
 #include "qemu/osdep.h"
 #include "mxa.h"
-#include "engine/mxa_engine.h"
+#include "engine/mxe_engine.h"
 #include "trace.h"
 
 QEMU_BUILD_BUG_ON(MXA_TILE_CLASSES > 0x7f);
@@ -261,7 +261,7 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     uint32_t acc = cmd[8], acc_size = cmd[9];
     bool accumulate = flags & MXA_TMM_F_ACC;
     MxaTile *a, *sa = NULL, *b, *sb = NULL, *d;
-    struct mxa_gemm_desc g = { 0 };
+    struct mxe_gemm_desc g = { 0 };
     uint64_t m, n, k;
     bool mx_a, mx_b;
     int err;
@@ -270,7 +270,7 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
         return -1;
     }
     if (types >> 16 || ta >= MXA_DTYPE_COUNT || tb >= MXA_DTYPE_COUNT) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXA_ENGINE_EINVAL_DTYPE);
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL_DTYPE);
     }
     m = cmd[2] + mxa_reg(job, MXA_REG_A(regs));
     n = cmd[3] + mxa_reg(job, MXA_REG_B(regs));
@@ -278,15 +278,15 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     trace_mxa_tmatmulmx(job->q->index, m, n, k, ta, tb, accumulate);
     if (!m || !n || !k || m > MXA_TMM_MAX_DIM || n > MXA_TMM_MAX_DIM ||
         k > MXA_TMM_MAX_DIM) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXA_ENGINE_EINVAL_SHAPE);
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL_SHAPE);
     }
     if ((mxa_dtype_fp8(ta) || mxa_dtype_fp8(tb)) && k % 64) {
         return mxa_job_fail(job, MXA_ERR_K_ALIGN, 0, k);
     }
-    mx_a = mxa_dtype_is_mx_elem(ta);
-    mx_b = mxa_dtype_is_mx_elem(tb);
-    if ((mx_a || mx_b) && k % MXA_MX_BLOCK) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXA_ENGINE_EINVAL_SCALE);
+    mx_a = mxe_dtype_is_mx_elem(ta);
+    mx_b = mxe_dtype_is_mx_elem(tb);
+    if ((mx_a || mx_b) && k % MXE_MX_BLOCK) {
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL_SCALE);
     }
     if ((mx_a && src[1] == MXA_TILE_NONE) || (mx_b && src[3] == MXA_TILE_NONE)) {
         return mxa_tile_fail(job, mx_a && !src[1] ? MXA_TILE(MXA_TILE_U, 0) :
@@ -295,12 +295,12 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     if (acc > 0xffff || (acc & MXA_TILE_REUSE)) {
         return mxa_tile_fail(job, acc, MXA_TILE_ERR_NUMBER);
     }
-    a = mxa_tile_src(job, src[0], MXA_TILE_T, m, mxa_dtype_row_bytes(ta, k));
-    if (!a || (mx_a && !(sa = mxa_tile_src(job, src[1], MXA_TILE_U, m, k / MXA_MX_BLOCK)))) {
+    a = mxa_tile_src(job, src[0], MXA_TILE_T, m, mxe_dtype_row_bytes(ta, k));
+    if (!a || (mx_a && !(sa = mxa_tile_src(job, src[1], MXA_TILE_U, m, k / MXE_MX_BLOCK)))) {
         return -1;
     }
-    b = mxa_tile_src(job, src[2], MXA_TILE_M, n, mxa_dtype_row_bytes(tb, k));
-    if (!b || (mx_b && !(sb = mxa_tile_src(job, src[3], MXA_TILE_N, n, k / MXA_MX_BLOCK)))) {
+    b = mxa_tile_src(job, src[2], MXA_TILE_M, n, mxe_dtype_row_bytes(tb, k));
+    if (!b || (mx_b && !(sb = mxa_tile_src(job, src[3], MXA_TILE_N, n, k / MXE_MX_BLOCK)))) {
         return -1;
     }
     /* ACC<size>: the instruction's idea of the output tile must hold M x N f32 */
@@ -317,17 +317,17 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     g.k = k;
     g.type_a = ta;
     g.type_b = tb;
-    g.type_c = g.type_d = MXA_DT_F32;
-    g.flags = accumulate ? MXA_GEMM_ACCUMULATE : 0;
+    g.type_c = g.type_d = MXA_DTYPE_F32;
+    g.flags = accumulate ? MXA_GEMM_F_ACCUMULATE : 0;
     g.a = a->data;
     g.b = b->data;
     g.c = accumulate ? d->data : NULL;
     g.d = d->data;
     g.scale_a = sa ? sa->data : NULL;
     g.scale_b = sb ? sb->data : NULL;
-    g.scale_block = (mx_a || mx_b) ? MXA_MX_BLOCK : 0;
-    g.sched = (flags & MXA_TMM_F_INTERWAVE) ? MXA_SCHED_INTERWAVE : MXA_SCHED_INTRAWAVE;
-    err = mxa_tmatmulmx(s->engine, &g);
+    g.scale_block = (mx_a || mx_b) ? MXE_MX_BLOCK : 0;
+    g.sched = (flags & MXA_TMM_F_INTERWAVE) ? MXE_SCHED_INTERWAVE : MXE_SCHED_INTRAWAVE;
+    err = mxe_tmatmulmx(s->engine, &g);
     if (err) {
         d->rows = d->row_bytes = 0;
         return mxa_engine_fail(job, err, 0);
@@ -354,7 +354,7 @@ int mxa_exec_mma(MxaJob *job, const uint32_t *cmd)
     uint32_t m = shape & 0xff, n = (shape >> 8) & 0xff, k = shape >> 16;
     bool accumulate = flags & MXA_MMA_F_ACCUMULATE, tiles = flags & MXA_MMA_F_TILES;
     uint64_t arow, brow, drow, abytes, bbytes, dbytes, a = 0, b = 0, d = 0;
-    struct mxa_gemm_desc g = { 0 };
+    struct mxe_gemm_desc g = { 0 };
     MxaTile *ta_tile, *tb_tile, *td_tile;
     uint8_t *buf = NULL;
     int err;
@@ -364,15 +364,15 @@ int mxa_exec_mma(MxaJob *job, const uint32_t *cmd)
     }
     if (types >> 24 || ta >= MXA_DTYPE_COUNT || tb >= MXA_DTYPE_COUNT ||
         td >= MXA_DTYPE_COUNT) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXA_ENGINE_EINVAL_DTYPE);
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL_DTYPE);
     }
     trace_mxa_mma(job->q->index, m, n, k, ta, td, tiles);
     if (!m || !n || !k || k > 256) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXA_ENGINE_EINVAL_SHAPE);
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL_SHAPE);
     }
-    arow = mxa_dtype_row_bytes(ta, k);
-    brow = mxa_dtype_row_bytes(tb, k);
-    drow = mxa_dtype_row_bytes(td, n);
+    arow = mxe_dtype_row_bytes(ta, k);
+    brow = mxe_dtype_row_bytes(tb, k);
+    drow = mxe_dtype_row_bytes(td, n);
     abytes = m * arow;
     bbytes = n * brow;
     dbytes = m * drow;
@@ -382,9 +382,9 @@ int mxa_exec_mma(MxaJob *job, const uint32_t *cmd)
     g.type_a = ta;
     g.type_b = tb;
     g.type_c = g.type_d = td;
-    g.flags = (accumulate ? MXA_GEMM_ACCUMULATE : 0) |
-              ((flags & MXA_MMA_F_SATFINITE) ? MXA_GEMM_SATFINITE : 0) |
-              ((flags & MXA_MMA_F_B1_XOR) ? MXA_GEMM_B1_XOR : 0);
+    g.flags = (accumulate ? MXA_GEMM_F_ACCUMULATE : 0) |
+              ((flags & MXA_MMA_F_SATFINITE) ? MXA_GEMM_F_SATFINITE : 0) |
+              ((flags & MXA_MMA_F_B1_XOR) ? MXE_GEMM_B1_XOR : 0);
     if (tiles) {
         if (regs) {
             return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, regs);
@@ -425,7 +425,7 @@ int mxa_exec_mma(MxaJob *job, const uint32_t *cmd)
     }
     g.c = accumulate ? g.d : NULL;
     mxa_numerics_apply(s, &g);
-    err = mxa_mma(s->engine, &g);
+    err = mxe_mma(s->engine, &g);
     if (err) {
         g_free(buf);
         if (tiles) {
@@ -459,8 +459,8 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd)
         return -1;
     }
     if (types >> 16 || ts >= MXA_DTYPE_COUNT || td >= MXA_DTYPE_COUNT ||
-        (mx && (ts != MXA_DTYPE_F32 || !mxa_dtype_is_mx_elem(td)))) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXA_ENGINE_EINVAL_DTYPE);
+        (mx && (ts != MXA_DTYPE_F32 || !mxe_dtype_is_mx_elem(td)))) {
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL_DTYPE);
     }
     if ((!mx && (flags & MXA_CVT_F_RCEIL)) || (mx && (flags & MXA_CVT_F_SATFINITE))) {
         return mxa_job_fail(job, MXA_ERR_BAD_FLAGS, 0, flags);
@@ -472,15 +472,15 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd)
     }
     src = cmd[3] + mxa_reg(job, MXA_REG_A(regs));
     dst = cmd[4] + mxa_reg(job, MXA_REG_B(regs));
-    sbytes = mxa_dtype_row_bytes(ts, n);
-    dbytes = mxa_dtype_row_bytes(td, n);
+    sbytes = mxe_dtype_row_bytes(ts, n);
+    dbytes = mxe_dtype_row_bytes(td, n);
     if (mxa_sram_range(job, src, sbytes, 1, false) ||
         mxa_sram_range(job, dst, dbytes, 1, true)) {
         return -1;
     }
     if (mx) {
         sc = cmd[5] + mxa_reg(job, MXA_REG_C(regs));
-        nscales = DIV_ROUND_UP(n, MXA_MX_BLOCK);
+        nscales = DIV_ROUND_UP(n, MXE_MX_BLOCK);
         if (mxa_sram_range(job, sc, nscales, 1, true)) {
             return -1;
         }
@@ -500,16 +500,16 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd)
         /* the engine reads f32 through a float pointer: give it an aligned copy */
         float *f = g_try_new(float, n);
 
-        err = MXA_ENGINE_ENOMEM;
+        err = MXE_ENGINE_ENOMEM;
         if (f) {
             memcpy(f, sbuf, (size_t)n * 4);
-            err = mxa_mx_quantize(f, n, td, (flags & MXA_CVT_F_RCEIL) ?
-                                  MXA_MX_SCALE_RCEIL : MXA_MX_SCALE_FLOOR, scbuf, dbuf);
+            err = mxe_mx_quantize(f, n, td, (flags & MXA_CVT_F_RCEIL) ?
+                                  MXE_MX_SCALE_RCEIL : MXE_MX_SCALE_FLOOR, scbuf, dbuf);
             g_free(f);
         }
     } else {
-        err = mxa_convert(td, dbuf, ts, sbuf, n,
-                          (flags & MXA_CVT_F_SATFINITE) ? MXA_CVT_SATFINITE : 0);
+        err = mxe_convert(td, dbuf, ts, sbuf, n,
+                          (flags & MXA_CVT_F_SATFINITE) ? MXE_CVT_SATFINITE : 0);
     }
     if (!err) {
         memcpy(job->q->sram + dst, dbuf, dbytes);

@@ -345,26 +345,27 @@ struct mxa_tensor_map {
 #define MXA_COPY_DWORDS		7
 
 /*
- * Element types of math commands. The codes are those of the golden-vector (MXGV)
- * files and of the engine's enum mxa_dtype.
+ * Element types of math commands: the one set of type codes, used by the ISA, the
+ * engine, libaccel and the golden-vector (MXGV) files (codes 0..14 are MXGV's).
+ * Bit layouts and rounding: Documentation/numerics.rst.
  */
 enum mxa_isa_dtype {
 	MXA_DTYPE_F32 = 0,
 	MXA_DTYPE_F16 = 1,
 	MXA_DTYPE_BF16 = 2,
-	MXA_DTYPE_TF32 = 3,
+	MXA_DTYPE_TF32 = 3,	/* held in a 32-bit f32 container */
 	MXA_DTYPE_F64 = 4,
-	MXA_DTYPE_E4M3 = 5,
-	MXA_DTYPE_E5M2 = 6,
-	MXA_DTYPE_E8M0 = 7,
+	MXA_DTYPE_E4M3 = 5,	/* OCP FP8 E4M3 ("fn": no Inf, NaN = S.1111.111) */
+	MXA_DTYPE_E5M2 = 6,	/* OCP FP8 E5M2 (IEEE-like) */
+	MXA_DTYPE_E8M0 = 7,	/* MX scale: 2^(code-127), 0xFF = NaN */
 	MXA_DTYPE_S8 = 8,
 	MXA_DTYPE_S4 = 9,
 	MXA_DTYPE_B1 = 10,
 	MXA_DTYPE_S32 = 11,
-	MXA_DTYPE_E3M2 = 12,
-	MXA_DTYPE_E2M3 = 13,
-	MXA_DTYPE_E2M1 = 14,
-	MXA_DTYPE_MXINT8 = 15,
+	MXA_DTYPE_E3M2 = 12,	/* MX FP6 */
+	MXA_DTYPE_E2M3 = 13,	/* MX FP6 */
+	MXA_DTYPE_E2M1 = 14,	/* MX FP4 */
+	MXA_DTYPE_MXINT8 = 15,	/* MX INT8: two's complement int8 times 2^-6 */
 	MXA_DTYPE_COUNT
 };
 

@@ -62,14 +62,14 @@ static int check(int ret, const char *what)
 int main(int argc, char **argv)
 {
 	uint32_t m = 1024, n = 1024, k = 1024;
-	enum accel_dtype type = ACCEL_DT_E4M3;
+	enum mxa_isa_dtype type = MXA_DTYPE_E4M3;
 	enum accel_submit_mode mode = ACCEL_SUBMIT_URING;
 	int pos = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--type") && i + 1 < argc) {
 			i++;
-			type = !strcmp(argv[i], "e5m2") ? ACCEL_DT_E5M2 : ACCEL_DT_E4M3;
+			type = !strcmp(argv[i], "e5m2") ? MXA_DTYPE_E5M2 : MXA_DTYPE_E4M3;
 		} else if (!strcmp(argv[i], "--ioctl")) {
 			mode = ACCEL_SUBMIT_IOCTL;
 		} else if (pos < 3 && atoi(argv[i]) > 0) {
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 
 	struct accel_gemm g = {
 		.m = m, .n = n, .k = k,
-		.type_a = type, .type_b = type, .type_c = ACCEL_DT_F32, .type_d = ACCEL_DT_F32,
+		.type_a = type, .type_b = type, .type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32,
 		.scale_block = 32,
 		.a = accel_bo_va(a_bo), .b = accel_bo_va(b_bo), .d = accel_bo_va(d_bo),
 		.scale_a = accel_bo_va(sa_bo), .scale_b = accel_bo_va(sb_bo),

@@ -37,9 +37,9 @@ static float frand(void)
 }
 
 static int bench_gemm(struct accel_device *dev, uint32_t m, uint32_t n, uint32_t k,
-		      enum accel_dtype type, int reps)
+		      enum mxa_isa_dtype type, int reps)
 {
-	int mx = type == ACCEL_DT_E4M3 || type == ACCEL_DT_E5M2;
+	int mx = type == MXA_DTYPE_E4M3 || type == MXA_DTYPE_E5M2;
 	size_t ra = accel_dtype_row_bytes(type, k);
 	struct accel_bo *a, *b, *sa = NULL, *sb = NULL, *d;
 	float *row = malloc(k * sizeof(float));
@@ -73,8 +73,8 @@ static int bench_gemm(struct accel_device *dev, uint32_t m, uint32_t n, uint32_t
 	}
 	struct accel_gemm g = {
 		.m = m, .n = n, .k = k, .type_a = type, .type_b = type,
-		.type_c = type == ACCEL_DT_S8 ? ACCEL_DT_S32 : ACCEL_DT_F32,
-		.type_d = type == ACCEL_DT_S8 ? ACCEL_DT_S32 : ACCEL_DT_F32,
+		.type_c = type == MXA_DTYPE_S8 ? MXA_DTYPE_S32 : MXA_DTYPE_F32,
+		.type_d = type == MXA_DTYPE_S8 ? MXA_DTYPE_S32 : MXA_DTYPE_F32,
 		.scale_block = mx ? 32 : 0, .a = accel_bo_va(a), .b = accel_bo_va(b),
 		.d = accel_bo_va(d), .scale_a = sa ? accel_bo_va(sa) : 0,
 		.scale_b = sb ? accel_bo_va(sb) : 0,
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	uint32_t m = 256, n = 256, k = 256;
-	enum accel_dtype type = ACCEL_DT_E4M3;
+	enum mxa_isa_dtype type = MXA_DTYPE_E4M3;
 	int reps = 3, jobs = 2000, batch = 32, c, ret = 0;
 	const char *path = NULL, *what;
 
@@ -189,10 +189,10 @@ int main(int argc, char **argv)
 		case 'T': {
 			int i;
 
-			for (i = 0; i < ACCEL_DT_COUNT; i++)
+			for (i = 0; i < MXA_DTYPE_COUNT; i++)
 				if (!strcmp(optarg, accel_dtype_name(i)))
 					break;
-			if (i == ACCEL_DT_COUNT)
+			if (i == MXA_DTYPE_COUNT)
 				tool_die("unknown type %s", optarg);
 			type = i;
 			break;

@@ -18,29 +18,30 @@ ENGINE_DIR := qemu-device/engine
 ENGINE_SAVED_GOAL := $(.DEFAULT_GOAL)
 
 ENGINE_SRCS := \
-	$(ENGINE_DIR)/mxa_formats.c \
-	$(ENGINE_DIR)/mxa_mx.c \
-	$(ENGINE_DIR)/mxa_xacc.c \
-	$(ENGINE_DIR)/mxa_gemm.c \
-	$(ENGINE_DIR)/mxa_exact.c \
-	$(ENGINE_DIR)/mxa_hopper.c \
-	$(ENGINE_DIR)/mxa_cublas_plan.c \
-	$(ENGINE_DIR)/mxa_tiled.c \
-	$(ENGINE_DIR)/mxa_kernels.c \
-	$(ENGINE_DIR)/mxa_kernels_avx2.c \
-	$(ENGINE_DIR)/mxa_kernels_avx512.c \
-	$(ENGINE_DIR)/mxa_ops.c \
-	$(ENGINE_DIR)/mxa_pool.c \
-	$(ENGINE_DIR)/mxa_cpu.c \
-	$(ENGINE_DIR)/mxa_golden.c
-ENGINE_HDRS := $(wildcard $(ENGINE_DIR)/*.h)
+	$(ENGINE_DIR)/mxe_formats.c \
+	$(ENGINE_DIR)/mxe_mx.c \
+	$(ENGINE_DIR)/mxe_xacc.c \
+	$(ENGINE_DIR)/mxe_gemm.c \
+	$(ENGINE_DIR)/mxe_exact.c \
+	$(ENGINE_DIR)/mxe_hopper.c \
+	$(ENGINE_DIR)/mxe_cublas_plan.c \
+	$(ENGINE_DIR)/mxe_tiled.c \
+	$(ENGINE_DIR)/mxe_kernels.c \
+	$(ENGINE_DIR)/mxe_kernels_avx2.c \
+	$(ENGINE_DIR)/mxe_kernels_avx512.c \
+	$(ENGINE_DIR)/mxe_ops.c \
+	$(ENGINE_DIR)/mxe_pool.c \
+	$(ENGINE_DIR)/mxe_cpu.c \
+	$(ENGINE_DIR)/mxe_golden.c
+ENGINE_HDRS := $(wildcard $(ENGINE_DIR)/*.h) uapi/mxa_isa.h uapi/mxa_regs.h
 ENGINE_OBJS := $(patsubst $(ENGINE_DIR)/%.c,$(BUILD)/engine/%.o,$(ENGINE_SRCS))
 ENGINE_LIB := $(BUILD)/engine/libmxaengine.a
 
 # -ffp-contract=off: the portable kernels must round exactly where the C
 # says, so that they give the same bits as the AVX2 kernels.
+# -Iuapi: the element types are the ISA's (uapi/mxa_isa.h).
 ENGINE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra \
-	-Wno-unused-parameter -ffp-contract=off -fno-fast-math -pthread
+	-Wno-unused-parameter -ffp-contract=off -fno-fast-math -pthread -Iuapi
 ENGINE_LDLIBS := -lm -pthread
 
 ENGINE_TEST_NAMES := formats mx xacc gemm ops threads golden hopper

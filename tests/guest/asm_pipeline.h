@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "../../qemu-device/engine/mxa_engine.h"
+#include "../../qemu-device/engine/mxe_engine.h"
 
 __asm__(".section .rodata\n"
 	".global pipeline_s\n"
@@ -39,16 +39,16 @@ static void pipeline_inputs(uint16_t *a, uint16_t *b)
 static int pipeline_expect(const uint16_t *a, const uint16_t *b, float *d)
 {
 	static float zero[64 * 64];
-	struct mxa_gemm_desc g;
+	struct mxe_gemm_desc g;
 
 	memset(&g, 0, sizeof(g));
 	g.m = 64; g.n = 64; g.k = PIPE_K;
-	g.type_a = MXA_DT_F16; g.type_b = MXA_DT_F16;
-	g.type_c = MXA_DT_F32; g.type_d = MXA_DT_F32;
-	g.flags = MXA_GEMM_ACCUMULATE;
+	g.type_a = MXA_DTYPE_F16; g.type_b = MXA_DTYPE_F16;
+	g.type_c = MXA_DTYPE_F32; g.type_d = MXA_DTYPE_F32;
+	g.flags = MXA_GEMM_F_ACCUMULATE;
 	g.a = a; g.b = b; g.c = zero; g.d = d;
 	g.k_chunk = 16;		/* one WGMMA: K = 32 bytes of f16 */
-	return mxa_gemm(NULL, &g);
+	return mxe_gemm(NULL, &g);
 }
 
 #endif /* ASM_PIPELINE_H */

@@ -59,10 +59,10 @@ TEST_F(async, copy_loop_commit_wait)
 	/* R1 = offset; one group per chunk */
 	ASSERT_EQ(0, accel_prog_loop(p, n, 0));
 	ASSERT_EQ(0, accel_prog_copy(p, dst, 1, src, 1, chunk, 0));
-	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_COPY));
 	ASSERT_EQ(0, accel_prog_reg_add(p, 1, 1, 0, chunk));
 	ASSERT_EQ(0, accel_prog_endloop(p));
-	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_COPY, 0));
+	ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_COPY, 0));
 	/* after the wait the device itself sees the copied bytes */
 	ASSERT_EQ(0, accel_prog_reg_load(p, 2, dst + n * chunk - 8));
 	ASSERT_EQ(0, accel_prog_reg_store(p, 2, out));
@@ -80,16 +80,16 @@ TEST_F(async, wait_group_n_covers_older_groups)
 	fill(self->data, 2 << 20, 2);
 	/* group 1: 2 MiB; group 2: 8 bytes; wait_group 1 guarantees group 1 only */
 	ASSERT_EQ(0, accel_prog_copy(p, self->va + (2 << 20), 0, self->va, 0, 2 << 20, 0));
-	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_COPY));
 	ASSERT_EQ(0, accel_prog_copy(p, self->va + (6 << 20), 0, self->va, 0, 8, 0));
-	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_COPY));
-	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_COPY, 1));
+	ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_COPY, 1));
 	ASSERT_EQ(0, accel_prog_reg_load(p, 3, self->va + (4 << 20) - 8));
 	ASSERT_EQ(0, accel_prog_reg_store(p, 3, self->va + (7 << 20)));
 	/* an empty group and a wait for more groups than exist return at once */
-	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_MMA));
-	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_MMA, 0));
-	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_COPY, 100));
+	ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_MMA));
+	ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_MMA, 0));
+	ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_COPY, 100));
 	ASSERT_EQ(0, run(self));
 	ASSERT_EQ(0, self->r.status);
 	EXPECT_EQ(0, memcmp(o, self->data + (2 << 20) - 8, 8));
@@ -120,9 +120,9 @@ TEST_F(async, error_reported_with_issuing_offset)
 	ASSERT_EQ(0, accel_prog_copy(p, self->va + 4096, 0, self->va, 0, 4096, 0));
 	at = accel_prog_size(p);
 	ASSERT_EQ(0, accel_prog_copy(p, self->va, 0, bad, 0, 4096, 0));
-	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_COPY));
 	ASSERT_EQ(0, accel_prog_nop(p));
-	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_COPY, 0));
+	ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_COPY, 0));
 	ASSERT_EQ(0, accel_prog_fence_write(p, self->va + 8192, 1));
 	ASSERT_EQ(0, run(self));
 	EXPECT_EQ(-EFAULT, self->r.status);
@@ -145,8 +145,8 @@ static struct accel_gemm f32_gemm(uint64_t va, uint32_t m, uint32_t n, uint32_t 
 {
 	struct accel_gemm g = {
 		.m = m, .n = n, .k = k,
-		.type_a = ACCEL_DT_BF16, .type_b = ACCEL_DT_BF16,
-		.type_c = ACCEL_DT_F32, .type_d = ACCEL_DT_F32,
+		.type_a = MXA_DTYPE_BF16, .type_b = MXA_DTYPE_BF16,
+		.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32,
 		.a = va, .b = va + (1 << 20), .d = d, .sched = sched,
 	};
 	return g;
@@ -170,8 +170,8 @@ TEST_F(async, gemm_async_bits_match_sync_both_policies)
 	ASSERT_EQ(0, accel_prog_gemm_async(p, &g));
 	g = f32_gemm(self->va, m, n, k, d2, 1);
 	ASSERT_EQ(0, accel_prog_gemm_async(p, &g));
-	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_MMA));
-	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_MMA, 0));
+	ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_MMA));
+	ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_MMA, 0));
 	ASSERT_EQ(0, run(self));
 	ASSERT_EQ(0, self->r.status);
 	EXPECT_EQ(0, memcmp(self->data + (2 << 20), self->data + (3 << 20), dbytes));
@@ -211,8 +211,8 @@ TEST_F(async, gemm_addresses_from_registers_in_a_loop)
 	ASSERT_EQ(0, accel_prog_reg_add(p, 1, 1, 0, 32 * k * 2));
 	ASSERT_EQ(0, accel_prog_reg_add(p, 2, 2, 0, 32 * n * 4));
 	ASSERT_EQ(0, accel_prog_endloop(p));
-	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_MMA));
-	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_MMA, 0));
+	ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_MMA));
+	ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_MMA, 0));
 	ASSERT_EQ(0, run(self));
 	ASSERT_EQ(0, self->r.status);
 	EXPECT_EQ(0, memcmp(self->data + (2 << 20), self->data + (3 << 20), m * n * 4));
@@ -254,11 +254,11 @@ TEST_F(async, pipeline_overlaps_copy_and_mma)
 		ASSERT_EQ(0, accel_prog_loop(p, stages, 0));
 		ASSERT_EQ(0, accel_prog_copy(p, self->va + (4 << 20), 0, self->va + (2 << 20), 0,
 					     copy, 0));
-		ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_COPY));
+		ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_COPY));
 		if (pass == 0)		/* serial: wait for the load before computing */
-			ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_COPY, 0));
+			ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_COPY, 0));
 		ASSERT_EQ(0, accel_prog_gemm(p, &g));
-		ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_COPY, 0));
+		ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_COPY, 0));
 		ASSERT_EQ(0, accel_prog_endloop(p));
 		ASSERT_EQ(0, run(self));
 		ASSERT_EQ(0, self->r.status);

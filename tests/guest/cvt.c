@@ -3,7 +3,7 @@
  * Guest kselftest "cvt": CVT on the device, compared bit for bit with the host: MX
  * quantisation of F32 into every MX element type with E8M0 scales under both scale
  * policies (against libaccel's accel_mx_quantize(), with partial, all-zero and NaN
- * blocks; accel_mx_dequantize() of the device's bits), plain conversions with and without satfinite (against mxa_convert()), and
+ * blocks; accel_mx_dequantize() of the device's bits), plain conversions with and without satfinite (against mxe_convert()), and
  * the operand errors.
  *
  * Plumbing tests: the reference is the same engine code compiled into the guest, so they
@@ -18,7 +18,7 @@
 #include "accel.h"
 #include "accel_test.h"
 #include "kselftest_harness.h"
-#include "../../qemu-device/engine/mxa_engine.h"
+#include "../../qemu-device/engine/mxe_engine.h"
 
 
 #define N	1000u		/* 31 full blocks and a partial one */
@@ -68,7 +68,7 @@ static int run(FIXTURE_DATA(cvt) *self)
 	return accel_test_run_self(self);
 }
 
-#define TA	ACCEL_TILE(ACCEL_TILE_T, 0)
+#define TA	MXA_TILE(MXA_TILE_T, 0)
 
 /* Memory -> SRAM_IN, CVT, SRAM_OUT -> memory, through a tile register. */
 static void cvt_prog(FIXTURE_DATA(cvt) *self, const struct accel_cvt *c)
@@ -99,8 +99,8 @@ static int diff(const uint8_t *got, const uint8_t *want, size_t n, const char *w
 TEST_F(cvt, mx_quantize_plumbing)
 {
 	static const uint8_t elems[] = {
-		ACCEL_DT_E4M3, ACCEL_DT_E5M2, ACCEL_DT_E3M2, ACCEL_DT_E2M3, ACCEL_DT_E2M1,
-		ACCEL_DT_MXINT8,
+		MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, MXA_DTYPE_E3M2, MXA_DTYPE_E2M3, MXA_DTYPE_E2M1,
+		MXA_DTYPE_MXINT8,
 	};
 	static uint8_t want[N], want_sc[N / 32 + 1];
 	static float deq[N];
@@ -109,8 +109,8 @@ TEST_F(cvt, mx_quantize_plumbing)
 	for (size_t e = 0; e < sizeof(elems); e++) {
 		for (int rceil = 0; rceil < 2; rceil++) {
 			struct accel_cvt c = {
-				.flags = ACCEL_CVT_MX | (rceil ? ACCEL_CVT_RCEIL : 0),
-				.src_type = ACCEL_DT_F32, .dst_type = elems[e], .n = N,
+				.flags = MXA_CVT_F_MX | (rceil ? MXA_CVT_F_RCEIL : 0),
+				.src_type = MXA_DTYPE_F32, .dst_type = elems[e], .n = N,
 				.src = SRAM_IN, .dst = 0, .dst_reg = 6, .scales = SRAM_SC,
 			};
 			size_t out_bytes = accel_dtype_row_bytes(elems[e], N);
@@ -164,14 +164,14 @@ TEST_F(cvt, mx_quantize_plumbing)
 TEST_F(cvt, convert_plumbing)
 {
 	static const struct { uint8_t src, dst; uint32_t flags; } cases[] = {
-		{ ACCEL_DT_F32, ACCEL_DT_BF16, 0 },
-		{ ACCEL_DT_F32, ACCEL_DT_F16, 0 },
-		{ ACCEL_DT_F32, ACCEL_DT_E4M3, 0 },
-		{ ACCEL_DT_F32, ACCEL_DT_E4M3, ACCEL_CVT_SATFINITE },
-		{ ACCEL_DT_F32, ACCEL_DT_E5M2, ACCEL_CVT_SATFINITE },
-		{ ACCEL_DT_F32, ACCEL_DT_E2M1, 0 },
-		{ ACCEL_DT_F32, ACCEL_DT_S8, 0 },
-		{ ACCEL_DT_F32, ACCEL_DT_TF32, 0 },
+		{ MXA_DTYPE_F32, MXA_DTYPE_BF16, 0 },
+		{ MXA_DTYPE_F32, MXA_DTYPE_F16, 0 },
+		{ MXA_DTYPE_F32, MXA_DTYPE_E4M3, 0 },
+		{ MXA_DTYPE_F32, MXA_DTYPE_E4M3, MXA_CVT_F_SATFINITE },
+		{ MXA_DTYPE_F32, MXA_DTYPE_E5M2, MXA_CVT_F_SATFINITE },
+		{ MXA_DTYPE_F32, MXA_DTYPE_E2M1, 0 },
+		{ MXA_DTYPE_F32, MXA_DTYPE_S8, 0 },
+		{ MXA_DTYPE_F32, MXA_DTYPE_TF32, 0 },
 	};
 	static uint8_t want[N * 4];
 
@@ -185,8 +185,8 @@ TEST_F(cvt, convert_plumbing)
 		cvt_prog(self, &c);
 		ASSERT_EQ(0, run(self));
 		ASSERT_EQ(0, self->r.status);
-		ASSERT_EQ(0, mxa_convert(c.dst_type, want, c.src_type, self->data + IN_OFF, N,
-					 (c.flags & ACCEL_CVT_SATFINITE) ? MXA_CVT_SATFINITE : 0));
+		ASSERT_EQ(0, mxe_convert(c.dst_type, want, c.src_type, self->data + IN_OFF, N,
+					 (c.flags & MXA_CVT_F_SATFINITE) ? MXE_CVT_SATFINITE : 0));
 		EXPECT_EQ(0, diff(self->data + OUT_OFF, want, out_bytes,
 				  accel_dtype_name(c.dst_type)));
 	}
@@ -195,7 +195,7 @@ TEST_F(cvt, convert_plumbing)
 TEST_F(cvt, errors)
 {
 	struct accel_cvt c = {
-		.flags = ACCEL_CVT_MX, .src_type = ACCEL_DT_BF16, .dst_type = ACCEL_DT_E4M3,
+		.flags = MXA_CVT_F_MX, .src_type = MXA_DTYPE_BF16, .dst_type = MXA_DTYPE_E4M3,
 		.n = 64, .src = 0, .dst = 0x1000, .scales = 0x2000,
 	};
 
@@ -206,7 +206,7 @@ TEST_F(cvt, errors)
 	EXPECT_EQ(MXA_ERR_BAD_OPERAND, self->r.error);
 
 	/* past the end of SRAM */
-	c.src_type = ACCEL_DT_F32;
+	c.src_type = MXA_DTYPE_F32;
 	c.src = MXA_SRAM_SIZE - 128;
 	accel_prog_reset(self->prog);
 	ASSERT_EQ(0, accel_prog_cvt(self->prog, &c));

@@ -2,7 +2,7 @@
 /*
  * Guest kselftest "gemm": GEMM descriptors (accel_gemm_plan/accel_gemm_run). Each case
  * runs on the device and is compared bit for bit with the host engine computing the
- * same numerics (mxa_gemm with the plan's k_chunk: the TMA + WGMMA pipeline rounds once
+ * same numerics (mxe_gemm with the plan's k_chunk: the TMA + WGMMA pipeline rounds once
  * per WGMMA K step, the GEMM command once over all of K): FP16/BF16/FP8 pipelines with
  * M/N/K that are not multiples of the tiles (TMA out-of-bounds fill), serial and
  * multistage, intrawave and interwave, beta = 1 on the device, alpha/beta/per-tensor
@@ -26,7 +26,7 @@
 #include "accel.h"
 #include "accel_test.h"
 #include "kselftest_harness.h"
-#include "../../qemu-device/engine/mxa_engine.h"
+#include "../../qemu-device/engine/mxe_engine.h"
 
 #define DATA_BYTES	(8u << 20)
 #define A_OFF		0u
@@ -74,7 +74,7 @@ static float rnd(void)		/* [-2, 2) in steps that make FP8/F16 roundings matter *
 }
 
 /* @rows x @cols of @type at @off, pitch @ld bytes (0 dense); MX types get scales too. */
-static void fill(FIXTURE_DATA(gemm) *self, uint32_t off, enum accel_dtype type,
+static void fill(FIXTURE_DATA(gemm) *self, uint32_t off, enum mxa_isa_dtype type,
 		 uint32_t rows, uint32_t cols, uint32_t ld, uint32_t scale_off)
 {
 	size_t row = accel_dtype_row_bytes(type, cols);
@@ -94,23 +94,23 @@ static void fill(FIXTURE_DATA(gemm) *self, uint32_t off, enum accel_dtype type,
 		}
 		for (uint32_t c = 0; c < cols; c++) {
 			switch (type) {
-			case ACCEL_DT_F16: {
-				uint16_t h = mxa_cvt_f32_to_f16(f[c], 1);
+			case MXA_DTYPE_F16: {
+				uint16_t h = mxe_cvt_f32_to_f16(f[c], 1);
 
 				memcpy(dst + 2 * c, &h, 2);
 				break;
 			}
-			case ACCEL_DT_BF16: {
-				uint16_t h = mxa_cvt_f32_to_bf16(f[c], 1);
+			case MXA_DTYPE_BF16: {
+				uint16_t h = mxe_cvt_f32_to_bf16(f[c], 1);
 
 				memcpy(dst + 2 * c, &h, 2);
 				break;
 			}
-			case ACCEL_DT_E4M3:
-				dst[c] = mxa_cvt_f32_to_e4m3(f[c], 1);
+			case MXA_DTYPE_E4M3:
+				dst[c] = mxe_cvt_f32_to_e4m3(f[c], 1);
 				break;
-			case ACCEL_DT_E5M2:
-				dst[c] = mxa_cvt_f32_to_e5m2(f[c], 1);
+			case MXA_DTYPE_E5M2:
+				dst[c] = mxe_cvt_f32_to_e5m2(f[c], 1);
 				break;
 			default:
 				memcpy(dst + 4 * c, &f[c], 4);
@@ -123,7 +123,7 @@ static void fill(FIXTURE_DATA(gemm) *self, uint32_t off, enum accel_dtype type,
 
 /* A desc over the fixture's regions: A M x K, B N x K (trans_b T), C, D F32. */
 static void desc(FIXTURE_DATA(gemm) *self, struct accel_gemm_desc *d, uint32_t m, uint32_t n,
-		 uint32_t k, enum accel_dtype ta, enum accel_dtype tb)
+		 uint32_t k, enum mxa_isa_dtype ta, enum mxa_isa_dtype tb)
 {
 	accel_gemm_desc_init(d);
 	d->m = m;
@@ -131,7 +131,7 @@ static void desc(FIXTURE_DATA(gemm) *self, struct accel_gemm_desc *d, uint32_t m
 	d->k = k;
 	d->type_a = ta;
 	d->type_b = tb;
-	d->type_c = d->type_d = ACCEL_DT_F32;
+	d->type_c = d->type_d = MXA_DTYPE_F32;
 	d->trans_b = ACCEL_OP_T;
 	d->a = self->va + A_OFF;
 	d->b = self->va + B_OFF;
@@ -147,7 +147,7 @@ static void fill_inputs(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *
 
 	fill(self, A_OFF, d->type_a, d->m, d->k, d->lda, mx ? SA_OFF : 0);
 	fill(self, B_OFF, d->type_b, brows, bcols, d->ldb, mx ? SB_OFF : 0);
-	fill(self, C_OFF, ACCEL_DT_F32, d->m, d->n, d->ldc, 0);
+	fill(self, C_OFF, MXA_DTYPE_F32, d->m, d->n, d->ldc, 0);
 	memset(self->p + D_OFF, 0x5a, 1 << 20);
 }
 
@@ -155,7 +155,7 @@ static void fill_inputs(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *
 static int expect(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d,
 		  const struct accel_gemm_plan *p)
 {
-	struct mxa_gemm_desc g;
+	struct mxe_gemm_desc g;
 
 	memset(&g, 0, sizeof(g));
 	g.m = d->m;
@@ -169,12 +169,12 @@ static int expect(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d,
 	g.b = self->p + B_OFF;
 	g.ldb = d->ldb;
 	if (p->device_c) {
-		g.flags |= MXA_GEMM_ACCUMULATE;
+		g.flags |= MXA_GEMM_F_ACCUMULATE;
 		g.c = self->p + C_OFF;
 		g.ldc = d->ldc;
 	}
 	if (d->trans_b == ACCEL_OP_N)
-		g.flags |= MXA_GEMM_B_KN;
+		g.flags |= MXA_GEMM_F_B_KN;
 	if (d->mx_scale_a) {
 		g.scale_a = self->p + SA_OFF;
 		g.scale_b = self->p + SB_OFF;
@@ -183,7 +183,7 @@ static int expect(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d,
 	g.d = self->want;
 	g.accum = p->accum;
 	g.k_chunk = p->k_chunk;
-	return mxa_gemm(NULL, &g);
+	return mxe_gemm(NULL, &g);
 }
 
 static int compare(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d)
@@ -249,7 +249,7 @@ TEST_F(gemm, pipeline_f16_tile_multiples)
 {
 	struct accel_gemm_desc d;
 
-	desc(self, &d, 128, 128, 128, ACCEL_DT_F16, ACCEL_DT_F16);
+	desc(self, &d, 128, 128, 128, MXA_DTYPE_F16, MXA_DTYPE_F16);
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
 }
 
@@ -258,10 +258,10 @@ TEST_F(gemm, pipeline_f16_ragged_edges)
 	struct accel_gemm_desc d;
 
 	/* M, N, K none a multiple of the tiles or of the WGMMA K step: zero fill */
-	desc(self, &d, 150, 72, 200, ACCEL_DT_F16, ACCEL_DT_F16);
+	desc(self, &d, 150, 72, 200, MXA_DTYPE_F16, MXA_DTYPE_F16);
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
 	/* N above one 256 tile, a K shorter than the stages */
-	desc(self, &d, 70, 264, 40, ACCEL_DT_F16, ACCEL_DT_F16);
+	desc(self, &d, 70, 264, 40, MXA_DTYPE_F16, MXA_DTYPE_F16);
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
 }
 
@@ -269,12 +269,12 @@ TEST_F(gemm, pipeline_fp8_mixed_padded_rows)
 {
 	struct accel_gemm_desc d;
 
-	desc(self, &d, 97, 40, 200, ACCEL_DT_E4M3, ACCEL_DT_E5M2);
+	desc(self, &d, 97, 40, 200, MXA_DTYPE_E4M3, MXA_DTYPE_E5M2);
 	d.lda = d.ldb = 208;	/* TMA needs 16-byte row pitches */
 	d.ldd = 48 * 4;
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
 	/* the dense 200-byte rows cannot go through TMA: the GEMM command, EXACT */
-	desc(self, &d, 33, 40, 200, ACCEL_DT_E4M3, ACCEL_DT_E4M3);
+	desc(self, &d, 33, 40, 200, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3);
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_COMMAND));
 	EXPECT_EQ(0, self->plan.k_chunk);
 }
@@ -283,7 +283,7 @@ TEST_F(gemm, pipeline_bf16_beta_one_on_device)
 {
 	struct accel_gemm_desc d;
 
-	desc(self, &d, 80, 96, 160, ACCEL_DT_BF16, ACCEL_DT_BF16);
+	desc(self, &d, 80, 96, 160, MXA_DTYPE_BF16, MXA_DTYPE_BF16);
 	d.beta = 1.0f;
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
 	EXPECT_EQ(1, self->plan.device_c);
@@ -298,7 +298,7 @@ TEST_F(gemm, serial_multistage_intrawave_interwave_bit_identical)
 	};
 	struct accel_gemm_desc d;
 
-	desc(self, &d, 130, 64, 320, ACCEL_DT_E4M3, ACCEL_DT_E4M3);
+	desc(self, &d, 130, 64, 320, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3);
 	for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		d.stages = v[i].stages;
 		d.sched = v[i].sched;
@@ -312,11 +312,11 @@ TEST_F(gemm, mx_fp8_and_fp4_through_the_command)
 {
 	struct accel_gemm_desc d;
 
-	desc(self, &d, 70, 50, 128, ACCEL_DT_E4M3, ACCEL_DT_E4M3);
+	desc(self, &d, 70, 50, 128, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3);
 	d.mx_scale_a = self->va + SA_OFF;
 	d.mx_scale_b = self->va + SB_OFF;
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_COMMAND));
-	desc(self, &d, 33, 17, 96, ACCEL_DT_E2M1, ACCEL_DT_E3M2);
+	desc(self, &d, 33, 17, 96, MXA_DTYPE_E2M1, MXA_DTYPE_E3M2);
 	d.mx_scale_a = self->va + SA_OFF;
 	d.mx_scale_b = self->va + SB_OFF;
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_COMMAND));
@@ -326,10 +326,10 @@ TEST_F(gemm, b_stored_k_by_n_and_fast_numerics)
 {
 	struct accel_gemm_desc d;
 
-	desc(self, &d, 40, 24, 64, ACCEL_DT_F16, ACCEL_DT_F16);
+	desc(self, &d, 40, 24, 64, MXA_DTYPE_F16, MXA_DTYPE_F16);
 	d.trans_b = ACCEL_OP_N;
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_COMMAND));
-	desc(self, &d, 64, 64, 512, ACCEL_DT_BF16, ACCEL_DT_BF16);
+	desc(self, &d, 64, 64, 512, MXA_DTYPE_BF16, MXA_DTYPE_BF16);
 	d.numerics = ACCEL_GEMM_NUM_FAST;
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_COMMAND));
 	EXPECT_EQ(1, self->plan.accum);
@@ -342,7 +342,7 @@ TEST_F(gemm, alpha_beta_scales_post_pass)
 	const float *c = (const float *)(self->p + C_OFF);
 	int bad = 0;
 
-	desc(self, &d, 66, 40, 96, ACCEL_DT_E4M3, ACCEL_DT_E4M3);
+	desc(self, &d, 66, 40, 96, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3);
 	d.alpha = 0.75f;
 	d.scale_a = 2.0f;
 	d.scale_b = 0.375f;
@@ -375,7 +375,7 @@ TEST_F(gemm, program_from_a_plan)
 	ASSERT_EQ(0, accel_bo_alloc(self->dev, 1 << 16, &prog_bo));
 	ASSERT_EQ(0, accel_bo_alloc(self->dev, 4096, &maps));
 	ASSERT_EQ(0, accel_prog_new(&prog));
-	desc(self, &d, 100, 48, 192, ACCEL_DT_F16, ACCEL_DT_F16);
+	desc(self, &d, 100, 48, 192, MXA_DTYPE_F16, MXA_DTYPE_F16);
 	fill_inputs(self, &d);
 	ASSERT_EQ(0, accel_gemm_plan(&d, &self->plan));
 	ASSERT_EQ(ACCEL_GEMM_ALGO_PIPELINE, self->plan.algo);
@@ -419,7 +419,7 @@ TEST_F(gemm, errors)
 	struct accel_gemm_desc d;
 
 	/* FP8 MX with K % 64 != 0: the device's job error */
-	desc(self, &d, 64, 64, 96, ACCEL_DT_E4M3, ACCEL_DT_E4M3);
+	desc(self, &d, 64, 64, 96, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3);
 	d.mx_scale_a = self->va + SA_OFF;
 	d.mx_scale_b = self->va + SB_OFF;
 	EXPECT_EQ(-EIO, accel_gemm_run(self->dev, 0, &d, &self->plan, &self->r));
@@ -428,14 +428,14 @@ TEST_F(gemm, errors)
 	d.algo = ACCEL_GEMM_ALGO_PIPELINE;
 	EXPECT_EQ(-EOPNOTSUPP, accel_gemm_plan(&d, &self->plan));
 	/* A stored K x M: whole-byte types only, never the pipeline */
-	desc(self, &d, 64, 64, 64, ACCEL_DT_E2M1, ACCEL_DT_E2M1);
+	desc(self, &d, 64, 64, 64, MXA_DTYPE_E2M1, MXA_DTYPE_E2M1);
 	d.trans_a = ACCEL_OP_T;
 	EXPECT_EQ(-EOPNOTSUPP, accel_gemm_plan(&d, &self->plan));
-	desc(self, &d, 64, 64, 64, ACCEL_DT_F16, ACCEL_DT_F16);
+	desc(self, &d, 64, 64, 64, MXA_DTYPE_F16, MXA_DTYPE_F16);
 	d.trans_a = ACCEL_OP_T;
 	d.algo = ACCEL_GEMM_ALGO_PIPELINE;
 	EXPECT_EQ(-EOPNOTSUPP, accel_gemm_plan(&d, &self->plan));
-	desc(self, &d, 64, 64, 64, ACCEL_DT_F16, ACCEL_DT_F16);
+	desc(self, &d, 64, 64, 64, MXA_DTYPE_F16, MXA_DTYPE_F16);
 	d.tile_n = 12;
 	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
 	d.tile_n = 0;
@@ -443,11 +443,11 @@ TEST_F(gemm, errors)
 	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
 }
 
-static void fill_any(uint8_t *dst, enum accel_dtype type, uint32_t rows, uint32_t cols,
+static void fill_any(uint8_t *dst, enum mxa_isa_dtype type, uint32_t rows, uint32_t cols,
 		     size_t ld);
 
 /*
- * A stored K x M (accel_gemm_desc.trans_a = ACCEL_OP_T, the command's ACCEL_GEMM_A_KM) on
+ * A stored K x M (accel_gemm_desc.trans_a = ACCEL_OP_T, the command's MXA_GEMM_F_A_KM) on
  * odd shapes: D is bit for bit the D of the same A stored M x K (whose D the other tests
  * check against the engine), through the descriptor API and through struct accel_gemm
  * with a padded pitch.
@@ -455,14 +455,14 @@ static void fill_any(uint8_t *dst, enum accel_dtype type, uint32_t rows, uint32_
 TEST_F(gemm, a_stored_k_by_m)
 {
 	static const struct { uint8_t t; uint32_t m, n, k; } cases[] = {
-		{ ACCEL_DT_BF16, 100, 48, 192 }, { ACCEL_DT_E4M3, 257, 129, 320 },
-		{ ACCEL_DT_S8, 100, 48, 192 }, { ACCEL_DT_F32, 257, 129, 320 },
+		{ MXA_DTYPE_BF16, 100, 48, 192 }, { MXA_DTYPE_E4M3, 257, 129, 320 },
+		{ MXA_DTYPE_S8, 100, 48, 192 }, { MXA_DTYPE_F32, 257, 129, 320 },
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		uint32_t m = cases[c].m, n = cases[c].n, k = cases[c].k;
 		uint8_t t = cases[c].t;
-		int integer = t == ACCEL_DT_S8;
+		int integer = t == MXA_DTYPE_S8;
 		size_t es = accel_dtype_row_bytes(t, 1), dbytes = (size_t)m * n * 4;
 		size_t ldt = (size_t)m * es + 64;	/* K x M rows, padded */
 		uint8_t *a = self->p + A_OFF, *at = self->p + C_OFF;
@@ -473,7 +473,7 @@ TEST_F(gemm, a_stored_k_by_m)
 		ASSERT_NE(NULL, d1);
 		desc(self, &d, m, n, k, t, t);
 		if (integer)
-			d.type_c = d.type_d = ACCEL_DT_S32;
+			d.type_c = d.type_d = MXA_DTYPE_S32;
 		fill_any(a, t, m, k, accel_dtype_row_bytes(t, k));
 		fill_any(self->p + B_OFF, t, n, k, accel_dtype_row_bytes(t, k));
 		d.algo = ACCEL_GEMM_ALGO_COMMAND;
@@ -493,14 +493,14 @@ TEST_F(gemm, a_stored_k_by_m)
 		EXPECT_EQ(0, memcmp(d1, self->p + D_OFF, dbytes)) {
 			TH_LOG("%s %ux%ux%u: A as K x M differs", accel_dtype_name(t), m, n, k);
 		}
-		/* struct accel_gemm with ACCEL_GEMM_A_KM */
+		/* struct accel_gemm with MXA_GEMM_F_A_KM */
 		memset(&g, 0, sizeof(g));
 		g.m = m;
 		g.n = n;
 		g.k = k;
 		g.type_a = g.type_b = t;
-		g.type_c = g.type_d = integer ? ACCEL_DT_S32 : ACCEL_DT_F32;
-		g.flags = ACCEL_GEMM_A_KM;
+		g.type_c = g.type_d = integer ? MXA_DTYPE_S32 : MXA_DTYPE_F32;
+		g.flags = MXA_GEMM_F_A_KM;
 		g.a = self->va + C_OFF;
 		g.lda = ldt;
 		g.b = self->va + B_OFF;
@@ -508,7 +508,7 @@ TEST_F(gemm, a_stored_k_by_m)
 		memset(self->p + D_OFF, 0x5a, dbytes);
 		ASSERT_EQ(0, accel_gemm(self->dev, 0, &g, &self->r));
 		EXPECT_EQ(0, memcmp(d1, self->p + D_OFF, dbytes)) {
-			TH_LOG("%s %ux%ux%u: accel_gemm with ACCEL_GEMM_A_KM differs",
+			TH_LOG("%s %ux%ux%u: accel_gemm with MXA_GEMM_F_A_KM differs",
 			       accel_dtype_name(t), m, n, k);
 		}
 		free(d1);
@@ -516,8 +516,8 @@ TEST_F(gemm, a_stored_k_by_m)
 	/* the device refuses a sub-byte A stored K x M (job error) */
 	{
 		struct accel_gemm g = {
-			.m = 64, .n = 64, .k = 64, .type_a = ACCEL_DT_E2M1, .type_b = ACCEL_DT_E2M1,
-			.type_c = ACCEL_DT_F32, .type_d = ACCEL_DT_F32, .flags = ACCEL_GEMM_A_KM,
+			.m = 64, .n = 64, .k = 64, .type_a = MXA_DTYPE_E2M1, .type_b = MXA_DTYPE_E2M1,
+			.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32, .flags = MXA_GEMM_F_A_KM,
 			.scale_block = 32, .a = self->va + A_OFF, .b = self->va + B_OFF,
 			.d = self->va + D_OFF, .scale_a = self->va + SA_OFF,
 			.scale_b = self->va + SB_OFF,
@@ -532,8 +532,8 @@ TEST_F(gemm, a_stored_k_by_m)
 
 static int is_mx_elem(uint8_t t)
 {
-	return t == ACCEL_DT_E4M3 || t == ACCEL_DT_E5M2 || t == ACCEL_DT_E3M2 ||
-	       t == ACCEL_DT_E2M3 || t == ACCEL_DT_E2M1 || t == ACCEL_DT_MXINT8;
+	return t == MXA_DTYPE_E4M3 || t == MXA_DTYPE_E5M2 || t == MXA_DTYPE_E3M2 ||
+	       t == MXA_DTYPE_E2M3 || t == MXA_DTYPE_E2M1 || t == MXA_DTYPE_MXINT8;
 }
 
 struct type_pair {
@@ -542,7 +542,7 @@ struct type_pair {
 };
 
 /*
- * Every A/B pair the GEMM command takes (qemu-device/engine/mxa_gemm.c): any two float
+ * Every A/B pair the GEMM command takes (qemu-device/engine/mxe_gemm.c): any two float
  * inputs (F32, TF32, F16, BF16, FP8, FP6, FP4, MXINT8 elements) to F32 without scales;
  * MX with E8M0 block scales: any two of the MX element types and F16/BF16 (which ignore
  * their scales), at least one MX; F64 x F64 -> F64; S8/S4 x S8/S4 -> S32; B1 x B1 -> S32;
@@ -551,31 +551,31 @@ struct type_pair {
 static size_t all_type_pairs(struct type_pair *p)
 {
 	static const uint8_t fl[] = {
-		ACCEL_DT_F32, ACCEL_DT_TF32, ACCEL_DT_F16, ACCEL_DT_BF16, ACCEL_DT_E4M3,
-		ACCEL_DT_E5M2, ACCEL_DT_E3M2, ACCEL_DT_E2M3, ACCEL_DT_E2M1, ACCEL_DT_MXINT8,
+		MXA_DTYPE_F32, MXA_DTYPE_TF32, MXA_DTYPE_F16, MXA_DTYPE_BF16, MXA_DTYPE_E4M3,
+		MXA_DTYPE_E5M2, MXA_DTYPE_E3M2, MXA_DTYPE_E2M3, MXA_DTYPE_E2M1, MXA_DTYPE_MXINT8,
 	};
 	static const uint8_t mx[] = {
-		ACCEL_DT_E4M3, ACCEL_DT_E5M2, ACCEL_DT_E3M2, ACCEL_DT_E2M3, ACCEL_DT_E2M1,
-		ACCEL_DT_MXINT8, ACCEL_DT_F16, ACCEL_DT_BF16,
+		MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, MXA_DTYPE_E3M2, MXA_DTYPE_E2M3, MXA_DTYPE_E2M1,
+		MXA_DTYPE_MXINT8, MXA_DTYPE_F16, MXA_DTYPE_BF16,
 	};
-	static const uint8_t in[] = { ACCEL_DT_S8, ACCEL_DT_S4 };
+	static const uint8_t in[] = { MXA_DTYPE_S8, MXA_DTYPE_S4 };
 	size_t n = 0;
 
 	for (size_t i = 0; i < sizeof(fl); i++)
 		for (size_t j = 0; j < sizeof(fl); j++)
-			p[n++] = (struct type_pair){ fl[i], fl[j], ACCEL_DT_F32, 0 };
+			p[n++] = (struct type_pair){ fl[i], fl[j], MXA_DTYPE_F32, 0 };
 	for (size_t i = 0; i < sizeof(mx); i++)
 		for (size_t j = 0; j < sizeof(mx); j++)
 			if (is_mx_elem(mx[i]) || is_mx_elem(mx[j]))
-				p[n++] = (struct type_pair){ mx[i], mx[j], ACCEL_DT_F32, 1 };
-	p[n++] = (struct type_pair){ ACCEL_DT_F64, ACCEL_DT_F64, ACCEL_DT_F64, 0 };
+				p[n++] = (struct type_pair){ mx[i], mx[j], MXA_DTYPE_F32, 1 };
+	p[n++] = (struct type_pair){ MXA_DTYPE_F64, MXA_DTYPE_F64, MXA_DTYPE_F64, 0 };
 	for (size_t i = 0; i < sizeof(in); i++)
 		for (size_t j = 0; j < sizeof(in); j++)
-			p[n++] = (struct type_pair){ in[i], in[j], ACCEL_DT_S32, 0 };
-	p[n++] = (struct type_pair){ ACCEL_DT_B1, ACCEL_DT_B1, ACCEL_DT_S32, 0 };
-	p[n++] = (struct type_pair){ ACCEL_DT_F16, ACCEL_DT_F16, ACCEL_DT_F16, 0 };
-	p[n++] = (struct type_pair){ ACCEL_DT_E4M3, ACCEL_DT_E5M2, ACCEL_DT_F16, 0 };
-	p[n++] = (struct type_pair){ ACCEL_DT_E2M1, ACCEL_DT_E3M2, ACCEL_DT_F16, 1 };
+			p[n++] = (struct type_pair){ in[i], in[j], MXA_DTYPE_S32, 0 };
+	p[n++] = (struct type_pair){ MXA_DTYPE_B1, MXA_DTYPE_B1, MXA_DTYPE_S32, 0 };
+	p[n++] = (struct type_pair){ MXA_DTYPE_F16, MXA_DTYPE_F16, MXA_DTYPE_F16, 0 };
+	p[n++] = (struct type_pair){ MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, MXA_DTYPE_F16, 0 };
+	p[n++] = (struct type_pair){ MXA_DTYPE_E2M1, MXA_DTYPE_E3M2, MXA_DTYPE_F16, 1 };
 	return n;
 }
 
@@ -595,11 +595,11 @@ static uint32_t rnd32(void)
 
 static int any_bits_valid(uint8_t t)
 {
-	return t == ACCEL_DT_S8 || t == ACCEL_DT_S4 || t == ACCEL_DT_B1 || t == ACCEL_DT_E3M2 ||
-	       t == ACCEL_DT_E2M3 || t == ACCEL_DT_E2M1 || t == ACCEL_DT_MXINT8;
+	return t == MXA_DTYPE_S8 || t == MXA_DTYPE_S4 || t == MXA_DTYPE_B1 || t == MXA_DTYPE_E3M2 ||
+	       t == MXA_DTYPE_E2M3 || t == MXA_DTYPE_E2M1 || t == MXA_DTYPE_MXINT8;
 }
 
-static void fill_any(uint8_t *dst, enum accel_dtype type, uint32_t rows, uint32_t cols,
+static void fill_any(uint8_t *dst, enum mxa_isa_dtype type, uint32_t rows, uint32_t cols,
 		     size_t ld)
 {
 	size_t row_bytes = accel_dtype_row_bytes(type, cols);
@@ -617,30 +617,30 @@ static void fill_any(uint8_t *dst, enum accel_dtype type, uint32_t rows, uint32_
 			uint64_t d;
 
 			switch (type) {
-			case ACCEL_DT_F32:
-			case ACCEL_DT_TF32:	/* low 13 bits 0: what a TF32 holds */
+			case MXA_DTYPE_F32:
+			case MXA_DTYPE_TF32:	/* low 13 bits 0: what a TF32 holds */
 				x = (x & 0x807fffffu) | (124 + e) << 23;
-				if (type == ACCEL_DT_TF32)
+				if (type == MXA_DTYPE_TF32)
 					x &= ~0x1fffu;
 				memcpy(row + 4 * c, &x, 4);
 				break;
-			case ACCEL_DT_F64:
+			case MXA_DTYPE_F64:
 				d = (uint64_t)x << 32 | rnd32();
 				d = (d & 0x800fffffffffffffull) | (uint64_t)(1020 + e) << 52;
 				memcpy(row + 8 * c, &d, 8);
 				break;
-			case ACCEL_DT_F16:
+			case MXA_DTYPE_F16:
 				x = (x & 0x83ff) | (12 + e) << 10;
 				memcpy(row + 2 * c, &x, 2);
 				break;
-			case ACCEL_DT_BF16:
+			case MXA_DTYPE_BF16:
 				x = (x & 0x807f) | (124 + e) << 7;
 				memcpy(row + 2 * c, &x, 2);
 				break;
-			case ACCEL_DT_E4M3:	/* |x| <= 2: exponent field <= 8 */
+			case MXA_DTYPE_E4M3:	/* |x| <= 2: exponent field <= 8 */
 				row[c] = (x & 0x80) | (x >> 8) % 0x48;
 				break;
-			case ACCEL_DT_E5M2:	/* |x| <= 2: exponent field <= 16 */
+			case MXA_DTYPE_E5M2:	/* |x| <= 2: exponent field <= 16 */
 				row[c] = (x & 0x80) | (x >> 8) % 0x44;
 				break;
 			default:
@@ -669,7 +669,7 @@ static size_t sample(uint32_t m, uint32_t *idx)
 
 /*
  * Run D = A x B^T (B stored N x K, or K x N with @b_kn) through accel_gemm() and compare
- * D bit for bit with the engine (mxa_gemm) at the sampled rows x sampled columns, and the
+ * D bit for bit with the engine (mxe_gemm) at the sampled rows x sampled columns, and the
  * whole last row: each element of the GEMM command is its exact sum rounded once, so a
  * 1 x 1 (or 1 x N) engine GEMM on that row and column gives its bits. (The guest runs
  * the engine under TCG: the whole of D would take minutes.) Return the number of
@@ -686,7 +686,7 @@ static int pair_check(FIXTURE_DATA(gemm) *self, const struct type_pair *tp, uint
 	uint8_t *want = (uint8_t *)self->want;
 	struct accel_gemm g = {
 		.m = m, .n = n, .k = k, .type_a = tp->a, .type_b = tp->b,
-		.type_c = tp->d, .type_d = tp->d, .flags = b_kn ? ACCEL_GEMM_B_KN : 0,
+		.type_c = tp->d, .type_d = tp->d, .flags = b_kn ? MXA_GEMM_F_B_KN : 0,
 		.a = self->va + A_OFF, .b = self->va + B_OFF, .d = self->va + D_OFF,
 	};
 	int ret, bad = 0;
@@ -695,7 +695,7 @@ static int pair_check(FIXTURE_DATA(gemm) *self, const struct type_pair *tp, uint
 	fill_any(self->p + B_OFF, tp->b, b_rows, b_cols, ldb);
 	if (tp->mx) {
 		/* scales 2^-3 .. 2^1 (2^-5 .. 2^-1 for an F16 D, which stays finite) */
-		uint8_t lo = tp->d == ACCEL_DT_F16 ? 122 : 124;
+		uint8_t lo = tp->d == MXA_DTYPE_F16 ? 122 : 124;
 
 		for (uint32_t i = 0; i < (m > n ? m : n) * (k / 32); i++) {
 			self->p[SA_OFF + i] = lo + rnd32() % 5;
@@ -724,10 +724,10 @@ static int pair_check(FIXTURE_DATA(gemm) *self, const struct type_pair *tp, uint
 			uint32_t j = whole ? 0 : cols[c];
 			/* column j of B^T: row j of N x K, column j of K x N (whole bytes) */
 			size_t boff = b_kn ? j * accel_dtype_row_bytes(tp->b, 1) : j * ldb;
-			struct mxa_gemm_desc e = {
+			struct mxe_gemm_desc e = {
 				.m = 1, .n = whole ? n : 1, .k = k, .type_a = tp->a,
 				.type_b = tp->b, .type_c = tp->d, .type_d = tp->d,
-				.flags = b_kn ? MXA_GEMM_B_KN : 0,
+				.flags = b_kn ? MXA_GEMM_F_B_KN : 0,
 				.a = self->p + A_OFF + rows[i] * lda, .b = self->p + B_OFF + boff,
 				.ldb = ldb, .d = want,
 			};
@@ -738,9 +738,9 @@ static int pair_check(FIXTURE_DATA(gemm) *self, const struct type_pair *tp, uint
 				e.scale_a = self->p + SA_OFF + rows[i] * (k / 32);
 				e.scale_b = self->p + SB_OFF + j * (k / 32);
 			}
-			ret = mxa_gemm(NULL, &e);
+			ret = mxe_gemm(NULL, &e);
 			if (ret) {
-				fprintf(stderr, "# engine: %s\n", mxa_engine_strerror(ret));
+				fprintf(stderr, "# engine: %s\n", mxe_engine_strerror(ret));
 				return 1000000;
 			}
 			for (uint32_t x = 0; x < e.n; x++)

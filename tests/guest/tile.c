@@ -2,7 +2,7 @@
 /*
  * Guest kselftest "tile": tile registers (TILE_LOAD/STORE between memory, SRAM and
  * tiles, strided) and TMATMULMX / TMATMULMX.ACC (seed 004) compared bit for bit with
- * the engine's mxa_tmatmulmx() run here on the guest's CPU: FP8 MX with M, N, K from
+ * the engine's mxe_tmatmulmx() run here on the guest's CPU: FP8 MX with M, N, K from
  * immediates, registers and register + immediate, .reuse, BF16 data whose scales are
  * ignored, NaN scales; and the job errors: FP8 with K % 64, a tile used after release,
  * shape mismatches, ACC<size> too small, empty tiles.
@@ -19,7 +19,7 @@
 #include "accel.h"
 #include "accel_test.h"
 #include "kselftest_harness.h"
-#include "../../qemu-device/engine/mxa_engine.h"
+#include "../../qemu-device/engine/mxe_engine.h"
 
 
 #define A_OFF	0x10000u
@@ -29,12 +29,12 @@
 #define OUT_OFF	0x50000u
 #define OUT2_OFF 0xa0000u
 
-#define T_A	ACCEL_TILE(ACCEL_TILE_T, 1)
-#define U_A	ACCEL_TILE(ACCEL_TILE_U, 1)
-#define M_B	ACCEL_TILE(ACCEL_TILE_M, 1)
-#define N_B	ACCEL_TILE(ACCEL_TILE_N, 1)
-#define ACC0	ACCEL_TILE(ACCEL_TILE_ACC, 0)
-#define R	ACCEL_TILE_REUSE
+#define T_A	MXA_TILE(MXA_TILE_T, 1)
+#define U_A	MXA_TILE(MXA_TILE_U, 1)
+#define M_B	MXA_TILE(MXA_TILE_M, 1)
+#define N_B	MXA_TILE(MXA_TILE_N, 1)
+#define ACC0	MXA_TILE(MXA_TILE_ACC, 0)
+#define R	MXA_TILE_REUSE
 
 FIXTURE(tile) {
 	ACCEL_TEST_FIELDS;
@@ -75,13 +75,13 @@ static void fill(FIXTURE_DATA(tile) *self, uint8_t *p, size_t n, int type)
 	for (size_t i = 0; i < n; i++) {
 		uint8_t v = rnd(self);
 
-		if (type == ACCEL_DT_E4M3 && (v & 0x7f) == 0x7f)
+		if (type == MXA_DTYPE_E4M3 && (v & 0x7f) == 0x7f)
 			v ^= 1;
-		if (type == ACCEL_DT_E5M2 && (v & 0x7c) == 0x7c)
+		if (type == MXA_DTYPE_E5M2 && (v & 0x7c) == 0x7c)
 			v &= ~0x40;
-		if (type == ACCEL_DT_BF16 && (i & 1))
+		if (type == MXA_DTYPE_BF16 && (i & 1))
 			v = 0x3c + (v & 0x83);	/* sign, exponent near 1.0 */
-		if (type == ACCEL_DT_E8M0)
+		if (type == MXA_DTYPE_E8M0)
 			v = 120 + v % 15;
 		p[i] = v;
 	}
@@ -91,16 +91,16 @@ static void fill(FIXTURE_DATA(tile) *self, uint8_t *p, size_t n, int type)
 static int host_tmm(const uint8_t *data, uint32_t m, uint32_t n, uint32_t k, int ta, int tb,
 		    int mx_a, int mx_b, int acc, float *d)
 {
-	struct mxa_gemm_desc g = {
+	struct mxe_gemm_desc g = {
 		.m = m, .n = n, .k = k, .type_a = ta, .type_b = tb,
-		.type_c = MXA_DT_F32, .type_d = MXA_DT_F32,
-		.flags = acc ? MXA_GEMM_ACCUMULATE : 0,
+		.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32,
+		.flags = acc ? MXA_GEMM_F_ACCUMULATE : 0,
 		.a = data + A_OFF, .b = data + B_OFF, .c = acc ? d : NULL, .d = d,
 		.scale_a = mx_a ? data + SA_OFF : NULL, .scale_b = mx_b ? data + SB_OFF : NULL,
 		.scale_block = (mx_a || mx_b) ? 32 : 0,
 	};
 
-	return mxa_tmatmulmx(NULL, &g);
+	return mxe_tmatmulmx(NULL, &g);
 }
 
 /* Load A, SA, B, SB from memory into T_A, U_A, M_B, N_B. */
@@ -122,8 +122,8 @@ static void setup_mx(FIXTURE_DATA(tile) *self, uint32_t m, uint32_t n, uint32_t 
 {
 	fill(self, self->data + A_OFF, m * accel_dtype_row_bytes(ta, k), ta);
 	fill(self, self->data + B_OFF, n * accel_dtype_row_bytes(tb, k), tb);
-	fill(self, self->data + SA_OFF, m * k / 32, ACCEL_DT_E8M0);
-	fill(self, self->data + SB_OFF, n * k / 32, ACCEL_DT_E8M0);
+	fill(self, self->data + SA_OFF, m * k / 32, MXA_DTYPE_E8M0);
+	fill(self, self->data + SB_OFF, n * k / 32, MXA_DTYPE_E8M0);
 	memset(self->data + OUT_OFF, 0x55, m * n * 4);
 	memset(self->data + OUT2_OFF, 0x55, m * n * 4);
 }
@@ -153,8 +153,8 @@ TEST_F(tile, load_store_sram_and_memory)
 	accel_prog_reg_set(p, 3, 0x1000);
 	accel_prog_tile_store(p, T_A, 0, 0, 3, 16, 48, 64);
 	/* SRAM to M#2 (strided), then densely to memory */
-	accel_prog_tile_load(p, ACCEL_TILE(ACCEL_TILE_M, 2), 0, 0x1000, 0, 16, 48, 64);
-	accel_prog_tile_store(p, ACCEL_TILE(ACCEL_TILE_M, 2), 1, self->va + OUT_OFF, 0, 16,
+	accel_prog_tile_load(p, MXA_TILE(MXA_TILE_M, 2), 0, 0x1000, 0, 16, 48, 64);
+	accel_prog_tile_store(p, MXA_TILE(MXA_TILE_M, 2), 1, self->va + OUT_OFF, 0, 16,
 			      48, 0);
 	ASSERT_EQ(0, run(self));
 	ASSERT_EQ(0, self->r.status);
@@ -168,7 +168,7 @@ TEST_F(tile, tmatmulmx_fp8_and_acc_plumbing)
 {
 	const uint32_t m = 32, n = 24, k = 128;
 	struct accel_tmatmulmx t = {
-		.type_a = ACCEL_DT_E4M3, .type_b = ACCEL_DT_E5M2,
+		.type_a = MXA_DTYPE_E4M3, .type_b = MXA_DTYPE_E5M2,
 		.m = m, .n = 0, .n_reg = 1, .k = 64, .k_reg = 2,	/* imm, reg, reg + imm */
 		.a = T_A | R, .scale_a = U_A | R, .b = M_B | R, .scale_b = N_B | R,
 		.acc = ACC0, .acc_size = 64 << 10,
@@ -183,7 +183,7 @@ TEST_F(tile, tmatmulmx_fp8_and_acc_plumbing)
 	load_tiles(self, m, n, k, t.type_a, t.type_b);
 	ASSERT_EQ(0, accel_prog_tmatmulmx(p, &t));
 	accel_prog_tile_store(p, ACC0, 1, self->va + OUT_OFF, 0, m, n * 4, 0);
-	t.flags = ACCEL_TMM_ACC;	/* TMATMULMX.ACC, tiles released afterwards */
+	t.flags = MXA_TMM_F_ACC;	/* TMATMULMX.ACC, tiles released afterwards */
 	t.a = T_A, t.scale_a = U_A, t.b = M_B, t.scale_b = N_B;
 	ASSERT_EQ(0, accel_prog_tmatmulmx(p, &t));
 	accel_prog_tile_store(p, ACC0, 1, self->va + OUT2_OFF, 0, m, n * 4, 0);
@@ -200,16 +200,16 @@ TEST_F(tile, tmatmulmx_bf16_ignores_scales)
 {
 	const uint32_t m = 16, n = 8, k = 64;
 	struct accel_tmatmulmx t = {
-		.type_a = ACCEL_DT_BF16, .type_b = ACCEL_DT_BF16, .m = m, .n = n, .k = k,
-		.a = T_A | R, .scale_a = ACCEL_TILE_NONE,
+		.type_a = MXA_DTYPE_BF16, .type_b = MXA_DTYPE_BF16, .m = m, .n = n, .k = k,
+		.a = T_A | R, .scale_a = MXA_TILE_NONE,
 		/* an empty scale tile: never read for BF16 */
-		.b = M_B, .scale_b = ACCEL_TILE(ACCEL_TILE_N, 7),
-		.acc = ACCEL_TILE(ACCEL_TILE_ACC, 3), .acc_size = m * n * 4,
+		.b = M_B, .scale_b = MXA_TILE(MXA_TILE_N, 7),
+		.acc = MXA_TILE(MXA_TILE_ACC, 3), .acc_size = m * n * 4,
 	};
 	struct accel_prog *p = self->prog;
 	static float want[16 * 8];
 
-	setup_mx(self, m, n, k, ACCEL_DT_BF16, ACCEL_DT_BF16);
+	setup_mx(self, m, n, k, MXA_DTYPE_BF16, MXA_DTYPE_BF16);
 	accel_prog_reset(p);
 	accel_prog_tile_load(p, T_A, 1, self->va + A_OFF, 0, m, k * 2, 0);
 	accel_prog_tile_load(p, M_B, 1, self->va + B_OFF, 0, n, k * 2, 0);
@@ -225,7 +225,7 @@ TEST_F(tile, tmatmulmx_nan_scale_poisons_its_block)
 {
 	const uint32_t m = 8, n = 8, k = 64;
 	struct accel_tmatmulmx t = {
-		.type_a = ACCEL_DT_E4M3, .type_b = ACCEL_DT_E4M3, .m = m, .n = n, .k = k,
+		.type_a = MXA_DTYPE_E4M3, .type_b = MXA_DTYPE_E4M3, .m = m, .n = n, .k = k,
 		.a = T_A, .scale_a = U_A, .b = M_B, .scale_b = N_B, .acc = ACC0,
 		.acc_size = 4096,
 	};
@@ -262,7 +262,7 @@ static uint32_t tmm_prog(FIXTURE_DATA(tile) *self, struct accel_tmatmulmx *t, ui
 TEST_F(tile, fp8_k_not_multiple_of_64)
 {
 	struct accel_tmatmulmx t = {
-		.type_a = ACCEL_DT_E4M3, .type_b = ACCEL_DT_E4M3, .m = 16, .n = 8, .k = 96,
+		.type_a = MXA_DTYPE_E4M3, .type_b = MXA_DTYPE_E4M3, .m = 16, .n = 8, .k = 96,
 		.a = T_A, .scale_a = U_A, .b = M_B, .scale_b = N_B, .acc = ACC0,
 		.acc_size = 4096,
 	};
@@ -277,7 +277,7 @@ TEST_F(tile, fp8_k_not_multiple_of_64)
 TEST_F(tile, tile_used_after_release)
 {
 	struct accel_tmatmulmx t = {
-		.type_a = ACCEL_DT_E4M3, .type_b = ACCEL_DT_E4M3, .m = 16, .n = 8, .k = 64,
+		.type_a = MXA_DTYPE_E4M3, .type_b = MXA_DTYPE_E4M3, .m = 16, .n = 8, .k = 64,
 		.a = T_A, .scale_a = U_A | R, .b = M_B | R, .scale_b = N_B | R, .acc = ACC0,
 		.acc_size = 16 * 8 * 4,
 	};
@@ -285,7 +285,7 @@ TEST_F(tile, tile_used_after_release)
 
 	tmm_prog(self, &t, 64);		/* releases T#1 (no .reuse) */
 	at = accel_prog_size(self->prog);
-	t.flags = ACCEL_TMM_ACC;
+	t.flags = MXA_TMM_F_ACC;
 	accel_prog_tmatmulmx(self->prog, &t);
 	ASSERT_EQ(0, run(self));
 	EXPECT_EQ(MXA_ERR_TILE_RELEASED, self->r.error);
@@ -296,7 +296,7 @@ TEST_F(tile, tile_used_after_release)
 	t.flags = 0;
 	t.a = T_A | R;
 	tmm_prog(self, &t, 64);
-	t.flags = ACCEL_TMM_ACC;
+	t.flags = MXA_TMM_F_ACC;
 	t.a = T_A;
 	accel_prog_tmatmulmx(self->prog, &t);
 	accel_prog_tile_load(self->prog, T_A, 1, self->va + A_OFF, 0, 16, 64, 0);
@@ -308,7 +308,7 @@ TEST_F(tile, tile_used_after_release)
 TEST_F(tile, shape_size_and_empty_errors)
 {
 	struct accel_tmatmulmx t = {
-		.type_a = ACCEL_DT_E4M3, .type_b = ACCEL_DT_E4M3, .m = 16, .n = 8, .k = 64,
+		.type_a = MXA_DTYPE_E4M3, .type_b = MXA_DTYPE_E4M3, .m = 16, .n = 8, .k = 64,
 		.a = T_A, .scale_a = U_A, .b = M_B, .scale_b = N_B, .acc = ACC0,
 		.acc_size = 16 * 8 * 4 - 4,
 	};
@@ -330,7 +330,7 @@ TEST_F(tile, shape_size_and_empty_errors)
 	EXPECT_EQ(T_A | MXA_TILE_ERR_SHAPE << 16, self->r.err_info);
 
 	/* MX data without its scale tile */
-	t.scale_b = ACCEL_TILE_NONE;
+	t.scale_b = MXA_TILE_NONE;
 	at = tmm_prog(self, &t, 64);
 	ASSERT_EQ(0, run(self));
 	EXPECT_EQ(MXA_ERR_TILE, self->r.error);
@@ -338,10 +338,10 @@ TEST_F(tile, shape_size_and_empty_errors)
 
 	/* a tile nothing wrote */
 	accel_prog_reset(self->prog);
-	accel_prog_tile_store(self->prog, ACCEL_TILE(ACCEL_TILE_ACC, 5), 0, 0, 0, 4, 4, 0);
+	accel_prog_tile_store(self->prog, MXA_TILE(MXA_TILE_ACC, 5), 0, 0, 0, 4, 4, 0);
 	ASSERT_EQ(0, run(self));
 	EXPECT_EQ(MXA_ERR_TILE, self->r.error);
-	EXPECT_EQ(ACCEL_TILE(ACCEL_TILE_ACC, 5) | MXA_TILE_ERR_EMPTY << 16, self->r.err_info);
+	EXPECT_EQ(MXA_TILE(MXA_TILE_ACC, 5) | MXA_TILE_ERR_EMPTY << 16, self->r.err_info);
 
 	/* larger than the register; outside SRAM */
 	accel_prog_reset(self->prog);

@@ -77,8 +77,8 @@ static void load_store(FIXTURE_DATA(tma) *self, int32_t c0, int32_t c1, uint32_t
 	accel_prog_tma(p, 0, &ld);
 	accel_prog_mbar_wait(p, MBAR, 0, 0);
 	accel_prog_tma(p, 1, &st);
-	accel_prog_commit_group(p, ACCEL_GROUP_COPY);
-	accel_prog_wait_group(p, ACCEL_GROUP_COPY, 0);
+	accel_prog_commit_group(p, MXA_GROUP_COPY);
+	accel_prog_wait_group(p, MXA_GROUP_COPY, 0);
 }
 
 static void check_2d(struct __test_metadata *_metadata, FIXTURE_DATA(tma) *self,
@@ -132,7 +132,7 @@ TEST_F(tma, encoded_maps_and_expect_tx)
 	struct accel_tensor_map_desc d = {
 		.global_va = self->va + IN_OFF, .rank = 2, .elem_bytes = 4,
 		.dims = { 72, 100 }, .strides = { 72 * 4 }, .box = { 32, 16 },
-		.oob_fill = ACCEL_TMAP_OOB_ZERO,
+		.oob_fill = MXA_TMA_OOB_ZERO,
 	};
 	struct accel_tma ld = { .map = self->va, .sram = 0, .mbar = MBAR, .coord = { 60, 90 } };
 	struct accel_tma st = { .map = self->va + 128, .sram = 0 };
@@ -159,8 +159,8 @@ TEST_F(tma, encoded_maps_and_expect_tx)
 	ASSERT_EQ(0, accel_prog_tma(self->prog, 0, &ld));
 	ASSERT_EQ(0, accel_prog_mbar_wait(self->prog, MBAR, 0, 0));
 	ASSERT_EQ(0, accel_prog_tma(self->prog, 1, &st));
-	ASSERT_EQ(0, accel_prog_commit_group(self->prog, ACCEL_GROUP_COPY));
-	ASSERT_EQ(0, accel_prog_wait_group(self->prog, ACCEL_GROUP_COPY, 0));
+	ASSERT_EQ(0, accel_prog_commit_group(self->prog, MXA_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_wait_group(self->prog, MXA_GROUP_COPY, 0));
 	ASSERT_EQ(0, run(self));
 	ASSERT_EQ(0, self->r.status);
 	check_2d(_metadata, self, 60, 90, 0);
@@ -258,8 +258,8 @@ TEST_F(tma, loop_phases_from_registers)
 	ASSERT_EQ(0, accel_prog_tma(p, 0, &ld));
 	ASSERT_EQ(0, accel_prog_mbar_wait(p, MBAR, 0, 2));	/* parity R2 & 1 */
 	ASSERT_EQ(0, accel_prog_tma(p, 1, &st));
-	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_COPY));
-	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_COPY, 0));	/* SRAM reused */
+	ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_COPY, 0));	/* SRAM reused */
 	ASSERT_EQ(0, accel_prog_reg_add(p, 1, 1, 0, 16));
 	ASSERT_EQ(0, accel_prog_reg_add(p, 2, 2, 0, 1));
 	ASSERT_EQ(0, accel_prog_endloop(p));
@@ -355,8 +355,8 @@ static void wgmma_program(FIXTURE_DATA(tma) *self, uint32_t policy)
 				 .mbar = MBAR, .coord_reg = { 1, 0 } };
 	struct accel_tma std = { .map = self->va + 512, .sram = D_SRAM };
 	struct accel_wgmma w = {
-		.flags = ACCEL_WGMMA_ACCUMULATE | policy, .type_a = ACCEL_DT_F16,
-		.type_b = ACCEL_DT_F16, .type_d = ACCEL_DT_F32, .n = 64,
+		.flags = MXA_WGMMA_F_ACCUMULATE | policy, .type_a = MXA_DTYPE_F16,
+		.type_b = MXA_DTYPE_F16, .type_d = MXA_DTYPE_F32, .n = 64,
 		.a = 0, .a_reg = 3, .b = 2048, .b_reg = 3, .d = D_SRAM,
 	};
 	struct accel_prog *p = self->prog;
@@ -376,11 +376,11 @@ static void wgmma_program(FIXTURE_DATA(tma) *self, uint32_t policy)
 	accel_prog_reg_add(p, 2, 2, 0, 1);
 	accel_prog_reg_add(p, 3, 3, 0, 4096);
 	accel_prog_endloop(p);
-	accel_prog_commit_group(p, ACCEL_GROUP_MMA);
-	accel_prog_wait_group(p, ACCEL_GROUP_MMA, 0);
+	accel_prog_commit_group(p, MXA_GROUP_MMA);
+	accel_prog_wait_group(p, MXA_GROUP_MMA, 0);
 	accel_prog_tma(p, 1, &std);
-	accel_prog_commit_group(p, ACCEL_GROUP_COPY);
-	accel_prog_wait_group(p, ACCEL_GROUP_COPY, 0);
+	accel_prog_commit_group(p, MXA_GROUP_COPY);
+	accel_prog_wait_group(p, MXA_GROUP_COPY, 0);
 }
 
 TEST_F(tma, wgmma_k_loop_exact)
@@ -433,7 +433,7 @@ TEST_F(tma, wgmma_intrawave_interwave_bit_identical)
 	ASSERT_EQ(0, self->r.status);
 	memcpy(first, self->data + OUT_OFF, sizeof(first));
 	memset(self->data + OUT_OFF, 0, sizeof(first));
-	wgmma_program(self, ACCEL_WGMMA_INTERWAVE);
+	wgmma_program(self, MXA_WGMMA_F_INTERWAVE);
 	ASSERT_EQ(0, run(self));
 	ASSERT_EQ(0, self->r.status);
 	EXPECT_EQ(0, memcmp(first, self->data + OUT_OFF, sizeof(first)));
@@ -443,7 +443,7 @@ TEST_F(tma, wgmma_accumulator_hazard)
 {
 	struct accel_tma std = { .map = self->va + 512, .sram = D_SRAM };
 	struct accel_wgmma w = {
-		.type_a = ACCEL_DT_F16, .type_b = ACCEL_DT_F16, .type_d = ACCEL_DT_F32,
+		.type_a = MXA_DTYPE_F16, .type_b = MXA_DTYPE_F16, .type_d = MXA_DTYPE_F32,
 		.n = 64, .a = 0, .b = 2048, .d = D_SRAM,
 	};
 	struct accel_prog *p = self->prog;
@@ -453,7 +453,7 @@ TEST_F(tma, wgmma_accumulator_hazard)
 		SKIP(return, "no WGMMA");
 	map2(&self->maps[4], self->va + OUT_OFF, 64, 64, 4, 64, 64);
 	ASSERT_EQ(0, accel_prog_wgmma(p, &w));
-	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_MMA));
+	ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_MMA));
 	at = accel_prog_size(p);
 	ASSERT_EQ(0, accel_prog_tma(p, 1, &std));	/* D read before WAIT_GROUP */
 	ASSERT_EQ(0, run(self));
@@ -475,8 +475,8 @@ TEST_F(tma, wgmma_accumulator_hazard)
 	accel_prog_reset(p);
 	w.a = 0;
 	ASSERT_EQ(0, accel_prog_wgmma(p, &w));
-	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_MMA));
-	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_MMA, 0));
+	ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_MMA));
+	ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_MMA, 0));
 	ASSERT_EQ(0, accel_prog_tma(p, 1, &std));
 	ASSERT_EQ(0, run(self));
 	EXPECT_EQ(0, self->r.status);
@@ -487,11 +487,11 @@ TEST_F(tma, wgmma_operand_overwrite_hazard)
 {
 	struct accel_tma lda = { .map = self->va, .sram = 0, .mbar = MBAR };
 	struct accel_wgmma w = {
-		.type_a = ACCEL_DT_F16, .type_b = ACCEL_DT_F16, .type_d = ACCEL_DT_F32,
+		.type_a = MXA_DTYPE_F16, .type_b = MXA_DTYPE_F16, .type_d = MXA_DTYPE_F32,
 		.n = 64, .a = 0, .b = 2048, .d = D_SRAM,
 	};
 	struct accel_cvt c = {
-		.src_type = ACCEL_DT_F32, .dst_type = ACCEL_DT_BF16, .n = 64,
+		.src_type = MXA_DTYPE_F32, .dst_type = MXA_DTYPE_BF16, .n = 64,
 		.src = 0x8000, .dst = 2048 + 64,
 	};
 	struct accel_prog *p = self->prog;
@@ -523,8 +523,8 @@ TEST_F(tma, wgmma_operand_overwrite_hazard)
 	accel_prog_mbar_init(p, MBAR, 1);
 	ASSERT_EQ(0, accel_prog_wgmma(p, &w));
 	ASSERT_EQ(0, accel_prog_fence(p));
-	ASSERT_EQ(0, accel_prog_commit_group(p, ACCEL_GROUP_MMA));
-	ASSERT_EQ(0, accel_prog_wait_group(p, ACCEL_GROUP_MMA, 0));
+	ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_MMA));
+	ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_MMA, 0));
 	ASSERT_EQ(0, accel_prog_cvt(p, &c));
 	ASSERT_EQ(0, accel_prog_mbar_arrive(p, MBAR, 16 * 64 * 2));
 	ASSERT_EQ(0, accel_prog_tma(p, 0, &lda));

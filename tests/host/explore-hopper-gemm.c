@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mxa_formats.h"
-#include "mxa_golden.h"
+#include "mxe_formats.h"
+#include "mxe_golden.h"
 
 struct model {
 	int kinst, promote, splitk, interleave, find2, unit, tf32, tf32b, f64kstep, hist;
@@ -38,10 +38,10 @@ struct model {
 static int hopper_emin(unsigned t)
 {
 	switch (t) {
-	case MXA_DT_E4M3:
+	case MXA_DTYPE_E4M3:
 		return -6;
-	case MXA_DT_E5M2:
-	case MXA_DT_F16:
+	case MXA_DTYPE_E5M2:
+	case MXA_DTYPE_F16:
 		return -14;
 	default:
 		return -126;
@@ -144,7 +144,7 @@ static double f64_slice(const struct model *md, const double *a, const double *b
 
 static double tf32_round(double v, int mode)
 {
-	uint32_t u = mxa_f32_bits((float)v);
+	uint32_t u = mxe_f32_bits((float)v);
 
 	if (mode == 3)
 		return v;
@@ -152,25 +152,25 @@ static double tf32_round(double v, int mode)
 		u += 0xFFF + ((u >> 13) & 1);
 	else if (mode == 2)	/* RNA */
 		u += 0x1000;
-	return (double)mxa_bits_f32(u & ~0x1FFFu);
+	return (double)mxe_bits_f32(u & ~0x1FFFu);
 }
 
 static void run_case(const char *path, struct model md)
 {
-	struct mxa_golden_case gc;
+	struct mxe_golden_case gc;
 	size_t m, n, k, same = 0;
 	double *av, *bv, *sa, *sb;
 	long hist[9] = { 0 };
 
-	if (mxa_golden_load(path, &gc)) {
+	if (mxe_golden_load(path, &gc)) {
 		fprintf(stderr, "%s: cannot load\n", path);
 		return;
 	}
 	m = gc.m, n = gc.n, k = gc.k;
 	if (!md.kinst)
-		md.kinst = gc.dtype_a == MXA_DT_E4M3 || gc.dtype_a == MXA_DT_E5M2 ? 32 :
-			   gc.dtype_a == MXA_DT_TF32 ? 8 : gc.dtype_a == MXA_DT_F64 ? 4 : 16;
-	if (gc.dtype_a == MXA_DT_E4M3 || gc.dtype_a == MXA_DT_E5M2)
+		md.kinst = gc.dtype_a == MXA_DTYPE_E4M3 || gc.dtype_a == MXA_DTYPE_E5M2 ? 32 :
+			   gc.dtype_a == MXA_DTYPE_TF32 ? 8 : gc.dtype_a == MXA_DTYPE_F64 ? 4 : 16;
+	if (gc.dtype_a == MXA_DTYPE_E4M3 || gc.dtype_a == MXA_DTYPE_E5M2)
 		md.align_bits = 13, md.out_bits = 13;
 	else
 		md.align_bits = 25, md.out_bits = 23;
@@ -182,15 +182,15 @@ static void run_case(const char *path, struct model md)
 	bv = malloc(n * k * sizeof(double));
 	for (size_t i = 0; i < m; i++)
 		for (size_t kk = 0; kk < k; kk++) {
-			double v = mxa_load_elem(gc.dtype_a, gc.a + i * gc.lda, kk);
+			double v = mxe_load_elem(gc.dtype_a, gc.a + i * gc.lda, kk);
 
-			av[i * k + kk] = gc.dtype_a == MXA_DT_TF32 ? tf32_round(v, md.tf32) : v;
+			av[i * k + kk] = gc.dtype_a == MXA_DTYPE_TF32 ? tf32_round(v, md.tf32) : v;
 		}
 	for (size_t j = 0; j < n; j++)
 		for (size_t kk = 0; kk < k; kk++) {
-			double v = mxa_load_elem(gc.dtype_b, gc.b + j * gc.ldb, kk);
+			double v = mxe_load_elem(gc.dtype_b, gc.b + j * gc.ldb, kk);
 
-			bv[j * k + kk] = gc.dtype_b == MXA_DT_TF32 ? tf32_round(v, md.tf32b) : v;
+			bv[j * k + kk] = gc.dtype_b == MXA_DTYPE_TF32 ? tf32_round(v, md.tf32b) : v;
 		}
 	if (md.find2) {
 		/* which two-slice split points s (multiples of find2) explain each output */
@@ -200,16 +200,16 @@ static void run_case(const char *path, struct model md)
 		for (size_t e = 0; e < 256; e++) {
 			size_t i = e * 37 % m, j = e * 101 % n, nm = 0;
 			const double *a = av + i * k, *b = bv + j * k;
-			uint64_t want = mxa_row_code(gc.dtype_d, gc.d + i * gc.ldd, j);
+			uint64_t want = mxe_row_code(gc.dtype_d, gc.d + i * gc.ldd, j);
 
 			for (size_t s = md.find2; s < k; s += md.find2) {
 				double d;
 
-				if (gc.dtype_a == MXA_DT_F64)
+				if (gc.dtype_a == MXA_DTYPE_F64)
 					d = f64_slice(&md, a, b, s) + f64_slice(&md, a + s, b + s, k - s);
 				else
 					d = (float)slice(&md, a, b, s) + (float)slice(&md, a + s, b + s, k - s);
-				if ((gc.dtype_d == MXA_DT_F64 ? mxa_f64_bits(d) : mxa_f32_bits((float)d)) == want) {
+				if ((gc.dtype_d == MXA_DTYPE_F64 ? mxe_f64_bits(d) : mxe_f32_bits((float)d)) == want) {
 					cnt[s / md.find2]++;
 					nm++;
 				}
@@ -256,23 +256,23 @@ static void run_case(const char *path, struct model md)
 						sb[ns++] = b[kk];
 					}
 				}
-				p = gc.dtype_a == MXA_DT_F64 ? f64_slice(&md, sa, sb, ns)
+				p = gc.dtype_a == MXA_DTYPE_F64 ? f64_slice(&md, sa, sb, ns)
 							     : slice(&md, sa, sb, ns);
-				if (gc.dtype_a == MXA_DT_F64)
+				if (gc.dtype_a == MXA_DTYPE_F64)
 					d = s ? d + p : p;
 				else
 					d = s ? (double)((float)d + (float)p) : p;
 			}
-			if (gc.dtype_d == MXA_DT_F64) {
-				g = mxa_f64_bits(d);
+			if (gc.dtype_d == MXA_DTYPE_F64) {
+				g = mxe_f64_bits(d);
 			} else {
-				g = mxa_f32_bits((float)d);
+				g = mxe_f32_bits((float)d);
 			}
-			e = mxa_row_code(gc.dtype_d, gc.d + i * gc.ldd, j);
+			e = mxe_row_code(gc.dtype_d, gc.d + i * gc.ldd, j);
 			same += g == e;
-			want = mxa_decode_code(gc.dtype_d, e);
+			want = mxe_decode_code(gc.dtype_d, e);
 			if (md.hist) {
-				double ulp = gc.dtype_d == MXA_DT_F64 ? ldexp(1.0, ilogb(want) - 52)
+				double ulp = gc.dtype_d == MXA_DTYPE_F64 ? ldexp(1.0, ilogb(want) - 52)
 								      : ldexp(1.0, ilogb(want) - 23);
 				double u = want != 0.0 ? (d - want) / ulp : 0.0;
 				int h = (int)lrint(u);
@@ -293,7 +293,7 @@ out:
 	free(bv);
 	free(sa);
 	free(sb);
-	mxa_golden_free(&gc);
+	mxe_golden_free(&gc);
 }
 
 int main(int argc, char **argv)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mxa_engine.h"
+#include "mxe_engine.h"
 #include "tap.h"
 
 static uint32_t f2u(float f)
@@ -41,7 +41,7 @@ static uint32_t rnd32(void)
 
 /* Independent description of the small float formats. */
 struct mini {
-	enum mxa_dtype t;
+	enum mxa_isa_dtype t;
 	int ebits, mbits, bias;
 	int ieee;	/* all-ones exponent = Inf/NaN */
 	int fn;		/* only S.1..1.1..1 is NaN (E4M3) */
@@ -49,11 +49,11 @@ struct mini {
 };
 
 static const struct mini minis[] = {
-	{ MXA_DT_E4M3, 4, 3, 7, 0, 1, 256 },
-	{ MXA_DT_E5M2, 5, 2, 15, 1, 0, 256 },
-	{ MXA_DT_E3M2, 3, 2, 3, 0, 0, 64 },
-	{ MXA_DT_E2M3, 2, 3, 1, 0, 0, 64 },
-	{ MXA_DT_E2M1, 2, 1, 1, 0, 0, 16 },
+	{ MXA_DTYPE_E4M3, 4, 3, 7, 0, 1, 256 },
+	{ MXA_DTYPE_E5M2, 5, 2, 15, 1, 0, 256 },
+	{ MXA_DTYPE_E3M2, 3, 2, 3, 0, 0, 64 },
+	{ MXA_DTYPE_E2M3, 2, 3, 1, 0, 0, 64 },
+	{ MXA_DTYPE_E2M1, 2, 1, 1, 0, 0, 16 },
 };
 
 /* Value of a code by the textbook formula (NaN for NaN codes). */
@@ -72,35 +72,35 @@ static double mini_value(const struct mini *f, unsigned c)
 	return s ? -v : v;
 }
 
-static float decode_mini(enum mxa_dtype t, unsigned c)
+static float decode_mini(enum mxa_isa_dtype t, unsigned c)
 {
 	switch (t) {
-	case MXA_DT_E4M3:
-		return mxa_cvt_e4m3_to_f32(c);
-	case MXA_DT_E5M2:
-		return mxa_cvt_e5m2_to_f32(c);
-	case MXA_DT_E3M2:
-		return mxa_cvt_e3m2_to_f32(c);
-	case MXA_DT_E2M3:
-		return mxa_cvt_e2m3_to_f32(c);
+	case MXA_DTYPE_E4M3:
+		return mxe_cvt_e4m3_to_f32(c);
+	case MXA_DTYPE_E5M2:
+		return mxe_cvt_e5m2_to_f32(c);
+	case MXA_DTYPE_E3M2:
+		return mxe_cvt_e3m2_to_f32(c);
+	case MXA_DTYPE_E2M3:
+		return mxe_cvt_e2m3_to_f32(c);
 	default:
-		return mxa_cvt_e2m1_to_f32(c);
+		return mxe_cvt_e2m1_to_f32(c);
 	}
 }
 
-static unsigned encode_mini(enum mxa_dtype t, float x, int sat)
+static unsigned encode_mini(enum mxa_isa_dtype t, float x, int sat)
 {
 	switch (t) {
-	case MXA_DT_E4M3:
-		return mxa_cvt_f32_to_e4m3(x, sat);
-	case MXA_DT_E5M2:
-		return mxa_cvt_f32_to_e5m2(x, sat);
-	case MXA_DT_E3M2:
-		return mxa_cvt_f32_to_e3m2(x, sat);
-	case MXA_DT_E2M3:
-		return mxa_cvt_f32_to_e2m3(x, sat);
+	case MXA_DTYPE_E4M3:
+		return mxe_cvt_f32_to_e4m3(x, sat);
+	case MXA_DTYPE_E5M2:
+		return mxe_cvt_f32_to_e5m2(x, sat);
+	case MXA_DTYPE_E3M2:
+		return mxe_cvt_f32_to_e3m2(x, sat);
+	case MXA_DTYPE_E2M3:
+		return mxe_cvt_f32_to_e2m3(x, sat);
 	default:
-		return mxa_cvt_f32_to_e2m1(x, sat);
+		return mxe_cvt_f32_to_e2m1(x, sat);
 	}
 }
 
@@ -155,7 +155,7 @@ static void test_minis(void)
 {
 	for (size_t fi = 0; fi < sizeof(minis) / sizeof(minis[0]); fi++) {
 		const struct mini *f = &minis[fi];
-		const char *nm = mxa_dtype_name(f->t);
+		const char *nm = mxe_dtype_name(f->t);
 		unsigned sbit = 1u << (f->ebits + f->mbits);
 		int bad = 0, badrt = 0, badr = 0, nr = 0;
 
@@ -232,29 +232,29 @@ static void test_fp8_special(void)
 	int bad = 0;
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (mxa_cvt_f32_to_e4m3(t[i].x, 1) != t[i].sat ||
-		    mxa_cvt_f32_to_e4m3(t[i].x, 0) != t[i].nosat)
+		if (mxe_cvt_f32_to_e4m3(t[i].x, 1) != t[i].sat ||
+		    mxe_cvt_f32_to_e4m3(t[i].x, 0) != t[i].nosat)
 			bad++;
 	tap_ok(!bad, "e4m3: the measured H200 table (satfinite and non-saturating)");
 
-	tap_ok(mxa_cvt_f32_to_e5m2(57344.f, 0) == 0x7B && mxa_cvt_f32_to_e5m2(61440.f, 0) == 0x7C &&
-	       mxa_cvt_f32_to_e5m2(61439.f, 0) == 0x7B && mxa_cvt_f32_to_e5m2(61440.f, 1) == 0x7B &&
-	       mxa_cvt_f32_to_e5m2(INFINITY, 0) == 0x7C && mxa_cvt_f32_to_e5m2(-INFINITY, 0) == 0xFC &&
-	       mxa_cvt_f32_to_e5m2(INFINITY, 1) == 0x7B && mxa_cvt_f32_to_e5m2(-INFINITY, 1) == 0xFB &&
-	       mxa_cvt_f32_to_e5m2(NAN, 0) == 0x7F && mxa_cvt_f32_to_e5m2(NAN, 1) == 0x7F,
+	tap_ok(mxe_cvt_f32_to_e5m2(57344.f, 0) == 0x7B && mxe_cvt_f32_to_e5m2(61440.f, 0) == 0x7C &&
+	       mxe_cvt_f32_to_e5m2(61439.f, 0) == 0x7B && mxe_cvt_f32_to_e5m2(61440.f, 1) == 0x7B &&
+	       mxe_cvt_f32_to_e5m2(INFINITY, 0) == 0x7C && mxe_cvt_f32_to_e5m2(-INFINITY, 0) == 0xFC &&
+	       mxe_cvt_f32_to_e5m2(INFINITY, 1) == 0x7B && mxe_cvt_f32_to_e5m2(-INFINITY, 1) == 0xFB &&
+	       mxe_cvt_f32_to_e5m2(NAN, 0) == 0x7F && mxe_cvt_f32_to_e5m2(NAN, 1) == 0x7F,
 	       "e5m2: overflow to Inf, satfinite to 57344, NaN to 0x7F");
-	tap_ok(f2u(mxa_cvt_e4m3_to_f32(0x7F)) == 0x7FFFFFFFu &&
-	       f2u(mxa_cvt_e4m3_to_f32(0xFF)) == 0x7FFFFFFFu &&
-	       f2u(mxa_cvt_e5m2_to_f32(0x7D)) == 0x7FFFFFFFu &&
-	       mxa_cvt_e5m2_to_f32(0x7C) == INFINITY && mxa_cvt_e5m2_to_f32(0xFC) == -INFINITY,
+	tap_ok(f2u(mxe_cvt_e4m3_to_f32(0x7F)) == 0x7FFFFFFFu &&
+	       f2u(mxe_cvt_e4m3_to_f32(0xFF)) == 0x7FFFFFFFu &&
+	       f2u(mxe_cvt_e5m2_to_f32(0x7D)) == 0x7FFFFFFFu &&
+	       mxe_cvt_e5m2_to_f32(0x7C) == INFINITY && mxe_cvt_e5m2_to_f32(0xFC) == -INFINITY,
 	       "fp8 decode: NaN codes give the H200's 0x7FFFFFFF, e5m2 Inf");
 	/* FP6/FP4: saturate always; NaN -> -0 (ml_dtypes) or +max (satfinite) */
-	tap_ok(mxa_cvt_f32_to_e2m1(7.f, 0) == 0x7 && mxa_cvt_f32_to_e2m1(100.f, 0) == 0x7 &&
-	       mxa_cvt_f32_to_e2m1(-INFINITY, 0) == 0xF && mxa_cvt_f32_to_e2m1(NAN, 0) == 0x8 &&
-	       mxa_cvt_f32_to_e2m1(NAN, 1) == 0x7 && mxa_cvt_f32_to_e3m2(1e9f, 0) == 0x1F &&
-	       mxa_cvt_f32_to_e3m2(NAN, 0) == 0x20 && mxa_cvt_f32_to_e2m3(-8.f, 1) == 0x3F &&
-	       mxa_cvt_f32_to_e2m3(NAN, 1) == 0x1F && mxa_cvt_f32_to_e2m1(0.25f, 0) == 0x0 &&
-	       mxa_cvt_f32_to_e2m1(0.26f, 0) == 0x1 && mxa_cvt_f32_to_e2m1(-0.25f, 0) == 0x8,
+	tap_ok(mxe_cvt_f32_to_e2m1(7.f, 0) == 0x7 && mxe_cvt_f32_to_e2m1(100.f, 0) == 0x7 &&
+	       mxe_cvt_f32_to_e2m1(-INFINITY, 0) == 0xF && mxe_cvt_f32_to_e2m1(NAN, 0) == 0x8 &&
+	       mxe_cvt_f32_to_e2m1(NAN, 1) == 0x7 && mxe_cvt_f32_to_e3m2(1e9f, 0) == 0x1F &&
+	       mxe_cvt_f32_to_e3m2(NAN, 0) == 0x20 && mxe_cvt_f32_to_e2m3(-8.f, 1) == 0x3F &&
+	       mxe_cvt_f32_to_e2m3(NAN, 1) == 0x1F && mxe_cvt_f32_to_e2m1(0.25f, 0) == 0x0 &&
+	       mxe_cvt_f32_to_e2m1(0.26f, 0) == 0x1 && mxe_cvt_f32_to_e2m1(-0.25f, 0) == 0x8,
 	       "fp6/fp4: saturation, NaN rules, subnormal ties");
 }
 
@@ -276,18 +276,18 @@ static void test_f16_bf16(void)
 		h = (_Float16)x;
 		memcpy(&ref, &h, 2);
 		n++;
-		if (mxa_cvt_f32_to_f16(x, 0) != ref)
+		if (mxe_cvt_f32_to_f16(x, 0) != ref)
 			bad16++;
 	}
 	tap_ok(!bad16, "f16: %d random f32 values match the compiler's _Float16 RNE", n);
 #else
 	tap_ok(1, "f16: no _Float16 in this compiler # SKIP");
 #endif
-	tap_ok(mxa_cvt_f32_to_f16(65504.f, 0) == 0x7BFF && mxa_cvt_f32_to_f16(65520.f, 0) == 0x7C00 &&
-	       mxa_cvt_f32_to_f16(65520.f, 1) == 0x7BFF && mxa_cvt_f32_to_f16(-INFINITY, 1) == 0xFBFF &&
-	       mxa_cvt_f32_to_f16(NAN, 0) == 0x7FFF && mxa_cvt_f32_to_f16(0x1p-24f, 0) == 0x0001 &&
-	       mxa_cvt_f32_to_f16(0x1p-25f, 0) == 0x0000 && mxa_cvt_f32_to_f16(0x1.8p-25f, 0) == 0x0001 &&
-	       mxa_cvt_f16_to_f32(0x0001) == 0x1p-24f && mxa_cvt_f16_to_f32(0xFC00) == -INFINITY,
+	tap_ok(mxe_cvt_f32_to_f16(65504.f, 0) == 0x7BFF && mxe_cvt_f32_to_f16(65520.f, 0) == 0x7C00 &&
+	       mxe_cvt_f32_to_f16(65520.f, 1) == 0x7BFF && mxe_cvt_f32_to_f16(-INFINITY, 1) == 0xFBFF &&
+	       mxe_cvt_f32_to_f16(NAN, 0) == 0x7FFF && mxe_cvt_f32_to_f16(0x1p-24f, 0) == 0x0001 &&
+	       mxe_cvt_f32_to_f16(0x1p-25f, 0) == 0x0000 && mxe_cvt_f32_to_f16(0x1.8p-25f, 0) == 0x0001 &&
+	       mxe_cvt_f16_to_f32(0x0001) == 0x1p-24f && mxe_cvt_f16_to_f32(0xFC00) == -INFINITY,
 	       "f16: overflow, satfinite, NaN, subnormals");
 
 	for (int r = 0; r < 2000000; r++) {
@@ -296,15 +296,15 @@ static void test_f16_bf16(void)
 
 		if (isnan(x))
 			continue;
-		if (mxa_cvt_f32_to_bf16(x, 0) != (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1)) >> 16))
+		if (mxe_cvt_f32_to_bf16(x, 0) != (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1)) >> 16))
 			bad_bf++;
 	}
 	tap_ok(!bad_bf, "bf16: random f32 values match the RNE bit recipe");
-	tap_ok(mxa_cvt_f32_to_bf16(NAN, 0) == 0x7FFF && mxa_cvt_f32_to_bf16(0x1.FFFFFEp127f, 0) == 0x7F80 &&
-	       mxa_cvt_f32_to_bf16(0x1.FFFFFEp127f, 1) == 0x7F7F &&
-	       mxa_cvt_f32_to_bf16(u2f(0x3F808000u), 0) == 0x3F80 &&
-	       mxa_cvt_f32_to_bf16(u2f(0x3F818000u), 0) == 0x3F82 &&
-	       mxa_cvt_bf16_to_f32(0x3F80) == 1.0f,
+	tap_ok(mxe_cvt_f32_to_bf16(NAN, 0) == 0x7FFF && mxe_cvt_f32_to_bf16(0x1.FFFFFEp127f, 0) == 0x7F80 &&
+	       mxe_cvt_f32_to_bf16(0x1.FFFFFEp127f, 1) == 0x7F7F &&
+	       mxe_cvt_f32_to_bf16(u2f(0x3F808000u), 0) == 0x3F80 &&
+	       mxe_cvt_f32_to_bf16(u2f(0x3F818000u), 0) == 0x3F82 &&
+	       mxe_cvt_bf16_to_f32(0x3F80) == 1.0f,
 	       "bf16: overflow, satfinite, NaN, ties to even");
 }
 
@@ -317,22 +317,22 @@ static void test_tf32(void)
 
 		if ((u & 0x7F800000u) == 0x7F800000u)
 			continue;
-		if (mxa_cvt_f32_to_tf32(u2f(u), MXA_TF32_RNA, 0) != ((u + 0x1000u) & ~0x1FFFu))
+		if (mxe_cvt_f32_to_tf32(u2f(u), MXE_TF32_RNA, 0) != ((u + 0x1000u) & ~0x1FFFu))
 			bad++;
 	}
 	tap_ok(!bad, "tf32: RNA (cvt.rna) matches the add-half-and-truncate recipe");
 	/* x = 1 + t*2^-12, t in {3, 2, 6, 1, 1.5} (NUMERICS_ISA 2.3) */
-	tap_ok(mxa_cvt_f32_to_tf32(1.f + 2 * 0x1p-12f, MXA_TF32_RNA, 0) == f2u(1.f + 4 * 0x1p-12f) &&
-	       mxa_cvt_f32_to_tf32(1.f + 2 * 0x1p-12f, MXA_TF32_RNE, 0) == f2u(1.f) &&
-	       mxa_cvt_f32_to_tf32(1.f + 6 * 0x1p-12f, MXA_TF32_RNE, 0) == f2u(1.f + 8 * 0x1p-12f) &&
-	       mxa_cvt_f32_to_tf32(1.f + 3 * 0x1p-12f, MXA_TF32_RZ, 0) == f2u(1.f) &&
-	       mxa_cvt_f32_to_tf32(1.f + 1.5f * 0x1p-12f, MXA_TF32_RNA, 0) == f2u(1.f),
+	tap_ok(mxe_cvt_f32_to_tf32(1.f + 2 * 0x1p-12f, MXE_TF32_RNA, 0) == f2u(1.f + 4 * 0x1p-12f) &&
+	       mxe_cvt_f32_to_tf32(1.f + 2 * 0x1p-12f, MXE_TF32_RNE, 0) == f2u(1.f) &&
+	       mxe_cvt_f32_to_tf32(1.f + 6 * 0x1p-12f, MXE_TF32_RNE, 0) == f2u(1.f + 8 * 0x1p-12f) &&
+	       mxe_cvt_f32_to_tf32(1.f + 3 * 0x1p-12f, MXE_TF32_RZ, 0) == f2u(1.f) &&
+	       mxe_cvt_f32_to_tf32(1.f + 1.5f * 0x1p-12f, MXE_TF32_RNA, 0) == f2u(1.f),
 	       "tf32: RNA, RNE and RZ on ties and near-ties");
-	tap_ok(mxa_cvt_f32_to_tf32(u2f(0x7F7FFFFFu), MXA_TF32_RNA, 0) == 0x7F800000u &&
-	       mxa_cvt_f32_to_tf32(u2f(0x7F7FFFFFu), MXA_TF32_RNA, 1) == 0x7F7FE000u &&
-	       mxa_cvt_f32_to_tf32(u2f(0xFF8C2E4Fu), MXA_TF32_RNA, 0) == 0xFF8C2000u &&
-	       mxa_cvt_f32_to_tf32(u2f(0x7F800001u), MXA_TF32_RNA, 0) != 0x7F800000u &&
-	       mxa_cvt_f32_to_tf32(INFINITY, MXA_TF32_RNA, 0) == 0x7F800000u,
+	tap_ok(mxe_cvt_f32_to_tf32(u2f(0x7F7FFFFFu), MXE_TF32_RNA, 0) == 0x7F800000u &&
+	       mxe_cvt_f32_to_tf32(u2f(0x7F7FFFFFu), MXE_TF32_RNA, 1) == 0x7F7FE000u &&
+	       mxe_cvt_f32_to_tf32(u2f(0xFF8C2E4Fu), MXE_TF32_RNA, 0) == 0xFF8C2000u &&
+	       mxe_cvt_f32_to_tf32(u2f(0x7F800001u), MXE_TF32_RNA, 0) != 0x7F800000u &&
+	       mxe_cvt_f32_to_tf32(INFINITY, MXE_TF32_RNA, 0) == 0x7F800000u,
 	       "tf32: overflow to Inf, satfinite, NaN payload kept and never Inf");
 }
 
@@ -341,39 +341,39 @@ static void test_e8m0(void)
 	int bad = 0;
 
 	for (int c = 0; c < 255; c++)
-		if (mxa_cvt_e8m0_to_f32(c) != (float)ldexp(1.0, c - 127))
+		if (mxe_cvt_e8m0_to_f32(c) != (float)ldexp(1.0, c - 127))
 			bad++;
-	tap_ok(!bad && f2u(mxa_cvt_e8m0_to_f32(0xFF)) == 0x7FC00000u &&
-	       f2u(mxa_cvt_e8m0_to_f32(0x00)) == 0x00400000u,
+	tap_ok(!bad && f2u(mxe_cvt_e8m0_to_f32(0xFF)) == 0x7FC00000u &&
+	       f2u(mxe_cvt_e8m0_to_f32(0x00)) == 0x00400000u,
 	       "e8m0: 2^(c-127), 0x00 = 2^-127 (f32 subnormal), 0xFF NaN");
-	tap_ok(mxa_cvt_f32_to_e8m0(1.5f, MXA_E8M0_RZ, 0) == 127 &&
-	       mxa_cvt_f32_to_e8m0(1.5f, MXA_E8M0_RP, 0) == 128 &&
-	       mxa_cvt_f32_to_e8m0(1.5f, MXA_E8M0_RN, 0) == 128 &&
-	       mxa_cvt_f32_to_e8m0(3.f, MXA_E8M0_RN, 0) == 129 &&
-	       mxa_cvt_f32_to_e8m0(1.4f, MXA_E8M0_RN, 0) == 127 &&
-	       mxa_cvt_f32_to_e8m0(1.f, MXA_E8M0_RP, 0) == 127 &&
-	       mxa_cvt_f32_to_e8m0(0x1p-130f, MXA_E8M0_RP, 0) == 0 &&
-	       mxa_cvt_f32_to_e8m0(0x1.8p127f, MXA_E8M0_RP, 0) == 0xFF &&
-	       mxa_cvt_f32_to_e8m0(0x1.8p127f, MXA_E8M0_RP, 1) == 0xFE &&
-	       mxa_cvt_f32_to_e8m0(NAN, MXA_E8M0_RP, 1) == 0xFF &&
-	       mxa_cvt_f32_to_e8m0(INFINITY, MXA_E8M0_RZ, 1) == 0xFE &&
-	       mxa_cvt_f32_to_e8m0(0.f, MXA_E8M0_RZ, 0) == 0x00 &&
-	       mxa_cvt_f32_to_e8m0(0.f, MXA_E8M0_RN, 0) == 0xFF &&
-	       mxa_cvt_f32_to_e8m0(-1.f, MXA_E8M0_RN, 0) == 0xFF,
+	tap_ok(mxe_cvt_f32_to_e8m0(1.5f, MXE_E8M0_RZ, 0) == 127 &&
+	       mxe_cvt_f32_to_e8m0(1.5f, MXE_E8M0_RP, 0) == 128 &&
+	       mxe_cvt_f32_to_e8m0(1.5f, MXE_E8M0_RN, 0) == 128 &&
+	       mxe_cvt_f32_to_e8m0(3.f, MXE_E8M0_RN, 0) == 129 &&
+	       mxe_cvt_f32_to_e8m0(1.4f, MXE_E8M0_RN, 0) == 127 &&
+	       mxe_cvt_f32_to_e8m0(1.f, MXE_E8M0_RP, 0) == 127 &&
+	       mxe_cvt_f32_to_e8m0(0x1p-130f, MXE_E8M0_RP, 0) == 0 &&
+	       mxe_cvt_f32_to_e8m0(0x1.8p127f, MXE_E8M0_RP, 0) == 0xFF &&
+	       mxe_cvt_f32_to_e8m0(0x1.8p127f, MXE_E8M0_RP, 1) == 0xFE &&
+	       mxe_cvt_f32_to_e8m0(NAN, MXE_E8M0_RP, 1) == 0xFF &&
+	       mxe_cvt_f32_to_e8m0(INFINITY, MXE_E8M0_RZ, 1) == 0xFE &&
+	       mxe_cvt_f32_to_e8m0(0.f, MXE_E8M0_RZ, 0) == 0x00 &&
+	       mxe_cvt_f32_to_e8m0(0.f, MXE_E8M0_RN, 0) == 0xFF &&
+	       mxe_cvt_f32_to_e8m0(-1.f, MXE_E8M0_RN, 0) == 0xFF,
 	       "e8m0: RZ, RP (cvt.rp), RN ties up (ml_dtypes), clamps, NaN, satfinite");
 }
 
 static void test_ints(void)
 {
-	tap_ok(mxa_cvt_f32_to_s8(2.5f) == 2 && mxa_cvt_f32_to_s8(3.5f) == 4 &&
-	       mxa_cvt_f32_to_s8(-2.5f) == -2 && mxa_cvt_f32_to_s8(200.f) == 127 &&
-	       mxa_cvt_f32_to_s8(-200.f) == -128 && mxa_cvt_f32_to_s8(NAN) == 0 &&
-	       mxa_cvt_f32_to_s4(7.6f) == 7 && mxa_cvt_f32_to_s4(-9.f) == -8,
+	tap_ok(mxe_cvt_f32_to_s8(2.5f) == 2 && mxe_cvt_f32_to_s8(3.5f) == 4 &&
+	       mxe_cvt_f32_to_s8(-2.5f) == -2 && mxe_cvt_f32_to_s8(200.f) == 127 &&
+	       mxe_cvt_f32_to_s8(-200.f) == -128 && mxe_cvt_f32_to_s8(NAN) == 0 &&
+	       mxe_cvt_f32_to_s4(7.6f) == 7 && mxe_cvt_f32_to_s4(-9.f) == -8,
 	       "s8/s4: round to nearest even, saturate, NaN -> 0");
-	tap_ok(mxa_cvt_f32_to_mxint8(1.f) == 0x40 && mxa_cvt_f32_to_mxint8(2.f) == 0x7F &&
-	       mxa_cvt_f32_to_mxint8(-2.f) == 0x81 && mxa_cvt_f32_to_mxint8(1.f / 128) == 0 &&
-	       mxa_cvt_f32_to_mxint8(3.f / 128) == 2 && mxa_cvt_mxint8_to_f32(0x81) == -127.f / 64 &&
-	       mxa_cvt_mxint8_to_f32(0x80) == -2.f,
+	tap_ok(mxe_cvt_f32_to_mxint8(1.f) == 0x40 && mxe_cvt_f32_to_mxint8(2.f) == 0x7F &&
+	       mxe_cvt_f32_to_mxint8(-2.f) == 0x81 && mxe_cvt_f32_to_mxint8(1.f / 128) == 0 &&
+	       mxe_cvt_f32_to_mxint8(3.f / 128) == 2 && mxe_cvt_mxint8_to_f32(0x81) == -127.f / 64 &&
+	       mxe_cvt_mxint8_to_f32(0x80) == -2.f,
 	       "mxint8: x*64 rounded, clamped symmetric to +-127/64, 0x80 decodes to -2");
 }
 
@@ -387,17 +387,17 @@ static void test_wide(void)
 	int32_t in32[2] = { (1 << 24) + 1, (1 << 24) + 3 };
 	uint32_t out[2];
 
-	mxa_convert(MXA_DT_E4M3, e, MXA_DT_F64, d, 1, 0);
+	mxe_convert(MXA_DTYPE_E4M3, e, MXA_DTYPE_F64, d, 1, 0);
 	tap_ok(e[0] == 0x39, "f64 -> e4m3 rounds once (1.0625 + 2^-40 -> 1.125, not the f32 tie)");
-	mxa_convert(MXA_DT_F32, f, MXA_DT_F64, d, 4, 0);
+	mxe_convert(MXA_DTYPE_F32, f, MXA_DTYPE_F64, d, 4, 0);
 	tap_ok(f[1] == 1.0f + 0x1p-23f && f[2] == 0.0f && signbit(f[2]) && f[3] == INFINITY,
 	       "f64 -> f32: nearest even with a sticky bit, underflow to -0, overflow to Inf");
-	mxa_convert(MXA_DT_F32, f, MXA_DT_F64, d, 4, MXA_CVT_SATFINITE);
+	mxe_convert(MXA_DTYPE_F32, f, MXA_DTYPE_F64, d, 4, MXE_CVT_SATFINITE);
 	tap_ok(f[3] == 0x1.fffffep127f, "f64 -> f32 satfinite");
-	mxa_convert(MXA_DT_S32, s32, MXA_DT_F32, fs, 5, 0);
+	mxe_convert(MXA_DTYPE_S32, s32, MXA_DTYPE_F32, fs, 5, 0);
 	tap_ok(s32[0] == 2147483520 && s32[1] == INT32_MAX && s32[2] == INT32_MIN && s32[3] == 0 &&
 	       s32[4] == -2, "f32 -> s32: saturating, NaN -> 0, ties to even");
-	mxa_convert(MXA_DT_F32, out, MXA_DT_S32, in32, 2, 0);
+	mxe_convert(MXA_DTYPE_F32, out, MXA_DTYPE_S32, in32, 2, 0);
 	tap_ok(out[0] == f2u(16777216.f) && out[1] == f2u(16777220.f),
 	       "s32 -> f32 rounds to nearest even (2^24+1 -> 2^24, 2^24+3 -> 2^24+4)");
 }
@@ -409,28 +409,28 @@ static void test_packing(void)
 	float back[9];
 	int8_t s8[9];
 
-	mxa_convert(MXA_DT_S4, s4, MXA_DT_F32, src, 9, 0);
+	mxe_convert(MXA_DTYPE_S4, s4, MXA_DTYPE_F32, src, 9, 0);
 	tap_ok(s4[0] == 0xE1 && s4[1] == 0xC3 && s4[4] == 0x07,
 	       "s4: two per byte, lower index in the low nibble (0x%02x 0x%02x)", s4[0], s4[1]);
-	mxa_convert(MXA_DT_F32, back, MXA_DT_S4, s4, 9, 0);
+	mxe_convert(MXA_DTYPE_F32, back, MXA_DTYPE_S4, s4, 9, 0);
 	tap_ok(back[1] == -2 && back[6] == -7 && back[7] == 0 && back[8] == 7,
 	       "s4: packed round trip (0.5 -> 0 by RNE)");
-	mxa_convert(MXA_DT_E2M1, e2m1, MXA_DT_F32, src, 9, 0);
-	mxa_convert(MXA_DT_F32, back, MXA_DT_E2M1, e2m1, 9, 0);
+	mxe_convert(MXA_DTYPE_E2M1, e2m1, MXA_DTYPE_F32, src, 9, 0);
+	mxe_convert(MXA_DTYPE_F32, back, MXA_DTYPE_E2M1, e2m1, 9, 0);
 	tap_ok(e2m1[0] == 0xC2 && back[4] == 4 && back[5] == 6 && back[6] == -6 && back[7] == 0.5f,
 	       "e2m1: packed two per byte, 5 -> 4 (tie to even), -7 saturates");
-	mxa_convert(MXA_DT_B1, b1, MXA_DT_F32, src, 9, 0);
+	mxe_convert(MXA_DTYPE_B1, b1, MXA_DTYPE_F32, src, 9, 0);
 	tap_ok(b1[0] == 0xFF && b1[1] == 0x01, "b1: eight per byte, LSB first");
-	mxa_convert(MXA_DT_S8, s8, MXA_DT_F32, src, 9, 0);
-	tap_ok(s8[3] == -4 && s8[7] == 0, "f32 -> s8 through mxa_convert");
-	tap_ok(mxa_dtype_row_bytes(MXA_DT_E2M1, 7) == 4 && mxa_dtype_row_bytes(MXA_DT_B1, 9) == 2 &&
-	       mxa_dtype_row_bytes(MXA_DT_E3M2, 5) == 5 && mxa_dtype_row_bytes(MXA_DT_F64, 3) == 24,
+	mxe_convert(MXA_DTYPE_S8, s8, MXA_DTYPE_F32, src, 9, 0);
+	tap_ok(s8[3] == -4 && s8[7] == 0, "f32 -> s8 through mxe_convert");
+	tap_ok(mxe_dtype_row_bytes(MXA_DTYPE_E2M1, 7) == 4 && mxe_dtype_row_bytes(MXA_DTYPE_B1, 9) == 2 &&
+	       mxe_dtype_row_bytes(MXA_DTYPE_E3M2, 5) == 5 && mxe_dtype_row_bytes(MXA_DTYPE_F64, 3) == 24,
 	       "row sizes of packed types");
-	tap_ok(mxa_dtype_from_name("e4m3") == MXA_DT_E4M3 && mxa_dtype_from_name("mxint8") == 15 &&
-	       mxa_dtype_from_name("nope") == -1 && MXA_DT_E2M1 == 14 && MXA_DT_S32 == 11,
+	tap_ok(mxe_dtype_from_name("e4m3") == MXA_DTYPE_E4M3 && mxe_dtype_from_name("mxint8") == 15 &&
+	       mxe_dtype_from_name("nope") == -1 && MXA_DTYPE_E2M1 == 14 && MXA_DTYPE_S32 == 11,
 	       "dtype codes equal the MXGV codes; names parse");
-	tap_ok(mxa_convert(MXA_DT_COUNT, back, MXA_DT_F32, src, 1, 0) == MXA_ENGINE_EINVAL_DTYPE,
-	       "mxa_convert rejects an unknown type");
+	tap_ok(mxe_convert(MXA_DTYPE_COUNT, back, MXA_DTYPE_F32, src, 1, 0) == MXE_ENGINE_EINVAL_DTYPE,
+	       "mxe_convert rejects an unknown type");
 }
 
 int main(void)

@@ -12,33 +12,33 @@
 #include "test-engine-util.h"
 
 struct combo {
-	enum mxa_dtype a, b, d;
+	enum mxa_isa_dtype a, b, d;
 	int mx;		/* with E8M0 scales */
 };
 
 static const struct combo combos[] = {
-	{ MXA_DT_F32, MXA_DT_F32, MXA_DT_F32, 0 },
-	{ MXA_DT_TF32, MXA_DT_TF32, MXA_DT_F32, 0 },
-	{ MXA_DT_F16, MXA_DT_F16, MXA_DT_F32, 0 },
-	{ MXA_DT_F16, MXA_DT_F16, MXA_DT_F16, 0 },
-	{ MXA_DT_BF16, MXA_DT_BF16, MXA_DT_F32, 0 },
-	{ MXA_DT_BF16, MXA_DT_F16, MXA_DT_F32, 0 },
-	{ MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 0 },
-	{ MXA_DT_E4M3, MXA_DT_E5M2, MXA_DT_F32, 0 },
-	{ MXA_DT_E5M2, MXA_DT_E5M2, MXA_DT_F16, 0 },
-	{ MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 1 },
-	{ MXA_DT_E5M2, MXA_DT_E4M3, MXA_DT_F32, 1 },
-	{ MXA_DT_E5M2, MXA_DT_E5M2, MXA_DT_F32, 1 },
-	{ MXA_DT_E3M2, MXA_DT_E3M2, MXA_DT_F32, 1 },
-	{ MXA_DT_E2M3, MXA_DT_E2M1, MXA_DT_F32, 1 },
-	{ MXA_DT_E2M1, MXA_DT_E2M1, MXA_DT_F32, 1 },
-	{ MXA_DT_MXINT8, MXA_DT_MXINT8, MXA_DT_F32, 1 },
-	{ MXA_DT_F16, MXA_DT_E4M3, MXA_DT_F32, 1 },	/* f16 side ignores its scale */
-	{ MXA_DT_F64, MXA_DT_F64, MXA_DT_F64, 0 },
-	{ MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0 },
-	{ MXA_DT_S4, MXA_DT_S4, MXA_DT_S32, 0 },
-	{ MXA_DT_S8, MXA_DT_S4, MXA_DT_S32, 0 },
-	{ MXA_DT_B1, MXA_DT_B1, MXA_DT_S32, 0 },
+	{ MXA_DTYPE_F32, MXA_DTYPE_F32, MXA_DTYPE_F32, 0 },
+	{ MXA_DTYPE_TF32, MXA_DTYPE_TF32, MXA_DTYPE_F32, 0 },
+	{ MXA_DTYPE_F16, MXA_DTYPE_F16, MXA_DTYPE_F32, 0 },
+	{ MXA_DTYPE_F16, MXA_DTYPE_F16, MXA_DTYPE_F16, 0 },
+	{ MXA_DTYPE_BF16, MXA_DTYPE_BF16, MXA_DTYPE_F32, 0 },
+	{ MXA_DTYPE_BF16, MXA_DTYPE_F16, MXA_DTYPE_F32, 0 },
+	{ MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 0 },
+	{ MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, MXA_DTYPE_F32, 0 },
+	{ MXA_DTYPE_E5M2, MXA_DTYPE_E5M2, MXA_DTYPE_F16, 0 },
+	{ MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+	{ MXA_DTYPE_E5M2, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+	{ MXA_DTYPE_E5M2, MXA_DTYPE_E5M2, MXA_DTYPE_F32, 1 },
+	{ MXA_DTYPE_E3M2, MXA_DTYPE_E3M2, MXA_DTYPE_F32, 1 },
+	{ MXA_DTYPE_E2M3, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
+	{ MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
+	{ MXA_DTYPE_MXINT8, MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 1 },
+	{ MXA_DTYPE_F16, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },	/* f16 side ignores its scale */
+	{ MXA_DTYPE_F64, MXA_DTYPE_F64, MXA_DTYPE_F64, 0 },
+	{ MXA_DTYPE_S8, MXA_DTYPE_S8, MXA_DTYPE_S32, 0 },
+	{ MXA_DTYPE_S4, MXA_DTYPE_S4, MXA_DTYPE_S32, 0 },
+	{ MXA_DTYPE_S8, MXA_DTYPE_S4, MXA_DTYPE_S32, 0 },
+	{ MXA_DTYPE_B1, MXA_DTYPE_B1, MXA_DTYPE_S32, 0 },
 };
 
 struct bufs {
@@ -49,10 +49,10 @@ struct bufs {
 static struct bufs B;
 
 /* Build a random operation; returns the descriptor. */
-static struct mxa_gemm_desc make_op(const struct combo *cb, unsigned m, unsigned n, unsigned k,
+static struct mxe_gemm_desc make_op(const struct combo *cb, unsigned m, unsigned n, unsigned k,
 				    int acc)
 {
-	struct mxa_gemm_desc d;
+	struct mxe_gemm_desc d;
 
 	memset(&d, 0, sizeof(d));
 	d.m = m;
@@ -65,64 +65,64 @@ static struct mxa_gemm_desc make_op(const struct combo *cb, unsigned m, unsigned
 	d.a = B.a;
 	d.b = B.b;
 	d.d = B.d;
-	tu_fill(cb->a, B.a, m, k, mxa_dtype_row_bytes(cb->a, k));
-	tu_fill(cb->b, B.b, n, k, mxa_dtype_row_bytes(cb->b, k));
+	tu_fill(cb->a, B.a, m, k, mxe_dtype_row_bytes(cb->a, k));
+	tu_fill(cb->b, B.b, n, k, mxe_dtype_row_bytes(cb->b, k));
 	if (acc) {
-		d.flags |= MXA_GEMM_ACCUMULATE;
+		d.flags |= MXA_GEMM_F_ACCUMULATE;
 		d.c = B.c;
-		tu_fill(cb->d, B.c, m, n, mxa_dtype_row_bytes(cb->d, n));
+		tu_fill(cb->d, B.c, m, n, mxe_dtype_row_bytes(cb->d, n));
 	}
 	if (cb->mx) {
 		d.scale_block = 32;
 		d.scale_a = B.sa;
 		d.scale_b = B.sb;
-		tu_fill(MXA_DT_E8M0, B.sa, m, k / 32, k / 32);
-		tu_fill(MXA_DT_E8M0, B.sb, n, k / 32, k / 32);
+		tu_fill(MXA_DTYPE_E8M0, B.sa, m, k / 32, k / 32);
+		tu_fill(MXA_DTYPE_E8M0, B.sb, n, k / 32, k / 32);
 	}
 	return d;
 }
 
-static int run_and_compare(struct mxa_engine *eng, struct mxa_gemm_desc *d, size_t *nbad)
+static int run_and_compare(struct mxe_engine *eng, struct mxe_gemm_desc *d, size_t *nbad)
 {
-	int rc = mxa_gemm(eng, d);
+	int rc = mxe_gemm(eng, d);
 
 	if (rc)
 		return rc;
 	tu_ref_gemm(d, B.r);
-	*nbad = tu_diff(d, B.d, d->ldd ? d->ldd : mxa_dtype_row_bytes(d->type_d, d->n), B.r);
+	*nbad = tu_diff(d, B.d, d->ldd ? d->ldd : mxe_dtype_row_bytes(d->type_d, d->n), B.r);
 	return 0;
 }
 
-static void test_combos(struct mxa_engine *eng)
+static void test_combos(struct mxe_engine *eng)
 {
 	for (size_t i = 0; i < sizeof(combos) / sizeof(combos[0]); i++) {
 		const struct combo *cb = &combos[i];
-		unsigned k = cb->a == MXA_DT_B1 ? 256 : 128;
+		unsigned k = cb->a == MXA_DTYPE_B1 ? 256 : 128;
 		size_t bad_total = 0;
 		int rc = 0;
 
 		for (int acc = 0; acc < 2 && !rc; acc++) {
 			for (int chunk = 0; chunk < 2 && !rc; chunk++) {
-				struct mxa_gemm_desc d = make_op(cb, 7, 9, k, acc);
+				struct mxe_gemm_desc d = make_op(cb, 7, 9, k, acc);
 				size_t bad = 0;
 
 				d.k_chunk = chunk ? 32 : 0;
-				if (cb->d == MXA_DT_S32 && acc)
-					d.flags |= MXA_GEMM_SATFINITE;
+				if (cb->d == MXA_DTYPE_S32 && acc)
+					d.flags |= MXA_GEMM_F_SATFINITE;
 				rc = run_and_compare(eng, &d, &bad);
 				bad_total += bad;
 			}
 		}
 		tap_ok(!rc && !bad_total, "exact %s x %s -> %s%s: bit-exact vs reference (%zu differ, rc %d)",
-		       mxa_dtype_name(cb->a), mxa_dtype_name(cb->b), mxa_dtype_name(cb->d),
+		       mxe_dtype_name(cb->a), mxe_dtype_name(cb->b), mxe_dtype_name(cb->d),
 		       cb->mx ? " (MX scales)" : "", bad_total, rc);
 	}
 }
 
-static void test_int_overflow(struct mxa_engine *eng)
+static void test_int_overflow(struct mxe_engine *eng)
 {
-	static const struct combo cb = { MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0 };
-	struct mxa_gemm_desc d = make_op(&cb, 2, 2, 32, 1);
+	static const struct combo cb = { MXA_DTYPE_S8, MXA_DTYPE_S8, MXA_DTYPE_S32, 0 };
+	struct mxe_gemm_desc d = make_op(&cb, 2, 2, 32, 1);
 	int32_t *c = (int32_t *)B.c, *out = (int32_t *)B.d;
 
 	memset(B.a, 127, 64);
@@ -132,42 +132,42 @@ static void test_int_overflow(struct mxa_engine *eng)
 	c[2] = INT32_MIN + 3;
 	c[3] = 0;
 	((int8_t *)B.b)[32] = -128;	/* row 1 of B: -128, 127, ... */
-	mxa_gemm(eng, &d);
+	mxe_gemm(eng, &d);
 	tap_ok(out[0] == (int32_t)((uint32_t)(INT32_MAX - 10) + 32u * 127 * 127) && out[1] == 5 + 31 * 127 * 127 - 128 * 127,
 	       "s8: without satfinite the int32 accumulator wraps");
-	d.flags |= MXA_GEMM_SATFINITE;
-	mxa_gemm(eng, &d);
+	d.flags |= MXA_GEMM_F_SATFINITE;
+	mxe_gemm(eng, &d);
 	tap_ok(out[0] == INT32_MAX && out[2] == INT32_MIN + 3 + 32 * 127 * 127,
 	       "s8: satfinite clamps at INT32_MAX");
 	c[0] = INT32_MIN + 1;
 	memset(B.b, 0x80, 32);
-	mxa_gemm(eng, &d);
+	mxe_gemm(eng, &d);
 	tap_ok(out[0] == INT32_MIN, "s8: satfinite clamps at INT32_MIN");
 }
 
-static void test_b1(struct mxa_engine *eng)
+static void test_b1(struct mxe_engine *eng)
 {
-	static const struct combo cb = { MXA_DT_B1, MXA_DT_B1, MXA_DT_S32, 0 };
-	struct mxa_gemm_desc d = make_op(&cb, 1, 1, 128, 0);
+	static const struct combo cb = { MXA_DTYPE_B1, MXA_DTYPE_B1, MXA_DTYPE_S32, 0 };
+	struct mxe_gemm_desc d = make_op(&cb, 1, 1, 128, 0);
 	int32_t *out = (int32_t *)B.d;
 
 	memset(B.a, 0xF0, 16);
 	memset(B.b, 0x3C, 16);
-	mxa_gemm(eng, &d);
+	mxe_gemm(eng, &d);
 	tap_ok(out[0] == 16 * 2, "b1 AND + popc: popc(0xF0 & 0x3C) * 16 = %d", out[0]);
-	d.flags |= MXA_GEMM_B1_XOR;
-	mxa_gemm(eng, &d);
+	d.flags |= MXE_GEMM_B1_XOR;
+	mxe_gemm(eng, &d);
 	tap_ok(out[0] == 16 * 4, "b1 XOR + popc: popc(0xF0 ^ 0x3C) * 16 = %d", out[0]);
 }
 
-static void test_layouts(struct mxa_engine *eng)
+static void test_layouts(struct mxe_engine *eng)
 {
-	static const struct combo cb = { MXA_DT_BF16, MXA_DT_BF16, MXA_DT_F32, 0 };
-	struct mxa_gemm_desc d = make_op(&cb, 5, 6, 40, 1), t;
+	static const struct combo cb = { MXA_DTYPE_BF16, MXA_DTYPE_BF16, MXA_DTYPE_F32, 0 };
+	struct mxe_gemm_desc d = make_op(&cb, 5, 6, 40, 1), t;
 	static uint8_t bt[40 * 6 * 2], ap[5 * 100], dd[16384];
 	size_t bad;
 
-	mxa_gemm(eng, &d);
+	mxe_gemm(eng, &d);
 	memcpy(dd, B.d, 5 * 6 * 4);
 	/* B as K x N */
 	for (int j = 0; j < 6; j++)
@@ -175,9 +175,9 @@ static void test_layouts(struct mxa_engine *eng)
 			memcpy(bt + (kk * 6 + j) * 2, B.b + (j * 40 + kk) * 2, 2);
 	t = d;
 	t.b = bt;
-	t.flags |= MXA_GEMM_B_KN;
+	t.flags |= MXA_GEMM_F_B_KN;
 	memset(B.d, 0, 120);
-	mxa_gemm(eng, &t);
+	mxe_gemm(eng, &t);
 	tap_ok(!memcmp(B.d, dd, 120), "B given as K x N gives the same bits as N x K");
 	/* padded A rows and D rows */
 	for (int i = 0; i < 5; i++)
@@ -187,7 +187,7 @@ static void test_layouts(struct mxa_engine *eng)
 	t.lda = 100;
 	t.ldd = 40;
 	memset(B.d, 0, 200);
-	mxa_gemm(eng, &t);
+	mxe_gemm(eng, &t);
 	bad = 0;
 	for (int i = 0; i < 5; i++)
 		bad += memcmp(B.d + i * 40, dd + i * 24, 24) != 0;
@@ -196,22 +196,22 @@ static void test_layouts(struct mxa_engine *eng)
 	memcpy(B.d, B.c, 120);
 	t = d;
 	t.c = B.d;
-	mxa_gemm(eng, &t);
+	mxe_gemm(eng, &t);
 	tap_ok(!memcmp(B.d, dd, 120), "C may alias D (accumulate in place)");
 }
 
-/* A stored K x M (MXA_GEMM_A_KM): the same bits as M x K, exact and FAST, any type of
+/* A stored K x M (MXA_GEMM_F_A_KM): the same bits as M x K, exact and FAST, any type of
  * whole bytes (with MX scales too); sub-byte A and a short pitch are refused. */
-static void test_a_km(struct mxa_engine *eng)
+static void test_a_km(struct mxe_engine *eng)
 {
 	static const struct combo cbs[] = {
-		{ MXA_DT_BF16, MXA_DT_BF16, MXA_DT_F32, 0 }, { MXA_DT_E4M3, MXA_DT_E5M2, MXA_DT_F32, 1 },
-		{ MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0 }, { MXA_DT_F64, MXA_DT_F64, MXA_DT_F64, 0 },
-		{ MXA_DT_TF32, MXA_DT_TF32, MXA_DT_F32, 0 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_BF16, MXA_DTYPE_F32, 0 }, { MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_S8, MXA_DTYPE_S8, MXA_DTYPE_S32, 0 }, { MXA_DTYPE_F64, MXA_DTYPE_F64, MXA_DTYPE_F64, 0 },
+		{ MXA_DTYPE_TF32, MXA_DTYPE_TF32, MXA_DTYPE_F32, 0 },
 	};
 	static uint8_t at[128 * (37 * 8 + 8)], dd[16384];
-	static const struct combo sub = { MXA_DT_E2M1, MXA_DT_E2M1, MXA_DT_F32, 1 };
-	struct mxa_gemm_desc d, t;
+	static const struct combo sub = { MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 };
+	struct mxe_gemm_desc d, t;
 
 	for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
 		for (int accum = 0; accum < 2; accum++) {
@@ -219,10 +219,10 @@ static void test_a_km(struct mxa_engine *eng)
 			int rc;
 
 			d = make_op(&cbs[c], 37, 9, 128, 1);	/* FP8 MX: K % 64 */
-			d.accum = accum ? MXA_ACCUM_FAST : MXA_ACCUM_EXACT;
-			rc = mxa_gemm(eng, &d);
+			d.accum = accum ? MXE_ACCUM_FAST : MXE_ACCUM_EXACT;
+			rc = mxe_gemm(eng, &d);
 			memcpy(dd, B.d, 37 * 9 * 8);
-			es = mxa_dtype_bits(cbs[c].a) / 8;
+			es = mxe_dtype_bits(cbs[c].a) / 8;
 			ld = 37 * es + 8;	/* padded rows */
 			for (int kk = 0; kk < 128; kk++)
 				for (int i = 0; i < 37; i++)
@@ -230,45 +230,45 @@ static void test_a_km(struct mxa_engine *eng)
 			t = d;
 			t.a = at;
 			t.lda = ld;
-			t.flags |= MXA_GEMM_A_KM;
+			t.flags |= MXA_GEMM_F_A_KM;
 			memset(B.d, 0x5a, 37 * 9 * 8);
-			rc = rc ? rc : mxa_gemm_check(&t);
-			rc = rc ? rc : mxa_gemm(eng, &t);
-			tap_ok(!rc && !memcmp(B.d, dd, 37 * 9 * mxa_dtype_bits(cbs[c].d) / 8),
+			rc = rc ? rc : mxe_gemm_check(&t);
+			rc = rc ? rc : mxe_gemm(eng, &t);
+			tap_ok(!rc && !memcmp(B.d, dd, 37 * 9 * mxe_dtype_bits(cbs[c].d) / 8),
 			       "A as K x M (%s, %s, %s): the bits of M x K (rc %d)",
-			       mxa_dtype_name(cbs[c].a), cbs[c].mx ? "MX scales" : "no scales",
+			       mxe_dtype_name(cbs[c].a), cbs[c].mx ? "MX scales" : "no scales",
 			       accum ? "FAST" : "EXACT", rc);
 		}
 	}
 	t = make_op(&sub, 4, 4, 64, 0);
-	t.flags |= MXA_GEMM_A_KM;
-	tap_ok(mxa_gemm_check(&t) == MXA_ENGINE_EINVAL_LAYOUT &&
-	       mxa_gemm(eng, &t) == MXA_ENGINE_EINVAL_LAYOUT,
-	       "A as K x M of a sub-byte type -> MXA_ENGINE_EINVAL_LAYOUT");
+	t.flags |= MXA_GEMM_F_A_KM;
+	tap_ok(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_LAYOUT &&
+	       mxe_gemm(eng, &t) == MXE_ENGINE_EINVAL_LAYOUT,
+	       "A as K x M of a sub-byte type -> MXE_ENGINE_EINVAL_LAYOUT");
 	t = make_op(&cbs[0], 4, 4, 64, 0);
-	t.flags |= MXA_GEMM_A_KM;
+	t.flags |= MXA_GEMM_F_A_KM;
 	t.lda = 4 * 2 - 1;
-	tap_ok(mxa_gemm_check(&t) == MXA_ENGINE_EINVAL_LAYOUT,
-	       "A as K x M with a pitch shorter than M elements -> MXA_ENGINE_EINVAL_LAYOUT");
+	tap_ok(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_LAYOUT,
+	       "A as K x M with a pitch shorter than M elements -> MXE_ENGINE_EINVAL_LAYOUT");
 }
 
-static void test_specials(struct mxa_engine *eng)
+static void test_specials(struct mxe_engine *eng)
 {
-	static const struct combo cb = { MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 1 };
-	struct mxa_gemm_desc d = make_op(&cb, 4, 4, 64, 0);
+	static const struct combo cb = { MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 };
+	struct mxe_gemm_desc d = make_op(&cb, 4, 4, 64, 0);
 	float *out = (float *)B.d;
 	int ok;
 
 	B.sa[1 * 2 + 1] = 0xFF;	/* row 1, block 1 of A */
 	B.sb[3 * 2 + 0] = 0xFF;	/* column 3, block 0 of B */
-	mxa_gemm(eng, &d);
+	mxe_gemm(eng, &d);
 	ok = 1;
 	for (int i = 0; i < 4; i++)
 		for (int j = 0; j < 4; j++)
 			ok &= (isnan(out[i * 4 + j]) != 0) == (i == 1 || j == 3);
 	tap_ok(ok, "a NaN scale poisons exactly the outputs that use its block");
 
-	d = make_op(&(struct combo){ MXA_DT_F16, MXA_DT_F16, MXA_DT_F32, 0 }, 2, 2, 16, 0);
+	d = make_op(&(struct combo){ MXA_DTYPE_F16, MXA_DTYPE_F16, MXA_DTYPE_F32, 0 }, 2, 2, 16, 0);
 	memset(B.a, 0, 64);
 	memset(B.b, 0, 64);
 	((uint16_t *)B.a)[0] = 0x7C00;		/* A row 0: +Inf, 0, ... */
@@ -276,72 +276,72 @@ static void test_specials(struct mxa_engine *eng)
 	((uint16_t *)B.a)[17] = 0xFC00;
 	for (int kk = 0; kk < 16; kk++)
 		((uint16_t *)B.b)[16 + kk] = 0x3C00;	/* B col 1: all ones; col 0 zeros */
-	mxa_gemm(eng, &d);
+	mxe_gemm(eng, &d);
 	tap_ok(isnan(out[0]) && out[1] == INFINITY && isnan(out[2]) && isnan(out[3]) &&
 	       ((uint32_t *)B.d)[0] == 0x7FFFFFFFu,
 	       "Inf*0 and Inf-Inf give NaN (canonical 0x7FFFFFFF), Inf survives");
-	d = make_op(&(struct combo){ MXA_DT_E5M2, MXA_DT_E5M2, MXA_DT_F32, 0 }, 1, 1, 32, 0);
+	d = make_op(&(struct combo){ MXA_DTYPE_E5M2, MXA_DTYPE_E5M2, MXA_DTYPE_F32, 0 }, 1, 1, 32, 0);
 	memset(B.a, 0x7B, 32);	/* 57344 */
 	memset(B.b, 0x7B, 32);
-	mxa_gemm(eng, &d);
+	mxe_gemm(eng, &d);
 	tap_ok(out[0] == (float)(32.0 * 57344.0 * 57344.0), "e5m2 max * max * 32 is exact in f32");
-	d.type_d = d.type_c = MXA_DT_F16;
-	mxa_gemm(eng, &d);
+	d.type_d = d.type_c = MXA_DTYPE_F16;
+	mxe_gemm(eng, &d);
 	tap_ok(((uint16_t *)B.d)[0] == 0x7C00, "f16 accumulator overflows to +Inf");
 }
 
-static void test_errors(struct mxa_engine *eng)
+static void test_errors(struct mxe_engine *eng)
 {
-	static const struct combo fp8 = { MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 1 };
-	static const struct combo fp4 = { MXA_DT_E2M1, MXA_DT_E2M1, MXA_DT_F32, 1 };
-	struct mxa_gemm_desc d, e;
+	static const struct combo fp8 = { MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 };
+	static const struct combo fp4 = { MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 };
+	struct mxe_gemm_desc d, e;
 	int ok = 1;
 
 	d = make_op(&fp8, 4, 4, 64, 0);
 	e = d; e.k = 96;
-	ok &= mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_K_ALIGN;
-	tap_ok(ok, "FP8 with MX scales and K %% 64 != 0 -> MXA_ENGINE_EINVAL_K_ALIGN");
+	ok &= mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_K_ALIGN;
+	tap_ok(ok, "FP8 with MX scales and K %% 64 != 0 -> MXE_ENGINE_EINVAL_K_ALIGN");
 	e = make_op(&fp4, 4, 4, 64, 0);
 	e.k = 48;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_SCALE, "MX with K %% 32 != 0 -> EINVAL_SCALE");
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SCALE, "MX with K %% 32 != 0 -> EINVAL_SCALE");
 	e = d; e.scale_a = NULL;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_SCALE, "MX element type without its scale -> EINVAL_SCALE");
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SCALE, "MX element type without its scale -> EINVAL_SCALE");
 	e = d; e.scale_block = 16;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_SCALE, "scale block other than 32 -> EINVAL_SCALE");
-	e = d; e.type_a = e.type_b = MXA_DT_S8; e.type_d = MXA_DT_S32;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_SCALE, "scales on s8 data -> EINVAL_SCALE");
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SCALE, "scale block other than 32 -> EINVAL_SCALE");
+	e = d; e.type_a = e.type_b = MXA_DTYPE_S8; e.type_d = MXA_DTYPE_S32;
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SCALE, "scales on s8 data -> EINVAL_SCALE");
 	e = d; e.m = 0;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_SHAPE, "M = 0 -> EINVAL_SHAPE");
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SHAPE, "M = 0 -> EINVAL_SHAPE");
 	e = d; e.lda = 10;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_LAYOUT, "lda shorter than a row -> EINVAL_LAYOUT");
-	e = make_op(&fp4, 4, 4, 64, 0); e.flags |= MXA_GEMM_B_KN;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_LAYOUT, "B as K x N with 4-bit data -> EINVAL_LAYOUT");
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_LAYOUT, "lda shorter than a row -> EINVAL_LAYOUT");
+	e = make_op(&fp4, 4, 4, 64, 0); e.flags |= MXA_GEMM_F_B_KN;
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_LAYOUT, "B as K x N with 4-bit data -> EINVAL_LAYOUT");
 	e = d; e.lda = SIZE_MAX / 2;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EOVERFLOW, "rows * lda overflowing size_t -> EOVERFLOW");
-	e = d; e.type_b = MXA_DT_S8;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_DTYPE, "e4m3 x s8 -> EINVAL_DTYPE");
-	e = d; e.flags |= MXA_GEMM_ACCUMULATE; e.c = B.c; e.type_c = MXA_DT_F16;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_DTYPE, "C type different from D type -> EINVAL_DTYPE");
-	e = d; e.type_d = MXA_DT_BF16;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_DTYPE, "bf16 D -> EINVAL_DTYPE");
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EOVERFLOW, "rows * lda overflowing size_t -> EOVERFLOW");
+	e = d; e.type_b = MXA_DTYPE_S8;
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_DTYPE, "e4m3 x s8 -> EINVAL_DTYPE");
+	e = d; e.flags |= MXA_GEMM_F_ACCUMULATE; e.c = B.c; e.type_c = MXA_DTYPE_F16;
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_DTYPE, "C type different from D type -> EINVAL_DTYPE");
+	e = d; e.type_d = MXA_DTYPE_BF16;
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_DTYPE, "bf16 D -> EINVAL_DTYPE");
 	e = d; e.b = NULL;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL && mxa_gemm(eng, NULL) == MXA_ENGINE_EINVAL,
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL && mxe_gemm(eng, NULL) == MXE_ENGINE_EINVAL,
 	       "NULL operand or descriptor -> EINVAL");
 	e = d; e.flags |= 1u << 20;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL, "unknown flag -> EINVAL");
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL, "unknown flag -> EINVAL");
 	e = d; e.accum = 9;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_OPTION, "unknown accumulation mode -> EINVAL_OPTION");
-	e = d; e.accum = MXA_ACCUM_HOPPER;	/* d has MX scales */
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL_OPTION,
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_OPTION, "unknown accumulation mode -> EINVAL_OPTION");
+	e = d; e.accum = MXE_ACCUM_HOPPER;	/* d has MX scales */
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_OPTION,
 	       "HOPPER numerics with MX scales -> EINVAL_OPTION (no such tensor core)");
-	e = d; e.type_a = e.type_b = MXA_DT_S8; e.type_d = MXA_DT_S32; e.scale_a = e.scale_b = NULL;
-	e.scale_block = 0; e.flags |= MXA_GEMM_NEGATE_A;
-	tap_ok(mxa_gemm(eng, &e) == MXA_ENGINE_EINVAL, "negating integer operands -> EINVAL");
+	e = d; e.type_a = e.type_b = MXA_DTYPE_S8; e.type_d = MXA_DTYPE_S32; e.scale_a = e.scale_b = NULL;
+	e.scale_block = 0; e.flags |= MXE_GEMM_NEGATE_A;
+	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL, "negating integer operands -> EINVAL");
 	ok = 1;
-	for (int err = 0; err >= MXA_ENGINE_EBUSY; err--)
-		ok &= strcmp(mxa_engine_strerror(err), mxa_engine_strerror(-99)) != 0;
-	tap_ok(ok && strstr(mxa_engine_strerror(MXA_ENGINE_EINVAL_K_ALIGN), "64") &&
-	       strstr(mxa_engine_strerror(-99), "unknown"),
+	for (int err = 0; err >= MXE_ENGINE_EBUSY; err--)
+		ok &= strcmp(mxe_engine_strerror(err), mxe_engine_strerror(-99)) != 0;
+	tap_ok(ok && strstr(mxe_engine_strerror(MXE_ENGINE_EINVAL_K_ALIGN), "64") &&
+	       strstr(mxe_engine_strerror(-99), "unknown"),
 	       "every error code has a text");
 }
 
@@ -352,7 +352,7 @@ static char simd_paths[64];	/* the SIMD paths this CPU has, e.g. "portable/avx2"
  * the bits of the portable path. D is left as the best path wrote it; *rc
  * collects the return codes.
  */
-static int same_on_every_path(struct mxa_engine *eng, struct mxa_gemm_desc *d, size_t bytes,
+static int same_on_every_path(struct mxe_engine *eng, struct mxe_gemm_desc *d, size_t bytes,
 			      int *rc)
 {
 	static const char *const simd[3] = { "portable", "avx2", "avx512" };
@@ -361,16 +361,16 @@ static int same_on_every_path(struct mxa_engine *eng, struct mxa_gemm_desc *d, s
 
 	*rc = 0;
 	for (int l = 0; l < 3; l++) {
-		if (mxa_engine_set_simd(simd[l]))
+		if (mxe_engine_set_simd(simd[l]))
 			continue;
 		memset(d->d, 0xAA, bytes);
-		*rc |= mxa_gemm(eng, d);
+		*rc |= mxe_gemm(eng, d);
 		if (!l)
 			memcpy(ref, d->d, bytes);
 		else
 			same &= !memcmp(ref, d->d, bytes);
 	}
-	mxa_engine_set_simd(NULL);
+	mxe_engine_set_simd(NULL);
 	return same;
 }
 
@@ -380,10 +380,10 @@ static int same_on_every_path(struct mxa_engine *eng, struct mxa_gemm_desc *d, s
  * 2^-80 and rounds the tie to 1. Every column (the SIMD paths take 4 or 8
  * at once) and every SIMD path must find the exact result.
  */
-static void test_exact_beyond_double(struct mxa_engine *eng)
+static void test_exact_beyond_double(struct mxe_engine *eng)
 {
-	static const struct combo cb = { MXA_DT_F32, MXA_DT_F32, MXA_DT_F32, 0 };
-	struct mxa_gemm_desc d = make_op(&cb, 3, 20, 64, 0);
+	static const struct combo cb = { MXA_DTYPE_F32, MXA_DTYPE_F32, MXA_DTYPE_F32, 0 };
+	struct mxe_gemm_desc d = make_op(&cb, 3, 20, 64, 0);
 	float *a = (float *)B.a, *b = (float *)B.b, *out = (float *)B.d;
 	int rc, same, good = 0;
 
@@ -431,10 +431,10 @@ static void test_exact_beyond_double(struct mxa_engine *eng)
  * +-2^-80 (scales 127, 103, 47) whose plain double sum would round the tie
  * the wrong way.
  */
-static void test_exact_mx_blocks(struct mxa_engine *eng)
+static void test_exact_mx_blocks(struct mxe_engine *eng)
 {
-	static const struct combo cb = { MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 1 };
-	struct mxa_gemm_desc d = make_op(&cb, 5, 24, 256, 1);
+	static const struct combo cb = { MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 };
+	struct mxe_gemm_desc d = make_op(&cb, 5, 24, 256, 1);
 	float *out = (float *)B.d;
 	size_t bad = 0;
 	int rc, same, good = 0;
@@ -471,7 +471,7 @@ static void test_exact_mx_blocks(struct mxa_engine *eng)
 	       "right), SIMD paths %s agree: %s", good, simd_paths, same ? "yes" : "NO");
 
 	/* E5M2 spans too many bits for exact block sums: 2^30 + 2^6 +- 2^-32 in one block */
-	static const struct combo cb5 = { MXA_DT_E5M2, MXA_DT_E5M2, MXA_DT_F32, 1 };
+	static const struct combo cb5 = { MXA_DTYPE_E5M2, MXA_DTYPE_E5M2, MXA_DTYPE_F32, 1 };
 
 	d = make_op(&cb5, 5, 24, 256, 0);
 	memset(B.a, 0, 5 * 256);
@@ -493,55 +493,55 @@ static void test_exact_mx_blocks(struct mxa_engine *eng)
 }
 
 /* FAST numerics: within the documented bound; same bits on every SIMD path. */
-static void test_fast(struct mxa_engine *eng)
+static void test_fast(struct mxe_engine *eng)
 {
 	static const struct combo fc[] = {
-		{ MXA_DT_BF16, MXA_DT_BF16, MXA_DT_F32, 0 },
-		{ MXA_DT_F16, MXA_DT_F16, MXA_DT_F32, 0 },
-		{ MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 1 },
-		{ MXA_DT_E5M2, MXA_DT_E4M3, MXA_DT_F32, 0 },
-		{ MXA_DT_E2M1, MXA_DT_E2M1, MXA_DT_F32, 1 },
-		{ MXA_DT_MXINT8, MXA_DT_MXINT8, MXA_DT_F32, 1 },
-		{ MXA_DT_TF32, MXA_DT_TF32, MXA_DT_F32, 0 },
-		{ MXA_DT_F32, MXA_DT_F32, MXA_DT_F32, 0 },
-		{ MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0 },
-		{ MXA_DT_S4, MXA_DT_S4, MXA_DT_S32, 0 },
-		{ MXA_DT_B1, MXA_DT_B1, MXA_DT_S32, 0 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_BF16, MXA_DTYPE_F32, 0 },
+		{ MXA_DTYPE_F16, MXA_DTYPE_F16, MXA_DTYPE_F32, 0 },
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E5M2, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 0 },
+		{ MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_MXINT8, MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_TF32, MXA_DTYPE_TF32, MXA_DTYPE_F32, 0 },
+		{ MXA_DTYPE_F32, MXA_DTYPE_F32, MXA_DTYPE_F32, 0 },
+		{ MXA_DTYPE_S8, MXA_DTYPE_S8, MXA_DTYPE_S32, 0 },
+		{ MXA_DTYPE_S4, MXA_DTYPE_S4, MXA_DTYPE_S32, 0 },
+		{ MXA_DTYPE_B1, MXA_DTYPE_B1, MXA_DTYPE_S32, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(fc) / sizeof(fc[0]); i++) {
-		unsigned m = 37, n = 45, k = fc[i].a == MXA_DT_B1 ? 1024 : 576;
-		struct mxa_gemm_desc d = make_op(&fc[i], m, n, k, 1);
+		unsigned m = 37, n = 45, k = fc[i].a == MXA_DTYPE_B1 ? 1024 : 576;
+		struct mxe_gemm_desc d = make_op(&fc[i], m, n, k, 1);
 		double worst = 0, bound;
 		int rc1, rc2, same;
 
-		d.accum = MXA_ACCUM_FAST;
+		d.accum = MXE_ACCUM_FAST;
 		same = same_on_every_path(eng, &d, (size_t)m * n * 4, &rc1);
 		rc2 = 0;
 		tu_ref_gemm(&d, B.r);
-		if (fc[i].d == MXA_DT_S32) {
+		if (fc[i].d == MXA_DTYPE_S32) {
 			tap_ok(!rc1 && !rc2 && same && !tu_diff(&d, B.d, n * 4, B.r),
 			       "fast %s: exact, and the same bits on every SIMD path (%s)",
-			       mxa_dtype_name(fc[i].a), simd_paths);
+			       mxe_dtype_name(fc[i].a), simd_paths);
 			continue;
 		}
 		/* |D - exact| <= (min(K, KBLOCK) + blocks + 1) u (|C| + sum |a b|) */
-		bound = (double)((k < MXA_FAST_KBLOCK ? k : MXA_FAST_KBLOCK) +
-				 (k + MXA_FAST_KBLOCK - 1) / MXA_FAST_KBLOCK + 1) * 0x1p-24;
+		bound = (double)((k < MXE_FAST_KBLOCK ? k : MXE_FAST_KBLOCK) +
+				 (k + MXE_FAST_KBLOCK - 1) / MXE_FAST_KBLOCK + 1) * 0x1p-24;
 		for (unsigned r = 0; r < m; r++) {
 			for (unsigned c = 0; c < n; c++) {
-				struct mxa_xacc x;
-				double den = fabs(mxa_load_elem(MXA_DT_F32, B.c + r * n * 4, c)), s, e;
+				struct mxe_xacc x;
+				double den = fabs(mxe_load_elem(MXA_DTYPE_F32, B.c + r * n * 4, c)), s, e;
 
-				mxa_xacc_init(&x);
-				mxa_xacc_add(&x, mxa_load_elem(MXA_DT_F32, B.c + r * n * 4, c));
+				mxe_xacc_init(&x);
+				mxe_xacc_add(&x, mxe_load_elem(MXA_DTYPE_F32, B.c + r * n * 4, c));
 				for (unsigned kk = 0; kk < k; kk++) {
 					double p = tu_a(&d, r, kk) * tu_b(&d, c, kk);
 
-					mxa_xacc_add(&x, p);
+					mxe_xacc_add(&x, p);
 					den += fabs(p);
 				}
-				s = mxa_xacc_round(&x, MXA_XACC_F64);
+				s = mxe_xacc_round(&x, MXE_XACC_F64);
 				e = fabs(((float *)B.d)[r * n + c] - s) / den;
 				if (e > worst)
 					worst = e;
@@ -549,7 +549,7 @@ static void test_fast(struct mxa_engine *eng)
 		}
 		tap_ok(!rc1 && !rc2 && same && worst <= bound,
 		       "fast %s x %s: error %.3g <= bound %.3g; SIMD paths %s agree: %s",
-		       mxa_dtype_name(fc[i].a), mxa_dtype_name(fc[i].b), worst, bound,
+		       mxe_dtype_name(fc[i].a), mxe_dtype_name(fc[i].b), worst, bound,
 		       simd_paths, same ? "yes" : "NO");
 	}
 }
@@ -558,12 +558,12 @@ static void test_fast(struct mxa_engine *eng)
  * FAST s8 on whole 6 x 16 kernel blocks with C at the int32 limits: the
  * vector update wraps (or, satfinite, clamps) as the portable one does.
  */
-static void test_fast_int_limits(struct mxa_engine *eng)
+static void test_fast_int_limits(struct mxe_engine *eng)
 {
-	static const struct combo cb = { MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0 };
+	static const struct combo cb = { MXA_DTYPE_S8, MXA_DTYPE_S8, MXA_DTYPE_S32, 0 };
 
 	for (int sat = 0; sat < 2; sat++) {
-		struct mxa_gemm_desc d = make_op(&cb, 12, 64, 96, 1);
+		struct mxe_gemm_desc d = make_op(&cb, 12, 64, 96, 1);
 		int32_t *c = (int32_t *)B.c, *out = (int32_t *)B.d;
 		int same, rc, over = 0, bad;
 
@@ -571,9 +571,9 @@ static void test_fast_int_limits(struct mxa_engine *eng)
 			c[i] = i % 3 == 0 ? INT32_MAX - (int32_t)(tu_rand() % 20000) :
 			       i % 3 == 1 ? INT32_MIN + (int32_t)(tu_rand() % 20000) : c[i];
 		}
-		d.accum = MXA_ACCUM_FAST;
+		d.accum = MXE_ACCUM_FAST;
 		if (sat)
-			d.flags |= MXA_GEMM_SATFINITE;
+			d.flags |= MXA_GEMM_F_SATFINITE;
 		same = same_on_every_path(eng, &d, 12 * 64 * 4, &rc);
 		tu_ref_gemm(&d, B.r);
 		bad = tu_diff(&d, B.d, 64 * 4, B.r);
@@ -588,13 +588,13 @@ static void test_fast_int_limits(struct mxa_engine *eng)
 }
 
 /* FP8 with NaN/Inf codes, subnormals and edge scales: same bits on both paths. */
-static void test_fast_fp8_specials(struct mxa_engine *eng)
+static void test_fast_fp8_specials(struct mxe_engine *eng)
 {
-	static const enum mxa_dtype t[2] = { MXA_DT_E4M3, MXA_DT_E5M2 };
+	static const enum mxa_isa_dtype t[2] = { MXA_DTYPE_E4M3, MXA_DTYPE_E5M2 };
 
 	for (int x = 0; x < 4; x++) {
-		struct combo cb = { t[x & 1], t[x >> 1], MXA_DT_F32, 1 };
-		struct mxa_gemm_desc d = make_op(&cb, 33, 35, 128, 1);
+		struct combo cb = { t[x & 1], t[x >> 1], MXA_DTYPE_F32, 1 };
+		struct mxe_gemm_desc d = make_op(&cb, 33, 35, 128, 1);
 		int nan = 0, ok, rc;
 
 		for (size_t i = 0; i < 33 * 128; i++)
@@ -605,14 +605,14 @@ static void test_fast_fp8_specials(struct mxa_engine *eng)
 			B.sa[i] = (uint8_t)(i % 17 == 0 ? 0 : i % 23 == 0 ? 0xFF : 100 + tu_rand() % 50);
 		for (size_t i = 0; i < 35 * 4; i++)
 			B.sb[i] = (uint8_t)(i % 19 == 0 ? 0 : 110 + tu_rand() % 30);
-		d.accum = MXA_ACCUM_FAST;
+		d.accum = MXE_ACCUM_FAST;
 		ok = same_on_every_path(eng, &d, 33 * 35 * 4, &rc);
 		for (int i = 0; i < 33 * 35; i++)
 			nan += isnan(((float *)B.d)[i]);
 		tap_ok(ok && !rc && nan > 0 && nan < 33 * 35,
 		       "fast %s x %s with NaN/Inf codes, subnormals, scales 2^-127 and NaN: "
-		       "SIMD paths %s agree (%d NaN outputs)", mxa_dtype_name(cb.a),
-		       mxa_dtype_name(cb.b), simd_paths, nan);
+		       "SIMD paths %s agree (%d NaN outputs)", mxe_dtype_name(cb.a),
+		       mxe_dtype_name(cb.b), simd_paths, nan);
 	}
 }
 
@@ -621,38 +621,38 @@ static void test_fast_fp8_specials(struct mxa_engine *eng)
  * result must equal, bit for bit, the documented order computed with exact
  * sub-block sums: q = exact(sum of 32), p = p + q, acc = acc + p (f32).
  */
-static void test_fast_mx_block_exact(struct mxa_engine *eng)
+static void test_fast_mx_block_exact(struct mxe_engine *eng)
 {
 	static const struct combo cbs[] = {
-		{ MXA_DT_E2M1, MXA_DT_E2M1, MXA_DT_F32, 1 },
-		{ MXA_DT_E3M2, MXA_DT_E2M3, MXA_DT_F32, 1 },
-		{ MXA_DT_MXINT8, MXA_DT_E2M1, MXA_DT_F32, 1 },
+		{ MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E3M2, MXA_DTYPE_E2M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_MXINT8, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
 	};
 
 	for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
 		unsigned m = 9, n = 11, k = 800 / 32 * 32;
-		struct mxa_gemm_desc d = make_op(&cbs[c], m, n, k, 1);
+		struct mxe_gemm_desc d = make_op(&cbs[c], m, n, k, 1);
 		size_t bad = 0;
-		struct mxa_xacc x;
+		struct mxe_xacc x;
 
-		d.accum = MXA_ACCUM_FAST;
-		mxa_gemm(eng, &d);
-		mxa_xacc_init(&x);
+		d.accum = MXE_ACCUM_FAST;
+		mxe_gemm(eng, &d);
+		mxe_xacc_init(&x);
 		for (unsigned i = 0; i < m; i++) {
 			for (unsigned j = 0; j < n; j++) {
 				float acc = ((float *)B.c)[i * n + j];
 
-				for (unsigned k0 = 0; k0 < k; k0 += MXA_FAST_KBLOCK) {
+				for (unsigned k0 = 0; k0 < k; k0 += MXE_FAST_KBLOCK) {
 					float p = 0;
 
-					for (unsigned s0 = k0; s0 < k0 + MXA_FAST_KBLOCK && s0 < k;
-					     s0 += MXA_FAST_KSUB) {
+					for (unsigned s0 = k0; s0 < k0 + MXE_FAST_KBLOCK && s0 < k;
+					     s0 += MXE_FAST_KSUB) {
 						float q;
 
-						mxa_xacc_clear(&x);
-						for (unsigned kk = s0; kk < s0 + MXA_FAST_KSUB && kk < k; kk++)
-							mxa_xacc_add_prod(&x, tu_a(&d, i, kk), tu_b(&d, j, kk), 0);
-						q = (float)mxa_xacc_round(&x, MXA_XACC_F32);
+						mxe_xacc_clear(&x);
+						for (unsigned kk = s0; kk < s0 + MXE_FAST_KSUB && kk < k; kk++)
+							mxe_xacc_add_prod(&x, tu_a(&d, i, kk), tu_b(&d, j, kk), 0);
+						q = (float)mxe_xacc_round(&x, MXE_XACC_F32);
 						p = s0 == k0 ? q : p + q;
 					}
 					acc = acc + p;
@@ -661,55 +661,55 @@ static void test_fast_mx_block_exact(struct mxa_engine *eng)
 			}
 		}
 		tap_ok(!bad, "fast %s x %s (MX): every 32-product chain is exact (%zu outputs differ "
-		       "from the block-exact order)", mxa_dtype_name(cbs[c].a), mxa_dtype_name(cbs[c].b),
+		       "from the block-exact order)", mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b),
 		       bad);
 	}
 }
 
 /* B as K x N through the FAST path (float and int packing) */
-static void test_fast_kn(struct mxa_engine *eng)
+static void test_fast_kn(struct mxe_engine *eng)
 {
 	static const struct combo cbs[] = {
-		{ MXA_DT_BF16, MXA_DT_E4M3, MXA_DT_F32, 1 },
-		{ MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 0 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_S8, MXA_DTYPE_S8, MXA_DTYPE_S32, 0 },
 	};
 	static uint8_t bt[320 * 40], dd[40 * 40 * 4];
 
 	for (size_t c = 0; c < 2; c++) {
 		unsigned m = 13, n = 37, k = 320;	/* FP8 MX: K % 64 == 0 */
-		struct mxa_gemm_desc d = make_op(&cbs[c], m, n, k, 1), t;
-		size_t es = mxa_dtype_bits(cbs[c].b) / 8;
+		struct mxe_gemm_desc d = make_op(&cbs[c], m, n, k, 1), t;
+		size_t es = mxe_dtype_bits(cbs[c].b) / 8;
 
-		d.accum = MXA_ACCUM_FAST;
-		mxa_gemm(eng, &d);
+		d.accum = MXE_ACCUM_FAST;
+		mxe_gemm(eng, &d);
 		memcpy(dd, B.d, m * n * 4);
 		for (unsigned j = 0; j < n; j++)
 			for (unsigned kk = 0; kk < k; kk++)
 				memcpy(bt + (kk * n + j) * es, B.b + (j * k + kk) * es, es);
 		t = d;
 		t.b = bt;
-		t.flags |= MXA_GEMM_B_KN;
+		t.flags |= MXA_GEMM_F_B_KN;
 		memset(B.d, 0, m * n * 4);
-		tap_ok(!mxa_gemm(eng, &t) && !memcmp(B.d, dd, m * n * 4),
+		tap_ok(!mxe_gemm(eng, &t) && !memcmp(B.d, dd, m * n * 4),
 		       "fast %s x %s: B as K x N gives the same bits as N x K",
-		       mxa_dtype_name(cbs[c].a), mxa_dtype_name(cbs[c].b));
+		       mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b));
 	}
 }
 
 int main(void)
 {
-	struct mxa_engine *eng = mxa_engine_create(2);
+	struct mxe_engine *eng = mxe_engine_create(2);
 
 	tap_begin();
 	static const char *const simd[3] = { "portable", "avx2", "avx512" };
 
 	for (int l = 0; l < 3; l++)
-		if (!mxa_engine_set_simd(simd[l]))
+		if (!mxe_engine_set_simd(simd[l]))
 			snprintf(simd_paths + strlen(simd_paths),
 				 sizeof(simd_paths) - strlen(simd_paths), "%s%s", l ? "/" : "",
 				 simd[l]);
-	mxa_engine_set_simd(NULL);
-	tap_diag("SIMD paths: %s; by default: %s", simd_paths, mxa_engine_simd());
+	mxe_engine_set_simd(NULL);
+	tap_diag("SIMD paths: %s; by default: %s", simd_paths, mxe_engine_simd());
 	test_combos(eng);
 	test_int_overflow(eng);
 	test_b1(eng);
@@ -724,6 +724,6 @@ int main(void)
 	test_fast_int_limits(eng);
 	test_fast_mx_block_exact(eng);
 	test_fast_kn(eng);
-	mxa_engine_destroy(eng);
+	mxe_engine_destroy(eng);
 	return tap_end();
 }

@@ -5,7 +5,7 @@
  * must pass with the default numerics; GEMM and TMATMULMX cases must also
  * pass with the FAST numerics on two threads with the interwave policy, and
  * the floating-point wmma/wgmma cases and the cuBLAS GEMMs must be
- * reproduced bit for bit by the HOPPER numerics (cuBLAS: mxa_hopper_gemm()
+ * reproduced bit for bit by the HOPPER numerics (cuBLAS: mxe_hopper_gemm()
  * with the measured plans).
  */
 #include <dirent.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mxa_golden.h"
+#include "mxe_golden.h"
 #include "tap.h"
 
 static int cmp(const void *a, const void *b)
@@ -24,7 +24,7 @@ static int cmp(const void *a, const void *b)
 int main(void)
 {
 	const char *dir = getenv("MXA_GOLDEN_DIR");
-	struct mxa_engine *eng = mxa_engine_create(2);
+	struct mxe_engine *eng = mxe_engine_create(2);
 	char *names[4096];
 	int n = 0;
 	DIR *dp;
@@ -47,43 +47,43 @@ int main(void)
 	tap_ok(n > 0, "%d golden cases found", n);
 
 	for (int i = 0; i < n; i++) {
-		struct mxa_golden_case gc;
-		struct mxa_golden_result res;
+		struct mxe_golden_case gc;
+		struct mxe_golden_result res;
 		char path[4096], line[512];
 		int rc;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		rc = mxa_golden_load(path, &gc);
+		rc = mxe_golden_load(path, &gc);
 		if (!tap_ok(rc == 0, "%s: readable", names[i]))
 			continue;
-		rc = mxa_golden_run(eng, &gc, NULL, &res);
-		mxa_golden_format(&gc, &res, line, sizeof(line));
+		rc = mxe_golden_run(eng, &gc, NULL, &res);
+		mxe_golden_format(&gc, &res, line, sizeof(line));
 		tap_ok(!rc && res.pass, "%s%s%s", line, res.pass ? "" : " -- ", res.pass ? "" : res.why);
 		if (gc.kind == MXGV_KIND_MATMUL &&
-		    ((gc.dtype_d != MXA_DT_S32 && (gc.oracle == MXGV_ORACLE_H200_WMMA ||
+		    ((gc.dtype_d != MXA_DTYPE_S32 && (gc.oracle == MXGV_ORACLE_H200_WMMA ||
 						   gc.oracle == MXGV_ORACLE_H200_WGMMA)) ||
 		     gc.oracle == MXGV_ORACLE_H200_CUBLAS)) {
 			/* every one is reproduced (Documentation/numerics.rst) */
-			struct mxa_golden_opts o = { .accum = MXA_ACCUM_HOPPER };
+			struct mxe_golden_opts o = { .accum = MXE_ACCUM_HOPPER };
 
-			rc = mxa_golden_run(eng, &gc, &o, &res);
-			mxa_golden_format(&gc, &res, line, sizeof(line));
+			rc = mxe_golden_run(eng, &gc, &o, &res);
+			mxe_golden_format(&gc, &res, line, sizeof(line));
 			tap_ok(!rc && res.pass && res.bitexact == 1.0,
 			       "hopper: %s (the H200's own bits)", line);
 		}
 		if (gc.kind == MXGV_KIND_MATMUL &&
 		    (gc.oracle == MXGV_ORACLE_H200_CUBLAS || gc.oracle == MXGV_ORACLE_F64_MATH)) {
-			struct mxa_golden_opts o = { .accum = MXA_ACCUM_FAST,
-						     .sched = MXA_SCHED_INTERWAVE, .nthreads = 2 };
+			struct mxe_golden_opts o = { .accum = MXE_ACCUM_FAST,
+						     .sched = MXE_SCHED_INTERWAVE, .nthreads = 2 };
 
-			rc = mxa_golden_run(eng, &gc, &o, &res);
-			mxa_golden_format(&gc, &res, line, sizeof(line));
+			rc = mxe_golden_run(eng, &gc, &o, &res);
+			mxe_golden_format(&gc, &res, line, sizeof(line));
 			tap_ok(!rc && res.pass, "fast: %s%s%s", line, res.pass ? "" : " -- ",
 			       res.pass ? "" : res.why);
 		}
-		mxa_golden_free(&gc);
+		mxe_golden_free(&gc);
 		free(names[i]);
 	}
-	mxa_engine_destroy(eng);
+	mxe_engine_destroy(eng);
 	return tap_end();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test-engine-hopper - mxa_hopper_gemm(), a library GEMM on the H200 as
+ * test-engine-hopper - mxe_hopper_gemm(), a library GEMM on the H200 as
  * chains of tensor-core instructions: FP32 promotion of FP8 chains, split-K
  * and sliced-K reduction orders, C added last, thread invariance, plan
  * checks, and the cuBLAS plans measured for the golden shapes. The golden
@@ -19,10 +19,10 @@
 #define BF16_3 0x4040
 #define BF16_1 0x3F80
 
-static struct mxa_gemm_desc desc_1x1(unsigned t, unsigned td, unsigned k, const void *a,
+static struct mxe_gemm_desc desc_1x1(unsigned t, unsigned td, unsigned k, const void *a,
 				      const void *b, void *d)
 {
-	struct mxa_gemm_desc g;
+	struct mxe_gemm_desc g;
 
 	memset(&g, 0, sizeof(g));
 	g.m = g.n = 1;
@@ -36,12 +36,12 @@ static struct mxa_gemm_desc desc_1x1(unsigned t, unsigned td, unsigned k, const 
 }
 
 /* Run @g with @p; the one output as a double (NaN when the call failed). */
-static double run1(struct mxa_engine *eng, const struct mxa_gemm_desc *g,
-		   const struct mxa_hopper_plan *p)
+static double run1(struct mxe_engine *eng, const struct mxe_gemm_desc *g,
+		   const struct mxe_hopper_plan *p)
 {
-	if (mxa_hopper_gemm(eng, g, p))
+	if (mxe_hopper_gemm(eng, g, p))
 		return NAN;
-	return g->type_d == MXA_DT_F64 ? *(const double *)g->d : *(const float *)g->d;
+	return g->type_d == MXA_DTYPE_F64 ? *(const double *)g->d : *(const float *)g->d;
 }
 
 /*
@@ -49,17 +49,17 @@ static double run1(struct mxa_engine *eng, const struct mxa_gemm_desc *g,
  * FP22 accumulator at 256 truncates every 2^-6 away (ulp 2^-5). Promoted
  * every 128: the second chain starts from zero and keeps all of them.
  */
-static void test_fp8_promotion(struct mxa_engine *eng)
+static void test_fp8_promotion(struct mxe_engine *eng)
 {
 	static uint8_t a[256];
-	struct mxa_hopper_plan p = { 0 };
-	struct mxa_gemm_desc g;
+	struct mxe_hopper_plan p = { 0 };
+	struct mxe_gemm_desc g;
 	float d = 0;
 	double r;
 
 	a[0] = E4M3_16;
 	memset(a + 128, E4M3_EIGHTH, 128);
-	g = desc_1x1(MXA_DT_E4M3, MXA_DT_F32, 256, a, a, &d);
+	g = desc_1x1(MXA_DTYPE_E4M3, MXA_DTYPE_F32, 256, a, a, &d);
 	r = run1(eng, &g, &p);
 	tap_ok(r == 256.0f,
 	       "fp8, one chain (fast accumulation): 256 + 128 * 2^-6 = %g (all truncated)", r);
@@ -77,18 +77,18 @@ static void test_fp8_promotion(struct mxa_engine *eng)
  * bf16, K = 64: 2^24 at k = 0, 3 at k = 32. One chain truncates 2^24 + 3 to
  * 2^24 + 2; two slices of 32 add 2^24 and 3 in FP32, to nearest: 2^24 + 4.
  */
-static void test_split_k(struct mxa_engine *eng)
+static void test_split_k(struct mxe_engine *eng)
 {
 	static uint16_t a[64], b[64];
-	struct mxa_hopper_plan p = { 0 };
-	struct mxa_gemm_desc g;
+	struct mxe_hopper_plan p = { 0 };
+	struct mxe_gemm_desc g;
 	float d = 0;
 	double r;
 
 	a[0] = b[0] = BF16_4096;
 	a[32] = BF16_3;
 	b[32] = BF16_1;
-	g = desc_1x1(MXA_DT_BF16, MXA_DT_F32, 64, a, b, &d);
+	g = desc_1x1(MXA_DTYPE_BF16, MXA_DTYPE_F32, 64, a, b, &d);
 	r = run1(eng, &g, &p);
 	tap_ok(r == 16777218.0f,
 	       "bf16, one chain: 2^24 + 3 truncated to %.1f", r);
@@ -108,14 +108,14 @@ static void test_split_k(struct mxa_engine *eng)
  * chain loses the first 1 (2^53 + 1 ties to even): 1. Two interleaved slices
  * (tiles 0, 2 and 1, 3): (2^53 - 2^53) + (1 + 1) = 2.
  */
-static void test_sliced_k(struct mxa_engine *eng)
+static void test_sliced_k(struct mxe_engine *eng)
 {
 	double a[8] = { 0x1p53, 0, 1, 0, -0x1p53, 0, 1, 0 }, b[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
-	struct mxa_hopper_plan p = { 0 };
-	struct mxa_gemm_desc g;
+	struct mxe_hopper_plan p = { 0 };
+	struct mxe_gemm_desc g;
 	double d = 0, c = 0.5, r;
 
-	g = desc_1x1(MXA_DT_F64, MXA_DT_F64, 8, a, b, &d);
+	g = desc_1x1(MXA_DTYPE_F64, MXA_DTYPE_F64, 8, a, b, &d);
 	r = run1(eng, &g, &p);
 	tap_ok(r == 1.0, "f64, one FMA chain: %g", r);
 	p.inst_k = 2;	/* an FMA chain: the instruction's K changes no bit */
@@ -124,108 +124,108 @@ static void test_sliced_k(struct mxa_engine *eng)
 	p.split_interleaved = 1;
 	r = run1(eng, &g, &p);
 	tap_ok(r == 2.0, "f64, two interleaved K slices: %g", r);
-	g.flags |= MXA_GEMM_ACCUMULATE;
+	g.flags |= MXA_GEMM_F_ACCUMULATE;
 	g.c = &c;
 	r = run1(eng, &g, &p);
 	tap_ok(r == 2.5, "f64, C added last: %g", r);
 }
 
 /* Random FP8 data: the same bits on one thread, two threads and no engine. */
-static void test_threads(struct mxa_engine *eng)
+static void test_threads(struct mxe_engine *eng)
 {
 	enum { M = 37, N = 45, K = 320 };
 	static uint8_t a[M * K], b[N * K];
 	static float d1[M * N], d2[M * N], c[M * N];
-	struct mxa_hopper_plan p = { .promote_k = 128, .split_k = 3, .split_tile = 64 };
-	struct mxa_gemm_desc g;
+	struct mxe_hopper_plan p = { .promote_k = 128, .split_k = 3, .split_tile = 64 };
+	struct mxe_gemm_desc g;
 	int rc1, rc2;
 
-	tu_fill(MXA_DT_E4M3, a, M, K, K);
-	tu_fill(MXA_DT_E4M3, b, N, K, K);
+	tu_fill(MXA_DTYPE_E4M3, a, M, K, K);
+	tu_fill(MXA_DTYPE_E4M3, b, N, K, K);
 	for (size_t i = 0; i < M * N; i++)
 		c[i] = (float)((int)(tu_rand() % 2001) - 1000) / 64.0f;
 	memset(&g, 0, sizeof(g));
 	g.m = M, g.n = N, g.k = K;
-	g.type_a = g.type_b = MXA_DT_E4M3;
-	g.type_c = g.type_d = MXA_DT_F32;
-	g.a = a, g.b = b, g.c = c, g.flags = MXA_GEMM_ACCUMULATE;
+	g.type_a = g.type_b = MXA_DTYPE_E4M3;
+	g.type_c = g.type_d = MXA_DTYPE_F32;
+	g.a = a, g.b = b, g.c = c, g.flags = MXA_GEMM_F_ACCUMULATE;
 	g.d = d1;
 	g.nthreads = 1;
-	rc1 = mxa_hopper_gemm(eng, &g, &p);
+	rc1 = mxe_hopper_gemm(eng, &g, &p);
 	g.d = d2;
 	g.nthreads = 0;
-	rc2 = mxa_hopper_gemm(eng, &g, &p);
+	rc2 = mxe_hopper_gemm(eng, &g, &p);
 	tap_ok(!rc1 && !rc2 && !memcmp(d1, d2, sizeof(d1)), "same bits on 1 and on all threads");
-	rc2 = mxa_hopper_gemm(NULL, &g, &p);
+	rc2 = mxe_hopper_gemm(NULL, &g, &p);
 	tap_ok(!rc2 && !memcmp(d1, d2, sizeof(d1)), "same bits without an engine");
 }
 
-static void test_errors(struct mxa_engine *eng)
+static void test_errors(struct mxe_engine *eng)
 {
 	static uint8_t a[64], s[64];
 	static float d[4];
-	struct mxa_hopper_plan p = { 0 };
-	struct mxa_gemm_desc g = desc_1x1(MXA_DT_E4M3, MXA_DT_F32, 64, a, a, d), e;
+	struct mxe_hopper_plan p = { 0 };
+	struct mxe_gemm_desc g = desc_1x1(MXA_DTYPE_E4M3, MXA_DTYPE_F32, 64, a, a, d), e;
 
-	tap_ok(mxa_hopper_gemm(eng, &g, NULL) == MXA_ENGINE_EINVAL &&
-	       mxa_hopper_gemm(eng, NULL, &p) == MXA_ENGINE_EINVAL, "NULL plan or desc -> EINVAL");
+	tap_ok(mxe_hopper_gemm(eng, &g, NULL) == MXE_ENGINE_EINVAL &&
+	       mxe_hopper_gemm(eng, NULL, &p) == MXE_ENGINE_EINVAL, "NULL plan or desc -> EINVAL");
 	p.promote_k = 48;
-	tap_ok(mxa_hopper_gemm(eng, &g, &p) == MXA_ENGINE_EINVAL_OPTION,
+	tap_ok(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
 	       "promote_k not a multiple of the instruction's K -> EINVAL_OPTION");
 	p.promote_k = 0;
 	p.split_k = 2;
 	p.split_tile = 16;
-	tap_ok(mxa_hopper_gemm(eng, &g, &p) == MXA_ENGINE_EINVAL_OPTION,
+	tap_ok(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
 	       "split_tile not a multiple of the instruction's K -> EINVAL_OPTION");
 	p.split_tile = 32;
 	p.split_interleaved = 2;
-	tap_ok(mxa_hopper_gemm(eng, &g, &p) == MXA_ENGINE_EINVAL_OPTION,
+	tap_ok(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
 	       "split_interleaved other than 0/1 -> EINVAL_OPTION");
 	memset(&p, 0, sizeof(p));
 	e = g;
-	e.type_c = e.type_d = MXA_DT_F16;
-	tap_ok(mxa_hopper_gemm(eng, &e, &p) == MXA_ENGINE_EINVAL_DTYPE, "f16 D -> EINVAL_DTYPE");
+	e.type_c = e.type_d = MXA_DTYPE_F16;
+	tap_ok(mxe_hopper_gemm(eng, &e, &p) == MXE_ENGINE_EINVAL_DTYPE, "f16 D -> EINVAL_DTYPE");
 	e = g;
-	e.type_a = e.type_b = MXA_DT_S8;
-	e.type_c = e.type_d = MXA_DT_S32;
-	tap_ok(mxa_hopper_gemm(eng, &e, &p) == MXA_ENGINE_EINVAL_OPTION,
+	e.type_a = e.type_b = MXA_DTYPE_S8;
+	e.type_c = e.type_d = MXA_DTYPE_S32;
+	tap_ok(mxe_hopper_gemm(eng, &e, &p) == MXE_ENGINE_EINVAL_OPTION,
 	       "integers (exact anyway) -> EINVAL_OPTION");
 	e = g;
 	e.scale_a = e.scale_b = s;
 	e.scale_block = 32;
-	tap_ok(mxa_hopper_gemm(eng, &e, &p) == MXA_ENGINE_EINVAL_OPTION,
+	tap_ok(mxe_hopper_gemm(eng, &e, &p) == MXE_ENGINE_EINVAL_OPTION,
 	       "MX scales (no such tensor core) -> EINVAL_OPTION");
 }
 
 static void test_cublas_plans(void)
 {
-	struct mxa_gemm_desc g;
-	struct mxa_hopper_plan p;
+	struct mxe_gemm_desc g;
+	struct mxe_hopper_plan p;
 	int known;
 
 	memset(&g, 0, sizeof(g));
-	g.type_a = MXA_DT_E5M2, g.type_b = MXA_DT_E4M3;
+	g.type_a = MXA_DTYPE_E5M2, g.type_b = MXA_DTYPE_E4M3;
 	g.m = 256, g.n = 128, g.k = 2048;
-	known = mxa_hopper_cublas_plan(&g, 0, &p);
+	known = mxe_hopper_cublas_plan(&g, 0, &p);
 	tap_ok(known && p.promote_k == 128 && p.split_k == 1, "cuBLAS e5m2 x e4m3: promotion every 128");
-	known = mxa_hopper_cublas_plan(&g, 1, &p);
+	known = mxe_hopper_cublas_plan(&g, 1, &p);
 	tap_ok(known && p.promote_k == 0, "cuBLASLt FP8 fast accumulation: one chain");
-	g.type_a = g.type_b = MXA_DT_TF32;
-	known = mxa_hopper_cublas_plan(&g, 0, &p);
+	g.type_a = g.type_b = MXA_DTYPE_TF32;
+	known = mxe_hopper_cublas_plan(&g, 0, &p);
 	tap_ok(known && p.split_k == 16 && p.split_tile == 16 && !p.split_interleaved,
 	       "cuBLAS tf32 256x128x2048: split-K 16");
-	g.type_a = g.type_b = MXA_DT_F64;
-	known = mxa_hopper_cublas_plan(&g, 0, &p);
+	g.type_a = g.type_b = MXA_DTYPE_F64;
+	known = mxe_hopper_cublas_plan(&g, 0, &p);
 	tap_ok(known && p.split_k == 4 && p.split_tile == 32 && p.split_interleaved,
 	       "cuBLAS f64 256x128x2048: four interleaved K partitions of 32");
 	g.k = 1000;
-	known = mxa_hopper_cublas_plan(&g, 0, &p);
+	known = mxe_hopper_cublas_plan(&g, 0, &p);
 	tap_ok(!known && !p.split_k && !p.promote_k, "an unmeasured shape: one chain, reported as a guess");
 }
 
 int main(void)
 {
-	struct mxa_engine *eng = mxa_engine_create(2);
+	struct mxe_engine *eng = mxe_engine_create(2);
 
 	tap_begin();
 	test_fp8_promotion(eng);
@@ -234,6 +234,6 @@ int main(void)
 	test_threads(eng);
 	test_errors(eng);
 	test_cublas_plans();
-	mxa_engine_destroy(eng);
+	mxe_engine_destroy(eng);
 	return tap_end();
 }

@@ -13,103 +13,103 @@
 static uint8_t A[64 * 1024], Bm[256 * 1024], C[300 * 1024], D[300 * 1024], R[300 * 1024];
 static uint8_t SA[4096], SB[4096];
 
-static struct mxa_gemm_desc op(enum mxa_dtype ta, enum mxa_dtype tb, enum mxa_dtype td,
+static struct mxe_gemm_desc op(enum mxa_isa_dtype ta, enum mxa_isa_dtype tb, enum mxa_isa_dtype td,
 			       unsigned m, unsigned n, unsigned k, int acc, int scales)
 {
-	struct mxa_gemm_desc d;
+	struct mxe_gemm_desc d;
 
 	memset(&d, 0, sizeof(d));
 	d.m = m, d.n = n, d.k = k;
 	d.type_a = ta, d.type_b = tb, d.type_c = td, d.type_d = td;
 	d.a = A, d.b = Bm, d.d = D;
-	tu_fill(ta, A, m, k, mxa_dtype_row_bytes(ta, k));
-	tu_fill(tb, Bm, n, k, mxa_dtype_row_bytes(tb, k));
+	tu_fill(ta, A, m, k, mxe_dtype_row_bytes(ta, k));
+	tu_fill(tb, Bm, n, k, mxe_dtype_row_bytes(tb, k));
 	if (acc) {
-		d.flags = MXA_GEMM_ACCUMULATE;
+		d.flags = MXA_GEMM_F_ACCUMULATE;
 		d.c = C;
-		tu_fill(td, C, m, n, mxa_dtype_row_bytes(td, n));
+		tu_fill(td, C, m, n, mxe_dtype_row_bytes(td, n));
 	}
 	if (scales) {
 		d.scale_block = 32;
 		d.scale_a = SA, d.scale_b = SB;
-		tu_fill(MXA_DT_E8M0, SA, m, k / 32, k / 32);
-		tu_fill(MXA_DT_E8M0, SB, n, k / 32, k / 32);
+		tu_fill(MXA_DTYPE_E8M0, SA, m, k / 32, k / 32);
+		tu_fill(MXA_DTYPE_E8M0, SB, n, k / 32, k / 32);
 	}
 	return d;
 }
 
-static int check(int rc, struct mxa_gemm_desc *d)
+static int check(int rc, struct mxe_gemm_desc *d)
 {
-	struct mxa_gemm_desc r = *d;
+	struct mxe_gemm_desc r = *d;
 
 	if (rc)
 		return 0;
 	r.k_chunk = 0;
 	tu_ref_gemm(&r, R);
-	return tu_diff(d, D, mxa_dtype_row_bytes(d->type_d, d->n), R) == 0;
+	return tu_diff(d, D, mxe_dtype_row_bytes(d->type_d, d->n), R) == 0;
 }
 
 struct shape {
-	enum mxa_dtype t, td;
+	enum mxa_isa_dtype t, td;
 	unsigned m, n, k;
 	unsigned flags;
 };
 
-static void test_mma(struct mxa_engine *eng)
+static void test_mma(struct mxe_engine *eng)
 {
 	static const struct shape s[] = {	/* seed 001 (CUTLASS on Ampere) */
-		{ MXA_DT_TF32, MXA_DT_F32, 16, 8, 4, 0 },
-		{ MXA_DT_TF32, MXA_DT_F32, 16, 8, 8, 0 },
-		{ MXA_DT_BF16, MXA_DT_F32, 16, 8, 8, 0 },
-		{ MXA_DT_BF16, MXA_DT_F32, 16, 8, 16, 0 },
-		{ MXA_DT_F16, MXA_DT_F32, 16, 8, 16, 0 },
-		{ MXA_DT_F16, MXA_DT_F16, 16, 8, 16, 0 },
-		{ MXA_DT_F64, MXA_DT_F64, 8, 8, 4, 0 },
-		{ MXA_DT_S8, MXA_DT_S32, 16, 8, 16, 0 },
-		{ MXA_DT_S8, MXA_DT_S32, 16, 8, 32, 0 },
-		{ MXA_DT_S8, MXA_DT_S32, 16, 8, 16, MXA_GEMM_SATFINITE },
-		{ MXA_DT_S8, MXA_DT_S32, 16, 8, 32, MXA_GEMM_SATFINITE },
-		{ MXA_DT_S4, MXA_DT_S32, 16, 8, 64, 0 },
-		{ MXA_DT_S4, MXA_DT_S32, 16, 8, 64, MXA_GEMM_SATFINITE },
-		{ MXA_DT_B1, MXA_DT_S32, 16, 8, 256, 0 },
-		{ MXA_DT_B1, MXA_DT_S32, 16, 8, 256, MXA_GEMM_B1_XOR },
-		{ MXA_DT_E4M3, MXA_DT_F32, 16, 8, 32, 0 },
-		{ MXA_DT_F16, MXA_DT_F32, 16, 16, 16, 0 },	/* wmma */
-		{ MXA_DT_F64, MXA_DT_F64, 16, 8, 16, 0 },	/* sm_90 */
+		{ MXA_DTYPE_TF32, MXA_DTYPE_F32, 16, 8, 4, 0 },
+		{ MXA_DTYPE_TF32, MXA_DTYPE_F32, 16, 8, 8, 0 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_F32, 16, 8, 8, 0 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_F32, 16, 8, 16, 0 },
+		{ MXA_DTYPE_F16, MXA_DTYPE_F32, 16, 8, 16, 0 },
+		{ MXA_DTYPE_F16, MXA_DTYPE_F16, 16, 8, 16, 0 },
+		{ MXA_DTYPE_F64, MXA_DTYPE_F64, 8, 8, 4, 0 },
+		{ MXA_DTYPE_S8, MXA_DTYPE_S32, 16, 8, 16, 0 },
+		{ MXA_DTYPE_S8, MXA_DTYPE_S32, 16, 8, 32, 0 },
+		{ MXA_DTYPE_S8, MXA_DTYPE_S32, 16, 8, 16, MXA_GEMM_F_SATFINITE },
+		{ MXA_DTYPE_S8, MXA_DTYPE_S32, 16, 8, 32, MXA_GEMM_F_SATFINITE },
+		{ MXA_DTYPE_S4, MXA_DTYPE_S32, 16, 8, 64, 0 },
+		{ MXA_DTYPE_S4, MXA_DTYPE_S32, 16, 8, 64, MXA_GEMM_F_SATFINITE },
+		{ MXA_DTYPE_B1, MXA_DTYPE_S32, 16, 8, 256, 0 },
+		{ MXA_DTYPE_B1, MXA_DTYPE_S32, 16, 8, 256, MXE_GEMM_B1_XOR },
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_F32, 16, 8, 32, 0 },
+		{ MXA_DTYPE_F16, MXA_DTYPE_F32, 16, 16, 16, 0 },	/* wmma */
+		{ MXA_DTYPE_F64, MXA_DTYPE_F64, 16, 8, 16, 0 },	/* sm_90 */
 	};
 
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
 		int ok = 1;
 
 		for (int acc = 0; acc < 2; acc++) {
-			struct mxa_gemm_desc d = op(s[i].t, s[i].t, s[i].td, s[i].m, s[i].n, s[i].k, acc, 0);
+			struct mxe_gemm_desc d = op(s[i].t, s[i].t, s[i].td, s[i].m, s[i].n, s[i].k, acc, 0);
 
 			d.flags |= s[i].flags;
-			ok &= check(mxa_mma(eng, &d), &d);
+			ok &= check(mxe_mma(eng, &d), &d);
 		}
 		tap_ok(ok, "mma %s.%s m%un%uk%u%s%s: D = C + A*B bit-exact (with and without C)",
-		       mxa_dtype_name(s[i].td), mxa_dtype_name(s[i].t), s[i].m, s[i].n, s[i].k,
-		       s[i].flags & MXA_GEMM_SATFINITE ? ".satfinite" : "",
-		       s[i].t == MXA_DT_B1 ? (s[i].flags & MXA_GEMM_B1_XOR ? ".xor.popc" : ".and.popc") : "");
+		       mxe_dtype_name(s[i].td), mxe_dtype_name(s[i].t), s[i].m, s[i].n, s[i].k,
+		       s[i].flags & MXA_GEMM_F_SATFINITE ? ".satfinite" : "",
+		       s[i].t == MXA_DTYPE_B1 ? (s[i].flags & MXE_GEMM_B1_XOR ? ".xor.popc" : ".and.popc") : "");
 	}
 	{
-		struct mxa_gemm_desc d = op(MXA_DT_BF16, MXA_DT_BF16, MXA_DT_F32, 16, 8, 4, 0, 0);
-		int r1 = mxa_mma(eng, &d), r2, r3, r4;
+		struct mxe_gemm_desc d = op(MXA_DTYPE_BF16, MXA_DTYPE_BF16, MXA_DTYPE_F32, 16, 8, 4, 0, 0);
+		int r1 = mxe_mma(eng, &d), r2, r3, r4;
 
-		d = op(MXA_DT_TF32, MXA_DT_TF32, MXA_DT_F16, 16, 8, 8, 0, 0);
-		r2 = mxa_mma(eng, &d);
-		d = op(MXA_DT_F16, MXA_DT_BF16, MXA_DT_F32, 16, 8, 16, 0, 0);
-		r3 = mxa_mma(eng, &d);
-		d = op(MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 16, 8, 64, 0, 1);
-		r4 = mxa_mma(eng, &d);
-		tap_ok(r1 == MXA_ENGINE_EINVAL_SHAPE && r2 == MXA_ENGINE_EINVAL_SHAPE &&
-		       r3 == MXA_ENGINE_EINVAL_DTYPE && r4 == MXA_ENGINE_EINVAL_SCALE,
+		d = op(MXA_DTYPE_TF32, MXA_DTYPE_TF32, MXA_DTYPE_F16, 16, 8, 8, 0, 0);
+		r2 = mxe_mma(eng, &d);
+		d = op(MXA_DTYPE_F16, MXA_DTYPE_BF16, MXA_DTYPE_F32, 16, 8, 16, 0, 0);
+		r3 = mxe_mma(eng, &d);
+		d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 16, 8, 64, 0, 1);
+		r4 = mxe_mma(eng, &d);
+		tap_ok(r1 == MXE_ENGINE_EINVAL_SHAPE && r2 == MXE_ENGINE_EINVAL_SHAPE &&
+		       r3 == MXE_ENGINE_EINVAL_DTYPE && r4 == MXE_ENGINE_EINVAL_SCALE,
 		       "mma rejects bf16 m16n8k4, tf32 with f16 D, mixed f16/bf16, scales");
 	}
 	{
 		/* One rounding of C + the whole chunk: rounding the chunk first
 		 * (2^-24 + 2^-50 -> 2^-24) and then adding C = 1 would tie to 1. */
-		struct mxa_gemm_desc d = op(MXA_DT_BF16, MXA_DT_BF16, MXA_DT_F32, 16, 8, 8, 1, 0);
+		struct mxe_gemm_desc d = op(MXA_DTYPE_BF16, MXA_DTYPE_BF16, MXA_DTYPE_F32, 16, 8, 8, 1, 0);
 		uint16_t *a = (uint16_t *)A, *b = (uint16_t *)Bm;
 		float *c = (float *)C, *out = (float *)D;
 
@@ -120,93 +120,93 @@ static void test_mma(struct mxa_engine *eng)
 		b[0] = 0x3F80;	/* 1 */
 		b[1] = 0x3300;	/* 2^-25 */
 		c[0] = 1.0f;
-		mxa_mma(eng, &d);
+		mxe_mma(eng, &d);
 		tap_ok(out[0] == 1.0f + 0x1p-23f,
 		       "mma bf16: C + chunk rounded once (1 + 2^-24 + 2^-50 -> 1 + 2^-23)");
 	}
 }
 
-static void test_wgmma(struct mxa_engine *eng)
+static void test_wgmma(struct mxe_engine *eng)
 {
 	static const struct shape s[] = {
-		{ MXA_DT_F16, MXA_DT_F32, 64, 8, 16, 0 },
-		{ MXA_DT_F16, MXA_DT_F16, 64, 128, 16, 0 },
-		{ MXA_DT_BF16, MXA_DT_F32, 64, 256, 16, 0 },
-		{ MXA_DT_TF32, MXA_DT_F32, 64, 64, 8, 0 },
-		{ MXA_DT_E4M3, MXA_DT_F32, 64, 200, 32, 0 },
-		{ MXA_DT_E5M2, MXA_DT_F16, 64, 24, 32, 0 },
-		{ MXA_DT_S8, MXA_DT_S32, 64, 48, 32, 0 },
-		{ MXA_DT_S8, MXA_DT_S32, 64, 256, 32, MXA_GEMM_SATFINITE },
-		{ MXA_DT_B1, MXA_DT_S32, 64, 16, 256, 0 },
-		{ MXA_DT_BF16, MXA_DT_F32, 64, 64, 16, MXA_GEMM_NEGATE_A },
-		{ MXA_DT_E4M3, MXA_DT_F32, 64, 32, 32, MXA_GEMM_NEGATE_A | MXA_GEMM_NEGATE_B },
+		{ MXA_DTYPE_F16, MXA_DTYPE_F32, 64, 8, 16, 0 },
+		{ MXA_DTYPE_F16, MXA_DTYPE_F16, 64, 128, 16, 0 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_F32, 64, 256, 16, 0 },
+		{ MXA_DTYPE_TF32, MXA_DTYPE_F32, 64, 64, 8, 0 },
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_F32, 64, 200, 32, 0 },
+		{ MXA_DTYPE_E5M2, MXA_DTYPE_F16, 64, 24, 32, 0 },
+		{ MXA_DTYPE_S8, MXA_DTYPE_S32, 64, 48, 32, 0 },
+		{ MXA_DTYPE_S8, MXA_DTYPE_S32, 64, 256, 32, MXA_GEMM_F_SATFINITE },
+		{ MXA_DTYPE_B1, MXA_DTYPE_S32, 64, 16, 256, 0 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_F32, 64, 64, 16, MXE_GEMM_NEGATE_A },
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_F32, 64, 32, 32, MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B },
 	};
 	int ok = 1, nok = 0;
 
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
 		for (int acc = 0; acc < 2; acc++) {
-			struct mxa_gemm_desc d = op(s[i].t, s[i].t, s[i].td, s[i].m, s[i].n, s[i].k, acc, 0);
+			struct mxe_gemm_desc d = op(s[i].t, s[i].t, s[i].td, s[i].m, s[i].n, s[i].k, acc, 0);
 
 			d.flags |= s[i].flags;
-			ok = check(mxa_wgmma(eng, &d), &d);
+			ok = check(mxe_wgmma(eng, &d), &d);
 			tap_ok(ok, "wgmma m%un%uk%u %s.%s%s%s scale-d=%d: bit-exact", s[i].m, s[i].n,
-			       s[i].k, mxa_dtype_name(s[i].td), mxa_dtype_name(s[i].t),
-			       s[i].flags & MXA_GEMM_NEGATE_A ? " -A" : "",
-			       s[i].flags & MXA_GEMM_NEGATE_B ? " -B" : "", acc);
+			       s[i].k, mxe_dtype_name(s[i].td), mxe_dtype_name(s[i].t),
+			       s[i].flags & MXE_GEMM_NEGATE_A ? " -A" : "",
+			       s[i].flags & MXE_GEMM_NEGATE_B ? " -B" : "", acc);
 		}
 	}
 	/* N = 8..256 step 8 for f16; s8 only 8, 16, 24, 32, then multiples of 16 */
 	for (unsigned n = 8; n <= 264; n += 8) {
-		struct mxa_gemm_desc d = op(MXA_DT_F16, MXA_DT_F16, MXA_DT_F32, 64, n, 16, 0, 0);
-		int want = n <= 256 ? 0 : MXA_ENGINE_EINVAL_SHAPE;
+		struct mxe_gemm_desc d = op(MXA_DTYPE_F16, MXA_DTYPE_F16, MXA_DTYPE_F32, 64, n, 16, 0, 0);
+		int want = n <= 256 ? 0 : MXE_ENGINE_EINVAL_SHAPE;
 
-		nok += mxa_wgmma(eng, &d) == want;
-		d = op(MXA_DT_S8, MXA_DT_S8, MXA_DT_S32, 64, n, 32, 0, 0);
-		want = n <= 256 && (n <= 32 || n % 16 == 0) ? 0 : MXA_ENGINE_EINVAL_SHAPE;
-		nok += mxa_wgmma(eng, &d) == want;
+		nok += mxe_wgmma(eng, &d) == want;
+		d = op(MXA_DTYPE_S8, MXA_DTYPE_S8, MXA_DTYPE_S32, 64, n, 32, 0, 0);
+		want = n <= 256 && (n <= 32 || n % 16 == 0) ? 0 : MXE_ENGINE_EINVAL_SHAPE;
+		nok += mxe_wgmma(eng, &d) == want;
 	}
 	tap_ok(nok == 2 * 33, "wgmma N: 8..256 step 8 (s8: 8, 16, 24, 32, then step 16); %d/66", nok);
 	{
-		struct mxa_gemm_desc d = op(MXA_DT_F16, MXA_DT_F16, MXA_DT_F32, 64, 64, 32, 0, 0);
-		int r1 = mxa_wgmma(eng, &d), r2, r3, r4, r5;
+		struct mxe_gemm_desc d = op(MXA_DTYPE_F16, MXA_DTYPE_F16, MXA_DTYPE_F32, 64, 64, 32, 0, 0);
+		int r1 = mxe_wgmma(eng, &d), r2, r3, r4, r5;
 
-		d = op(MXA_DT_TF32, MXA_DT_TF32, MXA_DT_F32, 128, 64, 8, 0, 0);
-		r2 = mxa_wgmma(eng, &d);
-		d = op(MXA_DT_B1, MXA_DT_B1, MXA_DT_S32, 64, 64, 256, 0, 0);
-		d.flags |= MXA_GEMM_B1_XOR;
-		r3 = mxa_wgmma(eng, &d);
-		d = op(MXA_DT_BF16, MXA_DT_BF16, MXA_DT_F16, 64, 64, 16, 0, 0);
-		r4 = mxa_wgmma(eng, &d);
-		d = op(MXA_DT_E4M3, MXA_DT_E5M2, MXA_DT_F32, 64, 64, 32, 0, 0);
-		r5 = mxa_wgmma(eng, &d);
-		tap_ok(r1 == MXA_ENGINE_EINVAL_SHAPE && r2 == MXA_ENGINE_EINVAL_SHAPE &&
-		       r3 == MXA_ENGINE_EINVAL_DTYPE && r4 == MXA_ENGINE_EINVAL_DTYPE && r5 == 0,
+		d = op(MXA_DTYPE_TF32, MXA_DTYPE_TF32, MXA_DTYPE_F32, 128, 64, 8, 0, 0);
+		r2 = mxe_wgmma(eng, &d);
+		d = op(MXA_DTYPE_B1, MXA_DTYPE_B1, MXA_DTYPE_S32, 64, 64, 256, 0, 0);
+		d.flags |= MXE_GEMM_B1_XOR;
+		r3 = mxe_wgmma(eng, &d);
+		d = op(MXA_DTYPE_BF16, MXA_DTYPE_BF16, MXA_DTYPE_F16, 64, 64, 16, 0, 0);
+		r4 = mxe_wgmma(eng, &d);
+		d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, MXA_DTYPE_F32, 64, 64, 32, 0, 0);
+		r5 = mxe_wgmma(eng, &d);
+		tap_ok(r1 == MXE_ENGINE_EINVAL_SHAPE && r2 == MXE_ENGINE_EINVAL_SHAPE &&
+		       r3 == MXE_ENGINE_EINVAL_DTYPE && r4 == MXE_ENGINE_EINVAL_DTYPE && r5 == 0,
 		       "wgmma: K must be 32 bytes, M 64; b1 is .and only; bf16 has no f16 D; e4m3 x e5m2 ok");
 	}
 }
 
-static void test_tmatmulmx(struct mxa_engine *eng)
+static void test_tmatmulmx(struct mxe_engine *eng)
 {
-	static const enum mxa_dtype pairs[][2] = {
-		{ MXA_DT_E4M3, MXA_DT_E4M3 }, { MXA_DT_E4M3, MXA_DT_E5M2 }, { MXA_DT_E5M2, MXA_DT_E5M2 },
-		{ MXA_DT_E3M2, MXA_DT_E2M3 }, { MXA_DT_E2M1, MXA_DT_E2M1 }, { MXA_DT_MXINT8, MXA_DT_MXINT8 },
-		{ MXA_DT_F16, MXA_DT_E4M3 }, { MXA_DT_BF16, MXA_DT_BF16 },
+	static const enum mxa_isa_dtype pairs[][2] = {
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_E4M3 }, { MXA_DTYPE_E4M3, MXA_DTYPE_E5M2 }, { MXA_DTYPE_E5M2, MXA_DTYPE_E5M2 },
+		{ MXA_DTYPE_E3M2, MXA_DTYPE_E2M3 }, { MXA_DTYPE_E2M1, MXA_DTYPE_E2M1 }, { MXA_DTYPE_MXINT8, MXA_DTYPE_MXINT8 },
+		{ MXA_DTYPE_F16, MXA_DTYPE_E4M3 }, { MXA_DTYPE_BF16, MXA_DTYPE_BF16 },
 	};
 
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		int ok = 1;
 
 		for (int acc = 0; acc < 2; acc++) {
-			struct mxa_gemm_desc d = op(pairs[i][0], pairs[i][1], MXA_DT_F32, 100, 24, 192, acc, 1);
+			struct mxe_gemm_desc d = op(pairs[i][0], pairs[i][1], MXA_DTYPE_F32, 100, 24, 192, acc, 1);
 
-			ok &= check(mxa_tmatmulmx(eng, &d), &d);
+			ok &= check(mxe_tmatmulmx(eng, &d), &d);
 		}
 		tap_ok(ok, "TMATMULMX%s <100, 24, 192, %s, %s>: bit-exact, whole K rounded once",
-		       "(.ACC)", mxa_dtype_name(pairs[i][0]), mxa_dtype_name(pairs[i][1]));
+		       "(.ACC)", mxe_dtype_name(pairs[i][0]), mxe_dtype_name(pairs[i][1]));
 	}
 	{
 		/* ACC accumulates; plain TMATMULMX overwrites */
-		struct mxa_gemm_desc d = op(MXA_DT_E2M1, MXA_DT_E2M1, MXA_DT_F32, 4, 4, 64, 1, 1);
+		struct mxe_gemm_desc d = op(MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 4, 4, 64, 1, 1);
 		float *c = (float *)C, *out = (float *)D, plain[16];
 		int ok = 1;
 
@@ -215,69 +215,69 @@ static void test_tmatmulmx(struct mxa_engine *eng)
 		memset(SA, 127, sizeof(SA));
 		memset(SB, 127, sizeof(SB));
 		d.flags = 0;
-		mxa_tmatmulmx(eng, &d);
+		mxe_tmatmulmx(eng, &d);
 		memcpy(plain, out, sizeof(plain));
-		d.flags = MXA_GEMM_ACCUMULATE;
-		mxa_tmatmulmx(eng, &d);
+		d.flags = MXA_GEMM_F_ACCUMULATE;
+		mxe_tmatmulmx(eng, &d);
 		for (int i = 0; i < 16; i++)
 			ok &= out[i] == plain[i] + 1000.0f;
 		tap_ok(ok, "TMATMULMX.ACC adds to ACC, TMATMULMX does not");
 	}
 	{
 		/* FP16/BF16 data ignore scales: garbage or NULL scales change nothing */
-		struct mxa_gemm_desc d = op(MXA_DT_BF16, MXA_DT_F16, MXA_DT_F32, 8, 8, 64, 0, 1);
+		struct mxe_gemm_desc d = op(MXA_DTYPE_BF16, MXA_DTYPE_F16, MXA_DTYPE_F32, 8, 8, 64, 0, 1);
 		float ref[64];
 		int ok;
 
 		memset(SA, 0xFF, 64);	/* NaN scales: would poison if used */
 		memset(SB, 0x00, 64);
-		ok = mxa_tmatmulmx(eng, &d) == 0;
+		ok = mxe_tmatmulmx(eng, &d) == 0;
 		memcpy(ref, D, sizeof(ref));
 		d.scale_a = d.scale_b = NULL;
-		ok &= mxa_tmatmulmx(eng, &d) == 0 && !memcmp(ref, D, sizeof(ref)) && !isnan(ref[0]);
-		ok &= check(0, &(struct mxa_gemm_desc){ .m = 8, .n = 8, .k = 64, .type_a = MXA_DT_BF16,
-						      .type_b = MXA_DT_F16, .type_d = MXA_DT_F32,
+		ok &= mxe_tmatmulmx(eng, &d) == 0 && !memcmp(ref, D, sizeof(ref)) && !isnan(ref[0]);
+		ok &= check(0, &(struct mxe_gemm_desc){ .m = 8, .n = 8, .k = 64, .type_a = MXA_DTYPE_BF16,
+						      .type_b = MXA_DTYPE_F16, .type_d = MXA_DTYPE_F32,
 						      .a = A, .b = Bm, .d = D });
 		tap_ok(ok, "TMATMULMX with FP16/BF16 data ignores the scale tiles (NaN or absent)");
 	}
 	{
-		struct mxa_gemm_desc d = op(MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 4, 4, 64, 0, 1);
+		struct mxe_gemm_desc d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 4, 4, 64, 0, 1);
 		float *out = (float *)D;
 
 		SA[0 * 2 + 1] = 0xFF;
-		mxa_tmatmulmx(eng, &d);
+		mxe_tmatmulmx(eng, &d);
 		tap_ok(isnan(out[0]) && isnan(out[3]) && !isnan(out[4]) && !isnan(out[15]),
 		       "TMATMULMX: a NaN scale poisons its block (row 0 only)");
 	}
 	{
-		struct mxa_gemm_desc d = op(MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 4, 4, 96, 0, 1);
-		int r1 = mxa_tmatmulmx(eng, &d), r2, r3, r4, r5, r6;
+		struct mxe_gemm_desc d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 4, 4, 96, 0, 1);
+		int r1 = mxe_tmatmulmx(eng, &d), r2, r3, r4, r5, r6;
 
 		d.k = 32;
-		r2 = mxa_tmatmulmx(eng, &d);
-		d = op(MXA_DT_E2M1, MXA_DT_E5M2, MXA_DT_F32, 4, 4, 96, 0, 1);
-		r3 = mxa_tmatmulmx(eng, &d);
-		d = op(MXA_DT_E2M1, MXA_DT_E2M1, MXA_DT_F32, 4, 4, 96, 0, 1);
-		r4 = mxa_tmatmulmx(eng, &d);
+		r2 = mxe_tmatmulmx(eng, &d);
+		d = op(MXA_DTYPE_E2M1, MXA_DTYPE_E5M2, MXA_DTYPE_F32, 4, 4, 96, 0, 1);
+		r3 = mxe_tmatmulmx(eng, &d);
+		d = op(MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 4, 4, 96, 0, 1);
+		r4 = mxe_tmatmulmx(eng, &d);
 		d.k = 48;
-		r5 = mxa_tmatmulmx(eng, &d);
-		d = op(MXA_DT_E2M1, MXA_DT_E2M1, MXA_DT_F16, 4, 4, 64, 0, 1);
-		r6 = mxa_tmatmulmx(eng, &d);
-		tap_ok(r1 == MXA_ENGINE_EINVAL_K_ALIGN && r2 == MXA_ENGINE_EINVAL_K_ALIGN &&
-		       r3 == MXA_ENGINE_EINVAL_K_ALIGN && r4 == 0 && r5 == MXA_ENGINE_EINVAL_SCALE &&
-		       r6 == MXA_ENGINE_EINVAL_DTYPE,
+		r5 = mxe_tmatmulmx(eng, &d);
+		d = op(MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F16, 4, 4, 64, 0, 1);
+		r6 = mxe_tmatmulmx(eng, &d);
+		tap_ok(r1 == MXE_ENGINE_EINVAL_K_ALIGN && r2 == MXE_ENGINE_EINVAL_K_ALIGN &&
+		       r3 == MXE_ENGINE_EINVAL_K_ALIGN && r4 == 0 && r5 == MXE_ENGINE_EINVAL_SCALE &&
+		       r6 == MXE_ENGINE_EINVAL_DTYPE,
 		       "TMATMULMX: FP8 needs K %% 64 == 0 (K = 96, 32 -> EINVAL_K_ALIGN), FP4 K = 96 ok, "
 		       "K = 48 -> EINVAL_SCALE, D must be f32");
-		d = op(MXA_DT_S8, MXA_DT_S8, MXA_DT_F32, 4, 4, 64, 0, 0);
-		r1 = mxa_tmatmulmx(eng, &d);
-		d = op(MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 4, 4, 64, 0, 0);
-		r2 = mxa_tmatmulmx(eng, &d);
-		tap_ok(r1 == MXA_ENGINE_EINVAL_DTYPE && r2 == MXA_ENGINE_EINVAL_SCALE,
+		d = op(MXA_DTYPE_S8, MXA_DTYPE_S8, MXA_DTYPE_F32, 4, 4, 64, 0, 0);
+		r1 = mxe_tmatmulmx(eng, &d);
+		d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 4, 4, 64, 0, 0);
+		r2 = mxe_tmatmulmx(eng, &d);
+		tap_ok(r1 == MXE_ENGINE_EINVAL_DTYPE && r2 == MXE_ENGINE_EINVAL_SCALE,
 		       "TMATMULMX: s8 data -> EINVAL_DTYPE, missing FP8 scales -> EINVAL_SCALE");
 	}
 	{
 		/* whole K exact: big + tiny - big keeps the tiny term */
-		struct mxa_gemm_desc d = op(MXA_DT_E4M3, MXA_DT_E4M3, MXA_DT_F32, 1, 1, 128, 0, 1);
+		struct mxe_gemm_desc d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1, 1, 128, 0, 1);
 		float *out = (float *)D;
 
 		memset(A, 0, 128);
@@ -288,7 +288,7 @@ static void test_tmatmulmx(struct mxa_engine *eng)
 		memset(Bm, 0x38, 128);	/* 1.0 */
 		SA[0] = 127 + 100, SA[1] = 127 - 100, SA[2] = 127 - 60, SA[3] = 127 + 100;
 		memset(SB, 127, 4);
-		mxa_tmatmulmx(eng, &d);
+		mxe_tmatmulmx(eng, &d);
 		tap_ok(out[0] == (float)ldexp(1.0, -9 - 60),
 		       "TMATMULMX: 2^108 + 2^-69 - 2^108 = 2^-69 (exact sum over K)");
 	}
@@ -296,12 +296,12 @@ static void test_tmatmulmx(struct mxa_engine *eng)
 
 int main(void)
 {
-	struct mxa_engine *eng = mxa_engine_create(2);
+	struct mxe_engine *eng = mxe_engine_create(2);
 
 	tap_begin();
 	test_mma(eng);
 	test_wgmma(eng);
 	test_tmatmulmx(eng);
-	mxa_engine_destroy(eng);
+	mxe_engine_destroy(eng);
 	return tap_end();
 }

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "mxa_xacc.h"
+#include "mxe_xacc.h"
 #include "tap.h"
 
 static uint64_t rs = 0x1234567ull;
@@ -25,25 +25,25 @@ static uint64_t rnd(void)
 
 static double sum_round(const double *v, int n, int prec, int emin, int emax)
 {
-	struct mxa_xacc x;
+	struct mxe_xacc x;
 
-	mxa_xacc_init(&x);
+	mxe_xacc_init(&x);
 	for (int i = 0; i < n; i++)
-		mxa_xacc_add(&x, v[i]);
-	return mxa_xacc_round(&x, prec, emin, emax);
+		mxe_xacc_add(&x, v[i]);
+	return mxe_xacc_round(&x, prec, emin, emax);
 }
 
 #define S(...) sum_round((double[]){ __VA_ARGS__ }, \
-			 sizeof((double[]){ __VA_ARGS__ }) / sizeof(double), MXA_XACC_F32)
+			 sizeof((double[]){ __VA_ARGS__ }) / sizeof(double), MXE_XACC_F32)
 
 int main(void)
 {
-	struct mxa_xacc x;
+	struct mxe_xacc x;
 	int bad;
 
 	tap_begin();
 	tap_ok(S(1e300, 1.0, -1e300) == 1.0 && S(0x1p-1074, 1e308, -1e308) == 0.0 &&
-	       sum_round((double[]){ 0x1p-1074, 1e308, -1e308 }, 3, MXA_XACC_F64) == 0x1p-1074,
+	       sum_round((double[]){ 0x1p-1074, 1e308, -1e308 }, 3, MXE_XACC_F64) == 0x1p-1074,
 	       "exact cancellation across the whole double range");
 	tap_ok(S(1.0, 0x1p-24) == 1.0 && S(1.0, 0x1p-24, 0x1p-80) == 1.0 + 0x1p-23 &&
 	       S(1.0 + 0x1p-23, 0x1p-24) == 1.0 + 0x1p-22 && S(-1.0, -0x1p-24, -0x1p-90) == -1.0 - 0x1p-23,
@@ -55,33 +55,33 @@ int main(void)
 	       S(-FLT_MAX, -0x1p104) == -INFINITY && S(1e300, 1e300) == INFINITY,
 	       "f32: overflow to Inf exactly at the rounding midpoint");
 	tap_ok(signbit(S(-0.0, -0.0)) && !signbit(S(-0.0, 0.0)) && !signbit(S(1.0, -1.0)) &&
-	       !signbit(sum_round(NULL, 0, MXA_XACC_F32)) && signbit(S(-0.0)),
+	       !signbit(sum_round(NULL, 0, MXE_XACC_F32)) && signbit(S(-0.0)),
 	       "signed zeros: -0 only when every term is -0");
 	tap_ok(isnan(S(NAN, 1.0)) && isnan(S(INFINITY, -INFINITY)) && S(INFINITY, 1.0, -1e300) == INFINITY &&
 	       S(-INFINITY, 5.0) == -INFINITY,
 	       "Inf/NaN: NaN wins, opposite infinities give NaN");
-	tap_ok(sum_round((double[]){ 1.0, 0x1p-11 }, 2, MXA_XACC_F16) == 1.0 &&
-	       sum_round((double[]){ 1.0, 0x1p-11, 0x1p-40 }, 3, MXA_XACC_F16) == 1.0 + 0x1p-10 &&
-	       sum_round((double[]){ 65504.0, 16.0 }, 2, MXA_XACC_F16) == INFINITY &&
-	       sum_round((double[]){ 65504.0, 15.9 }, 2, MXA_XACC_F16) == 65504.0 &&
-	       sum_round((double[]){ 0x1p-25 }, 1, MXA_XACC_F16) == 0.0 &&
-	       sum_round((double[]){ 1.0, 0x1p-8 }, 2, MXA_XACC_BF16) == 1.0,
+	tap_ok(sum_round((double[]){ 1.0, 0x1p-11 }, 2, MXE_XACC_F16) == 1.0 &&
+	       sum_round((double[]){ 1.0, 0x1p-11, 0x1p-40 }, 3, MXE_XACC_F16) == 1.0 + 0x1p-10 &&
+	       sum_round((double[]){ 65504.0, 16.0 }, 2, MXE_XACC_F16) == INFINITY &&
+	       sum_round((double[]){ 65504.0, 15.9 }, 2, MXE_XACC_F16) == 65504.0 &&
+	       sum_round((double[]){ 0x1p-25 }, 1, MXE_XACC_F16) == 0.0 &&
+	       sum_round((double[]){ 1.0, 0x1p-8 }, 2, MXE_XACC_BF16) == 1.0,
 	       "f16/bf16 rounding: ties, overflow at 65520, subnormals");
 
 	/* integers: the exact sum is known */
 	bad = 0;
-	mxa_xacc_init(&x);
+	mxe_xacc_init(&x);
 	for (int r = 0; r < 200; r++) {
 		int64_t ref = 0;
 
-		mxa_xacc_clear(&x);
+		mxe_xacc_clear(&x);
 		for (int i = 0; i < 1000; i++) {
 			int64_t v = (int64_t)(rnd() >> 24) - ((int64_t)1 << 39);
 
 			ref += v;
-			mxa_xacc_add(&x, (double)v);
+			mxe_xacc_add(&x, (double)v);
 		}
-		if (mxa_xacc_round(&x, MXA_XACC_F64) != (double)ref)
+		if (mxe_xacc_round(&x, MXE_XACC_F64) != (double)ref)
 			bad++;
 	}
 	tap_ok(!bad, "200 sums of 1000 random 40-bit integers are exact");
@@ -90,9 +90,9 @@ int main(void)
 	{
 		double a[2] = { 1.0 + 0x1p-30, -1.0 }, b[2] = { 1.0 - 0x1p-30, 1.0 };
 
-		mxa_xacc_clear(&x);
-		mxa_xacc_add_dot(&x, a, b, 2, 1);
-		tap_ok(mxa_xacc_round(&x, MXA_XACC_F64) == -0x1p-60,
+		mxe_xacc_clear(&x);
+		mxe_xacc_add_dot(&x, a, b, 2, 1);
+		tap_ok(mxe_xacc_round(&x, MXE_XACC_F64) == -0x1p-60,
 		       "f64 dot: (1+2^-30)(1-2^-30) - 1 = -2^-60 exactly");
 	}
 
@@ -100,7 +100,7 @@ int main(void)
 	bad = 0;
 	for (int r = 0; r < 2000; r++) {
 		double a[67], b[67];
-		struct mxa_xacc y;
+		struct mxe_xacc y;
 		int n = 1 + (int)(rnd() % 67);
 
 		for (int i = 0; i < n; i++) {
@@ -109,14 +109,14 @@ int main(void)
 		}
 		if (r % 7 == 0)
 			a[rnd() % n] = r % 14 ? INFINITY : NAN;
-		mxa_xacc_clear(&x);
-		mxa_xacc_add(&x, 0.375);
-		mxa_xacc_add_dot(&x, a, b, n, 0);
-		mxa_xacc_init(&y);
-		mxa_xacc_add(&y, 0.375);
+		mxe_xacc_clear(&x);
+		mxe_xacc_add(&x, 0.375);
+		mxe_xacc_add_dot(&x, a, b, n, 0);
+		mxe_xacc_init(&y);
+		mxe_xacc_add(&y, 0.375);
 		for (int i = 0; i < n; i++)
-			mxa_xacc_add_prod(&y, a[i], b[i], 0);
-		double p = mxa_xacc_round(&x, MXA_XACC_F32), q = mxa_xacc_round(&y, MXA_XACC_F32);
+			mxe_xacc_add_prod(&y, a[i], b[i], 0);
+		double p = mxe_xacc_round(&x, MXE_XACC_F32), q = mxe_xacc_round(&y, MXE_XACC_F32);
 
 		if (!(p == q || (isnan(p) && isnan(q))) || signbit(p) != signbit(q))
 			bad++;

@@ -168,10 +168,10 @@ TEST(ptx_forms_are_mxa_commands)
 		struct accel_tma st = { .map = 0x40, .sram = 0x800, .sram_reg = 2,
 					.coord = { 0, 2 }, .coord_reg = { 1, 0 } };
 
-		accel_prog_commit_group(b, ACCEL_GROUP_MMA);
-		accel_prog_wait_group(b, ACCEL_GROUP_MMA, 1);
-		accel_prog_commit_group(b, ACCEL_GROUP_COPY);
-		accel_prog_wait_group(b, ACCEL_GROUP_COPY, 2);
+		accel_prog_commit_group(b, MXA_GROUP_MMA);
+		accel_prog_wait_group(b, MXA_GROUP_MMA, 1);
+		accel_prog_commit_group(b, MXA_GROUP_COPY);
+		accel_prog_wait_group(b, MXA_GROUP_COPY, 2);
 		accel_prog_mbar_init(b, 0x100, 1);
 		accel_prog_mbar_arrive(b, 0x100, 2048);
 		accel_prog_mbar_wait(b, 0x100, 1, 0);
@@ -190,14 +190,14 @@ TEST(encodings_equal_the_emitters)
 	struct accel_prog *a, *b;
 	char err[256];
 	struct accel_wgmma w = {
-		.flags = ACCEL_WGMMA_ACCUMULATE | ACCEL_WGMMA_INTERWAVE, .type_a = ACCEL_DT_E4M3,
-		.type_b = ACCEL_DT_E5M2, .type_d = ACCEL_DT_F32, .n = 128, .a = 0x100, .a_reg = 3,
+		.flags = MXA_WGMMA_F_ACCUMULATE | MXA_WGMMA_F_INTERWAVE, .type_a = MXA_DTYPE_E4M3,
+		.type_b = MXA_DTYPE_E5M2, .type_d = MXA_DTYPE_F32, .n = 128, .a = 0x100, .a_reg = 3,
 		.b = 0x2000, .d = 0x10000, .d_reg = 4,
 	};
 	struct accel_gemm g = {
-		.m = 100, .n = 30, .k = 64, .type_a = ACCEL_DT_E4M3, .type_b = ACCEL_DT_E4M3,
-		.type_c = ACCEL_DT_F32, .type_d = ACCEL_DT_F32, .scale_block = 32,
-		.flags = ACCEL_GEMM_ACCUMULATE, .a = 0x10000, .b = 0x20000, .c = 0x30000,
+		.m = 100, .n = 30, .k = 64, .type_a = MXA_DTYPE_E4M3, .type_b = MXA_DTYPE_E4M3,
+		.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32, .scale_block = 32,
+		.flags = MXA_GEMM_F_ACCUMULATE, .a = 0x10000, .b = 0x20000, .c = 0x30000,
 		.d = 0x30000, .scale_a = 0x40000, .scale_b = 0x50000, .ldd = 128, .sched = 1,
 	};
 

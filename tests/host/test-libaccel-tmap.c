@@ -17,7 +17,7 @@ static struct accel_tensor_map_desc good(void)
 	struct accel_tensor_map_desc d = {
 		.global_va = 0x200000, .rank = 2, .elem_bytes = 2,
 		.dims = { 1000, 300 }, .strides = { 2048 }, .box = { 64, 32 },
-		.oob_fill = ACCEL_TMAP_OOB_NAN, .swizzle = ACCEL_TMAP_SWIZZLE_128B,
+		.oob_fill = MXA_TMA_OOB_NAN, .swizzle = MXA_TMA_SWIZZLE_128B,
 	};
 	return d;
 }
@@ -69,7 +69,7 @@ TEST(rank5_and_rank1)
 static void expect_bad(struct __test_metadata *_metadata, struct accel_tensor_map_desc d,
 		       const char *field)
 {
-	unsigned char m[ACCEL_TENSOR_MAP_BYTES], before[ACCEL_TENSOR_MAP_BYTES];
+	unsigned char m[sizeof(struct mxa_tensor_map)], before[sizeof(struct mxa_tensor_map)];
 	char why[160];
 
 	memset(m, 0x5a, sizeof(m));

@@ -123,8 +123,8 @@ static int prepare(struct accel_prog *prog, struct accel_bo *data, int i, struct
 	uint64_t va = accel_bo_va(data) + i * SLOT_BYTES;
 	uint16_t *a = (uint16_t *)(base + OFF_A), *b = (uint16_t *)(base + OFF_B);
 	struct accel_gemm g = {
-		.m = GM, .n = GN, .k = GK, .type_a = ACCEL_DT_BF16, .type_b = ACCEL_DT_BF16,
-		.type_c = ACCEL_DT_F32, .type_d = ACCEL_DT_F32,
+		.m = GM, .n = GN, .k = GK, .type_a = MXA_DTYPE_BF16, .type_b = MXA_DTYPE_BF16,
+		.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32,
 		.a = va + OFF_A, .b = va + OFF_B, .c = va + OFF_D, .d = va + OFF_D,
 	};
 	uint32_t j;
@@ -150,9 +150,9 @@ static int prepare(struct accel_prog *prog, struct accel_bo *data, int i, struct
 	s->fence = rnd_next(rng) | 1;
 	accel_prog_reset(prog);
 	ret = accel_prog_copy(prog, va + OFF_DST, 0, va + OFF_PAT, 0, s->copy_bytes, 0);
-	ret = ret ?: accel_prog_commit_group(prog, ACCEL_GROUP_COPY);
+	ret = ret ?: accel_prog_commit_group(prog, MXA_GROUP_COPY);
 	ret = ret ?: accel_prog_gemm(prog, &g);
-	ret = ret ?: accel_prog_wait_group(prog, ACCEL_GROUP_COPY, 0);
+	ret = ret ?: accel_prog_wait_group(prog, MXA_GROUP_COPY, 0);
 	ret = ret ?: accel_prog_fence_write(prog, va + OFF_FENCE, s->fence);
 	return ret;
 }

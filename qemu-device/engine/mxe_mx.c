@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxa_mx.c - MX quantisation of f32 blocks (E8M0 scale + 32 elements) and
+ * mxe_mx.c - MX quantisation of f32 blocks (E8M0 scale + 32 elements) and
  * its inverse.
  *
  * DOC: scale policies
@@ -19,24 +19,24 @@
  */
 #include <math.h>
 
-#include "mxa_formats.h"
+#include "mxe_formats.h"
 
-static uint64_t elem_nan_code(enum mxa_dtype t)
+static uint64_t elem_nan_code(enum mxa_isa_dtype t)
 {
-	return (t == MXA_DT_E4M3 || t == MXA_DT_E5M2) ? 0x7F : 0;
+	return (t == MXA_DTYPE_E4M3 || t == MXA_DTYPE_E5M2) ? 0x7F : 0;
 }
 
-static int block_exponent(double amax, enum mxa_dtype elem,
-			  enum mxa_mx_scale_policy policy)
+static int block_exponent(double amax, enum mxa_isa_dtype elem,
+			  enum mxe_mx_scale_policy policy)
 {
 	int e;
 
-	if (policy == MXA_MX_SCALE_FLOOR) {
+	if (policy == MXE_MX_SCALE_FLOOR) {
 		frexp(amax, &e);
-		return e - 1 - mxa_dtype_emax_elem(elem);
+		return e - 1 - mxe_dtype_emax_elem(elem);
 	}
 	/* RCEIL: smallest e with max * 2^e >= amax (both exact in double). */
-	double maxfin = mxa_dtype_max_finite(elem);
+	double maxfin = mxe_dtype_max_finite(elem);
 	int ea, em;
 
 	frexp(amax, &ea);
@@ -49,21 +49,21 @@ static int block_exponent(double amax, enum mxa_dtype elem,
 	return e;
 }
 
-int mxa_mx_quantize(const float *src, size_t n, enum mxa_dtype elem,
-		    enum mxa_mx_scale_policy policy, uint8_t *scales, void *elems)
+int mxe_mx_quantize(const float *src, size_t n, enum mxa_isa_dtype elem,
+		    enum mxe_mx_scale_policy policy, uint8_t *scales, void *elems)
 {
-	size_t b, nb = (n + MXA_MX_BLOCK - 1) / MXA_MX_BLOCK;
+	size_t b, nb = (n + MXE_MX_BLOCK - 1) / MXE_MX_BLOCK;
 
-	if (!mxa_dtype_is_mx_elem(elem))
-		return MXA_ENGINE_EINVAL_DTYPE;
-	if (policy != MXA_MX_SCALE_FLOOR && policy != MXA_MX_SCALE_RCEIL)
-		return MXA_ENGINE_EINVAL_OPTION;
+	if (!mxe_dtype_is_mx_elem(elem))
+		return MXE_ENGINE_EINVAL_DTYPE;
+	if (policy != MXE_MX_SCALE_FLOOR && policy != MXE_MX_SCALE_RCEIL)
+		return MXE_ENGINE_EINVAL_OPTION;
 	if ((!src || !scales || !elems) && n)
-		return MXA_ENGINE_EINVAL;
+		return MXE_ENGINE_EINVAL;
 
 	for (b = 0; b < nb; b++) {
-		size_t i0 = b * MXA_MX_BLOCK;
-		size_t i1 = i0 + MXA_MX_BLOCK < n ? i0 + MXA_MX_BLOCK : n;
+		size_t i0 = b * MXE_MX_BLOCK;
+		size_t i1 = i0 + MXE_MX_BLOCK < n ? i0 + MXE_MX_BLOCK : n;
 		double amax = 0.0;
 		int special = 0, e;
 
@@ -76,7 +76,7 @@ int mxa_mx_quantize(const float *src, size_t n, enum mxa_dtype elem,
 		if (special) {
 			scales[b] = 0xFF;
 			for (size_t i = i0; i < i1; i++)
-				mxa_row_store_code(elem, elems, i, elem_nan_code(elem));
+				mxe_row_store_code(elem, elems, i, elem_nan_code(elem));
 			continue;
 		}
 		if (amax == 0.0) {
@@ -87,7 +87,7 @@ int mxa_mx_quantize(const float *src, size_t n, enum mxa_dtype elem,
 				/* microxcaling clamp_shared_exp: too large -> NaN */
 				scales[b] = 0xFF;
 				for (size_t i = i0; i < i1; i++)
-					mxa_row_store_code(elem, elems, i, elem_nan_code(elem));
+					mxe_row_store_code(elem, elems, i, elem_nan_code(elem));
 				continue;
 			}
 			if (e < -127)
@@ -95,28 +95,28 @@ int mxa_mx_quantize(const float *src, size_t n, enum mxa_dtype elem,
 		}
 		scales[b] = (uint8_t)(e + 127);
 		for (size_t i = i0; i < i1; i++)
-			mxa_row_store_code(elem, elems, i,
-					   mxa_encode_value(elem, ldexp((double)src[i], -e),
-							    MXA_CVT_SATFINITE));
+			mxe_row_store_code(elem, elems, i,
+					   mxe_encode_value(elem, ldexp((double)src[i], -e),
+							    MXE_CVT_SATFINITE));
 	}
 	return 0;
 }
 
-int mxa_mx_dequantize(const uint8_t *scales, const void *elems, size_t n,
-		      enum mxa_dtype elem, float *dst)
+int mxe_mx_dequantize(const uint8_t *scales, const void *elems, size_t n,
+		      enum mxa_isa_dtype elem, float *dst)
 {
-	if (!mxa_dtype_is_mx_elem(elem))
-		return MXA_ENGINE_EINVAL_DTYPE;
+	if (!mxe_dtype_is_mx_elem(elem))
+		return MXE_ENGINE_EINVAL_DTYPE;
 	if ((!scales || !elems || !dst) && n)
-		return MXA_ENGINE_EINVAL;
+		return MXE_ENGINE_EINVAL;
 	for (size_t i = 0; i < n; i++) {
-		uint8_t s = scales[i / MXA_MX_BLOCK];
-		double v = mxa_load_elem(elem, elems, i);
+		uint8_t s = scales[i / MXE_MX_BLOCK];
+		double v = mxe_load_elem(elem, elems, i);
 
 		if (s == 0xFF)
-			dst[i] = mxa_bits_f32(MXA_F32_CANON_NAN);
+			dst[i] = mxe_bits_f32(MXE_F32_CANON_NAN);
 		else if (isnan(v))
-			dst[i] = mxa_bits_f32(MXA_F32_CANON_NAN);
+			dst[i] = mxe_bits_f32(MXE_F32_CANON_NAN);
 		else
 			dst[i] = (float)ldexp(v, (int)s - 127);
 	}

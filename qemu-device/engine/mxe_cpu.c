@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxa_cpu.c - CPU feature dispatch. The SIMD kernels are compiled with
+ * mxe_cpu.c - CPU feature dispatch. The SIMD kernels are compiled with
  * __attribute__((target(...))) and chosen here at run time, so one binary
  * runs on any x86-64 (and the portable path on anything else). The level
- * can be capped for tests and comparisons: mxa_engine_set_simd(), or the
+ * can be capped for tests and comparisons: mxe_engine_set_simd(), or the
  * environment variable MXA_ENGINE_SIMD=portable|avx2|avx512 read once.
  */
 #include <stdatomic.h>
@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mxa_cpu.h"
-#include "mxa_engine.h"
+#include "mxe_cpu.h"
+#include "mxe_engine.h"
 
 static const char *const simd_names[] = { "portable", "avx2", "avx512" };
 
 static atomic_int simd_cap = -1;	/* -1: not read from the environment yet */
 
-static enum mxa_simd cpu_detect(void)
+static enum mxe_simd cpu_detect(void)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	static atomic_int cached = -1;
@@ -26,23 +26,23 @@ static enum mxa_simd cpu_detect(void)
 
 	if (v < 0) {
 		__builtin_cpu_init();
-		v = MXA_SIMD_PORTABLE;
+		v = MXE_SIMD_PORTABLE;
 		if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
 		    __builtin_cpu_supports("f16c")) {
-			v = MXA_SIMD_AVX2;
+			v = MXE_SIMD_AVX2;
 			/* the Skylake-X set; libgcc also checks that the OS
 			 * saves the zmm state */
 			if (__builtin_cpu_supports("avx512f") &&
 			    __builtin_cpu_supports("avx512bw") &&
 			    __builtin_cpu_supports("avx512dq") &&
 			    __builtin_cpu_supports("avx512vl"))
-				v = MXA_SIMD_AVX512;
+				v = MXE_SIMD_AVX512;
 		}
 		atomic_store(&cached, v);
 	}
-	return (enum mxa_simd)v;
+	return (enum mxe_simd)v;
 #else
-	return MXA_SIMD_PORTABLE;
+	return MXE_SIMD_PORTABLE;
 #endif
 }
 
@@ -54,10 +54,10 @@ static int simd_by_name(const char *name)
 	return -1;
 }
 
-enum mxa_simd mxa_cpu_simd(void)
+enum mxe_simd mxe_cpu_simd(void)
 {
 	int cap = atomic_load(&simd_cap);
-	enum mxa_simd have = cpu_detect();
+	enum mxe_simd have = cpu_detect();
 
 	if (cap < 0) {
 		const char *env = getenv("MXA_ENGINE_SIMD");
@@ -69,22 +69,22 @@ enum mxa_simd mxa_cpu_simd(void)
 		if (env && want > (int)have)
 			fprintf(stderr, "mxa engine: MXA_ENGINE_SIMD=%s: this CPU has only %s\n",
 				env, simd_names[have]);
-		cap = want >= 0 ? want : MXA_SIMD_AVX512;
-		/* a concurrent mxa_engine_set_simd() wins */
+		cap = want >= 0 ? want : MXE_SIMD_AVX512;
+		/* a concurrent mxe_engine_set_simd() wins */
 		atomic_compare_exchange_strong(&simd_cap, &(int){ -1 }, cap);
 		cap = atomic_load(&simd_cap);
 	}
-	return (int)have < cap ? have : (enum mxa_simd)cap;
+	return (int)have < cap ? have : (enum mxe_simd)cap;
 }
 
-const char *mxa_engine_simd(void)
+const char *mxe_engine_simd(void)
 {
-	return simd_names[mxa_cpu_simd()];
+	return simd_names[mxe_cpu_simd()];
 }
 
-int mxa_engine_set_simd(const char *name)
+int mxe_engine_set_simd(const char *name)
 {
-	int want = name ? simd_by_name(name) : MXA_SIMD_AVX512;
+	int want = name ? simd_by_name(name) : MXE_SIMD_AVX512;
 
 	if (want < 0 || want > (int)cpu_detect())
 		return -1;

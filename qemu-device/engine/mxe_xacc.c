@@ -1,26 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxa_xacc.c - carry propagation and the one rounding of the exact
- * accumulator (see mxa_xacc.h).
+ * mxe_xacc.c - carry propagation and the one rounding of the exact
+ * accumulator (see mxe_xacc.h).
  */
-#include "mxa_cpu.h"
-#include "mxa_xacc.h"
+#include "mxe_cpu.h"
+#include "mxe_xacc.h"
 
-void mxa_xacc_init(struct mxa_xacc *x)
+void mxe_xacc_init(struct mxe_xacc *x)
 {
 	memset(x, 0, sizeof(*x));
-	x->lo = MXA_XACC_LIMBS;
+	x->lo = MXE_XACC_LIMBS;
 	x->hi = -1;
 }
 
-void mxa_xacc_clear(struct mxa_xacc *x)
+void mxe_xacc_clear(struct mxe_xacc *x)
 {
 	if (x->hi >= 0) {
-		int top = x->hi + 1 < MXA_XACC_LIMBS ? x->hi + 1 : x->hi;
+		int top = x->hi + 1 < MXE_XACC_LIMBS ? x->hi + 1 : x->hi;
 
 		memset(&x->limb[x->lo], 0, (size_t)(top - x->lo + 1) * sizeof(int64_t));
 	}
-	x->lo = MXA_XACC_LIMBS;
+	x->lo = MXE_XACC_LIMBS;
 	x->hi = -1;
 	x->nadd = 0;
 	x->nan = x->pinf = x->ninf = x->nonneg = x->any = 0;
@@ -28,7 +28,7 @@ void mxa_xacc_clear(struct mxa_xacc *x)
 
 /* Propagate carries so that limbs lo..hi are digits in [0, 2^32) and limb
  * hi+1 holds the signed rest. */
-void mxa_xacc_carry(struct mxa_xacc *x)
+void mxe_xacc_carry(struct mxe_xacc *x)
 {
 	int i;
 
@@ -55,7 +55,7 @@ static int limb_msb(uint64_t v)
 }
 
 /* @n (<= 60) bits of the digits starting at bit position @pos (may be < 0). */
-static uint64_t get_bits(const struct mxa_xacc *x, int pos, int n)
+static uint64_t get_bits(const struct mxe_xacc *x, int pos, int n)
 {
 	uint64_t v = 0;
 	int idx, sh;
@@ -86,7 +86,7 @@ static uint64_t get_bits(const struct mxa_xacc *x, int pos, int n)
 }
 
 /* Any nonzero digit strictly below bit position @pos? */
-static int any_below(const struct mxa_xacc *x, int pos)
+static int any_below(const struct mxe_xacc *x, int pos)
 {
 	int idx, i;
 
@@ -102,7 +102,7 @@ static int any_below(const struct mxa_xacc *x, int pos)
 	return 0;
 }
 
-double mxa_xacc_round(struct mxa_xacc *x, int prec, int emin, int emax)
+double mxe_xacc_round(struct mxe_xacc *x, int prec, int emin, int emax)
 {
 	int neg = 0, top, msbpos, e, q;
 	uint64_t n;
@@ -116,13 +116,13 @@ double mxa_xacc_round(struct mxa_xacc *x, int prec, int emin, int emax)
 	if (x->ninf)
 		return -INFINITY;
 
-	mxa_xacc_carry(x);
+	mxe_xacc_carry(x);
 	if (x->hi >= 0 && x->limb[x->hi] < 0) {
 		/* Negative: negate the digits and carry again. */
 		for (int i = x->lo; i <= x->hi; i++)
 			x->limb[i] = -x->limb[i];
 		neg = 1;
-		mxa_xacc_carry(x);
+		mxe_xacc_carry(x);
 	}
 	top = -1;
 	for (int i = x->hi; i >= x->lo; i--) {
@@ -135,14 +135,14 @@ double mxa_xacc_round(struct mxa_xacc *x, int prec, int emin, int emax)
 		return (x->any && !x->nonneg) ? -0.0 : 0.0;
 
 	msbpos = top * 32 + limb_msb((uint64_t)x->limb[top]);
-	e = msbpos - MXA_XACC_POS0;		/* value in [2^e, 2^(e+1)) */
+	e = msbpos - MXE_XACC_POS0;		/* value in [2^e, 2^(e+1)) */
 	q = (e > emin ? e : emin) - (prec - 1);	/* exponent of the last kept bit */
-	if (q + MXA_XACC_POS0 > msbpos + 1) {
+	if (q + MXE_XACC_POS0 > msbpos + 1) {
 		n = 0;
 		rbit = 0;
 		sticky = 1;	/* below half an ulp, nonzero */
 	} else {
-		int qpos = q + MXA_XACC_POS0;
+		int qpos = q + MXE_XACC_POS0;
 
 		n = get_bits(x, qpos, msbpos - qpos + 1);
 		rbit = (int)get_bits(x, qpos - 1, 1);
@@ -177,7 +177,7 @@ static inline double two_sum(double a, double b, double *e)
  * special-value path).
  */
 __attribute__((target("avx2,fma")))
-static int add_dot_avx2(struct mxa_xacc *x, const double *a, const double *b, size_t n)
+static int add_dot_avx2(struct mxe_xacc *x, const double *a, const double *b, size_t n)
 {
 	__m256d s0 = _mm256_set1_pd(-0.0), s1 = s0;
 	const __m256d zero = _mm256_setzero_pd();
@@ -203,7 +203,7 @@ static int add_dot_avx2(struct mxa_xacc *x, const double *a, const double *b, si
 			_mm256_storeu_pd(lanes + 4, e1);
 			for (int l = 0; l < 8; l++)
 				if ((nz >> l) & 1 && lanes[l] == lanes[l])
-					mxa_xacc_add(x, lanes[l]);
+					mxe_xacc_add(x, lanes[l]);
 		}
 	}
 	_mm256_storeu_pd(lanes, s0);
@@ -216,17 +216,17 @@ static int add_dot_avx2(struct mxa_xacc *x, const double *a, const double *b, si
 
 		lanes[i % 8] = two_sum(lanes[i % 8], p, &e);
 		if (e != 0.0 && e == e)
-			mxa_xacc_add(x, e);
+			mxe_xacc_add(x, e);
 		if (!isfinite(lanes[i % 8]))
 			return 0;
 	}
 	for (int l = 0; l < 8; l++)
-		mxa_xacc_add(x, lanes[l]);
+		mxe_xacc_add(x, lanes[l]);
 	return 1;
 }
 #endif
 
-static void add_specials(struct mxa_xacc *x, const double *a, const double *b, size_t n)
+static void add_specials(struct mxe_xacc *x, const double *a, const double *b, size_t n)
 {
 	/*
 	 * Exact products of non-f64 inputs are below 2^300, so a partial sum
@@ -238,11 +238,11 @@ static void add_specials(struct mxa_xacc *x, const double *a, const double *b, s
 		double p = a[i] * b[i];
 
 		if (!isfinite(p))
-			mxa_xacc_add(x, p);
+			mxe_xacc_add(x, p);
 	}
 }
 
-void mxa_xacc_add_dot(struct mxa_xacc *x, const double *a, const double *b,
+void mxe_xacc_add_dot(struct mxe_xacc *x, const double *a, const double *b,
 		      size_t n, int twoprod)
 {
 	/* -0 is the identity that keeps an all-(-0) sum negative. */
@@ -251,11 +251,11 @@ void mxa_xacc_add_dot(struct mxa_xacc *x, const double *a, const double *b,
 
 	if (twoprod) {
 		for (; i < n; i++)
-			mxa_xacc_add_prod(x, a[i], b[i], 1);
+			mxe_xacc_add_prod(x, a[i], b[i], 1);
 		return;
 	}
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (n >= 16 && mxa_cpu_use_avx2()) {
+	if (n >= 16 && mxe_cpu_use_avx2()) {
 		if (!add_dot_avx2(x, a, b, n))
 			add_specials(x, a, b, n);
 		return;
@@ -267,7 +267,7 @@ void mxa_xacc_add_dot(struct mxa_xacc *x, const double *a, const double *b,
 
 			s[l] = two_sum(s[l], a[i + l] * b[i + l], &e);
 			if (e != 0.0 && e == e)
-				mxa_xacc_add(x, e);
+				mxe_xacc_add(x, e);
 		}
 	}
 	for (; i < n; i++) {
@@ -275,17 +275,17 @@ void mxa_xacc_add_dot(struct mxa_xacc *x, const double *a, const double *b,
 
 		s[0] = two_sum(s[0], a[i] * b[i], &e);
 		if (e != 0.0 && e == e)
-			mxa_xacc_add(x, e);
+			mxe_xacc_add(x, e);
 	}
 	if (!isfinite(s[0]) || !isfinite(s[1]) || !isfinite(s[2]) || !isfinite(s[3])) {
 		add_specials(x, a, b, n);
 		return;
 	}
 	for (int l = 0; l < 4; l++)
-		mxa_xacc_add(x, s[l]);
+		mxe_xacc_add(x, s[l]);
 }
 
-int mxa_dot_try_double(const double *a, const double *b, size_t n, double init, double *out)
+int mxe_dot_try_double(const double *a, const double *b, size_t n, double init, double *out)
 {
 	double s0 = init, s1 = -0.0, e, t;
 	int ok = 1;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxa_kernels_avx2.c - AVX2/FMA/F16C micro kernels and row decoders.
+ * mxe_kernels_avx2.c - AVX2/FMA/F16C micro kernels and row decoders.
  *
  * Compiled for any x86-64 with __attribute__((target)) and only called when
- * mxa_cpu_use_avx2() says the CPU has the features. The float kernel holds
+ * mxe_cpu_use_avx2() says the CPU has the features. The float kernel holds
  * a 6 x 16 block in 12 ymm accumulators; lane (i, j) computes exactly the
  * portable kernel's p = fma(a_ik, b_jk, p) sequence, so the bits agree.
  * The integer kernel multiplies int16 pairs with vpmaddwd (exact: two
@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "mxa_kernels.h"
+#include "mxe_kernels.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -23,13 +23,13 @@ AVX2 static inline __m256 upd(__m256 p, const float *d, const float *c, unsigned
 {
 	__m256 v;
 
-	if (!(flags & MXA_KF_FIRST))
+	if (!(flags & MXE_KF_FIRST))
 		v = _mm256_add_ps(_mm256_loadu_ps(d), p);
-	else if (flags & MXA_KF_C)
+	else if (flags & MXE_KF_C)
 		v = _mm256_add_ps(_mm256_loadu_ps(c), p);
 	else
 		v = p;
-	if (flags & MXA_KF_LAST) {
+	if (flags & MXE_KF_LAST) {
 		__m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
 
 		v = _mm256_blendv_ps(v, nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
@@ -45,7 +45,7 @@ AVX2 static inline __m256 upd(__m256 p, const float *d, const float *c, unsigned
  * to p, kept in @p between sub-blocks). On return the accumulators hold p.
  * Same operations in the same order per lane as the portable kernel.
  */
-/* A row i, element o: o * 4 + i * MXA_KA_STRIDE * 4 bytes */
+/* A row i, element o: o * 4 + i * MXE_KA_STRIDE * 4 bytes */
 #define ROWA(o, i, c0, c1)							\
 	"vbroadcastss " #o "*4+" #i "*1024(%[a]), %%ymm15\n\t"			\
 	"vfmadd231ps %%ymm13, %%ymm15, %[" #c0 "]\n\t"				\
@@ -84,16 +84,16 @@ AVX2 static inline __m256 upd(__m256 p, const float *d, const float *c, unsigned
 #define PSTORE(c, off) "vmovaps %[" #c "], " #off "(%[p])\n\t"
 #define PADD(c, off) "vaddps " #off "(%[p]), %[" #c "], %[" #c "]\n\t"
 
-_Static_assert(MXA_KA_STRIDE == 256, "ROWA's displacement is 1024 bytes per A row");
+_Static_assert(MXE_KA_STRIDE == 256, "ROWA's displacement is 1024 bytes per A row");
 
-AVX2 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const struct mxa_kf32 *u)
+AVX2 void mxe_kern_f32_avx2(const float *a, const float *b, size_t k, const struct mxe_kf32 *u)
 {
 	/* (initialised only to keep the compiler quiet: k >= 1) */
 	__m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
 	__m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
-	float p[MXA_MR * MXA_NR] __attribute__((aligned(32)));
-	size_t nsub = k / MXA_FAST_KSUB, rem = k % MXA_FAST_KSUB, cnt;
-	const float *pf = a + MXA_MR * MXA_KA_STRIDE;
+	float p[MXE_MR * MXE_NR] __attribute__((aligned(32)));
+	size_t nsub = k / MXE_FAST_KSUB, rem = k % MXE_FAST_KSUB, cnt;
+	const float *pf = a + MXE_MR * MXE_KA_STRIDE;
 
 	/* D is read (or written) at the end: start fetching its rows now */
 	for (unsigned i = 0; i < u->mr; i++)
@@ -125,7 +125,7 @@ AVX2 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const stru
 		/* a last, partial sub-block (K not a multiple of 32) */
 		__m256 r[12];
 
-		if (k >= MXA_FAST_KSUB) {
+		if (k >= MXE_FAST_KSUB) {
 			_mm256_store_ps(p + 0, c00), _mm256_store_ps(p + 8, c01);
 			_mm256_store_ps(p + 16, c10), _mm256_store_ps(p + 24, c11);
 			_mm256_store_ps(p + 32, c20), _mm256_store_ps(p + 40, c21);
@@ -139,23 +139,23 @@ AVX2 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const stru
 			__m256 b0 = _mm256_load_ps(b), b1 = _mm256_load_ps(b + 8);
 
 			for (int i = 0; i < 6; i++) {
-				__m256 ax = _mm256_broadcast_ss(a + i * MXA_KA_STRIDE);
+				__m256 ax = _mm256_broadcast_ss(a + i * MXE_KA_STRIDE);
 
 				r[2 * i] = _mm256_fmadd_ps(ax, b0, r[2 * i]);
 				r[2 * i + 1] = _mm256_fmadd_ps(ax, b1, r[2 * i + 1]);
 			}
 		}
-		if (k >= MXA_FAST_KSUB)
+		if (k >= MXE_FAST_KSUB)
 			for (int i = 0; i < 12; i++)
 				r[i] = _mm256_add_ps(_mm256_load_ps(p + 8 * i), r[i]);
 		c00 = r[0], c01 = r[1], c10 = r[2], c11 = r[3], c20 = r[4], c21 = r[5];
 		c30 = r[6], c31 = r[7], c40 = r[8], c41 = r[9], c50 = r[10], c51 = r[11];
 	}
 
-	if (u->mr == MXA_MR && u->nr == MXA_NR) {
+	if (u->mr == MXE_MR && u->nr == MXE_NR) {
 		unsigned fl = u->flags;
 		float *d = u->d;
-		const float *c = (fl & MXA_KF_C) ? u->c : NULL;
+		const float *c = (fl & MXE_KF_C) ? u->c : NULL;
 		ptrdiff_t ldd = u->ldd, ldc = u->ldc;
 
 #define ROW(i, r0, r1)								\
@@ -178,7 +178,7 @@ AVX2 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const stru
 		_mm256_store_ps(p + 48, c30), _mm256_store_ps(p + 56, c31);
 		_mm256_store_ps(p + 64, c40), _mm256_store_ps(p + 72, c41);
 		_mm256_store_ps(p + 80, c50), _mm256_store_ps(p + 88, c51);
-		mxa_kf32_apply(p, u);
+		mxe_kf32_apply(p, u);
 	}
 }
 #undef ROWA
@@ -193,12 +193,12 @@ AVX2 void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const stru
  * takes a vector pipe that vpmaddwd needs; the bits are the same. */
 #define BCAST(p) _mm256_castps_si256(_mm256_broadcast_ss((const float *)(const void *)(p)))
 
-AVX2 void mxa_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
-			    const struct mxa_ks32 *u)
+AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
+			    const struct mxe_ks32 *u)
 {
 	__m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
 	__m256i c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
-	int32_t p[MXA_MR * MXA_NR] __attribute__((aligned(32)));
+	int32_t p[MXE_MR * MXE_NR] __attribute__((aligned(32)));
 
 #define STEP(o)								\
 	do {								\
@@ -238,10 +238,10 @@ AVX2 void mxa_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 	_mm256_store_si256((__m256i *)(p + 48), c30), _mm256_store_si256((__m256i *)(p + 56), c31);
 	_mm256_store_si256((__m256i *)(p + 64), c40), _mm256_store_si256((__m256i *)(p + 72), c41);
 	_mm256_store_si256((__m256i *)(p + 80), c50), _mm256_store_si256((__m256i *)(p + 88), c51);
-	mxa_ks32_apply(p, u);
+	mxe_ks32_apply(p, u);
 }
 
-AVX2 void mxa_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n)
+AVX2 void mxe_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n)
 {
 	size_t i = 0;
 
@@ -257,7 +257,7 @@ AVX2 void mxa_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n)
 	}
 }
 
-AVX2 void mxa_decode_f16_avx2(const uint16_t *src, float *dst, size_t n)
+AVX2 void mxe_decode_f16_avx2(const uint16_t *src, float *dst, size_t n)
 {
 	size_t i = 0;
 
@@ -294,7 +294,7 @@ AVX2 static inline void transpose8(__m256 *r)
 	r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
 }
 
-AVX2 void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n,
+AVX2 void mxe_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n,
 			      float *dst, int nt)
 {
 	size_t k = 0;
@@ -352,7 +352,7 @@ AVX2 void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, si
 			memcpy(dst + k * rows + i, src + i * stride + k, 4);
 }
 
-AVX2 void mxa_copy_nt_avx2(const float *src, float *dst, size_t n)
+AVX2 void mxe_copy_nt_avx2(const float *src, float *dst, size_t n)
 {
 	size_t i = 0;
 
@@ -362,12 +362,12 @@ AVX2 void mxa_copy_nt_avx2(const float *src, float *dst, size_t n)
 	memcpy(dst + i, src + i, (n - i) * sizeof(float));
 }
 
-AVX2 void mxa_sfence_avx2(void)
+AVX2 void mxe_sfence_avx2(void)
 {
 	_mm_sfence();
 }
 
-AVX2 void mxa_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n)
+AVX2 void mxe_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n)
 {
 	size_t i = 0;
 
@@ -427,7 +427,7 @@ AVX2 static void fp8_seg(const uint8_t *src, float *dst, size_t n, int e4m3, flo
 	}
 }
 
-AVX2 void mxa_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
+AVX2 void mxe_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
 			      const uint8_t *scales, size_t k0)
 {
 	int bias = e4m3 ? 8 : 0;	/* f16 holds e4m3 * 2^-8 */
@@ -457,7 +457,7 @@ AVX2 void mxa_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3
 	}
 }
 
-AVX2 void mxa_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size_t n)
+AVX2 void mxe_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size_t n)
 {
 	size_t i = 0;
 
@@ -472,18 +472,18 @@ AVX2 void mxa_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst,
 
 #else /* no x86-64 AVX2 support in this compiler: never selected */
 
-void mxa_kern_f32_avx2(const float *a, const float *b, size_t k, const struct mxa_kf32 *u)
+void mxe_kern_f32_avx2(const float *a, const float *b, size_t k, const struct mxe_kf32 *u)
 {
-	mxa_kern_f32_portable(a, b, k, u);
+	mxe_kern_f32_portable(a, b, k, u);
 }
 
-void mxa_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
-		       const struct mxa_ks32 *u)
+void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
+		       const struct mxe_ks32 *u)
 {
-	mxa_kern_s16_portable(a, b, kpairs, u);
+	mxe_kern_s16_portable(a, b, kpairs, u);
 }
 
-void mxa_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n)
+void mxe_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		uint32_t u = (uint32_t)src[i] << 16;
@@ -492,33 +492,33 @@ void mxa_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n)
 	}
 }
 
-void mxa_decode_f16_avx2(const uint16_t *src, float *dst, size_t n)
+void mxe_decode_f16_avx2(const uint16_t *src, float *dst, size_t n)
 {
 	(void)src, (void)dst, (void)n;
 }
 
-void mxa_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size_t n)
+void mxe_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		dst[i] = lut[src[i]];
 }
 
-void mxa_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n)
+void mxe_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		dst[i] = (int8_t)src[i];
 }
 
-void mxa_copy_nt_avx2(const float *src, float *dst, size_t n)
+void mxe_copy_nt_avx2(const float *src, float *dst, size_t n)
 {
 	memcpy(dst, src, n * sizeof(float));
 }
 
-void mxa_sfence_avx2(void)
+void mxe_sfence_avx2(void)
 {
 }
 
-void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n, float *dst,
+void mxe_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n, float *dst,
 			 int nt)
 {
 	for (size_t k = 0; k < n; k++)
@@ -526,7 +526,7 @@ void mxa_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t 
 			memcpy(dst + k * rows + i, src + i * stride + k, 4);
 }
 
-void mxa_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
+void mxe_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
 			 const uint8_t *scales, size_t k0)
 {
 	(void)src, (void)dst, (void)n, (void)e4m3, (void)scales, (void)k0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxa_golden.c - MXGV reader and golden-case judge.
+ * mxe_golden.c - MXGV reader and golden-case judge.
  *
  * The judge computes its own float64 reference from the raw inputs (exact
  * products, an exact sum, rounded to f64) with its own decoding of scales,
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mxa_formats.h"
-#include "mxa_golden.h"
-#include "mxa_xacc.h"
+#include "mxe_formats.h"
+#include "mxe_golden.h"
+#include "mxe_xacc.h"
 
 static uint32_t rd32(const uint8_t *p)
 {
@@ -35,7 +35,7 @@ static int take(size_t *off, size_t rows, size_t row_bytes, size_t *start)
 	return 0;
 }
 
-int mxa_golden_load(const char *path, struct mxa_golden_case *gc)
+int mxe_golden_load(const char *path, struct mxe_golden_case *gc)
 {
 	const char *base;
 	FILE *f;
@@ -65,12 +65,12 @@ int mxa_golden_load(const char *path, struct mxa_golden_case *gc)
 	}
 	if (fread(gc->buf, 1, gc->size, f) != gc->size) {
 		fclose(f);
-		mxa_golden_free(gc);
+		mxe_golden_free(gc);
 		return -EIO;
 	}
 	fclose(f);
 	if (gc->size < 64 || memcmp(gc->buf, "MXGV", 4)) {
-		mxa_golden_free(gc);
+		mxe_golden_free(gc);
 		return -EINVAL;
 	}
 	{
@@ -91,15 +91,15 @@ int mxa_golden_load(const char *path, struct mxa_golden_case *gc)
 		gc->flags = h[10];
 		gc->oracle = h[11];
 	}
-	if (gc->version != 1 || gc->dtype_a >= MXA_DT_COUNT || gc->dtype_d >= MXA_DT_COUNT) {
-		mxa_golden_free(gc);
+	if (gc->version != 1 || gc->dtype_a >= MXA_DTYPE_COUNT || gc->dtype_d >= MXA_DTYPE_COUNT) {
+		mxe_golden_free(gc);
 		return -EINVAL;
 	}
 
 	if (gc->kind == MXGV_KIND_CONVERT) {
 		/* Conversion cases store sub-byte codes one per byte. */
-		size_t ea = mxa_dtype_bits(gc->dtype_a) < 8 ? 1 : mxa_dtype_bits(gc->dtype_a) / 8;
-		size_t ed = mxa_dtype_bits(gc->dtype_d) < 8 ? 1 : mxa_dtype_bits(gc->dtype_d) / 8;
+		size_t ea = mxe_dtype_bits(gc->dtype_a) < 8 ? 1 : mxe_dtype_bits(gc->dtype_a) / 8;
+		size_t ed = mxe_dtype_bits(gc->dtype_d) < 8 ? 1 : mxe_dtype_bits(gc->dtype_d) / 8;
 
 		rc = take(&off, gc->m, ea, &o);
 		gc->a = gc->buf + o;
@@ -107,15 +107,15 @@ int mxa_golden_load(const char *path, struct mxa_golden_case *gc)
 			rc = take(&off, gc->m, ed, &o);
 		gc->d = gc->buf + o;
 	} else if (gc->kind == MXGV_KIND_MATMUL) {
-		if (gc->dtype_b >= MXA_DT_COUNT ||
-		    ((gc->flags & MXGV_F_ACCUM) && gc->dtype_c >= MXA_DT_COUNT) ||
+		if (gc->dtype_b >= MXA_DTYPE_COUNT ||
+		    ((gc->flags & MXGV_F_ACCUM) && gc->dtype_c >= MXA_DTYPE_COUNT) ||
 		    (gc->scale_block && (gc->scale_block != 32 || gc->k % 32))) {
-			mxa_golden_free(gc);
+			mxe_golden_free(gc);
 			return -EINVAL;
 		}
-		gc->lda = mxa_dtype_row_bytes(gc->dtype_a, gc->k);
-		gc->ldb = mxa_dtype_row_bytes(gc->dtype_b, gc->k);
-		gc->ldd = mxa_dtype_row_bytes(gc->dtype_d, gc->n);
+		gc->lda = mxe_dtype_row_bytes(gc->dtype_a, gc->k);
+		gc->ldb = mxe_dtype_row_bytes(gc->dtype_b, gc->k);
+		gc->ldd = mxe_dtype_row_bytes(gc->dtype_d, gc->n);
 		rc = take(&off, gc->m, gc->lda, &o);
 		gc->a = gc->buf + o;
 		if (!rc)
@@ -130,7 +130,7 @@ int mxa_golden_load(const char *path, struct mxa_golden_case *gc)
 			gc->sb = gc->buf + o;
 		}
 		if (!rc && (gc->flags & MXGV_F_ACCUM)) {
-			gc->ldc = mxa_dtype_row_bytes(gc->dtype_c, gc->n);
+			gc->ldc = mxe_dtype_row_bytes(gc->dtype_c, gc->n);
 			rc = take(&off, gc->m, gc->ldc, &o);
 			gc->c = gc->buf + o;
 		}
@@ -143,11 +143,11 @@ int mxa_golden_load(const char *path, struct mxa_golden_case *gc)
 	if (!rc && off != gc->size)
 		rc = -EINVAL;	/* truncated or trailing bytes */
 	if (rc)
-		mxa_golden_free(gc);
+		mxe_golden_free(gc);
 	return rc;
 }
 
-void mxa_golden_free(struct mxa_golden_case *gc)
+void mxe_golden_free(struct mxe_golden_case *gc)
 {
 	free(gc->buf);
 	gc->buf = NULL;
@@ -156,19 +156,19 @@ void mxa_golden_free(struct mxa_golden_case *gc)
 
 /* ---- judging -------------------------------------------------------------- */
 
-static int run_convert(const struct mxa_golden_case *gc, struct mxa_golden_result *res)
+static int run_convert(const struct mxe_golden_case *gc, struct mxe_golden_result *res)
 {
 	size_t n = gc->m, same = 0;
 	void *out = calloc(n + 1, 8);
-	unsigned flags = MXA_CVT_UNPACKED |
-			 ((gc->flags & MXGV_F_SATFINITE) ? MXA_CVT_SATFINITE : 0);
+	unsigned flags = MXE_CVT_UNPACKED |
+			 ((gc->flags & MXGV_F_SATFINITE) ? MXE_CVT_SATFINITE : 0);
 	int rc;
 
 	if (!out)
 		return -ENOMEM;
-	rc = mxa_convert(gc->dtype_d, out, gc->dtype_a, gc->a, n, flags);
+	rc = mxe_convert(gc->dtype_d, out, gc->dtype_a, gc->a, n, flags);
 	if (rc) {
-		snprintf(res->why, sizeof(res->why), "engine: %s", mxa_engine_strerror(rc));
+		snprintf(res->why, sizeof(res->why), "engine: %s", mxe_engine_strerror(rc));
 		free(out);
 		return 0;
 	}
@@ -176,19 +176,19 @@ static int run_convert(const struct mxa_golden_case *gc, struct mxa_golden_resul
 	for (size_t i = 0; i < n; i++) {
 		uint64_t g, e;
 
-		if (mxa_dtype_bits(gc->dtype_d) < 8) {
+		if (mxe_dtype_bits(gc->dtype_d) < 8) {
 			g = ((const uint8_t *)out)[i];
 			e = gc->d[i];
 		} else {
-			g = mxa_row_code(gc->dtype_d, out, i);
-			e = mxa_row_code(gc->dtype_d, gc->d, i);
+			g = mxe_row_code(gc->dtype_d, out, i);
+			e = mxe_row_code(gc->dtype_d, gc->d, i);
 		}
 
 		if (g == e) {
 			same++;
 		} else {
-			double gv = mxa_decode_code(gc->dtype_d, g);
-			double ev = mxa_decode_code(gc->dtype_d, e);
+			double gv = mxe_decode_code(gc->dtype_d, g);
+			double ev = mxe_decode_code(gc->dtype_d, e);
 			double err = ev != 0.0 ? fabs(gv - ev) / fabs(ev) : fabs(gv - ev);
 
 			if (isnan(err))
@@ -212,40 +212,40 @@ static double scale_of(const uint8_t *s)
 	return *s == 0xFF ? NAN : ldexp(1.0, (int)*s - 127);
 }
 
-static int side_scaled(const struct mxa_golden_case *gc, unsigned t)
+static int side_scaled(const struct mxe_golden_case *gc, unsigned t)
 {
-	return gc->scale_block && mxa_dtype_is_mx_elem(t) &&
+	return gc->scale_block && mxe_dtype_is_mx_elem(t) &&
 	       !(gc->flags & MXGV_F_SCALE_IGNORED);
 }
 
-static double ref_a(const struct mxa_golden_case *gc, size_t i, size_t kk)
+static double ref_a(const struct mxe_golden_case *gc, size_t i, size_t kk)
 {
-	double v = mxa_load_elem(gc->dtype_a, gc->a + i * gc->lda, kk);
+	double v = mxe_load_elem(gc->dtype_a, gc->a + i * gc->lda, kk);
 
 	if (side_scaled(gc, gc->dtype_a))
 		v *= scale_of(gc->sa + i * gc->ld_sa + kk / 32);
 	return v;
 }
 
-static double ref_b(const struct mxa_golden_case *gc, size_t j, size_t kk)
+static double ref_b(const struct mxe_golden_case *gc, size_t j, size_t kk)
 {
-	double v = mxa_load_elem(gc->dtype_b, gc->b + j * gc->ldb, kk);
+	double v = mxe_load_elem(gc->dtype_b, gc->b + j * gc->ldb, kk);
 
 	if (side_scaled(gc, gc->dtype_b))
 		v *= scale_of(gc->sb + j * gc->ld_sb + kk / 32);
 	return v;
 }
 
-static int is_b1_xor(const struct mxa_golden_case *gc)
+static int is_b1_xor(const struct mxe_golden_case *gc)
 {
 	return strstr(gc->name, "xor") != NULL;
 }
 
 /* Run the engine the way the case's oracle ran the hardware. */
-static int engine_matmul(struct mxa_engine *eng, const struct mxa_golden_case *gc,
-			 const struct mxa_golden_opts *o, void *dout)
+static int engine_matmul(struct mxe_engine *eng, const struct mxe_golden_case *gc,
+			 const struct mxe_golden_opts *o, void *dout)
 {
-	struct mxa_gemm_desc d;
+	struct mxe_gemm_desc d;
 
 	memset(&d, 0, sizeof(d));
 	d.m = gc->m;
@@ -262,12 +262,12 @@ static int engine_matmul(struct mxa_engine *eng, const struct mxa_golden_case *g
 	d.d = dout;
 	d.ldd = gc->ldd;
 	if (gc->flags & MXGV_F_ACCUM) {
-		d.flags |= MXA_GEMM_ACCUMULATE;
+		d.flags |= MXA_GEMM_F_ACCUMULATE;
 		d.c = gc->c;
 		d.ldc = gc->ldc;
 	}
-	if (gc->dtype_a == MXA_DT_B1 && is_b1_xor(gc))
-		d.flags |= MXA_GEMM_B1_XOR;
+	if (gc->dtype_a == MXA_DTYPE_B1 && is_b1_xor(gc))
+		d.flags |= MXE_GEMM_B1_XOR;
 	if (gc->scale_block) {
 		d.scale_block = gc->scale_block;
 		d.scale_a = gc->sa;
@@ -278,73 +278,73 @@ static int engine_matmul(struct mxa_engine *eng, const struct mxa_golden_case *g
 	d.tf32_input = o->tf32_input;
 	d.sched = o->sched;
 	d.nthreads = o->nthreads;
-	if (o->accum == MXA_ACCUM_HOPPER && (gc->oracle == MXGV_ORACLE_H200_WMMA ||
+	if (o->accum == MXE_ACCUM_HOPPER && (gc->oracle == MXGV_ORACLE_H200_WMMA ||
 					     gc->oracle == MXGV_ORACLE_H200_WGMMA) &&
-	    gc->dtype_d != MXA_DT_S32) {
+	    gc->dtype_d != MXA_DTYPE_S32) {
 		/* the tensor core itself: truncated TF32 inputs, its accumulator */
-		d.accum = MXA_ACCUM_HOPPER;
-		d.tf32_input = MXA_TF32_IN_TRUNCATE;
+		d.accum = MXE_ACCUM_HOPPER;
+		d.tf32_input = MXE_TF32_IN_TRUNCATE;
 	}
 
 	switch (gc->oracle) {
 	case MXGV_ORACLE_H200_WMMA:
-		return mxa_mma(eng, &d);
+		return mxe_mma(eng, &d);
 	case MXGV_ORACLE_F64_MATH:
-		d.accum = o->accum == MXA_ACCUM_HOPPER ? MXA_ACCUM_EXACT : o->accum;
-		return mxa_tmatmulmx(eng, &d);
+		d.accum = o->accum == MXE_ACCUM_HOPPER ? MXE_ACCUM_EXACT : o->accum;
+		return mxe_tmatmulmx(eng, &d);
 	case MXGV_ORACLE_H200_WGMMA: {
 		/* Chained wgmma instructions, K = 32 bytes each, D as accumulator. */
-		unsigned ebits = mxa_dtype_bits(gc->dtype_a);
+		unsigned ebits = mxe_dtype_bits(gc->dtype_a);
 		unsigned kstep = ebits ? 256 / ebits : 0;
 		int rc = 0;
 
 		if (!kstep || gc->k % kstep)
-			return MXA_ENGINE_EINVAL_SHAPE;
+			return MXE_ENGINE_EINVAL_SHAPE;
 		for (unsigned s = 0; s < gc->k / kstep && !rc; s++) {
-			struct mxa_gemm_desc w = d;
+			struct mxe_gemm_desc w = d;
 
 			w.k = kstep;
 			w.a = gc->a + (size_t)s * kstep * ebits / 8;
 			w.b = gc->b + (size_t)s * kstep * ebits / 8;
 			if (s > 0) {
-				w.flags |= MXA_GEMM_ACCUMULATE;
+				w.flags |= MXA_GEMM_F_ACCUMULATE;
 				w.c = dout;
 				w.ldc = gc->ldd;
 				w.type_c = w.type_d;
 			}
-			rc = mxa_wgmma(eng, &w);
+			rc = mxe_wgmma(eng, &w);
 		}
 		return rc;
 	}
 	case MXGV_ORACLE_H200_CUBLAS:
-		if (o->accum == MXA_ACCUM_HOPPER && gc->dtype_d != MXA_DT_S32) {
+		if (o->accum == MXE_ACCUM_HOPPER && gc->dtype_d != MXA_DTYPE_S32) {
 			/* cuBLAS's chains of tensor-core instructions; TF32 inputs
 			 * rounded to nearest even by cuBLAS (o->tf32_input) */
-			struct mxa_hopper_plan plan;
+			struct mxe_hopper_plan plan;
 
-			mxa_hopper_cublas_plan(&d, !!(gc->flags & MXGV_F_FAST_ACCUM), &plan);
-			return mxa_hopper_gemm(eng, &d, &plan);
+			mxe_hopper_cublas_plan(&d, !!(gc->flags & MXGV_F_FAST_ACCUM), &plan);
+			return mxe_hopper_gemm(eng, &d, &plan);
 		}
 		/* fall through */
 	default:
-		d.accum = o->accum == MXA_ACCUM_HOPPER ? MXA_ACCUM_EXACT : o->accum;
-		return mxa_gemm(eng, &d);
+		d.accum = o->accum == MXE_ACCUM_HOPPER ? MXE_ACCUM_EXACT : o->accum;
+		return mxe_gemm(eng, &d);
 	}
 }
 
-static int run_matmul(struct mxa_engine *eng, const struct mxa_golden_case *gc,
-		      const struct mxa_golden_opts *o, struct mxa_golden_result *res)
+static int run_matmul(struct mxe_engine *eng, const struct mxe_golden_case *gc,
+		      const struct mxe_golden_opts *o, struct mxe_golden_result *res)
 {
 	size_t m = gc->m, n = gc->n, k = gc->k, same = 0, bad = 0;
 	unsigned td = gc->dtype_d;
-	int integer = td == MXA_DT_S32;
+	int integer = td == MXA_DTYPE_S32;
 	int acc = !!(gc->flags & MXGV_F_ACCUM);
-	int twoprod = gc->dtype_a == MXA_DT_F64;
+	int twoprod = gc->dtype_a == MXA_DTYPE_F64;
 	int prec, emin, emax;
 	double umax_fast = 0.0, maxerr = 0.0, oerr = 0.0;
 	uint8_t *dout;
 	double *av, *bv;
-	struct mxa_xacc x;
+	struct mxe_xacc x;
 	int rc;
 
 	dout = calloc(m, gc->ldd);
@@ -353,22 +353,22 @@ static int run_matmul(struct mxa_engine *eng, const struct mxa_golden_case *gc,
 	rc = engine_matmul(eng, gc, o, dout);
 	if (rc) {
 		snprintf(res->why, sizeof(res->why), "engine cannot run it: %s",
-			 mxa_engine_strerror(rc));
+			 mxe_engine_strerror(rc));
 		res->maxerr = INFINITY;
 		res->oracle_err = NAN;
 		free(dout);
 		return 0;
 	}
-	if (td == MXA_DT_F16)
+	if (td == MXA_DTYPE_F16)
 		prec = 11, emin = -14, emax = 15;
-	else if (td == MXA_DT_F64)
+	else if (td == MXA_DTYPE_F64)
 		prec = 53, emin = -1022, emax = 1023;
 	else
 		prec = 24, emin = -126, emax = 127;
-	if (o->accum == MXA_ACCUM_FAST && gc->oracle == MXGV_ORACLE_F64_MATH) {
+	if (o->accum == MXE_ACCUM_FAST && gc->oracle == MXGV_ORACLE_F64_MATH) {
 		/* Documented FAST bound: (KBLOCK + number of blocks + 1) units. */
-		size_t nblk = (k + MXA_FAST_KBLOCK - 1) / MXA_FAST_KBLOCK;
-		size_t chain = k < MXA_FAST_KBLOCK ? k : MXA_FAST_KBLOCK;
+		size_t nblk = (k + MXE_FAST_KBLOCK - 1) / MXE_FAST_KBLOCK;
+		size_t chain = k < MXE_FAST_KBLOCK ? k : MXE_FAST_KBLOCK;
 
 		umax_fast = (double)(chain + nblk + 1) * ldexp(1.0, -24);
 	}
@@ -388,12 +388,12 @@ static int run_matmul(struct mxa_engine *eng, const struct mxa_golden_case *gc,
 		for (size_t kk = 0; kk < k; kk++)
 			bv[j * k + kk] = ref_b(gc, j, kk);
 
-	mxa_xacc_init(&x);
+	mxe_xacc_init(&x);
 	for (size_t i = 0; i < m; i++) {
 		for (size_t j = 0; j < n; j++) {
-			uint64_t g = mxa_row_code(td, dout + i * gc->ldd, j);
-			uint64_t e = mxa_row_code(td, gc->d + i * gc->ldd, j);
-			double cval = acc ? mxa_load_elem(gc->dtype_c, gc->c + i * gc->ldc, j) : 0.0;
+			uint64_t g = mxe_row_code(td, dout + i * gc->ldd, j);
+			uint64_t e = mxe_row_code(td, gc->d + i * gc->ldd, j);
+			double cval = acc ? mxe_load_elem(gc->dtype_c, gc->c + i * gc->ldc, j) : 0.0;
 			double den = fabs(cval), s, gv, ev, ge, ee;
 
 			if (g == e)
@@ -405,15 +405,15 @@ static int run_matmul(struct mxa_engine *eng, const struct mxa_golden_case *gc,
 						 (int32_t)g, (int32_t)e);
 				continue;
 			}
-			mxa_xacc_clear(&x);
+			mxe_xacc_clear(&x);
 			if (acc)
-				mxa_xacc_add(&x, cval);
-			mxa_xacc_add_dot(&x, av + i * k, bv + j * k, k, twoprod);
+				mxe_xacc_add(&x, cval);
+			mxe_xacc_add_dot(&x, av + i * k, bv + j * k, k, twoprod);
 			for (size_t kk = 0; kk < k; kk++)
 				den += fabs(av[i * k + kk] * bv[j * k + kk]);
-			s = mxa_xacc_round(&x, 53, -1022, 1023);
-			gv = mxa_decode_code(td, g);
-			ev = mxa_decode_code(td, e);
+			s = mxe_xacc_round(&x, 53, -1022, 1023);
+			gv = mxe_decode_code(td, g);
+			ev = mxe_decode_code(td, e);
 
 			if (!isfinite(ev) || !isfinite(gv) || !isfinite(s)) {
 				/* Special results must match in kind. */
@@ -433,13 +433,13 @@ static int run_matmul(struct mxa_engine *eng, const struct mxa_golden_case *gc,
 			if (gc->oracle == MXGV_ORACLE_F64_MATH && g != e) {
 				int ok;
 
-				if (o->accum == MXA_ACCUM_FAST) {
+				if (o->accum == MXE_ACCUM_FAST) {
 					ok = ge <= umax_fast;
 				} else {
 					/* EXACT: must be the exact sum rounded once. */
-					double r = mxa_xacc_round(&x, prec, emin, emax);
+					double r = mxe_xacc_round(&x, prec, emin, emax);
 
-					ok = mxa_encode_value(td, r, 0) == g;
+					ok = mxe_encode_value(td, r, 0) == g;
 				}
 				if (!ok && !bad++)
 					snprintf(res->why, sizeof(res->why),
@@ -467,10 +467,10 @@ static int run_matmul(struct mxa_engine *eng, const struct mxa_golden_case *gc,
 	return 0;
 }
 
-int mxa_golden_run(struct mxa_engine *eng, const struct mxa_golden_case *gc,
-		   const struct mxa_golden_opts *opts, struct mxa_golden_result *res)
+int mxe_golden_run(struct mxe_engine *eng, const struct mxe_golden_case *gc,
+		   const struct mxe_golden_opts *opts, struct mxe_golden_result *res)
 {
-	struct mxa_golden_opts zero;
+	struct mxe_golden_opts zero;
 
 	memset(res, 0, sizeof(*res));
 	res->oracle_err = NAN;
@@ -483,8 +483,8 @@ int mxa_golden_run(struct mxa_engine *eng, const struct mxa_golden_case *gc,
 	return run_matmul(eng, gc, opts, res);
 }
 
-void mxa_golden_format(const struct mxa_golden_case *gc,
-		       const struct mxa_golden_result *res, char *buf, size_t len)
+void mxe_golden_format(const struct mxe_golden_case *gc,
+		       const struct mxe_golden_result *res, char *buf, size_t len)
 {
 	char oe[32];
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxa_kernels_avx512.c - the AVX-512F float micro kernel of the FAST path.
+ * mxe_kernels_avx512.c - the AVX-512F float micro kernel of the FAST path.
  *
  * Compiled for any x86-64 with __attribute__((target)) and only called when
- * mxa_cpu_simd() says the CPU (and the OS) has AVX-512F. It computes a
+ * mxe_cpu_simd() says the CPU (and the OS) has AVX-512F. It computes a
  * 6 x 32 block: two adjacent packed B panels (16 columns each, one zmm per
  * k) against one A panel, so that 32 vector registers hold the twelve
  * chains and the twelve running block sums p at once. Lane (i, j) runs
@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "mxa_kernels.h"
+#include "mxe_kernels.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -21,9 +21,9 @@
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")))
 
 /* Bytes from one B panel to the next inside a packed K block. */
-#define BPANEL_BYTES (MXA_NR * MXA_FAST_KBLOCK * 4)
+#define BPANEL_BYTES (MXE_NR * MXE_FAST_KBLOCK * 4)
 
-_Static_assert(MXA_KA_STRIDE == 256, "ROWA's displacement is 1024 bytes per A row");
+_Static_assert(MXE_KA_STRIDE == 256, "ROWA's displacement is 1024 bytes per A row");
 _Static_assert(BPANEL_BYTES == 16384, "STEP's second B panel is 16384 bytes on");
 
 /*
@@ -76,40 +76,40 @@ AVX512 static inline void upd_row(const float *p, float *d, const float *c, unsi
 {
 	__m512 v = _mm512_load_ps(p);
 
-	if (!(flags & MXA_KF_FIRST))
+	if (!(flags & MXE_KF_FIRST))
 		v = _mm512_add_ps(_mm512_loadu_ps(d), v);
-	else if (flags & MXA_KF_C)
+	else if (flags & MXE_KF_C)
 		v = _mm512_add_ps(_mm512_loadu_ps(c), v);
-	if (flags & MXA_KF_LAST)
+	if (flags & MXE_KF_LAST)
 		v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v,
 					 _mm512_castsi512_ps(_mm512_set1_epi32(0x7FFFFFFF)));
 	_mm512_storeu_ps(d, v);
 }
 
-AVX512 static void apply(const float *p, const struct mxa_kf32 *u)
+AVX512 static void apply(const float *p, const struct mxe_kf32 *u)
 {
-	if (u->mr != MXA_MR || u->nr != MXA_NR) {
-		mxa_kf32_apply(p, u);
+	if (u->mr != MXE_MR || u->nr != MXE_NR) {
+		mxe_kf32_apply(p, u);
 		return;
 	}
-	for (unsigned i = 0; i < MXA_MR; i++)
-		upd_row(p + i * MXA_NR, u->d + i * u->ldd,
-			(u->flags & MXA_KF_C) ? u->c + i * u->ldc : NULL, u->flags);
+	for (unsigned i = 0; i < MXE_MR; i++)
+		upd_row(p + i * MXE_NR, u->d + i * u->ldd,
+			(u->flags & MXE_KF_C) ? u->c + i * u->ldc : NULL, u->flags);
 }
 
-AVX512 void mxa_kern_f32x2_avx512(const float *a, const float *b, size_t k,
-				  const struct mxa_kf32 *u0, const struct mxa_kf32 *u1)
+AVX512 void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
+				  const struct mxe_kf32 *u0, const struct mxe_kf32 *u1)
 {
-	float p[2 * MXA_MR * MXA_NR] __attribute__((aligned(64)));
-	size_t nsub = k / MXA_FAST_KSUB, cnt;
-	const float *pf = a + MXA_MR * MXA_KA_STRIDE;
+	float p[2 * MXE_MR * MXE_NR] __attribute__((aligned(64)));
+	size_t nsub = k / MXE_FAST_KSUB, cnt;
+	const float *pf = a + MXE_MR * MXE_KA_STRIDE;
 
-	if (!nsub || k % MXA_FAST_KSUB || !u1->nr) {
+	if (!nsub || k % MXE_FAST_KSUB || !u1->nr) {
 		/* a partial MX sub-block, or no second panel (the asm below would read
 		 * one past the packed B): the AVX2 kernel, one panel at a time */
-		mxa_kern_f32_avx2(a, b, k, u0);
+		mxe_kern_f32_avx2(a, b, k, u0);
 		if (u1->nr)
-			mxa_kern_f32_avx2(a, b + BPANEL_BYTES / 4, k, u1);
+			mxe_kern_f32_avx2(a, b + BPANEL_BYTES / 4, k, u1);
 		return;
 	}
 	/* D is read (or written) at the end: start fetching its rows now */
@@ -138,38 +138,38 @@ AVX512 void mxa_kern_f32x2_avx512(const float *a, const float *b, size_t k,
 		  "xmm29", "xmm30", "memory", "cc");
 	apply(p, u0);
 	if (u1->nr)
-		apply(p + MXA_MR * MXA_NR, u1);
+		apply(p + MXE_MR * MXE_NR, u1);
 }
 
-/* 16 int32 results of a row: int64 sums as mxa_ks32_apply() forms them. */
+/* 16 int32 results of a row: int64 sums as mxe_ks32_apply() forms them. */
 AVX512 static inline __m256i ks_half(__m256i p, const int32_t *s, const int32_t *c,
 				     unsigned flags)
 {
 	__m512i v = _mm512_cvtepi32_epi64(p);
 
-	if (!(flags & MXA_KF_FIRST))
+	if (!(flags & MXE_KF_FIRST))
 		v = _mm512_add_epi64(v, _mm512_cvtepi32_epi64(_mm256_loadu_si256((const void *)s)));
-	if ((flags & MXA_KF_LAST) && (flags & MXA_KF_C))
+	if ((flags & MXE_KF_LAST) && (flags & MXE_KF_C))
 		v = _mm512_add_epi64(v, _mm512_cvtepi32_epi64(_mm256_loadu_si256((const void *)c)));
 	/* LAST with SAT clamps; otherwise the low 32 bits (wrap) */
-	return (flags & MXA_KF_LAST) && (flags & MXA_KF_SAT) ? _mm512_cvtsepi64_epi32(v)
+	return (flags & MXE_KF_LAST) && (flags & MXE_KF_SAT) ? _mm512_cvtsepi64_epi32(v)
 							       : _mm512_cvtepi64_epi32(v);
 }
 
-AVX512 static void ks_apply(const int32_t *p, const struct mxa_ks32 *u)
+AVX512 static void ks_apply(const int32_t *p, const struct mxe_ks32 *u)
 {
-	if (u->mr != MXA_MR || u->nr != MXA_NR) {
-		mxa_ks32_apply(p, u);
+	if (u->mr != MXE_MR || u->nr != MXE_NR) {
+		mxe_ks32_apply(p, u);
 		return;
 	}
-	for (unsigned i = 0; i < MXA_MR; i++) {
+	for (unsigned i = 0; i < MXE_MR; i++) {
 		const int32_t *s = u->s ? u->s + i * u->lds : NULL;
 		const int32_t *c = u->c ? u->c + i * u->ldc : NULL;
 		int32_t *d = u->d + i * u->ldd;
 
 		for (unsigned h = 0; h < 2; h++)
 			_mm256_storeu_si256((void *)(d + 8 * h),
-					    ks_half(_mm256_load_si256((const void *)(p + i * MXA_NR + 8 * h)),
+					    ks_half(_mm256_load_si256((const void *)(p + i * MXE_NR + 8 * h)),
 						    s ? s + 8 * h : NULL, c ? c + 8 * h : NULL,
 						    u->flags));
 	}
@@ -180,13 +180,13 @@ AVX512 static void ks_apply(const int32_t *p, const struct mxa_ks32 *u)
  * products of at most 2^14 each, exact), the pairs of @b0's panel into
  * columns 0..15 and of @b1's into 16..31; 12 accumulators, no spills.
  */
-AVX512 void mxa_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t *b1,
-				  size_t kpairs, const struct mxa_ks32 *u0,
-				  const struct mxa_ks32 *u1)
+AVX512 void mxe_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t *b1,
+				  size_t kpairs, const struct mxe_ks32 *u0,
+				  const struct mxe_ks32 *u1)
 {
 	__m512i c00 = _mm512_setzero_si512(), c01 = c00, c10 = c00, c11 = c00, c20 = c00;
 	__m512i c21 = c00, c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
-	int32_t p[2 * MXA_MR * MXA_NR] __attribute__((aligned(64)));
+	int32_t p[2 * MXE_MR * MXE_NR] __attribute__((aligned(64)));
 
 	if (!u1->nr)
 		b1 = b0; /* no second panel: never read past the packed B */
@@ -196,7 +196,7 @@ AVX512 void mxa_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const u
 		r0 = _mm512_add_epi32(r0, _mm512_madd_epi16(ax, x0));		\
 		r1 = _mm512_add_epi32(r1, _mm512_madd_epi16(ax, x1));		\
 	} while (0)
-	for (size_t kp = 0; kp < kpairs; kp++, a += MXA_MR, b0 += MXA_NR, b1 += MXA_NR) {
+	for (size_t kp = 0; kp < kpairs; kp++, a += MXE_MR, b0 += MXE_NR, b1 += MXE_NR) {
 		__m512i x0 = _mm512_load_si512(b0), x1 = _mm512_load_si512(b1);
 
 		ROW(0, c00, c01);
@@ -207,32 +207,32 @@ AVX512 void mxa_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const u
 		ROW(5, c50, c51);
 	}
 #undef ROW
-	_mm512_store_si512(p + 0 * MXA_NR, c00), _mm512_store_si512(p + 6 * MXA_NR, c01);
-	_mm512_store_si512(p + 1 * MXA_NR, c10), _mm512_store_si512(p + 7 * MXA_NR, c11);
-	_mm512_store_si512(p + 2 * MXA_NR, c20), _mm512_store_si512(p + 8 * MXA_NR, c21);
-	_mm512_store_si512(p + 3 * MXA_NR, c30), _mm512_store_si512(p + 9 * MXA_NR, c31);
-	_mm512_store_si512(p + 4 * MXA_NR, c40), _mm512_store_si512(p + 10 * MXA_NR, c41);
-	_mm512_store_si512(p + 5 * MXA_NR, c50), _mm512_store_si512(p + 11 * MXA_NR, c51);
+	_mm512_store_si512(p + 0 * MXE_NR, c00), _mm512_store_si512(p + 6 * MXE_NR, c01);
+	_mm512_store_si512(p + 1 * MXE_NR, c10), _mm512_store_si512(p + 7 * MXE_NR, c11);
+	_mm512_store_si512(p + 2 * MXE_NR, c20), _mm512_store_si512(p + 8 * MXE_NR, c21);
+	_mm512_store_si512(p + 3 * MXE_NR, c30), _mm512_store_si512(p + 9 * MXE_NR, c31);
+	_mm512_store_si512(p + 4 * MXE_NR, c40), _mm512_store_si512(p + 10 * MXE_NR, c41);
+	_mm512_store_si512(p + 5 * MXE_NR, c50), _mm512_store_si512(p + 11 * MXE_NR, c51);
 	ks_apply(p, u0);
 	if (u1->nr)
-		ks_apply(p + MXA_MR * MXA_NR, u1);
+		ks_apply(p + MXE_MR * MXE_NR, u1);
 }
 
 #else /* no x86-64 AVX-512 support in this compiler: never selected */
 
-void mxa_kern_f32x2_avx512(const float *a, const float *b, size_t k,
-			   const struct mxa_kf32 *u0, const struct mxa_kf32 *u1)
+void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
+			   const struct mxe_kf32 *u0, const struct mxe_kf32 *u1)
 {
-	mxa_kern_f32_portable(a, b, k, u0);
+	mxe_kern_f32_portable(a, b, k, u0);
 	if (u1->nr)
-		mxa_kern_f32_portable(a, b + MXA_NR * MXA_FAST_KBLOCK, k, u1);
+		mxe_kern_f32_portable(a, b + MXE_NR * MXE_FAST_KBLOCK, k, u1);
 }
 
-void mxa_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t *b1,
-			   size_t kpairs, const struct mxa_ks32 *u0, const struct mxa_ks32 *u1)
+void mxe_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t *b1,
+			   size_t kpairs, const struct mxe_ks32 *u0, const struct mxe_ks32 *u1)
 {
-	mxa_kern_s16_portable(a, b0, kpairs, u0);
+	mxe_kern_s16_portable(a, b0, kpairs, u0);
 	if (u1->nr)
-		mxa_kern_s16_portable(a, b1, kpairs, u1);
+		mxe_kern_s16_portable(a, b1, kpairs, u1);
 }
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxa_exact.c - the EXACT numerics path.
+ * mxe_exact.c - the EXACT numerics path.
  *
  * DOC: exact chunk sums, one rounding per chunk
  *
@@ -14,7 +14,7 @@
  * int64 and wrapped or clamped to int32 once per chunk.
  *
  * The HOPPER numerics run here too, per element: each chunk as the tensor
- * core rounds it, or a whole library GEMM (op->has_plan), from mxa_hopper.c.
+ * core rounds it, or a whole library GEMM (op->has_plan), from mxe_hopper.c.
  *
  * Work is split into output tiles; each element's arithmetic does not depend
  * on the tile it falls in, so any thread count gives the same bits.
@@ -25,12 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mxa_cpu.h"
-#include "mxa_formats.h"
-#include "mxa_gemm.h"
-#include "mxa_hopper.h"
-#include "mxa_pool.h"
-#include "mxa_xacc.h"
+#include "mxe_cpu.h"
+#include "mxe_formats.h"
+#include "mxe_gemm.h"
+#include "mxe_hopper.h"
+#include "mxe_pool.h"
+#include "mxe_xacc.h"
 
 #define EXACT_TILE_MAX 64
 #define EXACT_TILE_MIN 8
@@ -38,7 +38,7 @@
 #define EXACT_DECODE_BYTES (16u << 20)
 
 struct exact_job {
-	const struct mxa_op *op;
+	const struct mxe_op *op;
 	unsigned tm, tn;	/* tile size */
 	unsigned tiles_m, tiles_n;
 	int failed;
@@ -52,12 +52,12 @@ static unsigned exact_phase_tasks(void *arg, unsigned phase)
 }
 
 struct chunk_ctx {
-	struct mxa_xacc x;
+	struct mxe_xacc x;
 	int twoprod;
 	unsigned td;
 	int prec, emin, emax;
-	int hopper;		/* MXA_ACCUM_HOPPER: the tensor core's rounding */
-	struct mxa_hopper_ctx hc;
+	int hopper;		/* MXE_ACCUM_HOPPER: the tensor core's rounding */
+	struct mxe_hopper_ctx hc;
 };
 
 /* One chunk of one element: run (the incoming value, or none) + a . b. */
@@ -68,13 +68,13 @@ static double chunk_scalar(struct chunk_ctx *cc, const double *a, const double *
 
 	/* Most chunk sums are exact in a double: round that once. */
 	if (!cc->twoprod && isfinite(run) &&
-	    mxa_dot_try_double(a, b, n, have_run ? run : -0.0, &s))
-		return mxa_round_to_accum(s, cc->td);
-	mxa_xacc_clear(&cc->x);
+	    mxe_dot_try_double(a, b, n, have_run ? run : -0.0, &s))
+		return mxe_round_to_accum(s, cc->td);
+	mxe_xacc_clear(&cc->x);
 	if (have_run)
-		mxa_xacc_add(&cc->x, run);
-	mxa_xacc_add_dot(&cc->x, a, b, n, cc->twoprod);
-	return mxa_xacc_round(&cc->x, cc->prec, cc->emin, cc->emax);
+		mxe_xacc_add(&cc->x, run);
+	mxe_xacc_add_dot(&cc->x, a, b, n, cc->twoprod);
+	return mxe_xacc_round(&cc->x, cc->prec, cc->emin, cc->emax);
 }
 
 /*
@@ -216,26 +216,26 @@ static void chunk_stats_avx512(const double *v, size_t k, size_t kc, struct exac
 static int block_bits(unsigned t)
 {
 	switch (t) {
-	case MXA_DT_E4M3:
+	case MXA_DTYPE_E4M3:
 		return 18;	/* 2^-9 ... 448 */
-	case MXA_DT_E5M2:
+	case MXA_DTYPE_E5M2:
 		return 32;	/* 2^-16 ... 57344 */
-	case MXA_DT_E3M2:
+	case MXA_DTYPE_E3M2:
 		return 9;	/* 2^-4 ... 28 */
-	case MXA_DT_E2M3:
+	case MXA_DTYPE_E2M3:
 		return 6;	/* 2^-3 ... 7.5 */
-	case MXA_DT_E2M1:
+	case MXA_DTYPE_E2M1:
 		return 4;	/* 2^-1 ... 6 */
-	case MXA_DT_MXINT8:
+	case MXA_DTYPE_MXINT8:
 		return 7;	/* 2^-6 ... 127 * 2^-6 */
 	default:
 		return 99;	/* BF16, F16, TF32, F32: no such bound */
 	}
 }
 
-static int mx_block_sums_exact(const struct mxa_op *op)
+static int mx_block_sums_exact(const struct mxe_op *op)
 {
-	/* scales, where present, are per MXA_MX_BLOCK k (validated) */
+	/* scales, where present, are per MXE_MX_BLOCK k (validated) */
 	return block_bits(op->d.type_a) + block_bits(op->d.type_b) + 5 <= 52;
 }
 
@@ -409,8 +409,8 @@ static int chunk8_blocks_avx512(const double *a, const double *bt, size_t n, con
 	__m512i bad = _mm512_setzero_si512();
 	__mmask8 fin;
 
-	for (size_t k0 = 0; k0 < n; k0 += MXA_MX_BLOCK) {
-		size_t k1 = k0 + MXA_MX_BLOCK < n ? k0 + MXA_MX_BLOCK : n, kk = k0;
+	for (size_t k0 = 0; k0 < n; k0 += MXE_MX_BLOCK) {
+		size_t k1 = k0 + MXE_MX_BLOCK < n ? k0 + MXE_MX_BLOCK : n, kk = k0;
 		__m512d p0 = _mm512_set1_pd(-0.0), p1 = p0;
 
 		for (; kk + 2 <= k1; kk += 2) {
@@ -434,39 +434,39 @@ static int chunk8_blocks_avx512(const double *a, const double *bt, size_t n, con
 }
 #endif
 
-static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
+static void exact_float_tile(const struct mxe_op *op, size_t i0, size_t i1,
 			     size_t j0, size_t j1, double *av, double *bv, double *bt)
 {
 	size_t k = op->d.k, kc = op->k_chunk, tn = j1 - j0;
-	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
+	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
 	struct chunk_ctx cc;
 	unsigned vec = 0;	/* SIMD lanes (columns) per chunk call, or 0 */
 	size_t nch = (k + kc - 1) / kc;
 	struct exact_stat *sta = NULL, *stb = NULL;
 	int blocks = mx_block_sums_exact(op);
 
-	cc.twoprod = op->cls == MXA_CLASS_F64;
+	cc.twoprod = op->cls == MXE_CLASS_F64;
 	cc.td = op->d.type_d;
-	mxa_accum_format(cc.td, &cc.prec, &cc.emin, &cc.emax);
-	cc.hopper = op->d.accum == MXA_ACCUM_HOPPER;
+	mxe_accum_format(cc.td, &cc.prec, &cc.emin, &cc.emax);
+	cc.hopper = op->d.accum == MXE_ACCUM_HOPPER;
 	if (cc.hopper)
-		mxa_hopper_init(&cc.hc, op);
-	mxa_xacc_init(&cc.x);
+		mxe_hopper_init(&cc.hc, op);
+	mxe_xacc_init(&cc.x);
 	for (size_t i = i0; i < i1; i++)
-		mxa_op_row_values(op, 0, i, av + (i - i0) * k);
+		mxe_op_row_values(op, 0, i, av + (i - i0) * k);
 	for (size_t j = j0; j < j1; j++)
-		mxa_op_row_values(op, 1, j, bv + (j - j0) * k);
+		mxe_op_row_values(op, 1, j, bv + (j - j0) * k);
 
 #ifdef EXACT_HAVE_AVX2
-	if (!cc.twoprod && !cc.hopper && bt && mxa_cpu_use_avx2()) {
+	if (!cc.twoprod && !cc.hopper && bt && mxe_cpu_use_avx2()) {
 		/* B of four (eight) columns interleaved per k, zero-padded */
-		vec = mxa_cpu_simd() >= MXA_SIMD_AVX512 ? 8 : 4;
+		vec = mxe_cpu_simd() >= MXE_SIMD_AVX512 ? 8 : 4;
 		for (size_t g = 0; g < (tn + vec - 1) / vec; g++)
 			for (size_t kk = 0; kk < k; kk++)
 				for (size_t l = 0; l < vec; l++)
 					bt[(g * k + kk) * vec + l] =
 						vec * g + l < tn ? bv[(vec * g + l) * k + kk] : 0.0;
-		sta = mxa_scratch(5, (i1 - i0 + tn) * nch * sizeof(*sta));
+		sta = mxe_scratch(5, (i1 - i0 + tn) * nch * sizeof(*sta));
 		if (sta) {
 			stb = sta + (i1 - i0) * nch;
 			void (*stats)(const double *, size_t, size_t, struct exact_stat *) =
@@ -491,11 +491,11 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 			int have_run = acc;
 
 			for (size_t l = 0; l < nl; l++)
-				run[l] = mxa_op_load_c(op, i, j + l);
+				run[l] = mxe_op_load_c(op, i, j + l);
 			if (op->has_plan) {
 				/* a library GEMM: its own chains over all of K */
-				run[0] = mxa_hopper_plan_dot(&cc.hc, op, a, bv + (j - j0) * k, run[0]);
-				mxa_op_store_d(op, i, j, run[0]);
+				run[0] = mxe_hopper_plan_dot(&cc.hc, op, a, bv + (j - j0) * k, run[0]);
+				mxe_op_store_d(op, i, j, run[0]);
 				continue;
 			}
 			for (size_t k0 = 0; k0 < k; k0 += kc) {
@@ -520,7 +520,7 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 						else
 							dot4_avx2(a + k0, b, k1 - k0, init, s);
 						ok = (1 << vec) - 1;
-					} else if (vec == 8 && blocks && k0 % MXA_MX_BLOCK == 0) {
+					} else if (vec == 8 && blocks && k0 % MXE_MX_BLOCK == 0) {
 						ok = chunk8_blocks_avx512(a + k0, b, k1 - k0, init, s);
 					} else {
 						ok = vec == 8 ? chunk8_avx512(a + k0, b, k1 - k0, init, s)
@@ -528,7 +528,7 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 					}
 					for (size_t l = 0; l < nl; l++)
 						if ((ok >> l) & 1 && isfinite(init[l]))
-							run[l] = mxa_round_to_accum(s[l], cc.td);
+							run[l] = mxe_round_to_accum(s[l], cc.td);
 						else
 							ok &= ~(1 << l);
 				}
@@ -539,7 +539,7 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 					if ((ok >> l) & 1)
 						continue;
 					if (cc.hopper)
-						run[l] = mxa_hopper_mma(&cc.hc, a + k0, b, k1 - k0,
+						run[l] = mxe_hopper_mma(&cc.hc, a + k0, b, k1 - k0,
 									run[l], have_run);
 					else
 						run[l] = chunk_scalar(&cc, a + k0, b, k1 - k0, run[l],
@@ -548,31 +548,31 @@ static void exact_float_tile(const struct mxa_op *op, size_t i0, size_t i1,
 				have_run = 1;
 			}
 			for (size_t l = 0; l < nl; l++)
-				mxa_op_store_d(op, i, j + l, run[l]);
+				mxe_op_store_d(op, i, j + l, run[l]);
 		}
 	}
 }
 
-static void exact_int_tile(const struct mxa_op *op, size_t i0, size_t i1,
+static void exact_int_tile(const struct mxe_op *op, size_t i0, size_t i1,
 			   size_t j0, size_t j1, int64_t *av, int64_t *bv)
 {
 	size_t k = op->d.k, kc = op->k_chunk;
-	int sat = !!(op->d.flags & MXA_GEMM_SATFINITE);
-	int xor = op->cls == MXA_CLASS_B1 && (op->d.flags & MXA_GEMM_B1_XOR);
+	int sat = !!(op->d.flags & MXA_GEMM_F_SATFINITE);
+	int xor = op->cls == MXE_CLASS_B1 && (op->d.flags & MXE_GEMM_B1_XOR);
 
 	for (size_t i = i0; i < i1; i++)
 		for (size_t kk = 0; kk < k; kk++)
-			av[(i - i0) * k + kk] = (int64_t)mxa_op_elem_a(op, i, kk);
+			av[(i - i0) * k + kk] = (int64_t)mxe_op_elem_a(op, i, kk);
 	for (size_t j = j0; j < j1; j++)
 		for (size_t kk = 0; kk < k; kk++)
-			bv[(j - j0) * k + kk] = (int64_t)mxa_op_elem_b(op, j, kk);
+			bv[(j - j0) * k + kk] = (int64_t)mxe_op_elem_b(op, j, kk);
 
 	for (size_t i = i0; i < i1; i++) {
 		const int64_t *a = av + (i - i0) * k;
 
 		for (size_t j = j0; j < j1; j++) {
 			const int64_t *b = bv + (j - j0) * k;
-			int64_t run = mxa_op_load_c_int(op, i, j);
+			int64_t run = mxe_op_load_c_int(op, i, j);
 
 			for (size_t k0 = 0; k0 < k; k0 += kc) {
 				size_t k1 = k0 + kc < k ? k0 + kc : k;
@@ -584,9 +584,9 @@ static void exact_int_tile(const struct mxa_op *op, size_t i0, size_t i1,
 				else
 					for (size_t kk = k0; kk < k1; kk++)
 						s += a[kk] * b[kk];
-				run = mxa_int32_finish(run + s, sat);
+				run = mxe_int32_finish(run + s, sat);
 			}
-			mxa_op_store_d_int(op, i, j, run);
+			mxe_op_store_d_int(op, i, j, run);
 		}
 	}
 }
@@ -594,15 +594,15 @@ static void exact_int_tile(const struct mxa_op *op, size_t i0, size_t i1,
 static void exact_task(void *arg, unsigned phase, unsigned task)
 {
 	struct exact_job *job = arg;
-	const struct mxa_op *op = job->op;
+	const struct mxe_op *op = job->op;
 	size_t i0 = (size_t)(task / job->tiles_n) * job->tm;
 	size_t j0 = (size_t)(task % job->tiles_n) * job->tn;
 	size_t i1 = i0 + job->tm < op->d.m ? i0 + job->tm : op->d.m;
 	size_t j1 = j0 + job->tn < op->d.n ? j0 + job->tn : op->d.n;
 	size_t k = op->d.k;
-	void *av = mxa_scratch(0, (size_t)job->tm * k * 8);
-	void *bv = mxa_scratch(1, (size_t)job->tn * k * 8);
-	void *bt = op->cls == MXA_CLASS_FLOAT ? mxa_scratch(4, ((size_t)job->tn + 7) / 8 * 8 * k * 8)
+	void *av = mxe_scratch(0, (size_t)job->tm * k * 8);
+	void *bv = mxe_scratch(1, (size_t)job->tn * k * 8);
+	void *bt = op->cls == MXE_CLASS_FLOAT ? mxe_scratch(4, ((size_t)job->tn + 7) / 8 * 8 * k * 8)
 					      : NULL;
 
 	(void)phase;
@@ -610,18 +610,18 @@ static void exact_task(void *arg, unsigned phase, unsigned task)
 		job->failed = 1;
 		return;
 	}
-	if (op->cls == MXA_CLASS_INT || op->cls == MXA_CLASS_B1)
+	if (op->cls == MXE_CLASS_INT || op->cls == MXE_CLASS_B1)
 		exact_int_tile(op, i0, i1, j0, j1, av, bv);
 	else
 		exact_float_tile(op, i0, i1, j0, j1, av, bv, bt);
 }
 
-static const struct mxa_job_ops exact_ops = {
+static const struct mxe_pool_job_ops exact_ops = {
 	.phase_tasks = exact_phase_tasks,
 	.task = exact_task,
 };
 
-int mxa_exact_run(struct mxa_engine *eng, const struct mxa_op *op)
+int mxe_exact_run(struct mxe_engine *eng, const struct mxe_op *op)
 {
 	struct exact_job job = { .op = op };
 	size_t t = EXACT_DECODE_BYTES / (16 * (size_t)op->d.k);
@@ -638,6 +638,6 @@ int mxa_exact_run(struct mxa_engine *eng, const struct mxa_op *op)
 	job.tm = job.tn = (unsigned)t;
 	job.tiles_m = (op->d.m + job.tm - 1) / job.tm;
 	job.tiles_n = (op->d.n + job.tn - 1) / job.tn;
-	mxa_pool_run(eng, op->d.nthreads, &exact_ops, &job);
-	return job.failed ? MXA_ENGINE_ENOMEM : 0;
+	mxe_pool_run(eng, op->d.nthreads, &exact_ops, &job);
+	return job.failed ? MXE_ENGINE_ENOMEM : 0;
 }

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mxa_golden.h - the one reader of MXGV golden vectors (format in
+ * mxe_golden.h - the one reader of MXGV golden vectors (format in
  * tests/golden/h200/README.md) and the rules that check the engine on them.
  */
-#ifndef MXA_GOLDEN_H
-#define MXA_GOLDEN_H
+#ifndef MXE_GOLDEN_H
+#define MXE_GOLDEN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mxa_engine.h"
+#include "mxe_engine.h"
 
 /* MXGV header fields */
 #define MXGV_KIND_MATMUL 1
@@ -29,8 +29,8 @@ enum mxgv_oracle {
 	MXGV_ORACLE_H200_WGMMA = 6,
 };
 
-/** struct mxa_golden_case - one loaded case; pointers point into @buf. */
-struct mxa_golden_case {
+/** struct mxe_golden_case - one loaded case; pointers point into @buf. */
+struct mxe_golden_case {
 	char name[256];		/* file name without directory and .mxgv */
 	uint32_t version, kind;
 	uint32_t dtype_a, dtype_b, dtype_c, dtype_d;
@@ -41,22 +41,22 @@ struct mxa_golden_case {
 	size_t size;
 };
 
-/** mxa_golden_load() - read and validate @path; 0 or a negative errno. */
-int mxa_golden_load(const char *path, struct mxa_golden_case *gc);
-void mxa_golden_free(struct mxa_golden_case *gc);
+/** mxe_golden_load() - read and validate @path; 0 or a negative errno. */
+int mxe_golden_load(const char *path, struct mxe_golden_case *gc);
+void mxe_golden_free(struct mxe_golden_case *gc);
 
-/** struct mxa_golden_opts - how the engine runs the cases (zero = defaults). */
-struct mxa_golden_opts {
-	uint8_t accum;		/* enum mxa_accum for GEMM/TMATMULMX cases; HOPPER
+/** struct mxe_golden_opts - how the engine runs the cases (zero = defaults). */
+struct mxe_golden_opts {
+	uint8_t accum;		/* enum mxe_accum for GEMM/TMATMULMX cases; HOPPER
 				 * runs the wmma/wgmma cases on the tensor-core model
-				 * and the cuBLAS cases as mxa_hopper_gemm() with
-				 * mxa_hopper_cublas_plan() (others EXACT) */
-	uint8_t sched;		/* enum mxa_sched */
-	uint8_t tf32_input;	/* enum mxa_tf32_input */
+				 * and the cuBLAS cases as mxe_hopper_gemm() with
+				 * mxe_hopper_cublas_plan() (others EXACT) */
+	uint8_t sched;		/* enum mxe_sched */
+	uint8_t tf32_input;	/* enum mxe_tf32_input */
 	unsigned nthreads;	/* 0 = all of the engine's */
 };
 
-struct mxa_golden_result {
+struct mxe_golden_result {
 	int pass;
 	double maxerr;		/* max |D - S| / (|C| + sum|a*b|); conversions: rel. diff */
 	double oracle_err;	/* same for the expected D; NaN when not meaningful */
@@ -65,18 +65,18 @@ struct mxa_golden_result {
 };
 
 /**
- * mxa_golden_run() - run one case on @eng and judge it:
+ * mxe_golden_run() - run one case on @eng and judge it:
  *  - conversions and integer/s4/b1 cases must be bit-exact;
  *  - f64_math (MX) cases must equal the expected bits, or be the exact sum
  *    rounded once (EXACT), or lie within the FAST bound;
  *  - hardware FP cases must have maxerr <= the hardware's own error.
  * A case the engine cannot run is a failure.
  */
-int mxa_golden_run(struct mxa_engine *eng, const struct mxa_golden_case *gc,
-		   const struct mxa_golden_opts *opts, struct mxa_golden_result *res);
+int mxe_golden_run(struct mxe_engine *eng, const struct mxe_golden_case *gc,
+		   const struct mxe_golden_opts *opts, struct mxe_golden_result *res);
 
 /** Format the one-line report "<name> PASS|FAIL maxerr=... oracle_err=... bitexact=...". */
-void mxa_golden_format(const struct mxa_golden_case *gc,
-		       const struct mxa_golden_result *res, char *buf, size_t len);
+void mxe_golden_format(const struct mxe_golden_case *gc,
+		       const struct mxe_golden_result *res, char *buf, size_t len);
 
-#endif /* MXA_GOLDEN_H */
+#endif /* MXE_GOLDEN_H */

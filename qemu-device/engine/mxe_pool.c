@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxa_pool.c - engine context and thread pool.
+ * mxe_pool.c - engine context and thread pool.
  *
  * DOC: phased jobs on a shared pool
  *
@@ -8,7 +8,7 @@
  * works on it too, so a job makes progress even when every worker is busy
  * with other jobs (several device threads may submit at once) and a job
  * with nthreads = 1 never touches the workers. A job is a sequence of
- * phases separated by barriers (see mxa_job_ops): the intrawave policy is a
+ * phases separated by barriers (see mxe_pool_job_ops): the intrawave policy is a
  * single phase of output tiles, the interwave policy alternates "pack this
  * K chunk" and "multiply this K chunk" phases. Because the barrier is the
  * phase boundary and not a fixed team of threads, a job never waits for a
@@ -18,7 +18,7 @@
  * coarse (a macro tile or a K chunk of one), so it is never hot.
  *
  * Cancellation: a job takes the cancel flag of the thread that runs it
- * (mxa_engine_cancel_on()); once the flag is set, its remaining tasks are
+ * (mxe_engine_cancel_on()); once the flag is set, its remaining tasks are
  * skipped, so a call returns within one task's time (its results are then
  * partial, for the caller to discard).
  */
@@ -28,11 +28,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mxa_engine.h"
-#include "mxa_pool.h"
+#include "mxe_engine.h"
+#include "mxe_pool.h"
 
-struct mxa_job {
-	const struct mxa_job_ops *ops;
+struct mxe_pool_job {
+	const struct mxe_pool_job_ops *ops;
 	void *arg;
 	unsigned phase;		/* current phase */
 	unsigned ntasks;	/* tasks in the current phase */
@@ -42,39 +42,39 @@ struct mxa_job {
 	unsigned max_helpers;	/* nthreads - 1 */
 	int finished;
 	const int *cancel;	/* the submitting thread's cancel flag, or NULL */
-	struct mxa_job *next_job;
+	struct mxe_pool_job *next_job;
 };
 
 static __thread const int *thread_cancel;
 
-void mxa_engine_cancel_on(const int *flag)
+void mxe_engine_cancel_on(const int *flag)
 {
 	thread_cancel = flag;
 }
 
-int mxa_engine_cancelled(void)
+int mxe_engine_cancelled(void)
 {
 	return thread_cancel && __atomic_load_n(thread_cancel, __ATOMIC_RELAXED);
 }
 
 /* Run a task unless the job was cancelled (then it only counts as done). */
-static void job_run_task(struct mxa_job *job, unsigned phase, unsigned task)
+static void job_run_task(struct mxe_pool_job *job, unsigned phase, unsigned task)
 {
 	if (!job->cancel || !__atomic_load_n(job->cancel, __ATOMIC_RELAXED))
 		job->ops->task(job->arg, phase, task);
 }
 
-struct mxa_engine {
+struct mxe_engine {
 	pthread_mutex_t lock;	/* protects everything below and all jobs */
 	pthread_cond_t cond;	/* new job, new phase, job finished */
-	struct mxa_job *jobs;	/* jobs that may want helpers */
+	struct mxe_pool_job *jobs;	/* jobs that may want helpers */
 	int stop;
 	unsigned nworkers;
 	pthread_t *workers;
 };
 
 /* Called with eng->lock held (or on a private job): the task just finished. */
-static void job_task_done(struct mxa_job *job, pthread_cond_t *cond)
+static void job_task_done(struct mxe_pool_job *job, pthread_cond_t *cond)
 {
 	job->done++;
 	if (job->done < job->ntasks)
@@ -91,7 +91,7 @@ static void job_task_done(struct mxa_job *job, pthread_cond_t *cond)
 		pthread_cond_broadcast(cond);
 }
 
-static void job_start(struct mxa_job *job, const struct mxa_job_ops *ops,
+static void job_start(struct mxe_pool_job *job, const struct mxe_pool_job_ops *ops,
 		      void *arg, unsigned max_helpers)
 {
 	memset(job, 0, sizeof(*job));
@@ -105,11 +105,11 @@ static void job_start(struct mxa_job *job, const struct mxa_job_ops *ops,
 
 static void *worker_main(void *p)
 {
-	struct mxa_engine *eng = p;
+	struct mxe_engine *eng = p;
 
 	pthread_mutex_lock(&eng->lock);
 	while (!eng->stop) {
-		struct mxa_job *job;
+		struct mxe_pool_job *job;
 
 		for (job = eng->jobs; job; job = job->next_job)
 			if (!job->finished && job->helpers < job->max_helpers &&
@@ -134,11 +134,11 @@ static void *worker_main(void *p)
 	return NULL;
 }
 
-void mxa_pool_run(struct mxa_engine *eng, unsigned nthreads,
-		  const struct mxa_job_ops *ops, void *arg)
+void mxe_pool_run(struct mxe_engine *eng, unsigned nthreads,
+		  const struct mxe_pool_job_ops *ops, void *arg)
 {
-	struct mxa_job job;
-	struct mxa_job **pp;
+	struct mxe_pool_job job;
+	struct mxe_pool_job **pp;
 	unsigned helpers = 0;
 
 	if (eng && eng->nworkers) {
@@ -185,9 +185,9 @@ void mxa_pool_run(struct mxa_engine *eng, unsigned nthreads,
 	pthread_mutex_unlock(&eng->lock);
 }
 
-struct mxa_engine *mxa_engine_create(unsigned nthreads)
+struct mxe_engine *mxe_engine_create(unsigned nthreads)
 {
-	struct mxa_engine *eng;
+	struct mxe_engine *eng;
 	unsigned i;
 
 	if (!nthreads) {
@@ -215,7 +215,7 @@ struct mxa_engine *mxa_engine_create(unsigned nthreads)
 	return eng;
 }
 
-void mxa_engine_destroy(struct mxa_engine *eng)
+void mxe_engine_destroy(struct mxe_engine *eng)
 {
 	unsigned i;
 
@@ -233,7 +233,7 @@ void mxa_engine_destroy(struct mxa_engine *eng)
 	free(eng);
 }
 
-unsigned mxa_engine_nthreads(const struct mxa_engine *eng)
+unsigned mxe_engine_nthreads(const struct mxe_engine *eng)
 {
 	return eng ? eng->nworkers + 1 : 1;
 }
@@ -264,7 +264,7 @@ static void scratch_key_init(void)
 	pthread_key_create(&scratch_key, scratch_free);
 }
 
-void *mxa_scratch(unsigned slot, size_t bytes)
+void *mxe_scratch(unsigned slot, size_t bytes)
 {
 	struct scratch *s;
 
@@ -291,7 +291,7 @@ void *mxa_scratch(unsigned slot, size_t bytes)
 	return s->buf[slot];
 }
 
-void mxa_scratch_trim(unsigned slot, size_t keep)
+void mxe_scratch_trim(unsigned slot, size_t keep)
 {
 	struct scratch *s;
 

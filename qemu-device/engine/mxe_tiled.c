@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxa_tiled.c - the FAST tiled GEMM path (and the integer path of both
+ * mxe_tiled.c - the FAST tiled GEMM path (and the integer path of both
  * numerics, whose results are exact either way).
  *
  * DOC: FAST numerics and how the work is cut
  *
  * Every input element is first converted exactly to f32 (MX scale applied,
  * TF32 rounded as the op says, negation applied). For each output element
- * K is cut into fixed blocks of MXA_FAST_KBLOCK elements from k = 0; inside
+ * K is cut into fixed blocks of MXE_FAST_KBLOCK elements from k = 0; inside
  * a block the products are chained with f32 FMA starting from +0, in
  * increasing k; the block sums are added in increasing block order to the
  * accumulator, which starts as C (or as the first block sum). NaN results
@@ -20,7 +20,7 @@
  * Work: A and B are packed into MR-row / NR-column panels for a "super
  * chunk" of K (a pack phase, split over threads), then the output tiles
  * are computed (a compute phase). INTRAWAVE uses one super chunk covering
- * all of K when the packed copy fits MXA_TILED_PACK_BUDGET, so each thread
+ * all of K when the packed copy fits MXE_TILED_PACK_BUDGET, so each thread
  * runs its tiles over the whole K alone; INTERWAVE uses super chunks of one
  * K block, so all threads step through K together, sharing each packed
  * chunk, with the phase barrier between chunks. Cases the path does not
@@ -32,15 +32,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mxa_cpu.h"
-#include "mxa_formats.h"
-#include "mxa_gemm.h"
-#include "mxa_kernels.h"
-#include "mxa_pool.h"
+#include "mxe_cpu.h"
+#include "mxe_formats.h"
+#include "mxe_gemm.h"
+#include "mxe_kernels.h"
+#include "mxe_pool.h"
 
-#define KB MXA_FAST_KBLOCK
-#define MXA_TILED_PACK_BUDGET ((size_t)96 << 20)
-#define MXA_TILED_KEEP_BYTES ((size_t)64 << 20)
+#define KB MXE_FAST_KBLOCK
+#define MXE_TILED_PACK_BUDGET ((size_t)96 << 20)
+#define MXE_TILED_KEEP_BYTES ((size_t)64 << 20)
 #define INT_KMAX 131072		/* products per exact int32 block sum */
 #define TILE_MP 24		/* row panels per output tile (144 rows) */
 #define TILE_NP 16		/* column panels per output tile (256 columns) */
@@ -51,7 +51,7 @@
 enum tkind { TK_F32, TK_S16 };
 
 struct tiled {
-	const struct mxa_op *op;
+	const struct mxe_op *op;
 	enum tkind kind;
 	size_t m, n, k;
 	size_t mp, np;			/* A and B panels */
@@ -63,10 +63,10 @@ struct tiled {
 	unsigned pack_a, pack_b;	/* pack tasks */
 	int32_t *sacc;			/* integer running partial (> 1 block) */
 	int avx2;
-	enum mxa_simd simd;
+	enum mxe_simd simd;
 	int failed;
-	mxa_kern_f32_fn kf32;
-	mxa_kern_s16_fn ks16;
+	mxe_kern_f32_fn kf32;
+	mxe_kern_s16_fn ks16;
 };
 
 /* ---- exact conversion of one row segment to f32 / int16 ------------------ */
@@ -75,19 +75,19 @@ struct tiled {
 static void mx_exp_range(unsigned t, int *lsb, int *top)
 {
 	switch (t) {
-	case MXA_DT_E4M3:
+	case MXA_DTYPE_E4M3:
 		*lsb = -9, *top = 8;
 		break;
-	case MXA_DT_E5M2:
+	case MXA_DTYPE_E5M2:
 		*lsb = -16, *top = 15;
 		break;
-	case MXA_DT_E3M2:
+	case MXA_DTYPE_E3M2:
 		*lsb = -4, *top = 4;
 		break;
-	case MXA_DT_E2M3:
+	case MXA_DTYPE_E2M3:
 		*lsb = -3, *top = 2;
 		break;
-	case MXA_DT_E2M1:
+	case MXA_DTYPE_E2M1:
 		*lsb = -1, *top = 2;
 		break;
 	default:	/* MXINT8 */
@@ -115,25 +115,25 @@ static int mx_scales_safe(unsigned t, const uint8_t *s, size_t rows, size_t nb, 
 	return 1;
 }
 
-static void decode_f32(const struct mxa_op *op, unsigned t, const uint8_t *row,
+static void decode_f32(const struct mxe_op *op, unsigned t, const uint8_t *row,
 		       size_t k0, size_t len, float *out, int avx2)
 {
-	const float *lut = mxa_decode_lut(t);
+	const float *lut = mxe_decode_lut(t);
 
 	switch (t) {
-	case MXA_DT_F32:
+	case MXA_DTYPE_F32:
 		memcpy(out, row + k0 * 4, len * 4);
 		break;
-	case MXA_DT_TF32:
+	case MXA_DTYPE_TF32:
 		for (size_t i = 0; i < len; i++) {
 			uint32_t u;
 			float f;
 
 			memcpy(&u, row + (k0 + i) * 4, 4);
 			if ((u & 0x7F800000u) != 0x7F800000u) {
-				if (op->d.tf32_input == MXA_TF32_IN_RNE)
+				if (op->d.tf32_input == MXE_TF32_IN_RNE)
 					u += 0xFFFu + ((u >> 13) & 1);
-				else if (op->d.tf32_input == MXA_TF32_IN_RNA)
+				else if (op->d.tf32_input == MXE_TF32_IN_RNA)
 					u += 0x1000u;
 				u &= ~0x1FFFu;
 			}
@@ -141,29 +141,29 @@ static void decode_f32(const struct mxa_op *op, unsigned t, const uint8_t *row,
 			out[i] = f;
 		}
 		break;
-	case MXA_DT_BF16:
+	case MXA_DTYPE_BF16:
 		if (avx2) {
-			mxa_decode_bf16_avx2((const uint16_t *)row + k0, out, len);
+			mxe_decode_bf16_avx2((const uint16_t *)row + k0, out, len);
 		} else {
 			for (size_t i = 0; i < len; i++)
-				out[i] = mxa_cvt_bf16_to_f32((uint16_t)mxa_row_code(t, row, k0 + i));
+				out[i] = mxe_cvt_bf16_to_f32((uint16_t)mxe_row_code(t, row, k0 + i));
 		}
 		break;
-	case MXA_DT_F16:
+	case MXA_DTYPE_F16:
 		if (avx2) {
-			mxa_decode_f16_avx2((const uint16_t *)row + k0, out, len);
+			mxe_decode_f16_avx2((const uint16_t *)row + k0, out, len);
 		} else {
 			for (size_t i = 0; i < len; i++)
-				out[i] = mxa_cvt_f16_to_f32((uint16_t)mxa_row_code(t, row, k0 + i));
+				out[i] = mxe_cvt_f16_to_f32((uint16_t)mxe_row_code(t, row, k0 + i));
 		}
 		break;
-	case MXA_DT_E2M1:
+	case MXA_DTYPE_E2M1:
 		for (size_t i = 0; i < len; i++)
-			out[i] = lut[mxa_row_code(t, row, k0 + i)];
+			out[i] = lut[mxe_row_code(t, row, k0 + i)];
 		break;
 	default:	/* 8-bit codes: E4M3, E5M2, E3M2, E2M3, MXINT8 */
 		if (avx2) {
-			mxa_decode_lut8_avx2(row + k0, lut, out, len);
+			mxe_decode_lut8_avx2(row + k0, lut, out, len);
 		} else {
 			for (size_t i = 0; i < len; i++)
 				out[i] = lut[row[k0 + i]];
@@ -178,14 +178,14 @@ static void apply_scales(const uint8_t *s, size_t k0, size_t len, float *out)
 	size_t i = 0;
 
 	while (i < len) {
-		size_t kk = k0 + i, blk = kk / MXA_MX_BLOCK;
-		size_t end = (blk + 1) * MXA_MX_BLOCK - k0;
+		size_t kk = k0 + i, blk = kk / MXE_MX_BLOCK;
+		size_t end = (blk + 1) * MXE_MX_BLOCK - k0;
 		uint8_t sb = s[blk];
 
 		if (end > len)
 			end = len;
 		if (sb == 0xFF) {
-			float nan = mxa_bits_f32(MXA_F32_CANON_NAN);
+			float nan = mxe_bits_f32(MXE_F32_CANON_NAN);
 
 			for (; i < end; i++)
 				out[i] = nan;
@@ -209,7 +209,7 @@ static void negate(float *out, size_t len)
 /* Row @r of A (side 0) or of B^T (side 1, N x K layout), elements k0.. */
 static void row_f32(const struct tiled *tl, int side, size_t r, size_t k0, size_t len, float *out)
 {
-	const struct mxa_op *op = tl->op;
+	const struct mxe_op *op = tl->op;
 	unsigned t = side ? op->d.type_b : op->d.type_a;
 	const uint8_t *base = side ? op->d.b : op->d.a;
 	size_t ld = side ? op->ldb : op->lda;
@@ -217,38 +217,38 @@ static void row_f32(const struct tiled *tl, int side, size_t r, size_t k0, size_
 
 	if (side ? op->scale_b : op->scale_a)
 		sc = (side ? op->d.scale_b : op->d.scale_a) + r * (side ? op->ld_sb : op->ld_sa);
-	if (tl->avx2 && (t == MXA_DT_E4M3 || t == MXA_DT_E5M2)) {
-		mxa_decode_fp8_avx2(base + r * ld + k0, out, len, t == MXA_DT_E4M3, sc, k0);
+	if (tl->avx2 && (t == MXA_DTYPE_E4M3 || t == MXA_DTYPE_E5M2)) {
+		mxe_decode_fp8_avx2(base + r * ld + k0, out, len, t == MXA_DTYPE_E4M3, sc, k0);
 	} else {
 		decode_f32(op, t, base + r * ld, k0, len, out, tl->avx2);
 		if (sc)
 			apply_scales(sc, k0, len, out);
 	}
-	if (op->d.flags & (side ? MXA_GEMM_NEGATE_B : MXA_GEMM_NEGATE_A))
+	if (op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A))
 		negate(out, len);
 }
 
 static void row_s16(const struct tiled *tl, int side, size_t r, size_t k0, size_t len, int16_t *out)
 {
-	const struct mxa_op *op = tl->op;
+	const struct mxe_op *op = tl->op;
 	unsigned t = side ? op->d.type_b : op->d.type_a;
 	const uint8_t *row = (const uint8_t *)(side ? op->d.b : op->d.a) + r * (side ? op->ldb : op->lda);
 
-	if (side && (op->d.flags & MXA_GEMM_B_KN)) {
+	if (side && (op->d.flags & MXA_GEMM_F_B_KN)) {
 		/* K x N (s8 only): column r */
 		for (size_t i = 0; i < len; i++)
 			out[i] = (int8_t)((const uint8_t *)op->d.b)[(k0 + i) * op->ldb + r];
 		return;
 	}
-	if (t == MXA_DT_S8) {
+	if (t == MXA_DTYPE_S8) {
 		if (tl->avx2)
-			mxa_widen_s8_avx2(row + k0, out, len);
+			mxe_widen_s8_avx2(row + k0, out, len);
 		else
 			for (size_t i = 0; i < len; i++)
 				out[i] = (int8_t)row[k0 + i];
 	} else {
 		for (size_t i = 0; i < len; i++)
-			out[i] = (int16_t)((((int)mxa_row_code(t, row, k0 + i)) ^ 8) - 8);
+			out[i] = (int16_t)((((int)mxe_row_code(t, row, k0 + i)) ^ 8) - 8);
 	}
 }
 
@@ -260,7 +260,7 @@ static void row_s16(const struct tiled *tl, int side, size_t r, size_t k0, size_
  * one block are one sequential stream. Address of element @k (from the
  * super chunk's start) of panel @p, for the k-major B panels; a float A
  * panel's block starts at the same place (k a multiple of KB) and holds its
- * rows one after the other (stride MXA_KA_STRIDE = KB).
+ * rows one after the other (stride MXE_KA_STRIDE = KB).
  */
 static float *f32_panel(void *base, size_t npanels, unsigned rows, size_t p, size_t k)
 {
@@ -275,7 +275,7 @@ static void interleave32(const struct tiled *tl, const void *tmp, size_t stride,
 			 unsigned rows, size_t n, uint32_t *dst)
 {
 	if (tl->avx2) {
-		mxa_interleave_avx2(tmp, stride, rows, n, (float *)(void *)dst, 1);
+		mxe_interleave_avx2(tmp, stride, rows, n, (float *)(void *)dst, 1);
 		return;
 	}
 	for (size_t k = 0; k < n; k++)
@@ -288,7 +288,7 @@ static void interleave(const struct tiled *tl, const float *tmp, unsigned rows, 
 		       float *dst)
 {
 	if (tl->avx2) {
-		mxa_interleave_avx2(tmp, PACK_KC, rows, n, dst, 1);
+		mxe_interleave_avx2(tmp, PACK_KC, rows, n, dst, 1);
 		return;
 	}
 	for (size_t k = 0; k < n; k++)
@@ -297,7 +297,7 @@ static void interleave(const struct tiled *tl, const float *tmp, unsigned rows, 
 }
 
 /*
- * Pack @rows (MXA_MR or MXA_NR) rows of one side, starting at row @r0 (rows
+ * Pack @rows (MXE_MR or MXE_NR) rows of one side, starting at row @r0 (rows
  * from @nvalid on are zero), elements k0..k0+len, into the k-major panel
  * @dst. Works in L1-sized K slices: decode each row's slice, then transpose.
  */
@@ -305,7 +305,7 @@ static void pack_panel(struct tiled *tl, int side, size_t r0, unsigned rows, siz
 		       size_t k0, size_t len, void *base, size_t npanels, size_t pidx)
 {
 	if (tl->kind == TK_F32) {
-		float *tmp = mxa_scratch(0, rows * PACK_KC * sizeof(float) + 64);
+		float *tmp = mxe_scratch(0, rows * PACK_KC * sizeof(float) + 64);
 
 		if (!tmp) {
 			tl->failed = 1;
@@ -323,7 +323,7 @@ static void pack_panel(struct tiled *tl, int side, size_t r0, unsigned rows, siz
 			interleave(tl, tmp, rows, cl, f32_panel(base, npanels, rows, pidx, c0));
 		}
 	} else {
-		int16_t *tmp = mxa_scratch(0, rows * (PACK_KC + 2) * sizeof(int16_t) + 64);
+		int16_t *tmp = mxe_scratch(0, rows * (PACK_KC + 2) * sizeof(int16_t) + 64);
 
 		if (!tmp) {
 			tl->failed = 1;
@@ -351,26 +351,26 @@ static void pack_panel(struct tiled *tl, int side, size_t r0, unsigned rows, siz
 /* Float A: each row's K block is decoded straight into place (no transpose). */
 static void pack_a_rows(struct tiled *tl, size_t p, size_t k0, size_t len)
 {
-	size_t r0 = p * MXA_MR;
+	size_t r0 = p * MXE_MR;
 	float *tmp = NULL;
 
 	/* AVX2: through an L1 buffer, then out with non-temporal stores */
-	if (tl->avx2 && !(tmp = mxa_scratch(0, KB * sizeof(float)))) {
+	if (tl->avx2 && !(tmp = mxe_scratch(0, KB * sizeof(float)))) {
 		tl->failed = 1;
 		return;
 	}
 	for (size_t c0 = 0; c0 < len; c0 += KB) {
 		size_t cl = len - c0 < KB ? len - c0 : KB;
-		float *blk = f32_panel(tl->apack, tl->mp, MXA_MR, p, c0);
+		float *blk = f32_panel(tl->apack, tl->mp, MXE_MR, p, c0);
 
-		for (unsigned r = 0; r < MXA_MR; r++) {
+		for (unsigned r = 0; r < MXE_MR; r++) {
 			if (r0 + r >= tl->m) {
-				memset(blk + r * MXA_KA_STRIDE, 0, cl * sizeof(float));
+				memset(blk + r * MXE_KA_STRIDE, 0, cl * sizeof(float));
 			} else if (tmp) {
 				row_f32(tl, 0, r0 + r, k0 + c0, cl, tmp);
-				mxa_copy_nt_avx2(tmp, blk + r * MXA_KA_STRIDE, cl);
+				mxe_copy_nt_avx2(tmp, blk + r * MXE_KA_STRIDE, cl);
 			} else {
-				row_f32(tl, 0, r0 + r, k0 + c0, cl, blk + r * MXA_KA_STRIDE);
+				row_f32(tl, 0, r0 + r, k0 + c0, cl, blk + r * MXE_KA_STRIDE);
 			}
 		}
 	}
@@ -381,31 +381,31 @@ static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
 	if (tl->kind == TK_F32)
 		pack_a_rows(tl, p, k0, len);
 	else
-		pack_panel(tl, 0, p * MXA_MR, MXA_MR, tl->m, k0, len, tl->apack, tl->mp, p);
+		pack_panel(tl, 0, p * MXE_MR, MXE_MR, tl->m, k0, len, tl->apack, tl->mp, p);
 }
 
 /* B given as K x N, float types: row kk of B holds this panel's 16 columns. */
 static void pack_b_panel_kn(struct tiled *tl, size_t q, size_t k0, size_t len)
 {
-	const struct mxa_op *op = tl->op;
-	size_t j0 = q * MXA_NR, nv = tl->n - j0 < MXA_NR ? tl->n - j0 : MXA_NR;
-	float tmp[MXA_NR];
+	const struct mxe_op *op = tl->op;
+	size_t j0 = q * MXE_NR, nv = tl->n - j0 < MXE_NR ? tl->n - j0 : MXE_NR;
+	float tmp[MXE_NR];
 
 	for (size_t kk = 0; kk < len; kk++) {
 		const uint8_t *row = (const uint8_t *)op->d.b + (k0 + kk) * op->ldb;
-		float *dst = f32_panel(tl->bpack, tl->np, MXA_NR, q, kk);
+		float *dst = f32_panel(tl->bpack, tl->np, MXE_NR, q, kk);
 
 		decode_f32(op, op->d.type_b, row, j0, nv, tmp, tl->avx2);
-		for (size_t c = 0; c < MXA_NR; c++) {
+		for (size_t c = 0; c < MXE_NR; c++) {
 			float v = c < nv ? tmp[c] : 0.0f;
 
 			if (c < nv && op->scale_b) {
-				uint8_t s = op->d.scale_b[(j0 + c) * op->ld_sb + (k0 + kk) / MXA_MX_BLOCK];
+				uint8_t s = op->d.scale_b[(j0 + c) * op->ld_sb + (k0 + kk) / MXE_MX_BLOCK];
 
-				v = s == 0xFF ? mxa_bits_f32(MXA_F32_CANON_NAN)
+				v = s == 0xFF ? mxe_bits_f32(MXE_F32_CANON_NAN)
 					      : v * (float)ldexp(1.0, (int)s - 127);
 			}
-			if (c < nv && (op->d.flags & MXA_GEMM_NEGATE_B))
+			if (c < nv && (op->d.flags & MXE_GEMM_NEGATE_B))
 				v = -v;
 			dst[c] = v;
 		}
@@ -414,10 +414,10 @@ static void pack_b_panel_kn(struct tiled *tl, size_t q, size_t k0, size_t len)
 
 static void pack_b_panel(struct tiled *tl, size_t q, size_t k0, size_t len)
 {
-	if (tl->kind == TK_F32 && (tl->op->d.flags & MXA_GEMM_B_KN))
+	if (tl->kind == TK_F32 && (tl->op->d.flags & MXA_GEMM_F_B_KN))
 		pack_b_panel_kn(tl, q, k0, len);
 	else
-		pack_panel(tl, 1, q * MXA_NR, MXA_NR, tl->n, k0, len, tl->bpack, tl->np, q);
+		pack_panel(tl, 1, q * MXE_NR, MXE_NR, tl->n, k0, len, tl->bpack, tl->np, q);
 }
 
 /* ---- phases ----------------------------------------------------------------- */
@@ -458,7 +458,7 @@ static void do_pack(struct tiled *tl, unsigned s, unsigned task)
 			pack_b_panel(tl, q, k0, k1 - k0);
 	}
 	if (tl->avx2)
-		mxa_sfence_avx2();
+		mxe_sfence_avx2();
 }
 
 /*
@@ -469,40 +469,40 @@ static void do_pack(struct tiled *tl, unsigned s, unsigned task)
  * it, and the last one reads it as its "C" and writes D. The additions are
  * the same, in the same order, as with D as the running value.
  */
-#define TBUF_LD (TILE_NP * MXA_NR + 16)
+#define TBUF_LD (TILE_NP * MXE_NR + 16)
 
 static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_t p1,
 			size_t q0, size_t q1)
 {
-	const struct mxa_op *op = tl->op;
-	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
+	const struct mxe_op *op = tl->op;
+	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
 	size_t ldd = op->ldd / 4, ldc = op->ldc / 4;
 	float *tbuf = NULL;
 
-	int wide = tl->simd >= MXA_SIMD_AVX512;
+	int wide = tl->simd >= MXE_SIMD_AVX512;
 
 	if (k0 == 0 && k1 == tl->k && tl->k > KB)
-		tbuf = mxa_scratch(1, (size_t)TILE_MP * MXA_MR * TBUF_LD * sizeof(float));
+		tbuf = mxe_scratch(1, (size_t)TILE_MP * MXE_MR * TBUF_LD * sizeof(float));
 	for (size_t kb0 = k0; kb0 < k1; kb0 += KB) {
 		size_t len = k1 - kb0 < KB ? k1 - kb0 : KB;
 		unsigned flags = 0;
 
 		if (kb0 == 0)
-			flags |= MXA_KF_FIRST | (acc ? MXA_KF_C : 0);
+			flags |= MXE_KF_FIRST | (acc ? MXE_KF_C : 0);
 		if (kb0 + len == tl->k)
-			flags |= MXA_KF_LAST;
+			flags |= MXE_KF_LAST;
 		/* a strip: one B panel, or two with the AVX-512 kernel */
 		for (size_t q = q0; q < q1; q += wide ? 2 : 1) {
-			const float *b = f32_panel(tl->bpack, tl->np, MXA_NR, q, kb0 - k0);
+			const float *b = f32_panel(tl->bpack, tl->np, MXE_NR, q, kb0 - k0);
 			unsigned strip = wide && q + 1 < q1 ? 2 : 1;
-			const char *bnext = (const char *)(b + strip * MXA_NR * KB);
+			const char *bnext = (const char *)(b + strip * MXE_NR * KB);
 			size_t np = p1 - p0, next = q1 - q - strip < strip ? q1 - q - strip : strip;
-			size_t lines = next * len * MXA_NR * sizeof(float) / 64, per = (lines + np - 1) / np;
+			size_t lines = next * len * MXE_NR * sizeof(float) / 64, per = (lines + np - 1) / np;
 
 			for (size_t p = p0; p < p1; p++) {
-				const float *a = f32_panel(tl->apack, tl->mp, MXA_MR, p, kb0 - k0);
-				size_t i = p * MXA_MR;
-				struct mxa_kf32 u[2];
+				const float *a = f32_panel(tl->apack, tl->mp, MXE_MR, p, kb0 - k0);
+				size_t i = p * MXE_MR;
+				struct mxe_kf32 u[2];
 
 				/* The next B strip streams in while this one is reused
 				 * from L1: spread its prefetches over this strip's calls
@@ -511,31 +511,31 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 					__builtin_prefetch(bnext + l * 64, 0, 3);
 				/* the running sums of the next call: fetched a whole call early */
 				if (tbuf && p + 1 < p1)
-					for (unsigned r = 0; r < MXA_MR; r++)
+					for (unsigned r = 0; r < MXE_MR; r++)
 						for (unsigned h = 0; h < strip; h++)
-							__builtin_prefetch(tbuf + ((p + 1 - p0) * MXA_MR + r) * TBUF_LD +
-									   (q + h - q0) * MXA_NR, 1, 3);
+							__builtin_prefetch(tbuf + ((p + 1 - p0) * MXE_MR + r) * TBUF_LD +
+									   (q + h - q0) * MXE_NR, 1, 3);
 				for (unsigned h = 0; h < 2; h++) {
-					size_t j = (q + h) * MXA_NR;
+					size_t j = (q + h) * MXE_NR;
 
-					u[h] = (struct mxa_kf32){
+					u[h] = (struct mxe_kf32){
 						.d = (float *)op->d.d + i * ldd + j,
 						.ldd = (ptrdiff_t)ldd,
 						.c = acc ? (const float *)op->d.c + i * ldc + j : NULL,
 						.ldc = (ptrdiff_t)ldc,
-						.mr = tl->m - i < MXA_MR ? (unsigned)(tl->m - i) : MXA_MR,
-						.nr = h >= strip ? 0 : tl->n - j < MXA_NR ?
-							(unsigned)(tl->n - j) : MXA_NR,
+						.mr = tl->m - i < MXE_MR ? (unsigned)(tl->m - i) : MXE_MR,
+						.nr = h >= strip ? 0 : tl->n - j < MXE_NR ?
+							(unsigned)(tl->n - j) : MXE_NR,
 						.flags = flags,
 					};
 					if (tbuf && u[h].nr) {
-						float *t = tbuf + (i - p0 * MXA_MR) * TBUF_LD +
-							   (j - q0 * MXA_NR);
+						float *t = tbuf + (i - p0 * MXE_MR) * TBUF_LD +
+							   (j - q0 * MXE_NR);
 
-						if (flags & MXA_KF_LAST) {
+						if (flags & MXE_KF_LAST) {
 							u[h].c = t;
 							u[h].ldc = TBUF_LD;
-							u[h].flags = MXA_KF_FIRST | MXA_KF_C | MXA_KF_LAST;
+							u[h].flags = MXE_KF_FIRST | MXE_KF_C | MXE_KF_LAST;
 						} else {
 							u[h].d = t;
 							u[h].ldd = TBUF_LD;
@@ -543,7 +543,7 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 					}
 				}
 				if (wide)
-					mxa_kern_f32x2_avx512(a, b, len, &u[0], &u[1]);
+					mxe_kern_f32x2_avx512(a, b, len, &u[0], &u[1]);
 				else
 					tl->kf32(a, b, len, &u[0]);
 			}
@@ -554,33 +554,33 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 static void compute_s16(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_t p1,
 			size_t q0, size_t q1)
 {
-	const struct mxa_op *op = tl->op;
-	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
+	const struct mxe_op *op = tl->op;
+	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
 	size_t ldd = op->ldd / 4, ldc = op->ldc / 4, lds = tl->n;
 	const uint32_t *ap = tl->apack, *bp = tl->bpack;
 	unsigned flags = 0;
-	int last = k1 == tl->k, wide = tl->simd >= MXA_SIMD_AVX512;
+	int last = k1 == tl->k, wide = tl->simd >= MXE_SIMD_AVX512;
 
 	if (k0 == 0)
-		flags |= MXA_KF_FIRST;
+		flags |= MXE_KF_FIRST;
 	if (last)
-		flags |= MXA_KF_LAST | (acc ? MXA_KF_C : 0);
-	if (op->d.flags & MXA_GEMM_SATFINITE)
-		flags |= MXA_KF_SAT;
+		flags |= MXE_KF_LAST | (acc ? MXE_KF_C : 0);
+	if (op->d.flags & MXA_GEMM_F_SATFINITE)
+		flags |= MXE_KF_SAT;
 	/* a strip: one B panel, or two with the AVX-512 kernel */
 	for (size_t q = q0; q < q1; q += wide ? 2 : 1) {
-		const uint32_t *b = bp + q * MXA_NR * tl->ks_words;
+		const uint32_t *b = bp + q * MXE_NR * tl->ks_words;
 		unsigned strip = wide && q + 1 < q1 ? 2 : 1;
 
 		for (size_t p = p0; p < p1; p++) {
-			const uint32_t *a = ap + p * MXA_MR * tl->ks_words;
-			size_t i = p * MXA_MR;
-			struct mxa_ks32 u[2];
+			const uint32_t *a = ap + p * MXE_MR * tl->ks_words;
+			size_t i = p * MXE_MR;
+			struct mxe_ks32 u[2];
 
 			for (unsigned h = 0; h < 2; h++) {
-				size_t j = (q + h) * MXA_NR;
+				size_t j = (q + h) * MXE_NR;
 
-				u[h] = (struct mxa_ks32){
+				u[h] = (struct mxe_ks32){
 					.d = last ? (int32_t *)op->d.d + i * ldd + j
 						  : tl->sacc + i * lds + j,
 					.ldd = (ptrdiff_t)(last ? ldd : lds),
@@ -588,14 +588,14 @@ static void compute_s16(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 					.lds = (ptrdiff_t)lds,
 					.c = acc ? (const int32_t *)op->d.c + i * ldc + j : NULL,
 					.ldc = (ptrdiff_t)ldc,
-					.mr = tl->m - i < MXA_MR ? (unsigned)(tl->m - i) : MXA_MR,
-					.nr = h >= strip ? 0 : tl->n - j < MXA_NR ?
-						(unsigned)(tl->n - j) : MXA_NR,
+					.mr = tl->m - i < MXE_MR ? (unsigned)(tl->m - i) : MXE_MR,
+					.nr = h >= strip ? 0 : tl->n - j < MXE_NR ?
+						(unsigned)(tl->n - j) : MXE_NR,
 					.flags = flags,
 				};
 			}
 			if (wide)
-				mxa_kern_s16x2_avx512(a, b, b + MXA_NR * tl->ks_words,
+				mxe_kern_s16x2_avx512(a, b, b + MXE_NR * tl->ks_words,
 						      (k1 - k0 + 1) / 2, &u[0], &u[1]);
 			else
 				tl->ks16(a, b, (k1 - k0 + 1) / 2, &u[0]);
@@ -626,7 +626,7 @@ static void tiled_task(void *arg, unsigned phase, unsigned task)
 		compute_s16(tl, k0, k1, p0, p1, q0, q1);
 }
 
-static const struct mxa_job_ops tiled_ops = {
+static const struct mxe_pool_job_ops tiled_ops = {
 	.phase_tasks = tiled_phase_tasks,
 	.task = tiled_task,
 };
@@ -634,7 +634,7 @@ static const struct mxa_job_ops tiled_ops = {
 /* ---- b1: popcount ---------------------------------------------------------- */
 
 struct b1_job {
-	const struct mxa_op *op;
+	const struct mxe_op *op;
 	unsigned rows_per_task;
 };
 
@@ -657,10 +657,10 @@ static uint64_t load_bits(const uint8_t *p, size_t w, size_t nbytes)
 static void b1_task(void *arg, unsigned phase, unsigned task)
 {
 	struct b1_job *j = arg;
-	const struct mxa_op *op = j->op;
+	const struct mxe_op *op = j->op;
 	size_t k = op->d.k, nbytes = (k + 7) / 8, nw = (k + 63) / 64;
 	uint64_t lastmask = (k % 64) ? ((uint64_t)1 << (k % 64)) - 1 : ~(uint64_t)0;
-	int xor = !!(op->d.flags & MXA_GEMM_B1_XOR);
+	int xor = !!(op->d.flags & MXE_GEMM_B1_XOR);
 	size_t i0 = (size_t)task * j->rows_per_task, i1 = i0 + j->rows_per_task;
 
 	(void)phase;
@@ -681,29 +681,29 @@ static void b1_task(void *arg, unsigned phase, unsigned task)
 					v &= lastmask;
 				s += __builtin_popcountll(v);
 			}
-			s += mxa_op_load_c_int(op, i, jj);
-			mxa_op_store_d_int(op, i, jj, mxa_int32_finish(s, !!(op->d.flags & MXA_GEMM_SATFINITE)));
+			s += mxe_op_load_c_int(op, i, jj);
+			mxe_op_store_d_int(op, i, jj, mxe_int32_finish(s, !!(op->d.flags & MXA_GEMM_F_SATFINITE)));
 		}
 	}
 }
 
-static const struct mxa_job_ops b1_ops = {
+static const struct mxe_pool_job_ops b1_ops = {
 	.phase_tasks = b1_phase_tasks,
 	.task = b1_task,
 };
 
 /* ---- entry ---------------------------------------------------------------- */
 
-int mxa_tiled_run(struct mxa_engine *eng, const struct mxa_op *op)
+int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op)
 {
 	struct tiled tl;
 	size_t apanel_bytes, bytes, per_k, kwords;
-	int acc = !!(op->d.flags & MXA_GEMM_ACCUMULATE);
+	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
 
-	if (op->cls == MXA_CLASS_B1) {
+	if (op->cls == MXE_CLASS_B1) {
 		struct b1_job j = { .op = op, .rows_per_task = 16 };
 
-		mxa_pool_run(eng, op->d.nthreads, &b1_ops, &j);
+		mxe_pool_run(eng, op->d.nthreads, &b1_ops, &j);
 		return 0;
 	}
 	memset(&tl, 0, sizeof(tl));
@@ -711,9 +711,9 @@ int mxa_tiled_run(struct mxa_engine *eng, const struct mxa_op *op)
 	tl.m = op->d.m;
 	tl.n = op->d.n;
 	tl.k = op->d.k;
-	if (op->cls == MXA_CLASS_FLOAT && op->d.type_d == MXA_DT_F32)
+	if (op->cls == MXE_CLASS_FLOAT && op->d.type_d == MXA_DTYPE_F32)
 		tl.kind = TK_F32;
-	else if (op->cls == MXA_CLASS_INT)
+	else if (op->cls == MXE_CLASS_INT)
 		tl.kind = TK_S16;
 	else
 		return 1;	/* f16 / f64 accumulators: exact path */
@@ -724,20 +724,20 @@ int mxa_tiled_run(struct mxa_engine *eng, const struct mxa_op *op)
 	if (op->scale_b && !mx_scales_safe(op->d.type_b, op->d.scale_b, tl.n, tl.k / 32, op->ld_sb))
 		return 1;
 
-	tl.simd = mxa_cpu_simd();
-	tl.avx2 = tl.simd >= MXA_SIMD_AVX2;
-	tl.kf32 = tl.avx2 ? mxa_kern_f32_avx2 : mxa_kern_f32_portable;
-	tl.ks16 = tl.avx2 ? mxa_kern_s16_avx2 : mxa_kern_s16_portable;
-	tl.mp = (tl.m + MXA_MR - 1) / MXA_MR;
-	tl.np = (tl.n + MXA_NR - 1) / MXA_NR;
+	tl.simd = mxe_cpu_simd();
+	tl.avx2 = tl.simd >= MXE_SIMD_AVX2;
+	tl.kf32 = tl.avx2 ? mxe_kern_f32_avx2 : mxe_kern_f32_portable;
+	tl.ks16 = tl.avx2 ? mxe_kern_s16_avx2 : mxe_kern_s16_portable;
+	tl.mp = (tl.m + MXE_MR - 1) / MXE_MR;
+	tl.np = (tl.n + MXE_NR - 1) / MXE_NR;
 
 	/* Super chunk: all of K (intrawave) within the budget, else KB. */
 	/* packed bytes per k: f32, or half of an int16 pair word */
-	per_k = (tl.mp * MXA_MR + tl.np * MXA_NR) * (tl.kind == TK_F32 ? 4 : 2);
-	if (op->d.sched == MXA_SCHED_INTERWAVE) {
+	per_k = (tl.mp * MXE_MR + tl.np * MXE_NR) * (tl.kind == TK_F32 ? 4 : 2);
+	if (op->d.sched == MXE_SCHED_INTERWAVE) {
 		tl.ks = KB;
 	} else {
-		tl.ks = MXA_TILED_PACK_BUDGET / per_k / KB * KB;
+		tl.ks = MXE_TILED_PACK_BUDGET / per_k / KB * KB;
 		if (tl.ks < KB)
 			tl.ks = KB;
 	}
@@ -748,26 +748,26 @@ int mxa_tiled_run(struct mxa_engine *eng, const struct mxa_op *op)
 	tl.nsuper = (unsigned)((tl.k + tl.ks - 1) / tl.ks);
 	kwords = tl.kind == TK_F32 ? tl.ks : tl.ks / 2;
 	tl.ks_words = kwords;
-	apanel_bytes = tl.mp * MXA_MR * kwords * 4;
-	bytes = apanel_bytes + tl.np * MXA_NR * kwords * 4 + 64;
-	tl.apack = mxa_scratch(2, bytes);
+	apanel_bytes = tl.mp * MXE_MR * kwords * 4;
+	bytes = apanel_bytes + tl.np * MXE_NR * kwords * 4 + 64;
+	tl.apack = mxe_scratch(2, bytes);
 	if (!tl.apack)
-		return MXA_ENGINE_ENOMEM;
+		return MXE_ENGINE_ENOMEM;
 	tl.bpack = (uint8_t *)tl.apack + ((apanel_bytes + 63) & ~(size_t)63);
 	if (tl.kind == TK_S16 && tl.nsuper > 1) {
-		tl.sacc = mxa_scratch(3, tl.m * tl.n * sizeof(int32_t) + MXA_MR * MXA_NR * 4);
+		tl.sacc = mxe_scratch(3, tl.m * tl.n * sizeof(int32_t) + MXE_MR * MXE_NR * 4);
 		if (!tl.sacc)
-			return MXA_ENGINE_ENOMEM;
+			return MXE_ENGINE_ENOMEM;
 	}
 	tl.pack_a = (unsigned)((tl.mp + PACK_A_PANELS - 1) / PACK_A_PANELS);
 	tl.pack_b = (unsigned)((tl.np + PACK_B_PANELS - 1) / PACK_B_PANELS);
 	tl.tiles_m = (unsigned)((tl.mp + TILE_MP - 1) / TILE_MP);
 	tl.tiles_n = (unsigned)((tl.np + TILE_NP - 1) / TILE_NP);
 
-	mxa_pool_run(eng, op->d.nthreads, &tiled_ops, &tl);
+	mxe_pool_run(eng, op->d.nthreads, &tiled_ops, &tl);
 	/* Keep packing buffers of everyday sizes for the next call on this
 	 * thread; give very large ones back. */
-	mxa_scratch_trim(2, MXA_TILED_KEEP_BYTES);
-	mxa_scratch_trim(3, MXA_TILED_KEEP_BYTES);
-	return tl.failed ? MXA_ENGINE_ENOMEM : 0;
+	mxe_scratch_trim(2, MXE_TILED_KEEP_BYTES);
+	mxe_scratch_trim(3, MXE_TILED_KEEP_BYTES);
+	return tl.failed ? MXE_ENGINE_ENOMEM : 0;
 }

@@ -1,29 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mxa_xacc.h - an exact accumulator ("superaccumulator") for the EXACT
+ * mxe_xacc.h - an exact accumulator ("superaccumulator") for the EXACT
  * numerics: any number of doubles (and int64 * 2^e terms) summed without
  * error, then rounded once, to nearest even, to a float format.
  *
- * The value is a fixed-point number of MXA_XACC_LIMBS 32-bit digits held in
+ * The value is a fixed-point number of MXE_XACC_LIMBS 32-bit digits held in
  * int64 limbs (carry-save: a limb may take 2^31 additions before carries
- * are propagated). Bit position MXA_XACC_POS0 has weight 2^0, so positions
+ * are propagated). Bit position MXE_XACC_POS0 has weight 2^0, so positions
  * cover 2^-1088 ... 2^1215: every double and every f64 product error term.
  * Non-finite terms are counted apart and follow IEEE rules: NaN, or +Inf
  * together with -Inf, give NaN; one infinity sign gives that infinity.
  */
-#ifndef MXA_XACC_H
-#define MXA_XACC_H
+#ifndef MXE_XACC_H
+#define MXE_XACC_H
 
 #include <math.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
 
-#define MXA_XACC_LIMBS 72
-#define MXA_XACC_POS0 1088
+#define MXE_XACC_LIMBS 72
+#define MXE_XACC_POS0 1088
 
-struct mxa_xacc {
-	int64_t limb[MXA_XACC_LIMBS];
+struct mxe_xacc {
+	int64_t limb[MXE_XACC_LIMBS];
 	int lo, hi;		/* limbs touched since the last clear */
 	uint32_t nadd;		/* additions since the last carry pass */
 	uint8_t nan, pinf, ninf;
@@ -31,12 +31,12 @@ struct mxa_xacc {
 	uint8_t any;		/* a term was added */
 };
 
-void mxa_xacc_init(struct mxa_xacc *x);
-void mxa_xacc_clear(struct mxa_xacc *x);
-void mxa_xacc_carry(struct mxa_xacc *x);
+void mxe_xacc_init(struct mxe_xacc *x);
+void mxe_xacc_clear(struct mxe_xacc *x);
+void mxe_xacc_carry(struct mxe_xacc *x);
 
-/** Add m * 2^e (|m| < 2^63, e >= -MXA_XACC_POS0). */
-static inline void mxa_xacc_add_int(struct mxa_xacc *x, int64_t m, int e)
+/** Add m * 2^e (|m| < 2^63, e >= -MXE_XACC_POS0). */
+static inline void mxe_xacc_add_int(struct mxe_xacc *x, int64_t m, int e)
 {
 	uint64_t mag;
 	int p, idx, sh;
@@ -49,7 +49,7 @@ static inline void mxa_xacc_add_int(struct mxa_xacc *x, int64_t m, int e)
 	}
 	x->nonneg = 1;
 	mag = m < 0 ? (uint64_t)0 - (uint64_t)m : (uint64_t)m;
-	p = e + MXA_XACC_POS0;
+	p = e + MXE_XACC_POS0;
 	idx = p >> 5;
 	sh = p & 31;
 	lo64 = mag << sh;
@@ -68,11 +68,11 @@ static inline void mxa_xacc_add_int(struct mxa_xacc *x, int64_t m, int e)
 	if (idx + 2 > x->hi)
 		x->hi = idx + 2;
 	if (++x->nadd >= (1u << 30))
-		mxa_xacc_carry(x);
+		mxe_xacc_carry(x);
 }
 
 /** Add one double exactly. */
-static inline void mxa_xacc_add(struct mxa_xacc *x, double v)
+static inline void mxe_xacc_add(struct mxe_xacc *x, double v)
 {
 	uint64_t u;
 	int be;
@@ -103,51 +103,51 @@ static inline void mxa_xacc_add(struct mxa_xacc *x, double v)
 	} else {
 		m |= (int64_t)1 << 52;
 	}
-	mxa_xacc_add_int(x, (u >> 63) ? -m : m, be - 1075);
+	mxe_xacc_add_int(x, (u >> 63) ? -m : m, be - 1075);
 }
 
 /** Add the exact product a*b; @twoprod when a*b may not be exact in double. */
-static inline void mxa_xacc_add_prod(struct mxa_xacc *x, double a, double b,
+static inline void mxe_xacc_add_prod(struct mxe_xacc *x, double a, double b,
 				     int twoprod)
 {
 	double p = a * b;
 
-	mxa_xacc_add(x, p);
+	mxe_xacc_add(x, p);
 	if (twoprod && isfinite(p) && p != 0.0)
-		mxa_xacc_add(x, fma(a, b, -p));
+		mxe_xacc_add(x, fma(a, b, -p));
 }
 
 /**
- * mxa_xacc_add_dot() - add sum(a[i] * b[i]) exactly. Products must be exact
+ * mxe_xacc_add_dot() - add sum(a[i] * b[i]) exactly. Products must be exact
  * doubles unless @twoprod. Runs four double partial sums whose rounding
  * errors (TwoSum, error-free) go into the accumulator only when nonzero,
  * so typical data costs a few flops per product; non-finite data falls back
  * to adding each product.
  */
-void mxa_xacc_add_dot(struct mxa_xacc *x, const double *a, const double *b,
+void mxe_xacc_add_dot(struct mxe_xacc *x, const double *a, const double *b,
 		      size_t n, int twoprod);
 
 /**
- * mxa_dot_try_double() - @init + sum(a[i] * b[i]) when it is exactly a
+ * mxe_dot_try_double() - @init + sum(a[i] * b[i]) when it is exactly a
  * double: computed with TwoSum, it succeeds (returns 1, sum in *@out) only
  * when every rounding error was zero and everything is finite, so *@out is
  * the exact sum (and its sign of zero follows IEEE addition). Returns 0
  * otherwise: use the accumulator. Products must be exact doubles.
  */
-int mxa_dot_try_double(const double *a, const double *b, size_t n, double init, double *out);
+int mxe_dot_try_double(const double *a, const double *b, size_t n, double init, double *out);
 
 /**
- * mxa_xacc_round() - the sum rounded once to nearest even into a format with
+ * mxe_xacc_round() - the sum rounded once to nearest even into a format with
  * @prec significand bits (incl. the hidden one), minimum normal exponent
  * @emin and maximum exponent @emax; returned as a double (exact). Overflow
  * gives +-Inf. The accumulator is left carried but otherwise unchanged.
  */
-double mxa_xacc_round(struct mxa_xacc *x, int prec, int emin, int emax);
+double mxe_xacc_round(struct mxe_xacc *x, int prec, int emin, int emax);
 
-/* Format parameters for mxa_xacc_round(). */
-#define MXA_XACC_F32 24, -126, 127
-#define MXA_XACC_F16 11, -14, 15
-#define MXA_XACC_BF16 8, -126, 127
-#define MXA_XACC_F64 53, -1022, 1023
+/* Format parameters for mxe_xacc_round(). */
+#define MXE_XACC_F32 24, -126, 127
+#define MXE_XACC_F16 11, -14, 15
+#define MXE_XACC_BF16 8, -126, 127
+#define MXE_XACC_F64 53, -1022, 1023
 
-#endif /* MXA_XACC_H */
+#endif /* MXE_XACC_H */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxa_formats.c - number formats and conversions.
+ * mxe_formats.c - number formats and conversions.
  *
  * DOC: one encoder for every float format
  *
  * Every conversion decodes its source to the exact value in a double (all
  * MXA types but f64 are exact in f32, so in f64 too), then rounds once into
- * the destination by mxa_encode_value(). The encoder is generic over
+ * the destination by mxe_encode_value(). The encoder is generic over
  * "minifloats" described by (exponent bits, mantissa bits, bias, what the
  * all-ones exponent means): f16, bf16, tf32, E4M3, E5M2, E3M2, E2M3, E2M1.
  * Rounding works on the exact value: find its binade, divide by the quantum
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mxa_formats.h"
+#include "mxe_formats.h"
 
 enum fmt_special {
 	FMT_IEEE,	/* all-ones exponent: Inf (mantissa 0) or NaN */
@@ -45,24 +45,24 @@ static const struct fmt fmt_e3m2 = { 3, 2, 3, FMT_NONE, 28.0, 0 };
 static const struct fmt fmt_e2m3 = { 2, 3, 1, FMT_NONE, 7.5, 0 };
 static const struct fmt fmt_e2m1 = { 2, 1, 1, FMT_NONE, 6.0, 0 };
 
-static const struct fmt *fmt_of(enum mxa_dtype t)
+static const struct fmt *fmt_of(enum mxa_isa_dtype t)
 {
 	switch (t) {
-	case MXA_DT_F16:
+	case MXA_DTYPE_F16:
 		return &fmt_f16;
-	case MXA_DT_BF16:
+	case MXA_DTYPE_BF16:
 		return &fmt_bf16;
-	case MXA_DT_TF32:
+	case MXA_DTYPE_TF32:
 		return &fmt_tf32;
-	case MXA_DT_E4M3:
+	case MXA_DTYPE_E4M3:
 		return &fmt_e4m3;
-	case MXA_DT_E5M2:
+	case MXA_DTYPE_E5M2:
 		return &fmt_e5m2;
-	case MXA_DT_E3M2:
+	case MXA_DTYPE_E3M2:
 		return &fmt_e3m2;
-	case MXA_DT_E2M3:
+	case MXA_DTYPE_E2M3:
 		return &fmt_e2m3;
-	case MXA_DT_E2M1:
+	case MXA_DTYPE_E2M1:
 		return &fmt_e2m1;
 	default:
 		return NULL;
@@ -182,7 +182,7 @@ static pthread_once_t lut_once = PTHREAD_ONCE_INIT;
 
 static float nan_f32(void)
 {
-	return mxa_bits_f32(MXA_F32_CANON_NAN);
+	return mxe_bits_f32(MXE_F32_CANON_NAN);
 }
 
 static void lut_init(void)
@@ -195,7 +195,7 @@ static void lut_init(void)
 		v = fmt_decode(&fmt_e5m2, i);
 		lut_e5m2[i] = isnan(v) ? nan_f32() : (float)v;
 		/* 2^-127 is an f32 subnormal: ldexp, no FTZ. */
-		lut_e8m0[i] = i == 0xFF ? mxa_bits_f32(0x7FC00000u) :
+		lut_e8m0[i] = i == 0xFF ? mxe_bits_f32(0x7FC00000u) :
 					  (float)ldexp(1.0, i - 127);
 		lut_e3m2[i] = (float)fmt_decode(&fmt_e3m2, i & 0x3F);
 		lut_e2m3[i] = (float)fmt_decode(&fmt_e2m3, i & 0x3F);
@@ -206,27 +206,27 @@ static void lut_init(void)
 	}
 }
 
-const float *mxa_decode_lut(enum mxa_dtype t)
+const float *mxe_decode_lut(enum mxa_isa_dtype t)
 {
 	pthread_once(&lut_once, lut_init);
 	switch (t) {
-	case MXA_DT_E4M3:
+	case MXA_DTYPE_E4M3:
 		return lut_e4m3;
-	case MXA_DT_E5M2:
+	case MXA_DTYPE_E5M2:
 		return lut_e5m2;
-	case MXA_DT_E8M0:
+	case MXA_DTYPE_E8M0:
 		return lut_e8m0;
-	case MXA_DT_E3M2:
+	case MXA_DTYPE_E3M2:
 		return lut_e3m2;
-	case MXA_DT_E2M3:
+	case MXA_DTYPE_E2M3:
 		return lut_e2m3;
-	case MXA_DT_E2M1:
+	case MXA_DTYPE_E2M1:
 		return lut_e2m1;
-	case MXA_DT_MXINT8:
+	case MXA_DTYPE_MXINT8:
 		return lut_mxint8;
-	case MXA_DT_S8:
+	case MXA_DTYPE_S8:
 		return lut_s8;
-	case MXA_DT_S4:
+	case MXA_DTYPE_S4:
 		return lut_s4;
 	default:
 		return NULL;
@@ -238,86 +238,86 @@ const float *mxa_decode_lut(enum mxa_dtype t)
 static const struct {
 	const char *name;
 	uint8_t bits;
-} dtype_tab[MXA_DT_COUNT] = {
-	[MXA_DT_F32] = { "f32", 32 },	[MXA_DT_F16] = { "f16", 16 },
-	[MXA_DT_BF16] = { "bf16", 16 },	[MXA_DT_TF32] = { "tf32", 32 },
-	[MXA_DT_F64] = { "f64", 64 },	[MXA_DT_E4M3] = { "e4m3", 8 },
-	[MXA_DT_E5M2] = { "e5m2", 8 },	[MXA_DT_E8M0] = { "e8m0", 8 },
-	[MXA_DT_S8] = { "s8", 8 },	[MXA_DT_S4] = { "s4", 4 },
-	[MXA_DT_B1] = { "b1", 1 },	[MXA_DT_S32] = { "s32", 32 },
-	[MXA_DT_E3M2] = { "e3m2", 8 },	[MXA_DT_E2M3] = { "e2m3", 8 },
-	[MXA_DT_E2M1] = { "e2m1", 4 },	[MXA_DT_MXINT8] = { "mxint8", 8 },
+} dtype_tab[MXA_DTYPE_COUNT] = {
+	[MXA_DTYPE_F32] = { "f32", 32 },	[MXA_DTYPE_F16] = { "f16", 16 },
+	[MXA_DTYPE_BF16] = { "bf16", 16 },	[MXA_DTYPE_TF32] = { "tf32", 32 },
+	[MXA_DTYPE_F64] = { "f64", 64 },	[MXA_DTYPE_E4M3] = { "e4m3", 8 },
+	[MXA_DTYPE_E5M2] = { "e5m2", 8 },	[MXA_DTYPE_E8M0] = { "e8m0", 8 },
+	[MXA_DTYPE_S8] = { "s8", 8 },	[MXA_DTYPE_S4] = { "s4", 4 },
+	[MXA_DTYPE_B1] = { "b1", 1 },	[MXA_DTYPE_S32] = { "s32", 32 },
+	[MXA_DTYPE_E3M2] = { "e3m2", 8 },	[MXA_DTYPE_E2M3] = { "e2m3", 8 },
+	[MXA_DTYPE_E2M1] = { "e2m1", 4 },	[MXA_DTYPE_MXINT8] = { "mxint8", 8 },
 };
 
-unsigned mxa_dtype_bits(enum mxa_dtype t)
+unsigned mxe_dtype_bits(enum mxa_isa_dtype t)
 {
-	return (unsigned)t < MXA_DT_COUNT ? dtype_tab[t].bits : 0;
+	return (unsigned)t < MXA_DTYPE_COUNT ? dtype_tab[t].bits : 0;
 }
 
-size_t mxa_dtype_row_bytes(enum mxa_dtype t, size_t n)
+size_t mxe_dtype_row_bytes(enum mxa_isa_dtype t, size_t n)
 {
-	unsigned bits = mxa_dtype_bits(t);
+	unsigned bits = mxe_dtype_bits(t);
 
 	if (bits >= 8)
 		return n * (bits / 8);
 	return (n * bits + 7) / 8;
 }
 
-const char *mxa_dtype_name(enum mxa_dtype t)
+const char *mxe_dtype_name(enum mxa_isa_dtype t)
 {
-	return (unsigned)t < MXA_DT_COUNT ? dtype_tab[t].name : "?";
+	return (unsigned)t < MXA_DTYPE_COUNT ? dtype_tab[t].name : "?";
 }
 
-int mxa_dtype_from_name(const char *name)
+int mxe_dtype_from_name(const char *name)
 {
-	for (int i = 0; i < MXA_DT_COUNT; i++)
+	for (int i = 0; i < MXA_DTYPE_COUNT; i++)
 		if (name && !strcmp(name, dtype_tab[i].name))
 			return i;
 	return -1;
 }
 
-int mxa_dtype_is_mx_elem(enum mxa_dtype t)
+int mxe_dtype_is_mx_elem(enum mxa_isa_dtype t)
 {
 	switch (t) {
-	case MXA_DT_E4M3:
-	case MXA_DT_E5M2:
-	case MXA_DT_E3M2:
-	case MXA_DT_E2M3:
-	case MXA_DT_E2M1:
-	case MXA_DT_MXINT8:
+	case MXA_DTYPE_E4M3:
+	case MXA_DTYPE_E5M2:
+	case MXA_DTYPE_E3M2:
+	case MXA_DTYPE_E2M3:
+	case MXA_DTYPE_E2M1:
+	case MXA_DTYPE_MXINT8:
 		return 1;
 	default:
 		return 0;
 	}
 }
 
-double mxa_dtype_max_finite(enum mxa_dtype t)
+double mxe_dtype_max_finite(enum mxa_isa_dtype t)
 {
 	const struct fmt *f = fmt_of(t);
 
 	if (f)
 		return f->maxfin;
 	switch (t) {
-	case MXA_DT_MXINT8:
+	case MXA_DTYPE_MXINT8:
 		return 127.0 / 64.0;
-	case MXA_DT_F32:
+	case MXA_DTYPE_F32:
 		return FLT_MAX;
 	default:
 		return 0.0;
 	}
 }
 
-int mxa_dtype_emax_elem(enum mxa_dtype t)
+int mxe_dtype_emax_elem(enum mxa_isa_dtype t)
 {
 	switch (t) {
-	case MXA_DT_E4M3:
+	case MXA_DTYPE_E4M3:
 		return 8;
-	case MXA_DT_E5M2:
+	case MXA_DTYPE_E5M2:
 		return 15;
-	case MXA_DT_E3M2:
+	case MXA_DTYPE_E3M2:
 		return 4;
-	case MXA_DT_E2M3:
-	case MXA_DT_E2M1:
+	case MXA_DTYPE_E2M3:
+	case MXA_DTYPE_E2M1:
 		return 2;
 	default:
 		return 0;	/* MXINT8 */
@@ -326,27 +326,27 @@ int mxa_dtype_emax_elem(enum mxa_dtype t)
 
 /* ---- codes <-> values ---------------------------------------------------- */
 
-double mxa_decode_code(enum mxa_dtype t, uint64_t code)
+double mxe_decode_code(enum mxa_isa_dtype t, uint64_t code)
 {
 	const struct fmt *f;
 
 	switch (t) {
-	case MXA_DT_F32:
-	case MXA_DT_TF32:
-		return mxa_bits_f32((uint32_t)code);
-	case MXA_DT_F64:
-		return mxa_bits_f64(code);
-	case MXA_DT_S8:
+	case MXA_DTYPE_F32:
+	case MXA_DTYPE_TF32:
+		return mxe_bits_f32((uint32_t)code);
+	case MXA_DTYPE_F64:
+		return mxe_bits_f64(code);
+	case MXA_DTYPE_S8:
 		return (int8_t)code;
-	case MXA_DT_S4:
+	case MXA_DTYPE_S4:
 		return (int)((code & 0xF) ^ 8) - 8;
-	case MXA_DT_B1:
+	case MXA_DTYPE_B1:
 		return code & 1;
-	case MXA_DT_S32:
+	case MXA_DTYPE_S32:
 		return (int32_t)code;
-	case MXA_DT_MXINT8:
+	case MXA_DTYPE_MXINT8:
 		return ldexp((double)(int8_t)code, -6);
-	case MXA_DT_E8M0:
+	case MXA_DTYPE_E8M0:
 		return (code & 0xFF) == 0xFF ? NAN : ldexp(1.0, (int)(code & 0xFF) - 127);
 	default:
 		f = fmt_of(t);
@@ -354,11 +354,11 @@ double mxa_decode_code(enum mxa_dtype t, uint64_t code)
 	}
 }
 
-static uint32_t tf32_bits(float x, enum mxa_tf32_round mode, int sat)
+static uint32_t tf32_bits(float x, enum mxe_tf32_round mode, int sat)
 {
 	/* x is only looked at through its bits: no FP operation may quiet
 	 * a signalling NaN on the way. */
-	uint32_t u = mxa_f32_bits(x);
+	uint32_t u = mxe_f32_bits(x);
 	uint32_t sign = u & 0x80000000u;
 
 	if ((u & 0x7F800000u) == 0x7F800000u && (u & 0x7FFFFFu)) {
@@ -371,10 +371,10 @@ static uint32_t tf32_bits(float x, enum mxa_tf32_round mode, int sat)
 	if ((u & 0x7FFFFFFFu) == 0x7F800000u)
 		return sat ? sign | 0x7F7FE000u : u;
 	switch (mode) {
-	case MXA_TF32_RNA:
+	case MXE_TF32_RNA:
 		u += 0x1000u;
 		break;
-	case MXA_TF32_RNE:
+	case MXE_TF32_RNE:
 		u += 0xFFFu + ((u >> 13) & 1);
 		break;
 	default:
@@ -388,21 +388,21 @@ static uint32_t tf32_bits(float x, enum mxa_tf32_round mode, int sat)
 
 static uint8_t e8m0_encode(double x, unsigned flags)
 {
-	int sat = flags & MXA_CVT_SATFINITE;
+	int sat = flags & MXE_CVT_SATFINITE;
 	int e;
 	double f;
 
 	if (isnan(x) || x < 0.0)
 		return 0xFF;
 	if (x == 0.0)
-		return (flags & MXA_CVT_E8M0_RN) ? 0xFF : 0x00;
+		return (flags & MXE_CVT_E8M0_RN) ? 0xFF : 0x00;
 	if (isinf(x))
 		return sat ? 0xFE : 0xFF;
 	f = frexp(x, &e);	/* x = f * 2^e, f in [0.5, 1) */
 	e -= 1;			/* x = 2f * 2^e, 2f in [1, 2) */
-	if (flags & MXA_CVT_E8M0_RZ) {
+	if (flags & MXE_CVT_E8M0_RZ) {
 		/* floor */
-	} else if (flags & MXA_CVT_E8M0_RN) {
+	} else if (flags & MXE_CVT_E8M0_RN) {
 		if (2.0 * f >= 1.5)
 			e += 1;
 	} else if (2.0 * f > 1.0) {	/* RP: ceil */
@@ -429,47 +429,47 @@ static int64_t int_sat_rne(double x, int64_t lo, int64_t hi)
 	return (int64_t)r;
 }
 
-uint64_t mxa_encode_value(enum mxa_dtype t, double x, unsigned flags)
+uint64_t mxe_encode_value(enum mxa_isa_dtype t, double x, unsigned flags)
 {
-	int sat = flags & MXA_CVT_SATFINITE;
+	int sat = flags & MXE_CVT_SATFINITE;
 	const struct fmt *f;
 
 	switch (t) {
-	case MXA_DT_F32: {
+	case MXA_DTYPE_F32: {
 		float v;
 
 		if (isnan(x))
-			return MXA_F32_CANON_NAN;
+			return MXE_F32_CANON_NAN;
 		v = (float)x;
 		if (sat && isinf(v))
 			v = copysignf(FLT_MAX, v);
-		return mxa_f32_bits(v);
+		return mxe_f32_bits(v);
 	}
-	case MXA_DT_F64:
-		return isnan(x) ? 0x7FFFFFFFFFFFFFFFull : mxa_f64_bits(x);
-	case MXA_DT_TF32: {
-		enum mxa_tf32_round mode = MXA_TF32_RNA;
+	case MXA_DTYPE_F64:
+		return isnan(x) ? 0x7FFFFFFFFFFFFFFFull : mxe_f64_bits(x);
+	case MXA_DTYPE_TF32: {
+		enum mxe_tf32_round mode = MXE_TF32_RNA;
 		float v = (float)x;
 
-		if (flags & MXA_CVT_TF32_RNE)
-			mode = MXA_TF32_RNE;
-		if (flags & MXA_CVT_TF32_RZ)
-			mode = MXA_TF32_RZ;
+		if (flags & MXE_CVT_TF32_RNE)
+			mode = MXE_TF32_RNE;
+		if (flags & MXE_CVT_TF32_RZ)
+			mode = MXE_TF32_RZ;
 		/* Inputs wider than f32 are first rounded to f32 exactly, which
 		 * is only lossless for f32 sources (the only tf32 source). */
 		return tf32_bits(v, mode, sat);
 	}
-	case MXA_DT_E8M0:
+	case MXA_DTYPE_E8M0:
 		return e8m0_encode(x, flags);
-	case MXA_DT_S8:
+	case MXA_DTYPE_S8:
 		return (uint8_t)int_sat_rne(x, -128, 127);
-	case MXA_DT_S4:
+	case MXA_DTYPE_S4:
 		return (uint8_t)int_sat_rne(x, -8, 7) & 0xF;
-	case MXA_DT_S32:
+	case MXA_DTYPE_S32:
 		return (uint32_t)int_sat_rne(x, INT32_MIN, INT32_MAX);
-	case MXA_DT_MXINT8:
+	case MXA_DTYPE_MXINT8:
 		return (uint8_t)int_sat_rne(isnan(x) ? x : ldexp(x, 6), -127, 127);
-	case MXA_DT_B1:
+	case MXA_DTYPE_B1:
 		return x != 0.0;
 	default:
 		f = fmt_of(t);
@@ -477,44 +477,44 @@ uint64_t mxa_encode_value(enum mxa_dtype t, double x, unsigned flags)
 	}
 }
 
-void mxa_row_store_code(enum mxa_dtype t, void *row, size_t i, uint64_t code)
+void mxe_row_store_code(enum mxa_isa_dtype t, void *row, size_t i, uint64_t code)
 {
 	uint8_t *p = row;
 
 	switch (t) {
-	case MXA_DT_E2M1:
-	case MXA_DT_S4: {
+	case MXA_DTYPE_E2M1:
+	case MXA_DTYPE_S4: {
 		unsigned sh = (i & 1) * 4;
 
 		p[i >> 1] = (uint8_t)((p[i >> 1] & ~(0xF << sh)) | ((code & 0xF) << sh));
 		break;
 	}
-	case MXA_DT_B1: {
+	case MXA_DTYPE_B1: {
 		unsigned sh = i & 7;
 
 		p[i >> 3] = (uint8_t)((p[i >> 3] & ~(1u << sh)) | ((code & 1) << sh));
 		break;
 	}
-	case MXA_DT_E3M2:
-	case MXA_DT_E2M3:
+	case MXA_DTYPE_E3M2:
+	case MXA_DTYPE_E2M3:
 		p[i] = code & 0x3F;
 		break;
-	case MXA_DT_F16:
-	case MXA_DT_BF16: {
+	case MXA_DTYPE_F16:
+	case MXA_DTYPE_BF16: {
 		uint16_t v = (uint16_t)code;
 
 		memcpy(p + 2 * i, &v, 2);
 		break;
 	}
-	case MXA_DT_F32:
-	case MXA_DT_TF32:
-	case MXA_DT_S32: {
+	case MXA_DTYPE_F32:
+	case MXA_DTYPE_TF32:
+	case MXA_DTYPE_S32: {
 		uint32_t v = (uint32_t)code;
 
 		memcpy(p + 4 * i, &v, 4);
 		break;
 	}
-	case MXA_DT_F64:
+	case MXA_DTYPE_F64:
 		memcpy(p + 8 * i, &code, 8);
 		break;
 	default:
@@ -523,54 +523,54 @@ void mxa_row_store_code(enum mxa_dtype t, void *row, size_t i, uint64_t code)
 	}
 }
 
-double mxa_load_elem(enum mxa_dtype t, const void *row, size_t i)
+double mxe_load_elem(enum mxa_isa_dtype t, const void *row, size_t i)
 {
-	return mxa_decode_code(t, mxa_row_code(t, row, i));
+	return mxe_decode_code(t, mxe_row_code(t, row, i));
 }
 
-/* Codes of sub-byte types one per byte (MXA_CVT_UNPACKED) or packed. */
-static uint64_t cvt_load(enum mxa_dtype t, const void *p, size_t i, unsigned flags)
+/* Codes of sub-byte types one per byte (MXE_CVT_UNPACKED) or packed. */
+static uint64_t cvt_load(enum mxa_isa_dtype t, const void *p, size_t i, unsigned flags)
 {
-	if ((flags & MXA_CVT_UNPACKED) && mxa_dtype_bits(t) < 8)
-		return ((const uint8_t *)p)[i] & ((1u << mxa_dtype_bits(t)) - 1);
-	return mxa_row_code(t, p, i);
+	if ((flags & MXE_CVT_UNPACKED) && mxe_dtype_bits(t) < 8)
+		return ((const uint8_t *)p)[i] & ((1u << mxe_dtype_bits(t)) - 1);
+	return mxe_row_code(t, p, i);
 }
 
-static void cvt_store(enum mxa_dtype t, void *p, size_t i, uint64_t code, unsigned flags)
+static void cvt_store(enum mxa_isa_dtype t, void *p, size_t i, uint64_t code, unsigned flags)
 {
-	if ((flags & MXA_CVT_UNPACKED) && mxa_dtype_bits(t) < 8)
-		((uint8_t *)p)[i] = (uint8_t)(code & ((1u << mxa_dtype_bits(t)) - 1));
+	if ((flags & MXE_CVT_UNPACKED) && mxe_dtype_bits(t) < 8)
+		((uint8_t *)p)[i] = (uint8_t)(code & ((1u << mxe_dtype_bits(t)) - 1));
 	else
-		mxa_row_store_code(t, p, i, code);
+		mxe_row_store_code(t, p, i, code);
 }
 
-int mxa_convert(enum mxa_dtype dst_type, void *dst, enum mxa_dtype src_type,
+int mxe_convert(enum mxa_isa_dtype dst_type, void *dst, enum mxa_isa_dtype src_type,
 		const void *src, size_t n, unsigned flags)
 {
-	if ((unsigned)dst_type >= MXA_DT_COUNT || (unsigned)src_type >= MXA_DT_COUNT)
-		return MXA_ENGINE_EINVAL_DTYPE;
+	if ((unsigned)dst_type >= MXA_DTYPE_COUNT || (unsigned)src_type >= MXA_DTYPE_COUNT)
+		return MXE_ENGINE_EINVAL_DTYPE;
 	if (!dst || (!src && n))
-		return MXA_ENGINE_EINVAL;
+		return MXE_ENGINE_EINVAL;
 	for (size_t i = 0; i < n; i++) {
-		double v = mxa_decode_code(src_type, cvt_load(src_type, src, i, flags));
+		double v = mxe_decode_code(src_type, cvt_load(src_type, src, i, flags));
 		uint64_t code;
 
 		/* f32 -> tf32 works on the bits: NaN payloads (even signalling
 		 * ones) survive, as on the H200. */
-		if ((src_type == MXA_DT_F32 || src_type == MXA_DT_TF32) &&
-		    dst_type == MXA_DT_TF32) {
-			enum mxa_tf32_round mode = MXA_TF32_RNA;
+		if ((src_type == MXA_DTYPE_F32 || src_type == MXA_DTYPE_TF32) &&
+		    dst_type == MXA_DTYPE_TF32) {
+			enum mxe_tf32_round mode = MXE_TF32_RNA;
 
-			if (flags & MXA_CVT_TF32_RNE)
-				mode = MXA_TF32_RNE;
-			if (flags & MXA_CVT_TF32_RZ)
-				mode = MXA_TF32_RZ;
-			code = tf32_bits(mxa_bits_f32((uint32_t)mxa_row_code(src_type, src, i)),
-					 mode, flags & MXA_CVT_SATFINITE);
-		} else if (isnan(v) && dst_type == MXA_DT_F32)	/* canonical NaN */
-			code = src_type == MXA_DT_E8M0 ? 0x7FC00000u : MXA_F32_CANON_NAN;
+			if (flags & MXE_CVT_TF32_RNE)
+				mode = MXE_TF32_RNE;
+			if (flags & MXE_CVT_TF32_RZ)
+				mode = MXE_TF32_RZ;
+			code = tf32_bits(mxe_bits_f32((uint32_t)mxe_row_code(src_type, src, i)),
+					 mode, flags & MXE_CVT_SATFINITE);
+		} else if (isnan(v) && dst_type == MXA_DTYPE_F32)	/* canonical NaN */
+			code = src_type == MXA_DTYPE_E8M0 ? 0x7FC00000u : MXE_F32_CANON_NAN;
 		else
-			code = mxa_encode_value(dst_type, v, flags);
+			code = mxe_encode_value(dst_type, v, flags);
 		cvt_store(dst_type, dst, i, code, flags);
 	}
 	return 0;
@@ -578,122 +578,122 @@ int mxa_convert(enum mxa_dtype dst_type, void *dst, enum mxa_dtype src_type,
 
 /* ---- the named conversions ------------------------------------------------ */
 
-float mxa_cvt_e4m3_to_f32(uint8_t v)
+float mxe_cvt_e4m3_to_f32(uint8_t v)
 {
-	return mxa_decode_lut(MXA_DT_E4M3)[v];
+	return mxe_decode_lut(MXA_DTYPE_E4M3)[v];
 }
 
-float mxa_cvt_e5m2_to_f32(uint8_t v)
+float mxe_cvt_e5m2_to_f32(uint8_t v)
 {
-	return mxa_decode_lut(MXA_DT_E5M2)[v];
+	return mxe_decode_lut(MXA_DTYPE_E5M2)[v];
 }
 
-float mxa_cvt_e8m0_to_f32(uint8_t v)
+float mxe_cvt_e8m0_to_f32(uint8_t v)
 {
-	return mxa_decode_lut(MXA_DT_E8M0)[v];
+	return mxe_decode_lut(MXA_DTYPE_E8M0)[v];
 }
 
-float mxa_cvt_e3m2_to_f32(uint8_t v)
+float mxe_cvt_e3m2_to_f32(uint8_t v)
 {
-	return mxa_decode_lut(MXA_DT_E3M2)[v];
+	return mxe_decode_lut(MXA_DTYPE_E3M2)[v];
 }
 
-float mxa_cvt_e2m3_to_f32(uint8_t v)
+float mxe_cvt_e2m3_to_f32(uint8_t v)
 {
-	return mxa_decode_lut(MXA_DT_E2M3)[v];
+	return mxe_decode_lut(MXA_DTYPE_E2M3)[v];
 }
 
-float mxa_cvt_e2m1_to_f32(uint8_t v)
+float mxe_cvt_e2m1_to_f32(uint8_t v)
 {
-	return mxa_decode_lut(MXA_DT_E2M1)[v];
+	return mxe_decode_lut(MXA_DTYPE_E2M1)[v];
 }
 
-float mxa_cvt_mxint8_to_f32(uint8_t v)
+float mxe_cvt_mxint8_to_f32(uint8_t v)
 {
-	return mxa_decode_lut(MXA_DT_MXINT8)[v];
+	return mxe_decode_lut(MXA_DTYPE_MXINT8)[v];
 }
 
-float mxa_cvt_f16_to_f32(uint16_t v)
+float mxe_cvt_f16_to_f32(uint16_t v)
 {
 	uint32_t sign = (uint32_t)(v & 0x8000) << 16, e = (v >> 10) & 0x1F, m = v & 0x3FF;
 	float f;
 
 	if (e == 0x1F)
-		return m ? nan_f32() : mxa_bits_f32(sign | 0x7F800000u);
+		return m ? nan_f32() : mxe_bits_f32(sign | 0x7F800000u);
 	if (e == 0) {
 		f = (float)m * 0x1p-24f;	/* exact: at most 10 bits */
 		return sign ? -f : f;
 	}
-	return mxa_bits_f32(sign | ((e + 112) << 23) | (m << 13));
+	return mxe_bits_f32(sign | ((e + 112) << 23) | (m << 13));
 }
 
-float mxa_cvt_bf16_to_f32(uint16_t v)
+float mxe_cvt_bf16_to_f32(uint16_t v)
 {
-	return mxa_bits_f32((uint32_t)v << 16);
+	return mxe_bits_f32((uint32_t)v << 16);
 }
 
-uint8_t mxa_cvt_f32_to_e4m3(float x, int satfinite)
+uint8_t mxe_cvt_f32_to_e4m3(float x, int satfinite)
 {
 	return (uint8_t)fmt_encode(&fmt_e4m3, x, satfinite);
 }
 
-uint8_t mxa_cvt_f32_to_e5m2(float x, int satfinite)
+uint8_t mxe_cvt_f32_to_e5m2(float x, int satfinite)
 {
 	return (uint8_t)fmt_encode(&fmt_e5m2, x, satfinite);
 }
 
-uint16_t mxa_cvt_f32_to_f16(float x, int satfinite)
+uint16_t mxe_cvt_f32_to_f16(float x, int satfinite)
 {
 	return (uint16_t)fmt_encode(&fmt_f16, x, satfinite);
 }
 
-uint16_t mxa_cvt_f32_to_bf16(float x, int satfinite)
+uint16_t mxe_cvt_f32_to_bf16(float x, int satfinite)
 {
 	return (uint16_t)fmt_encode(&fmt_bf16, x, satfinite);
 }
 
-uint8_t mxa_cvt_f32_to_e3m2(float x, int satfinite)
+uint8_t mxe_cvt_f32_to_e3m2(float x, int satfinite)
 {
 	return (uint8_t)fmt_encode(&fmt_e3m2, x, satfinite);
 }
 
-uint8_t mxa_cvt_f32_to_e2m3(float x, int satfinite)
+uint8_t mxe_cvt_f32_to_e2m3(float x, int satfinite)
 {
 	return (uint8_t)fmt_encode(&fmt_e2m3, x, satfinite);
 }
 
-uint8_t mxa_cvt_f32_to_e2m1(float x, int satfinite)
+uint8_t mxe_cvt_f32_to_e2m1(float x, int satfinite)
 {
 	return (uint8_t)fmt_encode(&fmt_e2m1, x, satfinite);
 }
 
-uint32_t mxa_cvt_f32_to_tf32(float x, enum mxa_tf32_round mode, int satfinite)
+uint32_t mxe_cvt_f32_to_tf32(float x, enum mxe_tf32_round mode, int satfinite)
 {
 	return tf32_bits(x, mode, satfinite);
 }
 
-uint8_t mxa_cvt_f32_to_e8m0(float x, enum mxa_e8m0_round mode, int satfinite)
+uint8_t mxe_cvt_f32_to_e8m0(float x, enum mxe_e8m0_round mode, int satfinite)
 {
-	unsigned flags = satfinite ? MXA_CVT_SATFINITE : 0;
+	unsigned flags = satfinite ? MXE_CVT_SATFINITE : 0;
 
-	if (mode == MXA_E8M0_RZ)
-		flags |= MXA_CVT_E8M0_RZ;
-	else if (mode == MXA_E8M0_RN)
-		flags |= MXA_CVT_E8M0_RN;
+	if (mode == MXE_E8M0_RZ)
+		flags |= MXE_CVT_E8M0_RZ;
+	else if (mode == MXE_E8M0_RN)
+		flags |= MXE_CVT_E8M0_RN;
 	return e8m0_encode(x, flags);
 }
 
-int8_t mxa_cvt_f32_to_s8(float x)
+int8_t mxe_cvt_f32_to_s8(float x)
 {
 	return (int8_t)int_sat_rne(x, -128, 127);
 }
 
-int8_t mxa_cvt_f32_to_s4(float x)
+int8_t mxe_cvt_f32_to_s4(float x)
 {
 	return (int8_t)int_sat_rne(x, -8, 7);
 }
 
-uint8_t mxa_cvt_f32_to_mxint8(float x)
+uint8_t mxe_cvt_f32_to_mxint8(float x)
 {
-	return (uint8_t)mxa_encode_value(MXA_DT_MXINT8, x, 0);
+	return (uint8_t)mxe_encode_value(MXA_DTYPE_MXINT8, x, 0);
 }

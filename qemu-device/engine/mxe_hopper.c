@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxa_hopper.c - the HOPPER numerics: the H200 tensor core, and library
+ * mxe_hopper.c - the HOPPER numerics: the H200 tensor core, and library
  * GEMMs built from it.
  *
  * DOC: one instruction (measured on the wmma/wgmma golden vectors)
@@ -13,7 +13,7 @@
  *
  * DOC: a library GEMM (measured on the cuBLAS golden vectors)
  *
- * struct mxa_hopper_plan: chains of instructions over K from zero, FP32
+ * struct mxe_hopper_plan: chains of instructions over K from zero, FP32
  * promotion every promote_k elements (cuBLAS FP8 without fast
  * accumulation), K slices summed in order (split-K, sliced K).
  */
@@ -21,18 +21,18 @@
 #include <stdlib.h>
 #include <math.h>
 
-#include "mxa_formats.h"
-#include "mxa_gemm.h"
-#include "mxa_hopper.h"
+#include "mxe_formats.h"
+#include "mxe_gemm.h"
+#include "mxe_hopper.h"
 
 /* The exponent the tensor core gives a subnormal input: its format's emin. */
 static int subnormal_exponent(unsigned t)
 {
 	switch (t) {
-	case MXA_DT_E4M3:
+	case MXA_DTYPE_E4M3:
 		return -6;
-	case MXA_DT_E5M2:
-	case MXA_DT_F16:
+	case MXA_DTYPE_E5M2:
+	case MXA_DTYPE_F16:
 		return -14;
 	default:	/* bf16, tf32 */
 		return -126;
@@ -41,34 +41,34 @@ static int subnormal_exponent(unsigned t)
 
 static int is_fp8(unsigned t)
 {
-	return t == MXA_DT_E4M3 || t == MXA_DT_E5M2;
+	return t == MXA_DTYPE_E4M3 || t == MXA_DTYPE_E5M2;
 }
 
-void mxa_hopper_init(struct mxa_hopper_ctx *hc, const struct mxa_op *op)
+void mxe_hopper_init(struct mxe_hopper_ctx *hc, const struct mxe_op *op)
 {
 	hc->td = op->d.type_d;
-	hc->dmma = op->cls == MXA_CLASS_F64;
+	hc->dmma = op->cls == MXE_CLASS_F64;
 	hc->emin_a = subnormal_exponent(op->d.type_a);
 	hc->emin_b = subnormal_exponent(op->d.type_b);
 	if (is_fp8(op->d.type_a) || is_fp8(op->d.type_b))
 		hc->align_bits = 13, hc->out_bits = 13;
 	else
 		hc->align_bits = 25, hc->out_bits = 23;
-	mxa_xacc_init(&hc->x);
+	mxe_xacc_init(&hc->x);
 }
 
 /* Special values and all-zero chunks: IEEE rules on the exact sum. */
-static double ieee_chunk(struct mxa_hopper_ctx *hc, const double *a, const double *b, size_t n,
+static double ieee_chunk(struct mxe_hopper_ctx *hc, const double *a, const double *b, size_t n,
 			 double c, int have_c)
 {
 	int prec, emin, emax;
 
-	mxa_accum_format(hc->td, &prec, &emin, &emax);
-	mxa_xacc_clear(&hc->x);
+	mxe_accum_format(hc->td, &prec, &emin, &emax);
+	mxe_xacc_clear(&hc->x);
 	if (have_c)
-		mxa_xacc_add(&hc->x, c);
-	mxa_xacc_add_dot(&hc->x, a, b, n, 0);
-	return mxa_xacc_round(&hc->x, prec, emin, emax);
+		mxe_xacc_add(&hc->x, c);
+	mxe_xacc_add_dot(&hc->x, a, b, n, 0);
+	return mxe_xacc_round(&hc->x, prec, emin, emax);
 }
 
 static double trunc_to_bits(double r, int bits)
@@ -85,7 +85,7 @@ static double trunc_to_bits(double r, int bits)
  * Products are exact doubles, x / q and trunc() are exact, and the integer
  * sum stays far below 2^53, so the arithmetic here is exact.
  */
-double mxa_hopper_mma(struct mxa_hopper_ctx *hc, const double *a, const double *b, size_t n,
+double mxe_hopper_mma(struct mxe_hopper_ctx *hc, const double *a, const double *b, size_t n,
 		      double c, int have_c)
 {
 	int emax = INT_MIN, any = 0;
@@ -126,13 +126,13 @@ double mxa_hopper_mma(struct mxa_hopper_ctx *hc, const double *a, const double *
 	sum = trunc(c / q);
 	for (size_t i = 0; i < n; i++)
 		sum += trunc(a[i] * b[i] / q);
-	return mxa_round_to_accum(trunc_to_bits(sum * q, hc->out_bits), hc->td);
+	return mxe_round_to_accum(trunc_to_bits(sum * q, hc->out_bits), hc->td);
 }
 
 /* x + y rounded to nearest in the accumulator type (F32 or F64). */
 static double acc_add(unsigned td, double x, double y)
 {
-	if (td == MXA_DT_F64)
+	if (td == MXA_DTYPE_F64)
 		return x + y;
 	return (float)x + (float)y;	/* float arithmetic: one rounding */
 }
@@ -144,13 +144,13 @@ struct chain {
 	size_t since;	/* elements since the last promotion */
 };
 
-static void chain_feed(struct mxa_hopper_ctx *hc, const struct mxa_hopper_plan *p,
+static void chain_feed(struct mxe_hopper_ctx *hc, const struct mxe_hopper_plan *p,
 		       struct chain *ch, const double *a, const double *b, size_t k0, size_t k1)
 {
 	for (size_t i = k0; i < k1; i += p->inst_k) {
 		size_t n = k1 - i < p->inst_k ? k1 - i : p->inst_k;
 
-		ch->part = mxa_hopper_mma(hc, a + i, b + i, n, ch->part, ch->have_part);
+		ch->part = mxe_hopper_mma(hc, a + i, b + i, n, ch->part, ch->have_part);
 		ch->have_part = 1;
 		ch->since += n;
 		if (p->promote_k && ch->since >= p->promote_k) {
@@ -170,10 +170,10 @@ static double chain_result(unsigned td, const struct chain *ch)
 	return ch->have_part ? acc_add(td, ch->main, ch->part) : ch->main;
 }
 
-double mxa_hopper_plan_dot(struct mxa_hopper_ctx *hc, const struct mxa_op *op, const double *a,
+double mxe_hopper_plan_dot(struct mxe_hopper_ctx *hc, const struct mxe_op *op, const double *a,
 			   const double *b, double c)
 {
-	const struct mxa_hopper_plan *p = &op->plan;
+	const struct mxe_hopper_plan *p = &op->plan;
 	size_t k = op->d.k, tile = p->split_tile, slices = p->split_k ? p->split_k : 1;
 	size_t tiles = (k + tile - 1) / tile, per = (tiles + slices - 1) / slices;
 	double total = 0.0;
@@ -196,7 +196,7 @@ double mxa_hopper_plan_dot(struct mxa_hopper_ctx *hc, const struct mxa_op *op, c
 				   : chain_result(hc->td, &ch);
 		have_total = 1;
 	}
-	if (op->d.flags & MXA_GEMM_ACCUMULATE)
+	if (op->d.flags & MXA_GEMM_F_ACCUMULATE)
 		total = acc_add(hc->td, total, c);
 	return total;
 }
@@ -205,46 +205,46 @@ double mxa_hopper_plan_dot(struct mxa_hopper_ctx *hc, const struct mxa_op *op, c
 static uint32_t instruction_k(unsigned ta)
 {
 	switch (ta) {
-	case MXA_DT_E4M3:
-	case MXA_DT_E5M2:
+	case MXA_DTYPE_E4M3:
+	case MXA_DTYPE_E5M2:
 		return 32;
-	case MXA_DT_TF32:
+	case MXA_DTYPE_TF32:
 		return 8;
-	case MXA_DT_F64:
+	case MXA_DTYPE_F64:
 		return 4;
 	default:
 		return 16;
 	}
 }
 
-int mxa_hopper_gemm(struct mxa_engine *eng, const struct mxa_gemm_desc *desc,
-		    const struct mxa_hopper_plan *plan)
+int mxe_hopper_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc,
+		    const struct mxe_hopper_plan *plan)
 {
-	struct mxa_gemm_desc d;
-	struct mxa_op op;
-	struct mxa_hopper_plan *p;
+	struct mxe_gemm_desc d;
+	struct mxe_op op;
+	struct mxe_hopper_plan *p;
 	int rc;
 
 	if (!desc || !plan)
-		return MXA_ENGINE_EINVAL;
-	if (desc->flags & MXA_GEMM_A_KM) {
+		return MXE_ENGINE_EINVAL;
+	if (desc->flags & MXA_GEMM_F_A_KM) {
 		void *tmp;
 
-		rc = mxa_gemm_a_km(desc, &d, &tmp);
+		rc = mxe_gemm_a_km(desc, &d, &tmp);
 		if (!rc)
-			rc = mxa_hopper_gemm(eng, &d, plan);
+			rc = mxe_hopper_gemm(eng, &d, plan);
 		free(tmp);
 		return rc;
 	}
 	d = *desc;
-	d.accum = MXA_ACCUM_HOPPER;
+	d.accum = MXE_ACCUM_HOPPER;
 	d.k_chunk = 0;
-	rc = mxa_op_prepare(&d, &op);
+	rc = mxe_op_prepare(&d, &op);
 	if (rc)
 		return rc;
-	if ((op.cls == MXA_CLASS_FLOAT && d.type_d != MXA_DT_F32) ||
-	    (op.cls != MXA_CLASS_FLOAT && op.cls != MXA_CLASS_F64))
-		return MXA_ENGINE_EINVAL_DTYPE;
+	if ((op.cls == MXE_CLASS_FLOAT && d.type_d != MXA_DTYPE_F32) ||
+	    (op.cls != MXE_CLASS_FLOAT && op.cls != MXE_CLASS_F64))
+		return MXE_ENGINE_EINVAL_DTYPE;
 	op.plan = *plan;
 	p = &op.plan;
 	if (!p->inst_k)
@@ -252,7 +252,7 @@ int mxa_hopper_gemm(struct mxa_engine *eng, const struct mxa_gemm_desc *desc,
 	if (!p->split_tile)
 		p->split_tile = p->inst_k;
 	if (p->split_tile % p->inst_k || p->promote_k % p->inst_k || p->split_interleaved > 1)
-		return MXA_ENGINE_EINVAL_OPTION;
+		return MXE_ENGINE_EINVAL_OPTION;
 	op.has_plan = 1;
-	return mxa_exact_run(eng, &op);
+	return mxe_exact_run(eng, &op);
 }

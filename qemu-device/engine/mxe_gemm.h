@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mxe_gemm.h - engine-internal interface between the GEMM front end
+ * (mxe_gemm.c: validation, dispatch), the exact path (mxe_exact.c) and the
+ * fast tiled path (mxe_tiled.c).
+ */
+#ifndef MXE_GEMM_H
+#define MXE_GEMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mxe_engine.h"
+
+/* What kind of arithmetic an operation does. */
+enum mxe_class {
+	MXE_CLASS_FLOAT,	/* real-valued inputs, f32 or f16 accumulator */
+	MXE_CLASS_F64,
+	MXE_CLASS_INT,		/* s8/s4 inputs, s32 accumulator */
+	MXE_CLASS_B1,		/* 1-bit AND/XOR + popc, s32 accumulator */
+};
+
+/* A validated descriptor with the derived quantities filled in. */
+struct mxe_op {
+	struct mxe_gemm_desc d;
+	enum mxe_class cls;
+	size_t lda, ldb, ldc, ldd, ld_sa, ld_sb;	/* effective, in bytes */
+	int scale_a, scale_b;	/* scales applied on this side */
+	uint32_t k_chunk;	/* effective: 1..k */
+	int has_plan;		/* mxe_hopper_gemm(): @plan, checked, defaults filled */
+	struct mxe_hopper_plan plan;
+};
+
+/** mxe_gemm_a_km() - an M x K copy of a K x M A (see mxe_gemm.c). */
+int mxe_gemm_a_km(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, void **tmp);
+
+/** mxe_op_prepare() - validate @desc and derive @op (0 or -errno). */
+int mxe_op_prepare(const struct mxe_gemm_desc *desc, struct mxe_op *op);
+
+/** The exact path: any validated operation. */
+int mxe_exact_run(struct mxe_engine *eng, const struct mxe_op *op);
+
+/**
+ * mxe_tiled_run() - the fast tiled path. Returns 1 when it cannot run @op
+ * (type combination or extreme scales), so the caller falls back to the
+ * exact path.
+ */
+int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op);
+
+/** Exact value of A/B element (i, kk) with scale, TF32 and negation applied. */
+double mxe_op_elem_a(const struct mxe_op *op, size_t i, size_t kk);
+double mxe_op_elem_b(const struct mxe_op *op, size_t j, size_t kk);
+
+/** All K values of row @r of A (@side 0) or of B^T (@side 1), as above. */
+void mxe_op_row_values(const struct mxe_op *op, int side, size_t r, double *out);
+
+/** Value of C(i, j) as a double (0 when not accumulating). */
+double mxe_op_load_c(const struct mxe_op *op, size_t i, size_t j);
+int64_t mxe_op_load_c_int(const struct mxe_op *op, size_t i, size_t j);
+/** Store D(i, j) from an already rounded value. */
+void mxe_op_store_d(const struct mxe_op *op, size_t i, size_t j, double v);
+void mxe_op_store_d_int(const struct mxe_op *op, size_t i, size_t j, int64_t v);
+
+/** Integer accumulator update: C + sum, then wrap or clamp to int32. */
+/* Double @s rounded once (to nearest even) to accumulator type @td, as a double. */
+double mxe_round_to_accum(double s, unsigned td);
+
+/* Precision and exponent range of accumulator type @td for mxe_xacc_round(). */
+static inline void mxe_accum_format(unsigned td, int *prec, int *emin, int *emax)
+{
+	switch (td) {
+	case MXA_DTYPE_F16:
+		*prec = 11, *emin = -14, *emax = 15;
+		break;
+	case MXA_DTYPE_F64:
+		*prec = 53, *emin = -1022, *emax = 1023;
+		break;
+	default:
+		*prec = 24, *emin = -126, *emax = 127;
+		break;
+	}
+}
+
+static inline int64_t mxe_int32_finish(int64_t v, int satfinite)
+{
+	if (satfinite) {
+		if (v > INT32_MAX)
+			return INT32_MAX;
+		if (v < INT32_MIN)
+			return INT32_MIN;
+		return v;
+	}
+	return (int32_t)(uint32_t)(uint64_t)v;
+}
+
+#endif /* MXE_GEMM_H */

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mxe_kernels.c - the portable micro kernels of the FAST path. They define
+ * the arithmetic; the AVX2 kernels do the same operations in the same order
+ * per output element, so the bits are the same.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "mxe_gemm.h"
+#include "mxe_kernels.h"
+
+static float canon_nan(float v)
+{
+	if (v != v) {
+		uint32_t u = 0x7FFFFFFFu;
+
+		memcpy(&v, &u, 4);
+	}
+	return v;
+}
+
+void mxe_kf32_apply(const float *p, const struct mxe_kf32 *u)
+{
+	for (unsigned i = 0; i < u->mr; i++) {
+		float *d = u->d + i * u->ldd;
+		const float *c = u->c ? u->c + i * u->ldc : NULL;
+
+		for (unsigned j = 0; j < u->nr; j++) {
+			float v = p[i * MXE_NR + j];
+
+			if (!(u->flags & MXE_KF_FIRST))
+				v = d[j] + v;
+			else if (u->flags & MXE_KF_C)
+				v = c[j] + v;
+			if (u->flags & MXE_KF_LAST)
+				v = canon_nan(v);
+			d[j] = v;
+		}
+	}
+}
+
+void mxe_kern_f32_portable(const float *a, const float *b, size_t k, const struct mxe_kf32 *u)
+{
+	float p[MXE_MR * MXE_NR], q[MXE_MR * MXE_NR];
+
+	for (size_t k0 = 0; k0 < k; k0 += MXE_FAST_KSUB) {
+		size_t k1 = k0 + MXE_FAST_KSUB < k ? k0 + MXE_FAST_KSUB : k;
+
+		for (int i = 0; i < MXE_MR * MXE_NR; i++)
+			q[i] = 0.0f;
+		for (size_t kk = k0; kk < k1; kk++) {
+			const float *bk = b + kk * MXE_NR;
+
+			for (int i = 0; i < MXE_MR; i++)
+				for (int j = 0; j < MXE_NR; j++)
+					q[i * MXE_NR + j] = fmaf(a[i * MXE_KA_STRIDE + kk], bk[j],
+								 q[i * MXE_NR + j]);
+		}
+		for (int i = 0; i < MXE_MR * MXE_NR; i++)
+			p[i] = k0 ? p[i] + q[i] : q[i];
+	}
+	mxe_kf32_apply(p, u);
+}
+
+void mxe_ks32_apply(const int32_t *p, const struct mxe_ks32 *u)
+{
+	for (unsigned i = 0; i < u->mr; i++) {
+		for (unsigned j = 0; j < u->nr; j++) {
+			int64_t v = p[i * MXE_NR + j];
+
+			if (!(u->flags & MXE_KF_FIRST))
+				v += u->s[i * u->lds + j];
+			if (u->flags & MXE_KF_LAST) {
+				if (u->flags & MXE_KF_C)
+					v += u->c[i * u->ldc + j];
+				v = mxe_int32_finish(v, !!(u->flags & MXE_KF_SAT));
+			}
+			u->d[i * u->ldd + j] = (int32_t)v;
+		}
+	}
+}
+
+void mxe_kern_s16_portable(const uint32_t *a, const uint32_t *b, size_t kpairs,
+			   const struct mxe_ks32 *u)
+{
+	int32_t p[MXE_MR * MXE_NR];
+
+	memset(p, 0, sizeof(p));
+	for (size_t kp = 0; kp < kpairs; kp++) {
+		const uint32_t *ak = a + kp * MXE_MR, *bk = b + kp * MXE_NR;
+
+		for (int i = 0; i < MXE_MR; i++) {
+			int32_t a0 = (int16_t)(ak[i] & 0xFFFF), a1 = (int16_t)(ak[i] >> 16);
+
+			for (int j = 0; j < MXE_NR; j++) {
+				int32_t b0 = (int16_t)(bk[j] & 0xFFFF), b1 = (int16_t)(bk[j] >> 16);
+
+				p[i * MXE_NR + j] += a0 * b0 + a1 * b1;
+			}
+		}
+	}
+	mxe_ks32_apply(p, u);
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mxe_kernels.h - micro kernels of the FAST tiled path and the row decoders
+ * that feed its packing. Each exists as portable C (mxe_kernels.c) and as
+ * AVX2/FMA/F16C (mxe_kernels_avx2.c); the AVX-512 kernels
+ * (mxe_kernels_avx512.c) take two B panels per call. All give identical
+ * bits; mxe_cpu_simd() picks the level.
+ *
+ * Packed panels: A is cut into panels of MXE_MR rows, B into panels of
+ * MXE_NR columns. The float kernels take one K block (at most
+ * MXE_FAST_KBLOCK k) of a panel: A row-major with a fixed row stride
+ * (a[r * MXE_KA_STRIDE + k]: each row is decoded straight into place, no
+ * transpose; the kernel broadcasts its elements), B k-major
+ * (b[k * NR + c]: two vector loads per k). The integer kernels take pairs
+ * of int16 along K packed in one 32-bit word (low half = even k), k-major
+ * on both sides (a[kp * MR + r], b[kp * NR + c]), the operand layout of
+ * vpmaddwd.
+ */
+#ifndef MXE_KERNELS_H
+#define MXE_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mxe_engine.h"
+
+#define MXE_MR 6
+#define MXE_NR 16
+#define MXE_KA_STRIDE MXE_FAST_KBLOCK	/* float A panels: row stride (elements) */
+
+/* Update flags of a kernel call. */
+#define MXE_KF_FIRST	(1u << 0)	/* first K block: no running value in d */
+#define MXE_KF_C	(1u << 1)	/* first block starts from C */
+#define MXE_KF_LAST	(1u << 2)	/* last block: canonical NaN / int32 finish */
+#define MXE_KF_SAT	(1u << 3)	/* integer: clamp instead of wrap */
+
+/**
+ * struct mxe_kf32 - where a float kernel puts its MR x NR block sums p.
+ * v = FIRST ? (C ? c + p : p) : d + p;  d = LAST ? canonical_nan(v) : v.
+ * Strides in elements; @mr/@nr are the valid rows/columns (edges).
+ */
+struct mxe_kf32 {
+	float *d;
+	ptrdiff_t ldd;
+	const float *c;
+	ptrdiff_t ldc;
+	unsigned mr, nr, flags;
+};
+
+/**
+ * struct mxe_ks32 - integer kernel output. The block sum p (exact, int32
+ * for K <= 131072) is added to the previous partial s (unless FIRST); not
+ * LAST: d = that partial; LAST: d = finish(C + partial) in int64, wrapped or
+ * clamped (SAT) to int32.
+ */
+struct mxe_ks32 {
+	int32_t *d;
+	ptrdiff_t ldd;
+	const int32_t *s;
+	ptrdiff_t lds;
+	const int32_t *c;
+	ptrdiff_t ldc;
+	unsigned mr, nr, flags;
+};
+
+typedef void (*mxe_kern_f32_fn)(const float *a, const float *b, size_t k,
+				const struct mxe_kf32 *u);
+typedef void (*mxe_kern_s16_fn)(const uint32_t *a, const uint32_t *b, size_t kpairs,
+				const struct mxe_ks32 *u);
+
+/*
+ * For each sub-block of MXE_FAST_KSUB k: q = +0; q = fma(a, b, q) per k in
+ * f32; then p = q (first sub-block) or p = p + q. @k <= MXE_FAST_KBLOCK.
+ */
+void mxe_kern_f32_portable(const float *a, const float *b, size_t k, const struct mxe_kf32 *u);
+void mxe_kern_s16_portable(const uint32_t *a, const uint32_t *b, size_t kpairs,
+			   const struct mxe_ks32 *u);
+void mxe_kern_f32_avx2(const float *a, const float *b, size_t k, const struct mxe_kf32 *u);
+void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
+		       const struct mxe_ks32 *u);
+/*
+ * Two B panels at once (AVX-512F): columns 0..15 from the panel at @b into
+ * @u0, 16..31 from the next panel, MXE_NR * MXE_FAST_KBLOCK floats on (as
+ * packed), into @u1 (@u1->nr == 0: none). The same bits as two calls of
+ * the kernels above.
+ */
+void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
+			   const struct mxe_kf32 *u0, const struct mxe_kf32 *u1);
+/* Integers, two B panels (@b0: columns 0..15, @b1: 16..31; @u1->nr == 0:
+ * none): the same bits as two calls of mxe_kern_s16_avx2(). */
+void mxe_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t *b1,
+			   size_t kpairs, const struct mxe_ks32 *u0, const struct mxe_ks32 *u1);
+
+/** Apply the update of struct mxe_kf32 to a computed MR x NR block @p. */
+void mxe_kf32_apply(const float *p, const struct mxe_kf32 *u);
+void mxe_ks32_apply(const int32_t *p, const struct mxe_ks32 *u);
+
+/*
+ * Row decoders: n elements of a packed row, starting at element @k0, into
+ * f32 (exact). @lut is the type's 256-entry table for 8-bit and narrower
+ * float types. Scales and negation are applied by the caller.
+ */
+void mxe_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n);
+void mxe_decode_f16_avx2(const uint16_t *src, float *dst, size_t n);
+void mxe_decode_lut8_avx2(const uint8_t *src, const float *lut, float *dst, size_t n);
+/* e4m3 (@e4m3) or e5m2 elements k0..k0+n of a row, with the row's MX scales
+ * (may be NULL) applied; every scaled value must be a normal-range-safe f32
+ * (see mx_scales_safe() in mxe_tiled.c). */
+/* dst[k * rows + i] = src[i * stride + k] for k < n, i < rows (6 or 16):
+ * moves 32-bit words, float or not, bit for bit. */
+void mxe_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n, float *dst,
+			 int nt);
+/* Packing output that is read back only after the whole pack phase: with
+ * @nt (or in mxe_copy_nt_avx2) 32-byte aligned rows go out with
+ * non-temporal stores (no read for ownership); mxe_sfence_avx2() orders
+ * them before the phase ends. Data movement only. */
+void mxe_copy_nt_avx2(const float *src, float *dst, size_t n);
+void mxe_sfence_avx2(void);
+void mxe_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n);
+void mxe_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
+			 const uint8_t *scales, size_t k0);
+
+#endif /* MXE_KERNELS_H */
