@@ -21,6 +21,8 @@ KSFT_INC := $(MXA_CACHE)/ksft/$(KSRC_VERSION)/include
 export MXA_BUILD := $(abspath $(BUILD))
 # Boots a guest with this checkout's QEMU, kernel and initramfs (run-guest.py options follow).
 BOOT_GUEST := tests/vm/boot-guest.sh
+# What a goal that boots a guest needs built (its prerequisites; see GUEST_GOALS).
+GUEST_READY := qemu-bin all initramfs
 
 CC := gcc
 WARN := -Wall -Wextra -Wno-unused-parameter
@@ -82,6 +84,16 @@ $(SETUP_STAMP):
 .PHONY: ensure-setup
 ensure-setup: | $(SETUP_STAMP)
 
+# Goals that boot a guest need a set-up machine and everything built. For them make
+# includes the setup stamp: GNU make first remakes a missing included file (that runs
+# the setup) and then reads every makefile again, so what the setup installed (packages
+# for pkg-config, the kernel and kselftest headers) is seen, with no second make.
+GUEST_GOALS := check demo vm-test bench bench-gemm bench-submit fuzz-driver stress
+ifneq ($(filter $(GUEST_GOALS),$(MAKECMDGOALS)),)
+-include $(SETUP_STAMP)
+MAKEFLAGS += --silent
+endif
+
 # ---- the kernel driver (out of tree, through the top-level Kbuild) ----
 # make install also installs the udev rule for /dev/accel permissions (uapi.rst).
 .PHONY: udev-install
@@ -104,8 +116,7 @@ $(BUILD)/initramfs.cpio.gz: $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS)
 
 # ---- tests ----
-check: | $(SETUP_STAMP)
-	@$(MAKE) -s qemu-bin all initramfs
+check: $(GUEST_READY)
 	@tests/run-check.sh $(BUILD) "$(HOST_TESTS) $(HOST_SCRIPT_TESTS)" "$(notdir $(GUEST_TESTS))"
 
 .PHONY: qemu-bin
@@ -113,15 +124,13 @@ qemu-bin: | $(SETUP_STAMP)
 	@scripts/build-qemu.sh >/dev/null
 
 # Run guest tests only (or a subset: make vm-test TESTS="bo submit").
-vm-test: | $(SETUP_STAMP)
-	@$(MAKE) -s qemu-bin all initramfs
+vm-test: $(GUEST_READY)
 	@$(BOOT_GUEST) --log $(BUILD)/guest-console.log \
 		$(if $(TESTS),--tests "$(TESTS)",--tests "$(notdir $(GUEST_TESTS))")
 
 # The demo: an MX-FP8 GEMM (size: DEMO_GEMM="M N K"), then a job-submission workload.
 DEMO_GEMM ?= 1024 1024 1024
-demo: | $(SETUP_STAMP)
-	@$(MAKE) -s qemu-bin all initramfs
+demo: $(GUEST_READY)
 	@$(BOOT_GUEST) --log $(BUILD)/demo-console.log \
 		--run "/bin/accel-gemm $(DEMO_GEMM)" --run "/bin/accel-demo" --raw
 

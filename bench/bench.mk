@@ -32,8 +32,7 @@ BENCH_REPS ?= 3
 BENCH_REPORT = $(if $(filter bench,$(MAKECMDGOALS)),,@bench/report.sh $(BUILD)/bench)
 
 .PHONY: bench bench-submit bench-gemm
-bench-gemm: $(BENCH_HOST) | $(SETUP_STAMP)
-	@$(MAKE) -s qemu-bin all initramfs
+bench-gemm: $(BENCH_HOST) $(GUEST_READY)
 	@mkdir -p $(BUILD)/bench
 	@$(BOOT_GUEST) --log $(BUILD)/bench/gemm-console.log \
 		--run "/bin/bench-gemm e2e $(BENCH_GEMM_SHAPE) --reps $(BENCH_REPS)" \
@@ -43,8 +42,7 @@ bench-gemm: $(BENCH_HOST) | $(SETUP_STAMP)
 	@bench/ratios.py $(BUILD)/bench
 	$(BENCH_REPORT)
 
-bench-submit: | $(SETUP_STAMP)
-	@$(MAKE) -s qemu-bin all initramfs
+bench-submit: $(GUEST_READY)
 	@mkdir -p $(BUILD)/bench
 	@$(BOOT_GUEST) --log $(BUILD)/bench/submit-console.log \
 		--run "/bin/bench-submit --seconds $(BENCH_SECONDS)" >$(BUILD)/bench/submit.csv

@@ -73,8 +73,8 @@ while IFS= read -r f; do
 done < <(cd "$srcdir/hw/mxa" && find . -type f | sed 's|^\./||')
 
 # engine/meson.build: the engine's sources as listed in engine.mk (minus test-only files).
-engine_srcs=$(cd "$MXA_TOP" && printf 'include qemu-device/engine/engine.mk\nmxa-print-srcs:\n\t@echo $(ENGINE_SRCS)\n' |
-	make -s --no-print-directory -f - mxa-print-srcs)
+engine_srcs=$(make -s --no-print-directory -C "$MXA_TOP" -f qemu-device/engine/engine.mk \
+	engine-print-srcs)
 [ -n "$engine_srcs" ] || mxa_die "no ENGINE_SRCS in qemu-device/engine/engine.mk"
 gen="$srcdir/hw/mxa/engine/meson.build.new"
 {

@@ -53,7 +53,11 @@ ENGINE_GOLDEN_RUNNER := $(BUILD)/tests/golden/mxa-golden
 ENGINE_EXPLORE := $(BUILD)/tests/host/explore-hopper-gemm
 ENGINE_BENCH := $(BUILD)/bench/bench-engine
 
-.PHONY: engine-all engine-check golden bench-engine
+.PHONY: engine-all engine-check golden bench-engine engine-print-srcs
+
+# The source list for QEMU's engine/meson.build (scripts/build-qemu.sh generates it).
+engine-print-srcs:
+	@echo $(ENGINE_SRCS)
 
 engine-all: $(ENGINE_LIB) $(ENGINE_HOST_TESTS) $(ENGINE_GOLDEN_RUNNER) $(ENGINE_EXPLORE)
 

@@ -39,14 +39,12 @@ $(STRESS_KSFT): tests/stress/stress-ksft.c tests/stress/mxa_counters.h tests/gue
 STRESS_RUN = $(BOOT_GUEST) --timeout $$(($(STRESS_SECONDS) + 900))
 
 .PHONY: fuzz-driver stress
-fuzz-driver: | $(SETUP_STAMP)
-	@$(MAKE) -s qemu-bin all initramfs
+fuzz-driver: $(GUEST_READY)
 	@mkdir -p $(BUILD)/fuzz
 	@$(STRESS_RUN) --log $(BUILD)/fuzz/driver-console.log --raw \
 		--run "/bin/fuzz-driver --seconds $(STRESS_SECONDS) --workers $(WORKERS) $(if $(SEED),--seed $(SEED))"
 
-stress: | $(SETUP_STAMP)
-	@$(MAKE) -s qemu-bin all initramfs
+stress: $(GUEST_READY)
 	@mkdir -p $(BUILD)/stress
 	@$(STRESS_RUN) --log $(BUILD)/stress/console.log --raw \
 		--run "/bin/mxa-stress --seconds $(STRESS_SECONDS) --procs $(PROCS) --threads $(THREADS) --faults $(if $(SEED),--seed $(SEED))" \
