@@ -239,6 +239,11 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val);
 /* mxa_exec.c */
 void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords);
 int mxa_job_fail(MxaJob *job, uint32_t error, uint64_t addr, uint32_t info);
+/* mxa_exec.c: the job's scalar registers, for every command that takes them */
+uint64_t mxa_job_reg(MxaJob *job, uint32_t r);
+int mxa_job_check_regs3(MxaJob *job, uint32_t regs);
+/* mxa_tma.c: the one SRAM range check */
+int mxa_sram_check(MxaJob *job, uint64_t addr, uint64_t len, uint64_t align);
 
 /* mxa_async.c */
 typedef struct MxaAsyncOp {

@@ -81,19 +81,36 @@ static int mxa_check_header(MxaJob *job, const struct mxa_isa_cmd *d, uint32_t o
     return 0;
 }
 
-static int mxa_check_regs(MxaJob *job, uint32_t a, uint32_t b, uint32_t c)
+/* One register operand (a whole dword): MXA_ERR_BAD_REGISTER with its number. */
+static int mxa_check_reg(MxaJob *job, uint32_t r)
 {
-    uint32_t bad = a >= MXA_NUM_REGS ? a : b >= MXA_NUM_REGS ? b : c;
-
-    if (bad >= MXA_NUM_REGS) {
-        return mxa_job_fail(job, MXA_ERR_BAD_REGISTER, 0, bad);
+    if (r >= MXA_NUM_REGS) {
+        return mxa_job_fail(job, MXA_ERR_BAD_REGISTER, 0, r);
     }
     return 0;
 }
 
-static uint64_t mxa_reg(MxaJob *job, uint32_t r)
+/*
+ * A register triple (MXA_REGS3) of any command: each register must exist
+ * (MXA_ERR_BAD_REGISTER, info: the first bad number) and bits 31:24 must be zero
+ * (MXA_ERR_BAD_OPERAND, info: the dword).
+ */
+int mxa_job_check_regs3(MxaJob *job, uint32_t regs)
 {
-    return r ? job->regs[r] : 0;
+    if (mxa_check_reg(job, MXA_REG_A(regs)) || mxa_check_reg(job, MXA_REG_B(regs)) ||
+        mxa_check_reg(job, MXA_REG_C(regs))) {
+        return -1;
+    }
+    if (regs >> 24) {
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, regs);
+    }
+    return 0;
+}
+
+/* R[r]: R0 and numbers past the last register read as zero. */
+uint64_t mxa_job_reg(MxaJob *job, uint32_t r)
+{
+    return r && r < MXA_NUM_REGS ? job->regs[r] : 0;
 }
 
 static void mxa_reg_write(MxaJob *job, uint32_t r, uint64_t value)
@@ -208,19 +225,16 @@ static int mxa_exec_copy(MxaJob *job, const uint32_t *cmd)
     MxaAsyncOp *op;
     uint64_t len;
 
-    if (mxa_check_regs(job, MXA_REG_A(regs), MXA_REG_B(regs), MXA_REG_C(regs))) {
+    if (mxa_job_check_regs3(job, regs)) {
         return -1;
     }
-    if (regs >> 24) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, regs);
-    }
-    len = cmd[5] + mxa_reg(job, MXA_REG_C(regs));
+    len = cmd[5] + mxa_job_reg(job, MXA_REG_C(regs));
     if (len < cmd[5] || len > MXA_COPY_MAX_BYTES) {
         return mxa_job_fail(job, MXA_ERR_TOO_LARGE, 0, 0);
     }
     op = g_new0(MxaAsyncOp, 1);
-    op->src = mxa_arg64(cmd, 1) + mxa_reg(job, MXA_REG_A(regs));
-    op->dst = mxa_arg64(cmd, 3) + mxa_reg(job, MXA_REG_B(regs));
+    op->src = mxa_arg64(cmd, 1) + mxa_job_reg(job, MXA_REG_A(regs));
+    op->dst = mxa_arg64(cmd, 3) + mxa_job_reg(job, MXA_REG_B(regs));
     op->len = len;
     return mxa_async_issue(job, MXA_GROUP_COPY, op);
 }
@@ -237,19 +251,18 @@ static int mxa_gemm_regs(MxaJob *job, uint32_t *cmd)
     memcpy(&g, &cmd[1], sizeof(g));
     r0 = le32_to_cpu(g.reserved[0]);
     r1 = le32_to_cpu(g.reserved[1]);
-    if (mxa_check_regs(job, MXA_REG_A(r0), MXA_REG_B(r0), MXA_REG_C(r0)) ||
-        mxa_check_regs(job, MXA_REG_A(r1), MXA_REG_B(r1), MXA_REG_C(r1))) {
+    if (mxa_job_check_regs3(job, r0) || mxa_job_check_regs3(job, r1)) {
         return -1;
     }
     if ((r0 | r1) >> 24) {
         return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, (r0 | r1));
     }
-    g.a = cpu_to_le64(le64_to_cpu(g.a) + mxa_reg(job, MXA_REG_A(r0)));
-    g.b = cpu_to_le64(le64_to_cpu(g.b) + mxa_reg(job, MXA_REG_B(r0)));
-    g.c = cpu_to_le64(le64_to_cpu(g.c) + mxa_reg(job, MXA_REG_C(r0)));
-    g.d = cpu_to_le64(le64_to_cpu(g.d) + mxa_reg(job, MXA_REG_A(r1)));
-    g.scale_a = cpu_to_le64(le64_to_cpu(g.scale_a) + mxa_reg(job, MXA_REG_B(r1)));
-    g.scale_b = cpu_to_le64(le64_to_cpu(g.scale_b) + mxa_reg(job, MXA_REG_C(r1)));
+    g.a = cpu_to_le64(le64_to_cpu(g.a) + mxa_job_reg(job, MXA_REG_A(r0)));
+    g.b = cpu_to_le64(le64_to_cpu(g.b) + mxa_job_reg(job, MXA_REG_B(r0)));
+    g.c = cpu_to_le64(le64_to_cpu(g.c) + mxa_job_reg(job, MXA_REG_C(r0)));
+    g.d = cpu_to_le64(le64_to_cpu(g.d) + mxa_job_reg(job, MXA_REG_A(r1)));
+    g.scale_a = cpu_to_le64(le64_to_cpu(g.scale_a) + mxa_job_reg(job, MXA_REG_B(r1)));
+    g.scale_b = cpu_to_le64(le64_to_cpu(g.scale_b) + mxa_job_reg(job, MXA_REG_C(r1)));
     g.reserved[0] = g.reserved[1] = 0;
     memcpy(&cmd[1], &g, sizeof(g));
     cmd[0] &= ~MXA_CMD_HEADER(0, 0, MXA_CMD_F_GEMM_REGS);
@@ -294,25 +307,22 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
         job->cycles += MXA_CYCLES_TIMESTAMP;
         return mxa_exec_write64(job, mxa_arg64(cmd, 1), get_clock());
     case MXA_OP_REG_SET:
-        if (mxa_check_regs(job, cmd[1], 0, 0)) {
+        if (mxa_check_reg(job, cmd[1])) {
             return -1;
         }
         mxa_reg_write(job, cmd[1], mxa_arg64(cmd, 2));
         job->cycles += MXA_CYCLES_REG;
         return 0;
     case MXA_OP_REG_ADD:
-        if (mxa_check_regs(job, MXA_REG_A(cmd[1]), MXA_REG_B(cmd[1]), MXA_REG_C(cmd[1]))) {
+        if (mxa_job_check_regs3(job, cmd[1])) {
             return -1;
         }
-        if (cmd[1] >> 24) {
-            return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, cmd[1]);
-        }
-        mxa_reg_write(job, MXA_REG_A(cmd[1]), mxa_reg(job, MXA_REG_B(cmd[1])) +
-                      mxa_reg(job, MXA_REG_C(cmd[1])) + mxa_arg64(cmd, 2));
+        mxa_reg_write(job, MXA_REG_A(cmd[1]), mxa_job_reg(job, MXA_REG_B(cmd[1])) +
+                      mxa_job_reg(job, MXA_REG_C(cmd[1])) + mxa_arg64(cmd, 2));
         job->cycles += MXA_CYCLES_REG;
         return 0;
     case MXA_OP_REG_LOAD:
-        if (mxa_check_regs(job, cmd[1], 0, 0) ||
+        if (mxa_check_reg(job, cmd[1]) ||
             mxa_exec_read64(job, mxa_arg64(cmd, 2), &value)) {
             return -1;
         }
@@ -320,17 +330,17 @@ static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uin
         job->cycles += MXA_CYCLES_FENCE_WRITE;
         return 0;
     case MXA_OP_REG_STORE:
-        if (mxa_check_regs(job, cmd[1], 0, 0)) {
+        if (mxa_check_reg(job, cmd[1])) {
             return -1;
         }
         job->cycles += MXA_CYCLES_FENCE_WRITE;
-        return mxa_exec_write64(job, mxa_arg64(cmd, 2), mxa_reg(job, cmd[1]));
+        return mxa_exec_write64(job, mxa_arg64(cmd, 2), mxa_job_reg(job, cmd[1]));
     case MXA_OP_LOOP:
-        if (mxa_check_regs(job, cmd[2], 0, 0)) {
+        if (mxa_check_reg(job, cmd[2])) {
             return -1;
         }
         job->cycles += MXA_CYCLES_LOOP;
-        value = (uint64_t)cmd[1] + mxa_reg(job, cmd[2]);
+        value = (uint64_t)cmd[1] + mxa_job_reg(job, cmd[2]);
         if (value < cmd[1]) {
             value = UINT64_MAX;     /* the budget stops it */
         }

@@ -326,9 +326,8 @@ int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd)
     uint64_t a, b, d, k, abytes, bbytes, dbytes;
     MxaAsyncOp *op;
 
-    if (MXA_REG_A(regs) >= MXA_NUM_REGS || MXA_REG_B(regs) >= MXA_NUM_REGS ||
-        MXA_REG_C(regs) >= MXA_NUM_REGS || regs >> 24) {
-        return mxa_job_fail(job, MXA_ERR_BAD_REGISTER, 0, regs);
+    if (mxa_job_check_regs3(job, regs)) {
+        return -1;
     }
     if (types >> 24 || ta >= MXA_DTYPE_COUNT || tb >= MXA_DTYPE_COUNT ||
         td >= MXA_DTYPE_COUNT || !mxe_dtype_bits(ta) || mxe_dtype_bits(ta) != mxe_dtype_bits(tb) ||
@@ -339,17 +338,14 @@ int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd)
     abytes = 64 * mxe_dtype_row_bytes(ta, k);
     bbytes = n * mxe_dtype_row_bytes(tb, k);
     dbytes = 64 * mxe_dtype_row_bytes(td, n);
-    a = cmd[3] + (MXA_REG_A(regs) ? job->regs[MXA_REG_A(regs)] : 0);
-    b = cmd[4] + (MXA_REG_B(regs) ? job->regs[MXA_REG_B(regs)] : 0);
-    d = cmd[5] + (MXA_REG_C(regs) ? job->regs[MXA_REG_C(regs)] : 0);
-    if (a % 16 || a > MXA_SRAM_SIZE || abytes > MXA_SRAM_SIZE - a) {
-        return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, a, abytes);
+    a = cmd[3] + mxa_job_reg(job, MXA_REG_A(regs));
+    b = cmd[4] + mxa_job_reg(job, MXA_REG_B(regs));
+    d = cmd[5] + mxa_job_reg(job, MXA_REG_C(regs));
+    if (mxa_sram_check(job, a, abytes, 16) || mxa_sram_check(job, b, bbytes, 16)) {
+        return -1;
     }
-    if (b % 16 || b > MXA_SRAM_SIZE || bbytes > MXA_SRAM_SIZE - b) {
-        return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, b, bbytes);
-    }
-    if (d % 16 || d > MXA_SRAM_SIZE || !dbytes || dbytes > MXA_SRAM_SIZE - d) {
-        return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, d, dbytes);
+    if (mxa_sram_check(job, d, dbytes, 16)) {
+        return -1;
     }
     /*
      * A and B may not be a pending accumulator; D may (chained accumulation) but not

@@ -151,20 +151,6 @@ static void mxa_tile_release(MxaJob *job, uint32_t t)
     tile->released = true;
 }
 
-static uint64_t mxa_reg(MxaJob *job, uint32_t r)
-{
-    return r ? job->regs[r % MXA_NUM_REGS] : 0;
-}
-
-static int mxa_check_regs3(MxaJob *job, uint32_t regs)
-{
-    if (MXA_REG_A(regs) >= MXA_NUM_REGS || MXA_REG_B(regs) >= MXA_NUM_REGS ||
-        MXA_REG_C(regs) >= MXA_NUM_REGS || regs >> 24) {
-        return mxa_job_fail(job, MXA_ERR_BAD_REGISTER, 0, regs);
-    }
-    return 0;
-}
-
 /*
  * [addr, addr + len) inside SRAM, @align-aligned and not a pending accumulator; when
  * the command @writes it, not a pending WGMMA's operand either.
@@ -172,8 +158,8 @@ static int mxa_check_regs3(MxaJob *job, uint32_t regs)
 static int mxa_sram_range(MxaJob *job, uint64_t addr, uint64_t len, uint64_t align,
                           bool writes)
 {
-    if (addr % align || addr > MXA_SRAM_SIZE || len > MXA_SRAM_SIZE - addr) {
-        return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, addr, (uint32_t)MIN(len, UINT32_MAX));
+    if (mxa_sram_check(job, addr, len, align)) {
+        return -1;
     }
     return writes ? mxa_sram_write_hazard(job, addr, len) : mxa_acc_hazard(job, addr, len);
 }
@@ -188,14 +174,14 @@ int mxa_exec_tile(MxaJob *job, const uint32_t *cmd, bool load)
     unsigned cls = MXA_TILE_CLASS(t);
     MxaTile *tile;
 
-    if (mxa_check_regs3(job, cmd[7])) {
+    if (mxa_job_check_regs3(job, cmd[7])) {
         return -1;
     }
     if (MXA_REG_B(cmd[7]) || MXA_REG_C(cmd[7]) || (t & MXA_TILE_REUSE) || !rows ||
         !row_bytes) {
         return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, t);
     }
-    addr = ((uint64_t)cmd[4] | (uint64_t)cmd[5] << 32) + mxa_reg(job, MXA_REG_A(cmd[7]));
+    addr = ((uint64_t)cmd[4] | (uint64_t)cmd[5] << 32) + mxa_job_reg(job, MXA_REG_A(cmd[7]));
     stride = cmd[6] ? cmd[6] : row_bytes;
     if (stride < row_bytes) {
         return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, addr, cmd[6]);
@@ -266,15 +252,15 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     bool mx_a, mx_b;
     int err;
 
-    if (mxa_check_regs3(job, regs)) {
+    if (mxa_job_check_regs3(job, regs)) {
         return -1;
     }
     if (types >> 16 || ta >= MXA_DTYPE_COUNT || tb >= MXA_DTYPE_COUNT) {
         return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL_DTYPE);
     }
-    m = cmd[2] + mxa_reg(job, MXA_REG_A(regs));
-    n = cmd[3] + mxa_reg(job, MXA_REG_B(regs));
-    k = cmd[4] + mxa_reg(job, MXA_REG_C(regs));
+    m = cmd[2] + mxa_job_reg(job, MXA_REG_A(regs));
+    n = cmd[3] + mxa_job_reg(job, MXA_REG_B(regs));
+    k = cmd[4] + mxa_job_reg(job, MXA_REG_C(regs));
     trace_mxa_tmatmulmx(job->q->index, m, n, k, ta, tb, accumulate);
     if (!m || !n || !k || m > MXA_TMM_MAX_DIM || n > MXA_TMM_MAX_DIM ||
         k > MXA_TMM_MAX_DIM) {
@@ -355,11 +341,11 @@ int mxa_exec_mma(MxaJob *job, const uint32_t *cmd)
     bool accumulate = flags & MXA_MMA_F_ACCUMULATE, tiles = flags & MXA_MMA_F_TILES;
     uint64_t arow, brow, drow, abytes, bbytes, dbytes, a = 0, b = 0, d = 0;
     struct mxe_gemm_desc g = { 0 };
-    MxaTile *ta_tile, *tb_tile, *td_tile;
+    MxaTile *ta_tile, *tb_tile, *td_tile = NULL;  /* set when tiles */
     uint8_t *buf = NULL;
     int err;
 
-    if (mxa_check_regs3(job, regs)) {
+    if (mxa_job_check_regs3(job, regs)) {
         return -1;
     }
     if (types >> 24 || ta >= MXA_DTYPE_COUNT || tb >= MXA_DTYPE_COUNT ||
@@ -403,9 +389,9 @@ int mxa_exec_mma(MxaJob *job, const uint32_t *cmd)
         g.b = tb_tile->data;
         g.d = td_tile->data;
     } else {
-        a = cmd[3] + mxa_reg(job, MXA_REG_A(regs));
-        b = cmd[4] + mxa_reg(job, MXA_REG_B(regs));
-        d = cmd[5] + mxa_reg(job, MXA_REG_C(regs));
+        a = cmd[3] + mxa_job_reg(job, MXA_REG_A(regs));
+        b = cmd[4] + mxa_job_reg(job, MXA_REG_B(regs));
+        d = cmd[5] + mxa_job_reg(job, MXA_REG_C(regs));
         if (mxa_sram_range(job, a, abytes, 16, false) ||
             mxa_sram_range(job, b, bbytes, 16, false) ||
             mxa_sram_range(job, d, dbytes, 16, true)) {
@@ -455,7 +441,7 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd)
     uint8_t *sbuf, *dbuf, *scbuf;
     int err;
 
-    if (mxa_check_regs3(job, regs)) {
+    if (mxa_job_check_regs3(job, regs)) {
         return -1;
     }
     if (types >> 16 || ts >= MXA_DTYPE_COUNT || td >= MXA_DTYPE_COUNT ||
@@ -470,8 +456,8 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd)
     if (!n || n > MXA_SRAM_SIZE * 8) {
         return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, 0, n);
     }
-    src = cmd[3] + mxa_reg(job, MXA_REG_A(regs));
-    dst = cmd[4] + mxa_reg(job, MXA_REG_B(regs));
+    src = cmd[3] + mxa_job_reg(job, MXA_REG_A(regs));
+    dst = cmd[4] + mxa_job_reg(job, MXA_REG_B(regs));
     sbytes = mxe_dtype_row_bytes(ts, n);
     dbytes = mxe_dtype_row_bytes(td, n);
     if (mxa_sram_range(job, src, sbytes, 1, false) ||
@@ -479,7 +465,7 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd)
         return -1;
     }
     if (mx) {
-        sc = cmd[5] + mxa_reg(job, MXA_REG_C(regs));
+        sc = cmd[5] + mxa_job_reg(job, MXA_REG_C(regs));
         nscales = DIV_ROUND_UP(n, MXE_MX_BLOCK);
         if (mxa_sram_range(job, sc, nscales, 1, true)) {
             return -1;

@@ -69,16 +69,11 @@ void mxa_tma_job_start(MxaJob *job)
     }
 }
 
-static uint64_t mxa_reg(MxaJob *job, uint32_t r)
-{
-    return r ? job->regs[r % MXA_NUM_REGS] : 0;
-}
-
-/* [addr, addr + len) inside SRAM and addr aligned. */
-static int mxa_sram_check(MxaJob *job, uint64_t addr, uint64_t len, uint64_t align)
+/* [addr, addr + len) inside SRAM and addr @align-aligned (MXA_ERR_SRAM_RANGE). */
+int mxa_sram_check(MxaJob *job, uint64_t addr, uint64_t len, uint64_t align)
 {
     if (addr % align || addr > MXA_SRAM_SIZE || len > MXA_SRAM_SIZE - addr) {
-        return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, addr, (uint32_t)len);
+        return mxa_job_fail(job, MXA_ERR_SRAM_RANGE, addr, (uint32_t)MIN(len, UINT32_MAX));
     }
     return 0;
 }
@@ -219,7 +214,7 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
         if (cmd[2] & ~0xff01u || ((cmd[2] >> 8) & 0xff) >= MXA_NUM_REGS) {
             return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, addr, cmd[2]);
         }
-        return mxa_mbar_wait(job, addr, (cmd[2] + mxa_reg(job, (cmd[2] >> 8) & 0xff)) & 1);
+        return mxa_mbar_wait(job, addr, (cmd[2] + mxa_job_reg(job, (cmd[2] >> 8) & 0xff)) & 1);
     }
     qemu_mutex_lock(&q->mbar_lock);
     m = mxa_mbar_get(job, addr, op == MXA_OP_MBAR_INIT);
@@ -350,14 +345,14 @@ int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load)
     if (mxa_tma_check_map(job, map_va, &m, &bytes)) {
         return -1;
     }
-    sram = (uint64_t)cmd[3] + mxa_reg(job, MXA_REG_A(aregs));
+    sram = (uint64_t)cmd[3] + mxa_job_reg(job, MXA_REG_A(aregs));
     if (mxa_sram_check(job, sram, ROUND_UP(bytes, 128), 128) ||
         (load ? mxa_sram_write_hazard(job, sram, ROUND_UP(bytes, 128)) :
                 mxa_acc_hazard(job, sram, ROUND_UP(bytes, 128)))) {
         return -1;
     }
     if (load) {
-        mbar = (uint64_t)cmd[4] + mxa_reg(job, MXA_REG_B(aregs));
+        mbar = (uint64_t)cmd[4] + mxa_job_reg(job, MXA_REG_B(aregs));
         qemu_mutex_lock(&job->q->mbar_lock);
         if (!mxa_mbar_get(job, mbar, false)) {
             qemu_mutex_unlock(&job->q->mbar_lock);
@@ -368,7 +363,7 @@ int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load)
     op = g_new0(MxaAsyncOp, 1);
     op->map = m;
     for (unsigned d = 0; d < MXA_TMA_MAX_RANK; d++) {
-        op->coord[d] = (int32_t)(cmd[5 + d] + (uint32_t)mxa_reg(job, (cregs >> (5 * d)) & 31));
+        op->coord[d] = (int32_t)(cmd[5 + d] + (uint32_t)mxa_job_reg(job, (cregs >> (5 * d)) & 31));
     }
     op->sram = sram;
     op->mbar = mbar;
