@@ -230,7 +230,7 @@ void mxa_report_dev_error(MxaState *s, uint32_t code, uint32_t info);
 #define MXA_IRQ_DEFER_NS 20000  /* a deferred queue interrupt waits at most this long */
 void mxa_queue_irq_flush(MxaQueue *q);
 void mxa_queue_irq_check(MxaQueue *q, bool quick);
-void mxa_queue_init(MxaState *s, unsigned q);
+void mxa_queue_create(MxaState *s, unsigned q);
 void mxa_queue_fini(MxaQueue *q);
 void mxa_queue_reset_locked(MxaQueue *q);
 uint32_t mxa_queue_reg_read(MxaQueue *q, unsigned reg);

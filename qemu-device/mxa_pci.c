@@ -311,11 +311,11 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
     mxa_reset_registers(s);
     qemu_mutex_init(&s->sem_lock);
     for (unsigned i = 0; i < s->num_queues; i++) {
-        mxa_queue_init(s, i);
+        mxa_queue_create(s, i);
     }
 }
 
-static void mxa_exit(PCIDevice *pdev)
+static void mxa_pci_exit(PCIDevice *pdev)
 {
     MxaState *s = MXA(pdev);
 
@@ -369,7 +369,7 @@ static void mxa_class_init(ObjectClass *klass, void *data)
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
 
     k->realize = mxa_realize;
-    k->exit = mxa_exit;
+    k->exit = mxa_pci_exit;
     k->vendor_id = MXA_PCI_VENDOR_ID;
     k->device_id = MXA_PCI_DEVICE_ID;
     k->revision = MXA_PCI_REVISION;

@@ -167,7 +167,7 @@ void mxa_queue_irq_check(MxaQueue *q, bool quick)
     mxa_queue_irq_flush(q);
 }
 
-static void mxa_job_run(MxaJob *job)
+static void mxa_queue_run_job(MxaJob *job)
 {
     uint32_t size = job->desc.prog_size;
     uint32_t *prog;
@@ -198,7 +198,7 @@ static void mxa_job_run(MxaJob *job)
     g_free(prog);
 }
 
-static void mxa_job_complete(MxaJob *job, uint64_t start_ns, bool aborted)
+static void mxa_queue_complete_job(MxaJob *job, uint64_t start_ns, bool aborted)
 {
     MxaQueue *q = job->q;
     struct mxa_completion rec = { 0 };
@@ -302,9 +302,9 @@ static void *mxa_queue_thread(void *opaque)
         start_ns = get_clock();
         trace_mxa_job_start(q->index, job.desc.job_id, job.desc.ctx, job.desc.prog_va,
                             job.desc.prog_size);
-        mxa_job_run(&job);
+        mxa_queue_run_job(&job);
         aborted = qatomic_read(&q->abort);
-        mxa_job_complete(&job, start_ns, aborted);
+        mxa_queue_complete_job(&job, start_ns, aborted);
         if (qatomic_read(&s->timeline)) {
             char name[40];
 
@@ -334,7 +334,7 @@ static void *mxa_queue_thread(void *opaque)
     }
 }
 
-void mxa_queue_init(MxaState *s, unsigned i)
+void mxa_queue_create(MxaState *s, unsigned i)
 {
     MxaQueue *q = &s->queues[i];
     char name[32];
