@@ -20,6 +20,10 @@
  *   reaching the device (struct mxa_device).
  * - ``inject_reset_timeout``: that many coming queue resets count as not completed:
  *   the device is lost (mxa_hw_lost()) until the driver is rebound.
+ * - ``inject_queue_stop``: write a hardware queue index to ring its doorbell with a
+ *   slot past the ring: the device stops the queue (MXA_DEVERR_BAD_TAIL) and raises
+ *   its error interrupt, whose recovery (mxa_reset_stopped()) fails the jobs in the
+ *   ring with -EIO and runs the rest.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -126,6 +130,33 @@ static const struct file_operations mxa_reset_queue_fops = {
 	.llseek = noop_llseek,
 };
 
+static ssize_t mxa_inject_queue_stop_write(struct file *f, const char __user *buf,
+					   size_t len, loff_t *pos)
+{
+	struct mxa_device *mdev = file_inode(f)->i_private;
+	struct mxa_queue *q;
+	u32 queue;
+	int ret;
+
+	ret = kstrtou32_from_user(buf, len, 0, &queue);
+	if (ret)
+		return ret;
+	if (queue >= mdev->num_queues)
+		return -EINVAL;
+	q = &mdev->queues[array_index_nospec(queue, mdev->num_queues)];
+	spin_lock_irq(&q->lock);
+	mxa_qwrite(q, MXA_QREG_TAIL, q->size);	/* no such slot */
+	spin_unlock_irq(&q->lock);
+	return len;
+}
+
+static const struct file_operations mxa_inject_queue_stop_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = mxa_inject_queue_stop_write,
+	.llseek = noop_llseek,
+};
+
 /**
  * mxa_debugfs_init() - create the device's debugfs files (after drm_dev_register()).
  * @mdev: the device.
@@ -147,4 +178,5 @@ void mxa_debugfs_init(struct mxa_device *mdev)
 	debugfs_create_atomic_t("inject_submit_nomem", 0644, root, &mdev->inject_submit_nomem);
 	debugfs_create_atomic_t("inject_run_abort", 0644, root, &mdev->inject_run_abort);
 	debugfs_create_atomic_t("inject_reset_timeout", 0644, root, &mdev->inject_reset_timeout);
+	debugfs_create_file("inject_queue_stop", 0200, root, mdev, &mxa_inject_queue_stop_fops);
 }

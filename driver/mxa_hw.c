@@ -184,28 +184,6 @@ static void mxa_hw_lost_work(struct work_struct *work)
 	}
 }
 
-/* Reset a queue the device stopped: its jobs fail with -EIO, the ring restarts empty. */
-static void mxa_queue_recover(struct mxa_queue *q)
-{
-	struct mxa_device *mdev = q->mdev;
-	u32 qerr = mxa_qread(q, MXA_QREG_ERROR);
-
-	mxa_err(mdev, "queue %u stopped by the device (error %u), resetting it\n",
-		q->idx, qerr);
-
-	/* Jobs that completed before the queue stopped keep their real result. */
-	mxa_job_queue_halt(q, false);
-	if (mxa_hw_queue_reset(q)) {
-		mxa_hw_lost(mdev, "a queue reset did not complete");
-		return;
-	}
-	q->resets++;
-	mxa_job_queue_abort(q, -EIO, MXA_ERR_ABORTED, false);
-	mxa_hw_queue_start(q);
-	/* The backlog did nothing wrong: it runs now. */
-	mxa_job_queue_resume(q);
-}
-
 static void mxa_error_work(struct work_struct *work)
 {
 	struct mxa_device *mdev = container_of(work, struct mxa_device, error_work);
@@ -224,8 +202,11 @@ static void mxa_error_work(struct work_struct *work)
 	for (i = 0; i < mdev->num_queues && !READ_ONCE(mdev->lost); i++) {
 		struct mxa_queue *q = &mdev->queues[i];
 
-		if (mxa_qread(q, MXA_QREG_STATUS) & MXA_QSTATUS_STOPPED)
-			mxa_queue_recover(q);
+		if (mxa_qread(q, MXA_QREG_STATUS) & MXA_QSTATUS_STOPPED) {
+			mxa_err(mdev, "queue %u stopped by the device (error %u), resetting it\n",
+				q->idx, mxa_qread(q, MXA_QREG_ERROR));
+			mxa_reset_stopped(q);
+		}
 	}
 	drm_dev_exit(idx);
 }

@@ -58,6 +58,7 @@ struct mxa_job;
  * @watch_timeout: the timeout (ms) @watchdog was last armed with (under @lock).
  * @guilty_seqno: seqno of the job the watchdog found hung, 0 if none (under @lock).
  * @force_reset: debugfs asked for a reset of this queue (under @lock).
+ * @device_stopped: the device stopped the queue on an error (under @lock).
  * @reset_state: enum mxa_reset_state; written by the reset work only.
  * @resets: queue resets done.
  * @timeouts: jobs failed with -ETIMEDOUT.
@@ -96,6 +97,7 @@ struct mxa_queue {
 	u32 watch_timeout;
 	u64 guilty_seqno;
 	bool force_reset;
+	bool device_stopped;
 	int reset_state;
 	u32 resets;
 	u32 timeouts;

@@ -25,6 +25,11 @@
  *     which never started, go back to the front of the backlog with their fences (so
  *     the fences of the queue still signal in seqno order, which commit/wait groups
  *     rely on). The ring is enabled again and refilled.
+ *
+ * Three things queue a reset, and all go through this one path: the watchdog (a hung
+ * job, -ETIMEDOUT), debugfs reset_queue (mxa_reset_force(): -ECANCELED, not charged),
+ * and a queue the device stopped on an error (mxa_reset_stopped(), from the error
+ * interrupt's work: the jobs left in the ring fail with -EIO).
  *  RESTARTING -> IDLE.
  *
  * Other contexts never notice beyond the delay: their jobs run after the reset. The
@@ -177,7 +182,7 @@ static void mxa_reset_queue_work(struct work_struct *work)
 	struct mxa_queue *q = container_of(work, struct mxa_queue, reset_work);
 	struct mxa_device *mdev = q->mdev;
 	struct mxa_job *guilty = NULL;
-	bool forced;
+	bool forced, stopped;
 	int idx;
 
 	if (!drm_dev_enter(&mdev->drm, &idx))
@@ -191,12 +196,15 @@ static void mxa_reset_queue_work(struct work_struct *work)
 	spin_lock_irq(&q->lock);
 	forced = q->force_reset;
 	q->force_reset = false;
-	if (q->head != q->tail && q->jobs[q->head]->fence->seqno == q->guilty_seqno)
+	stopped = q->device_stopped;
+	q->device_stopped = false;
+	if (!stopped && q->head != q->tail &&
+	    q->jobs[q->head]->fence->seqno == q->guilty_seqno)
 		guilty = mxa_job_get(q->jobs[q->head]);
 	q->guilty_seqno = 0;
 	spin_unlock_irq(&q->lock);
 
-	if (guilty || forced) {
+	if (stopped || guilty || forced) {
 		WRITE_ONCE(q->reset_state, MXA_RESET_RESETTING);
 		if (mxa_hw_queue_reset(q)) {
 			/* it may still use what the job's file is about to free */
@@ -207,7 +215,14 @@ static void mxa_reset_queue_work(struct work_struct *work)
 		}
 		q->resets++;
 		WRITE_ONCE(q->reset_state, MXA_RESET_RESTARTING);
-		if (forced) {
+		if (stopped) {
+			/*
+			 * The device stopped the queue: the job that failed has its record
+			 * (harvested above); the ones behind it in the ring fail with -EIO,
+			 * the backlog did nothing wrong and runs.
+			 */
+			mxa_job_queue_abort(q, -EIO, MXA_ERR_ABORTED, false);
+		} else if (forced) {
 			/* Not the job's fault: it is aborted, its context not charged. */
 			mxa_job_queue_requeue(q, -ECANCELED, MXA_ERR_ABORTED);
 		} else {
@@ -249,6 +264,23 @@ int mxa_reset_force(struct mxa_queue *q)
 	WRITE_ONCE(q->reset_state, MXA_RESET_QUEUED);
 	queue_work(q->mdev->reset_wq, &q->reset_work);
 	return 0;
+}
+
+/**
+ * mxa_reset_stopped() - reset a queue the device stopped on an error (the error
+ * interrupt's work), through the same state machine as a timeout.
+ * @q: the queue.
+ *
+ * The jobs left in the ring fail with -EIO / MXA_ERR_ABORTED; those the device
+ * completed before it stopped keep their results, the backlog runs afterwards.
+ */
+void mxa_reset_stopped(struct mxa_queue *q)
+{
+	spin_lock_irq(&q->lock);
+	q->device_stopped = true;
+	spin_unlock_irq(&q->lock);
+	WRITE_ONCE(q->reset_state, MXA_RESET_QUEUED);
+	queue_work(q->mdev->reset_wq, &q->reset_work);
 }
 
 /**

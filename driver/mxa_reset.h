@@ -36,6 +36,7 @@ void mxa_reset_watch(struct mxa_queue *q);
 void mxa_reset_schedule_error(struct mxa_device *mdev);
 void mxa_reset_note_result(struct mxa_vm *vm, int status);
 int mxa_reset_force(struct mxa_queue *q);
+void mxa_reset_stopped(struct mxa_queue *q);
 const char *mxa_reset_state_name(int state);
 
 #endif /* MXA_RESET_H */

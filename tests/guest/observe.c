@@ -177,6 +177,40 @@ TEST_F(observe, reset_queue_aborts_the_running_job)
 	EXPECT_EQ(-EINVAL, dbg_write(self, "reset_queue", "zero"));
 }
 
+/*
+ * A queue the device stops on an error (a doorbell past the ring, injected) recovers
+ * through the reset state machine: the jobs in its ring fail with -EIO, the queue is
+ * reset and runs again.
+ */
+TEST_F(observe, device_stopped_queue_recovers)
+{
+	struct drm_mxa_job_result r;
+	uint64_t gate, behind;
+	long before;
+
+	before = queue_resets(self, 2);
+	ASSERT_LE(0, before);
+	D(self)[1] = 0;
+	ASSERT_EQ(0, submit(self, 2, 0, self->gate_size, &gate));
+	ASSERT_EQ(0, submit(self, 2, self->fence_off, self->fence_size, &behind));
+	ASSERT_TRUE(mxa_wait_until(D(self)[2] == 1, 10000));
+	ASSERT_EQ(0, dbg_write(self, "inject_queue_stop", "2"));
+	ASSERT_EQ(0, mxa_wait(self->fd, gate, 10 * SEC, &r));
+	EXPECT_EQ(-EIO, r.status);
+	EXPECT_EQ(MXA_ERR_ABORTED, r.error);
+	ASSERT_EQ(0, mxa_wait(self->fd, behind, 10 * SEC, &r));
+	EXPECT_EQ(-EIO, r.status);
+	EXPECT_EQ(0, D(self)[1]);
+	ASSERT_TRUE(mxa_wait_until(queue_resets(self, 2) >= before + 1, 10000));
+	EXPECT_EQ(before + 1, queue_resets(self, 2));
+	/* the queue runs again */
+	ASSERT_EQ(0, submit(self, 2, self->fence_off, self->fence_size, &behind));
+	ASSERT_EQ(0, mxa_wait(self->fd, behind, 10 * SEC, &r));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(0x77, D(self)[1]);
+	EXPECT_EQ(-EINVAL, dbg_write(self, "inject_queue_stop", "zero"));
+}
+
 TEST_F(observe, inject_submit_nomem)
 {
 	struct mxa_counters base, now;
