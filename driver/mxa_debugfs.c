@@ -14,7 +14,7 @@
  * - ``vm``: per context its VA ranges (drm_mm).
  * - ``job_timeout_ms``: the device's job timeout, writable (0 disables it).
  * - ``reset_queue``: write a hardware queue index to reset that queue now (the job on
- *   it ends with -ECANCELED, the rest run afterwards; mxa_reset_force()).
+ *   it ends with -ECANCELED, the rest run afterwards; mxa_queue_reset_force()).
  * - ``inject_submit_nomem``, ``inject_run_abort``: fault injection counters, writable:
  *   that many coming submissions fail with -ENOMEM / jobs end with -ECANCELED without
  *   reaching the device (struct mxa_device).
@@ -22,7 +22,7 @@
  *   the device is lost (mxa_hw_lost()) until the driver is rebound.
  * - ``inject_queue_stop``: write a hardware queue index to ring its doorbell with a
  *   slot past the ring: the device stops the queue (MXA_DEVERR_BAD_TAIL) and raises
- *   its error interrupt, whose recovery (mxa_reset_stopped()) fails the jobs in the
+ *   its error interrupt, whose recovery (mxa_queue_reset_stopped()) fails the jobs in the
  *   ring with -EIO and runs the rest.
  */
 #include <linux/debugfs.h>
@@ -35,6 +35,7 @@
 
 #include "mxa_drv.h"
 #include "mxa_debugfs.h"
+#include "mxa_queue.h"
 #include "mxa_reset.h"
 #include "mxa_vm.h"
 
@@ -67,7 +68,7 @@ static int mxa_queues_show(struct seq_file *m, void *unused)
 			   q->seqno, q->accepting, q->recovering);
 		spin_unlock_irq(&q->lock);
 		seq_printf(m, "  reset %s resets %u timeouts %u\n",
-			   mxa_reset_state_name(READ_ONCE(q->reset_state)), q->resets,
+			   mxa_queue_reset_state_name(READ_ONCE(q->reset_state)), q->resets,
 			   q->timeouts);
 		if (q->sched_ready)
 			seq_printf(m, "  sched credits %d of %u\n",
@@ -119,7 +120,7 @@ static ssize_t mxa_reset_queue_write(struct file *f, const char __user *buf, siz
 		return ret;
 	if (queue >= mdev->num_queues)
 		return -EINVAL;
-	ret = mxa_reset_force(&mdev->queues[array_index_nospec(queue, mdev->num_queues)]);
+	ret = mxa_queue_reset_force(&mdev->queues[array_index_nospec(queue, mdev->num_queues)]);
 	return ret ? ret : len;
 }
 

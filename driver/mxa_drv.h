@@ -18,7 +18,7 @@
 #include <drm/drm_print.h>
 
 #include "mxa_regs.h"
-#include "mxa_hw.h"
+#include "mxa_queue.h"
 
 #define MXA_DRIVER_NAME		"mxa"
 #define MXA_DRIVER_DESC		"MXA matrix accelerator"
@@ -41,7 +41,7 @@ struct mxa_vm;
  * @queues: the hardware queues.
  * @error_irq: Linux IRQ of the error vector.
  * @error_work: recovers queues the device stopped on a ring-level error.
- * @reset_wq: ordered workqueue of the queue resets and @error_work (mxa_reset.c).
+ * @reset_wq: ordered workqueue of the queue resets (mxa_queue.c) and @error_work.
  * @sched_wq: the workqueue of the queues' schedulers (mxa_sched.c).
  * @job_timeout_ms: job timeout of this device (module parameter job_timeout_ms at
  *                  probe, debugfs job_timeout_ms later; 0 disables it).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * MXA hardware access: registers, reset, queue rings and interrupts.
+ * MXA hardware access: registers, device reset, interrupts, device loss.
  *
  * DOC: Device bring-up and queue protocol
  *
@@ -9,7 +9,7 @@
  * array of completion records, all in coherent DMA memory. Slot i of a ring always
  * uses completion record i, so nothing has to be allocated per job.
  *
- * Submission (mxa_job.c) writes the descriptor at slot @tail and rings the doorbell
+ * Submission (mxa_queue.c) writes the descriptor at slot @tail and rings the doorbell
  * with the new tail; the device consumes descriptors in order, one job at a time per
  * queue, writes the job's completion record (status last), increments
  * MXA_QREG_COMPLETED and raises the queue's MSI-X vector. The vector's handler clears
@@ -17,8 +17,9 @@
  * with the handler either is seen now or raises the vector again.
  *
  * The last MSI-X vector reports device-level errors (MXA_REG_DEV_ERROR). A queue the
- * device stopped on a ring-level error is reset from a work item: the jobs it held
- * fail with -EIO, the ring starts again empty and the backlog (mxa_job.c) refills it.
+ * device stopped on a ring-level error is reset from the error work through the queue's
+ * reset state machine (mxa_queue_reset_stopped()): the jobs it held fail with -EIO,
+ * the ring starts again empty and the backlog refills it.
  */
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
@@ -27,6 +28,7 @@
 #include "mxa_drv.h"
 #include "mxa_hw.h"
 #include "mxa_job.h"
+#include "mxa_queue.h"
 #include "mxa_reset.h"
 
 #ifdef __BIG_ENDIAN
@@ -46,7 +48,15 @@ void mxa_write(struct mxa_device *mdev, u32 reg, u32 val)
 	writel(val, mdev->regs + reg);
 }
 
-static int mxa_hw_poll_clear(struct mxa_device *mdev, u32 reg, u32 bit)
+/**
+ * mxa_hw_poll_clear() - wait until @bit of register @reg reads 0.
+ * @mdev: the device.
+ * @reg: the register.
+ * @bit: the bit.
+ *
+ * Return: 0, or -ETIMEDOUT after MXA_RESET_TIMEOUT_US.
+ */
+int mxa_hw_poll_clear(struct mxa_device *mdev, u32 reg, u32 bit)
 {
 	u32 val;
 
@@ -92,28 +102,6 @@ void mxa_hw_tlb_invalidate(struct mxa_device *mdev, u32 ctx)
 	drm_dev_exit(idx);
 }
 
-/**
- * mxa_hw_queue_start() - latch the ring registers and enable the queue; the ring starts
- * empty at slot 0.
- * @q: the queue.
- */
-void mxa_hw_queue_start(struct mxa_queue *q)
-{
-	mxa_qwrite(q, MXA_QREG_RING_LO, lower_32_bits(q->ring_dma));
-	mxa_qwrite(q, MXA_QREG_RING_HI, upper_32_bits(q->ring_dma));
-	mxa_qwrite(q, MXA_QREG_RING_SIZE, q->size);
-	mxa_qwrite(q, MXA_QREG_CONTROL, MXA_QCTRL_ENABLE);
-}
-
-static irqreturn_t mxa_queue_irq(int irq, void *arg)
-{
-	struct mxa_queue *q = arg;
-
-	mxa_write(q->mdev, MXA_REG_INT_STATUS, MXA_INT_QUEUE(q->idx));
-	mxa_job_queue_complete(q);
-	return IRQ_HANDLED;
-}
-
 static irqreturn_t mxa_error_irq(int irq, void *arg)
 {
 	struct mxa_device *mdev = arg;
@@ -123,27 +111,6 @@ static irqreturn_t mxa_error_irq(int irq, void *arg)
 	mxa_write(mdev, MXA_REG_INT_STATUS, MXA_INT_ERROR);
 	mxa_reset_schedule_error(mdev);
 	return IRQ_HANDLED;
-}
-
-/**
- * mxa_hw_queue_reset() - reset one queue (MXA_QCTRL_RESET): the device aborts its
- * running job and drops its descriptors; the queue is disabled afterwards.
- * @q: the queue, halted (mxa_job_queue_halt()).
- *
- * Return: 0 or -ETIMEDOUT if the device did not finish the reset.
- */
-int mxa_hw_queue_reset(struct mxa_queue *q)
-{
-	int ret;
-
-	mxa_qwrite(q, MXA_QREG_CONTROL, MXA_QCTRL_RESET);
-	ret = mxa_hw_poll_clear(q->mdev, MXA_QUEUE_REG(q->idx, MXA_QREG_CONTROL),
-				MXA_QCTRL_RESET);
-	if (!ret && mxa_inject(&q->mdev->inject_reset_timeout))
-		ret = -ETIMEDOUT;	/* debugfs: as if the device had not finished */
-	if (ret)
-		mxa_err(q->mdev, "queue %u reset timed out\n", q->idx);
-	return ret;
 }
 
 /**
@@ -179,8 +146,8 @@ static void mxa_hw_lost_work(struct work_struct *work)
 	u32 i;
 
 	for (i = 0; i < mdev->num_queues; i++) {
-		mxa_job_queue_halt(&mdev->queues[i], true);
-		mxa_job_queue_abort(&mdev->queues[i], -ENODEV, MXA_ERR_ABORTED, true);
+		mxa_queue_halt(&mdev->queues[i], true);
+		mxa_queue_abort(&mdev->queues[i], -ENODEV, MXA_ERR_ABORTED, true);
 	}
 }
 
@@ -205,35 +172,10 @@ static void mxa_error_work(struct work_struct *work)
 		if (mxa_qread(q, MXA_QREG_STATUS) & MXA_QSTATUS_STOPPED) {
 			mxa_err(mdev, "queue %u stopped by the device (error %u), resetting it\n",
 				q->idx, mxa_qread(q, MXA_QREG_ERROR));
-			mxa_reset_stopped(q);
+			mxa_queue_reset_stopped(q);
 		}
 	}
 	drm_dev_exit(idx);
-}
-
-static int mxa_queue_init(struct mxa_device *mdev, u32 idx)
-{
-	struct device *dev = &mdev->pdev->dev;
-	struct mxa_queue *q = &mdev->queues[idx];
-
-	q->mdev = mdev;
-	q->idx = idx;
-	q->size = MXA_RING_ENTRIES;
-	spin_lock_init(&q->lock);
-	spin_lock_init(&q->fence_lock);
-	INIT_LIST_HEAD(&q->backlog);
-	q->fence_context = dma_fence_context_alloc(1);
-	mxa_reset_queue_init(q);
-	snprintf(q->name, sizeof(q->name), "mxa-q%u", idx);
-
-	q->ring = dmam_alloc_coherent(dev, q->size * sizeof(*q->ring), &q->ring_dma,
-				      GFP_KERNEL);
-	q->comps = dmam_alloc_coherent(dev, q->size * sizeof(*q->comps), &q->comps_dma,
-				       GFP_KERNEL);
-	q->jobs = devm_kcalloc(dev, q->size, sizeof(*q->jobs), GFP_KERNEL);
-	if (!q->ring || !q->comps || !q->jobs)
-		return -ENOMEM;
-	return 0;
 }
 
 static void mxa_hw_free_irqs(struct mxa_device *mdev, u32 nr_queue_irqs)
@@ -356,7 +298,7 @@ int mxa_hw_init(struct mxa_device *mdev)
 	mxa_write(mdev, MXA_REG_CTX_TABLE_HI, upper_32_bits(mdev->ctx_table_dma));
 	mxa_write(mdev, MXA_REG_CTX_COUNT, mdev->ctx_count);
 	for (i = 0; i < mdev->num_queues; i++) {
-		mxa_hw_queue_start(&mdev->queues[i]);
+		mxa_queue_hw_start(&mdev->queues[i]);
 		mdev->queues[i].accepting = true;
 	}
 	mxa_write(mdev, MXA_REG_INT_MASK, 0);
@@ -388,7 +330,7 @@ void mxa_hw_fini(struct mxa_device *mdev)
 
 	/* No new jobs; keep the results of those that finished before the reset. */
 	for (i = 0; i < mdev->num_queues; i++)
-		mxa_job_queue_halt(&mdev->queues[i], true);
+		mxa_queue_halt(&mdev->queues[i], true);
 	/* Watchdogs and resets find the device gone or the queues not accepting. */
 	mxa_reset_fini(mdev);
 
@@ -400,7 +342,7 @@ void mxa_hw_fini(struct mxa_device *mdev)
 	}
 
 	for (i = 0; i < mdev->num_queues; i++)
-		mxa_job_queue_abort(&mdev->queues[i], -ECANCELED, MXA_ERR_ABORTED, true);
+		mxa_queue_abort(&mdev->queues[i], -ECANCELED, MXA_ERR_ABORTED, true);
 
 	pci_free_irq_vectors(mdev->pdev);
 }

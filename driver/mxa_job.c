@@ -8,11 +8,11 @@
  * submitted to a user queue (mxa_uqueue.c): mxa_job_create() validates it and makes
  * it a drm_sched job whose dependencies are its input fences, mxa_job_queue() arms it
  * and pushes it to the queue's entity, and the scheduler of the hardware queue
- * (mxa_sched.c) calls mxa_job_run() once its inputs have signalled and it is its
+ * (mxa_sched.c) calls mxa_queue_run_job() once its inputs have signalled and it is its
  * turn. Userspace sees the scheduler's finished fence (@mxa_job.done): output
  * syncobjs, DRM_IOCTL_MXA_WAIT, io_uring completions and groups use it.
  *
- * mxa_job_run() gives the job its hardware fence and puts it in the next ring slot.
+ * mxa_queue_run_job() gives the job its hardware fence and puts it in the next ring slot.
  * The fences of a hardware queue share one fence context; their seqnos are assigned
  * under the queue lock in ring order, which is also completion order. While the
  * queue is halted for a reset, jobs wait in its backlog instead (the scheduler has no
@@ -45,6 +45,7 @@
 #include "mxa_sched.h"
 #include "mxa_trace.h"
 #include "mxa_job.h"
+#include "mxa_queue.h"
 #include "mxa_uqueue.h"
 #include "mxa_vm.h"
 
@@ -432,8 +433,13 @@ const struct drm_mxa_job_result *mxa_job_result(struct mxa_job *job)
 	return &job->result;
 }
 
-/* Give the job its hardware fence: under the queue lock, so seqnos follow ring order. */
-static void mxa_job_arm(struct mxa_queue *q, struct mxa_job *job)
+/**
+ * mxa_job_arm() - give the job its hardware fence on @q: under the queue lock, so
+ * seqnos follow ring order.
+ * @q: the job's hardware queue, its lock held.
+ * @job: the job, about to enter the ring or the backlog.
+ */
+void mxa_job_arm(struct mxa_queue *q, struct mxa_job *job)
 {
 	lockdep_assert_held(&q->lock);
 	container_of(job->fence, struct mxa_hw_fence, base)->q = q;
@@ -442,96 +448,6 @@ static void mxa_job_arm(struct mxa_queue *q, struct mxa_job *job)
 	job->ran = true;
 	/* The device uses the VM's page tables until the fence signals (mxa_vm.c). */
 	atomic_inc(&job->vm->jobs);
-}
-
-/* Fill the slot at @tail with @job, which hands its reference to the slot. */
-static void mxa_queue_place(struct mxa_queue *q, struct mxa_job *job)
-{
-	u32 slot = q->tail;
-	struct mxa_job_desc *desc = &q->ring[slot];
-	struct mxa_completion *comp = &q->comps[slot];
-
-	lockdep_assert_held(&q->lock);
-
-	q->jobs[slot] = job;
-	memset(comp, 0, sizeof(*comp));		/* status = MXA_JOB_STATUS_PENDING */
-	memset(desc, 0, sizeof(*desc));
-	desc->flags = MXA_JOB_F_IRQ;
-	desc->ctx = job->vm->ctx;
-	desc->prog_va = job->prog_va;
-	desc->prog_size = job->prog_size;
-	desc->completion = q->comps_dma + slot * sizeof(*comp);
-	desc->job_id = job->id;
-	q->tail = (slot + 1) & (q->size - 1);
-	trace_mxa_job_run(q->idx, slot, job->id, job->fence->seqno);
-}
-
-static void mxa_queue_doorbell(struct mxa_queue *q)
-{
-	/* writel() orders the descriptor and record stores before the doorbell. */
-	mxa_qwrite(q, MXA_QREG_TAIL, q->tail);
-}
-
-/* Move backlogged jobs into free ring slots. */
-static void mxa_queue_refill(struct mxa_queue *q)
-{
-	u32 moved = 0;
-
-	lockdep_assert_held(&q->lock);
-	if (!q->accepting || q->recovering)
-		return;
-	while (!list_empty(&q->backlog) && !mxa_queue_full(q)) {
-		struct mxa_job *job = list_first_entry(&q->backlog, struct mxa_job,
-						       backlog_node);
-
-		list_del_init(&job->backlog_node);
-		q->backlog_len--;
-		mxa_queue_place(q, job);
-		moved++;
-	}
-	if (moved)
-		mxa_queue_doorbell(q);
-	mxa_reset_watch(q);
-}
-
-/**
- * mxa_job_run() - put a job on its hardware queue (the scheduler's run_job).
- * @job: the job, its input fences signalled.
- *
- * Jobs enter the ring in the order they are run; while the queue is halted for a
- * reset they wait in its backlog.
- *
- * Return: a reference to the job's hardware fence; ERR_PTR(-ECANCELED) once the
- * device is gone (its result says -ENODEV when the device was lost: mxa_hw_lost()),
- * or for a job debugfs ``inject_run_abort`` picks (the job's result says so).
- */
-struct dma_fence *mxa_job_run(struct mxa_job *job)
-{
-	struct mxa_queue *q = job->queue;
-	unsigned long flags;
-
-	spin_lock_irqsave(&q->lock, flags);
-	if (!q->accepting || mxa_inject(&q->mdev->inject_run_abort)) {
-		spin_unlock_irqrestore(&q->lock, flags);
-		job->result.status = READ_ONCE(q->mdev->lost) ? -ENODEV : -ECANCELED;
-		job->result.error = MXA_ERR_ABORTED;
-		WRITE_ONCE(job->ended, true);
-		return ERR_PTR(-ECANCELED);
-	}
-	mxa_job_arm(q, job);
-	if (!q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog)) {
-		trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence->seqno, false);
-		mxa_queue_place(q, mxa_job_get(job));
-		mxa_queue_doorbell(q);
-		mxa_reset_watch(q);
-	} else {
-		trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence->seqno, true);
-		list_add_tail(&mxa_job_get(job)->backlog_node, &q->backlog);
-		q->backlog_len++;
-		mxa_queue_refill(q);
-	}
-	spin_unlock_irqrestore(&q->lock, flags);
-	return dma_fence_get(job->fence);
 }
 
 static void mxa_job_signal(struct mxa_job *job)
@@ -545,8 +461,15 @@ static void mxa_job_signal(struct mxa_job *job)
 	atomic_dec(&job->vm->jobs);
 }
 
-static void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
-			     const struct mxa_completion *comp)
+/**
+ * mxa_job_complete() - turn the job's completion record into its result, count it
+ * against its context, and signal its fence.
+ * @q: the job's hardware queue.
+ * @job: the job the device finished.
+ * @comp: its completion record.
+ */
+void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
+		      const struct mxa_completion *comp)
 {
 	struct drm_mxa_job_result *r = &job->result;
 	u32 status = READ_ONCE(comp->status);
@@ -591,169 +514,19 @@ static void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
 	mxa_job_signal(job);
 }
 
-/* Complete the jobs the device has counted in MXA_QREG_COMPLETED; returns how many. */
-static u32 mxa_queue_harvest(struct mxa_queue *q)
-{
-	u32 hw, n, in_flight, done;
-
-	lockdep_assert_held(&q->lock);
-
-	hw = mxa_qread(q, MXA_QREG_COMPLETED);
-	n = hw - q->hw_completed;
-	in_flight = mxa_queue_in_flight(q);
-	if (n > in_flight) {
-		drm_err_ratelimited(&q->mdev->drm,
-				    "queue %u: device completed %u jobs, %u were in flight\n",
-				    q->idx, n, in_flight);
-		n = in_flight;
-	}
-	/* The records of the counted jobs were written before COMPLETED moved. */
-	dma_rmb();
-	for (done = 0; done < n; done++) {
-		u32 slot = q->head;
-		struct mxa_job *job = q->jobs[slot];
-
-		q->jobs[slot] = NULL;
-		q->head = (slot + 1) & (q->size - 1);
-		mxa_job_complete(q, job, &q->comps[slot]);
-		mxa_job_put(job);
-	}
-	q->hw_completed = hw;
-	if (done)
-		mxa_reset_watch(q);
-	return done;
-}
-
 /**
- * mxa_job_queue_complete() - complete every job the device has finished on a queue
- * and refill the ring from the backlog. Called from the queue's interrupt handler.
- * @q: the queue.
+ * mxa_job_abort() - end a job that will not run (or not finish) on the device with
+ * @status and @error, and drop the reference its ring slot or backlog entry held.
+ * @job: the job.
+ * @status: drm_mxa_job_result.status (negative errno).
+ * @error: drm_mxa_job_result.error (MXA_ERR_*).
  */
-void mxa_job_queue_complete(struct mxa_queue *q)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&q->lock, flags);
-	if (!q->recovering) {
-		mxa_queue_harvest(q);
-		mxa_queue_refill(q);
-	}
-	spin_unlock_irqrestore(&q->lock, flags);
-}
-
-/**
- * mxa_job_queue_halt() - stop feeding a queue before it is reset.
- * @q: the queue.
- * @for_good: also stop taking new jobs (device removal): submitters get -ENODEV.
- *
- * Jobs the device has completed are completed with their real results; the rest
- * stay in the ring until mxa_job_queue_abort().
- */
-void mxa_job_queue_halt(struct mxa_queue *q, bool for_good)
-{
-	spin_lock_irq(&q->lock);
-	q->recovering = true;
-	if (for_good)
-		q->accepting = false;
-	mxa_queue_harvest(q);
-	spin_unlock_irq(&q->lock);
-}
-
-static void mxa_job_abort(struct mxa_job *job, int status, u32 error)
+void mxa_job_abort(struct mxa_job *job, int status, u32 error)
 {
 	job->result.status = status;
 	job->result.error = error;
 	mxa_job_signal(job);
 	mxa_job_put(job);
-}
-
-/**
- * mxa_job_queue_abort() - fail the jobs left in a halted queue's ring (and backlog);
- * the ring is left empty at slot 0, as the device has it after a queue reset.
- * @q: the queue, halted with mxa_job_queue_halt() and reset on the device side.
- * @status: drm_mxa_job_result.status for the jobs (negative errno).
- * @error: drm_mxa_job_result.error for the jobs (MXA_ERR_*).
- * @backlog: fail the backlog too; otherwise it is kept for mxa_job_queue_resume().
- */
-void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error, bool backlog)
-{
-	struct mxa_job *job, *next;
-
-	spin_lock_irq(&q->lock);
-	/* Ring first, then backlog: fences signal in seqno order. */
-	while (q->head != q->tail) {
-		u32 slot = q->head;
-
-		job = q->jobs[slot];
-		q->jobs[slot] = NULL;
-		q->head = (slot + 1) & (q->size - 1);
-		mxa_job_abort(job, status, error);
-	}
-	q->head = 0;
-	q->tail = 0;
-	q->hw_completed = 0;
-	if (backlog) {
-		list_for_each_entry_safe(job, next, &q->backlog, backlog_node) {
-			list_del_init(&job->backlog_node);
-			mxa_job_abort(job, status, error);
-		}
-		q->backlog_len = 0;
-	}
-	spin_unlock_irq(&q->lock);
-}
-
-/**
- * mxa_job_queue_requeue() - after a queue reset, fail the job at the ring's head and
- * put the jobs behind it, which never started, back in front of the backlog.
- * @q: the queue, halted (mxa_job_queue_halt()) and reset on the device side.
- * @status: drm_mxa_job_result.status for the head job (negative errno).
- * @error: drm_mxa_job_result.error for it (MXA_ERR_*).
- *
- * Fences keep signalling in seqno order: the requeued jobs are older than the backlog.
- * The ring is left empty at slot 0; mxa_job_queue_resume() refills it.
- */
-void mxa_job_queue_requeue(struct mxa_queue *q, int status, u32 error)
-{
-	LIST_HEAD(requeue);
-	struct mxa_job *job;
-
-	spin_lock_irq(&q->lock);
-	if (q->head != q->tail) {
-		u32 slot = q->head;
-
-		job = q->jobs[slot];
-		q->jobs[slot] = NULL;
-		q->head = (slot + 1) & (q->size - 1);
-		job->result.start_ns = q->comps[slot].start_ns;
-		mxa_job_abort(job, status, error);
-	}
-	while (q->head != q->tail) {
-		u32 slot = q->head;
-
-		job = q->jobs[slot];
-		q->jobs[slot] = NULL;
-		q->head = (slot + 1) & (q->size - 1);
-		/* The ring's reference becomes the backlog's. */
-		list_add_tail(&job->backlog_node, &requeue);
-		q->backlog_len++;
-	}
-	list_splice(&requeue, &q->backlog);
-	q->head = 0;
-	q->tail = 0;
-	q->hw_completed = 0;
-	spin_unlock_irq(&q->lock);
-}
-
-/**
- * mxa_job_queue_resume() - feed a queue again after its reset.
- * @q: the queue, enabled again on the device side with an empty ring.
- */
-void mxa_job_queue_resume(struct mxa_queue *q)
-{
-	spin_lock_irq(&q->lock);
-	q->recovering = false;
-	mxa_queue_refill(q);
-	spin_unlock_irq(&q->lock);
 }
 
 /**

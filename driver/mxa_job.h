@@ -20,6 +20,7 @@ struct drm_file;
 struct io_uring_cmd;
 struct mxa_bo;
 struct mxa_file;
+struct mxa_completion;
 struct mxa_queue;
 struct mxa_uqueue;
 struct mxa_vm;
@@ -41,7 +42,7 @@ struct mxa_job_signal {
 /**
  * struct mxa_job - one program run on a hardware queue.
  * @fence: the hardware fence (a struct mxa_hw_fence, reference): initialised when the
- *         scheduler runs the job (mxa_job_run()), signalled when the device ends it.
+ *         scheduler runs the job (mxa_queue_run_job()), signalled when the device ends it.
  * @base: the scheduler job; armed and pushed to @uq's entity at submission.
  * @refcount: the job's references: its creator (handed on to the file's job table or
  *            to the io_uring command), the scheduler (until free_job), and a ring
@@ -100,7 +101,6 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 		   struct mxa_job **jobp);
 int mxa_job_queue(struct mxa_job *job, bool may_wait);
 void mxa_job_destroy(struct mxa_job *job);
-struct dma_fence *mxa_job_run(struct mxa_job *job);
 void mxa_job_sched_release(struct mxa_job *job);
 const struct drm_mxa_job_result *mxa_job_result(struct mxa_job *job);
 
@@ -111,12 +111,11 @@ static inline struct mxa_job *mxa_job_get(struct mxa_job *job)
 }
 
 void mxa_job_put(struct mxa_job *job);
+void mxa_job_arm(struct mxa_queue *q, struct mxa_job *job);
+void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
+		      const struct mxa_completion *comp);
+void mxa_job_abort(struct mxa_job *job, int status, u32 error);
 
-void mxa_job_queue_complete(struct mxa_queue *q);
-void mxa_job_queue_halt(struct mxa_queue *q, bool for_good);
-void mxa_job_queue_abort(struct mxa_queue *q, int status, u32 error, bool backlog);
-void mxa_job_queue_requeue(struct mxa_queue *q, int status, u32 error);
-void mxa_job_queue_resume(struct mxa_queue *q);
 void mxa_job_file_close(struct mxa_file *mf);
 void mxa_job_flush_free(void);
 

@@ -9,14 +9,14 @@
  * armed and pushed to its entity at submission; drm_sched waits for its input fences,
  * picks among the entities with a ready job (higher priority first, then the oldest
  * job), and calls run_job, which gives the job its hardware fence and puts it on the
- * ring (mxa_job_run()). The job's scheduler "finished" fence is what userspace sees
+ * ring (mxa_queue_run_job()). The job's scheduler "finished" fence is what userspace sees
  * (syncobjs, WAIT, io_uring completions, groups); it signals, with the job's error,
  * when the hardware fence does.
  *
  * Each job costs one credit and a scheduler has as many credits as its ring has slots,
  * so run_job never finds the ring full; jobs wait in their entities instead, where
  * priorities apply. drm_sched's own timeout is not used: the queue watchdog
- * (mxa_reset.c) extends a job's time while the queue makes progress and resets only
+ * (mxa_queue.c) extends a job's time while the queue makes progress and resets only
  * the hung queue, below the scheduler, which sees the aborted jobs' fences signal
  * with their errors.
  *
@@ -30,11 +30,12 @@
 
 #include "mxa_drv.h"
 #include "mxa_job.h"
+#include "mxa_queue.h"
 #include "mxa_sched.h"
 
 static struct dma_fence *mxa_sched_run_job(struct drm_sched_job *sched_job)
 {
-	return mxa_job_run(container_of(sched_job, struct mxa_job, base));
+	return mxa_queue_run_job(container_of(sched_job, struct mxa_job, base));
 }
 
 static void mxa_sched_free_job(struct drm_sched_job *sched_job)
