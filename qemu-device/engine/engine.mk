@@ -3,7 +3,8 @@
 # engine.mk - the MXA matrix engine: libmxaengine.a, its host tests, the
 # golden-vector runner and the engine benchmark.
 #
-# Included by the top-level Makefile; also works alone:
+# Included by the top-level Makefile; also works alone (the host tests print TAP
+# through the kernel's kselftest.h, which make setup fetches into the cache):
 #   make -f qemu-device/engine/engine.mk [engine-all|engine-check|golden|bench-engine]
 #
 # Defines: ENGINE_SRCS, ENGINE_LIB, HOST_TESTS += the engine's host tests,
@@ -47,6 +48,11 @@ ENGINE_LDLIBS := -lm -pthread
 ENGINE_TEST_NAMES := formats mx xacc gemm ops threads golden hopper
 ENGINE_HOST_TESTS := $(patsubst %,$(BUILD)/tests/host/test-engine-%,$(ENGINE_TEST_NAMES))
 HOST_TESTS += $(ENGINE_HOST_TESTS)
+# They print TAP through kselftest.h, whose headers make setup fetches (KSFT_HOST_TESTS).
+KSFT_HOST_TESTS += $(ENGINE_HOST_TESTS)
+ifndef KSFT_INC	# engine.mk alone
+KSFT_INC := $(shell bash -c '. scripts/mxa-env.sh && echo $$MXA_CACHE/ksft/$$MXA_KSRC_VERSION/include')
+endif
 
 ENGINE_GOLDEN_RUNNER := $(BUILD)/tests/golden/mxa-golden
 # experiment driver for the HOPPER GEMM model (Documentation/numerics.rst)
@@ -70,9 +76,9 @@ $(ENGINE_LIB): $(ENGINE_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/tests/host/test-engine-%: tests/host/test-engine-%.c tests/host/tap.h tests/host/test-engine-util.h $(ENGINE_LIB)
+$(BUILD)/tests/host/test-engine-%: tests/host/test-engine-%.c tests/host/host_check.h tests/host/test-engine-util.h $(ENGINE_LIB) | $(KSFT_INC)/kselftest_harness.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -Itests/host \
+	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -Itests/host -I$(KSFT_INC) \
 		-DMXA_GOLDEN_DIR_DEFAULT='"$(abspath tests/golden/h200)"' -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
 
 $(ENGINE_EXPLORE): tests/host/explore-hopper-gemm.c $(ENGINE_LIB)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "mxe_engine.h"
-#include "tap.h"
+#include "host_check.h"
 
 static uint32_t f2u(float f)
 {
@@ -172,8 +172,8 @@ static void test_minis(void)
 			     encode_mini(f->t, got, 1) != (unsigned)c))
 				badrt++;
 		}
-		tap_ok(!bad, "%s: all %d codes decode to their value", nm, f->ncodes);
-		tap_ok(!badrt, "%s: every finite code round-trips", nm);
+		host_check(!bad, "%s: all %d codes decode to their value", nm, f->ncodes);
+		host_check(!badrt, "%s: every finite code round-trips", nm);
 
 		/* midpoints, neighbours and random values vs brute force */
 		for (unsigned c = 0; c + 1 < sbit; c++) {
@@ -211,7 +211,7 @@ static void test_minis(void)
 			if (!ovf && (encode_mini(f->t, x, 0) != want || encode_mini(f->t, x, 1) != want))
 				badr++;
 		}
-		tap_ok(!badr, "%s: %d ties/neighbours/random values round to nearest even", nm, nr);
+		host_check(!badr, "%s: %d ties/neighbours/random values round to nearest even", nm, nr);
 	}
 }
 
@@ -235,21 +235,21 @@ static void test_fp8_special(void)
 		if (mxe_cvt_f32_to_e4m3(t[i].x, 1) != t[i].sat ||
 		    mxe_cvt_f32_to_e4m3(t[i].x, 0) != t[i].nosat)
 			bad++;
-	tap_ok(!bad, "e4m3: the measured H200 table (satfinite and non-saturating)");
+	host_check(!bad, "e4m3: the measured H200 table (satfinite and non-saturating)");
 
-	tap_ok(mxe_cvt_f32_to_e5m2(57344.f, 0) == 0x7B && mxe_cvt_f32_to_e5m2(61440.f, 0) == 0x7C &&
+	host_check(mxe_cvt_f32_to_e5m2(57344.f, 0) == 0x7B && mxe_cvt_f32_to_e5m2(61440.f, 0) == 0x7C &&
 	       mxe_cvt_f32_to_e5m2(61439.f, 0) == 0x7B && mxe_cvt_f32_to_e5m2(61440.f, 1) == 0x7B &&
 	       mxe_cvt_f32_to_e5m2(INFINITY, 0) == 0x7C && mxe_cvt_f32_to_e5m2(-INFINITY, 0) == 0xFC &&
 	       mxe_cvt_f32_to_e5m2(INFINITY, 1) == 0x7B && mxe_cvt_f32_to_e5m2(-INFINITY, 1) == 0xFB &&
 	       mxe_cvt_f32_to_e5m2(NAN, 0) == 0x7F && mxe_cvt_f32_to_e5m2(NAN, 1) == 0x7F,
 	       "e5m2: overflow to Inf, satfinite to 57344, NaN to 0x7F");
-	tap_ok(f2u(mxe_cvt_e4m3_to_f32(0x7F)) == 0x7FFFFFFFu &&
+	host_check(f2u(mxe_cvt_e4m3_to_f32(0x7F)) == 0x7FFFFFFFu &&
 	       f2u(mxe_cvt_e4m3_to_f32(0xFF)) == 0x7FFFFFFFu &&
 	       f2u(mxe_cvt_e5m2_to_f32(0x7D)) == 0x7FFFFFFFu &&
 	       mxe_cvt_e5m2_to_f32(0x7C) == INFINITY && mxe_cvt_e5m2_to_f32(0xFC) == -INFINITY,
 	       "fp8 decode: NaN codes give the H200's 0x7FFFFFFF, e5m2 Inf");
 	/* FP6/FP4: saturate always; NaN -> -0 (ml_dtypes) or +max (satfinite) */
-	tap_ok(mxe_cvt_f32_to_e2m1(7.f, 0) == 0x7 && mxe_cvt_f32_to_e2m1(100.f, 0) == 0x7 &&
+	host_check(mxe_cvt_f32_to_e2m1(7.f, 0) == 0x7 && mxe_cvt_f32_to_e2m1(100.f, 0) == 0x7 &&
 	       mxe_cvt_f32_to_e2m1(-INFINITY, 0) == 0xF && mxe_cvt_f32_to_e2m1(NAN, 0) == 0x8 &&
 	       mxe_cvt_f32_to_e2m1(NAN, 1) == 0x7 && mxe_cvt_f32_to_e3m2(1e9f, 0) == 0x1F &&
 	       mxe_cvt_f32_to_e3m2(NAN, 0) == 0x20 && mxe_cvt_f32_to_e2m3(-8.f, 1) == 0x3F &&
@@ -279,11 +279,11 @@ static void test_f16_bf16(void)
 		if (mxe_cvt_f32_to_f16(x, 0) != ref)
 			bad16++;
 	}
-	tap_ok(!bad16, "f16: %d random f32 values match the compiler's _Float16 RNE", n);
+	host_check(!bad16, "f16: %d random f32 values match the compiler's _Float16 RNE", n);
 #else
-	tap_ok(1, "f16: no _Float16 in this compiler # SKIP");
+	host_check(1, "f16: no _Float16 in this compiler # SKIP");
 #endif
-	tap_ok(mxe_cvt_f32_to_f16(65504.f, 0) == 0x7BFF && mxe_cvt_f32_to_f16(65520.f, 0) == 0x7C00 &&
+	host_check(mxe_cvt_f32_to_f16(65504.f, 0) == 0x7BFF && mxe_cvt_f32_to_f16(65520.f, 0) == 0x7C00 &&
 	       mxe_cvt_f32_to_f16(65520.f, 1) == 0x7BFF && mxe_cvt_f32_to_f16(-INFINITY, 1) == 0xFBFF &&
 	       mxe_cvt_f32_to_f16(NAN, 0) == 0x7FFF && mxe_cvt_f32_to_f16(0x1p-24f, 0) == 0x0001 &&
 	       mxe_cvt_f32_to_f16(0x1p-25f, 0) == 0x0000 && mxe_cvt_f32_to_f16(0x1.8p-25f, 0) == 0x0001 &&
@@ -299,8 +299,8 @@ static void test_f16_bf16(void)
 		if (mxe_cvt_f32_to_bf16(x, 0) != (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1)) >> 16))
 			bad_bf++;
 	}
-	tap_ok(!bad_bf, "bf16: random f32 values match the RNE bit recipe");
-	tap_ok(mxe_cvt_f32_to_bf16(NAN, 0) == 0x7FFF && mxe_cvt_f32_to_bf16(0x1.FFFFFEp127f, 0) == 0x7F80 &&
+	host_check(!bad_bf, "bf16: random f32 values match the RNE bit recipe");
+	host_check(mxe_cvt_f32_to_bf16(NAN, 0) == 0x7FFF && mxe_cvt_f32_to_bf16(0x1.FFFFFEp127f, 0) == 0x7F80 &&
 	       mxe_cvt_f32_to_bf16(0x1.FFFFFEp127f, 1) == 0x7F7F &&
 	       mxe_cvt_f32_to_bf16(u2f(0x3F808000u), 0) == 0x3F80 &&
 	       mxe_cvt_f32_to_bf16(u2f(0x3F818000u), 0) == 0x3F82 &&
@@ -320,15 +320,15 @@ static void test_tf32(void)
 		if (mxe_cvt_f32_to_tf32(u2f(u), MXE_TF32_RNA, 0) != ((u + 0x1000u) & ~0x1FFFu))
 			bad++;
 	}
-	tap_ok(!bad, "tf32: RNA (cvt.rna) matches the add-half-and-truncate recipe");
+	host_check(!bad, "tf32: RNA (cvt.rna) matches the add-half-and-truncate recipe");
 	/* x = 1 + t*2^-12, t in {3, 2, 6, 1, 1.5} (NUMERICS_ISA 2.3) */
-	tap_ok(mxe_cvt_f32_to_tf32(1.f + 2 * 0x1p-12f, MXE_TF32_RNA, 0) == f2u(1.f + 4 * 0x1p-12f) &&
+	host_check(mxe_cvt_f32_to_tf32(1.f + 2 * 0x1p-12f, MXE_TF32_RNA, 0) == f2u(1.f + 4 * 0x1p-12f) &&
 	       mxe_cvt_f32_to_tf32(1.f + 2 * 0x1p-12f, MXE_TF32_RNE, 0) == f2u(1.f) &&
 	       mxe_cvt_f32_to_tf32(1.f + 6 * 0x1p-12f, MXE_TF32_RNE, 0) == f2u(1.f + 8 * 0x1p-12f) &&
 	       mxe_cvt_f32_to_tf32(1.f + 3 * 0x1p-12f, MXE_TF32_RZ, 0) == f2u(1.f) &&
 	       mxe_cvt_f32_to_tf32(1.f + 1.5f * 0x1p-12f, MXE_TF32_RNA, 0) == f2u(1.f),
 	       "tf32: RNA, RNE and RZ on ties and near-ties");
-	tap_ok(mxe_cvt_f32_to_tf32(u2f(0x7F7FFFFFu), MXE_TF32_RNA, 0) == 0x7F800000u &&
+	host_check(mxe_cvt_f32_to_tf32(u2f(0x7F7FFFFFu), MXE_TF32_RNA, 0) == 0x7F800000u &&
 	       mxe_cvt_f32_to_tf32(u2f(0x7F7FFFFFu), MXE_TF32_RNA, 1) == 0x7F7FE000u &&
 	       mxe_cvt_f32_to_tf32(u2f(0xFF8C2E4Fu), MXE_TF32_RNA, 0) == 0xFF8C2000u &&
 	       mxe_cvt_f32_to_tf32(u2f(0x7F800001u), MXE_TF32_RNA, 0) != 0x7F800000u &&
@@ -343,10 +343,10 @@ static void test_e8m0(void)
 	for (int c = 0; c < 255; c++)
 		if (mxe_cvt_e8m0_to_f32(c) != (float)ldexp(1.0, c - 127))
 			bad++;
-	tap_ok(!bad && f2u(mxe_cvt_e8m0_to_f32(0xFF)) == 0x7FC00000u &&
+	host_check(!bad && f2u(mxe_cvt_e8m0_to_f32(0xFF)) == 0x7FC00000u &&
 	       f2u(mxe_cvt_e8m0_to_f32(0x00)) == 0x00400000u,
 	       "e8m0: 2^(c-127), 0x00 = 2^-127 (f32 subnormal), 0xFF NaN");
-	tap_ok(mxe_cvt_f32_to_e8m0(1.5f, MXE_E8M0_RZ, 0) == 127 &&
+	host_check(mxe_cvt_f32_to_e8m0(1.5f, MXE_E8M0_RZ, 0) == 127 &&
 	       mxe_cvt_f32_to_e8m0(1.5f, MXE_E8M0_RP, 0) == 128 &&
 	       mxe_cvt_f32_to_e8m0(1.5f, MXE_E8M0_RN, 0) == 128 &&
 	       mxe_cvt_f32_to_e8m0(3.f, MXE_E8M0_RN, 0) == 129 &&
@@ -365,12 +365,12 @@ static void test_e8m0(void)
 
 static void test_ints(void)
 {
-	tap_ok(mxe_cvt_f32_to_s8(2.5f) == 2 && mxe_cvt_f32_to_s8(3.5f) == 4 &&
+	host_check(mxe_cvt_f32_to_s8(2.5f) == 2 && mxe_cvt_f32_to_s8(3.5f) == 4 &&
 	       mxe_cvt_f32_to_s8(-2.5f) == -2 && mxe_cvt_f32_to_s8(200.f) == 127 &&
 	       mxe_cvt_f32_to_s8(-200.f) == -128 && mxe_cvt_f32_to_s8(NAN) == 0 &&
 	       mxe_cvt_f32_to_s4(7.6f) == 7 && mxe_cvt_f32_to_s4(-9.f) == -8,
 	       "s8/s4: round to nearest even, saturate, NaN -> 0");
-	tap_ok(mxe_cvt_f32_to_mxint8(1.f) == 0x40 && mxe_cvt_f32_to_mxint8(2.f) == 0x7F &&
+	host_check(mxe_cvt_f32_to_mxint8(1.f) == 0x40 && mxe_cvt_f32_to_mxint8(2.f) == 0x7F &&
 	       mxe_cvt_f32_to_mxint8(-2.f) == 0x81 && mxe_cvt_f32_to_mxint8(1.f / 128) == 0 &&
 	       mxe_cvt_f32_to_mxint8(3.f / 128) == 2 && mxe_cvt_mxint8_to_f32(0x81) == -127.f / 64 &&
 	       mxe_cvt_mxint8_to_f32(0x80) == -2.f,
@@ -388,17 +388,17 @@ static void test_wide(void)
 	uint32_t out[2];
 
 	mxe_convert(MXA_DTYPE_E4M3, e, MXA_DTYPE_F64, d, 1, 0);
-	tap_ok(e[0] == 0x39, "f64 -> e4m3 rounds once (1.0625 + 2^-40 -> 1.125, not the f32 tie)");
+	host_check(e[0] == 0x39, "f64 -> e4m3 rounds once (1.0625 + 2^-40 -> 1.125, not the f32 tie)");
 	mxe_convert(MXA_DTYPE_F32, f, MXA_DTYPE_F64, d, 4, 0);
-	tap_ok(f[1] == 1.0f + 0x1p-23f && f[2] == 0.0f && signbit(f[2]) && f[3] == INFINITY,
+	host_check(f[1] == 1.0f + 0x1p-23f && f[2] == 0.0f && signbit(f[2]) && f[3] == INFINITY,
 	       "f64 -> f32: nearest even with a sticky bit, underflow to -0, overflow to Inf");
 	mxe_convert(MXA_DTYPE_F32, f, MXA_DTYPE_F64, d, 4, MXE_CVT_SATFINITE);
-	tap_ok(f[3] == 0x1.fffffep127f, "f64 -> f32 satfinite");
+	host_check(f[3] == 0x1.fffffep127f, "f64 -> f32 satfinite");
 	mxe_convert(MXA_DTYPE_S32, s32, MXA_DTYPE_F32, fs, 5, 0);
-	tap_ok(s32[0] == 2147483520 && s32[1] == INT32_MAX && s32[2] == INT32_MIN && s32[3] == 0 &&
+	host_check(s32[0] == 2147483520 && s32[1] == INT32_MAX && s32[2] == INT32_MIN && s32[3] == 0 &&
 	       s32[4] == -2, "f32 -> s32: saturating, NaN -> 0, ties to even");
 	mxe_convert(MXA_DTYPE_F32, out, MXA_DTYPE_S32, in32, 2, 0);
-	tap_ok(out[0] == f2u(16777216.f) && out[1] == f2u(16777220.f),
+	host_check(out[0] == f2u(16777216.f) && out[1] == f2u(16777220.f),
 	       "s32 -> f32 rounds to nearest even (2^24+1 -> 2^24, 2^24+3 -> 2^24+4)");
 }
 
@@ -410,32 +410,32 @@ static void test_packing(void)
 	int8_t s8[9];
 
 	mxe_convert(MXA_DTYPE_S4, s4, MXA_DTYPE_F32, src, 9, 0);
-	tap_ok(s4[0] == 0xE1 && s4[1] == 0xC3 && s4[4] == 0x07,
+	host_check(s4[0] == 0xE1 && s4[1] == 0xC3 && s4[4] == 0x07,
 	       "s4: two per byte, lower index in the low nibble (0x%02x 0x%02x)", s4[0], s4[1]);
 	mxe_convert(MXA_DTYPE_F32, back, MXA_DTYPE_S4, s4, 9, 0);
-	tap_ok(back[1] == -2 && back[6] == -7 && back[7] == 0 && back[8] == 7,
+	host_check(back[1] == -2 && back[6] == -7 && back[7] == 0 && back[8] == 7,
 	       "s4: packed round trip (0.5 -> 0 by RNE)");
 	mxe_convert(MXA_DTYPE_E2M1, e2m1, MXA_DTYPE_F32, src, 9, 0);
 	mxe_convert(MXA_DTYPE_F32, back, MXA_DTYPE_E2M1, e2m1, 9, 0);
-	tap_ok(e2m1[0] == 0xC2 && back[4] == 4 && back[5] == 6 && back[6] == -6 && back[7] == 0.5f,
+	host_check(e2m1[0] == 0xC2 && back[4] == 4 && back[5] == 6 && back[6] == -6 && back[7] == 0.5f,
 	       "e2m1: packed two per byte, 5 -> 4 (tie to even), -7 saturates");
 	mxe_convert(MXA_DTYPE_B1, b1, MXA_DTYPE_F32, src, 9, 0);
-	tap_ok(b1[0] == 0xFF && b1[1] == 0x01, "b1: eight per byte, LSB first");
+	host_check(b1[0] == 0xFF && b1[1] == 0x01, "b1: eight per byte, LSB first");
 	mxe_convert(MXA_DTYPE_S8, s8, MXA_DTYPE_F32, src, 9, 0);
-	tap_ok(s8[3] == -4 && s8[7] == 0, "f32 -> s8 through mxe_convert");
-	tap_ok(mxe_dtype_row_bytes(MXA_DTYPE_E2M1, 7) == 4 && mxe_dtype_row_bytes(MXA_DTYPE_B1, 9) == 2 &&
+	host_check(s8[3] == -4 && s8[7] == 0, "f32 -> s8 through mxe_convert");
+	host_check(mxe_dtype_row_bytes(MXA_DTYPE_E2M1, 7) == 4 && mxe_dtype_row_bytes(MXA_DTYPE_B1, 9) == 2 &&
 	       mxe_dtype_row_bytes(MXA_DTYPE_E3M2, 5) == 5 && mxe_dtype_row_bytes(MXA_DTYPE_F64, 3) == 24,
 	       "row sizes of packed types");
-	tap_ok(mxe_dtype_from_name("e4m3") == MXA_DTYPE_E4M3 && mxe_dtype_from_name("mxint8") == 15 &&
+	host_check(mxe_dtype_from_name("e4m3") == MXA_DTYPE_E4M3 && mxe_dtype_from_name("mxint8") == 15 &&
 	       mxe_dtype_from_name("nope") == -1 && MXA_DTYPE_E2M1 == 14 && MXA_DTYPE_S32 == 11,
 	       "dtype codes equal the MXGV codes; names parse");
-	tap_ok(mxe_convert(MXA_DTYPE_COUNT, back, MXA_DTYPE_F32, src, 1, 0) == MXE_ENGINE_EINVAL_DTYPE,
+	host_check(mxe_convert(MXA_DTYPE_COUNT, back, MXA_DTYPE_F32, src, 1, 0) == MXE_ENGINE_EINVAL_DTYPE,
 	       "mxe_convert rejects an unknown type");
 }
 
 int main(void)
 {
-	tap_begin();
+	ksft_print_header();
 	test_minis();
 	test_fp8_special();
 	test_f16_bf16();
@@ -444,5 +444,5 @@ int main(void)
 	test_ints();
 	test_wide();
 	test_packing();
-	return tap_end();
+	return host_check_end();
 }

@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 
-#include "tap.h"
+#include "host_check.h"
 #include "test-engine-util.h"
 
 struct combo {
@@ -113,7 +113,7 @@ static void test_combos(struct mxe_engine *eng)
 				bad_total += bad;
 			}
 		}
-		tap_ok(!rc && !bad_total, "exact %s x %s -> %s%s: bit-exact vs reference (%zu differ, rc %d)",
+		host_check(!rc && !bad_total, "exact %s x %s -> %s%s: bit-exact vs reference (%zu differ, rc %d)",
 		       mxe_dtype_name(cb->a), mxe_dtype_name(cb->b), mxe_dtype_name(cb->d),
 		       cb->mx ? " (MX scales)" : "", bad_total, rc);
 	}
@@ -133,16 +133,16 @@ static void test_int_overflow(struct mxe_engine *eng)
 	c[3] = 0;
 	((int8_t *)B.b)[32] = -128;	/* row 1 of B: -128, 127, ... */
 	mxe_gemm(eng, &d);
-	tap_ok(out[0] == (int32_t)((uint32_t)(INT32_MAX - 10) + 32u * 127 * 127) && out[1] == 5 + 31 * 127 * 127 - 128 * 127,
+	host_check(out[0] == (int32_t)((uint32_t)(INT32_MAX - 10) + 32u * 127 * 127) && out[1] == 5 + 31 * 127 * 127 - 128 * 127,
 	       "s8: without satfinite the int32 accumulator wraps");
 	d.flags |= MXA_GEMM_F_SATFINITE;
 	mxe_gemm(eng, &d);
-	tap_ok(out[0] == INT32_MAX && out[2] == INT32_MIN + 3 + 32 * 127 * 127,
+	host_check(out[0] == INT32_MAX && out[2] == INT32_MIN + 3 + 32 * 127 * 127,
 	       "s8: satfinite clamps at INT32_MAX");
 	c[0] = INT32_MIN + 1;
 	memset(B.b, 0x80, 32);
 	mxe_gemm(eng, &d);
-	tap_ok(out[0] == INT32_MIN, "s8: satfinite clamps at INT32_MIN");
+	host_check(out[0] == INT32_MIN, "s8: satfinite clamps at INT32_MIN");
 }
 
 static void test_b1(struct mxe_engine *eng)
@@ -154,10 +154,10 @@ static void test_b1(struct mxe_engine *eng)
 	memset(B.a, 0xF0, 16);
 	memset(B.b, 0x3C, 16);
 	mxe_gemm(eng, &d);
-	tap_ok(out[0] == 16 * 2, "b1 AND + popc: popc(0xF0 & 0x3C) * 16 = %d", out[0]);
+	host_check(out[0] == 16 * 2, "b1 AND + popc: popc(0xF0 & 0x3C) * 16 = %d", out[0]);
 	d.flags |= MXE_GEMM_B1_XOR;
 	mxe_gemm(eng, &d);
-	tap_ok(out[0] == 16 * 4, "b1 XOR + popc: popc(0xF0 ^ 0x3C) * 16 = %d", out[0]);
+	host_check(out[0] == 16 * 4, "b1 XOR + popc: popc(0xF0 ^ 0x3C) * 16 = %d", out[0]);
 }
 
 static void test_layouts(struct mxe_engine *eng)
@@ -178,7 +178,7 @@ static void test_layouts(struct mxe_engine *eng)
 	t.flags |= MXA_GEMM_F_B_KN;
 	memset(B.d, 0, 120);
 	mxe_gemm(eng, &t);
-	tap_ok(!memcmp(B.d, dd, 120), "B given as K x N gives the same bits as N x K");
+	host_check(!memcmp(B.d, dd, 120), "B given as K x N gives the same bits as N x K");
 	/* padded A rows and D rows */
 	for (int i = 0; i < 5; i++)
 		memcpy(ap + i * 100, B.a + i * 80, 80);
@@ -191,13 +191,13 @@ static void test_layouts(struct mxe_engine *eng)
 	bad = 0;
 	for (int i = 0; i < 5; i++)
 		bad += memcmp(B.d + i * 40, dd + i * 24, 24) != 0;
-	tap_ok(!bad, "padded leading dimensions (lda 100, ldd 40 bytes)");
+	host_check(!bad, "padded leading dimensions (lda 100, ldd 40 bytes)");
 	/* C aliasing D */
 	memcpy(B.d, B.c, 120);
 	t = d;
 	t.c = B.d;
 	mxe_gemm(eng, &t);
-	tap_ok(!memcmp(B.d, dd, 120), "C may alias D (accumulate in place)");
+	host_check(!memcmp(B.d, dd, 120), "C may alias D (accumulate in place)");
 }
 
 /* A stored K x M (MXA_GEMM_F_A_KM): the same bits as M x K, exact and FAST, any type of
@@ -234,7 +234,7 @@ static void test_a_km(struct mxe_engine *eng)
 			memset(B.d, 0x5a, 37 * 9 * 8);
 			rc = rc ? rc : mxe_gemm_check(&t);
 			rc = rc ? rc : mxe_gemm(eng, &t);
-			tap_ok(!rc && !memcmp(B.d, dd, 37 * 9 * mxe_dtype_bits(cbs[c].d) / 8),
+			host_check(!rc && !memcmp(B.d, dd, 37 * 9 * mxe_dtype_bits(cbs[c].d) / 8),
 			       "A as K x M (%s, %s, %s): the bits of M x K (rc %d)",
 			       mxe_dtype_name(cbs[c].a), cbs[c].mx ? "MX scales" : "no scales",
 			       accum ? "FAST" : "EXACT", rc);
@@ -242,13 +242,13 @@ static void test_a_km(struct mxe_engine *eng)
 	}
 	t = make_op(&sub, 4, 4, 64, 0);
 	t.flags |= MXA_GEMM_F_A_KM;
-	tap_ok(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_LAYOUT &&
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_LAYOUT &&
 	       mxe_gemm(eng, &t) == MXE_ENGINE_EINVAL_LAYOUT,
 	       "A as K x M of a sub-byte type -> MXE_ENGINE_EINVAL_LAYOUT");
 	t = make_op(&cbs[0], 4, 4, 64, 0);
 	t.flags |= MXA_GEMM_F_A_KM;
 	t.lda = 4 * 2 - 1;
-	tap_ok(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_LAYOUT,
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_LAYOUT,
 	       "A as K x M with a pitch shorter than M elements -> MXE_ENGINE_EINVAL_LAYOUT");
 }
 
@@ -266,7 +266,7 @@ static void test_specials(struct mxe_engine *eng)
 	for (int i = 0; i < 4; i++)
 		for (int j = 0; j < 4; j++)
 			ok &= (isnan(out[i * 4 + j]) != 0) == (i == 1 || j == 3);
-	tap_ok(ok, "a NaN scale poisons exactly the outputs that use its block");
+	host_check(ok, "a NaN scale poisons exactly the outputs that use its block");
 
 	d = make_op(&(struct combo){ MXA_DTYPE_F16, MXA_DTYPE_F16, MXA_DTYPE_F32, 0 }, 2, 2, 16, 0);
 	memset(B.a, 0, 64);
@@ -277,17 +277,17 @@ static void test_specials(struct mxe_engine *eng)
 	for (int kk = 0; kk < 16; kk++)
 		((uint16_t *)B.b)[16 + kk] = 0x3C00;	/* B col 1: all ones; col 0 zeros */
 	mxe_gemm(eng, &d);
-	tap_ok(isnan(out[0]) && out[1] == INFINITY && isnan(out[2]) && isnan(out[3]) &&
+	host_check(isnan(out[0]) && out[1] == INFINITY && isnan(out[2]) && isnan(out[3]) &&
 	       ((uint32_t *)B.d)[0] == 0x7FFFFFFFu,
 	       "Inf*0 and Inf-Inf give NaN (canonical 0x7FFFFFFF), Inf survives");
 	d = make_op(&(struct combo){ MXA_DTYPE_E5M2, MXA_DTYPE_E5M2, MXA_DTYPE_F32, 0 }, 1, 1, 32, 0);
 	memset(B.a, 0x7B, 32);	/* 57344 */
 	memset(B.b, 0x7B, 32);
 	mxe_gemm(eng, &d);
-	tap_ok(out[0] == (float)(32.0 * 57344.0 * 57344.0), "e5m2 max * max * 32 is exact in f32");
+	host_check(out[0] == (float)(32.0 * 57344.0 * 57344.0), "e5m2 max * max * 32 is exact in f32");
 	d.type_d = d.type_c = MXA_DTYPE_F16;
 	mxe_gemm(eng, &d);
-	tap_ok(((uint16_t *)B.d)[0] == 0x7C00, "f16 accumulator overflows to +Inf");
+	host_check(((uint16_t *)B.d)[0] == 0x7C00, "f16 accumulator overflows to +Inf");
 }
 
 static void test_errors(struct mxe_engine *eng)
@@ -300,47 +300,47 @@ static void test_errors(struct mxe_engine *eng)
 	d = make_op(&fp8, 4, 4, 64, 0);
 	e = d; e.k = 96;
 	ok &= mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_K_ALIGN;
-	tap_ok(ok, "FP8 with MX scales and K %% 64 != 0 -> MXE_ENGINE_EINVAL_K_ALIGN");
+	host_check(ok, "FP8 with MX scales and K %% 64 != 0 -> MXE_ENGINE_EINVAL_K_ALIGN");
 	e = make_op(&fp4, 4, 4, 64, 0);
 	e.k = 48;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SCALE, "MX with K %% 32 != 0 -> EINVAL_SCALE");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SCALE, "MX with K %% 32 != 0 -> EINVAL_SCALE");
 	e = d; e.scale_a = NULL;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SCALE, "MX element type without its scale -> EINVAL_SCALE");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SCALE, "MX element type without its scale -> EINVAL_SCALE");
 	e = d; e.scale_block = 16;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SCALE, "scale block other than 32 -> EINVAL_SCALE");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SCALE, "scale block other than 32 -> EINVAL_SCALE");
 	e = d; e.type_a = e.type_b = MXA_DTYPE_S8; e.type_d = MXA_DTYPE_S32;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SCALE, "scales on s8 data -> EINVAL_SCALE");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SCALE, "scales on s8 data -> EINVAL_SCALE");
 	e = d; e.m = 0;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SHAPE, "M = 0 -> EINVAL_SHAPE");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_SHAPE, "M = 0 -> EINVAL_SHAPE");
 	e = d; e.lda = 10;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_LAYOUT, "lda shorter than a row -> EINVAL_LAYOUT");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_LAYOUT, "lda shorter than a row -> EINVAL_LAYOUT");
 	e = make_op(&fp4, 4, 4, 64, 0); e.flags |= MXA_GEMM_F_B_KN;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_LAYOUT, "B as K x N with 4-bit data -> EINVAL_LAYOUT");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_LAYOUT, "B as K x N with 4-bit data -> EINVAL_LAYOUT");
 	e = d; e.lda = SIZE_MAX / 2;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EOVERFLOW, "rows * lda overflowing size_t -> EOVERFLOW");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EOVERFLOW, "rows * lda overflowing size_t -> EOVERFLOW");
 	e = d; e.type_b = MXA_DTYPE_S8;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_DTYPE, "e4m3 x s8 -> EINVAL_DTYPE");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_DTYPE, "e4m3 x s8 -> EINVAL_DTYPE");
 	e = d; e.flags |= MXA_GEMM_F_ACCUMULATE; e.c = B.c; e.type_c = MXA_DTYPE_F16;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_DTYPE, "C type different from D type -> EINVAL_DTYPE");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_DTYPE, "C type different from D type -> EINVAL_DTYPE");
 	e = d; e.type_d = MXA_DTYPE_BF16;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_DTYPE, "bf16 D -> EINVAL_DTYPE");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_DTYPE, "bf16 D -> EINVAL_DTYPE");
 	e = d; e.b = NULL;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL && mxe_gemm(eng, NULL) == MXE_ENGINE_EINVAL,
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL && mxe_gemm(eng, NULL) == MXE_ENGINE_EINVAL,
 	       "NULL operand or descriptor -> EINVAL");
 	e = d; e.flags |= 1u << 20;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL, "unknown flag -> EINVAL");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL, "unknown flag -> EINVAL");
 	e = d; e.accum = 9;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_OPTION, "unknown accumulation mode -> EINVAL_OPTION");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_OPTION, "unknown accumulation mode -> EINVAL_OPTION");
 	e = d; e.accum = MXE_ACCUM_HOPPER;	/* d has MX scales */
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_OPTION,
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL_OPTION,
 	       "HOPPER numerics with MX scales -> EINVAL_OPTION (no such tensor core)");
 	e = d; e.type_a = e.type_b = MXA_DTYPE_S8; e.type_d = MXA_DTYPE_S32; e.scale_a = e.scale_b = NULL;
 	e.scale_block = 0; e.flags |= MXE_GEMM_NEGATE_A;
-	tap_ok(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL, "negating integer operands -> EINVAL");
+	host_check(mxe_gemm(eng, &e) == MXE_ENGINE_EINVAL, "negating integer operands -> EINVAL");
 	ok = 1;
 	for (int err = 0; err >= MXE_ENGINE_EBUSY; err--)
 		ok &= strcmp(mxe_engine_strerror(err), mxe_engine_strerror(-99)) != 0;
-	tap_ok(ok && strstr(mxe_engine_strerror(MXE_ENGINE_EINVAL_K_ALIGN), "64") &&
+	host_check(ok && strstr(mxe_engine_strerror(MXE_ENGINE_EINVAL_K_ALIGN), "64") &&
 	       strstr(mxe_engine_strerror(-99), "unknown"),
 	       "every error code has a text");
 }
@@ -399,7 +399,7 @@ static void test_exact_beyond_double(struct mxe_engine *eng)
 	same = same_on_every_path(eng, &d, 3 * 20 * 4, &rc);
 	for (int i = 0; i < 3 * 20; i++)
 		good += out[i] == (i % 20 % 2 ? 1.0f + 0x1p-23f : 1.0f);
-	tap_ok(!rc && same && good == 60,
+	host_check(!rc && same && good == 60,
 	       "exact: 1 + 2^-24 +- 2^-80 rounds to 1 + 2^-23 / 1 (%d of 60 right), SIMD paths "
 	       "%s agree: %s", good, simd_paths, same ? "yes" : "NO");
 
@@ -419,7 +419,7 @@ static void test_exact_beyond_double(struct mxe_engine *eng)
 	good = 0;
 	for (int i = 0; i < 3 * 20; i++)
 		good += out[i] == (i % 20 % 2 ? 0x1p24f + 2.0f : 0x1p24f);
-	tap_ok(!rc && same && good == 60,
+	host_check(!rc && same && good == 60,
 	       "exact: 2^24 + 1 +- 2^-30 rounds to 2^24 + 2 / 2^24 (%d of 60 right), SIMD paths "
 	       "%s agree: %s", good, simd_paths, same ? "yes" : "NO");
 }
@@ -446,7 +446,7 @@ static void test_exact_mx_blocks(struct mxe_engine *eng)
 	same = same_on_every_path(eng, &d, 5 * 24 * 4, &rc);
 	if (!rc)
 		rc = run_and_compare(eng, &d, &bad);
-	tap_ok(!rc && same && !bad,
+	host_check(!rc && same && !bad,
 	       "exact e4m3 MX, scales 2^-67 ... 2^73: bit-exact vs reference (%zu differ), SIMD "
 	       "paths %s agree: %s", bad, simd_paths, same ? "yes" : "NO");
 
@@ -466,7 +466,7 @@ static void test_exact_mx_blocks(struct mxe_engine *eng)
 	same = same_on_every_path(eng, &d, 5 * 24 * 4, &rc);
 	for (int i = 0; i < 5 * 24; i++)
 		good += out[i] == (i % 24 % 2 ? 1.0f + 0x1p-23f : 1.0f);
-	tap_ok(!rc && same && good == 5 * 24,
+	host_check(!rc && same && good == 5 * 24,
 	       "exact e4m3 MX: block sums 1 + 2^-24 +- 2^-80 round to 1 + 2^-23 / 1 (%d of 120 "
 	       "right), SIMD paths %s agree: %s", good, simd_paths, same ? "yes" : "NO");
 
@@ -487,7 +487,7 @@ static void test_exact_mx_blocks(struct mxe_engine *eng)
 	good = 0;
 	for (int i = 0; i < 5 * 24; i++)
 		good += out[i] == (i % 24 % 2 ? 0x1p30f + 0x1p7f : 0x1p30f);
-	tap_ok(!rc && same && good == 5 * 24,
+	host_check(!rc && same && good == 5 * 24,
 	       "exact e5m2 MX: 2^30 + 2^6 +- 2^-32 in one block rounds to 2^30 + 2^7 / 2^30 (%d of "
 	       "120 right), SIMD paths %s agree: %s", good, simd_paths, same ? "yes" : "NO");
 }
@@ -520,7 +520,7 @@ static void test_fast(struct mxe_engine *eng)
 		rc2 = 0;
 		tu_ref_gemm(&d, B.r);
 		if (fc[i].d == MXA_DTYPE_S32) {
-			tap_ok(!rc1 && !rc2 && same && !tu_diff(&d, B.d, n * 4, B.r),
+			host_check(!rc1 && !rc2 && same && !tu_diff(&d, B.d, n * 4, B.r),
 			       "fast %s: exact, and the same bits on every SIMD path (%s)",
 			       mxe_dtype_name(fc[i].a), simd_paths);
 			continue;
@@ -547,7 +547,7 @@ static void test_fast(struct mxe_engine *eng)
 					worst = e;
 			}
 		}
-		tap_ok(!rc1 && !rc2 && same && worst <= bound,
+		host_check(!rc1 && !rc2 && same && worst <= bound,
 		       "fast %s x %s: error %.3g <= bound %.3g; SIMD paths %s agree: %s",
 		       mxe_dtype_name(fc[i].a), mxe_dtype_name(fc[i].b), worst, bound,
 		       simd_paths, same ? "yes" : "NO");
@@ -580,7 +580,7 @@ static void test_fast_int_limits(struct mxe_engine *eng)
 		for (int i = 0; i < 12 * 64; i++)
 			over += sat ? out[i] == INT32_MAX || out[i] == INT32_MIN
 				    : (i % 3 == 0 && out[i] < 0) || (i % 3 == 1 && out[i] > 0);
-		tap_ok(!rc && same && !bad && over > 100,
+		host_check(!rc && same && !bad && over > 100,
 		       "fast s8, C at the int32 limits, %s: exact (%d differ), %d outputs %s, SIMD "
 		       "paths %s agree: %s", sat ? "satfinite" : "wrapping", bad, over,
 		       sat ? "clamped" : "wrapped", simd_paths, same ? "yes" : "NO");
@@ -609,7 +609,7 @@ static void test_fast_fp8_specials(struct mxe_engine *eng)
 		ok = same_on_every_path(eng, &d, 33 * 35 * 4, &rc);
 		for (int i = 0; i < 33 * 35; i++)
 			nan += isnan(((float *)B.d)[i]);
-		tap_ok(ok && !rc && nan > 0 && nan < 33 * 35,
+		host_check(ok && !rc && nan > 0 && nan < 33 * 35,
 		       "fast %s x %s with NaN/Inf codes, subnormals, scales 2^-127 and NaN: "
 		       "SIMD paths %s agree (%d NaN outputs)", mxe_dtype_name(cb.a),
 		       mxe_dtype_name(cb.b), simd_paths, nan);
@@ -660,7 +660,7 @@ static void test_fast_mx_block_exact(struct mxe_engine *eng)
 				bad += memcmp(&acc, (float *)B.d + i * n + j, 4) != 0;
 			}
 		}
-		tap_ok(!bad, "fast %s x %s (MX): every 32-product chain is exact (%zu outputs differ "
+		host_check(!bad, "fast %s x %s (MX): every 32-product chain is exact (%zu outputs differ "
 		       "from the block-exact order)", mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b),
 		       bad);
 	}
@@ -690,7 +690,7 @@ static void test_fast_kn(struct mxe_engine *eng)
 		t.b = bt;
 		t.flags |= MXA_GEMM_F_B_KN;
 		memset(B.d, 0, m * n * 4);
-		tap_ok(!mxe_gemm(eng, &t) && !memcmp(B.d, dd, m * n * 4),
+		host_check(!mxe_gemm(eng, &t) && !memcmp(B.d, dd, m * n * 4),
 		       "fast %s x %s: B as K x N gives the same bits as N x K",
 		       mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b));
 	}
@@ -700,7 +700,7 @@ int main(void)
 {
 	struct mxe_engine *eng = mxe_engine_create(2);
 
-	tap_begin();
+	ksft_print_header();
 	static const char *const simd[3] = { "portable", "avx2", "avx512" };
 
 	for (int l = 0; l < 3; l++)
@@ -709,7 +709,7 @@ int main(void)
 				 sizeof(simd_paths) - strlen(simd_paths), "%s%s", l ? "/" : "",
 				 simd[l]);
 	mxe_engine_set_simd(NULL);
-	tap_diag("SIMD paths: %s; by default: %s", simd_paths, mxe_engine_simd());
+	host_diag("SIMD paths: %s; by default: %s", simd_paths, mxe_engine_simd());
 	test_combos(eng);
 	test_int_overflow(eng);
 	test_b1(eng);
@@ -725,5 +725,5 @@ int main(void)
 	test_fast_mx_block_exact(eng);
 	test_fast_kn(eng);
 	mxe_engine_destroy(eng);
-	return tap_end();
+	return host_check_end();
 }

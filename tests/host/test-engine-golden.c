@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "mxe_golden.h"
-#include "tap.h"
+#include "host_check.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -32,10 +32,10 @@ int main(void)
 
 	if (!dir || !*dir)
 		dir = MXA_GOLDEN_DIR_DEFAULT;
-	tap_begin();
+	ksft_print_header();
 	dp = opendir(dir);
-	if (!tap_ok(dp != NULL, "golden directory %s is readable", dir))
-		return tap_end();
+	if (!host_check(dp != NULL, "golden directory %s is readable", dir))
+		return host_check_end();
 	while ((de = readdir(dp)) && n < 4096) {
 		size_t l = strlen(de->d_name);
 
@@ -44,7 +44,7 @@ int main(void)
 	}
 	closedir(dp);
 	qsort(names, n, sizeof(char *), cmp);
-	tap_ok(n > 0, "%d golden cases found", n);
+	host_check(n > 0, "%d golden cases found", n);
 
 	for (int i = 0; i < n; i++) {
 		struct mxe_golden_case gc;
@@ -54,11 +54,11 @@ int main(void)
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		rc = mxe_golden_load(path, &gc);
-		if (!tap_ok(rc == 0, "%s: readable", names[i]))
+		if (!host_check(rc == 0, "%s: readable", names[i]))
 			continue;
 		rc = mxe_golden_run(eng, &gc, NULL, &res);
 		mxe_golden_format(&gc, &res, line, sizeof(line));
-		tap_ok(!rc && res.pass, "%s%s%s", line, res.pass ? "" : " -- ", res.pass ? "" : res.why);
+		host_check(!rc && res.pass, "%s%s%s", line, res.pass ? "" : " -- ", res.pass ? "" : res.why);
 		if (gc.kind == MXGV_KIND_MATMUL &&
 		    ((gc.dtype_d != MXA_DTYPE_S32 && (gc.oracle == MXGV_ORACLE_H200_WMMA ||
 						   gc.oracle == MXGV_ORACLE_H200_WGMMA)) ||
@@ -68,7 +68,7 @@ int main(void)
 
 			rc = mxe_golden_run(eng, &gc, &o, &res);
 			mxe_golden_format(&gc, &res, line, sizeof(line));
-			tap_ok(!rc && res.pass && res.bitexact == 1.0,
+			host_check(!rc && res.pass && res.bitexact == 1.0,
 			       "hopper: %s (the H200's own bits)", line);
 		}
 		if (gc.kind == MXGV_KIND_MATMUL &&
@@ -78,12 +78,12 @@ int main(void)
 
 			rc = mxe_golden_run(eng, &gc, &o, &res);
 			mxe_golden_format(&gc, &res, line, sizeof(line));
-			tap_ok(!rc && res.pass, "fast: %s%s%s", line, res.pass ? "" : " -- ",
+			host_check(!rc && res.pass, "fast: %s%s%s", line, res.pass ? "" : " -- ",
 			       res.pass ? "" : res.why);
 		}
 		mxe_golden_free(&gc);
 		free(names[i]);
 	}
 	mxe_engine_destroy(eng);
-	return tap_end();
+	return host_check_end();
 }

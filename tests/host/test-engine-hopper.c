@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tap.h"
+#include "host_check.h"
 #include "test-engine-util.h"
 
 #define E4M3_16 0x58		/* 2^4 */
@@ -61,15 +61,15 @@ static void test_fp8_promotion(struct mxe_engine *eng)
 	memset(a + 128, E4M3_EIGHTH, 128);
 	g = desc_1x1(MXA_DTYPE_E4M3, MXA_DTYPE_F32, 256, a, a, &d);
 	r = run1(eng, &g, &p);
-	tap_ok(r == 256.0f,
+	host_check(r == 256.0f,
 	       "fp8, one chain (fast accumulation): 256 + 128 * 2^-6 = %g (all truncated)", r);
 	p.promote_k = 128;
 	r = run1(eng, &g, &p);
-	tap_ok(r == 258.0f,
+	host_check(r == 258.0f,
 	       "fp8, promoted every 128: 256 + 128 * 2^-6 = %g", r);
 	p.promote_k = 256;
 	r = run1(eng, &g, &p);
-	tap_ok(r == 256.0f,
+	host_check(r == 256.0f,
 	       "fp8, promoted every 256 (= one chain here): %g", r);
 }
 
@@ -90,16 +90,16 @@ static void test_split_k(struct mxe_engine *eng)
 	b[32] = BF16_1;
 	g = desc_1x1(MXA_DTYPE_BF16, MXA_DTYPE_F32, 64, a, b, &d);
 	r = run1(eng, &g, &p);
-	tap_ok(r == 16777218.0f,
+	host_check(r == 16777218.0f,
 	       "bf16, one chain: 2^24 + 3 truncated to %.1f", r);
 	p.split_k = 2;
 	r = run1(eng, &g, &p);
-	tap_ok(r == 16777220.0f,
+	host_check(r == 16777220.0f,
 	       "bf16, split-K 2: 2^24 + 3 rounded to nearest %.1f", r);
 	p.split_tile = 16;
 	p.split_k = 3;	/* 4 tiles: ceil(4/3) = 2 per slice, the third is empty */
 	r = run1(eng, &g, &p);
-	tap_ok(r == 16777220.0f,
+	host_check(r == 16777220.0f,
 	       "bf16, split-K 3 of 4 tiles (an empty slice): %.1f", r);
 }
 
@@ -117,17 +117,17 @@ static void test_sliced_k(struct mxe_engine *eng)
 
 	g = desc_1x1(MXA_DTYPE_F64, MXA_DTYPE_F64, 8, a, b, &d);
 	r = run1(eng, &g, &p);
-	tap_ok(r == 1.0, "f64, one FMA chain: %g", r);
+	host_check(r == 1.0, "f64, one FMA chain: %g", r);
 	p.inst_k = 2;	/* an FMA chain: the instruction's K changes no bit */
 	p.split_k = 2;
 	p.split_tile = 2;
 	p.split_interleaved = 1;
 	r = run1(eng, &g, &p);
-	tap_ok(r == 2.0, "f64, two interleaved K slices: %g", r);
+	host_check(r == 2.0, "f64, two interleaved K slices: %g", r);
 	g.flags |= MXA_GEMM_F_ACCUMULATE;
 	g.c = &c;
 	r = run1(eng, &g, &p);
-	tap_ok(r == 2.5, "f64, C added last: %g", r);
+	host_check(r == 2.5, "f64, C added last: %g", r);
 }
 
 /* Random FP8 data: the same bits on one thread, two threads and no engine. */
@@ -155,9 +155,9 @@ static void test_threads(struct mxe_engine *eng)
 	g.d = d2;
 	g.nthreads = 0;
 	rc2 = mxe_hopper_gemm(eng, &g, &p);
-	tap_ok(!rc1 && !rc2 && !memcmp(d1, d2, sizeof(d1)), "same bits on 1 and on all threads");
+	host_check(!rc1 && !rc2 && !memcmp(d1, d2, sizeof(d1)), "same bits on 1 and on all threads");
 	rc2 = mxe_hopper_gemm(NULL, &g, &p);
-	tap_ok(!rc2 && !memcmp(d1, d2, sizeof(d1)), "same bits without an engine");
+	host_check(!rc2 && !memcmp(d1, d2, sizeof(d1)), "same bits without an engine");
 }
 
 static void test_errors(struct mxe_engine *eng)
@@ -167,33 +167,33 @@ static void test_errors(struct mxe_engine *eng)
 	struct mxe_hopper_plan p = { 0 };
 	struct mxe_gemm_desc g = desc_1x1(MXA_DTYPE_E4M3, MXA_DTYPE_F32, 64, a, a, d), e;
 
-	tap_ok(mxe_hopper_gemm(eng, &g, NULL) == MXE_ENGINE_EINVAL &&
+	host_check(mxe_hopper_gemm(eng, &g, NULL) == MXE_ENGINE_EINVAL &&
 	       mxe_hopper_gemm(eng, NULL, &p) == MXE_ENGINE_EINVAL, "NULL plan or desc -> EINVAL");
 	p.promote_k = 48;
-	tap_ok(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
+	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
 	       "promote_k not a multiple of the instruction's K -> EINVAL_OPTION");
 	p.promote_k = 0;
 	p.split_k = 2;
 	p.split_tile = 16;
-	tap_ok(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
+	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
 	       "split_tile not a multiple of the instruction's K -> EINVAL_OPTION");
 	p.split_tile = 32;
 	p.split_interleaved = 2;
-	tap_ok(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
+	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
 	       "split_interleaved other than 0/1 -> EINVAL_OPTION");
 	memset(&p, 0, sizeof(p));
 	e = g;
 	e.type_c = e.type_d = MXA_DTYPE_F16;
-	tap_ok(mxe_hopper_gemm(eng, &e, &p) == MXE_ENGINE_EINVAL_DTYPE, "f16 D -> EINVAL_DTYPE");
+	host_check(mxe_hopper_gemm(eng, &e, &p) == MXE_ENGINE_EINVAL_DTYPE, "f16 D -> EINVAL_DTYPE");
 	e = g;
 	e.type_a = e.type_b = MXA_DTYPE_S8;
 	e.type_c = e.type_d = MXA_DTYPE_S32;
-	tap_ok(mxe_hopper_gemm(eng, &e, &p) == MXE_ENGINE_EINVAL_OPTION,
+	host_check(mxe_hopper_gemm(eng, &e, &p) == MXE_ENGINE_EINVAL_OPTION,
 	       "integers (exact anyway) -> EINVAL_OPTION");
 	e = g;
 	e.scale_a = e.scale_b = s;
 	e.scale_block = 32;
-	tap_ok(mxe_hopper_gemm(eng, &e, &p) == MXE_ENGINE_EINVAL_OPTION,
+	host_check(mxe_hopper_gemm(eng, &e, &p) == MXE_ENGINE_EINVAL_OPTION,
 	       "MX scales (no such tensor core) -> EINVAL_OPTION");
 }
 
@@ -207,27 +207,27 @@ static void test_cublas_plans(void)
 	g.type_a = MXA_DTYPE_E5M2, g.type_b = MXA_DTYPE_E4M3;
 	g.m = 256, g.n = 128, g.k = 2048;
 	known = mxe_hopper_cublas_plan(&g, 0, &p);
-	tap_ok(known && p.promote_k == 128 && p.split_k == 1, "cuBLAS e5m2 x e4m3: promotion every 128");
+	host_check(known && p.promote_k == 128 && p.split_k == 1, "cuBLAS e5m2 x e4m3: promotion every 128");
 	known = mxe_hopper_cublas_plan(&g, 1, &p);
-	tap_ok(known && p.promote_k == 0, "cuBLASLt FP8 fast accumulation: one chain");
+	host_check(known && p.promote_k == 0, "cuBLASLt FP8 fast accumulation: one chain");
 	g.type_a = g.type_b = MXA_DTYPE_TF32;
 	known = mxe_hopper_cublas_plan(&g, 0, &p);
-	tap_ok(known && p.split_k == 16 && p.split_tile == 16 && !p.split_interleaved,
+	host_check(known && p.split_k == 16 && p.split_tile == 16 && !p.split_interleaved,
 	       "cuBLAS tf32 256x128x2048: split-K 16");
 	g.type_a = g.type_b = MXA_DTYPE_F64;
 	known = mxe_hopper_cublas_plan(&g, 0, &p);
-	tap_ok(known && p.split_k == 4 && p.split_tile == 32 && p.split_interleaved,
+	host_check(known && p.split_k == 4 && p.split_tile == 32 && p.split_interleaved,
 	       "cuBLAS f64 256x128x2048: four interleaved K partitions of 32");
 	g.k = 1000;
 	known = mxe_hopper_cublas_plan(&g, 0, &p);
-	tap_ok(!known && !p.split_k && !p.promote_k, "an unmeasured shape: one chain, reported as a guess");
+	host_check(!known && !p.split_k && !p.promote_k, "an unmeasured shape: one chain, reported as a guess");
 }
 
 int main(void)
 {
 	struct mxe_engine *eng = mxe_engine_create(2);
 
-	tap_begin();
+	ksft_print_header();
 	test_fp8_promotion(eng);
 	test_split_k(eng);
 	test_sliced_k(eng);
@@ -235,5 +235,5 @@ int main(void)
 	test_errors(eng);
 	test_cublas_plans();
 	mxe_engine_destroy(eng);
-	return tap_end();
+	return host_check_end();
 }

@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "tap.h"
+#include "host_check.h"
 #include "test-engine-util.h"
 
 static uint8_t A[64 * 1024], Bm[256 * 1024], C[300 * 1024], D[300 * 1024], R[300 * 1024];
@@ -87,7 +87,7 @@ static void test_mma(struct mxe_engine *eng)
 			d.flags |= s[i].flags;
 			ok &= check(mxe_mma(eng, &d), &d);
 		}
-		tap_ok(ok, "mma %s.%s m%un%uk%u%s%s: D = C + A*B bit-exact (with and without C)",
+		host_check(ok, "mma %s.%s m%un%uk%u%s%s: D = C + A*B bit-exact (with and without C)",
 		       mxe_dtype_name(s[i].td), mxe_dtype_name(s[i].t), s[i].m, s[i].n, s[i].k,
 		       s[i].flags & MXA_GEMM_F_SATFINITE ? ".satfinite" : "",
 		       s[i].t == MXA_DTYPE_B1 ? (s[i].flags & MXE_GEMM_B1_XOR ? ".xor.popc" : ".and.popc") : "");
@@ -102,7 +102,7 @@ static void test_mma(struct mxe_engine *eng)
 		r3 = mxe_mma(eng, &d);
 		d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 16, 8, 64, 0, 1);
 		r4 = mxe_mma(eng, &d);
-		tap_ok(r1 == MXE_ENGINE_EINVAL_SHAPE && r2 == MXE_ENGINE_EINVAL_SHAPE &&
+		host_check(r1 == MXE_ENGINE_EINVAL_SHAPE && r2 == MXE_ENGINE_EINVAL_SHAPE &&
 		       r3 == MXE_ENGINE_EINVAL_DTYPE && r4 == MXE_ENGINE_EINVAL_SCALE,
 		       "mma rejects bf16 m16n8k4, tf32 with f16 D, mixed f16/bf16, scales");
 	}
@@ -121,7 +121,7 @@ static void test_mma(struct mxe_engine *eng)
 		b[1] = 0x3300;	/* 2^-25 */
 		c[0] = 1.0f;
 		mxe_mma(eng, &d);
-		tap_ok(out[0] == 1.0f + 0x1p-23f,
+		host_check(out[0] == 1.0f + 0x1p-23f,
 		       "mma bf16: C + chunk rounded once (1 + 2^-24 + 2^-50 -> 1 + 2^-23)");
 	}
 }
@@ -149,7 +149,7 @@ static void test_wgmma(struct mxe_engine *eng)
 
 			d.flags |= s[i].flags;
 			ok = check(mxe_wgmma(eng, &d), &d);
-			tap_ok(ok, "wgmma m%un%uk%u %s.%s%s%s scale-d=%d: bit-exact", s[i].m, s[i].n,
+			host_check(ok, "wgmma m%un%uk%u %s.%s%s%s scale-d=%d: bit-exact", s[i].m, s[i].n,
 			       s[i].k, mxe_dtype_name(s[i].td), mxe_dtype_name(s[i].t),
 			       s[i].flags & MXE_GEMM_NEGATE_A ? " -A" : "",
 			       s[i].flags & MXE_GEMM_NEGATE_B ? " -B" : "", acc);
@@ -165,7 +165,7 @@ static void test_wgmma(struct mxe_engine *eng)
 		want = n <= 256 && (n <= 32 || n % 16 == 0) ? 0 : MXE_ENGINE_EINVAL_SHAPE;
 		nok += mxe_wgmma(eng, &d) == want;
 	}
-	tap_ok(nok == 2 * 33, "wgmma N: 8..256 step 8 (s8: 8, 16, 24, 32, then step 16); %d/66", nok);
+	host_check(nok == 2 * 33, "wgmma N: 8..256 step 8 (s8: 8, 16, 24, 32, then step 16); %d/66", nok);
 	{
 		struct mxe_gemm_desc d = op(MXA_DTYPE_F16, MXA_DTYPE_F16, MXA_DTYPE_F32, 64, 64, 32, 0, 0);
 		int r1 = mxe_wgmma(eng, &d), r2, r3, r4, r5;
@@ -179,7 +179,7 @@ static void test_wgmma(struct mxe_engine *eng)
 		r4 = mxe_wgmma(eng, &d);
 		d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, MXA_DTYPE_F32, 64, 64, 32, 0, 0);
 		r5 = mxe_wgmma(eng, &d);
-		tap_ok(r1 == MXE_ENGINE_EINVAL_SHAPE && r2 == MXE_ENGINE_EINVAL_SHAPE &&
+		host_check(r1 == MXE_ENGINE_EINVAL_SHAPE && r2 == MXE_ENGINE_EINVAL_SHAPE &&
 		       r3 == MXE_ENGINE_EINVAL_DTYPE && r4 == MXE_ENGINE_EINVAL_DTYPE && r5 == 0,
 		       "wgmma: K must be 32 bytes, M 64; b1 is .and only; bf16 has no f16 D; e4m3 x e5m2 ok");
 	}
@@ -201,7 +201,7 @@ static void test_tmatmulmx(struct mxe_engine *eng)
 
 			ok &= check(mxe_tmatmulmx(eng, &d), &d);
 		}
-		tap_ok(ok, "TMATMULMX%s <100, 24, 192, %s, %s>: bit-exact, whole K rounded once",
+		host_check(ok, "TMATMULMX%s <100, 24, 192, %s, %s>: bit-exact, whole K rounded once",
 		       "(.ACC)", mxe_dtype_name(pairs[i][0]), mxe_dtype_name(pairs[i][1]));
 	}
 	{
@@ -221,7 +221,7 @@ static void test_tmatmulmx(struct mxe_engine *eng)
 		mxe_tmatmulmx(eng, &d);
 		for (int i = 0; i < 16; i++)
 			ok &= out[i] == plain[i] + 1000.0f;
-		tap_ok(ok, "TMATMULMX.ACC adds to ACC, TMATMULMX does not");
+		host_check(ok, "TMATMULMX.ACC adds to ACC, TMATMULMX does not");
 	}
 	{
 		/* FP16/BF16 data ignore scales: garbage or NULL scales change nothing */
@@ -238,7 +238,7 @@ static void test_tmatmulmx(struct mxe_engine *eng)
 		ok &= check(0, &(struct mxe_gemm_desc){ .m = 8, .n = 8, .k = 64, .type_a = MXA_DTYPE_BF16,
 						      .type_b = MXA_DTYPE_F16, .type_d = MXA_DTYPE_F32,
 						      .a = A, .b = Bm, .d = D });
-		tap_ok(ok, "TMATMULMX with FP16/BF16 data ignores the scale tiles (NaN or absent)");
+		host_check(ok, "TMATMULMX with FP16/BF16 data ignores the scale tiles (NaN or absent)");
 	}
 	{
 		struct mxe_gemm_desc d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 4, 4, 64, 0, 1);
@@ -246,7 +246,7 @@ static void test_tmatmulmx(struct mxe_engine *eng)
 
 		SA[0 * 2 + 1] = 0xFF;
 		mxe_tmatmulmx(eng, &d);
-		tap_ok(isnan(out[0]) && isnan(out[3]) && !isnan(out[4]) && !isnan(out[15]),
+		host_check(isnan(out[0]) && isnan(out[3]) && !isnan(out[4]) && !isnan(out[15]),
 		       "TMATMULMX: a NaN scale poisons its block (row 0 only)");
 	}
 	{
@@ -263,7 +263,7 @@ static void test_tmatmulmx(struct mxe_engine *eng)
 		r5 = mxe_tmatmulmx(eng, &d);
 		d = op(MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F16, 4, 4, 64, 0, 1);
 		r6 = mxe_tmatmulmx(eng, &d);
-		tap_ok(r1 == MXE_ENGINE_EINVAL_K_ALIGN && r2 == MXE_ENGINE_EINVAL_K_ALIGN &&
+		host_check(r1 == MXE_ENGINE_EINVAL_K_ALIGN && r2 == MXE_ENGINE_EINVAL_K_ALIGN &&
 		       r3 == MXE_ENGINE_EINVAL_K_ALIGN && r4 == 0 && r5 == MXE_ENGINE_EINVAL_SCALE &&
 		       r6 == MXE_ENGINE_EINVAL_DTYPE,
 		       "TMATMULMX: FP8 needs K %% 64 == 0 (K = 96, 32 -> EINVAL_K_ALIGN), FP4 K = 96 ok, "
@@ -272,7 +272,7 @@ static void test_tmatmulmx(struct mxe_engine *eng)
 		r1 = mxe_tmatmulmx(eng, &d);
 		d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 4, 4, 64, 0, 0);
 		r2 = mxe_tmatmulmx(eng, &d);
-		tap_ok(r1 == MXE_ENGINE_EINVAL_DTYPE && r2 == MXE_ENGINE_EINVAL_SCALE,
+		host_check(r1 == MXE_ENGINE_EINVAL_DTYPE && r2 == MXE_ENGINE_EINVAL_SCALE,
 		       "TMATMULMX: s8 data -> EINVAL_DTYPE, missing FP8 scales -> EINVAL_SCALE");
 	}
 	{
@@ -289,7 +289,7 @@ static void test_tmatmulmx(struct mxe_engine *eng)
 		SA[0] = 127 + 100, SA[1] = 127 - 100, SA[2] = 127 - 60, SA[3] = 127 + 100;
 		memset(SB, 127, 4);
 		mxe_tmatmulmx(eng, &d);
-		tap_ok(out[0] == (float)ldexp(1.0, -9 - 60),
+		host_check(out[0] == (float)ldexp(1.0, -9 - 60),
 		       "TMATMULMX: 2^108 + 2^-69 - 2^108 = 2^-69 (exact sum over K)");
 	}
 }
@@ -298,10 +298,10 @@ int main(void)
 {
 	struct mxe_engine *eng = mxe_engine_create(2);
 
-	tap_begin();
+	ksft_print_header();
 	test_mma(eng);
 	test_wgmma(eng);
 	test_tmatmulmx(eng);
 	mxe_engine_destroy(eng);
-	return tap_end();
+	return host_check_end();
 }

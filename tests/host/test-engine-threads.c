@@ -9,7 +9,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "tap.h"
+#include "host_check.h"
 #include "test-engine-util.h"
 
 struct job {
@@ -101,17 +101,17 @@ int main(void)
 	unsigned nt[3] = { 1, 2, 4 };
 	char paths[64] = "";
 
-	tap_begin();
+	ksft_print_header();
 	for (int l = 0; l < 3; l++)
 		if (!mxe_engine_set_simd(simd[l]))
 			snprintf(paths + strlen(paths), sizeof(paths) - strlen(paths), "%s%s",
 				 l ? "/" : "", simd[l]);
 	mxe_engine_set_simd(NULL);
-	tap_diag("SIMD paths on this CPU: %s (the best one runs by default: %s)", paths,
+	host_diag("SIMD paths on this CPU: %s (the best one runs by default: %s)", paths,
 		 mxe_engine_simd());
 	for (int e = 0; e < 3; e++)
 		engs[e] = mxe_engine_create(nt[e]);
-	tap_ok(mxe_engine_nthreads(engs[2]) == 4 && mxe_engine_nthreads(NULL) == 1,
+	host_check(mxe_engine_nthreads(engs[2]) == 4 && mxe_engine_nthreads(NULL) == 1,
 	       "engine thread counts");
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -140,7 +140,7 @@ int main(void)
 			}
 		}
 		mxe_engine_set_simd(NULL);
-		tap_ok(same == runs, "%s %s x %s -> %s %ux%ux%u: %d/%d runs bit-identical "
+		host_check(same == runs, "%s %s x %s -> %s %ux%ux%u: %d/%d runs bit-identical "
 		       "(1..4 threads, intra/interwave, SIMD paths %s)",
 		       cases[c].accum ? "fast" : "exact", mxe_dtype_name(cases[c].a),
 		       mxe_dtype_name(cases[c].b), mxe_dtype_name(cases[c].d), cases[c].m, cases[c].n,
@@ -167,7 +167,7 @@ int main(void)
 			pthread_join(th[i], NULL);
 			bad += thread_bad[i];
 		}
-		tap_ok(!bad, "4 threads x 8 operations on one engine concurrently: all correct");
+		host_check(!bad, "4 threads x 8 operations on one engine concurrently: all correct");
 	}
 	for (int i = 0; i < 4; i++)
 		job_free(&jobs[i]);
@@ -195,13 +195,13 @@ int main(void)
 			mxe_gemm(e2, &j.d);
 			for (size_t b = 0; b < j.dbytes; b++)
 				untouched &= j.got[b] == 0xab;
-			tap_ok(untouched && mxe_engine_cancelled(),
+			host_check(untouched && mxe_engine_cancelled(),
 			       "accum %u: a call whose cancel flag is set runs no task (D untouched)",
 			       modes[i]);
 			flag = 0;
 			mxe_gemm(e2, &j.d);
 			same = !memcmp(j.got, j.want, j.dbytes);
-			tap_ok(same && !mxe_engine_cancelled(),
+			host_check(same && !mxe_engine_cancelled(),
 			       "accum %u: with the flag clear the next call gives the reference bits",
 			       modes[i]);
 			mxe_engine_cancel_on(NULL);
@@ -212,9 +212,9 @@ int main(void)
 	{
 		struct mxe_engine *e0 = mxe_engine_create(0);
 
-		tap_ok(e0 && mxe_engine_nthreads(e0) >= 1, "mxe_engine_create(0) uses the online CPUs (%u)",
+		host_check(e0 && mxe_engine_nthreads(e0) >= 1, "mxe_engine_create(0) uses the online CPUs (%u)",
 		       mxe_engine_nthreads(e0));
 		mxe_engine_destroy(e0);
 	}
-	return tap_end();
+	return host_check_end();
 }

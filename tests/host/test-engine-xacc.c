@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "mxe_xacc.h"
-#include "tap.h"
+#include "host_check.h"
 
 static uint64_t rs = 0x1234567ull;
 
@@ -41,26 +41,26 @@ int main(void)
 	struct mxe_xacc x;
 	int bad;
 
-	tap_begin();
-	tap_ok(S(1e300, 1.0, -1e300) == 1.0 && S(0x1p-1074, 1e308, -1e308) == 0.0 &&
+	ksft_print_header();
+	host_check(S(1e300, 1.0, -1e300) == 1.0 && S(0x1p-1074, 1e308, -1e308) == 0.0 &&
 	       sum_round((double[]){ 0x1p-1074, 1e308, -1e308 }, 3, MXE_XACC_F64) == 0x1p-1074,
 	       "exact cancellation across the whole double range");
-	tap_ok(S(1.0, 0x1p-24) == 1.0 && S(1.0, 0x1p-24, 0x1p-80) == 1.0 + 0x1p-23 &&
+	host_check(S(1.0, 0x1p-24) == 1.0 && S(1.0, 0x1p-24, 0x1p-80) == 1.0 + 0x1p-23 &&
 	       S(1.0 + 0x1p-23, 0x1p-24) == 1.0 + 0x1p-22 && S(-1.0, -0x1p-24, -0x1p-90) == -1.0 - 0x1p-23,
 	       "f32: one rounding to nearest, ties to even, sticky bits far below");
-	tap_ok(S(0x1p-150) == 0.0 && S(0x1p-150, 0x1p-200) == 0x1p-149 && S(0x1.8p-149) == 0x1p-148 &&
+	host_check(S(0x1p-150) == 0.0 && S(0x1p-150, 0x1p-200) == 0x1p-149 && S(0x1.8p-149) == 0x1p-148 &&
 	       S(0x1p-126, -0x1p-149) == 0x1p-126 - 0x1p-149,
 	       "f32: subnormal results round at 2^-149");
-	tap_ok(S(FLT_MAX, 0x1p103) == INFINITY && S(FLT_MAX, 0x1p102) == FLT_MAX &&
+	host_check(S(FLT_MAX, 0x1p103) == INFINITY && S(FLT_MAX, 0x1p102) == FLT_MAX &&
 	       S(-FLT_MAX, -0x1p104) == -INFINITY && S(1e300, 1e300) == INFINITY,
 	       "f32: overflow to Inf exactly at the rounding midpoint");
-	tap_ok(signbit(S(-0.0, -0.0)) && !signbit(S(-0.0, 0.0)) && !signbit(S(1.0, -1.0)) &&
+	host_check(signbit(S(-0.0, -0.0)) && !signbit(S(-0.0, 0.0)) && !signbit(S(1.0, -1.0)) &&
 	       !signbit(sum_round(NULL, 0, MXE_XACC_F32)) && signbit(S(-0.0)),
 	       "signed zeros: -0 only when every term is -0");
-	tap_ok(isnan(S(NAN, 1.0)) && isnan(S(INFINITY, -INFINITY)) && S(INFINITY, 1.0, -1e300) == INFINITY &&
+	host_check(isnan(S(NAN, 1.0)) && isnan(S(INFINITY, -INFINITY)) && S(INFINITY, 1.0, -1e300) == INFINITY &&
 	       S(-INFINITY, 5.0) == -INFINITY,
 	       "Inf/NaN: NaN wins, opposite infinities give NaN");
-	tap_ok(sum_round((double[]){ 1.0, 0x1p-11 }, 2, MXE_XACC_F16) == 1.0 &&
+	host_check(sum_round((double[]){ 1.0, 0x1p-11 }, 2, MXE_XACC_F16) == 1.0 &&
 	       sum_round((double[]){ 1.0, 0x1p-11, 0x1p-40 }, 3, MXE_XACC_F16) == 1.0 + 0x1p-10 &&
 	       sum_round((double[]){ 65504.0, 16.0 }, 2, MXE_XACC_F16) == INFINITY &&
 	       sum_round((double[]){ 65504.0, 15.9 }, 2, MXE_XACC_F16) == 65504.0 &&
@@ -84,7 +84,7 @@ int main(void)
 		if (mxe_xacc_round(&x, MXE_XACC_F64) != (double)ref)
 			bad++;
 	}
-	tap_ok(!bad, "200 sums of 1000 random 40-bit integers are exact");
+	host_check(!bad, "200 sums of 1000 random 40-bit integers are exact");
 
 	/* f64 products through TwoProd */
 	{
@@ -92,7 +92,7 @@ int main(void)
 
 		mxe_xacc_clear(&x);
 		mxe_xacc_add_dot(&x, a, b, 2, 1);
-		tap_ok(mxe_xacc_round(&x, MXE_XACC_F64) == -0x1p-60,
+		host_check(mxe_xacc_round(&x, MXE_XACC_F64) == -0x1p-60,
 		       "f64 dot: (1+2^-30)(1-2^-30) - 1 = -2^-60 exactly");
 	}
 
@@ -121,6 +121,6 @@ int main(void)
 		if (!(p == q || (isnan(p) && isnan(q))) || signbit(p) != signbit(q))
 			bad++;
 	}
-	tap_ok(!bad, "TwoSum dot product == term-by-term exact sum (2000 cases, with Inf/NaN)");
-	return tap_end();
+	host_check(!bad, "TwoSum dot product == term-by-term exact sum (2000 cases, with Inf/NaN)");
+	return host_check_end();
 }
