@@ -2,6 +2,9 @@
 /*
  * libaccel - userspace library for the MXA matrix accelerator (/dev/accel/accelN).
  *
+ * The whole API is this one header (as liburing.h is), which makes it longer than
+ * 1,000 lines: a program includes one file, and the man pages follow its sections.
+ *
  * Conventions:
  *  - Handles are opaque. A device handle and everything made from it (buffers,
  *    jobs) are not thread-safe: use one device handle per thread.

@@ -35,6 +35,7 @@
 #include "accel_internal.h"
 #define MXA_ISA_TABLE_DEFINE
 #include "asm_internal.h"
+#include "asm_lex.h"
 #include "mxa_isa.h"
 
 const char *const accel_tile_class_names[8] = { NULL, "T", "U", "M", "N", "ACC" };
@@ -68,320 +69,10 @@ const struct accel_ptx_alias accel_ptx_aliases[] = {
 	{ NULL },
 };
 
-/* ---- the assembler ------------------------------------------------------------ */
-
-struct asm_sym {
-	char *name;
-	uint64_t value;
-};
-
-struct asm_loop {
-	int line, col;
-	char label[64];
-};
-
-struct asm_ctx {
-	const struct accel_asm_opts *opts;
-	int pass;			/* 1: sizes and symbols; 2: encode */
-	struct accel_prog *prog;	/* pass 2 output, or NULL (accel_asm_line) */
-	uint32_t offset;		/* bytes emitted so far */
-
-	struct asm_sym *syms;
-	size_t nsyms, cap;
-	struct asm_loop loops[MXA_LOOP_MAX_DEPTH + 1];
-	int depth;
-
-	const char *p, *line_start;
-	int line;
-	char label[64];			/* label of the current line, "" if none */
-
-	uint32_t dw[256];		/* the current statement */
-	size_t ndw;
-	int is_command;			/* counts as a command (vs .dword) */
-
-	char *err;
-	size_t err_len;
-	jmp_buf fail;
-};
-
-static void __attribute__((noreturn, format(printf, 3, 4)))
-asm_fail(struct asm_ctx *c, const char *at, const char *fmt, ...)
-{
-	const char *file = c->opts && c->opts->filename ? c->opts->filename : NULL;
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (c->err && c->err_len)
-		snprintf(c->err, c->err_len, "%s%s%d:%d: %s", file ? file : "", file ? ":" : "",
-			 c->line, at ? (int)(at - c->line_start) + 1 : 1, msg);
-	longjmp(c->fail, 1);
-}
-
-static int at_comment(const char *p)
-{
-	return *p == ';' || (p[0] == '/' && p[1] == '/');
-}
-
-static void skip_ws(struct asm_ctx *c)
-{
-	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\r')
-		c->p++;
-}
-
-static int at_end(struct asm_ctx *c)
-{
-	skip_ws(c);
-	return !*c->p || *c->p == '\n' || at_comment(c->p);
-}
-
-static int tok_accept(struct asm_ctx *c, char ch)
-{
-	skip_ws(c);
-	if (*c->p != ch)
-		return 0;
-	c->p++;
-	return 1;
-}
-
-static const char *tok_text(const char *p)
-{
-	static __thread char buf[32];
-	size_t n = 0;
-
-	if (!*p || *p == '\n')
-		return "end of line";
-	while (p[n] && p[n] != '\n' && p[n] != ' ' && p[n] != '\t' && n < 20)
-		n++;
-	snprintf(buf, sizeof(buf), "'%.*s'", (int)n, p);
-	return buf;
-}
-
-static void expect(struct asm_ctx *c, char ch)
-{
-	if (!tok_accept(c, ch))
-		asm_fail(c, c->p, "expected '%c', found %s", ch, tok_text(c->p));
-}
-
-static int ident_start(char ch)
-{
-	return isalpha((unsigned char)ch) || ch == '_';
-}
-
-static int ident_char(char ch)
-{
-	return isalnum((unsigned char)ch) || ch == '_' || ch == '.';
-}
-
-/* An identifier at c->p: its length (0 if none); c->p stays. */
-static size_t ident_len(struct asm_ctx *c)
-{
-	size_t n = 0;
-
-	skip_ws(c);
-	if (!ident_start(*c->p))
-		return 0;
-	while (ident_char(c->p[n]))
-		n++;
-	return n;
-}
-
-/* rN / aN: the register number, or -1 if the identifier is no register. */
-static int reg_number(const char *s, size_t n)
-{
-	int v = 0;
-
-	if (n < 2 || !strchr("rRaA", s[0]))
-		return -1;
-	for (size_t i = 1; i < n; i++) {
-		if (!isdigit((unsigned char)s[i]) || v > 1000)
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
-
-static struct asm_sym *sym_find(struct asm_ctx *c, const char *name, size_t n)
-{
-	for (size_t i = 0; i < c->nsyms; i++)
-		if (strlen(c->syms[i].name) == n && !strncmp(c->syms[i].name, name, n))
-			return &c->syms[i];
-	return NULL;
-}
-
-static void sym_define(struct asm_ctx *c, const char *at, const char *name, size_t n,
-		       uint64_t value, int is_label)
-{
-	struct asm_sym *s = sym_find(c, name, n);
-
-	if (reg_number(name, n) >= 0)
-		asm_fail(c, at, "'%.*s' is a register name", (int)n, name);
-	if (s) {
-		if (c->pass == 1)
-			asm_fail(c, at, "'%.*s' defined twice", (int)n, name);
-		s->value = value;	/* pass 2: .equ values may now see later labels */
-		return;
-	}
-	if (c->nsyms == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 32;
-		struct asm_sym *ns = realloc(c->syms, cap * sizeof(*ns));
-
-		if (!ns)
-			asm_fail(c, at, "out of memory");
-		c->syms = ns;
-		c->cap = cap;
-	}
-	c->syms[c->nsyms].name = strndup(name, n);
-	if (!c->syms[c->nsyms].name)
-		asm_fail(c, at, "out of memory");
-	c->syms[c->nsyms++].value = value;
-	(void)is_label;
-}
-
-struct asm_expr {
-	uint64_t imm;
-	int nreg;
-	uint8_t reg[2];
-	const char *at;
-};
-
-static uint64_t parse_number(struct asm_ctx *c)
-{
-	const char *start = c->p;
-	uint64_t v = 0, base = 10;
-	int digits = 0;
-
-	if (c->p[0] == '0' && (c->p[1] == 'x' || c->p[1] == 'X')) {
-		base = 16;
-		c->p += 2;
-	} else if (c->p[0] == '0' && (c->p[1] == 'b' || c->p[1] == 'B')) {
-		base = 2;
-		c->p += 2;
-	}
-	for (;; c->p++, digits++) {
-		int d;
-
-		if (isdigit((unsigned char)*c->p))
-			d = *c->p - '0';
-		else if (base == 16 && isxdigit((unsigned char)*c->p))
-			d = tolower((unsigned char)*c->p) - 'a' + 10;
-		else if (*c->p == '_' && digits)
-			continue;
-		else
-			break;
-		if (d >= (int)base)
-			break;
-		if (v > (UINT64_MAX - d) / base)
-			asm_fail(c, start, "number too large");
-		v = v * base + d;
-	}
-	if (!digits)
-		asm_fail(c, start, "bad number");
-	if (base == 10 && (*c->p == 'K' || *c->p == 'M' || *c->p == 'G')) {
-		unsigned sh = *c->p == 'K' ? 10 : *c->p == 'M' ? 20 : 30;
-
-		c->p++;
-		if (*c->p == 'i' && c->p[1] == 'B')
-			c->p += 2;
-		else if (*c->p == 'B')
-			c->p++;
-		if (v >> (64 - sh))
-			asm_fail(c, start, "number too large");
-		v <<= sh;
-	}
-	if (isalnum((unsigned char)*c->p) || *c->p == '_')
-		asm_fail(c, start, "bad number");
-	return v;
-}
-
-/* value := [+|-] term { (+|-) term }; term := number | symbol | register */
-static void parse_expr(struct asm_ctx *c, int max_regs, struct asm_expr *e)
-{
-	int neg;
-
-	memset(e, 0, sizeof(*e));
-	skip_ws(c);
-	e->at = c->p;
-	if (tok_accept(c, '[')) {	/* PTX address brackets */
-		parse_expr(c, max_regs, e);
-		expect(c, ']');
-		return;
-	}
-	neg = tok_accept(c, '-') ? 1 : (tok_accept(c, '+'), 0);
-	for (;;) {
-		const char *t;
-		size_t n;
-
-		skip_ws(c);
-		t = c->p;
-		if (isdigit((unsigned char)*c->p)) {
-			uint64_t v = parse_number(c);
-
-			e->imm += neg ? -v : v;
-		} else if ((n = ident_len(c))) {
-			int r = reg_number(t, n);
-
-			c->p += n;
-			if (r >= 0) {
-				if (r >= MXA_NUM_REGS)
-					asm_fail(c, t, "no register %.*s (r0..r%d)", (int)n, t,
-						 MXA_NUM_REGS - 1);
-				if (neg)
-					asm_fail(c, t, "a register can only be added");
-				if (e->nreg >= max_regs)
-					asm_fail(c, t, max_regs ? "too many registers in one operand" :
-						 "no register allowed here");
-				e->reg[e->nreg++] = r;
-			} else {
-				struct asm_sym *s = sym_find(c, t, n);
-				uint64_t v = 0;
-
-				if (s) {
-					v = s->value;
-				} else if (c->opts && c->opts->resolve) {
-					char name[128];
-
-					snprintf(name, sizeof(name), "%.*s", (int)n, t);
-					if (c->opts->resolve(c->opts->arg, name, &v) && c->pass == 2)
-						asm_fail(c, t, "undefined symbol '%.*s'", (int)n, t);
-				} else if (c->pass == 2) {
-					asm_fail(c, t, "undefined symbol '%.*s'", (int)n, t);
-				}
-				e->imm += neg ? -v : v;
-			}
-		} else {
-			asm_fail(c, t, "expected a value, found %s", tok_text(t));
-		}
-		if (tok_accept(c, '+'))
-			neg = 0;
-		else if (tok_accept(c, '-'))
-			neg = 1;
-		else
-			break;
-	}
-}
-
-static void check_u32(struct asm_ctx *c, const struct asm_expr *e, int is_signed)
-{
-	int64_t s = (int64_t)e->imm;
-
-	if (e->imm > UINT32_MAX && !(is_signed && s >= INT32_MIN && s < 0) &&
-	    !(s < 0 && s >= -(int64_t)UINT32_MAX))
-		asm_fail(c, e->at, "value 0x%llx does not fit in 32 bits",
-			 (unsigned long long)e->imm);
-}
-
-static void put_reg(struct asm_ctx *c, uint8_t dw, uint8_t shift, uint8_t reg)
-{
-	c->dw[dw] |= (uint32_t)reg << shift;
-}
-
 static int parse_dtype(struct asm_ctx *c)
 {
 	const char *t = c->p;
-	size_t n = ident_len(c);
+	size_t n = asm_ident_len(c);
 
 	t = c->p;
 	for (int i = 0; n && i < MXA_DTYPE_COUNT; i++) {
@@ -393,7 +84,7 @@ static int parse_dtype(struct asm_ctx *c)
 		}
 	}
 	asm_fail(c, t, "expected an element type (f32, f16, bf16, e4m3, ...), found %s",
-		 tok_text(t));
+		 asm_tok_text(t));
 }
 
 static void parse_tensor(struct asm_ctx *c)
@@ -401,26 +92,26 @@ static void parse_tensor(struct asm_ctx *c)
 	struct asm_expr e;
 	int d = 0;
 
-	expect(c, '[');
-	parse_expr(c, 0, &e);
+	asm_expect(c, '[');
+	asm_parse_expr(c, 0, &e);
 	if (e.imm & 63)
 		asm_fail(c, e.at, "tensor map address must be 64-byte aligned");
 	c->dw[1] = (uint32_t)e.imm;
 	c->dw[2] = (uint32_t)(e.imm >> 32);
-	expect(c, ',');
-	expect(c, '{');
+	asm_expect(c, ',');
+	asm_expect(c, '{');
 	do {
 		if (d == MXA_TMA_MAX_RANK)
 			asm_fail(c, c->p, "at most %d coordinates", MXA_TMA_MAX_RANK);
-		parse_expr(c, 1, &e);
-		check_u32(c, &e, 1);
+		asm_parse_expr(c, 1, &e);
+		asm_check_u32(c, &e, 1);
 		c->dw[5 + d] = (uint32_t)e.imm;
 		if (e.nreg)
 			c->dw[10] |= (uint32_t)e.reg[0] << (5 * d);
 		d++;
-	} while (tok_accept(c, ','));
-	expect(c, '}');
-	expect(c, ']');
+	} while (asm_tok_accept(c, ','));
+	asm_expect(c, '}');
+	asm_expect(c, ']');
 }
 
 /* GEMM's operands: key=value, the fields of struct mxa_isa_gemm. */
@@ -445,7 +136,7 @@ const char *const accel_gemm_sched_names[2] = { "intrawave", "interwave" };
 static int parse_name(struct asm_ctx *c, const char *const *names, int count, const char *what)
 {
 	const char *t;
-	size_t n = ident_len(c);
+	size_t n = asm_ident_len(c);
 
 	t = c->p;
 	for (int i = 0; n && i < count; i++) {
@@ -455,8 +146,8 @@ static int parse_name(struct asm_ctx *c, const char *const *names, int count, co
 		}
 	}
 	if (isdigit((unsigned char)*t))
-		return (int)parse_number(c);
-	asm_fail(c, t, "expected %s, found %s", what, tok_text(t));
+		return (int)asm_parse_number(c);
+	asm_fail(c, t, "expected %s, found %s", what, asm_tok_text(t));
 }
 
 static void parse_gemm(struct asm_ctx *c)
@@ -464,9 +155,9 @@ static void parse_gemm(struct asm_ctx *c)
 	uint8_t raw[sizeof(struct mxa_isa_gemm)] = { 0 };
 	uint32_t seen = 0;
 
-	while (!at_end(c)) {
+	while (!asm_at_end(c)) {
 		const char *t = c->p;
-		size_t n = ident_len(c);
+		size_t n = asm_ident_len(c);
 		const struct accel_gemm_key *k;
 		uint64_t v = 0;
 
@@ -475,13 +166,13 @@ static void parse_gemm(struct asm_ctx *c)
 				break;
 		if (!k->name)
 			asm_fail(c, t, "expected a GEMM field (m=, n=, k=, type_a=, a=, ...), found %s",
-				 tok_text(t));
+				 asm_tok_text(t));
 		if (seen & (1u << (k - accel_gemm_keys)))
 			asm_fail(c, t, "%s given twice", k->name);
 		seen |= 1u << (k - accel_gemm_keys);
 		c->p += n;
-		expect(c, '=');
-		skip_ws(c);
+		asm_expect(c, '=');
+		asm_skip_ws(c);
 		switch (k->kind) {
 		case GK_DTYPE:
 			v = parse_dtype(c);
@@ -494,25 +185,25 @@ static void parse_gemm(struct asm_ctx *c)
 			break;
 		case GK_FLAGS:
 			do {
-				skip_ws(c);
+				asm_skip_ws(c);
 				if (isdigit((unsigned char)*c->p))
-					v |= parse_number(c);
+					v |= asm_parse_number(c);
 				else
 					v |= 1u << parse_name(c, accel_gemm_flag_names, 3,
 							      "acc, satfinite or b_kn");
-			} while (tok_accept(c, '|'));
+			} while (asm_tok_accept(c, '|'));
 			break;
 		default: {
 			struct asm_expr e;
 
-			parse_expr(c, 0, &e);
+			asm_parse_expr(c, 0, &e);
 			if (k->size == 4)
-				check_u32(c, &e, 0);
+				asm_check_u32(c, &e, 0);
 			v = e.imm;
 		}
 		}
 		memcpy(raw + k->offset, &v, k->size);	/* little-endian host */
-		if (!tok_accept(c, ','))
+		if (!asm_tok_accept(c, ','))
 			break;
 	}
 	memcpy(&c->dw[1], raw, sizeof(raw));
@@ -525,7 +216,7 @@ static uint32_t parse_tile(struct asm_ctx *c)
 	size_t n;
 	int cls;
 
-	skip_ws(c);
+	asm_skip_ws(c);
 	t = c->p;
 	for (n = 0; isalpha((unsigned char)t[n]); n++)
 		;
@@ -535,7 +226,7 @@ static uint32_t parse_tile(struct asm_ctx *c)
 			break;
 	if (!n || cls == 8 || !accel_tile_class_names[cls])
 		asm_fail(c, t, "expected a tile register (T#n, U#n, M#n, N#n, ACC#n), found %s",
-			 tok_text(t));
+			 asm_tok_text(t));
 	c->p += n;
 	uint32_t tile = (uint32_t)cls << 8;
 
@@ -543,7 +234,7 @@ static uint32_t parse_tile(struct asm_ctx *c)
 		c->p++;
 		if (!isdigit((unsigned char)*c->p))
 			asm_fail(c, c->p, "expected a tile register number");
-		uint64_t idx = parse_number(c);
+		uint64_t idx = asm_parse_number(c);
 
 		if (idx > 0xff)
 			asm_fail(c, t, "tile register number too large");
@@ -551,7 +242,7 @@ static uint32_t parse_tile(struct asm_ctx *c)
 	} else if (strcmp(accel_tile_class_names[cls], "ACC")) {
 		asm_fail(c, c->p, "expected '#' and the tile register number");
 	}
-	if (!strncasecmp(c->p, ".reuse", 6) && !ident_char(c->p[6])) {
+	if (!strncasecmp(c->p, ".reuse", 6) && !asm_ident_char(c->p[6])) {
 		c->p += 6;
 		tile |= 0x8000u;
 	}
@@ -564,10 +255,10 @@ static uint32_t parse_shape(struct asm_ctx *c)
 	unsigned m, n, k;
 	int len = 0;
 
-	skip_ws(c);
-	if (sscanf(c->p, "m%un%uk%u%n", &m, &n, &k, &len) != 3 || !len || ident_char(c->p[len]) ||
+	asm_skip_ws(c);
+	if (sscanf(c->p, "m%un%uk%u%n", &m, &n, &k, &len) != 3 || !len || asm_ident_char(c->p[len]) ||
 	    m > 255 || n > 255 || k > 0xffff)
-		asm_fail(c, c->p, "expected a shape mMnNkK (m16n8k16), found %s", tok_text(c->p));
+		asm_fail(c, c->p, "expected a shape mMnNkK (m16n8k16), found %s", asm_tok_text(c->p));
 	c->p += len;
 	return m | n << 8 | k << 16;
 }
@@ -579,39 +270,39 @@ static void parse_tmm(struct asm_ctx *c)
 	struct asm_expr e;
 	int i, last = -1, ta;
 
-	expect(c, '<');
+	asm_expect(c, '<');
 	for (i = 0; i < 3; i++) {
-		skip_ws(c);
+		asm_skip_ws(c);
 		if (strncasecmp(c->p, "LB", 2) || c->p[2] != '0' + i)
 			asm_fail(c, c->p, "expected LB%d:", i);
 		c->p += 3;
-		expect(c, ':');
-		parse_expr(c, 1, &e);
-		check_u32(c, &e, 0);
+		asm_expect(c, ':');
+		asm_parse_expr(c, 1, &e);
+		asm_check_u32(c, &e, 0);
 		c->dw[2 + i] = (uint32_t)e.imm;
 		if (e.nreg)
 			c->dw[5] |= (uint32_t)e.reg[0] << (8 * i);
-		expect(c, ',');
+		asm_expect(c, ',');
 	}
-	skip_ws(c);
+	asm_skip_ws(c);
 	ta = parse_dtype(c);
 	c->dw[1] = ta | ta << 8;
-	if (tok_accept(c, ',')) {
-		skip_ws(c);
+	if (asm_tok_accept(c, ',')) {
+		asm_skip_ws(c);
 		c->dw[1] = ta | parse_dtype(c) << 8;
 	}
-	expect(c, '>');
-	tok_accept(c, ',');
+	asm_expect(c, '>');
+	asm_tok_accept(c, ',');
 	for (;;) {
 		const char *t;
 		uint32_t tile;
 		int cls;
 
-		skip_ws(c);
+		asm_skip_ws(c);
 		t = c->p;
 		tile = parse_tile(c);
 		cls = (tile >> 8) & 0x7f;
-		expect(c, ',');
+		asm_expect(c, ',');
 		if (cls == 5) {		/* ACC: the sources are done */
 			acc = tile;
 			break;
@@ -623,19 +314,19 @@ static void parse_tmm(struct asm_ctx *c)
 	}
 	if (!tiles[0] || !tiles[2])
 		asm_fail(c, c->p, "TMATMULMX needs a T tile (A) and an M tile (B)");
-	skip_ws(c);
+	asm_skip_ws(c);
 	if (strncmp(c->p, "->", 2))
 		asm_fail(c, c->p, "expected ->ACC<size>");
 	c->p += 2;
 	acc2 = parse_tile(c);
 	if (acc2 != acc)
 		asm_fail(c, c->p, "the destination must be the ACC tile named before it");
-	expect(c, '<');
-	skip_ws(c);
+	asm_expect(c, '<');
+	asm_skip_ws(c);
 	e.at = c->p;
-	e.imm = parse_number(c);
-	check_u32(c, &e, 0);
-	expect(c, '>');
+	e.imm = asm_parse_number(c);
+	asm_check_u32(c, &e, 0);
+	asm_expect(c, '>');
 	c->dw[6] = tiles[0] | tiles[1] << 16;
 	c->dw[7] = tiles[2] | tiles[3] << 16;
 	c->dw[8] = acc;
@@ -646,41 +337,41 @@ static void parse_operand(struct asm_ctx *c, const struct mxa_isa_opnd *op)
 {
 	struct asm_expr e;
 
-	skip_ws(c);
+	asm_skip_ws(c);
 	switch (op->kind) {
 	case MXA_OPND_U64:
-		parse_expr(c, 0, &e);
+		asm_parse_expr(c, 0, &e);
 		c->dw[op->dw] = (uint32_t)e.imm;
 		c->dw[op->dw + 1] = (uint32_t)(e.imm >> 32);
 		break;
 	case MXA_OPND_U32:
-		parse_expr(c, 0, &e);
-		check_u32(c, &e, op->flags & MXA_OPND_F_SIGNED);
+		asm_parse_expr(c, 0, &e);
+		asm_check_u32(c, &e, op->flags & MXA_OPND_F_SIGNED);
 		if (op->mask && ((uint32_t)e.imm & ~op->mask))
 			asm_fail(c, e.at, "value out of range (at most %u)", op->mask);
 		c->dw[op->dw] |= (uint32_t)e.imm;
 		break;
 	case MXA_OPND_REG: {
 		const char *t = c->p;
-		size_t n = ident_len(c);
-		int r = reg_number(t, n);
+		size_t n = asm_ident_len(c);
+		int r = asm_reg_number(t, n);
 
 		if (r < 0)
 			asm_fail(c, t, "expected a register r0..r%d, found %s", MXA_NUM_REGS - 1,
-				 tok_text(t));
+				 asm_tok_text(t));
 		if (r >= MXA_NUM_REGS)
 			asm_fail(c, t, "no register %.*s (r0..r%d)", (int)n, t, MXA_NUM_REGS - 1);
 		c->p += n;
-		put_reg(c, op->dw, op->shift, r);
+		asm_put_reg(c, op->dw, op->shift, r);
 		break;
 	}
 	case MXA_OPND_RI64:
 	case MXA_OPND_RRI64:
-		parse_expr(c, op->kind == MXA_OPND_RRI64 ? 2 : 1, &e);
+		asm_parse_expr(c, op->kind == MXA_OPND_RRI64 ? 2 : 1, &e);
 		c->dw[op->dw] = (uint32_t)e.imm;
 		c->dw[op->dw + 1] = (uint32_t)(e.imm >> 32);
 		for (int i = 0; i < e.nreg; i++)
-			put_reg(c, op->rdw, op->rshift + 8 * i, e.reg[i]);
+			asm_put_reg(c, op->rdw, op->rshift + 8 * i, e.reg[i]);
 		break;
 	case MXA_OPND_TILE:
 		c->dw[op->dw] |= parse_tile(c) << op->shift;
@@ -696,13 +387,13 @@ static void parse_operand(struct asm_ctx *c, const struct mxa_isa_opnd *op)
 			c->dw[op->dw] = parse_tile(c);
 			break;
 		}
-		parse_expr(c, 1, &e);
-		check_u32(c, &e, op->flags & MXA_OPND_F_SIGNED);
+		asm_parse_expr(c, 1, &e);
+		asm_check_u32(c, &e, op->flags & MXA_OPND_F_SIGNED);
 		if (op->mask && ((uint32_t)e.imm & ~op->mask))
 			asm_fail(c, e.at, "value out of range (at most %u)", op->mask);
 		c->dw[op->dw] |= (uint32_t)e.imm;
 		if (e.nreg)
-			put_reg(c, op->rdw, op->rshift, e.reg[0]);
+			asm_put_reg(c, op->rdw, op->rshift, e.reg[0]);
 		break;
 	case MXA_OPND_CLASS: {
 		static const char *const classes[] = { "mma", "copy" };
@@ -711,7 +402,7 @@ static void parse_operand(struct asm_ctx *c, const struct mxa_isa_opnd *op)
 		break;
 	}
 	case MXA_OPND_DTYPE:
-		put_reg(c, op->dw, op->shift, parse_dtype(c));
+		asm_put_reg(c, op->dw, op->shift, parse_dtype(c));
 		break;
 	case MXA_OPND_TENSOR:
 		parse_tensor(c);
@@ -732,13 +423,13 @@ static void parse_operands(struct asm_ctx *c, const struct mxa_isa_cmd *cmd, int
 
 		if (op->kind == MXA_OPND_CLASS && skip_class)
 			continue;
-		if ((op->flags & MXA_OPND_F_OPTIONAL) && at_end(c))
+		if ((op->flags & MXA_OPND_F_OPTIONAL) && asm_at_end(c))
 			break;
 		if (!first && !space)
-			expect(c, ',');
+			asm_expect(c, ',');
 		first = 0;
 		space = op->flags & MXA_OPND_F_SPACE;
-		if (at_end(c))
+		if (asm_at_end(c))
 			asm_fail(c, c->p, "%s: missing operand", cmd->mnemonic);
 		parse_operand(c, op);
 	}
@@ -767,7 +458,7 @@ static void loop_bookkeeping(struct asm_ctx *c, const struct mxa_isa_cmd *cmd, c
 		if (!c->depth)
 			asm_fail(c, mn, "ENDLOOP without LOOP");
 		c->depth--;
-		if ((n = ident_len(c))) {	/* ENDLOOP label: must close that LOOP */
+		if ((n = asm_ident_len(c))) {	/* ENDLOOP label: must close that LOOP */
 			const char *l = c->loops[c->depth].label;
 
 			if (strlen(l) != n || strncmp(l, c->p, n))
@@ -823,10 +514,10 @@ static void parse_statement(struct asm_ctx *c)
 	c->ndw = 0;
 	c->is_command = 0;
 	c->label[0] = 0;
-	if (at_end(c))
+	if (asm_at_end(c))
 		return;
 	/* label: */
-	n = ident_len(c);
+	n = asm_ident_len(c);
 	if (n) {
 		const char *q = c->p + n;
 
@@ -836,25 +527,25 @@ static void parse_statement(struct asm_ctx *c)
 			if (n >= sizeof(c->label))
 				asm_fail(c, c->p, "label too long");
 			if (c->pass == 1)
-				sym_define(c, c->p, c->p, n, c->offset, 1);
+				asm_sym_define(c, c->p, c->p, n, c->offset, 1);
 			snprintf(c->label, sizeof(c->label), "%.*s", (int)n, c->p);
 			c->p = q + 1;
-			if (at_end(c))
+			if (asm_at_end(c))
 				return;
 		}
 	}
-	skip_ws(c);
+	asm_skip_ws(c);
 	if (*c->p == '.') {
 		parse_directive(c);
 		goto done;
 	}
 	mn = c->p;
 	n = 0;
-	while (ident_char(mn[n]) || (mn[n] == ':' && mn[n + 1] == ':') ||
+	while (asm_ident_char(mn[n]) || (mn[n] == ':' && mn[n + 1] == ':') ||
 	       (mn[n] == ':' && n && mn[n - 1] == ':'))
 		n++;
 	if (!n)
-		asm_fail(c, mn, "expected a command, found %s", tok_text(mn));
+		asm_fail(c, mn, "expected a command, found %s", asm_tok_text(mn));
 	c->p += n;
 
 	for (al = accel_ptx_aliases; al->ptx; al++) {
@@ -892,8 +583,8 @@ static void parse_statement(struct asm_ctx *c)
 	parse_operands(c, cmd, 0);
 	loop_bookkeeping(c, cmd, mn);
 done:
-	if (!at_end(c))
-		asm_fail(c, c->p, "unexpected %s", tok_text(c->p));
+	if (!asm_at_end(c))
+		asm_fail(c, c->p, "unexpected %s", asm_tok_text(c->p));
 }
 
 /* { v, v, ... } */
@@ -902,14 +593,14 @@ static int parse_list(struct asm_ctx *c, uint64_t *v, int max)
 	struct asm_expr e;
 	int n = 0;
 
-	expect(c, '{');
+	asm_expect(c, '{');
 	do {
 		if (n == max)
 			asm_fail(c, c->p, "at most %d values", max);
-		parse_expr(c, 0, &e);
+		asm_parse_expr(c, 0, &e);
 		v[n++] = e.imm;
-	} while (tok_accept(c, ','));
-	expect(c, '}');
+	} while (asm_tok_accept(c, ','));
+	asm_expect(c, '}');
 	return n;
 }
 
@@ -920,15 +611,15 @@ static void parse_tmap(struct asm_ctx *c, const char *name, size_t nlen)
 	int ndims = 0, nbox = 0, nstrides = -1;
 	char sym[128];
 
-	while (tok_accept(c, ',')) {
+	while (asm_tok_accept(c, ',')) {
 		const char *t;
-		size_t n = ident_len(c);
+		size_t n = asm_ident_len(c);
 		struct asm_expr e;
 
 		t = c->p;
 		c->p += n;
-		expect(c, '=');
-		skip_ws(c);
+		asm_expect(c, '=');
+		asm_skip_ws(c);
 		if (n == 4 && !strncmp(t, "dims", 4)) {
 			ndims = parse_list(c, dims, 5);
 		} else if (n == 3 && !strncmp(t, "box", 3)) {
@@ -941,7 +632,7 @@ static void parse_tmap(struct asm_ctx *c, const char *name, size_t nlen)
 			m.oob_fill = parse_name(c, oob, 2, "zero or nan");
 		} else if ((n == 4 && !strncmp(t, "addr", 4)) || (n == 4 && !strncmp(t, "elem", 4)) ||
 			   (n == 7 && !strncmp(t, "swizzle", 7))) {
-			parse_expr(c, 0, &e);
+			asm_parse_expr(c, 0, &e);
 			v = e.imm;
 			if (t[0] == 'a')
 				m.global_addr = v;
@@ -978,7 +669,7 @@ static void parse_tmap(struct asm_ctx *c, const char *name, size_t nlen)
 		ret = c->opts->tensor_map(c->opts->arg, sym, &m, &va);
 		if (ret)
 			asm_fail(c, name, ".tmap %s: %s", sym, accel_strerror(ret));
-		sym_define(c, name, name, nlen, va, 0);
+		asm_sym_define(c, name, name, nlen, va, 0);
 	}
 }
 
@@ -988,23 +679,23 @@ static void parse_directive(struct asm_ctx *c)
 	size_t n = 1;
 	struct asm_expr e;
 
-	while (ident_char(d[n]))
+	while (asm_ident_char(d[n]))
 		n++;
 	c->p += n;
 	if (n == 6 && !strncmp(d, ".dword", 6)) {
 		do {
 			if (c->ndw == sizeof(c->dw) / sizeof(c->dw[0]))
 				asm_fail(c, c->p, "too many dwords on one line");
-			parse_expr(c, 0, &e);
-			check_u32(c, &e, 1);
+			asm_parse_expr(c, 0, &e);
+			asm_check_u32(c, &e, 1);
 			c->dw[c->ndw++] = (uint32_t)e.imm;
-		} while (tok_accept(c, ','));
+		} while (asm_tok_accept(c, ','));
 		return;
 	}
 	if ((n == 4 && !strncmp(d, ".equ", 4)) || (n == 4 && !strncmp(d, ".set", 4)) ||
 	    (n == 7 && !strncmp(d, ".buffer", 7)) || (n == 5 && !strncmp(d, ".tmap", 5))) {
 		const char *name;
-		size_t nl = ident_len(c);
+		size_t nl = asm_ident_len(c);
 
 		name = c->p;
 		if (!nl)
@@ -1014,8 +705,8 @@ static void parse_directive(struct asm_ctx *c)
 			parse_tmap(c, name, nl);
 			return;
 		}
-		expect(c, ',');
-		parse_expr(c, 0, &e);
+		asm_expect(c, ',');
+		asm_parse_expr(c, 0, &e);
 		if (d[1] == 'b') {
 			char sym[128];
 			uint64_t va = 0;
@@ -1029,10 +720,10 @@ static void parse_directive(struct asm_ctx *c)
 			ret = c->opts->buffer(c->opts->arg, sym, e.imm, &va);
 			if (ret)
 				asm_fail(c, d, ".buffer %s: %s", sym, accel_strerror(ret));
-			sym_define(c, name, name, nl, va, 0);
+			asm_sym_define(c, name, name, nl, va, 0);
 			return;
 		}
-		sym_define(c, name, name, nl, e.imm, 0);
+		asm_sym_define(c, name, name, nl, e.imm, 0);
 		return;
 	}
 	asm_fail(c, d, "unknown directive '%.*s'", (int)n, d);

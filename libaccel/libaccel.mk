@@ -11,7 +11,7 @@
 LIBACCEL_DIR := libaccel
 LIBACCEL_SRCS := $(addprefix $(LIBACCEL_DIR)/, \
 	device.c bo.c prog.c job.c submit_ioctl.c submit_uring.c error.c gemm.c mx.c prog_ops.c \
-	asm.c disasm.c group.c vm.c sync.c tmap.c prime.c queue.c)
+	asm.c asm_lex.c disasm.c group.c vm.c sync.c tmap.c prime.c queue.c)
 LIBACCEL_HDRS := $(wildcard $(LIBACCEL_DIR)/*.h uapi/*.h uapi/drm/*.h)
 LIBACCEL_OBJS := $(patsubst $(LIBACCEL_DIR)/%.c,$(BUILD)/libaccel/%.o,$(LIBACCEL_SRCS))
 LIBACCEL_LIB := $(BUILD)/libaccel/libaccel.a

@@ -33,6 +33,7 @@
 
 #include "mxa_isa.h"
 #include "mxa_regs.h"
+#include "fuzz_rand.h"
 
 #define BAR0		0xe0000000ull	/* where we place BAR0 */
 #define BAR1		0xe0100000ull	/* MSI-X table */
@@ -45,21 +46,7 @@ static int to_qemu = -1, from_qemu = -1;
 static FILE *logf;
 static char rbuf[1 << 16];
 static size_t rlen;
-static uint64_t rng;
 static unsigned long long n_cmds;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static uint64_t rnd_below(uint64_t n)
-{
-	return n ? rnd() % n : 0;
-}
 
 static void die_finding(const char *why)
 {
@@ -646,7 +633,7 @@ int main(int argc, char **argv)
 	for (;;) {
 		uint64_t input_seed = seed + inputs * 0x9e3779b97f4a7c15ull;
 
-		rng = input_seed | 1;
+		rng_state = input_seed | 1;
 		one_input();
 		/* the device must still answer after every input */
 		if (readl(BAR0 + MXA_REG_ID) != MXA_ID_VALUE) {

@@ -6,7 +6,7 @@
 FUZZ_DEVICE := $(BUILD)/tests/fuzz-device
 FUZZ_SECONDS := $(if $(SECONDS),$(SECONDS),60)
 
-$(FUZZ_DEVICE): tests/fuzz/fuzz-device.c $(wildcard uapi/*.h)
+$(FUZZ_DEVICE): tests/fuzz/fuzz-device.c tests/fuzz/fuzz_rand.h $(wildcard uapi/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 

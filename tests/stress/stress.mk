@@ -22,7 +22,7 @@ PROCS ?= 3
 THREADS ?= 2
 RELOADS ?= 100
 
-$(FUZZ_DRIVER): tests/fuzz/fuzz-driver.c tests/stress/mxa_counters.h $(LIBACCEL_HDRS)
+$(FUZZ_DRIVER): tests/fuzz/fuzz-driver.c tests/fuzz/fuzz_rand.h tests/stress/mxa_counters.h $(LIBACCEL_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STRESS_CFLAGS) -static -o $@ $< -luring
 

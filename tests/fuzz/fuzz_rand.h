@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_rand.h - the fuzzers' random numbers (xorshift64, seeded by setting rng_state
+ * to an odd value, so a seed replays a run), biased to edge values.
+ */
+#ifndef FUZZ_RAND_H
+#define FUZZ_RAND_H
+
+#include <stdint.h>
+
+static uint64_t rng_state;
+
+static inline uint64_t rnd(void)
+{
+	uint64_t x = rng_state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return rng_state = x;
+}
+
+static inline uint64_t rnd_below(uint64_t n)
+{
+	return n ? rnd() % n : 0;
+}
+
+static inline int one_in(uint64_t n)
+{
+	return rnd_below(n) == 0;
+}
+
+static inline uint64_t edge64(void)
+{
+	static const uint64_t edges[] = {
+		0, 1, 2, 3, 4, 7, 8, 15, 16, 63, 64, 127, 128, 255, 256, 4095, 4096, 4097,
+		65536, 1ull << 20, (1ull << 24) + 4, 0x7fffffffull, 0x80000000ull,
+		0xfffffffcull, 0xffffffffull, 1ull << 32, 1ull << 40, 1ull << 47, 1ull << 48,
+		0x7fffffffffffffffull, 0x8000000000000000ull, ~0ull - 3, ~0ull,
+		0xffff888000000000ull, 0xffffffff81000000ull,
+	};
+
+	switch (rnd_below(4)) {
+	case 0:
+		return rnd();
+	case 1:
+		return rnd() & 0xfff;
+	default:
+		return edges[rnd_below(sizeof(edges) / sizeof(edges[0]))];
+	}
+}
+
+static inline uint32_t edge32(void)
+{
+	return (uint32_t)edge64();
+}
+
+#endif /* FUZZ_RAND_H */
