@@ -108,8 +108,8 @@ static int mxa_vm_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(mxa_vm);
 
-static ssize_t mxa_reset_queue_write(struct file *f, const char __user *buf, size_t len,
-				     loff_t *pos)
+/* The hardware queue whose index was written to a debugfs file, or an ERR_PTR. */
+static struct mxa_queue *mxa_debugfs_queue(struct file *f, const char __user *buf, size_t len)
 {
 	struct mxa_device *mdev = file_inode(f)->i_private;
 	u32 queue;
@@ -117,10 +117,21 @@ static ssize_t mxa_reset_queue_write(struct file *f, const char __user *buf, siz
 
 	ret = kstrtou32_from_user(buf, len, 0, &queue);
 	if (ret)
-		return ret;
+		return ERR_PTR(ret);
 	if (queue >= mdev->num_queues)
-		return -EINVAL;
-	ret = mxa_queue_reset_force(&mdev->queues[array_index_nospec(queue, mdev->num_queues)]);
+		return ERR_PTR(-EINVAL);
+	return &mdev->queues[array_index_nospec(queue, mdev->num_queues)];
+}
+
+static ssize_t mxa_reset_queue_write(struct file *f, const char __user *buf, size_t len,
+				     loff_t *pos)
+{
+	struct mxa_queue *q = mxa_debugfs_queue(f, buf, len);
+	int ret;
+
+	if (IS_ERR(q))
+		return PTR_ERR(q);
+	ret = mxa_queue_reset_force(q);
 	return ret ? ret : len;
 }
 
@@ -134,17 +145,10 @@ static const struct file_operations mxa_reset_queue_fops = {
 static ssize_t mxa_inject_queue_stop_write(struct file *f, const char __user *buf,
 					   size_t len, loff_t *pos)
 {
-	struct mxa_device *mdev = file_inode(f)->i_private;
-	struct mxa_queue *q;
-	u32 queue;
-	int ret;
+	struct mxa_queue *q = mxa_debugfs_queue(f, buf, len);
 
-	ret = kstrtou32_from_user(buf, len, 0, &queue);
-	if (ret)
-		return ret;
-	if (queue >= mdev->num_queues)
-		return -EINVAL;
-	q = &mdev->queues[array_index_nospec(queue, mdev->num_queues)];
+	if (IS_ERR(q))
+		return PTR_ERR(q);
 	spin_lock_irq(&q->lock);
 	mxa_qwrite(q, MXA_QREG_TAIL, q->size);	/* no such slot */
 	spin_unlock_irq(&q->lock);
