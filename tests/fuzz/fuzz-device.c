@@ -31,7 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mxa_isa.h"
+#define MXA_ISA_TABLE_DEFINE
+#include "mxa_isa_table.h"
 #include "mxa_regs.h"
 #include "fuzz_rand.h"
 
@@ -268,7 +269,7 @@ static size_t random_program(uint32_t *dw, size_t max)
 	size_t n = 0;
 
 	while (n < max) {
-		uint32_t op, len;
+		uint32_t op, len, flags = ~0u;
 
 		switch (rnd_below(10)) {
 		case 0:
@@ -284,16 +285,26 @@ static size_t random_program(uint32_t *dw, size_t max)
 			op = MXA_OP_GEMM;
 			len = MXA_GEMM_DWORDS;
 			break;
-		default:
+		case 4:
 			op = rnd_below(0x80);
 			len = 1 + rnd_below(12);
 			break;
+		default: {	/* a command of the ISA table: its length, its flags */
+			const struct mxa_isa_cmd *cmd = random_command();
+
+			op = cmd->opcode;
+			len = cmd->dwords;
+			flags = rnd_below(8) ? rnd() & cmd->flags : rnd() & 0xffff;
+			break;
+		}
 		}
 		if (n + len > max)
 			len = max - n;
 		if (len == 0)
 			break;
-		dw[n] = MXA_CMD_HEADER(op, len, rnd_below(8) ? 0 : rnd() & 0xffff);
+		if (flags == ~0u)
+			flags = rnd_below(8) ? 0 : rnd() & 0xffff;
+		dw[n] = MXA_CMD_HEADER(op, len, flags);
 		for (uint32_t i = 1; i < len; i++)
 			dw[n + i] = interesting32();
 		if (op == MXA_OP_FENCE_WRITE && len == MXA_FENCE_WRITE_DWORDS) {

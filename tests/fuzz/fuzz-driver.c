@@ -194,19 +194,6 @@ static int64_t pick_timeout(void)
 
 /* ---- programs ---- */
 
-/* A command of the ISA table, each equally likely. */
-static const struct mxa_isa_cmd *random_command(void)
-{
-	static uint8_t ops[MXA_ISA_OPCODES];
-	static uint32_t nops;
-
-	if (!nops)
-		for (uint32_t op = 0; op < MXA_ISA_OPCODES; op++)
-			if (mxa_isa_lookup(op))
-				ops[nops++] = (uint8_t)op;
-	return mxa_isa_lookup(ops[rnd_below(nops)]);
-}
-
 /* Write a random program of up to @max dwords at @p; returns its size in dwords. */
 static uint32_t gen_program(struct worker *w, uint32_t *p, uint32_t max)
 {

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_rand.h - the fuzzers' random numbers (xorshift64, seeded by setting rng_state
- * to an odd value, so a seed replays a run), biased to edge values.
+ * to an odd value, so a seed replays a run), biased to edge values, and random
+ * commands of the ISA table.
  */
 #ifndef FUZZ_RAND_H
 #define FUZZ_RAND_H
 
 #include <stdint.h>
+
+#include "mxa_isa_table.h"
 
 static uint64_t rng_state;
 
@@ -53,6 +56,19 @@ static inline uint64_t edge64(void)
 static inline uint32_t edge32(void)
 {
 	return (uint32_t)edge64();
+}
+
+/* A command of the ISA table, each equally likely. */
+static inline const struct mxa_isa_cmd *random_command(void)
+{
+	static uint8_t ops[MXA_ISA_OPCODES];
+	static uint32_t nops;
+
+	if (!nops)
+		for (uint32_t op = 0; op < MXA_ISA_OPCODES; op++)
+			if (mxa_isa_lookup(op))
+				ops[nops++] = (uint8_t)op;
+	return mxa_isa_lookup(ops[rnd_below(nops)]);
 }
 
 #endif /* FUZZ_RAND_H */
