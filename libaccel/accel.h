@@ -386,7 +386,7 @@ int accel_job_explain_prog(const struct accel_job_result *r, const uint32_t *dw,
 /*
  * The text form of programs (Documentation/libaccel.rst, "Assembler"): one command per
  * line, mnemonics of Documentation/isa.rst ("WAIT_GROUP mma, 1"), the seeds' PTX forms
- * ("wgmma.wait_group.sync.aligned 1;") and TMATMULMX form, registers r0..r31, values
+ * ("wgmma.wait_group.sync.aligned 1;") and TMATMULMX form, registers r0..r31 and a0..a31, values
  * "r3+0x800", labels, ';' or '//' comments, .dword/.equ/.buffer/.tmap directives.
  */
 

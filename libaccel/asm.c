@@ -106,6 +106,8 @@ static void parse_tensor(struct asm_ctx *c)
 		asm_parse_expr(c, 1, &e);
 		asm_check_u32(c, &e, 1);
 		c->dw[5 + d] = (uint32_t)e.imm;
+		if (e.nreg && e.reg[0] >= MXA_NUM_GPRS)
+			asm_fail(c, e.at, "a TMA coordinate register is r0..r%d", MXA_NUM_GPRS - 1);
 		if (e.nreg)
 			c->dw[10] |= (uint32_t)e.reg[0] << (5 * d);
 		d++;
@@ -357,10 +359,11 @@ static void parse_operand(struct asm_ctx *c, const struct mxa_isa_opnd *op)
 		int r = asm_reg_number(t, n);
 
 		if (r < 0)
-			asm_fail(c, t, "expected a register r0..r%d, found %s", MXA_NUM_REGS - 1,
-				 asm_tok_text(t));
+			asm_fail(c, t, "expected a register r0..r%d or a0..a%d, found %s",
+				 MXA_NUM_GPRS - 1, MXA_NUM_GPRS - 1, asm_tok_text(t));
 		if (r >= MXA_NUM_REGS)
-			asm_fail(c, t, "no register %.*s (r0..r%d)", (int)n, t, MXA_NUM_REGS - 1);
+			asm_fail(c, t, "no register %.*s (r0..r%d, a0..a%d)", (int)n, t,
+				 MXA_NUM_GPRS - 1, MXA_NUM_GPRS - 1);
 		c->p += n;
 		asm_put_reg(c, op->dw, op->shift, r);
 		break;

@@ -98,19 +98,25 @@ size_t asm_ident_len(struct asm_ctx *c)
 	return n;
 }
 
-/* rN / aN: the register number, or -1 if the identifier is no register. */
+/*
+ * rN / aN (lowercase only, so that a symbol A1 stays a symbol): the register number
+ * (aN is MXA_AREG(N)), MXA_NUM_REGS for a register name past the last one, or -1 if
+ * the identifier is no register name.
+ */
 int asm_reg_number(const char *s, size_t n)
 {
 	int v = 0;
 
-	if (n < 2 || !strchr("rRaA", s[0]))
+	if (n < 2 || (s[0] != 'r' && s[0] != 'a'))
 		return -1;
 	for (size_t i = 1; i < n; i++) {
 		if (!isdigit((unsigned char)s[i]) || v > 1000)
 			return -1;
 		v = v * 10 + (s[i] - '0');
 	}
-	return v;
+	if (v >= MXA_NUM_GPRS)
+		return MXA_NUM_REGS;
+	return s[0] == 'a' ? MXA_AREG(v) : v;
 }
 
 struct asm_sym *asm_sym_find(struct asm_ctx *c, const char *name, size_t n)
@@ -229,8 +235,8 @@ void asm_parse_expr(struct asm_ctx *c, int max_regs, struct asm_expr *e)
 			c->p += n;
 			if (r >= 0) {
 				if (r >= MXA_NUM_REGS)
-					asm_fail(c, t, "no register %.*s (r0..r%d)", (int)n, t,
-						 MXA_NUM_REGS - 1);
+					asm_fail(c, t, "no register %.*s (r0..r%d, a0..a%d)", (int)n, t,
+						 MXA_NUM_GPRS - 1, MXA_NUM_GPRS - 1);
 				if (neg)
 					asm_fail(c, t, "a register can only be added");
 				if (e->nreg >= max_regs)

@@ -48,6 +48,17 @@ static void out_num(struct out *o, uint64_t v, unsigned flags, int bits)
 		out_printf(o, "%" PRIu64, v);
 }
 
+/* Register @r's name: rN for 0..31, aN for the seeds' global registers. */
+static char reg_letter(unsigned int r)
+{
+	return r >= MXA_AREG_BASE ? 'a' : 'r';
+}
+
+static unsigned int reg_index(unsigned int r)
+{
+	return r >= MXA_AREG_BASE ? r - MXA_AREG_BASE : r;
+}
+
 /* rA + rB + value: registers 0 left out where that reads back the same. */
 static void out_regs_imm(struct out *o, const uint8_t *reg, int nreg, uint64_t v,
 			 unsigned flags, int bits)
@@ -61,7 +72,8 @@ static void out_regs_imm(struct out *o, const uint8_t *reg, int nreg, uint64_t v
 		for (int j = i + 1; j < nreg; j++)
 			later |= reg[j];
 		if (reg[i] || later) {
-			out_printf(o, "%sr%u", printed ? "+" : "", reg[i]);
+			out_printf(o, "%s%c%u", printed ? "+" : "", reg_letter(reg[i]),
+				   reg_index(reg[i]));
 			printed = 1;
 		}
 	}
@@ -205,7 +217,8 @@ static void out_operand(struct out *o, const struct mxa_isa_opnd *op, const uint
 		out_num(o, v32, op->flags, 32);
 		break;
 	case MXA_OPND_REG:
-		out_printf(o, "r%u", (dw[op->dw] >> op->shift) & 0xff);
+		out_printf(o, "%c%u", reg_letter((dw[op->dw] >> op->shift) & 0xff),
+			   reg_index((dw[op->dw] >> op->shift) & 0xff));
 		break;
 	case MXA_OPND_RI64:
 		reg[0] = (dw[op->rdw] >> op->rshift) & 0xff;

@@ -109,6 +109,35 @@ const char *accel_cap_name(unsigned int bit)
 	return NULL;
 }
 
+/* MXA_ERR_BAD_OPERAND's err_info (MXA_BADOP()): which operand, and why. */
+static void accel_badop_text(uint32_t info, uint64_t value, char *buf, size_t len)
+{
+	static const char *const reasons[] = {
+		[MXA_BADOP_INVALID] = "a field out of range or reserved bits set",
+		[MXA_BADOP_DTYPE] = "unsupported type or type combination",
+		[MXA_BADOP_SHAPE] = "a dimension is 0, above the command's limit, or no instruction shape",
+		[MXA_BADOP_K_ALIGN] = "FP8 MX needs K % 64 == 0",
+		[MXA_BADOP_SCALE] = "MX scales missing or unexpected, block not 32, or K % 32 != 0",
+		[MXA_BADOP_LAYOUT] = "leading dimension too small or layout unsupported",
+		[MXA_BADOP_OVERFLOW] = "a size computation overflows",
+		[MXA_BADOP_OPTION] = "unknown accumulation, scheduling or rounding option",
+	};
+	static const char *const operands[MXA_OPERAND_COUNT] = {
+		[MXA_OPERAND_M] = "M", [MXA_OPERAND_N] = "N", [MXA_OPERAND_K] = "K",
+		[MXA_OPERAND_TYPE_A] = "type_a", [MXA_OPERAND_TYPE_B] = "type_b",
+		[MXA_OPERAND_TYPE_C] = "type_c", [MXA_OPERAND_TYPE_D] = "type_d",
+		[MXA_OPERAND_SCALES] = "scales",
+	};
+	uint32_t reason = MXA_BADOP_REASON(info), operand = MXA_BADOP_OPERAND(info);
+	const char *why = reason < sizeof(reasons) / sizeof(reasons[0]) && reasons[reason] ?
+			  reasons[reason] : "unknown reason";
+
+	if (operand && operand < MXA_OPERAND_COUNT)
+		snprintf(buf, len, "%s = %" PRIu64 ": %s", operands[operand], value, why);
+	else
+		snprintf(buf, len, "%s (info 0x%x)", why, info);
+}
+
 static void accel_fault_text(uint32_t info, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s%s%s",
@@ -119,7 +148,7 @@ static void accel_fault_text(uint32_t info, char *buf, size_t len)
 
 int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 {
-	char why[128];
+	char why[256];
 	uint32_t op;
 
 	if (r->status == 0)
@@ -145,8 +174,12 @@ int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 	} else if (r->error == MXA_ERR_BAD_TENSOR_MAP) {
 		snprintf(why, sizeof(why), "%s (map at 0x%" PRIx64 ", field %u)",
 			 accel_strerror((int)r->error), r->err_addr, r->err_info);
-	} else if (r->error == MXA_ERR_BAD_REGISTER || r->error == MXA_ERR_BAD_OPERAND ||
-		   r->error == MXA_ERR_MBARRIER) {
+	} else if (r->error == MXA_ERR_BAD_OPERAND) {
+		char what[160];
+
+		accel_badop_text(r->err_info, r->err_addr, what, sizeof(what));
+		snprintf(why, sizeof(why), "%s: %s", accel_strerror((int)r->error), what);
+	} else if (r->error == MXA_ERR_BAD_REGISTER || r->error == MXA_ERR_MBARRIER) {
 		snprintf(why, sizeof(why), "%s (info %u)", accel_strerror((int)r->error),
 			 r->err_info);
 	} else {

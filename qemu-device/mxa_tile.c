@@ -255,16 +255,29 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     if (mxa_job_check_regs3(job, regs)) {
         return -1;
     }
-    if (types >> 16 || ta >= MXA_DTYPE_COUNT || tb >= MXA_DTYPE_COUNT) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL_DTYPE);
+    if (types >> 16) {
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, types,
+                            MXA_BADOP(MXA_BADOP_INVALID, MXA_OPERAND_NONE));
+    }
+    if (ta >= MXA_DTYPE_COUNT || tb >= MXA_DTYPE_COUNT) {
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, ta >= MXA_DTYPE_COUNT ? ta : tb,
+                            MXA_BADOP(MXA_BADOP_DTYPE, ta >= MXA_DTYPE_COUNT ?
+                                      MXA_OPERAND_TYPE_A : MXA_OPERAND_TYPE_B));
     }
     m = cmd[2] + mxa_job_reg(job, MXA_REG_A(regs));
     n = cmd[3] + mxa_job_reg(job, MXA_REG_B(regs));
     k = cmd[4] + mxa_job_reg(job, MXA_REG_C(regs));
     trace_mxa_tmatmulmx(job->q->index, m, n, k, ta, tb, accumulate);
-    if (!m || !n || !k || m > MXA_TMM_MAX_DIM || n > MXA_TMM_MAX_DIM ||
-        k > MXA_TMM_MAX_DIM) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL_SHAPE);
+    /* LB0, LB1, LB2: each 1..MXA_TMM_MAX_DIM; the error names the first bad one */
+    {
+        const uint64_t dim[3] = { m, n, k };
+
+        for (int i = 0; i < 3; i++) {
+            if (!dim[i] || dim[i] > MXA_TMM_MAX_DIM) {
+                return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, dim[i],
+                                    MXA_BADOP(MXA_BADOP_SHAPE, MXA_OPERAND_M + i));
+            }
+        }
     }
     if ((mxa_dtype_fp8(ta) || mxa_dtype_fp8(tb)) && k % 64) {
         return mxa_job_fail(job, MXA_ERR_K_ALIGN, 0, k);
@@ -272,7 +285,8 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     mx_a = mxe_dtype_is_mx_elem(ta);
     mx_b = mxe_dtype_is_mx_elem(tb);
     if ((mx_a || mx_b) && k % MXE_MX_BLOCK) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL_SCALE);
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, k,
+                            MXA_BADOP(MXA_BADOP_SCALE, MXA_OPERAND_K));
     }
     if ((mx_a && src[1] == MXA_TILE_NONE) || (mx_b && src[3] == MXA_TILE_NONE)) {
         return mxa_tile_fail(job, mx_a && !src[1] ? MXA_TILE(MXA_TILE_U, 0) :

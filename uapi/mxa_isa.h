@@ -41,8 +41,8 @@ enum mxa_opcode {
 	MXA_OP_TIMESTAMP = 0x02,
 	/*
 	 * REG_SET: 4 dwords: header, reg, imm_lo, imm_hi. R[reg] = imm.
-	 * Scalar registers: MXA_NUM_REGS 64-bit registers per job, zero at job start;
-	 * R0 always reads as zero and writes to it are ignored.
+	 * Scalar registers: MXA_NUM_REGS 64-bit registers per job (r0..r31, a0..a31),
+	 * zero at job start; R0 always reads as zero and writes to it are ignored.
 	 */
 	MXA_OP_REG_SET = 0x03,
 	/*
@@ -255,8 +255,15 @@ enum mxa_opcode {
  */
 #define MXA_CMD_F_GEMM_REGS	(1u << 1)
 
-/* Scalar registers and loops. */
-#define MXA_NUM_REGS		32
+/*
+ * Scalar registers and loops. Registers 0..31 are r0..r31 (r0 reads as zero); 32..63
+ * are the seeds' global registers a0..a31 (MXA_AREG(n)), ordinary registers. TMA
+ * coordinate registers (MXA_TMA_CREGS, 5 bits each) can only be r0..r31.
+ */
+#define MXA_NUM_GPRS		32
+#define MXA_AREG_BASE		32
+#define MXA_AREG(n)		(MXA_AREG_BASE + (n))
+#define MXA_NUM_REGS		64
 #define MXA_REGS3(a, b, c)	((__u32)(a) | ((__u32)(b) << 8) | ((__u32)(c) << 16))
 #define MXA_REG_A(w)		((w) & 0xffu)
 #define MXA_REG_B(w)		(((w) >> 8) & 0xffu)
@@ -413,6 +420,41 @@ struct mxa_isa_gemm {
 #define MXA_GEMM_ACCUM_FAST	1	/* FP32 FMA chains in fixed K blocks */
 #define MXA_GEMM_SCHED_INTRAWAVE 0
 #define MXA_GEMM_SCHED_INTERWAVE 1
+
+/*
+ * err_info of MXA_ERR_BAD_OPERAND: MXA_BADOP(reason, operand), bits 7:0 the reason
+ * (enum mxa_badop_reason), bits 15:8 the operand (enum mxa_badop_operand, 0 where the
+ * command does not name one); err_addr is then the operand's value (M, N and K with
+ * their registers added). The engine's error codes are the reasons, negated.
+ */
+#define MXA_BADOP(reason, operand)	((__u32)(reason) | (__u32)(operand) << 8)
+#define MXA_BADOP_REASON(info)		((info) & 0xffu)
+#define MXA_BADOP_OPERAND(info)		(((info) >> 8) & 0xffu)
+
+enum mxa_badop_reason {
+	MXA_BADOP_INVALID = 1,	/* a field out of range, or reserved bits set */
+	MXA_BADOP_DTYPE = 2,	/* unsupported type or type combination */
+	MXA_BADOP_SHAPE = 3,	/* a dimension 0 or above the command's limit, or no
+				 * instruction shape */
+	MXA_BADOP_K_ALIGN = 4,	/* FP8 MX with K % 64 != 0 */
+	MXA_BADOP_SCALE = 5,	/* scales missing or unexpected, block != 32, K % 32 */
+	MXA_BADOP_LAYOUT = 6,	/* leading dimension too small, layout unsupported */
+	MXA_BADOP_OVERFLOW = 7,	/* a size computation overflows */
+	MXA_BADOP_OPTION = 9,	/* unknown accumulation, scheduling or rounding option */
+};
+
+enum mxa_badop_operand {
+	MXA_OPERAND_NONE = 0,
+	MXA_OPERAND_M = 1,
+	MXA_OPERAND_N = 2,
+	MXA_OPERAND_K = 3,
+	MXA_OPERAND_TYPE_A = 4,
+	MXA_OPERAND_TYPE_B = 5,
+	MXA_OPERAND_TYPE_C = 6,
+	MXA_OPERAND_TYPE_D = 7,
+	MXA_OPERAND_SCALES = 8,	/* the scale tiles or scale_block */
+	MXA_OPERAND_COUNT
+};
 
 /* err_info of MXA_ERR_NO_MEMORY */
 #define MXA_NOMEM_HOST		0	/* the host had no memory for the staging buffer */

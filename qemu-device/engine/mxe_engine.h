@@ -59,15 +59,16 @@ extern "C" {
 /** enum mxe_engine_err - negative return codes; mxe_engine_strerror() names them. */
 enum mxe_engine_err {
 	MXE_ENGINE_OK = 0,
-	MXE_ENGINE_EINVAL = -1,		/* NULL pointer or a bad field */
-	MXE_ENGINE_EINVAL_DTYPE = -2,	/* unsupported type or type combination */
-	MXE_ENGINE_EINVAL_SHAPE = -3,	/* M/N/K zero, or not an instruction shape */
-	MXE_ENGINE_EINVAL_K_ALIGN = -4,	/* FP8 MX with K % 64 != 0 */
-	MXE_ENGINE_EINVAL_SCALE = -5,	/* scales missing/unexpected, block != 32, K % 32 */
-	MXE_ENGINE_EINVAL_LAYOUT = -6,	/* leading dimension too small, layout unsupported */
-	MXE_ENGINE_EOVERFLOW = -7,	/* a size computation overflows */
+	/* the ISA's reasons of MXA_ERR_BAD_OPERAND (uapi/mxa_isa.h), negated */
+	MXE_ENGINE_EINVAL = -MXA_BADOP_INVALID,		/* NULL pointer or a bad field */
+	MXE_ENGINE_EINVAL_DTYPE = -MXA_BADOP_DTYPE,
+	MXE_ENGINE_EINVAL_SHAPE = -MXA_BADOP_SHAPE,	/* M/N/K zero, or no instruction shape */
+	MXE_ENGINE_EINVAL_K_ALIGN = -MXA_BADOP_K_ALIGN,
+	MXE_ENGINE_EINVAL_SCALE = -MXA_BADOP_SCALE,
+	MXE_ENGINE_EINVAL_LAYOUT = -MXA_BADOP_LAYOUT,
+	MXE_ENGINE_EOVERFLOW = -MXA_BADOP_OVERFLOW,
 	MXE_ENGINE_ENOMEM = -8,
-	MXE_ENGINE_EINVAL_OPTION = -9,	/* unknown accumulation/scheduling/tf32 option */
+	MXE_ENGINE_EINVAL_OPTION = -MXA_BADOP_OPTION,
 	MXE_ENGINE_EBUSY = -10,		/* engine destroyed while in use */
 };
 

@@ -221,7 +221,7 @@ TEST_F(async, gemm_addresses_from_registers_in_a_loop)
 	accel_prog_reset(p);
 	at = accel_prog_size(p);
 	ASSERT_EQ(0, accel_prog_gemm_regs(p, &g, 0, regs));
-	((uint32_t *)accel_prog_dwords(p))[at / 4 + 26] = MXA_REGS3(1, 40, 0);
+	((uint32_t *)accel_prog_dwords(p))[at / 4 + 26] = MXA_REGS3(1, MXA_NUM_REGS, 0);
 	ASSERT_EQ(0, run(self));
 	EXPECT_EQ(MXA_ERR_BAD_REGISTER, self->r.error);
 	EXPECT_EQ(at, self->r.err_offset);

@@ -154,7 +154,7 @@ TEST_F(isa, loop_budget_exceeded)
 
 TEST_F(isa, loop_errors)
 {
-	const uint32_t bad_reg_set[] = { MXA_CMD_HEADER(MXA_OP_REG_SET, 4, 0), 32, 1, 0 };
+	const uint32_t bad_reg_set[] = { MXA_CMD_HEADER(MXA_OP_REG_SET, 4, 0), MXA_NUM_REGS, 1, 0 };
 	struct accel_prog *p = self->prog;
 	uint32_t at;
 	int i;
@@ -191,14 +191,14 @@ TEST_F(isa, loop_errors)
 	EXPECT_EQ(MXA_ERR_LOOP_NESTING, self->r.error);
 	EXPECT_EQ(0, self->r.err_offset);
 
-	/* register 32 does not exist */
+	/* register 64 does not exist (a31 is 63) */
 	accel_prog_reset(p);
 	ASSERT_EQ(0, accel_prog_nop(p));
 	ASSERT_EQ(0, accel_prog_raw(p, bad_reg_set, 4));
 	ASSERT_EQ(0, run(self));
 	EXPECT_EQ(MXA_ERR_BAD_REGISTER, self->r.error);
 	EXPECT_EQ(4, self->r.err_offset);
-	EXPECT_EQ(32, self->r.err_info);
+	EXPECT_EQ(MXA_NUM_REGS, self->r.err_info);
 }
 
 TEST_F(isa, semaphore_across_queues)

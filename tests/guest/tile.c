@@ -259,6 +259,54 @@ static uint32_t tmm_prog(FIXTURE_DATA(tile) *self, struct accel_tmatmulmx *t, ui
 	return at;
 }
 
+/*
+ * Seed 004's example as the seed writes it, with a0 and a1 set first: M = 100,
+ * N = a0 = 48, K = a1 + 10 = 128, E4M3 x E5M2, accumulating into ACC. It runs and
+ * matches the engine's reference; with a1 = -10 (K = 0) the error names K.
+ */
+TEST_F(tile, tmatmulmx_seed_example_as_written)
+{
+	const uint32_t m = 100, n = 48, k = 128;
+	const char *const tmm =
+		"TMATMULMX.ACC <LB0:100, LB1:a0, LB2:a1+10, e4m3, e5m2> T#1, U#1, M#1, N#1, ACC, "
+		"->ACC<64KB>\n";
+	static float want[100 * 48];
+	char text[2048], err[256];
+
+	setup_mx(self, m, n, k, MXA_DTYPE_E4M3, MXA_DTYPE_E5M2);
+	for (uint32_t i = 0; i < m * n; i++)	/* C, the incoming accumulator */
+		((float *)(self->data + OUT2_OFF))[i] = (float)(int)(i % 7) - 3.0f;
+	memcpy(want, self->data + OUT2_OFF, sizeof(want));
+	snprintf(text, sizeof(text),
+		 "REG_SET a0, 48\nREG_SET a1, 118\n"
+		 "TILE_LOAD.GLOBAL T#1, 0x%llx, 100, 128\nTILE_LOAD.GLOBAL U#1, 0x%llx, 100, 4\n"
+		 "TILE_LOAD.GLOBAL M#1, 0x%llx, 48, 128\nTILE_LOAD.GLOBAL N#1, 0x%llx, 48, 4\n"
+		 "TILE_LOAD.GLOBAL ACC#0, 0x%llx, 100, 192\n%s"
+		 "TILE_STORE.GLOBAL 0x%llx, ACC#0, 100, 192\n",
+		 (unsigned long long)self->va + A_OFF, (unsigned long long)self->va + SA_OFF,
+		 (unsigned long long)self->va + B_OFF, (unsigned long long)self->va + SB_OFF,
+		 (unsigned long long)self->va + OUT2_OFF, tmm,
+		 (unsigned long long)self->va + OUT_OFF);
+	accel_prog_reset(self->prog);
+	ASSERT_EQ(0, accel_asm(text, self->prog, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status) TH_LOG("error %u info 0x%x", self->r.error, self->r.err_info);
+	ASSERT_EQ(0, host_tmm(self->data, m, n, k, MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, 1, 1, 1, want));
+	EXPECT_EQ(0, compare((float *)(self->data + OUT_OFF), want, m * n));
+
+	/* the same block with K = a1 + 10 = 0: MXA_ERR_BAD_OPERAND names K and its value */
+	*strstr(text, "118") = ' ';
+	memcpy(strstr(text, " 18"), "-10", 3);
+	accel_prog_reset(self->prog);
+	ASSERT_EQ(0, accel_asm(text, self->prog, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(-EIO, self->r.status);
+	EXPECT_EQ(MXA_ERR_BAD_OPERAND, self->r.error);
+	EXPECT_EQ(MXA_BADOP(MXA_BADOP_SHAPE, MXA_OPERAND_K), self->r.err_info);
+	EXPECT_EQ(0, self->r.err_addr);
+	EXPECT_EQ(MXA_OP_TMATMULMX, MXA_CMD_OPCODE(self->r.err_opcode));
+}
+
 TEST_F(tile, fp8_k_not_multiple_of_64)
 {
 	struct accel_tmatmulmx t = {

@@ -105,7 +105,7 @@ TEST(tiles_tmatmulmx_mma_cvt_round_trip)
 TEST(seed_tmatmulmx_form)
 {
 	struct accel_prog *p;
-	char err[256];
+	char err[256], text[512];
 	const uint32_t *dw;
 
 	ASSERT_EQ(0, accel_prog_new(&p));
@@ -118,11 +118,44 @@ TEST(seed_tmatmulmx_form)
 	EXPECT_EQ(100, dw[2]);
 	EXPECT_EQ(0, dw[3]);
 	EXPECT_EQ(10, dw[4]);
-	EXPECT_EQ(MXA_REGS3(0, 0, 1), dw[5]);
+	/* a0 and a1 are registers of their own (not r0, the zero register) */
+	EXPECT_EQ(MXA_REGS3(0, MXA_AREG(0), MXA_AREG(1)), dw[5]);
+	ASSERT_LT(0, accel_prog_disasm(p, 0, text, sizeof(text)));
+	EXPECT_NE(NULL, strstr(text, "LB1:a0, LB2:a1+10")) TH_LOG("%s", text);
 	EXPECT_EQ(MXA_TILE(MXA_TILE_T, 1) | MXA_TILE(MXA_TILE_U, 1) << 16, dw[6]);
 	EXPECT_EQ(MXA_TILE(MXA_TILE_M, 1) | MXA_TILE(MXA_TILE_N, 1) << 16, dw[7]);
 	EXPECT_EQ(MXA_TILE(MXA_TILE_ACC, 0), dw[8]);
 	EXPECT_EQ(64 << 10, dw[9]);
+	accel_prog_free(p);
+}
+
+/* Register names are r0..r31 and a0..a31, lowercase: A1 or R3 are symbols. */
+TEST(register_names_do_not_capture_symbols)
+{
+	struct accel_prog *p;
+	char err[256];
+	const uint32_t *dw;
+
+	ASSERT_EQ(0, accel_prog_new(&p));
+	ASSERT_EQ(0, accel_asm(".equ A1, 7\n.equ R3, 9\nREG_SET a31, A1\nREG_ADD r1, r2 + R3\n",
+			       p, err, sizeof(err))) TH_LOG("%s", err);
+	dw = accel_prog_dwords(p);
+	EXPECT_EQ(MXA_AREG(31), dw[1]);
+	EXPECT_EQ(7, dw[2]);
+	EXPECT_EQ(MXA_REGS3(1, 2, 0), dw[5]);
+	EXPECT_EQ(9, dw[6]);
+	accel_prog_free(p);
+
+	ASSERT_EQ(0, accel_prog_new(&p));
+	EXPECT_EQ(-EINVAL, accel_asm("REG_SET r32, 1", p, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "no register r32 (r0..r31, a0..a31)")) TH_LOG("%s", err);
+	EXPECT_EQ(-EINVAL, accel_asm("REG_SET a32, 1", p, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "no register a32")) TH_LOG("%s", err);
+	EXPECT_EQ(-EINVAL, accel_asm(".equ a1, 2", p, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "'a1' is a register name")) TH_LOG("%s", err);
+	/* TMA coordinates have 5-bit register fields */
+	EXPECT_EQ(-EINVAL, accel_asm("TMA_LOAD 0, [0x1000, {a1}], 0x40", p, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "a TMA coordinate register is r0..r31")) TH_LOG("%s", err);
 	accel_prog_free(p);
 }
 

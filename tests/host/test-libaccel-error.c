@@ -58,6 +58,29 @@ TEST(explain_success)
 	EXPECT_STREQ("job 7 completed in 250 ns", buf);
 }
 
+/* MXA_ERR_BAD_OPERAND names the operand, its value and the reason (MXA_BADOP()). */
+TEST(explain_bad_operand)
+{
+	struct accel_job_result r = {
+		.status = -EIO, .error = MXA_ERR_BAD_OPERAND, .err_offset = 0x40,
+		.err_opcode = MXA_CMD_HEADER(MXA_OP_TMATMULMX, MXA_TMM_DWORDS, MXA_TMM_F_ACC),
+		.err_addr = 0, .err_info = MXA_BADOP(MXA_BADOP_SHAPE, MXA_OPERAND_K),
+		.job_id = 4, .has_detail = 1,
+	};
+	char buf[512];
+
+	accel_job_explain(&r, buf, sizeof(buf));
+	EXPECT_NE(NULL, strstr(buf, "invalid math operands: K = 0: a dimension is 0")) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "TMATMULMX")) TH_LOG("%s", buf);
+	r.err_info = MXA_BADOP(MXA_BADOP_DTYPE, MXA_OPERAND_TYPE_B);
+	r.err_addr = 40;
+	accel_job_explain(&r, buf, sizeof(buf));
+	EXPECT_NE(NULL, strstr(buf, "type_b = 40: unsupported type")) TH_LOG("%s", buf);
+	r.err_info = MXA_BADOP(MXA_BADOP_INVALID, MXA_OPERAND_NONE);
+	accel_job_explain(&r, buf, sizeof(buf));
+	EXPECT_NE(NULL, strstr(buf, "reserved bits set (info 0x1)")) TH_LOG("%s", buf);
+}
+
 TEST(explain_mmu_fault)
 {
 	struct accel_job_result r = {
