@@ -455,6 +455,11 @@ static const char *accel_error_hint(const struct accel_job_result *r)
 	case MXA_ERR_ACC_HAZARD:
 		return "wait for the WGMMA first: 'COMMIT_GROUP mma' then 'WAIT_GROUP mma, 0' "
 		       "(wgmma.wait_group.sync.aligned 0) before this command";
+	case MXA_ERR_TMA_HAZARD:
+		return r->err_info ?
+		       "wait for the load first: 'MBAR_WAIT mbar, parity' "
+		       "(mbarrier.try_wait.parity) on the load's mbarrier before using its box" :
+		       "more than 256 TMA loads issued without an MBAR_WAIT in between";
 	case MXA_ERR_K_ALIGN:
 		return "FP8 MX needs K % 64 == 0: pad K with zeros (and scales of 2^0)";
 	case MXA_ERR_LOOP_BUDGET:

@@ -37,6 +37,7 @@ static const char *const accel_job_errors[] = {
 	[MXA_ERR_ACC_HAZARD] = "WGMMA accumulator used before the WAIT_GROUP that covers it",
 	[MXA_ERR_TILE_RELEASED] = "tile used after release (name it with .reuse to keep it)",
 	[MXA_ERR_TILE] = "bad tile operand (number, empty, shape or size)",
+	[MXA_ERR_TMA_HAZARD] = "SRAM of a TMA load used before the MBAR_WAIT that observes it",
 	[MXA_ERR_OPERAND_HAZARD] = "SRAM operand of a pending WGMMA overwritten before the WAIT_GROUP that covers it",
 };
 

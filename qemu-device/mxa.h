@@ -210,6 +210,17 @@ typedef struct MxaJob {
         uint32_t a, a_end, b, b_end; /* its SRAM operands, read when it runs */
     } acc[MXA_MAX_PENDING_ACC];
     unsigned nacc;
+    /*
+     * SRAM boxes of TMA loads not yet observed: a load is observed by an MBAR_WAIT on
+     * its mbarrier that returns after the phase the load completes (program order,
+     * so the hazard does not depend on when the copy engine writes).
+     */
+    struct {
+        uint32_t start, end;
+        uint32_t mbar;
+        uint32_t phase;     /* the mbarrier's phase number when the load was issued */
+    } tma[MXA_MAX_PENDING_TMA];
+    unsigned ntma;
     /* error record, filled by the first failure */
     uint32_t error;
     uint32_t err_offset;
@@ -282,6 +293,7 @@ void mxa_numerics_apply(MxaState *s, struct mxe_gemm_desc *g);
 int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd);
 int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op);
 int mxa_acc_hazard(MxaJob *job, uint64_t start, uint64_t len);
+int mxa_tma_hazard(MxaJob *job, uint64_t start, uint64_t len);
 int mxa_sram_write_hazard(MxaJob *job, uint64_t start, uint64_t len);
 void mxa_acc_retire(MxaJob *job, uint64_t done);
 int mxa_engine_fail(MxaJob *job, int err, uint64_t addr);

@@ -144,11 +144,42 @@ static bool mxa_copy_engine_idle(MxaQueue *q)
     return idle;
 }
 
+/*
+ * An MBAR_WAIT on @mbar returned in phase @now: the TMA loads that completed earlier
+ * phases of it are observed, their boxes are the program's again.
+ */
+static void mxa_tma_observed(MxaJob *job, uint64_t mbar, uint32_t now)
+{
+    unsigned j = 0;
+
+    for (unsigned i = 0; i < job->ntma; i++) {
+        if (job->tma[i].mbar != mbar || (int16_t)(job->tma[i].phase - now) >= 0) {
+            job->tma[j++] = job->tma[i];
+        }
+    }
+    job->ntma = j;
+}
+
+/*
+ * A command reads or writes [start, start + len) of SRAM: not a box a TMA load may
+ * still be writing (MXA_ERR_TMA_HAZARD, at the command's offset, whatever the timing).
+ */
+int mxa_tma_hazard(MxaJob *job, uint64_t start, uint64_t len)
+{
+    for (unsigned i = 0; i < job->ntma; i++) {
+        if (start < job->tma[i].end && job->tma[i].start < start + len) {
+            return mxa_job_fail(job, MXA_ERR_TMA_HAZARD, job->tma[i].start,
+                                job->tma[i].end - job->tma[i].start);
+        }
+    }
+    return 0;
+}
+
 static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
 {
     MxaQueue *q = job->q;
     int64_t start = get_clock();
-    uint32_t why = 0;
+    uint32_t why = 0, now = 0;
     MxaMbar *m;
 
     if (q->dev->spin_ns && addr % 8 == 0 && addr <= MXA_SRAM_SIZE - MXA_MBAR_BYTES) {
@@ -165,6 +196,7 @@ static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
             break;
         }
         if ((m->phase & 1) != parity) {
+            now = m->phase & 0xffff;
             break;      /* the phase of that parity has completed */
         }
         if (m->pending) {
@@ -196,6 +228,7 @@ static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
     if (why) {
         return mxa_job_fail(job, MXA_ERR_MBARRIER, addr, why);
     }
+    mxa_tma_observed(job, addr, now);
     job->cycles += MXA_CYCLES_MBAR +
                    (uint64_t)(get_clock() - start) * q->dev->cycle_mhz / 1000;
     return 0;
@@ -352,13 +385,23 @@ int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load)
         return -1;
     }
     if (load) {
+        MxaMbar *mb;
+        uint32_t phase;
+
         mbar = (uint64_t)cmd[4] + mxa_job_reg(job, MXA_REG_B(aregs));
         qemu_mutex_lock(&job->q->mbar_lock);
-        if (!mxa_mbar_get(job, mbar, false)) {
-            qemu_mutex_unlock(&job->q->mbar_lock);
+        mb = mxa_mbar_get(job, mbar, false);
+        phase = mb ? mb->phase & 0xffff : 0;
+        qemu_mutex_unlock(&job->q->mbar_lock);
+        if (!mb) {
             return -1;
         }
-        qemu_mutex_unlock(&job->q->mbar_lock);
+        /* the box is the program's again once an MBAR_WAIT observes this phase */
+        if (job->ntma == MXA_MAX_PENDING_TMA) {
+            return mxa_job_fail(job, MXA_ERR_TMA_HAZARD, sram, 0);
+        }
+        job->tma[job->ntma++] = (typeof(job->tma[0])){
+            .start = sram, .end = sram + bytes, .mbar = mbar, .phase = phase };
     }
     op = g_new0(MxaAsyncOp, 1);
     op->map = m;

@@ -331,6 +331,8 @@ struct mxa_tensor_map {
 #define MXA_MBAR_DWORDS		3
 #define MXA_MBAR_MAX_COUNT	(1u << 20)
 #define MXA_MBAR_BYTES		16	/* an mbarrier occupies 16 bytes, 8-byte aligned */
+/* TMA loads a job may have issued and not yet observed with an MBAR_WAIT */
+#define MXA_MAX_PENDING_TMA	256
 
 /* err_info of MXA_ERR_MBARRIER */
 #define MXA_MBAR_ERR_UNINIT	1	/* not initialised by MBAR_INIT */
@@ -496,6 +498,9 @@ enum mxa_job_error {
 	MXA_ERR_TILE_RELEASED = 23,	/* tile used after release (no .reuse); info: tile */
 	MXA_ERR_TILE = 24,		/* bad tile operand; info: tile | MXA_TILE_ERR_* << 16 */
 	MXA_ERR_OPERAND_HAZARD = 25,	/* SRAM A/B of a pending WGMMA written before WAIT_GROUP */
+	MXA_ERR_TMA_HAZARD = 26,	/* SRAM of a TMA load read or written before the
+					 * MBAR_WAIT that observes it; addr: the box, info:
+					 * its bytes (0: more than MXA_MAX_PENDING_TMA) */
 	MXA_ERR_COUNT
 };
 

@@ -114,6 +114,79 @@ static void setup_2d(FIXTURE_DATA(tma) *self, uint8_t fill)
 	memset(self->data + OUT_OFF, 0x55, 32 * 16 * 4);
 }
 
+/*
+ * Using a TMA box before the MBAR_WAIT that observes its load is MXA_ERR_TMA_HAZARD at
+ * the using command's offset, on every run (the device decides by program order, not
+ * by whether the bytes have landed): a TILE_LOAD from the box, a TMA_STORE of it, a
+ * second load into it, and the second phase of the same mbarrier. After the wait the
+ * same commands run and see the whole box.
+ */
+TEST_F(tma, box_used_before_its_mbarrier_wait_is_a_hazard)
+{
+	struct accel_tma ld = { .map = self->va, .sram = 0, .mbar = MBAR, .coord = { 3, 7 } };
+	struct accel_tma st = { .map = self->va + 128, .sram = 0 };
+	const uint32_t bytes = 32 * 16 * 4;
+	struct accel_prog *p = self->prog;
+	size_t at;
+
+	setup_2d(self, MXA_TMA_OOB_ZERO);
+	for (int run_no = 0; run_no < 3; run_no++) {
+		/* TILE_LOAD of the box's first rows, no MBAR_WAIT */
+		accel_prog_reset(p);
+		accel_prog_mbar_init(p, MBAR, 1);
+		accel_prog_mbar_arrive(p, MBAR, bytes);
+		accel_prog_tma(p, 0, &ld);
+		at = accel_prog_size(p);
+		accel_prog_tile_load(p, MXA_TILE(MXA_TILE_T, 0), 0, 0x400, 0, 4, 128, 0);
+		ASSERT_EQ(0, run(self));
+		EXPECT_EQ(-EIO, self->r.status);
+		EXPECT_EQ(MXA_ERR_TMA_HAZARD, self->r.error) TH_LOG("run %d", run_no);
+		EXPECT_EQ(at, self->r.err_offset);
+		EXPECT_EQ(0, self->r.err_addr);
+		EXPECT_EQ(bytes, self->r.err_info);
+	}
+	/* a TMA_STORE of the box, and a second load into it, before the wait */
+	for (int second_load = 0; second_load < 2; second_load++) {
+		accel_prog_reset(p);
+		accel_prog_mbar_init(p, MBAR, 1);
+		accel_prog_mbar_arrive(p, MBAR, bytes);
+		accel_prog_tma(p, 0, &ld);
+		at = accel_prog_size(p);
+		if (second_load)
+			accel_prog_tma(p, 0, &ld);
+		else
+			accel_prog_tma(p, 1, &st);
+		ASSERT_EQ(0, run(self));
+		EXPECT_EQ(MXA_ERR_TMA_HAZARD, self->r.error);
+		EXPECT_EQ(at, self->r.err_offset);
+	}
+	/* phase 0 waited for; phase 1's load is used before its wait */
+	accel_prog_reset(p);
+	accel_prog_mbar_init(p, MBAR, 1);
+	accel_prog_mbar_arrive(p, MBAR, bytes);
+	accel_prog_tma(p, 0, &ld);
+	accel_prog_mbar_wait(p, MBAR, 0, 0);
+	accel_prog_tile_load(p, MXA_TILE(MXA_TILE_T, 0), 0, 0, 0, 16, 128, 0);
+	accel_prog_mbar_arrive(p, MBAR, bytes);
+	accel_prog_tma(p, 0, &ld);
+	at = accel_prog_size(p);
+	accel_prog_tile_load(p, MXA_TILE(MXA_TILE_T, 1), 0, 0, 0, 16, 128, 0);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_TMA_HAZARD, self->r.error);
+	EXPECT_EQ(at, self->r.err_offset);
+	/* with the waits: the box, whole, through a tile and back out */
+	accel_prog_reset(p);
+	accel_prog_mbar_init(p, MBAR, 1);
+	accel_prog_mbar_arrive(p, MBAR, bytes);
+	accel_prog_tma(p, 0, &ld);
+	accel_prog_mbar_wait(p, MBAR, 0, 0);
+	accel_prog_tile_load(p, MXA_TILE(MXA_TILE_T, 0), 0, 0, 0, 16, 128, 0);
+	accel_prog_tile_store(p, MXA_TILE(MXA_TILE_T, 0), 1, self->va + OUT_OFF, 0, 16, 128, 0);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status) TH_LOG("error %u", self->r.error);
+	check_2d(_metadata, self, 3, 7, 0);
+}
+
 TEST_F(tma, load_2d_out_of_bounds_zero)
 {
 	setup_2d(self, MXA_TMA_OOB_ZERO);
