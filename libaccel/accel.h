@@ -601,7 +601,8 @@ void accel_gemm_desc_init(struct accel_gemm_desc *d);
 
 /**
  * accel_gemm_plan() - choose the algorithm, tiles, stages and policy for @d.
- * Return: 0, -EINVAL (bad field), -EOPNOTSUPP (op(A) = A^T; ALGO_PIPELINE impossible).
+ * Return: 0, -EINVAL (a bad field: @plan->why names it, "mx_scale_a: ..."), -EOPNOTSUPP
+ * (op(A) = A^T; ALGO_PIPELINE impossible).
  */
 int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *plan);
 
@@ -849,8 +850,9 @@ int accel_commit_group(struct accel_device *dev, unsigned int queue, uint64_t *g
 
 /**
  * accel_wait_group() - wait until at most @n committed groups of @queue are pending
- * (0: all have ended). Uncommitted jobs are not waited for; the jobs' own results
- * still come from accel_wait()/accel_poll().
+ * (0: all have ended). Uncommitted jobs are not waited for. On 0 the jobs of the
+ * groups it waited for have ended here too (accel_job_done() 1, their results read;
+ * queue ids below 256), with no accel_wait()/accel_poll().
  * @dev: the device.
  * @queue: queue id (as for accel_submit()).
  * @n: groups that may stay pending.

@@ -17,6 +17,9 @@
 /* drm_mxa_job_result.status before the kernel writes it (never a kernel value). */
 #define ACCEL_RESULT_UNSET	0x7fffffff
 
+/* Queue ids whose commit groups libaccel follows (ids are small: default and user queues). */
+#define ACCEL_GROUP_QUEUES	256
+
 struct accel_device {
 	int fd;
 	enum accel_submit_mode mode;
@@ -33,6 +36,9 @@ struct accel_device {
 
 	/* buffers exported or imported as dma-bufs (prime.c), linked by shared_next */
 	struct accel_bo *shared_bos;
+
+	/* commits per queue (group.c): which group a job belongs to, for accel_wait_group() */
+	uint64_t commits[ACCEL_GROUP_QUEUES];
 };
 
 struct accel_bo {
@@ -52,6 +58,8 @@ struct accel_job {
 	bool done;
 	bool orphan;			/* accel_job_free()d while pending: free when done */
 	uint64_t kernel_id;		/* ioctl: from SUBMIT; uring: from the CQE */
+	unsigned int queue;		/* the queue it was submitted to */
+	uint64_t group;			/* commits of that queue before it: its group's index */
 	struct accel_job_result result;
 	struct drm_mxa_job_result kres;	/* uring: written by the kernel */
 };
@@ -72,6 +80,8 @@ int accel_prog_emit_command(struct accel_prog *prog, const uint32_t *dw, size_t 
 void accel_bo_unshare(struct accel_bo *bo);
 
 /* job.c */
+/* A job for @queue, in the group the queue's next commit closes. */
+struct accel_job *accel_job_alloc(struct accel_device *dev, unsigned int queue);
 void accel_job_pending_add(struct accel_device *dev, struct accel_job *job);
 void accel_job_finish(struct accel_job *job);
 

@@ -173,20 +173,77 @@ static const char *pipeline_blocker(const struct accel_gemm_desc *d, int device_
 	return NULL;
 }
 
+/*
+ * The side's block scales in an MX GEMM (either side has scales): needed for MX element
+ * types, ignored for FP16/BF16, refused for the rest. Without any, FP8 is plain FP8.
+ */
+static const char *gemm_scales_bad(uint8_t type, uint64_t scales, int mx, int a_side)
+{
+	if (!mx)
+		return NULL;
+	if (mxe_dtype_is_mx_elem(type) && !scales)
+		return a_side ? "mx_scale_a: type_a is an MX type and needs its E8M0 scales" :
+				"mx_scale_b: type_b is an MX type and needs its E8M0 scales";
+	if (!mxe_dtype_is_mx_elem(type) && scales && type != MXA_DTYPE_F16 &&
+	    type != MXA_DTYPE_BF16)
+		return a_side ? "mx_scale_a: type_a takes no block scales (0)" :
+				"mx_scale_b: type_b takes no block scales (0)";
+	return NULL;
+}
+
+/* The first field of @d that no plan can take, as a sentence naming it; NULL if none. */
+static const char *gemm_desc_bad_field(const struct accel_gemm_desc *d)
+{
+	int mx = d->mx_scale_a || d->mx_scale_b;
+	const char *why;
+
+	if (!d->m || !d->n || !d->k)
+		return !d->m ? "m is 0" : !d->n ? "n is 0" : "k is 0";
+	if (d->type_a >= MXA_DTYPE_COUNT || d->type_b >= MXA_DTYPE_COUNT ||
+	    d->type_c >= MXA_DTYPE_COUNT || d->type_d >= MXA_DTYPE_COUNT)
+		return d->type_a >= MXA_DTYPE_COUNT ? "type_a: no such type" :
+		       d->type_b >= MXA_DTYPE_COUNT ? "type_b: no such type" :
+		       d->type_c >= MXA_DTYPE_COUNT ? "type_c: no such type" : "type_d: no such type";
+	if (d->trans_a > ACCEL_OP_T || d->trans_b > ACCEL_OP_T)
+		return d->trans_a > ACCEL_OP_T ? "trans_a: not ACCEL_OP_N or _T" :
+						 "trans_b: not ACCEL_OP_N or _T";
+	if (d->numerics > ACCEL_GEMM_NUM_FAST)
+		return "numerics: not an ACCEL_GEMM_NUM_*";
+	if (d->algo > ACCEL_GEMM_ALGO_PIPELINE)
+		return "algo: not an ACCEL_GEMM_ALGO_*";
+	if (d->sched > ACCEL_GEMM_SCHED_INTERWAVE)
+		return "sched: not an ACCEL_GEMM_SCHED_*";
+	if (d->flags & ~MXA_GEMM_F_SATFINITE)
+		return "flags: only MXA_GEMM_F_SATFINITE";
+	if (d->tile_m && d->tile_m != 64 && d->tile_m != 128)
+		return "tile_m: 0, 64 or 128";
+	if ((d->tile_n & 7) || d->tile_n > 256)
+		return "tile_n: 0 or a multiple of 8 up to 256";
+	if ((why = gemm_scales_bad(d->type_a, d->mx_scale_a, mx, 1)) ||
+	    (why = gemm_scales_bad(d->type_b, d->mx_scale_b, mx, 0)))
+		return why;
+	if ((d->mx_scale_a || d->mx_scale_b) && d->k % 32)
+		return "k: MX block scales need K % 32 == 0";
+	if (!d->a || !d->b || !d->d)
+		return !d->a ? "a is 0" : !d->b ? "b is 0" : "d is 0";
+	if (d->beta != 0.0f && !d->c)
+		return "c is 0 while beta is not";
+	return NULL;
+}
+
 int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *plan)
 {
 	struct accel_gemm_plan p = { 0 };
 	const char *why;
 	float s;
 
-	if (!d || !plan || !d->m || !d->n || !d->k || d->type_a >= MXA_DTYPE_COUNT ||
-	    d->type_b >= MXA_DTYPE_COUNT || d->type_c >= MXA_DTYPE_COUNT ||
-	    d->type_d >= MXA_DTYPE_COUNT || d->trans_a > ACCEL_OP_T || d->trans_b > ACCEL_OP_T ||
-	    d->numerics > ACCEL_GEMM_NUM_FAST || d->algo > ACCEL_GEMM_ALGO_PIPELINE ||
-	    d->sched > ACCEL_GEMM_SCHED_INTERWAVE || (d->flags & ~MXA_GEMM_F_SATFINITE) ||
-	    (d->tile_m && d->tile_m != 64 && d->tile_m != 128) ||
-	    (d->tile_n & 7) || d->tile_n > 256)
+	if (!d || !plan)
 		return -EINVAL;
+	why = gemm_desc_bad_field(d);
+	if (why) {
+		plan->why = why;
+		return -EINVAL;
+	}
 	/* A stored K x M: the GEMM command transposes whole-byte types (MXA_GEMM_F_A_KM). */
 	if (d->trans_a != ACCEL_OP_N && accel_dtype_row_bytes(d->type_a, 8) < 8)
 		return -EOPNOTSUPP;

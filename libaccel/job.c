@@ -42,6 +42,18 @@ void accel_job_finish(struct accel_job *job)
 		free(job);
 }
 
+struct accel_job *accel_job_alloc(struct accel_device *dev, unsigned int queue)
+{
+	struct accel_job *job = calloc(1, sizeof(*job));
+
+	if (!job)
+		return NULL;
+	job->dev = dev;
+	job->queue = queue;
+	job->group = queue < ACCEL_GROUP_QUEUES ? dev->commits[queue] : 0;
+	return job;
+}
+
 int accel_submit(struct accel_device *dev, unsigned int queue, struct accel_bo *prog_bo,
 		 size_t offset, size_t size, struct accel_job **jobp)
 {
@@ -52,10 +64,9 @@ int accel_submit(struct accel_device *dev, unsigned int queue, struct accel_bo *
 	*jobp = NULL;
 	if (!prog_bo || prog_bo->dev != dev || offset > UINT32_MAX || size > UINT32_MAX)
 		return -EINVAL;
-	job = calloc(1, sizeof(*job));
+	job = accel_job_alloc(dev, queue);
 	if (!job)
 		return -ENOMEM;
-	job->dev = dev;
 
 	args.prog_handle = prog_bo->handle;
 	args.queue = queue;

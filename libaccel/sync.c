@@ -63,10 +63,9 @@ int accel_submit_syncs(struct accel_device *dev, unsigned int queue, struct acce
 		ops[i].handle = syncs[i].handle;
 		ops[i].timeline_value = syncs[i].point;
 	}
-	job = calloc(1, sizeof(*job));
+	job = accel_job_alloc(dev, queue);
 	if (!job)
 		return -ENOMEM;
-	job->dev = dev;
 	args.prog_handle = prog_bo->handle;
 	args.queue = queue;
 	args.prog_offset = (uint32_t)offset;

@@ -144,7 +144,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     MxaOperand a = { 0 }, b = { 0 }, c = { 0 }, out = { 0 }, sa = { 0 }, sb = { 0 };
     uint64_t lda, ldb, ldc, ldd, ldsa, ldsb, b_rows, b_cols, macs;
     static uint8_t dummy; /* stands for operand pointers while validating */
-    bool acc;
+    bool acc, scaled_a, scaled_b;
     int ret = -1, err;
 
     memcpy(&g, args, sizeof(g));
@@ -178,8 +178,17 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     d.sched = g.sched;
     d.a = d.b = d.d = &dummy;
     d.c = acc ? &dummy : NULL;
-    d.scale_a = g.scale_block ? &dummy : NULL;
-    d.scale_b = g.scale_block ? &dummy : NULL;
+    /*
+     * A side's scales are read only when given (VA != 0) and not FP16/BF16, whose
+     * scales are ignored as TMATMULMX's are: BF16 activations x MX weights read no
+     * scale_a. MX data without scales, or F32 with scales, the engine rejects.
+     */
+    scaled_a = g.scale_block && le64_to_cpu(g.scale_a) &&
+               g.type_a != MXA_DTYPE_F16 && g.type_a != MXA_DTYPE_BF16;
+    scaled_b = g.scale_block && le64_to_cpu(g.scale_b) &&
+               g.type_b != MXA_DTYPE_F16 && g.type_b != MXA_DTYPE_BF16;
+    d.scale_a = scaled_a ? &dummy : NULL;
+    d.scale_b = scaled_b ? &dummy : NULL;
     err = mxe_gemm_check(&d);
     if (err) {
         return mxa_engine_fail(job, err, 0);
@@ -204,17 +213,17 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
                          mxe_dtype_row_bytes(g.type_d, g.n), &ldd) ||
         (acc && mxa_operand_size(job, &c, le64_to_cpu(g.c), g.m,
                                  mxe_dtype_row_bytes(g.type_c, g.n), &ldc)) ||
-        (g.scale_block && (mxa_operand_size(job, &sa, le64_to_cpu(g.scale_a), g.m,
-                                            g.k / g.scale_block, &ldsa) ||
-                           mxa_operand_size(job, &sb, le64_to_cpu(g.scale_b), g.n,
-                                            g.k / g.scale_block, &ldsb)))) {
+        (scaled_a && mxa_operand_size(job, &sa, le64_to_cpu(g.scale_a), g.m,
+                                      g.k / g.scale_block, &ldsa)) ||
+        (scaled_b && mxa_operand_size(job, &sb, le64_to_cpu(g.scale_b), g.n,
+                                      g.k / g.scale_block, &ldsb))) {
         return -1;
     }
 
     if (mxa_operand_load(job, &a, true) || mxa_operand_load(job, &b, true) ||
         (acc && mxa_operand_load(job, &c, true)) ||
-        (g.scale_block && (mxa_operand_load(job, &sa, true) ||
-                           mxa_operand_load(job, &sb, true))) ||
+        (scaled_a && mxa_operand_load(job, &sa, true)) ||
+        (scaled_b && mxa_operand_load(job, &sb, true)) ||
         mxa_operand_load(job, &out, false)) {
         goto out;
     }

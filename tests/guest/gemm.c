@@ -322,6 +322,34 @@ TEST_F(gemm, mx_fp8_and_fp4_through_the_command)
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_COMMAND));
 }
 
+/*
+ * BF16 activations (no block scales: mx_scale_a = 0, as the documentation says) times
+ * MX-FP8 weights with their scales, through the GEMM command: the device reads no
+ * scale_a (it used to read VA 0 and fault) and D matches the engine bit for bit.
+ */
+TEST_F(gemm, bf16_activations_times_mx_fp8_weights)
+{
+	const uint32_t m = 40, n = 56, k = 128;
+	struct accel_gemm_desc d;
+	struct mxe_gemm_desc g = { 0 };
+
+	desc(self, &d, m, n, k, MXA_DTYPE_BF16, MXA_DTYPE_E4M3);
+	d.mx_scale_b = self->va + SB_OFF;
+	fill(self, A_OFF, MXA_DTYPE_BF16, m, k, 0, 0);
+	fill(self, B_OFF, MXA_DTYPE_E4M3, n, k, 0, SB_OFF);
+	memset(self->p + D_OFF, 0x5a, (size_t)m * n * 4);
+	ASSERT_EQ(0, run(self, &d));
+	EXPECT_EQ(ACCEL_GEMM_ALGO_COMMAND, self->plan.algo);
+	EXPECT_EQ(0, self->r.status);
+	g.m = m, g.n = n, g.k = k;
+	g.type_a = MXA_DTYPE_BF16, g.type_b = MXA_DTYPE_E4M3;
+	g.type_c = g.type_d = MXA_DTYPE_F32;
+	g.a = self->p + A_OFF, g.b = self->p + B_OFF, g.d = self->want;
+	g.scale_b = self->p + SB_OFF, g.scale_block = 32;
+	ASSERT_EQ(0, mxe_gemm(NULL, &g));
+	EXPECT_EQ(0, compare(self, &d));
+}
+
 TEST_F(gemm, b_stored_k_by_n_and_fast_numerics)
 {
 	struct accel_gemm_desc d;
@@ -438,9 +466,30 @@ TEST_F(gemm, errors)
 	desc(self, &d, 64, 64, 64, MXA_DTYPE_F16, MXA_DTYPE_F16);
 	d.tile_n = 12;
 	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+	EXPECT_STREQ("tile_n: 0 or a multiple of 8 up to 256", self->plan.why);
 	d.tile_n = 0;
 	d.k = 0;
 	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+	EXPECT_STREQ("k is 0", self->plan.why);
+	/* every refusal names the field */
+	desc(self, &d, 64, 64, 64, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3);
+	d.mx_scale_b = self->va + SB_OFF;
+	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+	EXPECT_NE(NULL, strstr(self->plan.why, "mx_scale_a")) TH_LOG("%s", self->plan.why);
+	EXPECT_EQ(-EINVAL, accel_gemm_run(self->dev, 0, &d, &self->plan, &self->r));
+	desc(self, &d, 64, 64, 64, MXA_DTYPE_F32, MXA_DTYPE_E4M3);
+	d.mx_scale_a = self->va + SA_OFF;
+	d.mx_scale_b = self->va + SB_OFF;
+	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+	EXPECT_STREQ("mx_scale_a: type_a takes no block scales (0)", self->plan.why);
+	desc(self, &d, 64, 64, 48, MXA_DTYPE_BF16, MXA_DTYPE_E2M1);
+	d.mx_scale_b = self->va + SB_OFF;
+	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+	EXPECT_STREQ("k: MX block scales need K % 32 == 0", self->plan.why);
+	desc(self, &d, 64, 64, 64, MXA_DTYPE_F16, MXA_DTYPE_F16);
+	d.d = 0;
+	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+	EXPECT_STREQ("d is 0", self->plan.why);
 }
 
 static void fill_any(uint8_t *dst, enum mxa_isa_dtype type, uint32_t rows, uint32_t cols,
