@@ -28,7 +28,6 @@
 QEMU_BUILD_BUG_ON(sizeof(struct mxa_tensor_map) != 128);
 
 #define MXA_MBAR_MAGIC 0x6d62u       /* high half of 'phase': initialised */
-#define MXA_MBAR_MAX_TX (1 << 30)
 #define MXA_TMA_MAX_STRIDE (1ull << 40)
 
 enum {

@@ -330,6 +330,7 @@ struct mxa_tensor_map {
 #define MXA_TMA_DWORDS		12
 #define MXA_MBAR_DWORDS		3
 #define MXA_MBAR_MAX_COUNT	(1u << 20)
+#define MXA_MBAR_MAX_TX		(1 << 30)	/* |transaction count| at most this */
 #define MXA_MBAR_BYTES		16	/* an mbarrier occupies 16 bytes, 8-byte aligned */
 /* TMA loads a job may have issued and not yet observed with an MBAR_WAIT */
 #define MXA_MAX_PENDING_TMA	256

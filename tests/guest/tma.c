@@ -278,6 +278,132 @@ TEST_F(tma, swizzle_128b)
 	EXPECT_EQ(0, bad);
 }
 
+/* SRAM offset of byte @a of a dense box under swizzle @swz (uapi/mxa_isa.h's formula). */
+static uint32_t swizzled(uint32_t a, uint8_t swz)
+{
+	uint32_t mask = swz ? (2u << swz) / 2 - 1 : 0;	/* 32B: 1, 64B: 3, 128B: 7 */
+
+	return a ^ (((a >> 7) & mask) << 4);
+}
+
+#define DST_OFF	(256 << 10)
+
+/*
+ * Every rank (1..5) with every swizzle, on load and on store, and a 256-element box:
+ * the box is partly out of bounds in its last dimension (and in dim 0 for rank 1).
+ * The load's SRAM bytes (read back through a tile) are the documented swizzle of the
+ * dense box, out-of-bounds elements zero; the store of that SRAM to a zeroed tensor
+ * writes exactly the in-bounds elements, and the same values.
+ */
+TEST_F(tma, swizzle_every_rank_load_and_store)
+{
+	static const uint8_t swizzles[] = { MXA_TMA_SWIZZLE_NONE, MXA_TMA_SWIZZLE_32B,
+					     MXA_TMA_SWIZZLE_64B, MXA_TMA_SWIZZLE_128B };
+	const uint32_t eb = 2;
+	int cases = 0;
+
+	for (int rank = 1; rank <= 5; rank++) {
+		for (unsigned si = 0; si < sizeof(swizzles); si++) {
+			uint8_t swz = swizzles[si];
+			uint32_t box[5] = { 1, 1, 1, 1, 1 }, dims[5] = { 1, 1, 1, 1, 1 };
+			int32_t c[5] = { 0 };
+			uint64_t stride = 0, total = 1, bytes;
+			uint16_t *in = (uint16_t *)(self->data + IN_OFF);
+			uint16_t *dst = (uint16_t *)(self->data + DST_OFF);
+			uint8_t *sram = self->data + OUT_OFF;
+			struct accel_tma ld = { .map = self->va, .sram = 0, .mbar = MBAR };
+			struct accel_tma st = { .map = self->va + 128, .sram = 0 };
+			struct accel_prog *p = self->prog;
+			int bad = 0;
+
+			/* dim 0: 256 elements unswizzled (rank 1), else one swizzle span */
+			box[0] = swz ? (16u << swz) / eb : rank == 1 ? 256 : 32;
+			dims[0] = box[0] + 8;
+			c[0] = rank == 1 ? 12 : 4;	/* rank 1: the last 4 out of bounds */
+			for (int d = 1; d < rank; d++) {
+				box[d] = d == 1 ? 3 : 2;
+				dims[d] = box[d] + 1;
+				c[d] = d == rank - 1 ? 2 : 1;	/* the last dim: 1 row out */
+			}
+			for (int k = 0; k < 2; k++) {
+				struct mxa_tensor_map *m = &self->maps[k];
+
+				memset(m, 0, sizeof(*m));
+				m->global_addr = self->va + (k ? DST_OFF : IN_OFF);
+				m->rank = rank;
+				m->elem_bytes = eb;
+				m->swizzle = swz;
+				stride = eb;
+				for (int d = 0; d < 5; d++) {
+					m->dims[d] = dims[d];
+					m->box[d] = box[d];
+					if (d && d < rank)
+						m->strides[d - 1] = stride;
+					stride *= dims[d];
+				}
+			}
+			for (int d = 0; d < 5; d++)
+				total *= dims[d];
+			bytes = eb;
+			for (int d = 0; d < 5; d++)
+				bytes *= box[d];
+			for (uint64_t i = 0; i < total; i++)
+				in[i] = (uint16_t)(0x8001 + i * 40503u);
+			memset(dst, 0, total * eb);
+			memset(sram, 0xee, bytes);
+			memcpy(ld.coord, c, sizeof(c));
+			memcpy(st.coord, c, sizeof(c));
+
+			accel_prog_reset(p);
+			accel_prog_mbar_init(p, MBAR, 1);
+			accel_prog_mbar_arrive(p, MBAR, bytes);
+			accel_prog_tma(p, 0, &ld);
+			accel_prog_mbar_wait(p, MBAR, 0, 0);
+			accel_prog_tile_load(p, MXA_TILE(MXA_TILE_T, 0), 0, 0, 0, bytes / 16, 16, 0);
+			accel_prog_tile_store(p, MXA_TILE(MXA_TILE_T, 0), 1, self->va + OUT_OFF, 0,
+					      bytes / 16, 16, 0);
+			accel_prog_tma(p, 1, &st);
+			accel_prog_commit_group(p, MXA_GROUP_COPY);
+			accel_prog_wait_group(p, MXA_GROUP_COPY, 0);
+			ASSERT_EQ(0, run(self));
+			ASSERT_EQ(0, self->r.status) TH_LOG("rank %d swizzle %u: error %u info %u",
+							   rank, swz, self->r.error, self->r.err_info);
+			/* every element of the box: where the load put it, and where it went */
+			for (uint64_t e = 0; e < bytes / eb; e++) {
+				uint64_t rest = e, gi = 0, gstride = 1;
+				int inside = 1;
+				uint16_t want, got;
+
+				for (int d = 0; d < 5; d++) {
+					int64_t g = c[d] + (int64_t)(rest % box[d]);
+
+					rest /= box[d];
+					inside &= g >= 0 && g < dims[d];
+					gi += (uint64_t)g * gstride;
+					gstride *= dims[d];
+				}
+				want = inside ? in[gi] : 0;
+				memcpy(&got, sram + swizzled(e * eb, swz), 2);
+				if (got != want && bad++ < 3)
+					TH_LOG("rank %d swizzle %u: box element %llu in SRAM %#x, want %#x",
+					       rank, swz, (unsigned long long)e, got, want);
+				if (inside && dst[gi] != in[gi] && bad++ < 3)
+					TH_LOG("rank %d swizzle %u: stored element %llu = %#x, want %#x",
+					       rank, swz, (unsigned long long)gi, dst[gi], in[gi]);
+				if (inside)
+					dst[gi] = 0;	/* seen: what remains must be untouched */
+			}
+			for (uint64_t i = 0; i < total; i++)
+				if (dst[i] && bad++ < 3)
+					TH_LOG("rank %d swizzle %u: element %llu outside the box written",
+					       rank, swz, (unsigned long long)i);
+			EXPECT_EQ(0, bad);
+			cases++;
+		}
+	}
+	EXPECT_EQ(20, cases);
+}
+
 TEST_F(tma, rank5_round_trip)
 {
 	const uint32_t dims[5] = { 8, 3, 2, 2, 2 };
@@ -411,6 +537,29 @@ TEST_F(tma, errors)
 	ASSERT_EQ(0, run(self));
 	EXPECT_EQ(MXA_ERR_MBARRIER, self->r.error);
 	EXPECT_EQ(MXA_MBAR_ERR_DEADLOCK, self->r.err_info);
+	/* more arrivals than the count in one phase (its bytes still missing) */
+	accel_prog_reset(p);
+	accel_prog_mbar_init(p, MBAR, 2);
+	accel_prog_mbar_arrive(p, MBAR, 64);
+	accel_prog_mbar_arrive(p, MBAR, 0);
+	at = accel_prog_size(p);
+	accel_prog_mbar_arrive(p, MBAR, 0);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_MBARRIER, self->r.error);
+	EXPECT_EQ(MXA_MBAR_ERR_ARRIVALS, self->r.err_info);
+	EXPECT_EQ(at, self->r.err_offset);
+	EXPECT_EQ(MBAR, self->r.err_addr);
+
+	/* a transaction count beyond 2^30 */
+	accel_prog_reset(p);
+	accel_prog_mbar_init(p, MBAR, 1);
+	accel_prog_mbar_expect_tx(p, MBAR, MXA_MBAR_MAX_TX);
+	at = accel_prog_size(p);
+	accel_prog_mbar_expect_tx(p, MBAR, 1);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_MBARRIER, self->r.error);
+	EXPECT_EQ(MXA_MBAR_ERR_TX, self->r.err_info);
+	EXPECT_EQ(at, self->r.err_offset);
 }
 
 #define A_OFF	(IN_OFF)
