@@ -63,6 +63,15 @@ static void map2(struct mxa_tensor_map *m, uint64_t va, uint32_t cols, uint32_t 
 	m->strides[0] = (uint64_t)cols * eb;
 }
 
+/* A new program that starts the TMA load @ld of @bytes on a fresh mbarrier MBAR. */
+static void start_load(struct accel_prog *p, const struct accel_tma *ld, uint32_t bytes)
+{
+	accel_prog_reset(p);
+	accel_prog_mbar_init(p, MBAR, 1);
+	accel_prog_mbar_arrive(p, MBAR, bytes);
+	accel_prog_tma(p, 0, ld);
+}
+
 /* load box at (c0, c1) of map 0 to SRAM 0, wait, store it to map 1 at (0, 0) */
 static void load_store(FIXTURE_DATA(tma) *self, int32_t c0, int32_t c1, uint32_t bytes)
 {
@@ -71,10 +80,7 @@ static void load_store(FIXTURE_DATA(tma) *self, int32_t c0, int32_t c1, uint32_t
 	struct accel_tma st = { .map = self->va + 128, .sram = 0 };
 	struct accel_prog *p = self->prog;
 
-	accel_prog_reset(p);
-	accel_prog_mbar_init(p, MBAR, 1);
-	accel_prog_mbar_arrive(p, MBAR, bytes);
-	accel_prog_tma(p, 0, &ld);
+	start_load(p, &ld, bytes);
 	accel_prog_mbar_wait(p, MBAR, 0, 0);
 	accel_prog_tma(p, 1, &st);
 	accel_prog_commit_group(p, MXA_GROUP_COPY);
@@ -132,10 +138,7 @@ TEST_F(tma, box_used_before_its_mbarrier_wait_is_a_hazard)
 	setup_2d(self, MXA_TMA_OOB_ZERO);
 	for (int run_no = 0; run_no < 3; run_no++) {
 		/* TILE_LOAD of the box's first rows, no MBAR_WAIT */
-		accel_prog_reset(p);
-		accel_prog_mbar_init(p, MBAR, 1);
-		accel_prog_mbar_arrive(p, MBAR, bytes);
-		accel_prog_tma(p, 0, &ld);
+		start_load(p, &ld, bytes);
 		at = accel_prog_size(p);
 		accel_prog_tile_load(p, MXA_TILE(MXA_TILE_T, 0), 0, 0x400, 0, 4, 128, 0);
 		ASSERT_EQ(0, run(self));
@@ -147,10 +150,7 @@ TEST_F(tma, box_used_before_its_mbarrier_wait_is_a_hazard)
 	}
 	/* a TMA_STORE of the box, and a second load into it, before the wait */
 	for (int second_load = 0; second_load < 2; second_load++) {
-		accel_prog_reset(p);
-		accel_prog_mbar_init(p, MBAR, 1);
-		accel_prog_mbar_arrive(p, MBAR, bytes);
-		accel_prog_tma(p, 0, &ld);
+		start_load(p, &ld, bytes);
 		at = accel_prog_size(p);
 		if (second_load)
 			accel_prog_tma(p, 0, &ld);
@@ -161,10 +161,7 @@ TEST_F(tma, box_used_before_its_mbarrier_wait_is_a_hazard)
 		EXPECT_EQ(at, self->r.err_offset);
 	}
 	/* phase 0 waited for; phase 1's load is used before its wait */
-	accel_prog_reset(p);
-	accel_prog_mbar_init(p, MBAR, 1);
-	accel_prog_mbar_arrive(p, MBAR, bytes);
-	accel_prog_tma(p, 0, &ld);
+	start_load(p, &ld, bytes);
 	accel_prog_mbar_wait(p, MBAR, 0, 0);
 	accel_prog_tile_load(p, MXA_TILE(MXA_TILE_T, 0), 0, 0, 0, 16, 128, 0);
 	accel_prog_mbar_arrive(p, MBAR, bytes);
@@ -175,10 +172,7 @@ TEST_F(tma, box_used_before_its_mbarrier_wait_is_a_hazard)
 	EXPECT_EQ(MXA_ERR_TMA_HAZARD, self->r.error);
 	EXPECT_EQ(at, self->r.err_offset);
 	/* with the waits: the box, whole, through a tile and back out */
-	accel_prog_reset(p);
-	accel_prog_mbar_init(p, MBAR, 1);
-	accel_prog_mbar_arrive(p, MBAR, bytes);
-	accel_prog_tma(p, 0, &ld);
+	start_load(p, &ld, bytes);
 	accel_prog_mbar_wait(p, MBAR, 0, 0);
 	accel_prog_tile_load(p, MXA_TILE(MXA_TILE_T, 0), 0, 0, 0, 16, 128, 0);
 	accel_prog_tile_store(p, MXA_TILE(MXA_TILE_T, 0), 1, self->va + OUT_OFF, 0, 16, 128, 0);
@@ -354,10 +348,7 @@ TEST_F(tma, swizzle_every_rank_load_and_store)
 			memcpy(ld.coord, c, sizeof(c));
 			memcpy(st.coord, c, sizeof(c));
 
-			accel_prog_reset(p);
-			accel_prog_mbar_init(p, MBAR, 1);
-			accel_prog_mbar_arrive(p, MBAR, bytes);
-			accel_prog_tma(p, 0, &ld);
+			start_load(p, &ld, bytes);
 			accel_prog_mbar_wait(p, MBAR, 0, 0);
 			accel_prog_tile_load(p, MXA_TILE(MXA_TILE_T, 0), 0, 0, 0, bytes / 16, 16, 0);
 			accel_prog_tile_store(p, MXA_TILE(MXA_TILE_T, 0), 1, self->va + OUT_OFF, 0,
