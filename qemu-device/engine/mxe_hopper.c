@@ -71,7 +71,8 @@ static double ieee_chunk(struct mxe_hopper_ctx *hc, const double *a, const doubl
 	return mxe_xacc_round(&hc->x, prec, emin, emax);
 }
 
-static double trunc_to_bits(double r, int bits)
+/* @r truncated toward zero to @bits fraction bits (the tensor core's alignment). */
+double mxe_trunc_to_bits(double r, int bits)
 {
 	double q;
 
@@ -126,7 +127,7 @@ double mxe_hopper_mma(struct mxe_hopper_ctx *hc, const double *a, const double *
 	sum = trunc(c / q);
 	for (size_t i = 0; i < n; i++)
 		sum += trunc(a[i] * b[i] / q);
-	return mxe_round_to_accum(trunc_to_bits(sum * q, hc->out_bits), hc->td);
+	return mxe_round_to_accum(mxe_trunc_to_bits(sum * q, hc->out_bits), hc->td);
 }
 
 /* x + y rounded to nearest in the accumulator type (F32 or F64). */

@@ -24,6 +24,8 @@ struct mxe_hopper_ctx {
 };
 
 void mxe_hopper_init(struct mxe_hopper_ctx *hc, const struct mxe_op *op);
+/* @r truncated toward zero to @bits fraction bits (also the experiment driver's). */
+double mxe_trunc_to_bits(double r, int bits);
 
 /**
  * mxe_hopper_mma() - one instruction's K-chunk of one output element:

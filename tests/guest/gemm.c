@@ -579,12 +579,6 @@ TEST_F(gemm, a_stored_k_by_m)
 
 /* ---- accel_gemm() on every type pair, odd shapes ------------------------------------ */
 
-static int is_mx_elem(uint8_t t)
-{
-	return t == MXA_DTYPE_E4M3 || t == MXA_DTYPE_E5M2 || t == MXA_DTYPE_E3M2 ||
-	       t == MXA_DTYPE_E2M3 || t == MXA_DTYPE_E2M1 || t == MXA_DTYPE_MXINT8;
-}
-
 struct type_pair {
 	uint8_t a, b, d;
 	uint8_t mx;		/* E8M0 block scales (scale_block 32) */
@@ -615,7 +609,7 @@ static size_t all_type_pairs(struct type_pair *p)
 			p[n++] = (struct type_pair){ fl[i], fl[j], MXA_DTYPE_F32, 0 };
 	for (size_t i = 0; i < sizeof(mx); i++)
 		for (size_t j = 0; j < sizeof(mx); j++)
-			if (is_mx_elem(mx[i]) || is_mx_elem(mx[j]))
+			if (mxe_dtype_is_mx_elem(mx[i]) || mxe_dtype_is_mx_elem(mx[j]))
 				p[n++] = (struct type_pair){ mx[i], mx[j], MXA_DTYPE_F32, 1 };
 	p[n++] = (struct type_pair){ MXA_DTYPE_F64, MXA_DTYPE_F64, MXA_DTYPE_F64, 0 };
 	for (size_t i = 0; i < sizeof(in); i++)

@@ -29,6 +29,7 @@
 
 #include "mxe_formats.h"
 #include "mxe_golden.h"
+#include "mxe_hopper.h"
 
 struct model {
 	int kinst, promote, splitk, interleave, find2, unit, tf32, tf32b, f64kstep, hist;
@@ -46,16 +47,6 @@ static int hopper_emin(unsigned t)
 	default:
 		return -126;
 	}
-}
-
-static double trunc_to_bits(double r, int bits)
-{
-	double q;
-
-	if (r == 0.0)
-		return r;
-	q = ldexp(1.0, ilogb(r) - bits);
-	return trunc(r / q) * q;
 }
 
 /* One instruction: C + a.b with the HOPPER accumulator (finite data only). */
@@ -88,7 +79,7 @@ static double mma_chunk(const struct model *md, const double *a, const double *b
 	sum = trunc(c / q);
 	for (size_t i = 0; i < n; i++)
 		sum += trunc(a[i] * b[i] / q);
-	return (double)(float)trunc_to_bits(sum * q, md->out_bits);
+	return (double)(float)mxe_trunc_to_bits(sum * q, md->out_bits);
 }
 
 /* One K-slice: WGMMA chain, promoted into an FP32 sum every md->promote. */
