@@ -222,6 +222,28 @@ struct dma_fence *mxa_queue_run_job(struct mxa_job *job)
 	return dma_fence_get(job->fence);
 }
 
+/* Take the job at the ring's head out of its slot (its reference comes with it). */
+static struct mxa_job *mxa_queue_pop(struct mxa_queue *q, u32 *slotp)
+{
+	u32 slot = q->head;
+	struct mxa_job *job = q->jobs[slot];
+
+	lockdep_assert_held(&q->lock);
+	q->jobs[slot] = NULL;
+	q->head = (slot + 1) & (q->size - 1);
+	*slotp = slot;
+	return job;
+}
+
+/* The ring empty at slot 0, as the device has it after a queue reset. */
+static void mxa_queue_ring_reset(struct mxa_queue *q)
+{
+	lockdep_assert_held(&q->lock);
+	q->head = 0;
+	q->tail = 0;
+	q->hw_completed = 0;
+}
+
 /* Complete the jobs the device has counted in MXA_QREG_COMPLETED; returns how many. */
 static u32 mxa_queue_harvest(struct mxa_queue *q)
 {
@@ -241,11 +263,9 @@ static u32 mxa_queue_harvest(struct mxa_queue *q)
 	/* The records of the counted jobs were written before COMPLETED moved. */
 	dma_rmb();
 	for (done = 0; done < n; done++) {
-		u32 slot = q->head;
-		struct mxa_job *job = q->jobs[slot];
+		u32 slot;
+		struct mxa_job *job = mxa_queue_pop(q, &slot);
 
-		q->jobs[slot] = NULL;
-		q->head = (slot + 1) & (q->size - 1);
 		mxa_job_complete(q, job, &q->comps[slot]);
 		mxa_job_put(job);
 	}
@@ -317,20 +337,13 @@ void mxa_queue_halt(struct mxa_queue *q, bool for_good)
 void mxa_queue_abort(struct mxa_queue *q, int status, u32 error, bool backlog)
 {
 	struct mxa_job *job, *next;
+	u32 slot;
 
 	spin_lock_irq(&q->lock);
 	/* Ring first, then backlog: fences signal in seqno order. */
-	while (q->head != q->tail) {
-		u32 slot = q->head;
-
-		job = q->jobs[slot];
-		q->jobs[slot] = NULL;
-		q->head = (slot + 1) & (q->size - 1);
-		mxa_job_abort(job, status, error);
-	}
-	q->head = 0;
-	q->tail = 0;
-	q->hw_completed = 0;
+	while (q->head != q->tail)
+		mxa_job_abort(mxa_queue_pop(q, &slot), status, error);
+	mxa_queue_ring_reset(q);
 	if (backlog) {
 		list_for_each_entry_safe(job, next, &q->backlog, backlog_node) {
 			list_del_init(&job->backlog_node);
@@ -355,31 +368,21 @@ void mxa_queue_requeue(struct mxa_queue *q, int status, u32 error)
 {
 	LIST_HEAD(requeue);
 	struct mxa_job *job;
+	u32 slot;
 
 	spin_lock_irq(&q->lock);
 	if (q->head != q->tail) {
-		u32 slot = q->head;
-
-		job = q->jobs[slot];
-		q->jobs[slot] = NULL;
-		q->head = (slot + 1) & (q->size - 1);
+		job = mxa_queue_pop(q, &slot);
 		job->result.start_ns = q->comps[slot].start_ns;
 		mxa_job_abort(job, status, error);
 	}
 	while (q->head != q->tail) {
-		u32 slot = q->head;
-
-		job = q->jobs[slot];
-		q->jobs[slot] = NULL;
-		q->head = (slot + 1) & (q->size - 1);
 		/* The ring's reference becomes the backlog's. */
-		list_add_tail(&job->backlog_node, &requeue);
+		list_add_tail(&mxa_queue_pop(q, &slot)->backlog_node, &requeue);
 		q->backlog_len++;
 	}
 	list_splice(&requeue, &q->backlog);
-	q->head = 0;
-	q->tail = 0;
-	q->hw_completed = 0;
+	mxa_queue_ring_reset(q);
 	spin_unlock_irq(&q->lock);
 }
 

@@ -292,7 +292,7 @@ struct mxe_gemm_desc;
 void mxa_numerics_apply(MxaState *s, struct mxe_gemm_desc *g);
 int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd);
 int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op);
-int mxa_acc_hazard(MxaJob *job, uint64_t start, uint64_t len);
+int mxa_sram_hazard(MxaJob *job, uint64_t start, uint64_t len);
 int mxa_tma_hazard(MxaJob *job, uint64_t start, uint64_t len);
 int mxa_sram_write_hazard(MxaJob *job, uint64_t start, uint64_t len);
 void mxa_acc_retire(MxaJob *job, uint64_t done);

@@ -270,17 +270,17 @@ static int mxa_gemm_regs(MxaJob *job, uint32_t *cmd)
 }
 
 /*
- * Run one command; returns 0 or -1 with the job's error set (or the abort flag).
+ * Run one command (@d: its table entry, NULL for an unknown opcode); returns 0 or -1
+ * with the job's error set (or the abort flag).
  * *next is the dword index of the next command (pc + ndw unless the command jumps).
  */
-static int mxa_exec_one(MxaJob *job, const uint32_t *prog, uint32_t ndwords, uint32_t pc,
-                        uint32_t *next)
+static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t *prog,
+                        uint32_t ndwords, uint32_t pc, uint32_t *next)
 {
     const uint32_t *cmd = &prog[pc];
     uint32_t ndw = MXA_CMD_DWORDS(cmd[0]);
     uint32_t op = MXA_CMD_OPCODE(cmd[0]);
     uint32_t flags = MXA_CMD_FLAGS(cmd[0]);
-    const struct mxa_isa_cmd *d = mxa_isa_lookup(op);
     uint32_t gemm[MXA_GEMM_DWORDS];
     uint64_t value;
 
@@ -453,7 +453,7 @@ void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
         /* commands that hold the command processor are spans of the timeline */
         if (qatomic_read(&s->timeline) && d && (d->attrs & MXA_ISA_A_BLOCKING)) {
             int64_t start = get_clock();
-            int ret = mxa_exec_one(job, prog, ndwords, pc, &next);
+            int ret = mxa_exec_one(job, d, prog, ndwords, pc, &next);
 
             mxa_timeline_span(s, job->q->index, MXA_TIMELINE_CP,
                               d->mnemonic, start, get_clock(),
@@ -461,7 +461,7 @@ void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
             if (ret) {
                 return;
             }
-        } else if (mxa_exec_one(job, prog, ndwords, pc, &next)) {
+        } else if (mxa_exec_one(job, d, prog, ndwords, pc, &next)) {
             return;
         }
         job->commands++;

@@ -284,7 +284,7 @@ out:
  * Every SRAM access of a command: fails the job if [start, start + len) holds a
  * pending WGMMA accumulator or a TMA load's box that no MBAR_WAIT has observed yet.
  */
-int mxa_acc_hazard(MxaJob *job, uint64_t start, uint64_t len)
+int mxa_sram_hazard(MxaJob *job, uint64_t start, uint64_t len)
 {
     if (mxa_tma_hazard(job, start, len)) {
         return -1;
@@ -305,7 +305,7 @@ int mxa_acc_hazard(MxaJob *job, uint64_t start, uint64_t len)
  */
 int mxa_sram_write_hazard(MxaJob *job, uint64_t start, uint64_t len)
 {
-    if (mxa_acc_hazard(job, start, len)) {
+    if (mxa_sram_hazard(job, start, len)) {
         return -1;
     }
     for (unsigned i = 0; i < job->nacc; i++) {
@@ -366,7 +366,7 @@ int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd)
      * A and B may not be a pending accumulator; D may (chained accumulation) but not
      * a pending WGMMA's A or B.
      */
-    if (mxa_acc_hazard(job, a, abytes) || mxa_acc_hazard(job, b, bbytes) ||
+    if (mxa_sram_hazard(job, a, abytes) || mxa_sram_hazard(job, b, bbytes) ||
         mxa_tma_hazard(job, d, dbytes)) {
         return -1;
     }

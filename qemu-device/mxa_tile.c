@@ -161,7 +161,7 @@ static int mxa_sram_range(MxaJob *job, uint64_t addr, uint64_t len, uint64_t ali
     if (mxa_sram_check(job, addr, len, align)) {
         return -1;
     }
-    return writes ? mxa_sram_write_hazard(job, addr, len) : mxa_acc_hazard(job, addr, len);
+    return writes ? mxa_sram_write_hazard(job, addr, len) : mxa_sram_hazard(job, addr, len);
 }
 
 /* ---- TILE_LOAD / TILE_STORE ---- */

@@ -380,7 +380,7 @@ int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load)
     sram = (uint64_t)cmd[3] + mxa_job_reg(job, MXA_REG_A(aregs));
     if (mxa_sram_check(job, sram, ROUND_UP(bytes, 128), 128) ||
         (load ? mxa_sram_write_hazard(job, sram, ROUND_UP(bytes, 128)) :
-                mxa_acc_hazard(job, sram, ROUND_UP(bytes, 128)))) {
+                mxa_sram_hazard(job, sram, ROUND_UP(bytes, 128)))) {
         return -1;
     }
     if (load) {
