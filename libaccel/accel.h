@@ -752,6 +752,33 @@ struct accel_wgmma {
 int accel_prog_wgmma(struct accel_prog *prog, const struct accel_wgmma *w);
 
 /**
+ * struct accel_wgmma_desc - WGMMA_DESC: the same MMA with its operands as on Hopper.
+ * @desc_a, @desc_b: 64-bit shared-memory matrix descriptors (MXA_SMEM_DESC(start,
+ *	lbo, sbo, base, MXA_SMEM_DESC_SWIZZLE_*)), plus R[@a_reg] / R[@b_reg]: K-major,
+ *	or MN-major with MXA_WGMMA_F_TRANS_A/_B (f16 and bf16 only). With
+ *	MXA_WGMMA_F_TILE_A, @desc_a is a T tile register (MXA_TILE(MXA_TILE_T, i), with
+ *	MXA_TILE_REUSE to keep it) of 64 rows x 32 bytes and @a_reg is 0.
+ * @d: dense row-major D (64 x @n of @type_d) at SRAM offset @d + R[@d_reg].
+ * @flags: MXA_WGMMA_F_* (MXA_WGMMA_DESC_F_ALL).
+ */
+struct accel_wgmma_desc {
+	uint32_t flags;
+	uint8_t type_a, type_b, type_d;
+	uint32_t n;
+	uint64_t desc_a, desc_b;
+	uint32_t d;
+	uint8_t a_reg, b_reg, d_reg;
+};
+
+/**
+ * accel_prog_wgmma_desc() - WGMMA_DESC, class MXA_GROUP_MMA, with the hazards of
+ * accel_prog_wgmma(); a tile register A may not be written until a WAIT_GROUP covers
+ * it either (MXA_ERR_OPERAND_HAZARD). Returns -EINVAL for a field the command cannot
+ * hold; the device checks the descriptors.
+ */
+int accel_prog_wgmma_desc(struct accel_prog *prog, const struct accel_wgmma_desc *w);
+
+/**
  * accel_prog_fence() - FENCE (wgmma.fence): orders earlier SRAM and tile accesses before
  * the operand reads of later WGMMAs. Put it where PTX needs wgmma.fence.
  */

@@ -335,11 +335,16 @@ static void parse_tmm(struct asm_ctx *c)
 	c->dw[9] = (uint32_t)e.imm;
 }
 
-static void parse_operand(struct asm_ctx *c, const struct mxa_isa_opnd *op)
+static void parse_operand(struct asm_ctx *c, const struct mxa_isa_cmd *cmd,
+			  const struct mxa_isa_opnd *op)
 {
 	struct asm_expr e;
 
 	asm_skip_ws(c);
+	if (mxa_isa_opnd_is_tile(cmd, op, c->dw[0])) {
+		c->dw[op->dw] = parse_tile(c);
+		return;
+	}
 	switch (op->kind) {
 	case MXA_OPND_U64:
 		asm_parse_expr(c, 0, &e);
@@ -386,10 +391,6 @@ static void parse_operand(struct asm_ctx *c, const struct mxa_isa_opnd *op)
 		parse_tmm(c);
 		break;
 	case MXA_OPND_RI32:
-		if ((op->flags & MXA_OPND_F_TILEABLE) && (MXA_CMD_FLAGS(c->dw[0]) & MXA_MMA_F_TILES)) {
-			c->dw[op->dw] = parse_tile(c);
-			break;
-		}
 		asm_parse_expr(c, 1, &e);
 		asm_check_u32(c, &e, op->flags & MXA_OPND_F_SIGNED);
 		if (op->mask && ((uint32_t)e.imm & ~op->mask))
@@ -434,7 +435,7 @@ static void parse_operands(struct asm_ctx *c, const struct mxa_isa_cmd *cmd, int
 		space = op->flags & MXA_OPND_F_SPACE;
 		if (asm_at_end(c))
 			asm_fail(c, c->p, "%s: missing operand", cmd->mnemonic);
-		parse_operand(c, op);
+		parse_operand(c, cmd, op);
 	}
 }
 

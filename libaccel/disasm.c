@@ -203,11 +203,16 @@ static int accel_isa_operand_set(const struct mxa_isa_opnd *op, const uint32_t *
 	return v != 0;
 }
 
-static void out_operand(struct out *o, const struct mxa_isa_opnd *op, const uint32_t *dw)
+static void out_operand(struct out *o, const struct mxa_isa_cmd *cmd,
+			const struct mxa_isa_opnd *op, const uint32_t *dw)
 {
 	uint8_t reg[2];
 	uint32_t v32;
 
+	if (mxa_isa_opnd_is_tile(cmd, op, dw[0])) {
+		out_tile(o, dw[op->dw]);
+		return;
+	}
 	switch (op->kind) {
 	case MXA_OPND_U64:
 		out_num(o, dw64(dw, op->dw), op->flags, 64);
@@ -230,10 +235,6 @@ static void out_operand(struct out *o, const struct mxa_isa_opnd *op, const uint
 		out_regs_imm(o, reg, 2, dw64(dw, op->dw), op->flags, 64);
 		break;
 	case MXA_OPND_RI32:
-		if ((op->flags & MXA_OPND_F_TILEABLE) && (MXA_CMD_FLAGS(dw[0]) & MXA_MMA_F_TILES)) {
-			out_tile(o, dw[op->dw]);
-			break;
-		}
 		reg[0] = (dw[op->rdw] >> op->rshift) & 0xff;
 		v32 = op->mask ? dw[op->dw] & op->mask : dw[op->dw];
 		out_regs_imm(o, reg, 1, v32, op->flags, 32);
@@ -318,7 +319,7 @@ static void out_command(struct out *o, const struct mxa_isa_cmd *cmd, const uint
 		out_printf(o, first || space ? " " : ", ");
 		first = 0;
 		space = op->flags & MXA_OPND_F_SPACE;
-		out_operand(o, op, dw);
+		out_operand(o, cmd, op, dw);
 	}
 	if (al)
 		out_printf(o, ";");

@@ -127,13 +127,15 @@ static void accel_badop_text(uint32_t info, uint64_t value, char *buf, size_t le
 		[MXA_OPERAND_M] = "M", [MXA_OPERAND_N] = "N", [MXA_OPERAND_K] = "K",
 		[MXA_OPERAND_TYPE_A] = "type_a", [MXA_OPERAND_TYPE_B] = "type_b",
 		[MXA_OPERAND_TYPE_C] = "type_c", [MXA_OPERAND_TYPE_D] = "type_d",
-		[MXA_OPERAND_SCALES] = "scales",
+		[MXA_OPERAND_SCALES] = "scales", [MXA_OPERAND_A] = "A", [MXA_OPERAND_B] = "B",
 	};
 	uint32_t reason = MXA_BADOP_REASON(info), operand = MXA_BADOP_OPERAND(info);
 	const char *why = reason < sizeof(reasons) / sizeof(reasons[0]) && reasons[reason] ?
 			  reasons[reason] : "unknown reason";
 
-	if (operand && operand < MXA_OPERAND_COUNT)
+	if (operand == MXA_OPERAND_A || operand == MXA_OPERAND_B)	/* descriptors */
+		snprintf(buf, len, "%s = 0x%" PRIx64 ": %s", operands[operand], value, why);
+	else if (operand && operand < MXA_OPERAND_COUNT)
 		snprintf(buf, len, "%s = %" PRIu64 ": %s", operands[operand], value, why);
 	else
 		snprintf(buf, len, "%s (info 0x%x)", why, info);

@@ -247,6 +247,25 @@ int accel_prog_wgmma(struct accel_prog *prog, const struct accel_wgmma *w)
 	return accel_prog_emit_command(prog, dw, MXA_WGMMA_DWORDS);
 }
 
+int accel_prog_wgmma_desc(struct accel_prog *prog, const struct accel_wgmma_desc *w)
+{
+	const uint32_t dw[MXA_WGMMA_DESC_DWORDS] = {
+		MXA_CMD_HEADER(MXA_OP_WGMMA_DESC, MXA_WGMMA_DESC_DWORDS, w->flags),
+		MXA_REGS3(w->type_a, w->type_b, w->type_d), w->n,
+		(uint32_t)w->desc_a, (uint32_t)(w->desc_a >> 32),
+		(uint32_t)w->desc_b, (uint32_t)(w->desc_b >> 32), w->d,
+		MXA_REGS3(w->a_reg, w->b_reg, w->d_reg),
+	};
+
+	if ((w->flags & ~MXA_WGMMA_DESC_F_ALL) || w->n < 8 || w->n > 256 || (w->n & 7) ||
+	    w->type_a >= MXA_DTYPE_COUNT || w->type_b >= MXA_DTYPE_COUNT ||
+	    w->type_d >= MXA_DTYPE_COUNT || accel_bad_reg(w->a_reg) ||
+	    accel_bad_reg(w->b_reg) || accel_bad_reg(w->d_reg) || (w->d & 15) ||
+	    ((w->flags & MXA_WGMMA_F_TILE_A) && (w->a_reg || w->desc_a > 0xffff)))
+		return -EINVAL;
+	return accel_prog_emit_command(prog, dw, MXA_WGMMA_DESC_DWORDS);
+}
+
 int accel_prog_fence(struct accel_prog *prog)
 {
 	const uint32_t dw[MXA_FENCE_DWORDS] = { MXA_CMD_HEADER(MXA_OP_FENCE, MXA_FENCE_DWORDS, 0) };

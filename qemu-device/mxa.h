@@ -8,7 +8,8 @@
  *   mxa_tma.c    per-queue SRAM, TMA tensor loads/stores, mbarriers
  *   mxa_mmu.c    contexts, page-table walk, TLB, translated DMA
  *   mxa_dma.c    the device's DMA to guest RAM (never MMIO: no thread needs the BQL)
- *   mxa_math.c   math commands on the matrix engine (engine/)
+ *   mxa_math.c   the GEMM command on the matrix engine (engine/)
+ *   mxa_wgmma.c  WGMMA and WGMMA_DESC: asynchronous warpgroup MMA, its SRAM hazards
  *   mxa_tile.c   tile registers, TMATMULMX, MMA shapes, CVT / MX quantisation
  *   mxa_timeline.c  the execution timeline (Chrome / Perfetto trace JSON)
  *
@@ -208,6 +209,7 @@ typedef struct MxaJob {
         uint64_t seq;       /* math-lane op */
         uint32_t start, end;
         uint32_t a, a_end, b, b_end; /* its SRAM operands, read when it runs */
+        uint32_t a_tile;    /* or its A tile register (MXA_TILE(), 0: none) */
     } acc[MXA_MAX_PENDING_ACC];
     unsigned nacc;
     /*
@@ -264,7 +266,9 @@ typedef struct MxaAsyncOp {
     uint64_t issue_cycle;   /* job->cycles when issued */
     uint64_t seq;           /* lane op number */
     uint64_t src, dst, len; /* COPY: resolved operands */
-    uint32_t cmd[MXA_GEMM_DWORDS]; /* GEMM: the command */
+    uint32_t cmd[MXA_GEMM_DWORDS]; /* GEMM, WGMMA: the command */
+    uint64_t desc_a, desc_b;       /* WGMMA_DESC: the descriptors, registers added */
+    const uint8_t *tile_a;         /* WGMMA_DESC.TILE_A: the tile's bytes */
     struct mxa_tensor_map map;     /* TMA: the validated map, host byte order */
     int64_t coord[MXA_TMA_MAX_RANK];
     uint32_t sram, mbar;
@@ -287,16 +291,22 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd);
 int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op);
 
 /* mxa_math.c */
+/* Nominal multiply-accumulates per cycle of one engine core (cycle model). */
+#define MXA_MACS_PER_CYCLE_PER_CORE 1024
 int mxa_exec_gemm(MxaJob *job, const uint32_t *args);
 struct mxe_gemm_desc;
 void mxa_numerics_apply(MxaState *s, struct mxe_gemm_desc *g);
+int mxa_engine_fail(MxaJob *job, int err, uint64_t addr);
+
+/* mxa_wgmma.c */
 int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd);
+int mxa_exec_wgmma_desc(MxaJob *job, const uint32_t *cmd);
 int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op);
+bool mxa_tile_a_pending(MxaJob *job, uint32_t t);
 int mxa_sram_hazard(MxaJob *job, uint64_t start, uint64_t len);
 int mxa_tma_hazard(MxaJob *job, uint64_t start, uint64_t len);
 int mxa_sram_write_hazard(MxaJob *job, uint64_t start, uint64_t len);
 void mxa_acc_retire(MxaJob *job, uint64_t done);
-int mxa_engine_fail(MxaJob *job, int err, uint64_t addr);
 
 /* mxa_tile.c */
 void mxa_tile_fini(MxaQueue *q);
@@ -305,6 +315,8 @@ int mxa_exec_tile(MxaJob *job, const uint32_t *cmd, bool load);
 int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd);
 int mxa_exec_mma(MxaJob *job, const uint32_t *cmd);
 int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd);
+const uint8_t *mxa_tile_read(MxaJob *job, uint32_t t, unsigned cls, uint64_t rows,
+                             uint64_t row_bytes);
 
 /* mxa_timeline.c: tid 0 command processor, 1 + MXA_GROUP_* the lanes */
 #define MXA_TIMELINE_CP 0

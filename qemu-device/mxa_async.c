@@ -74,6 +74,7 @@ static void mxa_lane_exec(MxaJob *job, MxaAsyncOp *op)
         mxa_lane_tma(job, op);
         break;
     case MXA_OP_WGMMA:
+    case MXA_OP_WGMMA_DESC:
         mxa_lane_wgmma(job, op);
         break;
     default:

@@ -396,6 +396,8 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
         return mxa_exec_mbar(job, cmd);
     case MXA_OP_WGMMA:
         return mxa_exec_wgmma(job, cmd);
+    case MXA_OP_WGMMA_DESC:
+        return mxa_exec_wgmma_desc(job, cmd);
     case MXA_OP_TILE_LOAD:
     case MXA_OP_TILE_STORE:
         return mxa_exec_tile(job, cmd, op == MXA_OP_TILE_LOAD);

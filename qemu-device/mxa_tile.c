@@ -120,6 +120,11 @@ static MxaTile *mxa_tile_dst(MxaJob *job, uint32_t t, unsigned cls, uint64_t row
     if (!tile) {
         return NULL;
     }
+    if (cls == MXA_TILE_T && mxa_tile_a_pending(job, t)) {
+        /* a pending WGMMA_DESC.TILE_A reads it when the math engine runs it */
+        mxa_job_fail(job, MXA_ERR_OPERAND_HAZARD, t & 0x7fff, 0);
+        return NULL;
+    }
     if (!rows || !row_bytes || __builtin_mul_overflow(rows, row_bytes, &bytes) ||
         bytes > mxa_tile_capacity(cls)) {
         mxa_tile_fail(job, t, MXA_TILE_ERR_SIZE);
@@ -149,6 +154,22 @@ static void mxa_tile_release(MxaJob *job, uint32_t t)
     tile = &job->q->tiles[MXA_TILE_CLASS(t)][MXA_TILE_INDEX(t)];
     tile->rows = tile->row_bytes = 0;
     tile->released = true;
+}
+
+/*
+ * The bytes of tile @t (class @cls, @rows x @row_bytes) for a command of another file
+ * that reads it now or later (WGMMA_DESC.TILE_A); released as any source without .reuse.
+ */
+const uint8_t *mxa_tile_read(MxaJob *job, uint32_t t, unsigned cls, uint64_t rows,
+                             uint64_t row_bytes)
+{
+    MxaTile *tile = mxa_tile_src(job, t, cls, rows, row_bytes);
+
+    if (!tile) {
+        return NULL;
+    }
+    mxa_tile_release(job, t);
+    return tile->data;
 }
 
 /*

@@ -281,11 +281,6 @@ static uint32_t mxa_swizzle_mask(uint8_t swizzle)
     return swizzle ? (2u << swizzle) / 2 - 1 : 0;  /* 32B: 1, 64B: 3, 128B: 7 */
 }
 
-static uint64_t mxa_swizzle(uint64_t a, uint32_t mask)
-{
-    return a ^ (((a >> 7) & mask) << 4);
-}
-
 /* Validate @m (host order); info names the first bad field. */
 static int mxa_tma_check_map(MxaJob *job, uint64_t va, const struct mxa_tensor_map *m,
                              uint64_t *box_bytes)
@@ -506,11 +501,11 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
                 return -1;
             }
             for (uint32_t u = 0; u < row_bytes; u += 16) {
-                memcpy(sram + mxa_swizzle(sram_row + u, mask), row + u, 16);
+                memcpy(sram + mxa_swizzle(sram_row + u, mask, 0), row + u, 16);
             }
         } else {
             for (uint32_t u = 0; u < row_bytes; u += 16) {
-                memcpy(row + u, sram + mxa_swizzle(sram_row + u, mask), 16);
+                memcpy(row + u, sram + mxa_swizzle(sram_row + u, mask, 0), 16);
             }
             if (inside && mxa_va_write(job, base, row + lo * eb, (hi - lo) * eb)) {
                 return -1;

@@ -188,6 +188,17 @@ enum mxa_opcode {
 	 * scales at scales + R[rscales]. Synchronous.
 	 */
 	MXA_OP_CVT = 0x44,
+	/*
+	 * WGMMA_DESC: 9 dwords: header (MXA_WGMMA_F_*), MXA_REGS3(type_a, type_b, type_d),
+	 * n, desc_a_lo, desc_a_hi, desc_b_lo, desc_b_hi, d, MXA_REGS3(ra, rb, rd). WGMMA
+	 * with its operands as on Hopper: A and B through 64-bit shared-memory matrix
+	 * descriptors (MXA_SMEM_DESC(), desc + R[ra] as a 64-bit sum), laid out as PTX's
+	 * canonical layouts with the descriptor's swizzle; K-major, or MN-major with
+	 * MXA_WGMMA_F_TRANS_A/_B (16-bit types only). With MXA_WGMMA_F_TILE_A, desc_a is
+	 * a T tile register (MXA_TILE(), .reuse as for MMA) of 64 rows x 32 bytes: PTX's
+	 * register-A form. D is a dense row-major SRAM matrix at d + R[rd], as for WGMMA.
+	 */
+	MXA_OP_WGMMA_DESC = 0x45,
 };
 
 /* Tile registers: MXA_TILES_PER_CLASS per class, per queue; empty when a job starts. */
@@ -244,6 +255,46 @@ enum mxa_opcode {
 #define MXA_WGMMA_F_INTERWAVE	(1u << 3)	/* scheduling policy; same bits */
 #define MXA_WGMMA_F_ALL		0xfu
 #define MXA_WGMMA_DWORDS	7
+/* WGMMA_DESC also takes: */
+#define MXA_WGMMA_F_TRANS_A	(1u << 4)	/* A MN-major (imm-trans-a = 1) */
+#define MXA_WGMMA_F_TRANS_B	(1u << 5)	/* B MN-major (imm-trans-b = 1) */
+#define MXA_WGMMA_F_TILE_A	(1u << 6)	/* A from a T tile register */
+#define MXA_WGMMA_DESC_F_ALL	0x7fu
+#define MXA_WGMMA_DESC_DWORDS	9
+
+/*
+ * Shared-memory matrix descriptor of WGMMA_DESC (the bits of Hopper's, PTX 9.7.15.5.1.2;
+ * Documentation/isa.rst gives the address of each element, checked against an H200):
+ * bits 13:0 start address >> 4, 29:16 leading-dimension byte offset >> 4, 45:32
+ * stride-dimension byte offset >> 4, 51:49 base offset, 63:62 swizzle; other bits 0.
+ */
+#define MXA_SMEM_DESC_SWIZZLE_NONE	0
+#define MXA_SMEM_DESC_SWIZZLE_128B	1
+#define MXA_SMEM_DESC_SWIZZLE_64B	2
+#define MXA_SMEM_DESC_SWIZZLE_32B	3
+#define MXA_SMEM_DESC(start, lbo, sbo, base, swizzle) \
+	((((__u64)(start) >> 4) & 0x3fff) | ((((__u64)(lbo) >> 4) & 0x3fff) << 16) | \
+	 ((((__u64)(sbo) >> 4) & 0x3fff) << 32) | (((__u64)(base) & 7) << 49) | \
+	 (((__u64)(swizzle) & 3) << 62))
+#define MXA_SMEM_DESC_START(d)		(((d) & 0x3fff) << 4)
+#define MXA_SMEM_DESC_LBO(d)		((((d) >> 16) & 0x3fff) << 4)
+#define MXA_SMEM_DESC_SBO(d)		((((d) >> 32) & 0x3fff) << 4)
+#define MXA_SMEM_DESC_BASE(d)		(((d) >> 49) & 7)
+#define MXA_SMEM_DESC_SWIZZLE(d)	((d) >> 62)
+#define MXA_SMEM_DESC_RESERVED		0x3ff1c000c000c000ull
+/* The swizzle span in bytes of a descriptor's swizzle field (16: none). */
+#define MXA_SMEM_DESC_SPAN(sw)		((sw) ? 256u >> (sw) : 16u)
+
+/*
+ * The 16-byte swizzle of SRAM byte offsets that TMA boxes and matrix descriptors share
+ * (CUTLASS Swizzle<log2(span / 16), 4, 3>): the 16-byte unit bits 6:4 are XORed with
+ * bits 9:7 less the descriptor's base offset (TMA: 0), masked by @mask = span / 16 - 1
+ * (32B: 1, 64B: 3, 128B: 7; 0: no swizzle). The base offset subtracts: an H200 reads so.
+ */
+static inline __u64 mxa_swizzle(__u64 addr, __u32 mask, __u32 base)
+{
+	return addr ^ ((((addr >> 7) - base) & mask) << 4);
+}
 #define MXA_MAX_PENDING_ACC	64	/* WGMMAs not yet covered by a WAIT_GROUP */
 
 /* Header flag of GEMM: run asynchronously on the math engine, in class MXA_GROUP_MMA. */
@@ -319,11 +370,7 @@ struct mxa_tensor_map {
 #define MXA_TMA_SWIZZLE_32B	1
 #define MXA_TMA_SWIZZLE_64B	2
 #define MXA_TMA_SWIZZLE_128B	3
-/*
- * Swizzle of SRAM byte offset a with span S (32, 64, 128): the 16-byte unit bits 4..
- * are XORed with the bits from 7 up (CUTLASS Swizzle<log2(S/16), 4, 3>):
- *   a ^ (((a >> 7) & (S / 16 - 1)) << 4)
- */
+/* A TMA swizzle of span S (32, 64, 128) moves the box's bytes by mxa_swizzle(a, S / 16 - 1, 0). */
 #define MXA_TMA_CREGS(r0, r1, r2, r3, r4) \
 	((__u32)(r0) | ((__u32)(r1) << 5) | ((__u32)(r2) << 10) | ((__u32)(r3) << 15) | \
 	 ((__u32)(r4) << 20))
@@ -456,6 +503,8 @@ enum mxa_badop_operand {
 	MXA_OPERAND_TYPE_C = 6,
 	MXA_OPERAND_TYPE_D = 7,
 	MXA_OPERAND_SCALES = 8,	/* the scale tiles or scale_block */
+	MXA_OPERAND_A = 9,	/* the A matrix: its descriptor, tile register or address */
+	MXA_OPERAND_B = 10,
 	MXA_OPERAND_COUNT
 };
 

@@ -40,7 +40,8 @@ enum mxa_isa_opnd_kind {
 #define MXA_OPND_F_HEX		(1u << 0)	/* print the value in hex */
 #define MXA_OPND_F_SIGNED	(1u << 1)	/* the value is signed (print -16) */
 #define MXA_OPND_F_OPTIONAL	(1u << 2)	/* trailing operand, omitted when zero */
-#define MXA_OPND_F_TILEABLE	(1u << 3)	/* an RI32 that is a TILE with MXA_MMA_F_TILES */
+#define MXA_OPND_F_TILEABLE	(1u << 3)	/* an RI32/RI64 that is a TILE when the
+						 * command's tile_flag is set */
 #define MXA_OPND_F_SPACE	(1u << 4)	/* followed by a space, not a comma */
 
 struct mxa_isa_opnd {
@@ -68,7 +69,7 @@ struct mxa_isa_suffix {
 						 * an unknown one is MXA_ERR_BAD_CLASS */
 
 #define MXA_ISA_MAX_OPNDS	8
-#define MXA_ISA_MAX_SUFFIXES	4
+#define MXA_ISA_MAX_SUFFIXES	8
 #define MXA_ISA_OPCODES		256
 
 /**
@@ -79,6 +80,8 @@ struct mxa_isa_suffix {
  * @flags: the header flags it defines; any other is MXA_ERR_BAD_FLAGS (unless
  *	MXA_ISA_A_CLASS).
  * @attrs: MXA_ISA_A_*.
+ * @tile_flag: the header flag that makes its MXA_OPND_F_TILEABLE operands tile
+ *	registers (0: none).
  * @suffix: the text form's names of header flags, in the order the disassembler
  *	prints them; flags without a suffix have no text form.
  * @opnd: the operands in text order.
@@ -89,6 +92,7 @@ struct mxa_isa_cmd {
 	__u8 dwords;
 	__u16 flags;
 	__u16 attrs;
+	__u16 tile_flag;
 	struct mxa_isa_suffix suffix[MXA_ISA_MAX_SUFFIXES];
 	struct mxa_isa_opnd opnd[MXA_ISA_MAX_OPNDS];
 };
@@ -188,7 +192,7 @@ const struct mxa_isa_cmd mxa_isa_cmds[MXA_ISA_OPCODES] = {
 	  .opnd = { MXA_O_KIND(MXA_OPND_TMM) } },
 	/* MMA[.ACC][.SATFINITE][.XOR][.TILES] m16n8k16 type_d, type_a, type_b, d, a, b */
 	MXA_ISA_CMD(MMA, MXA_MMA_DWORDS), .attrs = MXA_ISA_A_SRAM | MXA_ISA_A_BLOCKING,
-	  .flags = MXA_MMA_F_ALL,
+	  .flags = MXA_MMA_F_ALL, .tile_flag = MXA_MMA_F_TILES,
 	  .suffix = { { ".ACC", MXA_MMA_F_ACCUMULATE }, { ".SATFINITE", MXA_MMA_F_SATFINITE },
 		      { ".XOR", MXA_MMA_F_B1_XOR }, { ".TILES", MXA_MMA_F_TILES } },
 	  .opnd = { { .kind = MXA_OPND_SHAPE, .dw = 2, .flags = MXA_OPND_F_SPACE },
@@ -204,6 +208,17 @@ const struct mxa_isa_cmd mxa_isa_cmds[MXA_ISA_OPCODES] = {
 	  .opnd = { MXA_O_DTYPE(1, 8), MXA_O_DTYPE(1, 0), MXA_O_U32(2), MXA_O_RI32H(4, 6, 8),
 		    MXA_O_RI32H(3, 6, 0),
 		    { MXA_OPND_RI32, 5, 6, 16, 0, MXA_OPND_F_HEX | MXA_OPND_F_OPTIONAL, 0 } } },
+	/* WGMMA_DESC[.TILE_A] type_d, type_a, type_b, n, d, desc_a (or T#1), desc_b */
+	MXA_ISA_CMD(WGMMA_DESC, MXA_WGMMA_DESC_DWORDS), .attrs = MXA_ISA_A_SRAM,
+	  .flags = MXA_WGMMA_DESC_F_ALL, .tile_flag = MXA_WGMMA_F_TILE_A,
+	  .suffix = { { ".ACC", MXA_WGMMA_F_ACCUMULATE }, { ".NEG_A", MXA_WGMMA_F_NEGATE_A },
+		      { ".NEG_B", MXA_WGMMA_F_NEGATE_B }, { ".INTERWAVE", MXA_WGMMA_F_INTERWAVE },
+		      { ".TRANS_A", MXA_WGMMA_F_TRANS_A }, { ".TRANS_B", MXA_WGMMA_F_TRANS_B },
+		      { ".TILE_A", MXA_WGMMA_F_TILE_A } },
+	  .opnd = { MXA_O_DTYPE(1, 16), MXA_O_DTYPE(1, 0), MXA_O_DTYPE(1, 8), MXA_O_U32(2),
+		    MXA_O_RI32H(7, 8, 16),
+		    { MXA_OPND_RI64, 3, 8, 0, 0, MXA_OPND_F_HEX | MXA_OPND_F_TILEABLE, 0 },
+		    MXA_O_RI64H(5, 8, 8) } },
 };
 
 #endif /* MXA_ISA_TABLE_DEFINE */
@@ -228,6 +243,13 @@ static inline const struct mxa_isa_cmd *mxa_isa_lookup(__u32 opcode)
 {
 	return opcode < MXA_ISA_OPCODES && mxa_isa_cmds[opcode].mnemonic ?
 	       &mxa_isa_cmds[opcode] : (const struct mxa_isa_cmd *)0;
+}
+
+/* A MXA_OPND_F_TILEABLE operand of @cmd names a tile register under header @hdr. */
+static inline int mxa_isa_opnd_is_tile(const struct mxa_isa_cmd *cmd,
+				       const struct mxa_isa_opnd *op, __u32 hdr)
+{
+	return (op->flags & MXA_OPND_F_TILEABLE) && (MXA_CMD_FLAGS(hdr) & cmd->tile_flag);
 }
 
 /* The mnemonic of @opcode, or "?" for an opcode that names no command. */

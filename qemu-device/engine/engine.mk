@@ -31,6 +31,7 @@ ENGINE_SRCS := \
 	$(ENGINE_DIR)/mxe_kernels_avx2.c \
 	$(ENGINE_DIR)/mxe_kernels_avx512.c \
 	$(ENGINE_DIR)/mxe_ops.c \
+	$(ENGINE_DIR)/mxe_smem_desc.c \
 	$(ENGINE_DIR)/mxe_pool.c \
 	$(ENGINE_DIR)/mxe_cpu.c \
 	$(ENGINE_DIR)/mxe_golden.c
@@ -45,7 +46,7 @@ ENGINE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra \
 	-Wno-unused-parameter -ffp-contract=off -fno-fast-math -pthread -Iuapi
 ENGINE_LDLIBS := -lm -pthread
 
-ENGINE_TEST_NAMES := formats mx xacc gemm ops threads golden hopper
+ENGINE_TEST_NAMES := formats mx xacc gemm ops threads golden hopper wgmma-desc
 ENGINE_HOST_TESTS := $(patsubst %,$(BUILD)/tests/host/test-engine-%,$(ENGINE_TEST_NAMES))
 HOST_TESTS += $(ENGINE_HOST_TESTS)
 # They print TAP through kselftest.h, whose headers make setup fetches (KSFT_HOST_TESTS).

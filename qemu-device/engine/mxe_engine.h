@@ -356,6 +356,26 @@ int mxe_mma(struct mxe_engine *eng, const struct mxe_gemm_desc *desc);
  */
 int mxe_wgmma(struct mxe_engine *eng, const struct mxe_gemm_desc *desc);
 
+/* ------------------------------------------------------------------------ */
+/* wgmma operands in SRAM through matrix descriptors (mxe_smem_desc.c)       */
+
+/**
+ * mxe_smem_desc_span() - check the operand descriptor @desc (MXA_SMEM_DESC) names:
+ * @rows rows (a multiple of 8, at most 256) of 32 bytes, K-major or, with @mn_major,
+ * MN-major of 16-bit elements. Returns 0 with [*@lo, *@hi) the bytes from its lowest to
+ * one past its highest (either may be NULL), or MXE_ENGINE_EINVAL_LAYOUT when reserved
+ * bits are set, @rows is out of range or a byte lies at or beyond @sram_bytes.
+ */
+int mxe_smem_desc_span(uint64_t desc, int mn_major, unsigned rows, uint64_t sram_bytes,
+		       uint64_t *lo, uint64_t *hi);
+/**
+ * mxe_smem_desc_gather() - copy that operand (checked by mxe_smem_desc_span()) from
+ * @sram into @dense: @rows x 32 bytes, row-major, K contiguous, as mxe_wgmma() reads A
+ * and B.
+ */
+void mxe_smem_desc_gather(const uint8_t *sram, uint64_t desc, int mn_major, unsigned rows,
+			  uint8_t *dense);
+
 /**
  * struct mxe_hopper_plan - how a library GEMM on the H200 (cuBLAS/cuBLASLt)
  * strings tensor-core instructions together; the choices are the library's,

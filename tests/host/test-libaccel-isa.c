@@ -150,6 +150,9 @@ static void plausible_operands(const struct mxa_isa_cmd *c, uint32_t *dw)
 	for (int i = 0; i < MXA_ISA_MAX_OPNDS; i++)
 		if (c->opnd[i].kind == MXA_OPND_TILE)
 			dw[c->opnd[i].dw] |= MXA_TILE(MXA_TILE_T, 1) << c->opnd[i].shift;
+	for (int i = 0; i < MXA_ISA_MAX_OPNDS; i++)
+		if (mxa_isa_opnd_is_tile(c, &c->opnd[i], dw[0]))
+			dw[c->opnd[i].dw] = MXA_TILE(MXA_TILE_T, 0);
 	if (c->opcode == MXA_OP_MMA) {
 		dw[2] = MXA_MMA_SHAPE(16, 8, 16);
 		if (flags & MXA_MMA_F_TILES) {
