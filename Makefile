@@ -44,7 +44,7 @@ include tests/stress/stress.mk
 # The test machinery's own test (needs QEMU, the kernel and the initramfs), and the
 # driver lint (checkpatch, W=1, sparse).
 HOST_SCRIPT_TESTS := tests/host/test-harness.sh tests/host/test-fuzz-device.sh \
-	tests/host/test-driver-lint.sh
+	tests/host/test-driver-lint.sh tests/host/test-golden-runner.sh
 
 .PHONY: all setup setup-packages kernel qemu driver initramfs check demo clean vm-test
 
@@ -116,7 +116,7 @@ $(BUILD)/initramfs.cpio.gz: $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS)
 
 # ---- tests ----
-check: $(GUEST_READY)
+check: $(GUEST_READY) $(ENGINE_GOLDEN_RUNNER)
 	@tests/run-check.sh $(BUILD) "$(HOST_TESTS) $(HOST_SCRIPT_TESTS)" "$(notdir $(GUEST_TESTS))"
 
 .PHONY: qemu-bin

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "mxa_engine.h"
-#include "mxa_golden.h"
+#include "mxe_engine.h"
+#include "mxe_golden.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -70,8 +70,8 @@ static int collect(const char *arg, char ***list, size_t *n, size_t *cap)
 
 int main(int argc, char **argv)
 {
-	struct mxa_golden_opts opts;
-	struct mxa_engine *eng;
+	struct mxe_golden_opts opts;
+	struct mxe_engine *eng;
 	char **files = NULL;
 	size_t nfiles = 0, cap = 0, start = 0;
 	int npass = 0, nfail = 0, verbose = 0;
@@ -83,16 +83,16 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "--accum") && i + 1 < argc) {
 			const char *m = argv[++i];
 
-			opts.accum = !strcmp(m, "fast") ? MXA_ACCUM_FAST :
-				     !strcmp(m, "hopper") ? MXA_ACCUM_HOPPER : MXA_ACCUM_EXACT;
+			opts.accum = !strcmp(m, "fast") ? MXE_ACCUM_FAST :
+				     !strcmp(m, "hopper") ? MXE_ACCUM_HOPPER : MXE_ACCUM_EXACT;
 		} else if (!strcmp(a, "--threads") && i + 1 < argc) {
 			opts.nthreads = (unsigned)atoi(argv[++i]);
 		} else if (!strcmp(a, "--sched") && i + 1 < argc) {
-			opts.sched = !strcmp(argv[++i], "inter") ? MXA_SCHED_INTERWAVE
-								 : MXA_SCHED_INTRAWAVE;
+			opts.sched = !strcmp(argv[++i], "inter") ? MXE_SCHED_INTERWAVE
+								 : MXE_SCHED_INTRAWAVE;
 		} else if (!strcmp(a, "--tf32") && i + 1 < argc) {
-			opts.tf32_input = !strcmp(argv[++i], "rna") ? MXA_TF32_IN_RNA
-								    : MXA_TF32_IN_TRUNCATE;
+			opts.tf32_input = !strcmp(argv[++i], "rna") ? MXE_TF32_IN_RNA
+								    : MXE_TF32_IN_TRUNCATE;
 		} else if (!strcmp(a, "-v")) {
 			verbose = 1;
 		} else if (a[0] == '-') {
@@ -111,12 +111,12 @@ int main(int argc, char **argv)
 	}
 	qsort(files + start, nfiles, sizeof(char *), cmp_str);
 
-	eng = mxa_engine_create(opts.nthreads);
+	eng = mxe_engine_create(opts.nthreads);
 	for (size_t i = 0; i < nfiles; i++) {
-		struct mxa_golden_case gc;
-		struct mxa_golden_result res;
+		struct mxe_golden_case gc;
+		struct mxe_golden_result res;
 		char line[512];
-		int rc = mxa_golden_load(files[i], &gc);
+		int rc = mxe_golden_load(files[i], &gc);
 
 		if (rc) {
 			printf("%s FAIL maxerr=inf oracle_err=- bitexact=0 (unreadable: %s)\n",
@@ -124,12 +124,12 @@ int main(int argc, char **argv)
 			nfail++;
 			continue;
 		}
-		rc = mxa_golden_run(eng, &gc, &opts, &res);
+		rc = mxe_golden_run(eng, &gc, &opts, &res);
 		if (rc) {
 			res.pass = 0;
 			snprintf(res.why, sizeof(res.why), "%s", strerror(-rc));
 		}
-		mxa_golden_format(&gc, &res, line, sizeof(line));
+		mxe_golden_format(&gc, &res, line, sizeof(line));
 		if (!res.pass && verbose && res.why[0])
 			printf("%s (%s)\n", line, res.why);
 		else
@@ -139,11 +139,11 @@ int main(int argc, char **argv)
 			npass++;
 		else
 			nfail++;
-		mxa_golden_free(&gc);
+		mxe_golden_free(&gc);
 		free(files[i]);
 	}
 	free(files);
-	mxa_engine_destroy(eng);
+	mxe_engine_destroy(eng);
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail ? 1 : 0;
 }
