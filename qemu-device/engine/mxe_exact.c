@@ -616,6 +616,15 @@ static void exact_task(void *arg, unsigned phase, unsigned task)
 		exact_float_tile(op, i0, i1, j0, j1, av, bv, bt);
 }
 
+double mxe_exact_dot(const struct mxe_op *op, const double *a, const double *b)
+{
+	struct chunk_ctx cc = { .td = op->d.type_d };
+
+	mxe_accum_format(cc.td, &cc.prec, &cc.emin, &cc.emax);
+	mxe_xacc_init(&cc.x);
+	return chunk_scalar(&cc, a, b, op->d.k, 0, 0);
+}
+
 static const struct mxe_pool_job_ops exact_ops = {
 	.phase_tasks = exact_phase_tasks,
 	.task = exact_task,

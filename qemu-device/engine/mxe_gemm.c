@@ -486,5 +486,10 @@ int mxe_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 		if (rc <= 0)
 			return rc;
 	}
+	if (op.d.accum == MXE_ACCUM_EXACT) {
+		rc = mxe_gemv_run(eng, &op);
+		if (rc <= 0)
+			return rc;
+	}
 	return mxe_exact_run(eng, &op);
 }

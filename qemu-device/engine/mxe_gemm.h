@@ -41,6 +41,17 @@ int mxe_op_prepare(const struct mxe_gemm_desc *desc, struct mxe_op *op);
 int mxe_exact_run(struct mxe_engine *eng, const struct mxe_op *op);
 
 /**
+ * mxe_gemv_run() - the exact path for few rows of A and narrow weights (mxe_gemv.c):
+ * the same bits as mxe_exact_run(). Returns 1 when it does not apply.
+ */
+int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op);
+/** Outputs mxe_gemv_run() computed, and those it handed to the general path. */
+void mxe_gemv_counts(uint64_t *outputs, uint64_t *redone);
+
+/** One output of the exact path: a . b over all of K, no C, rounded to type_d. */
+double mxe_exact_dot(const struct mxe_op *op, const double *a, const double *b);
+
+/**
  * mxe_tiled_run() - the fast tiled path. Returns 1 when it cannot run @op
  * (type combination or extreme scales), so the caller falls back to the
  * exact path.

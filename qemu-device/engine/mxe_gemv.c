@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mxe_gemv.c - the EXACT numerics for operations with few rows of A (M <= 32) and
+ * narrow B (FP8, FP6, FP4 or MXINT8 weights, with or without MX scales): an LLM's
+ * GEMV, at the speed of streaming the weights.
+ *
+ * The general exact path (mxe_exact.c) decodes B into double panels before it sums;
+ * with one row of A nothing amortises that. Here each weight block (32 k) is decoded
+ * in registers, scaled, and multiplied into double accumulators, one per row of A.
+ * The result must be the correctly rounded exact sum, as on the general path, so
+ * every output carries a proof: with L >= 8 lanes of FMA chains (AVX2: 4, K / 4) and a few levels of
+ * adds, the double result s is within e = (K / 8 + 8) * 2^-53 * sum |a * b| of the exact sum
+ * (each product is exact in a double, each addition rounds by at most 2^-53 of a
+ * partial sum that sum |a * b| bounds; the code uses 2^-52, which also covers the
+ * rounding of the bound itself). Here sum |a * b| is bounded by the sum over
+ * blocks of sum |a| times the block's largest possible |b|. When s - e and s + e
+ * round to the same f32, that f32 is the exact sum's; otherwise (a sum near a
+ * rounding boundary or a tie, heavy cancellation, NaN or Inf, an E4M3 NaN code) that
+ * output is redone on the general path. Either way the bits are the general path's.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mxe_cpu.h"
+#include "mxe_gemm.h"
+#include "mxe_pool.h"
+
+#define GEMV_MAX_M	32
+#define GEMV_COLS	16	/* columns per task */
+#define BLK		MXE_MX_BLOCK
+
+/*
+ * How a weight code becomes a float bit pattern the CPU converts: the pattern's value
+ * times 2^adj is the weight's (AVX-512: an f16 pattern, AVX2: an f32 one, E2M1 a table
+ * lookup, MXINT8 an integer times 2^-6); max is the largest |weight| of a finite code.
+ */
+struct wfmt {
+	int adj, adj2;
+	double max;
+};
+
+static int weight_fmt(unsigned t, struct wfmt *f)
+{
+	switch (t) {
+	case MXA_DTYPE_E2M1:	/* looked up as values */
+		f->adj = 0, f->adj2 = 0, f->max = 6.0;
+		break;
+	case MXA_DTYPE_E4M3:	/* s eeee mmm: f16 (x & 0x7f) << 7, f32 << 20 */
+		f->adj = 8, f->adj2 = 120, f->max = 448.0;
+		break;
+	case MXA_DTYPE_E5M2:	/* the high byte of an f16; f32 (x & 0x7f) << 21 */
+		f->adj = 0, f->adj2 = 112, f->max = 57344.0;
+		break;
+	case MXA_DTYPE_E3M2:	/* s eee mm: f16 (x & 0x1f) << 8, f32 << 21 */
+		f->adj = 12, f->adj2 = 124, f->max = 28.0;
+		break;
+	case MXA_DTYPE_E2M3:	/* s ee mmm: f16 (x & 0x1f) << 7, f32 << 20 */
+		f->adj = 14, f->adj2 = 126, f->max = 7.5;
+		break;
+	case MXA_DTYPE_MXINT8:	/* an int8, times 2^-6 */
+		f->adj = 0, f->adj2 = 0, f->max = 128.0 / 64;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* 2^e for 0 <= e <= 126 */
+static inline double ldexp_small(int e)
+{
+	uint64_t u = (uint64_t)(e + 1023) << 52;
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+struct gemv_job {
+	const struct mxe_op *op;
+	struct wfmt w;
+	const double *av;	/* M x K values of A, scales and negation applied */
+	const double *ablk;	/* [K / 32][8 * groups]: sum |a| per block and row */
+	unsigned groups;	/* of 8 rows */
+	int avx512;		/* else AVX2 */
+	unsigned tasks;
+	int failed;
+};
+
+static unsigned gemv_phase_tasks(void *arg, unsigned phase)
+{
+	struct gemv_job *job = arg;
+
+	return phase == 0 ? job->tasks : 0;
+}
+
+/* 2^(s - 127 + adj) for block scale s (1 without scales); NaN for 0xFF. */
+static inline double block_factor(const uint8_t *sc, size_t b, int adj)
+{
+	int e = adj + (sc ? (int)sc[b] - 127 : 0);
+	uint64_t u = (uint64_t)(e + 1023) << 52;	/* -127 .. 142: normal */
+	double f;
+
+	if (sc && sc[b] == 0xFF)
+		return NAN;
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+/* The proof: @s (any order) is within @e of the exact sum; store its f32 or say no. */
+static int gemv_store(const struct mxe_op *op, size_t i, size_t j, double s, double e)
+{
+	float lo = (float)(s - e), hi = (float)(s + e);
+
+	if (!isfinite(s) || !isfinite(e) || memcmp(&lo, &hi, sizeof(lo)))
+		return 0;
+	mxe_op_store_d(op, i, j, (double)(float)s);
+	return 1;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* 32 byte-sized weight codes of block @b of @row as f16 patterns; *@nan when an E4M3 NaN is among them. */
+__attribute__((target("avx512f,avx512bw")))
+static __m512i decode32_avx512(unsigned t, const uint8_t *row, size_t b, int *nan)
+{
+	__m512i w;
+
+	w = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(row + b * 32)));
+	switch (t) {
+	case MXA_DTYPE_E4M3:
+		*nan |= _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, _mm512_set1_epi16(0x7f)),
+						_mm512_set1_epi16(0x7f)) != 0;
+		return _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x7f)), 7),
+				       _mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x80)), 8));
+	case MXA_DTYPE_E5M2:
+		return _mm512_slli_epi16(w, 8);
+	case MXA_DTYPE_E3M2:
+		return _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x1f)), 8),
+				       _mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x20)), 10));
+	default:	/* E2M3 */
+		return _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x1f)), 7),
+				       _mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x20)), 10));
+	}
+}
+
+/* Column @j for the rows of group @g: 0 for every row it stored, else a mask of the rest. */
+__attribute__((target("avx512f,avx512bw")))
+static unsigned gemv_column_avx512(const struct gemv_job *job, size_t j, unsigned g)
+{
+	const struct mxe_op *op = job->op;
+	size_t k = op->d.k, nb = k / BLK, m = op->d.m;
+	unsigned t = op->d.type_b, rows = m - 8 * g < 8 ? (unsigned)(m - 8 * g) : 8, redo = 0;
+	const uint8_t *row = (const uint8_t *)op->d.b + j * op->ldb;
+	const uint8_t *sc = op->scale_b ? op->d.scale_b + j * op->ld_sb : NULL;
+	const double *a0 = job->av + (size_t)8 * g * k;
+	__m512d acc[8], bnd = _mm512_setzero_pd();
+	int nan = 0;
+
+	for (unsigned r = 0; r < 8; r++)
+		acc[r] = _mm512_set1_pd(-0.0);
+	for (size_t b = 0; b < nb; b++) {
+		double f = block_factor(sc, b, 0);
+		__m512d fv = _mm512_set1_pd(f * ldexp_small(job->w.adj)), w[4];
+
+		if (t == MXA_DTYPE_E2M1) {
+			/* table lookups, activations stored even k then odd k per 16 */
+			__m512d tl = _mm512_mul_pd(_mm512_setr_pd(0, 0.5, 1, 1.5, 2, 3, 4, 6), fv);
+			__m512d th = _mm512_mul_pd(_mm512_setr_pd(-0.0, -0.5, -1, -1.5, -2, -3, -4, -6), fv);
+
+			for (int h = 0; h < 2; h++) {
+				__m512i q = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(row + b * 16 + 8 * h)));
+
+				w[2 * h] = _mm512_permutex2var_pd(tl, _mm512_and_si512(q, _mm512_set1_epi64(15)), th);
+				w[2 * h + 1] = _mm512_permutex2var_pd(tl, _mm512_srli_epi64(q, 4), th);
+			}
+			fv = _mm512_set1_pd(1.0);
+		} else if (t == MXA_DTYPE_MXINT8) {
+			__m512i x = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(row + b * 32)));
+			__m512i y = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(row + b * 32 + 16)));
+			__m512 xf = _mm512_cvtepi32_ps(x), yf = _mm512_cvtepi32_ps(y);
+
+			w[0] = _mm512_cvtps_pd(_mm512_castps512_ps256(xf));
+			w[1] = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(xf), 1)));
+			w[2] = _mm512_cvtps_pd(_mm512_castps512_ps256(yf));
+			w[3] = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(yf), 1)));
+			fv = _mm512_set1_pd(f * 0x1p-6);	/* MXINT8: int8 / 64 */
+		} else {
+			__m512i h = decode32_avx512(t, row, b, &nan);
+			__m512 lo = _mm512_cvtph_ps(_mm512_castsi512_si256(h));
+			__m512 hi = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(h, 1));
+
+			w[0] = _mm512_cvtps_pd(_mm512_castps512_ps256(lo));
+			w[1] = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(lo), 1)));
+			w[2] = _mm512_cvtps_pd(_mm512_castps512_ps256(hi));
+			w[3] = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(hi), 1)));
+		}
+		if (t != MXA_DTYPE_E2M1)
+			for (int q = 0; q < 4; q++)
+				w[q] = _mm512_mul_pd(w[q], fv);	/* exact: a power of two */
+		if (rows == 1) {	/* four chains: FMA latency, not a row per chain */
+			const double *a = a0 + b * BLK;
+
+			for (int q = 0; q < 4; q++)
+				acc[q] = _mm512_fmadd_pd(_mm512_loadu_pd(a + 8 * q), w[q], acc[q]);
+		}
+		for (unsigned r = 0; r < rows && rows > 1; r++) {
+			const double *a = a0 + r * k + b * BLK;
+
+			acc[r] = _mm512_fmadd_pd(_mm512_loadu_pd(a), w[0], acc[r]);
+			acc[r] = _mm512_fmadd_pd(_mm512_loadu_pd(a + 8), w[1], acc[r]);
+			acc[r] = _mm512_fmadd_pd(_mm512_loadu_pd(a + 16), w[2], acc[r]);
+			acc[r] = _mm512_fmadd_pd(_mm512_loadu_pd(a + 24), w[3], acc[r]);
+		}
+		bnd = _mm512_fmadd_pd(_mm512_loadu_pd(job->ablk + (b * job->groups + g) * 8),
+				      _mm512_set1_pd(f * job->w.max), bnd);
+	}
+	{
+		double bv[8], e = (double)(k / 8 + 8) * 0x1p-52;
+
+		_mm512_storeu_pd(bv, bnd);
+		if (rows == 1)
+			acc[0] = _mm512_add_pd(_mm512_add_pd(acc[0], acc[1]),
+					       _mm512_add_pd(acc[2], acc[3]));
+		for (unsigned r = 0; r < rows; r++)
+			if (nan || !gemv_store(op, 8 * g + r, j, _mm512_reduce_add_pd(acc[r]),
+					       e * bv[r]))
+				redo |= 1u << r;
+	}
+	return redo;
+}
+#define GEMV_HAVE_AVX512 1
+
+/* Eight weights from 8 codes (bytes, or E2M1 nibbles already split) as floats. */
+__attribute__((target("avx2,fma")))
+static __m256 decode8_avx2(unsigned t, __m256i x, int *nan)
+{
+	switch (t) {
+	case MXA_DTYPE_E2M1: {
+		__m256 mag = _mm256_permutevar8x32_ps(_mm256_setr_ps(0, 0.5, 1, 1.5, 2, 3, 4, 6), x);
+		__m256i sign = _mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(8)), 28);
+
+		return _mm256_xor_ps(mag, _mm256_castsi256_ps(sign));
+	}
+	case MXA_DTYPE_MXINT8:
+		return _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(x, 24), 24));
+	case MXA_DTYPE_E4M3:
+		*nan |= _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7f)),
+								  _mm256_set1_epi32(0x7f))) != 0;
+		return _mm256_castsi256_ps(_mm256_or_si256(
+			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7f)), 20),
+			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x80)), 24)));
+	case MXA_DTYPE_E5M2:
+		*nan |= _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7c)),
+								  _mm256_set1_epi32(0x7c))) != 0;
+		return _mm256_castsi256_ps(_mm256_or_si256(
+			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7f)), 21),
+			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x80)), 24)));
+	case MXA_DTYPE_E3M2:
+		return _mm256_castsi256_ps(_mm256_or_si256(
+			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x1f)), 21),
+			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x20)), 26)));
+	default:	/* E2M3 */
+		return _mm256_castsi256_ps(_mm256_or_si256(
+			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x1f)), 20),
+			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x20)), 26)));
+	}
+}
+
+/* gemv_column_avx512() on AVX2 (f32 patterns, some denormal: exact in a double). */
+__attribute__((target("avx2,fma")))
+static unsigned gemv_column_avx2(const struct gemv_job *job, size_t j, unsigned g)
+{
+	const struct mxe_op *op = job->op;
+	size_t k = op->d.k, nb = k / BLK, m = op->d.m;
+	unsigned t = op->d.type_b, rows = m - 8 * g < 8 ? (unsigned)(m - 8 * g) : 8, redo = 0;
+	const uint8_t *row = (const uint8_t *)op->d.b + j * op->ldb;
+	const uint8_t *sc = op->scale_b ? op->d.scale_b + j * op->ld_sb : NULL;
+	const double *a0 = job->av + (size_t)8 * g * k;
+	__m256d acc[8], bnd[2] = { _mm256_setzero_pd(), _mm256_setzero_pd() };
+	int nan = 0;
+
+	for (unsigned r = 0; r < 8; r++)
+		acc[r] = _mm256_set1_pd(-0.0);
+	for (size_t b = 0; b < nb; b++) {
+		double f = block_factor(sc, b, 0);
+		__m256d fv = _mm256_set1_pd(t == MXA_DTYPE_MXINT8 ? f * 0x1p-6 :
+					    f * ldexp_small(job->w.adj2)), w[8];
+		__m256 wf[4];
+
+		if (t == MXA_DTYPE_E2M1) {	/* even k, then odd k, per 16 */
+			for (int h = 0; h < 2; h++) {
+				__m256i q = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(row + b * 16 + 8 * h)));
+
+				wf[2 * h] = decode8_avx2(t, _mm256_and_si256(q, _mm256_set1_epi32(15)), &nan);
+				wf[2 * h + 1] = decode8_avx2(t, _mm256_srli_epi32(q, 4), &nan);
+			}
+		} else {
+			for (int q = 0; q < 4; q++)
+				wf[q] = decode8_avx2(t, _mm256_cvtepu8_epi32(_mm_loadl_epi64(
+							(const __m128i *)(row + b * 32 + 8 * q))), &nan);
+		}
+		for (int q = 0; q < 4; q++) {
+			w[2 * q] = _mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(wf[q])), fv);
+			w[2 * q + 1] = _mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(wf[q], 1)), fv);
+		}
+		if (rows == 1) {
+			const double *a = a0 + b * BLK;
+
+			for (int q = 0; q < 8; q++)
+				acc[q % 4] = _mm256_fmadd_pd(_mm256_loadu_pd(a + 4 * q), w[q], acc[q % 4]);
+		}
+		for (unsigned r = 0; r < rows && rows > 1; r++) {
+			const double *a = a0 + r * k + b * BLK;
+
+			for (int q = 0; q < 8; q++)
+				acc[r] = _mm256_fmadd_pd(_mm256_loadu_pd(a + 4 * q), w[q], acc[r]);
+		}
+		for (int h = 0; h < 2; h++)
+			bnd[h] = _mm256_fmadd_pd(_mm256_loadu_pd(job->ablk + (b * job->groups + g) * 8 + 4 * h),
+						 _mm256_set1_pd(f * job->w.max), bnd[h]);
+	}
+	{
+		double bv[8], e = (double)(k / 4 + 8) * 0x1p-52, lanes[4];
+
+		_mm256_storeu_pd(bv, bnd[0]);
+		_mm256_storeu_pd(bv + 4, bnd[1]);
+		if (rows == 1)
+			acc[0] = _mm256_add_pd(_mm256_add_pd(acc[0], acc[1]),
+					       _mm256_add_pd(acc[2], acc[3]));
+		for (unsigned r = 0; r < rows; r++) {
+			_mm256_storeu_pd(lanes, acc[r]);
+			if (nan || !gemv_store(op, 8 * g + r, j, (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]),
+					       e * bv[r]))
+				redo |= 1u << r;
+		}
+	}
+	return redo;
+}
+#define GEMV_HAVE_AVX2 1
+#endif
+
+/* E2M1 rows are looked up even k, then odd k, per 16: values in that order too. */
+static void deinterleave(double *v, size_t k)
+{
+	for (size_t k0 = 0; k0 < k; k0 += 16) {
+		double t[16];
+
+		for (int q = 0; q < 16; q++)
+			t[q % 2 * 8 + q / 2] = v[k0 + q];
+		memcpy(v + k0, t, sizeof(t));
+	}
+}
+
+static uint64_t gemv_outputs, gemv_redone;	/* since the process started */
+
+void mxe_gemv_counts(uint64_t *outputs, uint64_t *redone)
+{
+	*outputs = __atomic_load_n(&gemv_outputs, __ATOMIC_RELAXED);
+	*redone = __atomic_load_n(&gemv_redone, __ATOMIC_RELAXED);
+}
+
+/* The general path's value of outputs (8 g + r, j) for the rows in @redo. */
+static int gemv_redo(const struct gemv_job *job, size_t j, unsigned g, unsigned redo)
+{
+	const struct mxe_op *op = job->op;
+	double *bv = mxe_scratch(1, op->d.k * sizeof(double));
+
+	if (!bv)
+		return -1;
+	__atomic_add_fetch(&gemv_redone, __builtin_popcount(redo), __ATOMIC_RELAXED);
+	mxe_op_row_values(op, 1, j, bv);
+	if (op->d.type_b == MXA_DTYPE_E2M1)
+		deinterleave(bv, op->d.k);	/* as the rows of A are */
+	for (unsigned r = 0; r < 8; r++)
+		if ((redo >> r) & 1)
+			mxe_op_store_d(op, 8 * g + r, j,
+				       mxe_exact_dot(op, job->av + (8 * g + r) * op->d.k, bv));
+	return 0;
+}
+
+static void gemv_task(void *arg, unsigned phase, unsigned task)
+{
+	struct gemv_job *job = arg;
+	const struct mxe_op *op = job->op;
+	size_t j0 = (size_t)task * GEMV_COLS, j1 = j0 + GEMV_COLS < op->d.n ? j0 + GEMV_COLS : op->d.n;
+
+	(void)phase;
+	for (size_t j = j0; j < j1; j++) {
+		for (unsigned g = 0; g < job->groups; g++) {
+			unsigned redo = 0xff;
+#ifdef GEMV_HAVE_AVX512
+			redo = job->avx512 ? gemv_column_avx512(job, j, g) :
+					     gemv_column_avx2(job, j, g);
+#endif
+			if (redo && gemv_redo(job, j, g, redo))
+				job->failed = 1;
+		}
+	}
+}
+
+static const struct mxe_pool_job_ops gemv_ops = {
+	.phase_tasks = gemv_phase_tasks,
+	.task = gemv_task,
+};
+
+int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
+{
+	const struct mxe_gemm_desc *d = &op->d;
+	struct gemv_job job = { .op = op };
+	size_t k = d->k, nb = k / BLK, m = d->m;
+	double *av, *ablk;
+
+#ifndef GEMV_HAVE_AVX512
+	return 1;
+#endif
+	if (!mxe_cpu_use_avx2() || d->accum != MXE_ACCUM_EXACT || op->has_plan ||
+	    op->cls != MXE_CLASS_FLOAT || m > GEMV_MAX_M || op->k_chunk != k || k % BLK ||
+	    d->type_d != MXA_DTYPE_F32 || (d->flags & ~MXE_GEMM_NEGATE_A) ||
+	    !weight_fmt(d->type_b, &job.w))
+		return 1;
+	job.groups = (unsigned)((m + 7) / 8);
+	job.avx512 = mxe_cpu_simd() >= MXE_SIMD_AVX512;
+	job.tasks = (unsigned)((d->n + GEMV_COLS - 1) / GEMV_COLS);
+	av = malloc(m * k * sizeof(double) + nb * job.groups * 8 * sizeof(double));
+	if (!av)
+		return MXE_ENGINE_ENOMEM;
+	ablk = av + m * k;
+	memset(ablk, 0, nb * job.groups * 8 * sizeof(double));
+	for (size_t i = 0; i < m; i++) {
+		mxe_op_row_values(op, 0, i, av + i * k);
+		if (d->type_b == MXA_DTYPE_E2M1)
+			deinterleave(av + i * k, k);
+		for (size_t b = 0; b < nb; b++) {
+			double s = 0;
+
+			for (size_t kk = b * BLK; kk < (b + 1) * BLK; kk++)
+				s += fabs(av[i * k + kk]);
+			ablk[b * job.groups * 8 + i] = s;
+		}
+	}
+	job.av = av;
+	job.ablk = ablk;
+	__atomic_add_fetch(&gemv_outputs, m * d->n, __ATOMIC_RELAXED);
+	mxe_pool_run(eng, d->nthreads, &gemv_ops, &job);
+	free(av);
+	return job.failed ? MXE_ENGINE_ENOMEM : 0;
+}

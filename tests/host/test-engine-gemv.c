@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-engine-gemv - the GEMV path (mxe_gemv.c) gives the general exact path's bits:
+ * every weight type it takes (E2M1, E4M3, E5M2, E3M2, E2M3, MXINT8, with and without
+ * scales) against BF16, F16, F32 and MX-E4M3 activations, M from 1 to 32, on random
+ * data and on sums built to defeat its proof (ties, cancellation to zero, signed
+ * zeros, NaN scales and codes, Inf), which it must hand to the general path.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mxe_gemm.h"
+#include "mxe_cpu.h"
+#include "host_check.h"
+#include "test-engine-util.h"
+
+static uint8_t *abuf, *bbuf, *sabuf, *sbbuf;
+static float *d1, *d2;
+
+/* D through mxe_gemm() (the GEMV path where it applies) and through the general path. */
+static int same_as_general(struct mxe_engine *eng, struct mxe_gemm_desc *g, size_t *nbad)
+{
+	struct mxe_op op;
+	int rc;
+
+	g->d = d1;
+	rc = mxe_gemm(eng, g);
+	if (rc)
+		return rc;
+	g->d = d2;
+	rc = mxe_op_prepare(g, &op);
+	if (!rc)
+		rc = mxe_exact_run(eng, &op);
+	*nbad = 0;
+	for (size_t i = 0; i < (size_t)g->m * g->n; i++)
+		*nbad += memcmp(&d1[i], &d2[i], 4) != 0;
+	return rc;
+}
+
+static struct mxe_gemm_desc desc(unsigned m, unsigned n, unsigned k, unsigned ta, unsigned tb,
+				 int scales)
+{
+	struct mxe_gemm_desc g = { 0 };
+
+	g.m = m;
+	g.n = n;
+	g.k = k;
+	g.type_a = ta;
+	g.type_b = tb;
+	g.type_c = g.type_d = MXA_DTYPE_F32;
+	g.a = abuf;
+	g.b = bbuf;
+	if (scales) {
+		g.scale_block = 32;
+		g.scale_b = sbbuf;
+		g.scale_a = mxe_dtype_is_mx_elem(ta) ? sabuf : NULL;
+	}
+	return g;
+}
+
+static void random_cases(struct mxe_engine *eng)
+{
+	static const unsigned wtypes[] = { MXA_DTYPE_E2M1, MXA_DTYPE_E4M3, MXA_DTYPE_E5M2,
+					   MXA_DTYPE_E3M2, MXA_DTYPE_E2M3, MXA_DTYPE_MXINT8 };
+	static const unsigned atypes[] = { MXA_DTYPE_BF16, MXA_DTYPE_F16, MXA_DTYPE_F32,
+					   MXA_DTYPE_E4M3 };
+	static const unsigned ms[] = { 1, 3, 8, 9, 32 }, ks[] = { 64, 1024 };
+	uint64_t out0, redo0, out1, redo1;
+	size_t cases = 0, bad = 0, nbad;
+
+	mxe_gemv_counts(&out0, &redo0);
+	for (unsigned w = 0; w < sizeof(wtypes) / sizeof(wtypes[0]); w++) {
+		for (unsigned a = 0; a < sizeof(atypes) / sizeof(atypes[0]); a++) {
+			for (unsigned mi = 0; mi < 5; mi++) {
+				for (unsigned ki = 0; ki < 2; ki++) {
+					unsigned m = ms[mi], n = 37, k = ks[ki];
+					int scales = wtypes[w] != MXA_DTYPE_E4M3 || ki;
+					struct mxe_gemm_desc g = desc(m, n, k, atypes[a], wtypes[w],
+								      scales);
+
+					tu_fill(g.type_a, abuf, m, k, mxe_dtype_row_bytes(g.type_a, k));
+					tu_fill(g.type_b, bbuf, n, k, mxe_dtype_row_bytes(g.type_b, k));
+					tu_fill(MXA_DTYPE_E8M0, sabuf, m, k / 32, k / 32);
+					tu_fill(MXA_DTYPE_E8M0, sbbuf, n, k / 32, k / 32);
+					if (same_as_general(eng, &g, &nbad) || nbad) {
+						bad++;
+						host_diag("  %s x %s M=%u K=%u: %zu outputs differ",
+							  mxe_dtype_name(g.type_a),
+							  mxe_dtype_name(g.type_b), m, k, nbad);
+					}
+					cases++;
+				}
+			}
+		}
+	}
+	mxe_gemv_counts(&out1, &redo1);
+	host_check(bad == 0, "%s: %zu random GEMV cases: the general exact path's bits",
+		   mxe_engine_simd(), cases);
+	if (mxe_cpu_use_avx2())
+		host_check(out1 - out0 > 50000 && (redo1 - redo0) * 100 < out1 - out0,
+			   "%s: the GEMV path ran them (%llu outputs; %llu, under 1%%, redone)",
+			   mxe_engine_simd(), (unsigned long long)(out1 - out0), (unsigned long long)(redo1 - redo0));
+}
+
+static const uint16_t bf16_one = 0x3f80;
+
+static uint16_t bf16_pow2(int e)
+{
+	return (uint16_t)((127 + e) << 7);
+}
+
+/* One row of A (BF16) against E2M1 weights 1.0 (code 2) with scale 1: D = sum of A. */
+static int sum_of(struct mxe_engine *eng, const uint16_t *a, unsigned k, float *out,
+		  uint64_t *redone)
+{
+	struct mxe_gemm_desc g = desc(1, 4, k, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
+	uint64_t o0, r0, o1, r1;
+	size_t nbad;
+	int rc;
+
+	memcpy(abuf, a, k * 2);
+	memset(bbuf, 0x22, 4 * k / 2);		/* 1.0, 1.0 */
+	memset(sbbuf, 127, 4 * k / 32);
+	mxe_gemv_counts(&o0, &r0);
+	rc = same_as_general(eng, &g, &nbad);
+	mxe_gemv_counts(&o1, &r1);
+	*out = d1[0];
+	*redone = r1 - r0;
+	return rc || nbad;
+}
+
+static void proof_defeating_cases(struct mxe_engine *eng)
+{
+	uint16_t a[64] = { 0 };
+	uint64_t redone;
+	float f;
+	int rc, gemv = mxe_cpu_use_avx2();
+
+	/* 1 + 2^-24: a tie between 1 and 1 + 2^-23, to even */
+	a[0] = bf16_one;
+	a[1] = bf16_pow2(-24);
+	rc = sum_of(eng, a, 64, &f, &redone);
+	host_check(!rc && f == 1.0f && (!gemv || redone == 4),
+		   "%s: %s: a tie (1 + 2^-24) rounds to even, on the general path (%llu redone)", mxe_engine_simd(), mxe_engine_simd(),
+		   (unsigned long long)redone);
+	/* 1 + 2^-24 + 2^-60: just above the tie */
+	a[2] = bf16_pow2(-60);
+	rc = sum_of(eng, a, 64, &f, &redone);
+	host_check(!rc && f == 1.0f + 0x1p-23f,
+		   "%s: 1 + 2^-24 + 2^-60 rounds up", mxe_engine_simd());
+	/* 2^40 - 2^40 + 2^-30: cancellation leaves the small term */
+	memset(a, 0, sizeof(a));
+	a[0] = bf16_pow2(40);
+	a[33] = bf16_pow2(40) | 0x8000;
+	a[63] = bf16_pow2(-30);
+	rc = sum_of(eng, a, 64, &f, &redone);
+	host_check(!rc && f == 0x1p-30f,
+		   "%s: 2^40 - 2^40 + 2^-30 = 2^-30 (%llu redone)", mxe_engine_simd(), (unsigned long long)redone);
+	/* cancellation to zero: +0, and all products -0: -0 */
+	a[63] = 0;
+	rc = sum_of(eng, a, 64, &f, &redone);
+	host_check(!rc && f == 0 && !signbit(f),
+		   "%s: 2^40 - 2^40 = +0", mxe_engine_simd());
+	for (int i = 0; i < 64; i++)
+		a[i] = 0x8000;
+	rc = sum_of(eng, a, 64, &f, &redone);
+	host_check(!rc && f == 0 && signbit(f),
+		   "%s: a sum of -0 products is -0", mxe_engine_simd());
+	/* Inf in A */
+	a[5] = 0x7f80;
+	rc = sum_of(eng, a, 64, &f, &redone);
+	host_check(!rc && isinf(f), "%s: Inf in A gives Inf", mxe_engine_simd());
+	/* a NaN scale (0xFF) and an E4M3 NaN code: the general path's NaN */
+	{
+		struct mxe_gemm_desc g = desc(2, 8, 64, MXA_DTYPE_BF16, MXA_DTYPE_E4M3, 1);
+		size_t nbad;
+
+		tu_fill(MXA_DTYPE_BF16, abuf, 2, 64, 128);
+		tu_fill(MXA_DTYPE_E4M3, bbuf, 8, 64, 64);
+		memset(sbbuf, 127, 16);
+		sbbuf[3] = 0xFF;	/* row 1, block 1 */
+		bbuf[5 * 64 + 17] = 0x7f;	/* row 5: a NaN code */
+		host_check(!same_as_general(eng, &g, &nbad) && !nbad && isnan(d1[1]) &&
+			   isnan(d1[5]) && !isnan(d1[0]),
+			   "%s: NaN scales and NaN codes give the general path's NaN", mxe_engine_simd());
+	}
+}
+
+int main(void)
+{
+	struct mxe_engine *eng = mxe_engine_create(2);
+
+	ksft_print_header();
+	abuf = malloc(32 * 1024 * 4);
+	bbuf = malloc(64 * 1024 * 2);
+	sabuf = malloc(32 * 32);
+	sbbuf = malloc(64 * 32);
+	d1 = malloc(32 * 64 * 4);
+	d2 = malloc(32 * 64 * 4);
+	/* every SIMD level this CPU has: the GEMV path needs AVX2 (portable: both sides
+	 * are the general path) */
+	for (const char *const *l = (const char *const[]){ "avx512", "avx2", "portable", NULL };
+	     *l; l++) {
+		if (mxe_engine_set_simd(*l))
+			continue;
+		random_cases(eng);
+		proof_defeating_cases(eng);
+	}
+	mxe_engine_set_simd(NULL);
+	mxe_engine_destroy(eng);
+	return host_check_end();
+}
