@@ -12,6 +12,10 @@
  *                            memory-bound and a compute-bound FP8 shape (device time)
  *   bench-gemm tma           TMA load and store bandwidth: 64 KiB boxes through SRAM
  *                            over a 32 MiB tensor (device time)
+ *   bench-gemm gemv          LLM-style GEMV through accel_gemm(): MXFP4 weights (E2M1,
+ *                            E8M0 scales) against BF16 activations and MX-FP8 weights
+ *                            against MX-E4M3 ones, M = 1, 8, 32, N = K = 4096, 8192,
+ *                            default numerics (device time; "gemv,TYPE-MxNxK,device,ns")
  * Options after the mode: --reps N (default 3).
  */
 #include <stdio.h>
@@ -244,6 +248,81 @@ static void tma(struct accel_device *dev)
 	accel_bo_free(bo);
 }
 
+/* Random data: weights of every finite code, scales 2^-4..2^3, BF16 around 1. */
+static uint64_t gemv_rs = 0x9E3779B97F4A7C15ull;
+
+static uint32_t gemv_rand(void)
+{
+	gemv_rs ^= gemv_rs << 13;
+	gemv_rs ^= gemv_rs >> 7;
+	gemv_rs ^= gemv_rs << 17;
+	return (uint32_t)(gemv_rs >> 16);
+}
+
+static void gemv(struct accel_device *dev)
+{
+	static const uint32_t ms[] = { 1, 8, 32 }, nks[] = { 4096, 8192 };
+
+	for (int fp8 = 0; fp8 < 2; fp8++) {
+		for (unsigned s = 0; s < 2; s++) {
+			uint32_t nk = nks[s];
+			size_t wb = fp8 ? (size_t)nk * nk : (size_t)nk * nk / 2, sb = (size_t)nk * nk / 32;
+			size_t ab = 32 * (size_t)nk * 2, sab = 32 * (size_t)nk / 32, db = 32 * (size_t)nk * 4;
+			struct accel_bo *bo;
+			uint8_t *p;
+			uint64_t va;
+
+			die(accel_bo_alloc(dev, wb + sb + ab + sab + db, &bo), "bo");
+			p = accel_bo_map(bo);
+			va = accel_bo_va(bo);
+			for (size_t i = 0; i < wb; i++) {
+				uint8_t c = (uint8_t)gemv_rand();
+
+				p[i] = fp8 && (c & 0x7f) == 0x7f ? c ^ 1 : c;
+			}
+			for (size_t i = 0; i < sb; i++)
+				p[wb + i] = (uint8_t)(123 + gemv_rand() % 8);
+			for (size_t i = 0; i < ab / 2; i++) {	/* BF16, or E4M3 pairs */
+				uint16_t v = (uint16_t)((gemv_rand() & 0x807f) | (122 + gemv_rand() % 8) << 7);
+
+				memcpy(p + wb + sb + 2 * i, &v, 2);
+				if (fp8 && (p[wb + sb + 2 * i] & 0x7f) == 0x7f)
+					p[wb + sb + 2 * i] ^= 1;
+				if (fp8 && (p[wb + sb + 2 * i + 1] & 0x7f) == 0x7f)
+					p[wb + sb + 2 * i + 1] ^= 1;
+			}
+			memset(p + wb + sb + ab, 127, sab);
+			for (unsigned mi = 0; mi < 3; mi++) {
+				struct accel_gemm g = { 0 };
+				double devt = 1e30;
+
+				g.m = ms[mi];
+				g.n = g.k = nk;
+				g.type_a = fp8 ? MXA_DTYPE_E4M3 : MXA_DTYPE_BF16;
+				g.type_b = fp8 ? MXA_DTYPE_E4M3 : MXA_DTYPE_E2M1;
+				g.type_c = g.type_d = MXA_DTYPE_F32;
+				g.scale_block = 32;
+				g.b = va;
+				g.scale_b = va + wb;
+				g.a = va + wb + sb;
+				g.scale_a = fp8 ? va + wb + sb + ab : 0;
+				g.d = va + wb + sb + ab + sab;
+				for (int i = 0; i < reps; i++) {
+					struct accel_job_result r;
+
+					die(accel_gemm(dev, 0, &g, &r), "accel_gemm");
+					if (r.end_ns - r.start_ns < devt)
+						devt = r.end_ns - r.start_ns;
+				}
+				printf("gemv,%s-%ux%ux%u,device,%.0f\n", fp8 ? "mxfp8" : "mxfp4", g.m, nk,
+				       nk, devt);
+				fflush(stdout);
+			}
+			accel_bo_free(bo);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct accel_device *dev;
@@ -264,6 +343,8 @@ int main(int argc, char **argv)
 		pipeline(dev);
 	else if (!strcmp(mode, "tma"))
 		tma(dev);
+	else if (!strcmp(mode, "gemv"))
+		gemv(dev);
 	else
 		die(-22, mode);
 	accel_close(dev);

@@ -9,6 +9,8 @@
  *   host,memcpy-load,bytes,ns            memcpy of the TMA benchmark's bytes: 64 KiB
  *   host,memcpy-store,bytes,ns           boxes of a 32 MiB buffer into one 64 KiB
  *                                        buffer (load) and back (store)
+ *   host,memcpy-weights,bytes,ns         memcpy of bench-gemm gemv's weights and
+ *                                        scales (MXFP4 and MX-FP8, N = K = 4096, 8192)
  *   bench-host [M N K] [--threads T] [--reps N]
  */
 #include <stdio.h>
@@ -97,6 +99,31 @@ int main(int argc, char **argv)
 				best = t;
 		}
 		printf("host,memcpy-%s,%zu,%.0f\n", store ? "store" : "load", big, best);
+	}
+	free(src);
+	for (int fp8 = 0; fp8 < 2; fp8++) {
+		for (size_t nk = 4096; nk <= 8192; nk *= 2) {
+			size_t bytes = (fp8 ? nk * nk : nk * nk / 2) + nk * nk / 32;
+			char *a = malloc(bytes), *b = malloc(bytes);
+
+			if (!a || !b)
+				return 1;
+			memset(a, 0x3c, bytes);
+			memset(b, 0x3c, bytes);
+			best = 1e30;
+			for (int r = 0; r < reps; r++) {
+				double t0 = now_ns(), t;
+
+				memcpy(b, a, bytes);
+				__asm__ volatile("" ::: "memory");
+				t = now_ns() - t0;
+				if (t < best)
+					best = t;
+			}
+			printf("host,memcpy-weights,%zu,%.0f\n", bytes, best);
+			free(a);
+			free(b);
+		}
 	}
 	return 0;
 }

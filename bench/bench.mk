@@ -2,7 +2,8 @@
 #   make bench          every benchmark: a table of ratios, build/bench/*.csv, PNG plots
 #   make bench-submit   job submission (guest) against null_blk through io_uring
 #   make bench-gemm     accel_gemm end to end, pipelined vs serial TMA + WGMMA, TMA
-#                       bandwidth (guest), against the engine alone and memcpy (host)
+#                       bandwidth, MX GEMV (guest), against the engine alone and memcpy
+#                       (host)
 # bench-engine comes from qemu-device/engine/engine.mk.
 
 BENCH_SUBMIT := $(BUILD)/bin/bench-submit
@@ -37,7 +38,8 @@ bench-gemm: $(BENCH_HOST) $(GUEST_READY)
 	@$(BOOT_GUEST) --log $(BUILD)/bench/gemm-console.log \
 		--run "/bin/bench-gemm e2e $(BENCH_GEMM_SHAPE) --reps $(BENCH_REPS)" \
 		--run "/bin/bench-gemm pipeline --reps $(BENCH_REPS)" \
-		--run "/bin/bench-gemm tma --reps $(BENCH_REPS)" >$(BUILD)/bench/gemm-raw.csv
+		--run "/bin/bench-gemm tma --reps $(BENCH_REPS)" \
+		--run "/bin/bench-gemm gemv --reps $(BENCH_REPS)" >$(BUILD)/bench/gemm-raw.csv
 	@$(BENCH_HOST) $(BENCH_GEMM_SHAPE) --threads 2 --reps $(BENCH_REPS) >$(BUILD)/bench/host-raw.csv
 	@bench/ratios.py $(BUILD)/bench
 	$(BENCH_REPORT)

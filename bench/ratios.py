@@ -47,6 +47,22 @@ for (shape, sched), v in pipe.items():
                       "%.2f" % (s / 1e6), "%.3f" % (s / p)))
 write("pipeline.csv", ["bench", "shape", "sched", "stages", "pipelined_ms", "serial_ms", "ratio"], lines)
 
+# 1. GEMV: weight bytes (elements and scales) per second of device time against host
+# memcpy of the same bytes
+lines = []
+for r in rows:
+    if r[0] != "gemv":
+        continue
+    kind, shape = r[1].split("-", 1)
+    m, n, k = (int(x) for x in shape.split("x"))
+    b = (n * k if kind == "mxfp8" else n * k // 2) + n * k // 32
+    if ("memcpy-weights", str(b)) in host:
+        ours, ref = b / float(r[3]), b / host[("memcpy-weights", str(b))]
+        lines.append(("gemv", kind, shape, "%.1f" % (b / 2**20), "%.2f" % (float(r[3]) / 1e6),
+                      "%.2f" % ours, "%.2f" % ref, "%.3f" % (ours / ref)))
+write("gemv.csv", ["bench", "weights", "shape", "weight_MiB", "device_ms", "weight_GBps",
+                   "memcpy_GBps", "ratio"], lines)
+
 # 5. TMA against host memcpy of the same bytes (bandwidth ratio)
 lines = []
 for r in rows:

@@ -95,29 +95,6 @@ struct exact_stat {
 	double max;	/* max |v| */
 };
 
-/* 2^e for a normal exponent e */
-static double pow2(int e)
-{
-	uint64_t u = (uint64_t)(e + 1023) << 52;
-	double d;
-
-	memcpy(&d, &u, 8);
-	return d;
-}
-
-static int lsb_exponent(double v)
-{
-	uint64_t u;
-	int e;
-
-	memcpy(&u, &v, 8);
-	e = (int)((u >> 52) & 0x7FF);
-	u &= (UINT64_C(1) << 52) - 1;
-	if (e)
-		u |= UINT64_C(1) << 52;
-	return (e ? e - 1075 : -1074) + __builtin_ctzll(u);
-}
-
 static void chunk_stats(const double *v, size_t k, size_t kc, struct exact_stat *st)
 {
 	for (size_t k0 = 0, c = 0; k0 < k; k0 += kc, c++) {
@@ -130,7 +107,7 @@ static void chunk_stats(const double *v, size_t k, size_t kc, struct exact_stat 
 			if (!isfinite(a)) {
 				x.bad = 1;
 			} else if (a != 0) {
-				int g = lsb_exponent(a);
+				int g = mxe_lsb_exponent(a);
 
 				x.g = g < x.g ? g : x.g;
 				x.sum += a;
@@ -251,7 +228,7 @@ static int plain_sum_is_exact(const struct exact_stat *a, const struct exact_sta
 		return 1;	/* every product is zero */
 	g = a->g + b->g;
 	if (have_run && run != 0) {
-		int gr = lsb_exponent(run);
+		int gr = mxe_lsb_exponent(run);
 
 		g = gr < g ? gr : g;
 	}
@@ -260,7 +237,7 @@ static int plain_sum_is_exact(const struct exact_stat *a, const struct exact_sta
 		return 1;	/* any finite bound */
 	if (g + 52 < -1022)
 		return bound < ldexp(1.0, g + 52);
-	return bound < pow2(g + 52);
+	return bound < mxe_pow2(g + 52);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

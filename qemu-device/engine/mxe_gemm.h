@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "mxe_engine.h"
 
@@ -75,6 +76,30 @@ void mxe_op_store_d_int(const struct mxe_op *op, size_t i, size_t j, int64_t v);
 /** Integer accumulator update: C + sum, then wrap or clamp to int32. */
 /* Double @s rounded once (to nearest even) to accumulator type @td, as a double. */
 double mxe_round_to_accum(double s, unsigned td);
+
+/* 2^e for a normal exponent e (-1022 .. 1023). */
+static inline double mxe_pow2(int e)
+{
+	uint64_t u = (uint64_t)(e + 1023) << 52;
+	double d;
+
+	memcpy(&d, &u, 8);
+	return d;
+}
+
+/* The exponent of the lowest set bit of a nonzero finite @v. */
+static inline int mxe_lsb_exponent(double v)
+{
+	uint64_t u;
+	int e;
+
+	memcpy(&u, &v, 8);
+	e = (int)((u >> 52) & 0x7FF);
+	u &= (UINT64_C(1) << 52) - 1;
+	if (e)
+		u |= UINT64_C(1) << 52;
+	return (e ? e - 1075 : -1074) + __builtin_ctzll(u);
+}
 
 /* Precision and exponent range of accumulator type @td for mxe_xacc_round(). */
 static inline void mxe_accum_format(unsigned td, int *prec, int *emin, int *emax)

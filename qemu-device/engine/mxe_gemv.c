@@ -18,6 +18,7 @@
  * rounding boundary or a tie, heavy cancellation, NaN or Inf, an E4M3 NaN code) that
  * output is redone on the general path. Either way the bits are the general path's.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,28 +39,29 @@
 struct wfmt {
 	int adj, adj2;
 	double max;
+	int lsb;	/* exponent of the lowest bit a nonzero code can have */
 };
 
 static int weight_fmt(unsigned t, struct wfmt *f)
 {
 	switch (t) {
 	case MXA_DTYPE_E2M1:	/* looked up as values */
-		f->adj = 0, f->adj2 = 0, f->max = 6.0;
+		f->adj = 0, f->adj2 = 0, f->max = 6.0, f->lsb = -1;
 		break;
 	case MXA_DTYPE_E4M3:	/* s eeee mmm: f16 (x & 0x7f) << 7, f32 << 20 */
-		f->adj = 8, f->adj2 = 120, f->max = 448.0;
+		f->adj = 8, f->adj2 = 120, f->max = 448.0, f->lsb = -9;
 		break;
 	case MXA_DTYPE_E5M2:	/* the high byte of an f16; f32 (x & 0x7f) << 21 */
-		f->adj = 0, f->adj2 = 112, f->max = 57344.0;
+		f->adj = 0, f->adj2 = 112, f->max = 57344.0, f->lsb = -16;
 		break;
 	case MXA_DTYPE_E3M2:	/* s eee mm: f16 (x & 0x1f) << 8, f32 << 21 */
-		f->adj = 12, f->adj2 = 124, f->max = 28.0;
+		f->adj = 12, f->adj2 = 124, f->max = 28.0, f->lsb = -4;
 		break;
 	case MXA_DTYPE_E2M3:	/* s ee mmm: f16 (x & 0x1f) << 7, f32 << 20 */
-		f->adj = 14, f->adj2 = 126, f->max = 7.5;
+		f->adj = 14, f->adj2 = 126, f->max = 7.5, f->lsb = -3;
 		break;
 	case MXA_DTYPE_MXINT8:	/* an int8, times 2^-6 */
-		f->adj = 0, f->adj2 = 0, f->max = 128.0 / 64;
+		f->adj = 0, f->adj2 = 0, f->max = 128.0 / 64, f->lsb = -6;
 		break;
 	default:
 		return 0;
@@ -67,21 +69,12 @@ static int weight_fmt(unsigned t, struct wfmt *f)
 	return 1;
 }
 
-/* 2^e for 0 <= e <= 126 */
-static inline double ldexp_small(int e)
-{
-	uint64_t u = (uint64_t)(e + 1023) << 52;
-	double d;
-
-	memcpy(&d, &u, sizeof(d));
-	return d;
-}
-
 struct gemv_job {
 	const struct mxe_op *op;
 	struct wfmt w;
 	const double *av;	/* M x K values of A, scales and negation applied */
 	const double *ablk;	/* [K / 32][8 * groups]: sum |a| per block and row */
+	const int *ga;		/* per row: lowest set bit exponent, INT_MAX: all zero */
 	unsigned groups;	/* of 8 rows */
 	int avx512;		/* else AVX2 */
 	unsigned tasks;
@@ -108,13 +101,32 @@ static inline double block_factor(const uint8_t *sc, size_t b, int adj)
 	return f;
 }
 
-/* The proof: @s (any order) is within @e of the exact sum; store its f32 or say no. */
-static int gemv_store(const struct mxe_op *op, size_t i, size_t j, double s, double e)
+/*
+ * The proofs for output (i, j): @s, in whatever order it was summed, is within @e of
+ * the exact sum, and |every partial sum| <= @bound. If s - e and s + e round to the same
+ * f32, that is the result. Else, if every product is a multiple of 2^g (the lowest bits
+ * of row i and of the weights' grid under column j's smallest scale) and 2 bound <
+ * 2^(g + 52), every partial sum was exact, so s is the exact sum: round it (a tie
+ * among low-precision data is common). Returns 0 when neither holds.
+ */
+static int gemv_store(const struct gemv_job *job, const uint8_t *sc, size_t i, size_t j,
+		      double s, double e, double bound)
 {
+	const struct mxe_op *op = job->op;
 	float lo = (float)(s - e), hi = (float)(s + e);
+	int g, smin = 127;
 
-	if (!isfinite(s) || !isfinite(e) || memcmp(&lo, &hi, sizeof(lo)))
+	if (!isfinite(s) || !isfinite(e))
 		return 0;
+	if (memcmp(&lo, &hi, sizeof(lo))) {
+		if (job->ga[i] == INT_MAX)
+			return 0;
+		for (size_t b = 0; sc && b < op->d.k / BLK; b++)
+			smin = sc[b] < smin ? sc[b] : smin;
+		g = job->ga[i] + job->w.lsb + (sc ? smin - 127 : 0);
+		if (g + 52 < -1022 || g + 52 > 1023 || !(2 * bound < mxe_pow2(g + 52)))
+			return 0;
+	}
 	mxe_op_store_d(op, i, j, (double)(float)s);
 	return 1;
 }
@@ -163,7 +175,7 @@ static unsigned gemv_column_avx512(const struct gemv_job *job, size_t j, unsigne
 		acc[r] = _mm512_set1_pd(-0.0);
 	for (size_t b = 0; b < nb; b++) {
 		double f = block_factor(sc, b, 0);
-		__m512d fv = _mm512_set1_pd(f * ldexp_small(job->w.adj)), w[4];
+		__m512d fv = _mm512_set1_pd(f * mxe_pow2(job->w.adj)), w[4];
 
 		if (t == MXA_DTYPE_E2M1) {
 			/* table lookups, activations stored even k then odd k per 16 */
@@ -225,8 +237,8 @@ static unsigned gemv_column_avx512(const struct gemv_job *job, size_t j, unsigne
 			acc[0] = _mm512_add_pd(_mm512_add_pd(acc[0], acc[1]),
 					       _mm512_add_pd(acc[2], acc[3]));
 		for (unsigned r = 0; r < rows; r++)
-			if (nan || !gemv_store(op, 8 * g + r, j, _mm512_reduce_add_pd(acc[r]),
-					       e * bv[r]))
+			if (nan || !gemv_store(job, sc, 8 * g + r, j, _mm512_reduce_add_pd(acc[r]),
+					       e * bv[r], bv[r]))
 				redo |= 1u << r;
 	}
 	return redo;
@@ -287,7 +299,7 @@ static unsigned gemv_column_avx2(const struct gemv_job *job, size_t j, unsigned 
 	for (size_t b = 0; b < nb; b++) {
 		double f = block_factor(sc, b, 0);
 		__m256d fv = _mm256_set1_pd(t == MXA_DTYPE_MXINT8 ? f * 0x1p-6 :
-					    f * ldexp_small(job->w.adj2)), w[8];
+					    f * mxe_pow2(job->w.adj2)), w[8];
 		__m256 wf[4];
 
 		if (t == MXA_DTYPE_E2M1) {	/* even k, then odd k, per 16 */
@@ -332,8 +344,9 @@ static unsigned gemv_column_avx2(const struct gemv_job *job, size_t j, unsigned 
 					       _mm256_add_pd(acc[2], acc[3]));
 		for (unsigned r = 0; r < rows; r++) {
 			_mm256_storeu_pd(lanes, acc[r]);
-			if (nan || !gemv_store(op, 8 * g + r, j, (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]),
-					       e * bv[r]))
+			if (nan || !gemv_store(job, sc, 8 * g + r, j,
+					       (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]),
+					       e * bv[r], bv[r]))
 				redo |= 1u << r;
 		}
 	}
@@ -412,6 +425,7 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	struct gemv_job job = { .op = op };
 	size_t k = d->k, nb = k / BLK, m = d->m;
 	double *av, *ablk;
+	int *ga;
 
 #ifndef GEMV_HAVE_AVX512
 	return 1;
@@ -424,13 +438,22 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	job.groups = (unsigned)((m + 7) / 8);
 	job.avx512 = mxe_cpu_simd() >= MXE_SIMD_AVX512;
 	job.tasks = (unsigned)((d->n + GEMV_COLS - 1) / GEMV_COLS);
-	av = malloc(m * k * sizeof(double) + nb * job.groups * 8 * sizeof(double));
+	av = malloc(m * k * sizeof(double) + nb * job.groups * 8 * sizeof(double) +
+		    m * sizeof(int));
 	if (!av)
 		return MXE_ENGINE_ENOMEM;
+	ga = (int *)(av + m * k + nb * job.groups * 8);
 	ablk = av + m * k;
 	memset(ablk, 0, nb * job.groups * 8 * sizeof(double));
 	for (size_t i = 0; i < m; i++) {
 		mxe_op_row_values(op, 0, i, av + i * k);
+		ga[i] = INT_MAX;
+		for (size_t kk = 0; kk < k; kk++) {
+			int l = av[i * k + kk] != 0 && isfinite(av[i * k + kk]) ?
+				mxe_lsb_exponent(av[i * k + kk]) : INT_MAX;
+
+			ga[i] = l < ga[i] ? l : ga[i];
+		}
 		if (d->type_b == MXA_DTYPE_E2M1)
 			deinterleave(av + i * k, k);
 		for (size_t b = 0; b < nb; b++) {
@@ -443,6 +466,7 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	}
 	job.av = av;
 	job.ablk = ablk;
+	job.ga = ga;
 	__atomic_add_fetch(&gemv_outputs, m * d->n, __ATOMIC_RELAXED);
 	mxe_pool_run(eng, d->nthreads, &gemv_ops, &job);
 	free(av);
