@@ -25,6 +25,7 @@
 
 #include "accel.h"
 #include "mxa_isa.h"
+#include "bench_gemv.h"
 
 static int reps = 3;
 
@@ -248,17 +249,6 @@ static void tma(struct accel_device *dev)
 	accel_bo_free(bo);
 }
 
-/* Random data: weights of every finite code, scales 2^-4..2^3, BF16 around 1. */
-static uint64_t gemv_rs = 0x9E3779B97F4A7C15ull;
-
-static uint32_t gemv_rand(void)
-{
-	gemv_rs ^= gemv_rs << 13;
-	gemv_rs ^= gemv_rs >> 7;
-	gemv_rs ^= gemv_rs << 17;
-	return (uint32_t)(gemv_rs >> 16);
-}
-
 static void gemv(struct accel_device *dev)
 {
 	static const uint32_t ms[] = { 1, 8, 32 }, nks[] = { 4096, 8192 };
@@ -266,32 +256,13 @@ static void gemv(struct accel_device *dev)
 	for (int fp8 = 0; fp8 < 2; fp8++) {
 		for (unsigned s = 0; s < 2; s++) {
 			uint32_t nk = nks[s];
-			size_t wb = fp8 ? (size_t)nk * nk : (size_t)nk * nk / 2, sb = (size_t)nk * nk / 32;
-			size_t ab = 32 * (size_t)nk * 2, sab = 32 * (size_t)nk / 32, db = 32 * (size_t)nk * 4;
+			struct gemv_layout l = gemv_layout(nk, fp8);
 			struct accel_bo *bo;
-			uint8_t *p;
 			uint64_t va;
 
-			die(accel_bo_alloc(dev, wb + sb + ab + sab + db, &bo), "bo");
-			p = accel_bo_map(bo);
+			die(accel_bo_alloc(dev, l.bytes, &bo), "bo");
+			gemv_fill(accel_bo_map(bo), nk, fp8);
 			va = accel_bo_va(bo);
-			for (size_t i = 0; i < wb; i++) {
-				uint8_t c = (uint8_t)gemv_rand();
-
-				p[i] = fp8 && (c & 0x7f) == 0x7f ? c ^ 1 : c;
-			}
-			for (size_t i = 0; i < sb; i++)
-				p[wb + i] = (uint8_t)(123 + gemv_rand() % 8);
-			for (size_t i = 0; i < ab / 2; i++) {	/* BF16, or E4M3 pairs */
-				uint16_t v = (uint16_t)((gemv_rand() & 0x807f) | (122 + gemv_rand() % 8) << 7);
-
-				memcpy(p + wb + sb + 2 * i, &v, 2);
-				if (fp8 && (p[wb + sb + 2 * i] & 0x7f) == 0x7f)
-					p[wb + sb + 2 * i] ^= 1;
-				if (fp8 && (p[wb + sb + 2 * i + 1] & 0x7f) == 0x7f)
-					p[wb + sb + 2 * i + 1] ^= 1;
-			}
-			memset(p + wb + sb + ab, 127, sab);
 			for (unsigned mi = 0; mi < 3; mi++) {
 				struct accel_gemm g = { 0 };
 				double devt = 1e30;
@@ -302,11 +273,11 @@ static void gemv(struct accel_device *dev)
 				g.type_b = fp8 ? MXA_DTYPE_E4M3 : MXA_DTYPE_E2M1;
 				g.type_c = g.type_d = MXA_DTYPE_F32;
 				g.scale_block = 32;
-				g.b = va;
-				g.scale_b = va + wb;
-				g.a = va + wb + sb;
-				g.scale_a = fp8 ? va + wb + sb + ab : 0;
-				g.d = va + wb + sb + ab + sab;
+				g.b = va + l.w;
+				g.scale_b = va + l.scales;
+				g.a = va + l.act;
+				g.scale_a = fp8 ? va + l.act_scales : 0;
+				g.d = va + l.d;
 				for (int i = 0; i < reps; i++) {
 					struct accel_job_result r;
 

@@ -11,6 +11,7 @@
  *                                        buffer (load) and back (store)
  *   host,memcpy-weights,bytes,ns         memcpy of bench-gemm gemv's weights and
  *                                        scales (MXFP4 and MX-FP8, N = K = 4096, 8192)
+ *   host,engine-gemv-TYPE-MxNxK,threads,ns  mxe_gemm() alone on bench-gemm gemv's data
  *   bench-host [M N K] [--threads T] [--reps N]
  */
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <time.h>
 
 #include "../qemu-device/engine/mxe_engine.h"
+#include "bench_gemv.h"
 
 static double now_ns(void)
 {
@@ -102,25 +104,53 @@ int main(int argc, char **argv)
 	}
 	free(src);
 	for (int fp8 = 0; fp8 < 2; fp8++) {
-		for (size_t nk = 4096; nk <= 8192; nk *= 2) {
-			size_t bytes = (fp8 ? nk * nk : nk * nk / 2) + nk * nk / 32;
-			char *a = malloc(bytes), *b = malloc(bytes);
+		for (uint32_t nk = 4096; nk <= 8192; nk *= 2) {
+			struct gemv_layout l = gemv_layout(nk, fp8);
+			uint8_t *a = malloc(l.bytes), *b = malloc(l.weight_bytes);
 
 			if (!a || !b)
 				return 1;
-			memset(a, 0x3c, bytes);
-			memset(b, 0x3c, bytes);
+			gemv_fill(a, nk, fp8);
+			memset(b, 0x3c, l.weight_bytes);
 			best = 1e30;
 			for (int r = 0; r < reps; r++) {
 				double t0 = now_ns(), t;
 
-				memcpy(b, a, bytes);
+				memcpy(b, a, l.weight_bytes);
 				__asm__ volatile("" ::: "memory");
 				t = now_ns() - t0;
 				if (t < best)
 					best = t;
 			}
-			printf("host,memcpy-weights,%zu,%.0f\n", bytes, best);
+			printf("host,memcpy-weights,%zu,%.0f\n", l.weight_bytes, best);
+			eng = mxe_engine_create(threads);
+			for (uint32_t m = 1; m <= 32; m *= m == 1 ? 8 : 4) {
+				memset(&g, 0, sizeof(g));
+				g.m = m;
+				g.n = g.k = nk;
+				g.type_a = fp8 ? MXA_DTYPE_E4M3 : MXA_DTYPE_BF16;
+				g.type_b = fp8 ? MXA_DTYPE_E4M3 : MXA_DTYPE_E2M1;
+				g.type_c = g.type_d = MXA_DTYPE_F32;
+				g.scale_block = 32;
+				g.b = a + l.w;
+				g.scale_b = a + l.scales;
+				g.a = a + l.act;
+				g.scale_a = fp8 ? a + l.act_scales : NULL;
+				g.d = a + l.d;
+				best = 1e30;
+				for (int r = 0; r < reps; r++) {
+					double t0 = now_ns(), t;
+
+					if (mxe_gemm(eng, &g))
+						return 1;
+					t = now_ns() - t0;
+					if (t < best)
+						best = t;
+				}
+				printf("host,engine-gemv-%s-%ux%ux%u,%d,%.0f\n", fp8 ? "mxfp8" : "mxfp4",
+				       m, nk, nk, threads, best);
+			}
+			mxe_engine_destroy(eng);
 			free(a);
 			free(b);
 		}

@@ -17,11 +17,11 @@ BENCH_GEMM := $(BUILD)/bin/bench-gemm
 GUEST_PROGS += $(BENCH_GEMM)
 BENCH_HOST := $(BUILD)/bench/bench-host
 
-$(BENCH_GEMM): bench/bench-gemm.c $(LIBACCEL_LIB)
+$(BENCH_GEMM): bench/bench-gemm.c bench/bench_gemv.h $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
 
-$(BENCH_HOST): bench/bench-host.c $(LIBACCEL_LIB)
+$(BENCH_HOST): bench/bench-host.c bench/bench_gemv.h $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -o $@ $< $(LIBACCEL_LIB) -lm -pthread
 

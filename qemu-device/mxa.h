@@ -78,6 +78,16 @@ typedef struct MxaTile {
     bool released;          /* read by a command without .reuse since */
 } MxaTile;
 
+/* A GEMM operand's host staging buffer, kept by the thread that runs GEMMs (a queue's
+ * command processor, its math lane) between jobs (mxa_math.c). */
+typedef struct MxaStage {
+    uint8_t *buf;
+    uint64_t cap;
+} MxaStage;
+
+enum { MXA_STAGE_A, MXA_STAGE_B, MXA_STAGE_C, MXA_STAGE_D, MXA_STAGE_SA, MXA_STAGE_SB,
+       MXA_STAGE_SLOTS };
+
 /*
  * An asynchronous engine of a queue: one worker thread running the queue's
  * asynchronous commands of one class in issue order (so results are deterministic and
@@ -102,6 +112,7 @@ typedef struct MxaLane {
     uint32_t error, err_offset, err_opcode, err_info;
     uint64_t err_addr;
     MxaTlbEntry tlb[MXA_TLB_SLOTS]; /* used only by the lane's thread */
+    MxaStage stage[MXA_STAGE_SLOTS]; /* likewise: GEMM.ASYNC operands */
     uint64_t dma_gen;       /* atomic: TLB generation of its DMA in flight, 0 = none */
 } MxaLane;
 
@@ -127,6 +138,7 @@ typedef struct MxaQueue {
     uint64_t dma_gen;       /* atomic: TLB generation of its DMA in flight, 0 = none */
     MxaLane lanes[MXA_GROUP_CLASSES];
     uint8_t *sram;          /* MXA_SRAM_SIZE bytes: the running job's on-chip memory */
+    MxaStage stage[MXA_STAGE_SLOTS]; /* GEMM operands, command-processor thread only */
     bool sram_dirty;        /* queue thread only: a command may have written sram */
     /* interrupt moderation (queue thread only): completions not yet signalled */
     uint32_t irq_deferred;  /* jobs with MXA_JOB_F_IRQ completed since the last MSI-X */
@@ -199,6 +211,7 @@ typedef struct MxaJob {
     struct mxa_job_desc desc;
     uint64_t pt_root;
     MxaTlbEntry *tlb;       /* the TLB (MXA_TLB_SLOTS) of the thread using this job */
+    MxaStage *stage;        /* that thread's GEMM staging buffers (MXA_STAGE_SLOTS) */
     uint64_t *dma_gen;      /* that thread's in-flight generation (mxa_mmu.c, TLB_STATUS) */
     uint64_t regs[MXA_NUM_REGS];
     MxaLoop loops[MXA_LOOP_MAX_DEPTH];
@@ -297,6 +310,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args);
 struct mxe_gemm_desc;
 void mxa_numerics_apply(MxaState *s, struct mxe_gemm_desc *g);
 int mxa_engine_fail(MxaJob *job, int err, uint64_t addr);
+void mxa_stage_fini(MxaQueue *q, MxaStage *stage);
 
 /* mxa_wgmma.c */
 int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd);

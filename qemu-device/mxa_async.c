@@ -91,7 +91,8 @@ static void *mxa_lane_thread(void *opaque)
     mxe_engine_cancel_on(&q->abort);	/* as the command processor's */
     qemu_mutex_lock(&lane->lock);
     for (;;) {
-        MxaJob shadow = { .q = q, .tlb = lane->tlb, .dma_gen = &lane->dma_gen };
+        MxaJob shadow = { .q = q, .tlb = lane->tlb, .stage = lane->stage,
+                          .dma_gen = &lane->dma_gen };
         MxaAsyncOp *op;
         uint64_t start;
         bool skip, spun = false;
@@ -185,6 +186,7 @@ void mxa_lanes_fini(MxaQueue *q)
             lane->head = op->next;
             g_free(op);
         }
+        mxa_stage_fini(q, lane->stage);
         qemu_cond_destroy(&lane->cond);
         qemu_mutex_destroy(&lane->lock);
     }

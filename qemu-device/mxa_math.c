@@ -18,11 +18,12 @@ QEMU_BUILD_BUG_ON(sizeof(struct mxa_isa_gemm) != 128);
 QEMU_BUILD_BUG_ON((int)MXA_GEMM_ACCUM_FAST != (int)MXE_ACCUM_FAST);
 QEMU_BUILD_BUG_ON((int)MXA_GEMM_SCHED_INTERWAVE != (int)MXE_SCHED_INTERWAVE);
 
-/* A device-memory matrix operand staged in a host buffer. */
+/* A device-memory matrix operand staged in a host buffer (the queue's stage @slot). */
 typedef struct MxaOperand {
     uint64_t va;
     uint64_t bytes;     /* span from the first to the last byte */
     uint8_t *host;
+    unsigned slot;      /* MXA_STAGE_A ... */
 } MxaOperand;
 
 static int mxa_operand_size(MxaJob *job, MxaOperand *op, uint64_t va, uint64_t rows,
@@ -47,34 +48,71 @@ static int mxa_operand_size(MxaJob *job, MxaOperand *op, uint64_t va, uint64_t r
     return 0;
 }
 
+/* Give back a stage's buffer and its share of the budget. */
+static void mxa_stage_release(MxaQueue *q, MxaStage *st)
+{
+    if (st->buf) {
+        g_free(st->buf);
+        qatomic_sub(&q->dev->host_mem_used, st->cap);
+        st->buf = NULL;
+        st->cap = 0;
+    }
+}
+
+void mxa_stage_fini(MxaQueue *q, MxaStage *stage)
+{
+    for (unsigned i = 0; i < MXA_STAGE_SLOTS; i++) {
+        mxa_stage_release(q, &stage[i]);
+    }
+}
+
 /*
  * Stage an operand in host memory. Every queue's staging buffers together stay within
  * the device's max-host-mem-mb: aliased operands on every queue could otherwise take
- * several GiB of QEMU's memory per GEMM.
+ * several GiB of QEMU's memory per GEMM. A queue keeps its buffers between jobs up to
+ * its share of that budget: fresh memory costs a page fault per 4 KiB on first touch,
+ * which was most of a large GEMV's staging time.
  */
-static int mxa_operand_load(MxaJob *job, MxaOperand *op, bool read)
+static int mxa_operand_load(MxaJob *job, MxaOperand *op, unsigned slot, bool read)
 {
     MxaState *s = job->q->dev;
+    MxaStage *st = &job->stage[slot];
     uint64_t budget = (uint64_t)s->max_host_mem_mb << 20;
 
-    if (qatomic_fetch_add(&s->host_mem_used, op->bytes) + op->bytes > budget) {
-        qatomic_sub(&s->host_mem_used, op->bytes);
-        return mxa_job_fail(job, MXA_ERR_NO_MEMORY, op->va, MXA_NOMEM_BUDGET);
+    op->slot = slot;
+    if (st->cap < op->bytes) {
+        mxa_stage_release(job->q, st);
+        if (qatomic_fetch_add(&s->host_mem_used, op->bytes) + op->bytes > budget) {
+            qatomic_sub(&s->host_mem_used, op->bytes);
+            return mxa_job_fail(job, MXA_ERR_NO_MEMORY, op->va, MXA_NOMEM_BUDGET);
+        }
+        st->buf = g_try_malloc(op->bytes);
+        if (!st->buf) {
+            qatomic_sub(&s->host_mem_used, op->bytes);
+            return mxa_job_fail(job, MXA_ERR_NO_MEMORY, op->va, MXA_NOMEM_HOST);
+        }
+        st->cap = op->bytes;
     }
-    op->host = g_try_malloc(op->bytes);
-    if (!op->host) {
-        qatomic_sub(&s->host_mem_used, op->bytes);
-        return mxa_job_fail(job, MXA_ERR_NO_MEMORY, op->va, MXA_NOMEM_HOST);
-    }
+    op->host = st->buf;
     return read ? mxa_va_read(job, op->va, op->host, op->bytes) : 0;
 }
 
+/* After the GEMM: the buffers a queue keeps stay within a quarter of their queue's share
+ * of the budget (the queue's command processor and its math lane each keep one set). */
 static void mxa_operand_free(MxaJob *job, MxaOperand *op)
 {
-    if (op->host) {
-        g_free(op->host);
-        qatomic_sub(&job->q->dev->host_mem_used, op->bytes);
-        op->host = NULL;
+    MxaState *s = job->q->dev;
+    uint64_t keep = ((uint64_t)s->max_host_mem_mb << 20) / (4 * s->num_queues), held = 0;
+
+    if (!op->host) {
+        return;
+    }
+    op->host = NULL;
+    for (unsigned i = 0; i < MXA_STAGE_SLOTS; i++) {
+        held += job->stage[i].cap;
+    }
+    if (held > keep) {
+        mxa_stage_release(job->q, &job->stage[op->slot]);
     }
 }
 
@@ -210,11 +248,12 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
         return -1;
     }
 
-    if (mxa_operand_load(job, &a, true) || mxa_operand_load(job, &b, true) ||
-        (acc && mxa_operand_load(job, &c, true)) ||
-        (scaled_a && mxa_operand_load(job, &sa, true)) ||
-        (scaled_b && mxa_operand_load(job, &sb, true)) ||
-        mxa_operand_load(job, &out, false)) {
+    if (mxa_operand_load(job, &a, MXA_STAGE_A, true) ||
+        mxa_operand_load(job, &b, MXA_STAGE_B, true) ||
+        (acc && mxa_operand_load(job, &c, MXA_STAGE_C, true)) ||
+        (scaled_a && mxa_operand_load(job, &sa, MXA_STAGE_SA, true)) ||
+        (scaled_b && mxa_operand_load(job, &sb, MXA_STAGE_SB, true)) ||
+        mxa_operand_load(job, &out, MXA_STAGE_D, false)) {
         goto out;
     }
     d.a = a.host;

@@ -249,7 +249,7 @@ static void *mxa_queue_thread(void *opaque)
     /* a reset (q->abort) stops this thread's long math within one engine task */
     mxe_engine_cancel_on(&q->abort);
     for (;;) {
-        MxaJob job = { .q = q, .tlb = q->tlb, .dma_gen = &q->dma_gen };
+        MxaJob job = { .q = q, .tlb = q->tlb, .stage = q->stage, .dma_gen = &q->dma_gen };
         uint64_t desc_addr, start_ns;
         uint32_t head;
         bool aborted, drained;
@@ -360,6 +360,7 @@ void mxa_queue_fini(MxaQueue *q)
     mxa_lanes_fini(q);
     mxa_tma_fini(q);
     mxa_tile_fini(q);
+    mxa_stage_fini(q, q->stage);
     qemu_cond_destroy(&q->cond);
     qemu_mutex_destroy(&q->lock);
 }

@@ -131,6 +131,26 @@ static int gemv_store(const struct gemv_job *job, const uint8_t *sc, size_t i, s
 	return 1;
 }
 
+/* What a kernel needs of column @j and row group @g. */
+struct gemv_col {
+	size_t k, nb;
+	unsigned t, rows;		/* weight type, rows of A in the group (1..8) */
+	const uint8_t *row, *sc;	/* the column's weights and scales (or NULL) */
+	const double *a0;		/* the group's first row of A */
+};
+
+static struct gemv_col gemv_col(const struct gemv_job *job, size_t j, unsigned g)
+{
+	const struct mxe_op *op = job->op;
+	struct gemv_col c = { .k = op->d.k, .nb = op->d.k / BLK, .t = op->d.type_b };
+
+	c.rows = op->d.m - 8 * g < 8 ? (unsigned)(op->d.m - 8 * g) : 8;
+	c.row = (const uint8_t *)op->d.b + j * op->ldb;
+	c.sc = op->scale_b ? op->d.scale_b + j * op->ld_sb : NULL;
+	c.a0 = job->av + (size_t)8 * g * c.k;
+	return c;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -162,12 +182,11 @@ static __m512i decode32_avx512(unsigned t, const uint8_t *row, size_t b, int *na
 __attribute__((target("avx512f,avx512bw")))
 static unsigned gemv_column_avx512(const struct gemv_job *job, size_t j, unsigned g)
 {
-	const struct mxe_op *op = job->op;
-	size_t k = op->d.k, nb = k / BLK, m = op->d.m;
-	unsigned t = op->d.type_b, rows = m - 8 * g < 8 ? (unsigned)(m - 8 * g) : 8, redo = 0;
-	const uint8_t *row = (const uint8_t *)op->d.b + j * op->ldb;
-	const uint8_t *sc = op->scale_b ? op->d.scale_b + j * op->ld_sb : NULL;
-	const double *a0 = job->av + (size_t)8 * g * k;
+	struct gemv_col c = gemv_col(job, j, g);
+	size_t k = c.k, nb = c.nb;
+	unsigned t = c.t, rows = c.rows, redo = 0;
+	const uint8_t *row = c.row, *sc = c.sc;
+	const double *a0 = c.a0;
 	__m512d acc[8], bnd = _mm512_setzero_pd();
 	int nan = 0;
 
@@ -285,12 +304,11 @@ static __m256 decode8_avx2(unsigned t, __m256i x, int *nan)
 __attribute__((target("avx2,fma")))
 static unsigned gemv_column_avx2(const struct gemv_job *job, size_t j, unsigned g)
 {
-	const struct mxe_op *op = job->op;
-	size_t k = op->d.k, nb = k / BLK, m = op->d.m;
-	unsigned t = op->d.type_b, rows = m - 8 * g < 8 ? (unsigned)(m - 8 * g) : 8, redo = 0;
-	const uint8_t *row = (const uint8_t *)op->d.b + j * op->ldb;
-	const uint8_t *sc = op->scale_b ? op->d.scale_b + j * op->ld_sb : NULL;
-	const double *a0 = job->av + (size_t)8 * g * k;
+	struct gemv_col c = gemv_col(job, j, g);
+	size_t k = c.k, nb = c.nb;
+	unsigned t = c.t, rows = c.rows, redo = 0;
+	const uint8_t *row = c.row, *sc = c.sc;
+	const double *a0 = c.a0;
 	__m256d acc[8], bnd[2] = { _mm256_setzero_pd(), _mm256_setzero_pd() };
 	int nan = 0;
 

@@ -264,18 +264,24 @@ TEST_F(wgmma, mn_major_a_and_b)
 	mn_major(_metadata, self, 1);
 }
 
+/* WGMMA_DESC.TILE_A of @tile (64 x 16 bf16) and B, 128-byte swizzled at B_SRAM. */
+static struct accel_wgmma_desc tile_a_wgmma(uint32_t tile)
+{
+	return (struct accel_wgmma_desc){
+		.flags = MXA_WGMMA_F_TILE_A, .type_a = MXA_DTYPE_BF16, .type_b = MXA_DTYPE_BF16,
+		.type_d = MXA_DTYPE_F32, .n = 64, .desc_a = tile,
+		.desc_b = MXA_SMEM_DESC(B_SRAM, 16, 1024, 0, MXA_SMEM_DESC_SWIZZLE_128B),
+		.d = D_SRAM,
+	};
+}
+
 /*
  * wgmma's register-A form: A (64 x 16 bf16) in tile T#1, copied there from dense SRAM;
  * B through a descriptor. Without .reuse the tile is released, with it kept.
  */
 TEST_F(wgmma, a_from_a_tile_register)
 {
-	struct accel_wgmma_desc w = {
-		.flags = MXA_WGMMA_F_TILE_A, .type_a = MXA_DTYPE_BF16, .type_b = MXA_DTYPE_BF16,
-		.type_d = MXA_DTYPE_F32, .n = 64, .desc_a = MXA_TILE(MXA_TILE_T, 1) | MXA_TILE_REUSE,
-		.desc_b = MXA_SMEM_DESC(B_SRAM, 16, 1024, 0, MXA_SMEM_DESC_SWIZZLE_128B),
-		.d = D_SRAM,
-	};
+	struct accel_wgmma_desc w = tile_a_wgmma(MXA_TILE(MXA_TILE_T, 1) | MXA_TILE_REUSE);
 	struct accel_prog *p = self->prog;
 	size_t at;
 
@@ -372,12 +378,7 @@ TEST_F(wgmma, errors_name_the_operand)
  */
 TEST_F(wgmma, pending_operands_are_hazards)
 {
-	struct accel_wgmma_desc w = {
-		.flags = MXA_WGMMA_F_TILE_A, .type_a = MXA_DTYPE_BF16, .type_b = MXA_DTYPE_BF16,
-		.type_d = MXA_DTYPE_F32, .n = 64, .desc_a = MXA_TILE(MXA_TILE_T, 2) | MXA_TILE_REUSE,
-		.desc_b = MXA_SMEM_DESC(B_SRAM, 16, 1024, 0, MXA_SMEM_DESC_SWIZZLE_128B),
-		.d = D_SRAM,
-	};
+	struct accel_wgmma_desc w = tile_a_wgmma(MXA_TILE(MXA_TILE_T, 2) | MXA_TILE_REUSE);
 	struct accel_tma ld = { .map = self->va, .sram = B_SRAM + 7 * 1024, .mbar = MBAR };
 	struct accel_prog *p = self->prog;
 	size_t at;

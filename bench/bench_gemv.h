@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench_gemv.h - the data of the GEMV benchmark, the same in the guest (bench-gemm gemv)
+ * and on the host (bench-host's engine-alone reference): one buffer holding
+ * W (N x K weights), its E8M0 scales, 32 rows of activations (BF16, or MX-E4M3 pairs)
+ * and their scales, at the offsets gemv_layout() gives.
+ */
+#ifndef BENCH_GEMV_H
+#define BENCH_GEMV_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define GEMV_MAX_ROWS 32
+
+struct gemv_layout {
+	size_t w, scales, act, act_scales, d, bytes;	/* offsets; total bytes */
+	size_t weight_bytes;				/* elements + scales of W */
+};
+
+static inline struct gemv_layout gemv_layout(uint32_t nk, int fp8)
+{
+	struct gemv_layout l;
+	size_t wb = fp8 ? (size_t)nk * nk : (size_t)nk * nk / 2, sb = (size_t)nk * nk / 32;
+
+	l.w = 0;
+	l.scales = wb;
+	l.act = wb + sb;
+	l.act_scales = l.act + GEMV_MAX_ROWS * (size_t)nk * 2;
+	l.d = l.act_scales + GEMV_MAX_ROWS * (size_t)nk / 32;
+	l.bytes = l.d + GEMV_MAX_ROWS * (size_t)nk * 4;
+	l.weight_bytes = wb + sb;
+	return l;
+}
+
+static uint64_t gemv_rs;
+
+static inline uint32_t gemv_rand(void)
+{
+	gemv_rs ^= gemv_rs << 13;
+	gemv_rs ^= gemv_rs >> 7;
+	gemv_rs ^= gemv_rs << 17;
+	return (uint32_t)(gemv_rs >> 16);
+}
+
+/* Weights of every finite code, scales 2^-4 .. 2^3, BF16 (or E4M3 pairs) around 1. */
+static inline void gemv_fill(uint8_t *p, uint32_t nk, int fp8)
+{
+	struct gemv_layout l = gemv_layout(nk, fp8);
+
+	gemv_rs = 0x9E3779B97F4A7C15ull;
+	for (size_t i = 0; i < l.scales; i++) {
+		uint8_t c = (uint8_t)gemv_rand();
+
+		p[i] = fp8 && (c & 0x7f) == 0x7f ? c ^ 1 : c;
+	}
+	for (size_t i = l.scales; i < l.act; i++)
+		p[i] = (uint8_t)(123 + gemv_rand() % 8);
+	for (size_t i = l.act; i < l.act_scales; i += 2) {
+		uint16_t v = (uint16_t)((gemv_rand() & 0x807f) | (122 + gemv_rand() % 8) << 7);
+
+		memcpy(p + i, &v, 2);
+		for (int h = 0; fp8 && h < 2; h++)
+			if ((p[i + h] & 0x7f) == 0x7f)
+				p[i + h] ^= 1;
+	}
+	memset(p + l.act_scales, 127, l.d - l.act_scales);
+}
+
+#endif /* BENCH_GEMV_H */
