@@ -265,10 +265,30 @@ static uint32_t parse_shape(struct asm_ctx *c)
 	return m | n << 8 | k << 16;
 }
 
+/* "->ACC<size>" after the ACC tile @acc: the size. */
+static uint32_t parse_acc_dest(struct asm_ctx *c, uint32_t acc)
+{
+	struct asm_expr e;
+
+	asm_skip_ws(c);
+	if (strncmp(c->p, "->", 2))
+		asm_fail(c, c->p, "expected ->ACC<size>");
+	c->p += 2;
+	if (parse_tile(c) != acc)
+		asm_fail(c, c->p, "the destination must be the ACC tile named before it");
+	asm_expect(c, '<');
+	asm_skip_ws(c);
+	e.at = c->p;
+	e.imm = asm_parse_number(c);
+	asm_check_u32(c, &e, 0);
+	asm_expect(c, '>');
+	return (uint32_t)e.imm;
+}
+
 /* <LB0:m, LB1:n, LB2:k, ta[, tb]> T#a, [U#b,] M#c, [N#d,] ACC#e, ->ACC#e<size> */
 static void parse_tmm(struct asm_ctx *c)
 {
-	uint32_t tiles[4] = { 0 }, acc, acc2;
+	uint32_t tiles[4] = { 0 }, acc;
 	struct asm_expr e;
 	int i, last = -1, ta;
 
@@ -316,23 +336,64 @@ static void parse_tmm(struct asm_ctx *c)
 	}
 	if (!tiles[0] || !tiles[2])
 		asm_fail(c, c->p, "TMATMULMX needs a T tile (A) and an M tile (B)");
-	asm_skip_ws(c);
-	if (strncmp(c->p, "->", 2))
-		asm_fail(c, c->p, "expected ->ACC<size>");
-	c->p += 2;
-	acc2 = parse_tile(c);
-	if (acc2 != acc)
-		asm_fail(c, c->p, "the destination must be the ACC tile named before it");
-	asm_expect(c, '<');
-	asm_skip_ws(c);
-	e.at = c->p;
-	e.imm = asm_parse_number(c);
-	asm_check_u32(c, &e, 0);
-	asm_expect(c, '>');
 	c->dw[6] = tiles[0] | tiles[1] << 16;
 	c->dw[7] = tiles[2] | tiles[3] << 16;
 	c->dw[8] = acc;
-	c->dw[9] = (uint32_t)e.imm;
+	c->dw[9] = parse_acc_dest(c, acc);
+}
+
+/* B.IOT's tile[, tile][, last, ACC, ->ACC<size>] into dw 1-3 and the LAST flag. */
+static void parse_iot(struct asm_ctx *c)
+{
+	uint32_t tiles[2] = { parse_tile(c), 0 };
+
+	if (asm_tok_accept(c, ',')) {
+		asm_skip_ws(c);
+		if (strncasecmp(c->p, "last", 4) || asm_ident_char(c->p[4])) {
+			tiles[1] = parse_tile(c);
+			if (!asm_tok_accept(c, ','))
+				goto done;
+			asm_skip_ws(c);
+		}
+		if (strncasecmp(c->p, "last", 4) || asm_ident_char(c->p[4]))
+			asm_fail(c, c->p, "expected 'last, ACC, ->ACC<size>', found %s",
+				 asm_tok_text(c->p));
+		c->p += 4;
+		c->dw[0] |= MXA_CMD_HEADER(0, 0, MXA_BIOT_F_LAST);
+		asm_expect(c, ',');
+		c->dw[2] = parse_tile(c);
+		asm_expect(c, ',');
+		c->dw[3] = parse_acc_dest(c, c->dw[2]);
+	}
+done:
+	c->dw[1] = tiles[0] | tiles[1] << 16;
+}
+
+/* BSTART.CUBE's instruction: MAMULBMX and the command's suffixes. */
+static void parse_cube(struct asm_ctx *c, const struct mxa_isa_cmd *cmd, unsigned dw)
+{
+	const char *t = c->p, *end, *dot;
+	size_t n = asm_ident_len(c);
+
+	t = c->p;
+	end = t + n;
+	if (n < 8 || strncasecmp(t, "MAMULBMX", 8) || (n > 8 && t[8] != '.'))
+		asm_fail(c, t, "expected the instruction MAMULBMX, found %s", asm_tok_text(t));
+	c->dw[dw] |= MXA_CUBE_MAMULBMX;
+	for (dot = t + 8; dot < end;) {
+		const char *next = memchr(dot + 1, '.', end - dot - 1);
+		size_t sl = (next ? next : end) - dot;
+		int i;
+
+		for (i = 0; i < MXA_ISA_MAX_SUFFIXES && cmd->suffix[i].name; i++)
+			if (strlen(cmd->suffix[i].name) == sl && !strncasecmp(cmd->suffix[i].name, dot, sl))
+				break;
+		if (i == MXA_ISA_MAX_SUFFIXES || !cmd->suffix[i].name)
+			asm_fail(c, dot, "MAMULBMX has no suffix %.*s", (int)sl, dot);
+		c->dw[0] |= MXA_CMD_HEADER(0, 0, cmd->suffix[i].bit);
+		dot = next ? next : end;
+	}
+	c->p = end;
 }
 
 static void parse_operand(struct asm_ctx *c, const struct mxa_isa_cmd *cmd,
@@ -389,6 +450,20 @@ static void parse_operand(struct asm_ctx *c, const struct mxa_isa_cmd *cmd,
 		break;
 	case MXA_OPND_TMM:
 		parse_tmm(c);
+		break;
+	case MXA_OPND_CUBE:
+		parse_cube(c, cmd, op->dw);
+		break;
+	case MXA_OPND_IOT:
+		parse_iot(c);
+		break;
+	case MXA_OPND_LB:
+		asm_skip_ws(c);
+		if (strncmp(c->p, "->", 2) || strncasecmp(c->p + 2, "LB", 2) || c->p[4] < '0' ||
+		    c->p[4] > '2' || asm_ident_char(c->p[5]))
+			asm_fail(c, c->p, "expected ->LB0, ->LB1 or ->LB2, found %s", asm_tok_text(c->p));
+		c->dw[op->dw] |= (uint32_t)(c->p[4] - '0') << op->shift;
+		c->p += 5;
 		break;
 	case MXA_OPND_RI32:
 		asm_parse_expr(c, 1, &e);
@@ -563,6 +638,15 @@ static void parse_statement(struct asm_ctx *c)
 	if (mnemonic_is(mn, n, "cp.async.bulk.tensor", 1)) {
 		parse_ptx_tensor(c, mn, n);
 		goto done;
+	}
+	for (size_t i = 0; i < MXA_ISA_OPCODES; i++) {
+		const struct mxa_isa_cmd *sp = &mxa_isa_cmds[i];
+
+		if (sp->text && mnemonic_is(mn, n, sp->text, 0)) {	/* the seed's B.DIM */
+			emit_header(c, sp, 0);
+			parse_operands(c, sp, 0);
+			goto done;
+		}
 	}
 	dot = memchr(mn, '.', n);
 	base = dot ? (size_t)(dot - mn) : n;

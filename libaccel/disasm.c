@@ -161,6 +161,45 @@ static void out_tile(struct out *o, uint32_t t)
 		out_printf(o, ".reuse");
 }
 
+/* ", ->ACC<size>" after the ACC tile */
+static void out_acc_dest(struct out *o, uint32_t acc, uint32_t size)
+{
+	out_printf(o, ", ->");
+	out_tile(o, acc);
+	if (size && !(size & 1023))
+		out_printf(o, "<%uKB>", size >> 10);
+	else
+		out_printf(o, "<%u>", size);
+}
+
+/* B.IOT's tiles, and ", last, ACC, ->ACC<size>" for the last */
+static void out_iot(struct out *o, const uint32_t *dw)
+{
+	out_tile(o, dw[1] & 0xffff);
+	if (dw[1] >> 16) {
+		out_printf(o, ", ");
+		out_tile(o, dw[1] >> 16);
+	}
+	if (MXA_CMD_FLAGS(dw[0]) & MXA_BIOT_F_LAST) {
+		out_printf(o, ", last, ");
+		out_tile(o, dw[2]);
+		out_acc_dest(o, dw[2], dw[3]);
+	}
+}
+
+/* BSTART.CUBE's MAMULBMX and the flags as its suffixes */
+static void out_cube(struct out *o, const struct mxa_isa_cmd *cmd, const uint32_t *dw,
+		     const struct mxa_isa_opnd *op)
+{
+	if ((dw[op->dw] & 0xff) == MXA_CUBE_MAMULBMX)
+		out_printf(o, "MAMULBMX");
+	else
+		out_printf(o, "%u", dw[op->dw] & 0xff);
+	for (int i = 0; i < MXA_ISA_MAX_SUFFIXES && cmd->suffix[i].name; i++)
+		if (MXA_CMD_FLAGS(dw[0]) & cmd->suffix[i].bit)
+			out_printf(o, "%s", cmd->suffix[i].name);
+}
+
 static void out_tmm(struct out *o, const uint32_t *dw)
 {
 	static const char *const lb[3] = { "LB0", "LB1", "LB2" };
@@ -186,12 +225,7 @@ static void out_tmm(struct out *o, const uint32_t *dw)
 	}
 	out_printf(o, ", ");
 	out_tile(o, dw[8]);
-	out_printf(o, ", ->");
-	out_tile(o, dw[8]);
-	if (dw[9] && !(dw[9] & 1023))
-		out_printf(o, "<%uKB>", dw[9] >> 10);
-	else
-		out_printf(o, "<%u>", dw[9]);
+	out_acc_dest(o, dw[8], dw[9]);
 }
 
 static int accel_isa_operand_set(const struct mxa_isa_opnd *op, const uint32_t *dw)
@@ -281,6 +315,15 @@ static void out_operand(struct out *o, const struct mxa_isa_cmd *cmd,
 	case MXA_OPND_TMM:
 		out_tmm(o, dw);
 		break;
+	case MXA_OPND_CUBE:
+		out_cube(o, cmd, dw, op);
+		break;
+	case MXA_OPND_LB:
+		out_printf(o, "->LB%u", (dw[op->dw] >> op->shift) & 0xff);
+		break;
+	case MXA_OPND_IOT:
+		out_iot(o, dw);
+		break;
 	}
 }
 
@@ -303,6 +346,8 @@ static void out_command(struct out *o, const struct mxa_isa_cmd *cmd, const uint
 
 	if (al) {
 		out_printf(o, "%s", al->ptx);
+	} else if (cmd->text) {		/* its operands spell the flags */
+		out_printf(o, "%s", cmd->text);
 	} else {
 		out_printf(o, "%s", cmd->mnemonic);
 		for (int i = 0; i < MXA_ISA_MAX_SUFFIXES && cmd->suffix[i].name; i++)
@@ -463,6 +508,9 @@ static const char *accel_error_hint(const struct accel_job_result *r)
 		       "more than 256 TMA loads issued without an MBAR_WAIT in between";
 	case MXA_ERR_K_ALIGN:
 		return "FP8 MX needs K % 64 == 0: pad K with zeros (and scales of 2^0)";
+	case MXA_ERR_BLOCK:
+		return "a split block is BSTART.CUBE, B.DATR (optional), B.DIM ->LB0, ->LB1, ->LB2, "
+		       "B.IOT A, B.IOT B ending 'last, ACC, ->ACC<size>', and nothing else";
 	case MXA_ERR_LOOP_BUDGET:
 		return "the job ran more than 2^24 commands: check the LOOP counts and registers";
 	case MXA_ERR_LOOP_NESTING:
@@ -479,7 +527,7 @@ static const char *accel_error_hint(const struct accel_job_result *r)
 		return "the address is not mapped (or read-only) in this context: check the "
 		       "buffer's VA and size";
 	case MXA_ERR_BAD_REGISTER:
-		return "registers are r0..r31";
+		return "registers are r0..r31 and a0..a31";
 	case MXA_ERR_SRAM_RANGE:
 		return "SRAM offsets lie in 0..256 KiB; TMA boxes 128-byte aligned, mbarriers "
 		       "8-byte aligned";

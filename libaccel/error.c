@@ -38,6 +38,7 @@ static const char *const accel_job_errors[] = {
 	[MXA_ERR_TILE_RELEASED] = "tile used after release (name it with .reuse to keep it)",
 	[MXA_ERR_TILE] = "bad tile operand (number, empty, shape or size)",
 	[MXA_ERR_TMA_HAZARD] = "SRAM of a TMA load used before the MBAR_WAIT that observes it",
+	[MXA_ERR_BLOCK] = "malformed split block (BSTART.CUBE ... B.IOT last)",
 	[MXA_ERR_OPERAND_HAZARD] = "SRAM operand of a pending WGMMA overwritten before the WAIT_GROUP that covers it",
 };
 
@@ -182,6 +183,28 @@ int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 
 		accel_badop_text(r->err_info, r->err_addr, what, sizeof(what));
 		snprintf(why, sizeof(why), "%s: %s", accel_strerror((int)r->error), what);
+	} else if (r->error == MXA_ERR_BLOCK) {
+		static const char *const reasons[] = {
+			[MXA_BLOCK_ERR_OUTSIDE] = "a block part with no BSTART.CUBE before it",
+			[MXA_BLOCK_ERR_NESTED] = "BSTART.CUBE inside an open block",
+			[MXA_BLOCK_ERR_INSIDE] = "a command that is not a block part inside the block",
+			[MXA_BLOCK_ERR_REPEATED] = "a part given twice",
+			[MXA_BLOCK_ERR_MISSING] = "a part missing",
+			[MXA_BLOCK_ERR_ORDER] = "parts out of order",
+			[MXA_BLOCK_ERR_OPEN] = "the program ends before the block's last B.IOT",
+			[MXA_BLOCK_ERR_OPERAND] = "an unknown instruction, LB or reserved field",
+		};
+		static const char *const parts[] = { "BSTART.CUBE", "B.DATR", "B.DIM ->LB0",
+						     "B.DIM ->LB1", "B.DIM ->LB2", "B.IOT (A)",
+						     "B.IOT (B, last)" };
+		int part = r->err_info == MXA_BLOCK_ERR_REPEATED || r->err_info == MXA_BLOCK_ERR_MISSING ||
+			   r->err_info == MXA_BLOCK_ERR_ORDER;
+
+		snprintf(why, sizeof(why), "%s: %s%s%s", accel_strerror((int)r->error),
+			 r->err_info < sizeof(reasons) / sizeof(reasons[0]) && reasons[r->err_info] ?
+			 reasons[r->err_info] : "unknown reason",
+			 part && r->err_addr < 7 ? ": " : "",
+			 part && r->err_addr < 7 ? parts[r->err_addr] : "");
 	} else if (r->error == MXA_ERR_BAD_REGISTER || r->error == MXA_ERR_MBARRIER) {
 		snprintf(why, sizeof(why), "%s (info %u)", accel_strerror((int)r->error),
 			 r->err_info);

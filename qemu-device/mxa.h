@@ -11,6 +11,7 @@
  *   mxa_math.c   the GEMM command on the matrix engine (engine/)
  *   mxa_wgmma.c  WGMMA and WGMMA_DESC: asynchronous warpgroup MMA, its SRAM hazards
  *   mxa_tile.c   tile registers, TMATMULMX, MMA shapes, CVT / MX quantisation
+ *   mxa_block.c  the seed's split encoding of TMATMULMX (BSTART.CUBE, B.DATR/DIM/IOT)
  *   mxa_timeline.c  the execution timeline (Chrome / Perfetto trace JSON)
  *
  * Register map, ring and page-table formats: uapi/mxa_regs.h, Documentation/device.rst.
@@ -225,6 +226,16 @@ typedef struct MxaJob {
         uint32_t a_tile;    /* or its A tile register (MXA_TILE(), 0: none) */
     } acc[MXA_MAX_PENDING_ACC];
     unsigned nacc;
+    struct {                /* an open split block (mxa_block.c) */
+        bool open;
+        uint32_t offset;    /* its BSTART_CUBE */
+        uint32_t flags;     /* MXA_TMM_F_* */
+        uint32_t type_a, type_b;
+        uint32_t have;      /* 1 << MXA_BLOCK_PART_* given so far */
+        uint32_t dim[3];
+        uint8_t reg[3];
+        uint32_t src[2];    /* the first B_IOT's tiles */
+    } block;
     /*
      * SRAM boxes of TMA loads not yet observed: a load is observed by an MBAR_WAIT on
      * its mbarrier that returns after the phase the load completes (program order,
@@ -321,6 +332,12 @@ int mxa_sram_hazard(MxaJob *job, uint64_t start, uint64_t len);
 int mxa_tma_hazard(MxaJob *job, uint64_t start, uint64_t len);
 int mxa_sram_write_hazard(MxaJob *job, uint64_t start, uint64_t len);
 void mxa_acc_retire(MxaJob *job, uint64_t done);
+
+/* mxa_block.c */
+struct mxa_isa_cmd;
+int mxa_exec_block(MxaJob *job, const uint32_t *cmd);
+int mxa_block_check(MxaJob *job, const struct mxa_isa_cmd *d);
+int mxa_block_end(MxaJob *job, const uint32_t *prog);
 
 /* mxa_tile.c */
 void mxa_tile_fini(MxaQueue *q);

@@ -288,7 +288,7 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
     if (!d || (d->attrs & MXA_ISA_A_SRAM)) {
         job->q->sram_dirty = true;  /* the next job starts with SRAM zeroed */
     }
-    if (mxa_check_header(job, d, op, ndw, flags)) {
+    if (mxa_check_header(job, d, op, ndw, flags) || mxa_block_check(job, d)) {
         return -1;
     }
     switch (op) {
@@ -398,6 +398,11 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
         return mxa_exec_wgmma(job, cmd);
     case MXA_OP_WGMMA_DESC:
         return mxa_exec_wgmma_desc(job, cmd);
+    case MXA_OP_BSTART_CUBE:
+    case MXA_OP_B_DATR:
+    case MXA_OP_B_DIM:
+    case MXA_OP_B_IOT:
+        return mxa_exec_block(job, cmd);
     case MXA_OP_TILE_LOAD:
     case MXA_OP_TILE_STORE:
         return mxa_exec_tile(job, cmd, op == MXA_OP_TILE_LOAD);
@@ -468,6 +473,9 @@ void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
         }
         job->commands++;
         pc = next;
+    }
+    if (mxa_block_end(job, prog)) {
+        return;
     }
     if (job->loop_depth) {
         /* the program ends inside a loop: blame the innermost LOOP */

@@ -199,6 +199,28 @@ enum mxa_opcode {
 	 * register-A form. D is a dense row-major SRAM matrix at d + R[rd], as for WGMMA.
 	 */
 	MXA_OP_WGMMA_DESC = 0x45,
+	/*
+	 * The seed's split encoding of TMATMULMX[.ACC] (seed 004, 本指令将拆分成以下进行编码):
+	 * a block of BSTART_CUBE, an optional B_DATR, three B_DIM and two B_IOT, nothing
+	 * between them; the block runs as the one-line TMATMULMX when its second B_IOT
+	 * (MXA_BIOT_F_LAST) is reached, reading the B_DIM registers then. A malformed block
+	 * is MXA_ERR_BLOCK (MXA_BLOCK_ERR_*).
+	 *
+	 * BSTART_CUBE: 2 dwords: header (MXA_TMM_F_ACC, MXA_TMM_F_INTERWAVE), MXA_CUBE_* |
+	 * type_a << 8 (text "BSTART.CUBE MAMULBMX.ACC, e4m3").
+	 */
+	MXA_OP_BSTART_CUBE = 0x46,
+	/* B_DATR: 2 dwords: header, type_b ("B.DATR e5m2"; without it type_b = type_a). */
+	MXA_OP_B_DATR = 0x47,
+	/* B_DIM: 3 dwords: header, imm, reg | lb << 8: LB<lb> (0 M, 1 N, 2 K) = imm + R[reg]. */
+	MXA_OP_B_DIM = 0x48,
+	/*
+	 * B_IOT: 4 dwords: header (MXA_BIOT_F_LAST), tile | tile << 16, acc, acc_size. The
+	 * first gives A and its scales ("B.IOT T#1, U#1"), the second (last) B and its
+	 * scales and the ACC ("B.IOT M#1, N#1, last, ACC, ->ACC<64KB>"); a scale tile that
+	 * the type does not need may be left out.
+	 */
+	MXA_OP_B_IOT = 0x49,
 };
 
 /* Tile registers: MXA_TILES_PER_CLASS per class, per queue; empty when a job starts. */
@@ -225,6 +247,26 @@ enum mxa_opcode {
 #define MXA_TMM_F_INTERWAVE	(1u << 1)	/* scheduling policy; same bits */
 #define MXA_TMM_F_ALL		0x3u
 #define MXA_TMM_DWORDS		10
+#define MXA_CUBE_MAMULBMX	1	/* BSTART_CUBE's instruction: TMATMULMX */
+#define MXA_BSTART_DWORDS	2
+#define MXA_B_DATR_DWORDS	2
+#define MXA_B_DIM_DWORDS	3
+#define MXA_B_IOT_DWORDS	4
+#define MXA_BIOT_F_LAST		(1u << 0)
+
+/* err_info of MXA_ERR_BLOCK; err_addr: the block's BSTART_CUBE offset, or the part. */
+#define MXA_BLOCK_ERR_OUTSIDE	1	/* a B_ part with no block open */
+#define MXA_BLOCK_ERR_NESTED	2	/* BSTART_CUBE inside a block */
+#define MXA_BLOCK_ERR_INSIDE	3	/* another command inside the block */
+#define MXA_BLOCK_ERR_REPEATED	4	/* a part given twice (addr: MXA_BLOCK_PART_*) */
+#define MXA_BLOCK_ERR_MISSING	5	/* a part missing at B_IOT (addr: the part) */
+#define MXA_BLOCK_ERR_ORDER	6	/* B_DATR after a B_DIM, B_DIM after a B_IOT */
+#define MXA_BLOCK_ERR_OPEN	7	/* the program ends with the block open */
+#define MXA_BLOCK_ERR_OPERAND	8	/* an unknown instruction or LB (addr: the field) */
+#define MXA_BLOCK_PART_DATR	1
+#define MXA_BLOCK_PART_LB0	2	/* + lb */
+#define MXA_BLOCK_PART_IOT_A	5
+#define MXA_BLOCK_PART_IOT_B	6
 #define MXA_TMM_MAX_DIM		(1u << 16)	/* M, N, K each at most this */
 
 #define MXA_MMA_F_ACCUMULATE	(1u << 0)	/* D = A x B^T + D */
@@ -551,6 +593,7 @@ enum mxa_job_error {
 	MXA_ERR_TMA_HAZARD = 26,	/* SRAM of a TMA load read or written before the
 					 * MBAR_WAIT that observes it; addr: the box, info:
 					 * its bytes (0: more than MXA_MAX_PENDING_TMA) */
+	MXA_ERR_BLOCK = 27,		/* a malformed split block (MXA_BLOCK_ERR_*) */
 	MXA_ERR_COUNT
 };
 

@@ -34,6 +34,9 @@ enum mxa_isa_opnd_kind {
 	MXA_OPND_TILE,		/* tile register T#1[.reuse], ACC#2: 16 bits at dw >> shift */
 	MXA_OPND_SHAPE,		/* MMA shape m16n8k16: MXA_MMA_SHAPE at dw */
 	MXA_OPND_TMM,		/* TMATMULMX's <LB0:.., LB1:.., LB2:.., ta, tb> T, U, M, N, ACC, ->ACC<size> */
+	MXA_OPND_CUBE,		/* BSTART.CUBE's MAMULBMX[.ACC][.INTERWAVE]: 8 bits at dw, header flags */
+	MXA_OPND_LB,		/* ->LB0 .. ->LB2: 8 bits at dw >> shift */
+	MXA_OPND_IOT,		/* B.IOT's tile[, tile][, last, ACC, ->ACC<size>] (dw 1-3) */
 };
 
 /* Operand flags (text form). */
@@ -67,6 +70,8 @@ struct mxa_isa_suffix {
 						 * work, or computes or copies synchronously */
 #define MXA_ISA_A_CLASS		(1u << 3)	/* header flags are a group class (MXA_GROUP_*);
 						 * an unknown one is MXA_ERR_BAD_CLASS */
+#define MXA_ISA_A_BLOCK		(1u << 4)	/* a part of a split block (BSTART_CUBE, B_*):
+						 * the only commands a block may hold */
 
 #define MXA_ISA_MAX_OPNDS	8
 #define MXA_ISA_MAX_SUFFIXES	8
@@ -82,6 +87,8 @@ struct mxa_isa_suffix {
  * @attrs: MXA_ISA_A_*.
  * @tile_flag: the header flag that makes its MXA_OPND_F_TILEABLE operands tile
  *	registers (0: none).
+ * @text: its text-form name when that is not @mnemonic (the seed's "B.DIM"); such a
+ *	name takes no suffixes: its operands spell its flags.
  * @suffix: the text form's names of header flags, in the order the disassembler
  *	prints them; flags without a suffix have no text form.
  * @opnd: the operands in text order.
@@ -93,6 +100,7 @@ struct mxa_isa_cmd {
 	__u16 flags;
 	__u16 attrs;
 	__u16 tile_flag;
+	const char *text;
 	struct mxa_isa_suffix suffix[MXA_ISA_MAX_SUFFIXES];
 	struct mxa_isa_opnd opnd[MXA_ISA_MAX_OPNDS];
 };
@@ -219,6 +227,19 @@ const struct mxa_isa_cmd mxa_isa_cmds[MXA_ISA_OPCODES] = {
 		    MXA_O_RI32H(7, 8, 16),
 		    { MXA_OPND_RI64, 3, 8, 0, 0, MXA_OPND_F_HEX | MXA_OPND_F_TILEABLE, 0 },
 		    MXA_O_RI64H(5, 8, 8) } },
+	/* the seed's split TMATMULMX: BSTART.CUBE MAMULBMX.ACC, e4m3; B.DATR e5m2;
+	 * B.DIM r0, 100, ->LB0; B.IOT T#1, U#1; B.IOT M#1, N#1, last, ACC, ->ACC<64KB> */
+	MXA_ISA_CMD(BSTART_CUBE, MXA_BSTART_DWORDS), .attrs = MXA_ISA_A_SRAM | MXA_ISA_A_BLOCK,
+	  .flags = MXA_TMM_F_ALL, .text = "BSTART.CUBE",
+	  .suffix = { { ".ACC", MXA_TMM_F_ACC }, { ".INTERWAVE", MXA_TMM_F_INTERWAVE } },
+	  .opnd = { { MXA_OPND_CUBE, 1, 0, 0, 0, 0, 0xff }, MXA_O_DTYPE(1, 8) } },
+	MXA_ISA_CMD(B_DATR, MXA_B_DATR_DWORDS), .attrs = MXA_ISA_A_SRAM | MXA_ISA_A_BLOCK,
+	  .text = "B.DATR", .opnd = { MXA_O_DTYPE(1, 0) } },
+	MXA_ISA_CMD(B_DIM, MXA_B_DIM_DWORDS), .attrs = MXA_ISA_A_SRAM | MXA_ISA_A_BLOCK,
+	  .text = "B.DIM",
+	  .opnd = { MXA_O_REG(2, 0), MXA_O_U32(1), { MXA_OPND_LB, 2, 0, 0, 8, 0, 0 } } },
+	MXA_ISA_CMD(B_IOT, MXA_B_IOT_DWORDS), .attrs = MXA_ISA_A_SRAM | MXA_ISA_A_BLOCK,
+	  .flags = MXA_BIOT_F_LAST, .text = "B.IOT", .opnd = { { .kind = MXA_OPND_IOT, .dw = 1 } } },
 };
 
 #endif /* MXA_ISA_TABLE_DEFINE */
@@ -252,12 +273,12 @@ static inline int mxa_isa_opnd_is_tile(const struct mxa_isa_cmd *cmd,
 	return (op->flags & MXA_OPND_F_TILEABLE) && (MXA_CMD_FLAGS(hdr) & cmd->tile_flag);
 }
 
-/* The mnemonic of @opcode, or "?" for an opcode that names no command. */
+/* The name of @opcode in the text form, or "?" for an opcode that names no command. */
 static inline const char *mxa_isa_mnemonic(__u32 opcode)
 {
 	const struct mxa_isa_cmd *cmd = mxa_isa_lookup(opcode);
 
-	return cmd ? cmd->mnemonic : "?";
+	return !cmd ? "?" : cmd->text ? cmd->text : cmd->mnemonic;
 }
 
 #endif /* MXA_ISA_TABLE_H */

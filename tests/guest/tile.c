@@ -260,24 +260,13 @@ static uint32_t tmm_prog(FIXTURE_DATA(tile) *self, struct accel_tmatmulmx *t, ui
 }
 
 /*
- * Seed 004's example as the seed writes it, with a0 and a1 set first: M = 100,
- * N = a0 = 48, K = a1 + 10 = 128, E4M3 x E5M2, accumulating into ACC. It runs and
- * matches the engine's reference; with a1 = -10 (K = 0) the error names K.
+ * A program around seed 004's example @tmm (one line or the split block), with a0 = 48
+ * and a1 = 118 set first: M = 100, N = a0 = 48, K = a1 + 10 = 128, E4M3 x E5M2,
+ * accumulating into ACC, which is stored to OUT_OFF.
  */
-TEST_F(tile, tmatmulmx_seed_example_as_written)
+static void seed_example(FIXTURE_DATA(tile) *self, char *text, size_t len, const char *tmm)
 {
-	const uint32_t m = 100, n = 48, k = 128;
-	const char *const tmm =
-		"TMATMULMX.ACC <LB0:100, LB1:a0, LB2:a1+10, e4m3, e5m2> T#1, U#1, M#1, N#1, ACC, "
-		"->ACC<64KB>\n";
-	static float want[100 * 48];
-	char text[2048], err[256];
-
-	setup_mx(self, m, n, k, MXA_DTYPE_E4M3, MXA_DTYPE_E5M2);
-	for (uint32_t i = 0; i < m * n; i++)	/* C, the incoming accumulator */
-		((float *)(self->data + OUT2_OFF))[i] = (float)(int)(i % 7) - 3.0f;
-	memcpy(want, self->data + OUT2_OFF, sizeof(want));
-	snprintf(text, sizeof(text),
+	snprintf(text, len,
 		 "REG_SET a0, 48\nREG_SET a1, 118\n"
 		 "TILE_LOAD.GLOBAL T#1, 0x%llx, 100, 128\nTILE_LOAD.GLOBAL U#1, 0x%llx, 100, 4\n"
 		 "TILE_LOAD.GLOBAL M#1, 0x%llx, 48, 128\nTILE_LOAD.GLOBAL N#1, 0x%llx, 48, 4\n"
@@ -287,14 +276,56 @@ TEST_F(tile, tmatmulmx_seed_example_as_written)
 		 (unsigned long long)self->va + B_OFF, (unsigned long long)self->va + SB_OFF,
 		 (unsigned long long)self->va + OUT2_OFF, tmm,
 		 (unsigned long long)self->va + OUT_OFF);
+}
+
+static const char seed_block[] =	/* the block, as the seed encodes the example */
+	"BSTART.CUBE MAMULBMX.ACC, e4m3\n"
+	"B.DATR e5m2\n"
+	"B.DIM r0, 100, ->LB0\n"
+	"B.DIM a0, 0, ->LB1\n"
+	"B.DIM a1, 10, ->LB2\n"
+	"B.IOT T#1, U#1\n"
+	"B.IOT M#1, N#1, last, ACC, ->ACC<64KB>\n";
+
+/*
+ * Seed 004's example as the seed writes it: it runs and matches the engine's
+ * reference; with a1 = -10 (K = 0) the error names K. The seed's split encoding of the
+ * same instruction gives the same bits.
+ */
+TEST_F(tile, tmatmulmx_seed_example_as_written)
+{
+	const uint32_t m = 100, n = 48, k = 128;
+	static float want[100 * 48], one_line[100 * 48];
+	char text[2048], err[256];
+
+	setup_mx(self, m, n, k, MXA_DTYPE_E4M3, MXA_DTYPE_E5M2);
+	for (uint32_t i = 0; i < m * n; i++)	/* C, the incoming accumulator */
+		((float *)(self->data + OUT2_OFF))[i] = (float)(int)(i % 7) - 3.0f;
+	memcpy(want, self->data + OUT2_OFF, sizeof(want));
+	seed_example(self, text, sizeof(text),
+		     "TMATMULMX.ACC <LB0:100, LB1:a0, LB2:a1+10, e4m3, e5m2> T#1, U#1, M#1, N#1, "
+		     "ACC, ->ACC<64KB>\n");
 	accel_prog_reset(self->prog);
 	ASSERT_EQ(0, accel_asm(text, self->prog, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, run(self));
 	ASSERT_EQ(0, self->r.status) TH_LOG("error %u info 0x%x", self->r.error, self->r.err_info);
 	ASSERT_EQ(0, host_tmm(self->data, m, n, k, MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, 1, 1, 1, want));
 	EXPECT_EQ(0, compare((float *)(self->data + OUT_OFF), want, m * n));
+	memcpy(one_line, self->data + OUT_OFF, sizeof(one_line));
 
-	/* the same block with K = a1 + 10 = 0: MXA_ERR_BAD_OPERAND names K and its value */
+	/* the split block */
+	memset(self->data + OUT_OFF, 0, sizeof(one_line));
+	seed_example(self, text, sizeof(text), seed_block);
+	accel_prog_reset(self->prog);
+	ASSERT_EQ(0, accel_asm(text, self->prog, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status) TH_LOG("error %u info 0x%x", self->r.error, self->r.err_info);
+	EXPECT_EQ(0, memcmp(one_line, self->data + OUT_OFF, sizeof(one_line)));
+
+	/* the one-line form with K = a1 + 10 = 0: MXA_ERR_BAD_OPERAND names K and its value */
+	seed_example(self, text, sizeof(text),
+		     "TMATMULMX.ACC <LB0:100, LB1:a0, LB2:a1+10, e4m3, e5m2> T#1, U#1, M#1, N#1, "
+		     "ACC, ->ACC<64KB>\n");
 	*strstr(text, "118") = ' ';
 	memcpy(strstr(text, " 18"), "-10", 3);
 	accel_prog_reset(self->prog);
@@ -305,6 +336,94 @@ TEST_F(tile, tmatmulmx_seed_example_as_written)
 	EXPECT_EQ(MXA_BADOP(MXA_BADOP_SHAPE, MXA_OPERAND_K), self->r.err_info);
 	EXPECT_EQ(0, self->r.err_addr);
 	EXPECT_EQ(MXA_OP_TMATMULMX, MXA_CMD_OPCODE(self->r.err_opcode));
+}
+
+/*
+ * Each malformed block fails the job at the command that breaks it, naming the
+ * command, the reason and the part (or the block's BSTART.CUBE offset).
+ */
+TEST_F(tile, split_block_errors)
+{
+	/* the block's lines, by number, and what to do to them */
+	static const char *const lines[] = {
+		"BSTART.CUBE MAMULBMX.ACC, e4m3", "B.DATR e5m2", "B.DIM r0, 100, ->LB0",
+		"B.DIM a0, 0, ->LB1", "B.DIM a1, 10, ->LB2", "B.IOT T#1, U#1",
+		"B.IOT M#1, N#1, last, ACC, ->ACC<64KB>",
+	};
+	const struct {
+		const char *what;
+		int drop, dup, insert_after;	/* line numbers, -1: none */
+		int bare;			/* the program is the block alone */
+		const char *insert;
+		uint32_t reason, op, nth;	/* the nth command @op of the program breaks it */
+		uint32_t addr;			/* ~0u: the (first) BSTART.CUBE's offset */
+	} cases[] = {
+		{ "a missing B.DIM ->LB2", 4, -1, -1, 0, NULL, MXA_BLOCK_ERR_MISSING, MXA_OP_B_IOT, 1,
+		  MXA_BLOCK_PART_LB0 + 2 },
+		{ "B.DIM ->LB0 twice", -1, 2, -1, 0, NULL, MXA_BLOCK_ERR_REPEATED, MXA_OP_B_DIM, 2,
+		  MXA_BLOCK_PART_LB0 },
+		{ "no last B.IOT: the next command", 6, -1, -1, 0, NULL, MXA_BLOCK_ERR_INSIDE,
+		  MXA_OP_TILE_STORE, 1, ~0u },
+		{ "no last B.IOT: the program's end", 6, -1, -1, 1, NULL, MXA_BLOCK_ERR_OPEN,
+		  MXA_OP_BSTART_CUBE, 1, ~0u },
+		{ "a NOP inside the block", -1, -1, 1, 0, "NOP", MXA_BLOCK_ERR_INSIDE, MXA_OP_NOP, 1,
+		  ~0u },
+		{ "a TILE_LOAD inside the block", -1, -1, 5, 0, "TILE_LOAD.GLOBAL T#2, 0x0, 1, 16",
+		  MXA_BLOCK_ERR_INSIDE, MXA_OP_TILE_LOAD, 6, ~0u },
+		{ "a part with no block", 0, -1, -1, 0, NULL, MXA_BLOCK_ERR_OUTSIDE, MXA_OP_B_DATR, 1,
+		  0 },
+		{ "BSTART.CUBE inside a block", -1, 0, -1, 0, NULL, MXA_BLOCK_ERR_NESTED,
+		  MXA_OP_BSTART_CUBE, 2, ~0u },
+		{ "B.DATR after a B.DIM", 1, -1, 2, 0, "B.DATR e5m2", MXA_BLOCK_ERR_ORDER,
+		  MXA_OP_B_DATR, 1, MXA_BLOCK_PART_DATR },
+		{ "the last B.IOT without the first", 5, -1, -1, 0, NULL, MXA_BLOCK_ERR_MISSING,
+		  MXA_OP_B_IOT, 1, MXA_BLOCK_PART_IOT_A },
+	};
+	char block[1024], text[2048], err[256], why[512];
+
+	setup_mx(self, 100, 48, 128, MXA_DTYPE_E4M3, MXA_DTYPE_E5M2);
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		size_t at = 0, bstart = 0, expect_at = 0;
+		struct accel_prog *p = self->prog;
+
+		block[0] = 0;
+		for (int l = 0; l < 7; l++) {
+			if (l != cases[c].drop)
+				snprintf(block + strlen(block), sizeof(block) - strlen(block), "%s\n",
+					 lines[l]);
+			if (l == cases[c].dup)
+				snprintf(block + strlen(block), sizeof(block) - strlen(block), "%s\n",
+					 lines[l]);
+			if (l == cases[c].insert_after)
+				snprintf(block + strlen(block), sizeof(block) - strlen(block), "%s\n",
+					 cases[c].insert);
+		}
+		if (cases[c].bare)
+			snprintf(text, sizeof(text), "%s", block);
+		else
+			seed_example(self, text, sizeof(text), block);
+		accel_prog_reset(p);
+		ASSERT_EQ(0, accel_asm(text, p, err, sizeof(err))) TH_LOG("%s: %s", cases[c].what, err);
+		ASSERT_EQ(0, run(self));
+		EXPECT_EQ(MXA_ERR_BLOCK, self->r.error) TH_LOG("%s", cases[c].what);
+		EXPECT_EQ(cases[c].reason, self->r.err_info) TH_LOG("%s", cases[c].what);
+		EXPECT_EQ(cases[c].op, MXA_CMD_OPCODE(self->r.err_opcode)) TH_LOG("%s", cases[c].what);
+		/* the offending command's offset, and the BSTART.CUBE's where the case says */
+		for (size_t off = 0, seen = 0; off < accel_prog_size(p); off += at) {
+			uint32_t h = accel_prog_dwords(p)[off / 4];
+
+			at = 4 * MXA_CMD_DWORDS(h);
+			if (MXA_CMD_OPCODE(h) == MXA_OP_BSTART_CUBE && !bstart)
+				bstart = off + 1;
+			if (MXA_CMD_OPCODE(h) == cases[c].op && ++seen == cases[c].nth)
+				expect_at = off + 1;
+		}
+		EXPECT_EQ(expect_at - 1, self->r.err_offset) TH_LOG("%s", cases[c].what);
+		EXPECT_EQ(cases[c].addr == ~0u ? bstart - 1 : cases[c].addr, self->r.err_addr)
+			TH_LOG("%s", cases[c].what);
+		accel_job_explain(&self->r, why, sizeof(why));
+		EXPECT_TRUE(strstr(why, "split block") != NULL) TH_LOG("%s", why);
+	}
 }
 
 TEST_F(tile, fp8_k_not_multiple_of_64)
