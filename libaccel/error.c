@@ -119,7 +119,7 @@ static void accel_badop_text(uint32_t info, uint64_t value, char *buf, size_t le
 		[MXA_BADOP_DTYPE] = "unsupported type or type combination",
 		[MXA_BADOP_SHAPE] = "a dimension is 0, above the command's limit, or no instruction shape",
 		[MXA_BADOP_K_ALIGN] = "FP8 MX needs K % 64 == 0",
-		[MXA_BADOP_SCALE] = "MX scales missing or unexpected, block not 32, or K % 32 != 0",
+		[MXA_BADOP_SCALE] = "MX scales missing or unexpected, or a block other than 32",
 		[MXA_BADOP_LAYOUT] = "leading dimension too small or layout unsupported",
 		[MXA_BADOP_OVERFLOW] = "a size computation overflows",
 		[MXA_BADOP_OPTION] = "unknown accumulation, scheduling or rounding option",

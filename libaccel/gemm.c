@@ -222,8 +222,6 @@ static const char *gemm_desc_bad_field(const struct accel_gemm_desc *d)
 	if ((why = gemm_scales_bad(d->type_a, d->mx_scale_a, mx, 1)) ||
 	    (why = gemm_scales_bad(d->type_b, d->mx_scale_b, mx, 0)))
 		return why;
-	if ((d->mx_scale_a || d->mx_scale_b) && d->k % 32)
-		return "k: MX block scales need K % 32 == 0";
 	if (!d->a || !d->b || !d->d)
 		return !d->a ? "a is 0" : !d->b ? "b is 0" : "d is 0";
 	if (d->beta != 0.0f && !d->c)

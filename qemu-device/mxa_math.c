@@ -242,9 +242,9 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
         (acc && mxa_operand_size(job, &c, le64_to_cpu(g.c), g.m,
                                  mxe_dtype_row_bytes(g.type_c, g.n), &ldc)) ||
         (scaled_a && mxa_operand_size(job, &sa, le64_to_cpu(g.scale_a), g.m,
-                                      g.k / g.scale_block, &ldsa)) ||
+                                      DIV_ROUND_UP(g.k, g.scale_block), &ldsa)) ||
         (scaled_b && mxa_operand_size(job, &sb, le64_to_cpu(g.scale_b), g.n,
-                                      g.k / g.scale_block, &ldsb))) {
+                                      DIV_ROUND_UP(g.k, g.scale_block), &ldsb))) {
         return -1;
     }
 

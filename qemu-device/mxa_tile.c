@@ -125,7 +125,11 @@ static MxaTile *mxa_tile_dst(MxaJob *job, uint32_t t, unsigned cls, uint64_t row
         mxa_job_fail(job, MXA_ERR_OPERAND_HAZARD, t & 0x7fff, 0);
         return NULL;
     }
-    if (!rows || !row_bytes || __builtin_mul_overflow(rows, row_bytes, &bytes) ||
+    /* a scale tile holds its rows in whole fragments of MXA_TILE_SCALE_FRAGMENT bytes */
+    if (!rows || !row_bytes ||
+        __builtin_mul_overflow(rows, (cls == MXA_TILE_U || cls == MXA_TILE_N) ?
+                               ROUND_UP(row_bytes, MXA_TILE_SCALE_FRAGMENT) : row_bytes,
+                               &bytes) ||
         bytes > mxa_tile_capacity(cls)) {
         mxa_tile_fail(job, t, MXA_TILE_ERR_SIZE);
         return NULL;
@@ -305,10 +309,6 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     }
     mx_a = mxe_dtype_is_mx_elem(ta);
     mx_b = mxe_dtype_is_mx_elem(tb);
-    if ((mx_a || mx_b) && k % MXE_MX_BLOCK) {
-        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, k,
-                            MXA_BADOP(MXA_BADOP_SCALE, MXA_OPERAND_K));
-    }
     if ((mx_a && src[1] == MXA_TILE_NONE) || (mx_b && src[3] == MXA_TILE_NONE)) {
         return mxa_tile_fail(job, mx_a && !src[1] ? MXA_TILE(MXA_TILE_U, 0) :
                              MXA_TILE(MXA_TILE_N, 0), MXA_TILE_ERR_MISSING);
@@ -317,11 +317,14 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
         return mxa_tile_fail(job, acc, MXA_TILE_ERR_NUMBER);
     }
     a = mxa_tile_src(job, src[0], MXA_TILE_T, m, mxe_dtype_row_bytes(ta, k));
-    if (!a || (mx_a && !(sa = mxa_tile_src(job, src[1], MXA_TILE_U, m, k / MXE_MX_BLOCK)))) {
+    /* ceil(K / 32) scales a row: with K % 32 != 0 the last block is partial */
+    if (!a || (mx_a && !(sa = mxa_tile_src(job, src[1], MXA_TILE_U, m,
+                                          DIV_ROUND_UP(k, MXE_MX_BLOCK))))) {
         return -1;
     }
     b = mxa_tile_src(job, src[2], MXA_TILE_M, n, mxe_dtype_row_bytes(tb, k));
-    if (!b || (mx_b && !(sb = mxa_tile_src(job, src[3], MXA_TILE_N, n, k / MXE_MX_BLOCK)))) {
+    if (!b || (mx_b && !(sb = mxa_tile_src(job, src[3], MXA_TILE_N, n,
+                                          DIV_ROUND_UP(k, MXE_MX_BLOCK))))) {
         return -1;
     }
     /* ACC<size>: the instruction's idea of the output tile must hold M x N f32 */

@@ -233,6 +233,12 @@ enum mxa_opcode {
 #define MXA_TILES_PER_CLASS	8
 #define MXA_TILE_DATA_BYTES	(64u << 10)
 #define MXA_TILE_SCALE_BYTES	(8u << 10)
+/*
+ * Seed 004's minimum fragment of a scale tile: a U or N tile holds each row of its
+ * E8M0 scales (ceil(K / 32) of them) in whole fragments of 32 bytes, so it takes
+ * rows * roundup(row_bytes, 32) of its MXA_TILE_SCALE_BYTES (256 rows for K <= 1024).
+ */
+#define MXA_TILE_SCALE_FRAGMENT	32u
 #define MXA_TILE_ACC_BYTES	(256u << 10)
 /* A 16-bit tile operand: class, index, and .reuse (keep the source tile valid). */
 #define MXA_TILE(cls, idx)	((__u32)(cls) << 8 | (__u32)(idx))

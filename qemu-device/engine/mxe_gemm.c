@@ -149,8 +149,7 @@ int mxe_op_prepare(const struct mxe_gemm_desc *desc, struct mxe_op *op)
 	if (d->scale_block != 0 && d->scale_block != MXE_MX_BLOCK)
 		return MXE_ENGINE_EINVAL_SCALE;
 	if (d->scale_block) {
-		if (d->k % MXE_MX_BLOCK)
-			return MXE_ENGINE_EINVAL_SCALE;
+		/* K % 32 != 0: the last block of each row is partial, with its own scale */
 		rc = check_scale_side(ta, d->scale_a, &op->scale_a);
 		if (!rc)
 			rc = check_scale_side(tb, d->scale_b, &op->scale_b);
@@ -189,7 +188,7 @@ int mxe_op_prepare(const struct mxe_gemm_desc *desc, struct mxe_op *op)
 	rc = check_ld(&op->ldd, mxe_dtype_row_bytes(td, d->n), d->m);
 	if (rc)
 		return rc;
-	kb = d->k / MXE_MX_BLOCK;
+	kb = (d->k + MXE_MX_BLOCK - 1) / MXE_MX_BLOCK;
 	if (op->scale_a && (rc = check_ld(&op->ld_sa, kb, d->m)))
 		return rc;
 	if (op->scale_b && (rc = check_ld(&op->ld_sb, kb, d->n)))
@@ -404,10 +403,10 @@ void mxe_op_row_values(const struct mxe_op *op, int side, size_t r, double *out)
 		const uint8_t *sc = (side ? op->d.scale_b : op->d.scale_a) +
 				    r * (side ? op->ld_sb : op->ld_sa);
 
-		for (size_t b = 0; b < k / MXE_MX_BLOCK; b++) {
+		for (size_t b = 0; b < (k + MXE_MX_BLOCK - 1) / MXE_MX_BLOCK; b++) {
 			double f = scale_factor(sc[b]);
 
-			for (size_t kk = b * MXE_MX_BLOCK; kk < (b + 1) * MXE_MX_BLOCK; kk++)
+			for (size_t kk = b * MXE_MX_BLOCK; kk < (b + 1) * MXE_MX_BLOCK && kk < k; kk++)
 				out[kk] *= f;
 		}
 	}

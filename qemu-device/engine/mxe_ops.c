@@ -179,8 +179,6 @@ int mxe_tmatmulmx(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	/* The K rules come first: they are what a user gets wrong. */
 	if ((fp8(d.type_a) || fp8(d.type_b)) && d.k % 64)
 		return MXE_ENGINE_EINVAL_K_ALIGN;
-	if ((mx_a || mx_b) && d.k % MXE_MX_BLOCK)
-		return MXE_ENGINE_EINVAL_SCALE;
 	/* FP16/BF16 operands ignore their scale tile, which may be absent. */
 	if (!mx_a)
 		d.scale_a = NULL;

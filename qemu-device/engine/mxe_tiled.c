@@ -717,8 +717,9 @@ int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op)
 		tl.kind = TK_S16;
 	else
 		return 1;	/* f16 / f64 accumulators: exact path */
-	if (op->ldd % 4 || (acc && op->ldc % 4))
-		return 1;
+	if (op->ldd % 4 || (acc && op->ldc % 4) ||
+	    ((op->scale_a || op->scale_b) && tl.k % MXE_MX_BLOCK))
+		return 1;	/* a partial last MX block: the exact path */
 	if (op->scale_a && !mx_scales_safe(op->d.type_a, op->d.scale_a, tl.m, tl.k / 32, op->ld_sa))
 		return 1;
 	if (op->scale_b && !mx_scales_safe(op->d.type_b, op->d.scale_b, tl.n, tl.k / 32, op->ld_sb))

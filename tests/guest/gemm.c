@@ -482,10 +482,10 @@ TEST_F(gemm, errors)
 	d.mx_scale_b = self->va + SB_OFF;
 	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
 	EXPECT_STREQ("mx_scale_a: type_a takes no block scales (0)", self->plan.why);
+	/* K % 32 != 0 is allowed: the last MX block of each row is partial */
 	desc(self, &d, 64, 64, 48, MXA_DTYPE_BF16, MXA_DTYPE_E2M1);
 	d.mx_scale_b = self->va + SB_OFF;
-	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
-	EXPECT_STREQ("k: MX block scales need K % 32 == 0", self->plan.why);
+	EXPECT_EQ(0, accel_gemm_plan(&d, &self->plan)) TH_LOG("%s", self->plan.why);
 	desc(self, &d, 64, 64, 64, MXA_DTYPE_F16, MXA_DTYPE_F16);
 	d.d = 0;
 	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));

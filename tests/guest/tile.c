@@ -111,10 +111,10 @@ static void load_tiles(FIXTURE_DATA(tile) *self, uint32_t m, uint32_t n, uint32_
 
 	accel_prog_tile_load(p, T_A, 1, self->va + A_OFF, 0, m,
 			     accel_dtype_row_bytes(ta, k), 0);
-	accel_prog_tile_load(p, U_A, 1, self->va + SA_OFF, 0, m, k / 32, 0);
+	accel_prog_tile_load(p, U_A, 1, self->va + SA_OFF, 0, m, (k + 31) / 32, 0);
 	accel_prog_tile_load(p, M_B, 1, self->va + B_OFF, 0, n,
 			     accel_dtype_row_bytes(tb, k), 0);
-	accel_prog_tile_load(p, N_B, 1, self->va + SB_OFF, 0, n, k / 32, 0);
+	accel_prog_tile_load(p, N_B, 1, self->va + SB_OFF, 0, n, (k + 31) / 32, 0);
 }
 
 static void setup_mx(FIXTURE_DATA(tile) *self, uint32_t m, uint32_t n, uint32_t k,
@@ -122,8 +122,8 @@ static void setup_mx(FIXTURE_DATA(tile) *self, uint32_t m, uint32_t n, uint32_t 
 {
 	fill(self, self->data + A_OFF, m * accel_dtype_row_bytes(ta, k), ta);
 	fill(self, self->data + B_OFF, n * accel_dtype_row_bytes(tb, k), tb);
-	fill(self, self->data + SA_OFF, m * k / 32, MXA_DTYPE_E8M0);
-	fill(self, self->data + SB_OFF, n * k / 32, MXA_DTYPE_E8M0);
+	fill(self, self->data + SA_OFF, m * ((k + 31) / 32), MXA_DTYPE_E8M0);
+	fill(self, self->data + SB_OFF, n * ((k + 31) / 32), MXA_DTYPE_E8M0);
 	memset(self->data + OUT_OFF, 0x55, m * n * 4);
 	memset(self->data + OUT2_OFF, 0x55, m * n * 4);
 }
@@ -424,6 +424,40 @@ TEST_F(tile, split_block_errors)
 		accel_job_explain(&self->r, why, sizeof(why));
 		EXPECT_TRUE(strstr(why, "split block") != NULL) TH_LOG("%s", why);
 	}
+}
+
+/*
+ * MX data with K % 32 != 0: ceil(K / 32) scales a row, the last block partial (MXFP4,
+ * K = 48: U and N tiles of 2 scales a row), the engine's reference bit for bit. Scale
+ * tiles hold their rows in 32-byte fragments: 256 rows fill a U tile, 257 do not,
+ * though 257 x 2 bytes would fit densely (a T tile takes them).
+ */
+TEST_F(tile, mx_partial_block_and_scale_fragments)
+{
+	struct accel_tmatmulmx t = {
+		.type_a = MXA_DTYPE_E2M1, .type_b = MXA_DTYPE_E2M1, .m = 16, .n = 8, .k = 48,
+		.a = T_A, .scale_a = U_A, .b = M_B, .scale_b = N_B, .acc = ACC0,
+		.acc_size = 16 * 8 * 4,
+	};
+	static float want[16 * 8];
+	struct accel_prog *p = self->prog;
+
+	tmm_prog(self, &t, 48);
+	accel_prog_tile_store(p, ACC0, 1, self->va + OUT_OFF, 0, 16, 32, 0);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status) TH_LOG("error %u info 0x%x", self->r.error, self->r.err_info);
+	ASSERT_EQ(0, host_tmm(self->data, 16, 8, 48, MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, 1, 1, 0, want));
+	EXPECT_EQ(0, compare((float *)(self->data + OUT_OFF), want, 16 * 8));
+
+	accel_prog_reset(p);
+	accel_prog_tile_load(p, MXA_TILE(MXA_TILE_U, 2), 1, self->va + SA_OFF, 0, 256, 2, 0);
+	accel_prog_tile_load(p, MXA_TILE(MXA_TILE_T, 2), 1, self->va + SA_OFF, 0, 257, 2, 0);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(0, self->r.status);
+	accel_prog_tile_load(p, MXA_TILE(MXA_TILE_U, 2), 1, self->va + SA_OFF, 0, 257, 2, 0);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_TILE, self->r.error);
+	EXPECT_EQ(MXA_TILE(MXA_TILE_U, 2) | MXA_TILE_ERR_SIZE << 16, self->r.err_info);
 }
 
 TEST_F(tile, fp8_k_not_multiple_of_64)
