@@ -13,6 +13,7 @@
  *   mxa_tile.c   tile registers, TMATMULMX, MMA shapes, CVT / MX quantisation
  *   mxa_block.c  the seed's split encoding of TMATMULMX (BSTART.CUBE, B.DATR/DIM/IOT)
  *   mxa_timeline.c  the execution timeline (Chrome / Perfetto trace JSON)
+ *   mxa_timing.c the cycle model of the asynchronous engines
  *
  * Register map, ring and page-table formats: uapi/mxa_regs.h, Documentation/device.rst.
  *
@@ -79,6 +80,8 @@ typedef struct MxaTile {
     bool released;          /* read by a command without .reuse since */
 } MxaTile;
 
+typedef struct MxaMbarTime MxaMbarTime;
+
 /* A GEMM operand's host staging buffer, kept by the thread that runs GEMMs (a queue's
  * command processor, its math lane) between jobs (mxa_math.c). */
 typedef struct MxaStage {
@@ -103,8 +106,7 @@ typedef struct MxaLane {
     struct MxaAsyncOp *head, *tail;
     uint64_t issued;        /* ops queued since the job started */
     uint64_t done;          /* ops finished (or dropped) */
-    uint64_t clock;         /* cycle model: when the lane's last op ends */
-    uint64_t done_cycles[MXA_LANE_DEPTH]; /* clock after op i, by i % size */
+    uint64_t model_clock;   /* cycle model: when the last issued op ends (issuer only) */
     bool shutdown;
     uint32_t ctx;           /* the running job's context */
     uint64_t pt_root;
@@ -139,6 +141,7 @@ typedef struct MxaQueue {
     uint64_t dma_gen;       /* atomic: TLB generation of its DMA in flight, 0 = none */
     MxaLane lanes[MXA_GROUP_CLASSES];
     uint8_t *sram;          /* MXA_SRAM_SIZE bytes: the running job's on-chip memory */
+    struct MxaMbarTime *mbar_time; /* per 8 bytes of SRAM: mbarriers in modelled time */
     MxaStage stage[MXA_STAGE_SLOTS]; /* GEMM operands, command-processor thread only */
     bool sram_dirty;        /* queue thread only: a command may have written sram */
     /* interrupt moderation (queue thread only): completions not yet signalled */
@@ -199,6 +202,7 @@ struct MxaState {
 typedef struct MxaGroups {
     uint64_t committed;     /* groups committed */
     uint64_t mark[MXA_MAX_PENDING_GROUPS]; /* group g ends with lane op mark[g % size] */
+    uint64_t done_cycle[MXA_MAX_PENDING_GROUPS]; /* its modelled completion */
 } MxaGroups;
 
 typedef struct MxaLoop {
@@ -288,6 +292,7 @@ typedef struct MxaAsyncOp {
     uint32_t offset;        /* issuing command, for the error record */
     uint32_t header;
     uint64_t issue_cycle;   /* job->cycles when issued */
+    uint64_t done_cycle;    /* its modelled completion (mxa_timing.c) */
     uint64_t seq;           /* lane op number */
     uint64_t src, dst, len; /* COPY: resolved operands */
     uint32_t cmd[MXA_GEMM_DWORDS]; /* GEMM, WGMMA: the command */
@@ -338,6 +343,10 @@ struct mxa_isa_cmd;
 int mxa_exec_block(MxaJob *job, const uint32_t *cmd);
 int mxa_block_check(MxaJob *job, const struct mxa_isa_cmd *d);
 int mxa_block_end(MxaJob *job, const uint32_t *prog);
+
+/* mxa_timing.c */
+uint64_t mxa_timing_gemm(const MxaState *s, uint64_t m, uint64_t n, uint64_t k);
+uint64_t mxa_timing_lane_op(const MxaState *s, const MxaAsyncOp *op);
 
 /* mxa_tile.c */
 void mxa_tile_fini(MxaQueue *q);

@@ -13,8 +13,10 @@
  * reaches the job at the next WAIT_GROUP, fence or at the end of the job. A reset
  * (q->abort) makes the lane drop its queued ops and every wait return at once.
  *
- * Cycle model: a lane op starts at max(lane clock, issue cycle) and takes its own
- * cycles; a wait moves the command processor's clock to the end of what it waited for.
+ * Cycle model (mxa_timing.c): an op's modelled completion is fixed when it is issued,
+ * max(the lane's modelled clock, the issue cycle) + its cost; a wait moves the command
+ * processor's clock to the modelled completion of what it waited for, whatever the
+ * host did meanwhile.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -28,8 +30,6 @@
 
 enum {
     MXA_CYCLES_ASYNC_ISSUE = 4,
-    MXA_CYCLES_COPY_SETUP = 32,
-    MXA_COPY_BYTES_PER_CYCLE = 64,
     MXA_COPY_CHUNK = 64 * 1024,
     MXA_WAIT_POLL_MS = 10,     /* waits re-check the abort flag this often */
 };
@@ -56,7 +56,6 @@ static int mxa_lane_copy(MxaJob *job, MxaAsyncOp *op)
         off += chunk;
     }
     g_free(buf);
-    job->cycles += MXA_CYCLES_COPY_SETUP + op->len / MXA_COPY_BYTES_PER_CYCLE;
     return ret;
 }
 
@@ -94,7 +93,6 @@ static void *mxa_lane_thread(void *opaque)
         MxaJob shadow = { .q = q, .tlb = lane->tlb, .stage = lane->stage,
                           .dma_gen = &lane->dma_gen };
         MxaAsyncOp *op;
-        uint64_t start;
         bool skip, spun = false;
 
         while (!lane->shutdown && !lane->head) {
@@ -118,7 +116,7 @@ static void *mxa_lane_thread(void *opaque)
         shadow.pt_root = lane->pt_root;
         shadow.cur_offset = op->offset;
         shadow.cur_header = op->header;
-        start = MAX(lane->clock, op->issue_cycle);
+        shadow.cycles = op->done_cycle;    /* what its mbarrier arrivals are stamped with */
         qemu_mutex_unlock(&lane->lock);
 
         trace_mxa_async_op(q->index, lane->index, op->seq, op->offset, skip);
@@ -143,8 +141,6 @@ static void *mxa_lane_thread(void *opaque)
             lane->err_addr = shadow.err_addr;
             lane->err_info = shadow.err_info;
         }
-        lane->clock = start + shadow.cycles;
-        lane->done_cycles[op->seq % MXA_LANE_DEPTH] = lane->clock;
         qatomic_set(&lane->done, lane->done + 1);
         qemu_cond_broadcast(&lane->cond);
         g_free(op);
@@ -200,7 +196,7 @@ void mxa_lanes_job_start(MxaJob *job)
 
         qemu_mutex_lock(&lane->lock);
         lane->issued = lane->done = 0;
-        lane->clock = 0;
+        lane->model_clock = 0;
         lane->error = 0;
         lane->ctx = job->desc.ctx;
         lane->pt_root = job->pt_root;
@@ -233,9 +229,10 @@ static int mxa_lane_error_locked(MxaJob *job, MxaLane *lane)
  * a reset (the job is being aborted); otherwise wait anyway (lanes drop ops quickly
  * once q->abort is set), so that no op outlives its job.
  */
-static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, bool abortable)
+/* Wait until @count ops of @lane are done; the job's clock moves to @done_cycle. */
+static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, uint64_t done_cycle,
+                         bool abortable)
 {
-    uint64_t cycle = 0;
     int ret;
 
     if (qatomic_read(&lane->done) < count && job->q->dev->spin_ns) {
@@ -250,12 +247,9 @@ static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, bool aborta
         }
         qemu_cond_timedwait(&lane->cond, &lane->lock, MXA_WAIT_POLL_MS);
     }
-    if (count && lane->done - count < MXA_LANE_DEPTH) {
-        cycle = lane->done_cycles[(count - 1) % MXA_LANE_DEPTH];
-    }
     ret = mxa_lane_error_locked(job, lane);
     qemu_mutex_unlock(&lane->lock);
-    job->cycles = MAX(job->cycles, cycle);
+    job->cycles = MAX(job->cycles, done_cycle);
     return ret;
 }
 
@@ -277,6 +271,8 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
     op->offset = job->cur_offset;
     op->header = job->cur_header;
     op->issue_cycle = job->cycles;
+    op->done_cycle = MAX(lane->model_clock, job->cycles) + mxa_timing_lane_op(job->q->dev, op);
+    lane->model_clock = op->done_cycle;
     op->seq = lane->issued++;
     if (lane->tail) {
         lane->tail->next = op;
@@ -298,10 +294,11 @@ int mxa_async_commit(MxaJob *job, unsigned cls)
 
     /* the ring holds the newest groups: the one it drops must be complete */
     if (g->committed >= MXA_MAX_PENDING_GROUPS &&
-        mxa_lane_wait(job, lane, g->mark[slot], true)) {
+        mxa_lane_wait(job, lane, g->mark[slot], g->done_cycle[slot], true)) {
         return -1;
     }
     g->mark[slot] = lane->issued;   /* only this thread changes 'issued' */
+    g->done_cycle[slot] = lane->model_clock;
     g->committed++;
     return 0;
 }
@@ -310,13 +307,14 @@ int mxa_async_wait_group(MxaJob *job, unsigned cls, uint64_t n)
 {
     MxaGroups *g = &job->groups[cls];
     MxaLane *lane = &job->q->lanes[cls];
-    uint64_t count = 0;
+    uint64_t count = 0, done = 0;
 
     if (n < MXA_MAX_PENDING_GROUPS && g->committed > n) {
         count = g->mark[(g->committed - n - 1) % MXA_MAX_PENDING_GROUPS];
+        done = g->done_cycle[(g->committed - n - 1) % MXA_MAX_PENDING_GROUPS];
     }
     trace_mxa_wait_group(job->q->index, cls, n, count);
-    if (mxa_lane_wait(job, lane, count, true)) {
+    if (mxa_lane_wait(job, lane, count, done, true)) {
         return -1;
     }
     if (cls == MXA_GROUP_MMA) {
@@ -336,7 +334,7 @@ int mxa_async_drain(MxaJob *job, bool abortable)
     for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
         MxaLane *lane = &job->q->lanes[i];
 
-        if (mxa_lane_wait(job, lane, lane->issued, abortable)) {
+        if (mxa_lane_wait(job, lane, lane->issued, lane->model_clock, abortable)) {
             ret = -1;
         } else if (i == MXA_GROUP_MMA) {
             mxa_acc_retire(job, lane->issued);

@@ -170,7 +170,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     struct mxa_isa_gemm g;
     struct mxe_gemm_desc d = { 0 };
     MxaOperand a = { 0 }, b = { 0 }, c = { 0 }, out = { 0 }, sa = { 0 }, sb = { 0 };
-    uint64_t lda, ldb, ldc, ldd, ldsa, ldsb, b_rows, b_cols, macs;
+    uint64_t lda, ldb, ldc, ldd, ldsa, ldsb, b_rows, b_cols;
     static uint8_t dummy; /* stands for operand pointers while validating */
     bool acc, scaled_a, scaled_b;
     int ret = -1, err;
@@ -294,8 +294,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     if (mxa_va_write(job, out.va, out.host, out.bytes)) {
         goto out;
     }
-    macs = (uint64_t)g.m * g.n * g.k;
-    job->cycles += macs / (MXA_MACS_PER_CYCLE_PER_CORE * (uint64_t)s->num_cores) + 1;
+    job->cycles += mxa_timing_gemm(s, g.m, g.n, g.k);    /* on a lane: already modelled */
     ret = 0;
 out:
     mxa_operand_free(job, &a);

@@ -31,8 +31,6 @@ QEMU_BUILD_BUG_ON(sizeof(struct mxa_tensor_map) != 128);
 #define MXA_TMA_MAX_STRIDE (1ull << 40)
 
 enum {
-    MXA_CYCLES_TMA_SETUP = 64,
-    MXA_TMA_BYTES_PER_CYCLE = 64,
     MXA_CYCLES_MBAR = 2,
     MXA_MBAR_POLL_MS = 10,
 };
@@ -43,11 +41,27 @@ typedef struct MxaMbar {
     int32_t tx;             /* transaction bytes still missing */
     uint32_t phase;         /* MXA_MBAR_MAGIC << 16 | phase number (low 16 bits) */
 } MxaMbar;
+
+/*
+ * The cycle model's view of an mbarrier (beside SRAM, which holds the 16 bytes the
+ * program sees): when the current phase's latest arrival or transaction happens in
+ * modelled time, and when each parity's last phase completed.
+ */
+struct MxaMbarTime {
+    uint64_t phase;
+    uint64_t done[2];
+};
+
+static MxaMbarTime *mxa_mbar_time(MxaQueue *q, uint64_t addr)
+{
+    return &q->mbar_time[addr / 8];     /* addr checked: 8-aligned, inside SRAM */
+}
 QEMU_BUILD_BUG_ON(sizeof(MxaMbar) != MXA_MBAR_BYTES);
 
 void mxa_tma_init(MxaQueue *q)
 {
     q->sram = g_malloc0(MXA_SRAM_SIZE);
+    q->mbar_time = g_new0(MxaMbarTime, MXA_SRAM_SIZE / 8);
     qemu_mutex_init(&q->mbar_lock);
     qemu_cond_init(&q->mbar_cond);
 }
@@ -57,6 +71,7 @@ void mxa_tma_fini(MxaQueue *q)
     qemu_cond_destroy(&q->mbar_cond);
     qemu_mutex_destroy(&q->mbar_lock);
     g_free(q->sram);
+    g_free(q->mbar_time);
 }
 
 /* Only when an earlier job may have written it: 256 KiB cost a NOP job ~10 us. */
@@ -94,10 +109,15 @@ static MxaMbar *mxa_mbar_get(MxaJob *job, uint64_t addr, bool init)
     return m;
 }
 
-/* Caller holds mbar_lock. */
-static void mxa_mbar_maybe_complete(MxaQueue *q, MxaMbar *m)
+/* Caller holds mbar_lock; @t: the modelled cycle of what just arrived. */
+static void mxa_mbar_maybe_complete(MxaQueue *q, MxaMbar *m, uint64_t addr, uint64_t t)
 {
+    MxaMbarTime *mt = mxa_mbar_time(q, addr);
+
+    mt->phase = MAX(mt->phase, t);
     if (m->pending == 0 && m->tx == 0) {
+        mt->done[m->phase & 1] = mt->phase;
+        mt->phase = 0;
         qatomic_set(&m->phase, (MXA_MBAR_MAGIC << 16) | ((m->phase + 1) & 0xffff));
         m->pending = m->expected;
         qemu_cond_broadcast(&q->mbar_cond);
@@ -125,7 +145,7 @@ static int mxa_mbar_complete_tx(MxaJob *job, uint64_t addr, uint64_t bytes)
     qemu_mutex_lock(&q->mbar_lock);
     m = mxa_mbar_get(job, addr, false);
     if (m && !mxa_mbar_add_tx(job, m, addr, -(int64_t)bytes)) {
-        mxa_mbar_maybe_complete(q, m);
+        mxa_mbar_maybe_complete(q, m, addr, job->cycles);   /* the load's completion */
         ret = 0;
     }
     qemu_mutex_unlock(&q->mbar_lock);
@@ -228,8 +248,10 @@ static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
         return mxa_job_fail(job, MXA_ERR_MBARRIER, addr, why);
     }
     mxa_tma_observed(job, addr, now);
-    job->cycles += MXA_CYCLES_MBAR +
-                   (uint64_t)(get_clock() - start) * q->dev->cycle_mhz / 1000;
+    /* modelled: the phase ended when its last arrival or transaction did */
+    qemu_mutex_lock(&q->mbar_lock);
+    job->cycles = MAX(job->cycles, mxa_mbar_time(q, addr)->done[parity]);
+    qemu_mutex_unlock(&q->mbar_lock);
     return 0;
 }
 
@@ -258,6 +280,7 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
         } else {
             *m = (MxaMbar){ .expected = cmd[2], .pending = cmd[2],
                             .phase = MXA_MBAR_MAGIC << 16 };
+            *mxa_mbar_time(q, addr) = (MxaMbarTime){ 0 };
         }
     } else {
         ret = mxa_mbar_add_tx(job, m, addr, cmd[2]);
@@ -266,7 +289,7 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
                 ret = mxa_job_fail(job, MXA_ERR_MBARRIER, addr, MXA_MBAR_ERR_ARRIVALS);
             } else {
                 m->pending--;
-                mxa_mbar_maybe_complete(q, m);
+                mxa_mbar_maybe_complete(q, m, addr, job->cycles);
             }
         }
     }
@@ -515,7 +538,6 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
     if (mxa_tma_run(job, load, run_va, run_sram, run_len)) {
         return -1;
     }
-    job->cycles += MXA_CYCLES_TMA_SETUP + op->len / MXA_TMA_BYTES_PER_CYCLE;
     if (load) {
         return mxa_mbar_complete_tx(job, op->mbar, op->len);
     }

@@ -298,7 +298,5 @@ int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
         memcpy(job->q->sram + op->sram, d, dbytes);
     }
     g_free(a);
-    job->cycles += (uint64_t)64 * n * op->len /
-                   (MXA_MACS_PER_CYCLE_PER_CORE * (uint64_t)s->num_cores) + 8;
     return err ? mxa_engine_fail(job, err, op->sram) : 0;
 }

@@ -8,10 +8,12 @@
  * comes from a tile register (wgmma's register-A form). Every result is exact against
  * the host. Then the errors: a transposed FP8 operand, descriptors outside SRAM or with
  * reserved bits, a tile of the wrong shape, and the hazards of a pending WGMMA_DESC's
- * operands (its descriptor footprint, its tile register).
+ * operands (its descriptor footprint, its tile register). And the cycle model's
+ * determinism on such a pipeline, at any host load.
  */
 #include "mxa_test.h"
 
+#include <pthread.h>
 #include <stdio.h>
 
 #include "accel.h"
@@ -414,6 +416,85 @@ TEST_F(wgmma, pending_operands_are_hazards)
 			EXPECT_EQ(at, self->r.err_offset) TH_LOG("tile %d", tile);
 		}
 	}
+}
+
+/* A CPU hog: spins until *stop. */
+static void *spin(void *arg)
+{
+	volatile int *stop = arg;
+	volatile uint64_t x = 0;
+
+	while (!*stop)
+		x++;
+	return NULL;
+}
+
+/*
+ * Modelled time is a function of the program alone: a TMA + mbarrier + WGMMA K loop
+ * and an asynchronous COPY report the same cycles on every run, alone, with the guest's
+ * CPUs busy, and while another hardware queue runs a large GEMM on the device's engine
+ * threads. (Before, every MBAR_WAIT added the host time it waited.)
+ */
+TEST_F(wgmma, modelled_cycles_determinism)
+{
+	struct accel_gemm big = {
+		.m = 256, .n = 256, .k = 256, .type_a = MXA_DTYPE_F32, .type_b = MXA_DTYPE_F32,
+		.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32,
+		.a = self->va + IN_A, .b = self->va + IN_A, .d = self->va + (768 << 10),
+	};
+	struct accel_bo *load_bo;
+	struct accel_prog *load;
+	uint64_t cycles[9];
+	pthread_t hog[2];
+	volatile int stop = 0;
+
+	map(self, 0, IN_A, 2, (uint32_t[]){ K, 64 }, (uint64_t[]){ 2 * K },
+	    (uint32_t[]){ 64, 64 }, 2, MXA_TMA_SWIZZLE_128B);
+	map(self, 1, IN_B, 2, (uint32_t[]){ K, 64 }, (uint64_t[]){ 2 * K },
+	    (uint32_t[]){ 64, 64 }, 2, MXA_TMA_SWIZZLE_128B);
+	load_ab(self, 64 * 128);
+	k_loop(self, 0, MXA_SMEM_DESC(A_SRAM, 16, 1024, 0, MXA_SMEM_DESC_SWIZZLE_128B),
+	       MXA_SMEM_DESC(B_SRAM, 16, 1024, 0, MXA_SMEM_DESC_SWIZZLE_128B), 4, 2, 2);
+	store_d(self);
+	accel_prog_copy(self->prog, self->va + OUT + 65536, 0, self->va + OUT, 0, 65536, 0);
+	accel_prog_commit_group(self->prog, MXA_GROUP_COPY);
+	accel_prog_wait_group(self->prog, MXA_GROUP_COPY, 0);
+
+	ASSERT_EQ(0, accel_prog_new(&load));
+	ASSERT_EQ(0, accel_prog_gemm(load, &big));
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, 4096, &load_bo));
+	ASSERT_EQ(0, accel_prog_upload(load, load_bo, 0));
+	for (int i = 0; i < 9; i++) {
+		struct accel_job *other = NULL;
+
+		if (i == 3)	/* runs 3..5: the guest's CPUs busy */
+			for (int h = 0; h < 2; h++)
+				ASSERT_EQ(0, pthread_create(&hog[h], NULL, spin, (void *)&stop));
+		if (i >= 6)	/* runs 6..8: a GEMM on queue 1 at the same time */
+			ASSERT_EQ(0, accel_submit(self->dev, 1, load_bo, 0, accel_prog_size(load),
+						  &other));
+		ASSERT_EQ(0, accel_test_run_self(self));
+		ASSERT_EQ(0, self->r.status);
+		cycles[i] = self->r.cycles;
+		if (other) {
+			EXPECT_EQ(0, accel_wait(other, 60ll * 1000000000));
+			accel_job_free(other);
+		}
+		if (i == 5) {
+			stop = 1;
+			for (int h = 0; h < 2; h++)
+				pthread_join(hog[h], NULL);
+		}
+	}
+	for (int run = 0; run < 9; run++) {
+		EXPECT_EQ(cycles[0], cycles[run]) TH_LOG("run %d: %llu cycles, run 0: %llu", run,
+							 (unsigned long long)cycles[run],
+							 (unsigned long long)cycles[0]);
+	}
+	EXPECT_LT(4 * 8, cycles[0]);	/* at least the four WGMMAs */
+	EXPECT_EQ(0, check_d(self, K));
+	accel_bo_free(load_bo);
+	accel_prog_free(load);
 }
 
 /* The assembler's text form is the same command (Documentation/isa.rst's example). */
