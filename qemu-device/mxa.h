@@ -322,6 +322,7 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op);
 /* mxa_math.c */
 /* Nominal multiply-accumulates per cycle of one engine core (cycle model). */
 #define MXA_MACS_PER_CYCLE_PER_CORE 1024
+#define MXA_MODEL_MATH_UNITS 2ull   /* of the cycle model, not the host's engine threads */
 int mxa_exec_gemm(MxaJob *job, const uint32_t *args);
 struct mxe_gemm_desc;
 void mxa_numerics_apply(MxaState *s, struct mxe_gemm_desc *g);

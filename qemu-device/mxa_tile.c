@@ -364,7 +364,7 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     if (mx_b) {
         mxa_tile_release(job, src[3]);
     }
-    job->cycles += m * n * k / (MXA_TMM_MACS_PER_CYCLE * (uint64_t)s->num_cores) + 8;
+    job->cycles += m * n * k / (MXA_TMM_MACS_PER_CYCLE * MXA_MODEL_MATH_UNITS) + 8;
     return 0;
 }
 

@@ -7,7 +7,9 @@
  * the command processor's clock to the modelled completion of what they wait for
  * (WAIT_GROUP: the group's last op; MBAR_WAIT: the last arrival or transaction of the
  * phase), never by host time, so a job's cycles are a function of its program and
- * sizes: the same at any host load, thread count or numerics mode.
+ * sizes: the same at any host load, thread count or numerics mode. The modelled math
+ * engine has MXA_MODEL_MATH_UNITS units whatever the "cores" property (the engine's
+ * host threads) says.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -26,8 +28,7 @@ enum {
 /* A GEMM of @m x @n x @k on the device's engine cores. */
 uint64_t mxa_timing_gemm(const MxaState *s, uint64_t m, uint64_t n, uint64_t k)
 {
-    return m * n * k / (MXA_MACS_PER_CYCLE_PER_CORE * (uint64_t)s->num_cores) +
-           MXA_CYCLES_GEMM;
+    return m * n * k / (MXA_MACS_PER_CYCLE_PER_CORE * MXA_MODEL_MATH_UNITS) + MXA_CYCLES_GEMM;
 }
 
 uint64_t mxa_timing_lane_op(const MxaState *s, const MxaAsyncOp *op)
@@ -43,7 +44,7 @@ uint64_t mxa_timing_lane_op(const MxaState *s, const MxaAsyncOp *op)
     case MXA_OP_WGMMA:
     case MXA_OP_WGMMA_DESC:  /* M = 64, N = cmd[2], K = op->len elements */
         return (uint64_t)64 * op->cmd[2] * op->len /
-               (MXA_MACS_PER_CYCLE_PER_CORE * (uint64_t)s->num_cores) + MXA_CYCLES_WGMMA;
+               (MXA_MACS_PER_CYCLE_PER_CORE * MXA_MODEL_MATH_UNITS) + MXA_CYCLES_WGMMA;
     case MXA_OP_GEMM:
         g = (const struct mxa_isa_gemm *)&op->cmd[1];
         return mxa_timing_gemm(s, le32_to_cpu(g->m), le32_to_cpu(g->n), le32_to_cpu(g->k));
