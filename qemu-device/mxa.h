@@ -143,6 +143,7 @@ typedef struct MxaQueue {
     uint8_t *sram;          /* MXA_SRAM_SIZE bytes: the running job's on-chip memory */
     struct MxaMbarTime *mbar_time; /* per 8 bytes of SRAM: mbarriers in modelled time */
     MxaStage stage[MXA_STAGE_SLOTS]; /* GEMM operands, command-processor thread only */
+    int64_t timeline_job_ns; /* host start of the running job (the timeline's model origin) */
     bool sram_dirty;        /* queue thread only: a command may have written sram */
     /* interrupt moderation (queue thread only): completions not yet signalled */
     uint32_t irq_deferred;  /* jobs with MXA_JOB_F_IRQ completed since the last MSI-X */
@@ -292,7 +293,7 @@ typedef struct MxaAsyncOp {
     uint32_t offset;        /* issuing command, for the error record */
     uint32_t header;
     uint64_t issue_cycle;   /* job->cycles when issued */
-    uint64_t done_cycle;    /* its modelled completion (mxa_timing.c) */
+    uint64_t start_cycle, done_cycle; /* its modelled start and end (mxa_timing.c) */
     uint64_t seq;           /* lane op number */
     uint64_t src, dst, len; /* COPY: resolved operands */
     uint32_t cmd[MXA_GEMM_DWORDS]; /* GEMM, WGMMA: the command */
@@ -361,11 +362,12 @@ const uint8_t *mxa_tile_read(MxaJob *job, uint32_t t, unsigned cls, uint64_t row
 
 /* mxa_timeline.c: tid 0 command processor, 1 + MXA_GROUP_* the lanes */
 #define MXA_TIMELINE_CP 0
+#define MXA_TIMELINE_MODEL_PID 100  /* + queue: the modelled-time tracks */
 bool mxa_timeline_open(MxaState *s, Error **errp);
 void mxa_timeline_close(MxaState *s);
 void mxa_timeline_span(MxaState *s, unsigned q, unsigned tid, const char *name,
                        int64_t start_ns, int64_t end_ns, uint64_t job, uint32_t offset,
-                       uint32_t error);
+                       uint32_t error, uint64_t model_start, uint64_t model_end);
 void mxa_timeline_flush(MxaState *s);
 
 /* mxa_dma.c */

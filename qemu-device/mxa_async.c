@@ -126,7 +126,8 @@ static void *mxa_lane_thread(void *opaque)
             mxa_lane_exec(&shadow, op);
             mxa_timeline_span(q->dev, q->index, 1 + lane->index,
                               mxa_isa_mnemonic(MXA_CMD_OPCODE(op->header)), t0, get_clock(),
-                              shadow.desc.job_id, op->offset, shadow.error);
+                              shadow.desc.job_id, op->offset, shadow.error, op->start_cycle,
+                              op->done_cycle);
         }
 
         qemu_mutex_lock(&lane->lock);
@@ -271,7 +272,8 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
     op->offset = job->cur_offset;
     op->header = job->cur_header;
     op->issue_cycle = job->cycles;
-    op->done_cycle = MAX(lane->model_clock, job->cycles) + mxa_timing_lane_op(job->q->dev, op);
+    op->start_cycle = MAX(lane->model_clock, job->cycles);
+    op->done_cycle = op->start_cycle + mxa_timing_lane_op(job->q->dev, op);
     lane->model_clock = op->done_cycle;
     op->seq = lane->issued++;
     if (lane->tail) {

@@ -460,11 +460,12 @@ void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
         /* commands that hold the command processor are spans of the timeline */
         if (qatomic_read(&s->timeline) && d && (d->attrs & MXA_ISA_A_BLOCKING)) {
             int64_t start = get_clock();
+            uint64_t cycles = job->cycles;
             int ret = mxa_exec_one(job, d, prog, ndwords, pc, &next);
 
             mxa_timeline_span(s, job->q->index, MXA_TIMELINE_CP,
-                              d->mnemonic, start, get_clock(),
-                              job->desc.job_id, pc * 4, job->error);
+                              mxa_isa_mnemonic(d->opcode), start, get_clock(),
+                              job->desc.job_id, pc * 4, job->error, cycles, job->cycles);
             if (ret) {
                 return;
             }

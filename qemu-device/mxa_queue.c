@@ -300,6 +300,7 @@ static void *mxa_queue_thread(void *opaque)
         job.desc.job_id = le64_to_cpu(job.desc.job_id);
 
         start_ns = get_clock();
+        qatomic_set(&q->timeline_job_ns, start_ns);
         trace_mxa_job_start(q->index, job.desc.job_id, job.desc.ctx, job.desc.prog_va,
                             job.desc.prog_size);
         mxa_queue_run_job(&job);
@@ -310,7 +311,7 @@ static void *mxa_queue_thread(void *opaque)
 
             snprintf(name, sizeof(name), "job %" PRIu64, (uint64_t)job.desc.job_id);
             mxa_timeline_span(s, q->index, MXA_TIMELINE_CP, name, start_ns, get_clock(),
-                              job.desc.job_id, 0, job.error);
+                              job.desc.job_id, 0, job.error, 0, job.cycles);
             mxa_timeline_flush(s);
         }
 

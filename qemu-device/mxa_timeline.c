@@ -3,11 +3,14 @@
  * queues do as Chrome / Perfetto trace JSON (the "JSON array format", open it in
  * ui.perfetto.dev or chrome://tracing).
  *
- * One process per queue ("queue N") with three threads: the command processor (jobs,
- * and the commands that take time there: waits, synchronous math, tile moves), the math
- * engine (WGMMA, asynchronous GEMM) and the copy engine (COPY, TMA). Every span is a
- * complete event ("ph": "X") with host CLOCK_MONOTONIC times in microseconds since the
- * device was realized; args name the job and the command's program offset.
+ * Two processes per queue, each with three threads: the command processor (jobs, and
+ * the commands that take time there: waits, synchronous math, tile moves), the math
+ * engine (WGMMA, asynchronous GEMM) and the copy engine (COPY, TMA). "mxa queue N" has
+ * host time (CLOCK_MONOTONIC, microseconds since the device was realized); "mxa queue
+ * N (modelled)" (pid MXA_TIMELINE_MODEL_PID + N) the same spans in the cycle model's
+ * time (mxa_timing.c: cycles at cycle-mhz, each job from its host start), where the
+ * overlap of copies and math is the program's, not the host's. Every span is a complete
+ * event ("ph": "X"); args name the job, the command's program offset and its cycles.
  *
  * Queue and lane threads write under timeline_lock; the file is flushed when a job ends
  * and completed (closing bracket) when QEMU exits or the device goes away.
@@ -47,11 +50,17 @@ bool mxa_timeline_open(MxaState *s, Error **errp)
     s->timeline_t0 = get_clock();
     fprintf(s->timeline, "[\n");
     for (unsigned q = 0; q < s->num_queues; q++) {
-        fprintf(s->timeline, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,"
-                "\"args\":{\"name\":\"mxa queue %u\"}},\n", q, q);
-        for (unsigned t = 0; t < ARRAY_SIZE(threads); t++) {
-            fprintf(s->timeline, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
-                    "\"tid\":%u,\"args\":{\"name\":\"%s\"}},\n", q, t, threads[t]);
+        for (unsigned model = 0; model < 2; model++) {
+            unsigned pid = q + (model ? MXA_TIMELINE_MODEL_PID : 0);
+
+            fprintf(s->timeline, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,"
+                    "\"args\":{\"name\":\"mxa queue %u%s\"}},\n", pid, q,
+                    model ? " (modelled)" : "");
+            for (unsigned t = 0; t < ARRAY_SIZE(threads); t++) {
+                fprintf(s->timeline, "{\"name\":\"thread_name\",\"ph\":\"M\","
+                        "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}},\n", pid, t,
+                        threads[t]);
+            }
         }
     }
     fflush(s->timeline);
@@ -90,19 +99,29 @@ void mxa_timeline_close(MxaState *s)
 
 void mxa_timeline_span(MxaState *s, unsigned q, unsigned tid, const char *name,
                        int64_t start_ns, int64_t end_ns, uint64_t job, uint32_t offset,
-                       uint32_t error)
+                       uint32_t error, uint64_t model_start, uint64_t model_end)
 {
+    double job_us, mhz = s->cycle_mhz;
+
     if (!qatomic_read(&s->timeline)) {
         return;
     }
     qemu_mutex_lock(&s->timeline_lock);
+    job_us = (qatomic_read(&s->queues[q].timeline_job_ns) - s->timeline_t0) / 1000.0;
     if (!s->timeline) {
         /* closed at exit meanwhile */
     } else if (s->timeline_events < MXA_TIMELINE_MAX_EVENTS) {
-        fprintf(s->timeline, "{\"name\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,"
-                "\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"job\":%" PRIu64 ",\"offset\":%u,"
-                "\"error\":%u}},\n", name, q, tid, (start_ns - s->timeline_t0) / 1000.0,
-                MAX(end_ns - start_ns, 0) / 1000.0, job, offset, error);
+        for (unsigned model = 0; model < 2; model++) {
+            double ts = model ? job_us + model_start / mhz : (start_ns - s->timeline_t0) / 1000.0;
+            double dur = model ? (model_end - MIN(model_start, model_end)) / mhz :
+                                 MAX(end_ns - start_ns, 0) / 1000.0;
+
+            fprintf(s->timeline, "{\"name\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,"
+                    "\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"job\":%" PRIu64 ",\"offset\":%u,"
+                    "\"error\":%u,\"cycles\":%" PRIu64 "}},\n", name,
+                    q + (model ? MXA_TIMELINE_MODEL_PID : 0), tid, ts, dur, job, offset, error,
+                    model_end - MIN(model_start, model_end));
+        }
     } else if (s->timeline_events == MXA_TIMELINE_MAX_EVENTS) {
         fprintf(s->timeline, "{\"name\":\"timeline full: later events dropped\","
                 "\"ph\":\"i\",\"s\":\"g\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f},\n",

@@ -63,7 +63,14 @@ boot guest-limits "errors_classes" --device-args max-host-mem-mb=64
 require guest-limits errors_classes errors_classes.gemm_beyond_the_host_memory_budget \
 	"max-host-mem-mb=64 boot"
 
+mxa_step "guest tests with -device mxa,timeline=$build/timeline.json (console log: $build/guest-timeline-console.log)"
+rm -f "$build/timeline.json"
+boot guest-timeline "tma async" --device-args "timeline=$(realpath -m "$build")/timeline.json"
+"$(dirname "$0")/host/check-timeline.py" "$build/timeline.json" >"$tapdir/guest-timeline/timeline.tap"
+echo $? >"$tapdir/guest-timeline/timeline.rc"
+echo timeline >>"$tapdir/guest-timeline/EXPECTED"
+
 mxa_step "results ($build/check.tap)"
 exec "$(dirname "$0")/tap-merge.py" "$build/check.tap" host="$tapdir/host" guest="$tapdir/guest" \
 	guest-hopper="$tapdir/guest-hopper" guest-2dev="$tapdir/guest-2dev" \
-	guest-limits="$tapdir/guest-limits"
+	guest-limits="$tapdir/guest-limits" guest-timeline="$tapdir/guest-timeline"
