@@ -267,17 +267,7 @@ static void gemv(struct accel_device *dev)
 				struct accel_gemm g = { 0 };
 				double devt = 1e30;
 
-				g.m = ms[mi];
-				g.n = g.k = nk;
-				g.type_a = fp8 ? MXA_DTYPE_E4M3 : MXA_DTYPE_BF16;
-				g.type_b = fp8 ? MXA_DTYPE_E4M3 : MXA_DTYPE_E2M1;
-				g.type_c = g.type_d = MXA_DTYPE_F32;
-				g.scale_block = 32;
-				g.b = va + l.w;
-				g.scale_b = va + l.scales;
-				g.a = va + l.act;
-				g.scale_a = fp8 ? va + l.act_scales : 0;
-				g.d = va + l.d;
+				GEMV_DESC(g, ms[mi], nk, fp8, va, l, 0);
 				for (int i = 0; i < reps; i++) {
 					struct accel_job_result r;
 

@@ -30,6 +30,23 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* mxe_gemm() @reps times: the best time (ns), or -1 when it fails. */
+static double best_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *g, int reps)
+{
+	double best = 1e30;
+
+	for (int i = 0; i < reps; i++) {
+		double t0 = now_ns(), t;
+
+		if (mxe_gemm(eng, g))
+			return -1;
+		t = now_ns() - t0;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t sz[3] = { 2048, 2048, 2048 };
@@ -65,15 +82,9 @@ int main(int argc, char **argv)
 	g.scale_a = p + sa + sb; g.scale_b = p + sa + sb + sa / 32;
 	g.scale_block = 32;
 	g.d = d;
-	for (int i = 0; i < reps; i++) {
-		double t0 = now_ns(), t;
-
-		if (mxe_gemm(eng, &g))
-			return 1;
-		t = now_ns() - t0;
-		if (t < best)
-			best = t;
-	}
+	best = best_gemm(eng, &g, reps);
+	if (best < 0)
+		return 1;
 	printf("host,engine-mxfp8-%ux%ux%u,%d,%.0f\n", m, n, k, threads, best);
 	mxe_engine_destroy(eng);
 
@@ -126,27 +137,10 @@ int main(int argc, char **argv)
 			eng = mxe_engine_create(threads);
 			for (uint32_t m = 1; m <= 32; m *= m == 1 ? 8 : 4) {
 				memset(&g, 0, sizeof(g));
-				g.m = m;
-				g.n = g.k = nk;
-				g.type_a = fp8 ? MXA_DTYPE_E4M3 : MXA_DTYPE_BF16;
-				g.type_b = fp8 ? MXA_DTYPE_E4M3 : MXA_DTYPE_E2M1;
-				g.type_c = g.type_d = MXA_DTYPE_F32;
-				g.scale_block = 32;
-				g.b = a + l.w;
-				g.scale_b = a + l.scales;
-				g.a = a + l.act;
-				g.scale_a = fp8 ? a + l.act_scales : NULL;
-				g.d = a + l.d;
-				best = 1e30;
-				for (int r = 0; r < reps; r++) {
-					double t0 = now_ns(), t;
-
-					if (mxe_gemm(eng, &g))
-						return 1;
-					t = now_ns() - t0;
-					if (t < best)
-						best = t;
-				}
+				GEMV_DESC(g, m, nk, fp8, a, l, NULL);
+				best = best_gemm(eng, &g, reps);
+				if (best < 0)
+					return 1;
 				printf("host,engine-gemv-%s-%ux%ux%u,%d,%.0f\n", fp8 ? "mxfp8" : "mxfp4",
 				       m, nk, nk, threads, best);
 			}

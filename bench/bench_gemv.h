@@ -33,6 +33,24 @@ static inline struct gemv_layout gemv_layout(uint32_t nk, int fp8)
 	return l;
 }
 
+/*
+ * The GEMM of M rows of activations against the weights, for struct accel_gemm (@base
+ * a device VA, @none 0) or struct mxe_gemm_desc (@base a pointer, @none NULL).
+ */
+#define GEMV_DESC(g, M, NK, FP8, BASE, L, NONE) do {					\
+	(g).m = (M);									\
+	(g).n = (g).k = (NK);								\
+	(g).type_a = (FP8) ? MXA_DTYPE_E4M3 : MXA_DTYPE_BF16;				\
+	(g).type_b = (FP8) ? MXA_DTYPE_E4M3 : MXA_DTYPE_E2M1;				\
+	(g).type_c = (g).type_d = MXA_DTYPE_F32;					\
+	(g).scale_block = 32;								\
+	(g).b = (BASE) + (L).w;								\
+	(g).scale_b = (BASE) + (L).scales;						\
+	(g).a = (BASE) + (L).act;							\
+	(g).scale_a = (FP8) ? (BASE) + (L).act_scales : (NONE);				\
+	(g).d = (BASE) + (L).d;								\
+} while (0)
+
 static uint64_t gemv_rs;
 
 static inline uint32_t gemv_rand(void)
