@@ -25,6 +25,7 @@ ENGINE_SRCS := \
 	$(ENGINE_DIR)/mxe_gemm.c \
 	$(ENGINE_DIR)/mxe_exact.c \
 	$(ENGINE_DIR)/mxe_gemv.c \
+	$(ENGINE_DIR)/mxe_interwave.c \
 	$(ENGINE_DIR)/mxe_hopper.c \
 	$(ENGINE_DIR)/mxe_cublas_plan.c \
 	$(ENGINE_DIR)/mxe_tiled.c \
@@ -47,7 +48,7 @@ ENGINE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra \
 	-Wno-unused-parameter -ffp-contract=off -fno-fast-math -pthread -Iuapi
 ENGINE_LDLIBS := -lm -pthread
 
-ENGINE_TEST_NAMES := formats mx xacc gemm gemv ops threads golden hopper wgmma-desc
+ENGINE_TEST_NAMES := formats mx xacc gemm gemv interwave ops threads golden hopper wgmma-desc
 ENGINE_HOST_TESTS := $(patsubst %,$(BUILD)/tests/host/test-engine-%,$(ENGINE_TEST_NAMES))
 HOST_TESTS += $(ENGINE_HOST_TESTS)
 # They print TAP through kselftest.h, whose headers make setup fetches (KSFT_HOST_TESTS).

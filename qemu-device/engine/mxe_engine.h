@@ -423,6 +423,18 @@ int mxe_hopper_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc,
 int mxe_hopper_cublas_plan(const struct mxe_gemm_desc *desc, int fast_accum,
 			   struct mxe_hopper_plan *plan);
 
+/**
+ * struct mxe_engine_stats - what the EXACT path's scheduling policies did, counted
+ * since the process started (every engine together): operations run intrawave (each
+ * thread its tiles over all of K) and interwave (all threads through K in chunks),
+ * the K chunks those stepped through, the barriers between their phases, and outputs
+ * whose interwave sum stopped being exact in a double and went to the general path.
+ */
+struct mxe_engine_stats {
+	uint64_t intrawave_ops, interwave_ops, k_chunks, barriers, redone;
+};
+void mxe_engine_stats(struct mxe_engine_stats *st);
+
 /** Which SIMD path runs: "avx512", "avx2" or "portable" (same bits). */
 const char *mxe_engine_simd(void);
 /**

@@ -593,6 +593,29 @@ static void exact_task(void *arg, unsigned phase, unsigned task)
 		exact_float_tile(op, i0, i1, j0, j1, av, bv, bt);
 }
 
+int mxe_exact_output(const struct mxe_op *op, size_t i, size_t j)
+{
+	struct chunk_ctx cc = { .td = op->d.type_d };
+	size_t k = op->d.k, kc = op->k_chunk;
+	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
+	double *a = mxe_scratch(0, 2 * k * sizeof(double)), *b, run;
+
+	if (!a)
+		return -1;
+	b = a + k;
+	mxe_op_row_values(op, 0, i, a);
+	mxe_op_row_values(op, 1, j, b);
+	mxe_accum_format(cc.td, &cc.prec, &cc.emin, &cc.emax);
+	mxe_xacc_init(&cc.x);
+	run = mxe_op_load_c(op, i, j);
+	for (size_t k0 = 0; k0 < k; k0 += kc) {
+		run = chunk_scalar(&cc, a + k0, b + k0, (k0 + kc < k ? kc : k - k0), run, acc);
+		acc = 1;
+	}
+	mxe_op_store_d(op, i, j, run);
+	return 0;
+}
+
 double mxe_exact_dot(const struct mxe_op *op, const double *a, const double *b)
 {
 	struct chunk_ctx cc = { .td = op->d.type_d };
@@ -609,6 +632,7 @@ static const struct mxe_pool_job_ops exact_ops = {
 
 int mxe_exact_run(struct mxe_engine *eng, const struct mxe_op *op)
 {
+	mxe_stats_count_intrawave();
 	struct exact_job job = { .op = op };
 	size_t t = EXACT_DECODE_BYTES / (16 * (size_t)op->d.k);
 

@@ -385,17 +385,24 @@ static void row_values_scalar(const struct mxe_op *op, unsigned t, const uint8_t
 
 void mxe_op_row_values(const struct mxe_op *op, int side, size_t r, double *out)
 {
+	mxe_op_row_range(op, side, r, 0, op->d.k, out);
+}
+
+void mxe_op_row_range(const struct mxe_op *op, int side, size_t r, size_t k0, size_t k,
+		      double *out)
+{
 	unsigned t = side ? op->d.type_b : op->d.type_a;
-	size_t k = op->d.k;
 	const uint8_t *row;
 	const float *lut;
 
 	if (side && (op->d.flags & MXA_GEMM_F_B_KN)) {
 		for (size_t kk = 0; kk < k; kk++)
-			out[kk] = mxe_op_elem_b(op, r, kk);
+			out[kk] = mxe_op_elem_b(op, r, k0 + kk);
 		return;
 	}
-	row = (const uint8_t *)(side ? op->d.b : op->d.a) + r * (side ? op->ldb : op->lda);
+	/* k0 is 0 or a multiple of 256: a whole byte of every type */
+	row = (const uint8_t *)(side ? op->d.b : op->d.a) + r * (side ? op->ldb : op->lda) +
+	      mxe_dtype_row_bytes(t, k0);
 	lut = mxe_decode_lut(t);
 	if (!row_values_simd(t, row, lut, k, out))
 		row_values_scalar(op, t, row, lut, k, out);
@@ -403,12 +410,8 @@ void mxe_op_row_values(const struct mxe_op *op, int side, size_t r, double *out)
 		const uint8_t *sc = (side ? op->d.scale_b : op->d.scale_a) +
 				    r * (side ? op->ld_sb : op->ld_sa);
 
-		for (size_t b = 0; b < (k + MXE_MX_BLOCK - 1) / MXE_MX_BLOCK; b++) {
-			double f = scale_factor(sc[b]);
-
-			for (size_t kk = b * MXE_MX_BLOCK; kk < (b + 1) * MXE_MX_BLOCK && kk < k; kk++)
-				out[kk] *= f;
-		}
+		for (size_t kk = 0; kk < k; kk++)
+			out[kk] *= scale_factor(sc[(k0 + kk) / MXE_MX_BLOCK]);
 	}
 	if (op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A))
 		for (size_t kk = 0; kk < k; kk++)
@@ -486,7 +489,9 @@ int mxe_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 			return rc;
 	}
 	if (op.d.accum == MXE_ACCUM_EXACT) {
-		rc = mxe_gemv_run(eng, &op);
+		/* the policy first: interwave is a strategy of its own */
+		rc = op.d.sched == MXE_SCHED_INTERWAVE ? mxe_interwave_run(eng, &op) :
+							  mxe_gemv_run(eng, &op);
 		if (rc <= 0)
 			return rc;
 	}

@@ -65,6 +65,18 @@ double mxe_op_elem_b(const struct mxe_op *op, size_t j, size_t kk);
 
 /** All K values of row @r of A (@side 0) or of B^T (@side 1), as above. */
 void mxe_op_row_values(const struct mxe_op *op, int side, size_t r, double *out);
+/** Values @k0 .. @k0 + @k - 1 of that row (@k0 0 or a multiple of 256). */
+void mxe_op_row_range(const struct mxe_op *op, int side, size_t r, size_t k0, size_t k,
+		      double *out);
+
+/**
+ * mxe_interwave_run() - the EXACT path under the INTERWAVE policy (mxe_interwave.c):
+ * the same bits as mxe_exact_run(). Returns 1 when it does not apply.
+ */
+int mxe_interwave_run(struct mxe_engine *eng, const struct mxe_op *op);
+/** Output (i, j) on the general exact path, C included, stored to D; -1: no memory. */
+int mxe_exact_output(const struct mxe_op *op, size_t i, size_t j);
+void mxe_stats_count_intrawave(void);
 
 /** Value of C(i, j) as a double (0 when not accumulating). */
 double mxe_op_load_c(const struct mxe_op *op, size_t i, size_t j);

@@ -3,8 +3,7 @@
  * Guest kselftest "tma": per-queue SRAM, TMA tensor loads and stores through tensor
  * maps (rank 1-5, out-of-bounds fill with zero or NaN, negative coordinates, swizzle),
  * mbarriers with transaction counts (phases and parity driven by registers in a loop),
- * WGMMA on SRAM operands fed by TMA in a K loop (exact against the host, bit-identical
- * under both scheduling policies), and the errors for bad maps, SRAM ranges, mbarrier
+ * WGMMA on SRAM operands fed by TMA in a K loop (exact against the host), and the errors for bad maps, SRAM ranges, mbarrier
  * misuse, accumulator hazards and overwritten WGMMA operands. Tensor maps built by
  * accel_tensor_map_encode() are the device's maps, byte for byte, and load alike.
  */
@@ -625,31 +624,6 @@ TEST_F(tma, wgmma_k_loop_exact)
 		}
 	}
 	EXPECT_EQ(0, bad);
-}
-
-TEST_F(tma, wgmma_intrawave_interwave_bit_identical)
-{
-	uint16_t *a = (uint16_t *)(self->data + A_OFF), *b = (uint16_t *)(self->data + B_OFF);
-	static uint8_t first[64 * 64 * 4];
-	uint32_t x = 12345;
-
-	if (!(accel_device_info(self->dev)->caps & MXA_CAP_WGMMA))
-		SKIP(return, "no WGMMA");
-	for (int i = 0; i < 64 * 64; i++) {
-		x = x * 1103515245u + 12345u;
-		a[i] = ((x >> 8) & 0x83ff) | 0x3400 | ((x >> 20) & 0x0800);
-		x = x * 1103515245u + 12345u;
-		b[i] = ((x >> 8) & 0x83ff) | 0x3400 | ((x >> 20) & 0x0800);
-	}
-	wgmma_program(self, 0);
-	ASSERT_EQ(0, run(self));
-	ASSERT_EQ(0, self->r.status);
-	memcpy(first, self->data + OUT_OFF, sizeof(first));
-	memset(self->data + OUT_OFF, 0, sizeof(first));
-	wgmma_program(self, MXA_WGMMA_F_INTERWAVE);
-	ASSERT_EQ(0, run(self));
-	ASSERT_EQ(0, self->r.status);
-	EXPECT_EQ(0, memcmp(first, self->data + OUT_OFF, sizeof(first)));
 }
 
 TEST_F(tma, wgmma_accumulator_hazard)
