@@ -64,6 +64,14 @@ $(ACCEL_GEMM_DEMO): $(LIBACCEL_DIR)/examples/accel-gemm.c $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
 
+# An LLM decode step with MXFP4 weights (/bin/accel-llm; make bench writes llm.csv).
+ACCEL_LLM_DEMO := $(BUILD)/bin/accel-llm
+GUEST_PROGS += $(ACCEL_LLM_DEMO)
+
+$(ACCEL_LLM_DEMO): $(LIBACCEL_DIR)/examples/accel-llm.c $(LIBACCEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
+
 # The tools (accel-info, accel-run, accel-trace, accel-bench), static: /bin in the guest.
 # accel-trace is accel-run built with -DACCEL_TRACE_TOOL.
 ACCEL_TOOL_NAMES := accel-info accel-run accel-trace accel-bench

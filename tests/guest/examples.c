@@ -2,7 +2,8 @@
 /*
  * Guest kselftest "examples": the example programs in /bin run and pass: accel-gemm (an
  * MX-FP8 GEMM through accel_gemm, checked against float64), accel-queues (producer and
- * consumer on two queues through a semaphore) and accel-demo (jobs over all queues).
+ * consumer on two queues through a semaphore), accel-llm (a transformer decode step with
+ * MXFP4 weights, logits against float64) and accel-demo (jobs over all queues).
  * libaccel/examples/pipeline.s runs in the "asm" and "tools" tests.
  */
 #include "mxa_test.h"
@@ -45,6 +46,14 @@ TEST(accel_queues_semaphores)
 	EXPECT_EQ(0, sh("/bin/accel-queues 16"));
 	TH_LOG("\n%s", out);
 	EXPECT_NE(NULL, strstr(out, "PASS"));
+}
+
+/* The LLM decode example, small: its logits equal the float64 reference's. */
+TEST(accel_llm_decode)
+{
+	EXPECT_EQ(0, sh("/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2"));
+	TH_LOG("\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "result: PASS"));
 }
 
 TEST(accel_demo)

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+/*
+ * accel-llm: one decode step after another of a small transformer with MXFP4 weights.
+ * Every matrix product runs on the device (accel_gemm(): the GEMM command, BF16
+ * activations x MXFP4 weights with E8M0 scales, the engine's GEMV path); the rest
+ * (RMS norm, attention over a KV cache, SiLU, residuals) runs on the CPU. The logits of
+ * the last step are checked against the same model computed on the CPU in float64
+ * (the weights dequantised, the activations rounded to BF16 as the device gets them).
+ *
+ *   accel-llm [--layers L] [--dim D] [--vocab V] [--context T] [--steps S] [--csv]
+ *
+ * Defaults: 8 layers, d = 2048 (QKV d x 3d, O d x d, MLP d x 4d and 4d x d), vocab 4096,
+ * 16 cached tokens, 3 steps. Prints tokens/s (wall time of a step), the device time of
+ * its GEMMs and the weight bytes per second of that time; --csv prints
+ * "llm,MODEL,bytes,ns" for make bench (bench/ratios.py sets it against memcpy).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "accel.h"
+
+struct mat {		/* an MXFP4 weight matrix on the device, N x K (K contiguous) */
+	uint32_t n, k;
+	uint64_t va, scales_va;
+	const uint8_t *codes, *scales;	/* the CPU's view, for the reference */
+};
+
+static uint64_t rs = 0x9E3779B97F4A7C15ull;
+
+static uint32_t rnd(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return (uint32_t)(rs >> 16);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint16_t to_bf16(float f)	/* round to nearest even */
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	u += 0x7fff + ((u >> 16) & 1);
+	return (uint16_t)(u >> 16);
+}
+
+static float from_bf16(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static const double e2m1[16] = { 0, 0.5, 1, 1.5, 2, 3, 4, 6, -0.0, -0.5, -1, -1.5, -2, -3, -4, -6 };
+
+struct model {
+	uint32_t layers, d, vocab, ctx;
+	struct mat *qkv, *o, *up, *down, head;
+	float *kcache, *vcache;	/* per layer ctx x d */
+	uint8_t *base;		/* the weights buffer, mapped */
+	uint64_t va;
+	size_t weight_bytes;
+};
+
+/* Carve an N x K MXFP4 matrix with random codes and scales 2^-6 .. 2^-3 out of the buffer. */
+static void mat_make(struct model *m, struct mat *w, uint32_t n, uint32_t k, size_t *off)
+{
+	size_t cb = (size_t)n * k / 2, sb = (size_t)n * k / 32;
+
+	w->n = n, w->k = k;
+	w->va = m->va + *off;
+	w->codes = m->base + *off;
+	for (size_t i = 0; i < cb; i++)
+		m->base[*off + i] = (uint8_t)rnd();
+	*off += cb;
+	w->scales_va = m->va + *off;
+	w->scales = m->base + *off;
+	for (size_t i = 0; i < sb; i++)
+		m->base[*off + i] = (uint8_t)(121 + rnd() % 4);
+	*off += sb;
+	m->weight_bytes += cb + sb;
+}
+
+/* y (N floats) = W x (K activations, as BF16) on the device; returns its device ns. */
+static double dev_gemv(struct accel_device *dev, const struct mat *w, uint64_t x_va,
+		       uint64_t y_va, int *err)
+{
+	struct accel_gemm g = {
+		.m = 1, .n = w->n, .k = w->k, .type_a = MXA_DTYPE_BF16, .type_b = MXA_DTYPE_E2M1,
+		.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32, .scale_block = 32,
+		.a = x_va, .b = w->va, .scale_b = w->scales_va, .d = y_va,
+	};
+	struct accel_job_result r;
+	int ret = accel_gemm(dev, 0, &g, &r);
+
+	if (ret) {
+		char why[256];
+
+		accel_job_explain(&r, why, sizeof(why));
+		fprintf(stderr, "accel-llm: %s\n", why);
+		*err = ret;
+		return 0;
+	}
+	return (double)(r.end_ns - r.start_ns);
+}
+
+/* The reference: y = W x in float64 on the dequantised weights. */
+static void ref_gemv(const struct mat *w, const uint16_t *x, double *y)
+{
+	double *xf = malloc(sizeof(double) * w->k);
+
+	for (uint32_t k = 0; k < w->k; k++)
+		xf[k] = from_bf16(x[k]);
+	for (uint32_t j = 0; j < w->n; j++) {
+		const uint8_t *row = w->codes + (size_t)j * w->k / 2;
+		const uint8_t *sc = w->scales + (size_t)j * w->k / 32;
+		double s = 0;
+
+		for (uint32_t b = 0; b < w->k / 32; b++) {
+			double blk = 0;
+
+			for (uint32_t k = 32 * b; k < 32 * b + 32; k += 2)
+				blk += e2m1[row[k / 2] & 15] * xf[k] + e2m1[row[k / 2] >> 4] * xf[k + 1];
+			s += blk * ldexp(1.0, sc[b] - 127);
+		}
+		y[j] = s;
+	}
+	free(xf);
+}
+
+static void rms_norm(const float *x, uint32_t d, float *out)
+{
+	double s = 0;
+
+	for (uint32_t i = 0; i < d; i++)
+		s += (double)x[i] * x[i];
+	s = 1.0 / sqrt(s / d + 1e-6);
+	for (uint32_t i = 0; i < d; i++)
+		out[i] = (float)(x[i] * s);
+}
+
+/* One attention head over the cache and the new token: out = softmax(q k^T / sqrt d) v. */
+static void attention(const float *q, const float *k, const float *v, const float *kc,
+		      const float *vc, uint32_t ctx, uint32_t d, float *out)
+{
+	double w[65], mx = -INFINITY, sum = 0;
+
+	for (uint32_t t = 0; t <= ctx; t++) {
+		const float *kt = t < ctx ? kc + (size_t)t * d : k;
+		double s = 0;
+
+		for (uint32_t i = 0; i < d; i++)
+			s += (double)q[i] * kt[i];
+		w[t] = s / sqrt(d);
+		mx = w[t] > mx ? w[t] : mx;
+	}
+	for (uint32_t t = 0; t <= ctx; t++)
+		sum += (w[t] = exp(w[t] - mx));
+	for (uint32_t i = 0; i < d; i++) {
+		double s = 0;
+
+		for (uint32_t t = 0; t <= ctx; t++)
+			s += w[t] / sum * (t < ctx ? vc[(size_t)t * d + i] : v[i]);
+		out[i] = (float)s;
+	}
+}
+
+/*
+ * One decode step from the hidden state @h (d floats). @gemv computes y = W x for BF16
+ * x (the device, or the float64 reference); the CPU parts are shared.
+ */
+typedef int (*gemv_fn)(void *ctx, const struct mat *w, const uint16_t *x, float *y);
+
+static int decode_step(const struct model *m, float *h, float *logits, gemv_fn gemv, void *ctx)
+{
+	uint32_t d = m->d;
+	float *t = malloc(sizeof(float) * (3 * d + 4 * d + d + d));
+	float *qkv = t, *up = qkv + 3 * d, *a = up + 4 * d, *o = a + d;
+	uint16_t *x = malloc(2 * 4 * d);
+	int ret = 0;
+
+	for (uint32_t l = 0; l < m->layers && !ret; l++) {
+		rms_norm(h, d, a);
+		for (uint32_t i = 0; i < d; i++)
+			x[i] = to_bf16(a[i]);
+		ret |= gemv(ctx, &m->qkv[l], x, qkv);
+		attention(qkv, qkv + d, qkv + 2 * d, m->kcache + (size_t)l * m->ctx * d,
+			  m->vcache + (size_t)l * m->ctx * d, m->ctx, d, a);
+		for (uint32_t i = 0; i < d; i++)
+			x[i] = to_bf16(a[i]);
+		ret |= gemv(ctx, &m->o[l], x, o);
+		for (uint32_t i = 0; i < d; i++)
+			h[i] += o[i];
+		rms_norm(h, d, a);
+		for (uint32_t i = 0; i < d; i++)
+			x[i] = to_bf16(a[i]);
+		ret |= gemv(ctx, &m->up[l], x, up);
+		for (uint32_t i = 0; i < 4 * d; i++)	/* SiLU */
+			x[i] = to_bf16(up[i] / (1.0f + expf(-up[i])));
+		ret |= gemv(ctx, &m->down[l], x, o);
+		for (uint32_t i = 0; i < d; i++)
+			h[i] += o[i];
+	}
+	rms_norm(h, d, a);
+	for (uint32_t i = 0; i < d; i++)
+		x[i] = to_bf16(a[i]);
+	ret |= gemv(ctx, &m->head, x, logits);
+	free(t);
+	free(x);
+	return ret;
+}
+
+struct dev_ctx {
+	struct accel_device *dev;
+	uint16_t *x;		/* activations buffer, mapped */
+	float *y;
+	uint64_t x_va, y_va;
+	double device_ns;
+};
+
+static int dev_fn(void *p, const struct mat *w, const uint16_t *x, float *y)
+{
+	struct dev_ctx *c = p;
+	int err = 0;
+
+	memcpy(c->x, x, 2 * w->k);
+	c->device_ns += dev_gemv(c->dev, w, c->x_va, c->y_va, &err);
+	memcpy(y, c->y, 4 * w->n);
+	return err;
+}
+
+static int ref_fn(void *p, const struct mat *w, const uint16_t *x, float *y)
+{
+	double *t = malloc(sizeof(double) * w->n);
+
+	(void)p;
+	ref_gemv(w, x, t);
+	for (uint32_t j = 0; j < w->n; j++)
+		y[j] = (float)t[j];	/* the device rounds each exact sum once to f32 */
+	free(t);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct model m = { .layers = 8, .d = 2048, .vocab = 4096, .ctx = 16 };
+	uint32_t steps = 3;
+	int csv = 0, ret;
+	struct accel_device *dev;
+	struct accel_bo *wbo, *iobo;
+	struct dev_ctx c = { 0 };
+	size_t off = 0, total;
+	float *h, *h0, *logits, *want;
+	double best = 1e30, best_dev = 0, maxerr = 0, scale = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--layers") && i + 1 < argc)
+			m.layers = (uint32_t)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--dim") && i + 1 < argc)
+			m.d = (uint32_t)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--vocab") && i + 1 < argc)
+			m.vocab = (uint32_t)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--context") && i + 1 < argc)
+			m.ctx = (uint32_t)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--steps") && i + 1 < argc)
+			steps = (uint32_t)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--csv"))
+			csv = 1;
+		else {
+			fprintf(stderr, "usage: %s [--layers L] [--dim D] [--vocab V] [--context T] "
+				"[--steps S] [--csv]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (m.d % 64 || !m.layers || m.ctx > 64 || !steps) {
+		fprintf(stderr, "accel-llm: --dim must be a multiple of 64, --context at most 64\n");
+		return 2;
+	}
+	ret = accel_open(NULL, ACCEL_SUBMIT_AUTO, &dev);
+	if (ret) {
+		fprintf(stderr, "accel-llm: %s\n", accel_strerror(ret));
+		return 1;
+	}
+	total = (size_t)m.layers * 12 * m.d * m.d * 17 / 32 + (size_t)m.vocab * m.d * 17 / 32 + 4096;
+	if ((ret = accel_bo_alloc(dev, total, &wbo)) ||
+	    (ret = accel_bo_alloc(dev, 2 * 4 * m.d + 4 * (m.vocab > 4 * m.d ? m.vocab : 4 * m.d), &iobo))) {
+		fprintf(stderr, "accel-llm: %zu MiB of weights: %s\n", total >> 20, accel_strerror(ret));
+		return 1;
+	}
+	m.base = accel_bo_map(wbo);
+	m.va = accel_bo_va(wbo);
+	m.qkv = calloc(4 * m.layers, sizeof(struct mat));
+	m.o = m.qkv + m.layers, m.up = m.o + m.layers, m.down = m.up + m.layers;
+	for (uint32_t l = 0; l < m.layers; l++) {
+		mat_make(&m, &m.qkv[l], 3 * m.d, m.d, &off);
+		mat_make(&m, &m.o[l], m.d, m.d, &off);
+		mat_make(&m, &m.up[l], 4 * m.d, m.d, &off);
+		mat_make(&m, &m.down[l], m.d, 4 * m.d, &off);
+	}
+	mat_make(&m, &m.head, m.vocab, m.d, &off);
+	m.kcache = malloc(sizeof(float) * 2 * m.layers * m.ctx * m.d);
+	m.vcache = m.kcache + (size_t)m.layers * m.ctx * m.d;
+	for (size_t i = 0; i < 2 * (size_t)m.layers * m.ctx * m.d; i++)
+		m.kcache[i] = (float)((int)(rnd() % 2001) - 1000) / 1000.0f;
+	c.dev = dev;
+	c.x = accel_bo_map(iobo);
+	c.x_va = accel_bo_va(iobo);
+	c.y = (float *)((uint8_t *)c.x + 2 * 4 * m.d);
+	c.y_va = c.x_va + 2 * 4 * m.d;
+	h0 = malloc(sizeof(float) * m.d);
+	h = malloc(sizeof(float) * m.d);
+	logits = malloc(sizeof(float) * m.vocab);
+	want = malloc(sizeof(float) * m.vocab);
+	for (uint32_t i = 0; i < m.d; i++)
+		h0[i] = (float)((int)(rnd() % 2001) - 1000) / 1000.0f;
+	for (uint32_t s = 0; s < steps; s++) {
+		double t0 = now(), t;
+
+		memcpy(h, h0, sizeof(float) * m.d);	/* the same token each step */
+		c.device_ns = 0;
+		if (decode_step(&m, h, logits, dev_fn, &c)) {
+			printf("result: FAIL (a device GEMM failed)\n");
+			return 1;
+		}
+		t = now() - t0;
+		if (t < best)
+			best = t, best_dev = c.device_ns;
+	}
+	memcpy(h, h0, sizeof(float) * m.d);
+	decode_step(&m, h, want, ref_fn, NULL);
+	for (uint32_t i = 0; i < m.vocab; i++) {
+		maxerr = fmax(maxerr, fabs((double)logits[i] - want[i]));
+		scale = fmax(scale, fabs((double)want[i]));
+	}
+	printf("model: %u layers, d = %u, vocab %u, %u cached tokens, %.1f MiB of MXFP4 weights "
+	       "(with scales)\n", m.layers, m.d, m.vocab, m.ctx, m.weight_bytes / 1048576.0);
+	printf("decode step: %.1f ms (%.2f tokens/s), device GEMMs %.1f ms: %.2f GB/s of weights\n",
+	       best * 1e3, 1.0 / best, best_dev / 1e6, m.weight_bytes / best_dev);
+	/* the reference rounds each product of its own run: activations may round differently
+	 * to BF16 after a 1-ulp difference, so the check allows a little */
+	printf("logits: max |device - float64 reference| = %.3g (of max |logit| %.3g)\n", maxerr,
+	       scale);
+	printf("result: %s\n", maxerr <= 1e-3 * scale ? "PASS" : "FAIL");
+	if (csv)
+		printf("llm,mxfp4-%ux%u,%zu,%.0f\n", m.layers, m.d, m.weight_bytes, best_dev);
+	accel_bo_free(iobo);
+	accel_bo_free(wbo);
+	accel_close(dev);
+	return maxerr <= 1e-3 * scale ? 0 : 1;
+}
