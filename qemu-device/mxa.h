@@ -106,7 +106,8 @@ typedef struct MxaLane {
     struct MxaAsyncOp *head, *tail;
     uint64_t issued;        /* ops queued since the job started */
     uint64_t done;          /* ops finished (or dropped) */
-    uint64_t model_clock;   /* cycle model: when the last issued op ends (issuer only) */
+    uint64_t model_clock;   /* cycle model: when the engine can take the next op */
+    uint64_t model_done;    /* and when the last result of what was issued is ready */
     bool shutdown;
     uint32_t ctx;           /* the running job's context */
     uint64_t pt_root;
@@ -348,7 +349,8 @@ int mxa_block_end(MxaJob *job, const uint32_t *prog);
 
 /* mxa_timing.c */
 uint64_t mxa_timing_gemm(const MxaState *s, uint64_t m, uint64_t n, uint64_t k);
-uint64_t mxa_timing_lane_op(const MxaState *s, const MxaAsyncOp *op);
+void mxa_timing_lane_op(const MxaState *s, const MxaAsyncOp *op, uint64_t *busy,
+                        uint64_t *latency);
 
 /* mxa_tile.c */
 void mxa_tile_fini(MxaQueue *q);

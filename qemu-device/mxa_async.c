@@ -197,7 +197,7 @@ void mxa_lanes_job_start(MxaJob *job)
 
         qemu_mutex_lock(&lane->lock);
         lane->issued = lane->done = 0;
-        lane->model_clock = 0;
+        lane->model_clock = lane->model_done = 0;
         lane->error = 0;
         lane->ctx = job->desc.ctx;
         lane->pt_root = job->pt_root;
@@ -272,9 +272,15 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
     op->offset = job->cur_offset;
     op->header = job->cur_header;
     op->issue_cycle = job->cycles;
-    op->start_cycle = MAX(lane->model_clock, job->cycles);
-    op->done_cycle = op->start_cycle + mxa_timing_lane_op(job->q->dev, op);
-    lane->model_clock = op->done_cycle;
+    {
+        uint64_t busy, latency;
+
+        mxa_timing_lane_op(job->q->dev, op, &busy, &latency);
+        op->start_cycle = MAX(lane->model_clock, job->cycles);
+        op->done_cycle = op->start_cycle + latency;
+        lane->model_clock = op->start_cycle + busy;
+        lane->model_done = MAX(lane->model_done, op->done_cycle);
+    }
     op->seq = lane->issued++;
     if (lane->tail) {
         lane->tail->next = op;
@@ -300,7 +306,7 @@ int mxa_async_commit(MxaJob *job, unsigned cls)
         return -1;
     }
     g->mark[slot] = lane->issued;   /* only this thread changes 'issued' */
-    g->done_cycle[slot] = lane->model_clock;
+    g->done_cycle[slot] = lane->model_done;
     g->committed++;
     return 0;
 }
@@ -336,7 +342,7 @@ int mxa_async_drain(MxaJob *job, bool abortable)
     for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
         MxaLane *lane = &job->q->lanes[i];
 
-        if (mxa_lane_wait(job, lane, lane->issued, lane->model_clock, abortable)) {
+        if (mxa_lane_wait(job, lane, lane->issued, lane->model_done, abortable)) {
             ret = -1;
         } else if (i == MXA_GROUP_MMA) {
             mxa_acc_retire(job, lane->issued);
