@@ -332,7 +332,7 @@ int main(int argc, char **argv)
 		memcpy(h, h0, sizeof(float) * m.d);	/* the same token each step */
 		c.device_ns = 0;
 		if (decode_step(&m, h, logits, dev_fn, &c)) {
-			printf("result: FAIL (a device GEMM failed)\n");
+			printf("result: FAIL, a device GEMM failed\n");
 			return 1;
 		}
 		t = now() - t0;
