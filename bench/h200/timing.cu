@@ -7,7 +7,8 @@
  *   wgmma_thr   32 of them chained into one accumulator, commit, wait: cycles per wgmma
  *   bulk_lat    one TMA bulk copy global -> shared (cp.async.bulk ... complete_tx on an
  *               mbarrier, waited with try_wait.parity), per size
- *   bulk_thr    8 such copies in flight on 8 mbarriers: cycles per copy, per size
+ *   bulk_thr    256 such copies, up to 8 in flight on as many mbarriers (as many as 192
+ *               KiB of shared memory holds; the type column says how many): per copy
  *   mbar        mbarrier arrive + try_wait round trip of one thread
  * Output: CSV "probe,type,param,cycles" (param: N or bytes); run.sh adds the clocks.
  * Run on an H200: bench/h200/run.sh OUTDIR (writes OUTDIR/timing.csv).
@@ -317,8 +318,8 @@ int main(int argc, char **argv)
 	FILE *f = fopen(argc > 1 ? argv[1] : "timing.csv", "w");
 
 	CHECK(cudaMalloc(&dev, 64));
-	CHECK(cudaMalloc(&src, 64u << 20));
-	CHECK(cudaMemset(src, 1, 64u << 20));
+	CHECK(cudaMalloc(&src, 256u << 20));
+	CHECK(cudaMemset(src, 1, 256u << 20));
 	CHECK(cudaFuncSetAttribute(probe_bulk, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 << 10));
 	fprintf(f, "probe,type,param,cycles\n");
 	wgmma_rows<0>(f, tnames[0], dev);
@@ -326,12 +327,15 @@ int main(int argc, char **argv)
 	wgmma_rows<2>(f, tnames[2], dev);
 	wgmma_rows<3>(f, tnames[3], dev);
 	g_src = src;
-	for (uint32_t bytes = 1024; bytes <= (16u << 10); bytes *= 2) {
+	for (uint32_t bytes = 1024; bytes <= (64u << 10); bytes *= 2) {
 		g_bytes = bytes;
 		g_copies = 1, g_inflight = 1;
 		fprintf(f, "bulk_lat,-,%u,%lld\n", bytes, best_of(launch_bulk, dev));
-		g_copies = 256, g_inflight = 8;
-		fprintf(f, "bulk_thr,-,%u,%.1f\n", bytes, (double)best_of(launch_bulk, dev) / 256);
+		/* as many in flight as 192 KiB of shared memory holds, at most 8 */
+		g_inflight = (192u << 10) / bytes < 8 ? (int)((192u << 10) / bytes) : 8;
+		g_copies = 256;
+		fprintf(f, "bulk_thr,%d,%u,%.1f\n", g_inflight, bytes,
+			(double)best_of(launch_bulk, dev) / 256);
 	}
 	fprintf(f, "mbar,-,1,%.1f\n", (double)best_of(launch_mbar, dev) / 1000);
 	fclose(f);
