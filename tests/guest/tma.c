@@ -3,9 +3,9 @@
  * Guest kselftest "tma": per-queue SRAM, TMA tensor loads and stores through tensor
  * maps (rank 1-5, out-of-bounds fill with zero or NaN, negative coordinates, swizzle),
  * mbarriers with transaction counts (phases and parity driven by registers in a loop),
- * WGMMA on SRAM operands fed by TMA in a K loop (exact against the host), and the errors for bad maps, SRAM ranges, mbarrier
- * misuse, accumulator hazards and overwritten WGMMA operands; and the cycle model's TMA
- * against the H200. Tensor maps built by
+ * WGMMA on SRAM operands fed by TMA in a K loop (exact against the host), the errors
+ * for bad maps, SRAM ranges, mbarrier misuse, accumulator hazards and overwritten WGMMA
+ * operands, and the cycle model's TMA against the H200. Tensor maps built by
  * accel_tensor_map_encode() are the device's maps, byte for byte, and load alike.
  */
 #include "mxa_test.h"
