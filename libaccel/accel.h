@@ -580,7 +580,10 @@ struct accel_gemm_desc {
  * struct accel_gemm_plan - what accel_gemm_plan() chose.
  * @algo: ACCEL_GEMM_ALGO_COMMAND or _PIPELINE. @why: for the command, why not the
  *	pipeline (a static string; "" for the pipeline).
- * @sched: ACCEL_GEMM_SCHED_INTRAWAVE or _INTERWAVE.
+ * @sched: ACCEL_GEMM_SCHED_INTRAWAVE or _INTERWAVE: for the command a strategy of the
+ *	engine when K > 256 (numerics.rst "Scheduling policies"; AUTO picks intrawave, or
+ *	interwave for FAST with few output tiles); for the pipeline only the WGMMAs' flag,
+ *	which selects the same strategy (a WGMMA's K is one chunk).
  * @stages, @tile_m, @tile_n: pipeline shape; @k_step: K elements per WGMMA (32 bytes);
  *	@k_stage: K elements per stage; @k_iters: stage loads per output tile (K padded
  *	with zero-filled boxes up to a multiple of @stages); @sram_bytes: SRAM used.

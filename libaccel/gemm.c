@@ -261,9 +261,13 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 		p.algo = ACCEL_GEMM_ALGO_COMMAND;
 		p.why = why;
 		p.accum = d->numerics == ACCEL_GEMM_NUM_FAST ? 1 : 0;
-		/* interwave when there are few 64 x 64 output tiles to share (memory bound) */
+		/*
+		 * FAST: interwave when there are few 64 x 64 output tiles to share (memory
+		 * bound). EXACT: intrawave, which proves most sums with SIMD where interwave
+		 * combines exact partial sums with TwoSum (numerics.rst: it is slower here).
+		 */
 		p.sched = d->sched ? d->sched :
-			  tiles < 8 ? ACCEL_GEMM_SCHED_INTERWAVE : ACCEL_GEMM_SCHED_INTRAWAVE;
+			  p.accum && tiles < 8 ? ACCEL_GEMM_SCHED_INTERWAVE : ACCEL_GEMM_SCHED_INTRAWAVE;
 	} else {
 		uint32_t ks = wgmma_k_step(d->type_a, d->type_b);
 		uint32_t slices = (d->k + ks - 1) / ks, kw = slices >= 2 ? 2 : 1;
@@ -289,10 +293,8 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 		p.stages = st;
 		p.k_iters = (t + st - 1) / st * st;
 		p.sram_bytes = st * stage_bytes + p.tile_m * p.tile_n * 4 + 16 * (st + 1);
-		/* intrawave when the WGMMA's 64 x N output splits among the engine's
-		 * threads; interwave (threads share the K chunk) for narrow N */
-		p.sched = d->sched ? d->sched :
-			  p.tile_n >= 64 ? ACCEL_GEMM_SCHED_INTRAWAVE : ACCEL_GEMM_SCHED_INTERWAVE;
+		/* a WGMMA's K is one chunk: both policies run it the same way */
+		p.sched = d->sched ? d->sched : ACCEL_GEMM_SCHED_INTRAWAVE;
 	}
 	*plan = p;
 	return 0;
