@@ -341,6 +341,22 @@ static ssize_t host_mem_mb_show(struct device *dev, struct device_attribute *att
 }
 static DEVICE_ATTR_RO(host_mem_mb);
 
+/* How long an MBAR_WAIT may wait before the job fails (the mbar-timeout-us property). */
+static ssize_t mbar_timeout_us_show(struct device *dev, struct device_attribute *attr,
+				    char *buf)
+{
+	struct mxa_device *mdev = mxa_from_dev(dev);
+	u32 v = 0;
+	int idx;
+
+	if (drm_dev_enter(&mdev->drm, &idx)) {
+		v = mxa_read(mdev, MXA_REG_MBAR_TIMEOUT_US);
+		drm_dev_exit(idx);
+	}
+	return sysfs_emit(buf, "%u\n", v);
+}
+static DEVICE_ATTR_RO(mbar_timeout_us);
+
 static ssize_t hw_version_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
 	u32 v = mxa_from_dev(dev)->hw_version;
@@ -361,6 +377,7 @@ static struct attribute *mxa_attrs[] = {
 	&dev_attr_num_queues.attr,
 	&dev_attr_num_cores.attr,
 	&dev_attr_host_mem_mb.attr,
+	&dev_attr_mbar_timeout_us.attr,
 	&dev_attr_hw_version.attr,
 	&dev_attr_uapi_version.attr,
 	NULL

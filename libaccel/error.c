@@ -205,7 +205,19 @@ int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 			 reasons[r->err_info] : "unknown reason",
 			 part && r->err_addr < 7 ? ": " : "",
 			 part && r->err_addr < 7 ? parts[r->err_addr] : "");
-	} else if (r->error == MXA_ERR_BAD_REGISTER || r->error == MXA_ERR_MBARRIER) {
+	} else if (r->error == MXA_ERR_MBARRIER) {
+		static const char *const reasons[] = {
+			[MXA_MBAR_ERR_UNINIT] = "not initialised by MBAR_INIT",
+			[MXA_MBAR_ERR_ARRIVALS] = "more arrivals than its count in one phase",
+			[MXA_MBAR_ERR_DEADLOCK] = "waiting for a phase nothing can complete",
+			[MXA_MBAR_ERR_TX] = "transaction count out of range",
+			[MXA_MBAR_ERR_TIMEOUT] = "the phase did not complete within mbar-timeout-us",
+		};
+
+		snprintf(why, sizeof(why), "%s at SRAM 0x%" PRIx64 ": %s", accel_strerror((int)r->error),
+			 r->err_addr, r->err_info < sizeof(reasons) / sizeof(reasons[0]) &&
+			 reasons[r->err_info] ? reasons[r->err_info] : "unknown reason");
+	} else if (r->error == MXA_ERR_BAD_REGISTER) {
 		snprintf(why, sizeof(why), "%s (info %u)", accel_strerror((int)r->error),
 			 r->err_info);
 	} else {

@@ -159,6 +159,7 @@ static uint64_t mxa_mmio_read(void *opaque, hwaddr addr, unsigned size)
     case MXA_REG_CYCLE_MHZ:     val = s->cycle_mhz; break;
     case MXA_REG_TLB_STATUS:    val = mxa_tlb_busy(s) ? MXA_TLB_STATUS_BUSY : 0; break;
     case MXA_REG_HOST_MEM_MB:   val = s->max_host_mem_mb; break;
+    case MXA_REG_MBAR_TIMEOUT_US: val = s->mbar_timeout_us; break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "mxa: read of unknown register 0x%" HWADDR_PRIx "\n",
                       addr);
@@ -350,6 +351,7 @@ static const Property mxa_properties[] = {
     DEFINE_PROP_UINT32("irq-coalesce", MxaState, irq_coalesce, 32),
     /* host memory for staging math operands, all queues together (job error beyond) */
     DEFINE_PROP_UINT32("max-host-mem-mb", MxaState, max_host_mem_mb, 4096),
+    DEFINE_PROP_UINT32("mbar-timeout-us", MxaState, mbar_timeout_us, MXA_SEM_MAX_TIMEOUT_US),
     /* tests only: the TLB generation to start from (near 2^64: the wrap) */
     DEFINE_PROP_UINT64("x-tlb-gen", MxaState, tlb_gen_start, 0),
     /* tests only: each DMA run waits this long between translation and copy */

@@ -232,7 +232,7 @@ static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
                 return mxa_async_drain(job, true) ? -1 :
                        mxa_job_fail(job, MXA_ERR_MBARRIER, addr, MXA_MBAR_ERR_DEADLOCK);
             }
-        } else if (get_clock() - start > (int64_t)MXA_SEM_MAX_TIMEOUT_US * 1000) {
+        } else if (get_clock() - start > (int64_t)q->dev->mbar_timeout_us * 1000) {
             why = MXA_MBAR_ERR_TIMEOUT;
         }
         if (why || qatomic_read(&q->abort)) {

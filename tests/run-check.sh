@@ -58,10 +58,11 @@ mxa_step "guest tests with two mxa devices (console log: $build/guest-2dev-conso
 boot guest-2dev "prime" --devices 2
 require guest-2dev prime prime.another_device "two-device boot"
 
-mxa_step "guest tests with -device mxa,max-host-mem-mb=64 (console log: $build/guest-limits-console.log)"
-boot guest-limits "errors_classes" --device-args max-host-mem-mb=64
+mxa_step "guest tests with -device mxa,max-host-mem-mb=64,mbar-timeout-us=100000 (console log: $build/guest-limits-console.log)"
+boot guest-limits "errors_classes tma" --device-args max-host-mem-mb=64,mbar-timeout-us=100000
 require guest-limits errors_classes errors_classes.gemm_beyond_the_host_memory_budget \
 	"max-host-mem-mb=64 boot"
+require guest-limits tma tma.mbar_wait_times_out "mbar-timeout-us=100000 boot"
 
 mxa_step "guest tests with -device mxa,timeline=$build/timeline.json (console log: $build/guest-timeline-console.log)"
 rm -f "$build/timeline.json"

@@ -435,7 +435,8 @@ struct mxa_tensor_map {
 #define MXA_MBAR_ERR_ARRIVALS	2	/* more arrivals than the count */
 #define MXA_MBAR_ERR_DEADLOCK	3	/* waiting on a phase nothing can complete */
 #define MXA_MBAR_ERR_TX		4	/* transaction count out of range */
-#define MXA_MBAR_ERR_TIMEOUT	5	/* not completed within MXA_SEM_MAX_TIMEOUT_US */
+#define MXA_MBAR_ERR_TIMEOUT	5	/* not completed within the mbar-timeout-us property
+					 * (MXA_REG_MBAR_TIMEOUT_US, default MXA_SEM_MAX_TIMEOUT_US) */
 
 #define MXA_REG_SET_DWORDS	4
 #define MXA_REG_ADD_DWORDS	4

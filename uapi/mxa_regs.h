@@ -48,6 +48,7 @@
 #define MXA_REG_CYCLE_MHZ	0x004c	/* RO: clock of the cycle model, in MHz */
 #define MXA_REG_TLB_STATUS	0x0050	/* RO: MXA_TLB_STATUS_* */
 #define MXA_REG_HOST_MEM_MB	0x0054	/* RO: MiB the device may stage math operands in */
+#define MXA_REG_MBAR_TIMEOUT_US	0x0058	/* RO: how long an MBAR_WAIT waits (MXA_MBAR_ERR_TIMEOUT) */
 
 #define MXA_CONTROL_RESET	(1u << 0)	/* write 1: global reset; reads back 0 when done */
 #define MXA_CONTROL_ENABLE	(1u << 1)	/* queues fetch only while set */

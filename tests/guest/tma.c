@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "accel.h"
 #include "accel_test.h"
@@ -668,6 +669,49 @@ TEST_F(tma, cycle_model_matches_the_h200)
 			TH_LOG("%u KiB: modelled %.0f cycles, H200 %.0f", runs[i].rows, model,
 			       runs[i].h200);
 	}
+}
+
+/*
+ * An MBAR_WAIT that waits longer than the device's mbar-timeout-us fails the job with
+ * MXA_MBAR_ERR_TIMEOUT at the wait (not a deadlock: the copy engine is busy). The
+ * load waits behind 64 COPYs of 64 MiB on the copy engine (8 GiB moved: at least 250 ms
+ * at 32 GB/s); the boot with mbar-timeout-us=100000 (100 ms) runs this, others skip it.
+ */
+TEST_F(tma, mbar_wait_times_out)
+{
+	struct accel_tma ld = { .map = self->va, .sram = 0, .mbar = MBAR };
+	struct accel_bo *big;
+	struct accel_prog *p = self->prog;
+	char buf[32];
+	long timeout;
+	size_t at;
+	FILE *f = fopen("/sys/class/accel/accel0/device/mxa/mbar_timeout_us", "r");
+
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(buf, sizeof(buf), f));
+	fclose(f);
+	timeout = strtol(buf, NULL, 10);
+	ASSERT_LT(0, timeout);
+	if (timeout > 100000)
+		SKIP(return, "mbar-timeout-us %ld: the boot with mbar-timeout-us=100000 runs this",
+		     timeout);
+	ASSERT_EQ(0, accel_bo_alloc(self->dev, 128u << 20, &big));
+	map2(&self->maps[0], self->va + IN_OFF, 256, 64, 4, 256, 64);
+	accel_prog_reset(p);
+	for (int c = 0; c < 64; c++)
+		accel_prog_copy(p, accel_bo_va(big) + (64u << 20), 0, accel_bo_va(big), 0,
+				64u << 20, 0);
+	accel_prog_mbar_init(p, MBAR, 1);
+	accel_prog_mbar_arrive(p, MBAR, 64 << 10);
+	accel_prog_tma(p, 0, &ld);
+	at = accel_prog_size(p);
+	accel_prog_mbar_wait(p, MBAR, 0, 0);
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_MBARRIER, self->r.error);
+	EXPECT_EQ(MXA_MBAR_ERR_TIMEOUT, self->r.err_info);
+	EXPECT_EQ(at, self->r.err_offset);
+	EXPECT_EQ(MBAR, self->r.err_addr);
+	accel_bo_free(big);
 }
 
 TEST_F(tma, wgmma_accumulator_hazard)
