@@ -82,6 +82,24 @@ typedef struct MxaTile {
 
 typedef struct MxaMbarTime MxaMbarTime;
 
+/*
+ * Every parameter of the cycle model (mxa_timing.c: the presets, chosen by the device's
+ * "timing" property; Documentation/device.rst "Timing and the cycle model").
+ */
+typedef struct MxaTiming {
+    const char *name;
+    uint32_t cycle_mhz;         /* the clock the cycles are counted in */
+    /* command processor: per command */
+    uint32_t nop, reg, loop, group, timestamp, fence_write, sem, mbar, async_issue, mma;
+    uint32_t tile_setup, tile_bytes_per_cycle, cvt_setup, cvt_elems_per_cycle;
+    uint32_t gemm_macs_per_cycle, gemm_base, tmm_macs_per_cycle, tmm_base;
+    /* copy engine */
+    uint32_t copy_setup, copy_bytes_per_cycle;
+    uint32_t tma_bytes_per_cycle, tma_latency_base, tma_latency_min;
+    /* math engine */
+    uint32_t wgmma_busy_base, wgmma_latency_base;
+} MxaTiming;
+
 /* A GEMM operand's host staging buffer, kept by the thread that runs GEMMs (a queue's
  * command processor, its math lane) between jobs (mxa_math.c). */
 typedef struct MxaStage {
@@ -163,7 +181,9 @@ struct MxaState {
     /* properties */
     uint32_t num_queues;
     uint32_t num_cores;
-    uint32_t cycle_mhz;
+    uint32_t cycle_mhz;     /* 0: the timing preset's */
+    char *timing_name;      /* the "timing" property: a preset of mxa_timing.c */
+    const MxaTiming *timing;
     uint32_t spin_ns;       /* command processor waits on lanes/mbarriers spin first */
     uint32_t lane_spin_ns;  /* an idle lane spins for the next op first */
     uint32_t irq_coalesce;  /* at most this many completions per queue interrupt */
@@ -323,9 +343,6 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd);
 int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op);
 
 /* mxa_math.c */
-/* Nominal multiply-accumulates per cycle of one engine core (cycle model). */
-#define MXA_MACS_PER_CYCLE_PER_CORE 1024
-#define MXA_MODEL_MATH_UNITS 2ull   /* of the cycle model, not the host's engine threads */
 int mxa_exec_gemm(MxaJob *job, const uint32_t *args);
 struct mxe_gemm_desc;
 void mxa_numerics_apply(MxaState *s, struct mxe_gemm_desc *g);
@@ -349,6 +366,7 @@ int mxa_block_check(MxaJob *job, const struct mxa_isa_cmd *d);
 int mxa_block_end(MxaJob *job, const uint32_t *prog);
 
 /* mxa_timing.c */
+const MxaTiming *mxa_timing_preset(const char *name);
 uint64_t mxa_timing_gemm(const MxaState *s, uint64_t m, uint64_t n, uint64_t k);
 void mxa_timing_lane_op(const MxaState *s, const MxaAsyncOp *op, uint64_t *busy,
                         uint64_t *latency);

@@ -29,7 +29,6 @@
 #include "trace.h"
 
 enum {
-    MXA_CYCLES_ASYNC_ISSUE = 4,
     MXA_COPY_CHUNK = 64 * 1024,
     MXA_WAIT_POLL_MS = 10,     /* waits re-check the abort flag this often */
 };
@@ -290,7 +289,7 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
     lane->tail = op;
     qemu_cond_broadcast(&lane->cond);
     qemu_mutex_unlock(&lane->lock);
-    job->cycles += MXA_CYCLES_ASYNC_ISSUE;
+    job->cycles += job->q->dev->timing->async_issue;
     return 0;
 }
 

@@ -27,13 +27,6 @@
 #include "trace.h"
 
 enum {
-    MXA_CYCLES_NOP = 1,
-    MXA_CYCLES_FENCE_WRITE = 16,
-    MXA_CYCLES_TIMESTAMP = 8,
-    MXA_CYCLES_REG = 1,
-    MXA_CYCLES_LOOP = 1,
-    MXA_CYCLES_GROUP = 1,
-    MXA_CYCLES_SEM = 16,
     MXA_SEM_POLL_MAX_US = 1000,
 };
 
@@ -189,7 +182,7 @@ static int mxa_exec_sem_wait(MxaJob *job, const uint32_t *cmd)
     }
     smp_mb();   /* what the signaller wrote before the semaphore is visible now */
     /* the signal comes from another queue, whose clock is not this one's: a fixed cost */
-    job->cycles += MXA_CYCLES_SEM;
+    job->cycles += job->q->dev->timing->sem;
     return 0;
 }
 
@@ -206,7 +199,7 @@ static int mxa_exec_sem_signal(MxaJob *job, const uint32_t *cmd, uint32_t flags)
         return -1;
     }
     smp_mb();
-    job->cycles += MXA_CYCLES_SEM;
+    job->cycles += job->q->dev->timing->sem;
     if (!(flags & MXA_SEM_F_ADD)) {
         return mxa_exec_write64(job, va, value);
     }
@@ -293,7 +286,7 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
     }
     switch (op) {
     case MXA_OP_NOP:
-        job->cycles += MXA_CYCLES_NOP;
+        job->cycles += job->q->dev->timing->nop;
         return 0;
     case MXA_OP_FENCE_WRITE:
         /* every earlier command, asynchronous ones included, is complete */
@@ -301,17 +294,17 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
             return -1;
         }
         smp_mb();
-        job->cycles += MXA_CYCLES_FENCE_WRITE;
+        job->cycles += job->q->dev->timing->fence_write;
         return mxa_exec_write64(job, mxa_arg64(cmd, 1), mxa_arg64(cmd, 3));
     case MXA_OP_TIMESTAMP:
-        job->cycles += MXA_CYCLES_TIMESTAMP;
+        job->cycles += job->q->dev->timing->timestamp;
         return mxa_exec_write64(job, mxa_arg64(cmd, 1), get_clock());
     case MXA_OP_REG_SET:
         if (mxa_check_reg(job, cmd[1])) {
             return -1;
         }
         mxa_reg_write(job, cmd[1], mxa_arg64(cmd, 2));
-        job->cycles += MXA_CYCLES_REG;
+        job->cycles += job->q->dev->timing->reg;
         return 0;
     case MXA_OP_REG_ADD:
         if (mxa_job_check_regs3(job, cmd[1])) {
@@ -319,7 +312,7 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
         }
         mxa_reg_write(job, MXA_REG_A(cmd[1]), mxa_job_reg(job, MXA_REG_B(cmd[1])) +
                       mxa_job_reg(job, MXA_REG_C(cmd[1])) + mxa_arg64(cmd, 2));
-        job->cycles += MXA_CYCLES_REG;
+        job->cycles += job->q->dev->timing->reg;
         return 0;
     case MXA_OP_REG_LOAD:
         if (mxa_check_reg(job, cmd[1]) ||
@@ -327,19 +320,19 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
             return -1;
         }
         mxa_reg_write(job, cmd[1], value);
-        job->cycles += MXA_CYCLES_FENCE_WRITE;
+        job->cycles += job->q->dev->timing->fence_write;
         return 0;
     case MXA_OP_REG_STORE:
         if (mxa_check_reg(job, cmd[1])) {
             return -1;
         }
-        job->cycles += MXA_CYCLES_FENCE_WRITE;
+        job->cycles += job->q->dev->timing->fence_write;
         return mxa_exec_write64(job, mxa_arg64(cmd, 2), mxa_job_reg(job, cmd[1]));
     case MXA_OP_LOOP:
         if (mxa_check_reg(job, cmd[2])) {
             return -1;
         }
-        job->cycles += MXA_CYCLES_LOOP;
+        job->cycles += job->q->dev->timing->loop;
         value = (uint64_t)cmd[1] + mxa_job_reg(job, cmd[2]);
         if (value < cmd[1]) {
             value = UINT64_MAX;     /* the budget stops it */
@@ -356,7 +349,7 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
         if (!job->loop_depth) {
             return mxa_job_fail(job, MXA_ERR_LOOP_NESTING, 0, 0);
         }
-        job->cycles += MXA_CYCLES_LOOP;
+        job->cycles += job->q->dev->timing->loop;
         if (job->loops[job->loop_depth - 1].remaining) {
             job->loops[job->loop_depth - 1].remaining--;
             *next = job->loops[job->loop_depth - 1].body;
@@ -372,17 +365,17 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
         if (flags >= MXA_GROUP_CLASSES) {
             return mxa_job_fail(job, MXA_ERR_BAD_CLASS, 0, flags);
         }
-        job->cycles += MXA_CYCLES_GROUP;
+        job->cycles += job->q->dev->timing->group;
         return mxa_async_commit(job, flags);
     case MXA_OP_WAIT_GROUP:
         if (flags >= MXA_GROUP_CLASSES) {
             return mxa_job_fail(job, MXA_ERR_BAD_CLASS, 0, flags);
         }
-        job->cycles += MXA_CYCLES_GROUP;
+        job->cycles += job->q->dev->timing->group;
         return mxa_async_wait_group(job, flags, cmd[1]);
     case MXA_OP_FENCE:
         trace_mxa_fence(job->q->index, job->cur_offset);
-        job->cycles += MXA_CYCLES_GROUP;
+        job->cycles += job->q->dev->timing->group;
         return 0;
     case MXA_OP_COPY:
         return mxa_exec_copy(job, cmd);

@@ -282,9 +282,13 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
         error_setg(errp, "mxa: cores must be in 1..256");
         return;
     }
-    if (s->cycle_mhz < 1) {
-        error_setg(errp, "mxa: cycle-mhz must be >= 1");
+    s->timing = mxa_timing_preset(s->timing_name);
+    if (!s->timing) {
+        error_setg(errp, "mxa: timing must be mxa or h200");
         return;
+    }
+    if (!s->cycle_mhz) {
+        s->cycle_mhz = s->timing->cycle_mhz;
     }
     if (!mxa_timeline_open(s, errp)) {
         return;
@@ -345,7 +349,8 @@ static void mxa_device_reset(DeviceState *dev)
 static const Property mxa_properties[] = {
     DEFINE_PROP_UINT32("queues", MxaState, num_queues, 4),
     DEFINE_PROP_UINT32("cores", MxaState, num_cores, 2),
-    DEFINE_PROP_UINT32("cycle-mhz", MxaState, cycle_mhz, 1000),
+    DEFINE_PROP_UINT32("cycle-mhz", MxaState, cycle_mhz, 0),
+    DEFINE_PROP_STRING("timing", MxaState, timing_name),
     DEFINE_PROP_UINT32("spin-ns", MxaState, spin_ns, MXA_SPIN_NS),
     DEFINE_PROP_UINT32("lane-spin-ns", MxaState, lane_spin_ns, MXA_SPIN_NS),
     DEFINE_PROP_UINT32("irq-coalesce", MxaState, irq_coalesce, 32),

@@ -24,15 +24,6 @@
 
 QEMU_BUILD_BUG_ON(MXA_TILE_CLASSES > 0x7f);
 
-enum {
-    MXA_CYCLES_TILE_SETUP = 16,
-    MXA_TILE_BYTES_PER_CYCLE = 128,
-    MXA_CYCLES_MMA = 8,
-    MXA_CYCLES_CVT_SETUP = 8,
-    MXA_CVT_ELEMS_PER_CYCLE = 64,
-    MXA_TMM_MACS_PER_CYCLE = 4096,
-};
-
 static uint32_t mxa_tile_capacity(unsigned cls)
 {
     switch (cls) {
@@ -246,8 +237,8 @@ int mxa_exec_tile(MxaJob *job, const uint32_t *cmd, bool load)
             }
         }
     }
-    job->cycles += MXA_CYCLES_TILE_SETUP +
-                   (uint64_t)rows * row_bytes / MXA_TILE_BYTES_PER_CYCLE;
+    job->cycles += job->q->dev->timing->tile_setup +
+                   (uint64_t)rows * row_bytes / job->q->dev->timing->tile_bytes_per_cycle;
     return 0;
 fail:
     if (load) {
@@ -364,7 +355,7 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     if (mx_b) {
         mxa_tile_release(job, src[3]);
     }
-    job->cycles += m * n * k / (MXA_TMM_MACS_PER_CYCLE * MXA_MODEL_MATH_UNITS) + 8;
+    job->cycles += m * n * k / s->timing->tmm_macs_per_cycle + s->timing->tmm_base;
     return 0;
 }
 
@@ -464,7 +455,7 @@ int mxa_exec_mma(MxaJob *job, const uint32_t *cmd)
         memcpy(job->q->sram + d, g.d, dbytes);
         g_free(buf);
     }
-    job->cycles += MXA_CYCLES_MMA;
+    job->cycles += job->q->dev->timing->mma;
     return 0;
 }
 
@@ -542,6 +533,6 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd)
         }
     }
     g_free(sbuf);
-    job->cycles += MXA_CYCLES_CVT_SETUP + n / MXA_CVT_ELEMS_PER_CYCLE;
+    job->cycles += job->q->dev->timing->cvt_setup + n / job->q->dev->timing->cvt_elems_per_cycle;
     return err ? mxa_engine_fail(job, err, src) : 0;
 }

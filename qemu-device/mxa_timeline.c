@@ -49,6 +49,10 @@ bool mxa_timeline_open(MxaState *s, Error **errp)
     s->timeline_opened = true;
     s->timeline_t0 = get_clock();
     fprintf(s->timeline, "[\n");
+    /* what the modelled tracks count in */
+    fprintf(s->timeline, "{\"name\":\"cycle model\",\"ph\":\"i\",\"s\":\"g\",\"pid\":%u,"
+            "\"tid\":0,\"ts\":0,\"args\":{\"timing\":\"%s\",\"cycle_mhz\":%u}},\n",
+            MXA_TIMELINE_MODEL_PID, s->timing->name, s->cycle_mhz);
     for (unsigned q = 0; q < s->num_queues; q++) {
         for (unsigned model = 0; model < 2; model++) {
             unsigned pid = q + (model ? MXA_TIMELINE_MODEL_PID : 0);

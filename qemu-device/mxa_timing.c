@@ -9,40 +9,63 @@
  * the command processor's clock to the modelled completion of what they wait for
  * (WAIT_GROUP: the group's last op; MBAR_WAIT: the last arrival or transaction of the
  * phase), never by host time, so a job's cycles are a function of its program and
- * sizes: the same at any host load, thread count or numerics mode. The modelled math
- * engine has MXA_MODEL_MATH_UNITS units whatever the "cores" property (the engine's
- * host threads) says.
+ * sizes: the same at any host load, thread count or numerics mode (the math costs are
+ * the model's, whatever the "cores" property, the engine's host threads, says).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
 #include "mxa.h"
 
-enum {
-    MXA_CYCLES_COPY_SETUP = 32,
-    MXA_COPY_BYTES_PER_CYCLE = 64,
-    /*
-     * TMA, measured on an H200 (bulk copies, bench/h200/timing.csv): 96 bytes a cycle
-     * through the copy engine, the box in shared memory 700 + bytes / 96 cycles after
-     * the start, never sooner than 784.
-     */
-    MXA_TMA_BYTES_PER_CYCLE = 96,
-    MXA_TMA_LATENCY_BASE = 700,
-    MXA_TMA_LATENCY_MIN = 784,
-    MXA_CYCLES_GEMM = 1,
-    /*
-     * WGMMA, measured on an H200 (bench/h200/timing.csv): the same time for every type
-     * at a given N (K is 32 bytes): the math engine is busy N/2 + 4 cycles and the
-     * result is ready N/2 + 123 cycles after the start.
-     */
-    MXA_WGMMA_BUSY_BASE = 4,
-    MXA_WGMMA_LATENCY_BASE = 123,
+/*
+ * The presets. "mxa" (the default): the engines' costs measured on an H200
+ * (bench/h200/timing.csv: WGMMA busy N/2 + 4 and ready after N/2 + 123 cycles, the same
+ * for every type; TMA 96 bytes a cycle and ready after max(784, 700 + bytes / 96)), the
+ * command processor's nominal (one cycle for control, 16 for a memory round trip),
+ * counted at 1000 MHz. "h200": the same at the H200's SM clock (1980 MHz) with the
+ * mbarrier round trip it measured (arrive + wait: 51 cycles, 25 each).
+ */
+static const MxaTiming mxa_timing_presets[] = {
+    {
+        .name = "mxa", .cycle_mhz = 1000,
+        .nop = 1, .reg = 1, .loop = 1, .group = 1, .timestamp = 8, .fence_write = 16,
+        .sem = 16, .mbar = 2, .async_issue = 4, .mma = 8,
+        .tile_setup = 16, .tile_bytes_per_cycle = 128, .cvt_setup = 8,
+        .cvt_elems_per_cycle = 64,
+        .gemm_macs_per_cycle = 2048, .gemm_base = 1, .tmm_macs_per_cycle = 8192,
+        .tmm_base = 8,
+        .copy_setup = 32, .copy_bytes_per_cycle = 64,
+        .tma_bytes_per_cycle = 96, .tma_latency_base = 700, .tma_latency_min = 784,
+        .wgmma_busy_base = 4, .wgmma_latency_base = 123,
+    },
+    {
+        .name = "h200", .cycle_mhz = 1980,
+        .nop = 1, .reg = 1, .loop = 1, .group = 1, .timestamp = 8, .fence_write = 16,
+        .sem = 16, .mbar = 25, .async_issue = 4, .mma = 8,
+        .tile_setup = 16, .tile_bytes_per_cycle = 128, .cvt_setup = 8,
+        .cvt_elems_per_cycle = 64,
+        .gemm_macs_per_cycle = 2048, .gemm_base = 1, .tmm_macs_per_cycle = 8192,
+        .tmm_base = 8,
+        .copy_setup = 32, .copy_bytes_per_cycle = 64,
+        .tma_bytes_per_cycle = 96, .tma_latency_base = 700, .tma_latency_min = 784,
+        .wgmma_busy_base = 4, .wgmma_latency_base = 123,
+    },
 };
+
+const MxaTiming *mxa_timing_preset(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(mxa_timing_presets); i++) {
+        if (!strcmp(name ? name : "mxa", mxa_timing_presets[i].name)) {
+            return &mxa_timing_presets[i];
+        }
+    }
+    return NULL;
+}
 
 /* A GEMM of @m x @n x @k on the device's engine cores. */
 uint64_t mxa_timing_gemm(const MxaState *s, uint64_t m, uint64_t n, uint64_t k)
 {
-    return m * n * k / (MXA_MACS_PER_CYCLE_PER_CORE * MXA_MODEL_MATH_UNITS) + MXA_CYCLES_GEMM;
+    return m * n * k / s->timing->gemm_macs_per_cycle + s->timing->gemm_base;
 }
 
 /*
@@ -52,21 +75,22 @@ uint64_t mxa_timing_gemm(const MxaState *s, uint64_t m, uint64_t n, uint64_t k)
 void mxa_timing_lane_op(const MxaState *s, const MxaAsyncOp *op, uint64_t *busy,
                         uint64_t *latency)
 {
+    const MxaTiming *t = s->timing;
     const struct mxa_isa_gemm *g;
 
     switch (MXA_CMD_OPCODE(op->header)) {
     case MXA_OP_COPY:
-        *busy = MXA_CYCLES_COPY_SETUP + op->len / MXA_COPY_BYTES_PER_CYCLE;
+        *busy = t->copy_setup + op->len / t->copy_bytes_per_cycle;
         break;
     case MXA_OP_TMA_LOAD:
     case MXA_OP_TMA_STORE:
-        *busy = 1 + op->len / MXA_TMA_BYTES_PER_CYCLE;
-        *latency = MAX(MXA_TMA_LATENCY_MIN, MXA_TMA_LATENCY_BASE + op->len / MXA_TMA_BYTES_PER_CYCLE);
+        *busy = 1 + op->len / t->tma_bytes_per_cycle;
+        *latency = MAX(t->tma_latency_min, t->tma_latency_base + op->len / t->tma_bytes_per_cycle);
         return;
     case MXA_OP_WGMMA:
     case MXA_OP_WGMMA_DESC:  /* N = cmd[2] */
-        *busy = op->cmd[2] / 2 + MXA_WGMMA_BUSY_BASE;
-        *latency = op->cmd[2] / 2 + MXA_WGMMA_LATENCY_BASE;
+        *busy = op->cmd[2] / 2 + t->wgmma_busy_base;
+        *latency = op->cmd[2] / 2 + t->wgmma_latency_base;
         return;
     case MXA_OP_GEMM:
         g = (const struct mxa_isa_gemm *)&op->cmd[1];

@@ -31,7 +31,6 @@ QEMU_BUILD_BUG_ON(sizeof(struct mxa_tensor_map) != 128);
 #define MXA_TMA_MAX_STRIDE (1ull << 40)
 
 enum {
-    MXA_CYCLES_MBAR = 2,
     MXA_MBAR_POLL_MS = 10,
 };
 
@@ -263,7 +262,7 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
     MxaMbar *m;
     int ret = 0;
 
-    job->cycles += MXA_CYCLES_MBAR;
+    job->cycles += job->q->dev->timing->mbar;
     if (op == MXA_OP_MBAR_WAIT) {
         if (cmd[2] & ~0xff01u || ((cmd[2] >> 8) & 0xff) >= MXA_NUM_REGS) {
             return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, addr, cmd[2]);

@@ -64,10 +64,10 @@ require guest-limits errors_classes errors_classes.gemm_beyond_the_host_memory_b
 	"max-host-mem-mb=64 boot"
 require guest-limits tma tma.mbar_wait_times_out "mbar-timeout-us=100000 boot"
 
-mxa_step "guest tests with -device mxa,timeline=$build/timeline.json (console log: $build/guest-timeline-console.log)"
+mxa_step "guest tests with -device mxa,timeline=$build/timeline.json,timing=h200 (console log: $build/guest-timeline-console.log)"
 rm -f "$build/timeline.json"
-boot guest-timeline "tma async" --device-args "timeline=$(realpath -m "$build")/timeline.json"
-"$(dirname "$0")/host/check-timeline.py" "$build/timeline.json" >"$tapdir/guest-timeline/timeline.tap"
+boot guest-timeline "tma async" --device-args "timeline=$(realpath -m "$build")/timeline.json,timing=h200"
+"$(dirname "$0")/host/check-timeline.py" "$build/timeline.json" h200 >"$tapdir/guest-timeline/timeline.tap"
 echo $? >"$tapdir/guest-timeline/timeline.rc"
 echo timeline >>"$tapdir/guest-timeline/EXPECTED"
 

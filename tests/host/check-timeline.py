@@ -7,7 +7,7 @@ make check boots a guest with the device writing build/timeline.json and runs th
 JSON, the host-time and modelled-time tracks of each queue, spans of every engine
 (command processor, math, copy) and of the commands each runs, and the overlap of the
 copy engine with the math engine in modelled time (a pipelined K loop). usage:
-check-timeline.py FILE
+check-timeline.py FILE [PRESET]   (PRESET: the timing preset the device was given)
 """
 import json, sys
 
@@ -39,8 +39,12 @@ for tid, kinds in want.items():
     check(kinds <= seen, "timeline: engine %d (%s) shows %s" % (tid, ["command processor", "math engine", "copy engine"][tid],
                                                                 ", ".join(sorted(kinds - seen)) or "every kind asked for")
           + ("" if kinds <= seen else " missing"))
-check(model and all(abs(e["dur"] - e["args"]["cycles"] / 1000.0) < 0.002 for e in model),
-      "timeline: modelled spans last their cycles (cycle-mhz 1000)")
+cm = [e["args"] for e in events if e.get("name") == "cycle model"]
+mhz = cm[0]["cycle_mhz"] if cm else 0
+check(cm and (len(sys.argv) < 3 or cm[0]["timing"] == sys.argv[2]),
+      "timeline: names its cycle model (%s at %s MHz)" % (cm[0]["timing"] if cm else "none", mhz))
+check(model and mhz and all(abs(e["dur"] - e["args"]["cycles"] / mhz) < 0.002 for e in model),
+      "timeline: modelled spans last their cycles at the model's clock")
 # overlap: a copy-engine span inside the time of a math-engine span, same queue and job
 overlap = 0
 by_job = {}
