@@ -1,6 +1,7 @@
 # bench.mk - benchmarks (never part of make check). Included by the top-level Makefile.
 #   make bench          every benchmark: a table of ratios, build/bench/*.csv, PNG plots
 #   make bench-submit   job submission (guest) against null_blk through io_uring
+#   make bench-model    the cycle model against the H200 (model.csv, model-scatter.png)
 #   make bench-gemm     accel_gemm end to end, pipelined vs serial TMA + WGMMA, TMA
 #                       bandwidth, MX GEMV (guest), against the engine alone and memcpy
 #                       (host)
@@ -10,6 +11,13 @@ BENCH_SUBMIT := $(BUILD)/bin/bench-submit
 GUEST_PROGS += $(BENCH_SUBMIT)
 
 $(BENCH_SUBMIT): bench/bench-submit.c $(LIBACCEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
+
+BENCH_MODEL := $(BUILD)/bin/bench-model
+GUEST_PROGS += $(BENCH_MODEL)
+
+$(BENCH_MODEL): bench/bench-model.c $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
 
@@ -32,7 +40,16 @@ BENCH_REPS ?= 3
 # Each part prints the table when run alone; make bench prints it once, at the end.
 BENCH_REPORT = $(if $(filter bench,$(MAKECMDGOALS)),,@bench/report.sh $(BUILD)/bench)
 
-.PHONY: bench bench-submit bench-gemm
+.PHONY: bench bench-submit bench-gemm bench-model
+# The cycle model against the H200: bench/h200/pipeline.cu's kernels as MXA programs
+# under timing=h200 -> model.csv (bench/model.py) and model-scatter.png.
+bench-model: $(GUEST_READY)
+	@mkdir -p $(BUILD)/bench
+	@$(BOOT_GUEST) --log $(BUILD)/bench/model-console.log --device-args timing=h200 \
+		--run "/bin/bench-model" >$(BUILD)/bench/model-raw.csv
+	@bench/model.py --csv $(BUILD)/bench/model-raw.csv $(BUILD)/bench
+	$(BENCH_REPORT)
+
 bench-gemm: $(BENCH_HOST) $(GUEST_READY)
 	@mkdir -p $(BUILD)/bench
 	@$(BOOT_GUEST) --log $(BUILD)/bench/gemm-console.log \
@@ -53,7 +70,7 @@ bench-submit: $(GUEST_READY)
 
 # make bench runs the engine on 256 ... 4096 cubes (make bench-engine: 512 ... 2048).
 BENCH_ENGINE_SIZES ?= 256,512,1024,2048,4096
-bench: bench-submit bench-gemm $(ENGINE_BENCH)
+bench: bench-submit bench-gemm bench-model $(ENGINE_BENCH)
 	@mkdir -p $(BUILD)/bench
 	$(ENGINE_BENCH) --csv $(BUILD)/bench/engine.csv --sizes $(BENCH_ENGINE_SIZES) \
 		$(BENCH_ENGINE_FLAGS)

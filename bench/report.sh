@@ -11,6 +11,8 @@ for csv in "$dir"/*.csv; do
 	name=$(basename "$csv" .csv)
 	if command -v gnuplot >/dev/null; then
 		col=$(head -n1 "$csv" | tr ',' '\n' | grep -nx ratio | cut -d: -f1)
+		label='strcol(2)."/".strcol(3)'
+		head -n1 "$csv" | grep -q '^kernel,' && label='strcol(1)'	# model.csv
 		gnuplot <<EOT
 set terminal pngcairo size 900,500 noenhanced
 set output "$dir/$name.png"
@@ -21,7 +23,7 @@ set style fill solid 0.8
 set xtics rotate by -45
 set yrange [0:*]
 set key off
-plot "$csv" using $col:xticlabels(strcol(2)."/".strcol(3)) every ::1
+plot "$csv" using $col:xticlabels($label) every ::1
 EOT
 	fi
 done

@@ -90,12 +90,13 @@ typedef struct MxaTiming {
     const char *name;
     uint32_t cycle_mhz;         /* the clock the cycles are counted in */
     /* command processor: per command */
-    uint32_t nop, reg, loop, group, timestamp, fence_write, sem, mbar, async_issue, mma;
+    uint32_t nop, reg, loop, group, group_wait, timestamp, fence_write, sem, mbar, mbar_wait;
+    uint32_t async_issue, mma_issue, mma;
     uint32_t tile_setup, tile_bytes_per_cycle, cvt_setup, cvt_elems_per_cycle;
     uint32_t gemm_macs_per_cycle, gemm_base, tmm_macs_per_cycle, tmm_base;
     /* copy engine */
     uint32_t copy_setup, copy_bytes_per_cycle;
-    uint32_t tma_bytes_per_cycle, tma_latency_base, tma_latency_min;
+    uint32_t tma_box_setup, tma_row_cycles, tma_bytes_per_cycle, tma_latency;
     /* math engine */
     uint32_t wgmma_busy_base, wgmma_latency_base;
 } MxaTiming;
@@ -126,6 +127,7 @@ typedef struct MxaLane {
     uint64_t done;          /* ops finished (or dropped) */
     uint64_t model_clock;   /* cycle model: when the engine can take the next op */
     uint64_t model_done;    /* and when the last result of what was issued is ready */
+    uint64_t model_fabric;  /* when the path from memory to SRAM is free (TMA loads) */
     bool shutdown;
     uint32_t ctx;           /* the running job's context */
     uint64_t pt_root;
@@ -368,8 +370,8 @@ int mxa_block_end(MxaJob *job, const uint32_t *prog);
 /* mxa_timing.c */
 const MxaTiming *mxa_timing_preset(const char *name);
 uint64_t mxa_timing_gemm(const MxaState *s, uint64_t m, uint64_t n, uint64_t k);
-void mxa_timing_lane_op(const MxaState *s, const MxaAsyncOp *op, uint64_t *busy,
-                        uint64_t *latency);
+void mxa_timing_issue(const MxaState *s, MxaLane *lane, MxaAsyncOp *op, uint64_t now);
+uint32_t mxa_timing_issue_cost(const MxaState *s, uint32_t opcode);
 
 /* mxa_tile.c */
 void mxa_tile_fini(MxaQueue *q);

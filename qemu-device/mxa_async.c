@@ -196,7 +196,7 @@ void mxa_lanes_job_start(MxaJob *job)
 
         qemu_mutex_lock(&lane->lock);
         lane->issued = lane->done = 0;
-        lane->model_clock = lane->model_done = 0;
+        lane->model_clock = lane->model_done = lane->model_fabric = 0;
         lane->error = 0;
         lane->ctx = job->desc.ctx;
         lane->pt_root = job->pt_root;
@@ -257,6 +257,7 @@ static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, uint64_t do
 int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
 {
     MxaLane *lane = &job->q->lanes[cls];
+    uint32_t cost = mxa_timing_issue_cost(job->q->dev, MXA_CMD_OPCODE(job->cur_header));
 
     qemu_mutex_lock(&lane->lock);
     while (lane->issued - lane->done >= MXA_LANE_DEPTH) {
@@ -271,15 +272,7 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
     op->offset = job->cur_offset;
     op->header = job->cur_header;
     op->issue_cycle = job->cycles;
-    {
-        uint64_t busy, latency;
-
-        mxa_timing_lane_op(job->q->dev, op, &busy, &latency);
-        op->start_cycle = MAX(lane->model_clock, job->cycles);
-        op->done_cycle = op->start_cycle + latency;
-        lane->model_clock = op->start_cycle + busy;
-        lane->model_done = MAX(lane->model_done, op->done_cycle);
-    }
+    mxa_timing_issue(job->q->dev, lane, op, job->cycles);
     op->seq = lane->issued++;
     if (lane->tail) {
         lane->tail->next = op;
@@ -289,7 +282,7 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
     lane->tail = op;
     qemu_cond_broadcast(&lane->cond);
     qemu_mutex_unlock(&lane->lock);
-    job->cycles += job->q->dev->timing->async_issue;
+    job->cycles += cost;
     return 0;
 }
 

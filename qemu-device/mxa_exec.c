@@ -276,6 +276,7 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
     uint32_t flags = MXA_CMD_FLAGS(cmd[0]);
     uint32_t gemm[MXA_GEMM_DWORDS];
     uint64_t value;
+    int ret;
 
     *next = pc + ndw;
     if (!d || (d->attrs & MXA_ISA_A_SRAM)) {
@@ -372,7 +373,11 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
             return mxa_job_fail(job, MXA_ERR_BAD_CLASS, 0, flags);
         }
         job->cycles += job->q->dev->timing->group;
-        return mxa_async_wait_group(job, flags, cmd[1]);
+        ret = mxa_async_wait_group(job, flags, cmd[1]);
+        if (!ret) {
+            job->cycles += job->q->dev->timing->group_wait;  /* the wake-up */
+        }
+        return ret;
     case MXA_OP_FENCE:
         trace_mxa_fence(job->q->index, job->cur_offset);
         job->cycles += job->q->dev->timing->group;

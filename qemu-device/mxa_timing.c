@@ -8,7 +8,7 @@
  * (a pipelined WGMMA: the next one starts before this one's result is ready). Waits move
  * the command processor's clock to the modelled completion of what they wait for
  * (WAIT_GROUP: the group's last op; MBAR_WAIT: the last arrival or transaction of the
- * phase), never by host time, so a job's cycles are a function of its program and
+ * phase) and on by a wake-up time, never by host time, so a job's cycles are a function of its program and
  * sizes: the same at any host load, thread count or numerics mode (the math costs are
  * the model's, whatever the "cores" property, the engine's host threads, says).
  *
@@ -18,36 +18,45 @@
 #include "mxa.h"
 
 /*
- * The presets. "mxa" (the default): the engines' costs measured on an H200
- * (bench/h200/timing.csv: WGMMA busy N/2 + 4 and ready after N/2 + 123 cycles, the same
- * for every type; TMA 96 bytes a cycle and ready after max(784, 700 + bytes / 96)), the
- * command processor's nominal (one cycle for control, 16 for a memory round trip),
- * counted at 1000 MHz. "h200": the same at the H200's SM clock (1980 MHz) with the
- * mbarrier round trip it measured (arrive + wait: 51 cycles, 25 each).
+ * The presets. Both model the engines as an H200 SM measured them (bench/h200): a
+ * WGMMA keeps the math engine busy N/2 + 4 cycles and delivers N/2 + 123 after its
+ * start, for every type (timing.csv); a TMA box keeps the copy engine 2 + one cycle a
+ * box row and the path from memory one cycle per 91 bytes, and lands 68 cycles after
+ * both are through (fitted on the pipelined GEMMs of pipeline.csv, judged on others:
+ * Documentation/device.rst, "Cycle model"). "mxa" (the default) counts them at 1000
+ * MHz with a nominal command processor (one cycle for control, a few for an issue or
+ * an mbarrier). "h200" counts them at the H200's SM clock (1980 MHz) with the command
+ * processor an H200 warpgroup is, fitted with the TMA: issuing a TMA costs 33 cycles,
+ * a WGMMA 28, an mbarrier arrive 20, a commit or a wait 16; a thread resumes 58 cycles
+ * after the mbarrier phase it waits for ends, and 86 after the WGMMAs.
  */
 static const MxaTiming mxa_timing_presets[] = {
     {
         .name = "mxa", .cycle_mhz = 1000,
-        .nop = 1, .reg = 1, .loop = 1, .group = 1, .timestamp = 8, .fence_write = 16,
-        .sem = 16, .mbar = 2, .async_issue = 4, .mma = 8,
+        .nop = 1, .reg = 1, .loop = 1, .group = 1, .group_wait = 0, .timestamp = 8,
+        .fence_write = 16, .sem = 16, .mbar = 2, .mbar_wait = 0, .async_issue = 4,
+        .mma_issue = 4, .mma = 8,
         .tile_setup = 16, .tile_bytes_per_cycle = 128, .cvt_setup = 8,
         .cvt_elems_per_cycle = 64,
         .gemm_macs_per_cycle = 2048, .gemm_base = 1, .tmm_macs_per_cycle = 8192,
         .tmm_base = 8,
         .copy_setup = 32, .copy_bytes_per_cycle = 64,
-        .tma_bytes_per_cycle = 96, .tma_latency_base = 700, .tma_latency_min = 784,
+        .tma_box_setup = 2, .tma_row_cycles = 1, .tma_bytes_per_cycle = 91,
+        .tma_latency = 68,
         .wgmma_busy_base = 4, .wgmma_latency_base = 123,
     },
     {
         .name = "h200", .cycle_mhz = 1980,
-        .nop = 1, .reg = 1, .loop = 1, .group = 1, .timestamp = 8, .fence_write = 16,
-        .sem = 16, .mbar = 25, .async_issue = 4, .mma = 8,
+        .nop = 1, .reg = 1, .loop = 1, .group = 16, .group_wait = 86, .timestamp = 8,
+        .fence_write = 16, .sem = 16, .mbar = 20, .mbar_wait = 58, .async_issue = 33,
+        .mma_issue = 28, .mma = 8,
         .tile_setup = 16, .tile_bytes_per_cycle = 128, .cvt_setup = 8,
         .cvt_elems_per_cycle = 64,
         .gemm_macs_per_cycle = 2048, .gemm_base = 1, .tmm_macs_per_cycle = 8192,
         .tmm_base = 8,
         .copy_setup = 32, .copy_bytes_per_cycle = 64,
-        .tma_bytes_per_cycle = 96, .tma_latency_base = 700, .tma_latency_min = 784,
+        .tma_box_setup = 2, .tma_row_cycles = 1, .tma_bytes_per_cycle = 91,
+        .tma_latency = 68,
         .wgmma_busy_base = 4, .wgmma_latency_base = 123,
     },
 };
@@ -68,37 +77,57 @@ uint64_t mxa_timing_gemm(const MxaState *s, uint64_t m, uint64_t n, uint64_t k)
     return m * n * k / s->timing->gemm_macs_per_cycle + s->timing->gemm_base;
 }
 
+/* What the command processor spends issuing an asynchronous command of @opcode. */
+uint32_t mxa_timing_issue_cost(const MxaState *s, uint32_t opcode)
+{
+    return opcode == MXA_OP_WGMMA || opcode == MXA_OP_WGMMA_DESC ? s->timing->mma_issue :
+                                                                  s->timing->async_issue;
+}
+
 /*
- * What an asynchronous op costs its engine: *@busy cycles before the engine takes the
- * next op, its result *@latency cycles after it starts (>= busy).
+ * Time @op, issued at cycle @now, on @lane: its modelled start and completion, and
+ * the lane's clocks. An op keeps its engine busy for a while and delivers its result a
+ * latency after its start (a pipelined WGMMA: the next one starts before this one's
+ * result is ready). A TMA box also needs the path from memory, which one box at a time
+ * holds for its bytes: it lands when both are through, plus the latency.
  */
-void mxa_timing_lane_op(const MxaState *s, const MxaAsyncOp *op, uint64_t *busy,
-                        uint64_t *latency)
+void mxa_timing_issue(const MxaState *s, MxaLane *lane, MxaAsyncOp *op, uint64_t now)
 {
     const MxaTiming *t = s->timing;
     const struct mxa_isa_gemm *g;
+    uint64_t busy, latency, rows = 1, path;
 
+    op->start_cycle = MAX(lane->model_clock, now);
     switch (MXA_CMD_OPCODE(op->header)) {
     case MXA_OP_COPY:
-        *busy = t->copy_setup + op->len / t->copy_bytes_per_cycle;
+        busy = t->copy_setup + op->len / t->copy_bytes_per_cycle;
+        latency = busy;
         break;
     case MXA_OP_TMA_LOAD:
     case MXA_OP_TMA_STORE:
-        *busy = 1 + op->len / t->tma_bytes_per_cycle;
-        *latency = MAX(t->tma_latency_min, t->tma_latency_base + op->len / t->tma_bytes_per_cycle);
-        return;
+        for (unsigned d = 1; d < op->map.rank; d++) {
+            rows *= op->map.box[d];
+        }
+        busy = t->tma_box_setup + rows * t->tma_row_cycles;
+        path = MAX(lane->model_fabric, op->start_cycle) + op->len / t->tma_bytes_per_cycle;
+        lane->model_fabric = path;
+        latency = MAX(op->start_cycle + busy, path) - op->start_cycle + t->tma_latency;
+        break;
     case MXA_OP_WGMMA:
     case MXA_OP_WGMMA_DESC:  /* N = cmd[2] */
-        *busy = op->cmd[2] / 2 + t->wgmma_busy_base;
-        *latency = op->cmd[2] / 2 + t->wgmma_latency_base;
-        return;
+        busy = op->cmd[2] / 2 + t->wgmma_busy_base;
+        latency = op->cmd[2] / 2 + t->wgmma_latency_base;
+        break;
     case MXA_OP_GEMM:
         g = (const struct mxa_isa_gemm *)&op->cmd[1];
-        *busy = mxa_timing_gemm(s, le32_to_cpu(g->m), le32_to_cpu(g->n), le32_to_cpu(g->k));
+        busy = mxa_timing_gemm(s, le32_to_cpu(g->m), le32_to_cpu(g->n), le32_to_cpu(g->k));
+        latency = busy;
         break;
     default:
-        *busy = 0;
+        busy = latency = 0;
         break;
     }
-    *latency = *busy;
+    op->done_cycle = op->start_cycle + latency;
+    lane->model_clock = op->start_cycle + busy;
+    lane->model_done = MAX(lane->model_done, op->done_cycle);
 }

@@ -249,7 +249,8 @@ static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
     mxa_tma_observed(job, addr, now);
     /* modelled: the phase ended when its last arrival or transaction did */
     qemu_mutex_lock(&q->mbar_lock);
-    job->cycles = MAX(job->cycles, mxa_mbar_time(q, addr)->done[parity]);
+    job->cycles = MAX(job->cycles, mxa_mbar_time(q, addr)->done[parity]) +
+                  job->q->dev->timing->mbar_wait;
     qemu_mutex_unlock(&q->mbar_lock);
     return 0;
 }
@@ -262,7 +263,9 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
     MxaMbar *m;
     int ret = 0;
 
-    job->cycles += job->q->dev->timing->mbar;
+    if (op != MXA_OP_MBAR_WAIT) {
+        job->cycles += job->q->dev->timing->mbar;    /* a wait: its wake-up, after it */
+    }
     if (op == MXA_OP_MBAR_WAIT) {
         if (cmd[2] & ~0xff01u || ((cmd[2] >> 8) & 0xff) >= MXA_NUM_REGS) {
             return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, addr, cmd[2]);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make check: host tests, then the guest kselftests in four TCG guests; one TAP stream in
-# $BUILD/check.tap and one summary line. usage: run-check.sh BUILD "host tests" "guest tests"
+# make check: host tests, the guest kselftests in five TCG guests, the cycle model
+# against the H200 in a sixth; one TAP stream in $BUILD/check.tap and one summary line.
+# usage: run-check.sh BUILD "host tests" "guest tests"
 #
 # Nothing can pass by not running: each results directory lists the binaries expected to
 # report there (EXPECTED), and the harness's own exit status (HARNESS.rc). tap-merge.py
@@ -71,7 +72,16 @@ boot guest-timeline "tma async" --device-args "timeline=$(realpath -m "$build")/
 echo $? >"$tapdir/guest-timeline/timeline.rc"
 echo timeline >>"$tapdir/guest-timeline/EXPECTED"
 
+mxa_step "the cycle model against the H200: bench-model with -device mxa,timing=h200 (console log: $build/guest-model-console.log)"
+mkdir -p "$tapdir/guest-model"
+echo model >"$tapdir/guest-model/EXPECTED"
+"$(dirname "$0")/vm/boot-guest.sh" --log "$build/guest-model-console.log" --device-args timing=h200 \
+	--run /bin/bench-model >"$build/model-raw.csv"
+"$(dirname "$0")/../bench/model.py" --tap "$build/model-raw.csv" >"$tapdir/guest-model/model.tap"
+echo $? >"$tapdir/guest-model/model.rc"
+
 mxa_step "results ($build/check.tap)"
 exec "$(dirname "$0")/tap-merge.py" "$build/check.tap" host="$tapdir/host" guest="$tapdir/guest" \
 	guest-hopper="$tapdir/guest-hopper" guest-2dev="$tapdir/guest-2dev" \
-	guest-limits="$tapdir/guest-limits" guest-timeline="$tapdir/guest-timeline"
+	guest-limits="$tapdir/guest-limits" guest-timeline="$tapdir/guest-timeline" \
+	guest-model="$tapdir/guest-model"

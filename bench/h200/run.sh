@@ -1,9 +1,16 @@
 #!/bin/sh
-# On an H200 (the project's device tool): bench/h200/run.sh OUTDIR -> OUTDIR/timing.csv
+# On an H200 (the project's device tool): bench/h200/run.sh OUTDIR [timing|pipeline]...
+# -> OUTDIR/timing.csv (timing.cu's probes), OUTDIR/pipeline.csv (pipeline.cu's GEMMs);
+# both when no probe is named.
 set -e
 here=$(dirname "$0")
-bin=$(mktemp -d)/mxa-timing
-nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o "$bin" "$here/timing.cu"
+out=$1
+shift
+bin=$(mktemp -d)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
-"$bin" "$1/timing.csv"
-cat "$1/timing.csv"
+for p in ${*:-timing pipeline}; do
+	nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o "$bin/$p" \
+		"$here/$p.cu" -lcuda
+	"$bin/$p" "$out/$p.csv"
+	cat "$out/$p.csv"
+done

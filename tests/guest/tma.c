@@ -5,7 +5,7 @@
  * mbarriers with transaction counts (phases and parity driven by registers in a loop),
  * WGMMA on SRAM operands fed by TMA in a K loop (exact against the host), the errors
  * for bad maps, SRAM ranges, mbarrier misuse, accumulator hazards and overwritten WGMMA
- * operands, and the cycle model's TMA against the H200. Tensor maps built by
+ * operands. Tensor maps built by
  * accel_tensor_map_encode() are the device's maps, byte for byte, and load alike.
  */
 #include "mxa_test.h"
@@ -627,48 +627,6 @@ TEST_F(tma, wgmma_k_loop_exact)
 		}
 	}
 	EXPECT_EQ(0, bad);
-}
-
-/*
- * The cycle model's TMA against the H200 (bench/h200/timing.csv, SM cycles): one bulk
- * copy of 8, 32 and 64 KiB landed 792, 1044 and 1382 cycles after its start there (the
- * model was fitted on 16 and 64 KiB; 8 and 32 are held out). A job that loads one box
- * and waits for it reports, less the same job whose mbarrier needs no bytes, a time
- * within 15% of those.
- */
-TEST_F(tma, cycle_model_matches_the_h200)
-{
-	static const struct { uint32_t rows; double h200; } runs[] = {
-		{ 8, 792 }, { 32, 1044 }, { 64, 1382 },	/* rows of 1 KiB */
-	};
-	uint32_t *in = (uint32_t *)(self->data + IN_OFF);
-
-	for (int i = 0; i < 64 * 256; i++)
-		in[i] = i;
-	for (unsigned i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
-		struct accel_tma ld = { .map = self->va, .sram = 0, .mbar = MBAR };
-		uint64_t with = 0, without = 0;
-
-		map2(&self->maps[0], self->va + IN_OFF, 256, 64, 4, 256, runs[i].rows);
-		for (int pass = 0; pass < 2; pass++) {
-			struct accel_prog *p = self->prog;
-
-			accel_prog_reset(p);
-			accel_prog_mbar_init(p, MBAR, 1);
-			accel_prog_mbar_arrive(p, MBAR, pass ? 0 : runs[i].rows << 10);
-			if (!pass)
-				accel_prog_tma(p, 0, &ld);
-			accel_prog_mbar_wait(p, MBAR, 0, 0);
-			ASSERT_EQ(0, run(self));
-			ASSERT_EQ(0, self->r.status);
-			*(pass ? &without : &with) = self->r.cycles;
-		}
-		double model = (double)(with - without);
-
-		EXPECT_LT(fabs(model - runs[i].h200), 0.15 * runs[i].h200)
-			TH_LOG("%u KiB: modelled %.0f cycles, H200 %.0f", runs[i].rows, model,
-			       runs[i].h200);
-	}
 }
 
 /*
