@@ -178,6 +178,12 @@ int accel_prog_fence_write(struct accel_prog *prog, uint64_t va, uint64_t value)
  */
 int accel_prog_timestamp(struct accel_prog *prog, uint64_t va);
 /**
+ * accel_prog_timestamp_model() - TIMESTAMP.MODEL: write struct mxa_timestamp_model (the
+ * device clock, the modelled cycles so far and each engine's modelled busy cycles) at
+ * device VA @va (8-byte aligned, 32 bytes), at no modelled cost.
+ */
+int accel_prog_timestamp_model(struct accel_prog *prog, uint64_t va);
+/**
  * accel_prog_raw() - append dwords verbatim (no checks): for commands without an
  * emitter yet, and for testing how the device rejects bad programs.
  */

@@ -105,6 +105,18 @@ int accel_prog_timestamp(struct accel_prog *prog, uint64_t va)
 	return accel_prog_emit_command(prog, dw, MXA_TIMESTAMP_DWORDS);
 }
 
+int accel_prog_timestamp_model(struct accel_prog *prog, uint64_t va)
+{
+	const uint32_t dw[MXA_TIMESTAMP_DWORDS] = {
+		MXA_CMD_HEADER(MXA_OP_TIMESTAMP, MXA_TIMESTAMP_DWORDS, MXA_TIMESTAMP_F_MODEL),
+		(uint32_t)va, (uint32_t)(va >> 32),
+	};
+
+	if (va & 7)
+		return -EINVAL;
+	return accel_prog_emit_command(prog, dw, MXA_TIMESTAMP_DWORDS);
+}
+
 int accel_prog_raw(struct accel_prog *prog, const uint32_t *dwords, size_t count)
 {
 	int ret = accel_prog_reserve(prog, count);

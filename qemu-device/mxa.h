@@ -96,7 +96,7 @@ typedef struct MxaTiming {
     uint32_t gemm_macs_per_cycle, gemm_base, tmm_macs_per_cycle, tmm_base;
     /* copy engine */
     uint32_t copy_setup, copy_bytes_per_cycle;
-    uint32_t tma_box_setup, tma_row_cycles, tma_bytes_per_cycle, tma_latency;
+    uint32_t tma_box_setup, tma_row_cycles_x4, tma_bytes_per_cycle, tma_latency;
     /* math engine */
     uint32_t wgmma_busy_base, wgmma_latency_base;
 } MxaTiming;
@@ -128,6 +128,7 @@ typedef struct MxaLane {
     uint64_t model_clock;   /* cycle model: when the engine can take the next op */
     uint64_t model_done;    /* and when the last result of what was issued is ready */
     uint64_t model_fabric;  /* when the path from memory to SRAM is free (TMA loads) */
+    uint64_t model_busy;    /* busy cycles of the job's ops so far (TIMESTAMP.MODEL) */
     bool shutdown;
     uint32_t ctx;           /* the running job's context */
     uint64_t pt_root;

@@ -196,7 +196,7 @@ void mxa_lanes_job_start(MxaJob *job)
 
         qemu_mutex_lock(&lane->lock);
         lane->issued = lane->done = 0;
-        lane->model_clock = lane->model_done = lane->model_fabric = 0;
+        lane->model_clock = lane->model_done = lane->model_fabric = lane->model_busy = 0;
         lane->error = 0;
         lane->ctx = job->desc.ctx;
         lane->pt_root = job->pt_root;

@@ -58,6 +58,22 @@ static int mxa_exec_write64(MxaJob *job, uint64_t va, uint64_t value)
     return mxa_va_write(job, va, &le, sizeof(le));
 }
 
+/* TIMESTAMP.MODEL: the cycle model's view so far, at no modelled cost. */
+static int mxa_exec_timestamp_model(MxaJob *job, uint64_t va)
+{
+    struct mxa_timestamp_model t = {
+        .ns = cpu_to_le64(get_clock()), .cycles = cpu_to_le64(job->cycles),
+    };
+
+    if (va % 8) {
+        return mxa_job_fail(job, MXA_ERR_MISALIGNED, va, 8);
+    }
+    for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
+        t.busy[i] = cpu_to_le64(job->q->lanes[i].model_busy); /* this thread's issues */
+    }
+    return mxa_va_write(job, va, &t, sizeof(t));
+}
+
 /* The header checks every command shares: a known opcode, its length, its flags. */
 static int mxa_check_header(MxaJob *job, const struct mxa_isa_cmd *d, uint32_t op,
                             uint32_t ndw, uint32_t flags)
@@ -298,6 +314,9 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
         job->cycles += job->q->dev->timing->fence_write;
         return mxa_exec_write64(job, mxa_arg64(cmd, 1), mxa_arg64(cmd, 3));
     case MXA_OP_TIMESTAMP:
+        if (flags & MXA_TIMESTAMP_F_MODEL) {
+            return mxa_exec_timestamp_model(job, mxa_arg64(cmd, 1));
+        }
         job->cycles += job->q->dev->timing->timestamp;
         return mxa_exec_write64(job, mxa_arg64(cmd, 1), get_clock());
     case MXA_OP_REG_SET:

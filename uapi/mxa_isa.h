@@ -36,7 +36,8 @@ enum mxa_opcode {
 	MXA_OP_FENCE_WRITE = 0x01,
 	/*
 	 * TIMESTAMP: 3 dwords: header, va_lo, va_hi. Writes the device's nanosecond
-	 * clock (host CLOCK_MONOTONIC) as a 64-bit value at the 8-byte aligned VA.
+	 * clock (host CLOCK_MONOTONIC) as a 64-bit value at the 8-byte aligned VA;
+	 * with MXA_TIMESTAMP_F_MODEL, struct mxa_timestamp_model (32 bytes) instead.
 	 */
 	MXA_OP_TIMESTAMP = 0x02,
 	/*
@@ -372,6 +373,7 @@ static inline __u64 mxa_swizzle(__u64 addr, __u32 mask, __u32 base)
 
 /* Semaphores. */
 #define MXA_SEM_F_ADD		(1u << 0)	/* SEM_SIGNAL flag: add instead of write */
+
 #define MXA_SEM_DEFAULT_TIMEOUT_US	1000000u
 #define MXA_SEM_MAX_TIMEOUT_US		10000000u
 
@@ -379,6 +381,27 @@ static inline __u64 mxa_swizzle(__u64 addr, __u32 mask, __u32 base)
 #define MXA_GROUP_MMA		0	/* asynchronous math (GEMM async, WGMMA) */
 #define MXA_GROUP_COPY		1	/* COPY (cp.async), TMA stores (bulk groups) */
 #define MXA_GROUP_CLASSES	2
+
+/*
+ * Header flag of TIMESTAMP (.MODEL): write the cycle model's view of the job so far,
+ * struct mxa_timestamp_model, at no modelled cost (observing the model does not move it).
+ */
+#define MXA_TIMESTAMP_F_MODEL	(1u << 0)
+
+/**
+ * struct mxa_timestamp_model - what TIMESTAMP.MODEL writes (32 bytes, 8-aligned VA).
+ * @ns: the device clock, as TIMESTAMP writes it.
+ * @cycles: the command processor's modelled clock (the job's cycles so far).
+ * @busy: per engine (index MXA_GROUP_MMA: math, MXA_GROUP_COPY: copy and TMA), the
+ *	modelled cycles of work given to it so far (each op's busy time, whether it has
+ *	run yet or not): at the end of a job, busy / cycles is its utilisation.
+ */
+struct mxa_timestamp_model {
+	__u64 ns;
+	__u64 cycles;
+	__u64 busy[MXA_GROUP_CLASSES];
+};
+
 #define MXA_MAX_PENDING_GROUPS	64	/* COMMIT_GROUP waits when this many are pending */
 #define MXA_COPY_MAX_BYTES	(64u << 20)
 

@@ -134,6 +134,7 @@ const struct mxa_isa_cmd mxa_isa_cmds[MXA_ISA_OPCODES] = {
 	MXA_ISA_CMD(FENCE_WRITE, MXA_FENCE_WRITE_DWORDS), .attrs = MXA_ISA_A_BLOCKING,
 	  .opnd = { MXA_O_U64H(1), MXA_O_U64(3) } },
 	MXA_ISA_CMD(TIMESTAMP, MXA_TIMESTAMP_DWORDS), .attrs = MXA_ISA_A_QUICK,
+	  .flags = MXA_TIMESTAMP_F_MODEL, .suffix = { { ".MODEL", MXA_TIMESTAMP_F_MODEL } },
 	  .opnd = { MXA_O_U64H(1) } },
 	MXA_ISA_CMD(REG_SET, MXA_REG_SET_DWORDS), .attrs = MXA_ISA_A_QUICK,
 	  .opnd = { MXA_O_REG(1, 0), MXA_O_U64(2) } },

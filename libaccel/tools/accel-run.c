@@ -2,9 +2,10 @@
 /*
  * accel-run: assemble a program file and run it on an MXA device, with buffers filled
  * from files and written back to files (accel-run(1)). Built a second time as
- * accel-trace (-DACCEL_TRACE_TOOL): the same, with a TIMESTAMP before every top-level
- * command (and every command of each trip of an unrolled top-level loop), and the job's
- * timeline written as Chrome/Perfetto trace JSON (accel-trace(1)).
+ * accel-trace (-DACCEL_TRACE_TOOL): the same, with a TIMESTAMP.MODEL before every
+ * top-level command (and every command of each trip of an unrolled top-level loop), the
+ * job's timeline written as Chrome/Perfetto trace JSON in host and modelled time, and the
+ * cycle model's utilisation and critical path printed (accel-trace(1)).
  *
  * Buffers: a program names device memory by buffer names, which are symbols whose value
  * is the buffer's device VA ("FENCE_WRITE out+8, 42"). A buffer comes from
@@ -60,8 +61,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: " TOOL " [options] PROGRAM.s\n"
 #ifdef ACCEL_TRACE_TOOL
-		"Assemble PROGRAM.s (- for stdin), run it with a TIMESTAMP before every top-level\n"
-		"command, and write the job's timeline as Chrome/Perfetto trace JSON.\n"
+		"Assemble PROGRAM.s (- for stdin), run it with a TIMESTAMP.MODEL before every\n"
+		"top-level command, write the job's timeline as Chrome/Perfetto trace JSON (host\n"
+		"and modelled time) and print the cycle model's utilisation and critical path.\n"
 		"  -o, --output FILE       trace file (default trace.json; - for stdout)\n"
 #else
 		"Assemble PROGRAM.s (- for stdin) and run it on an MXA device.\n"
@@ -256,8 +258,8 @@ static int write_outputs(void)
 }
 
 /*
- * The trace: a TIMESTAMP before every top-level command and after the last one, each to
- * its own slot. A top-level LOOP whose count is an immediate (no register) of at most
+ * The trace: a TIMESTAMP.MODEL before every top-level command and after the last one,
+ * each to its own slot. A top-level LOOP whose count is an immediate (no register) of at most
  * TRACE_MAX_UNROLL trips, whose commands fit in half the spans left, is unrolled in the
  * traced program: every trip's commands get their TIMESTAMPs too, so each trip and each
  * command in it is an event. Other loops are one span (from their LOOP to past their
@@ -319,7 +321,7 @@ static int trace_span(struct accel_prog *out, uint64_t ts_va, const uint32_t *dw
 
 	if (*n == max_spans - 1)
 		return -E2BIG;
-	ret = accel_prog_timestamp(out, ts_va + 8 * *n);
+	ret = accel_prog_timestamp_model(out, ts_va + sizeof(struct mxa_timestamp_model) * *n);
 	if (ret)
 		return ret;
 	spans[*n] = (struct span){ .orig_off = orig * 4, .dwords = len,
@@ -366,7 +368,7 @@ static int instrument(const struct accel_prog *prog, struct accel_prog *out, uin
 		at += len;
 	}
 	if (!ret)
-		ret = accel_prog_timestamp(out, ts_va + 8 * n);
+		ret = accel_prog_timestamp_model(out, ts_va + sizeof(struct mxa_timestamp_model) * n);
 	*nspans = n;
 	return ret;
 }
@@ -383,35 +385,109 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void trace_event(FILE *f, const char *name, const char *cat, unsigned int queue,
-			uint64_t from, uint64_t to, uint64_t start)
+/* @pid 1: host time (ns from @start); 2: modelled time (one cycle a nanosecond). */
+static void trace_event(FILE *f, const char *name, const char *cat, unsigned int pid,
+			unsigned int queue, uint64_t from, uint64_t to, uint64_t start)
 {
 	fprintf(f, ",\n{\"name\":");
 	json_string(f, name);
-	fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f",
-		cat, queue, (from - start) / 1e3, (to - from) / 1e3);
+	fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,"
+		"\"dur\":%.3f", cat, pid, queue, (from - start) / 1e3, (to - from) / 1e3);
+}
+
+/* The spans that ran to their end (a failed job stops before the rest). */
+static size_t spans_ran(const struct accel_job_result *r, const struct mxa_timestamp_model *ts,
+			size_t nspans)
+{
+	size_t ran;
+
+	for (ran = 0; ran < nspans; ran++)
+		if (!ts[ran].ns || !ts[ran + 1].ns || ts[ran].ns < r->start_ns)
+			break;
+	return ran;
+}
+
+/*
+ * What the cycle model says of the job: each engine's utilisation (its busy cycles over
+ * the job's) and the critical path of the in-order command processor: the modelled
+ * cycles of its waits, by the engine each waited for, and of everything else.
+ */
+static void print_model(const struct accel_prog *prog, const struct mxa_timestamp_model *ts,
+			const struct span *spans, size_t ran)
+{
+	enum { ISSUE, ON_MATH, ON_COPY, ON_ALL, ON_SEM, PARTS };
+	static const char *const part[PARTS] = {
+		"issuing", "waiting on math (WAIT_GROUP mma)",
+		"waiting on copy/TMA (WAIT_GROUP copy, MBAR_WAIT)",
+		"waiting on every engine (FENCE_WRITE)", "waiting on other queues (SEM_WAIT)",
+	};
+	const uint32_t *dw = accel_prog_dwords(prog);
+	uint64_t sum[PARTS] = { 0 }, total = ts[ran].cycles - ts[0].cycles, worst[3] = { 0 };
+	size_t worst_at[3] = { 0 };
+	char text[256];
+
+	if (!ran || !total)
+		return;
+	for (size_t i = 0; i < ran; i++) {
+		uint32_t h = dw[spans[i].orig_off / 4], op = MXA_CMD_OPCODE(h);
+		uint64_t c = ts[i + 1].cycles - ts[i].cycles;
+		int p = op == MXA_OP_MBAR_WAIT ? ON_COPY :
+			op == MXA_OP_WAIT_GROUP ? (MXA_CMD_FLAGS(h) == MXA_GROUP_MMA ? ON_MATH : ON_COPY) :
+			op == MXA_OP_FENCE_WRITE ? ON_ALL : op == MXA_OP_SEM_WAIT ? ON_SEM : ISSUE;
+
+		sum[p] += c;
+		for (int w = 0; p != ISSUE && w < 3; w++) {
+			if (c > worst[w]) {
+				memmove(&worst[w + 1], &worst[w], (2 - w) * sizeof(worst[0]));
+				memmove(&worst_at[w + 1], &worst_at[w], (2 - w) * sizeof(worst_at[0]));
+				worst[w] = c;
+				worst_at[w] = i;
+				break;
+			}
+		}
+	}
+	printf(TOOL ": modelled %" PRIu64 " cycles; utilisation: math %.1f%% (%" PRIu64
+	       " busy cycles), copy/TMA %.1f%% (%" PRIu64 ")\n", total,
+	       100.0 * ts[ran].busy[MXA_GROUP_MMA] / total, (uint64_t)ts[ran].busy[MXA_GROUP_MMA],
+	       100.0 * ts[ran].busy[MXA_GROUP_COPY] / total, (uint64_t)ts[ran].busy[MXA_GROUP_COPY]);
+	printf(TOOL ": critical path (the command processor's cycles):");
+	for (int p = 0; p < PARTS; p++)
+		if (sum[p] || p == ISSUE)
+			printf("%s %s %" PRIu64 " (%.1f%%)", p ? "," : "", part[p], sum[p],
+			       100.0 * sum[p] / total);
+	printf("\n");
+	for (int w = 0; w < 3 && worst[w]; w++) {
+		const struct span *sp = &spans[worst_at[w]];
+
+		accel_disasm_cmd(dw + sp->orig_off / 4, accel_prog_size(prog) / 4 - sp->orig_off / 4,
+				 0, text, sizeof(text), NULL);
+		printf(TOOL ": longest wait %d: %" PRIu64 " cycles at 0x%04x %s", w + 1, worst[w],
+		       sp->orig_off, text);
+		if (sp->iter >= 0)
+			printf(" (trip %d)", sp->iter);
+		printf("\n");
+	}
 }
 
 static int write_trace(const char *path, const struct accel_prog *prog,
-		       const struct accel_job_result *r, unsigned int queue, const uint64_t *ts,
-		       const struct span *spans, size_t nspans)
+		       const struct accel_job_result *r, unsigned int queue,
+		       const struct mxa_timestamp_model *ts, const struct span *spans, size_t ran)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	const uint32_t *dw = accel_prog_dwords(prog);
 	char text[1024], name[64];
-	size_t ran;
 
 	if (!f) {
 		fprintf(stderr, TOOL ": %s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	/* the spans that ran to their end (a failed job stops before the rest) */
-	for (ran = 0; ran < nspans; ran++)
-		if (!ts[ran] || !ts[ran + 1] || ts[ran] < r->start_ns)
-			break;
 	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
 	fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"mxa\"}},\n");
 	fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
+		"\"args\":{\"name\":\"queue %u\"}},\n", queue, queue);
+	fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":2,\"args\":{\"name\":"
+		"\"mxa modelled (1 ns = 1 cycle)\"}},\n");
+	fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":2,\"tid\":%u,"
 		"\"args\":{\"name\":\"queue %u\"}},\n", queue, queue);
 	fprintf(f, "{\"name\":\"job %" PRIu64 "\",\"cat\":\"job\",\"ph\":\"X\",\"pid\":1,"
 		"\"tid\":%u,\"ts\":0,\"dur\":%.3f,\"args\":{\"status\":%d,\"error\":%u}}",
@@ -433,26 +509,36 @@ static int write_trace(const char *path, const struct accel_prog *prog,
 			if (spans[i].iter == 0) {
 				accel_disasm_cmd(dw + spans[i].loop_off / 4, 3, 0, text, sizeof(text),
 						 NULL);
-				trace_event(f, accel_opcode_name(MXA_OP_LOOP), "loop", queue, ts[i], ts[end], r->start_ns);
+				trace_event(f, accel_opcode_name(MXA_OP_LOOP), "loop", 1, queue, ts[i].ns,
+					    ts[end].ns, r->start_ns);
 				fprintf(f, ",\"args\":{\"offset\":\"0x%x\",\"command\":",
 					spans[i].loop_off);
 				json_string(f, text);
 				fprintf(f, "}}");
 			}
 			snprintf(name, sizeof(name), "trip %d", spans[i].iter);
-			trace_event(f, name, "trip", queue, ts[i], ts[trip_end], r->start_ns);
+			trace_event(f, name, "trip", 1, queue, ts[i].ns, ts[trip_end].ns, r->start_ns);
 			fprintf(f, ",\"args\":{\"loop\":\"0x%x\",\"trip\":%d}}", spans[i].loop_off,
 				spans[i].iter);
 		}
 		accel_disasm_cmd(dw + at, accel_prog_size(prog) / 4 - at, 0, text, sizeof(text),
 				 NULL);
-		trace_event(f, loop ? accel_opcode_name(MXA_OP_LOOP) : text, loop ? "loop" : "command", queue, ts[i],
-			    ts[i + 1], r->start_ns);
-		fprintf(f, ",\"args\":{\"offset\":\"0x%x\",\"command\":", spans[i].orig_off);
-		json_string(f, text);
-		if (spans[i].iter >= 0)
-			fprintf(f, ",\"trip\":%d", spans[i].iter);
-		fprintf(f, "}}");
+		for (unsigned int pid = 1; pid <= 2; pid++) {
+			trace_event(f, loop ? accel_opcode_name(MXA_OP_LOOP) : text,
+				    loop ? "loop" : "command", pid, queue,
+				    pid == 1 ? ts[i].ns : ts[i].cycles,
+				    pid == 1 ? ts[i + 1].ns : ts[i + 1].cycles,
+				    pid == 1 ? r->start_ns : ts[0].cycles);
+			fprintf(f, ",\"args\":{\"offset\":\"0x%x\",\"command\":",
+				spans[i].orig_off);
+			json_string(f, text);
+			if (spans[i].iter >= 0)
+				fprintf(f, ",\"trip\":%d", spans[i].iter);
+			if (pid == 2)
+				fprintf(f, ",\"cycles\":%" PRIu64,
+					(uint64_t)(ts[i + 1].cycles - ts[i].cycles));
+			fprintf(f, "}}");
+		}
 	}
 	fprintf(f, "\n]}\n");
 	if (f != stdout)
@@ -581,8 +667,8 @@ int main(int argc, char **argv)
 	load_inputs();
 	run_prog = prog;
 	if (trace) {
-		tool_check(accel_bo_alloc(dev, sizeof(spans) / sizeof(spans[0]) * 8 + 8, &ts_bo),
-			   "timestamps");
+		tool_check(accel_bo_alloc(dev, (sizeof(spans) / sizeof(spans[0]) + 1) *
+					  sizeof(struct mxa_timestamp_model), &ts_bo), "timestamps");
 		tool_check(accel_prog_new(&run_prog), "program");
 		tool_check(instrument(prog, run_prog, accel_bo_va(ts_bo), spans,
 				      sizeof(spans) / sizeof(spans[0]), &nspans), "instrument");
@@ -618,8 +704,12 @@ int main(int argc, char **argv)
 		fprintf(r.status ? stderr : stdout, "%s\n", why);
 	}
 	if (trace) {
-		int t = write_trace(trace, prog, &r, queue, accel_bo_map(ts_bo), spans, nspans);
+		const struct mxa_timestamp_model *ts = accel_bo_map(ts_bo);
+		size_t ran = spans_ran(&r, ts, nspans);
+		int t = write_trace(trace, prog, &r, queue, ts, spans, ran);
 
+		if (ran == nspans)
+			print_model(prog, ts, spans, ran);
 		if (t)
 			ret = t;
 	}

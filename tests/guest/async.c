@@ -4,8 +4,9 @@
  * groups, loops advancing addresses in registers, FENCE_WRITE draining outstanding work,
  * asynchronous GEMMs giving the same bits as synchronous ones under both scheduling
  * policies, GEMM operand addresses from registers (and FENCE), errors of asynchronous
- * commands reported with the issuing command's offset,
- * and a load/compute overlap timed against the serial order (reported only).
+ * commands reported with the issuing command's offset, TIMESTAMP.MODEL's view of the
+ * cycle model, and a load/compute overlap timed against the serial order (reported
+ * only).
  */
 #include "mxa_test.h"
 
@@ -70,6 +71,47 @@ TEST_F(async, copy_loop_commit_wait)
 	ASSERT_EQ(0, self->r.status);
 	EXPECT_EQ(0, memcmp(self->data, self->data + (1 << 20), n * chunk));
 	EXPECT_EQ(0, memcmp(o, self->data + n * chunk - 8, 8));
+}
+
+/*
+ * TIMESTAMP.MODEL writes the cycle model's view at no modelled cost: a COPY of 64 KiB
+ * gives the copy engine 32 + 65536 / 64 busy cycles when it is issued (both presets),
+ * the math engine none, and the WAIT_GROUP moves the clock past the copy's modelled
+ * completion. A misaligned VA is MXA_ERR_MISALIGNED.
+ */
+TEST_F(async, timestamp_model_shows_the_cycle_model)
+{
+	struct accel_prog *p = self->prog;
+	const uint32_t at = 6 << 20, bytes = 64 << 10;
+	struct mxa_timestamp_model *t = (struct mxa_timestamp_model *)(self->data + at);
+	uint64_t ts = self->va + at;
+
+	ASSERT_EQ(0, accel_prog_timestamp_model(p, ts));
+	ASSERT_EQ(0, accel_prog_timestamp_model(p, ts + 32));
+	ASSERT_EQ(0, accel_prog_copy(p, self->va + (1 << 20), 0, self->va, 0, bytes, 0));
+	ASSERT_EQ(0, accel_prog_timestamp_model(p, ts + 64));
+	ASSERT_EQ(0, accel_prog_commit_group(p, MXA_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_wait_group(p, MXA_GROUP_COPY, 0));
+	ASSERT_EQ(0, accel_prog_timestamp_model(p, ts + 96));
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(t[0].cycles, t[1].cycles);		/* observing costs nothing */
+	EXPECT_LT(t[1].cycles, t[2].cycles);		/* issuing the COPY does */
+	EXPECT_EQ(32 + bytes / 64, t[2].busy[MXA_GROUP_COPY] - t[1].busy[MXA_GROUP_COPY]);
+	EXPECT_EQ(t[1].busy[MXA_GROUP_MMA], t[3].busy[MXA_GROUP_MMA]);
+	EXPECT_LE(t[1].cycles + 32 + bytes / 64, t[3].cycles);
+	EXPECT_LT(t[3].cycles, t[1].cycles + 32 + bytes / 64 + 200);
+	EXPECT_LE(t[0].ns, t[1].ns);
+	EXPECT_LE(t[2].ns, t[3].ns);
+	EXPECT_LE(self->r.start_ns, t[0].ns);
+
+	accel_prog_reset(p);
+	ASSERT_EQ(0, accel_prog_raw(p, (uint32_t[]){ MXA_CMD_HEADER(MXA_OP_TIMESTAMP,
+			MXA_TIMESTAMP_DWORDS, MXA_TIMESTAMP_F_MODEL), (uint32_t)(ts + 4),
+			(uint32_t)((ts + 4) >> 32) }, MXA_TIMESTAMP_DWORDS));
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_MISALIGNED, self->r.error);
+	EXPECT_EQ(-EINVAL, accel_prog_timestamp_model(p, ts + 4));
 }
 
 TEST_F(async, wait_group_n_covers_older_groups)

@@ -9,7 +9,10 @@
  */
 #include "mxa_test.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "accel.h"
@@ -167,8 +170,56 @@ TEST(accel_trace_timeline)
 	EXPECT_EQ(NULL, strstr(out, "\"trip 8\""));
 	for (p = out; (p = strstr(p, "\"command\":\"WGMMA.ACC")); p++)
 		wgmmas++;
-	EXPECT_EQ(16, wgmmas);
+	EXPECT_EQ(2 * 16, wgmmas);	/* host time and modelled time */
 	EXPECT_NE(NULL, strstr(out, "\"command\":\"REG_ADD r2, r2+1\",\"trip\":7}"));
+}
+
+/*
+ * accel-trace's cycle-model summary of pipeline.s under the default timing: the engines'
+ * busy cycles are the documented model's (16 WGMMAs of N = 64 at N/2 + 4 each; 35 TMA
+ * boxes of 64 rows at 40 + 3/4 cycle a row), the critical path's parts add up to the job's
+ * modelled cycles, and the trace has the modelled track with each command's cycles.
+ */
+TEST(accel_trace_model)
+{
+	static uint16_t a[64 * PIPE_K], b[64 * PIPE_K];
+	unsigned long long total, math, copy, part, sum = 0;
+	double pm, pc;
+	char *p;
+
+	pipeline_inputs(a, b);
+	ASSERT_EQ(0, write_file("/tmp/pipeline.s", pipeline_s, strlen(pipeline_s)));
+	ASSERT_EQ(0, write_file("/tmp/a.bin", a, sizeof(a)));
+	ASSERT_EQ(0, write_file("/tmp/b.bin", b, sizeof(b)));
+	ASSERT_EQ(0, sh(out, sizeof(out), "/bin/accel-trace /tmp/pipeline.s -i /tmp/a.bin@A "
+			"-i /tmp/b.bin@B -o /tmp/trace.json")) TH_LOG("%s", out);
+	TH_LOG("%s", out);
+	p = strstr(out, "accel-trace: modelled ");
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(5, sscanf(p, "accel-trace: modelled %llu cycles; utilisation: math %lf%% (%llu "
+			    "busy cycles), copy/TMA %lf%% (%llu)", &total, &pm, &math, &pc, &copy));
+	EXPECT_EQ(16 * (64 / 2 + 4), math);
+	EXPECT_EQ(35 * (40 + 3 * 64 / 4), copy);
+	EXPECT_LT(fabs(pm - 100.0 * math / total), 0.06);
+	EXPECT_LT(fabs(pc - 100.0 * copy / total), 0.06);
+	EXPECT_NE(NULL, strstr(out, "waiting on copy/TMA (WAIT_GROUP copy, MBAR_WAIT) "));
+	EXPECT_NE(NULL, strstr(out, "accel-trace: longest wait 1: "));
+	p = strstr(out, "accel-trace: critical path (the command processor's cycles): issuing ");
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, strchr(p, '\n'));
+	*strchr(p, '\n') = 0;	/* its parts: "NAME CYCLES (PERCENT%)", comma separated */
+	for (p = strchr(p, ':') + 1; (p = strpbrk(p, "0123456789")); ) {
+		part = strtoull(p, &p, 10);
+		sum += part;
+		p = strchr(p, ')');	/* past the percentage */
+		if (!p)
+			break;
+	}
+	EXPECT_EQ(total, sum);
+	ASSERT_EQ(0, sh(out, sizeof(out), "cat /tmp/trace.json"));
+	EXPECT_NE(NULL, strstr(out, "\"name\":\"mxa modelled (1 ns = 1 cycle)\""));
+	EXPECT_NE(NULL, strstr(out, "\"ph\":\"X\",\"pid\":2,"));
+	EXPECT_NE(NULL, strstr(out, ",\"trip\":7,\"cycles\":"));
 }
 
 TEST(accel_trace_loops)
