@@ -26,6 +26,8 @@
 #include "accel.h"
 #include "mxa_isa.h"
 #include "bench_gemv.h"
+#define BENCH_NAME "bench-gemm"
+#include "bench_job.h"
 
 static int reps = 3;
 
@@ -37,14 +39,6 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static void die(int ret, const char *what)
-{
-	if (ret) {
-		fprintf(stderr, "bench-gemm: %s: %s\n", what, accel_strerror(ret));
-		exit(1);
-	}
-}
-
 /* Submit @prog @reps times; best device time (ns). */
 static double run_best(struct accel_device *dev, struct accel_prog *prog)
 {
@@ -54,22 +48,11 @@ static double run_best(struct accel_device *dev, struct accel_prog *prog)
 	die(accel_bo_alloc(dev, accel_prog_size(prog), &bo), "program buffer");
 	die(accel_prog_upload(prog, bo, 0), "upload");
 	for (int i = 0; i < reps; i++) {
-		struct accel_job *job;
-		const struct accel_job_result *r;
+		struct accel_job_result r;
 
-		die(accel_submit(dev, 0, bo, 0, accel_prog_size(prog), &job), "submit");
-		die(accel_wait(job, -1), "wait");
-		r = accel_job_result(job);
-		if (r->status) {
-			char why[256];
-
-			accel_job_explain(r, why, sizeof(why));
-			fprintf(stderr, "bench-gemm: %s\n", why);
-			exit(1);
-		}
-		if (r->end_ns - r->start_ns < best)
-			best = r->end_ns - r->start_ns;
-		accel_job_free(job);
+		bench_job(dev, bo, accel_prog_size(prog), &r);
+		if (r.end_ns - r.start_ns < best)
+			best = r.end_ns - r.start_ns;
 	}
 	accel_bo_free(bo);
 	return best;

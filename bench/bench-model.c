@@ -24,6 +24,8 @@
 
 #include "accel.h"
 #include "mxa_isa.h"
+#define BENCH_NAME "bench-model"
+#include "bench_job.h"
 
 #define KBYTES	3072u
 
@@ -31,14 +33,6 @@ struct kernel {
 	uint32_t tm, n, box, stages;
 	uint8_t type;	/* MXA_DTYPE_E4M3 or _BF16 */
 };
-
-static void die(int ret, const char *what)
-{
-	if (ret) {
-		fprintf(stderr, "bench-model: %s: %s\n", what, accel_strerror(ret));
-		exit(1);
-	}
-}
 
 static const char *type_name(uint8_t t)
 {
@@ -152,27 +146,14 @@ static int build(struct accel_prog *p, const struct kernel *k, const struct layo
 
 static uint64_t run(struct accel_device *dev, struct accel_prog *p)
 {
+	struct accel_job_result r;
 	struct accel_bo *bo;
-	struct accel_job *job;
-	const struct accel_job_result *r;
-	uint64_t cycles;
 
 	die(accel_bo_alloc(dev, accel_prog_size(p), &bo), "program buffer");
 	die(accel_prog_upload(p, bo, 0), "upload");
-	die(accel_submit(dev, 0, bo, 0, accel_prog_size(p), &job), "submit");
-	die(accel_wait(job, -1), "wait");
-	r = accel_job_result(job);
-	if (r->status) {
-		char why[256];
-
-		accel_job_explain(r, why, sizeof(why));
-		fprintf(stderr, "bench-model: %s\n", why);
-		exit(1);
-	}
-	cycles = r->cycles;
-	accel_job_free(job);
+	bench_job(dev, bo, accel_prog_size(p), &r);
 	accel_bo_free(bo);
-	return cycles;
+	return r.cycles;
 }
 
 static void model(struct accel_device *dev, struct accel_bo *data, const struct kernel *k)

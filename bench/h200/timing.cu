@@ -61,15 +61,16 @@ template <int N, int T, int CHAIN> __global__ void probe_wgmma(long long *out)
 		out[1] = 1;
 }
 
-/* One thread: @copies bulk loads of @bytes, @inflight at a time; cycles to out[0]. */
-__global__ void probe_bulk(long long *out, const uint8_t *src, uint32_t bytes, int copies, int inflight)
+/*
+ * One thread: @copies loads, @inflight at a time on as many mbarriers, each expecting
+ * @bytes and started by @issue(c, s) (load c into slot s); cycles to out[0].
+ */
+template <typename Issue>
+__device__ static void ring(long long *out, uint64_t *mb, uint32_t bytes, int copies,
+			    int inflight, Issue issue)
 {
-	extern __shared__ __align__(128) uint8_t dyn[];
-	__shared__ __align__(8) uint64_t mb[8];
 	long long t0, t1;
 
-	if (threadIdx.x)
-		return;
 	for (int i = 0; i < inflight; i++)
 		mbar_init(&mb[i], 1);
 	asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
@@ -80,7 +81,7 @@ __global__ void probe_bulk(long long *out, const uint8_t *src, uint32_t bytes, i
 		if (c >= inflight)
 			mbar_wait(&mb[s], ((c / inflight) - 1) & 1);
 		mbar_expect(&mb[s], bytes);
-		bulk_load(dyn + (size_t)s * bytes, src + (size_t)c * bytes, bytes, &mb[s]);
+		issue(c, s);
 	}
 	for (int c = copies - inflight; c < copies; c++)
 		mbar_wait(&mb[c % inflight], (c / inflight) & 1);
@@ -88,9 +89,22 @@ __global__ void probe_bulk(long long *out, const uint8_t *src, uint32_t bytes, i
 	out[0] = t1 - t0;
 }
 
+/* One thread: @copies bulk loads of @bytes, @inflight at a time. */
+__global__ void probe_bulk(long long *out, const uint8_t *src, uint32_t bytes, int copies, int inflight)
+{
+	extern __shared__ __align__(128) uint8_t dyn[];
+	__shared__ __align__(8) uint64_t mb[8];
+
+	if (threadIdx.x)
+		return;
+	ring(out, mb, bytes, copies, inflight, [&](int c, int s) {
+		bulk_load(dyn + (size_t)s * bytes, src + (size_t)c * bytes, bytes, &mb[s]);
+	});
+}
+
 /*
  * One thread: @copies loads of @per_bar 2-D boxes of @box_rows rows (consecutive rows of
- * @map, @bytes each box) on one mbarrier, @inflight at a time; cycles to out[0].
+ * @map, @bytes each box) on one mbarrier, @inflight at a time.
  */
 __global__ void probe_tma2d(long long *out, const __grid_constant__ CUtensorMap map,
 			    uint32_t bytes, int box_rows, int total_rows, int copies, int inflight,
@@ -99,28 +113,14 @@ __global__ void probe_tma2d(long long *out, const __grid_constant__ CUtensorMap 
 	extern __shared__ uint8_t dyn2[];
 	__shared__ __align__(8) uint64_t mb[8];
 	uint32_t base = ((uint32_t)__cvta_generic_to_shared(dyn2) + 1023) & ~1023u;
-	long long t0, t1;
 
 	if (threadIdx.x)
 		return;
-	for (int i = 0; i < inflight; i++)
-		mbar_init(&mb[i], 1);
-	asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-	t0 = clock64();
-	for (int c = 0; c < copies; c++) {
-		int s = c % inflight;
-
-		if (c >= inflight)
-			mbar_wait(&mb[s], ((c / inflight) - 1) & 1);
-		mbar_expect(&mb[s], bytes * per_bar);
+	ring(out, mb, bytes * per_bar, copies, inflight, [&](int c, int s) {
 		for (int b = 0; b < per_bar; b++)
 			tma_load2(base + (s * per_bar + b) * bytes, &map, 0,
 				  (c * per_bar + b) * box_rows % total_rows, &mb[s]);
-	}
-	for (int c = copies - inflight; c < copies; c++)
-		mbar_wait(&mb[c % inflight], (c / inflight) & 1);
-	t1 = clock64();
-	out[0] = t1 - t0;
+	});
 }
 
 /* One thread: @n arrive + try_wait round trips on one mbarrier of count 1. */

@@ -133,16 +133,22 @@ TEST(accel_run_explains_failures)
 	EXPECT_NE(NULL, strstr(out, "/tmp/bad.s:2:14: expected a class")) TH_LOG("%s", out);
 }
 
-TEST(accel_trace_timeline)
+/* accel-trace on libaccel/examples/pipeline.s with its inputs: its exit status. */
+static int trace_pipeline(void)
 {
 	static uint16_t a[64 * PIPE_K], b[64 * PIPE_K];
 
 	pipeline_inputs(a, b);
-	ASSERT_EQ(0, write_file("/tmp/pipeline.s", pipeline_s, strlen(pipeline_s)));
-	ASSERT_EQ(0, write_file("/tmp/a.bin", a, sizeof(a)));
-	ASSERT_EQ(0, write_file("/tmp/b.bin", b, sizeof(b)));
-	ASSERT_EQ(0, sh(out, sizeof(out), "/bin/accel-trace /tmp/pipeline.s -i /tmp/a.bin@A "
-			"-i /tmp/b.bin@B -o /tmp/trace.json")) TH_LOG("%s", out);
+	if (write_file("/tmp/pipeline.s", pipeline_s, strlen(pipeline_s)) ||
+	    write_file("/tmp/a.bin", a, sizeof(a)) || write_file("/tmp/b.bin", b, sizeof(b)))
+		return -1;
+	return sh(out, sizeof(out), "/bin/accel-trace /tmp/pipeline.s -i /tmp/a.bin@A "
+		  "-i /tmp/b.bin@B -o /tmp/trace.json");
+}
+
+TEST(accel_trace_timeline)
+{
+	ASSERT_EQ(0, trace_pipeline()) TH_LOG("%s", out);
 	ASSERT_EQ(0, sh(out, sizeof(out), "cat /tmp/trace.json"));
 	EXPECT_NE(NULL, strstr(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":["));
 	EXPECT_NE(NULL, strstr(out, "\"name\":\"LOOP\",\"cat\":\"loop\""));
@@ -182,17 +188,11 @@ TEST(accel_trace_timeline)
  */
 TEST(accel_trace_model)
 {
-	static uint16_t a[64 * PIPE_K], b[64 * PIPE_K];
 	unsigned long long total, math, copy, part, sum = 0;
 	double pm, pc;
 	char *p;
 
-	pipeline_inputs(a, b);
-	ASSERT_EQ(0, write_file("/tmp/pipeline.s", pipeline_s, strlen(pipeline_s)));
-	ASSERT_EQ(0, write_file("/tmp/a.bin", a, sizeof(a)));
-	ASSERT_EQ(0, write_file("/tmp/b.bin", b, sizeof(b)));
-	ASSERT_EQ(0, sh(out, sizeof(out), "/bin/accel-trace /tmp/pipeline.s -i /tmp/a.bin@A "
-			"-i /tmp/b.bin@B -o /tmp/trace.json")) TH_LOG("%s", out);
+	ASSERT_EQ(0, trace_pipeline()) TH_LOG("%s", out);
 	TH_LOG("%s", out);
 	p = strstr(out, "accel-trace: modelled ");
 	ASSERT_NE(NULL, p);
