@@ -44,7 +44,7 @@ include tests/stress/stress.mk
 # The test machinery's own test (needs QEMU, the kernel and the initramfs), and the
 # driver lint (checkpatch, W=1, sparse).
 HOST_SCRIPT_TESTS := tests/host/test-harness.sh tests/host/test-fuzz-device.sh \
-	tests/host/test-driver-lint.sh tests/host/test-golden-runner.sh
+	tests/host/test-fuzz-libaccel.sh tests/host/test-driver-lint.sh tests/host/test-golden-runner.sh
 
 .PHONY: all setup setup-packages kernel qemu driver initramfs check demo clean vm-test
 
@@ -74,8 +74,9 @@ qemu:
 # The stamp exists once packages, kernel and headers are in place, so `make check` on a
 # set-up machine never calls apt. Bump SETUP_REV when the setup scripts gain a step
 # (2: sparse and checkpatch for the driver lint; 3: the headers' Makefile points into the
-# cache, not /usr/src), so set-up machines run them again.
-SETUP_REV := 3
+# cache, not /usr/src; 4: clang and libFuzzer for make fuzz-asm), so set-up machines run
+# them again.
+SETUP_REV := 4
 SETUP_STAMP := $(MXA_CACHE)/setup-$(KVER)-r$(SETUP_REV).stamp
 $(SETUP_STAMP):
 	@scripts/setup-packages.sh
@@ -116,7 +117,8 @@ $(BUILD)/initramfs.cpio.gz: $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS)
 
 # ---- tests ----
-check: $(GUEST_READY) $(ENGINE_GOLDEN_RUNNER)
+check: $(GUEST_READY) $(ENGINE_GOLDEN_RUNNER) $(FUZZ_ASM) $(FUZZ_TMAP) \
+	$(FUZZ_ASM_CORPUS)/.seeded
 	@tests/run-check.sh $(BUILD) "$(HOST_TESTS) $(HOST_SCRIPT_TESTS)" "$(notdir $(GUEST_TESTS))"
 
 .PHONY: qemu-bin

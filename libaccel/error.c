@@ -176,8 +176,18 @@ int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 		snprintf(why, sizeof(why), "%s (semaphore at 0x%" PRIx64 ", %u us)",
 			 accel_strerror((int)r->error), r->err_addr, r->err_info);
 	} else if (r->error == MXA_ERR_BAD_TENSOR_MAP) {
-		snprintf(why, sizeof(why), "%s (map at 0x%" PRIx64 ", field %u)",
-			 accel_strerror((int)r->error), r->err_addr, r->err_info);
+		static const char *const fields[] = {
+			[MXA_TMAP_RANK] = "rank", [MXA_TMAP_ELEM_BYTES] = "elem_bytes",
+			[MXA_TMAP_OOB_FILL] = "oob_fill", [MXA_TMAP_SWIZZLE] = "swizzle",
+			[MXA_TMAP_GLOBAL_ADDR] = "global_addr", [MXA_TMAP_BOX] = "box",
+			[MXA_TMAP_DIMS] = "dims", [MXA_TMAP_STRIDES] = "strides",
+			[MXA_TMAP_RESERVED] = "a reserved field",
+		};
+		const char *f = r->err_info < sizeof(fields) / sizeof(fields[0]) &&
+				fields[r->err_info] ? fields[r->err_info] : "?";
+
+		snprintf(why, sizeof(why), "%s (map at 0x%" PRIx64 ", field %u: %s)",
+			 accel_strerror((int)r->error), r->err_addr, r->err_info, f);
 	} else if (r->error == MXA_ERR_BAD_OPERAND) {
 		char what[160];
 

@@ -306,65 +306,13 @@ static uint32_t mxa_swizzle_mask(uint8_t swizzle)
     return swizzle ? (2u << swizzle) / 2 - 1 : 0;  /* 32B: 1, 64B: 3, 128B: 7 */
 }
 
-/* Validate @m (host order); info names the first bad field. */
+/* Validate @m (host order) by uapi's rules; info names the first bad field. */
 static int mxa_tma_check_map(MxaJob *job, uint64_t va, const struct mxa_tensor_map *m,
                              uint64_t *box_bytes)
 {
-    uint64_t bytes, span, t;
-    uint32_t bad = 0;
+    uint32_t bad = mxa_tensor_map_check(m, box_bytes);
 
-    if (m->rank < 1 || m->rank > MXA_TMA_MAX_RANK) {
-        bad = 1;
-    } else if (m->elem_bytes != 1 && m->elem_bytes != 2 && m->elem_bytes != 4 &&
-               m->elem_bytes != 8) {
-        bad = 2;
-    } else if (m->oob_fill > MXA_TMA_OOB_NAN) {
-        bad = 3;
-    } else if (m->swizzle > MXA_TMA_SWIZZLE_128B ||
-               (m->swizzle && m->box[0] * m->elem_bytes > (16u << m->swizzle))) {
-        bad = 4;
-    } else if (m->global_addr % 16) {
-        bad = 5;
-    } else if (m->reserved0) {
-        bad = 9;
-    }
-    for (unsigned i = 0; i < ARRAY_SIZE(m->reserved) && !bad; i++) {
-        bad = m->reserved[i] ? 9 : 0;
-    }
-    /* dims, boxes, strides; the farthest byte must not overflow */
-    bytes = m->elem_bytes;
-    span = m->global_addr;
-    for (unsigned d = 0; d < MXA_TMA_MAX_RANK && !bad; d++) {
-        bool used = d < m->rank;
-
-        if (m->box[d] < 1 || m->box[d] > MXA_TMA_MAX_BOX || (!used && m->box[d] != 1)) {
-            bad = 6;
-        } else if (m->dims[d] < 1 || (!used && m->dims[d] != 1)) {
-            bad = 7;
-        } else if (d > 0 && ((used && (m->strides[d - 1] % 16 ||
-                                      m->strides[d - 1] >= MXA_TMA_MAX_STRIDE)) ||
-                             (!used && m->strides[d - 1]))) {
-            bad = 8;
-        } else {
-            bytes *= m->box[d];
-            if (__builtin_mul_overflow((uint64_t)(m->dims[d] - (d ? 1 : 0)),
-                                       d ? m->strides[d - 1] : m->elem_bytes, &t) ||
-                __builtin_add_overflow(span, t, &span)) {
-                bad = 8;
-            }
-        }
-    }
-    if (!bad && (m->box[0] * m->elem_bytes) % 16) {
-        bad = 6;
-    }
-    if (!bad && bytes > MXA_SRAM_SIZE) {
-        bad = 6;
-    }
-    if (bad) {
-        return mxa_job_fail(job, MXA_ERR_BAD_TENSOR_MAP, va, bad);
-    }
-    *box_bytes = bytes;
-    return 0;
+    return bad ? mxa_job_fail(job, MXA_ERR_BAD_TENSOR_MAP, va, bad) : 0;
 }
 
 int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load)

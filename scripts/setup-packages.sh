@@ -12,7 +12,8 @@ PKGS=(build-essential pkg-config ninja-build flex bison python3 python3-venv
       busybox-static cpio xz-utils zstd kmod
       liburing-dev libdrm-dev libopenblas-dev
       qemu-system-data seabios
-      bc pahole gnuplot-nox sparse)
+      bc pahole gnuplot-nox sparse
+      clang libclang-rt-14-dev)
 
 changed=0
 src_list=/etc/apt/sources.list.d/mxa-trixie-src.sources

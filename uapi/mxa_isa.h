@@ -441,6 +441,65 @@ struct mxa_tensor_map {
 #define MXA_TMA_SWIZZLE_32B	1
 #define MXA_TMA_SWIZZLE_64B	2
 #define MXA_TMA_SWIZZLE_128B	3
+/*
+ * err_info of MXA_ERR_BAD_TENSOR_MAP: the first field of the map that breaks the rules
+ * (mxa_tensor_map_check()); MXA_TMAP_STRIDES also when the farthest byte overflows.
+ */
+enum mxa_tmap_field {
+	MXA_TMAP_OK = 0, MXA_TMAP_RANK = 1, MXA_TMAP_ELEM_BYTES = 2, MXA_TMAP_OOB_FILL = 3,
+	MXA_TMAP_SWIZZLE = 4, MXA_TMAP_GLOBAL_ADDR = 5, MXA_TMAP_BOX = 6, MXA_TMAP_DIMS = 7,
+	MXA_TMAP_STRIDES = 8, MXA_TMAP_RESERVED = 9,
+};
+
+/*
+ * The rules the device checks a tensor map (host byte order) by when a TMA command
+ * issues: MXA_TMAP_OK with *@box_bytes the box's size, or the first bad field.
+ */
+static inline __u32 mxa_tensor_map_check(const struct mxa_tensor_map *m, __u64 *box_bytes)
+{
+	__u64 bytes = m->elem_bytes, span = m->global_addr, t;
+	unsigned int d;
+
+	if (m->rank < 1 || m->rank > MXA_TMA_MAX_RANK)
+		return MXA_TMAP_RANK;
+	if (m->elem_bytes != 1 && m->elem_bytes != 2 && m->elem_bytes != 4 && m->elem_bytes != 8)
+		return MXA_TMAP_ELEM_BYTES;
+	if (m->oob_fill > MXA_TMA_OOB_NAN)
+		return MXA_TMAP_OOB_FILL;
+	if (m->swizzle > MXA_TMA_SWIZZLE_128B ||
+	    (m->swizzle && m->box[0] * m->elem_bytes > (16u << m->swizzle)))
+		return MXA_TMAP_SWIZZLE;
+	if (m->global_addr % 16)
+		return MXA_TMAP_GLOBAL_ADDR;
+	if (m->reserved0)
+		return MXA_TMAP_RESERVED;
+	for (d = 0; d < sizeof(m->reserved) / sizeof(m->reserved[0]); d++)
+		if (m->reserved[d])
+			return MXA_TMAP_RESERVED;
+	/* dims, boxes, strides; the farthest byte must not overflow */
+	for (d = 0; d < MXA_TMA_MAX_RANK; d++) {
+		int used = d < m->rank;
+
+		if (m->box[d] < 1 || m->box[d] > MXA_TMA_MAX_BOX || (!used && m->box[d] != 1))
+			return MXA_TMAP_BOX;
+		if (m->dims[d] < 1 || (!used && m->dims[d] != 1))
+			return MXA_TMAP_DIMS;
+		if (d > 0 && ((used && (m->strides[d - 1] % 16 ||
+					m->strides[d - 1] >= MXA_TMA_MAX_STRIDE)) ||
+			      (!used && m->strides[d - 1])))
+			return MXA_TMAP_STRIDES;
+		bytes *= m->box[d];
+		if (__builtin_mul_overflow((__u64)(m->dims[d] - (d ? 1 : 0)),
+					   d ? m->strides[d - 1] : (__u64)m->elem_bytes, &t) ||
+		    __builtin_add_overflow(span, t, &span))
+			return MXA_TMAP_STRIDES;
+	}
+	if ((m->box[0] * m->elem_bytes) % 16 || bytes > MXA_SRAM_SIZE)
+		return MXA_TMAP_BOX;
+	*box_bytes = bytes;
+	return MXA_TMAP_OK;
+}
+
 /* A TMA swizzle of span S (32, 64, 128) moves the box's bytes by mxa_swizzle(a, S / 16 - 1, 0). */
 #define MXA_TMA_CREGS(r0, r1, r2, r3, r4) \
 	((__u32)(r0) | ((__u32)(r1) << 5) | ((__u32)(r2) << 10) | ((__u32)(r3) << 15) | \

@@ -1,7 +1,12 @@
-# fuzz.mk - fuzzing the device (issue: hardening). Included by the top-level Makefile.
+# fuzz.mk - fuzzing (issue: hardening). Included by the top-level Makefile.
 #   make fuzz-device SECONDS=N   fuzz the device for N seconds through qtest against a
 #                                QEMU built with AddressSanitizer + UBSan (built once)
-# A short run against the regular QEMU is part of make check (test-fuzz-device.sh).
+#   make fuzz-asm SECONDS=N      libFuzzer (coverage guided, clang, ASan + UBSan) on
+#                                libaccel's assembler and disassembler, round trips as the
+#                                oracle; the corpus grows in $(BUILD)/fuzz/asm-corpus
+#   make fuzz-tmap SECONDS=N     the same on the tensor-map encoder, the device's rules
+#                                (mxa_tensor_map_check()) as the oracle
+# Short runs of all are part of make check (test-fuzz-device.sh, test-fuzz-libaccel.sh).
 
 FUZZ_DEVICE := $(BUILD)/tests/fuzz-device
 FUZZ_SECONDS := $(if $(SECONDS),$(SECONDS),60)
@@ -10,7 +15,39 @@ $(FUZZ_DEVICE): tests/fuzz/fuzz-device.c tests/fuzz/fuzz_rand.h $(wildcard uapi/
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
-.PHONY: fuzz-device qemu-asan
+# The assembler, disassembler and what they call, nothing that needs a device; the
+# linker drops the rest (the engine's kernels are not needed: mxe_formats and mxe_mx).
+FUZZ_ASM := $(BUILD)/tests/fuzz-asm
+FUZZ_CC ?= clang
+FUZZ_ASM_SRCS := tests/fuzz/fuzz-asm.c $(LIBACCEL_SRCS) \
+	qemu-device/engine/mxe_formats.c qemu-device/engine/mxe_mx.c
+FUZZ_SAN := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+$(FUZZ_ASM): $(FUZZ_ASM_SRCS) $(LIBACCEL_HDRS) | $(SETUP_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=gnu11 -g -O1 -ffp-contract=off $(FUZZ_SAN) -ffunction-sections \
+		-fdata-sections -Wl,--gc-sections -pthread -Iuapi -I$(LIBACCEL_DIR) \
+		-Iqemu-device/engine $(DRM_CFLAGS) -o $@ $(FUZZ_ASM_SRCS) -luring -ldrm -lm
+
+FUZZ_TMAP := $(BUILD)/tests/fuzz-tmap
+$(FUZZ_TMAP): tests/fuzz/fuzz-tmap.c $(LIBACCEL_DIR)/tmap.c $(LIBACCEL_HDRS) | $(SETUP_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=gnu11 -g -O1 $(FUZZ_SAN) -Iuapi -I$(LIBACCEL_DIR) $(DRM_CFLAGS) -o $@ \
+		tests/fuzz/fuzz-tmap.c $(LIBACCEL_DIR)/tmap.c
+
+# The seed corpus: libaccel's example programs (text inputs start with a 0 byte).
+FUZZ_ASM_CORPUS := $(BUILD)/fuzz/asm-corpus
+$(FUZZ_ASM_CORPUS)/.seeded: $(wildcard libaccel/examples/*.s)
+	@mkdir -p $(dir $@)
+	@for s in $^; do { printf '\000'; cat "$$s"; } >$(dir $@)/seed-$$(basename $$s); done
+	@touch $@
+
+.PHONY: fuzz-device qemu-asan fuzz-asm fuzz-tmap
+fuzz-asm: $(FUZZ_ASM) $(FUZZ_ASM_CORPUS)/.seeded
+	$(FUZZ_ASM) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
+		-artifact_prefix=$(BUILD)/fuzz/ \
+		$(FUZZ_ASM_CORPUS)
+
 qemu-asan: | $(SETUP_STAMP)
 	@MXA_QEMU_FLAVOR=asan scripts/build-qemu.sh >/dev/null
 
@@ -19,3 +56,8 @@ fuzz-device: $(FUZZ_DEVICE) qemu-asan
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		$(FUZZ_DEVICE) --qemu $(MXA_CACHE)/qemu/qemu-system-x86_64-asan \
 		--seconds $(FUZZ_SECONDS) $(if $(SEED),--seed $(SEED))
+
+fuzz-tmap: $(FUZZ_TMAP)
+	@mkdir -p $(BUILD)/fuzz/tmap-corpus
+	$(FUZZ_TMAP) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		-artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/tmap-corpus
