@@ -5,7 +5,7 @@
  *   host,engine-mxfp8-MxNxK,threads,ns   mxe_gemm() alone on the shape and numerics
  *                                        accel_gemm() asks the device for (MX-FP8 E4M3,
  *                                        E8M0 scales, EXACT, intrawave) with the device's
- *                                        engine thread count (--threads, QEMU "cores" 2)
+ *                                        engine thread count (--threads, QEMU "engine-threads" 2)
  *   host,memcpy-load,bytes,ns            memcpy of the TMA benchmark's bytes: 64 KiB
  *   host,memcpy-store,bytes,ns           boxes of a 32 MiB buffer into one 64 KiB
  *                                        buffer (load) and back (store)

@@ -34,7 +34,7 @@ $(BENCH_HOST): bench/bench-host.c bench/bench_gemv.h $(LIBACCEL_LIB)
 	$(CC) $(LIBACCEL_CFLAGS) -o $@ $< $(LIBACCEL_LIB) -lm -pthread
 
 BENCH_SECONDS ?= 1
-# accel_gemm end to end: M N K (MX-FP8); the device's engine has QEMU "cores" (2) threads
+# accel_gemm end to end: M N K (MX-FP8); the device's engine has QEMU "engine-threads" (2) threads
 BENCH_GEMM_SHAPE ?= 2048 2048 2048
 BENCH_REPS ?= 3
 # Each part prints the table when run alone; make bench prints it once, at the end.

@@ -29,7 +29,8 @@
 #define MXA_DRIVER_CAPS \
 	(DRM_MXA_DRIVER_CAP_GROUPS | DRM_MXA_DRIVER_CAP_RESULT_SIZE | \
 	 DRM_MXA_DRIVER_CAP_JOB_TIMEOUT | DRM_MXA_DRIVER_CAP_VM_BIND | \
-	 DRM_MXA_DRIVER_CAP_SYNCOBJ | DRM_MXA_DRIVER_CAP_USER_QUEUES)
+	 DRM_MXA_DRIVER_CAP_SYNCOBJ | DRM_MXA_DRIVER_CAP_USER_QUEUES | \
+	 DRM_MXA_DRIVER_CAP_GRID)
 
 static int mxa_open(struct drm_device *dev, struct drm_file *file)
 {
@@ -103,6 +104,7 @@ static int mxa_ioctl_query(struct drm_device *dev, void *data, struct drm_file *
 		info.num_queues = mdev->num_queues;
 		info.caps = mdev->caps;
 		info.num_cores = mdev->num_cores;
+		info.num_engine_threads = mdev->num_engine_threads;
 		info.va_start = MXA_VM_VA_START;
 		info.va_end = MXA_VM_VA_END;
 		info.max_bo_size = MXA_BO_MAX_SIZE;

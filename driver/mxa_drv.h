@@ -33,7 +33,8 @@ struct mxa_vm;
  * @hw_version: MXA_REG_VERSION.
  * @caps: MXA_REG_CAPS_HI:LO.
  * @num_queues: hardware queues in use (<= MXA_MAX_QUEUES).
- * @num_cores: MXA_REG_NUM_CORES.
+ * @num_cores: MXA_REG_NUM_CORES: what a job's grid runs on.
+ * @num_engine_threads: MXA_REG_ENGINE_THREADS.
  * @ctx_table: the device's context table (coherent DMA), @ctx_count entries.
  * @ctx_table_dma: its bus address.
  * @ctx_count: entries of @ctx_table; context ids are 1 .. @ctx_count - 1.
@@ -73,6 +74,7 @@ struct mxa_device {
 	u64 caps;
 	u32 num_queues;
 	u32 num_cores;
+	u32 num_engine_threads;
 
 	struct mxa_ctx_desc *ctx_table;
 	dma_addr_t ctx_table_dma;

@@ -261,6 +261,7 @@ int mxa_hw_init(struct mxa_device *mdev)
 		     (u64)mxa_read(mdev, MXA_REG_CAPS_HI) << 32;
 	mdev->num_queues = mxa_read(mdev, MXA_REG_NUM_QUEUES);
 	mdev->num_cores = mxa_read(mdev, MXA_REG_NUM_CORES);
+	mdev->num_engine_threads = mxa_read(mdev, MXA_REG_ENGINE_THREADS);
 	if (!mdev->num_queues) {
 		mxa_err(mdev, "device has no queues\n");
 		return -ENODEV;

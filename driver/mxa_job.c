@@ -242,6 +242,27 @@ static void mxa_job_attach_signals(struct mxa_job *job)
 	mxa_job_free_signals(job);
 }
 
+/*
+ * The grid and cluster shape (0 means 1): what the device runs (uapi/mxa_regs.h,
+ * struct mxa_job_desc); the device checks them again.
+ */
+static int mxa_job_check_grid(struct mxa_device *mdev, const struct drm_mxa_submit *args)
+{
+	u32 gx = max_t(u32, args->grid_x, 1), gy = max_t(u32, args->grid_y, 1);
+	u32 cx = max_t(u32, args->cluster_x, 1), cy = max_t(u32, args->cluster_y, 1);
+
+	if (args->pad)
+		return -EINVAL;
+	if (gx * gy == 1 && cx * cy == 1)
+		return 0;
+	if (!(mdev->caps & MXA_CAP_GRID))
+		return -EOPNOTSUPP;
+	if (gx * gy > MXA_GRID_MAX_INSTANCES || cx * cy > MXA_CLUSTER_MAX ||
+	    cx * cy > mdev->num_cores || gx % cx || gy % cy)
+		return -EINVAL;
+	return 0;
+}
+
 /**
  * mxa_job_create() - validate a submission and build its job.
  * @file: the submitting file.
@@ -250,10 +271,11 @@ static void mxa_job_attach_signals(struct mxa_job *job)
  *
  * May sleep (allocations, syncobj lookups, user copies of the sync array).
  *
- * Return: 0; -EINVAL for non-zero flags or padding, an unknown queue, or a program
- * that is empty, misaligned, too large or outside its BO, or bad sync operations;
- * -ENOENT for an unknown handle or syncobj; -ECANCELED for a banned context; -EFAULT;
- * -E2BIG; -ENOMEM.
+ * Return: 0; -EINVAL for non-zero flags or padding, an unknown queue, a program
+ * that is empty, misaligned, too large or outside its BO, bad sync operations, or a
+ * grid the device cannot run (mxa_job_check_grid());
+ * -EOPNOTSUPP for a grid on a device without MXA_CAP_GRID; -ENOENT for an unknown
+ * handle or syncobj; -ECANCELED for a banned context; -EFAULT; -E2BIG; -ENOMEM.
  */
 int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 		   struct mxa_job **jobp)
@@ -278,6 +300,9 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 	if (!args->prog_size || args->prog_size > MXA_PROG_MAX_SIZE ||
 	    !IS_ALIGNED(args->prog_size, 4) || !IS_ALIGNED(args->prog_offset, 4))
 		return -EINVAL;
+	ret = mxa_job_check_grid(mdev, args);
+	if (ret)
+		return ret;
 
 	/* A banned context runs nothing more (mxa_reset.c), nor does a lost device. */
 	if (READ_ONCE(mf->vm->banned))
@@ -320,6 +345,10 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 	job->id = atomic64_inc_return(&mf->next_job_id);
 	job->prog_va = mxa_bo_va(bo) + args->prog_offset;
 	job->prog_size = args->prog_size;
+	job->grid_x = args->grid_x;
+	job->grid_y = args->grid_y;
+	job->cluster_x = args->cluster_x;
+	job->cluster_y = args->cluster_y;
 	spin_lock_init(&job->ucmd_lock);
 	INIT_LIST_HEAD(&job->backlog_node);
 
@@ -497,11 +526,13 @@ void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
 		r->err_opcode = comp->err_opcode;
 		r->err_addr = comp->err_addr;
 		r->err_info = comp->err_info;
+		r->err_instance = comp->err_instance;
 	}
 	r->start_ns = comp->start_ns;
 	r->end_ns = comp->end_ns;
 	r->cycles = comp->cycles;
 	r->commands = comp->commands;
+	r->instances = comp->instances;
 	if (r->status == -EFAULT)
 		trace_mxa_job_fault(q->idx, job->vm->ctx, job->id, r->err_addr, r->err_info,
 				    r->err_offset);

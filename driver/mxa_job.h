@@ -55,6 +55,10 @@ struct mxa_job_signal {
  * @id: job id, unique per file; also the descriptor's job_id.
  * @prog_va: device VA of the program.
  * @prog_size: program size in bytes.
+ * @grid_x: grid and cluster shape (drm_mxa_submit), copied into the descriptor.
+ * @grid_y: see @grid_x.
+ * @cluster_x: see @grid_x.
+ * @cluster_y: see @grid_x.
  * @result: how the job ended; valid once @done is signalled (mxa_job_result()).
  * @ran: @fence is initialised (the job reached its hardware queue).
  * @ended: @result was filled by the hardware path (completion, abort, run failure).
@@ -81,6 +85,8 @@ struct mxa_job {
 	u64 id;
 	u64 prog_va;
 	u32 prog_size;
+	u16 grid_x, grid_y;
+	u8 cluster_x, cluster_y;
 	struct drm_mxa_job_result result;
 	bool ran;
 	bool ended;

@@ -148,6 +148,10 @@ static void mxa_queue_place(struct mxa_queue *q, struct mxa_job *job)
 	desc->ctx = job->vm->ctx;
 	desc->prog_va = job->prog_va;
 	desc->prog_size = job->prog_size;
+	desc->grid_x = job->grid_x;
+	desc->grid_y = job->grid_y;
+	desc->cluster_x = job->cluster_x;
+	desc->cluster_y = job->cluster_y;
 	desc->completion = q->comps_dma + slot * sizeof(*comp);
 	desc->job_id = job->id;
 	q->tail = (slot + 1) & (q->size - 1);

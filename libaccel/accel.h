@@ -76,7 +76,10 @@ enum accel_submit_mode {
  * @num_queues: hardware queues. Queue arguments are queue ids: 0 .. num_queues - 1 are
  *              the device handle's default queues, one per hardware queue; more come
  *              from accel_queue_create().
- * @num_cores: matrix-engine worker threads of the device.
+ * @num_cores: the device's cores: a grid (accel_submit_grid()) runs its instances on
+ *              them, a cluster has at most this many.
+ * @num_engine_threads: host threads of the device's matrix engine (0 from drivers
+ *              older than uAPI 0.5).
  * @caps: MXA_CAP_* bits (uapi/mxa_regs.h).
  * @va_start, @va_end: the device VA range buffers are mapped in.
  * @max_bo_size: largest buffer accel_bo_alloc() can get.
@@ -89,6 +92,7 @@ struct accel_device_info {
 	uint32_t hw_major, hw_minor;
 	uint32_t num_queues;
 	uint32_t num_cores;
+	uint32_t num_engine_threads;
 	uint64_t caps;
 	uint64_t va_start, va_end;
 	uint64_t max_bo_size;
@@ -224,7 +228,10 @@ int accel_prog_upload(const struct accel_prog *prog, struct accel_bo *bo, size_t
  *	@status is (a submission refused or cancelled before the job ended).
  * @cycles: the device's modelled cycles for the job (Documentation/device.rst,
  *	"Timing and the cycle model"): the same for the same program at any host load.
- * @commands: commands the device executed.
+ * @commands: commands the device executed (all instances of a grid).
+ * @err_instance: of a failed grid, the instance (x + y * grid_x) that failed first.
+ * @instances: instances of the grid the device started (all of them unless a reset
+ *	stopped it; 0 when the job did not end on the device).
  */
 struct accel_job_result {
 	int status;
@@ -238,6 +245,8 @@ struct accel_job_result {
 	int has_detail;
 	uint64_t cycles;
 	uint32_t commands;
+	uint32_t err_instance;
+	uint32_t instances;
 };
 
 /**
@@ -304,6 +313,43 @@ int accel_queue_destroy(struct accel_device *dev, unsigned int queue_id);
  */
 int accel_submit(struct accel_device *dev, unsigned int queue, struct accel_bo *prog_bo,
 		 size_t offset, size_t size, struct accel_job **jobp);
+
+/**
+ * struct accel_grid - how many instances of a program run, and in which clusters (as
+ * CUDA's grid and cluster dimensions). 0 in any field means 1.
+ * @x, @y: the grid: x * y instances (CTAs), each on a core of its own with its own
+ *	SRAM, tile and scalar registers; at most MXA_GRID_MAX_INSTANCES.
+ * @cluster_x, @cluster_y: the cluster shape: the instances of a cluster run at the
+ *	same time on distinct cores. At most MXA_CLUSTER_MAX instances and at most
+ *	accel_device_info()->num_cores; it divides the grid in each dimension.
+ *
+ * An instance finds its place with REG_CTA (accel_prog_reg_cta(), %ctaid.x and the
+ * other special registers of enum mxa_sreg).
+ */
+struct accel_grid {
+	uint32_t x, y;
+	uint32_t cluster_x, cluster_y;
+};
+
+/**
+ * accel_submit_grid() - accel_submit() for a grid of instances of the program. The job
+ * ends when every instance has ended; its result names the first instance that failed
+ * (accel_job_result()->err_instance).
+ * Return: as accel_submit(); -EINVAL for a shape outside the limits of struct
+ * accel_grid (accel_grid_check() says which), -EOPNOTSUPP when the driver or the device
+ * runs no grids.
+ */
+int accel_submit_grid(struct accel_device *dev, unsigned int queue, struct accel_bo *prog_bo,
+		      size_t offset, size_t size, const struct accel_grid *grid,
+		      struct accel_job **jobp);
+
+/**
+ * accel_grid_check() - whether @dev can run @grid, and if not a sentence in @why that
+ * says which limit it breaks (@why may be NULL).
+ * Return: 0, -EINVAL or -EOPNOTSUPP (as accel_submit_grid()).
+ */
+int accel_grid_check(const struct accel_device *dev, const struct accel_grid *grid, char *why,
+		     size_t len);
 
 /** accel_flush() - pass queued io_uring submissions to the kernel. Return: 0 or -errno. */
 int accel_flush(struct accel_device *dev);
@@ -645,6 +691,14 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 
 /** accel_prog_reg_set() - REG_SET: R[reg] = value. */
 int accel_prog_reg_set(struct accel_prog *prog, unsigned int reg, uint64_t value);
+/**
+ * accel_prog_reg_cta() - REG_CTA: R[dst] = the instance's special register @sreg
+ * (enum mxa_sreg: MXA_SREG_CTAID_X, MXA_SREG_CLUSTER_CTARANK, ...) times @mult, so that
+ * one command gives the offset of the instance's part of a tensor. -EINVAL for an
+ * unknown @sreg.
+ */
+int accel_prog_reg_cta(struct accel_prog *prog, unsigned int dst, unsigned int sreg,
+		       uint32_t mult);
 /** accel_prog_reg_add() - REG_ADD: R[dst] = R[ra] + R[rb] + imm (mod 2^64). */
 int accel_prog_reg_add(struct accel_prog *prog, unsigned int dst, unsigned int ra,
 		       unsigned int rb, uint64_t imm);

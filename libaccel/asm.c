@@ -483,6 +483,16 @@ static void parse_operand(struct asm_ctx *c, const struct mxa_isa_cmd *cmd,
 	case MXA_OPND_DTYPE:
 		asm_put_reg(c, op->dw, op->shift, parse_dtype(c));
 		break;
+	case MXA_OPND_SREG:
+		asm_skip_ws(c);
+		if (*c->p != '%')
+			asm_fail(c, c->p, "expected a special register (%%ctaid.x, %%cluster_ctarank, "
+				 "...), found %s", asm_tok_text(c->p));
+		c->p++;
+		asm_put_reg(c, op->dw, op->shift,
+			    parse_name(c, mxa_sreg_names, MXA_SREG_COUNT,
+				       "a special register (%ctaid.x, %cluster_ctarank, ...)"));
+		break;
 	case MXA_OPND_TENSOR:
 		parse_tensor(c);
 		break;

@@ -65,6 +65,7 @@ static int accel_query_device(struct accel_device *dev)
 	dev->info.hw_minor = di.hw_version & 0xffff;
 	dev->info.num_queues = di.num_queues;
 	dev->info.num_cores = di.num_cores;
+	dev->info.num_engine_threads = di.num_engine_threads;
 	dev->info.caps = di.caps;
 	dev->info.va_start = di.va_start;
 	dev->info.va_end = di.va_end;

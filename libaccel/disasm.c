@@ -286,6 +286,15 @@ static void out_operand(struct out *o, const struct mxa_isa_cmd *cmd,
 		out_printf(o, "%s", accel_dtype_name((enum mxa_isa_dtype)((dw[op->dw] >> op->shift) &
 									0xff)));
 		break;
+	case MXA_OPND_SREG: {
+		uint32_t r = (dw[op->dw] >> op->shift) & 0xff;
+
+		if (r < MXA_SREG_COUNT)
+			out_printf(o, "%%%s", mxa_sreg_names[r]);
+		else
+			out_printf(o, "%%%u", r);
+		break;
+	}
 	case MXA_OPND_TENSOR: {
 		int last = 0;
 

@@ -39,6 +39,7 @@ static const char *const accel_job_errors[] = {
 	[MXA_ERR_TILE] = "bad tile operand (number, empty, shape or size)",
 	[MXA_ERR_TMA_HAZARD] = "SRAM of a TMA load used before the MBAR_WAIT that observes it",
 	[MXA_ERR_BLOCK] = "malformed split block (BSTART.CUBE ... B.IOT last)",
+	[MXA_ERR_BAD_GRID] = "the job's grid or cluster shape cannot run on this device",
 	[MXA_ERR_OPERAND_HAZARD] = "SRAM operand of a pending WGMMA overwritten before the WAIT_GROUP that covers it",
 };
 
@@ -100,7 +101,7 @@ const char *accel_cap_name(unsigned int bit)
 	} caps[] = {
 		CAP(NOP), CAP(FENCE_WRITE), CAP(MMU), CAP(TIMESTAMP), CAP(MSIX), CAP(GEMM),
 		CAP(CONTROL), CAP(ASYNC), CAP(TMA), CAP(WGMMA), CAP(TILE), CAP(MMA), CAP(CVT),
-		CAP(FENCE), CAP(HOPPER_NUMERICS),
+		CAP(FENCE), CAP(HOPPER_NUMERICS), CAP(GRID),
 	};
 #undef CAP
 	size_t i;
@@ -188,6 +189,11 @@ int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 
 		snprintf(why, sizeof(why), "%s (map at 0x%" PRIx64 ", field %u: %s)",
 			 accel_strerror((int)r->error), r->err_addr, r->err_info, f);
+	} else if (r->error == MXA_ERR_BAD_OPERAND &&
+		   MXA_CMD_OPCODE(r->err_opcode) == MXA_OP_REG_CTA) {
+		snprintf(why, sizeof(why), "%s: REG_CTA names no special register %u (0..%u: "
+			 "%%ctaid.x .. %%cta)", accel_strerror((int)r->error), r->err_info,
+			 MXA_SREG_COUNT - 1);
 	} else if (r->error == MXA_ERR_BAD_OPERAND) {
 		char what[160];
 

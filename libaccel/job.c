@@ -3,6 +3,8 @@
  * libaccel: jobs, independent of the submission path: submit, wait, poll, results.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "accel_internal.h"
@@ -54,8 +56,59 @@ struct accel_job *accel_job_alloc(struct accel_device *dev, unsigned int queue)
 	return job;
 }
 
+static uint32_t accel_grid_dim(uint32_t v)
+{
+	return v ? v : 1;
+}
+
+int accel_grid_check(const struct accel_device *dev, const struct accel_grid *grid, char *why,
+		     size_t len)
+{
+	uint64_t gx = accel_grid_dim(grid->x), gy = accel_grid_dim(grid->y);
+	uint64_t cx = accel_grid_dim(grid->cluster_x), cy = accel_grid_dim(grid->cluster_y);
+	char dummy[1];
+
+	if (!why) {
+		why = dummy;
+		len = sizeof(dummy);
+	}
+	if (gx * gy == 1 && cx * cy == 1)
+		return 0;
+	if (!(dev->info.driver_caps & DRM_MXA_DRIVER_CAP_GRID) || !(dev->info.caps & MXA_CAP_GRID)) {
+		snprintf(why, len, "the %s runs no grids (uAPI %u.%u)",
+			 dev->info.caps & MXA_CAP_GRID ? "driver" : "device", dev->info.uapi_major,
+			 dev->info.uapi_minor);
+		return -EOPNOTSUPP;
+	}
+	if (gx > UINT16_MAX || gy > UINT16_MAX || gx * gy > MXA_GRID_MAX_INSTANCES) {
+		snprintf(why, len, "grid %" PRIu64 "x%" PRIu64 ": more than %u instances or %u in "
+			 "a dimension", gx, gy, MXA_GRID_MAX_INSTANCES, UINT16_MAX);
+		return -EINVAL;
+	}
+	if (cx * cy > MXA_CLUSTER_MAX || cx * cy > dev->info.num_cores) {
+		snprintf(why, len, "cluster %" PRIu64 "x%" PRIu64 ": more than %u instances (the "
+			 "device has %u cores, a cluster at most %u)", cx, cy,
+			 dev->info.num_cores < MXA_CLUSTER_MAX ? dev->info.num_cores : MXA_CLUSTER_MAX,
+			 dev->info.num_cores, MXA_CLUSTER_MAX);
+		return -EINVAL;
+	}
+	if (gx % cx || gy % cy) {
+		snprintf(why, len, "cluster %" PRIu64 "x%" PRIu64 " does not divide grid %" PRIu64
+			 "x%" PRIu64, cx, cy, gx, gy);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int accel_submit(struct accel_device *dev, unsigned int queue, struct accel_bo *prog_bo,
 		 size_t offset, size_t size, struct accel_job **jobp)
+{
+	return accel_submit_grid(dev, queue, prog_bo, offset, size, NULL, jobp);
+}
+
+int accel_submit_grid(struct accel_device *dev, unsigned int queue, struct accel_bo *prog_bo,
+		      size_t offset, size_t size, const struct accel_grid *grid,
+		      struct accel_job **jobp)
 {
 	struct drm_mxa_submit args = { 0 };
 	struct accel_job *job;
@@ -64,6 +117,15 @@ int accel_submit(struct accel_device *dev, unsigned int queue, struct accel_bo *
 	*jobp = NULL;
 	if (!prog_bo || prog_bo->dev != dev || offset > UINT32_MAX || size > UINT32_MAX)
 		return -EINVAL;
+	if (grid) {
+		ret = accel_grid_check(dev, grid, NULL, 0);
+		if (ret)
+			return ret;
+		args.grid_x = (uint16_t)grid->x;
+		args.grid_y = (uint16_t)grid->y;
+		args.cluster_x = (uint8_t)grid->cluster_x;
+		args.cluster_y = (uint8_t)grid->cluster_y;
+	}
 	job = accel_job_alloc(dev, queue);
 	if (!job)
 		return -ENOMEM;

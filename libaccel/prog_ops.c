@@ -40,6 +40,18 @@ int accel_prog_reg_add(struct accel_prog *prog, unsigned int dst, unsigned int r
 	return accel_prog_emit_command(prog, dw, MXA_REG_ADD_DWORDS);
 }
 
+int accel_prog_reg_cta(struct accel_prog *prog, unsigned int dst, unsigned int sreg,
+		       uint32_t mult)
+{
+	const uint32_t dw[MXA_REG_CTA_DWORDS] = {
+		MXA_CMD_HEADER(MXA_OP_REG_CTA, MXA_REG_CTA_DWORDS, 0), dst | sreg << 8, mult,
+	};
+
+	if (accel_bad_reg(dst) || sreg >= MXA_SREG_COUNT)
+		return -EINVAL;
+	return accel_prog_emit_command(prog, dw, MXA_REG_CTA_DWORDS);
+}
+
 static int accel_prog_reg_mem(struct accel_prog *prog, uint32_t op, unsigned int reg,
 			      uint64_t va)
 {

@@ -44,6 +44,8 @@ int accel_ioctl_wait(struct accel_job *job, int64_t timeout_ns)
 	r->end_ns = w.result.end_ns;
 	r->cycles = w.result.cycles;
 	r->commands = w.result.commands;
+	r->err_instance = w.result.err_instance;
+	r->instances = w.result.instances;
 	r->job_id = job->kernel_id;
 	r->has_detail = 1;
 	accel_job_finish(job);

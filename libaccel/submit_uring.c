@@ -74,6 +74,8 @@ static void accel_uring_complete(struct accel_device *dev, const struct io_uring
 		r->end_ns = k->end_ns;
 		r->cycles = k->cycles;
 		r->commands = k->commands;
+		r->err_instance = k->err_instance;
+		r->instances = k->instances;
 		r->has_detail = 1;
 	} else {
 		/* Refused at submission, cancelled, or the result could not be written. */

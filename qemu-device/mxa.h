@@ -2,7 +2,9 @@
  * MXA virtual matrix accelerator: device state shared by the device's files.
  *
  *   mxa_pci.c    PCI device, properties, BAR0 registers, resets, interrupts
- *   mxa_queue.c  one command-processor thread per hardware queue: ring fetch, completion
+ *   mxa_queue.c  one thread per hardware queue: ring fetch, launch of the job's grid on
+ *                cores, completion
+ *   mxa_core.c   the cores: one command-processor thread each, running one instance
  *   mxa_exec.c   the command interpreter (uapi/mxa_isa.h): control, registers, loops
  *   mxa_async.c  asynchronous engines (copy, math): worker lanes, commit/wait groups
  *   mxa_tma.c    per-queue SRAM, TMA tensor loads/stores, mbarriers
@@ -112,12 +114,12 @@ enum { MXA_STAGE_A, MXA_STAGE_B, MXA_STAGE_C, MXA_STAGE_D, MXA_STAGE_SA, MXA_STA
        MXA_STAGE_SLOTS };
 
 /*
- * An asynchronous engine of a queue: one worker thread running the queue's
+ * An asynchronous engine of a core: one worker thread running the core's
  * asynchronous commands of one class in issue order (so results are deterministic and
  * completion is monotone: op i done implies every earlier op done).
  */
 typedef struct MxaLane {
-    struct MxaQueue *q;
+    struct MxaCore *core;
     unsigned index;         /* MXA_GROUP_* served */
     QemuThread thread;
     QemuMutex lock;         /* protects the fields below up to 'tlb' */
@@ -130,6 +132,7 @@ typedef struct MxaLane {
     uint64_t model_fabric;  /* when the path from memory to SRAM is free (TMA loads) */
     uint64_t model_busy;    /* busy cycles of the job's ops so far (TIMESTAMP.MODEL) */
     bool shutdown;
+    struct MxaQueue *jq;    /* the running job's queue */
     uint32_t ctx;           /* the running job's context */
     uint64_t pt_root;
     uint64_t job_id;
@@ -140,6 +143,8 @@ typedef struct MxaLane {
     MxaStage stage[MXA_STAGE_SLOTS]; /* likewise: GEMM.ASYNC operands */
     uint64_t dma_gen;       /* atomic: TLB generation of its DMA in flight, 0 = none */
 } MxaLane;
+
+struct MxaLaunch;
 
 typedef struct MxaQueue {
     struct MxaState *dev;
@@ -159,21 +164,39 @@ typedef struct MxaQueue {
     bool reset_pending;     /* QCTRL.RESET written; cleared by the thread */
     bool shutdown;
     int abort;              /* atomic: stop the running job at the next command */
-    MxaTlbEntry tlb[MXA_TLB_SLOTS]; /* used only by the queue's thread */
-    uint64_t dma_gen;       /* atomic: TLB generation of its DMA in flight, 0 = none */
-    MxaLane lanes[MXA_GROUP_CLASSES];
-    uint8_t *sram;          /* MXA_SRAM_SIZE bytes: the running job's on-chip memory */
-    struct MxaMbarTime *mbar_time; /* per 8 bytes of SRAM: mbarriers in modelled time */
-    MxaStage stage[MXA_STAGE_SLOTS]; /* GEMM operands, command-processor thread only */
     int64_t timeline_job_ns; /* host start of the running job (the timeline's model origin) */
-    bool sram_dirty;        /* queue thread only: a command may have written sram */
     /* interrupt moderation (queue thread only): completions not yet signalled */
     uint32_t irq_deferred;  /* jobs with MXA_JOB_F_IRQ completed since the last MSI-X */
     int64_t irq_deferred_ns; /* when the oldest of them completed */
+} MxaQueue;
+
+/*
+ * A core (mxa_core.c): a command processor (its thread), SRAM, tile registers and the
+ * asynchronous engines, running one instance of a job's grid at a time. The queue
+ * thread that launches a grid hands an instance over in @launch and @cta.
+ */
+typedef struct MxaCore {
+    struct MxaState *dev;
+    unsigned index;
+    QemuThread thread;
+    QemuCond cond;          /* with MxaState.core_lock: an instance handed over, shutdown */
+    /* under MxaState.core_lock: */
+    struct MxaLaunch *launch; /* the launch whose instance it runs; NULL: the core is free */
+    uint32_t cta;           /* that instance's index in the grid */
+    bool pending;           /* handed over, not yet taken by the core's thread */
+    bool shutdown;
+    int abort;              /* atomic: stop the running instance at the next command */
+    MxaTlbEntry tlb[MXA_TLB_SLOTS]; /* used only by the core's thread */
+    uint64_t dma_gen;       /* atomic: TLB generation of its DMA in flight, 0 = none */
+    MxaLane lanes[MXA_GROUP_CLASSES];
+    uint8_t *sram;          /* MXA_SRAM_SIZE bytes: the running instance's on-chip memory */
+    struct MxaMbarTime *mbar_time; /* per 8 bytes of SRAM: mbarriers in modelled time */
+    MxaStage stage[MXA_STAGE_SLOTS]; /* GEMM operands, command-processor thread only */
+    bool sram_dirty;        /* core thread only: a command may have written sram */
     QemuMutex mbar_lock;    /* protects the mbarriers in sram */
     QemuCond mbar_cond;     /* signalled when an mbarrier phase completes */
-    MxaTile tiles[MXA_TILE_CLASSES][MXA_TILES_PER_CLASS]; /* queue thread only */
-} MxaQueue;
+    MxaTile tiles[MXA_TILE_CLASSES][MXA_TILES_PER_CLASS]; /* core thread only */
+} MxaCore;
 
 struct MxaState {
     PCIDevice parent_obj;
@@ -184,6 +207,7 @@ struct MxaState {
     /* properties */
     uint32_t num_queues;
     uint32_t num_cores;
+    uint32_t engine_threads; /* the matrix engine's host threads */
     uint32_t cycle_mhz;     /* 0: the timing preset's */
     char *timing_name;      /* the "timing" property: a preset of mxa_timing.c */
     const MxaTiming *timing;
@@ -222,6 +246,9 @@ struct MxaState {
     int64_t timeline_t0;
 
     MxaQueue queues[MXA_MAX_QUEUES];
+    QemuMutex core_lock;    /* protects every MxaCore.launch */
+    QemuCond core_cond;     /* signalled when a core is freed, on reset and shutdown */
+    MxaCore cores[MXA_MAX_CORES];
 };
 
 /* Commit groups of one asynchronous class (queue thread only). */
@@ -236,10 +263,12 @@ typedef struct MxaLoop {
     uint64_t remaining;     /* iterations left after the current one */
 } MxaLoop;
 
-/* A running job: what the interpreter and the MMU need. */
+/* A running instance of a job: what the interpreter and the MMU need. */
 typedef struct MxaJob {
-    MxaQueue *q;
+    MxaQueue *q;            /* the queue the job came from */
+    MxaCore *core;          /* the core it runs on */
     struct mxa_job_desc desc;
+    uint32_t sreg[MXA_SREG_COUNT]; /* its place in the grid (REG_CTA) */
     uint64_t pt_root;
     MxaTlbEntry *tlb;       /* the TLB (MXA_TLB_SLOTS) of the thread using this job */
     MxaStage *stage;        /* that thread's GEMM staging buffers (MXA_STAGE_SLOTS) */
@@ -296,12 +325,39 @@ void mxa_report_dev_error(MxaState *s, uint32_t code, uint32_t info);
 /* mxa_queue.c */
 #define MXA_IRQ_DEFER_NS 20000  /* a deferred queue interrupt waits at most this long */
 void mxa_queue_irq_flush(MxaQueue *q);
-void mxa_queue_irq_check(MxaQueue *q, bool quick);
 void mxa_queue_create(MxaState *s, unsigned q);
 void mxa_queue_fini(MxaQueue *q);
 void mxa_queue_reset_locked(MxaQueue *q);
 uint32_t mxa_queue_reg_read(MxaQueue *q, unsigned reg);
 void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val);
+
+/*
+ * A job's grid being run (mxa_queue.c): the queue thread places its clusters on free
+ * cores and waits for every instance; the cores report each instance's end.
+ */
+typedef struct MxaLaunch {
+    MxaQueue *q;
+    struct mxa_job_desc desc;   /* host byte order */
+    uint32_t gx, gy, cx, cy;    /* grid and cluster shape (1 for 0) */
+    uint32_t count;             /* instances */
+    QemuMutex lock;             /* protects the fields below */
+    QemuCond cond;              /* signalled when an instance ends */
+    uint32_t started, ended;
+    /* the first instance to fail: its error record */
+    uint32_t error, err_offset, err_opcode, err_info, err_instance;
+    uint64_t err_addr;
+    bool aborted;               /* an instance stopped by a reset: where it stopped */
+    uint32_t abort_offset, abort_header;
+    uint64_t commands;
+    uint64_t *cycles;           /* each instance's modelled cycles */
+} MxaLaunch;
+
+void mxa_launch_instance_end(MxaLaunch *l, const MxaJob *job, uint32_t cta);
+
+/* mxa_core.c */
+void mxa_core_create(MxaState *s, unsigned i);
+void mxa_core_fini(MxaCore *core);
+void mxa_core_run_instance(MxaJob *job);
 
 /* mxa_exec.c */
 void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords);
@@ -329,8 +385,8 @@ typedef struct MxaAsyncOp {
     uint32_t sram, mbar;
 } MxaAsyncOp;
 
-void mxa_lanes_init(MxaQueue *q);
-void mxa_lanes_fini(MxaQueue *q);
+void mxa_lanes_init(MxaCore *core);
+void mxa_lanes_fini(MxaCore *core);
 void mxa_lanes_job_start(MxaJob *job);
 int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op);
 int mxa_async_commit(MxaJob *job, unsigned cls);
@@ -338,8 +394,8 @@ int mxa_async_wait_group(MxaJob *job, unsigned cls, uint64_t n);
 int mxa_async_drain(MxaJob *job, bool abortable);
 
 /* mxa_tma.c */
-void mxa_tma_init(MxaQueue *q);
-void mxa_tma_fini(MxaQueue *q);
+void mxa_tma_init(MxaCore *core);
+void mxa_tma_fini(MxaCore *core);
 void mxa_tma_job_start(MxaJob *job);
 int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load);
 int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd);
@@ -350,7 +406,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args);
 struct mxe_gemm_desc;
 void mxa_numerics_apply(MxaState *s, struct mxe_gemm_desc *g);
 int mxa_engine_fail(MxaJob *job, int err, uint64_t addr);
-void mxa_stage_fini(MxaQueue *q, MxaStage *stage);
+void mxa_stage_fini(MxaState *s, MxaStage *stage);
 
 /* mxa_wgmma.c */
 int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd);
@@ -375,7 +431,7 @@ void mxa_timing_issue(const MxaState *s, MxaLane *lane, MxaAsyncOp *op, uint64_t
 uint32_t mxa_timing_issue_cost(const MxaState *s, uint32_t opcode);
 
 /* mxa_tile.c */
-void mxa_tile_fini(MxaQueue *q);
+void mxa_tile_fini(MxaCore *core);
 void mxa_tile_job_start(MxaJob *job);
 int mxa_exec_tile(MxaJob *job, const uint32_t *cmd, bool load);
 int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd);

@@ -1,7 +1,7 @@
 /*
- * MXA asynchronous engines: the copy engine and the math engine of a queue.
+ * MXA asynchronous engines: the copy engine and the math engine of a core.
  *
- * Each queue has one lane per asynchronous class (MXA_GROUP_*), a worker thread that
+ * Each core has one lane per asynchronous class (MXA_GROUP_*), a worker thread that
  * runs the class's commands in issue order while the command processor moves on. Ops
  * of one lane complete in order, so "group g is complete" is "the lane has finished
  * op mark[g]", and results do not depend on timing: a program that waits where PTX
@@ -11,7 +11,7 @@
  * job's page-table root), never under the BQL. A failing op records its error with the
  * offset of the command that issued it; later ops of the job are dropped and the error
  * reaches the job at the next WAIT_GROUP, fence or at the end of the job. A reset
- * (q->abort) makes the lane drop its queued ops and every wait return at once.
+ * (core->abort) makes the lane drop its queued ops and every wait return at once.
  *
  * Cycle model (mxa_timing.c): an op's modelled completion is fixed when it is issued,
  * max(the lane's modelled clock, the issue cycle) + its cost; a wait moves the command
@@ -46,7 +46,7 @@ static int mxa_lane_copy(MxaJob *job, MxaAsyncOp *op)
     while (off < op->len) {
         uint64_t chunk = MIN(op->len - off, MXA_COPY_CHUNK);
 
-        if (qatomic_read(&job->q->abort) ||
+        if (qatomic_read(&job->core->abort) ||
             mxa_va_read(job, op->src + off, buf, chunk) ||
             mxa_va_write(job, op->dst + off, buf, chunk)) {
             ret = -1;
@@ -84,21 +84,21 @@ static void mxa_lane_exec(MxaJob *job, MxaAsyncOp *op)
 static void *mxa_lane_thread(void *opaque)
 {
     MxaLane *lane = opaque;
-    MxaQueue *q = lane->q;
+    MxaCore *core = lane->core;
 
-    mxe_engine_cancel_on(&q->abort);	/* as the command processor's */
+    mxe_engine_cancel_on(&core->abort);	/* as the command processor's */
     qemu_mutex_lock(&lane->lock);
     for (;;) {
-        MxaJob shadow = { .q = q, .tlb = lane->tlb, .stage = lane->stage,
+        MxaJob shadow = { .core = core, .tlb = lane->tlb, .stage = lane->stage,
                           .dma_gen = &lane->dma_gen };
         MxaAsyncOp *op;
         bool skip, spun = false;
 
         while (!lane->shutdown && !lane->head) {
-            if (!spun && q->dev->lane_spin_ns) {
+            if (!spun && core->dev->lane_spin_ns) {
                 /* the command processor often issues the next op right away */
                 qemu_mutex_unlock(&lane->lock);
-                mxa_spin_until(q->dev->lane_spin_ns, qatomic_read(&lane->head) || qatomic_read(&lane->shutdown));
+                mxa_spin_until(core->dev->lane_spin_ns, qatomic_read(&lane->head) || qatomic_read(&lane->shutdown));
                 qemu_mutex_lock(&lane->lock);
                 spun = true;
                 continue;
@@ -109,7 +109,8 @@ static void *mxa_lane_thread(void *opaque)
             break;
         }
         op = lane->head;
-        skip = lane->error || qatomic_read(&q->abort);
+        skip = lane->error || qatomic_read(&core->abort);
+        shadow.q = lane->jq;
         shadow.desc.ctx = lane->ctx;
         shadow.desc.job_id = lane->job_id;
         shadow.pt_root = lane->pt_root;
@@ -118,12 +119,12 @@ static void *mxa_lane_thread(void *opaque)
         shadow.cycles = op->done_cycle;    /* what its mbarrier arrivals are stamped with */
         qemu_mutex_unlock(&lane->lock);
 
-        trace_mxa_async_op(q->index, lane->index, op->seq, op->offset, skip);
+        trace_mxa_async_op(shadow.q->index, lane->index, op->seq, op->offset, skip);
         if (!skip) {
             int64_t t0 = get_clock();
 
             mxa_lane_exec(&shadow, op);
-            mxa_timeline_span(q->dev, q->index, 1 + lane->index,
+            mxa_timeline_span(core->dev, shadow.q->index, 1 + lane->index,
                               mxa_isa_mnemonic(MXA_CMD_OPCODE(op->header)), t0, get_clock(),
                               shadow.desc.job_id, op->offset, shadow.error, op->start_cycle,
                               op->done_cycle);
@@ -149,27 +150,27 @@ static void *mxa_lane_thread(void *opaque)
     return NULL;
 }
 
-void mxa_lanes_init(MxaQueue *q)
+void mxa_lanes_init(MxaCore *core)
 {
     for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
-        MxaLane *lane = &q->lanes[i];
+        MxaLane *lane = &core->lanes[i];
         char name[32];
 
-        lane->q = q;
+        lane->core = core;
         lane->index = i;
         qemu_mutex_init(&lane->lock);
         qemu_cond_init(&lane->cond);
-        snprintf(name, sizeof(name), "mxa-q%u-%s", q->index,
+        snprintf(name, sizeof(name), "mxa-c%u-%s", core->index,
                  i == MXA_GROUP_COPY ? "copy" : "mma");
         qemu_thread_create(&lane->thread, name, mxa_lane_thread, lane,
                            QEMU_THREAD_JOINABLE);
     }
 }
 
-void mxa_lanes_fini(MxaQueue *q)
+void mxa_lanes_fini(MxaCore *core)
 {
     for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
-        MxaLane *lane = &q->lanes[i];
+        MxaLane *lane = &core->lanes[i];
 
         qemu_mutex_lock(&lane->lock);
         lane->shutdown = true;
@@ -182,22 +183,23 @@ void mxa_lanes_fini(MxaQueue *q)
             lane->head = op->next;
             g_free(op);
         }
-        mxa_stage_fini(q, lane->stage);
+        mxa_stage_fini(core->dev, lane->stage);
         qemu_cond_destroy(&lane->cond);
         qemu_mutex_destroy(&lane->lock);
     }
 }
 
-/* The queue thread starts a job: the lanes are idle (the last job drained them). */
+/* The core starts an instance: the lanes are idle (the last one drained them). */
 void mxa_lanes_job_start(MxaJob *job)
 {
     for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
-        MxaLane *lane = &job->q->lanes[i];
+        MxaLane *lane = &job->core->lanes[i];
 
         qemu_mutex_lock(&lane->lock);
         lane->issued = lane->done = 0;
         lane->model_clock = lane->model_done = lane->model_fabric = lane->model_busy = 0;
         lane->error = 0;
+        lane->jq = job->q;
         lane->ctx = job->desc.ctx;
         lane->pt_root = job->pt_root;
         lane->job_id = job->desc.job_id;
@@ -227,7 +229,7 @@ static int mxa_lane_error_locked(MxaJob *job, MxaLane *lane)
 /*
  * Wait until @lane has finished its first @count ops. @abortable: return -1 at once on
  * a reset (the job is being aborted); otherwise wait anyway (lanes drop ops quickly
- * once q->abort is set), so that no op outlives its job.
+ * once core->abort is set), so that no op outlives its job.
  */
 /* Wait until @count ops of @lane are done; the job's clock moves to @done_cycle. */
 static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, uint64_t done_cycle,
@@ -237,11 +239,11 @@ static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, uint64_t do
 
     if (qatomic_read(&lane->done) < count && job->q->dev->spin_ns) {
         mxa_spin_until(job->q->dev->spin_ns, qatomic_read(&lane->done) >= count ||
-                       qatomic_read(&job->q->abort));
+                       qatomic_read(&job->core->abort));
     }
     qemu_mutex_lock(&lane->lock);
     while (lane->done < count) {
-        if (abortable && qatomic_read(&job->q->abort)) {
+        if (abortable && qatomic_read(&job->core->abort)) {
             qemu_mutex_unlock(&lane->lock);
             return -1;
         }
@@ -256,12 +258,12 @@ static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, uint64_t do
 /* Queue @op (allocated by the caller, freed by the lane) on the lane of class @cls. */
 int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
 {
-    MxaLane *lane = &job->q->lanes[cls];
+    MxaLane *lane = &job->core->lanes[cls];
     uint32_t cost = mxa_timing_issue_cost(job->q->dev, MXA_CMD_OPCODE(job->cur_header));
 
     qemu_mutex_lock(&lane->lock);
     while (lane->issued - lane->done >= MXA_LANE_DEPTH) {
-        if (qatomic_read(&job->q->abort)) {
+        if (qatomic_read(&job->core->abort)) {
             qemu_mutex_unlock(&lane->lock);
             g_free(op);
             return -1;
@@ -289,7 +291,7 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
 int mxa_async_commit(MxaJob *job, unsigned cls)
 {
     MxaGroups *g = &job->groups[cls];
-    MxaLane *lane = &job->q->lanes[cls];
+    MxaLane *lane = &job->core->lanes[cls];
     unsigned slot = g->committed % MXA_MAX_PENDING_GROUPS;
 
     /* the ring holds the newest groups: the one it drops must be complete */
@@ -306,7 +308,7 @@ int mxa_async_commit(MxaJob *job, unsigned cls)
 int mxa_async_wait_group(MxaJob *job, unsigned cls, uint64_t n)
 {
     MxaGroups *g = &job->groups[cls];
-    MxaLane *lane = &job->q->lanes[cls];
+    MxaLane *lane = &job->core->lanes[cls];
     uint64_t count = 0, done = 0;
 
     if (n < MXA_MAX_PENDING_GROUPS && g->committed > n) {
@@ -332,7 +334,7 @@ int mxa_async_drain(MxaJob *job, bool abortable)
     int ret = 0;
 
     for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
-        MxaLane *lane = &job->q->lanes[i];
+        MxaLane *lane = &job->core->lanes[i];
 
         if (mxa_lane_wait(job, lane, lane->issued, lane->model_done, abortable)) {
             ret = -1;

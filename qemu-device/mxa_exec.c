@@ -69,7 +69,7 @@ static int mxa_exec_timestamp_model(MxaJob *job, uint64_t va)
         return mxa_job_fail(job, MXA_ERR_MISALIGNED, va, 8);
     }
     for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
-        t.busy[i] = cpu_to_le64(job->q->lanes[i].model_busy); /* this thread's issues */
+        t.busy[i] = cpu_to_le64(job->core->lanes[i].model_busy); /* this thread's issues */
     }
     return mxa_va_write(job, va, &t, sizeof(t));
 }
@@ -185,7 +185,7 @@ static int mxa_exec_sem_wait(MxaJob *job, const uint32_t *cmd)
         if (value >= want) {
             break;
         }
-        if (qatomic_read(&job->q->abort)) {
+        if (qatomic_read(&job->core->abort)) {
             return -1;
         }
         now = get_clock();
@@ -296,7 +296,7 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
 
     *next = pc + ndw;
     if (!d || (d->attrs & MXA_ISA_A_SRAM)) {
-        job->q->sram_dirty = true;  /* the next job starts with SRAM zeroed */
+        job->core->sram_dirty = true;  /* the next job starts with SRAM zeroed */
     }
     if (mxa_check_header(job, d, op, ndw, flags) || mxa_block_check(job, d)) {
         return -1;
@@ -332,6 +332,17 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
         }
         mxa_reg_write(job, MXA_REG_A(cmd[1]), mxa_job_reg(job, MXA_REG_B(cmd[1])) +
                       mxa_job_reg(job, MXA_REG_C(cmd[1])) + mxa_arg64(cmd, 2));
+        job->cycles += job->q->dev->timing->reg;
+        return 0;
+    case MXA_OP_REG_CTA:
+        if (mxa_check_reg(job, MXA_REG_A(cmd[1]))) {
+            return -1;
+        }
+        if (MXA_REG_B(cmd[1]) >= MXA_SREG_COUNT || cmd[1] >> 16) {
+            return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, MXA_REG_B(cmd[1]));
+        }
+        mxa_reg_write(job, MXA_REG_A(cmd[1]),
+                      (uint64_t)job->sreg[MXA_REG_B(cmd[1])] * cmd[2]);
         job->cycles += job->q->dev->timing->reg;
         return 0;
     case MXA_OP_REG_LOAD:
@@ -455,7 +466,7 @@ void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
     while (pc < ndwords) {
         uint32_t ndw = MXA_CMD_DWORDS(prog[pc]);
 
-        if (qatomic_read(&job->q->abort)) {
+        if (qatomic_read(&job->core->abort)) {
             return;
         }
         job->cur_offset = pc * 4;
@@ -473,7 +484,6 @@ void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
             return;
         }
         d = mxa_isa_lookup(MXA_CMD_OPCODE(prog[pc]));
-        mxa_queue_irq_check(job->q, d && (d->attrs & MXA_ISA_A_QUICK));
         /* commands that hold the command processor are spans of the timeline */
         if (qatomic_read(&s->timeline) && d && (d->attrs & MXA_ISA_A_BLOCKING)) {
             int64_t start = get_clock();

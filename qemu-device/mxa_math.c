@@ -49,20 +49,20 @@ static int mxa_operand_size(MxaJob *job, MxaOperand *op, uint64_t va, uint64_t r
 }
 
 /* Give back a stage's buffer and its share of the budget. */
-static void mxa_stage_release(MxaQueue *q, MxaStage *st)
+static void mxa_stage_release(MxaState *s, MxaStage *st)
 {
     if (st->buf) {
         g_free(st->buf);
-        qatomic_sub(&q->dev->host_mem_used, st->cap);
+        qatomic_sub(&s->host_mem_used, st->cap);
         st->buf = NULL;
         st->cap = 0;
     }
 }
 
-void mxa_stage_fini(MxaQueue *q, MxaStage *stage)
+void mxa_stage_fini(MxaState *s, MxaStage *stage)
 {
     for (unsigned i = 0; i < MXA_STAGE_SLOTS; i++) {
-        mxa_stage_release(q, &stage[i]);
+        mxa_stage_release(s, &stage[i]);
     }
 }
 
@@ -81,7 +81,7 @@ static int mxa_operand_load(MxaJob *job, MxaOperand *op, unsigned slot, bool rea
 
     op->slot = slot;
     if (st->cap < op->bytes) {
-        mxa_stage_release(job->q, st);
+        mxa_stage_release(job->q->dev, st);
         if (qatomic_fetch_add(&s->host_mem_used, op->bytes) + op->bytes > budget) {
             qatomic_sub(&s->host_mem_used, op->bytes);
             return mxa_job_fail(job, MXA_ERR_NO_MEMORY, op->va, MXA_NOMEM_BUDGET);
@@ -112,7 +112,7 @@ static void mxa_operand_free(MxaJob *job, MxaOperand *op)
         held += job->stage[i].cap;
     }
     if (held > keep) {
-        mxa_stage_release(job->q, &job->stage[op->slot]);
+        mxa_stage_release(job->q->dev, &job->stage[op->slot]);
     }
 }
 

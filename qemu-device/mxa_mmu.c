@@ -75,14 +75,14 @@ bool mxa_tlb_busy(MxaState *s)
     uint64_t gen = qatomic_read(&s->tlb_gen);
 
     smp_mb();
-    for (unsigned i = 0; i < s->num_queues; i++) {
-        MxaQueue *q = &s->queues[i];
+    for (unsigned i = 0; i < s->num_cores; i++) {
+        MxaCore *core = &s->cores[i];
 
-        if (mxa_gen_stale(&q->dma_gen, gen)) {
+        if (mxa_gen_stale(&core->dma_gen, gen)) {
             return true;
         }
         for (unsigned l = 0; l < MXA_GROUP_CLASSES; l++) {
-            if (mxa_gen_stale(&q->lanes[l].dma_gen, gen)) {
+            if (mxa_gen_stale(&core->lanes[l].dma_gen, gen)) {
                 return true;
             }
         }
@@ -221,7 +221,7 @@ static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool
         MemTxResult r;
 
         /* a reset stops a large transfer between runs, not after it */
-        if (qatomic_read(&job->q->abort)) {
+        if (qatomic_read(&job->core->abort)) {
             return mxa_job_fail(job, MXA_ERR_ABORTED, va, 0);
         }
         gen = mxa_dma_begin(job);

@@ -2,10 +2,13 @@
  * MXA virtual matrix accelerator: PCI function, BAR0 registers, resets and interrupts.
  *
  * Usage:
- *   -device mxa[,queues=N][,cores=N][,cycle-mhz=N][,timeline=PATH][,numerics=hopper]
+ *   -device mxa[,queues=N][,cores=N][,engine-threads=N][,cycle-mhz=N][,timeline=PATH]
+ *              [,numerics=hopper]
  *     queues     hardware queues, 1..16 (default 4); MSI-X vector q per queue plus one
  *                for device errors
- *     cores      matrix-engine worker threads (default 2)
+ *     cores      cores (command processor, SRAM, tiles, copy and math engines each),
+ *                1..16 (default 4): a job's grid runs on them, queues share them
+ *     engine-threads  host threads of the matrix engine, shared by the cores (default 2)
  *     cycle-mhz  clock of the documented cycle model (default 1000)
  *     timeline   write an execution timeline there (Chrome/Perfetto trace JSON)
  *     numerics   "default" (exact sums, rounded once) or "hopper": WGMMA and MMA
@@ -36,7 +39,7 @@ static const uint64_t mxa_caps = MXA_CAP_NOP | MXA_CAP_FENCE_WRITE | MXA_CAP_MMU
                                  MXA_CAP_TIMESTAMP | MXA_CAP_MSIX | MXA_CAP_GEMM |
                                  MXA_CAP_CONTROL | MXA_CAP_ASYNC | MXA_CAP_TMA |
                                  MXA_CAP_WGMMA | MXA_CAP_TILE | MXA_CAP_MMA |
-                                 MXA_CAP_CVT | MXA_CAP_FENCE;
+                                 MXA_CAP_CVT | MXA_CAP_FENCE | MXA_CAP_GRID;
 
 void mxa_report_dev_error(MxaState *s, uint32_t code, uint32_t info)
 {
@@ -136,6 +139,7 @@ static uint64_t mxa_mmio_read(void *opaque, hwaddr addr, unsigned size)
         break;
     case MXA_REG_NUM_QUEUES:    val = s->num_queues; break;
     case MXA_REG_NUM_CORES:     val = s->num_cores; break;
+    case MXA_REG_ENGINE_THREADS: val = s->engine_threads; break;
     case MXA_REG_CONTROL:
         val = s->control & MXA_CONTROL_ENABLE;
         if (mxa_reset_in_progress(s)) {
@@ -278,8 +282,12 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
         error_setg(errp, "mxa: queues must be in 1..%d", MXA_MAX_QUEUES);
         return;
     }
-    if (s->num_cores < 1 || s->num_cores > 256) {
-        error_setg(errp, "mxa: cores must be in 1..256");
+    if (s->num_cores < 1 || s->num_cores > MXA_MAX_CORES) {
+        error_setg(errp, "mxa: cores must be in 1..%d", MXA_MAX_CORES);
+        return;
+    }
+    if (s->engine_threads < 1 || s->engine_threads > 256) {
+        error_setg(errp, "mxa: engine-threads must be in 1..256");
         return;
     }
     s->timing = mxa_timing_preset(s->timing_name);
@@ -303,11 +311,11 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
     for (unsigned v = 0; v <= s->num_queues; v++) {
         msix_vector_use(pdev, v);
     }
-    s->engine = mxe_engine_create(s->num_cores);
+    s->engine = mxe_engine_create(s->engine_threads);
     /* 0 means "no DMA in flight" (mxa_mmu.c); x-tlb-gen starts elsewhere, for tests */
     qatomic_set(&s->tlb_gen, s->tlb_gen_start ? s->tlb_gen_start : 1);
     if (!s->engine) {
-        error_setg(errp, "mxa: cannot start %u engine threads", s->num_cores);
+        error_setg(errp, "mxa: cannot start %u engine threads", s->engine_threads);
         msix_uninit_exclusive_bar(pdev);
         mxa_timeline_close(s);
         return;
@@ -315,6 +323,11 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
     s->irq_bh = qemu_bh_new_guarded(mxa_irq_bh, s, &DEVICE(pdev)->mem_reentrancy_guard);
     mxa_reset_registers(s);
     qemu_mutex_init(&s->sem_lock);
+    qemu_mutex_init(&s->core_lock);
+    qemu_cond_init(&s->core_cond);
+    for (unsigned i = 0; i < s->num_cores; i++) {
+        mxa_core_create(s, i);
+    }
     for (unsigned i = 0; i < s->num_queues; i++) {
         mxa_queue_create(s, i);
     }
@@ -327,6 +340,11 @@ static void mxa_pci_exit(PCIDevice *pdev)
     for (unsigned i = 0; i < s->num_queues; i++) {
         mxa_queue_fini(&s->queues[i]);
     }
+    for (unsigned i = 0; i < s->num_cores; i++) {
+        mxa_core_fini(&s->cores[i]);
+    }
+    qemu_cond_destroy(&s->core_cond);
+    qemu_mutex_destroy(&s->core_lock);
     qemu_bh_delete(s->irq_bh);
     qemu_mutex_destroy(&s->sem_lock);
     mxe_engine_destroy(s->engine);
@@ -348,7 +366,8 @@ static void mxa_device_reset(DeviceState *dev)
 
 static const Property mxa_properties[] = {
     DEFINE_PROP_UINT32("queues", MxaState, num_queues, 4),
-    DEFINE_PROP_UINT32("cores", MxaState, num_cores, 2),
+    DEFINE_PROP_UINT32("cores", MxaState, num_cores, 4),
+    DEFINE_PROP_UINT32("engine-threads", MxaState, engine_threads, 2),
     DEFINE_PROP_UINT32("cycle-mhz", MxaState, cycle_mhz, 0),
     DEFINE_PROP_STRING("timing", MxaState, timing_name),
     DEFINE_PROP_UINT32("spin-ns", MxaState, spin_ns, MXA_SPIN_NS),

@@ -1,15 +1,17 @@
 /*
- * MXA hardware queues: one command-processor thread per queue.
+ * MXA hardware queues: one thread per queue.
  *
  * The thread sleeps until the doorbell (TAIL) moves past HEAD, reads the descriptor
- * through PCI DMA, fetches the program through the job's context, runs it
- * (mxa_exec.c), writes the completion record (status last) and raises the queue's
+ * through PCI DMA, launches the job's grid: its clusters, in order, each on as many
+ * free cores as it has instances, all at once (mxa_core.c runs them), waits for every
+ * instance, writes the completion record (status last) and raises the queue's
  * interrupt. Ring registers are validated when the queue is enabled and on every
  * doorbell; a bad value stops the queue with a device error instead of running.
  *
  * Locking: q->lock protects the ring registers and state flags; it is never held while
  * a program runs or DMA is in flight, and the thread never takes the BQL (its DMA
- * reaches RAM only: mxa_dma.c).
+ * reaches RAM only: mxa_dma.c). Lock order: q->lock, then MxaState.core_lock, then a
+ * launch's lock.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -26,12 +28,25 @@ static bool mxa_is_pow2_ring(uint32_t n)
     return n >= 2 && n <= MXA_RING_MAX_ENTRIES && (n & (n - 1)) == 0;
 }
 
-/* Caller holds q->lock. The thread completes the reset at the next command boundary. */
+/*
+ * Caller holds q->lock. Every core running an instance of the queue's job stops at its
+ * next command boundary; the thread then completes the reset.
+ */
 void mxa_queue_reset_locked(MxaQueue *q)
 {
+    MxaState *s = q->dev;
+
     q->reset_pending = true;
     qatomic_set(&q->abort, 1);
     qemu_cond_broadcast(&q->cond);
+    qemu_mutex_lock(&s->core_lock);
+    for (unsigned i = 0; i < s->num_cores; i++) {
+        if (s->cores[i].launch && s->cores[i].launch->q == q) {
+            qatomic_set(&s->cores[i].abort, 1);
+        }
+    }
+    qemu_cond_broadcast(&s->core_cond);
+    qemu_mutex_unlock(&s->core_lock);
 }
 
 static void mxa_queue_stop_locked(MxaQueue *q, uint32_t err)
@@ -141,10 +156,10 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
  * Interrupt moderation. A completed job's interrupt is sent at once when the ring is
  * empty behind it; otherwise it is deferred while the next jobs run, and sent when the
  * ring drains, after irq-coalesce completions, MXA_IRQ_DEFER_NS after the oldest
- * deferred completion, before a command that may take long (anything but NOP, REG_SET,
- * REG_ADD, LOOP, ENDLOOP, TIMESTAMP, COMMIT_GROUP, FENCE) and before the thread sleeps.
- * So a job's completion is never held back by a slow job behind it. The driver reads
- * COMPLETED and completes every job up to it on each interrupt.
+ * deferred completion (the thread waits for a running job at most that long) and
+ * before the thread sleeps. So a job's completion is never held back by a slow job
+ * behind it. The driver reads COMPLETED and completes every job up to it on each
+ * interrupt.
  */
 void mxa_queue_irq_flush(MxaQueue *q)
 {
@@ -154,51 +169,194 @@ void mxa_queue_irq_flush(MxaQueue *q)
     }
 }
 
+/* A core reports the end of an instance (its core is freed after this). */
+void mxa_launch_instance_end(MxaLaunch *l, const MxaJob *job, uint32_t cta)
+{
+    qemu_mutex_lock(&l->lock);
+    if (job->error && !l->error) {
+        l->error = job->error;
+        l->err_offset = job->err_offset;
+        l->err_opcode = job->err_opcode;
+        l->err_addr = job->err_addr;
+        l->err_info = job->err_info;
+        l->err_instance = cta;
+    }
+    if (!job->error && qatomic_read(&job->core->abort) && !l->aborted) {
+        l->aborted = true;      /* where the first stopped instance stopped */
+        l->abort_offset = job->cur_offset;
+        l->abort_header = job->cur_header;
+    }
+    l->commands += job->commands;
+    l->cycles[cta] = job->cycles;
+    l->ended++;
+    qemu_cond_signal(&l->cond);
+    qemu_mutex_unlock(&l->lock);
+}
+
+/* The descriptor's grid: MXA_GRID_ERR_* or 0. */
+static uint32_t mxa_launch_shape(MxaLaunch *l, unsigned cores)
+{
+    l->gx = MAX(l->desc.grid_x, 1);
+    l->gy = MAX(l->desc.grid_y, 1);
+    l->cx = MAX(l->desc.cluster_x, 1);
+    l->cy = MAX(l->desc.cluster_y, 1);
+    l->count = l->gx * l->gy;
+    if (l->count > MXA_GRID_MAX_INSTANCES) {
+        return MXA_GRID_ERR_TOO_MANY;
+    }
+    if (l->cx * l->cy > MXA_CLUSTER_MAX || l->cx * l->cy > cores) {
+        return MXA_GRID_ERR_CLUSTER;
+    }
+    if (l->gx % l->cx || l->gy % l->cy) {
+        return MXA_GRID_ERR_DIVIDE;
+    }
+    return 0;
+}
+
 /*
- * Before a command of the running job: send a deferred interrupt, unless the command
- * is @quick (MXA_ISA_A_QUICK) and the interrupt is not yet MXA_IRQ_DEFER_NS old.
+ * The grid's modelled cycles: its clusters, in order, each on the cluster-size cores
+ * that are free first in modelled time (the lowest index on a tie), starting together
+ * when the last of them is free; each instance keeps its core for its own cycles. A
+ * function of the instances' cycles alone, whichever cores the host ran them on.
  */
-void mxa_queue_irq_check(MxaQueue *q, bool quick)
+static uint64_t mxa_launch_cycles(const MxaLaunch *l, unsigned cores)
 {
-    if (!q->irq_deferred ||
-        (quick && get_clock() - q->irq_deferred_ns < MXA_IRQ_DEFER_NS)) {
-        return;
-    }
-    mxa_queue_irq_flush(q);
-}
+    uint64_t free_at[MXA_MAX_CORES] = { 0 }, end = 0;
+    uint32_t csize = l->cx * l->cy, ncx = l->gx / l->cx;
 
-static void mxa_queue_run_job(MxaJob *job)
-{
-    uint32_t size = job->desc.prog_size;
-    uint32_t *prog;
+    for (uint32_t cl = 0; cl < l->count / csize; cl++) {
+        bool used[MXA_MAX_CORES] = { false };
+        unsigned pick[MXA_CLUSTER_MAX];
+        uint64_t start = 0;
 
-    if (size == 0 || size % 4 || size > MXA_PROG_MAX_SIZE || job->desc.prog_va % 4) {
-        mxa_job_fail(job, MXA_ERR_BAD_PROGRAM, job->desc.prog_va, size);
-        return;
-    }
-    if (mxa_mmu_bind(job)) {
-        return;
-    }
-    mxa_lanes_job_start(job);
-    mxa_tma_job_start(job);
-    mxa_tile_job_start(job);
-    prog = g_try_malloc(size);
-    if (!prog) {
-        mxa_job_fail(job, MXA_ERR_NO_MEMORY, job->desc.prog_va, size);
-        return;
-    }
-    if (mxa_va_read(job, job->desc.prog_va, prog, size) == 0) {
-        for (uint32_t i = 0; i < size / 4; i++) {
-            prog[i] = le32_to_cpu(prog[i]);
+        for (uint32_t r = 0; r < csize; r++) {
+            unsigned best = cores;
+
+            for (unsigned c = 0; c < cores; c++) {
+                if (!used[c] && (best == cores || free_at[c] < free_at[best])) {
+                    best = c;
+                }
+            }
+            used[best] = true;
+            pick[r] = best;
+            start = MAX(start, free_at[best]);
         }
-        mxa_exec_program(job, prog, size / 4);
+        for (uint32_t r = 0; r < csize; r++) {
+            uint32_t x = (cl % ncx) * l->cx + r % l->cx;
+            uint32_t y = (cl / ncx) * l->cy + r / l->cx;
+
+            free_at[pick[r]] = start + l->cycles[x + y * l->gx];
+            end = MAX(end, free_at[pick[r]]);
+        }
     }
-    /* no asynchronous command outlives its job, even through a reset */
-    mxa_async_drain(job, false);
-    g_free(prog);
+    return end;
 }
 
-static void mxa_queue_complete_job(MxaJob *job, uint64_t start_ns, bool aborted)
+/* Wait for the launch's running instances, sending deferred interrupts when due. */
+static void mxa_launch_wait(MxaLaunch *l)
+{
+    MxaQueue *q = l->q;
+
+    qemu_mutex_lock(&l->lock);
+    while (l->ended < l->started) {
+        if (q->irq_deferred) {
+            int64_t left = q->irq_deferred_ns + MXA_IRQ_DEFER_NS - get_clock();
+
+            if (left <= 0) {
+                qemu_mutex_unlock(&l->lock);
+                mxa_queue_irq_flush(q);
+                qemu_mutex_lock(&l->lock);
+                continue;
+            }
+            qemu_cond_timedwait(&l->cond, &l->lock, MAX(left / 1000000, 1));
+        } else {
+            qemu_cond_wait(&l->cond, &l->lock);
+        }
+    }
+    qemu_mutex_unlock(&l->lock);
+}
+
+/*
+ * Run the job's grid: each cluster on free cores (waiting for enough of them), the
+ * next cluster once it is placed; then wait for every instance. A reset or a failed
+ * instance stops the placing; on a reset the instances already running stop at their
+ * next command, after a failure they run to their end.
+ */
+static void mxa_queue_launch(MxaLaunch *l, MxaJob *res)
+{
+    MxaQueue *q = l->q;
+    MxaState *s = q->dev;
+    uint32_t why = mxa_launch_shape(l, s->num_cores), csize, ncx;
+
+    if (why) {
+        res->cur_offset = 0;
+        mxa_job_fail(res, MXA_ERR_BAD_GRID, 0, why);
+        return;
+    }
+    l->cycles = g_try_new0(uint64_t, l->count);
+    if (!l->cycles) {
+        mxa_job_fail(res, MXA_ERR_NO_MEMORY, 0, MXA_NOMEM_HOST);
+        return;
+    }
+    qemu_mutex_init(&l->lock);
+    qemu_cond_init(&l->cond);
+    csize = l->cx * l->cy;
+    ncx = l->gx / l->cx;
+    for (uint32_t cl = 0; cl < l->count / csize; cl++) {
+        unsigned picked = 0;
+
+        qemu_mutex_lock(&s->core_lock);
+        for (;;) {
+            unsigned free_cores = 0;
+
+            for (unsigned c = 0; c < s->num_cores; c++) {
+                free_cores += !s->cores[c].launch;
+            }
+            if (qatomic_read(&q->abort) || qatomic_read(&l->error) || free_cores >= csize) {
+                break;
+            }
+            qemu_cond_wait(&s->core_cond, &s->core_lock);
+        }
+        if (qatomic_read(&q->abort) || qatomic_read(&l->error)) {
+            qemu_mutex_unlock(&s->core_lock);
+            break;     /* a reset, or an instance failed: place no more */
+        }
+        for (unsigned c = 0; c < s->num_cores && picked < csize; c++) {
+            MxaCore *core = &s->cores[c];
+            uint32_t r = picked++;
+
+            if (core->launch) {
+                picked--;
+                continue;
+            }
+            core->launch = l;
+            core->cta = (cl % ncx) * l->cx + r % l->cx +
+                        ((cl / ncx) * l->cy + r / l->cx) * l->gx;
+            qatomic_set(&core->abort, 0);
+            core->pending = true;
+            qemu_cond_signal(&core->cond);
+        }
+        qemu_mutex_lock(&l->lock);
+        l->started += csize;
+        qemu_mutex_unlock(&l->lock);
+        qemu_mutex_unlock(&s->core_lock);
+    }
+    mxa_launch_wait(l);
+
+    res->error = l->error;
+    res->err_offset = l->err_offset;
+    res->err_opcode = l->err_opcode;
+    res->err_addr = l->err_addr;
+    res->err_info = l->err_info;
+    res->commands = MIN(l->commands, UINT32_MAX);
+    res->cycles = l->started == l->count ? mxa_launch_cycles(l, s->num_cores) : 0;
+    g_free(l->cycles);
+    qemu_cond_destroy(&l->cond);
+    qemu_mutex_destroy(&l->lock);
+}
+
+static void mxa_queue_complete_job(MxaJob *job, const MxaLaunch *l, uint64_t start_ns,
+                                   bool aborted)
 {
     MxaQueue *q = job->q;
     struct mxa_completion rec = { 0 };
@@ -225,6 +383,8 @@ static void mxa_queue_complete_job(MxaJob *job, uint64_t start_ns, bool aborted)
     rec.start_ns = cpu_to_le64(start_ns);
     rec.end_ns = cpu_to_le64(get_clock());
     rec.cycles = cpu_to_le64(job->cycles);
+    rec.err_instance = cpu_to_le32(l->err_instance);
+    rec.instances = cpu_to_le32(l->ended);
     /* everything but the status first, then the status: the driver polls on it */
     r = mxa_dma_write(q->dev, job->desc.completion, &rec, sizeof(rec));
     if (r == MEMTX_OK) {
@@ -246,10 +406,9 @@ static void *mxa_queue_thread(void *opaque)
     MxaQueue *q = opaque;
     MxaState *s = q->dev;
 
-    /* a reset (q->abort) stops this thread's long math within one engine task */
-    mxe_engine_cancel_on(&q->abort);
     for (;;) {
-        MxaJob job = { .q = q, .tlb = q->tlb, .stage = q->stage, .dma_gen = &q->dma_gen };
+        MxaJob job = { .q = q };
+        MxaLaunch launch = { .q = q };
         uint64_t desc_addr, start_ns;
         uint32_t head;
         bool aborted, drained;
@@ -268,7 +427,6 @@ static void *mxa_queue_thread(void *opaque)
                 q->completed = 0;
                 q->stopped = false;
                 q->error = 0;
-                memset(q->tlb, 0, sizeof(q->tlb));
                 qatomic_set(&q->abort, 0);
                 q->reset_pending = false;
                 continue;
@@ -298,14 +456,22 @@ static void *mxa_queue_thread(void *opaque)
         job.desc.prog_size = le32_to_cpu(job.desc.prog_size);
         job.desc.completion = le64_to_cpu(job.desc.completion);
         job.desc.job_id = le64_to_cpu(job.desc.job_id);
+        job.desc.grid_x = le16_to_cpu(job.desc.grid_x);
+        job.desc.grid_y = le16_to_cpu(job.desc.grid_y);
+        launch.desc = job.desc;
 
         start_ns = get_clock();
         qatomic_set(&q->timeline_job_ns, start_ns);
         trace_mxa_job_start(q->index, job.desc.job_id, job.desc.ctx, job.desc.prog_va,
                             job.desc.prog_size);
-        mxa_queue_run_job(&job);
+        mxa_queue_launch(&launch, &job);
         aborted = qatomic_read(&q->abort);
-        mxa_queue_complete_job(&job, start_ns, aborted);
+        if (aborted && !job.error) {
+            job.err_offset = launch.abort_offset;
+            job.cur_offset = launch.abort_offset;
+            job.cur_header = launch.abort_header;
+        }
+        mxa_queue_complete_job(&job, &launch, start_ns, aborted);
         if (qatomic_read(&s->timeline)) {
             char name[40];
 
@@ -344,8 +510,6 @@ void mxa_queue_create(MxaState *s, unsigned i)
     q->index = i;
     qemu_mutex_init(&q->lock);
     qemu_cond_init(&q->cond);
-    mxa_tma_init(q);
-    mxa_lanes_init(q);
     snprintf(name, sizeof(name), "mxa-q%u", i);
     qemu_thread_create(&q->thread, name, mxa_queue_thread, q, QEMU_THREAD_JOINABLE);
 }
@@ -354,14 +518,9 @@ void mxa_queue_fini(MxaQueue *q)
 {
     qemu_mutex_lock(&q->lock);
     q->shutdown = true;
-    qatomic_set(&q->abort, 1);
-    qemu_cond_broadcast(&q->cond);
+    mxa_queue_reset_locked(q);
     qemu_mutex_unlock(&q->lock);
     qemu_thread_join(&q->thread);
-    mxa_lanes_fini(q);
-    mxa_tma_fini(q);
-    mxa_tile_fini(q);
-    mxa_stage_fini(q, q->stage);
     qemu_cond_destroy(&q->cond);
     qemu_mutex_destroy(&q->lock);
 }

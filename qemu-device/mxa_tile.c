@@ -38,12 +38,12 @@ static uint32_t mxa_tile_capacity(unsigned cls)
     }
 }
 
-void mxa_tile_fini(MxaQueue *q)
+void mxa_tile_fini(MxaCore *core)
 {
     for (unsigned c = 0; c < MXA_TILE_CLASSES; c++) {
         for (unsigned i = 0; i < MXA_TILES_PER_CLASS; i++) {
-            g_free(q->tiles[c][i].data);
-            q->tiles[c][i].data = NULL;
+            g_free(core->tiles[c][i].data);
+            core->tiles[c][i].data = NULL;
         }
     }
 }
@@ -52,9 +52,9 @@ void mxa_tile_job_start(MxaJob *job)
 {
     for (unsigned c = 0; c < MXA_TILE_CLASSES; c++) {
         for (unsigned i = 0; i < MXA_TILES_PER_CLASS; i++) {
-            job->q->tiles[c][i].rows = 0;
-            job->q->tiles[c][i].row_bytes = 0;
-            job->q->tiles[c][i].released = false;
+            job->core->tiles[c][i].rows = 0;
+            job->core->tiles[c][i].row_bytes = 0;
+            job->core->tiles[c][i].released = false;
         }
     }
 }
@@ -73,7 +73,7 @@ static MxaTile *mxa_tile_get(MxaJob *job, uint32_t t, unsigned cls)
         mxa_tile_fail(job, t, MXA_TILE_ERR_NUMBER);
         return NULL;
     }
-    return &job->q->tiles[c][i];
+    return &job->core->tiles[c][i];
 }
 
 /* A tile read by a command: it must hold exactly @rows x @row_bytes. */
@@ -146,7 +146,7 @@ static void mxa_tile_release(MxaJob *job, uint32_t t)
     if (t == MXA_TILE_NONE || (t & MXA_TILE_REUSE)) {
         return;
     }
-    tile = &job->q->tiles[MXA_TILE_CLASS(t)][MXA_TILE_INDEX(t)];
+    tile = &job->core->tiles[MXA_TILE_CLASS(t)][MXA_TILE_INDEX(t)];
     tile->rows = tile->row_bytes = 0;
     tile->released = true;
 }
@@ -228,7 +228,7 @@ int mxa_exec_tile(MxaJob *job, const uint32_t *cmd, bool load)
             uint64_t a = addr + r * stride;
 
             if (!global) {
-                uint8_t *sram = job->q->sram + a;
+                uint8_t *sram = job->core->sram + a;
 
                 memcpy(load ? row : sram, load ? sram : row, row_bytes);
             } else if (load ? mxa_va_read(job, a, row, row_bytes) :
@@ -431,9 +431,9 @@ int mxa_exec_mma(MxaJob *job, const uint32_t *cmd)
         if (!buf) {
             return mxa_job_fail(job, MXA_ERR_NO_MEMORY, 0, 0);
         }
-        memcpy(buf, job->q->sram + a, abytes);
-        memcpy(buf + abytes, job->q->sram + b, bbytes);
-        memcpy(buf + abytes + bbytes, job->q->sram + d, dbytes);
+        memcpy(buf, job->core->sram + a, abytes);
+        memcpy(buf + abytes, job->core->sram + b, bbytes);
+        memcpy(buf + abytes + bbytes, job->core->sram + d, dbytes);
         g.a = buf;
         g.b = buf + abytes;
         g.d = buf + abytes + bbytes;
@@ -452,7 +452,7 @@ int mxa_exec_mma(MxaJob *job, const uint32_t *cmd)
         mxa_tile_release(job, cmd[3]);
         mxa_tile_release(job, cmd[4]);
     } else {
-        memcpy(job->q->sram + d, g.d, dbytes);
+        memcpy(job->core->sram + d, g.d, dbytes);
         g_free(buf);
     }
     job->cycles += job->q->dev->timing->mma;
@@ -509,7 +509,7 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd)
     }
     dbuf = sbuf + sbytes;
     scbuf = dbuf + dbytes;
-    memcpy(sbuf, job->q->sram + src, sbytes);
+    memcpy(sbuf, job->core->sram + src, sbytes);
     memset(dbuf, 0, dbytes);
     if (mx) {
         /* the engine reads f32 through a float pointer: give it an aligned copy */
@@ -527,9 +527,9 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd)
                           (flags & MXA_CVT_F_SATFINITE) ? MXE_CVT_SATFINITE : 0);
     }
     if (!err) {
-        memcpy(job->q->sram + dst, dbuf, dbytes);
+        memcpy(job->core->sram + dst, dbuf, dbytes);
         if (mx) {
-            memcpy(job->q->sram + sc, scbuf, nscales);
+            memcpy(job->core->sram + sc, scbuf, nscales);
         }
     }
     g_free(sbuf);

@@ -10,7 +10,7 @@
  * (WAIT_GROUP: the group's last op; MBAR_WAIT: the last arrival or transaction of the
  * phase) and on by a wake-up time, never by host time, so a job's cycles are a function of its program and
  * sizes: the same at any host load, thread count or numerics mode (the math costs are
- * the model's, whatever the "cores" property, the engine's host threads, says).
+ * the model's, whatever the "engine-threads" property, the engine's host threads, says).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

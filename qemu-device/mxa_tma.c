@@ -3,7 +3,7 @@
  *
  * Each queue owns MXA_SRAM_SIZE bytes of SRAM, zeroed when a job starts so that
  * nothing leaks between contexts (skipped when no command since the last zeroing could
- * have written it: q->sram_dirty, set by mxa_exec_one()). TMA_LOAD and TMA_STORE
+ * have written it: core->sram_dirty, set by mxa_exec_one()). TMA_LOAD and TMA_STORE
  * validate their tensor map and box when issued (command processor) and move the box
  * on the copy engine (a lane thread) through the job's MMU: rows (a row is the box's
  * extent along dim 0) that are whole and consecutive in memory as one run straight
@@ -11,7 +11,7 @@
  * completes its bytes on an mbarrier in SRAM, which is how the program learns the data
  * is there (MBAR_WAIT).
  *
- * mbarriers live in SRAM as struct MxaMbar; q->mbar_lock serialises the command
+ * mbarriers live in SRAM as struct MxaMbar; core->mbar_lock serialises the command
  * processor and the copy engine on them. A wait that nothing can satisfy (arrivals
  * still expected from the blocked command processor itself, or bytes expected while
  * the copy engine is idle) is reported as a deadlock instead of hanging.
@@ -51,34 +51,34 @@ struct MxaMbarTime {
     uint64_t done[2];
 };
 
-static MxaMbarTime *mxa_mbar_time(MxaQueue *q, uint64_t addr)
+static MxaMbarTime *mxa_mbar_time(MxaCore *core, uint64_t addr)
 {
-    return &q->mbar_time[addr / 8];     /* addr checked: 8-aligned, inside SRAM */
+    return &core->mbar_time[addr / 8];     /* addr checked: 8-aligned, inside SRAM */
 }
 QEMU_BUILD_BUG_ON(sizeof(MxaMbar) != MXA_MBAR_BYTES);
 
-void mxa_tma_init(MxaQueue *q)
+void mxa_tma_init(MxaCore *core)
 {
-    q->sram = g_malloc0(MXA_SRAM_SIZE);
-    q->mbar_time = g_new0(MxaMbarTime, MXA_SRAM_SIZE / 8);
-    qemu_mutex_init(&q->mbar_lock);
-    qemu_cond_init(&q->mbar_cond);
+    core->sram = g_malloc0(MXA_SRAM_SIZE);
+    core->mbar_time = g_new0(MxaMbarTime, MXA_SRAM_SIZE / 8);
+    qemu_mutex_init(&core->mbar_lock);
+    qemu_cond_init(&core->mbar_cond);
 }
 
-void mxa_tma_fini(MxaQueue *q)
+void mxa_tma_fini(MxaCore *core)
 {
-    qemu_cond_destroy(&q->mbar_cond);
-    qemu_mutex_destroy(&q->mbar_lock);
-    g_free(q->sram);
-    g_free(q->mbar_time);
+    qemu_cond_destroy(&core->mbar_cond);
+    qemu_mutex_destroy(&core->mbar_lock);
+    g_free(core->sram);
+    g_free(core->mbar_time);
 }
 
 /* Only when an earlier job may have written it: 256 KiB cost a NOP job ~10 us. */
 void mxa_tma_job_start(MxaJob *job)
 {
-    if (job->q->sram_dirty) {
-        memset(job->q->sram, 0, MXA_SRAM_SIZE);
-        job->q->sram_dirty = false;
+    if (job->core->sram_dirty) {
+        memset(job->core->sram, 0, MXA_SRAM_SIZE);
+        job->core->sram_dirty = false;
     }
 }
 
@@ -100,7 +100,7 @@ static MxaMbar *mxa_mbar_get(MxaJob *job, uint64_t addr, bool init)
     if (mxa_sram_check(job, addr, MXA_MBAR_BYTES, 8)) {
         return NULL;
     }
-    m = (MxaMbar *)(job->q->sram + addr);
+    m = (MxaMbar *)(job->core->sram + addr);
     if (!init && (m->phase >> 16) != MXA_MBAR_MAGIC) {
         mxa_job_fail(job, MXA_ERR_MBARRIER, addr, MXA_MBAR_ERR_UNINIT);
         return NULL;
@@ -109,9 +109,9 @@ static MxaMbar *mxa_mbar_get(MxaJob *job, uint64_t addr, bool init)
 }
 
 /* Caller holds mbar_lock; @t: the modelled cycle of what just arrived. */
-static void mxa_mbar_maybe_complete(MxaQueue *q, MxaMbar *m, uint64_t addr, uint64_t t)
+static void mxa_mbar_maybe_complete(MxaCore *core, MxaMbar *m, uint64_t addr, uint64_t t)
 {
-    MxaMbarTime *mt = mxa_mbar_time(q, addr);
+    MxaMbarTime *mt = mxa_mbar_time(core, addr);
 
     mt->phase = MAX(mt->phase, t);
     if (m->pending == 0 && m->tx == 0) {
@@ -119,7 +119,7 @@ static void mxa_mbar_maybe_complete(MxaQueue *q, MxaMbar *m, uint64_t addr, uint
         mt->phase = 0;
         qatomic_set(&m->phase, (MXA_MBAR_MAGIC << 16) | ((m->phase + 1) & 0xffff));
         m->pending = m->expected;
-        qemu_cond_broadcast(&q->mbar_cond);
+        qemu_cond_broadcast(&core->mbar_cond);
     }
 }
 
@@ -137,23 +137,23 @@ static int mxa_mbar_add_tx(MxaJob *job, MxaMbar *m, uint64_t addr, int64_t delta
 /* complete_tx from the copy engine. */
 static int mxa_mbar_complete_tx(MxaJob *job, uint64_t addr, uint64_t bytes)
 {
-    MxaQueue *q = job->q;
+    MxaCore *core = job->core;
     MxaMbar *m;
     int ret = -1;
 
-    qemu_mutex_lock(&q->mbar_lock);
+    qemu_mutex_lock(&core->mbar_lock);
     m = mxa_mbar_get(job, addr, false);
     if (m && !mxa_mbar_add_tx(job, m, addr, -(int64_t)bytes)) {
-        mxa_mbar_maybe_complete(q, m, addr, job->cycles);   /* the load's completion */
+        mxa_mbar_maybe_complete(core, m, addr, job->cycles);   /* the load's completion */
         ret = 0;
     }
-    qemu_mutex_unlock(&q->mbar_lock);
+    qemu_mutex_unlock(&core->mbar_lock);
     return ret;
 }
 
-static bool mxa_copy_engine_idle(MxaQueue *q)
+static bool mxa_copy_engine_idle(MxaCore *core)
 {
-    MxaLane *lane = &q->lanes[MXA_GROUP_COPY];
+    MxaLane *lane = &core->lanes[MXA_GROUP_COPY];
     bool idle;
 
     qemu_mutex_lock(&lane->lock);
@@ -195,19 +195,19 @@ int mxa_tma_hazard(MxaJob *job, uint64_t start, uint64_t len)
 
 static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
 {
-    MxaQueue *q = job->q;
+    MxaCore *core = job->core;
     int64_t start = get_clock();
     uint32_t why = 0, now = 0;
     MxaMbar *m;
 
-    if (q->dev->spin_ns && addr % 8 == 0 && addr <= MXA_SRAM_SIZE - MXA_MBAR_BYTES) {
+    if (core->dev->spin_ns && addr % 8 == 0 && addr <= MXA_SRAM_SIZE - MXA_MBAR_BYTES) {
         /* the copy engine usually completes the phase within microseconds */
-        uint32_t *phase = &((MxaMbar *)(q->sram + addr))->phase;
+        uint32_t *phase = &((MxaMbar *)(core->sram + addr))->phase;
 
-        mxa_spin_until(q->dev->spin_ns, (qatomic_read(phase) >> 16) != MXA_MBAR_MAGIC ||
-                       (qatomic_read(phase) & 1) != parity || qatomic_read(&q->abort));
+        mxa_spin_until(core->dev->spin_ns, (qatomic_read(phase) >> 16) != MXA_MBAR_MAGIC ||
+                       (qatomic_read(phase) & 1) != parity || qatomic_read(&core->abort));
     }
-    qemu_mutex_lock(&q->mbar_lock);
+    qemu_mutex_lock(&core->mbar_lock);
     for (;;) {
         m = mxa_mbar_get(job, addr, false);
         if (!m) {
@@ -219,28 +219,28 @@ static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
         }
         if (m->pending) {
             why = MXA_MBAR_ERR_DEADLOCK;    /* only this thread could arrive */
-        } else if (mxa_copy_engine_idle(q)) {
+        } else if (mxa_copy_engine_idle(core)) {
             /* a failed copy explains it best; else nothing will bring the bytes */
-            MxaLane *lane = &q->lanes[MXA_GROUP_COPY];
+            MxaLane *lane = &core->lanes[MXA_GROUP_COPY];
 
             qemu_mutex_lock(&lane->lock);
             why = lane->error ? 0 : MXA_MBAR_ERR_DEADLOCK;
             qemu_mutex_unlock(&lane->lock);
             if (!why) {
-                qemu_mutex_unlock(&q->mbar_lock);
+                qemu_mutex_unlock(&core->mbar_lock);
                 return mxa_async_drain(job, true) ? -1 :
                        mxa_job_fail(job, MXA_ERR_MBARRIER, addr, MXA_MBAR_ERR_DEADLOCK);
             }
-        } else if (get_clock() - start > (int64_t)q->dev->mbar_timeout_us * 1000) {
+        } else if (get_clock() - start > (int64_t)core->dev->mbar_timeout_us * 1000) {
             why = MXA_MBAR_ERR_TIMEOUT;
         }
-        if (why || qatomic_read(&q->abort)) {
+        if (why || qatomic_read(&core->abort)) {
             break;
         }
-        qemu_cond_timedwait(&q->mbar_cond, &q->mbar_lock, MXA_MBAR_POLL_MS);
+        qemu_cond_timedwait(&core->mbar_cond, &core->mbar_lock, MXA_MBAR_POLL_MS);
     }
-    qemu_mutex_unlock(&q->mbar_lock);
-    if (!m || qatomic_read(&q->abort)) {
+    qemu_mutex_unlock(&core->mbar_lock);
+    if (!m || qatomic_read(&core->abort)) {
         return -1;
     }
     if (why) {
@@ -248,23 +248,23 @@ static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
     }
     mxa_tma_observed(job, addr, now);
     /* modelled: the phase ended when its last arrival or transaction did */
-    qemu_mutex_lock(&q->mbar_lock);
-    job->cycles = MAX(job->cycles, mxa_mbar_time(q, addr)->done[parity]) +
-                  job->q->dev->timing->mbar_wait;
-    qemu_mutex_unlock(&q->mbar_lock);
+    qemu_mutex_lock(&core->mbar_lock);
+    job->cycles = MAX(job->cycles, mxa_mbar_time(core, addr)->done[parity]) +
+                  job->core->dev->timing->mbar_wait;
+    qemu_mutex_unlock(&core->mbar_lock);
     return 0;
 }
 
 int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
 {
-    MxaQueue *q = job->q;
+    MxaCore *core = job->core;
     uint32_t op = MXA_CMD_OPCODE(cmd[0]);
     uint64_t addr = cmd[1];
     MxaMbar *m;
     int ret = 0;
 
     if (op != MXA_OP_MBAR_WAIT) {
-        job->cycles += job->q->dev->timing->mbar;    /* a wait: its wake-up, after it */
+        job->cycles += job->core->dev->timing->mbar;    /* a wait: its wake-up, after it */
     }
     if (op == MXA_OP_MBAR_WAIT) {
         if (cmd[2] & ~0xff01u || ((cmd[2] >> 8) & 0xff) >= MXA_NUM_REGS) {
@@ -272,7 +272,7 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
         }
         return mxa_mbar_wait(job, addr, (cmd[2] + mxa_job_reg(job, (cmd[2] >> 8) & 0xff)) & 1);
     }
-    qemu_mutex_lock(&q->mbar_lock);
+    qemu_mutex_lock(&core->mbar_lock);
     m = mxa_mbar_get(job, addr, op == MXA_OP_MBAR_INIT);
     if (!m) {
         ret = -1;
@@ -282,7 +282,7 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
         } else {
             *m = (MxaMbar){ .expected = cmd[2], .pending = cmd[2],
                             .phase = MXA_MBAR_MAGIC << 16 };
-            *mxa_mbar_time(q, addr) = (MxaMbarTime){ 0 };
+            *mxa_mbar_time(core, addr) = (MxaMbarTime){ 0 };
         }
     } else {
         ret = mxa_mbar_add_tx(job, m, addr, cmd[2]);
@@ -291,11 +291,11 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
                 ret = mxa_job_fail(job, MXA_ERR_MBARRIER, addr, MXA_MBAR_ERR_ARRIVALS);
             } else {
                 m->pending--;
-                mxa_mbar_maybe_complete(q, m, addr, job->cycles);
+                mxa_mbar_maybe_complete(core, m, addr, job->cycles);
             }
         }
     }
-    qemu_mutex_unlock(&q->mbar_lock);
+    qemu_mutex_unlock(&core->mbar_lock);
     return ret;
 }
 
@@ -356,10 +356,10 @@ int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load)
         uint32_t phase;
 
         mbar = (uint64_t)cmd[4] + mxa_job_reg(job, MXA_REG_B(aregs));
-        qemu_mutex_lock(&job->q->mbar_lock);
+        qemu_mutex_lock(&job->core->mbar_lock);
         mb = mxa_mbar_get(job, mbar, false);
         phase = mb ? mb->phase & 0xffff : 0;
-        qemu_mutex_unlock(&job->q->mbar_lock);
+        qemu_mutex_unlock(&job->core->mbar_lock);
         if (!mb) {
             return -1;
         }
@@ -387,8 +387,8 @@ static int mxa_tma_run(MxaJob *job, bool load, uint64_t va, uint64_t sram, uint6
     if (!len) {
         return 0;
     }
-    return load ? mxa_va_read(job, va, job->q->sram + sram, len)
-                : mxa_va_write(job, va, job->q->sram + sram, len);
+    return load ? mxa_va_read(job, va, job->core->sram + sram, len)
+                : mxa_va_write(job, va, job->core->sram + sram, len);
 }
 
 /*
@@ -410,14 +410,14 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
     bool whole = !mask && lo == 0 && hi == m->box[0];
     uint8_t fill = m->oob_fill == MXA_TMA_OOB_NAN ? 0xff : 0;
     uint64_t run_va = 0, run_sram = 0, run_len = 0;
-    uint8_t *sram = job->q->sram;
+    uint8_t *sram = job->core->sram;
     uint8_t row[MXA_TMA_MAX_BOX * 8];
 
     for (uint64_t r = 0; r < nrows; r++) {
         uint64_t base = m->global_addr, rest = r, sram_row = op->sram + r * row_bytes;
         bool inside = hi > lo;
 
-        if (qatomic_read(&job->q->abort)) {
+        if (qatomic_read(&job->core->abort)) {
             return -1;
         }
         for (unsigned d = 1; d < m->rank; d++) {

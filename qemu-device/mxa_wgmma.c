@@ -147,7 +147,7 @@ static int mxa_wgmma_issue(MxaJob *job, MxaAsyncOp *op, uint64_t a, uint64_t a_e
         goto fail;
     }
     op->sram = d;
-    job->acc[job->nacc].seq = job->q->lanes[MXA_GROUP_MMA].issued;
+    job->acc[job->nacc].seq = job->core->lanes[MXA_GROUP_MMA].issued;
     job->acc[job->nacc].start = d;
     job->acc[job->nacc].end = d + dbytes;
     job->acc[job->nacc].a = a;
@@ -273,17 +273,17 @@ int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
     b = a + abytes;
     d = b + bbytes;
     if (!desc) {
-        memcpy(a, job->q->sram + op->src, abytes);
-        memcpy(b, job->q->sram + op->dst, bbytes);
+        memcpy(a, job->core->sram + op->src, abytes);
+        memcpy(b, job->core->sram + op->dst, bbytes);
     } else {
         if (op->tile_a) {
             memcpy(a, op->tile_a, abytes);
         } else {
-            mxe_smem_desc_gather(job->q->sram, op->desc_a, flags & MXA_WGMMA_F_TRANS_A, 64, a);
+            mxe_smem_desc_gather(job->core->sram, op->desc_a, flags & MXA_WGMMA_F_TRANS_A, 64, a);
         }
-        mxe_smem_desc_gather(job->q->sram, op->desc_b, flags & MXA_WGMMA_F_TRANS_B, n, b);
+        mxe_smem_desc_gather(job->core->sram, op->desc_b, flags & MXA_WGMMA_F_TRANS_B, n, b);
     }
-    memcpy(d, job->q->sram + op->sram, dbytes);
+    memcpy(d, job->core->sram + op->sram, dbytes);
     g.a = a;
     g.b = b;
     g.c = (flags & MXA_WGMMA_F_ACCUMULATE) ? d : NULL;
@@ -295,7 +295,7 @@ int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
     mxa_numerics_apply(s, &g);
     err = mxe_wgmma(s->engine, &g);
     if (!err) {
-        memcpy(job->q->sram + op->sram, d, dbytes);
+        memcpy(job->core->sram + op->sram, d, dbytes);
     }
     g_free(a);
     return err ? mxa_engine_fail(job, err, op->sram) : 0;

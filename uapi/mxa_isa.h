@@ -98,6 +98,13 @@ enum mxa_opcode {
 	 */
 	MXA_OP_FENCE = 0x0d,
 	/*
+	 * REG_CTA: 3 dwords: header, dst | sreg << 8, multiplier. R[dst] = the instance's
+	 * special register sreg (MXA_SREG_*: its place in the grid and its cluster) times
+	 * the multiplier (64-bit): the offset of the instance's part of a tensor in one
+	 * command. An unknown sreg is MXA_ERR_BAD_OPERAND (info: the sreg).
+	 */
+	MXA_OP_REG_CTA = 0x0e,
+	/*
 	 * COPY: 7 dwords: header, src_lo, src_hi, dst_lo, dst_hi, bytes, MXA_REGS3(rs, rd, rn).
 	 * Asynchronous linear copy (cp.async): copies bytes + R[rn] bytes from
 	 * src + R[rs] to dst + R[rd] on the device's copy engine, in class
@@ -371,6 +378,30 @@ static inline __u64 mxa_swizzle(__u64 addr, __u32 mask, __u32 base)
 #define MXA_LOOP_MAX_DEPTH	4
 #define MXA_JOB_CMD_BUDGET	(1u << 24)	/* commands one job may execute */
 
+/*
+ * REG_CTA's special registers: where the instance is (PTX %ctaid, %nctaid,
+ * %clusterid, %nclusterid, %cluster_ctaid, %cluster_nctaid, %cluster_ctarank,
+ * %cluster_nctarank; the text form spells them so: REG_CTA r1, %ctaid.x, 4096).
+ */
+enum mxa_sreg {
+	MXA_SREG_CTAID_X = 0,		/* the instance's place in the grid */
+	MXA_SREG_CTAID_Y = 1,
+	MXA_SREG_NCTAID_X = 2,		/* the grid's size */
+	MXA_SREG_NCTAID_Y = 3,
+	MXA_SREG_CLUSTERID_X = 4,	/* its cluster's place among the clusters */
+	MXA_SREG_CLUSTERID_Y = 5,
+	MXA_SREG_NCLUSTERID_X = 6,	/* clusters in each dimension */
+	MXA_SREG_NCLUSTERID_Y = 7,
+	MXA_SREG_CLUSTER_CTAID_X = 8,	/* its place in the cluster */
+	MXA_SREG_CLUSTER_CTAID_Y = 9,
+	MXA_SREG_CLUSTER_NCTAID_X = 10,	/* the cluster shape */
+	MXA_SREG_CLUSTER_NCTAID_Y = 11,
+	MXA_SREG_CLUSTER_CTARANK = 12,	/* cluster_ctaid.x + cluster_ctaid.y * cluster_nctaid.x */
+	MXA_SREG_CLUSTER_NCTARANK = 13,	/* instances in the cluster */
+	MXA_SREG_CTA = 14,		/* ctaid.x + ctaid.y * nctaid.x: the instance's index */
+	MXA_SREG_COUNT
+};
+
 /* Semaphores. */
 #define MXA_SEM_F_ADD		(1u << 0)	/* SEM_SIGNAL flag: add instead of write */
 
@@ -405,7 +436,7 @@ struct mxa_timestamp_model {
 #define MXA_MAX_PENDING_GROUPS	64	/* COMMIT_GROUP waits when this many are pending */
 #define MXA_COPY_MAX_BYTES	(64u << 20)
 
-/* Per-queue on-chip memory (SRAM), addressed by byte offset; zeroed at job start. */
+/* Per-core on-chip memory (SRAM), addressed by byte offset; zeroed when an instance starts. */
 #define MXA_SRAM_SIZE		(256u << 10)
 
 /**
@@ -639,6 +670,11 @@ enum mxa_badop_operand {
 	MXA_OPERAND_COUNT
 };
 
+/* err_info of MXA_ERR_BAD_GRID */
+#define MXA_GRID_ERR_TOO_MANY	1	/* more than MXA_GRID_MAX_INSTANCES instances */
+#define MXA_GRID_ERR_CLUSTER	2	/* cluster larger than MXA_CLUSTER_MAX or the cores */
+#define MXA_GRID_ERR_DIVIDE	3	/* the cluster shape does not divide the grid */
+
 /* err_info of MXA_ERR_NO_MEMORY */
 #define MXA_NOMEM_HOST		0	/* the host had no memory for the staging buffer */
 #define MXA_NOMEM_BUDGET	1	/* beyond the device's budget (max-host-mem-mb) */
@@ -649,6 +685,7 @@ enum mxa_badop_operand {
 #define MXA_NOP_DWORDS		1
 #define MXA_FENCE_WRITE_DWORDS	5
 #define MXA_TIMESTAMP_DWORDS	3
+#define MXA_REG_CTA_DWORDS	3
 
 /* Job errors (struct mxa_completion.error). Documented in Documentation/isa.rst. */
 enum mxa_job_error {
@@ -683,6 +720,8 @@ enum mxa_job_error {
 					 * MBAR_WAIT that observes it; addr: the box, info:
 					 * its bytes (0: more than MXA_MAX_PENDING_TMA) */
 	MXA_ERR_BLOCK = 27,		/* a malformed split block (MXA_BLOCK_ERR_*) */
+	MXA_ERR_BAD_GRID = 28,		/* the descriptor's grid or cluster shape is invalid
+					 * (MXA_GRID_ERR_*) */
 	MXA_ERR_COUNT
 };
 

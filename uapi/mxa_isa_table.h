@@ -37,7 +37,11 @@ enum mxa_isa_opnd_kind {
 	MXA_OPND_CUBE,		/* BSTART.CUBE's MAMULBMX[.ACC][.INTERWAVE]: 8 bits at dw, header flags */
 	MXA_OPND_LB,		/* ->LB0 .. ->LB2: 8 bits at dw >> shift */
 	MXA_OPND_IOT,		/* B.IOT's tile[, tile][, last, ACC, ->ACC<size>] (dw 1-3) */
+	MXA_OPND_SREG,		/* special register %ctaid.x ...: 8 bits at dw >> shift */
 };
+
+/* The text form's names of the special registers (enum mxa_sreg), written after a '%'. */
+extern const char *const mxa_sreg_names[MXA_SREG_COUNT];
 
 /* Operand flags (text form). */
 #define MXA_OPND_F_HEX		(1u << 0)	/* print the value in hex */
@@ -129,6 +133,20 @@ struct mxa_isa_cmd {
 extern const struct mxa_isa_cmd mxa_isa_cmds[MXA_ISA_OPCODES];
 
 #ifdef MXA_ISA_TABLE_DEFINE
+const char *const mxa_sreg_names[MXA_SREG_COUNT] = {
+	[MXA_SREG_CTAID_X] = "ctaid.x", [MXA_SREG_CTAID_Y] = "ctaid.y",
+	[MXA_SREG_NCTAID_X] = "nctaid.x", [MXA_SREG_NCTAID_Y] = "nctaid.y",
+	[MXA_SREG_CLUSTERID_X] = "clusterid.x", [MXA_SREG_CLUSTERID_Y] = "clusterid.y",
+	[MXA_SREG_NCLUSTERID_X] = "nclusterid.x", [MXA_SREG_NCLUSTERID_Y] = "nclusterid.y",
+	[MXA_SREG_CLUSTER_CTAID_X] = "cluster_ctaid.x",
+	[MXA_SREG_CLUSTER_CTAID_Y] = "cluster_ctaid.y",
+	[MXA_SREG_CLUSTER_NCTAID_X] = "cluster_nctaid.x",
+	[MXA_SREG_CLUSTER_NCTAID_Y] = "cluster_nctaid.y",
+	[MXA_SREG_CLUSTER_CTARANK] = "cluster_ctarank",
+	[MXA_SREG_CLUSTER_NCTARANK] = "cluster_nctarank",
+	[MXA_SREG_CTA] = "cta",
+};
+
 const struct mxa_isa_cmd mxa_isa_cmds[MXA_ISA_OPCODES] = {
 	MXA_ISA_CMD(NOP, MXA_NOP_DWORDS), .attrs = MXA_ISA_A_QUICK },
 	MXA_ISA_CMD(FENCE_WRITE, MXA_FENCE_WRITE_DWORDS), .attrs = MXA_ISA_A_BLOCKING,
@@ -157,6 +175,9 @@ const struct mxa_isa_cmd mxa_isa_cmds[MXA_ISA_OPCODES] = {
 	MXA_ISA_CMD(WAIT_GROUP, MXA_WAIT_GROUP_DWORDS), .attrs = MXA_ISA_A_BLOCKING | MXA_ISA_A_CLASS,
 	  .opnd = { MXA_O_KIND(MXA_OPND_CLASS), MXA_O_U32(1) } },
 	MXA_ISA_CMD(FENCE, MXA_FENCE_DWORDS), .attrs = MXA_ISA_A_QUICK },
+	/* REG_CTA rD, %sreg, multiplier */
+	MXA_ISA_CMD(REG_CTA, MXA_REG_CTA_DWORDS), .attrs = MXA_ISA_A_QUICK,
+	  .opnd = { MXA_O_REG(1, 0), { MXA_OPND_SREG, 1, 0, 0, 8, 0, 0 }, MXA_O_U32(2) } },
 	/* COPY dst, src, bytes: memcpy order */
 	MXA_ISA_CMD(COPY, MXA_COPY_DWORDS),
 	  .opnd = { MXA_O_RI64H(3, 6, 8), MXA_O_RI64H(1, 6, 0), MXA_O_RI32(5, 6, 16) } },

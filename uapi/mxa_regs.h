@@ -33,7 +33,7 @@
 #define MXA_REG_CAPS_LO		0x0008	/* RO: MXA_CAP_* bits 31:0 */
 #define MXA_REG_CAPS_HI		0x000c	/* RO: MXA_CAP_* bits 63:32 */
 #define MXA_REG_NUM_QUEUES	0x0010	/* RO: number of hardware queues */
-#define MXA_REG_NUM_CORES	0x0014	/* RO: matrix engine worker threads */
+#define MXA_REG_NUM_CORES	0x0014	/* RO: cores (command processor, SRAM, engines each) */
 #define MXA_REG_CONTROL		0x0018	/* RW: MXA_CONTROL_* */
 #define MXA_REG_STATUS		0x001c	/* RO: MXA_STATUS_* */
 #define MXA_REG_INT_STATUS	0x0020	/* RW1C: bit q = queue q completed jobs, MXA_INT_ERROR */
@@ -49,6 +49,7 @@
 #define MXA_REG_TLB_STATUS	0x0050	/* RO: MXA_TLB_STATUS_* */
 #define MXA_REG_HOST_MEM_MB	0x0054	/* RO: MiB the device may stage math operands in */
 #define MXA_REG_MBAR_TIMEOUT_US	0x0058	/* RO: how long an MBAR_WAIT waits (MXA_MBAR_ERR_TIMEOUT) */
+#define MXA_REG_ENGINE_THREADS	0x005c	/* RO: host threads of the matrix engine, shared by the cores */
 
 #define MXA_CONTROL_RESET	(1u << 0)	/* write 1: global reset; reads back 0 when done */
 #define MXA_CONTROL_ENABLE	(1u << 1)	/* queues fetch only while set */
@@ -84,6 +85,7 @@
 #define MXA_CAP_FENCE		(1ull << 13)	/* FENCE (wgmma.fence) */
 #define MXA_CAP_HOPPER_NUMERICS	(1ull << 14)	/* -device mxa,numerics=hopper: WGMMA and MMA
 						 * reproduce the H200 tensor core bit for bit */
+#define MXA_CAP_GRID		(1ull << 15)	/* grids of instances on cores, clusters, REG_CTA */
 
 /* ---- per-queue registers: MXA_QUEUE_BASE + q * MXA_QUEUE_STRIDE ---- */
 #define MXA_MAX_QUEUES		16
@@ -123,26 +125,42 @@
  * @ctx: context id; its page table translates every device VA of the job.
  * @prog_va: device VA of the first command (4-byte aligned).
  * @prog_size: program size in bytes (multiple of 4, <= MXA_PROG_MAX_SIZE).
+ * @grid_x, @grid_y: the grid: the program runs as grid_x * grid_y instances (CTAs),
+ *	each on a core of its own with its own SRAM, tile and scalar registers (0 means 1;
+ *	at most MXA_GRID_MAX_INSTANCES in all).
  * @completion: DMA address (physical, untranslated) of the job's struct mxa_completion.
  * @job_id: opaque to the device, copied into the completion record.
+ * @cluster_x, @cluster_y: the cluster shape (0 means 1): the instances of a cluster
+ *	run at the same time on distinct cores; cluster_x * cluster_y <= MXA_CLUSTER_MAX
+ *	and <= the device's cores, and it divides the grid in each dimension
+ *	(MXA_ERR_BAD_GRID otherwise).
  */
 struct mxa_job_desc {
 	__u32 flags;
 	__u32 ctx;
 	__u64 prog_va;
 	__u32 prog_size;
-	__u32 reserved0;
+	__u16 grid_x;
+	__u16 grid_y;
 	__u64 completion;
 	__u64 job_id;
-	__u64 reserved[3];
+	__u8 cluster_x;
+	__u8 cluster_y;
+	__u16 reserved0;
+	__u32 reserved1;
+	__u64 reserved[2];
 };
+
+#define MXA_MAX_CORES		16	/* the "cores" property's largest value */
+#define MXA_CLUSTER_MAX		8	/* instances in a cluster */
+#define MXA_GRID_MAX_INSTANCES	65536	/* instances of one job */
 
 #define MXA_JOB_F_IRQ		(1u << 0)	/* raise the queue interrupt when done */
 
 #define MXA_PROG_MAX_SIZE	(1u << 24)
 
 /**
- * struct mxa_completion - written by the device when a job ends (64 bytes).
+ * struct mxa_completion - written by the device when a job ends (128 bytes).
  * @job_id: copied from the descriptor.
  * @status: MXA_JOB_STATUS_*; written last, after every other field.
  * @error: MXA_ERR_* (0 when status is OK).
@@ -151,8 +169,13 @@ struct mxa_job_desc {
  * @err_addr: faulting device VA (MMU faults), or another address the error names.
  * @err_info: error specific (MMU faults: MXA_FAULT_*).
  * @start_ns, @end_ns: host CLOCK_MONOTONIC time at which the job started and ended.
- * @cycles: modelled device cycles (see Documentation/device.rst).
- * @commands: number of commands executed.
+ * @cycles: modelled device cycles (see Documentation/device.rst): of a grid, its
+ *	instances scheduled on the cores in modelled time.
+ * @commands: number of commands executed (all instances).
+ * @err_instance: the instance (CTA index, x + y * grid_x) whose error the record holds:
+ *	the first to fail.
+ * @instances: instances that were started (fewer than the grid when a reset or a
+ *	failure stopped the placing of the rest).
  */
 struct mxa_completion {
 	__u64 job_id;
@@ -166,6 +189,9 @@ struct mxa_completion {
 	__u64 start_ns;
 	__u64 end_ns;
 	__u64 cycles;
+	__u32 err_instance;
+	__u32 instances;
+	__u64 reserved[7];
 };
 
 #define MXA_JOB_STATUS_PENDING	0

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	struct accel_device *dev;
 	check(accel_open(NULL, mode, &dev), "open");
 	const struct accel_device_info *info = accel_device_info(dev);
-	printf("device: %s, hardware %u.%u, %u queues, %u engine cores, submission via %s\n",
+	printf("device: %s, hardware %u.%u, %u queues, %u cores, submission via %s\n",
 	       info->driver_desc, info->hw_major, info->hw_minor, info->num_queues,
 	       info->num_cores, accel_submit_mode_name(accel_submit_mode(dev)));
 	printf("MX-FP8 GEMM: D[%ux%u] f32 = A[%ux%u] %s x B[%ux%u]^T %s, E8M0 scale per 32 "

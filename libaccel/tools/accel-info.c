@@ -65,9 +65,11 @@ int main(int argc, char **argv)
 	printf("driver:        %s, uAPI %u.%u\n", info->driver_name, info->uapi_major,
 	       info->uapi_minor);
 	printf("hardware:      version %u.%u\n", info->hw_major, info->hw_minor);
-	printf("queues:        %u hardware queues (0..%u), %u KiB SRAM each\n", info->num_queues,
+	printf("queues:        %u hardware queues (0..%u); %u KiB SRAM per core\n", info->num_queues,
 	       info->num_queues ? info->num_queues - 1 : 0, MXA_SRAM_SIZE >> 10);
-	printf("engine cores:  %u\n", info->num_cores);
+	printf("cores:         %u (a grid's instances run on them; clusters of up to %u)\n",
+	       info->num_cores, info->num_cores < MXA_CLUSTER_MAX ? info->num_cores : MXA_CLUSTER_MAX);
+	printf("engine:        %u host threads\n", info->num_engine_threads);
 	printf("capabilities:  0x%" PRIx64 ":", info->caps);
 	for (unsigned int bit = 0; bit < 64; bit++) {
 		if (!(info->caps & (1ull << bit)))

@@ -23,7 +23,7 @@
  *  - Every function returns 0 or a negative enum mxe_engine_err.
  *
  * How the device calls it (one engine per device, created at realize with
- * the "cores" property, shared by every queue's command processor thread):
+ * the "engine-threads" property, shared by every core's command processor thread):
  *
  *	struct mxe_engine *eng = mxe_engine_create(cores);
  *	...

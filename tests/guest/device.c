@@ -18,8 +18,8 @@ _Static_assert(sizeof(struct drm_mxa_query) == 16, "drm_mxa_query");
 _Static_assert(sizeof(struct drm_mxa_device_info) == 72, "drm_mxa_device_info");
 _Static_assert(sizeof(struct drm_mxa_bo_create) == 24, "drm_mxa_bo_create");
 _Static_assert(sizeof(struct drm_mxa_bo_mmap_offset) == 16, "drm_mxa_bo_mmap_offset");
-/* uAPI 0.3 appended syncs: submit 40 -> 56. */
-_Static_assert(sizeof(struct drm_mxa_submit) == 56, "drm_mxa_submit");
+/* uAPI 0.3 appended syncs: submit 40 -> 56; uAPI 0.5 the grid: 56 -> 64. */
+_Static_assert(sizeof(struct drm_mxa_submit) == 64, "drm_mxa_submit");
 _Static_assert(sizeof(struct drm_mxa_job_result) == 64, "drm_mxa_job_result");
 _Static_assert(sizeof(struct drm_mxa_wait) == 88, "drm_mxa_wait");
 _Static_assert(sizeof(struct drm_mxa_commit_group) == 16, "drm_mxa_commit_group");
@@ -95,7 +95,9 @@ TEST_F(device, query_device)
 		  MXA_CAP_MSIX,
 		  info.caps & (MXA_CAP_NOP | MXA_CAP_FENCE_WRITE | MXA_CAP_MMU |
 			       MXA_CAP_TIMESTAMP | MXA_CAP_MSIX));
-	EXPECT_EQ(0, info.pad);
+	EXPECT_LE(info.num_cores, MXA_MAX_CORES);
+	EXPECT_NE(0, info.caps & MXA_CAP_GRID);
+	EXPECT_GE(info.num_engine_threads, 1);
 	EXPECT_LT(info.va_start, info.va_end);
 	EXPECT_EQ(0, info.va_start % MXA_PAGE_SIZE);
 	EXPECT_LE(info.va_end, 1ull << MXA_VA_BITS);

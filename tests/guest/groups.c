@@ -262,7 +262,7 @@ TEST_F(groups, result_cycles_and_commands)
 	EXPECT_EQ(0, r.status);
 	EXPECT_EQ(10, r.commands);
 	EXPECT_LE(10, r.cycles);
-	EXPECT_EQ(0, r.pad2);
+	EXPECT_EQ(1, r.instances);
 }
 
 /* The value of fdinfo key @key ("drm-engine-q0:") of @fd; -1 if missing. */

@@ -5,7 +5,7 @@
 # loaded and /dev/accel/accel0 present). Included by the top-level Makefile after
 # libaccel/libaccel.mk; appends to GUEST_TESTS.
 
-GUEST_TEST_NAMES := device bo prime submit uring errors isa async tma wgmma groups queues observe tile mma cvt asm tools examples vm sync gemm reset isolation errors_classes stress
+GUEST_TEST_NAMES := device bo prime submit uring errors isa async tma wgmma groups queues observe tile mma cvt asm tools examples vm sync gemm reset isolation errors_classes grid stress
 # Run after every other test: lifecycle unbinds the device and reloads mxa.ko; hotplug
 # removes the device for good (QMP device_del through the harness).
 GUEST_TEST_LAST := lifecycle hotplug

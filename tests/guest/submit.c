@@ -60,7 +60,8 @@ TEST_F(submit, nop)
 	ASSERT_EQ(0, run_prog(self->fd, &self->prog, p, 0, &r));
 	EXPECT_EQ(0, r.status);
 	EXPECT_EQ(0, r.error);
-	EXPECT_EQ(0, r.pad);
+	EXPECT_EQ(0, r.err_instance);
+	EXPECT_EQ(1, r.instances);
 	EXPECT_NE(0, r.start_ns);
 	EXPECT_LE(r.start_ns, r.end_ns);
 }

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define MXA_UAPI_VERSION_MAJOR	0
-#define MXA_UAPI_VERSION_MINOR	4
+#define MXA_UAPI_VERSION_MINOR	5
 
 #define DRM_MXA_QUERY		0x00
 #define DRM_MXA_BO_CREATE	0x01
@@ -86,8 +86,10 @@ struct drm_mxa_query {
  * @hw_version: the device's MXA_REG_VERSION (major << 16 | minor).
  * @num_queues: hardware queues.
  * @caps: MXA_CAP_* bits the device reports (uapi/mxa_regs.h).
- * @num_cores: matrix-engine worker threads of the device.
- * @pad: zero.
+ * @num_cores: the device's cores (MXA_REG_NUM_CORES): what a job's grid runs on; a
+ *             cluster has at most this many instances.
+ * @num_engine_threads: host threads of the device's matrix engine (uAPI 0.5; before:
+ *             zero, and @num_cores held this).
  * @va_start: first device VA the driver hands out.
  * @va_end: one past the last device VA.
  * @max_bo_size: largest BO DRM_IOCTL_MXA_BO_CREATE accepts.
@@ -103,7 +105,7 @@ struct drm_mxa_device_info {
 	__u32 num_queues;
 	__u64 caps;
 	__u32 num_cores;
-	__u32 pad;
+	__u32 num_engine_threads;
 	__u64 va_start;
 	__u64 va_end;
 	__u64 max_bo_size;
@@ -126,6 +128,9 @@ struct drm_mxa_device_info {
  * out, uAPI 0.3); the DRM syncobj ioctls work on the accel node.
  * DRM_MXA_DRIVER_CAP_USER_QUEUES: DRM_IOCTL_MXA_QUEUE_CREATE/DESTROY (uAPI 0.4): user
  * queues with a priority, scheduled onto the hardware queues by drm_sched.
+ * DRM_MXA_DRIVER_CAP_GRID: drm_mxa_submit.grid_x/grid_y/cluster_x/cluster_y and
+ * drm_mxa_job_result.err_instance/instances (uAPI 0.5): a job runs as a grid of
+ * instances on the device's cores, in clusters that run at the same time.
  */
 #define DRM_MXA_DRIVER_CAP_GROUPS	(1ull << 0)
 #define DRM_MXA_DRIVER_CAP_RESULT_SIZE	(1ull << 1)
@@ -133,6 +138,7 @@ struct drm_mxa_device_info {
 #define DRM_MXA_DRIVER_CAP_VM_BIND	(1ull << 3)
 #define DRM_MXA_DRIVER_CAP_SYNCOBJ	(1ull << 4)
 #define DRM_MXA_DRIVER_CAP_USER_QUEUES	(1ull << 5)
+#define DRM_MXA_DRIVER_CAP_GRID		(1ull << 6)
 
 /**
  * struct drm_mxa_bo_create - DRM_IOCTL_MXA_BO_CREATE argument.
@@ -224,6 +230,12 @@ struct drm_mxa_sync_op {
  *         at most DRM_MXA_MAX_SYNCS; count 0 for none. A job with input fences does
  *         not start before they have signalled; jobs of the same user queue behind it
  *         wait too (a user queue runs in order). Other queues are not held back.
+ * @grid_x, @grid_y: uAPI 0.5 (DRM_MXA_DRIVER_CAP_GRID): the program runs as
+ *         grid_x * grid_y instances (0 means 1), at most MXA_GRID_MAX_INSTANCES.
+ * @cluster_x, @cluster_y: the cluster shape (0 means 1): at most MXA_CLUSTER_MAX
+ *         instances and at most the device's cores, dividing the grid in each
+ *         dimension (-EINVAL otherwise).
+ * @pad: zero.
  */
 struct drm_mxa_submit {
 	__u32 prog_handle;
@@ -236,6 +248,12 @@ struct drm_mxa_submit {
 	__u64 result_ptr;
 	/* uAPI 0.3 */
 	struct drm_mxa_obj_array syncs;
+	/* uAPI 0.5 */
+	__u16 grid_x;
+	__u16 grid_y;
+	__u8 cluster_x;
+	__u8 cluster_y;
+	__u16 pad;
 };
 
 /**
@@ -248,12 +266,14 @@ struct drm_mxa_submit {
  * @err_opcode: header dword of the failing command.
  * @err_addr: faulting device VA (MMU faults).
  * @err_info: MXA_FAULT_* for MMU faults.
- * @pad: zero.
+ * @err_instance: the instance (CTA x + y * grid_x) whose error this is: the first of
+ *                the grid to fail (uAPI 0.5; 0 before).
  * @start_ns: device time the job started (host CLOCK_MONOTONIC of the emulator).
  * @end_ns: device time the job ended.
  * @cycles: modelled device cycles of the job (completion record; 0 if it never ran).
- * @commands: commands the job executed.
- * @pad2: zero.
+ * @commands: commands the job executed (all its instances).
+ * @instances: instances the device started (uAPI 0.5; zero before, and zero when the
+ *             job did not end on the device: a timeout, a reset, a cancel).
  */
 struct drm_mxa_job_result {
 	__s32 status;
@@ -262,13 +282,13 @@ struct drm_mxa_job_result {
 	__u32 err_opcode;
 	__u64 err_addr;
 	__u32 err_info;
-	__u32 pad;
+	__u32 err_instance;
 	__u64 start_ns;
 	__u64 end_ns;
 	/* uAPI 0.2 (DRM_MXA_DRIVER_CAP_RESULT_SIZE) */
 	__u64 cycles;
 	__u32 commands;
-	__u32 pad2;
+	__u32 instances;
 };
 
 /* Size of struct drm_mxa_job_result in uAPI 0.1 (drm_mxa_submit.result_size 0). */

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest kselftest "grid": a job as a grid of instances (CTAs) on the device's cores.
+ * Each instance finds its place with REG_CTA; the instances of a cluster run at the
+ * same time (they meet at a semaphore that needs all of them), while a grid larger than
+ * the cores runs in waves; the first failing instance is named in the result and
+ * stops the placing of the rest; the grid's modelled cycles schedule its instances on
+ * the cores; bad shapes are refused by libaccel and the driver with the limit named.
+ */
+#include "mxa_test.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "accel.h"
+#include "accel_test.h"
+#include "kselftest_harness.h"
+
+#define DATA_SIZE	(4u << 20)
+#define SEM_OFF		(3u << 20)	/* semaphores */
+#define TABLE_OFF	(2u << 20)	/* table[i] = i (8 bytes each) */
+
+FIXTURE(grid) {
+	ACCEL_TEST_FIELDS;
+	uint32_t cores;
+};
+
+FIXTURE_SETUP(grid)
+{
+	int ret = accel_test_setup(self, MXA_CAP_GRID, DATA_SIZE);
+
+	if (ret == 1)
+		SKIP(return, "device without MXA_CAP_GRID");
+	ASSERT_EQ(0, ret);
+	self->cores = accel_device_info(self->dev)->num_cores;
+	ASSERT_LE(1, self->cores);
+	for (uint64_t i = 0; i < 4096; i++)
+		((uint64_t *)(self->data + TABLE_OFF))[i] = i;
+}
+
+FIXTURE_TEARDOWN(grid)
+{
+	accel_test_teardown(self);
+}
+
+/* Run the fixture's program as @grid; its result in self->r. */
+static int run_grid(FIXTURE_DATA(grid) *self, const struct accel_grid *grid)
+{
+	struct accel_job *job;
+	int ret = accel_prog_upload(self->prog, self->prog_bo, 0);
+
+	if (!ret)
+		ret = accel_submit_grid(self->dev, 0, self->prog_bo, 0,
+					accel_prog_size(self->prog), grid, &job);
+	if (ret)
+		return ret;
+	ret = accel_wait(job, 60ll * 1000000000);
+	if (!ret) {
+		self->r = *accel_job_result(job);
+		if (self->r.status) {
+			char why[256];
+
+			accel_job_explain(&self->r, why, sizeof(why));
+			fprintf(stderr, "# %s (instance %u)\n", why, self->r.err_instance);
+		}
+	}
+	accel_job_free(job);
+	return ret;
+}
+
+/*
+ * Every instance writes each of its special registers: out[cta][s] = table[sreg s],
+ * copied with the register as the offset into the table (so that the values come from
+ * REG_CTA alone). A 4x2 grid of 2x2 clusters.
+ */
+TEST_F(grid, every_instance_sees_its_place)
+{
+	enum { GX = 4, GY = 2, CX = 2, CY = 2, N = GX * GY };
+	const struct accel_grid g = { .x = GX, .y = GY, .cluster_x = CX, .cluster_y = CY };
+	const uint64_t *out = (const uint64_t *)self->data;
+
+	ASSERT_LE(CX * CY, self->cores);
+	ASSERT_EQ(0, accel_prog_reg_cta(self->prog, 1, MXA_SREG_CTA, MXA_SREG_COUNT * 8));
+	for (unsigned int s = 0; s < MXA_SREG_COUNT; s++) {
+		ASSERT_EQ(0, accel_prog_reg_cta(self->prog, 2, s, 8));
+		ASSERT_EQ(0, accel_prog_copy(self->prog, self->va + s * 8, 1,
+					     self->va + TABLE_OFF, 2, 8, 0));
+	}
+	ASSERT_EQ(0, accel_prog_commit_group(self->prog, MXA_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_wait_group(self->prog, MXA_GROUP_COPY, 0));
+	memset(self->data, 0xff, N * MXA_SREG_COUNT * 8);
+	ASSERT_EQ(0, run_grid(self, &g));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(N, self->r.instances);
+	EXPECT_EQ(N * (1 + 2 * MXA_SREG_COUNT + 2), self->r.commands);
+	for (uint32_t y = 0; y < GY; y++) {
+		for (uint32_t x = 0; x < GX; x++) {
+			const uint64_t *o = out + (x + y * GX) * MXA_SREG_COUNT;
+			const uint64_t want[MXA_SREG_COUNT] = {
+				[MXA_SREG_CTAID_X] = x, [MXA_SREG_CTAID_Y] = y,
+				[MXA_SREG_NCTAID_X] = GX, [MXA_SREG_NCTAID_Y] = GY,
+				[MXA_SREG_CLUSTERID_X] = x / CX, [MXA_SREG_CLUSTERID_Y] = y / CY,
+				[MXA_SREG_NCLUSTERID_X] = GX / CX, [MXA_SREG_NCLUSTERID_Y] = GY / CY,
+				[MXA_SREG_CLUSTER_CTAID_X] = x % CX,
+				[MXA_SREG_CLUSTER_CTAID_Y] = y % CY,
+				[MXA_SREG_CLUSTER_NCTAID_X] = CX, [MXA_SREG_CLUSTER_NCTAID_Y] = CY,
+				[MXA_SREG_CLUSTER_CTARANK] = x % CX + (y % CY) * CX,
+				[MXA_SREG_CLUSTER_NCTARANK] = CX * CY, [MXA_SREG_CTA] = x + y * GX,
+			};
+
+			for (unsigned int s = 0; s < MXA_SREG_COUNT; s++) {
+				EXPECT_EQ(want[s], o[s]) TH_LOG("instance (%u, %u), sreg %u", x, y, s);
+			}
+		}
+	}
+}
+
+/* The usual use: each instance copies its own 4 KiB slice, found with one REG_CTA. */
+TEST_F(grid, instances_split_a_copy)
+{
+	const struct accel_grid g = { .x = 64 };
+	const uint32_t slice = 4096;
+
+	for (uint32_t i = 0; i < 64 * slice; i++)
+		self->data[i] = (uint8_t)(i * 7 + (i >> 12));
+	memset(self->data + (1 << 20), 0, 64 * slice);
+	ASSERT_EQ(0, accel_prog_reg_cta(self->prog, 1, MXA_SREG_CTAID_X, slice));
+	ASSERT_EQ(0, accel_prog_copy(self->prog, self->va + (1 << 20), 1, self->va, 1, slice, 0));
+	ASSERT_EQ(0, accel_prog_commit_group(self->prog, MXA_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_wait_group(self->prog, MXA_GROUP_COPY, 0));
+	ASSERT_EQ(0, run_grid(self, &g));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(64, self->r.instances);
+	EXPECT_EQ(0, memcmp(self->data, self->data + (1 << 20), 64 * slice));
+}
+
+/*
+ * The instances of a cluster run at once: each adds 1 to a semaphore and waits for it
+ * to reach the cluster's size, which only happens if all of them are running. Every
+ * core in one cluster.
+ */
+TEST_F(grid, a_cluster_runs_at_once)
+{
+	const uint32_t n = self->cores < MXA_CLUSTER_MAX ? self->cores : MXA_CLUSTER_MAX;
+	const struct accel_grid g = { .x = 2 * n, .cluster_x = n };
+	uint64_t *sem = (uint64_t *)(self->data + SEM_OFF);
+
+	*sem = 0;
+	ASSERT_EQ(0, accel_prog_sem_signal(self->prog, self->va + SEM_OFF, 1, 1));
+	ASSERT_EQ(0, accel_prog_sem_wait(self->prog, self->va + SEM_OFF, n, 5000000));
+	ASSERT_EQ(0, run_grid(self, &g));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(2 * n, self->r.instances);
+	EXPECT_EQ(2 * n, *sem);
+}
+
+/*
+ * More instances than cores run in waves: a grid of 2 x cores instances that each wait
+ * for all of them cannot finish. The first to time out is named; it stops the placing,
+ * so only the first wave ran.
+ */
+TEST_F(grid, more_instances_than_cores_run_in_waves)
+{
+	const struct accel_grid g = { .x = 2 * self->cores };
+	uint64_t *sem = (uint64_t *)(self->data + SEM_OFF);
+
+	*sem = 0;
+	ASSERT_EQ(0, accel_prog_sem_signal(self->prog, self->va + SEM_OFF, 1, 1));
+	ASSERT_EQ(0, accel_prog_sem_wait(self->prog, self->va + SEM_OFF, 2 * self->cores,
+					 100000));
+	ASSERT_EQ(0, run_grid(self, &g));
+	EXPECT_EQ(-EIO, self->r.status);
+	EXPECT_EQ(MXA_ERR_SEM_TIMEOUT, self->r.error);
+	EXPECT_EQ(accel_prog_size(self->prog) - 24, self->r.err_offset);
+	EXPECT_GT(self->cores, self->r.err_instance);
+	EXPECT_EQ(self->cores, self->r.instances);
+	EXPECT_EQ(self->cores, *sem);
+}
+
+/* Only instance 1 of two reads outside the VM: the job faults there, instance 1. */
+TEST_F(grid, the_failing_instance_is_named)
+{
+	const struct accel_grid g = { .x = 2 };
+
+	memset(self->data, 0x5a, 64);
+	memset(self->data + 4096, 0, 64);
+	ASSERT_EQ(0, accel_prog_reg_cta(self->prog, 1, MXA_SREG_CTAID_X, 1u << 31));
+	ASSERT_EQ(0, accel_prog_reg_add(self->prog, 1, 1, 1, 0));	/* 2^32 x ctaid.x */
+	ASSERT_EQ(0, accel_prog_copy(self->prog, self->va + 4096, 0, self->va, 1, 64, 0));
+	ASSERT_EQ(0, accel_prog_commit_group(self->prog, MXA_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_wait_group(self->prog, MXA_GROUP_COPY, 0));
+	ASSERT_EQ(0, run_grid(self, &g));
+	EXPECT_EQ(-EFAULT, self->r.status);
+	EXPECT_EQ(MXA_ERR_MMU_FAULT, self->r.error);
+	EXPECT_EQ(1, self->r.err_instance);
+	EXPECT_EQ(self->va + (1ull << 32), self->r.err_addr);
+	EXPECT_EQ(12 + 16, self->r.err_offset);	/* the COPY, after REG_CTA and REG_ADD */
+	EXPECT_EQ(0, memcmp(self->data, self->data + 4096, 64)) TH_LOG("instance 0 copied");
+}
+
+/*
+ * Modelled time: instances with the same program take the same cycles, and a grid of
+ * 2 x cores of them takes two waves of one instance's cycles (cluster size 1), while a
+ * grid that fits the cores takes one.
+ */
+TEST_F(grid, modelled_cycles_schedule_the_cores)
+{
+	const struct accel_grid one = { 0 }, fits = { .x = self->cores },
+				waves = { .x = 2 * self->cores };
+	uint64_t c1;
+
+	ASSERT_EQ(0, accel_prog_copy(self->prog, self->va + 65536, 0, self->va, 0, 65536, 0));
+	ASSERT_EQ(0, accel_prog_commit_group(self->prog, MXA_GROUP_COPY));
+	ASSERT_EQ(0, accel_prog_wait_group(self->prog, MXA_GROUP_COPY, 0));
+	ASSERT_EQ(0, run_grid(self, &one));
+	ASSERT_EQ(0, self->r.status);
+	c1 = self->r.cycles;
+	ASSERT_LT(0, c1);
+	ASSERT_EQ(0, run_grid(self, &fits));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(c1, self->r.cycles);
+	ASSERT_EQ(0, run_grid(self, &waves));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(2 * c1, self->r.cycles);
+	EXPECT_EQ(2 * self->cores, self->r.instances);
+}
+
+/* REG_CTA's text form round trips; an unknown special register is a job error. */
+TEST_F(grid, reg_cta_text_and_errors)
+{
+	char err[256], text[512];
+	const uint32_t *dw;
+
+	ASSERT_EQ(0, accel_asm("REG_CTA r3, %cluster_ctarank, 4096\n"
+			       "REG_CTA a1, %nctaid.y, 1\n", self->prog, err, sizeof(err)))
+		TH_LOG("%s", err);
+	dw = accel_prog_dwords(self->prog);
+	EXPECT_EQ(MXA_CMD_HEADER(MXA_OP_REG_CTA, MXA_REG_CTA_DWORDS, 0), dw[0]);
+	EXPECT_EQ(3u | MXA_SREG_CLUSTER_CTARANK << 8, dw[1]);
+	EXPECT_EQ(4096, dw[2]);
+	ASSERT_LT(0, accel_disasm(dw, accel_prog_size(self->prog) / 4, 0, text, sizeof(text)));
+	EXPECT_NE(NULL, strstr(text, "REG_CTA r3, %cluster_ctarank, 4096")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "REG_CTA a1, %nctaid.y, 1")) TH_LOG("%s", text);
+	EXPECT_NE(0, accel_asm("REG_CTA r1, ctaid.x, 1", self->prog, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "special register")) TH_LOG("%s", err);
+	EXPECT_EQ(-EINVAL, accel_prog_reg_cta(self->prog, 1, MXA_SREG_COUNT, 1));
+
+	accel_prog_reset(self->prog);
+	ASSERT_EQ(0, accel_asm("NOP\nREG_CTA r1, %99, 1", self->prog, err, sizeof(err)))
+		TH_LOG("%s", err);
+	ASSERT_EQ(0, accel_test_run_self(self));
+	EXPECT_EQ(-EIO, self->r.status);
+	EXPECT_EQ(MXA_ERR_BAD_OPERAND, self->r.error);
+	EXPECT_EQ(4, self->r.err_offset);
+	EXPECT_EQ(99, self->r.err_info);
+}
+
+/* Shapes the device cannot run: libaccel says which limit, the driver refuses them. */
+TEST_F(grid, bad_shapes_are_refused)
+{
+	const struct accel_grid bad[] = {
+		{ .x = 6, .cluster_x = 4 },			/* does not divide */
+		{ .x = 16, .cluster_x = 16 },			/* more than MXA_CLUSTER_MAX */
+		{ .x = 65535, .y = 3 },				/* too many instances */
+		{ .x = 64, .cluster_x = 2, .cluster_y = 2, .y = 3 },	/* y not divided */
+	};
+	struct drm_mxa_submit s = { 0 };
+	struct accel_job *job;
+	char why[160];
+
+	ASSERT_EQ(0, accel_prog_nop(self->prog));
+	ASSERT_EQ(0, accel_prog_upload(self->prog, self->prog_bo, 0));
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(-EINVAL, accel_grid_check(self->dev, &bad[i], why, sizeof(why)));
+		TH_LOG("%s", why);
+		EXPECT_EQ(-EINVAL, accel_submit_grid(self->dev, 0, self->prog_bo, 0, 4, &bad[i],
+						     &job));
+	}
+	accel_grid_check(self->dev, &bad[0], why, sizeof(why));
+	EXPECT_NE(NULL, strstr(why, "does not divide grid 6x1")) TH_LOG("%s", why);
+
+	/* the driver checks them too: the raw ioctl */
+	s.prog_handle = accel_bo_handle(self->prog_bo);
+	s.prog_size = 4;
+	s.grid_x = 6;
+	s.cluster_x = 4;
+	EXPECT_EQ(-1, ioctl(accel_device_fd(self->dev), DRM_IOCTL_MXA_SUBMIT, &s));
+	EXPECT_EQ(EINVAL, errno);
+	s.cluster_x = 0;
+	s.pad = 1;
+	EXPECT_EQ(-1, ioctl(accel_device_fd(self->dev), DRM_IOCTL_MXA_SUBMIT, &s));
+	EXPECT_EQ(EINVAL, errno);
+	s.pad = 0;
+	s.cluster_x = self->cores + 1;
+	s.grid_x = self->cores + 1;
+	EXPECT_EQ(-1, ioctl(accel_device_fd(self->dev), DRM_IOCTL_MXA_SUBMIT, &s));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_HARNESS_MAIN
