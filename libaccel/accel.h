@@ -699,6 +699,17 @@ int accel_prog_reg_set(struct accel_prog *prog, unsigned int reg, uint64_t value
  */
 int accel_prog_reg_cta(struct accel_prog *prog, unsigned int dst, unsigned int sreg,
 		       uint32_t mult);
+/**
+ * accel_prog_cluster_arrive() - CLUSTER_ARRIVE (barrier.cluster.arrive): arrive at the
+ * cluster's barrier; what the instance wrote before is visible to its peers once the
+ * phase completes.
+ */
+int accel_prog_cluster_arrive(struct accel_prog *prog);
+/**
+ * accel_prog_cluster_wait() - CLUSTER_WAIT (barrier.cluster.wait): wait until every
+ * instance of the cluster has arrived at the phase this one arrived at.
+ */
+int accel_prog_cluster_wait(struct accel_prog *prog);
 /** accel_prog_reg_add() - REG_ADD: R[dst] = R[ra] + R[rb] + imm (mod 2^64). */
 int accel_prog_reg_add(struct accel_prog *prog, unsigned int dst, unsigned int ra,
 		       unsigned int rb, uint64_t imm);

@@ -40,6 +40,7 @@ static const char *const accel_job_errors[] = {
 	[MXA_ERR_TMA_HAZARD] = "SRAM of a TMA load used before the MBAR_WAIT that observes it",
 	[MXA_ERR_BLOCK] = "malformed split block (BSTART.CUBE ... B.IOT last)",
 	[MXA_ERR_BAD_GRID] = "the job's grid or cluster shape cannot run on this device",
+	[MXA_ERR_CLUSTER] = "cluster barrier or distributed SRAM misuse",
 	[MXA_ERR_OPERAND_HAZARD] = "SRAM operand of a pending WGMMA overwritten before the WAIT_GROUP that covers it",
 };
 
@@ -189,11 +190,32 @@ int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 
 		snprintf(why, sizeof(why), "%s (map at 0x%" PRIx64 ", field %u: %s)",
 			 accel_strerror((int)r->error), r->err_addr, r->err_info, f);
+	} else if (r->error == MXA_ERR_CLUSTER) {
+		static const char *const reasons[] = {
+			[MXA_CLUSTER_ERR_ARRIVE] = "CLUSTER_ARRIVE again before CLUSTER_WAIT",
+			[MXA_CLUSTER_ERR_WAIT] = "CLUSTER_WAIT without a CLUSTER_ARRIVE before it",
+			[MXA_CLUSTER_ERR_PEER_ENDED] = "a peer ended before arriving, or its SRAM was "
+						       "used after it ended",
+			[MXA_CLUSTER_ERR_OUTSIDE] = "a cluster address of no instance of the cluster",
+			[MXA_CLUSTER_ERR_TIMEOUT] = "CLUSTER_WAIT waited longer than the device's "
+						    "mbar_timeout_us",
+		};
+		const char *why_c = r->err_info < sizeof(reasons) / sizeof(reasons[0]) &&
+				    reasons[r->err_info] ? reasons[r->err_info] : "?";
+
+		if (r->err_info == MXA_CLUSTER_ERR_PEER_ENDED)
+			snprintf(why, sizeof(why), "%s: %s (rank %" PRIu64 ")",
+				 accel_strerror((int)r->error), why_c, r->err_addr);
+		else if (r->err_info == MXA_CLUSTER_ERR_OUTSIDE)
+			snprintf(why, sizeof(why), "%s: %s (0x%" PRIx64 ": rank %" PRIu64 ")",
+				 accel_strerror((int)r->error), why_c, r->err_addr,
+				 (r->err_addr - MXA_DSMEM_BASE) / MXA_DSMEM_STRIDE);
+		else
+			snprintf(why, sizeof(why), "%s: %s", accel_strerror((int)r->error), why_c);
 	} else if (r->error == MXA_ERR_BAD_OPERAND &&
 		   MXA_CMD_OPCODE(r->err_opcode) == MXA_OP_REG_CTA) {
-		snprintf(why, sizeof(why), "%s: REG_CTA names no special register %u (0..%u: "
-			 "%%ctaid.x .. %%cta)", accel_strerror((int)r->error), r->err_info,
-			 MXA_SREG_COUNT - 1);
+		snprintf(why, sizeof(why), "bad operand: REG_CTA names no special register %u "
+			 "(0..%u: %%ctaid.x .. %%cta)", r->err_info, MXA_SREG_COUNT - 1);
 	} else if (r->error == MXA_ERR_BAD_OPERAND) {
 		char what[160];
 

@@ -52,6 +52,23 @@ int accel_prog_reg_cta(struct accel_prog *prog, unsigned int dst, unsigned int s
 	return accel_prog_emit_command(prog, dw, MXA_REG_CTA_DWORDS);
 }
 
+static int accel_prog_cluster(struct accel_prog *prog, uint32_t op)
+{
+	const uint32_t dw[MXA_CLUSTER_DWORDS] = { MXA_CMD_HEADER(op, MXA_CLUSTER_DWORDS, 0) };
+
+	return accel_prog_emit_command(prog, dw, MXA_CLUSTER_DWORDS);
+}
+
+int accel_prog_cluster_arrive(struct accel_prog *prog)
+{
+	return accel_prog_cluster(prog, MXA_OP_CLUSTER_ARRIVE);
+}
+
+int accel_prog_cluster_wait(struct accel_prog *prog)
+{
+	return accel_prog_cluster(prog, MXA_OP_CLUSTER_WAIT);
+}
+
 static int accel_prog_reg_mem(struct accel_prog *prog, uint32_t op, unsigned int reg,
 			      uint64_t va)
 {

@@ -183,6 +183,8 @@ typedef struct MxaCore {
     /* under MxaState.core_lock: */
     struct MxaLaunch *launch; /* the launch whose instance it runs; NULL: the core is free */
     uint32_t cta;           /* that instance's index in the grid */
+    struct MxaCluster *cluster; /* and its cluster */
+    uint32_t rank;          /* its rank there */
     bool pending;           /* handed over, not yet taken by the core's thread */
     bool shutdown;
     int abort;              /* atomic: stop the running instance at the next command */
@@ -263,12 +265,39 @@ typedef struct MxaLoop {
     uint64_t remaining;     /* iterations left after the current one */
 } MxaLoop;
 
+/*
+ * The instances of one placed cluster (mxa_core.c): their cores by rank, the cluster
+ * barrier, and which of them have ended. Allocated by the launch when it places the
+ * cluster; its cores stay the cluster's until every instance has ended (so that a
+ * late access to a peer's SRAM never reaches another job's), then the last instance
+ * frees them and it.
+ */
+typedef struct MxaCluster {
+    uint32_t size;
+    MxaCore *cores[MXA_CLUSTER_MAX];
+    QemuMutex lock;         /* protects the fields below */
+    QemuCond cond;          /* signalled when a phase completes or an instance ends */
+    uint32_t arrived;       /* arrivals in the current phase */
+    uint32_t phase;         /* phases completed */
+    uint64_t arrive_cycle;  /* modelled: the current phase's latest arrival */
+    uint64_t done_cycle;    /* modelled: when the last phase completed */
+    uint32_t ready;         /* instances set up (SRAM zeroed): the program starts at size */
+    uint32_t ended_mask;    /* ranks that have ended */
+    uint32_t missing;       /* ranks that ended without arriving at the current phase */
+    uint32_t ended;         /* under MxaState.core_lock: instances ended */
+} MxaCluster;
+
 /* A running instance of a job: what the interpreter and the MMU need. */
 typedef struct MxaJob {
     MxaQueue *q;            /* the queue the job came from */
     MxaCore *core;          /* the core it runs on */
     struct mxa_job_desc desc;
     uint32_t sreg[MXA_SREG_COUNT]; /* its place in the grid (REG_CTA) */
+    MxaCluster *cluster;    /* its cluster (NULL: the job's result record, no instance) */
+    uint32_t rank;          /* its rank in the cluster */
+    bool ready;             /* counted in its cluster's ready */
+    bool bar_arrived;       /* arrived at the cluster barrier, not yet waited */
+    uint32_t bar_phase;     /* the phase it arrived at */
     uint64_t pt_root;
     MxaTlbEntry *tlb;       /* the TLB (MXA_TLB_SLOTS) of the thread using this job */
     MxaStage *stage;        /* that thread's GEMM staging buffers (MXA_STAGE_SLOTS) */
@@ -358,6 +387,9 @@ void mxa_launch_instance_end(MxaLaunch *l, const MxaJob *job, uint32_t cta);
 void mxa_core_create(MxaState *s, unsigned i);
 void mxa_core_fini(MxaCore *core);
 void mxa_core_run_instance(MxaJob *job);
+int mxa_cluster_arrive(MxaJob *job);
+int mxa_cluster_wait(MxaJob *job);
+MxaCore *mxa_sram_owner(MxaJob *job, uint64_t *addr, uint64_t len, uint64_t align);
 
 /* mxa_exec.c */
 void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords);

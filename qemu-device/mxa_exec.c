@@ -345,6 +345,10 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
                       (uint64_t)job->sreg[MXA_REG_B(cmd[1])] * cmd[2]);
         job->cycles += job->q->dev->timing->reg;
         return 0;
+    case MXA_OP_CLUSTER_ARRIVE:
+        return mxa_cluster_arrive(job);
+    case MXA_OP_CLUSTER_WAIT:
+        return mxa_cluster_wait(job);
     case MXA_OP_REG_LOAD:
         if (mxa_check_reg(job, cmd[1]) ||
             mxa_exec_read64(job, mxa_arg64(cmd, 2), &value)) {

@@ -216,7 +216,7 @@ static uint32_t mxa_launch_shape(MxaLaunch *l, unsigned cores)
 /*
  * The grid's modelled cycles: its clusters, in order, each on the cluster-size cores
  * that are free first in modelled time (the lowest index on a tie), starting together
- * when the last of them is free; each instance keeps its core for its own cycles. A
+ * when the last of them is free and holding them until its longest instance ends. A
  * function of the instances' cycles alone, whichever cores the host ran them on.
  */
 static uint64_t mxa_launch_cycles(const MxaLaunch *l, unsigned cores)
@@ -227,7 +227,7 @@ static uint64_t mxa_launch_cycles(const MxaLaunch *l, unsigned cores)
     for (uint32_t cl = 0; cl < l->count / csize; cl++) {
         bool used[MXA_MAX_CORES] = { false };
         unsigned pick[MXA_CLUSTER_MAX];
-        uint64_t start = 0;
+        uint64_t start = 0, longest = 0;
 
         for (uint32_t r = 0; r < csize; r++) {
             unsigned best = cores;
@@ -245,9 +245,12 @@ static uint64_t mxa_launch_cycles(const MxaLaunch *l, unsigned cores)
             uint32_t x = (cl % ncx) * l->cx + r % l->cx;
             uint32_t y = (cl / ncx) * l->cy + r / l->cx;
 
-            free_at[pick[r]] = start + l->cycles[x + y * l->gx];
-            end = MAX(end, free_at[pick[r]]);
+            longest = MAX(longest, l->cycles[x + y * l->gx]);
         }
+        for (uint32_t r = 0; r < csize; r++) {
+            free_at[pick[r]] = start + longest;     /* a cluster frees its cores together */
+        }
+        end = MAX(end, start + longest);
     }
     return end;
 }
@@ -303,6 +306,7 @@ static void mxa_queue_launch(MxaLaunch *l, MxaJob *res)
     csize = l->cx * l->cy;
     ncx = l->gx / l->cx;
     for (uint32_t cl = 0; cl < l->count / csize; cl++) {
+        MxaCluster *cluster;
         unsigned picked = 0;
 
         qemu_mutex_lock(&s->core_lock);
@@ -321,15 +325,21 @@ static void mxa_queue_launch(MxaLaunch *l, MxaJob *res)
             qemu_mutex_unlock(&s->core_lock);
             break;     /* a reset, or an instance failed: place no more */
         }
+        cluster = g_new0(MxaCluster, 1);
+        cluster->size = csize;
+        qemu_mutex_init(&cluster->lock);
+        qemu_cond_init(&cluster->cond);
         for (unsigned c = 0; c < s->num_cores && picked < csize; c++) {
-            MxaCore *core = &s->cores[c];
-            uint32_t r = picked++;
-
-            if (core->launch) {
-                picked--;
-                continue;
+            if (!s->cores[c].launch) {
+                cluster->cores[picked++] = &s->cores[c];
             }
+        }
+        for (uint32_t r = 0; r < csize; r++) {
+            MxaCore *core = cluster->cores[r];
+
             core->launch = l;
+            core->cluster = cluster;
+            core->rank = r;
             core->cta = (cl % ncx) * l->cx + r % l->cx +
                         ((cl / ncx) * l->cy + r / l->cx) * l->gx;
             qatomic_set(&core->abort, 0);

@@ -188,6 +188,7 @@ int mxa_exec_tile(MxaJob *job, const uint32_t *cmd, bool load)
     uint32_t t = cmd[1], rows = cmd[2], row_bytes = cmd[3];
     uint64_t addr, stride, span;
     unsigned cls = MXA_TILE_CLASS(t);
+    MxaCore *owner = job->core;
     MxaTile *tile;
 
     if (mxa_job_check_regs3(job, cmd[7])) {
@@ -209,8 +210,15 @@ int mxa_exec_tile(MxaJob *job, const uint32_t *cmd, bool load)
     } else {
         tile = mxa_tile_src(job, t, cls, rows, row_bytes);
     }
-    if (!tile || (!global && mxa_sram_range(job, addr, span, 1, !load))) {
+    if (!tile) {
         return -1;
+    }
+    if (!global) {
+        /* a cluster address names a peer's SRAM (ld/st.shared::cluster) */
+        owner = mxa_sram_owner(job, &addr, span, 1);
+        if (!owner || (owner == job->core && mxa_sram_range(job, addr, span, 1, !load))) {
+            return -1;
+        }
     }
     if (global && addr + span < addr) {
         return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, addr, 0);
@@ -228,7 +236,7 @@ int mxa_exec_tile(MxaJob *job, const uint32_t *cmd, bool load)
             uint64_t a = addr + r * stride;
 
             if (!global) {
-                uint8_t *sram = job->core->sram + a;
+                uint8_t *sram = owner->sram + a;
 
                 memcpy(load ? row : sram, load ? sram : row, row_bytes);
             } else if (load ? mxa_va_read(job, a, row, row_bytes) :

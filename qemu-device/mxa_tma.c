@@ -93,19 +93,25 @@ int mxa_sram_check(MxaJob *job, uint64_t addr, uint64_t len, uint64_t align)
 
 /* ---- mbarriers ---- */
 
-static MxaMbar *mxa_mbar_get(MxaJob *job, uint64_t addr, bool init)
+/* The mbarrier at @addr (checked) of @core's SRAM; the caller holds its mbar_lock. */
+static MxaMbar *mxa_mbar_get_on(MxaJob *job, MxaCore *core, uint64_t addr, bool init)
 {
     MxaMbar *m;
 
     if (mxa_sram_check(job, addr, MXA_MBAR_BYTES, 8)) {
         return NULL;
     }
-    m = (MxaMbar *)(job->core->sram + addr);
+    m = (MxaMbar *)(core->sram + addr);
     if (!init && (m->phase >> 16) != MXA_MBAR_MAGIC) {
         mxa_job_fail(job, MXA_ERR_MBARRIER, addr, MXA_MBAR_ERR_UNINIT);
         return NULL;
     }
     return m;
+}
+
+static MxaMbar *mxa_mbar_get(MxaJob *job, uint64_t addr, bool init)
+{
+    return mxa_mbar_get_on(job, job->core, addr, init);
 }
 
 /* Caller holds mbar_lock; @t: the modelled cycle of what just arrived. */
@@ -263,6 +269,13 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
     MxaMbar *m;
     int ret = 0;
 
+    if (op == MXA_OP_MBAR_ARRIVE && addr >= MXA_DSMEM_BASE) {
+        /* mbarrier.arrive.shared::cluster: on a peer's (or its own) barrier */
+        core = mxa_sram_owner(job, &addr, MXA_MBAR_BYTES, 8);
+        if (!core) {
+            return -1;
+        }
+    }
     if (op != MXA_OP_MBAR_WAIT) {
         job->cycles += job->core->dev->timing->mbar;    /* a wait: its wake-up, after it */
     }
@@ -273,7 +286,7 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
         return mxa_mbar_wait(job, addr, (cmd[2] + mxa_job_reg(job, (cmd[2] >> 8) & 0xff)) & 1);
     }
     qemu_mutex_lock(&core->mbar_lock);
-    m = mxa_mbar_get(job, addr, op == MXA_OP_MBAR_INIT);
+    m = mxa_mbar_get_on(job, core, addr, op == MXA_OP_MBAR_INIT);
     if (!m) {
         ret = -1;
     } else if (op == MXA_OP_MBAR_INIT) {

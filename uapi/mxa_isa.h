@@ -105,6 +105,22 @@ enum mxa_opcode {
 	 */
 	MXA_OP_REG_CTA = 0x0e,
 	/*
+	 * CLUSTER_ARRIVE: 1 dword (barrier.cluster.arrive). The instance arrives at its
+	 * cluster's barrier; what it wrote before (its own SRAM and its peers') is visible
+	 * to every instance once the phase completes (release: commands are in order on
+	 * MXA, so there is no relaxed form). Arriving again before CLUSTER_WAIT is
+	 * MXA_ERR_CLUSTER (MXA_CLUSTER_ERR_ARRIVE).
+	 */
+	MXA_OP_CLUSTER_ARRIVE = 0x0f,
+	/*
+	 * CLUSTER_WAIT: 1 dword (barrier.cluster.wait, acquire). Blocks until every
+	 * instance of the cluster has arrived at the phase this instance arrived at. Without
+	 * an arrival first: MXA_ERR_CLUSTER (MXA_CLUSTER_ERR_WAIT); a peer that ends without
+	 * arriving: MXA_CLUSTER_ERR_PEER_ENDED; longer than the device's mbar-timeout-us:
+	 * MXA_CLUSTER_ERR_TIMEOUT.
+	 */
+	MXA_OP_CLUSTER_WAIT = 0x10,
+	/*
 	 * COPY: 7 dwords: header, src_lo, src_hi, dst_lo, dst_hi, bytes, MXA_REGS3(rs, rd, rn).
 	 * Asynchronous linear copy (cp.async): copies bytes + R[rn] bytes from
 	 * src + R[rs] to dst + R[rd] on the device's copy engine, in class
@@ -439,6 +455,18 @@ struct mxa_timestamp_model {
 /* Per-core on-chip memory (SRAM), addressed by byte offset; zeroed when an instance starts. */
 #define MXA_SRAM_SIZE		(256u << 10)
 
+/*
+ * Distributed shared memory: offset off of the SRAM of the instance of rank r in the
+ * cluster (%cluster_ctarank) has the cluster address MXA_DSMEM(r, off) (PTX mapa: plain
+ * arithmetic). TILE_LOAD/TILE_STORE (SRAM form) and MBAR_ARRIVE take cluster addresses
+ * (ld/st.shared::cluster, mbarrier.arrive.shared::cluster); a rank outside the cluster
+ * is MXA_ERR_CLUSTER (MXA_CLUSTER_ERR_OUTSIDE), an instance that has ended
+ * MXA_CLUSTER_ERR_PEER_ENDED. Other SRAM operands are the instance's own SRAM only.
+ */
+#define MXA_DSMEM_BASE		(1u << 24)
+#define MXA_DSMEM_STRIDE	(1u << 20)
+#define MXA_DSMEM(rank, off)	(MXA_DSMEM_BASE + (__u32)(rank) * MXA_DSMEM_STRIDE + (__u32)(off))
+
 /**
  * struct mxa_tensor_map - a tensor in device memory for TMA (128 bytes, 64-byte aligned
  * in device memory).
@@ -675,6 +703,15 @@ enum mxa_badop_operand {
 #define MXA_GRID_ERR_CLUSTER	2	/* cluster larger than MXA_CLUSTER_MAX or the cores */
 #define MXA_GRID_ERR_DIVIDE	3	/* the cluster shape does not divide the grid */
 
+/* err_info of MXA_ERR_CLUSTER */
+#define MXA_CLUSTER_ERR_ARRIVE		1	/* CLUSTER_ARRIVE twice without CLUSTER_WAIT */
+#define MXA_CLUSTER_ERR_WAIT		2	/* CLUSTER_WAIT without CLUSTER_ARRIVE */
+#define MXA_CLUSTER_ERR_PEER_ENDED	3	/* a peer ended before arriving, or its SRAM was
+						 * used after it ended; addr: its rank */
+#define MXA_CLUSTER_ERR_OUTSIDE		4	/* a cluster address of no instance of the
+						 * cluster; addr: the address */
+#define MXA_CLUSTER_ERR_TIMEOUT		5	/* CLUSTER_WAIT longer than mbar-timeout-us */
+
 /* err_info of MXA_ERR_NO_MEMORY */
 #define MXA_NOMEM_HOST		0	/* the host had no memory for the staging buffer */
 #define MXA_NOMEM_BUDGET	1	/* beyond the device's budget (max-host-mem-mb) */
@@ -686,6 +723,7 @@ enum mxa_badop_operand {
 #define MXA_FENCE_WRITE_DWORDS	5
 #define MXA_TIMESTAMP_DWORDS	3
 #define MXA_REG_CTA_DWORDS	3
+#define MXA_CLUSTER_DWORDS	1
 
 /* Job errors (struct mxa_completion.error). Documented in Documentation/isa.rst. */
 enum mxa_job_error {
@@ -722,6 +760,8 @@ enum mxa_job_error {
 	MXA_ERR_BLOCK = 27,		/* a malformed split block (MXA_BLOCK_ERR_*) */
 	MXA_ERR_BAD_GRID = 28,		/* the descriptor's grid or cluster shape is invalid
 					 * (MXA_GRID_ERR_*) */
+	MXA_ERR_CLUSTER = 29,		/* cluster barrier or distributed SRAM misuse
+					 * (MXA_CLUSTER_ERR_*) */
 	MXA_ERR_COUNT
 };
 

@@ -178,6 +178,8 @@ const struct mxa_isa_cmd mxa_isa_cmds[MXA_ISA_OPCODES] = {
 	/* REG_CTA rD, %sreg, multiplier */
 	MXA_ISA_CMD(REG_CTA, MXA_REG_CTA_DWORDS), .attrs = MXA_ISA_A_QUICK,
 	  .opnd = { MXA_O_REG(1, 0), { MXA_OPND_SREG, 1, 0, 0, 8, 0, 0 }, MXA_O_U32(2) } },
+	MXA_ISA_CMD(CLUSTER_ARRIVE, MXA_CLUSTER_DWORDS), .attrs = MXA_ISA_A_QUICK },
+	MXA_ISA_CMD(CLUSTER_WAIT, MXA_CLUSTER_DWORDS), .attrs = MXA_ISA_A_BLOCKING },
 	/* COPY dst, src, bytes: memcpy order */
 	MXA_ISA_CMD(COPY, MXA_COPY_DWORDS),
 	  .opnd = { MXA_O_RI64H(3, 6, 8), MXA_O_RI64H(1, 6, 0), MXA_O_RI32(5, 6, 16) } },

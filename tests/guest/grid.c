@@ -6,6 +6,9 @@
  * the cores runs in waves; the first failing instance is named in the result and
  * stops the placing of the rest; the grid's modelled cycles schedule its instances on
  * the cores; bad shapes are refused by libaccel and the driver with the limit named.
+ * Clusters: distributed SRAM (an all-gather with TILE_STORE to peers), remote mbarrier
+ * arrivals, the cluster barrier and its errors (misuse, a peer that ends, an address
+ * outside the cluster).
  */
 #include "mxa_test.h"
 
@@ -227,6 +230,130 @@ TEST_F(grid, modelled_cycles_schedule_the_cores)
 	EXPECT_EQ(2 * self->cores, self->r.instances);
 }
 
+/*
+ * Distributed SRAM: an all-gather. Each instance of a cluster stores its 256-byte tile
+ * into every instance's SRAM at 256 x its rank (TILE_STORE to MXA_DSMEM(t, ...), a loop
+ * over t), the cluster meets at its barrier, and each instance writes its own SRAM's
+ * n tiles out: every instance of a cluster must hold all of its cluster's tiles. Two
+ * clusters of min(cores, 8).
+ */
+TEST_F(grid, cluster_all_gather_through_dsmem)
+{
+	const uint32_t n = self->cores < MXA_CLUSTER_MAX ? self->cores : MXA_CLUSTER_MAX;
+	const struct accel_grid g = { .x = 2 * n, .cluster_x = n };
+	const uint32_t t0 = MXA_TILE(MXA_TILE_T, 0), t1 = MXA_TILE(MXA_TILE_T, 1);
+	uint8_t *in = self->data, *out = self->data + (1 << 20);
+	struct accel_prog *p = self->prog;
+
+	for (uint32_t i = 0; i < 2 * n * 256; i++)
+		in[i] = (uint8_t)(i * 13 + (i >> 8) * 7 + 1);
+	memset(out, 0, 2 * n * n * 256);
+	ASSERT_EQ(0, accel_prog_reg_cta(p, 1, MXA_SREG_CTA, 256));
+	ASSERT_EQ(0, accel_prog_tile_load(p, t0, 1, self->va, 1, 4, 64, 0));
+	ASSERT_EQ(0, accel_prog_reg_cta(p, 2, MXA_SREG_CLUSTER_CTARANK, 256));
+	ASSERT_EQ(0, accel_prog_loop(p, n, 0));		/* r4: the target's rank x stride */
+	ASSERT_EQ(0, accel_prog_reg_add(p, 3, 2, 4, 0));
+	ASSERT_EQ(0, accel_prog_tile_store(p, t0, 0, MXA_DSMEM_BASE, 3, 4, 64, 0));
+	ASSERT_EQ(0, accel_prog_reg_add(p, 4, 4, 0, MXA_DSMEM_STRIDE));
+	ASSERT_EQ(0, accel_prog_endloop(p));
+	ASSERT_EQ(0, accel_prog_cluster_arrive(p));
+	ASSERT_EQ(0, accel_prog_cluster_wait(p));
+	ASSERT_EQ(0, accel_prog_tile_load(p, t1, 0, 0, 0, 4 * n, 64, 0));
+	ASSERT_EQ(0, accel_prog_reg_cta(p, 5, MXA_SREG_CTA, n * 256));
+	ASSERT_EQ(0, accel_prog_tile_store(p, t1, 1, self->va + (1 << 20), 5, 4 * n, 64, 0));
+	ASSERT_EQ(0, run_grid(self, &g));
+	ASSERT_EQ(0, self->r.status);
+	for (uint32_t cta = 0; cta < 2 * n; cta++) {
+		for (uint32_t r = 0; r < n; r++) {
+			EXPECT_EQ(0, memcmp(out + (cta * n + r) * 256, in + ((cta / n) * n + r) * 256,
+					    256)) TH_LOG("instance %u, rank %u's tile", cta, r);
+		}
+	}
+}
+
+/*
+ * Remote mbarrier arrivals (mbarrier.arrive.shared::cluster): each instance inits a
+ * barrier for n arrivals, the cluster meets (so every barrier exists), then each
+ * arrives on every instance's barrier and waits on its own: it completes only with the
+ * arrivals of all n instances.
+ */
+TEST_F(grid, cluster_remote_mbarrier_arrivals)
+{
+	const uint32_t n = self->cores < MXA_CLUSTER_MAX ? self->cores : MXA_CLUSTER_MAX;
+	const struct accel_grid g = { .x = n, .cluster_x = n };
+	struct accel_prog *p = self->prog;
+
+	ASSERT_EQ(0, accel_prog_mbar_init(p, 0x100, n));
+	ASSERT_EQ(0, accel_prog_cluster_arrive(p));
+	ASSERT_EQ(0, accel_prog_cluster_wait(p));
+	for (uint32_t t = 0; t < n; t++)
+		ASSERT_EQ(0, accel_prog_mbar_arrive(p, MXA_DSMEM(t, 0x100), 0));
+	ASSERT_EQ(0, accel_prog_mbar_wait(p, 0x100, 0, 0));
+	ASSERT_EQ(0, accel_prog_fence_write(p, self->va + SEM_OFF, 1));
+	ASSERT_EQ(0, run_grid(self, &g));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(n, self->r.instances);
+}
+
+/* Arriving twice, or waiting without arriving: MXA_ERR_CLUSTER at that command. */
+TEST_F(grid, cluster_barrier_misuse)
+{
+	const struct accel_grid g = { .x = 2, .cluster_x = 2 };
+
+	ASSERT_EQ(0, accel_prog_cluster_wait(self->prog));
+	ASSERT_EQ(0, run_grid(self, &g));
+	EXPECT_EQ(MXA_ERR_CLUSTER, self->r.error);
+	EXPECT_EQ(MXA_CLUSTER_ERR_WAIT, self->r.err_info);
+	EXPECT_EQ(0, self->r.err_offset);
+
+	accel_prog_reset(self->prog);
+	ASSERT_EQ(0, accel_prog_cluster_arrive(self->prog));
+	ASSERT_EQ(0, accel_prog_cluster_arrive(self->prog));
+	ASSERT_EQ(0, run_grid(self, &g));
+	EXPECT_EQ(MXA_ERR_CLUSTER, self->r.error);
+	EXPECT_EQ(MXA_CLUSTER_ERR_ARRIVE, self->r.err_info);
+	EXPECT_EQ(4, self->r.err_offset);
+}
+
+/*
+ * An instance that ends while its peer waits for it: rank 0 skips the barrier (a loop
+ * of %cluster_ctarank trips), rank 1 arrives and waits; its wait fails naming rank 0,
+ * and the job names instance 1. No hang.
+ */
+TEST_F(grid, a_peer_that_ends_fails_the_wait)
+{
+	const struct accel_grid g = { .x = 2, .cluster_x = 2 };
+	struct accel_prog *p = self->prog;
+
+	ASSERT_EQ(0, accel_prog_reg_cta(p, 1, MXA_SREG_CLUSTER_CTARANK, 1));
+	ASSERT_EQ(0, accel_prog_loop(p, 0, 1));
+	ASSERT_EQ(0, accel_prog_cluster_arrive(p));
+	ASSERT_EQ(0, accel_prog_cluster_wait(p));
+	ASSERT_EQ(0, accel_prog_endloop(p));
+	ASSERT_EQ(0, run_grid(self, &g));
+	EXPECT_EQ(-EIO, self->r.status);
+	EXPECT_EQ(MXA_ERR_CLUSTER, self->r.error);
+	EXPECT_EQ(MXA_CLUSTER_ERR_PEER_ENDED, self->r.err_info);
+	EXPECT_EQ(0, self->r.err_addr);			/* rank 0 */
+	EXPECT_EQ(1, self->r.err_instance);
+	EXPECT_EQ(12 + 12 + 4, self->r.err_offset);	/* the CLUSTER_WAIT */
+}
+
+/* A cluster address of a rank the cluster does not have. */
+TEST_F(grid, dsmem_outside_the_cluster)
+{
+	const struct accel_grid g = { .x = 2, .cluster_x = 2 };
+	const uint32_t t0 = MXA_TILE(MXA_TILE_T, 0);
+
+	ASSERT_EQ(0, accel_prog_tile_load(self->prog, t0, 1, self->va, 0, 1, 64, 0));
+	ASSERT_EQ(0, accel_prog_tile_store(self->prog, t0, 0, MXA_DSMEM(2, 0), 0, 1, 64, 0));
+	ASSERT_EQ(0, run_grid(self, &g));
+	EXPECT_EQ(MXA_ERR_CLUSTER, self->r.error);
+	EXPECT_EQ(MXA_CLUSTER_ERR_OUTSIDE, self->r.err_info);
+	EXPECT_EQ(MXA_DSMEM(2, 0), self->r.err_addr);
+	EXPECT_EQ(8 * 4, self->r.err_offset);
+}
+
 /* REG_CTA's text form round trips; an unknown special register is a job error. */
 TEST_F(grid, reg_cta_text_and_errors)
 {
@@ -234,7 +361,9 @@ TEST_F(grid, reg_cta_text_and_errors)
 	const uint32_t *dw;
 
 	ASSERT_EQ(0, accel_asm("REG_CTA r3, %cluster_ctarank, 4096\n"
-			       "REG_CTA a1, %nctaid.y, 1\n", self->prog, err, sizeof(err)))
+			       "REG_CTA a1, %nctaid.y, 1\n"
+			       "barrier.cluster.arrive.release\nbarrier.cluster.wait\n",
+			       self->prog, err, sizeof(err)))
 		TH_LOG("%s", err);
 	dw = accel_prog_dwords(self->prog);
 	EXPECT_EQ(MXA_CMD_HEADER(MXA_OP_REG_CTA, MXA_REG_CTA_DWORDS, 0), dw[0]);
@@ -243,6 +372,9 @@ TEST_F(grid, reg_cta_text_and_errors)
 	ASSERT_LT(0, accel_disasm(dw, accel_prog_size(self->prog) / 4, 0, text, sizeof(text)));
 	EXPECT_NE(NULL, strstr(text, "REG_CTA r3, %cluster_ctarank, 4096")) TH_LOG("%s", text);
 	EXPECT_NE(NULL, strstr(text, "REG_CTA a1, %nctaid.y, 1")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "CLUSTER_ARRIVE\n")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "CLUSTER_WAIT\n")) TH_LOG("%s", text);
+	EXPECT_NE(0, accel_asm("barrier.cluster.arrive.relaxed", self->prog, err, sizeof(err)));
 	EXPECT_NE(0, accel_asm("REG_CTA r1, ctaid.x, 1", self->prog, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "special register")) TH_LOG("%s", err);
 	EXPECT_EQ(-EINVAL, accel_prog_reg_cta(self->prog, 1, MXA_SREG_COUNT, 1));
