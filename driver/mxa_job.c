@@ -533,6 +533,7 @@ void mxa_job_complete(struct mxa_queue *q, struct mxa_job *job,
 	r->cycles = comp->cycles;
 	r->commands = comp->commands;
 	r->instances = comp->instances;
+	r->tma_load_bytes = comp->tma_load_bytes;
 	if (r->status == -EFAULT)
 		trace_mxa_job_fault(q->idx, job->vm->ctx, job->id, r->err_addr, r->err_info,
 				    r->err_offset);

@@ -232,6 +232,8 @@ int accel_prog_upload(const struct accel_prog *prog, struct accel_bo *bo, size_t
  * @err_instance: of a failed grid, the instance (x + y * grid_x) that failed first.
  * @instances: instances of the grid the device started (all of them unless a reset
  *	stopped it; 0 when the job did not end on the device).
+ * @tma_load_bytes: bytes the job's TMA loads read from memory, as the device counted
+ *	them (a multicast load once).
  */
 struct accel_job_result {
 	int status;
@@ -247,6 +249,7 @@ struct accel_job_result {
 	uint32_t commands;
 	uint32_t err_instance;
 	uint32_t instances;
+	uint64_t tma_load_bytes;
 };
 
 /**
@@ -784,11 +787,15 @@ struct accel_tma {
 	uint32_t sram, mbar;
 	int32_t coord[5];
 	uint8_t sram_reg, mbar_reg, coord_reg[5];
+	uint8_t cta_mask;
 };
 
 /**
  * accel_prog_tma() - TMA_LOAD (@store 0: tensor box to SRAM, completing on an mbarrier)
  * or TMA_STORE (@store 1: SRAM to the tensor, class MXA_GROUP_COPY). Asynchronous.
+ * A load with a non-zero @t->cta_mask multicasts (.multicast::cluster): the box is read
+ * once and lands at @t->sram of every instance of the cluster whose rank's bit is set,
+ * completing each one's mbarrier at @t->mbar.
  */
 int accel_prog_tma(struct accel_prog *prog, int store, const struct accel_tma *t);
 /** accel_prog_mbar_init() - MBAR_INIT: an mbarrier at SRAM offset @sram (8-aligned). */

@@ -419,9 +419,9 @@ static void parse_operand(struct asm_ctx *c, const struct mxa_isa_cmd *cmd,
 	case MXA_OPND_U32:
 		asm_parse_expr(c, 0, &e);
 		asm_check_u32(c, &e, op->flags & MXA_OPND_F_SIGNED);
-		if (op->mask && ((uint32_t)e.imm & ~op->mask))
-			asm_fail(c, e.at, "value out of range (at most %u)", op->mask);
-		c->dw[op->dw] |= (uint32_t)e.imm;
+		if (op->mask && (((uint64_t)(uint32_t)e.imm << op->shift) & ~(uint64_t)op->mask))
+			asm_fail(c, e.at, "value out of range (at most %u)", op->mask >> op->shift);
+		c->dw[op->dw] |= (uint32_t)e.imm << op->shift;
 		break;
 	case MXA_OPND_REG: {
 		const char *t = c->p;

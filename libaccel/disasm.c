@@ -252,7 +252,7 @@ static void out_operand(struct out *o, const struct mxa_isa_cmd *cmd,
 		out_num(o, dw64(dw, op->dw), op->flags, 64);
 		break;
 	case MXA_OPND_U32:
-		v32 = op->mask ? dw[op->dw] & op->mask : dw[op->dw];
+		v32 = (op->mask ? dw[op->dw] & op->mask : dw[op->dw]) >> op->shift;
 		out_num(o, v32, op->flags, 32);
 		break;
 	case MXA_OPND_REG:

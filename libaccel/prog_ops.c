@@ -215,7 +215,7 @@ int accel_prog_tma(struct accel_prog *prog, int store, const struct accel_tma *t
 	int d;
 
 	if ((t->map & 63) || accel_bad_reg(t->sram_reg) || accel_bad_reg(t->mbar_reg) ||
-	    (store && (t->mbar || t->mbar_reg)))
+	    (store && (t->mbar || t->mbar_reg || t->cta_mask)))
 		return -EINVAL;
 	for (d = 0; d < 5; d++) {
 		if (accel_bad_reg(t->coord_reg[d]))
@@ -224,7 +224,7 @@ int accel_prog_tma(struct accel_prog *prog, int store, const struct accel_tma *t
 	}
 	dw[10] = MXA_TMA_CREGS(t->coord_reg[0], t->coord_reg[1], t->coord_reg[2],
 			       t->coord_reg[3], t->coord_reg[4]);
-	dw[11] = MXA_REGS3(t->sram_reg, t->mbar_reg, 0);
+	dw[11] = MXA_REGS3(t->sram_reg, t->mbar_reg, t->cta_mask);
 	return accel_prog_emit_command(prog, dw, MXA_TMA_DWORDS);
 }
 

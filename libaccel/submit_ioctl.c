@@ -46,6 +46,7 @@ int accel_ioctl_wait(struct accel_job *job, int64_t timeout_ns)
 	r->commands = w.result.commands;
 	r->err_instance = w.result.err_instance;
 	r->instances = w.result.instances;
+	r->tma_load_bytes = w.result.tma_load_bytes;
 	r->job_id = job->kernel_id;
 	r->has_detail = 1;
 	accel_job_finish(job);

@@ -76,6 +76,7 @@ static void accel_uring_complete(struct accel_device *dev, const struct io_uring
 		r->commands = k->commands;
 		r->err_instance = k->err_instance;
 		r->instances = k->instances;
+		r->tma_load_bytes = k->tma_load_bytes;
 		r->has_detail = 1;
 	} else {
 		/* Refused at submission, cancelled, or the result could not be written. */

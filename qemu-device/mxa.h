@@ -131,8 +131,11 @@ typedef struct MxaLane {
     uint64_t model_done;    /* and when the last result of what was issued is ready */
     uint64_t model_fabric;  /* when the path from memory to SRAM is free (TMA loads) */
     uint64_t model_busy;    /* busy cycles of the job's ops so far (TIMESTAMP.MODEL) */
+    uint64_t tma_load_bytes; /* lane thread: bytes its TMA loads read from memory */
     bool shutdown;
     struct MxaQueue *jq;    /* the running job's queue */
+    struct MxaCluster *cluster; /* and its cluster, its rank there */
+    uint32_t rank;
     uint32_t ctx;           /* the running job's context */
     uint64_t pt_root;
     uint64_t job_id;
@@ -343,6 +346,7 @@ typedef struct MxaJob {
     uint32_t err_info;
     uint32_t commands;
     uint64_t cycles;
+    uint64_t tma_load_bytes; /* bytes its TMA loads read from memory */
     uint32_t cur_offset;    /* offset of the command being executed */
     uint32_t cur_header;
 } MxaJob;
@@ -378,6 +382,7 @@ typedef struct MxaLaunch {
     bool aborted;               /* an instance stopped by a reset: where it stopped */
     uint32_t abort_offset, abort_header;
     uint64_t commands;
+    uint64_t tma_load_bytes;
     uint64_t *cycles;           /* each instance's modelled cycles */
 } MxaLaunch;
 
@@ -415,6 +420,7 @@ typedef struct MxaAsyncOp {
     struct mxa_tensor_map map;     /* TMA: the validated map, host byte order */
     int64_t coord[MXA_TMA_MAX_RANK];
     uint32_t sram, mbar;
+    uint32_t mcast;         /* TMA_LOAD: the multicast CTA mask (0: the issuer only) */
 } MxaAsyncOp;
 
 void mxa_lanes_init(MxaCore *core);

@@ -111,6 +111,8 @@ static void *mxa_lane_thread(void *opaque)
         op = lane->head;
         skip = lane->error || qatomic_read(&core->abort);
         shadow.q = lane->jq;
+        shadow.cluster = lane->cluster;
+        shadow.rank = lane->rank;
         shadow.desc.ctx = lane->ctx;
         shadow.desc.job_id = lane->job_id;
         shadow.pt_root = lane->pt_root;
@@ -200,6 +202,9 @@ void mxa_lanes_job_start(MxaJob *job)
         lane->model_clock = lane->model_done = lane->model_fabric = lane->model_busy = 0;
         lane->error = 0;
         lane->jq = job->q;
+        lane->cluster = job->cluster;
+        lane->rank = job->rank;
+        lane->tma_load_bytes = 0;
         lane->ctx = job->desc.ctx;
         lane->pt_root = job->pt_root;
         lane->job_id = job->desc.job_id;

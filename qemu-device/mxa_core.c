@@ -220,6 +220,7 @@ void mxa_core_run_instance(MxaJob *job)
     }
     /* no asynchronous command outlives its instance, even through a reset */
     mxa_async_drain(job, false);
+    job->tma_load_bytes = job->core->lanes[MXA_GROUP_COPY].tma_load_bytes;
     g_free(prog);
 }
 

@@ -187,6 +187,7 @@ void mxa_launch_instance_end(MxaLaunch *l, const MxaJob *job, uint32_t cta)
         l->abort_header = job->cur_header;
     }
     l->commands += job->commands;
+    l->tma_load_bytes += job->tma_load_bytes;
     l->cycles[cta] = job->cycles;
     l->ended++;
     qemu_cond_signal(&l->cond);
@@ -395,6 +396,7 @@ static void mxa_queue_complete_job(MxaJob *job, const MxaLaunch *l, uint64_t sta
     rec.cycles = cpu_to_le64(job->cycles);
     rec.err_instance = cpu_to_le32(l->err_instance);
     rec.instances = cpu_to_le32(l->ended);
+    rec.tma_load_bytes = cpu_to_le64(l->tma_load_bytes);
     /* everything but the status first, then the status: the driver polls on it */
     r = mxa_dma_write(q->dev, job->desc.completion, &rec, sizeof(rec));
     if (r == MEMTX_OK) {

@@ -140,15 +140,14 @@ static int mxa_mbar_add_tx(MxaJob *job, MxaMbar *m, uint64_t addr, int64_t delta
     return 0;
 }
 
-/* complete_tx from the copy engine. */
-static int mxa_mbar_complete_tx(MxaJob *job, uint64_t addr, uint64_t bytes)
+/* complete_tx from the copy engine, on @core's mbarrier (a multicast's targets). */
+static int mxa_mbar_complete_tx(MxaJob *job, MxaCore *core, uint64_t addr, uint64_t bytes)
 {
-    MxaCore *core = job->core;
     MxaMbar *m;
     int ret = -1;
 
     qemu_mutex_lock(&core->mbar_lock);
-    m = mxa_mbar_get(job, addr, false);
+    m = mxa_mbar_get_on(job, core, addr, false);
     if (m && !mxa_mbar_add_tx(job, m, addr, -(int64_t)bytes)) {
         mxa_mbar_maybe_complete(core, m, addr, job->cycles);   /* the load's completion */
         ret = 0;
@@ -223,7 +222,12 @@ static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
             now = m->phase & 0xffff;
             break;      /* the phase of that parity has completed */
         }
-        if (m->pending) {
+        if (job->cluster->size > 1) {
+            /* peers may still arrive or multicast into it: only the timeout decides */
+            if (get_clock() - start > (int64_t)core->dev->mbar_timeout_us * 1000) {
+                why = MXA_MBAR_ERR_TIMEOUT;
+            }
+        } else if (m->pending) {
             why = MXA_MBAR_ERR_DEADLOCK;    /* only this thread could arrive */
         } else if (mxa_copy_engine_idle(core)) {
             /* a failed copy explains it best; else nothing will bring the bytes */
@@ -334,14 +338,21 @@ int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load)
     uint32_t cregs = cmd[10], aregs = cmd[11];
     struct mxa_tensor_map m;
     uint64_t bytes, sram, mbar = 0;
+    uint32_t mcast = (aregs & MXA_TMA_MCAST_MASK) >> MXA_TMA_MCAST_SHIFT;
+    bool mine = !mcast || (mcast & (1u << job->rank));  /* the box lands here too */
     MxaAsyncOp *op;
 
     if (map_va % 64) {
         return mxa_job_fail(job, MXA_ERR_MISALIGNED, map_va, 64);
     }
     if (cregs >> 25 || MXA_REG_A(aregs) >= MXA_NUM_REGS ||
-        MXA_REG_B(aregs) >= MXA_NUM_REGS || aregs >> 16 || (!load && (cmd[4] || MXA_REG_B(aregs)))) {
+        MXA_REG_B(aregs) >= MXA_NUM_REGS || aregs >> 24 ||
+        (!load && (cmd[4] || MXA_REG_B(aregs) || mcast))) {
         return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, 0);
+    }
+    if (mcast >> job->cluster->size) {
+        /* a multicast to ranks the cluster does not have */
+        return mxa_job_fail(job, MXA_ERR_CLUSTER, mcast, MXA_CLUSTER_ERR_OUTSIDE);
     }
     if (mxa_va_read(job, map_va, &m, sizeof(m))) {
         return -1;
@@ -360,11 +371,17 @@ int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load)
     }
     sram = (uint64_t)cmd[3] + mxa_job_reg(job, MXA_REG_A(aregs));
     if (mxa_sram_check(job, sram, ROUND_UP(bytes, 128), 128) ||
-        (load ? mxa_sram_write_hazard(job, sram, ROUND_UP(bytes, 128)) :
-                mxa_sram_hazard(job, sram, ROUND_UP(bytes, 128)))) {
+        (mine && (load ? mxa_sram_write_hazard(job, sram, ROUND_UP(bytes, 128)) :
+                         mxa_sram_hazard(job, sram, ROUND_UP(bytes, 128))))) {
         return -1;
     }
-    if (load) {
+    if (load && !mine) {
+        /* the targets' own commands keep their boxes: only the address is checked here */
+        mbar = (uint64_t)cmd[4] + mxa_job_reg(job, MXA_REG_B(aregs));
+        if (mxa_sram_check(job, mbar, MXA_MBAR_BYTES, 8)) {
+            return -1;
+        }
+    } else if (load) {
         MxaMbar *mb;
         uint32_t phase;
 
@@ -391,17 +408,45 @@ int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load)
     op->sram = sram;
     op->mbar = mbar;
     op->len = bytes;
+    op->mcast = mcast;
     return mxa_async_issue(job, MXA_GROUP_COPY, op);
 }
 
-/* Move a run of whole rows, contiguous in memory and in SRAM (no swizzle). */
-static int mxa_tma_run(MxaJob *job, bool load, uint64_t va, uint64_t sram, uint64_t len)
+/* Move a run of whole rows, contiguous in memory and in SRAM @base (no swizzle). */
+static int mxa_tma_run(MxaJob *job, bool load, uint64_t va, uint8_t *base, uint64_t sram,
+                       uint64_t len)
 {
     if (!len) {
         return 0;
     }
-    return load ? mxa_va_read(job, va, job->core->sram + sram, len)
-                : mxa_va_write(job, va, job->core->sram + sram, len);
+    return load ? mxa_va_read(job, va, base + sram, len)
+                : mxa_va_write(job, va, base + sram, len);
+}
+
+/*
+ * The cores a multicast load lands on (ranks of @mcast; the issuer alone for 0): NULL
+ * with the job failed when one of them has ended.
+ */
+static unsigned mxa_tma_targets(MxaJob *job, uint32_t mcast, MxaCore **out)
+{
+    MxaCluster *cl = job->cluster;
+    unsigned n = 0;
+
+    if (!mcast) {
+        out[0] = job->core;
+        return 1;
+    }
+    for (uint32_t r = 0; r < cl->size; r++) {
+        if (!(mcast & (1u << r))) {
+            continue;
+        }
+        if (r != job->rank && (qatomic_read(&cl->ended_mask) & (1u << r))) {
+            mxa_job_fail(job, MXA_ERR_CLUSTER, r, MXA_CLUSTER_ERR_PEER_ENDED);
+            return 0;
+        }
+        out[n++] = cl->cores[r];
+    }
+    return n;
 }
 
 /*
@@ -422,10 +467,15 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
     int64_t lo = MAX(0, -c0), hi = MIN((int64_t)m->box[0], (int64_t)m->dims[0] - c0);
     bool whole = !mask && lo == 0 && hi == m->box[0];
     uint8_t fill = m->oob_fill == MXA_TMA_OOB_NAN ? 0xff : 0;
-    uint64_t run_va = 0, run_sram = 0, run_len = 0;
-    uint8_t *sram = job->core->sram;
+    uint64_t run_va = 0, run_sram = 0, run_len = 0, read = 0;
+    MxaCore *dst[MXA_CLUSTER_MAX];
+    unsigned ndst = load ? mxa_tma_targets(job, op->mcast, dst) : 1;
+    uint8_t *sram = load ? dst[0]->sram : job->core->sram;
     uint8_t row[MXA_TMA_MAX_BOX * 8];
 
+    if (!ndst) {
+        return -1;
+    }
     for (uint64_t r = 0; r < nrows; r++) {
         uint64_t base = m->global_addr, rest = r, sram_row = op->sram + r * row_bytes;
         bool inside = hi > lo;
@@ -451,18 +501,20 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
                 run_len += row_bytes;
                 continue;
             }
-            if (mxa_tma_run(job, load, run_va, run_sram, run_len)) {
+            if (mxa_tma_run(job, load, run_va, sram, run_sram, run_len)) {
                 return -1;
             }
+            read += run_len;
             run_va = base;
             run_sram = sram_row;
             run_len = row_bytes;
             continue;
         }
         /* rows move in order: the pending run first */
-        if (mxa_tma_run(job, load, run_va, run_sram, run_len)) {
+        if (mxa_tma_run(job, load, run_va, sram, run_sram, run_len)) {
             return -1;
         }
+        read += run_len;
         run_len = 0;
         if (!mask) {
             if (load) {
@@ -475,6 +527,7 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
                 if (mxa_va_read(job, base, sram + sram_row + lo * eb, (hi - lo) * eb)) {
                     return -1;
                 }
+                read += (hi - lo) * eb;
             } else if (inside &&
                        mxa_va_write(job, base, sram + sram_row + lo * eb, (hi - lo) * eb)) {
                 return -1;
@@ -486,6 +539,7 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
             if (inside && mxa_va_read(job, base, row + lo * eb, (hi - lo) * eb)) {
                 return -1;
             }
+            read += inside ? (hi - lo) * eb : 0;
             for (uint32_t u = 0; u < row_bytes; u += 16) {
                 memcpy(sram + mxa_swizzle(sram_row + u, mask, 0), row + u, 16);
             }
@@ -498,11 +552,25 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
             }
         }
     }
-    if (mxa_tma_run(job, load, run_va, run_sram, run_len)) {
+    if (mxa_tma_run(job, load, run_va, sram, run_sram, run_len)) {
         return -1;
     }
-    if (load) {
-        return mxa_mbar_complete_tx(job, op->mbar, op->len);
+    if (!load) {
+        return 0;
+    }
+    read += run_len;
+    job->core->lanes[MXA_GROUP_COPY].tma_load_bytes += read;   /* this lane's thread */
+    /* a multicast: read once, the same bytes at the same offset of every target */
+    for (unsigned i = 0; i < ndst; i++) {
+        if (i) {
+            memcpy(dst[i]->sram + op->sram, sram + op->sram, op->len);
+        }
+        qatomic_set(&dst[i]->sram_dirty, true);
+    }
+    for (unsigned i = 0; i < ndst; i++) {
+        if (mxa_mbar_complete_tx(job, dst[i], op->mbar, op->len)) {
+            return -1;
+        }
     }
     return 0;
 }

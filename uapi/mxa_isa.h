@@ -136,6 +136,10 @@ enum mxa_opcode {
 	 * (signed 32-bit; out-of-bounds elements are filled) is written densely, dim 0
 	 * innermost, at SRAM offset sram + R[rsram] (128-byte aligned), with the map's
 	 * swizzle; then the box's bytes complete_tx on the mbarrier at mbar + R[rmbar].
+	 * Multicast (.multicast::cluster): a non-zero CTA mask in bits 23:16 of dword 11
+	 * (MXA_TMA_MCAST_MASK, bit r = rank r of the cluster) reads the box from memory once
+	 * and writes it at the same SRAM offset of every instance in the mask, completing
+	 * each one's mbarrier at the same offset; the issuing instance need not be in it.
 	 */
 	MXA_OP_TMA_LOAD = 0x21,
 	/*
@@ -463,6 +467,8 @@ struct mxa_timestamp_model {
  * is MXA_ERR_CLUSTER (MXA_CLUSTER_ERR_OUTSIDE), an instance that has ended
  * MXA_CLUSTER_ERR_PEER_ENDED. Other SRAM operands are the instance's own SRAM only.
  */
+#define MXA_TMA_MCAST_MASK	0x00ff0000u	/* TMA_LOAD dword 11: multicast CTA mask */
+#define MXA_TMA_MCAST_SHIFT	16
 #define MXA_DSMEM_BASE		(1u << 24)
 #define MXA_DSMEM_STRIDE	(1u << 20)
 #define MXA_DSMEM(rank, off)	(MXA_DSMEM_BASE + (__u32)(rank) * MXA_DSMEM_STRIDE + (__u32)(off))
@@ -574,7 +580,9 @@ static inline __u32 mxa_tensor_map_check(const struct mxa_tensor_map *m, __u64 *
 /* err_info of MXA_ERR_MBARRIER */
 #define MXA_MBAR_ERR_UNINIT	1	/* not initialised by MBAR_INIT */
 #define MXA_MBAR_ERR_ARRIVALS	2	/* more arrivals than the count */
-#define MXA_MBAR_ERR_DEADLOCK	3	/* waiting on a phase nothing can complete */
+#define MXA_MBAR_ERR_DEADLOCK	3	/* waiting on a phase nothing can complete (an
+					 * instance alone in its cluster; in a
+					 * cluster peers may, so the timeout decides) */
 #define MXA_MBAR_ERR_TX		4	/* transaction count out of range */
 #define MXA_MBAR_ERR_TIMEOUT	5	/* not completed within the mbar-timeout-us property
 					 * (MXA_REG_MBAR_TIMEOUT_US, default MXA_SEM_MAX_TIMEOUT_US) */

@@ -22,7 +22,8 @@
 enum mxa_isa_opnd_kind {
 	MXA_OPND_NONE = 0,
 	MXA_OPND_U64,		/* 64-bit value at dw, dw + 1 */
-	MXA_OPND_U32,		/* 32-bit value at dw (masked by mask when set) */
+	MXA_OPND_U32,		/* 32-bit value at dw (masked by mask when set: the bits
+				 * of dw that hold it, from bit shift up) */
 	MXA_OPND_REG,		/* register rN: 8 bits at dw >> shift */
 	MXA_OPND_RI64,		/* value + rN: 64-bit value at dw, register at rdw >> rshift */
 	MXA_OPND_RI32,		/* value + rN: 32-bit value at dw (& mask), register at rdw >> rshift */
@@ -183,9 +184,11 @@ const struct mxa_isa_cmd mxa_isa_cmds[MXA_ISA_OPCODES] = {
 	/* COPY dst, src, bytes: memcpy order */
 	MXA_ISA_CMD(COPY, MXA_COPY_DWORDS),
 	  .opnd = { MXA_O_RI64H(3, 6, 8), MXA_O_RI64H(1, 6, 0), MXA_O_RI32(5, 6, 16) } },
-	/* TMA_LOAD sram, [map, {coords}], mbar (PTX operand order) */
+	/* TMA_LOAD sram, [map, {coords}], mbar[, cta mask] (PTX operand order) */
 	MXA_ISA_CMD(TMA_LOAD, MXA_TMA_DWORDS), .attrs = MXA_ISA_A_SRAM,
-	  .opnd = { MXA_O_RI32H(3, 11, 0), MXA_O_KIND(MXA_OPND_TENSOR), MXA_O_RI32H(4, 11, 8) } },
+	  .opnd = { MXA_O_RI32H(3, 11, 0), MXA_O_KIND(MXA_OPND_TENSOR), MXA_O_RI32H(4, 11, 8),
+		    { MXA_OPND_U32, 11, 0, 0, 16, MXA_OPND_F_OPTIONAL | MXA_OPND_F_HEX,
+		      MXA_TMA_MCAST_MASK } } },
 	MXA_ISA_CMD(TMA_STORE, MXA_TMA_DWORDS), .attrs = MXA_ISA_A_SRAM,
 	  .opnd = { MXA_O_KIND(MXA_OPND_TENSOR), MXA_O_RI32H(3, 11, 0) } },
 	MXA_ISA_CMD(MBAR_INIT, MXA_MBAR_DWORDS), .attrs = MXA_ISA_A_SRAM,

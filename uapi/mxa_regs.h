@@ -176,6 +176,8 @@ struct mxa_job_desc {
  *	the first to fail.
  * @instances: instances that were started (fewer than the grid when a reset or a
  *	failure stopped the placing of the rest).
+ * @tma_load_bytes: bytes the job's TMA loads read from memory (all instances; a
+ *	multicast load counts once).
  */
 struct mxa_completion {
 	__u64 job_id;
@@ -191,7 +193,8 @@ struct mxa_completion {
 	__u64 cycles;
 	__u32 err_instance;
 	__u32 instances;
-	__u64 reserved[7];
+	__u64 tma_load_bytes;
+	__u64 reserved[6];
 };
 
 #define MXA_JOB_STATUS_PENDING	0

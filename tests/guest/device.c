@@ -20,8 +20,9 @@ _Static_assert(sizeof(struct drm_mxa_bo_create) == 24, "drm_mxa_bo_create");
 _Static_assert(sizeof(struct drm_mxa_bo_mmap_offset) == 16, "drm_mxa_bo_mmap_offset");
 /* uAPI 0.3 appended syncs: submit 40 -> 56; uAPI 0.5 the grid: 56 -> 64. */
 _Static_assert(sizeof(struct drm_mxa_submit) == 64, "drm_mxa_submit");
-_Static_assert(sizeof(struct drm_mxa_job_result) == 64, "drm_mxa_job_result");
-_Static_assert(sizeof(struct drm_mxa_wait) == 88, "drm_mxa_wait");
+/* uAPI 0.5 appended tma_load_bytes: job_result 64 -> 72, wait 88 -> 96. */
+_Static_assert(sizeof(struct drm_mxa_job_result) == 72, "drm_mxa_job_result");
+_Static_assert(sizeof(struct drm_mxa_wait) == 96, "drm_mxa_wait");
 _Static_assert(sizeof(struct drm_mxa_commit_group) == 16, "drm_mxa_commit_group");
 _Static_assert(sizeof(struct drm_mxa_wait_group) == 32, "drm_mxa_wait_group");
 _Static_assert(offsetof(struct drm_mxa_job_result, cycles) == DRM_MXA_JOB_RESULT_SIZE_V1,

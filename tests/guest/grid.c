@@ -7,8 +7,8 @@
  * stops the placing of the rest; the grid's modelled cycles schedule its instances on
  * the cores; bad shapes are refused by libaccel and the driver with the limit named.
  * Clusters: distributed SRAM (an all-gather with TILE_STORE to peers), remote mbarrier
- * arrivals, the cluster barrier and its errors (misuse, a peer that ends, an address
- * outside the cluster).
+ * arrivals, TMA multicast (read once, counted by the device), the cluster barrier and
+ * its errors (misuse, a peer that ends, an address or a mask outside the cluster).
  */
 #include "mxa_test.h"
 
@@ -352,6 +352,68 @@ TEST_F(grid, dsmem_outside_the_cluster)
 	EXPECT_EQ(MXA_CLUSTER_ERR_OUTSIDE, self->r.err_info);
 	EXPECT_EQ(MXA_DSMEM(2, 0), self->r.err_addr);
 	EXPECT_EQ(8 * 4, self->r.err_offset);
+}
+
+/*
+ * TMA multicast: each instance of a cluster loads its 16-row slice of a 64-byte-wide
+ * matrix once, multicast to every instance at 1 KiB x its rank; each instance expects
+ * all n slices on its own mbarrier and writes what it holds. Every instance must hold
+ * the whole matrix while the device read each slice once per cluster.
+ */
+TEST_F(grid, tma_multicast_reads_once)
+{
+	const uint32_t n = self->cores < MXA_CLUSTER_MAX ? self->cores : MXA_CLUSTER_MAX;
+	const struct accel_grid g = { .x = 2 * n, .cluster_x = n };
+	const uint32_t rows = 16, box = 64 * rows, t0 = MXA_TILE(MXA_TILE_T, 0);
+	const uint64_t map_va = self->va + (3u << 20) + 4096;
+	struct accel_tensor_map_desc d = {
+		.global_va = self->va, .rank = 2, .elem_bytes = 1, .dims = { 64, rows * n },
+		.strides = { 64 }, .box = { 64, rows },
+	};
+	struct accel_tma ld = {
+		.map = map_va, .sram = 0, .sram_reg = 2, .mbar = 0x20000,
+		.coord_reg = { 0, 3 }, .cta_mask = (uint8_t)((1u << n) - 1),
+	};
+	uint8_t *out = self->data + (1 << 20);
+	struct accel_prog *p = self->prog;
+	char why[160];
+
+	for (uint32_t i = 0; i < n * box; i++)
+		self->data[i] = (uint8_t)(i * 5 + (i >> 10) + 3);
+	memset(out, 0, 2 * n * n * box);
+	ASSERT_EQ(0, accel_tensor_map_encode(self->data + (3u << 20) + 4096, &d, why, sizeof(why)))
+		TH_LOG("%s", why);
+	ASSERT_EQ(0, accel_prog_mbar_init(p, 0x20000, 1));
+	ASSERT_EQ(0, accel_prog_mbar_arrive(p, 0x20000, n * box));
+	ASSERT_EQ(0, accel_prog_cluster_arrive(p));	/* every barrier exists */
+	ASSERT_EQ(0, accel_prog_cluster_wait(p));
+	ASSERT_EQ(0, accel_prog_reg_cta(p, 2, MXA_SREG_CLUSTER_CTARANK, box));
+	ASSERT_EQ(0, accel_prog_reg_cta(p, 3, MXA_SREG_CLUSTER_CTARANK, rows));
+	ASSERT_EQ(0, accel_prog_tma(p, 0, &ld));
+	ASSERT_EQ(0, accel_prog_mbar_wait(p, 0x20000, 0, 0));
+	ASSERT_EQ(0, accel_prog_tile_load(p, t0, 0, 0, 0, n * rows, 64, 0));
+	ASSERT_EQ(0, accel_prog_reg_cta(p, 5, MXA_SREG_CTA, n * box));
+	ASSERT_EQ(0, accel_prog_tile_store(p, t0, 1, self->va + (1 << 20), 5, n * rows, 64, 0));
+	/* no instance may leave while a peer's multicast can still land in its SRAM */
+	ASSERT_EQ(0, accel_prog_cluster_arrive(p));
+	ASSERT_EQ(0, accel_prog_cluster_wait(p));
+	ASSERT_EQ(0, run_grid(self, &g));
+	ASSERT_EQ(0, self->r.status);
+	for (uint32_t cta = 0; cta < 2 * n; cta++) {
+		EXPECT_EQ(0, memcmp(out + cta * n * box, self->data, n * box)) TH_LOG("instance %u", cta);
+	}
+	EXPECT_EQ(2ull * n * box, self->r.tma_load_bytes);	/* each slice once per cluster */
+
+	/* a mask naming a rank the cluster does not have */
+	accel_prog_reset(p);
+	ld.cta_mask = (uint8_t)(1u << n);
+	ASSERT_EQ(0, accel_prog_mbar_init(p, 0x20000, 1));
+	ASSERT_EQ(0, accel_prog_tma(p, 0, &ld));
+	ASSERT_EQ(0, run_grid(self, &g));
+	EXPECT_EQ(MXA_ERR_CLUSTER, self->r.error);
+	EXPECT_EQ(MXA_CLUSTER_ERR_OUTSIDE, self->r.err_info);
+	EXPECT_EQ(1u << n, self->r.err_addr);
+	EXPECT_EQ(12, self->r.err_offset);
 }
 
 /* REG_CTA's text form round trips; an unknown special register is a job error. */

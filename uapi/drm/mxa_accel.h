@@ -274,6 +274,8 @@ struct drm_mxa_submit {
  * @commands: commands the job executed (all its instances).
  * @instances: instances the device started (uAPI 0.5; zero before, and zero when the
  *             job did not end on the device: a timeout, a reset, a cancel).
+ * @tma_load_bytes: bytes the job's TMA loads read from memory, counted by the device
+ *             (uAPI 0.5; a multicast load counts once).
  */
 struct drm_mxa_job_result {
 	__s32 status;
@@ -289,6 +291,8 @@ struct drm_mxa_job_result {
 	__u64 cycles;
 	__u32 commands;
 	__u32 instances;
+	/* uAPI 0.5 */
+	__u64 tma_load_bytes;
 };
 
 /* Size of struct drm_mxa_job_result in uAPI 0.1 (drm_mxa_submit.result_size 0). */
