@@ -2,6 +2,7 @@
 #   make bench          every benchmark: a table of ratios, build/bench/*.csv, PNG plots
 #   make bench-submit   job submission (guest) against null_blk through io_uring
 #   make bench-model    the cycle model against the H200 (model.csv, model-scatter.png)
+#   make bench-cluster  grids and 2x1 clusters with TMA multicast (cluster.csv)
 #   make bench-gemm     accel_gemm end to end, pipelined vs serial TMA + WGMMA, TMA
 #                       bandwidth, MX GEMV (guest), against the engine alone and memcpy
 #                       (host)
@@ -20,6 +21,13 @@ GUEST_PROGS += $(BENCH_MODEL)
 $(BENCH_MODEL): bench/bench-model.c bench/bench_job.h $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
+
+BENCH_CLUSTER := $(BUILD)/bin/bench-cluster
+GUEST_PROGS += $(BENCH_CLUSTER)
+
+$(BENCH_CLUSTER): bench/bench-cluster.c bench/bench_job.h $(LIBACCEL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS) -lm
 
 BENCH_GEMM := $(BUILD)/bin/bench-gemm
 GUEST_PROGS += $(BENCH_GEMM)
@@ -40,7 +48,16 @@ BENCH_REPS ?= 3
 # Each part prints the table when run alone; make bench prints it once, at the end.
 BENCH_REPORT = $(if $(filter bench,$(MAKECMDGOALS)),,@bench/report.sh $(BUILD)/bench)
 
-.PHONY: bench bench-submit bench-gemm bench-model
+.PHONY: bench bench-submit bench-gemm bench-model bench-cluster
+# Grids and clusters: a BF16 GEMM as a grid of 64 x 64 tiles, with and without 2x1
+# clusters that multicast B, and as one-instance jobs in a row -> cluster.csv (bytes the
+# device's TMA read, time, speed-up over the serial jobs).
+bench-cluster: $(GUEST_READY)
+	@mkdir -p $(BUILD)/bench
+	@$(BOOT_GUEST) --log $(BUILD)/bench/cluster-console.log \
+		--run "/bin/bench-cluster --reps $(BENCH_REPS)" >$(BUILD)/bench/cluster.csv
+	$(BENCH_REPORT)
+
 # The cycle model against the H200: bench/h200/pipeline.cu's kernels as MXA programs
 # under timing=h200 -> model.csv (bench/model.py) and model-scatter.png.
 bench-model: $(GUEST_READY)
@@ -70,7 +87,7 @@ bench-submit: $(GUEST_READY)
 
 # make bench runs the engine on 256 ... 4096 cubes (make bench-engine: 512 ... 2048).
 BENCH_ENGINE_SIZES ?= 256,512,1024,2048,4096
-bench: bench-submit bench-gemm bench-model $(ENGINE_BENCH)
+bench: bench-submit bench-gemm bench-model bench-cluster $(ENGINE_BENCH)
 	@mkdir -p $(BUILD)/bench
 	$(ENGINE_BENCH) --csv $(BUILD)/bench/engine.csv --sizes $(BENCH_ENGINE_SIZES) \
 		$(BENCH_ENGINE_FLAGS)

@@ -12,7 +12,7 @@
 
 #include "accel.h"
 
-static void die(int ret, const char *what)
+static inline void die(int ret, const char *what)
 {
 	if (ret) {
 		fprintf(stderr, BENCH_NAME ": %s: %s\n", what, accel_strerror(ret));
@@ -21,8 +21,8 @@ static void die(int ret, const char *what)
 }
 
 /* Submit @bo's program (@bytes) on queue 0, wait; *@r: its result. Exit if it failed. */
-static void bench_job(struct accel_device *dev, struct accel_bo *bo, size_t bytes,
-		      struct accel_job_result *r)
+static inline void bench_job(struct accel_device *dev, struct accel_bo *bo, size_t bytes,
+			     struct accel_job_result *r)
 {
 	struct accel_job *job;
 
