@@ -95,7 +95,7 @@ uint32_t mxa_timing_issue_cost(const MxaState *s, uint32_t opcode)
 void mxa_timing_issue(const MxaState *s, MxaLane *lane, MxaAsyncOp *op, uint64_t now)
 {
     const MxaTiming *t = s->timing;
-    const struct mxa_isa_gemm *g;
+    struct mxa_isa_gemm g;
     uint64_t busy, latency, rows = 1, path;
 
     op->start_cycle = MAX(lane->model_clock, now);
@@ -120,8 +120,9 @@ void mxa_timing_issue(const MxaState *s, MxaLane *lane, MxaAsyncOp *op, uint64_t
         latency = op->cmd[2] / 2 + t->wgmma_latency_base;
         break;
     case MXA_OP_GEMM:
-        g = (const struct mxa_isa_gemm *)&op->cmd[1];
-        busy = mxa_timing_gemm(s, le32_to_cpu(g->m), le32_to_cpu(g->n), le32_to_cpu(g->k));
+        /* cmd[1] is 4-byte aligned, the struct's 64-bit fields want 8: a copy */
+        memcpy(&g, &op->cmd[1], sizeof(g));
+        busy = mxa_timing_gemm(s, le32_to_cpu(g.m), le32_to_cpu(g.n), le32_to_cpu(g.k));
         latency = busy;
         break;
     default:

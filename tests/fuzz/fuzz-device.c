@@ -237,7 +237,10 @@ static uint32_t interesting32(void)
 {
 	static const uint32_t v[] = { 0, 1, 2, 3, 4, 7, 8, 16, 31, 32, 63, 64, 255, 256, 4095,
 				      4096, 4097, 65535, 65536, 0x7fffffff, 0x80000000,
-				      0xfffffffe, 0xffffffff, 0x100000, 0xe0000000 };
+				      0xfffffffe, 0xffffffff, 0x100000, 0xe0000000,
+				      /* cluster addresses: a peer's SRAM, the last rank's end */
+				      MXA_DSMEM(1, 0), MXA_DSMEM(1, 0x100), MXA_DSMEM(7, 0x3fff0),
+				      MXA_DSMEM(8, 0), MXA_TMA_MCAST_MASK, 0x00030000 };
 
 	switch (rnd_below(4)) {
 	case 0:
@@ -365,9 +368,17 @@ static void submit_random_job(unsigned q)
 	d.ctx = rnd_below(8) ? 1 + rnd_below(3) : interesting32();
 	d.prog_va = rnd_below(8) ? DATA_VA + prog_off : interesting_va();
 	d.prog_size = rnd_below(8) ? n * 4 : interesting32();
-	d.completion = rnd_below(10) ? COMPLETIONS + q * 4096 + (tails[q] % 64) * 64
+	d.completion = rnd_below(10) ? COMPLETIONS + q * 8192 +
+				       (tails[q] % 64) * sizeof(struct mxa_completion)
 				     : (uint64_t)interesting32() | (rnd_below(2) ? BAR0 : 0);
 	d.job_id = rnd();
+	/* multi-instance jobs: mostly shapes that run (clusters of up to 4), some that do not */
+	if (rnd_below(2)) {
+		d.cluster_x = rnd_below(4) ? 1 + rnd_below(4) : (uint8_t)rnd();
+		d.cluster_y = rnd_below(4) ? 1 : (uint8_t)rnd();
+		d.grid_x = rnd_below(4) ? d.cluster_x * (1 + rnd_below(3)) : (uint16_t)rnd();
+		d.grid_y = rnd_below(4) ? 1 + rnd_below(2) : (uint16_t)rnd();
+	}
 	memwrite(RINGS + q * 4096 + (tails[q] % 64) * sizeof(d), &d, sizeof(d));
 	tails[q] = (tails[q] + 1) % 64;
 	writel(BAR0 + MXA_QUEUE_REG(q, MXA_QREG_TAIL), tails[q]);
