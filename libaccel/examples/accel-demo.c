@@ -134,8 +134,8 @@ static void print_device(struct demo *d, const char *path)
 
 	printf("device %s: %s \"%s\", uAPI %u.%u, hardware %u.%u\n", path, i->driver_name,
 	       i->driver_desc, i->uapi_major, i->uapi_minor, i->hw_major, i->hw_minor);
-	printf("  queues %u, cores %u, caps 0x%" PRIx64 " (", i->num_queues,
-	       i->num_cores, i->caps);
+	printf("  queues %u, cores %u, engine threads %u, caps 0x%" PRIx64 " (", i->num_queues,
+	       i->num_cores, i->num_engine_threads, i->caps);
 	for (b = 0; b < 64; b++) {
 		const char *name = accel_cap_name(b);
 

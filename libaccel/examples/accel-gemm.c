@@ -90,9 +90,10 @@ int main(int argc, char **argv)
 	struct accel_device *dev;
 	check(accel_open(NULL, mode, &dev), "open");
 	const struct accel_device_info *info = accel_device_info(dev);
-	printf("device: %s, hardware %u.%u, %u queues, %u cores, submission via %s\n",
-	       info->driver_desc, info->hw_major, info->hw_minor, info->num_queues,
-	       info->num_cores, accel_submit_mode_name(accel_submit_mode(dev)));
+	printf("device: %s, hardware %u.%u, %u queues, %u cores, %u engine threads, "
+	       "submission via %s\n", info->driver_desc, info->hw_major, info->hw_minor,
+	       info->num_queues, info->num_cores, info->num_engine_threads,
+	       accel_submit_mode_name(accel_submit_mode(dev)));
 	printf("MX-FP8 GEMM: D[%ux%u] f32 = A[%ux%u] %s x B[%ux%u]^T %s, E8M0 scale per 32 "
 	       "elements of K\n", m, n, m, k, accel_dtype_name(type), n, k, accel_dtype_name(type));
 
