@@ -652,6 +652,7 @@ struct accel_gemm_plan {
 	uint32_t tile_m, tile_n, k_step, k_stage, k_iters, sram_bytes;
 	uint32_t k_chunk;
 	const char *why;
+	uint32_t grid_x, grid_y;
 };
 
 /** accel_gemm_desc_init() - zero @d, then alpha = 1, beta = 0, scale_a = scale_b = 1. */
@@ -667,9 +668,22 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 #define ACCEL_GEMM_MAPS_BYTES	512	/* tensor maps of a pipeline (4 x 128 bytes) */
 
 /**
+ * accel_gemm_plan_spread() - spread a pipeline @plan over up to @cores instances: a
+ * persistent grid of @plan->grid_x x @plan->grid_y instances (dividing the tiles of M
+ * and of N), each looping over its share of output tiles, the static tile schedule of
+ * CUTLASS's persistent kernels. accel_gemm_run() does this with the device's cores;
+ * a program built from the plan then runs with accel_submit_grid() and that grid.
+ * Plans of the GEMM command, or with a CPU post-pass, stay 1 x 1.
+ * Return: the instances, @plan->grid_x * @plan->grid_y.
+ */
+uint32_t accel_gemm_plan_spread(struct accel_gemm_plan *plan, const struct accel_gemm_desc *d,
+				uint32_t cores);
+
+/**
  * accel_prog_gemm_desc() - append the device part of @plan (the pipeline or the GEMM
  * command, without the CPU post-pass). The pipeline's tensor maps are written at @maps
  * (ACCEL_GEMM_MAPS_BYTES, CPU address) that the device sees at @maps_va (64-aligned).
+ * The program runs as @plan's grid (1 x 1 unless accel_gemm_plan_spread()).
  * Return: as the emitters; -EINVAL if @plan->post_pass (use accel_gemm_run()).
  */
 int accel_prog_gemm_desc(struct accel_prog *prog, const struct accel_gemm_desc *d,

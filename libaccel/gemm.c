@@ -296,8 +296,44 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 		/* a WGMMA's K is one chunk: both policies run it the same way */
 		p.sched = d->sched ? d->sched : ACCEL_GEMM_SCHED_INTRAWAVE;
 	}
+	p.grid_x = p.grid_y = 1;
 	*plan = p;
 	return 0;
+}
+
+/* The largest divisor of @n that is at most @max. */
+static uint32_t divisor_upto(uint32_t n, uint32_t max)
+{
+	for (uint32_t d = max < n ? max : n; d > 1; d--)
+		if (n % d == 0)
+			return d;
+	return 1;
+}
+
+uint32_t accel_gemm_plan_spread(struct accel_gemm_plan *plan, const struct accel_gemm_desc *d,
+				uint32_t cores)
+{
+	uint32_t tiles_m, tiles_n, best = 1;
+
+	plan->grid_x = plan->grid_y = 1;
+	if (plan->algo != ACCEL_GEMM_ALGO_PIPELINE || plan->post_pass || cores < 2)
+		return 1;
+	tiles_m = (d->m + plan->tile_m - 1) / plan->tile_m;
+	tiles_n = (d->n + plan->tile_n - 1) / plan->tile_n;
+	/* most instances, each with the same number of tiles (no division on the device) */
+	for (uint32_t gy = 1; gy <= cores; gy++) {
+		uint32_t gx;
+
+		if (tiles_n % gy)
+			continue;
+		gx = divisor_upto(tiles_m, cores / gy);
+		if (gx * gy > best) {
+			best = gx * gy;
+			plan->grid_x = gx;
+			plan->grid_y = gy;
+		}
+	}
+	return best;
 }
 
 /* The GEMM command for @d (C only when the device does beta = 1). */
@@ -451,8 +487,9 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 	struct accel_tma st = { .map = maps_va + 256, .coord_reg = { R_N, R_M } };
 	struct accel_tma ldc = { .map = maps_va + 384, .coord_reg = { R_N, R_M } };
 	size_t undo = accel_prog_size(prog) / 4, undo_cmds = accel_prog_commands(prog);
+	uint32_t gx = p->grid_x ? p->grid_x : 1, gy = p->grid_y ? p->grid_y : 1;
 
-	if (!maps || (maps_va & 63))
+	if (!maps || (maps_va & 63) || tiles_m % gx || tiles_n % gy)
 		return -EINVAL;
 	q.stage_bytes = (p->tile_m + p->tile_n) * 32 * q.kw;
 	q.d_sram = S * q.stage_bytes;
@@ -473,14 +510,15 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 		q.err = accel_prog_mbar_init(prog, q.mbar0 + 16 * s, 1);
 	if (!q.err && p->device_c)
 		q.err = accel_prog_mbar_init(prog, q.cbar, 1);
+	/* the instance's tiles: from (ctaid.x, ctaid.y), a grid's size apart */
 	if (!q.err)
-		q.err = accel_prog_reg_set(prog, R_N, 0);
+		q.err = accel_prog_reg_cta(prog, R_N, MXA_SREG_CTAID_Y, p->tile_n);
 	if (!q.err)
-		q.err = accel_prog_loop(prog, tiles_n, 0);
+		q.err = accel_prog_loop(prog, tiles_n / gy, 0);
 	if (!q.err)
-		q.err = accel_prog_reg_set(prog, R_M, 0);
+		q.err = accel_prog_reg_cta(prog, R_M, MXA_SREG_CTAID_X, p->tile_m);
 	if (!q.err)
-		q.err = accel_prog_loop(prog, tiles_m, 0);
+		q.err = accel_prog_loop(prog, tiles_m / gx, 0);
 	if (!q.err)
 		q.err = accel_prog_reg_set(prog, R_K, 0);
 	/* prologue: S - 1 stages in flight before the first WGMMA */
@@ -521,11 +559,11 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 	if (!q.err)
 		q.err = accel_prog_commit_group(prog, MXA_GROUP_COPY);
 	if (!q.err)
-		q.err = accel_prog_reg_add(prog, R_M, R_M, 0, p->tile_m);
+		q.err = accel_prog_reg_add(prog, R_M, R_M, 0, (uint64_t)p->tile_m * gx);
 	if (!q.err)
 		q.err = accel_prog_endloop(prog);
 	if (!q.err)
-		q.err = accel_prog_reg_add(prog, R_N, R_N, 0, p->tile_n);
+		q.err = accel_prog_reg_add(prog, R_N, R_N, 0, (uint64_t)p->tile_n * gy);
 	if (!q.err)
 		q.err = accel_prog_endloop(prog);
 	if (!q.err)
@@ -577,7 +615,7 @@ static int copy_rows(struct accel_prog *prog, uint64_t dst, uint64_t dld, uint64
 }
 
 static int run_prog(struct accel_device *dev, unsigned int queue, struct accel_prog *prog,
-		    struct accel_job_result *result)
+		    const struct accel_grid *grid, struct accel_job_result *result)
 {
 	struct accel_bo *bo = NULL;
 	struct accel_job *job = NULL;
@@ -587,7 +625,7 @@ static int run_prog(struct accel_device *dev, unsigned int queue, struct accel_p
 	if (!ret)
 		ret = accel_prog_upload(prog, bo, 0);
 	if (!ret)
-		ret = accel_submit(dev, queue, bo, 0, accel_prog_size(prog), &job);
+		ret = accel_submit_grid(dev, queue, bo, 0, accel_prog_size(prog), grid, &job);
 	if (!ret)
 		ret = accel_wait(job, -1);
 	if (!ret) {
@@ -639,6 +677,7 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 		   struct accel_job_result *result)
 {
 	struct accel_gemm_plan p;
+	struct accel_grid grid = { 0 };
 	struct accel_job_result r = { 0 };
 	struct accel_prog *prog = NULL;
 	struct accel_bo *maps = NULL, *dscr = NULL, *cscr = NULL;
@@ -648,6 +687,9 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 	ret = accel_gemm_plan(d, &p);
 	if (ret)
 		return ret;
+	accel_gemm_plan_spread(&p, d, accel_device_info(dev)->num_cores);
+	grid.x = p.grid_x;
+	grid.y = p.grid_y;
 	if (plan)
 		*plan = p;
 	drow = (uint32_t)accel_dtype_row_bytes(d->type_d, d->n);
@@ -674,7 +716,7 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 		ret = copy_rows(prog, accel_bo_va(dscr), drow, d->d, d->ldd ? d->ldd : drow,
 				d->m, drow);
 	if (!ret)
-		ret = run_prog(dev, queue, prog, &r);
+		ret = run_prog(dev, queue, prog, &grid, &r);
 	if (!ret && dscr) {
 		struct accel_job_result r2;
 
@@ -683,7 +725,7 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 		ret = copy_rows(prog, d->d, d->ldd ? d->ldd : drow, accel_bo_va(dscr), drow,
 				d->m, drow);
 		if (!ret)
-			ret = run_prog(dev, queue, prog, &r2);
+			ret = run_prog(dev, queue, prog, NULL, &r2);
 		if (!ret)
 			r.end_ns = r2.end_ns;
 		else

@@ -478,8 +478,14 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd);
 const uint8_t *mxa_tile_read(MxaJob *job, uint32_t t, unsigned cls, uint64_t rows,
                              uint64_t row_bytes);
 
-/* mxa_timeline.c: tid 0 command processor, 1 + MXA_GROUP_* the lanes */
+/*
+ * mxa_timeline.c: tid 0 the queue's jobs; core c's command processor and engines
+ * MXA_TIMELINE_TID(c, MXA_TIMELINE_CP) and MXA_TIMELINE_TID(c, 1 + MXA_GROUP_*).
+ */
+#define MXA_TIMELINE_JOBS 0
 #define MXA_TIMELINE_CP 0
+#define MXA_TIMELINE_ENGINES (1 + MXA_GROUP_CLASSES)
+#define MXA_TIMELINE_TID(core, engine) (1 + (core) * MXA_TIMELINE_ENGINES + (engine))
 #define MXA_TIMELINE_MODEL_PID 100  /* + queue: the modelled-time tracks */
 bool mxa_timeline_open(MxaState *s, Error **errp);
 void mxa_timeline_close(MxaState *s);

@@ -488,7 +488,7 @@ static void *mxa_queue_thread(void *opaque)
             char name[40];
 
             snprintf(name, sizeof(name), "job %" PRIu64, (uint64_t)job.desc.job_id);
-            mxa_timeline_span(s, q->index, MXA_TIMELINE_CP, name, start_ns, get_clock(),
+            mxa_timeline_span(s, q->index, MXA_TIMELINE_JOBS, name, start_ns, get_clock(),
                               job.desc.job_id, 0, job.error, 0, job.cycles);
             mxa_timeline_flush(s);
         }

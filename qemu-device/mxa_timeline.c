@@ -3,9 +3,10 @@
  * queues do as Chrome / Perfetto trace JSON (the "JSON array format", open it in
  * ui.perfetto.dev or chrome://tracing).
  *
- * Two processes per queue, each with three threads: the command processor (jobs, and
- * the commands that take time there: waits, synchronous math, tile moves), the math
- * engine (WGMMA, asynchronous GEMM) and the copy engine (COPY, TMA). "mxa queue N" has
+ * Two processes per queue, each with a thread for the queue's jobs and three for each
+ * core (the instances of the queue's jobs that ran there): its command processor (the
+ * commands that take time there: waits, synchronous math, tile moves), its math engine
+ * (WGMMA, asynchronous GEMM) and its copy engine (COPY, TMA). "mxa queue N" has
  * host time (CLOCK_MONOTONIC, microseconds since the device was realized); "mxa queue
  * N (modelled)" (pid MXA_TIMELINE_MODEL_PID + N) the same spans in the cycle model's
  * time (mxa_timing.c: cycles at cycle-mhz, each job from its host start), where the
@@ -32,7 +33,7 @@ static void mxa_timeline_exit(Notifier *n, void *data);
 
 bool mxa_timeline_open(MxaState *s, Error **errp)
 {
-    static const char *const threads[] = { "command processor", "math engine",
+    static const char *const engines[] = { "command processor", "math engine",
                                            "copy engine" };
 
     if (!s->timeline_path || !*s->timeline_path) {
@@ -60,10 +61,14 @@ bool mxa_timeline_open(MxaState *s, Error **errp)
             fprintf(s->timeline, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,"
                     "\"args\":{\"name\":\"mxa queue %u%s\"}},\n", pid, q,
                     model ? " (modelled)" : "");
-            for (unsigned t = 0; t < ARRAY_SIZE(threads); t++) {
-                fprintf(s->timeline, "{\"name\":\"thread_name\",\"ph\":\"M\","
-                        "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}},\n", pid, t,
-                        threads[t]);
+            fprintf(s->timeline, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
+                    "\"tid\":%u,\"args\":{\"name\":\"jobs\"}},\n", pid, MXA_TIMELINE_JOBS);
+            for (unsigned c = 0; c < s->num_cores; c++) {
+                for (unsigned t = 0; t < ARRAY_SIZE(engines); t++) {
+                    fprintf(s->timeline, "{\"name\":\"thread_name\",\"ph\":\"M\","
+                            "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"core %u %s\"}},\n",
+                            pid, MXA_TIMELINE_TID(c, t), c, engines[t]);
+                }
             }
         }
     }

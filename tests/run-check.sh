@@ -67,7 +67,7 @@ require guest-limits tma tma.mbar_wait_times_out "mbar-timeout-us=100000 boot"
 
 mxa_step "guest tests with -device mxa,timeline=$build/timeline.json,timing=h200 (console log: $build/guest-timeline-console.log)"
 rm -f "$build/timeline.json"
-boot guest-timeline "tma async" --device-args "timeline=$(realpath -m "$build")/timeline.json,timing=h200"
+boot guest-timeline "tma async grid" --device-args "timeline=$(realpath -m "$build")/timeline.json,timing=h200"
 "$(dirname "$0")/host/check-timeline.py" "$build/timeline.json" h200 >"$tapdir/guest-timeline/timeline.tap"
 echo $? >"$tapdir/guest-timeline/timeline.rc"
 echo timeline >>"$tapdir/guest-timeline/EXPECTED"

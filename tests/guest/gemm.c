@@ -253,6 +253,30 @@ TEST_F(gemm, pipeline_f16_tile_multiples)
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
 }
 
+/*
+ * accel_gemm_run() spreads a pipeline over the cores: a persistent grid whose instances
+ * each loop over an equal share of the output tiles; the bits are the engine's.
+ */
+TEST_F(gemm, pipeline_spread_over_the_cores)
+{
+	uint32_t cores = accel_device_info(self->dev)->num_cores;
+	struct accel_gemm_desc d;
+
+	desc(self, &d, 512, 512, 128, MXA_DTYPE_F16, MXA_DTYPE_F16);
+	ASSERT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
+	/* 4 x 2 tiles of 128 x 256: as many instances as cores divide them evenly */
+	EXPECT_EQ(128, self->plan.tile_m);
+	EXPECT_EQ(256, self->plan.tile_n);
+	EXPECT_EQ(cores >= 8 ? 8 : cores >= 4 ? 4 : cores >= 2 ? 2 : 1,
+		  self->plan.grid_x * self->plan.grid_y);
+	EXPECT_EQ(self->plan.grid_x * self->plan.grid_y, self->r.instances);
+	EXPECT_EQ(0, 4 % self->plan.grid_x);
+	EXPECT_EQ(0, 2 % self->plan.grid_y);
+	/* the same plan on one core: accel_gemm_plan_spread() with 1 */
+	EXPECT_EQ(1, accel_gemm_plan_spread(&self->plan, &d, 1));
+	EXPECT_EQ(1, self->plan.grid_x);
+}
+
 TEST_F(gemm, pipeline_f16_ragged_edges)
 {
 	struct accel_gemm_desc d;

@@ -3,10 +3,11 @@
 """Check an execution timeline written by -device mxa,timeline=PATH (TAP on stdout).
 
 make check boots a guest with the device writing build/timeline.json and runs the
-"tma" and "async" guest tests in it; this checks what the device wrote: valid trace
-JSON, the host-time and modelled-time tracks of each queue, spans of every engine
-(command processor, math, copy) and of the commands each runs, and the overlap of the
-copy engine with the math engine in modelled time (a pipelined K loop). usage:
+"tma", "async" and "grid" guest tests in it; this checks what the device wrote: valid
+trace JSON, the host-time and modelled-time tracks of each queue, its jobs, spans of
+every engine of the cores (command processor, math, copy) and of the commands each
+runs, spans on more than one core (a grid's instances), and the overlap of the copy
+engine with the math engine in modelled time (a pipelined K loop). usage:
 check-timeline.py FILE [PRESET]   (PRESET: the timing preset the device was given)
 """
 import json, sys
@@ -33,12 +34,24 @@ spans = [e for e in events if e.get("ph") == "X"]
 model = [e for e in spans if names.get(e["pid"], "").endswith("(modelled)")]
 host = [e for e in spans if not names.get(e["pid"], "").endswith("(modelled)")]
 check(len(model) == len(host) > 0, "timeline: every span on both tracks (%d each)" % len(host))
-want = {0: {"job", "MBAR_WAIT", "WAIT_GROUP"}, 1: {"WGMMA", "GEMM"}, 2: {"TMA_LOAD", "TMA_STORE", "COPY"}}
-for tid, kinds in want.items():
-    seen = {e["name"].split(" ")[0] for e in model if e["tid"] == tid}
-    check(kinds <= seen, "timeline: engine %d (%s) shows %s" % (tid, ["command processor", "math engine", "copy engine"][tid],
+# tid 0: the queue's jobs; 1 + 3 * core + engine: a core's command processor (0),
+# math (1) and copy (2) engines (qemu-device/mxa.h, MXA_TIMELINE_TID)
+ENGINES = ["command processor", "math engine", "copy engine"]
+threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
+           if e.get("ph") == "M" and e.get("name") == "thread_name"}
+check(threads.get((0, 0)) == "jobs" and threads.get((0, 1)) == "core 0 command processor"
+      and threads.get((0, 6)) == "core 1 copy engine",
+      "timeline: a jobs track and three tracks per core, named")
+seen = {e["name"].split(" ")[0] for e in model if e["tid"] == 0}
+check("job" in seen, "timeline: the queue's jobs on their track")
+want = {0: {"MBAR_WAIT", "WAIT_GROUP"}, 1: {"WGMMA", "GEMM"}, 2: {"TMA_LOAD", "TMA_STORE", "COPY"}}
+for engine, kinds in want.items():
+    seen = {e["name"].split(" ")[0] for e in model if e["tid"] and (e["tid"] - 1) % 3 == engine}
+    check(kinds <= seen, "timeline: engine %d (%s) shows %s" % (engine, ENGINES[engine],
                                                                 ", ".join(sorted(kinds - seen)) or "every kind asked for")
           + ("" if kinds <= seen else " missing"))
+cores = {(e["tid"] - 1) // 3 for e in spans if e["tid"]}
+check(len(cores) > 1, "timeline: spans on %d cores" % len(cores))
 cm = [e["args"] for e in events if e.get("name") == "cycle model"]
 mhz = cm[0]["cycle_mhz"] if cm else 0
 check(cm and (len(sys.argv) < 3 or cm[0]["timing"] == sys.argv[2]),
@@ -51,8 +64,8 @@ by_job = {}
 for e in model:
     by_job.setdefault((e["pid"], e["args"]["job"]), []).append(e)
 for evs in by_job.values():
-    math = [(e["ts"], e["ts"] + e["dur"]) for e in evs if e["tid"] == 1 and e["dur"] > 0]
-    for c in (e for e in evs if e["tid"] == 2):
+    math = [(e["ts"], e["ts"] + e["dur"]) for e in evs if e["tid"] and (e["tid"] - 1) % 3 == 1 and e["dur"] > 0]
+    for c in (e for e in evs if e["tid"] and (e["tid"] - 1) % 3 == 2):
         if any(c["ts"] < m1 and m0 < c["ts"] + c["dur"] for m0, m1 in math):
             overlap += 1
 check(overlap > 0, "timeline: copies overlap math in modelled time (%d copy spans)" % overlap)
