@@ -9,7 +9,9 @@
  *                            end_ns - start_ns, default 2048^3
  *   bench-gemm pipeline      accel_gemm_desc TMA + WGMMA programs: serial (1 stage)
  *                            against the planned stages, intrawave and interwave, on a
- *                            memory-bound and a compute-bound FP8 shape (device time)
+ *                            memory-bound and a compute-bound FP8 shape, and the planned
+ *                            stages spread over the device's cores as a persistent grid
+ *                            (accel_gemm_plan_spread) (device time)
  *   bench-gemm tma           TMA load and store bandwidth: 64 KiB boxes through SRAM
  *                            over a 32 MiB tensor (device time)
  *   bench-gemm gemv          LLM-style GEMV through accel_gemm(): MXFP4 weights (E2M1,
@@ -40,7 +42,8 @@ static double now_ns(void)
 }
 
 /* Submit @prog @reps times; best device time (ns). */
-static double run_best(struct accel_device *dev, struct accel_prog *prog)
+static double run_best(struct accel_device *dev, struct accel_prog *prog,
+		       const struct accel_grid *grid)
 {
 	struct accel_bo *bo;
 	double best = 1e30;
@@ -50,7 +53,7 @@ static double run_best(struct accel_device *dev, struct accel_prog *prog)
 	for (int i = 0; i < reps; i++) {
 		struct accel_job_result r;
 
-		bench_job(dev, bo, accel_prog_size(prog), &r);
+		bench_job_grid(dev, bo, accel_prog_size(prog), grid, &r);
 		if (r.end_ns - r.start_ns < best)
 			best = r.end_ns - r.start_ns;
 	}
@@ -119,10 +122,12 @@ static void pipeline(struct accel_device *dev)
 		for (size_t i = 0; i < sa + sb; i++)
 			p[i] = (uint8_t)(0x30 + (i * 2654435761u >> 13) % 0x18) | (i & 0x80);
 		for (unsigned w = 0; w < 2; w++) {
-			for (int serial = 1; serial >= 0; serial--) {
+			for (int serial = 1; serial >= -1; serial--) {	/* -1: on the cores */
 				struct accel_gemm_desc d;
 				struct accel_gemm_plan pl;
+				struct accel_grid grid;
 				struct accel_prog *prog;
+				char kind[16];
 
 				accel_gemm_desc_init(&d);
 				d.m = m; d.n = n; d.k = k;
@@ -132,15 +137,21 @@ static void pipeline(struct accel_device *dev)
 				d.a = va; d.b = va + sa; d.d = va + sa + sb;
 				d.algo = ACCEL_GEMM_ALGO_PIPELINE;
 				d.sched = scheds[w];
-				d.stages = serial ? 1 : 0;
+				d.stages = serial == 1 ? 1 : 0;
 				die(accel_gemm_plan(&d, &pl), "plan");
+				if (serial < 0)
+					accel_gemm_plan_spread(&pl, &d,
+							       accel_device_info(dev)->num_cores);
+				grid.x = pl.grid_x;
+				grid.y = pl.grid_y;
 				die(accel_prog_new(&prog), "prog");
 				die(accel_prog_gemm_desc(prog, &d, &pl, accel_bo_map(maps),
 							 accel_bo_va(maps)), "build");
+				snprintf(kind, sizeof(kind), "grid%u", pl.grid_x * pl.grid_y);
 				printf("pipeline,%s-%ux%ux%u,%s-%s-%ustage,%.0f\n", shapes[s].name,
 				       m, n, k, w ? "interwave" : "intrawave",
-				       serial ? "serial" : "pipelined", pl.stages,
-				       run_best(dev, prog));
+				       serial > 0 ? "serial" : serial == 0 ? "pipelined" : kind,
+				       pl.stages, run_best(dev, prog, &grid));
 				fflush(stdout);
 				accel_prog_free(prog);
 			}
@@ -225,7 +236,7 @@ static void tma(struct accel_device *dev)
 			accel_prog_wait_group(prog, MXA_GROUP_COPY, 0);
 		}
 		printf("tma,%s,%u,%.0f\n", store ? "store" : "load", TMA_ROWS << 10,
-		       run_best(dev, prog));
+		       run_best(dev, prog, NULL));
 		fflush(stdout);
 		accel_prog_free(prog);
 	}

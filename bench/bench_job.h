@@ -20,13 +20,16 @@ static inline void die(int ret, const char *what)
 	}
 }
 
-/* Submit @bo's program (@bytes) on queue 0, wait; *@r: its result. Exit if it failed. */
-static inline void bench_job(struct accel_device *dev, struct accel_bo *bo, size_t bytes,
-			     struct accel_job_result *r)
+/*
+ * Submit @bo's program (@bytes) on queue 0 as @grid (NULL: one instance), wait; *@r:
+ * its result. Exit if it failed.
+ */
+static inline void bench_job_grid(struct accel_device *dev, struct accel_bo *bo, size_t bytes,
+				  const struct accel_grid *grid, struct accel_job_result *r)
 {
 	struct accel_job *job;
 
-	die(accel_submit(dev, 0, bo, 0, bytes, &job), "submit");
+	die(accel_submit_grid(dev, 0, bo, 0, bytes, grid, &job), "submit");
 	die(accel_wait(job, -1), "wait");
 	*r = *accel_job_result(job);
 	accel_job_free(job);
@@ -37,6 +40,12 @@ static inline void bench_job(struct accel_device *dev, struct accel_bo *bo, size
 		fprintf(stderr, BENCH_NAME ": %s\n", why);
 		exit(1);
 	}
+}
+
+static inline void bench_job(struct accel_device *dev, struct accel_bo *bo, size_t bytes,
+			     struct accel_job_result *r)
+{
+	bench_job_grid(dev, bo, bytes, NULL, r);
 }
 
 #endif
