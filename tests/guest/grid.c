@@ -2,8 +2,8 @@
 /*
  * Guest kselftest "grid": a job as a grid of instances (CTAs) on the device's cores.
  * Each instance finds its place with REG_CTA; the instances of a cluster run at the
- * same time (they meet at a semaphore that needs all of them), while a grid larger than
- * the cores runs in waves; the first failing instance is named in the result and
+ * same time (they meet at a semaphore that needs all of them), grids of two queues run
+ * side by side, while a grid larger than the cores runs in waves; the first failing instance is named in the result and
  * stops the placing of the rest; the grid's modelled cycles schedule its instances on
  * the cores; bad shapes are refused by libaccel and the driver with the limit named.
  * Clusters: distributed SRAM (an all-gather with TILE_STORE to peers), remote mbarrier
@@ -157,6 +157,43 @@ TEST_F(grid, a_cluster_runs_at_once)
 	ASSERT_EQ(0, self->r.status);
 	EXPECT_EQ(2 * n, self->r.instances);
 	EXPECT_EQ(2 * n, *sem);
+}
+
+/*
+ * Jobs of two queues run side by side on free cores: a 2-instance grid on queue 1
+ * and one on queue 0 each signal their own semaphore and wait for the other's to reach
+ * 2, which needs all four instances running at once.
+ */
+TEST_F(grid, two_queues_share_the_cores)
+{
+	const struct accel_grid g = { .x = 2 };
+	uint64_t sem_a = self->va + SEM_OFF, sem_b = self->va + SEM_OFF + 8;
+	struct accel_job *job[2];
+	struct accel_bo *bo[2];
+	struct accel_prog *p[2];
+
+	ASSERT_LE(4, self->cores);
+	memset(self->data + SEM_OFF, 0, 16);
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, accel_prog_new(&p[i]));
+		ASSERT_EQ(0, accel_prog_sem_signal(p[i], i ? sem_b : sem_a, 1, 1));
+		ASSERT_EQ(0, accel_prog_sem_wait(p[i], i ? sem_a : sem_b, 2, 5000000));
+		ASSERT_EQ(0, accel_bo_alloc(self->dev, 4096, &bo[i]));
+		ASSERT_EQ(0, accel_prog_upload(p[i], bo[i], 0));
+	}
+	ASSERT_LE(2, accel_device_info(self->dev)->num_queues);
+	ASSERT_EQ(0, accel_submit_grid(self->dev, 1, bo[0], 0, accel_prog_size(p[0]), &g, &job[0]));
+	ASSERT_EQ(0, accel_submit_grid(self->dev, 0, bo[1], 0, accel_prog_size(p[1]), &g, &job[1]));
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, accel_wait(job[i], 60ll * 1000000000));
+		EXPECT_EQ(0, accel_job_result(job[i])->status) TH_LOG("queue %d", 1 - i);
+		EXPECT_EQ(2, accel_job_result(job[i])->instances);
+		accel_job_free(job[i]);
+		accel_bo_free(bo[i]);
+		accel_prog_free(p[i]);
+	}
+	EXPECT_EQ(2, ((uint64_t *)(self->data + SEM_OFF))[0]);
+	EXPECT_EQ(2, ((uint64_t *)(self->data + SEM_OFF))[1]);
 }
 
 /*
