@@ -41,6 +41,19 @@ include bench/bench.mk
 include tests/fuzz/fuzz.mk
 include tests/stress/stress.mk
 
+# SANITIZE=1: the host programs built with AddressSanitizer and UBSan (any report ends
+# the program, leaks included); make check builds its C host tests so, under
+# $(BUILD)/san, and runs those (SAN_HOST_TESTS) in place of the plain ones.
+SAN_BUILD := $(BUILD)/san
+SAN_HOST_TESTS := $(patsubst $(BUILD)/%,$(SAN_BUILD)/%,$(KSFT_HOST_TESTS))
+ifdef SANITIZE
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+HOST_CFLAGS += $(SAN_FLAGS)
+ENGINE_CFLAGS += $(SAN_FLAGS)
+LIBACCEL_CFLAGS += $(SAN_FLAGS)
+endif
+
 # The test machinery's own test (needs QEMU, the kernel and the initramfs), and the
 # driver lint (checkpatch, W=1, sparse).
 HOST_SCRIPT_TESTS := tests/host/test-harness.sh tests/host/test-fuzz-device.sh \
@@ -118,8 +131,14 @@ $(BUILD)/initramfs.cpio.gz: $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS)
 
 # ---- tests ----
 check: $(GUEST_READY) $(ENGINE_GOLDEN_RUNNER) $(FUZZ_ASM) $(FUZZ_TMAP) \
-	$(FUZZ_ASM_CORPUS)/.seeded
-	@tests/run-check.sh $(BUILD) "$(HOST_TESTS) $(HOST_SCRIPT_TESTS)" "$(notdir $(GUEST_TESTS))"
+	$(FUZZ_ASM_CORPUS)/.seeded san-host-tests
+	@tests/run-check.sh $(BUILD) "$(filter-out $(KSFT_HOST_TESTS),$(HOST_TESTS)) \
+		$(SAN_HOST_TESTS) $(HOST_SCRIPT_TESTS)" "$(notdir $(GUEST_TESTS))"
+
+# The C host tests with ASan + UBSan (a make of their own: other flags, other folder).
+.PHONY: san-host-tests
+san-host-tests: | $(SETUP_STAMP)
+	@$(MAKE) -s --no-print-directory BUILD=$(SAN_BUILD) SANITIZE=1 $(SAN_HOST_TESTS)
 
 .PHONY: qemu-bin
 qemu-bin: | $(SETUP_STAMP)
