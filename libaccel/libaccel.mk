@@ -37,7 +37,7 @@ $(LIBACCEL_LIB): $(LIBACCEL_OBJS) $(LIBACCEL_ENGINE_OBJS)
 	$(AR) rcs $@ $^
 
 # Host tests: what works without a device (program encodings, error texts).
-LIBACCEL_TEST_NAMES := prog error asm tmap isa
+LIBACCEL_TEST_NAMES := prog error asm tmap isa mx-others
 LIBACCEL_HOST_TESTS := $(patsubst %,$(BUILD)/tests/host/test-libaccel-%,$(LIBACCEL_TEST_NAMES))
 HOST_TESTS += $(LIBACCEL_HOST_TESTS)
 
@@ -46,7 +46,9 @@ KSFT_HOST_TESTS += $(LIBACCEL_HOST_TESTS)
 
 $(BUILD)/tests/host/test-libaccel-%: tests/host/test-libaccel-%.c $(LIBACCEL_LIB) | $(KSFT_INC)/kselftest_harness.h
 	@mkdir -p $(dir $@)
-	$(CC) $(LIBACCEL_CFLAGS) $(ACCEL_KSFT_CFLAGS) -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
+	$(CC) $(LIBACCEL_CFLAGS) $(ACCEL_KSFT_CFLAGS) \
+		-DMXA_GOLDEN_DIR_DEFAULT='"$(abspath tests/golden/h200)"' -o $@ $< $(LIBACCEL_LIB) \
+		$(LIBACCEL_LDLIBS)
 
 # The demo, installed in the guest as /bin/accel-demo.
 ACCEL_DEMO := $(BUILD)/bin/accel-demo
