@@ -222,8 +222,9 @@ static int mxa_mbar_wait(MxaJob *job, uint64_t addr, uint32_t parity)
             now = m->phase & 0xffff;
             break;      /* the phase of that parity has completed */
         }
-        if (job->cluster->size > 1) {
-            /* peers may still arrive or multicast into it: only the timeout decides */
+        if (job->cluster->size > 1 &&
+            ctpop32(qatomic_read(&job->cluster->ended_mask)) < job->cluster->size - 1) {
+            /* running peers may still arrive or multicast into it: the timeout decides */
             if (get_clock() - start > (int64_t)core->dev->mbar_timeout_us * 1000) {
                 why = MXA_MBAR_ERR_TIMEOUT;
             }

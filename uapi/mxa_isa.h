@@ -580,9 +580,9 @@ static inline __u32 mxa_tensor_map_check(const struct mxa_tensor_map *m, __u64 *
 /* err_info of MXA_ERR_MBARRIER */
 #define MXA_MBAR_ERR_UNINIT	1	/* not initialised by MBAR_INIT */
 #define MXA_MBAR_ERR_ARRIVALS	2	/* more arrivals than the count */
-#define MXA_MBAR_ERR_DEADLOCK	3	/* waiting on a phase nothing can complete (an
-					 * instance alone in its cluster; in a
-					 * cluster peers may, so the timeout decides) */
+#define MXA_MBAR_ERR_DEADLOCK	3	/* waiting on a phase nothing can complete (in a
+					 * cluster: once every peer has ended; while
+					 * one runs it may, and the timeout decides) */
 #define MXA_MBAR_ERR_TX		4	/* transaction count out of range */
 #define MXA_MBAR_ERR_TIMEOUT	5	/* not completed within the mbar-timeout-us property
 					 * (MXA_REG_MBAR_TIMEOUT_US, default MXA_SEM_MAX_TIMEOUT_US) */

@@ -376,6 +376,30 @@ TEST_F(grid, a_peer_that_ends_fails_the_wait)
 	EXPECT_EQ(12 + 12 + 4, self->r.err_offset);	/* the CLUSTER_WAIT */
 }
 
+/*
+ * An MBAR_WAIT for a peer's arrival that will never come: rank 0 ends at once, rank 1
+ * arrives at its own barrier (count 2) and waits for rank 0's. Once every peer has
+ * ended nothing can complete the phase: MXA_MBAR_ERR_DEADLOCK at once, not a wait for
+ * the timeout.
+ */
+TEST_F(grid, a_wait_no_peer_can_complete_fails)
+{
+	const struct accel_grid g = { .x = 2, .cluster_x = 2 };
+	struct accel_prog *p = self->prog;
+
+	ASSERT_EQ(0, accel_prog_reg_cta(p, 1, MXA_SREG_CLUSTER_CTARANK, 1));
+	ASSERT_EQ(0, accel_prog_mbar_init(p, 0x100, 2));
+	ASSERT_EQ(0, accel_prog_loop(p, 0, 1));		/* rank 1 only */
+	ASSERT_EQ(0, accel_prog_mbar_arrive(p, 0x100, 0));
+	ASSERT_EQ(0, accel_prog_mbar_wait(p, 0x100, 0, 0));
+	ASSERT_EQ(0, accel_prog_endloop(p));
+	ASSERT_EQ(0, run_grid(self, &g));
+	EXPECT_EQ(MXA_ERR_MBARRIER, self->r.error);
+	EXPECT_EQ(MXA_MBAR_ERR_DEADLOCK, self->r.err_info);
+	EXPECT_EQ(1, self->r.err_instance);
+	EXPECT_EQ(12 + 12 + 12 + 12, self->r.err_offset);	/* the MBAR_WAIT */
+}
+
 /* A cluster address of a rank the cluster does not have. */
 TEST_F(grid, dsmem_outside_the_cluster)
 {
