@@ -31,34 +31,30 @@
  * costs were fitted together (bench/h200/fit-model.py, rounded) on 7 of the 11 shapes
  * of pipeline.csv's GEMMs and judged on the others (Documentation/device.rst).
  */
+/*
+ * What both presets share: the control commands' nominal costs, the synchronous tile,
+ * CVT and GEMM rates, and the engines (COPY nominal; TMA and WGMMA the H200's, fitted).
+ */
+#define MXA_TIMING_SHARED                                                        \
+    .nop = 1, .reg = 1, .loop = 1, .timestamp = 8, .fence_write = 16, .sem = 16, \
+    .mma = 8, .tile_setup = 16, .tile_bytes_per_cycle = 128, .cvt_setup = 8,     \
+    .cvt_elems_per_cycle = 64, .gemm_macs_per_cycle = 2048, .gemm_base = 1,      \
+    .tmm_macs_per_cycle = 8192, .tmm_base = 8,                                   \
+    .copy_setup = 32, .copy_bytes_per_cycle = 64,                                \
+    .tma_box_setup = 40, .tma_row_cycles_x4 = 3, .tma_bytes_per_cycle = 95,      \
+    .tma_latency = 100, .wgmma_busy_base = 4, .wgmma_latency_base = 123
+
+/* What differs: the clock and the command processor's issue, group and mbarrier costs. */
 static const MxaTiming mxa_timing_presets[] = {
     {
-        .name = "mxa", .cycle_mhz = 1000,
-        .nop = 1, .reg = 1, .loop = 1, .group = 1, .group_wait = 0, .timestamp = 8,
-        .fence_write = 16, .sem = 16, .mbar = 2, .mbar_wait = 0, .async_issue = 4,
-        .mma_issue = 4, .mma = 8,
-        .tile_setup = 16, .tile_bytes_per_cycle = 128, .cvt_setup = 8,
-        .cvt_elems_per_cycle = 64,
-        .gemm_macs_per_cycle = 2048, .gemm_base = 1, .tmm_macs_per_cycle = 8192,
-        .tmm_base = 8,
-        .copy_setup = 32, .copy_bytes_per_cycle = 64,
-        .tma_box_setup = 40, .tma_row_cycles_x4 = 3, .tma_bytes_per_cycle = 95,
-        .tma_latency = 100,
-        .wgmma_busy_base = 4, .wgmma_latency_base = 123,
+        .name = "mxa", .cycle_mhz = 1000, MXA_TIMING_SHARED,
+        .group = 1, .group_wait = 0, .mbar = 2, .mbar_wait = 0, .async_issue = 4,
+        .mma_issue = 4,
     },
     {
-        .name = "h200", .cycle_mhz = 1980,
-        .nop = 1, .reg = 1, .loop = 1, .group = 30, .group_wait = 77, .timestamp = 8,
-        .fence_write = 16, .sem = 16, .mbar = 25, .mbar_wait = 25, .async_issue = 48,
-        .mma_issue = 22, .mma = 8,
-        .tile_setup = 16, .tile_bytes_per_cycle = 128, .cvt_setup = 8,
-        .cvt_elems_per_cycle = 64,
-        .gemm_macs_per_cycle = 2048, .gemm_base = 1, .tmm_macs_per_cycle = 8192,
-        .tmm_base = 8,
-        .copy_setup = 32, .copy_bytes_per_cycle = 64,
-        .tma_box_setup = 40, .tma_row_cycles_x4 = 3, .tma_bytes_per_cycle = 95,
-        .tma_latency = 100,
-        .wgmma_busy_base = 4, .wgmma_latency_base = 123,
+        .name = "h200", .cycle_mhz = 1980, MXA_TIMING_SHARED,
+        .group = 30, .group_wait = 77, .mbar = 25, .mbar_wait = 25, .async_issue = 48,
+        .mma_issue = 22,
     },
 };
 
