@@ -44,14 +44,14 @@ static const char *const accel_job_errors[] = {
 	[MXA_ERR_OPERAND_HAZARD] = "SRAM operand of a pending WGMMA overwritten before the WAIT_GROUP that covers it",
 };
 
+/* Entry @i of a table of texts indexed by a code, or @other for a code it lacks. */
+#define REASON(table, i, other) \
+	((size_t)(i) < sizeof(table) / sizeof((table)[0]) && (table)[i] ? (table)[i] : (other))
+
 const char *accel_strerror(int err)
 {
-	if (err > 0) {
-		if ((size_t)err < sizeof(accel_job_errors) / sizeof(accel_job_errors[0]) &&
-		    accel_job_errors[err])
-			return accel_job_errors[err];
-		return "unknown job error";
-	}
+	if (err > 0)
+		return REASON(accel_job_errors, err, "unknown job error");
 	switch (err) {
 	case 0:
 		return "success";
@@ -133,8 +133,7 @@ static void accel_badop_text(uint32_t info, uint64_t value, char *buf, size_t le
 		[MXA_OPERAND_SCALES] = "scales", [MXA_OPERAND_A] = "A", [MXA_OPERAND_B] = "B",
 	};
 	uint32_t reason = MXA_BADOP_REASON(info), operand = MXA_BADOP_OPERAND(info);
-	const char *why = reason < sizeof(reasons) / sizeof(reasons[0]) && reasons[reason] ?
-			  reasons[reason] : "unknown reason";
+	const char *why = REASON(reasons, reason, "unknown reason");
 
 	if (operand == MXA_OPERAND_A || operand == MXA_OPERAND_B)	/* descriptors */
 		snprintf(buf, len, "%s = 0x%" PRIx64 ": %s", operands[operand], value, why);
@@ -185,8 +184,7 @@ int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 			[MXA_TMAP_DIMS] = "dims", [MXA_TMAP_STRIDES] = "strides",
 			[MXA_TMAP_RESERVED] = "a reserved field",
 		};
-		const char *f = r->err_info < sizeof(fields) / sizeof(fields[0]) &&
-				fields[r->err_info] ? fields[r->err_info] : "?";
+		const char *f = REASON(fields, r->err_info, "?");
 
 		snprintf(why, sizeof(why), "%s (map at 0x%" PRIx64 ", field %u: %s)",
 			 accel_strerror((int)r->error), r->err_addr, r->err_info, f);
@@ -198,10 +196,9 @@ int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 						       "used after it ended",
 			[MXA_CLUSTER_ERR_OUTSIDE] = "a cluster address of no instance of the cluster",
 			[MXA_CLUSTER_ERR_TIMEOUT] = "CLUSTER_WAIT waited longer than the device's "
-						    "mbar_timeout_us",
+						    "mbar-timeout-us",
 		};
-		const char *why_c = r->err_info < sizeof(reasons) / sizeof(reasons[0]) &&
-				    reasons[r->err_info] ? reasons[r->err_info] : "?";
+		const char *why_c = REASON(reasons, r->err_info, "?");
 
 		if (r->err_info == MXA_CLUSTER_ERR_PEER_ENDED)
 			snprintf(why, sizeof(why), "%s: %s (rank %" PRIu64 ")",
@@ -239,8 +236,7 @@ int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 			   r->err_info == MXA_BLOCK_ERR_ORDER;
 
 		snprintf(why, sizeof(why), "%s: %s%s%s", accel_strerror((int)r->error),
-			 r->err_info < sizeof(reasons) / sizeof(reasons[0]) && reasons[r->err_info] ?
-			 reasons[r->err_info] : "unknown reason",
+			 REASON(reasons, r->err_info, "unknown reason"),
 			 part && r->err_addr < 7 ? ": " : "",
 			 part && r->err_addr < 7 ? parts[r->err_addr] : "");
 	} else if (r->error == MXA_ERR_MBARRIER) {
@@ -253,8 +249,7 @@ int accel_job_explain(const struct accel_job_result *r, char *buf, size_t len)
 		};
 
 		snprintf(why, sizeof(why), "%s at SRAM 0x%" PRIx64 ": %s", accel_strerror((int)r->error),
-			 r->err_addr, r->err_info < sizeof(reasons) / sizeof(reasons[0]) &&
-			 reasons[r->err_info] ? reasons[r->err_info] : "unknown reason");
+			 r->err_addr, REASON(reasons, r->err_info, "unknown reason"));
 	} else if (r->error == MXA_ERR_BAD_REGISTER) {
 		snprintf(why, sizeof(why), "%s (info %u)", accel_strerror((int)r->error),
 			 r->err_info);
