@@ -391,7 +391,6 @@ void mxa_launch_instance_end(MxaLaunch *l, const MxaJob *job, uint32_t cta);
 /* mxa_core.c */
 void mxa_core_create(MxaState *s, unsigned i);
 void mxa_core_fini(MxaCore *core);
-void mxa_core_run_instance(MxaJob *job);
 int mxa_cluster_arrive(MxaJob *job);
 int mxa_cluster_wait(MxaJob *job);
 MxaCore *mxa_sram_owner(MxaJob *job, uint64_t *addr, uint64_t len, uint64_t align);

@@ -189,7 +189,7 @@ MxaCore *mxa_sram_owner(MxaJob *job, uint64_t *addr, uint64_t len, uint64_t alig
 }
 
 /* Run one instance: bind its context, fetch and run the program, drain its engines. */
-void mxa_core_run_instance(MxaJob *job)
+static void mxa_core_run_instance(MxaJob *job)
 {
     uint32_t size = job->desc.prog_size;
     uint32_t *prog;
