@@ -87,9 +87,9 @@ qemu:
 # The stamp exists once packages, kernel and headers are in place, so `make check` on a
 # set-up machine never calls apt. Bump SETUP_REV when the setup scripts gain a step
 # (2: sparse and checkpatch for the driver lint; 3: the headers' Makefile points into the
-# cache, not /usr/src; 4: clang and libFuzzer for make fuzz-asm), so set-up machines run
-# them again.
-SETUP_REV := 4
+# cache, not /usr/src; 4: clang and libFuzzer for make fuzz-asm; 5: libelf and libssl
+# headers for the debug guest kernel), so set-up machines run them again.
+SETUP_REV := 5
 SETUP_STAMP := $(MXA_CACHE)/setup-$(KVER)-r$(SETUP_REV).stamp
 $(SETUP_STAMP):
 	@scripts/setup-packages.sh
@@ -102,7 +102,7 @@ ensure-setup: | $(SETUP_STAMP)
 # includes the setup stamp: GNU make first remakes a missing included file (that runs
 # the setup) and then reads every makefile again, so what the setup installed (packages
 # for pkg-config, the kernel and kselftest headers) is seen, with no second make.
-GUEST_GOALS := check demo vm-test bench bench-gemm bench-submit fuzz-driver stress
+GUEST_GOALS := check demo vm-test debug-guest bench bench-gemm bench-submit fuzz-driver stress
 ifneq ($(filter $(GUEST_GOALS),$(MAKECMDGOALS)),)
 -include $(SETUP_STAMP)
 MAKEFLAGS += --silent
@@ -123,6 +123,30 @@ $(BUILD)/driver/mxa.ko: $(DRIVER_SRCS) | $(KDIR)/Makefile
 	@$(MAKE) -s -C $(KDIR) M=$(TOP) modules
 	@mkdir -p $(dir $@) && cp driver/mxa.ko $@
 
+# ---- the debug guest kernel (KASAN, lockdep, UBSAN, kmemleak, fault injection) ----
+# Built once from linux-source-6.12 into the cache (scripts/build-debug-kernel.sh);
+# mxa.ko is built for it from a copy of the sources under $(BUILD)/debug, so that its
+# objects never mix with those of the Debian-kernel build in driver/.
+DEBUG_BUILD := $(BUILD)/debug
+DEBUG_KO := $(DEBUG_BUILD)/mxa.ko
+DEBUG_INITRD := $(DEBUG_BUILD)/initramfs.cpio.gz
+.PHONY: debug-kernel debug-guest
+debug-kernel: | $(SETUP_STAMP)
+	@scripts/build-debug-kernel.sh >/dev/null
+$(DEBUG_KO): $(DRIVER_SRCS) scripts/debug-kernel.config | debug-kernel
+	@echo "  KBUILD  mxa.ko (debug kernel)"
+	@kobj=$$(scripts/build-debug-kernel.sh) && stage=$(abspath $(DEBUG_BUILD))/src && \
+		rm -rf $$stage && mkdir -p $$stage/driver && cp Kbuild $$stage/ && \
+		cp driver/*.c driver/*.h driver/Kbuild $$stage/driver/ && cp -r uapi $$stage/ && \
+		$(MAKE) -s -C $$kobj M=$$stage modules && cp $$stage/driver/mxa.ko $@
+$(DEBUG_INITRD): $(DEBUG_KO) $(GUEST_TESTS) $(GUEST_PROGS) tests/vm/mkinitramfs.sh tests/vm/init.sh
+	@MXA_GUEST_EXTRA_MODULES= tests/vm/mkinitramfs.sh $@ $(DEBUG_KO) $(GUEST_TESTS) $(GUEST_PROGS)
+# The whole guest suite on the debug kernel (make check does this too).
+debug-guest: $(GUEST_READY) $(DEBUG_INITRD)
+	@MXA_GUEST_KERNEL=$$(scripts/build-debug-kernel.sh)/arch/x86/boot/bzImage \
+		MXA_INITRD=$(DEBUG_INITRD) $(BOOT_GUEST) --log $(BUILD)/guest-debug-console.log \
+		$(if $(TESTS),--tests "$(TESTS)",--tests "$(notdir $(GUEST_TESTS))")
+
 # ---- guest image ----
 initramfs: $(BUILD)/initramfs.cpio.gz
 $(BUILD)/initramfs.cpio.gz: $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS) \
@@ -130,7 +154,7 @@ $(BUILD)/initramfs.cpio.gz: $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS)
 	@tests/vm/mkinitramfs.sh $@ $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS)
 
 # ---- tests ----
-check: $(GUEST_READY) $(ENGINE_GOLDEN_RUNNER) $(FUZZ_ASM) $(FUZZ_TMAP) \
+check: $(GUEST_READY) $(DEBUG_INITRD) $(ENGINE_GOLDEN_RUNNER) $(FUZZ_ASM) $(FUZZ_TMAP) \
 	$(FUZZ_ASM_CORPUS)/.seeded san-host-tests
 	@tests/run-check.sh $(BUILD) "$(filter-out $(KSFT_HOST_TESTS),$(HOST_TESTS)) \
 		$(SAN_HOST_TESTS) $(HOST_SCRIPT_TESTS)" "$(notdir $(GUEST_TESTS))"

@@ -13,7 +13,8 @@ PKGS=(build-essential pkg-config ninja-build flex bison python3 python3-venv
       liburing-dev libdrm-dev libopenblas-dev
       qemu-system-data seabios
       bc pahole gnuplot-nox sparse
-      clang libclang-rt-14-dev)
+      clang libclang-rt-14-dev
+      libelf-dev libssl-dev)
 
 changed=0
 src_list=/etc/apt/sources.list.d/mxa-trixie-src.sources

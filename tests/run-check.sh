@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make check: host tests, the guest kselftests in five TCG guests, the cycle model
-# against the H200 in a sixth; one TAP stream in $BUILD/check.tap and one summary line.
+# make check: host tests, the guest kselftests in five TCG guests and once more on the
+# debug kernel (KASAN, lockdep, UBSAN, kmemleak, fault injection), the cycle model against
+# the H200 in a seventh; one TAP stream in $BUILD/check.tap and one summary line.
 # usage: run-check.sh BUILD "host tests" "guest tests"
 #
 # Nothing can pass by not running: each results directory lists the binaries expected to
@@ -72,6 +73,12 @@ boot guest-timeline "tma async grid" --device-args "timeline=$(realpath -m "$bui
 echo $? >"$tapdir/guest-timeline/timeline.rc"
 echo timeline >>"$tapdir/guest-timeline/EXPECTED"
 
+mxa_step "guest tests on the debug kernel: KASAN, lockdep, UBSAN, kmemleak, fault injection (console log: $build/guest-debug-console.log)"
+kobj=$("$(dirname "$0")/../scripts/build-debug-kernel.sh")
+MXA_GUEST_KERNEL="$kobj/arch/x86/boot/bzImage" MXA_INITRD="$build/debug/initramfs.cpio.gz" \
+	boot guest-debug "$guest_tests"
+require guest-debug stress stress.kernel_fault_injection_in_the_driver "debug-kernel boot"
+
 mxa_step "the cycle model against the H200: bench-model with -device mxa,timing=h200 (console log: $build/guest-model-console.log)"
 mkdir -p "$tapdir/guest-model"
 echo model >"$tapdir/guest-model/EXPECTED"
@@ -84,4 +91,4 @@ mxa_step "results ($build/check.tap)"
 exec "$(dirname "$0")/tap-merge.py" "$build/check.tap" host="$tapdir/host" guest="$tapdir/guest" \
 	guest-hopper="$tapdir/guest-hopper" guest-2dev="$tapdir/guest-2dev" \
 	guest-limits="$tapdir/guest-limits" guest-timeline="$tapdir/guest-timeline" \
-	guest-model="$tapdir/guest-model"
+	guest-debug="$tapdir/guest-debug" guest-model="$tapdir/guest-model"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Host test of the test machinery itself (TAP 13): the TAP merger counts failures,
-# crashes and skips correctly, and the VM harness reports a failing guest program and
-# kills a hung guest. Needs the QEMU binary, kernel and initramfs that `make check`
+# crashes and skips correctly, the VM harness reports a failing guest program, kills a
+# hung guest and tells injected allocation failures from kernel problems. Needs the QEMU binary, kernel and initramfs that `make check`
 # builds first (paths from scripts/mxa-env.sh and $MXA_BUILD).
 set -u
 . "$(dirname "$0")/../../scripts/mxa-env.sh"
@@ -18,7 +18,7 @@ expect() { # description command... ; passes when the command succeeds
 	if "$@" >"$work/out" 2>&1; then tap ok "$d"; else tap not-ok "$d"; sed 's/^/# /' "$work/out" | tail -20; fi
 }
 echo "TAP version 13"
-echo "1..15"
+echo "1..18"
 
 # --- tap-merge.py ---
 mkdir -p "$work/t1"
@@ -64,11 +64,31 @@ for broken in "$work/qemu-kills-harness" "$work/no-such-qemu"; do
 	rc=$?
 	expect "run-check: guest runs broken by $(basename "$broken") make it exit non-zero" test "$rc" != 0
 	expect "run-check: ... and every guest binary of every boot counts as failed" \
-		sh -c "grep -qx '0 passed, 20 failed' '$work/rc.out' &&
+		sh -c "grep -qx '0 passed, 24 failed' '$work/rc.out' &&
+		       grep -q 'guest-debug/bo: never reported' '$work/rc.out' &&
 		       grep -q 'bench-model reported no kernel' '$work/rc.out' &&
 		       grep -q 'guest/bo: never reported' '$work/rc.out' &&
 		       grep -q 'guest-2dev/prime: never reported' '$work/rc.out'"
 done
+
+# --- run-guest.py: the kernel-log scan (no guest needed) ---
+scan() { # log lines on stdin; prints "bad excused"
+	python3 -c 'import sys, importlib.util as u
+s = u.spec_from_file_location("rg", sys.argv[1]); m = u.module_from_spec(s); s.loader.exec_module(m)
+bad, excused = m.kernel_problems(sys.stdin.read().splitlines()); print(len(bad), excused)' \
+		"$top/tests/vm/run-guest.py"
+}
+alloc_fail='[ 1.0] mxa-stress: page allocation failure: order:0, mode:0xcc0(GFP_KERNEL)
+[ 1.0] Call Trace:
+[ 1.0]  </TASK>'
+expect "run-guest: an injected allocation failure between the mxa-kfault markers is excused" \
+	test "$(printf '[ 0.9] mxa-kfault: armed\n%s\n[ 1.1] mxa-kfault: disarmed\n' "$alloc_fail" | scan)" = "0 1"
+expect "run-guest: the same report outside the markers fails the boot" \
+	test "$(printf '%s\n[ 0.9] mxa-kfault: armed\n[ 1.1] mxa-kfault: disarmed\n' "$alloc_fail" | scan)" = "1 0"
+expect "run-guest: KASAN, lockdep, kmemleak and debug-objects reports fail it, injected or not" \
+	test "$(printf '%s\n' 'mxa-kfault: armed' 'BUG: KASAN: slab-use-after-free in mxa_job_free' \
+		'WARNING: possible circular locking dependency detected' \
+		'kmemleak: 2 new suspected memory leaks' 'ODEBUG: free active (active state 0)' | scan)" = "4 0"
 
 # --- run-guest.py ---
 vm() { "$top/tests/vm/boot-guest.sh" "$@"; }

@@ -3,7 +3,8 @@
  * mxa-stress: concurrency stress and fault injection in the guest
  * (Documentation/hardening.rst).
  *
- *   mxa-stress [--seconds N] [--procs K] [--threads T] [--faults] [--seed S]
+ *   mxa-stress [--seconds N] [--procs K] [--threads T] [--faults]
+ *              [--kernel-faults PERCENT] [--seed S]
  *   mxa-stress --reload N
  *
  * K processes x T threads, each thread with its own libaccel device handle (a handle
@@ -22,6 +23,14 @@
  *
  * At the end the driver's debugfs counters (bos, contexts, jobs) must be back to their
  * values before the run.
+ *
+ * With --kernel-faults the kernel's own fault injection (failslab, fail_page_alloc,
+ * fail_usercopy; tests/stress/kfault.h) fails the driver's allocations and user copies
+ * in the workers' calls, at random: each round opens the device, allocates its BOs,
+ * submits a batch, waits and frees it all, and every call may fail, but only cleanly,
+ * with -ENOMEM or -EFAULT. A job the driver accepted must still end with exact
+ * results; nothing may leak (the debugfs counters; the guest's kmemleak scan). It
+ * fails unless every attribute injected failures. Needs the debug guest kernel.
  *
  * --reload N: N times rmmod mxa, insmod /lib/modules/mxa.ko, run one checked job;
  * counters back to zero after each load.
@@ -46,6 +55,7 @@
 
 #include "accel.h"
 #include "drm/mxa_accel.h"
+#include "kfault.h"
 #include "mxa_counters.h"
 #include "mxa_isa.h"
 
@@ -69,6 +79,8 @@ struct shared {
 	uint64_t faults_injected;
 	uint64_t hangs, mmu_faults, kills, ring_closes, rmmod_refused;
 	uint64_t fault_errors;
+	uint64_t kf_refused[3];		/* clean errors: -ENOMEM, -EFAULT, other -errno */
+	uint64_t kf_rounds, kf_lost;
 };
 static struct shared *sh;
 
@@ -279,6 +291,127 @@ out:
 	return NULL;
 }
 
+/* ---- kernel fault injection (--kernel-faults) ---- */
+
+/*
+ * A call under kernel faults may fail with -ENOMEM or -EFAULT; BO creation also with
+ * -ENOSPC, shmem's answer when the inode of the BO's file cannot be allocated
+ * (__shmem_get_inode()).
+ */
+static int kf_errors_only(int ret, int slot, const char *call)
+{
+	if (!ret)
+		return 0;
+	if (ret == -ENOSPC && !strcmp(call, "accel_bo_alloc()"))
+		ret = -ENOMEM;	/* counted with the allocation failures */
+	__atomic_fetch_add(&sh->kf_refused[ret == -ENOMEM ? 0 : ret == -EFAULT ? 1 : 2], 1,
+			   __ATOMIC_RELAXED);
+	if (ret != -ENOMEM && ret != -EFAULT) {
+		if (sh->bad[slot]++ < 5)
+			printf("mxa-stress: a kernel fault ended %s with %d, %s (not -ENOMEM or -EFAULT)\n",
+			       call, ret, accel_strerror(ret));
+	}
+	return ret;
+}
+
+/* One round with make-it-fail set around every call into the driver. */
+static void kf_round(struct thread_arg *t, uint64_t *rng)
+{
+	struct accel_job *jobs[BATCH] = { 0 };
+	struct accel_bo *data = NULL, *progs = NULL;
+	struct accel_prog *prog = NULL;
+	struct accel_device *dev;
+	struct slot slots[BATCH];
+	int n = 1 + rnd_next(rng) % BATCH, i, ret, s = t->slot_idx;
+	char why[160];
+
+	kfault_self(1);
+	ret = accel_open(NULL, t->mode, &dev);
+	kfault_self(0);
+	if (kf_errors_only(ret, s, "accel_open()"))
+		return;
+	kfault_self(1);
+	ret = accel_bo_alloc(dev, BATCH * SLOT_BYTES, &data);
+	ret = ret ?: accel_bo_alloc(dev, BATCH * 4096, &progs);
+	kfault_self(0);
+	if (kf_errors_only(ret, s, "accel_bo_alloc()") || accel_prog_new(&prog))
+		goto out;
+	for (i = 0; i < n; i++) {
+		unsigned int q = rnd_next(rng) % accel_device_info(dev)->num_queues;
+
+		if (prepare(prog, data, i, &slots[i], rng) ||
+		    accel_prog_upload(prog, progs, i * 4096)) {
+			sh->bad[s]++;
+			break;
+		}
+		kfault_self(1);
+		ret = accel_submit(dev, q, progs, i * 4096, accel_prog_size(prog), &jobs[i]);
+		kfault_self(0);
+		if (kf_errors_only(ret, s, "accel_submit()"))
+			break;
+	}
+	for (i = 0; i < n && jobs[i]; i++) {
+		const struct accel_job_result *r;
+
+		kfault_self(1);
+		ret = accel_wait(jobs[i], 60 * 1000000000ll);
+		kfault_self(0);
+		if (kf_errors_only(ret, s, "accel_wait()")) {
+			int first = ret;
+
+			ret = accel_wait(jobs[i], 60 * 1000000000ll);	/* it still runs */
+			/*
+			 * uapi.rst, WAIT: a result the DRM core could not copy back (-EFAULT)
+			 * after the job had ended is lost with its id.
+			 */
+			if (first == -EFAULT && ret == -ENOENT) {
+				__atomic_fetch_add(&sh->kf_lost, 1, __ATOMIC_RELAXED);
+				continue;
+			}
+		}
+		r = accel_job_result(jobs[i]);
+		if (!ret && t->mode == ACCEL_SUBMIT_URING &&
+		    (r->status == -ENOMEM || r->status == -EFAULT)) {
+			/* io_uring: the command itself was refused, seen when reaped */
+			kf_errors_only(r->status, s, "an io_uring submission");
+		} else if (ret || r->status) {
+			accel_job_explain(r, why, sizeof(why));
+			if (sh->bad[s]++ < 5)
+				printf("mxa-stress: an accepted job failed (wait %d, status %d): %s\n",
+				       ret, r->status, why);
+		} else if (check(data, i, &slots[i], why, sizeof(why))) {
+			if (sh->bad[s]++ < 5)
+				printf("mxa-stress: wrong result under kernel faults: %s\n", why);
+		} else {
+			sh->jobs[s]++;
+			if (t->mode == ACCEL_SUBMIT_URING)
+				sh->uring_jobs[s]++;
+		}
+	}
+out:
+	kfault_self(1);
+	for (i = 0; i < BATCH; i++)
+		accel_job_free(jobs[i]);
+	accel_prog_free(prog);
+	accel_bo_free(progs);
+	accel_bo_free(data);
+	accel_close(dev);
+	kfault_self(0);
+	__atomic_fetch_add(&sh->kf_rounds, 1, __ATOMIC_RELAXED);
+}
+
+static void *thread_kfault(void *p)
+{
+	struct thread_arg *t = p;
+	uint64_t rng = t->seed | 1;
+
+	while (!sh->stop)
+		kf_round(t, &rng);
+	return NULL;
+}
+
+static int kernel_faults;
+
 static void process_main(int proc, int threads, uint64_t seed)
 {
 	struct thread_arg args[MAX_THREADS];
@@ -289,7 +422,8 @@ static void process_main(int proc, int threads, uint64_t seed)
 		args[i].slot_idx = proc * MAX_THREADS + i;
 		args[i].mode = (proc + i) % 2 ? ACCEL_SUBMIT_URING : ACCEL_SUBMIT_IOCTL;
 		args[i].seed = seed + 7919 * i;
-		pthread_create(&tids[i], NULL, thread_main, &args[i]);
+		pthread_create(&tids[i], NULL, kernel_faults ? thread_kfault : thread_main,
+			       &args[i]);
 	}
 	for (i = 0; i < threads; i++)
 		pthread_join(tids[i], NULL);
@@ -614,6 +748,7 @@ int main(int argc, char **argv)
 		{ "procs", required_argument, 0, 'p' },
 		{ "threads", required_argument, 0, 't' },
 		{ "faults", no_argument, 0, 'f' },
+		{ "kernel-faults", required_argument, 0, 'k' },
 		{ "seed", required_argument, 0, 'S' },
 		{ "reload", required_argument, 0, 'r' },
 		{ 0 }
@@ -628,7 +763,7 @@ int main(int argc, char **argv)
 	char dir[512];
 	int64_t t0;
 
-	while ((opt = getopt_long(argc, argv, "s:p:t:fS:r:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:p:t:fk:S:r:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			seconds = atof(optarg);
@@ -642,6 +777,9 @@ int main(int argc, char **argv)
 		case 'f':
 			faults = 1;
 			break;
+		case 'k':
+			kernel_faults = atoi(optarg);	/* percent */
+			break;
 		case 'S':
 			seed = strtoull(optarg, NULL, 0);
 			break;
@@ -649,7 +787,7 @@ int main(int argc, char **argv)
 			setvbuf(stdout, NULL, _IOLBF, 0);
 			return reload(atoi(optarg));
 		default:
-			fprintf(stderr, "usage: %s [--seconds N] [--procs K] [--threads T] [--faults] [--seed S] | --reload N\n",
+			fprintf(stderr, "usage: %s [--seconds N] [--procs K] [--threads T] [--faults] [--kernel-faults PERCENT] [--seed S] | --reload N\n",
 				argv[0]);
 			return 2;
 		}
@@ -672,9 +810,23 @@ int main(int argc, char **argv)
 		old_timeout = mxa_get_job_timeout(dir);
 		mxa_set_job_timeout(dir, FAULT_TIMEOUT_MS);
 	}
-	printf("mxa-stress: seed %llu, %d processes x %d threads (ioctl and io_uring), %u queues%s, %.0f s\n",
+	if (kernel_faults) {
+		char why[256];
+
+		long none[KFAULT_N];
+
+		if (kernel_faults < 1 || kernel_faults > 100 ||
+		    kfault_arm("mxa", kernel_faults, why, sizeof(why))) {
+			kfault_disarm(none);
+			printf("mxa-stress: --kernel-faults %d: %s\n", kernel_faults,
+			       kernel_faults < 1 || kernel_faults > 100 ? "a percentage, 1 to 100" : why);
+			return 2;
+		}
+	}
+	printf("mxa-stress: seed %llu, %d processes x %d threads (ioctl and io_uring), %u queues%s%s, %.0f s\n",
 	       (unsigned long long)seed, procs, threads, nq,
-	       faults ? ", with fault injection" : "", seconds);
+	       faults ? ", with fault injection" : "",
+	       kernel_faults ? ", with kernel fault injection in mxa.ko" : "", seconds);
 	t0 = now_ns();
 	for (i = 0; i < procs; i++) {
 		pids[i] = fork();
@@ -697,6 +849,21 @@ int main(int argc, char **argv)
 			printf("mxa-stress: process %d ended with status %#x\n", i, status);
 			bad++;
 		}
+	}
+	if (kernel_faults) {
+		long injected[KFAULT_N];
+
+		kfault_disarm(injected);
+		printf("mxa-stress: kernel faults injected in mxa.ko's calls: failslab %ld, fail_page_alloc %ld, fail_usercopy %ld, in %llu rounds; calls refused with -ENOMEM %llu, -EFAULT %llu, other %llu; results lost to a failed copy-out %llu\n",
+		       injected[0], injected[1], injected[2], (unsigned long long)sh->kf_rounds,
+		       (unsigned long long)sh->kf_refused[0], (unsigned long long)sh->kf_refused[1],
+		       (unsigned long long)sh->kf_refused[2], (unsigned long long)sh->kf_lost);
+		for (i = 0; i < KFAULT_N; i++)
+			if (injected[i] <= 0) {
+				printf("mxa-stress: %s injected no failure into mxa.ko\n",
+				       kfault_names[i]);
+				bad++;
+			}
 	}
 	leaked = !mxa_counters_settle(dir, &before, &after, 60);
 	if (old_timeout >= 0)

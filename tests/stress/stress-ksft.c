@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Guest kselftest "stress": short runs of the driver fuzzer (/bin/fuzz-driver) and of
- * the concurrency stress with fault injection and rmmod/insmod cycles (/bin/mxa-stress);
+ * the concurrency stress with fault injection, the kernel's fault injection in the driver
+ * (debug guest kernel) and rmmod/insmod cycles (/bin/mxa-stress);
  * each checks results and the driver's debugfs counters itself and exits non-zero on a
  * wrong result or a leak. The long runs are make fuzz-driver and make stress
  * (Documentation/hardening.rst).
@@ -10,6 +11,7 @@
 
 #include <stdio.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "mxa_counters.h"
@@ -72,6 +74,21 @@ TEST_F_TIMEOUT(stress, procs_threads_ioctl_uring_with_faults, 120)
 	char *argv[] = { "/bin/mxa-stress", "--seconds", "10", "--procs", "2", "--threads", "2",
 			 "--faults", NULL };
 
+	EXPECT_EQ(0, run(argv));
+}
+
+/*
+ * The kernel's own fault injection in mxa.ko's allocations and user copies (the debug
+ * guest kernel has it; Debian's has not): every call fails cleanly or works, accepted
+ * jobs end exact, nothing leaks.
+ */
+TEST_F_TIMEOUT(stress, kernel_fault_injection_in_the_driver, 240)
+{
+	char *argv[] = { "/bin/mxa-stress", "--seconds", "15", "--procs", "2", "--threads", "2",
+			 "--kernel-faults", "3", NULL };
+
+	if (access("/sys/kernel/debug/failslab", F_OK))
+		SKIP(return, "the kernel has no fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS): the debug-kernel boot runs this");
 	EXPECT_EQ(0, run(argv));
 }
 

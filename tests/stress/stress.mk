@@ -26,7 +26,7 @@ $(FUZZ_DRIVER): tests/fuzz/fuzz-driver.c tests/fuzz/fuzz_rand.h tests/stress/mxa
 	@mkdir -p $(dir $@)
 	$(CC) $(STRESS_CFLAGS) -static -o $@ $< -luring
 
-$(MXA_STRESS): tests/stress/mxa-stress.c tests/stress/mxa_counters.h $(LIBACCEL_LIB) $(LIBACCEL_HDRS)
+$(MXA_STRESS): tests/stress/mxa-stress.c tests/stress/mxa_counters.h tests/stress/kfault.h $(LIBACCEL_LIB) $(LIBACCEL_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STRESS_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
 

@@ -50,6 +50,15 @@ if [ -n "$run" ]; then
 	done </tmp/run.list
 	echo "# MXA-RUN-END $rc"
 fi
+# The debug kernel's kmemleak: two scans (an object whose contents changed since the
+# last scan is not reported yet), then every object nothing references.
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan >/sys/kernel/debug/kmemleak
+	echo scan >/sys/kernel/debug/kmemleak
+	echo "# MXA-KMEMLEAK-BEGIN"
+	cat /sys/kernel/debug/kmemleak
+	echo "# MXA-KMEMLEAK-END"
+fi
 echo "# MXA-DMESG-BEGIN"
 dmesg
 echo "# MXA-DMESG-END"

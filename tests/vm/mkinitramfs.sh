@@ -11,7 +11,7 @@ moddir="$kroot/lib/modules/$MXA_KVER"
 [ -d "$moddir" ] || mxa_die "no modules in $moddir: run scripts/fetch-kernel.sh"
 [ -f "$moddir/modules.dep" ] || depmod -b "$kroot" "$MXA_KVER"
 
-stage="$MXA_BUILD/initramfs"
+stage="$out.d"
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,tmp,tests,lib/modules}
 cp /bin/busybox "$stage/bin/busybox"
@@ -29,7 +29,7 @@ add_module() { # path relative to $moddir
 	done
 	order+=("$rel")
 }
-extra_modules=${MXA_GUEST_EXTRA_MODULES:-configfs null_blk}
+extra_modules=${MXA_GUEST_EXTRA_MODULES-configfs null_blk}
 for name in $(modinfo -F depends "$mxa_ko" | tr ',' ' ') $extra_modules; do
 	rel=$(awk -v n="$name" '{ p = $1; sub(/:$/, "", p); f = p; sub(/.*\//, "", f); sub(/\.ko.*/, "", f);
 		gsub(/-/, "_", f); m = n; gsub(/-/, "_", m); if (f == m) { print p; exit } }' "$moddir/modules.dep")
