@@ -258,6 +258,13 @@ static int mxa_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(52));
 	if (ret)
 		return ret;
+	/*
+	 * The device MMU maps page by page: a scatterlist segment may be as long as
+	 * the BO. Without this the DMA API's 64 KiB default applies, and dma-debug
+	 * reports every longer segment the shmem helper makes (found by the debug
+	 * guest kernel: a 128 KiB BO).
+	 */
+	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
 
 	if (pci_resource_len(pdev, 0) < MXA_BAR0_SIZE) {
 		dev_err(&pdev->dev, "BAR0 too small\n");
