@@ -36,9 +36,16 @@ static int accel_query_device(struct accel_device *dev)
 	drmVersionPtr ver;
 	int ret;
 
+	/*
+	 * drmGetVersion() says only NULL: its ioctl's errno tells a node that is no DRM
+	 * device (-ENOTTY: -ENODEV here) from a call that failed for want of memory
+	 * (found under the debug kernel's fault injection, reported as "not an MXA
+	 * device").
+	 */
+	errno = 0;
 	ver = drmGetVersion(dev->fd);
 	if (!ver)
-		return -ENODEV;
+		return errno == ENOMEM || errno == EFAULT || errno == EINTR ? -errno : -ENODEV;
 	if (!ver->name || strcmp(ver->name, "mxa") != 0) {
 		drmFreeVersion(ver);
 		return -ENODEV;
