@@ -93,7 +93,8 @@ TEST_F(bo, vas_do_not_overlap)
 		mxa_bo_free(self->fd, &bos[i]);
 }
 
-TEST_F(bo, create_close_many)
+/* (120 s: the debug guest kernel takes about 20 ms a round) */
+TEST_F_TIMEOUT(bo, create_close_many, 120)
 {
 	struct drm_mxa_bo_create c;
 	int i;
