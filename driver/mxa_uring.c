@@ -158,8 +158,9 @@ static void mxa_uring_wait_task_done(struct io_uring_cmd *cmd, unsigned int issu
 	int res = w->res;
 	u64 group_id = w->group_id;
 
-	mxa_uring_wait_free(w);
+	/* Off io_uring's cancel list first, then free: see mxa_uring_wait_group(). */
 	io_uring_cmd_done(cmd, res, group_id, issue_flags);
+	mxa_uring_wait_free(w);
 }
 
 /*
@@ -376,8 +377,14 @@ static int mxa_uring_wait_group(struct io_uring_cmd *cmd, struct drm_file *file,
 	w->state = MXA_WAIT_CLAIMED;
 	ret = w->res;
 	spin_unlock_irq(&w->lock);
-	mxa_uring_wait_free(w);
+	/*
+	 * The command is cancelable: until io_uring_cmd_done() takes it off the cancel
+	 * list (under the ring's lock), a cancel may run and read pdu->wait, so @w is
+	 * freed only after it (KASAN on the debug guest kernel: a use after free in
+	 * mxa_uring_cancel() from io_ring_exit_work when @w was freed first).
+	 */
 	io_uring_cmd_done(cmd, ret, group_id, issue_flags);
+	mxa_uring_wait_free(w);
 	return -EIOCBQUEUED;
 
 done:
