@@ -18,6 +18,18 @@ static const char *const simd_names[] = { "portable", "avx2", "avx512" };
 
 static atomic_int simd_cap = -1;	/* -1: not read from the environment yet */
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+
+/* CPUID.1:ECX.F16C (clang 14's __builtin_cpu_supports() does not know "f16c"). */
+static int cpu_has_f16c(void)
+{
+	unsigned int a, b, c, d;
+
+	return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
+}
+#endif
+
 static enum mxe_simd cpu_detect(void)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -28,7 +40,7 @@ static enum mxe_simd cpu_detect(void)
 		__builtin_cpu_init();
 		v = MXE_SIMD_PORTABLE;
 		if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-		    __builtin_cpu_supports("f16c")) {
+		    cpu_has_f16c()) {
 			v = MXE_SIMD_AVX2;
 			/* the Skylake-X set; libgcc also checks that the OS
 			 * saves the zmm state */
