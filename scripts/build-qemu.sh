@@ -8,13 +8,18 @@
 set -euo pipefail
 . "$(dirname "$0")/mxa-env.sh"
 
-# MXA_QEMU_FLAVOR=asan builds a second QEMU with AddressSanitizer and UBSan (for
-# make fuzz-device), linked as qemu-system-x86_64-asan; its build dir is keyed apart.
+# MXA_QEMU_FLAVOR=asan builds a second QEMU with AddressSanitizer and UBSan, linked as
+# qemu-system-x86_64-asan; MXA_QEMU_FLAVOR=fuzz builds QEMU's libFuzzer binary with clang,
+# ASan and UBSan and the mxa target (tests/fuzz/mxa_qemu_fuzz.c), linked as
+# qemu-fuzz-x86_64 (make fuzz-device). Each flavor's build dir is keyed apart.
 flavor_flags=
+target=qemu-system-x86_64
 case "${MXA_QEMU_FLAVOR:-}" in
 "") ;;
 asan) flavor_flags="--enable-asan --enable-ubsan" ;;
-*) mxa_die "unknown MXA_QEMU_FLAVOR '$MXA_QEMU_FLAVOR' (known: asan)" ;;
+fuzz) flavor_flags="--cc=clang --cxx=clang++ --objcc=clang --enable-fuzzing --enable-asan --enable-ubsan"
+      target=qemu-fuzz-x86_64 ;;
+*) mxa_die "unknown MXA_QEMU_FLAVOR '$MXA_QEMU_FLAVOR' (known: asan, fuzz)" ;;
 esac
 CONFIGURE=(--python=/usr/bin/python3 --target-list=x86_64-softmmu --without-default-features
 	--enable-tcg --enable-fdt=system --disable-install-blobs --disable-docs
@@ -72,6 +77,18 @@ while IFS= read -r f; do
 	esac
 done < <(cd "$srcdir/hw/mxa" && find . -type f | sed 's|^\./||')
 
+# The mxa target of QEMU's fuzzing framework (built only when it is configured with
+# --enable-fuzzing): the target, the generator it shares with fuzz-device, the uAPI.
+fuzzdir="$srcdir/tests/qtest/fuzz"
+sync_file "$MXA_TOP/tests/fuzz/mxa_qemu_fuzz.c" "$fuzzdir/mxa_fuzz.c"
+for f in fuzz_rand.h fuzz_device_gen.h; do sync_file "$MXA_TOP/tests/fuzz/$f" "$fuzzdir/mxa/$f"; done
+while IFS= read -r f; do
+	sync_file "$MXA_TOP/uapi/$f" "$fuzzdir/mxa/$f"
+done < <(cd "$MXA_TOP/uapi" && find . -type f -name '*.h' | sed 's|^\./||')
+grep -q "mxa_fuzz.c" "$fuzzdir/meson.build" ||
+	sed -i "s/^specific_fuzz_ss.add(files('generic_fuzz.c'))\$/&\nspecific_fuzz_ss.add(files('mxa_fuzz.c'))/" "$fuzzdir/meson.build"
+grep -q "mxa_fuzz.c" "$fuzzdir/meson.build" || mxa_die "could not add the mxa fuzz target to QEMU's tests/qtest/fuzz/meson.build"
+
 # engine/meson.build: the engine's sources as listed in engine.mk (minus test-only files).
 engine_srcs=$(make -s --no-print-directory -C "$MXA_TOP" -f qemu-device/engine/engine.mk \
 	engine-print-srcs)
@@ -101,9 +118,9 @@ fi
 # ninja decides what is stale (QEMU regenerates qemu-version.h every time; that is cheap).
 # Its full output goes to a log; the terminal gets "[n/total]" progress and errors.
 log="$bdir/mxa-build.log"
-steps=$(ninja -C "$bdir" -n qemu-system-x86_64 2>/dev/null | grep -c '^\[' || true)
-[ "$steps" -gt 20 ] && mxa_step "building qemu-system-x86_64: $steps steps (the first build takes ~5 min on 2 cores)"
-ninja -C "$bdir" -j "$(nproc)" qemu-system-x86_64 >"$log" 2>&1 &
+steps=$(ninja -C "$bdir" -n "$target" 2>/dev/null | grep -c '^\[' || true)
+[ "$steps" -gt 20 ] && mxa_step "building $target: $steps steps (the first build takes ~5 min on 2 cores)"
+ninja -C "$bdir" -j "$(nproc)" "$target" >"$log" 2>&1 &
 ninja_pid=$!
 while kill -0 "$ninja_pid" 2>/dev/null; do
 	sleep 2
@@ -115,6 +132,9 @@ if ! wait "$ninja_pid"; then
 	grep -aE -B2 -A12 'error|FAILED' "$log" | head -60 >&2
 	mxa_die "QEMU build failed (log: $log)"
 fi
-link="$qroot/qemu-system-x86_64${MXA_QEMU_FLAVOR:+-$MXA_QEMU_FLAVOR}"
-ln -sfn "$bdir/qemu-system-x86_64" "$link"
+case "${MXA_QEMU_FLAVOR:-}" in
+fuzz) link="$qroot/$target" ;;
+*) link="$qroot/qemu-system-x86_64${MXA_QEMU_FLAVOR:+-$MXA_QEMU_FLAVOR}" ;;
+esac
+ln -sfn "$bdir/$target" "$link"
 echo "$link"

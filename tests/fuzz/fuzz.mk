@@ -1,6 +1,11 @@
 # fuzz.mk - fuzzing (issue: hardening). Included by the top-level Makefile.
-#   make fuzz-device SECONDS=N   fuzz the device for N seconds through qtest against a
-#                                QEMU built with AddressSanitizer + UBSan (built once)
+#   make fuzz-device SECONDS=N   coverage-guided fuzzing of the device inside QEMU's own
+#                                fuzzing framework (qemu-fuzz-x86_64 --fuzz-target=mxa:
+#                                libFuzzer, clang, ASan + UBSan; built once), seeded with
+#                                fuzz-device's inputs; the corpus grows in
+#                                $(BUILD)/fuzz/device-corpus
+#   make fuzz-device-qtest SECONDS=N   the random (not coverage-guided) fuzz-device
+#                                through qtest against a QEMU built with ASan + UBSan
 #   make fuzz-asm SECONDS=N      libFuzzer (coverage guided, clang, ASan + UBSan) on
 #                                libaccel's assembler and disassembler, round trips as the
 #                                oracle; the corpus grows in $(BUILD)/fuzz/asm-corpus
@@ -11,7 +16,8 @@
 FUZZ_DEVICE := $(BUILD)/tests/fuzz-device
 FUZZ_SECONDS := $(if $(SECONDS),$(SECONDS),60)
 
-$(FUZZ_DEVICE): tests/fuzz/fuzz-device.c tests/fuzz/fuzz_rand.h $(wildcard uapi/*.h)
+$(FUZZ_DEVICE): tests/fuzz/fuzz-device.c tests/fuzz/fuzz_device_gen.h tests/fuzz/fuzz_rand.h \
+		$(wildcard uapi/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
@@ -42,7 +48,7 @@ $(FUZZ_ASM_CORPUS)/.seeded: $(wildcard libaccel/examples/*.s)
 	@for s in $^; do { printf '\000'; cat "$$s"; } >$(dir $@)/seed-$$(basename $$s); done
 	@touch $@
 
-.PHONY: fuzz-device qemu-asan fuzz-asm fuzz-tmap
+.PHONY: fuzz-device fuzz-device-qtest qemu-asan qemu-fuzz fuzz-asm fuzz-tmap
 fuzz-asm: $(FUZZ_ASM) $(FUZZ_ASM_CORPUS)/.seeded
 	$(FUZZ_ASM) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
 		-artifact_prefix=$(BUILD)/fuzz/ \
@@ -51,11 +57,26 @@ fuzz-asm: $(FUZZ_ASM) $(FUZZ_ASM_CORPUS)/.seeded
 qemu-asan: | $(SETUP_STAMP)
 	@MXA_QEMU_FLAVOR=asan scripts/build-qemu.sh >/dev/null
 
-fuzz-device: $(FUZZ_DEVICE) qemu-asan
+fuzz-device-qtest: $(FUZZ_DEVICE) qemu-asan
 	@mkdir -p $(BUILD)/fuzz
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		$(FUZZ_DEVICE) --qemu $(MXA_CACHE)/qemu/qemu-system-x86_64-asan \
 		--seconds $(FUZZ_SECONDS) $(if $(SEED),--seed $(SEED))
+
+# QEMU's libFuzzer binary with the mxa target (tests/fuzz/mxa_qemu_fuzz.c).
+QEMU_FUZZ := $(MXA_CACHE)/qemu/qemu-fuzz-x86_64
+qemu-fuzz: | $(SETUP_STAMP)
+	@MXA_QEMU_FLAVOR=fuzz scripts/build-qemu.sh >/dev/null
+
+# Its seeds: fuzz-device's first 200 inputs of seed 1, as the byte streams rnd() reads.
+FUZZ_DEVICE_SEEDS := $(BUILD)/fuzz/device-seeds
+$(FUZZ_DEVICE_SEEDS)/.seeded: $(FUZZ_DEVICE)
+	@rm -rf $(dir $@) && mkdir -p $(dir $@)
+	@$(FUZZ_DEVICE) --write-seeds $(dir $@) --inputs 200 --seed 1 >/dev/null
+	@touch $@
+
+fuzz-device: qemu-fuzz $(FUZZ_DEVICE_SEEDS)/.seeded
+	@tests/fuzz/run-qemu-fuzz.sh $(FUZZ_SECONDS) $(BUILD)/fuzz/device-corpus $(FUZZ_DEVICE_SEEDS)
 
 fuzz-tmap: $(FUZZ_TMAP)
 	@mkdir -p $(BUILD)/fuzz/tmap-corpus

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_rand.h - the fuzzers' random numbers (xorshift64, seeded by setting rng_state
- * to an odd value, so a seed replays a run), biased to edge values, and random
- * commands of the ISA table.
+ * to an odd value, so a seed replays a run; or, with FUZZ_RAND_BYTES, a libFuzzer
+ * input), biased to edge values, and random commands of the ISA table.
  */
 #ifndef FUZZ_RAND_H
 #define FUZZ_RAND_H
@@ -11,7 +11,38 @@
 
 #include "mxa_isa_table.h"
 
+#ifdef FUZZ_RAND_BYTES
+/*
+ * Coverage-guided fuzzers: rnd() reads the fuzzer's input, 8 bytes a call
+ * (little-endian), and 0 once the input is used up; fuzz_rand_bytes() sets the input.
+ * A seeded xorshift run is the input made of its outputs (fuzz-device --write-seeds).
+ */
+#include <string.h>
+
+static const uint8_t *rng_bytes;
+static size_t rng_left;
+
+static inline void fuzz_rand_bytes(const uint8_t *data, size_t size)
+{
+	rng_bytes = data;
+	rng_left = size;
+}
+
+static inline uint64_t rnd(void)
+{
+	uint64_t x = 0;
+	size_t n = rng_left < 8 ? rng_left : 8;
+
+	memcpy(&x, rng_bytes, n);
+	rng_bytes += n;
+	rng_left -= n;
+	return x;
+}
+#else
 static uint64_t rng_state;
+#ifdef FUZZ_RAND_RECORD
+static void fuzz_rand_record(uint64_t x);	/* the includer's: sees every output */
+#endif
 
 static inline uint64_t rnd(void)
 {
@@ -20,8 +51,12 @@ static inline uint64_t rnd(void)
 	x ^= x << 13;
 	x ^= x >> 7;
 	x ^= x << 17;
+#ifdef FUZZ_RAND_RECORD
+	fuzz_rand_record(x);
+#endif
 	return rng_state = x;
 }
+#endif
 
 static inline uint64_t rnd_below(uint64_t n)
 {

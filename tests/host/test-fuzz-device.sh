@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Short device fuzzing run for make check (TAP): random MMIO, rings, page tables and
-# programs through qtest must neither crash nor hang QEMU. The long run, against an
-# ASan/UBSan QEMU, is `make fuzz-device SECONDS=N`. Then the deterministic scenarios
-# (fuzz-device --scenario): each reproduces a finding that random inputs did not reach.
+# Short device fuzzing runs for make check (TAP): random MMIO, rings, page tables and
+# programs through qtest must neither crash nor hang QEMU; then the deterministic
+# scenarios (fuzz-device --scenario), each reproducing a finding that random inputs did
+# not reach; then a short coverage-guided run of the mxa target in QEMU's own fuzzing
+# framework (ASan + UBSan, seeded with fuzz-device's inputs). The long runs are
+# `make fuzz-device SECONDS=N` (coverage guided) and `make fuzz-device-qtest SECONDS=N`.
 . "$(dirname "$0")/../../scripts/mxa-env.sh"
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 secs=${MXA_FUZZ_CHECK_SECONDS:-20}
 if out=$("$MXA_BUILD/tests/fuzz-device" --qemu "$MXA_CACHE/qemu/qemu-system-x86_64" \
 	--seconds "$secs" 2>&1); then
@@ -41,4 +43,15 @@ scenario 3 tlb-barrier "-global mxa.x-dma-delay-us=300000" \
 # of generations missed the run in flight there.
 scenario 4 tlb-barrier "-global mxa.x-dma-delay-us=300000 -global mxa.x-tlb-gen=0xfffffffffffffffa" \
 	"the same across the TLB generation's wrap"
+# The coverage-guided target, from its seeds alone (a fresh corpus each time).
+csecs=${MXA_FUZZ_CHECK_COVERAGE_SECONDS:-30}
+corpus="$MXA_BUILD/fuzz/device-corpus-check"
+rm -rf "$corpus"
+if out=$("$(dirname "$0")/../fuzz/run-qemu-fuzz.sh" "$csecs" "$corpus" "$MXA_BUILD/fuzz/device-seeds" 2>&1); then
+	echo "ok 5 $(echo "$out" | tail -n1)"
+else
+	echo "$out" | tail -n 30 | sed 's/^/# /'
+	echo "not ok 5 the coverage-guided mxa target found a problem (input in $MXA_BUILD/fuzz/)"
+	fail=1
+fi
 exit ${fail:-0}
