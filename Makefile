@@ -19,6 +19,10 @@ KSFT_INC := $(MXA_CACHE)/ksft/$(KSRC_VERSION)/include
 
 # Scripts see the same build folder (scripts/mxa-env.sh reads MXA_BUILD).
 export MXA_BUILD := $(abspath $(BUILD))
+# The debug guest kernel's mxa.ko and initramfs (its part below; stress.mk uses them).
+DEBUG_BUILD := $(BUILD)/debug
+DEBUG_KO := $(DEBUG_BUILD)/mxa.ko
+DEBUG_INITRD := $(DEBUG_BUILD)/initramfs.cpio.gz
 # Boots a guest with this checkout's QEMU, kernel and initramfs (run-guest.py options follow).
 BOOT_GUEST := tests/vm/boot-guest.sh
 # What a goal that boots a guest needs built (its prerequisites; see GUEST_GOALS).
@@ -127,9 +131,6 @@ $(BUILD)/driver/mxa.ko: $(DRIVER_SRCS) | $(KDIR)/Makefile
 # Built once from linux-source-6.12 into the cache (scripts/build-debug-kernel.sh);
 # mxa.ko is built for it from a copy of the sources under $(BUILD)/debug, so that its
 # objects never mix with those of the Debian-kernel build in driver/.
-DEBUG_BUILD := $(BUILD)/debug
-DEBUG_KO := $(DEBUG_BUILD)/mxa.ko
-DEBUG_INITRD := $(DEBUG_BUILD)/initramfs.cpio.gz
 .PHONY: debug-kernel debug-guest
 debug-kernel: | $(SETUP_STAMP)
 	@scripts/build-debug-kernel.sh >/dev/null

@@ -8,6 +8,7 @@
 #   make stress SECONDS=N        K processes x T threads (PROCS=K THREADS=T) of checked
 #                                ioctl and io_uring jobs with fault injection, then
 #                                RELOADS rmmod/insmod cycles (default 100)
+#   KERNEL=debug                 either on the debug guest kernel (kmemleak at the end)
 # Short runs of both are the guest kselftest "stress" in make check.
 
 FUZZ_DRIVER := $(BUILD)/bin/fuzz-driver
@@ -36,15 +37,20 @@ $(STRESS_KSFT): tests/stress/stress-ksft.c tests/stress/mxa_counters.h tests/gue
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_TEST_CFLAGS) -Itests/stress -static -o $@ $<
 
-STRESS_RUN = $(BOOT_GUEST) --timeout $$(($(STRESS_SECONDS) + 900))
+# KERNEL=debug: the run boots the debug guest kernel (KASAN, lockdep, kmemleak, fault
+# injection; the Makefile's "debug guest kernel" part), whose /init ends with a kmemleak
+# scan that fails the run on any unreferenced object.
+STRESS_KERNEL_READY := $(if $(filter debug,$(KERNEL)),$(DEBUG_INITRD))
+STRESS_RUN = $(if $(filter debug,$(KERNEL)),MXA_GUEST_KERNEL=$$(scripts/build-debug-kernel.sh)/arch/x86/boot/bzImage \
+	MXA_INITRD=$(DEBUG_INITRD)) $(BOOT_GUEST) --timeout $$(($(STRESS_SECONDS) * 3 + 900))
 
 .PHONY: fuzz-driver stress
-fuzz-driver: $(GUEST_READY)
+fuzz-driver: $(GUEST_READY) $(STRESS_KERNEL_READY)
 	@mkdir -p $(BUILD)/fuzz
 	@$(STRESS_RUN) --log $(BUILD)/fuzz/driver-console.log --raw \
 		--run "/bin/fuzz-driver --seconds $(STRESS_SECONDS) --workers $(WORKERS) $(if $(SEED),--seed $(SEED))"
 
-stress: $(GUEST_READY)
+stress: $(GUEST_READY) $(STRESS_KERNEL_READY)
 	@mkdir -p $(BUILD)/stress
 	@$(STRESS_RUN) --log $(BUILD)/stress/console.log --raw \
 		--run "/bin/mxa-stress --seconds $(STRESS_SECONDS) --procs $(PROCS) --threads $(THREADS) --faults $(if $(SEED),--seed $(SEED))" \
