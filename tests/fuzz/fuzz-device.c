@@ -37,10 +37,7 @@
 #include "mxa_regs.h"
 #include "fuzz_rand.h"
 
-#define BAR0		0xe0000000ull	/* where we place BAR0 */
-#define BAR1		0xe0100000ull	/* MSI-X table */
 #define RAM_SIZE	(64ull << 20)
-#define RAM_BASE	0x100000ull	/* our allocations in guest RAM */
 #define HANG_SECONDS	30
 
 static pid_t qemu_pid = -1;
@@ -174,30 +171,6 @@ static void memwrite(uint64_t addr, const void *buf, size_t len)
 		p += chunk;
 		len -= chunk;
 	}
-}
-
-static uint32_t pci_cfg_addr(int dev, int reg)
-{
-	return 0x80000000u | (dev << 11) | (reg & 0xfc);
-}
-
-static int find_and_enable_device(void)
-{
-	for (int dev = 0; dev < 32; dev++) {
-		outl(0xcf8, pci_cfg_addr(dev, 0));
-		if (inl(0xcfc) == (MXA_PCI_DEVICE_ID << 16 | MXA_PCI_VENDOR_ID)) {
-			outl(0xcf8, pci_cfg_addr(dev, 0x10));	/* BAR0 */
-			outl(0xcfc, (uint32_t)BAR0);
-			outl(0xcf8, pci_cfg_addr(dev, 0x14));	/* BAR1 (64-bit) */
-			outl(0xcfc, (uint32_t)BAR1);
-			outl(0xcf8, pci_cfg_addr(dev, 0x18));
-			outl(0xcfc, 0);
-			outl(0xcf8, pci_cfg_addr(dev, 0x04));	/* memory + bus master */
-			outl(0xcfc, 0x6);
-			return dev;
-		}
-	}
-	return -1;
 }
 
 static void start_qemu(const char *qemu, const char *extra)

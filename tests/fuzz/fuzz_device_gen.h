@@ -7,9 +7,9 @@
  * (tests/fuzz/mxa_qemu_fuzz.c, rnd() the fuzzer's bytes), so that a seed of the one is
  * an input of the other.
  *
- * The includer defines, before including this file: BAR0 (where BAR0 is mapped),
- * RAM_BASE, and the accessors writel(addr, v), readl(addr) and
- * memwrite(addr, buf, len) on guest physical addresses.
+ * The includer defines, before including this file, the accessors writel(addr, v),
+ * readl(addr) and memwrite(addr, buf, len) on guest physical addresses and
+ * outl(port, v), inl(port) on I/O ports.
  */
 #ifndef FUZZ_DEVICE_GEN_H
 #define FUZZ_DEVICE_GEN_H
@@ -19,6 +19,35 @@
 
 #include "fuzz_rand.h"
 #include "mxa_regs.h"
+
+#define BAR0		0xe0000000ull	/* where the fuzzers place BAR0 */
+#define BAR1		0xe0100000ull	/* MSI-X table */
+#define RAM_BASE	0x100000ull	/* their allocations in guest RAM */
+
+static uint32_t pci_cfg_addr(int dev, int reg)
+{
+	return 0x80000000u | (dev << 11) | (reg & 0xfc);
+}
+
+/* Find the mxa on PCI bus 0, map its BARs, enable memory and bus mastering: its slot or -1. */
+static int find_and_enable_device(void)
+{
+	for (int dev = 0; dev < 32; dev++) {
+		outl(0xcf8, pci_cfg_addr(dev, 0));
+		if (inl(0xcfc) == (MXA_PCI_DEVICE_ID << 16 | MXA_PCI_VENDOR_ID)) {
+			outl(0xcf8, pci_cfg_addr(dev, 0x10));	/* BAR0 */
+			outl(0xcfc, (uint32_t)BAR0);
+			outl(0xcf8, pci_cfg_addr(dev, 0x14));	/* BAR1 (64-bit) */
+			outl(0xcfc, (uint32_t)BAR1);
+			outl(0xcf8, pci_cfg_addr(dev, 0x18));
+			outl(0xcfc, 0);
+			outl(0xcf8, pci_cfg_addr(dev, 0x04));	/* memory + bus master */
+			outl(0xcfc, 0x6);
+			return dev;
+		}
+	}
+	return -1;
+}
 
 /* ---- structures in guest RAM ---- */
 

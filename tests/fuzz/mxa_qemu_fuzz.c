@@ -30,9 +30,6 @@
 #include "mxa/mxa_regs.h"
 #include "mxa/fuzz_rand.h"
 
-#define BAR0		0xe0000000ull
-#define BAR1		0xe0100000ull
-#define RAM_BASE	0x100000ull
 #define SETTLE_US	5000
 
 static QTestState *qts;
@@ -52,31 +49,17 @@ static void memwrite(uint64_t addr, const void *buf, size_t len)
 	qtest_memwrite(qts, addr, buf, len);
 }
 
+static void outl(uint16_t port, uint32_t v)
+{
+	qtest_outl(qts, port, v);
+}
+
+static uint32_t inl(uint16_t port)
+{
+	return qtest_inl(qts, port);
+}
+
 #include "mxa/fuzz_device_gen.h"
-
-static uint32_t pci_cfg_addr(int dev, int reg)
-{
-	return 0x80000000u | (dev << 11) | (reg & 0xfc);
-}
-
-static bool enable_pci(void)
-{
-	for (int dev = 0; dev < 32; dev++) {
-		qtest_outl(qts, 0xcf8, pci_cfg_addr(dev, 0));
-		if (qtest_inl(qts, 0xcfc) != (MXA_PCI_DEVICE_ID << 16 | MXA_PCI_VENDOR_ID))
-			continue;
-		qtest_outl(qts, 0xcf8, pci_cfg_addr(dev, 0x10));
-		qtest_outl(qts, 0xcfc, (uint32_t)BAR0);
-		qtest_outl(qts, 0xcf8, pci_cfg_addr(dev, 0x14));
-		qtest_outl(qts, 0xcfc, (uint32_t)BAR1);
-		qtest_outl(qts, 0xcf8, pci_cfg_addr(dev, 0x18));
-		qtest_outl(qts, 0xcfc, 0);
-		qtest_outl(qts, 0xcf8, pci_cfg_addr(dev, 0x04));
-		qtest_outl(qts, 0xcfc, 0x6);	/* memory + bus master */
-		return true;
-	}
-	return false;
-}
 
 /* Up to SETTLE_US for every queue to consume its ring and go idle (or stop). */
 static void settle(void)
@@ -102,7 +85,7 @@ static void settle(void)
 static void mxa_fuzz(QTestState *s, const unsigned char *data, size_t size)
 {
 	qts = s;
-	if (!enable_pci()) {
+	if (find_and_enable_device() < 0) {
 		fprintf(stderr, "mxa fuzz target: no mxa device on PCI bus 0\n");
 		abort();
 	}
