@@ -18,7 +18,7 @@
  *                            E8M0 scales) against BF16 activations and MX-FP8 weights
  *                            against MX-E4M3 ones, M = 1, 8, 32, N = K = 4096, 8192,
  *                            default numerics (device time; "gemv,TYPE-MxNxK,device,ns")
- * Options after the mode: --reps N (default 3).
+ * Options after the mode: --reps N (default 3); gemv also --m M (only that M).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +32,7 @@
 #include "bench_job.h"
 
 static int reps = 3;
+static unsigned only_m;	/* gemv --m: only this M */
 
 static double now_ns(void)
 {
@@ -261,6 +262,8 @@ static void gemv(struct accel_device *dev)
 				struct accel_gemm g = { 0 };
 				double devt = 1e30;
 
+				if (only_m && ms[mi] != only_m)
+					continue;
 				GEMV_DESC(g, ms[mi], nk, fp8, va, l, 0);
 				for (int i = 0; i < reps; i++) {
 					struct accel_job_result r;
@@ -288,6 +291,8 @@ int main(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--reps") && i + 1 < argc)
 			reps = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--m") && i + 1 < argc)
+			only_m = (unsigned)atoi(argv[++i]);
 		else if (nsz < 3)
 			sz[nsz++] = (uint32_t)atoi(argv[i]);
 	}

@@ -505,10 +505,35 @@ static inline MemTxResult mxa_dma_write(MxaState *s, uint64_t addr, const void *
     return mxa_dma_rw(s, addr, (void *)buf, len, true);
 }
 
+/* The RAM section a stream of in-place reads last met (mxa_dma_host_page()). */
+typedef struct MxaRamCache {
+    uint64_t base, len;
+    const uint8_t *host;
+} MxaRamCache;
+const uint8_t *mxa_dma_host_page(MxaState *s, MxaRamCache *c, uint64_t addr);
+
 /* mxa_mmu.c */
 int mxa_mmu_bind(MxaJob *job);
 int mxa_va_read(MxaJob *job, uint64_t va, void *buf, uint64_t len);
 int mxa_va_write(MxaJob *job, uint64_t va, const void *buf, uint64_t len);
+
+/*
+ * A matrix read in place from guest memory, row by row (the GEMM command's weights):
+ * between mxa_va_window_open() and mxa_va_window_close() the job is in flight for the
+ * TLB barrier and the RCU read lock is held, so the rows' host addresses that
+ * mxa_va_rows_map() gives stay valid; no other DMA of the job's thread meanwhile.
+ */
+typedef struct MxaRows {
+    const uint8_t **row;    /* each row's host address */
+    uint8_t *bounce;        /* copies of the rows that cross a discontiguity */
+    uint64_t bounced;       /* how many, each row_bytes */
+    uint64_t charged;       /* bytes counted in the device's host-memory budget */
+} MxaRows;
+uint64_t mxa_va_window_open(MxaJob *job);
+void mxa_va_window_close(MxaJob *job);
+int mxa_va_rows_map(MxaJob *job, uint64_t gen, MxaRows *m, uint64_t va, uint64_t rows,
+                    uint64_t row_bytes, uint64_t ld);
+void mxa_va_rows_free(MxaJob *job, MxaRows *m);
 bool mxa_tlb_busy(MxaState *s);
 void mxa_tlb_bump(MxaState *s);
 

@@ -46,3 +46,31 @@ MemTxResult mxa_dma_rw(MxaState *s, uint64_t addr, void *buf, uint64_t len, bool
     }
     return MEMTX_OK;
 }
+
+/*
+ * The host address of the RAM page at @addr for reading in place (an operand the
+ * engine streams without a copy), or NULL when it is not directly accessible RAM. The
+ * caller holds the RCU read lock from the first call until it is done with the
+ * pointers, so the RAM cannot be unplugged or remapped meanwhile. @c remembers the
+ * last section found: the next pages of a stream are mostly in it, and a lookup in the
+ * memory map per 4 KiB page cost as much as a fifth of a GEMV's math.
+ */
+const uint8_t *mxa_dma_host_page(MxaState *s, MxaRamCache *c, uint64_t addr)
+{
+    AddressSpace *as = pci_get_address_space(PCI_DEVICE(s));
+    hwaddr xlat, l;
+    MemoryRegion *mr;
+
+    if (addr - c->base < c->len && c->len - (addr - c->base) >= MXA_PAGE_SIZE) {
+        return c->host + (addr - c->base);
+    }
+    l = UINT64_MAX - addr;      /* as far as the section goes */
+    mr = address_space_translate(as, addr, &xlat, &l, false, MEMTXATTRS_UNSPECIFIED);
+    if (l < MXA_PAGE_SIZE || !memory_access_is_direct(mr, false, MEMTXATTRS_UNSPECIFIED)) {
+        return NULL;
+    }
+    c->base = addr;
+    c->len = l;
+    c->host = (const uint8_t *)memory_region_get_ram_ptr(mr) + xlat;
+    return c->host;
+}

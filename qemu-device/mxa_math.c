@@ -172,7 +172,8 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     MxaOperand a = { 0 }, b = { 0 }, c = { 0 }, out = { 0 }, sa = { 0 }, sb = { 0 };
     uint64_t lda, ldb, ldc, ldd, ldsa, ldsb, b_rows, b_cols;
     static uint8_t dummy; /* stands for operand pointers while validating */
-    bool acc, scaled_a, scaled_b;
+    MxaRows wb = { 0 }, wsb = { 0 };
+    bool acc, scaled_a, scaled_b, hopper, in_place;
     int ret = -1, err;
 
     memcpy(&g, args, sizeof(g));
@@ -248,11 +249,17 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
         return -1;
     }
 
+    /*
+     * A GEMV streams its weights once: the engine reads them where they lie in guest
+     * memory instead of from a staged copy, which cost as much as the math.
+     */
+    hopper = s->hopper && mxa_hopper_library_gemm(&d);
+    in_place = !hopper && mxe_gemv_takes(&d);
     if (mxa_operand_load(job, &a, MXA_STAGE_A, true) ||
-        mxa_operand_load(job, &b, MXA_STAGE_B, true) ||
+        (!in_place && mxa_operand_load(job, &b, MXA_STAGE_B, true)) ||
         (acc && mxa_operand_load(job, &c, MXA_STAGE_C, true)) ||
         (scaled_a && mxa_operand_load(job, &sa, MXA_STAGE_SA, true)) ||
-        (scaled_b && mxa_operand_load(job, &sb, MXA_STAGE_SB, true)) ||
+        (scaled_b && !in_place && mxa_operand_load(job, &sb, MXA_STAGE_SB, true)) ||
         mxa_operand_load(job, &out, MXA_STAGE_D, false)) {
         goto out;
     }
@@ -274,11 +281,27 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
             goto out;
         }
     }
-    if (s->hopper && mxa_hopper_library_gemm(&d)) {
+    if (hopper) {
         struct mxe_hopper_plan plan;
 
         mxe_hopper_cublas_plan(&d, d.accum == MXE_ACCUM_FAST, &plan);
         err = mxe_hopper_gemm(s->engine, &d, &plan);
+    } else if (in_place) {
+        uint64_t gen = mxa_va_window_open(job);
+
+        if (mxa_va_rows_map(job, gen, &wb, b.va, g.n, mxe_dtype_row_bytes(g.type_b, g.k),
+                            ldb) ||
+            (scaled_b && mxa_va_rows_map(job, gen, &wsb, sb.va, g.n,
+                                         DIV_ROUND_UP(g.k, g.scale_block), ldsb))) {
+            mxa_va_window_close(job);
+            goto out;
+        }
+        d.b = wb.row[0];
+        d.b_rows = wb.row;
+        d.scale_b = scaled_b ? wsb.row[0] : NULL;
+        d.scale_b_rows = scaled_b ? wsb.row : NULL;
+        err = mxe_gemm(s->engine, &d);
+        mxa_va_window_close(job);
     } else {
         err = mxe_gemm(s->engine, &d);
     }
@@ -303,5 +326,7 @@ out:
     mxa_operand_free(job, &out);
     mxa_operand_free(job, &sa);
     mxa_operand_free(job, &sb);
+    mxa_va_rows_free(job, &wb);
+    mxa_va_rows_free(job, &wsb);
     return ret;
 }

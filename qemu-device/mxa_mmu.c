@@ -20,6 +20,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/atomic.h"
+#include "qemu/rcu.h"
 #include "mxa.h"
 #include "trace.h"
 
@@ -259,4 +260,140 @@ int mxa_va_read(MxaJob *job, uint64_t va, void *buf, uint64_t len)
 int mxa_va_write(MxaJob *job, uint64_t va, const void *buf, uint64_t len)
 {
     return mxa_va_access(job, va, (void *)buf, len, true);
+}
+
+uint64_t mxa_va_window_open(MxaJob *job)
+{
+    rcu_read_lock();
+    if (job->q->dev->dma_delay_us) {
+        g_usleep(job->q->dev->dma_delay_us);
+    }
+    return mxa_dma_begin(job);
+}
+
+void mxa_va_window_close(MxaJob *job)
+{
+    mxa_dma_end(job);
+    rcu_read_unlock();
+}
+
+/* The host address of the page at @va (read access), or NULL with the job failed. */
+static const uint8_t *mxa_va_page(MxaJob *job, MxaRamCache *c, uint64_t va, uint64_t gen)
+{
+    uint64_t dma;
+    const uint8_t *p;
+
+    if (mxa_mmu_translate(job, va, false, &dma, false, gen)) {
+        return NULL;
+    }
+    p = mxa_dma_host_page(job->q->dev, c, dma & ~(uint64_t)(MXA_PAGE_SIZE - 1));
+    if (!p) {
+        mxa_mmu_fault(job, va, false, MXA_FAULT_NOT_PRESENT);
+    }
+    return p;
+}
+
+/*
+ * Host addresses of @rows rows of @row_bytes, @ld apart from @va, within a window of
+ * @gen: pages translate once each (in order, so the TLB prefetch serves a stream); a
+ * row on pages that are contiguous in host memory is read where it lies, one that is
+ * not (a row longer than the run of contiguous pages under it) is copied into
+ * m->bounce. Faults as the staged copy would: the first untranslatable page fails the
+ * job (-1). Bounce memory counts in max-host-mem-mb like staging buffers.
+ */
+int mxa_va_rows_map(MxaJob *job, uint64_t gen, MxaRows *m, uint64_t va, uint64_t rows,
+                    uint64_t row_bytes, uint64_t ld)
+{
+    MxaState *s = job->q->dev;
+    uint64_t first = va >> MXA_PAGE_SHIFT, span, npages, need = 0;
+    MxaRamCache ram = { 0 };
+    const uint8_t **page;
+    int ret = -1;
+
+    *m = (MxaRows){ 0 };
+    if (!rows || !row_bytes) {
+        return 0;
+    }
+    span = (rows - 1) * ld + row_bytes;     /* bounded by the caller */
+    if (va + span < va) {
+        return mxa_mmu_fault(job, va, false, MXA_FAULT_NOT_PRESENT);
+    }
+    npages = ((va + span - 1) >> MXA_PAGE_SHIFT) - first + 1;
+    page = g_try_new(const uint8_t *, npages);
+    m->row = g_try_new(const uint8_t *, rows);
+    if (!page || !m->row) {
+        mxa_job_fail(job, MXA_ERR_NO_MEMORY, va, MXA_NOMEM_HOST);
+        goto out;
+    }
+    /* the pages rows touch (with ld > row_bytes some pages in between are skipped) */
+    memset(page, 0, npages * sizeof(*page));
+    for (uint64_t r = 0; r < rows; r++) {
+        uint64_t a = va + r * ld;
+
+        for (uint64_t p = a >> MXA_PAGE_SHIFT; p <= (a + row_bytes - 1) >> MXA_PAGE_SHIFT; p++) {
+            if (qatomic_read(&job->core->abort)) {
+                mxa_job_fail(job, MXA_ERR_ABORTED, p << MXA_PAGE_SHIFT, 0);
+                goto out;
+            }
+            if (!page[p - first] &&
+                !(page[p - first] = mxa_va_page(job, &ram, MAX(p << MXA_PAGE_SHIFT, va), gen))) {
+                goto out;
+            }
+        }
+    }
+    for (uint64_t r = 0; r < rows; r++) {
+        uint64_t a = va + r * ld, p0 = (a >> MXA_PAGE_SHIFT) - first;
+        uint64_t p1 = ((a + row_bytes - 1) >> MXA_PAGE_SHIFT) - first;
+        bool flat = true;
+
+        for (uint64_t p = p0; p < p1 && flat; p++) {
+            flat = page[p + 1] == page[p] + MXA_PAGE_SIZE;
+        }
+        m->row[r] = flat ? page[p0] + (a & (MXA_PAGE_SIZE - 1)) : NULL;
+        need += !flat;
+    }
+    if (need) {
+        uint64_t bytes = need * row_bytes, budget = (uint64_t)s->max_host_mem_mb << 20;
+
+        if (qatomic_fetch_add(&s->host_mem_used, bytes) + bytes > budget) {
+            qatomic_sub(&s->host_mem_used, bytes);
+            mxa_job_fail(job, MXA_ERR_NO_MEMORY, va, MXA_NOMEM_BUDGET);
+            goto out;
+        }
+        m->charged = bytes;
+        m->bounce = g_try_malloc(bytes);
+        if (!m->bounce) {
+            mxa_job_fail(job, MXA_ERR_NO_MEMORY, va, MXA_NOMEM_HOST);
+            goto out;
+        }
+    }
+    for (uint64_t r = 0; r < rows; r++) {
+        uint64_t a = va + r * ld, done = 0;
+        uint8_t *dst;
+
+        if (m->row[r]) {
+            continue;
+        }
+        dst = m->bounce + m->bounced++ * row_bytes;
+        while (done < row_bytes) {
+            uint64_t at = a + done, off = at & (MXA_PAGE_SIZE - 1);
+            uint64_t n = MIN(row_bytes - done, MXA_PAGE_SIZE - off);
+
+            memcpy(dst + done, page[(at >> MXA_PAGE_SHIFT) - first] + off, n);
+            done += n;
+        }
+        m->row[r] = dst;
+    }
+    ret = 0;
+out:
+    g_free(page);
+    return ret;
+}
+
+void mxa_va_rows_free(MxaJob *job, MxaRows *m)
+{
+    g_free(m->row);
+    g_free(m->bounce);
+    qatomic_sub(&job->q->dev->host_mem_used, m->charged);
+    *m = (MxaRows){ 0 };
 }

@@ -278,6 +278,15 @@ struct mxe_gemm_desc {
 	const uint8_t *scale_b;	/* N x K/32 E8M0, or NULL */
 	size_t ld_scale_b;
 	uint32_t scale_block;	/* 0 (no scales) or 32 */
+	/*
+	 * Optional, for weights that are not one array (the device reads them in place,
+	 * page by page, from guest memory): row j of B (N x K) starts at b_rows[j], its
+	 * scales at scale_b_rows[j] (when scale_b is given). Only the GEMV path takes
+	 * them (mxe_gemv_takes()); b and scale_b must still be non-NULL, ldb and
+	 * ld_scale_b are then unused.
+	 */
+	const uint8_t *const *b_rows;
+	const uint8_t *const *scale_b_rows;
 
 	uint8_t accum;		/* enum mxe_accum */
 	uint8_t tf32_input;	/* enum mxe_tf32_input */
@@ -320,6 +329,12 @@ int mxe_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc);
 
 /** mxe_gemm_check() - validate @desc only (what mxe_gemm would return). */
 int mxe_gemm_check(const struct mxe_gemm_desc *desc);
+
+/**
+ * mxe_gemv_takes() - whether mxe_gemm() runs @desc on its GEMV path (EXACT numerics,
+ * M <= 32, narrow weights; mxe_gemv.c), the one path that takes desc.b_rows.
+ */
+int mxe_gemv_takes(const struct mxe_gemm_desc *desc);
 
 /**
  * mxe_tmatmulmx() - TMATMULMX (seed 004): D = (SA*A)(SB*B)^T, and with

@@ -303,10 +303,10 @@ double mxe_op_elem_b(const struct mxe_op *op, size_t j, size_t kk)
 	if (op->d.flags & MXA_GEMM_F_B_KN)
 		code = mxe_row_code(op->d.type_b, b + kk * op->ldb, j);
 	else
-		code = mxe_row_code(op->d.type_b, b + j * op->ldb, kk);
+		code = mxe_row_code(op->d.type_b, mxe_op_b_row(op, j), kk);
 	v = input_value(op, op->d.type_b, code);
 	if (op->scale_b)
-		v *= scale_value(op->d.scale_b[j * op->ld_sb + kk / MXE_MX_BLOCK]);
+		v *= scale_value(mxe_op_b_scales(op, j)[kk / MXE_MX_BLOCK]);
 	if (op->d.flags & MXE_GEMM_NEGATE_B)
 		v = -v;
 	return v;
@@ -401,14 +401,13 @@ void mxe_op_row_range(const struct mxe_op *op, int side, size_t r, size_t k0, si
 		return;
 	}
 	/* k0 is 0 or a multiple of 256: a whole byte of every type */
-	row = (const uint8_t *)(side ? op->d.b : op->d.a) + r * (side ? op->ldb : op->lda) +
+	row = (side ? mxe_op_b_row(op, r) : (const uint8_t *)op->d.a + r * op->lda) +
 	      mxe_dtype_row_bytes(t, k0);
 	lut = mxe_decode_lut(t);
 	if (!row_values_simd(t, row, lut, k, out))
 		row_values_scalar(op, t, row, lut, k, out);
 	if (side ? op->scale_b : op->scale_a) {
-		const uint8_t *sc = (side ? op->d.scale_b : op->d.scale_a) +
-				    r * (side ? op->ld_sb : op->ld_sa);
+		const uint8_t *sc = side ? mxe_op_b_scales(op, r) : op->d.scale_a + r * op->ld_sa;
 
 		for (size_t kk = 0; kk < k; kk++)
 			out[kk] *= scale_factor(sc[(k0 + kk) / MXE_MX_BLOCK]);
@@ -479,6 +478,10 @@ int mxe_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	rc = mxe_op_prepare(desc, &op);
 	if (rc)
 		return rc;
+	if (op.d.b_rows) {	/* row by row: the GEMV path alone reads B that way */
+		rc = mxe_gemv_takes(desc) ? mxe_gemv_run(eng, &op) : 1;
+		return rc == 1 ? MXE_ENGINE_EINVAL_LAYOUT : rc;
+	}
 	if (op.d.accum == MXE_ACCUM_FAST ||
 	    ((op.cls == MXE_CLASS_INT || op.cls == MXE_CLASS_B1) &&
 	     (op.k_chunk == op.d.k || !(op.d.flags & MXA_GEMM_F_SATFINITE)))) {

@@ -46,8 +46,21 @@ int mxe_exact_run(struct mxe_engine *eng, const struct mxe_op *op);
  * the same bits as mxe_exact_run(). Returns 1 when it does not apply.
  */
 int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op);
-/** Outputs mxe_gemv_run() computed, and those it handed to the general path. */
+/** Outputs mxe_gemv_run() computed, those it handed to the general path, and those
+ * its integer block kernel computed (E2M1 weights, M = 1). */
 void mxe_gemv_counts(uint64_t *outputs, uint64_t *redone);
+uint64_t mxe_gemv_int_outputs(void);
+
+/* Row @j of B (N x K) and its scales, in one array or row by row (desc.b_rows). */
+static inline const uint8_t *mxe_op_b_row(const struct mxe_op *op, size_t j)
+{
+	return op->d.b_rows ? op->d.b_rows[j] : (const uint8_t *)op->d.b + j * op->ldb;
+}
+
+static inline const uint8_t *mxe_op_b_scales(const struct mxe_op *op, size_t j)
+{
+	return op->d.scale_b_rows ? op->d.scale_b_rows[j] : op->d.scale_b + j * op->ld_sb;
+}
 
 /** One output of the exact path: a . b over all of K, no C, rounded to type_d. */
 double mxe_exact_dot(const struct mxe_op *op, const double *a, const double *b);

@@ -79,6 +79,11 @@ struct gemv_job {
 	int avx512;		/* else AVX2 */
 	unsigned tasks;
 	int failed;
+	/* E2M1 weights, M = 1: the integer block path (gemv_int_prepare()), or NULL */
+	const int16_t *a16;	/* [K / 32][32]: a block's k = 2q (q < 16) then 2q + 1 */
+	const int64_t *ebias;	/* [K / 32]: a block factor's exponent field, less the scale */
+	const double *asum;	/* [K / 32]: sum |a| of the block */
+	const uint8_t *ones;	/* K / 32 scale bytes of 127, for weights without scales */
 };
 
 static unsigned gemv_phase_tasks(void *arg, unsigned phase)
@@ -145,8 +150,8 @@ static struct gemv_col gemv_col(const struct gemv_job *job, size_t j, unsigned g
 	struct gemv_col c = { .k = op->d.k, .nb = op->d.k / BLK, .t = op->d.type_b };
 
 	c.rows = op->d.m - 8 * g < 8 ? (unsigned)(op->d.m - 8 * g) : 8;
-	c.row = (const uint8_t *)op->d.b + j * op->ldb;
-	c.sc = op->scale_b ? op->d.scale_b + j * op->ld_sb : NULL;
+	c.row = mxe_op_b_row(op, j);
+	c.sc = op->scale_b ? mxe_op_b_scales(op, j) : NULL;
 	c.a0 = job->av + (size_t)8 * g * c.k;
 	return c;
 }
@@ -371,6 +376,207 @@ static unsigned gemv_column_avx2(const struct gemv_job *job, size_t j, unsigned 
 	return redo;
 }
 #define GEMV_HAVE_AVX2 1
+
+/*
+ * The integer block kernels: E2M1 weights, one row of A. Each block of A is an int16
+ * vector times 2^E (gemv_int_prepare()), each weight an integer times 2^-1, so a
+ * block's 32 products sum exactly in int32 (|a| < 2^15, |w| <= 12); the sum times the
+ * block's factor 2^(E - 1) 2^(scale - 127) is exact in a double, and the blocks add up
+ * in double chains as on the other kernels (fewer additions: the same proof holds).
+ * A decode is one table lookup (pshufb) per 16 codes, a block's products one
+ * multiply-add of 16-bit pairs, so streaming the weights costs a few instructions
+ * per 16 bytes. Block factors come 8 (AVX2: 4) at a time from the scale bytes;
+ * a NaN scale (0xFF) hands the column to the general path, and so does a sum of
+ * zero, whose sign the integers lose.
+ */
+#define GEMV_INT_CHUNK 64	/* block factors computed ahead, per column */
+#define E2M1_INT_LUT 0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12
+
+/*
+ * Blocks @b and @b + 1 (b even): their 64 codes (32 bytes) as 16-bit table indices, a
+ * lookup (vpermw) for the low nibbles (even k) and one for the high nibbles (odd k),
+ * against A stored per pair as [even k of b | of b + 1 | odd k of b | of b + 1]; each
+ * block's products summed to 8 lanes, as doubles in *@d0 and *@d1.
+ */
+__attribute__((target("avx512f,avx512bw")))
+static inline void int_pair_avx512(const uint8_t *row, const int16_t *a16, size_t b,
+				   __m512i lut, __m512d *d0, __m512d *d1)
+{
+	__m512i y = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(row + b * 16)));
+	__m512i wl = _mm512_permutexvar_epi16(_mm512_and_si512(y, _mm512_set1_epi16(15)), lut);
+	__m512i wh = _mm512_permutexvar_epi16(_mm512_srli_epi16(y, 4), lut);
+	__m512i p = _mm512_add_epi32(_mm512_madd_epi16(wl, _mm512_loadu_si512(a16 + b * BLK)),
+				     _mm512_madd_epi16(wh, _mm512_loadu_si512(a16 + b * BLK + 32)));
+
+	*d0 = _mm512_cvtepi32_pd(_mm512_castsi512_si256(p));
+	*d1 = _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(p, 1));
+}
+
+/* A lone last block @b (A stored [even k | odd k]): 32 products to 8 doubles. */
+__attribute__((target("avx512f,avx512bw")))
+static inline __m512d int_block_avx512(const uint8_t *row, const int16_t *a16, size_t b,
+				       __m128i lut)
+{
+	const __m128i m4 = _mm_set1_epi8(15);
+	__m128i x = _mm_loadu_si128((const __m128i *)(row + b * 16));
+	__m128i lo = _mm_shuffle_epi8(lut, _mm_and_si128(x, m4));
+	__m128i hi = _mm_shuffle_epi8(lut, _mm_and_si128(_mm_srli_epi16(x, 4), m4));
+	__m512i w = _mm512_cvtepi8_epi16(_mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
+	__m512i p = _mm512_madd_epi16(w, _mm512_loadu_si512(a16 + b * BLK));
+
+	return _mm512_cvtepi32_pd(_mm256_add_epi32(_mm512_castsi512_si256(p),
+						   _mm512_extracti64x4_epi64(p, 1)));
+}
+
+__attribute__((target("avx512f,avx512bw")))
+static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
+{
+	struct gemv_col c = gemv_col(job, j, 0);
+	const uint8_t *sc = c.sc ? c.sc : job->ones;
+	const __m128i lut = _mm_setr_epi8(E2M1_INT_LUT);
+	const __m512i lut16 = _mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+					       -12, -8, -6, -4, -3, -2, -1, 0, 12, 8, 6, 4, 3, 2, 1, 0);
+	__m512d acc0 = _mm512_setzero_pd(), acc1 = acc0, bnd = acc0;
+	__m512i nan = _mm512_setzero_si512();
+	double fac[GEMV_INT_CHUNK], s, e, bound;
+
+	for (size_t b0 = 0; b0 < c.nb; b0 += GEMV_INT_CHUNK) {
+		size_t n = c.nb - b0 < GEMV_INT_CHUNK ? c.nb - b0 : GEMV_INT_CHUNK, b;
+
+		for (b = 0; b + 8 <= n; b += 8) {
+			__m512i s8 = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(sc + b0 + b)));
+			__m512i f = _mm512_add_epi64(s8, _mm512_loadu_si512(job->ebias + b0 + b));
+			__m512i sf = _mm512_add_epi64(s8, _mm512_set1_epi64(1023 - 127));
+
+			nan = _mm512_or_si512(nan, _mm512_maskz_set1_epi64(
+				_mm512_cmpeq_epi64_mask(s8, _mm512_set1_epi64(0xFF)), 1));
+			_mm512_storeu_pd(fac + b, _mm512_castsi512_pd(_mm512_slli_epi64(f, 52)));
+			bnd = _mm512_fmadd_pd(_mm512_loadu_pd(job->asum + b0 + b),
+					      _mm512_castsi512_pd(_mm512_slli_epi64(sf, 52)), bnd);
+		}
+		for (; b < n; b++) {	/* K / 32 not a multiple of 8 */
+			double f = block_factor(sc, b0 + b, 0);
+
+			nan = _mm512_or_si512(nan, _mm512_set1_epi64(sc[b0 + b] == 0xFF));
+			fac[b] = f * mxe_pow2((int)job->ebias[b0 + b] - 1023 + 127);
+			bnd = _mm512_add_pd(bnd, _mm512_maskz_mov_pd(1, _mm512_set1_pd(job->asum[b0 + b] * f)));
+		}
+		/* two chains (FMA latency), named so that they stay in registers */
+		for (b = 0; b + 2 <= n; b += 2) {
+			__m512d p0, p1;
+
+			int_pair_avx512(c.row, job->a16, b0 + b, lut16, &p0, &p1);
+			acc0 = _mm512_fmadd_pd(p0, _mm512_set1_pd(fac[b]), acc0);
+			acc1 = _mm512_fmadd_pd(p1, _mm512_set1_pd(fac[b + 1]), acc1);
+		}
+		if (b < n)
+			acc0 = _mm512_fmadd_pd(int_block_avx512(c.row, job->a16, b0 + b, lut),
+					       _mm512_set1_pd(fac[b]), acc0);
+	}
+	if (_mm512_test_epi64_mask(nan, nan))
+		return 1;
+	s = _mm512_reduce_add_pd(_mm512_add_pd(acc0, acc1));
+	bound = _mm512_reduce_add_pd(bnd) * job->w.max;
+	e = (double)(c.k / 8 + 8) * 0x1p-52 * bound;
+	return s == 0 || !gemv_store(job, c.sc, 0, j, s, e, bound);
+}
+
+__attribute__((target("avx2,fma")))
+static inline __m256d int_block_avx2(const uint8_t *row, const int16_t *a16, size_t b,
+				     __m128i lut)
+{
+	const __m128i m4 = _mm_set1_epi8(15);
+	const int16_t *a = a16 + b * BLK;
+	__m128i x = _mm_loadu_si128((const __m128i *)(row + b * 16));
+	__m128i lo = _mm_shuffle_epi8(lut, _mm_and_si128(x, m4));
+	__m128i hi = _mm_shuffle_epi8(lut, _mm_and_si128(_mm_srli_epi16(x, 4), m4));
+	__m256i p = _mm256_add_epi32(
+		_mm256_madd_epi16(_mm256_cvtepi8_epi16(lo), _mm256_loadu_si256((const __m256i *)a)),
+		_mm256_madd_epi16(_mm256_cvtepi8_epi16(hi), _mm256_loadu_si256((const __m256i *)(a + 16))));
+
+	return _mm256_cvtepi32_pd(_mm_add_epi32(_mm256_castsi256_si128(p),
+						_mm256_extracti128_si256(p, 1)));
+}
+
+/* int_pair_avx512() on AVX2: the lookups are pshufb, 16 codes each. */
+__attribute__((target("avx2,fma")))
+static inline void int_pair_avx2(const uint8_t *row, const int16_t *a16, size_t b,
+				 __m256i lut, __m256d *d0, __m256d *d1)
+{
+	const __m256i m4 = _mm256_set1_epi8(15);
+	const int16_t *a = a16 + b * BLK;
+	__m256i x = _mm256_loadu_si256((const __m256i *)(row + b * 16));
+	__m256i lo = _mm256_shuffle_epi8(lut, _mm256_and_si256(x, m4));
+	__m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), m4));
+	__m256i p0 = _mm256_add_epi32(
+		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_castsi256_si128(lo)),
+				  _mm256_loadu_si256((const __m256i *)a)),
+		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_castsi256_si128(hi)),
+				  _mm256_loadu_si256((const __m256i *)(a + 32))));
+	__m256i p1 = _mm256_add_epi32(
+		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_extracti128_si256(lo, 1)),
+				  _mm256_loadu_si256((const __m256i *)(a + 16))),
+		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_extracti128_si256(hi, 1)),
+				  _mm256_loadu_si256((const __m256i *)(a + 48))));
+
+	*d0 = _mm256_cvtepi32_pd(_mm_add_epi32(_mm256_castsi256_si128(p0), _mm256_extracti128_si256(p0, 1)));
+	*d1 = _mm256_cvtepi32_pd(_mm_add_epi32(_mm256_castsi256_si128(p1), _mm256_extracti128_si256(p1, 1)));
+}
+
+__attribute__((target("avx2,fma")))
+static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
+{
+	struct gemv_col c = gemv_col(job, j, 0);
+	const uint8_t *sc = c.sc ? c.sc : job->ones;
+	const __m128i lut = _mm_setr_epi8(E2M1_INT_LUT);
+	const __m256i lut2 = _mm256_broadcastsi128_si256(lut);
+	__m256d acc0 = _mm256_setzero_pd(), acc1 = acc0, bnd = acc0;
+	__m256i nan = _mm256_setzero_si256();
+	double fac[GEMV_INT_CHUNK], s, e, bound, lanes[4];
+
+	for (size_t b0 = 0; b0 < c.nb; b0 += GEMV_INT_CHUNK) {
+		size_t n = c.nb - b0 < GEMV_INT_CHUNK ? c.nb - b0 : GEMV_INT_CHUNK, b;
+
+		for (b = 0; b + 4 <= n; b += 4) {
+			uint32_t s4;
+			__m256i s8, f, sf;
+
+			memcpy(&s4, sc + b0 + b, 4);
+			s8 = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)s4));
+			f = _mm256_add_epi64(s8, _mm256_loadu_si256((const __m256i *)(job->ebias + b0 + b)));
+			sf = _mm256_add_epi64(s8, _mm256_set1_epi64x(1023 - 127));
+			nan = _mm256_or_si256(nan, _mm256_cmpeq_epi64(s8, _mm256_set1_epi64x(0xFF)));
+			_mm256_storeu_pd(fac + b, _mm256_castsi256_pd(_mm256_slli_epi64(f, 52)));
+			bnd = _mm256_fmadd_pd(_mm256_loadu_pd(job->asum + b0 + b),
+					      _mm256_castsi256_pd(_mm256_slli_epi64(sf, 52)), bnd);
+		}
+		for (; b < n; b++) {
+			double f = block_factor(sc, b0 + b, 0);
+
+			nan = _mm256_or_si256(nan, _mm256_set1_epi64x(sc[b0 + b] == 0xFF));
+			fac[b] = f * mxe_pow2((int)job->ebias[b0 + b] - 1023 + 127);
+			bnd = _mm256_add_pd(bnd, _mm256_setr_pd(job->asum[b0 + b] * f, 0, 0, 0));
+		}
+		for (b = 0; b + 2 <= n; b += 2) {
+			__m256d p0, p1;
+
+			int_pair_avx2(c.row, job->a16, b0 + b, lut2, &p0, &p1);
+			acc0 = _mm256_fmadd_pd(p0, _mm256_set1_pd(fac[b]), acc0);
+			acc1 = _mm256_fmadd_pd(p1, _mm256_set1_pd(fac[b + 1]), acc1);
+		}
+		if (b < n)
+			acc0 = _mm256_fmadd_pd(int_block_avx2(c.row, job->a16, b0 + b, lut),
+					       _mm256_set1_pd(fac[b]), acc0);
+	}
+	if (!_mm256_testz_si256(nan, nan))
+		return 1;
+	_mm256_storeu_pd(lanes, _mm256_add_pd(acc0, acc1));
+	s = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+	_mm256_storeu_pd(lanes, bnd);
+	bound = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) * job->w.max;
+	e = (double)(c.k / 4 + 8) * 0x1p-52 * bound;
+	return s == 0 || !gemv_store(job, c.sc, 0, j, s, e, bound);
+}
 #endif
 
 /* E2M1 rows are looked up even k, then odd k, per 16: values in that order too. */
@@ -385,12 +591,77 @@ static void deinterleave(double *v, size_t k)
 	}
 }
 
-static uint64_t gemv_outputs, gemv_redone;	/* since the process started */
+static uint64_t gemv_outputs, gemv_redone, gemv_int;	/* since the process started */
 
 void mxe_gemv_counts(uint64_t *outputs, uint64_t *redone)
 {
 	*outputs = __atomic_load_n(&gemv_outputs, __ATOMIC_RELAXED);
 	*redone = __atomic_load_n(&gemv_redone, __ATOMIC_RELAXED);
+}
+
+uint64_t mxe_gemv_int_outputs(void)
+{
+	return __atomic_load_n(&gemv_int, __ATOMIC_RELAXED);
+}
+
+/*
+ * The integer block kernels' form of A's one row @a (K values, in k order): block b is
+ * n * 2^E with 16-bit integers n when its finite values span at most 15 bits (from
+ * the highest bit of the largest to the lowest set bit of any), as activations of
+ * BF16 or of a narrower type mostly do. Returns the buffer (the caller frees it) or
+ * NULL when a block does not fit, and the double kernels run.
+ */
+static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t k)
+{
+	size_t nb = k / BLK;
+	int16_t *a16;
+	int64_t *ebias;
+	double *asum;
+	uint8_t *ones;
+	void *buf = malloc(nb * (BLK * sizeof(*a16) + sizeof(*ebias) + sizeof(*asum) + 1));
+
+	if (!buf)
+		return NULL;
+	ebias = buf;
+	asum = (double *)(ebias + nb);
+	a16 = (int16_t *)(asum + nb);
+	ones = (uint8_t *)(a16 + nb * BLK);
+	memset(ones, 127, nb);
+	for (size_t b = 0; b < nb; b++) {
+		const double *v = a + b * BLK;
+		int lo = INT_MAX, hi = INT_MIN;
+		double sum = 0;
+
+		for (int q = 0; q < BLK; q++) {
+			if (!isfinite(v[q]))
+				goto no;
+			if (v[q] != 0) {
+				int l = mxe_lsb_exponent(v[q]), h = ilogb(v[q]);
+
+				lo = l < lo ? l : lo;
+				hi = h > hi ? h : hi;
+			}
+			sum += fabs(v[q]);
+		}
+		if (lo == INT_MAX)
+			lo = 0;	/* all zero */
+		else if (hi - lo > 14 || lo < -890 || lo > 890)
+			goto no;
+		for (int q = 0; q < BLK; q++)	/* the nibbles' order: see int_pair_avx512() */
+			a16[b < (nb & ~(size_t)1) ?
+			    (b & ~(size_t)1) * BLK + (q % 2) * 32 + (b & 1) * 16 + q / 2 :
+			    b * BLK + (q % 2) * 16 + q / 2] = (int16_t)ldexp(v[q], -lo);
+		ebias[b] = lo - 1 - 127 + 1023;	/* 2^(lo - 1) 2^(scale - 127) */
+		asum[b] = sum;
+	}
+	job->a16 = a16;
+	job->ebias = ebias;
+	job->asum = asum;
+	job->ones = ones;
+	return buf;
+no:
+	free(buf);
+	return NULL;
 }
 
 /* The general path's value of outputs (8 g + r, j) for the rows in @redo. */
@@ -423,8 +694,12 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 		for (unsigned g = 0; g < job->groups; g++) {
 			unsigned redo = 0xff;
 #ifdef GEMV_HAVE_AVX512
-			redo = job->avx512 ? gemv_column_avx512(job, j, g) :
-					     gemv_column_avx2(job, j, g);
+			if (job->a16)
+				redo = job->avx512 ? gemv_int_column_avx512(job, j) :
+						     gemv_int_column_avx2(job, j);
+			else
+				redo = job->avx512 ? gemv_column_avx512(job, j, g) :
+						     gemv_column_avx2(job, j, g);
 #endif
 			if (redo && gemv_redo(job, j, g, redo))
 				job->failed = 1;
@@ -437,21 +712,39 @@ static const struct mxe_pool_job_ops gemv_ops = {
 	.task = gemv_task,
 };
 
+/* Whether the GEMV path runs @op (its weight format in *@w). */
+static int gemv_applies(const struct mxe_op *op, struct wfmt *w)
+{
+	const struct mxe_gemm_desc *d = &op->d;
+
+#ifndef GEMV_HAVE_AVX512
+	return 0;
+#endif
+	return mxe_cpu_use_avx2() && d->accum == MXE_ACCUM_EXACT && !op->has_plan &&
+	       op->cls == MXE_CLASS_FLOAT && d->m <= GEMV_MAX_M && op->k_chunk == d->k &&
+	       d->k % BLK == 0 && d->type_d == MXA_DTYPE_F32 &&
+	       !(d->flags & ~MXE_GEMM_NEGATE_A) && weight_fmt(d->type_b, w);
+}
+
+int mxe_gemv_takes(const struct mxe_gemm_desc *desc)
+{
+	struct mxe_op op;
+	struct wfmt w;
+
+	return desc && !(desc->flags & MXA_GEMM_F_A_KM) && !mxe_op_prepare(desc, &op) &&
+	       op.d.sched != MXE_SCHED_INTERWAVE && gemv_applies(&op, &w);
+}
+
 int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 {
 	const struct mxe_gemm_desc *d = &op->d;
 	struct gemv_job job = { .op = op };
 	size_t k = d->k, nb = k / BLK, m = d->m;
 	double *av, *ablk;
+	void *ibuf = NULL;
 	int *ga;
 
-#ifndef GEMV_HAVE_AVX512
-	return 1;
-#endif
-	if (!mxe_cpu_use_avx2() || d->accum != MXE_ACCUM_EXACT || op->has_plan ||
-	    op->cls != MXE_CLASS_FLOAT || m > GEMV_MAX_M || op->k_chunk != k || k % BLK ||
-	    d->type_d != MXA_DTYPE_F32 || (d->flags & ~MXE_GEMM_NEGATE_A) ||
-	    !weight_fmt(d->type_b, &job.w))
+	if (!gemv_applies(op, &job.w))
 		return 1;
 	job.groups = (unsigned)((m + 7) / 8);
 	job.avx512 = mxe_cpu_simd() >= MXE_SIMD_AVX512;
@@ -472,6 +765,8 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 
 			ga[i] = l < ga[i] ? l : ga[i];
 		}
+		if (d->type_b == MXA_DTYPE_E2M1 && m == 1)
+			ibuf = gemv_int_prepare(&job, av, k);
 		if (d->type_b == MXA_DTYPE_E2M1)
 			deinterleave(av + i * k, k);
 		for (size_t b = 0; b < nb; b++) {
@@ -486,7 +781,10 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	job.ablk = ablk;
 	job.ga = ga;
 	__atomic_add_fetch(&gemv_outputs, m * d->n, __ATOMIC_RELAXED);
+	if (job.a16)
+		__atomic_add_fetch(&gemv_int, d->n, __ATOMIC_RELAXED);
 	mxe_pool_run(eng, d->nthreads, &gemv_ops, &job);
+	free(ibuf);
 	free(av);
 	return job.failed ? MXE_ENGINE_ENOMEM : 0;
 }

@@ -507,4 +507,72 @@ TEST_F(errors_classes, gemm_beyond_the_host_memory_budget)
 	mxa_bo_free(self->fd, &ops);
 }
 
+/*
+ * A GEMV (M <= 32, narrow weights, EXACT numerics) streams its weights once: the
+ * device reads them in place from guest memory (the engine's GEMV path) instead of
+ * staging a copy, so weights beyond the staging budget work. With the budget at 64
+ * MiB: 80 MiB of MXFP4 weights (and 5 MiB of scales) against one BF16 row give the
+ * exact sums, and the same operands as a GEMM that stages them (FAST numerics) still
+ * fail with MXA_NOMEM_BUDGET at B's VA.
+ */
+TEST_F(errors_classes, gemv_weights_beyond_the_budget_are_read_in_place)
+{
+	const uint32_t n = 16384, k = 10240;
+	const size_t wbytes = (size_t)n * k / 2, sbytes = (size_t)n * k / 32;
+	struct mxa_isa_gemm g = {
+		.m = 1, .n = n, .k = k, .type_a = MXA_DTYPE_BF16, .type_b = MXA_DTYPE_E2M1,
+		.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32, .scale_block = 32,
+	};
+	struct drm_mxa_job_result r;
+	struct mxa_bo w, ad, prog;
+	uint16_t *a;
+	float *d;
+	char buf[32];
+	size_t bad = 0;
+	uint32_t *p;
+	uint64_t id;
+
+	ASSERT_LT(0, mxa_read_text("/sys/class/accel/accel0/device/mxa/host_mem_mb", buf,
+				   sizeof(buf)));
+	if (strtol(buf, NULL, 10) >= 80)
+		SKIP(return, "budget %s MiB: 80 MiB of weights fit anyway (the max-host-mem-mb=64 boot runs this)",
+		     buf);
+	ASSERT_EQ(0, mxa_bo_new(self->fd, wbytes + sbytes, &w));
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 1 << 20, &ad));
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &prog));
+	memset(w.map, 0x22, wbytes);			/* E2M1 1.0, 1.0 */
+	memset((char *)w.map + wbytes, 127, sbytes);	/* scale 1 */
+	a = ad.map;
+	for (uint32_t i = 0; i < k; i++)
+		a[i] = 0x3f80;				/* BF16 1.0 */
+	d = (float *)((char *)ad.map + (512 << 10));
+	memset(d, 0x5a, (size_t)n * 4);
+	g.a = ad.va;
+	g.b = w.va;
+	g.scale_b = w.va + wbytes;
+	g.d = ad.va + (512 << 10);
+	p = prog.map;
+	*p++ = MXA_CMD_HEADER(MXA_OP_GEMM, MXA_GEMM_DWORDS, 0);
+	memcpy(p, &g, sizeof(g));
+	p += MXA_GEMM_ARGS_DWORDS;
+	ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
+	ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+	EXPECT_EQ(0, r.status) TH_LOG("error %u info %u at %#llx", r.error, r.err_info,
+				      (unsigned long long)r.err_addr);
+	for (uint32_t j = 0; j < n; j++)
+		bad += d[j] != (float)k;
+	EXPECT_EQ(0, bad) TH_LOG("D[0] = %g, want %u", d[0], k);
+	/* staged (FAST numerics do not take the GEMV path): beyond the budget */
+	g.accum = MXA_GEMM_ACCUM_FAST;
+	memcpy((char *)prog.map + 4, &g, sizeof(g));
+	ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
+	ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+	EXPECT_EQ(MXA_ERR_NO_MEMORY, r.error);
+	EXPECT_EQ(MXA_NOMEM_BUDGET, r.err_info);
+	EXPECT_EQ(w.va, r.err_addr);
+	mxa_bo_free(self->fd, &prog);
+	mxa_bo_free(self->fd, &ad);
+	mxa_bo_free(self->fd, &w);
+}
+
 TEST_HARNESS_MAIN

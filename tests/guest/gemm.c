@@ -374,6 +374,99 @@ TEST_F(gemm, bf16_activations_times_mx_fp8_weights)
 	EXPECT_EQ(0, compare(self, &d));
 }
 
+/*
+ * A GEMV's weights are read in place from guest memory, row by row (the device's
+ * in-place path for the engine's GEMV): the weights' pages are bound (accel_vm_bind)
+ * at W_VA in the order 7 i mod pages, so that neighbouring pages are not neighbours in
+ * memory (whether the buffer's own pages lie in ascending or descending order).
+ * Rows inside a page are read where they lie, rows across a page boundary are copied;
+ * either way D equals the engine's on the same matrix stored contiguously. MXFP4 rows
+ * of 2 KiB (dense, and 2 KiB + 32 apart: every other row crosses a page), MX-FP8 rows
+ * of 8 KiB (two pages each), M = 1 and M = 3. Then one page of the weights is unbound:
+ * the job fails with the MMU fault at that page, as a staged copy did.
+ */
+#define W_VA	0x7100000000ull
+
+static uint32_t gcd(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static int gemv_in_place(struct __test_metadata *_metadata, FIXTURE_DATA(gemm) *self,
+			 uint32_t m, uint32_t n, uint32_t k, enum mxa_isa_dtype ta,
+			 enum mxa_isa_dtype tb, uint32_t ldb)
+{
+	const uint32_t pages = (uint32_t)(((size_t)(n - 1) * ldb + accel_dtype_row_bytes(tb, k) + 4095) / 4096);
+	uint8_t *w = calloc(pages, 4096);
+	struct accel_gemm g = { 0 };
+	struct mxe_gemm_desc e = { 0 };
+	struct accel_job_result r;
+	uint32_t stride = 7;
+	int bad = 0;
+
+	ASSERT_NE(NULL, w);
+	ASSERT_GE((size_t)(C_OFF - B_OFF), (size_t)pages * 4096);
+	/* the weights as a contiguous matrix here, page i in BO page 7 i mod pages there */
+	fill(self, A_OFF, ta, m, k, 0, mxe_dtype_is_mx_elem(ta) ? SA_OFF : 0);
+	for (uint32_t j = 0; j < n; j++) {
+		fill(self, C_OFF, tb, 1, k, 0, SB_OFF + j * (k / 32));
+		memcpy(w + (size_t)j * ldb, self->p + C_OFF, accel_dtype_row_bytes(tb, k));
+	}
+	while (gcd(stride, pages) != 1)
+		stride += 2;
+	for (uint32_t i = 0; i < pages; i++) {
+		size_t at = B_OFF + (size_t)(i * stride % pages) * 4096;
+
+		memcpy(self->p + at, w + (size_t)i * 4096, 4096);
+		ASSERT_EQ(0, accel_vm_bind(self->dev, self->bo, at, W_VA + (uint64_t)i * 4096, 4096,
+					   ACCEL_VM_BIND_READ_ONLY));
+	}
+	g.m = m, g.n = n, g.k = k;
+	g.type_a = ta, g.type_b = tb, g.type_c = g.type_d = MXA_DTYPE_F32;
+	g.a = self->va + A_OFF, g.b = W_VA, g.ldb = ldb, g.d = self->va + D_OFF;
+	g.scale_block = 32;
+	g.scale_b = self->va + SB_OFF;
+	g.scale_a = mxe_dtype_is_mx_elem(ta) ? self->va + SA_OFF : 0;
+	memset(self->p + D_OFF, 0x5a, (size_t)m * n * 4);
+	EXPECT_EQ(0, accel_gemm(self->dev, 0, &g, &r)) TH_LOG("error %u info %#x at %#llx",
+		r.error, r.err_info, (unsigned long long)r.err_addr);
+	e.m = m, e.n = n, e.k = k;
+	e.type_a = ta, e.type_b = tb, e.type_c = e.type_d = MXA_DTYPE_F32;
+	e.a = self->p + A_OFF, e.b = w, e.ldb = ldb, e.d = self->want;
+	e.scale_block = 32;
+	e.scale_b = self->p + SB_OFF;
+	e.scale_a = mxe_dtype_is_mx_elem(ta) ? self->p + SA_OFF : NULL;
+	EXPECT_EQ(0, mxe_gemm(NULL, &e));
+	for (size_t i = 0; i < (size_t)m * n; i++)
+		bad += memcmp(self->p + D_OFF + 4 * i, &self->want[i], 4) != 0;
+	EXPECT_EQ(0, bad) TH_LOG("%ux%ux%u %s x %s, ldb %u: %d outputs differ", m, n, k,
+				 accel_dtype_name(ta), accel_dtype_name(tb), ldb, bad);
+	/* a page of the weights gone: the fault names it */
+	ASSERT_EQ(0, accel_vm_unbind(self->dev, W_VA + (uint64_t)(pages / 2) * 4096, 4096));
+	EXPECT_EQ(-EFAULT, accel_gemm(self->dev, 0, &g, &r));
+	EXPECT_EQ(MXA_ERR_MMU_FAULT, r.error);
+	EXPECT_EQ(W_VA + (uint64_t)(pages / 2) * 4096, r.err_addr);
+	EXPECT_EQ(MXA_FAULT_READ | MXA_FAULT_NOT_PRESENT, r.err_info);
+	for (uint32_t i = 0; i < pages; i++)
+		if (i != pages / 2)
+			EXPECT_EQ(0, accel_vm_unbind(self->dev, W_VA + (uint64_t)i * 4096, 4096));
+	free(w);
+	return bad;
+}
+
+TEST_F(gemm, gemv_weights_read_in_place)
+{
+	gemv_in_place(_metadata, self, 1, 96, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 2048);
+	gemv_in_place(_metadata, self, 1, 96, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 2048 + 32);
+	gemv_in_place(_metadata, self, 3, 40, 8192, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, 8192);
+}
+
 TEST_F(gemm, b_stored_k_by_n_and_fast_numerics)
 {
 	struct accel_gemm_desc d;

@@ -186,6 +186,86 @@ static void proof_defeating_cases(struct mxe_engine *eng)
 	}
 }
 
+/* BF16 activations around 1 (exponents 2^-5 .. 2^2), as an LLM's are, in @n values. */
+static void llm_activations(uint16_t *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		a[i] = (uint16_t)((tu_rand_code(MXA_DTYPE_BF16) & 0x807f) |
+				  (122 + tu_rand_code(MXA_DTYPE_BF16) % 8) << 7);
+}
+
+/*
+ * E2M1 weights against one row of activations whose blocks fit 16-bit integers: the
+ * integer block kernels, with and without scales, K / 32 a multiple of 8 or not, a
+ * NaN scale; and the same weights as a table of row pointers (desc.b_rows, the
+ * device's in-place weights) in another order in memory.
+ */
+static void int_block_cases(struct mxe_engine *eng)
+{
+	static const unsigned ks[] = { 1024, 416, 32 };
+	static const uint8_t *rows[64], *srows[64];
+	static uint8_t wcopy[64 * 512], scopy[64 * 32];
+	size_t cases = 0, bad = 0, nbad;
+	uint64_t i0 = mxe_gemv_int_outputs(), out0, redo0, out1, redo1;
+
+	mxe_gemv_counts(&out0, &redo0);
+	for (unsigned ki = 0; ki < 3; ki++) {
+		for (int scales = 0; scales < 2; scales++) {
+			unsigned k = ks[ki], n = 64;
+			struct mxe_gemm_desc g = desc(1, n, k, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, scales);
+
+			llm_activations((uint16_t *)abuf, k);
+			tu_fill(MXA_DTYPE_E2M1, bbuf, n, k, k / 2);
+			for (size_t i = 0; i < n * k / 32; i++)
+				sbbuf[i] = (uint8_t)(120 + tu_rand_code(MXA_DTYPE_E8M0) % 12);
+			if (same_as_general(eng, &g, &nbad) || nbad) {
+				bad++;
+				host_diag("  K=%u scales=%d: %zu outputs differ", k, scales, nbad);
+			}
+			cases++;
+		}
+	}
+	mxe_gemv_counts(&out1, &redo1);
+	host_check(bad == 0 && mxe_gemv_int_outputs() - i0 == cases * 64 &&
+		   (redo1 - redo0) * 100 < out1 - out0,
+		   "%s: %zu integer-block GEMVs (E2M1, M = 1): the general path's bits, %llu of %llu outputs redone",
+		   mxe_engine_simd(), cases, (unsigned long long)(redo1 - redo0),
+		   (unsigned long long)(out1 - out0));
+
+	/* the rows as pointers, stored in reverse order elsewhere */
+	{
+		struct mxe_gemm_desc g = desc(1, 64, 1024, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
+		int rc;
+
+		g.d = d1;
+		mxe_gemm(eng, &g);
+		memcpy(d2 + 64, d1, 64 * 4);
+		for (unsigned j = 0; j < 64; j++) {
+			memcpy(wcopy + (63 - j) * 512, bbuf + j * 512, 512);
+			memcpy(scopy + (63 - j) * 32, sbbuf + j * 32, 32);
+			rows[j] = wcopy + (63 - j) * 512;
+			srows[j] = scopy + (63 - j) * 32;
+		}
+		g.b_rows = rows;
+		g.scale_b_rows = srows;
+		memset(d1, 0, 64 * 4);
+		rc = mxe_gemm(eng, &g);
+		host_check(mxe_gemv_takes(&g) && !rc && !memcmp(d1, d2 + 64, 64 * 4),
+			   "%s: weights as row pointers give the same bits", mxe_engine_simd());
+		/* a NaN scale in row 5: the general path, reading the rows by pointer too */
+		scopy[(63 - 5) * 32 + 7] = 0xFF;
+		rc = mxe_gemm(eng, &g);
+		host_check(!rc && isnan(d1[5]) && !memcmp(d1, d2 + 64, 5 * 4) &&
+			   !memcmp(d1 + 6, d2 + 64 + 6, 58 * 4),
+			   "%s: a NaN scale among row pointers: that output NaN, the others kept",
+			   mxe_engine_simd());
+		/* no other path reads rows by pointer */
+		g.accum = MXE_ACCUM_FAST;
+		host_check(!mxe_gemv_takes(&g) && mxe_gemm(eng, &g) == MXE_ENGINE_EINVAL_LAYOUT,
+			   "%s: row pointers outside the GEMV path are refused", mxe_engine_simd());
+	}
+}
+
 int main(void)
 {
 	struct mxe_engine *eng = mxe_engine_create(2);
@@ -205,6 +285,8 @@ int main(void)
 			continue;
 		random_cases(eng);
 		proof_defeating_cases(eng);
+		if (mxe_cpu_use_avx2())
+			int_block_cases(eng);
 	}
 	mxe_engine_set_simd(NULL);
 	mxe_engine_destroy(eng);
