@@ -233,14 +233,18 @@ static unsigned gemv_column_avx512(const struct gemv_job *job, size_t j, unsigne
 			w[2] = _mm512_cvtps_pd(_mm512_castps512_ps256(hi));
 			w[3] = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(hi), 1)));
 		}
-		if (t != MXA_DTYPE_E2M1)
+		if (rows == 1) {
+			/* the block's products summed unscaled, then scaled once (exact: a
+			 * power of two): per lane still K / 8 additions, as with four chains */
+			const double *a = a0 + b * BLK;
+			__m512d p = _mm512_mul_pd(_mm512_loadu_pd(a), w[0]);
+
+			for (int q = 1; q < 4; q++)
+				p = _mm512_fmadd_pd(_mm512_loadu_pd(a + 8 * q), w[q], p);
+			acc[b & 1 ? 1 : 0] = _mm512_fmadd_pd(p, fv, acc[b & 1 ? 1 : 0]);
+		} else if (t != MXA_DTYPE_E2M1) {
 			for (int q = 0; q < 4; q++)
 				w[q] = _mm512_mul_pd(w[q], fv);	/* exact: a power of two */
-		if (rows == 1) {	/* four chains: FMA latency, not a row per chain */
-			const double *a = a0 + b * BLK;
-
-			for (int q = 0; q < 4; q++)
-				acc[q] = _mm512_fmadd_pd(_mm512_loadu_pd(a + 8 * q), w[q], acc[q]);
 		}
 		for (unsigned r = 0; r < rows && rows > 1; r++) {
 			const double *a = a0 + r * k + b * BLK;
@@ -338,14 +342,19 @@ static unsigned gemv_column_avx2(const struct gemv_job *job, size_t j, unsigned 
 							(const __m128i *)(row + b * 32 + 8 * q))), &nan);
 		}
 		for (int q = 0; q < 4; q++) {
-			w[2 * q] = _mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(wf[q])), fv);
-			w[2 * q + 1] = _mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(wf[q], 1)), fv);
+			w[2 * q] = _mm256_cvtps_pd(_mm256_castps256_ps128(wf[q]));
+			w[2 * q + 1] = _mm256_cvtps_pd(_mm256_extractf128_ps(wf[q], 1));
 		}
-		if (rows == 1) {
+		if (rows == 1) {	/* as on AVX-512: K / 4 additions per lane */
 			const double *a = a0 + b * BLK;
+			__m256d p = _mm256_mul_pd(_mm256_loadu_pd(a), w[0]);
 
+			for (int q = 1; q < 8; q++)
+				p = _mm256_fmadd_pd(_mm256_loadu_pd(a + 4 * q), w[q], p);
+			acc[b & 1 ? 1 : 0] = _mm256_fmadd_pd(p, fv, acc[b & 1 ? 1 : 0]);
+		} else {
 			for (int q = 0; q < 8; q++)
-				acc[q % 4] = _mm256_fmadd_pd(_mm256_loadu_pd(a + 4 * q), w[q], acc[q % 4]);
+				w[q] = _mm256_mul_pd(w[q], fv);	/* exact: a power of two */
 		}
 		for (unsigned r = 0; r < rows && rows > 1; r++) {
 			const double *a = a0 + r * k + b * BLK;
