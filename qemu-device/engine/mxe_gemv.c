@@ -183,13 +183,17 @@ static __m512i decode32_avx512(unsigned t, const uint8_t *row, size_t b, int *na
 	}
 }
 
-/* Column @j for the rows of group @g: 0 for every row it stored, else a mask of the rest. */
-__attribute__((target("avx512f,avx512bw")))
-static unsigned gemv_column_avx512(const struct gemv_job *job, size_t j, unsigned g)
+/*
+ * Column @j for the rows of group @g: 0 for every row it stored, else a mask of the rest.
+ * Inlined with the weight type @t and, for one row, @rows constant (gemv_column_avx512()).
+ */
+__attribute__((target("avx512f,avx512bw"), always_inline))
+static inline unsigned gemv_column_avx512_t(const struct gemv_job *job, size_t j, unsigned g,
+					    unsigned t, unsigned rows)
 {
 	struct gemv_col c = gemv_col(job, j, g);
 	size_t k = c.k, nb = c.nb;
-	unsigned t = c.t, rows = c.rows, redo = 0;
+	unsigned redo = 0;
 	const uint8_t *row = c.row, *sc = c.sc;
 	const double *a0 = c.a0;
 	__m512d acc[8], bnd = _mm512_setzero_pd();
@@ -241,7 +245,7 @@ static unsigned gemv_column_avx512(const struct gemv_job *job, size_t j, unsigne
 
 			for (int q = 1; q < 4; q++)
 				p = _mm512_fmadd_pd(_mm512_loadu_pd(a + 8 * q), w[q], p);
-			acc[b & 1 ? 1 : 0] = _mm512_fmadd_pd(p, fv, acc[b & 1 ? 1 : 0]);
+			acc[0] = _mm512_fmadd_pd(p, fv, acc[0]);
 		} else if (t != MXA_DTYPE_E2M1) {
 			for (int q = 0; q < 4; q++)
 				w[q] = _mm512_mul_pd(w[q], fv);	/* exact: a power of two */
@@ -270,6 +274,24 @@ static unsigned gemv_column_avx512(const struct gemv_job *job, size_t j, unsigne
 				redo |= 1u << r;
 	}
 	return redo;
+}
+
+__attribute__((target("avx512f,avx512bw")))
+static unsigned gemv_column_avx512(const struct gemv_job *job, size_t j, unsigned g)
+{
+	struct gemv_col c = gemv_col(job, j, g);
+
+	if (c.rows == 1) {
+		switch (c.t) {
+		case MXA_DTYPE_E4M3:
+			return gemv_column_avx512_t(job, j, g, MXA_DTYPE_E4M3, 1);
+		case MXA_DTYPE_E5M2:
+			return gemv_column_avx512_t(job, j, g, MXA_DTYPE_E5M2, 1);
+		default:
+			return gemv_column_avx512_t(job, j, g, c.t, 1);
+		}
+	}
+	return gemv_column_avx512_t(job, j, g, c.t, c.rows);
 }
 #define GEMV_HAVE_AVX512 1
 
@@ -351,7 +373,7 @@ static unsigned gemv_column_avx2(const struct gemv_job *job, size_t j, unsigned 
 
 			for (int q = 1; q < 8; q++)
 				p = _mm256_fmadd_pd(_mm256_loadu_pd(a + 4 * q), w[q], p);
-			acc[b & 1 ? 1 : 0] = _mm256_fmadd_pd(p, fv, acc[b & 1 ? 1 : 0]);
+			acc[0] = _mm256_fmadd_pd(p, fv, acc[0]);
 		} else {
 			for (int q = 0; q < 8; q++)
 				w[q] = _mm256_mul_pd(w[q], fv);	/* exact: a power of two */
