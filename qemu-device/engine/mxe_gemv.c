@@ -136,6 +136,16 @@ static int gemv_store(const struct gemv_job *job, const uint8_t *sc, size_t i, s
 	return 1;
 }
 
+/*
+ * The next column's row, to prefetch while this one is summed: the device hands the
+ * weights row by row from guest pages that lie anywhere, where the hardware's
+ * prefetchers (which stop at page boundaries) see no stream.
+ */
+static inline const uint8_t *gemv_next_row(const struct gemv_job *job, size_t j)
+{
+	return j + 1 < job->op->d.n ? mxe_op_b_row(job->op, j + 1) : NULL;
+}
+
 /* What a kernel needs of column @j and row group @g. */
 struct gemv_col {
 	size_t k, nb;
@@ -201,7 +211,12 @@ static inline unsigned gemv_column_avx512_t(const struct gemv_job *job, size_t j
 
 	for (unsigned r = 0; r < 8; r++)
 		acc[r] = _mm512_set1_pd(-0.0);
+	const uint8_t *next = rows == 1 ? gemv_next_row(job, j) : NULL;
+	const size_t blk_bytes = mxe_dtype_row_bytes(t, BLK);
+
 	for (size_t b = 0; b < nb; b++) {
+		if (next && !(b & 1))
+			_mm_prefetch((const char *)next + b * blk_bytes, _MM_HINT_T0);
 		double f = block_factor(sc, b, 0);
 		__m512d fv = _mm512_set1_pd(f * mxe_pow2(job->w.adj)), w[4];
 
@@ -345,7 +360,12 @@ static unsigned gemv_column_avx2(const struct gemv_job *job, size_t j, unsigned 
 
 	for (unsigned r = 0; r < 8; r++)
 		acc[r] = _mm256_set1_pd(-0.0);
+	const uint8_t *next = rows == 1 ? gemv_next_row(job, j) : NULL;
+	const size_t blk_bytes = mxe_dtype_row_bytes(t, BLK);
+
 	for (size_t b = 0; b < nb; b++) {
+		if (next && !(b & 1))
+			_mm_prefetch((const char *)next + b * blk_bytes, _MM_HINT_T0);
 		double f = block_factor(sc, b, 0);
 		__m256d fv = _mm256_set1_pd(t == MXA_DTYPE_MXINT8 ? f * 0x1p-6 :
 					    f * mxe_pow2(job->w.adj2)), w[8];
@@ -470,6 +490,7 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 	__m512d acc0 = _mm512_setzero_pd(), acc1 = acc0, bnd = acc0;
 	__m512i nan = _mm512_setzero_si512();
 	double fac[GEMV_INT_CHUNK], s, e, bound;
+	const uint8_t *next = gemv_next_row(job, j);
 
 	for (size_t b0 = 0; b0 < c.nb; b0 += GEMV_INT_CHUNK) {
 		size_t n = c.nb - b0 < GEMV_INT_CHUNK ? c.nb - b0 : GEMV_INT_CHUNK, b;
@@ -496,6 +517,8 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 		for (b = 0; b + 2 <= n; b += 2) {
 			__m512d p0, p1;
 
+			if (next && !(b & 3))
+				_mm_prefetch((const char *)next + (b0 + b) * 16, _MM_HINT_T0);
 			int_pair_avx512(c.row, job->a16, b0 + b, lut16, &p0, &p1);
 			acc0 = _mm512_fmadd_pd(p0, _mm512_set1_pd(fac[b]), acc0);
 			acc1 = _mm512_fmadd_pd(p1, _mm512_set1_pd(fac[b + 1]), acc1);
@@ -564,6 +587,7 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 	__m256d acc0 = _mm256_setzero_pd(), acc1 = acc0, bnd = acc0;
 	__m256i nan = _mm256_setzero_si256();
 	double fac[GEMV_INT_CHUNK], s, e, bound, lanes[4];
+	const uint8_t *next = gemv_next_row(job, j);
 
 	for (size_t b0 = 0; b0 < c.nb; b0 += GEMV_INT_CHUNK) {
 		size_t n = c.nb - b0 < GEMV_INT_CHUNK ? c.nb - b0 : GEMV_INT_CHUNK, b;
@@ -590,6 +614,9 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 		}
 		for (b = 0; b + 2 <= n; b += 2) {
 			__m256d p0, p1;
+
+			if (next && !(b & 3))
+				_mm_prefetch((const char *)next + (b0 + b) * 16, _MM_HINT_T0);
 
 			int_pair_avx2(c.row, job->a16, b0 + b, lut2, &p0, &p1);
 			acc0 = _mm256_fmadd_pd(p0, _mm256_set1_pd(fac[b]), acc0);
