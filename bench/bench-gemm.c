@@ -126,7 +126,7 @@ static void pipeline(struct accel_device *dev)
 			for (int serial = 1; serial >= -1; serial--) {	/* -1: on the cores */
 				struct accel_gemm_desc d;
 				struct accel_gemm_plan pl;
-				struct accel_grid grid;
+				struct accel_grid grid = { .cluster_x = 1, .cluster_y = 1 };
 				struct accel_prog *prog;
 				char kind[16];
 
