@@ -25,6 +25,7 @@ ENGINE_SRCS := \
 	$(ENGINE_DIR)/mxe_gemm.c \
 	$(ENGINE_DIR)/mxe_exact.c \
 	$(ENGINE_DIR)/mxe_gemv.c \
+	$(ENGINE_DIR)/mxe_gemv_fast.c \
 	$(ENGINE_DIR)/mxe_interwave.c \
 	$(ENGINE_DIR)/mxe_hopper.c \
 	$(ENGINE_DIR)/mxe_cublas_plan.c \

@@ -478,9 +478,24 @@ int mxe_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	rc = mxe_op_prepare(desc, &op);
 	if (rc)
 		return rc;
-	if (op.d.b_rows) {	/* row by row: the GEMV path alone reads B that way */
-		rc = mxe_gemv_takes(desc) ? mxe_gemv_run(eng, &op) : 1;
+	if (op.d.b_rows) {	/* row by row: the GEMV paths alone read B that way */
+		if (!mxe_gemv_takes(desc))
+			return MXE_ENGINE_EINVAL_LAYOUT;
+		if (op.d.accum == MXE_ACCUM_FAST) {
+			rc = mxe_gemv_fast_run(eng, &op);
+			if (rc <= 0)
+				return rc;
+			/* scales FAST cannot take: the exact path's bits, as the tiled
+			 * path would hand them on */
+			op.d.accum = MXE_ACCUM_EXACT;
+		}
+		rc = mxe_gemv_run(eng, &op);
 		return rc == 1 ? MXE_ENGINE_EINVAL_LAYOUT : rc;
+	}
+	if (op.d.accum == MXE_ACCUM_FAST) {
+		rc = mxe_gemv_fast_run(eng, &op);
+		if (rc <= 0)
+			return rc;
 	}
 	if (op.d.accum == MXE_ACCUM_FAST ||
 	    ((op.cls == MXE_CLASS_INT || op.cls == MXE_CLASS_B1) &&

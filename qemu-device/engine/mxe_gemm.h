@@ -62,6 +62,17 @@ static inline const uint8_t *mxe_op_b_scales(const struct mxe_op *op, size_t j)
 	return op->d.scale_b_rows ? op->d.scale_b_rows[j] : op->d.scale_b + j * op->ld_sb;
 }
 
+/**
+ * mxe_gemv_fast_run() - FAST numerics for few rows of A against FP8/FP4 weights
+ * (mxe_gemv_fast.c): the tiled path's bits. Returns 1 when it does not apply.
+ */
+int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op);
+int mxe_gemv_fast_applies(const struct mxe_op *op);
+/** Outputs mxe_gemv_fast_run() computed since the process started. */
+uint64_t mxe_gemv_fast_outputs(void);
+/** Whether FAST can take @op's MX scales: every scaled element exact in f32. */
+int mxe_fast_scales_safe(const struct mxe_op *op);
+
 /** One output of the exact path: a . b over all of K, no C, rounded to type_d. */
 double mxe_exact_dot(const struct mxe_op *op, const double *a, const double *b);
 

@@ -789,8 +789,15 @@ int mxe_gemv_takes(const struct mxe_gemm_desc *desc)
 	struct mxe_op op;
 	struct wfmt w;
 
-	return desc && !(desc->flags & MXA_GEMM_F_A_KM) && !mxe_op_prepare(desc, &op) &&
-	       op.d.sched != MXE_SCHED_INTERWAVE && gemv_applies(&op, &w);
+	if (!desc || (desc->flags & MXA_GEMM_F_A_KM) || mxe_op_prepare(desc, &op))
+		return 0;
+	if (op.d.accum == MXE_ACCUM_FAST) {
+		/* FAST's kernel, or the exact path where the scales send FAST there */
+		if (!mxe_gemv_fast_applies(&op))
+			return 0;
+		op.d.accum = MXE_ACCUM_EXACT;
+	}
+	return op.d.sched != MXE_SCHED_INTERWAVE && gemv_applies(&op, &w);
 }
 
 int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)

@@ -115,6 +115,18 @@ static int mx_scales_safe(unsigned t, const uint8_t *s, size_t rows, size_t nb, 
 	return 1;
 }
 
+int mxe_fast_scales_safe(const struct mxe_op *op)
+{
+	size_t nb = op->d.k / 32;
+
+	if (op->scale_a && !mx_scales_safe(op->d.type_a, op->d.scale_a, op->d.m, nb, op->ld_sa))
+		return 0;
+	for (size_t j = 0; op->scale_b && j < op->d.n; j++)	/* row by row: desc.b_rows */
+		if (!mx_scales_safe(op->d.type_b, mxe_op_b_scales(op, j), 1, nb, 0))
+			return 0;
+	return 1;
+}
+
 static void decode_f32(const struct mxe_op *op, unsigned t, const uint8_t *row,
 		       size_t k0, size_t len, float *out, int avx2)
 {
@@ -720,9 +732,7 @@ int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op)
 	if (op->ldd % 4 || (acc && op->ldc % 4) ||
 	    ((op->scale_a || op->scale_b) && tl.k % MXE_MX_BLOCK))
 		return 1;	/* a partial last MX block: the exact path */
-	if (op->scale_a && !mx_scales_safe(op->d.type_a, op->d.scale_a, tl.m, tl.k / 32, op->ld_sa))
-		return 1;
-	if (op->scale_b && !mx_scales_safe(op->d.type_b, op->d.scale_b, tl.n, tl.k / 32, op->ld_sb))
+	if (!mxe_fast_scales_safe(op))
 		return 1;
 
 	tl.simd = mxe_cpu_simd();

@@ -382,7 +382,8 @@ TEST_F(gemm, bf16_activations_times_mx_fp8_weights)
  * Rows inside a page are read where they lie, rows across a page boundary are copied;
  * either way D equals the engine's on the same matrix stored contiguously. MXFP4 rows
  * of 2 KiB (dense, and 2 KiB + 32 apart: every other row crosses a page), MX-FP8 rows
- * of 8 KiB (two pages each), M = 1 and M = 3. Then one page of the weights is unbound:
+ * of 8 KiB (two pages each), M = 1 and M = 3, EXACT and FAST numerics (each its own
+ * GEMV kernel). Then one page of the weights is unbound:
  * the job fails with the MMU fault at that page, as a staged copy did.
  */
 #define W_VA	0x7100000000ull
@@ -400,7 +401,7 @@ static uint32_t gcd(uint32_t a, uint32_t b)
 
 static int gemv_in_place(struct __test_metadata *_metadata, FIXTURE_DATA(gemm) *self,
 			 uint32_t m, uint32_t n, uint32_t k, enum mxa_isa_dtype ta,
-			 enum mxa_isa_dtype tb, uint32_t ldb)
+			 enum mxa_isa_dtype tb, uint32_t ldb, uint8_t accum)
 {
 	const uint32_t pages = (uint32_t)(((size_t)(n - 1) * ldb + accel_dtype_row_bytes(tb, k) + 4095) / 4096);
 	uint8_t *w = calloc(pages, 4096);
@@ -433,6 +434,7 @@ static int gemv_in_place(struct __test_metadata *_metadata, FIXTURE_DATA(gemm) *
 	g.scale_block = 32;
 	g.scale_b = self->va + SB_OFF;
 	g.scale_a = mxe_dtype_is_mx_elem(ta) ? self->va + SA_OFF : 0;
+	g.accum = accum;
 	memset(self->p + D_OFF, 0x5a, (size_t)m * n * 4);
 	EXPECT_EQ(0, accel_gemm(self->dev, 0, &g, &r)) TH_LOG("error %u info %#x at %#llx",
 		r.error, r.err_info, (unsigned long long)r.err_addr);
@@ -442,11 +444,12 @@ static int gemv_in_place(struct __test_metadata *_metadata, FIXTURE_DATA(gemm) *
 	e.scale_block = 32;
 	e.scale_b = self->p + SB_OFF;
 	e.scale_a = mxe_dtype_is_mx_elem(ta) ? self->p + SA_OFF : NULL;
+	e.accum = accum;
 	EXPECT_EQ(0, mxe_gemm(NULL, &e));
 	for (size_t i = 0; i < (size_t)m * n; i++)
 		bad += memcmp(self->p + D_OFF + 4 * i, &self->want[i], 4) != 0;
-	EXPECT_EQ(0, bad) TH_LOG("%ux%ux%u %s x %s, ldb %u: %d outputs differ", m, n, k,
-				 accel_dtype_name(ta), accel_dtype_name(tb), ldb, bad);
+	EXPECT_EQ(0, bad) TH_LOG("%ux%ux%u %s x %s, ldb %u, accum %u: %d outputs differ", m, n,
+				 k, accel_dtype_name(ta), accel_dtype_name(tb), ldb, accum, bad);
 	/* a page of the weights gone: the fault names it */
 	ASSERT_EQ(0, accel_vm_unbind(self->dev, W_VA + (uint64_t)(pages / 2) * 4096, 4096));
 	EXPECT_EQ(-EFAULT, accel_gemm(self->dev, 0, &g, &r));
@@ -462,9 +465,16 @@ static int gemv_in_place(struct __test_metadata *_metadata, FIXTURE_DATA(gemm) *
 
 TEST_F(gemm, gemv_weights_read_in_place)
 {
-	gemv_in_place(_metadata, self, 1, 96, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 2048);
-	gemv_in_place(_metadata, self, 1, 96, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 2048 + 32);
-	gemv_in_place(_metadata, self, 3, 40, 8192, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, 8192);
+	for (uint8_t accum = MXA_GEMM_ACCUM_EXACT; ; accum = MXA_GEMM_ACCUM_FAST) {
+		gemv_in_place(_metadata, self, 1, 96, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 2048,
+			      accum);
+		gemv_in_place(_metadata, self, 1, 96, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1,
+			      2048 + 32, accum);
+		gemv_in_place(_metadata, self, 3, 40, 8192, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, 8192,
+			      accum);
+		if (accum == MXA_GEMM_ACCUM_FAST)
+			break;
+	}
 }
 
 TEST_F(gemm, b_stored_k_by_n_and_fast_numerics)

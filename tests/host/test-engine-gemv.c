@@ -259,11 +259,110 @@ static void int_block_cases(struct mxe_engine *eng)
 			   !memcmp(d1 + 6, d2 + 64 + 6, 58 * 4),
 			   "%s: a NaN scale among row pointers: that output NaN, the others kept",
 			   mxe_engine_simd());
-		/* no other path reads rows by pointer */
-		g.accum = MXE_ACCUM_FAST;
+		/* no other path reads rows by pointer (interwave is a strategy of its own) */
+		g.sched = MXE_SCHED_INTERWAVE;
 		host_check(!mxe_gemv_takes(&g) && mxe_gemm(eng, &g) == MXE_ENGINE_EINVAL_LAYOUT,
 			   "%s: row pointers outside the GEMV path are refused", mxe_engine_simd());
 	}
+}
+
+/*
+ * FAST numerics for GEMV shapes (mxe_gemv_fast.c) against the tiled path they must
+ * equal bit for bit: E4M3, E5M2 and E2M1 weights with and without scales, BF16, F16,
+ * F32 and MX-E4M3 activations, M from 1 to 32, K with one and several 256-blocks and
+ * a partial last one, a partial last group of columns, negation, NaN codes and scales,
+ * and as row pointers.
+ */
+static void fast_cases(struct mxe_engine *eng)
+{
+	static const unsigned wtypes[] = { MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, MXA_DTYPE_E2M1 };
+	static const unsigned atypes[] = { MXA_DTYPE_BF16, MXA_DTYPE_F16, MXA_DTYPE_F32,
+					   MXA_DTYPE_E4M3 };
+	static const unsigned ms[] = { 1, 3, 8, 32 }, ks[] = { 64, 320, 1024 };
+	static const uint8_t *rows[64], *srows[64];
+	size_t cases = 0, bad = 0, nbad;
+	uint64_t f0 = mxe_gemv_fast_outputs();
+
+	for (unsigned w = 0; w < 3; w++)
+		for (unsigned a = 0; a < 4; a++)
+			for (unsigned mi = 0; mi < 4; mi++)
+				for (unsigned ki = 0; ki < 3; ki++) {
+					unsigned m = ms[mi], n = 37, k = ks[ki];
+					struct mxe_gemm_desc g = desc(m, n, k, atypes[a], wtypes[w],
+								      (ki + mi) % 2 || atypes[a] == MXA_DTYPE_E4M3);
+					struct mxe_op op;
+
+					if (k % 64 && (g.scale_block && (wtypes[w] != MXA_DTYPE_E2M1 ||
+									 atypes[a] == MXA_DTYPE_E4M3)))
+						k = g.k = 384;	/* FP8 MX: K % 64 */
+					g.accum = MXE_ACCUM_FAST;
+					g.flags = (mi & 1 ? MXE_GEMM_NEGATE_B : 0) | (ki & 1 ? MXE_GEMM_NEGATE_A : 0);
+					tu_fill(g.type_a, abuf, m, k, mxe_dtype_row_bytes(g.type_a, k));
+					tu_fill(g.type_b, bbuf, n, k, mxe_dtype_row_bytes(g.type_b, k));
+					for (size_t i = 0; i < 32 * 32; i++)	/* near 1: exact in f32 */
+						sabuf[i] = (uint8_t)(118 + tu_rand_code(MXA_DTYPE_E8M0) % 20);
+					for (size_t i = 0; i < 64 * 32; i++)
+						sbbuf[i] = (uint8_t)(118 + tu_rand_code(MXA_DTYPE_E8M0) % 20);
+					if (cases % 7 == 3 && g.scale_b)
+						sbbuf[5 * (k / 32) + 1] = 0xFF;		/* a NaN scale */
+					if (ki == 2 && w < 2 && !(g.flags & MXE_GEMM_NEGATE_B)) {	/* rows by pointer */
+						for (unsigned j = 0; j < n; j++) {
+							rows[j] = bbuf + j * mxe_dtype_row_bytes(g.type_b, k);
+							srows[j] = sbbuf + j * (k / 32);
+						}
+						g.b_rows = rows;
+						g.scale_b_rows = g.scale_b ? srows : NULL;
+					}
+					g.d = d1;
+					nbad = (size_t)mxe_gemm(eng, &g);
+					g.b_rows = NULL;
+					g.scale_b_rows = NULL;
+					g.d = d2;
+					if (!nbad && !mxe_op_prepare(&g, &op) && mxe_tiled_run(eng, &op) == 0) {
+						for (size_t i = 0; i < (size_t)m * n; i++)
+							nbad += memcmp(&d1[i], &d2[i], 4) != 0;
+					} else {
+						nbad = 1;
+					}
+					if (nbad) {
+						bad++;
+						host_diag("  FAST %s x %s M=%u K=%u: %zu outputs differ",
+							  mxe_dtype_name(g.type_a), mxe_dtype_name(g.type_b),
+							  m, k, nbad);
+					}
+					cases++;
+				}
+	/* scales FAST cannot take (2^123 x 448 overflows f32): the exact path's bits,
+	 * with the rows by pointer too */
+	{
+		struct mxe_gemm_desc g = desc(1, 37, 256, MXA_DTYPE_BF16, MXA_DTYPE_E4M3, 1);
+
+		tu_fill(g.type_a, abuf, 1, 256, 512);
+		tu_fill(g.type_b, bbuf, 37, 256, 256);
+		memset(sbbuf, 127, 37 * 8);
+		sbbuf[8 * 4 + 2] = 250;
+		g.d = d2;
+		nbad = (size_t)mxe_gemm(eng, &g);	/* EXACT */
+		for (unsigned j = 0; j < 37; j++) {
+			rows[j] = bbuf + j * 256;
+			srows[j] = sbbuf + j * 8;
+		}
+		g.b_rows = rows;
+		g.scale_b_rows = srows;
+		g.accum = MXE_ACCUM_FAST;
+		g.d = d1;
+		nbad += (size_t)mxe_gemm(eng, &g);
+		for (size_t i = 0; i < 37; i++)
+			nbad += memcmp(&d1[i], &d2[i], 4) != 0;
+		if (nbad) {
+			bad++;
+			host_diag("  FAST with a scale of 2^123, rows by pointer: %zu differ", nbad);
+		}
+		cases++;
+	}
+	host_check(bad == 0 && mxe_gemv_fast_outputs() - f0 > 0,
+		   "%s: %zu FAST GEMVs: the tiled path's bits (%llu outputs on the GEMV kernel)",
+		   mxe_engine_simd(), cases, (unsigned long long)(mxe_gemv_fast_outputs() - f0));
 }
 
 int main(void)
@@ -287,6 +386,8 @@ int main(void)
 		proof_defeating_cases(eng);
 		if (mxe_cpu_use_avx2())
 			int_block_cases(eng);
+		if (mxe_cpu_simd() >= MXE_SIMD_AVX512)
+			fast_cases(eng);
 	}
 	mxe_engine_set_simd(NULL);
 	mxe_engine_destroy(eng);

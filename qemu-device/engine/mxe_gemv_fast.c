@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mxe_gemv_fast.c - FAST numerics for few rows of A (M <= 32) against FP8 or FP4
+ * weights: the bits of the tiled path (mxe_tiled.c, numerics.rst "FAST"), at the speed
+ * of streaming the weights.
+ *
+ * The tiled path packs all of B into f32 panels before it multiplies; with one row of
+ * A nothing amortises that (a 4096 x 4096 MX-FP8 GEMV took 200 ms, the EXACT GEMV 2 ms).
+ * Here 16 columns are the 16 lanes of a vector: for each 32-k sub-block the weights of
+ * the 16 columns are decoded to f32 (scale applied, exact), transposed in registers,
+ * and every row of A runs the sub-block's chain q = fma(a_k, b_k, q) from +0 in
+ * increasing k on all 16 columns at once; the sub-block sums go into the block sum
+ * (p = q, then p = p + q) and the block sums (MXE_FAST_KBLOCK) into the accumulator in
+ * increasing order, exactly as the tiled kernels do. So the result is the tiled path's
+ * bit for bit (test-engine-gemv compares them), on any thread count.
+ *
+ * Taken: AVX-512, FAST, M <= 32, an f32 D without C, K % 32 == 0, B (N x K) of E4M3,
+ * E5M2 or E2M1 with or without MX scales, A of any float type the op's row decoder
+ * gives exactly in f32. Not taken (returns 1): everything else, and MX scales that
+ * would make an element inexact in f32, which the tiled path also declines.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mxe_cpu.h"
+#include "mxe_gemm.h"
+#include "mxe_pool.h"
+
+#define FAST_MAX_M	32
+#define GROUPS		4	/* of 16 columns (the lanes) per task */
+#define COLS		(16 * GROUPS)
+#define SUB		MXE_FAST_KSUB
+#define SUBS_PER_BLOCK	(MXE_FAST_KBLOCK / MXE_FAST_KSUB)
+
+struct fast_job {
+	const struct mxe_op *op;
+	const float *af;	/* M x K values of A in f32 (scale, negation applied) */
+	unsigned tasks;
+	int failed;
+};
+
+static uint64_t fast_outputs;	/* since the process started */
+
+uint64_t mxe_gemv_fast_outputs(void)
+{
+	return __atomic_load_n(&fast_outputs, __ATOMIC_RELAXED);
+}
+
+static unsigned fast_phase_tasks(void *arg, unsigned phase)
+{
+	struct fast_job *job = arg;
+
+	return phase == 0 ? job->tasks : 0;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* Transpose 16 rows of 16 floats in place: r[i][j] -> r[j][i]. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void transpose16(__m512 r[16])
+{
+	__m512 t[16];
+
+	for (int i = 0; i < 8; i++) {
+		t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+		t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+	}
+	for (int i = 0; i < 4; i++) {
+		__m512d a = _mm512_castps_pd(t[4 * i]), b = _mm512_castps_pd(t[4 * i + 2]);
+		__m512d c = _mm512_castps_pd(t[4 * i + 1]), d = _mm512_castps_pd(t[4 * i + 3]);
+
+		r[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));
+		r[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));
+		r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, d));
+		r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, d));
+	}
+	/* r[4 g + m], 128-bit lane l: rows 4g..4g+3, element 4 l + m */
+	for (int m = 0; m < 4; m++) {
+		t[m] = _mm512_shuffle_f32x4(r[m], r[4 + m], 0x88);
+		t[4 + m] = _mm512_shuffle_f32x4(r[m], r[4 + m], 0xdd);
+		t[8 + m] = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0x88);
+		t[12 + m] = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0xdd);
+	}
+	for (int m = 0; m < 4; m++) {
+		r[m] = _mm512_shuffle_f32x4(t[m], t[8 + m], 0x88);
+		r[m + 8] = _mm512_shuffle_f32x4(t[m], t[8 + m], 0xdd);
+		r[m + 4] = _mm512_shuffle_f32x4(t[4 + m], t[12 + m], 0x88);
+		r[m + 12] = _mm512_shuffle_f32x4(t[4 + m], t[12 + m], 0xdd);
+	}
+}
+
+/* 2^(s - 127) as f32, NaN for 0xFF (s = 0: 2^-127, an f32 subnormal). */
+static inline float scale_f32(const uint8_t *sc, size_t blk)
+{
+	uint32_t u;
+	float f;
+
+	if (!sc)
+		return 1.0f;
+	u = sc[blk] == 0xFF ? 0x7FC00000u : sc[blk] ? (uint32_t)sc[blk] << 23 : 0x00400000u;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/*
+ * Sub-block @s of column @j as 32 f32 in k order, in @lo (k 0..15) and @hi (16..31);
+ * E2M1: @lo the even k, @hi the odd k (the caller's order follows). Exact: the value
+ * times its scale (power of two, checked in range), NaN codes and scales as NaN.
+ */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void decode_sub(const struct mxe_op *op, unsigned t, size_t j, size_t s,
+			      __m512 *lo, __m512 *hi)
+{
+	const uint8_t *row = mxe_op_b_row(op, j);
+	__m512 f = _mm512_set1_ps(scale_f32(op->scale_b ? mxe_op_b_scales(op, j) : NULL, s));
+
+	if (t == MXA_DTYPE_E2M1) {
+		const __m512 lut = _mm512_setr_ps(0, 0.5f, 1, 1.5f, 2, 3, 4, 6,
+						  -0.0f, -0.5f, -1, -1.5f, -2, -3, -4, -6);
+		__m512i x = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(row + s * 16)));
+
+		*lo = _mm512_mul_ps(_mm512_permutexvar_ps(x, lut), f);	/* low nibbles */
+		*hi = _mm512_mul_ps(_mm512_permutexvar_ps(_mm512_srli_epi32(x, 4), lut), f);
+		return;
+	}
+	for (int h = 0; h < 2; h++) {
+		__m256i x = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(row + s * 32 + 16 * h)));
+		__m256i bits;
+		__m512 v;
+
+		if (t == MXA_DTYPE_E4M3) {
+			/* s eeee mmm as the f16 s 0eeee mmm0000000: 2^-8 of the value */
+			__m256i mag = _mm256_and_si256(x, _mm256_set1_epi16(0x7f));
+
+			bits = _mm256_or_si256(_mm256_slli_epi16(mag, 7),
+					       _mm256_slli_epi16(_mm256_and_si256(x, _mm256_set1_epi16(0x80)), 8));
+			v = _mm512_mul_ps(_mm512_cvtph_ps(bits), _mm512_set1_ps(256.0f));
+			v = _mm512_mask_mov_ps(v, _mm256_cmpeq_epi16_mask(mag, _mm256_set1_epi16(0x7f)),
+					       _mm512_set1_ps(NAN));
+		} else {	/* E5M2: the high byte of an f16 */
+			v = _mm512_cvtph_ps(_mm256_slli_epi16(x, 8));
+		}
+		v = _mm512_mul_ps(v, f);
+		if (h)
+			*hi = v;
+		else
+			*lo = v;
+	}
+}
+
+/*
+ * Columns j0 .. j0 + 63 (fewer at the end) for every row of A: four groups of 16
+ * lanes, so that each row runs four independent chains (an FMA's latency, not one
+ * chain of 32 dependent FMAs per sub-block).
+ */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void fast_columns(struct fast_job *job, unsigned task, unsigned t)
+{
+	const struct mxe_op *op = job->op;
+	size_t m = op->d.m, k = op->d.k, n = op->d.n, nsub = k / SUB;
+	size_t j0 = (size_t)task * COLS, nc = n - j0 < COLS ? n - j0 : COLS;
+	int e2m1 = t == MXA_DTYPE_E2M1, neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
+	__m512 p[FAST_MAX_M][GROUPS], acc[FAST_MAX_M][GROUPS];
+	float bt[SUB][GROUPS][16] __attribute__((aligned(64)));	/* k, group, lane */
+
+	for (size_t s = 0; s < nsub; s++) {
+		/* the sub-block's weights, column c in row c, then k in row k */
+		for (unsigned g = 0; g < GROUPS; g++) {
+			__m512 lo[16], hi[16];
+
+			for (size_t c = 0; c < 16; c++) {
+				if (g * 16 + c < nc) {
+					decode_sub(op, t, j0 + g * 16 + c, s, &lo[c], &hi[c]);
+					if (neg) {
+						lo[c] = _mm512_sub_ps(_mm512_set1_ps(-0.0f), lo[c]);
+						hi[c] = _mm512_sub_ps(_mm512_set1_ps(-0.0f), hi[c]);
+					}
+				} else {
+					lo[c] = hi[c] = _mm512_setzero_ps();
+				}
+			}
+			transpose16(lo);
+			transpose16(hi);
+			/* in increasing k: E2M1's lo holds the even k, hi the odd k */
+			for (int i = 0; i < 16; i++) {
+				_mm512_store_ps(bt[e2m1 ? 2 * i : i][g], lo[i]);
+				_mm512_store_ps(bt[e2m1 ? 2 * i + 1 : 16 + i][g], hi[i]);
+			}
+		}
+		for (size_t r = 0; r < m; r++) {
+			const float *a = job->af + r * k + s * SUB;
+			__m512 q0 = _mm512_setzero_ps(), q1 = q0, q2 = q0, q3 = q0;
+
+			for (int i = 0; i < SUB; i++) {
+				__m512 av = _mm512_set1_ps(a[i]);
+
+				q0 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][0]), q0);
+				q1 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][1]), q1);
+				q2 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][2]), q2);
+				q3 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][3]), q3);
+			}
+			{
+				__m512 q[GROUPS] = { q0, q1, q2, q3 };
+
+				for (unsigned g = 0; g < GROUPS; g++) {
+					p[r][g] = s % SUBS_PER_BLOCK ? _mm512_add_ps(p[r][g], q[g]) : q[g];
+					if (s % SUBS_PER_BLOCK == SUBS_PER_BLOCK - 1 || s == nsub - 1)
+						acc[r][g] = s < SUBS_PER_BLOCK ? p[r][g] :
+							    _mm512_add_ps(acc[r][g], p[r][g]);
+				}
+			}
+		}
+	}
+	for (size_t r = 0; r < m; r++) {
+		float out[COLS];
+
+		for (unsigned g = 0; g < GROUPS; g++)
+			_mm512_storeu_ps(out + 16 * g, acc[r][g]);
+		for (size_t c = 0; c < nc; c++)
+			mxe_op_store_d(op, r, j0 + c, out[c]);	/* NaN: 0x7FFFFFFF */
+	}
+}
+/* fast_columns() inlined per weight type: no type switch per column and sub-block */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+static void fast_task(void *arg, unsigned phase, unsigned task)
+{
+	struct fast_job *job = arg;
+
+	(void)phase;
+	switch (job->op->d.type_b) {
+	case MXA_DTYPE_E4M3:
+		fast_columns(job, task, MXA_DTYPE_E4M3);
+		break;
+	case MXA_DTYPE_E5M2:
+		fast_columns(job, task, MXA_DTYPE_E5M2);
+		break;
+	default:
+		fast_columns(job, task, MXA_DTYPE_E2M1);
+		break;
+	}
+}
+#define FAST_HAVE_AVX512 1
+#endif
+
+static const struct mxe_pool_job_ops fast_ops = {
+	.phase_tasks = fast_phase_tasks,
+#ifdef FAST_HAVE_AVX512
+	.task = fast_task,
+#endif
+};
+
+int mxe_gemv_fast_applies(const struct mxe_op *op)
+{
+	const struct mxe_gemm_desc *d = &op->d;
+
+#ifndef FAST_HAVE_AVX512
+	return 0;
+#endif
+	return mxe_cpu_simd() >= MXE_SIMD_AVX512 && d->accum == MXE_ACCUM_FAST &&
+	       op->cls == MXE_CLASS_FLOAT && d->m <= FAST_MAX_M && d->k % SUB == 0 &&
+	       d->type_d == MXA_DTYPE_F32 &&
+	       !(d->flags & ~(MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B)) && op->ldd % 4 == 0 &&
+	       d->type_a != MXA_DTYPE_TF32 &&
+	       (d->type_b == MXA_DTYPE_E4M3 || d->type_b == MXA_DTYPE_E5M2 ||
+		d->type_b == MXA_DTYPE_E2M1);
+}
+
+int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
+{
+	const struct mxe_gemm_desc *d = &op->d;
+	struct fast_job job = { .op = op };
+	size_t m = d->m, k = d->k;
+	double *row;
+	float *af;
+
+	if (!mxe_gemv_fast_applies(op) || !mxe_fast_scales_safe(op))
+		return 1;	/* the tiled path declines these too: the exact path */
+	af = malloc(m * k * sizeof(float) + k * sizeof(double));
+	if (!af)
+		return MXE_ENGINE_ENOMEM;
+	row = (double *)(af + m * k);
+	for (size_t i = 0; i < m; i++) {
+		mxe_op_row_values(op, 0, i, row);	/* exact, and exact in f32 (checked) */
+		for (size_t kk = 0; kk < k; kk++)
+			af[i * k + kk] = (float)row[kk];
+	}
+	job.af = af;
+	job.tasks = (unsigned)((d->n + COLS - 1) / COLS);
+	__atomic_add_fetch(&fast_outputs, m * d->n, __ATOMIC_RELAXED);
+	mxe_pool_run(eng, d->nthreads, &fast_ops, &job);
+	free(af);
+	return 0;
+}
