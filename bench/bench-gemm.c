@@ -18,7 +18,8 @@
  *                            E8M0 scales) against BF16 activations and MX-FP8 weights
  *                            against MX-E4M3 ones, M = 1, 8, 32, N = K = 4096, 8192,
  *                            default numerics (device time; "gemv,TYPE-MxNxK,device,ns")
- * Options after the mode: --reps N (default 3); gemv also --m M (only that M).
+ * Options after the mode: --reps N (default 3); gemv also --m M, --nk NK (only that M,
+ * only N = K = NK, a multiple of 64).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@
 
 static int reps = 3;
 static unsigned only_m;	/* gemv --m: only this M */
+static unsigned only_nk;	/* gemv --nk: only N = K = this */
 
 static double now_ns(void)
 {
@@ -250,7 +252,7 @@ static void gemv(struct accel_device *dev)
 
 	for (int fp8 = 0; fp8 < 2; fp8++) {
 		for (unsigned s = 0; s < 2; s++) {
-			uint32_t nk = nks[s];
+			uint32_t nk = only_nk ? only_nk : nks[s];
 			struct gemv_layout l = gemv_layout(nk, fp8);
 			struct accel_bo *bo;
 			uint64_t va;
@@ -277,6 +279,8 @@ static void gemv(struct accel_device *dev)
 				fflush(stdout);
 			}
 			accel_bo_free(bo);
+			if (only_nk)
+				break;
 		}
 	}
 }
@@ -293,6 +297,8 @@ int main(int argc, char **argv)
 			reps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--m") && i + 1 < argc)
 			only_m = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--nk") && i + 1 < argc)
+			only_nk = (unsigned)atoi(argv[++i]);
 		else if (nsz < 3)
 			sz[nsz++] = (uint32_t)atoi(argv[i]);
 	}

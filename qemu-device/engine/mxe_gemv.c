@@ -81,6 +81,9 @@ struct gemv_job {
 	int failed;
 	/* E2M1 weights, M = 1: the integer block path (gemv_int_prepare()), or NULL */
 	const int16_t *a16;	/* [K / 32][32]: a block's k = 2q (q < 16) then 2q + 1 */
+	const int16_t *a16hi;	/* the next 15 bits up (times 2^15), or NULL */
+	const int16_t *a16top;	/* and the next (times 2^30), or NULL */
+	const double *tr;	/* [K / 32]: bound of sum |a - its integer form|, or NULL */
 	const int64_t *ebias;	/* [K / 32]: a block factor's exponent field, less the scale */
 	const double *asum;	/* [K / 32]: sum |a| of the block */
 	const uint8_t *ones;	/* K / 32 scale bytes of 127, for weights without scales */
@@ -124,7 +127,7 @@ static int gemv_store(const struct gemv_job *job, const uint8_t *sc, size_t i, s
 	if (!isfinite(s) || !isfinite(e))
 		return 0;
 	if (memcmp(&lo, &hi, sizeof(lo))) {
-		if (job->ga[i] == INT_MAX)
+		if (job->ga[i] == INT_MAX || job->tr)	/* rounded blocks: no exact sum */
 			return 0;
 		for (size_t b = 0; sc && b < op->d.k / BLK; b++)
 			smin = sc[b] < smin ? sc[b] : smin;
@@ -137,13 +140,17 @@ static int gemv_store(const struct gemv_job *job, const uint8_t *sc, size_t i, s
 }
 
 /*
- * The next column's row, to prefetch while this one is summed: the device hands the
+ * A later column's row, to prefetch while this one is summed: the device hands the
  * weights row by row from guest pages that lie anywhere, where the hardware's
- * prefetchers (which stop at page boundaries) see no stream.
+ * prefetchers (which stop at page boundaries) see no stream. About 8 KiB ahead, so
+ * that weights streamed from DRAM (an LLM's, too large for any cache) arrive in time.
  */
 static inline const uint8_t *gemv_next_row(const struct gemv_job *job, size_t j)
 {
-	return j + 1 < job->op->d.n ? mxe_op_b_row(job->op, j + 1) : NULL;
+	size_t bytes = mxe_dtype_row_bytes(job->op->d.type_b, job->op->d.k);
+	size_t ahead = bytes >= 8192 ? 1 : (8192 + bytes - 1) / bytes;
+
+	return j + ahead < job->op->d.n ? mxe_op_b_row(job->op, j + ahead) : NULL;
 }
 
 /* What a kernel needs of column @j and row group @g. */
@@ -487,7 +494,7 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 	const __m128i lut = _mm_setr_epi8(E2M1_INT_LUT);
 	const __m512i lut16 = _mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 					       -12, -8, -6, -4, -3, -2, -1, 0, 12, 8, 6, 4, 3, 2, 1, 0);
-	__m512d acc0 = _mm512_setzero_pd(), acc1 = acc0, bnd = acc0;
+	__m512d acc0 = _mm512_setzero_pd(), acc1 = acc0, bnd = acc0, tbnd = acc0;
 	__m512i nan = _mm512_setzero_si512();
 	double fac[GEMV_INT_CHUNK], s, e, bound;
 	const uint8_t *next = gemv_next_row(job, j);
@@ -505,6 +512,9 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 			_mm512_storeu_pd(fac + b, _mm512_castsi512_pd(_mm512_slli_epi64(f, 52)));
 			bnd = _mm512_fmadd_pd(_mm512_loadu_pd(job->asum + b0 + b),
 					      _mm512_castsi512_pd(_mm512_slli_epi64(sf, 52)), bnd);
+			if (job->tr)
+				tbnd = _mm512_fmadd_pd(_mm512_loadu_pd(job->tr + b0 + b),
+						       _mm512_castsi512_pd(_mm512_slli_epi64(sf, 52)), tbnd);
 		}
 		for (; b < n; b++) {	/* K / 32 not a multiple of 8 */
 			double f = block_factor(sc, b0 + b, 0);
@@ -512,6 +522,8 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 			nan = _mm512_or_si512(nan, _mm512_set1_epi64(sc[b0 + b] == 0xFF));
 			fac[b] = f * mxe_pow2((int)job->ebias[b0 + b] - 1023 + 127);
 			bnd = _mm512_add_pd(bnd, _mm512_maskz_mov_pd(1, _mm512_set1_pd(job->asum[b0 + b] * f)));
+			if (job->tr)
+				tbnd = _mm512_add_pd(tbnd, _mm512_maskz_mov_pd(1, _mm512_set1_pd(job->tr[b0 + b] * f)));
 		}
 		/* two chains (FMA latency), named so that they stay in registers */
 		for (b = 0; b + 2 <= n; b += 2) {
@@ -520,18 +532,40 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 			if (next && !(b & 3))
 				_mm_prefetch((const char *)next + (b0 + b) * 16, _MM_HINT_T0);
 			int_pair_avx512(c.row, job->a16, b0 + b, lut16, &p0, &p1);
+			if (job->a16hi) {	/* exact: |hi 2^15 + lo| < 2^53 */
+				__m512d h0, h1;
+
+				int_pair_avx512(c.row, job->a16hi, b0 + b, lut16, &h0, &h1);
+				p0 = _mm512_fmadd_pd(h0, _mm512_set1_pd(0x1p15), p0);
+				p1 = _mm512_fmadd_pd(h1, _mm512_set1_pd(0x1p15), p1);
+			}
+			if (job->a16top) {	/* exact: every lane |sum| < 2^50 */
+				__m512d h0, h1;
+
+				int_pair_avx512(c.row, job->a16top, b0 + b, lut16, &h0, &h1);
+				p0 = _mm512_fmadd_pd(h0, _mm512_set1_pd(0x1p30), p0);
+				p1 = _mm512_fmadd_pd(h1, _mm512_set1_pd(0x1p30), p1);
+			}
 			acc0 = _mm512_fmadd_pd(p0, _mm512_set1_pd(fac[b]), acc0);
 			acc1 = _mm512_fmadd_pd(p1, _mm512_set1_pd(fac[b + 1]), acc1);
 		}
-		if (b < n)
-			acc0 = _mm512_fmadd_pd(int_block_avx512(c.row, job->a16, b0 + b, lut),
-					       _mm512_set1_pd(fac[b]), acc0);
+		if (b < n) {
+			__m512d p0 = int_block_avx512(c.row, job->a16, b0 + b, lut);
+
+			if (job->a16hi)
+				p0 = _mm512_fmadd_pd(int_block_avx512(c.row, job->a16hi, b0 + b, lut),
+						     _mm512_set1_pd(0x1p15), p0);
+			if (job->a16top)
+				p0 = _mm512_fmadd_pd(int_block_avx512(c.row, job->a16top, b0 + b, lut),
+						     _mm512_set1_pd(0x1p30), p0);
+			acc0 = _mm512_fmadd_pd(p0, _mm512_set1_pd(fac[b]), acc0);
+		}
 	}
 	if (_mm512_test_epi64_mask(nan, nan))
 		return 1;
 	s = _mm512_reduce_add_pd(_mm512_add_pd(acc0, acc1));
 	bound = _mm512_reduce_add_pd(bnd) * job->w.max;
-	e = (double)(c.k / 8 + 8) * 0x1p-52 * bound;
+	e = (double)(c.k / 8 + 8) * 0x1p-52 * bound + _mm512_reduce_add_pd(tbnd) * job->w.max;
 	return s == 0 || !gemv_store(job, c.sc, 0, j, s, e, bound);
 }
 
@@ -584,7 +618,7 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 	const uint8_t *sc = c.sc ? c.sc : job->ones;
 	const __m128i lut = _mm_setr_epi8(E2M1_INT_LUT);
 	const __m256i lut2 = _mm256_broadcastsi128_si256(lut);
-	__m256d acc0 = _mm256_setzero_pd(), acc1 = acc0, bnd = acc0;
+	__m256d acc0 = _mm256_setzero_pd(), acc1 = acc0, bnd = acc0, tbnd = acc0;
 	__m256i nan = _mm256_setzero_si256();
 	double fac[GEMV_INT_CHUNK], s, e, bound, lanes[4];
 	const uint8_t *next = gemv_next_row(job, j);
@@ -604,6 +638,9 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 			_mm256_storeu_pd(fac + b, _mm256_castsi256_pd(_mm256_slli_epi64(f, 52)));
 			bnd = _mm256_fmadd_pd(_mm256_loadu_pd(job->asum + b0 + b),
 					      _mm256_castsi256_pd(_mm256_slli_epi64(sf, 52)), bnd);
+			if (job->tr)
+				tbnd = _mm256_fmadd_pd(_mm256_loadu_pd(job->tr + b0 + b),
+						       _mm256_castsi256_pd(_mm256_slli_epi64(sf, 52)), tbnd);
 		}
 		for (; b < n; b++) {
 			double f = block_factor(sc, b0 + b, 0);
@@ -611,6 +648,8 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 			nan = _mm256_or_si256(nan, _mm256_set1_epi64x(sc[b0 + b] == 0xFF));
 			fac[b] = f * mxe_pow2((int)job->ebias[b0 + b] - 1023 + 127);
 			bnd = _mm256_add_pd(bnd, _mm256_setr_pd(job->asum[b0 + b] * f, 0, 0, 0));
+			if (job->tr)
+				tbnd = _mm256_add_pd(tbnd, _mm256_setr_pd(job->tr[b0 + b] * f, 0, 0, 0));
 		}
 		for (b = 0; b + 2 <= n; b += 2) {
 			__m256d p0, p1;
@@ -619,12 +658,34 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 				_mm_prefetch((const char *)next + (b0 + b) * 16, _MM_HINT_T0);
 
 			int_pair_avx2(c.row, job->a16, b0 + b, lut2, &p0, &p1);
+			if (job->a16hi) {
+				__m256d h0, h1;
+
+				int_pair_avx2(c.row, job->a16hi, b0 + b, lut2, &h0, &h1);
+				p0 = _mm256_fmadd_pd(h0, _mm256_set1_pd(0x1p15), p0);
+				p1 = _mm256_fmadd_pd(h1, _mm256_set1_pd(0x1p15), p1);
+			}
+			if (job->a16top) {
+				__m256d h0, h1;
+
+				int_pair_avx2(c.row, job->a16top, b0 + b, lut2, &h0, &h1);
+				p0 = _mm256_fmadd_pd(h0, _mm256_set1_pd(0x1p30), p0);
+				p1 = _mm256_fmadd_pd(h1, _mm256_set1_pd(0x1p30), p1);
+			}
 			acc0 = _mm256_fmadd_pd(p0, _mm256_set1_pd(fac[b]), acc0);
 			acc1 = _mm256_fmadd_pd(p1, _mm256_set1_pd(fac[b + 1]), acc1);
 		}
-		if (b < n)
-			acc0 = _mm256_fmadd_pd(int_block_avx2(c.row, job->a16, b0 + b, lut),
-					       _mm256_set1_pd(fac[b]), acc0);
+		if (b < n) {
+			__m256d p0 = int_block_avx2(c.row, job->a16, b0 + b, lut);
+
+			if (job->a16hi)
+				p0 = _mm256_fmadd_pd(int_block_avx2(c.row, job->a16hi, b0 + b, lut),
+						     _mm256_set1_pd(0x1p15), p0);
+			if (job->a16top)
+				p0 = _mm256_fmadd_pd(int_block_avx2(c.row, job->a16top, b0 + b, lut),
+						     _mm256_set1_pd(0x1p30), p0);
+			acc0 = _mm256_fmadd_pd(p0, _mm256_set1_pd(fac[b]), acc0);
+		}
 	}
 	if (!_mm256_testz_si256(nan, nan))
 		return 1;
@@ -633,6 +694,8 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 	_mm256_storeu_pd(lanes, bnd);
 	bound = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) * job->w.max;
 	e = (double)(c.k / 4 + 8) * 0x1p-52 * bound;
+	_mm256_storeu_pd(lanes, tbnd);
+	e += ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) * job->w.max;
 	return s == 0 || !gemv_store(job, c.sc, 0, j, s, e, bound);
 }
 #endif
@@ -663,56 +726,100 @@ uint64_t mxe_gemv_int_outputs(void)
 }
 
 /*
- * The integer block kernels' form of A's one row @a (K values, in k order): block b is
- * n * 2^E with 16-bit integers n when its finite values span at most 15 bits (from
- * the highest bit of the largest to the lowest set bit of any), as activations of
- * BF16 or of a narrower type mostly do. Returns the buffer (the caller frees it) or
- * NULL when a block does not fit, and the double kernels run.
+ * The integer block kernels' form of A's one row @a (K values, in k order). Block b is
+ * n * 2^E with integers n in up to three int16 parts (n = n0 + n1 2^15 + n2 2^30):
+ * one part when its finite values span at most 15 bits (from the highest bit of the
+ * largest to the lowest set bit of any), as activations of narrow types and BF16
+ * ones of similar size do; two up to 30 bits, three up to 45, each part's int32 sum
+ * combining exactly in a double. The row takes as many parts as its widest block.
+ * A block that spans more (a SiLU output next to a large value) is rounded to its top
+ * 44 bits: the kernels then add a bound of what that rounding can change to the
+ * proof's error (job->tr), and prove by the interval alone. Returns the buffer (the
+ * caller frees it) or NULL when A holds NaN or Inf, and the double kernels run.
  */
 static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t k)
 {
 	size_t nb = k / BLK;
-	int16_t *a16;
+	int16_t *part[3];
 	int64_t *ebias;
-	double *asum;
+	double *asum, *tr;
 	uint8_t *ones;
-	void *buf = malloc(nb * (BLK * sizeof(*a16) + sizeof(*ebias) + sizeof(*asum) + 1));
+	int parts = 1, rounded = 0, *lo, *hi;
+	void *buf = malloc(nb * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 2 * sizeof(double) +
+				 2 * sizeof(int) + 1));
 
 	if (!buf)
 		return NULL;
 	ebias = buf;
 	asum = (double *)(ebias + nb);
-	a16 = (int16_t *)(asum + nb);
-	ones = (uint8_t *)(a16 + nb * BLK);
+	tr = asum + nb;
+	part[0] = (int16_t *)(tr + nb);
+	part[1] = part[0] + nb * BLK;
+	part[2] = part[1] + nb * BLK;
+	lo = (int *)(part[2] + nb * BLK);
+	hi = lo + nb;
+	ones = (uint8_t *)(hi + nb);
 	memset(ones, 127, nb);
-	for (size_t b = 0; b < nb; b++) {
+	for (size_t b = 0; b < nb; b++) {	/* each block's bits, and the parts they need */
 		const double *v = a + b * BLK;
-		int lo = INT_MAX, hi = INT_MIN;
 		double sum = 0;
 
+		lo[b] = INT_MAX;
+		hi[b] = INT_MIN;
 		for (int q = 0; q < BLK; q++) {
 			if (!isfinite(v[q]))
 				goto no;
 			if (v[q] != 0) {
 				int l = mxe_lsb_exponent(v[q]), h = ilogb(v[q]);
 
-				lo = l < lo ? l : lo;
-				hi = h > hi ? h : hi;
+				lo[b] = l < lo[b] ? l : lo[b];
+				hi[b] = h > hi[b] ? h : hi[b];
 			}
 			sum += fabs(v[q]);
 		}
-		if (lo == INT_MAX)
-			lo = 0;	/* all zero */
-		else if (hi - lo > 14 || lo < -890 || lo > 890)
-			goto no;
-		for (int q = 0; q < BLK; q++)	/* the nibbles' order: see int_pair_avx512() */
-			a16[b < (nb & ~(size_t)1) ?
-			    (b & ~(size_t)1) * BLK + (q % 2) * 32 + (b & 1) * 16 + q / 2 :
-			    b * BLK + (q % 2) * 16 + q / 2] = (int16_t)ldexp(v[q], -lo);
-		ebias[b] = lo - 1 - 127 + 1023;	/* 2^(lo - 1) 2^(scale - 127) */
 		asum[b] = sum;
+		if (lo[b] == INT_MAX)
+			lo[b] = hi[b] = 0;	/* all zero */
+		if (hi[b] - lo[b] > 14 && parts < 2)
+			parts = 2;
+		if (hi[b] - lo[b] > 29)
+			parts = 3;
 	}
-	job->a16 = a16;
+	for (size_t b = 0; b < nb; b++) {
+		const double *v = a + b * BLK;
+		int e = lo[b];
+
+		if (hi[b] - lo[b] > 44) {	/* round to the top 44 bits: |n| <= 2^44 */
+			e = hi[b] - 43;
+			tr[b] = 0x1p4 * ldexp(1.0, e);	/* 32 roundings of at most 2^(e - 1) */
+			asum[b] += tr[b];
+			rounded = 1;
+		} else {
+			tr[b] = 0;
+		}
+		if (e < -890 || e > 890)
+			goto no;
+		for (int q = 0; q < BLK; q++) {	/* the nibbles' order: see int_pair_avx512() */
+			size_t at = b < (nb & ~(size_t)1) ?
+				    (b & ~(size_t)1) * BLK + (q % 2) * 32 + (b & 1) * 16 + q / 2 :
+				    b * BLK + (q % 2) * 16 + q / 2;
+			int64_t n = (int64_t)nearbyint(ldexp(v[q], -e)), n2, n1;
+
+			/* n0 holds n itself when it fits, else parts by floor shifts */
+			n2 = parts == 3 && (n < -32768 || n >= 32768) ? n >> 30 : 0;
+			n -= n2 * ((int64_t)1 << 30);
+			n1 = parts >= 2 && (n < -32768 || n >= 32768) ? n >> 15 : 0;
+			n -= n1 * 32768;
+			part[0][at] = (int16_t)n;
+			part[1][at] = (int16_t)n1;
+			part[2][at] = (int16_t)n2;
+		}
+		ebias[b] = e - 1 - 127 + 1023;	/* 2^(e - 1) 2^(scale - 127) */
+	}
+	job->a16 = part[0];
+	job->a16hi = parts >= 2 ? part[1] : NULL;
+	job->a16top = parts == 3 ? part[2] : NULL;
+	job->tr = rounded ? tr : NULL;
 	job->ebias = ebias;
 	job->asum = asum;
 	job->ones = ones;
