@@ -1,29 +1,80 @@
 #!/usr/bin/env bash
 # Print every build/bench/*.csv that has a ratio column as one table, and plot each with
-# gnuplot (PNG next to the CSV). usage: report.sh DIR
+# gnuplot (PNG next to the CSV): one bar per row, coloured by its kind (type, weights,
+# direction, path...) with a legend, labelled by its case, the figure's goal as a dashed
+# line, axes labelled, and the host CPU and SIMD level in the title (machines differ).
+# usage: report.sh DIR
 set -euo pipefail
 dir=$1
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+if grep -qw avx512bw /proc/cpuinfo; then simd=AVX-512
+elif grep -qw avx2 /proc/cpuinfo; then simd=AVX2
+else simd="no AVX2"; fi
+
+# name -> "GROUP_COLUMNS|LABEL_COLUMNS|GOAL|REFERENCE[|X AXIS]" (columns by header
+# name, joined with a space; GOAL empty when the figure only reports)
+spec() {
+	case $1 in
+	engine|engine-both-*) echo "type|m threads|1.0|OpenBLAS sgemm|m = n = k, threads" ;;
+	gemm) echo "measure|shape|0.85|the engine alone (host)" ;;
+	gemv) echo "weights numerics|shape|0.5|host memcpy of the weights" ;;
+	llm) echo "model|bench||host memcpy of 66 MiB" ;;
+	tma) echo "dir|unit|0.5|host memcpy" ;;
+	pipeline) echo "sched|shape|1.2|the same program serial" ;;
+	grid) echo "sched|shape instances||one instance" ;;
+	submit) echo "path|batch|0.5|null_blk (io_uring_vs_ioctl: ioctl, goal 2)" ;;
+	cluster) echo "variant|cluster||the grid's B bytes" ;;
+	model) echo "set|kernel|1.0|the H200 (modelled / measured)" ;;
+	*) echo "bench|bench||reference" ;;
+	esac
+}
+
+# the 1-based indexes of header names @2.. in the CSV @1 (0 for a missing one)
+cols() {
+	local csv=$1 name
+	shift
+	for name; do
+		head -n1 "$csv" | tr ',' '\n' | grep -nx "$name" | cut -d: -f1 || echo 0
+	done | tr '\n' ' '
+}
+
 for csv in "$dir"/*.csv; do
 	[ -s "$csv" ] || continue
 	head -n1 "$csv" | grep -q ratio || continue
 	echo "== $(basename "$csv")"
 	column -s, -t <"$csv"
 	name=$(basename "$csv" .csv)
-	if command -v gnuplot >/dev/null; then
-		col=$(head -n1 "$csv" | tr ',' '\n' | grep -nx ratio | cut -d: -f1)
-		label='strcol(2)."/".strcol(3)'
-		head -n1 "$csv" | grep -q '^kernel,' && label='strcol(1)'	# model.csv
-		gnuplot <<EOT
-set terminal pngcairo size 900,500 noenhanced
+	command -v gnuplot >/dev/null || continue
+	IFS='|' read -r gcols lcols goal ref xaxis <<<"$(spec "$name")"
+	rcol=$(cols "$csv" ratio)
+	gidx=$(cols "$csv" $gcols)
+	lidx=$(cols "$csv" $lcols)
+	dat=$(mktemp)
+	# index, label, ratio, group number, group name
+	awk -F, -v r="$rcol" -v g="$gidx" -v l="$lidx" 'NR > 1 {
+		n = split(g, gi, " "); grp = ""
+		for (i = 1; i <= n; i++) if (gi[i] > 0) grp = grp (grp == "" ? "" : " ") $gi[i]
+		n = split(l, li, " "); lab = ""
+		for (i = 1; i <= n; i++) if (li[i] > 0) lab = lab (lab == "" ? "" : " ") $li[i]
+		if (!(grp in id)) { id[grp] = ++groups; names[groups] = grp }
+		printf "%d\t\"%s\"\t%s\t%d\t\"%s\"\n", NR - 2, lab, $r, id[grp], grp
+	}' "$csv" >"$dat"
+	legend=$(awk -F'\t' '!seen[$4]++ { printf "%s NaN with boxes lc %d fs solid 0.8 title %s, ", (n++ ? "" : ""), $4, $5 }' "$dat")
+	goalplot=""
+	[ -n "$goal" ] && goalplot=", $goal with lines dt 2 lw 2 lc rgb 'black' title 'goal $goal'"
+	gnuplot <<EOT
+set terminal pngcairo size 1100,560 noenhanced
 set output "$dir/$name.png"
-set datafile separator ","
-set title "$name: ours / reference (higher is better)"
-set style data histogram
+set datafile separator "\t"
+set title "$name: ours / $ref (higher is better)\n$cpu, $simd"
+set ylabel "ratio"
+set xlabel "case (${xaxis:-$lcols})"
+set boxwidth 0.8
 set style fill solid 0.8
-set xtics rotate by -45
+set xtics rotate by -50 font ",8"
 set yrange [0:*]
-set key off
-plot "$csv" using $col:xticlabels($label) every ::1
+set key outside right top
+plot "$dat" using 1:3:4:xticlabels(2) with boxes lc variable notitle, $legend NaN notitle$goalplot
 EOT
-	fi
+	rm -f "$dat"
 done
