@@ -17,7 +17,8 @@
  *   bench-gemm gemv          LLM-style GEMV through accel_gemm(): MXFP4 weights (E2M1,
  *                            E8M0 scales) against BF16 activations and MX-FP8 weights
  *                            against MX-E4M3 ones, M = 1, 8, 32, N = K = 4096, 8192,
- *                            default numerics (device time; "gemv,TYPE-MxNxK,device,ns")
+ *                            default (EXACT) and FAST numerics (device time;
+ *                            "gemv,TYPE-MxNxK,device[-fast],ns")
  * Options after the mode: --reps N (default 3); gemv also --m M, --nk NK (only that M,
  * only N = K = NK, a multiple of 64).
  */
@@ -260,13 +261,14 @@ static void gemv(struct accel_device *dev)
 			die(accel_bo_alloc(dev, l.bytes, &bo), "bo");
 			gemv_fill(accel_bo_map(bo), nk, fp8);
 			va = accel_bo_va(bo);
-			for (unsigned mi = 0; mi < 3; mi++) {
+			for (unsigned mi = 0; mi < 6; mi++) {	/* EXACT, then FAST */
 				struct accel_gemm g = { 0 };
 				double devt = 1e30;
 
-				if (only_m && ms[mi] != only_m)
+				if (only_m && ms[mi % 3] != only_m)
 					continue;
-				GEMV_DESC(g, ms[mi], nk, fp8, va, l, 0);
+				GEMV_DESC(g, ms[mi % 3], nk, fp8, va, l, 0);
+				g.accum = mi < 3 ? MXA_GEMM_ACCUM_EXACT : MXA_GEMM_ACCUM_FAST;
 				for (int i = 0; i < reps; i++) {
 					struct accel_job_result r;
 
@@ -274,8 +276,8 @@ static void gemv(struct accel_device *dev)
 					if (r.end_ns - r.start_ns < devt)
 						devt = r.end_ns - r.start_ns;
 				}
-				printf("gemv,%s-%ux%ux%u,device,%.0f\n", fp8 ? "mxfp8" : "mxfp4", g.m, nk,
-				       nk, devt);
+				printf("gemv,%s-%ux%ux%u,device%s,%.0f\n", fp8 ? "mxfp8" : "mxfp4", g.m,
+				       nk, nk, mi < 3 ? "" : "-fast", devt);
 				fflush(stdout);
 			}
 			accel_bo_free(bo);

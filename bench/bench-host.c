@@ -11,7 +11,8 @@
  *                                        buffer (load) and back (store)
  *   host,memcpy-weights,bytes,ns         memcpy of bench-gemm gemv's weights and
  *                                        scales (MXFP4 and MX-FP8, N = K = 4096, 8192)
- *   host,engine-gemv-TYPE-MxNxK,threads,ns  mxe_gemm() alone on bench-gemm gemv's data
+ *   host,engine-gemv-TYPE[-fast]-MxNxK,threads,ns  mxe_gemm() alone on bench-gemm gemv's
+ *                                        data, EXACT and FAST
  *   bench-host [M N K] [--threads T] [--reps N]
  */
 #include <stdio.h>
@@ -136,13 +137,17 @@ int main(int argc, char **argv)
 			printf("host,memcpy-weights,%zu,%.0f\n", l.weight_bytes, best);
 			eng = mxe_engine_create(threads);
 			for (uint32_t m = 1; m <= 32; m *= m == 1 ? 8 : 4) {
-				memset(&g, 0, sizeof(g));
-				GEMV_DESC(g, m, nk, fp8, a, l, NULL);
-				best = best_gemm(eng, &g, reps);
-				if (best < 0)
-					return 1;
-				printf("host,engine-gemv-%s-%ux%ux%u,%d,%.0f\n", fp8 ? "mxfp8" : "mxfp4",
-				       m, nk, nk, threads, best);
+				for (int fast = 0; fast < 2; fast++) {
+					memset(&g, 0, sizeof(g));
+					GEMV_DESC(g, m, nk, fp8, a, l, NULL);
+					g.accum = fast ? MXE_ACCUM_FAST : MXE_ACCUM_EXACT;
+					best = best_gemm(eng, &g, reps);
+					if (best < 0)
+						return 1;
+					printf("host,engine-gemv-%s%s-%ux%ux%u,%d,%.0f\n",
+					       fp8 ? "mxfp8" : "mxfp4", fast ? "-fast" : "", m, nk, nk,
+					       threads, best);
+				}
 			}
 			mxe_engine_destroy(eng);
 			free(a);

@@ -64,16 +64,18 @@ for r in rows:
     if r[0] != "gemv":
         continue
     kind, shape = r[1].split("-", 1)
+    numerics = "fast" if r[2] == "device-fast" else "exact"
     m, n, k = (int(x) for x in shape.split("x"))
     b = (n * k if kind == "mxfp8" else n * k // 2) + n * k // 32
-    eng = [v for (nm, t), v in host.items() if nm == "engine-gemv-" + r[1]]
+    hname = "engine-gemv-%s%s-%s" % (kind, "-fast" if numerics == "fast" else "", shape)
+    eng = [v for (nm, t), v in host.items() if nm == hname]
     if ("memcpy-weights", str(b)) in host:
         ours, ref = b / float(r[3]), b / host[("memcpy-weights", str(b))]
-        lines.append(("gemv", kind, shape, "%.1f" % (b / 2**20), "%.2f" % (float(r[3]) / 1e6),
-                      "%.2f" % (eng[0] / 1e6) if eng else "", "%.2f" % ours, "%.2f" % ref,
-                      "%.3f" % (ours / ref)))
-write("gemv.csv", ["bench", "weights", "shape", "weight_MiB", "device_ms", "engine_ms",
-                   "weight_GBps", "memcpy_GBps", "ratio"], lines)
+        lines.append(("gemv", kind, numerics, shape, "%.1f" % (b / 2**20),
+                      "%.2f" % (float(r[3]) / 1e6), "%.2f" % (eng[0] / 1e6) if eng else "",
+                      "%.2f" % ours, "%.2f" % ref, "%.3f" % (ours / ref)))
+write("gemv.csv", ["bench", "weights", "numerics", "shape", "weight_MiB", "device_ms",
+                   "engine_ms", "weight_GBps", "memcpy_GBps", "ratio"], lines)
 
 # 1b. the LLM decode step (libaccel/examples/accel-llm.c): weight bytes per second of
 # the step's device GEMM time against the host memcpy of the largest GEMV weight set
