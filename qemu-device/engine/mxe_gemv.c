@@ -899,10 +899,12 @@ int mxe_gemv_takes(const struct mxe_gemm_desc *desc)
 	if (!desc || (desc->flags & MXA_GEMM_F_A_KM) || mxe_op_prepare(desc, &op))
 		return 0;
 	if (op.d.accum == MXE_ACCUM_FAST) {
-		/* FAST's kernel, or the exact path where the scales send FAST there */
+		/* FAST's kernel (either policy: the same bits, the same kernel), or the
+		 * exact path where the scales send FAST there */
 		if (!mxe_gemv_fast_applies(&op))
 			return 0;
 		op.d.accum = MXE_ACCUM_EXACT;
+		return gemv_applies(&op, &w);
 	}
 	return op.d.sched != MXE_SCHED_INTERWAVE && gemv_applies(&op, &w);
 }
