@@ -505,11 +505,19 @@ static inline MemTxResult mxa_dma_write(MxaState *s, uint64_t addr, const void *
     return mxa_dma_rw(s, addr, (void *)buf, len, true);
 }
 
-/* The RAM section a stream of in-place reads last met (mxa_dma_host_page()). */
+/*
+ * The RAM section a stream of accesses last met (mxa_dma.c), valid within one RCU read
+ * section and for one direction.
+ */
 typedef struct MxaRamCache {
-    uint64_t base, len;
-    const uint8_t *host;
+    uint64_t base, len;         /* DMA addresses [base, base + len) */
+    uint8_t *host;              /* base's host address */
+    MemoryRegion *mr;
+    hwaddr xlat;                /* base's offset in mr */
+    bool write;
 } MxaRamCache;
+MemTxResult mxa_dma_rw_cached(MxaState *s, MxaRamCache *c, uint64_t addr, void *buf,
+                              uint64_t len, bool write);
 const uint8_t *mxa_dma_host_page(MxaState *s, MxaRamCache *c, uint64_t addr);
 
 /* mxa_mmu.c */

@@ -16,35 +16,75 @@
 #include "exec/memory.h"
 #include "mxa.h"
 
-MemTxResult mxa_dma_rw(MxaState *s, uint64_t addr, void *buf, uint64_t len, bool write)
+/*
+ * The RAM section that holds @addr, for accesses in one direction, into @c; false when
+ * it is not directly accessible RAM. The caller holds the RCU read lock for as long as
+ * it uses @c: the section cannot be unplugged or remapped meanwhile.
+ */
+static bool mxa_ram_lookup(MxaState *s, MxaRamCache *c, uint64_t addr, bool write)
 {
     AddressSpace *as = pci_get_address_space(PCI_DEVICE(s));
     MemTxAttrs attrs = MEMTXATTRS_UNSPECIFIED;
+    hwaddr xlat, l = UINT64_MAX - addr;     /* as far as the section goes */
+    MemoryRegion *mr = address_space_translate(as, addr, &xlat, &l, write, attrs);
+
+    if (!l || !memory_access_is_direct(mr, write, attrs)) {
+        c->len = 0;
+        return false;
+    }
+    c->base = addr;
+    c->len = l;
+    c->mr = mr;
+    c->xlat = xlat;
+    c->write = write;
+    c->host = (uint8_t *)memory_region_get_ram_ptr(mr) + xlat;
+    return true;
+}
+
+static bool mxa_ram_hit(const MxaRamCache *c, uint64_t addr, bool write)
+{
+    return addr - c->base < c->len && c->write == write;
+}
+
+/*
+ * mxa_dma_rw() within the caller's RCU read section, remembering the last section in
+ * @c: a stream of page-sized runs (a buffer's pages scattered over guest RAM) looks
+ * the memory map up once instead of once per page.
+ */
+MemTxResult mxa_dma_rw_cached(MxaState *s, MxaRamCache *c, uint64_t addr, void *buf,
+                              uint64_t len, bool write)
+{
     uint8_t *p = buf;
 
     /* the ordering pci_dma_rw() gives: accesses in program order with the device's */
     smp_mb();
-    RCU_READ_LOCK_GUARD();
     while (len) {
-        hwaddr xlat, l = len;
-        MemoryRegion *mr = address_space_translate(as, addr, &xlat, &l, write, attrs);
-        uint8_t *ram;
+        uint64_t off, l;
 
-        if (!l || !memory_access_is_direct(mr, write, attrs)) {
+        if (!mxa_ram_hit(c, addr, write) && !mxa_ram_lookup(s, c, addr, write)) {
             return MEMTX_ACCESS_ERROR;
         }
-        ram = (uint8_t *)memory_region_get_ram_ptr(mr) + xlat;
+        off = addr - c->base;
+        l = MIN(len, c->len - off);
         if (write) {
-            memcpy(ram, p, l);
-            memory_region_set_dirty(mr, xlat, l);
+            memcpy(c->host + off, p, l);
+            memory_region_set_dirty(c->mr, c->xlat + off, l);
         } else {
-            memcpy(p, ram, l);
+            memcpy(p, c->host + off, l);
         }
         addr += l;
         p += l;
         len -= l;
     }
     return MEMTX_OK;
+}
+
+MemTxResult mxa_dma_rw(MxaState *s, uint64_t addr, void *buf, uint64_t len, bool write)
+{
+    MxaRamCache c = { 0 };
+
+    RCU_READ_LOCK_GUARD();
+    return mxa_dma_rw_cached(s, &c, addr, buf, len, write);
 }
 
 /*
@@ -57,20 +97,8 @@ MemTxResult mxa_dma_rw(MxaState *s, uint64_t addr, void *buf, uint64_t len, bool
  */
 const uint8_t *mxa_dma_host_page(MxaState *s, MxaRamCache *c, uint64_t addr)
 {
-    AddressSpace *as = pci_get_address_space(PCI_DEVICE(s));
-    hwaddr xlat, l;
-    MemoryRegion *mr;
-
-    if (addr - c->base < c->len && c->len - (addr - c->base) >= MXA_PAGE_SIZE) {
-        return c->host + (addr - c->base);
-    }
-    l = UINT64_MAX - addr;      /* as far as the section goes */
-    mr = address_space_translate(as, addr, &xlat, &l, false, MEMTXATTRS_UNSPECIFIED);
-    if (l < MXA_PAGE_SIZE || !memory_access_is_direct(mr, false, MEMTXATTRS_UNSPECIFIED)) {
+    if (!mxa_ram_hit(c, addr, false) && !mxa_ram_lookup(s, c, addr, false)) {
         return NULL;
     }
-    c->base = addr;
-    c->len = l;
-    c->host = (const uint8_t *)memory_region_get_ram_ptr(mr) + xlat;
-    return c->host;
+    return c->len - (addr - c->base) >= MXA_PAGE_SIZE ? c->host + (addr - c->base) : NULL;
 }

@@ -209,7 +209,8 @@ static int mxa_mmu_translate(MxaJob *job, uint64_t va, bool write, uint64_t *dma
  * translated (and faults) for real once the run before it has moved, as it would page
  * by page.
  */
-static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool write)
+static int mxa_va_access_rcu(MxaJob *job, MxaRamCache *ram, uint64_t va, void *buf,
+                             uint64_t len, bool write)
 {
     uint8_t *p = buf;
 
@@ -238,8 +239,7 @@ static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool
         if (job->q->dev->dma_delay_us) {
             g_usleep(job->q->dev->dma_delay_us);
         }
-        r = write ? mxa_dma_write(job->q->dev, dma, p, chunk)
-                  : mxa_dma_read(job->q->dev, dma, p, chunk);
+        r = mxa_dma_rw_cached(job->q->dev, ram, dma, p, chunk, write);
         mxa_dma_end(job);
         if (r != MEMTX_OK) {
             /* the page table points at something that is not RAM */
@@ -250,6 +250,18 @@ static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool
         len -= chunk;
     }
     return 0;
+}
+
+/* One RCU read section for the whole access, so its runs share the RAM section found. */
+static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool write)
+{
+    MxaRamCache ram = { 0 };
+    int ret;
+
+    rcu_read_lock();
+    ret = mxa_va_access_rcu(job, &ram, va, buf, len, write);
+    rcu_read_unlock();
+    return ret;
 }
 
 int mxa_va_read(MxaJob *job, uint64_t va, void *buf, uint64_t len)
