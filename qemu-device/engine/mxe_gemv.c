@@ -81,8 +81,8 @@ struct gemv_job {
 	int failed;
 	/* E2M1 weights, M = 1: the integer block path (gemv_int_prepare()), or NULL */
 	const int16_t *a16;	/* [K / 32][32]: a block's k = 2q (q < 16) then 2q + 1 */
-	const int16_t *a16hi;	/* the next 15 bits up (times 2^15), or NULL */
-	const int16_t *a16top;	/* and the next (times 2^30), or NULL */
+	const int16_t *part[3];	/* a16, then the next 15 bits up (times 2^15), the next */
+	unsigned parts;		/* 1 .. 3 */
 	const double *tr;	/* [K / 32]: bound of sum |a - its integer form|, or NULL */
 	const int64_t *ebias;	/* [K / 32]: a block factor's exponent field, less the scale */
 	const double *asum;	/* [K / 32]: sum |a| of the block */
@@ -486,6 +486,34 @@ static inline __m512d int_block_avx512(const uint8_t *row, const int16_t *a16, s
 						   _mm512_extracti64x4_epi64(p, 1)));
 }
 
+/* Blocks b, b + 1 over every part of A (exact: every lane |sum| < 2^51). */
+__attribute__((target("avx512f,avx512bw")))
+static inline void int_pairs_avx512(const struct gemv_job *job, const uint8_t *row, size_t b,
+				    __m512i lut, __m512d *d0, __m512d *d1)
+{
+	int_pair_avx512(row, job->part[0], b, lut, d0, d1);
+	for (unsigned i = 1; i < job->parts; i++) {
+		__m512d h0, h1, f = _mm512_set1_pd(i == 1 ? 0x1p15 : 0x1p30);
+
+		int_pair_avx512(row, job->part[i], b, lut, &h0, &h1);
+		*d0 = _mm512_fmadd_pd(h0, f, *d0);
+		*d1 = _mm512_fmadd_pd(h1, f, *d1);
+	}
+}
+
+/* A lone last block over every part of A. */
+__attribute__((target("avx512f,avx512bw")))
+static inline __m512d int_blocks_avx512(const struct gemv_job *job, const uint8_t *row, size_t b,
+					__m128i lut)
+{
+	__m512d d = int_block_avx512(row, job->part[0], b, lut);
+
+	for (unsigned i = 1; i < job->parts; i++)
+		d = _mm512_fmadd_pd(int_block_avx512(row, job->part[i], b, lut),
+				    _mm512_set1_pd(i == 1 ? 0x1p15 : 0x1p30), d);
+	return d;
+}
+
 __attribute__((target("avx512f,avx512bw")))
 static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 {
@@ -531,33 +559,13 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 
 			if (next && !(b & 3))
 				_mm_prefetch((const char *)next + (b0 + b) * 16, _MM_HINT_T0);
-			int_pair_avx512(c.row, job->a16, b0 + b, lut16, &p0, &p1);
-			if (job->a16hi) {	/* exact: |hi 2^15 + lo| < 2^53 */
-				__m512d h0, h1;
-
-				int_pair_avx512(c.row, job->a16hi, b0 + b, lut16, &h0, &h1);
-				p0 = _mm512_fmadd_pd(h0, _mm512_set1_pd(0x1p15), p0);
-				p1 = _mm512_fmadd_pd(h1, _mm512_set1_pd(0x1p15), p1);
-			}
-			if (job->a16top) {	/* exact: every lane |sum| < 2^50 */
-				__m512d h0, h1;
-
-				int_pair_avx512(c.row, job->a16top, b0 + b, lut16, &h0, &h1);
-				p0 = _mm512_fmadd_pd(h0, _mm512_set1_pd(0x1p30), p0);
-				p1 = _mm512_fmadd_pd(h1, _mm512_set1_pd(0x1p30), p1);
-			}
+			int_pairs_avx512(job, c.row, b0 + b, lut16, &p0, &p1);
 			acc0 = _mm512_fmadd_pd(p0, _mm512_set1_pd(fac[b]), acc0);
 			acc1 = _mm512_fmadd_pd(p1, _mm512_set1_pd(fac[b + 1]), acc1);
 		}
 		if (b < n) {
-			__m512d p0 = int_block_avx512(c.row, job->a16, b0 + b, lut);
+			__m512d p0 = int_blocks_avx512(job, c.row, b0 + b, lut);
 
-			if (job->a16hi)
-				p0 = _mm512_fmadd_pd(int_block_avx512(c.row, job->a16hi, b0 + b, lut),
-						     _mm512_set1_pd(0x1p15), p0);
-			if (job->a16top)
-				p0 = _mm512_fmadd_pd(int_block_avx512(c.row, job->a16top, b0 + b, lut),
-						     _mm512_set1_pd(0x1p30), p0);
 			acc0 = _mm512_fmadd_pd(p0, _mm512_set1_pd(fac[b]), acc0);
 		}
 	}
@@ -612,6 +620,32 @@ static inline void int_pair_avx2(const uint8_t *row, const int16_t *a16, size_t 
 }
 
 __attribute__((target("avx2,fma")))
+static inline void int_pairs_avx2(const struct gemv_job *job, const uint8_t *row, size_t b,
+				  __m256i lut, __m256d *d0, __m256d *d1)
+{
+	int_pair_avx2(row, job->part[0], b, lut, d0, d1);
+	for (unsigned i = 1; i < job->parts; i++) {
+		__m256d h0, h1, f = _mm256_set1_pd(i == 1 ? 0x1p15 : 0x1p30);
+
+		int_pair_avx2(row, job->part[i], b, lut, &h0, &h1);
+		*d0 = _mm256_fmadd_pd(h0, f, *d0);
+		*d1 = _mm256_fmadd_pd(h1, f, *d1);
+	}
+}
+
+__attribute__((target("avx2,fma")))
+static inline __m256d int_blocks_avx2(const struct gemv_job *job, const uint8_t *row, size_t b,
+				      __m128i lut)
+{
+	__m256d d = int_block_avx2(row, job->part[0], b, lut);
+
+	for (unsigned i = 1; i < job->parts; i++)
+		d = _mm256_fmadd_pd(int_block_avx2(row, job->part[i], b, lut),
+				    _mm256_set1_pd(i == 1 ? 0x1p15 : 0x1p30), d);
+	return d;
+}
+
+__attribute__((target("avx2,fma")))
 static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 {
 	struct gemv_col c = gemv_col(job, j, 0);
@@ -657,33 +691,13 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 			if (next && !(b & 3))
 				_mm_prefetch((const char *)next + (b0 + b) * 16, _MM_HINT_T0);
 
-			int_pair_avx2(c.row, job->a16, b0 + b, lut2, &p0, &p1);
-			if (job->a16hi) {
-				__m256d h0, h1;
-
-				int_pair_avx2(c.row, job->a16hi, b0 + b, lut2, &h0, &h1);
-				p0 = _mm256_fmadd_pd(h0, _mm256_set1_pd(0x1p15), p0);
-				p1 = _mm256_fmadd_pd(h1, _mm256_set1_pd(0x1p15), p1);
-			}
-			if (job->a16top) {
-				__m256d h0, h1;
-
-				int_pair_avx2(c.row, job->a16top, b0 + b, lut2, &h0, &h1);
-				p0 = _mm256_fmadd_pd(h0, _mm256_set1_pd(0x1p30), p0);
-				p1 = _mm256_fmadd_pd(h1, _mm256_set1_pd(0x1p30), p1);
-			}
+			int_pairs_avx2(job, c.row, b0 + b, lut2, &p0, &p1);
 			acc0 = _mm256_fmadd_pd(p0, _mm256_set1_pd(fac[b]), acc0);
 			acc1 = _mm256_fmadd_pd(p1, _mm256_set1_pd(fac[b + 1]), acc1);
 		}
 		if (b < n) {
-			__m256d p0 = int_block_avx2(c.row, job->a16, b0 + b, lut);
+			__m256d p0 = int_blocks_avx2(job, c.row, b0 + b, lut);
 
-			if (job->a16hi)
-				p0 = _mm256_fmadd_pd(int_block_avx2(c.row, job->a16hi, b0 + b, lut),
-						     _mm256_set1_pd(0x1p15), p0);
-			if (job->a16top)
-				p0 = _mm256_fmadd_pd(int_block_avx2(c.row, job->a16top, b0 + b, lut),
-						     _mm256_set1_pd(0x1p30), p0);
 			acc0 = _mm256_fmadd_pd(p0, _mm256_set1_pd(fac[b]), acc0);
 		}
 	}
@@ -817,8 +831,8 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t k)
 		ebias[b] = e - 1 - 127 + 1023;	/* 2^(e - 1) 2^(scale - 127) */
 	}
 	job->a16 = part[0];
-	job->a16hi = parts >= 2 ? part[1] : NULL;
-	job->a16top = parts == 3 ? part[2] : NULL;
+	memcpy(job->part, part, sizeof(part));
+	job->parts = (unsigned)parts;
 	job->tr = rounded ? tr : NULL;
 	job->ebias = ebias;
 	job->asum = asum;
