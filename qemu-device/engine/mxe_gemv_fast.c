@@ -14,7 +14,7 @@
  * increasing order, exactly as the tiled kernels do. So the result is the tiled path's
  * bit for bit (test-engine-gemv compares them), on any thread count.
  *
- * Taken: AVX-512, FAST, M <= 32, an f32 D without C, K % 32 == 0, B (N x K) of E4M3,
+ * Taken: AVX-512 (16 lanes) or AVX2 (8 lanes), FAST, M <= 32, an f32 D without C, K % 32 == 0, B (N x K) of E4M3,
  * E5M2 or E2M1 with or without MX scales, A of any float type the op's row decoder
  * gives exactly in f32. Not taken (returns 1): everything else, and MX scales that
  * would make an element inexact in f32, which the tiled path also declines.
@@ -242,12 +242,171 @@ static void fast_task(void *arg, unsigned phase, unsigned task)
 	}
 }
 #define FAST_HAVE_AVX512 1
+
+/* ---- AVX2: 8 lanes, eight groups of 8 columns (the same 64 columns a task) ---- */
+
+/* Transpose 8 rows of 8 floats in place. */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void transpose8(__m256 r[8])
+{
+	__m256 t[8], u[8];
+
+	for (int i = 0; i < 4; i++) {
+		t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+		t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+	}
+	for (int h = 0; h < 2; h++) {
+		u[4 * h] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);
+		u[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xEE);
+		u[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
+		u[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xEE);
+	}
+	for (int i = 0; i < 4; i++) {
+		r[i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x20);
+		r[4 + i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x31);
+	}
+}
+
+/*
+ * Sub-block @s of column @j as four vectors of 8 f32: k 0..7, 8..15, 16..23, 24..31;
+ * E2M1: the even k of bytes 0..7 and 8..15, then the odd k (the caller's order follows).
+ */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void decode_sub8(const struct mxe_op *op, unsigned t, size_t j, size_t s,
+			       __m256 v[4])
+{
+	const uint8_t *row = mxe_op_b_row(op, j);
+	__m256 f = _mm256_set1_ps(scale_f32(op->scale_b ? mxe_op_b_scales(op, j) : NULL, s));
+
+	for (int h = 0; h < 4; h++) {
+		__m256 x;
+
+		if (t == MXA_DTYPE_E2M1) {
+			__m256i c = _mm256_cvtepu8_epi32(_mm_loadl_epi64(
+				(const __m128i *)(row + s * 16 + 8 * (h & 1))));
+
+			if (h >= 2)
+				c = _mm256_srli_epi32(c, 4);
+			x = _mm256_xor_ps(_mm256_permutevar8x32_ps(
+						  _mm256_setr_ps(0, 0.5f, 1, 1.5f, 2, 3, 4, 6), c),
+					  _mm256_castsi256_ps(_mm256_slli_epi32(
+						  _mm256_and_si256(c, _mm256_set1_epi32(8)), 28)));
+		} else {
+			__m128i c = _mm_cvtepu8_epi16(_mm_loadl_epi64(
+				(const __m128i *)(row + s * 32 + 8 * h)));
+
+			if (t == MXA_DTYPE_E4M3) {
+				__m128i mag = _mm_and_si128(c, _mm_set1_epi16(0x7f));
+				__m128i bits = _mm_or_si128(_mm_slli_epi16(mag, 7),
+							    _mm_slli_epi16(_mm_and_si128(c, _mm_set1_epi16(0x80)), 8));
+				__m256i nan = _mm256_cvtepi16_epi32(_mm_cmpeq_epi16(mag, _mm_set1_epi16(0x7f)));
+
+				x = _mm256_mul_ps(_mm256_cvtph_ps(bits), _mm256_set1_ps(256.0f));
+				x = _mm256_blendv_ps(x, _mm256_set1_ps(NAN), _mm256_castsi256_ps(nan));
+			} else {	/* E5M2: the high byte of an f16 */
+				x = _mm256_cvtph_ps(_mm_slli_epi16(c, 8));
+			}
+		}
+		v[h] = _mm256_mul_ps(x, f);
+	}
+}
+
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t)
+{
+	const struct mxe_op *op = job->op;
+	size_t m = op->d.m, k = op->d.k, n = op->d.n, nsub = k / SUB;
+	size_t j0 = (size_t)task * COLS, nc = n - j0 < COLS ? n - j0 : COLS;
+	int e2m1 = t == MXA_DTYPE_E2M1, neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
+	__m256 p[FAST_MAX_M][8], acc[FAST_MAX_M][8];
+	float bt[SUB][8][8] __attribute__((aligned(32)));	/* k, group, lane */
+
+	for (size_t s = 0; s < nsub; s++) {
+		for (unsigned g = 0; g < 8; g++) {
+			__m256 v[4][8];
+
+			for (size_t c = 0; c < 8; c++) {
+				__m256 col[4];
+
+				if (g * 8 + c < nc) {
+					decode_sub8(op, t, j0 + g * 8 + c, s, col);
+				} else {
+					col[0] = col[1] = col[2] = col[3] = _mm256_setzero_ps();
+				}
+				for (int h = 0; h < 4; h++)
+					v[h][c] = neg ? _mm256_sub_ps(_mm256_set1_ps(-0.0f), col[h]) : col[h];
+			}
+			for (int h = 0; h < 4; h++) {
+				transpose8(v[h]);
+				for (int i = 0; i < 8; i++) {
+					/* E2M1: h 0, 1 the even k of each half, h 2, 3 the odd k */
+					int kk = e2m1 ? (h & 1) * 16 + 2 * i + (h >> 1) : 8 * h + i;
+
+					_mm256_store_ps(bt[kk][g], v[h][i]);
+				}
+			}
+		}
+		for (size_t r = 0; r < m; r++) {
+			const float *a = job->af + r * k + s * SUB;
+			__m256 q[8];
+
+			for (int g = 0; g < 8; g++)
+				q[g] = _mm256_setzero_ps();
+			for (int i = 0; i < SUB; i++) {
+				__m256 av = _mm256_set1_ps(a[i]);
+
+				for (int g = 0; g < 8; g++)
+					q[g] = _mm256_fmadd_ps(av, _mm256_load_ps(bt[i][g]), q[g]);
+			}
+			for (unsigned g = 0; g < 8; g++) {
+				p[r][g] = s % SUBS_PER_BLOCK ? _mm256_add_ps(p[r][g], q[g]) : q[g];
+				if (s % SUBS_PER_BLOCK == SUBS_PER_BLOCK - 1 || s == nsub - 1)
+					acc[r][g] = s < SUBS_PER_BLOCK ? p[r][g] :
+						    _mm256_add_ps(acc[r][g], p[r][g]);
+			}
+		}
+	}
+	for (size_t r = 0; r < m; r++) {
+		float out[COLS];
+
+		for (unsigned g = 0; g < 8; g++)
+			_mm256_storeu_ps(out + 8 * g, acc[r][g]);
+		for (size_t c = 0; c < nc; c++)
+			mxe_op_store_d(op, r, j0 + c, out[c]);	/* NaN: 0x7FFFFFFF */
+	}
+}
+
+__attribute__((target("avx2,fma,f16c")))
+static void fast_task8(void *arg, unsigned phase, unsigned task)
+{
+	struct fast_job *job = arg;
+
+	(void)phase;
+	switch (job->op->d.type_b) {
+	case MXA_DTYPE_E4M3:
+		fast_columns8(job, task, MXA_DTYPE_E4M3);
+		break;
+	case MXA_DTYPE_E5M2:
+		fast_columns8(job, task, MXA_DTYPE_E5M2);
+		break;
+	default:
+		fast_columns8(job, task, MXA_DTYPE_E2M1);
+		break;
+	}
+}
 #endif
 
 static const struct mxe_pool_job_ops fast_ops = {
 	.phase_tasks = fast_phase_tasks,
 #ifdef FAST_HAVE_AVX512
 	.task = fast_task,
+#endif
+};
+
+static const struct mxe_pool_job_ops fast_ops8 = {
+	.phase_tasks = fast_phase_tasks,
+#ifdef FAST_HAVE_AVX512
+	.task = fast_task8,
 #endif
 };
 
@@ -258,7 +417,7 @@ int mxe_gemv_fast_applies(const struct mxe_op *op)
 #ifndef FAST_HAVE_AVX512
 	return 0;
 #endif
-	return mxe_cpu_simd() >= MXE_SIMD_AVX512 && d->accum == MXE_ACCUM_FAST &&
+	return mxe_cpu_use_avx2() && d->accum == MXE_ACCUM_FAST &&
 	       op->cls == MXE_CLASS_FLOAT && d->m <= FAST_MAX_M && d->k % SUB == 0 &&
 	       d->type_d == MXA_DTYPE_F32 &&
 	       !(d->flags & ~(MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B)) && op->ldd % 4 == 0 &&
@@ -289,7 +448,8 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 	job.af = af;
 	job.tasks = (unsigned)((d->n + COLS - 1) / COLS);
 	__atomic_add_fetch(&fast_outputs, m * d->n, __ATOMIC_RELAXED);
-	mxe_pool_run(eng, d->nthreads, &fast_ops, &job);
+	mxe_pool_run(eng, d->nthreads, mxe_cpu_simd() >= MXE_SIMD_AVX512 ? &fast_ops : &fast_ops8,
+		     &job);
 	free(af);
 	return 0;
 }

@@ -395,7 +395,7 @@ int main(void)
 		proof_defeating_cases(eng);
 		if (mxe_cpu_use_avx2())
 			int_block_cases(eng);
-		if (mxe_cpu_simd() >= MXE_SIMD_AVX512)
+		if (mxe_cpu_use_avx2())
 			fast_cases(eng);
 	}
 	mxe_engine_set_simd(NULL);
