@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t sel[24] = { 0 };
 	uint8_t raw[sizeof(d)] = { 0 };
 	struct mxa_tensor_map m, before;
-	uint64_t box_bytes = 0;
+	__u64 box_bytes = 0;	/* the uAPI type the check takes */
 	char why[256] = "";
 	unsigned int i, k = 0;
 
