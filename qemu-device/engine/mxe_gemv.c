@@ -448,6 +448,9 @@ static unsigned gemv_column_avx2(const struct gemv_job *job, size_t j, unsigned 
  * zero, whose sign the integers lose.
  */
 #define GEMV_INT_CHUNK 64	/* block factors computed ahead, per column */
+#define GEMV_PART_BITS 15	/* bits of A per int16 part (gemv_int_prepare()) */
+/* what each part of A weighs: 2^(15 i) */
+static const double gemv_part_weight[3] = { 1.0, 0x1p15, 0x1p30 };
 #define E2M1_INT_LUT 0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12
 
 /*
@@ -493,7 +496,7 @@ static inline void int_pairs_avx512(const struct gemv_job *job, const uint8_t *r
 {
 	int_pair_avx512(row, job->part[0], b, lut, d0, d1);
 	for (unsigned i = 1; i < job->parts; i++) {
-		__m512d h0, h1, f = _mm512_set1_pd(i == 1 ? 0x1p15 : 0x1p30);
+		__m512d h0, h1, f = _mm512_set1_pd(gemv_part_weight[i]);
 
 		int_pair_avx512(row, job->part[i], b, lut, &h0, &h1);
 		*d0 = _mm512_fmadd_pd(h0, f, *d0);
@@ -510,7 +513,7 @@ static inline __m512d int_blocks_avx512(const struct gemv_job *job, const uint8_
 
 	for (unsigned i = 1; i < job->parts; i++)
 		d = _mm512_fmadd_pd(int_block_avx512(row, job->part[i], b, lut),
-				    _mm512_set1_pd(i == 1 ? 0x1p15 : 0x1p30), d);
+				    _mm512_set1_pd(gemv_part_weight[i]), d);
 	return d;
 }
 
@@ -625,7 +628,7 @@ static inline void int_pairs_avx2(const struct gemv_job *job, const uint8_t *row
 {
 	int_pair_avx2(row, job->part[0], b, lut, d0, d1);
 	for (unsigned i = 1; i < job->parts; i++) {
-		__m256d h0, h1, f = _mm256_set1_pd(i == 1 ? 0x1p15 : 0x1p30);
+		__m256d h0, h1, f = _mm256_set1_pd(gemv_part_weight[i]);
 
 		int_pair_avx2(row, job->part[i], b, lut, &h0, &h1);
 		*d0 = _mm256_fmadd_pd(h0, f, *d0);
@@ -641,7 +644,7 @@ static inline __m256d int_blocks_avx2(const struct gemv_job *job, const uint8_t 
 
 	for (unsigned i = 1; i < job->parts; i++)
 		d = _mm256_fmadd_pd(int_block_avx2(row, job->part[i], b, lut),
-				    _mm256_set1_pd(i == 1 ? 0x1p15 : 0x1p30), d);
+				    _mm256_set1_pd(gemv_part_weight[i]), d);
 	return d;
 }
 
@@ -820,10 +823,10 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t k)
 			int64_t n = (int64_t)nearbyint(ldexp(v[q], -e)), n2, n1;
 
 			/* n0 holds n itself when it fits, else parts by floor shifts */
-			n2 = parts == 3 && (n < -32768 || n >= 32768) ? n >> 30 : 0;
-			n -= n2 * ((int64_t)1 << 30);
-			n1 = parts >= 2 && (n < -32768 || n >= 32768) ? n >> 15 : 0;
-			n -= n1 * 32768;
+			n2 = parts == 3 && (n < INT16_MIN || n > INT16_MAX) ? n >> (2 * GEMV_PART_BITS) : 0;
+			n -= n2 * ((int64_t)1 << (2 * GEMV_PART_BITS));
+			n1 = parts >= 2 && (n < INT16_MIN || n > INT16_MAX) ? n >> GEMV_PART_BITS : 0;
+			n -= n1 * ((int64_t)1 << GEMV_PART_BITS);
 			part[0][at] = (int16_t)n;
 			part[1][at] = (int16_t)n1;
 			part[2][at] = (int16_t)n2;
