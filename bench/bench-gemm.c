@@ -126,7 +126,8 @@ static void pipeline(struct accel_device *dev)
 		for (size_t i = 0; i < sa + sb; i++)
 			p[i] = (uint8_t)(0x30 + (i * 2654435761u >> 13) % 0x18) | (i & 0x80);
 		for (unsigned w = 0; w < 2; w++) {
-			for (int serial = 1; serial >= -1; serial--) {	/* -1: on the cores */
+			/* -1: on the cores; -2: on the cores in 2x1 clusters multicasting B */
+			for (int serial = 1; serial >= -2; serial--) {
 				struct accel_gemm_desc d;
 				struct accel_gemm_plan pl;
 				struct accel_grid grid = { .cluster_x = 1, .cluster_y = 1 };
@@ -142,16 +143,21 @@ static void pipeline(struct accel_device *dev)
 				d.algo = ACCEL_GEMM_ALGO_PIPELINE;
 				d.sched = scheds[w];
 				d.stages = serial == 1 ? 1 : 0;
+				d.cluster_m = serial == -2 ? 2 : 1;
 				die(accel_gemm_plan(&d, &pl), "plan");
 				if (serial < 0)
 					accel_gemm_plan_spread(&pl, &d,
 							       accel_device_info(dev)->num_cores);
+				if (serial == -2 && pl.cluster_x != 2)
+					continue;	/* the tiles of M make no 2x1 clusters */
 				grid.x = pl.grid_x;
 				grid.y = pl.grid_y;
+				grid.cluster_x = pl.cluster_x;
 				die(accel_prog_new(&prog), "prog");
 				die(accel_prog_gemm_desc(prog, &d, &pl, accel_bo_map(maps),
 							 accel_bo_va(maps)), "build");
-				snprintf(kind, sizeof(kind), "grid%u", pl.grid_x * pl.grid_y);
+				snprintf(kind, sizeof(kind), "grid%uc%u", pl.grid_x * pl.grid_y,
+					 pl.cluster_x);
 				printf("pipeline,%s-%ux%ux%u,%s-%s-%ustage,%.0f\n", shapes[s].name,
 				       m, n, k, w ? "interwave" : "intrawave",
 				       serial > 0 ? "serial" : serial == 0 ? "pipelined" : kind,

@@ -53,9 +53,11 @@ for (shape, sched), v in pipe.items():
     for kind, (t, stages) in v.items():
         if kind.startswith("grid") and "pipelined" in v:
             p = v["pipelined"][0]
-            lines.append(("pipeline-cores", shape, sched, kind[4:], "%.2f" % (t / 1e6),
-                          "%.2f" % (p / 1e6), "%.3f" % (p / t)))
-write("grid.csv", ["bench", "shape", "sched", "instances", "grid_ms", "one_instance_ms", "ratio"], lines)
+            instances, cluster = kind[4:].split("c")
+            lines.append(("pipeline-cores", shape, sched, instances, cluster,
+                          "%.2f" % (t / 1e6), "%.2f" % (p / 1e6), "%.3f" % (p / t)))
+write("grid.csv", ["bench", "shape", "sched", "instances", "cluster", "grid_ms",
+                   "one_instance_ms", "ratio"], lines)
 
 # 1. GEMV: weight bytes (elements and scales) per second of device time against host
 # memcpy of the same bytes

@@ -615,6 +615,9 @@ enum accel_gemm_sched {
  * @sched: enum accel_gemm_sched. @stages: pipeline stages (0 auto, 1 = serial).
  * @tile_n: pipeline tile N (0 auto; multiple of 8, <= 256). @tile_m: 0, 64 or 128.
  * @flags: MXA_GEMM_F_SATFINITE.
+ * @cluster_m: a spread pipeline's clusters (accel_gemm_plan_spread()): this many instances
+ *	along M, one cluster, share each B tile, each reading 1/cluster_m of its rows and
+ *	multicasting them to all (TMA .multicast::cluster). 0 auto, 1 none, 2 or 4.
  */
 struct accel_gemm_desc {
 	uint32_t m, n, k;
@@ -629,6 +632,7 @@ struct accel_gemm_desc {
 	uint8_t numerics, algo, sched, stages;
 	uint32_t tile_m, tile_n;
 	uint32_t flags;
+	uint32_t cluster_m;
 };
 
 /**
@@ -646,6 +650,8 @@ struct accel_gemm_desc {
  * @device_c: beta = 1 is done on the device (C as the accumulator's start).
  * @post_pass: alpha, beta and the per-tensor scales are applied by the CPU after the
  *	job: D = s x D' + beta x C in f32 (s = alpha x scale_a x scale_b, f32 products).
+ * @grid_x, @grid_y: the grid (accel_gemm_plan_spread(); 1 x 1 before).
+ * @cluster_x: instances of a cluster along M that multicast B (1: none).
  */
 struct accel_gemm_plan {
 	uint8_t algo, sched, stages, device_c, post_pass, accum;
@@ -653,6 +659,7 @@ struct accel_gemm_plan {
 	uint32_t k_chunk;
 	const char *why;
 	uint32_t grid_x, grid_y;
+	uint32_t cluster_x;
 };
 
 /** accel_gemm_desc_init() - zero @d, then alpha = 1, beta = 0, scale_a = scale_b = 1. */
@@ -665,7 +672,7 @@ void accel_gemm_desc_init(struct accel_gemm_desc *d);
  */
 int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *plan);
 
-#define ACCEL_GEMM_MAPS_BYTES	512	/* tensor maps of a pipeline (4 x 128 bytes) */
+#define ACCEL_GEMM_MAPS_BYTES	640	/* tensor maps of a pipeline (5 x 128 bytes) */
 
 /**
  * accel_gemm_plan_spread() - spread a pipeline @plan over up to @cores instances: a

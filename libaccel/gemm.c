@@ -215,6 +215,8 @@ static const char *gemm_desc_bad_field(const struct accel_gemm_desc *d)
 		return "sched: not an ACCEL_GEMM_SCHED_*";
 	if (d->flags & ~MXA_GEMM_F_SATFINITE)
 		return "flags: only MXA_GEMM_F_SATFINITE";
+	if (d->cluster_m > 4 || d->cluster_m == 3)
+		return "cluster_m: 0, 1, 2 or 4";
 	if (d->tile_m && d->tile_m != 64 && d->tile_m != 128)
 		return "tile_m: 0, 64 or 128";
 	if ((d->tile_n & 7) || d->tile_n > 256)
@@ -282,7 +284,8 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 		p.k_stage = kw * ks;
 		stage_bytes = (p.tile_m + p.tile_n) * 32 * kw;
 		t = (slices + kw - 1) / kw;
-		fit = (MXA_SRAM_SIZE - p.tile_m * p.tile_n * 4 - 256) / stage_bytes;
+		/* a stage: its boxes, its "full" and (in a cluster) "empty" mbarriers; C's */
+		fit = (MXA_SRAM_SIZE - p.tile_m * p.tile_n * 4 - 16) / (stage_bytes + 32);
 		st = d->stages ? d->stages : 4;
 		if (st > t)
 			st = t;
@@ -293,44 +296,63 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 		p.stages = st;
 		p.k_iters = (t + st - 1) / st * st;
 		p.sram_bytes = st * stage_bytes + p.tile_m * p.tile_n * 4 + 16 * (st + 1);
+		if (d->cluster_m > 1)
+			p.sram_bytes += 16 * st;
 		/* a WGMMA's K is one chunk: both policies run it the same way */
 		p.sched = d->sched ? d->sched : ACCEL_GEMM_SCHED_INTRAWAVE;
 	}
-	p.grid_x = p.grid_y = 1;
+	p.grid_x = p.grid_y = p.cluster_x = 1;
 	*plan = p;
 	return 0;
 }
 
-/* The largest divisor of @n that is at most @max. */
-static uint32_t divisor_upto(uint32_t n, uint32_t max)
+/* The largest divisor of @n that is at most @max and a multiple of @mult (0 if none). */
+static uint32_t divisor_upto(uint32_t n, uint32_t max, uint32_t mult)
 {
-	for (uint32_t d = max < n ? max : n; d > 1; d--)
-		if (n % d == 0)
+	for (uint32_t d = max < n ? max : n; d >= mult; d--)
+		if (n % d == 0 && d % mult == 0)
 			return d;
-	return 1;
+	return 0;
+}
+
+/*
+ * Instances of a cluster along M that share B tiles by multicast (1: no clusters). Auto:
+ * 2 where the grid allows (CUTLASS's default cluster on Hopper): B is read half as often,
+ * and in bench-gemm's pipeline rows the 2x1 clusters ran 3-6% faster than the same grid
+ * without (Documentation/performance.rst).
+ */
+static uint32_t gemm_cluster_m(const struct accel_gemm_desc *d)
+{
+	return d->cluster_m ? d->cluster_m : 2;
 }
 
 uint32_t accel_gemm_plan_spread(struct accel_gemm_plan *plan, const struct accel_gemm_desc *d,
 				uint32_t cores)
 {
-	uint32_t tiles_m, tiles_n, best = 1;
+	uint32_t tiles_m, tiles_n, best = 1, c = gemm_cluster_m(d);
 
-	plan->grid_x = plan->grid_y = 1;
+	plan->grid_x = plan->grid_y = plan->cluster_x = 1;
 	if (plan->algo != ACCEL_GEMM_ALGO_PIPELINE || plan->post_pass || cores < 2)
 		return 1;
 	tiles_m = (d->m + plan->tile_m - 1) / plan->tile_m;
 	tiles_n = (d->n + plan->tile_n - 1) / plan->tile_n;
-	/* most instances, each with the same number of tiles (no division on the device) */
-	for (uint32_t gy = 1; gy <= cores; gy++) {
-		uint32_t gx;
+	/*
+	 * Most instances, each with the same number of tiles (no division on the device),
+	 * grid_x a multiple of the cluster when there is one (else no cluster).
+	 */
+	for (uint32_t mult = c; mult >= 1 && best == 1; mult = mult > 1 ? 1 : 0) {
+		for (uint32_t gy = 1; gy <= cores; gy++) {
+			uint32_t gx;
 
-		if (tiles_n % gy)
-			continue;
-		gx = divisor_upto(tiles_m, cores / gy);
-		if (gx * gy > best) {
-			best = gx * gy;
-			plan->grid_x = gx;
-			plan->grid_y = gy;
+			if (tiles_n % gy)
+				continue;
+			gx = divisor_upto(tiles_m, cores / gy, mult);
+			if (gx * gy > best) {
+				best = gx * gy;
+				plan->grid_x = gx;
+				plan->grid_y = gy;
+				plan->cluster_x = mult;
+			}
 		}
 	}
 	return best;
@@ -380,23 +402,41 @@ static void map2(struct mxa_tensor_map *m, uint64_t va, uint32_t eb, uint32_t co
 	m->strides[0] = ld;
 }
 
-/* Registers of the pipeline program. */
-enum { R_M = 1, R_N = 2, R_K = 3, R_PAR = 4, R_CPAR = 5 };
+/*
+ * Registers of the pipeline program. In a cluster: R_NB, the first B row this instance
+ * reads (R_N + its rank's share), R_SB the SRAM offset of that share, R_NOFF the share's
+ * first row in the tile.
+ */
+enum { R_M = 1, R_N = 2, R_K = 3, R_PAR = 4, R_CPAR = 5, R_NB = 8, R_SB = 9, R_NOFF = 10 };
 
+/*
+ * One instance's pipeline. Stage s has a "full" mbarrier (mbar0 + 16 s: its loads'
+ * bytes) and, in a cluster of @cl instances, an "empty" one (ebar0 + 16 s) on which
+ * every instance of the cluster arrives once it has read the stage: each instance
+ * multicasts its share of B into every peer's stage, so it waits until all of them are
+ * done with it (CUTLASS's producer/consumer pipeline across a cluster).
+ */
 struct pipe {
 	struct accel_prog *prog;
 	const struct accel_gemm_plan *p;
 	uint64_t maps_va;
 	uint8_t ta, tb;
-	uint32_t kw, stage_bytes, d_sram, mbar0, cbar, wflags;
+	uint32_t kw, stage_bytes, d_sram, mbar0, cbar, ebar0, cl, wflags;
 	int err;
 };
 
-static void pipe_load(struct pipe *q, uint32_t st)
+/*
+ * Refill stage @st. In a cluster, first wait until every instance has read it: the
+ * empty barrier's phase of parity (@parity + R_PAR) (the first fill of a stage waits for
+ * the phase "before" the barrier's first, which has completed).
+ */
+static void pipe_load(struct pipe *q, uint32_t st, uint32_t parity)
 {
 	const struct accel_gemm_plan *p = q->p;
 	uint32_t base = st * q->stage_bytes, mbar = q->mbar0 + 16 * st;
 
+	if (q->cl > 1 && !q->err)
+		q->err = accel_prog_mbar_wait(q->prog, q->ebar0 + 16 * st, parity, R_PAR);
 	if (!q->err)
 		q->err = accel_prog_mbar_arrive(q->prog, mbar, q->stage_bytes);
 	for (uint32_t j = 0; j < q->kw; j++) {
@@ -411,6 +451,14 @@ static void pipe_load(struct pipe *q, uint32_t st)
 			.coord_reg = { R_K, R_N },
 		};
 
+		if (q->cl > 1) {
+			/* this rank's rows of the B tile, into every instance of the cluster */
+			b.map = q->maps_va + 512;
+			b.sram_reg = R_SB;
+			b.coord_reg[1] = R_NB;
+			b.cta_mask = (uint8_t)((1u << q->cl) - 1);
+		}
+
 		if (!q->err)
 			q->err = accel_prog_tma(q->prog, 0, &a);
 		if (!q->err)
@@ -418,6 +466,13 @@ static void pipe_load(struct pipe *q, uint32_t st)
 	}
 	if (!q->err)
 		q->err = accel_prog_reg_add(q->prog, R_K, R_K, 0, p->k_stage);
+}
+
+/* This instance has read stage @st: arrive on its empty barrier in every instance. */
+static void pipe_release(struct pipe *q, uint32_t st)
+{
+	for (uint32_t r = 0; q->cl > 1 && r < q->cl && !q->err; r++)
+		q->err = accel_prog_mbar_arrive(q->prog, MXA_DSMEM(r, q->ebar0 + 16 * st), 0);
 }
 
 static void pipe_compute(struct pipe *q, uint32_t st, int first)
@@ -454,18 +509,23 @@ static void pipe_iteration(struct pipe *q, int first, int last)
 
 	for (uint32_t s = 0; s < S; s++) {
 		if (S == 1) {
-			pipe_load(q, 0);
+			pipe_load(q, 0, 1);
 			pipe_compute(q, 0, first);
 			if (!q->err)
 				q->err = accel_prog_wait_group(q->prog, MXA_GROUP_MMA, 0);
+			pipe_release(q, 0);
 			break;
 		}
 		pipe_compute(q, s, first && s == 0);
 		/* the previous stage's WGMMAs are done: refill it S - 1 steps ahead */
 		if (!q->err)
 			q->err = accel_prog_wait_group(q->prog, MXA_GROUP_MMA, 1);
+		/* (the tile's first step: the last tile's stage S - 1 was released at its end) */
+		if (!(first && s == 0))
+			pipe_release(q, (s + S - 1) % S);
+		/* stage S - 1 feeds this iteration (R_PAR), the others the next */
 		if (!last || s == 0)
-			pipe_load(q, (s + S - 1) % S);
+			pipe_load(q, (s + S - 1) % S, s == 0);
 	}
 	if (!q->err)
 		q->err = accel_prog_reg_add(q->prog, R_PAR, R_PAR, 0, 1);
@@ -489,12 +549,15 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 	size_t undo = accel_prog_size(prog) / 4, undo_cmds = accel_prog_commands(prog);
 	uint32_t gx = p->grid_x ? p->grid_x : 1, gy = p->grid_y ? p->grid_y : 1;
 
-	if (!maps || (maps_va & 63) || tiles_m % gx || tiles_n % gy)
+	q.cl = p->cluster_x ? p->cluster_x : 1;
+	if (!maps || (maps_va & 63) || tiles_m % gx || tiles_n % gy || gx % q.cl ||
+	    p->tile_n % q.cl || q.cl > MXA_CLUSTER_MAX)
 		return -EINVAL;
 	q.stage_bytes = (p->tile_m + p->tile_n) * 32 * q.kw;
 	q.d_sram = S * q.stage_bytes;
 	q.mbar0 = q.d_sram + dbytes;
 	q.cbar = q.mbar0 + 16 * S;
+	q.ebar0 = q.cbar + 16;
 	st.sram = ldc.sram = q.d_sram;
 	ldc.mbar = q.cbar;
 	map2(&m[0], d->a, elem_bytes(d->type_a), d->k, d->m,
@@ -505,11 +568,29 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 	     p->tile_m);
 	map2(&m[3], d->c, 4, d->n, d->m, d->ldc ? d->ldc : (uint64_t)d->n * 4, p->tile_n,
 	     p->tile_m);
+	/* a rank's share of a B tile */
+	map2(&m[4], d->b, elem_bytes(d->type_b), d->k, d->n,
+	     d->ldb ? d->ldb : dense_ld(d->type_b, d->k), p->k_step, p->tile_n / q.cl);
 
 	for (uint32_t s = 0; s < S && !q.err; s++)
 		q.err = accel_prog_mbar_init(prog, q.mbar0 + 16 * s, 1);
 	if (!q.err && p->device_c)
 		q.err = accel_prog_mbar_init(prog, q.cbar, 1);
+	if (q.cl > 1) {
+		for (uint32_t s = 0; s < S && !q.err; s++)
+			q.err = accel_prog_mbar_init(prog, q.ebar0 + 16 * s, q.cl);
+		if (!q.err)
+			q.err = accel_prog_reg_cta(prog, R_NOFF, MXA_SREG_CLUSTER_CTARANK,
+						   p->tile_n / q.cl);
+		if (!q.err)
+			q.err = accel_prog_reg_cta(prog, R_SB, MXA_SREG_CLUSTER_CTARANK,
+						   p->tile_n / q.cl * 32);
+		/* no peer multicasts into this instance before its barriers exist */
+		if (!q.err)
+			q.err = accel_prog_cluster_arrive(prog);
+		if (!q.err)
+			q.err = accel_prog_cluster_wait(prog);
+	}
 	/* the instance's tiles: from (ctaid.x, ctaid.y), a grid's size apart */
 	if (!q.err)
 		q.err = accel_prog_reg_cta(prog, R_N, MXA_SREG_CTAID_Y, p->tile_n);
@@ -521,9 +602,11 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 		q.err = accel_prog_loop(prog, tiles_m / gx, 0);
 	if (!q.err)
 		q.err = accel_prog_reg_set(prog, R_K, 0);
-	/* prologue: S - 1 stages in flight before the first WGMMA */
+	if (q.cl > 1 && !q.err)
+		q.err = accel_prog_reg_add(prog, R_NB, R_N, R_NOFF, 0);
+	/* prologue: S - 1 stages in flight before the first WGMMA (this iteration's) */
 	for (uint32_t s = 0; S > 1 && s < S - 1; s++)
-		pipe_load(&q, s);
+		pipe_load(&q, s, 1);
 	/* the previous tile's D store must be done before D is written again */
 	if (!q.err)
 		q.err = accel_prog_wait_group(prog, MXA_GROUP_COPY, 0);
@@ -554,6 +637,8 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 	}
 	if (!q.err)
 		q.err = accel_prog_wait_group(prog, MXA_GROUP_MMA, 0);
+	if (S > 1)
+		pipe_release(&q, S - 1);
 	if (!q.err)
 		q.err = accel_prog_tma(prog, 1, &st);
 	if (!q.err)
@@ -568,6 +653,11 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 		q.err = accel_prog_endloop(prog);
 	if (!q.err)
 		q.err = accel_prog_wait_group(prog, MXA_GROUP_COPY, 0);
+	/* no instance ends while a peer may still arrive on its empty barriers */
+	if (q.cl > 1 && !q.err)
+		q.err = accel_prog_cluster_arrive(prog);
+	if (q.cl > 1 && !q.err)
+		q.err = accel_prog_cluster_wait(prog);
 	if (q.err)
 		accel_prog_rewind(prog, undo, undo_cmds);
 	return q.err;
@@ -690,6 +780,16 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 	accel_gemm_plan_spread(&p, d, accel_device_info(dev)->num_cores);
 	grid.x = p.grid_x;
 	grid.y = p.grid_y;
+	grid.cluster_x = p.cluster_x;
+	if (d->cluster_m > 1 && p.cluster_x != d->cluster_m) {
+		p.why = p.algo != ACCEL_GEMM_ALGO_PIPELINE ?
+			"cluster_m: only a pipeline runs in clusters" : p.post_pass ?
+			"cluster_m: a GEMM with a CPU post-pass runs on one instance" :
+			"cluster_m: the tiles of M and the device's cores make no grid of such clusters";
+		if (plan)
+			*plan = p;
+		return -EOPNOTSUPP;
+	}
 	if (plan)
 		*plan = p;
 	drow = (uint32_t)accel_dtype_row_bytes(d->type_d, d->n);

@@ -277,6 +277,80 @@ TEST_F(gemm, pipeline_spread_over_the_cores)
 	EXPECT_EQ(1, self->plan.grid_x);
 }
 
+/*
+ * In clusters along M the instances of a cluster share each B tile: each reads
+ * 1/cluster_m of its rows and multicasts them to all, refilling a stage only once every
+ * instance has read it (the "empty" barriers across the cluster). The bits are the
+ * engine's; the device counts the B bytes read: 1/cluster_m of the unclustered grid's.
+ */
+TEST_F(gemm, pipeline_clusters_multicast_b)
+{
+	static const struct { uint32_t m, n, k, tile_m, tile_n, stages, cluster; } cases[] = {
+		{ 512, 512, 128, 0, 0, 0, 2 },	/* 4 x 2 tiles: one tile an instance */
+		{ 512, 256, 256, 0, 64, 0, 2 },	/* 4 x 4 tiles: 4 tiles an instance */
+		{ 512, 256, 256, 0, 64, 1, 4 },	/* serial stages, clusters of 4 */
+		{ 250, 200, 200, 64, 64, 3, 2 },	/* ragged M, N, K: zero-filled boxes */
+	};
+	uint32_t cores = accel_device_info(self->dev)->num_cores;
+
+	if (cores < 4)
+		SKIP(return, "%u cores: the cases need 4", cores);
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t m = cases[i].m, n = cases[i].n, k = cases[i].k;
+		uint64_t bytes[2], cycles[2], a_bytes, b_bytes;
+		struct accel_gemm_desc d;
+
+		for (int cl = 0; cl < 2; cl++) {
+			desc(self, &d, m, n, k, MXA_DTYPE_F16, MXA_DTYPE_F16);
+			d.tile_m = cases[i].tile_m;
+			d.tile_n = cases[i].tile_n;
+			d.stages = (uint8_t)cases[i].stages;
+			d.cluster_m = cl ? cases[i].cluster : 1;
+			ASSERT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
+			EXPECT_EQ(cl ? cases[i].cluster : 1, self->plan.cluster_x);
+			EXPECT_EQ(4, self->plan.grid_x * self->plan.grid_y);
+			EXPECT_EQ(4, self->r.instances);
+			bytes[cl] = self->r.tma_load_bytes;
+			cycles[cl] = self->r.cycles;
+			/* modelled time: a function of the program, whatever the host did */
+			ASSERT_EQ(0, run(self, &d));
+			EXPECT_EQ(cycles[cl], self->r.cycles);
+		}
+		fprintf(stderr, "# %ux%ux%u: %llu modelled cycles, %llu in %ux1 clusters\n",
+			m, n, k, (unsigned long long)cycles[0], (unsigned long long)cycles[1],
+			cases[i].cluster);
+		/* each instance reads its A tiles whole: the same A bytes both ways */
+		a_bytes = (uint64_t)m * k * 2 * ((n + self->plan.tile_n - 1) / self->plan.tile_n);
+		b_bytes = bytes[0] - a_bytes;
+		EXPECT_EQ((uint64_t)n * k * 2 * ((m + self->plan.tile_m - 1) / self->plan.tile_m),
+			  b_bytes);
+		EXPECT_EQ(a_bytes + b_bytes / cases[i].cluster, bytes[1]);
+	}
+}
+
+/* Clusters the tiles or the cores cannot make are refused, and say why. */
+TEST_F(gemm, pipeline_clusters_that_cannot_form)
+{
+	struct accel_gemm_desc d;
+
+	desc(self, &d, 128, 64, 64, MXA_DTYPE_F16, MXA_DTYPE_F16);
+	d.cluster_m = 3;
+	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+	EXPECT_STREQ("cluster_m: 0, 1, 2 or 4", self->plan.why);
+	/* one 128-row tile of M: no cluster of 2 along M */
+	d.cluster_m = 2;
+	fill_inputs(self, &d);
+	EXPECT_EQ(-EOPNOTSUPP, run(self, &d));
+	EXPECT_EQ(1, self->plan.cluster_x);
+	EXPECT_NE(NULL, strstr(self->plan.why, "cluster_m: "));
+	/* the GEMM command runs on one instance */
+	desc(self, &d, 128, 128, 64, MXA_DTYPE_F16, MXA_DTYPE_F16);
+	d.algo = ACCEL_GEMM_ALGO_COMMAND;
+	d.cluster_m = 2;
+	EXPECT_EQ(-EOPNOTSUPP, run(self, &d));
+	EXPECT_STREQ("cluster_m: only a pipeline runs in clusters", self->plan.why);
+}
+
 TEST_F(gemm, pipeline_f16_ragged_edges)
 {
 	struct accel_gemm_desc d;
