@@ -680,7 +680,9 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
  * and of N), each looping over its share of output tiles, the static tile schedule of
  * CUTLASS's persistent kernels. accel_gemm_run() does this with the device's cores;
  * a program built from the plan then runs with accel_submit_grid() and that grid.
- * Plans of the GEMM command, or with a CPU post-pass, stay 1 x 1.
+ * Plans of the GEMM command, or with a CPU post-pass, stay 1 x 1. With @d->cluster_m
+ * (auto: 2) the grid's side along M is a multiple of it where the tiles and cores allow,
+ * and @plan->cluster_x instances along M form a cluster that multicasts B; else 1.
  * Return: the instances, @plan->grid_x * @plan->grid_y.
  */
 uint32_t accel_gemm_plan_spread(struct accel_gemm_plan *plan, const struct accel_gemm_desc *d,
