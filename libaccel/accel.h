@@ -188,6 +188,13 @@ int accel_prog_timestamp(struct accel_prog *prog, uint64_t va);
  */
 int accel_prog_timestamp_model(struct accel_prog *prog, uint64_t va);
 /**
+ * accel_prog_timestamp_reg() - TIMESTAMP (@model 0) or TIMESTAMP.MODEL (@model 1) at
+ * device VA @va + R[@reg]: with accel_prog_reg_cta(), each instance of a grid writes its
+ * own record. The sum must be 8-byte aligned when the command runs (else the job fails
+ * with MXA_ERR_MISALIGNED).
+ */
+int accel_prog_timestamp_reg(struct accel_prog *prog, int model, uint64_t va, unsigned int reg);
+/**
  * accel_prog_raw() - append dwords verbatim (no checks): for commands without an
  * emitter yet, and for testing how the device rejects bad programs.
  */

@@ -93,28 +93,27 @@ int accel_prog_fence_write(struct accel_prog *prog, uint64_t va, uint64_t value)
 	return accel_prog_emit_command(prog, dw, MXA_FENCE_WRITE_DWORDS);
 }
 
-int accel_prog_timestamp(struct accel_prog *prog, uint64_t va)
+int accel_prog_timestamp_reg(struct accel_prog *prog, int model, uint64_t va, unsigned int reg)
 {
 	const uint32_t dw[MXA_TIMESTAMP_DWORDS] = {
-		MXA_CMD_HEADER(MXA_OP_TIMESTAMP, MXA_TIMESTAMP_DWORDS, 0),
+		MXA_CMD_HEADER(MXA_OP_TIMESTAMP, MXA_TIMESTAMP_DWORDS,
+			       (model ? MXA_TIMESTAMP_F_MODEL : 0) | MXA_TIMESTAMP_REG(reg)),
 		(uint32_t)va, (uint32_t)(va >> 32),
 	};
 
-	if (va & 7)
+	if ((va & 7) || reg >= MXA_NUM_REGS)
 		return -EINVAL;
 	return accel_prog_emit_command(prog, dw, MXA_TIMESTAMP_DWORDS);
 }
 
+int accel_prog_timestamp(struct accel_prog *prog, uint64_t va)
+{
+	return accel_prog_timestamp_reg(prog, 0, va, 0);
+}
+
 int accel_prog_timestamp_model(struct accel_prog *prog, uint64_t va)
 {
-	const uint32_t dw[MXA_TIMESTAMP_DWORDS] = {
-		MXA_CMD_HEADER(MXA_OP_TIMESTAMP, MXA_TIMESTAMP_DWORDS, MXA_TIMESTAMP_F_MODEL),
-		(uint32_t)va, (uint32_t)(va >> 32),
-	};
-
-	if (va & 7)
-		return -EINVAL;
-	return accel_prog_emit_command(prog, dw, MXA_TIMESTAMP_DWORDS);
+	return accel_prog_timestamp_reg(prog, 1, va, 0);
 }
 
 int accel_prog_raw(struct accel_prog *prog, const uint32_t *dwords, size_t count)

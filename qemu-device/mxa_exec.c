@@ -291,7 +291,7 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
     uint32_t op = MXA_CMD_OPCODE(cmd[0]);
     uint32_t flags = MXA_CMD_FLAGS(cmd[0]);
     uint32_t gemm[MXA_GEMM_DWORDS];
-    uint64_t value;
+    uint64_t value, va;
     int ret;
 
     *next = pc + ndw;
@@ -314,11 +314,15 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
         job->cycles += job->q->dev->timing->fence_write;
         return mxa_exec_write64(job, mxa_arg64(cmd, 1), mxa_arg64(cmd, 3));
     case MXA_OP_TIMESTAMP:
+        if (mxa_check_reg(job, cmd[0] >> MXA_TIMESTAMP_REG_SHIFT)) {
+            return -1;
+        }
+        va = mxa_arg64(cmd, 1) + mxa_job_reg(job, cmd[0] >> MXA_TIMESTAMP_REG_SHIFT);
         if (flags & MXA_TIMESTAMP_F_MODEL) {
-            return mxa_exec_timestamp_model(job, mxa_arg64(cmd, 1));
+            return mxa_exec_timestamp_model(job, va);
         }
         job->cycles += job->q->dev->timing->timestamp;
-        return mxa_exec_write64(job, mxa_arg64(cmd, 1), get_clock());
+        return mxa_exec_write64(job, va, get_clock());
     case MXA_OP_REG_SET:
         if (mxa_check_reg(job, cmd[1])) {
             return -1;

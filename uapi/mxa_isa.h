@@ -38,6 +38,8 @@ enum mxa_opcode {
 	 * TIMESTAMP: 3 dwords: header, va_lo, va_hi. Writes the device's nanosecond
 	 * clock (host CLOCK_MONOTONIC) as a 64-bit value at the 8-byte aligned VA;
 	 * with MXA_TIMESTAMP_F_MODEL, struct mxa_timestamp_model (32 bytes) instead.
+	 * The VA is va + R[header bits 31:24] (MXA_TIMESTAMP_REG): with REG_CTA, each
+	 * instance of a grid writes its own record.
 	 */
 	MXA_OP_TIMESTAMP = 0x02,
 	/*
@@ -438,6 +440,13 @@ enum mxa_sreg {
  * struct mxa_timestamp_model, at no modelled cost (observing the model does not move it).
  */
 #define MXA_TIMESTAMP_F_MODEL	(1u << 0)
+/*
+ * TIMESTAMP's register operand: header bits 31:24 (header flag bits 15:8) hold the
+ * register whose value is added to the VA (0: r0, which reads 0).
+ */
+#define MXA_TIMESTAMP_REG_SHIFT	24
+#define MXA_TIMESTAMP_F_REG	(0xffu << (MXA_TIMESTAMP_REG_SHIFT - 16))
+#define MXA_TIMESTAMP_REG(r)	((__u32)(r) << (MXA_TIMESTAMP_REG_SHIFT - 16))	/* as flags */
 
 /**
  * struct mxa_timestamp_model - what TIMESTAMP.MODEL writes (32 bytes, 8-aligned VA).

@@ -5,7 +5,10 @@
  * accel-trace (-DACCEL_TRACE_TOOL): the same, with a TIMESTAMP.MODEL before every
  * top-level command (and every command of each trip of an unrolled top-level loop), the
  * job's timeline written as Chrome/Perfetto trace JSON in host and modelled time, and the
- * cycle model's utilisation and critical path printed (accel-trace(1)).
+ * cycle model's utilisation and critical path printed (accel-trace(1)). A grid
+ * (--grid, --cluster) is traced per instance: each writes its records at its own offset
+ * (TIMESTAMP.MODEL va + a31, a31 = %cta times the records' size), so the program must
+ * leave a31 alone.
  *
  * Buffers: a program names device memory by buffer names, which are symbols whose value
  * is the buffer's device VA ("FENCE_WRITE out+8, 42"). A buffer comes from
@@ -15,6 +18,7 @@
  * and --out FILE@NAME[+OFF][:LEN] writes LEN bytes (default: to the end) back after
  * the job. .tmap directives put their tensor maps in a buffer of their own.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <inttypes.h>
 
@@ -75,6 +79,8 @@ static void usage(FILE *f)
 		"  -i, --in FILE@NAME[+OFF]   load FILE into buffer NAME at OFF (made to fit)\n"
 		"  -O, --out FILE@NAME[+OFF][:LEN]  write the buffer back to FILE after the job\n"
 		"  -D, --define NAME=VALUE a symbol for the program\n"
+		"  -g, --grid X[xY]        run X x Y instances of the program (default 1)\n"
+		"  -c, --cluster X[xY]     in clusters of X x Y instances (default 1)\n"
 		"  -q, --queue Q           hardware queue (default 0)\n"
 		"  -m, --mode MODE         uring, ioctl or auto (default)\n"
 		"  -d, --device PATH       device node (default $ACCEL_DEVICE or %s)\n"
@@ -212,6 +218,28 @@ static void parse_file_arg(const char *s, struct file_arg *fa, int with_len)
 	snprintf(fa->name, sizeof(fa->name), "%s", rest);
 }
 
+/* "X" or "XxY" (each >= 1) into *@x, *@y: 0, or -1 when it is neither. */
+static int parse_shape(const char *s, uint32_t *x, uint32_t *y)
+{
+	char *end;
+	unsigned long a = strtoul(s, &end, 10), b = 1;
+
+	if (end == s || !a || a > 65535)
+		return -1;
+	if (*end == 'x') {
+		const char *t = end + 1;
+
+		b = strtoul(t, &end, 10);
+		if (end == t || !b || b > 65535)
+			return -1;
+	}
+	if (*end)
+		return -1;
+	*x = (uint32_t)a;
+	*y = (uint32_t)b;
+	return 0;
+}
+
 static void load_inputs(void)
 {
 	for (int i = 0; i < nins; i++) {
@@ -268,6 +296,9 @@ static int write_outputs(void)
  */
 #define TRACE_MAX_SPANS		65536
 #define TRACE_MAX_UNROLL	4096
+/* The register of a grid's per-instance record offset (a31); 0 (r0) for one instance */
+#define TRACE_REG	63
+static unsigned int trace_reg;
 
 struct span {
 	uint32_t orig_off, dwords;	/* the command(s) in the program as written */
@@ -321,7 +352,8 @@ static int trace_span(struct accel_prog *out, uint64_t ts_va, const uint32_t *dw
 
 	if (*n == max_spans - 1)
 		return -E2BIG;
-	ret = accel_prog_timestamp_model(out, ts_va + sizeof(struct mxa_timestamp_model) * *n);
+	ret = accel_prog_timestamp_reg(out, 1, ts_va + sizeof(struct mxa_timestamp_model) * *n,
+				       trace_reg);
 	if (ret)
 		return ret;
 	spans[*n] = (struct span){ .orig_off = orig * 4, .dwords = len,
@@ -331,12 +363,42 @@ static int trace_span(struct accel_prog *out, uint64_t ts_va, const uint32_t *dw
 	return accel_prog_raw(out, dw + orig, len);
 }
 
+
+/* Whether a command of @prog names register a31 (the disassembly says it as "a31"). */
+static int uses_trace_reg(const struct accel_prog *prog)
+{
+	const uint32_t *dw = accel_prog_dwords(prog);
+	size_t count = accel_prog_size(prog) / 4, used;
+	char text[1024];
+
+	for (size_t at = 0; at < count; at += used ? used : 1) {
+		const char *p = text;
+
+		accel_disasm_cmd(dw + at, count - at, 0, text, sizeof(text), &used);
+		while ((p = strstr(p, "a31"))) {
+			if ((p == text || !isalnum((unsigned char)p[-1])) &&
+			    !isalnum((unsigned char)p[3]) && p[3] != '_')
+				return 1;
+			p += 3;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The traced program: a TIMESTAMP.MODEL before each span. @grid: the records of
+ * instance i go @stride bytes apart (REG_CTA a31, %cta, stride first).
+ */
 static int instrument(const struct accel_prog *prog, struct accel_prog *out, uint64_t ts_va,
-		      struct span *spans, size_t max_spans, size_t *nspans)
+		      struct span *spans, size_t max_spans, size_t *nspans, int grid,
+		      uint64_t stride)
 {
 	const uint32_t *dw = accel_prog_dwords(prog);
 	size_t count = accel_prog_size(prog) / 4, at = 0, n = 0;
-	int ret = 0;
+	int ret;
+
+	trace_reg = grid ? TRACE_REG : 0;
+	ret = grid ? accel_prog_reg_cta(out, TRACE_REG, MXA_SREG_CTA, stride) : 0;
 
 	while (at < count && !ret) {
 		size_t len = MXA_CMD_DWORDS(dw[at]), ext;
@@ -368,7 +430,8 @@ static int instrument(const struct accel_prog *prog, struct accel_prog *out, uin
 		at += len;
 	}
 	if (!ret)
-		ret = accel_prog_timestamp_model(out, ts_va + sizeof(struct mxa_timestamp_model) * n);
+		ret = accel_prog_timestamp_reg(out, 1, ts_va + sizeof(struct mxa_timestamp_model) * n,
+					       trace_reg);
 	*nspans = n;
 	return ret;
 }
@@ -387,12 +450,12 @@ static void json_string(FILE *f, const char *s)
 
 /* @pid 1: host time (ns from @start); 2: modelled time (one cycle a nanosecond). */
 static void trace_event(FILE *f, const char *name, const char *cat, unsigned int pid,
-			unsigned int queue, uint64_t from, uint64_t to, uint64_t start)
+			unsigned int tid, uint64_t from, uint64_t to, uint64_t start)
 {
 	fprintf(f, ",\n{\"name\":");
 	json_string(f, name);
 	fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,"
-		"\"dur\":%.3f", cat, pid, queue, (from - start) / 1e3, (to - from) / 1e3);
+		"\"dur\":%.3f", cat, pid, tid, (from - start) / 1e3, (to - from) / 1e3);
 }
 
 /* The spans that ran to their end (a failed job stops before the rest). */
@@ -413,13 +476,14 @@ static size_t spans_ran(const struct accel_job_result *r, const struct mxa_times
  * cycles of its waits, by the engine each waited for, and of everything else.
  */
 static void print_model(const struct accel_prog *prog, const struct mxa_timestamp_model *ts,
-			const struct span *spans, size_t ran)
+			const struct span *spans, size_t ran, const char *who, int details)
 {
-	enum { ISSUE, ON_MATH, ON_COPY, ON_ALL, ON_SEM, PARTS };
+	enum { ISSUE, ON_MATH, ON_COPY, ON_ALL, ON_SEM, ON_CLUSTER, PARTS };
 	static const char *const part[PARTS] = {
 		"issuing", "waiting on math (WAIT_GROUP mma)",
 		"waiting on copy/TMA (WAIT_GROUP copy, MBAR_WAIT)",
 		"waiting on every engine (FENCE_WRITE)", "waiting on other queues (SEM_WAIT)",
+		"waiting on the cluster (CLUSTER_WAIT)",
 	};
 	const uint32_t *dw = accel_prog_dwords(prog);
 	uint64_t sum[PARTS] = { 0 }, total = ts[ran].cycles - ts[0].cycles, worst[3] = { 0 };
@@ -433,7 +497,8 @@ static void print_model(const struct accel_prog *prog, const struct mxa_timestam
 		uint64_t c = ts[i + 1].cycles - ts[i].cycles;
 		int p = op == MXA_OP_MBAR_WAIT ? ON_COPY :
 			op == MXA_OP_WAIT_GROUP ? (MXA_CMD_FLAGS(h) == MXA_GROUP_MMA ? ON_MATH : ON_COPY) :
-			op == MXA_OP_FENCE_WRITE ? ON_ALL : op == MXA_OP_SEM_WAIT ? ON_SEM : ISSUE;
+			op == MXA_OP_FENCE_WRITE ? ON_ALL : op == MXA_OP_SEM_WAIT ? ON_SEM :
+			op == MXA_OP_CLUSTER_WAIT ? ON_CLUSTER : ISSUE;
 
 		sum[p] += c;
 		for (int w = 0; p != ISSUE && w < 3; w++) {
@@ -446,11 +511,13 @@ static void print_model(const struct accel_prog *prog, const struct mxa_timestam
 			}
 		}
 	}
-	printf(TOOL ": modelled %" PRIu64 " cycles; utilisation: math %.1f%% (%" PRIu64
-	       " busy cycles), copy/TMA %.1f%% (%" PRIu64 ")\n", total,
+	printf(TOOL ": %smodelled %" PRIu64 " cycles; utilisation: math %.1f%% (%" PRIu64
+	       " busy cycles), copy/TMA %.1f%% (%" PRIu64 ")\n", who, total,
 	       100.0 * ts[ran].busy[MXA_GROUP_MMA] / total, (uint64_t)ts[ran].busy[MXA_GROUP_MMA],
 	       100.0 * ts[ran].busy[MXA_GROUP_COPY] / total, (uint64_t)ts[ran].busy[MXA_GROUP_COPY]);
-	printf(TOOL ": critical path (the command processor's cycles):");
+	if (!details)
+		return;
+	printf(TOOL ": %scritical path (the command processor's cycles):", who);
 	for (int p = 0; p < PARTS; p++)
 		if (sum[p] || p == ISSUE)
 			printf("%s %s %" PRIu64 " (%.1f%%)", p ? "," : "", part[p], sum[p],
@@ -461,17 +528,29 @@ static void print_model(const struct accel_prog *prog, const struct mxa_timestam
 
 		accel_disasm_cmd(dw + sp->orig_off / 4, accel_prog_size(prog) / 4 - sp->orig_off / 4,
 				 0, text, sizeof(text), NULL);
-		printf(TOOL ": longest wait %d: %" PRIu64 " cycles at 0x%04x %s", w + 1, worst[w],
-		       sp->orig_off, text);
+		printf(TOOL ": %slongest wait %d: %" PRIu64 " cycles at 0x%04x %s", who, w + 1,
+		       worst[w], sp->orig_off, text);
 		if (sp->iter >= 0)
 			printf(" (trip %d)", sp->iter);
 		printf("\n");
 	}
 }
 
+/* The trace track of instance @i: the queue's for one instance, else the instance's. */
+static unsigned int track(unsigned int queue, unsigned int ninst, unsigned int i)
+{
+	return ninst > 1 ? i : queue;
+}
+
+/*
+ * The job's timeline: host time (pid 1) and modelled time (pid 2), a track per instance
+ * (@ninst of a grid @gx wide; instance i's records at @ts + i * @stride, @ran[i] spans).
+ */
 static int write_trace(const char *path, const struct accel_prog *prog,
 		       const struct accel_job_result *r, unsigned int queue,
-		       const struct mxa_timestamp_model *ts, const struct span *spans, size_t ran)
+		       const struct mxa_timestamp_model *ts_all, size_t stride,
+		       const struct span *spans, const size_t *ran, unsigned int ninst,
+		       unsigned int gx)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	const uint32_t *dw = accel_prog_dwords(prog);
@@ -483,61 +562,77 @@ static int write_trace(const char *path, const struct accel_prog *prog,
 	}
 	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
 	fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"mxa\"}},\n");
-	fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
-		"\"args\":{\"name\":\"queue %u\"}},\n", queue, queue);
 	fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":2,\"args\":{\"name\":"
 		"\"mxa modelled (1 ns = 1 cycle)\"}},\n");
-	fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":2,\"tid\":%u,"
-		"\"args\":{\"name\":\"queue %u\"}},\n", queue, queue);
+	for (unsigned int i = 0; i < ninst; i++) {
+		if (ninst > 1)
+			snprintf(name, sizeof(name), "queue %u instance %u (%u, %u)", queue, i,
+				 i % gx, i / gx);
+		else
+			snprintf(name, sizeof(name), "queue %u", queue);
+		for (unsigned int pid = 1; pid <= 2; pid++)
+			fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,"
+				"\"args\":{\"name\":\"%s\"}},\n", pid, track(queue, ninst, i), name);
+	}
 	fprintf(f, "{\"name\":\"job %" PRIu64 "\",\"cat\":\"job\",\"ph\":\"X\",\"pid\":1,"
-		"\"tid\":%u,\"ts\":0,\"dur\":%.3f,\"args\":{\"status\":%d,\"error\":%u}}",
-		r->job_id, queue, (r->end_ns - r->start_ns) / 1e3, r->status, r->error);
-	for (size_t i = 0; i < ran; i++) {
-		uint32_t at = spans[i].orig_off / 4;
-		int loop = MXA_CMD_OPCODE(dw[at]) == MXA_OP_LOOP;
+		"\"tid\":%u,\"ts\":0,\"dur\":%.3f,\"args\":{\"status\":%d,\"error\":%u,"
+		"\"instances\":%u}}",
+		r->job_id, track(queue, ninst, 0), (r->end_ns - r->start_ns) / 1e3, r->status,
+		r->error, ninst);
+	for (unsigned int inst = 0; inst < ninst; inst++) {
+		const struct mxa_timestamp_model *ts = ts_all + inst * stride;
+		unsigned int tid = track(queue, ninst, inst);
 
-		/* an unrolled loop: one event for the loop, one per trip, around its commands */
-		if (spans[i].iter >= 0 && (i == 0 || spans[i - 1].iter != spans[i].iter ||
-					   spans[i - 1].loop_off != spans[i].loop_off)) {
-			size_t end = i, trip_end = i;
+		for (size_t i = 0; i < ran[inst]; i++) {
+			uint32_t at = spans[i].orig_off / 4;
+			int loop = MXA_CMD_OPCODE(dw[at]) == MXA_OP_LOOP;
 
-			while (end < ran && spans[end].iter >= 0 &&
-			       spans[end].loop_off == spans[i].loop_off)
-				end++;
-			while (trip_end < end && spans[trip_end].iter == spans[i].iter)
-				trip_end++;
-			if (spans[i].iter == 0) {
-				accel_disasm_cmd(dw + spans[i].loop_off / 4, 3, 0, text, sizeof(text),
-						 NULL);
-				trace_event(f, accel_opcode_name(MXA_OP_LOOP), "loop", 1, queue, ts[i].ns,
-					    ts[end].ns, r->start_ns);
+			/* an unrolled loop: one event for the loop, one per trip, around its commands */
+			if (spans[i].iter >= 0 && (i == 0 || spans[i - 1].iter != spans[i].iter ||
+						   spans[i - 1].loop_off != spans[i].loop_off)) {
+				size_t end = i, trip_end = i;
+
+				while (end < ran[inst] && spans[end].iter >= 0 &&
+				       spans[end].loop_off == spans[i].loop_off)
+					end++;
+				while (trip_end < end && spans[trip_end].iter == spans[i].iter)
+					trip_end++;
+				if (spans[i].iter == 0) {
+					accel_disasm_cmd(dw + spans[i].loop_off / 4, 3, 0, text,
+							 sizeof(text), NULL);
+					trace_event(f, accel_opcode_name(MXA_OP_LOOP), "loop", 1, tid,
+						    ts[i].ns, ts[end].ns, r->start_ns);
+					fprintf(f, ",\"args\":{\"offset\":\"0x%x\",\"command\":",
+						spans[i].loop_off);
+					json_string(f, text);
+					fprintf(f, "}}");
+				}
+				snprintf(name, sizeof(name), "trip %d", spans[i].iter);
+				trace_event(f, name, "trip", 1, tid, ts[i].ns, ts[trip_end].ns,
+					    r->start_ns);
+				fprintf(f, ",\"args\":{\"loop\":\"0x%x\",\"trip\":%d}}",
+					spans[i].loop_off, spans[i].iter);
+			}
+			accel_disasm_cmd(dw + at, accel_prog_size(prog) / 4 - at, 0, text,
+					 sizeof(text), NULL);
+			for (unsigned int pid = 1; pid <= 2; pid++) {
+				trace_event(f, loop ? accel_opcode_name(MXA_OP_LOOP) : text,
+					    loop ? "loop" : "command", pid, tid,
+					    pid == 1 ? ts[i].ns : ts[i].cycles,
+					    pid == 1 ? ts[i + 1].ns : ts[i + 1].cycles,
+					    pid == 1 ? r->start_ns : ts[0].cycles);
 				fprintf(f, ",\"args\":{\"offset\":\"0x%x\",\"command\":",
-					spans[i].loop_off);
+					spans[i].orig_off);
 				json_string(f, text);
+				if (spans[i].iter >= 0)
+					fprintf(f, ",\"trip\":%d", spans[i].iter);
+				if (ninst > 1)
+					fprintf(f, ",\"instance\":%u", inst);
+				if (pid == 2)
+					fprintf(f, ",\"cycles\":%" PRIu64,
+						(uint64_t)(ts[i + 1].cycles - ts[i].cycles));
 				fprintf(f, "}}");
 			}
-			snprintf(name, sizeof(name), "trip %d", spans[i].iter);
-			trace_event(f, name, "trip", 1, queue, ts[i].ns, ts[trip_end].ns, r->start_ns);
-			fprintf(f, ",\"args\":{\"loop\":\"0x%x\",\"trip\":%d}}", spans[i].loop_off,
-				spans[i].iter);
-		}
-		accel_disasm_cmd(dw + at, accel_prog_size(prog) / 4 - at, 0, text, sizeof(text),
-				 NULL);
-		for (unsigned int pid = 1; pid <= 2; pid++) {
-			trace_event(f, loop ? accel_opcode_name(MXA_OP_LOOP) : text,
-				    loop ? "loop" : "command", pid, queue,
-				    pid == 1 ? ts[i].ns : ts[i].cycles,
-				    pid == 1 ? ts[i + 1].ns : ts[i + 1].cycles,
-				    pid == 1 ? r->start_ns : ts[0].cycles);
-			fprintf(f, ",\"args\":{\"offset\":\"0x%x\",\"command\":",
-				spans[i].orig_off);
-			json_string(f, text);
-			if (spans[i].iter >= 0)
-				fprintf(f, ",\"trip\":%d", spans[i].iter);
-			if (pid == 2)
-				fprintf(f, ",\"cycles\":%" PRIu64,
-					(uint64_t)(ts[i + 1].cycles - ts[i].cycles));
-			fprintf(f, "}}");
 		}
 	}
 	fprintf(f, "\n]}\n");
@@ -561,6 +656,8 @@ int main(int argc, char **argv)
 		{ "show", no_argument, NULL, 'S' },
 		{ "trace", required_argument, NULL, 'T' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "grid", required_argument, NULL, 'g' },
+		{ "cluster", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -576,14 +673,17 @@ int main(int argc, char **argv)
 	struct accel_job *job;
 	struct accel_job_result r;
 	static struct span spans[TRACE_MAX_SPANS];
-	size_t nspans = 0;
+	static size_t ran[MXA_GRID_MAX_INSTANCES];
+	struct accel_grid grid = { 1, 1, 1, 1 };
+	unsigned int ninst;
+	size_t nspans = 0, stride = 0;
 	char err[512], *text;
 
 	tool_name = TOOL;
 #ifdef ACCEL_TRACE_TOOL
 	trace = "trace.json";
 #endif
-	while ((c = getopt_long(argc, argv, "b:i:O:D:q:m:d:t:nST:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:i:O:D:q:m:d:t:nST:o:g:c:h", opts, NULL)) != -1) {
 		char *eq;
 		uint64_t v;
 
@@ -618,6 +718,13 @@ int main(int argc, char **argv)
 		case 'S': show = 1; break;
 		case 'T':
 		case 'o': trace = optarg; break;
+		case 'g':
+		case 'c':
+			if (parse_shape(optarg, c == 'g' ? &grid.x : &grid.cluster_x,
+					c == 'g' ? &grid.y : &grid.cluster_y))
+				tool_die("--%s %s: expected X or XxY (numbers from 1)",
+					 c == 'g' ? "grid" : "cluster", optarg);
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -626,12 +733,18 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	ninst = grid.x * grid.y;
 	if (!dry_run) {
 		ret = accel_open(path, mode, &dev);
 		if (ret) {
 			fprintf(stderr, TOOL ": %s: %s\n", path ? path : "default device",
 				accel_strerror(ret));
 			return 1;
+		}
+		if (accel_grid_check(dev, &grid, err, sizeof(err))) {
+			fprintf(stderr, TOOL ": --grid %ux%u --cluster %ux%u: %s\n", grid.x, grid.y,
+				grid.cluster_x, grid.cluster_y, err);
+			return 2;
 		}
 	}
 	for (int i = 0; i < ndecl; i++) {
@@ -667,15 +780,26 @@ int main(int argc, char **argv)
 	load_inputs();
 	run_prog = prog;
 	if (trace) {
-		tool_check(accel_bo_alloc(dev, (sizeof(spans) / sizeof(spans[0]) + 1) *
-					  sizeof(struct mxa_timestamp_model), &ts_bo), "timestamps");
+		const size_t max = sizeof(spans) / sizeof(spans[0]);
+
+		if (ninst > 1 && uses_trace_reg(prog))
+			tool_die("a traced grid keeps its records' offset in a31: the program uses a31");
+		/* once to count the spans, then with the records where they go */
 		tool_check(accel_prog_new(&run_prog), "program");
-		tool_check(instrument(prog, run_prog, accel_bo_va(ts_bo), spans,
-				      sizeof(spans) / sizeof(spans[0]), &nspans), "instrument");
+		tool_check(instrument(prog, run_prog, 0, spans, max, &nspans, ninst > 1, 0),
+			   "instrument");
+		stride = nspans + 1;
+		tool_check(accel_bo_alloc(dev, ninst * stride * sizeof(struct mxa_timestamp_model),
+					  &ts_bo), "timestamps");
+		accel_prog_reset(run_prog);
+		tool_check(instrument(prog, run_prog, accel_bo_va(ts_bo), spans, max, &nspans,
+				      ninst > 1, stride * sizeof(struct mxa_timestamp_model)),
+			   "instrument");
 	}
 	tool_check(accel_bo_alloc(dev, accel_prog_size(run_prog), &prog_bo), "program buffer");
 	tool_check(accel_prog_upload(run_prog, prog_bo, 0), "upload");
-	tool_check(accel_submit(dev, queue, prog_bo, 0, accel_prog_size(run_prog), &job), "submit");
+	tool_check(accel_submit_grid(dev, queue, prog_bo, 0, accel_prog_size(run_prog), &grid, &job),
+		   "submit");
 	ret = accel_wait(job, (int64_t)(timeout * 1e9));
 	if (ret) {
 		fprintf(stderr, TOOL ": wait: %s\n", accel_strerror(ret));
@@ -705,11 +829,33 @@ int main(int argc, char **argv)
 	}
 	if (trace) {
 		const struct mxa_timestamp_model *ts = accel_bo_map(ts_bo);
-		size_t ran = spans_ran(&r, ts, nspans);
-		int t = write_trace(trace, prog, &r, queue, ts, spans, ran);
+		unsigned int slowest = 0;
+		int t, all = 1;
 
-		if (ran == nspans)
-			print_model(prog, ts, spans, ran);
+		for (unsigned int i = 0; i < ninst; i++) {
+			ran[i] = spans_ran(&r, ts + i * stride, nspans);
+			all &= ran[i] == nspans;
+			if (ts[i * stride + nspans].cycles > ts[slowest * stride + nspans].cycles)
+				slowest = i;
+		}
+		t = write_trace(trace, prog, &r, queue, ts, stride, spans, ran, ninst, grid.x);
+		if (all && ninst == 1)
+			print_model(prog, ts, spans, nspans, "", 1);
+		for (unsigned int i = 0; all && ninst > 1 && i < ninst; i++) {
+			char who[64];
+
+			snprintf(who, sizeof(who), "instance %u (%u, %u): ", i, i % grid.x,
+				 i / grid.x);
+			print_model(prog, ts + i * stride, spans, nspans, who, 0);
+		}
+		if (all && ninst > 1) {
+			char who[64];
+
+			printf(TOOL ": job %" PRIu64 " modelled cycles over %u instances; the "
+			       "slowest is instance %u\n", (uint64_t)r.cycles, ninst, slowest);
+			snprintf(who, sizeof(who), "instance %u: ", slowest);
+			print_model(prog, ts + slowest * stride, spans, nspans, who, 1);
+		}
 		if (t)
 			ret = t;
 	}

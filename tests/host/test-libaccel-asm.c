@@ -43,6 +43,7 @@ static const char all_commands[] =
 	"    NOP\n"
 	"    FENCE_WRITE 0x1000, 42\n"
 	"    TIMESTAMP 0x1008\n"
+	"    TIMESTAMP.MODEL a31+0x1020\n"
 	"    REG_SET r1, 100\n"
 	"    REG_ADD r1, r1+16\n"
 	"    REG_ADD r2, r1-16\n"
@@ -292,7 +293,7 @@ TEST(errors_have_line_and_column)
 	expect_error(_metadata, "TIMESTAMP later\n", "1:11: undefined symbol 'later'");
 	expect_error(_metadata, "MBAR_WAIT 0x100, 256\n", "1:18: value out of range");
 	expect_error(_metadata, "WGMMA f32, f17, f16, 64, 0, 0, 0\n", "1:12: expected an element type");
-	expect_error(_metadata, "TIMESTAMP r1\n", "1:11: no register allowed here");
+	expect_error(_metadata, "FENCE_WRITE r1, 1\n", "1:13: no register allowed here");
 	expect_error(_metadata, "TMA_LOAD 0, [0x41, {0}], 0\n", "1:14: tensor map address must be");
 	expect_error(_metadata, ".buffer x, 4096\n", "1:1: .buffer: no buffers here");
 	expect_error(_metadata, "TMATMULMX <LB0:1, LB1:2, e4m3> T#1, M#1, ACC, ->ACC<64KB>\n",
