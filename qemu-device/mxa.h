@@ -384,6 +384,8 @@ typedef struct MxaLaunch {
     uint64_t commands;
     uint64_t tma_load_bytes;
     uint64_t *cycles;           /* each instance's modelled cycles */
+    /* a grid's modelled timeline spans (MxaTimelineSpan), placed when it ends */
+    GArray *timeline;
 } MxaLaunch;
 
 void mxa_launch_instance_end(MxaLaunch *l, const MxaJob *job, uint32_t cta);
@@ -491,6 +493,16 @@ void mxa_timeline_close(MxaState *s);
 void mxa_timeline_span(MxaState *s, unsigned q, unsigned tid, const char *name,
                        int64_t start_ns, int64_t end_ns, uint64_t job, uint32_t offset,
                        uint32_t error, uint64_t model_start, uint64_t model_end);
+/*
+ * A span of @core's @engine (MXA_TIMELINE_CP or 1 + MXA_GROUP_*) for the instance it
+ * runs: host time at once; modelled time at once for a one-instance job, else kept in
+ * the launch until mxa_timeline_launch_end() knows where the model placed the instance.
+ */
+void mxa_timeline_core_span(MxaCore *core, unsigned engine, const char *name,
+                            int64_t start_ns, int64_t end_ns, uint64_t job, uint32_t offset,
+                            uint32_t error, uint64_t model_start, uint64_t model_end);
+/* The grid's kept spans, each instance from @start[cta] on modelled core @core[cta]. */
+void mxa_timeline_launch_end(MxaLaunch *l, const uint64_t *start, const unsigned *core);
 void mxa_timeline_flush(MxaState *s);
 
 /* mxa_dma.c */

@@ -126,11 +126,10 @@ static void *mxa_lane_thread(void *opaque)
             int64_t t0 = get_clock();
 
             mxa_lane_exec(&shadow, op);
-            mxa_timeline_span(core->dev, shadow.q->index,
-                              MXA_TIMELINE_TID(core->index, 1 + lane->index),
-                              mxa_isa_mnemonic(MXA_CMD_OPCODE(op->header)), t0, get_clock(),
-                              shadow.desc.job_id, op->offset, shadow.error, op->start_cycle,
-                              op->done_cycle);
+            mxa_timeline_core_span(core, 1 + lane->index,
+                                   mxa_isa_mnemonic(MXA_CMD_OPCODE(op->header)), t0,
+                                   get_clock(), shadow.desc.job_id, op->offset, shadow.error,
+                                   op->start_cycle, op->done_cycle);
         }
 
         qemu_mutex_lock(&lane->lock);

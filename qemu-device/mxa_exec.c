@@ -498,10 +498,9 @@ void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
             uint64_t cycles = job->cycles;
             int ret = mxa_exec_one(job, d, prog, ndwords, pc, &next);
 
-            mxa_timeline_span(s, job->q->index,
-                              MXA_TIMELINE_TID(job->core->index, MXA_TIMELINE_CP),
-                              mxa_isa_mnemonic(d->opcode), start, get_clock(),
-                              job->desc.job_id, pc * 4, job->error, cycles, job->cycles);
+            mxa_timeline_core_span(job->core, MXA_TIMELINE_CP, mxa_isa_mnemonic(d->opcode),
+                                   start, get_clock(), job->desc.job_id, pc * 4, job->error,
+                                   cycles, job->cycles);
             if (ret) {
                 return;
             }

@@ -218,9 +218,11 @@ static uint32_t mxa_launch_shape(MxaLaunch *l, unsigned cores)
  * The grid's modelled cycles: its clusters, in order, each on the cluster-size cores
  * that are free first in modelled time (the lowest index on a tie), starting together
  * when the last of them is free and holding them until its longest instance ends. A
- * function of the instances' cycles alone, whichever cores the host ran them on.
+ * function of the instances' cycles alone, whichever cores the host ran them on. Where
+ * each instance started and on which core, into @start_of and @on unless NULL.
  */
-static uint64_t mxa_launch_cycles(const MxaLaunch *l, unsigned cores)
+static uint64_t mxa_launch_cycles(const MxaLaunch *l, unsigned cores, uint64_t *start_of,
+                                  unsigned *on)
 {
     uint64_t free_at[MXA_MAX_CORES] = { 0 }, end = 0;
     uint32_t csize = l->cx * l->cy, ncx = l->gx / l->cx;
@@ -247,6 +249,10 @@ static uint64_t mxa_launch_cycles(const MxaLaunch *l, unsigned cores)
             uint32_t y = (cl / ncx) * l->cy + r / l->cx;
 
             longest = MAX(longest, l->cycles[x + y * l->gx]);
+            if (start_of) {
+                start_of[x + y * l->gx] = start;
+                on[x + y * l->gx] = pick[r];
+            }
         }
         for (uint32_t r = 0; r < csize; r++) {
             free_at[pick[r]] = start + longest;     /* a cluster frees its cores together */
@@ -360,7 +366,17 @@ static void mxa_queue_launch(MxaLaunch *l, MxaJob *res)
     res->err_addr = l->err_addr;
     res->err_info = l->err_info;
     res->commands = MIN(l->commands, UINT32_MAX);
-    res->cycles = l->started == l->count ? mxa_launch_cycles(l, s->num_cores) : 0;
+    {
+        /* the timeline's grid spans need the schedule; without it, where the host ran */
+        bool all = l->started == l->count;
+        uint64_t *start_of = all && l->timeline ? g_try_new(uint64_t, l->count) : NULL;
+        unsigned *on = start_of ? g_try_new(unsigned, l->count) : NULL;
+
+        res->cycles = all ? mxa_launch_cycles(l, s->num_cores, on ? start_of : NULL, on) : 0;
+        mxa_timeline_launch_end(l, on ? start_of : NULL, on);
+        g_free(start_of);
+        g_free(on);
+    }
     g_free(l->cycles);
     qemu_cond_destroy(&l->cond);
     qemu_mutex_destroy(&l->lock);

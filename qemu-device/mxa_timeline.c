@@ -10,7 +10,9 @@
  * host time (CLOCK_MONOTONIC, microseconds since the device was realized); "mxa queue
  * N (modelled)" (pid MXA_TIMELINE_MODEL_PID + N) the same spans in the cycle model's
  * time (mxa_timing.c: cycles at cycle-mhz, each job from its host start), where the
- * overlap of copies and math is the program's, not the host's. Every span is a complete
+ * overlap of copies and math is the program's, not the host's; a grid's instances on
+ * the cores and at the cycles where the model's schedule put them (mxa_queue.c), which
+ * may not be the cores the host ran them on. Every span is a complete
  * event ("ph": "X"); args name the job, the command's program offset and its cycles.
  *
  * Queue and lane threads write under timeline_lock; the file is flushed when a job ends
@@ -106,38 +108,138 @@ void mxa_timeline_close(MxaState *s)
     s->timeline_opened = false;
 }
 
-void mxa_timeline_span(MxaState *s, unsigned q, unsigned tid, const char *name,
-                       int64_t start_ns, int64_t end_ns, uint64_t job, uint32_t offset,
-                       uint32_t error, uint64_t model_start, uint64_t model_end)
-{
-    double job_us, mhz = s->cycle_mhz;
+/* A modelled span of a grid's instance, kept until the launch has placed it. */
+typedef struct MxaTimelineSpan {
+    const char *name;           /* a mnemonic: static */
+    uint64_t job, model_start, model_end;
+    uint32_t cta, offset, error;
+    uint8_t core, engine;       /* where the host ran it */
+} MxaTimelineSpan;
 
+/* One complete event; the caller holds timeline_lock and has counted it. */
+static void mxa_timeline_event(MxaState *s, unsigned pid, unsigned tid, const char *name,
+                               double ts, double dur, uint64_t job, uint32_t offset,
+                               uint32_t error, uint64_t cycles)
+{
+    fprintf(s->timeline, "{\"name\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,"
+            "\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"job\":%" PRIu64 ",\"offset\":%u,"
+            "\"error\":%u,\"cycles\":%" PRIu64 "}},\n", name, pid, tid, ts, dur, job, offset,
+            error, cycles);
+}
+
+/*
+ * Take timeline_lock for one more span: true with the lock held when it may be written
+ * (false, and no lock held, when the file is closed or full).
+ */
+static bool mxa_timeline_begin(MxaState *s, unsigned q, unsigned tid, int64_t start_ns)
+{
     if (!qatomic_read(&s->timeline)) {
-        return;
+        return false;
     }
     qemu_mutex_lock(&s->timeline_lock);
-    job_us = (qatomic_read(&s->queues[q].timeline_job_ns) - s->timeline_t0) / 1000.0;
-    if (!s->timeline) {
-        /* closed at exit meanwhile */
-    } else if (s->timeline_events < MXA_TIMELINE_MAX_EVENTS) {
-        for (unsigned model = 0; model < 2; model++) {
-            double ts = model ? job_us + model_start / mhz : (start_ns - s->timeline_t0) / 1000.0;
-            double dur = model ? (model_end - MIN(model_start, model_end)) / mhz :
-                                 MAX(end_ns - start_ns, 0) / 1000.0;
-
-            fprintf(s->timeline, "{\"name\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,"
-                    "\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"job\":%" PRIu64 ",\"offset\":%u,"
-                    "\"error\":%u,\"cycles\":%" PRIu64 "}},\n", name,
-                    q + (model ? MXA_TIMELINE_MODEL_PID : 0), tid, ts, dur, job, offset, error,
-                    model_end - MIN(model_start, model_end));
-        }
-    } else if (s->timeline_events == MXA_TIMELINE_MAX_EVENTS) {
+    if (s->timeline && s->timeline_events < MXA_TIMELINE_MAX_EVENTS) {
+        s->timeline_events++;
+        return true;
+    }
+    if (s->timeline && s->timeline_events++ == MXA_TIMELINE_MAX_EVENTS) {
         fprintf(s->timeline, "{\"name\":\"timeline full: later events dropped\","
                 "\"ph\":\"i\",\"s\":\"g\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f},\n",
                 q, tid, (start_ns - s->timeline_t0) / 1000.0);
     }
-    s->timeline_events++;
     qemu_mutex_unlock(&s->timeline_lock);
+    return false;
+}
+
+/* The host-time event of a span, and its modelled one unless @model is false. */
+static void mxa_timeline_write(MxaState *s, unsigned q, unsigned tid, const char *name,
+                               int64_t start_ns, int64_t end_ns, uint64_t job,
+                               uint32_t offset, uint32_t error, uint64_t model_start,
+                               uint64_t model_end, bool model)
+{
+    uint64_t cycles = model_end - MIN(model_start, model_end);
+    double job_us;
+
+    if (!mxa_timeline_begin(s, q, tid, start_ns)) {
+        return;
+    }
+    job_us = (qatomic_read(&s->queues[q].timeline_job_ns) - s->timeline_t0) / 1000.0;
+    mxa_timeline_event(s, q, tid, name, (start_ns - s->timeline_t0) / 1000.0,
+                       MAX(end_ns - start_ns, 0) / 1000.0, job, offset, error, cycles);
+    if (model) {
+        mxa_timeline_event(s, q + MXA_TIMELINE_MODEL_PID, tid, name,
+                           job_us + model_start / (double)s->cycle_mhz,
+                           cycles / (double)s->cycle_mhz, job, offset, error, cycles);
+    }
+    qemu_mutex_unlock(&s->timeline_lock);
+}
+
+void mxa_timeline_span(MxaState *s, unsigned q, unsigned tid, const char *name,
+                       int64_t start_ns, int64_t end_ns, uint64_t job, uint32_t offset,
+                       uint32_t error, uint64_t model_start, uint64_t model_end)
+{
+    mxa_timeline_write(s, q, tid, name, start_ns, end_ns, job, offset, error, model_start,
+                       model_end, true);
+}
+
+void mxa_timeline_core_span(MxaCore *core, unsigned engine, const char *name,
+                            int64_t start_ns, int64_t end_ns, uint64_t job, uint32_t offset,
+                            uint32_t error, uint64_t model_start, uint64_t model_end)
+{
+    MxaLaunch *l = core->launch;
+    bool grid = l->count > 1;
+    MxaTimelineSpan span = {
+        .name = name, .job = job, .model_start = model_start, .model_end = model_end,
+        .cta = core->cta, .offset = offset, .error = error, .core = core->index,
+        .engine = engine,
+    };
+
+    if (!qatomic_read(&core->dev->timeline)) {
+        return;
+    }
+    mxa_timeline_write(core->dev, l->q->index, MXA_TIMELINE_TID(core->index, engine), name,
+                       start_ns, end_ns, job, offset, error, model_start, model_end, !grid);
+    if (grid) {
+        /* an instance counts from its own start: the launch places it (a bounded list:
+         * spans past the file's limit were not written either) */
+        qemu_mutex_lock(&l->lock);
+        if (!l->timeline) {
+            l->timeline = g_array_new(false, false, sizeof(MxaTimelineSpan));
+        }
+        if (l->timeline->len < MXA_TIMELINE_MAX_EVENTS) {
+            g_array_append_val(l->timeline, span);
+        }
+        qemu_mutex_unlock(&l->lock);
+    }
+}
+
+void mxa_timeline_launch_end(MxaLaunch *l, const uint64_t *start, const unsigned *core)
+{
+    MxaState *s = l->q->dev;
+    unsigned q = l->q->index;
+
+    if (!l->timeline) {
+        return;
+    }
+    for (unsigned i = 0; i < l->timeline->len; i++) {
+        const MxaTimelineSpan *sp = &g_array_index(l->timeline, MxaTimelineSpan, i);
+        /* where the model ran the instance (where the host did if it has no schedule) */
+        uint64_t at = start ? start[sp->cta] : 0;
+        unsigned tid = MXA_TIMELINE_TID(core ? core[sp->cta] : sp->core, sp->engine);
+        uint64_t cycles = sp->model_end - MIN(sp->model_start, sp->model_end);
+        double job_us;
+
+        if (!mxa_timeline_begin(s, q, tid, get_clock())) {
+            continue;
+        }
+        job_us = (qatomic_read(&l->q->timeline_job_ns) - s->timeline_t0) / 1000.0;
+        mxa_timeline_event(s, q + MXA_TIMELINE_MODEL_PID, tid, sp->name,
+                           job_us + (at + sp->model_start) / (double)s->cycle_mhz,
+                           cycles / (double)s->cycle_mhz, sp->job, sp->offset, sp->error,
+                           cycles);
+        qemu_mutex_unlock(&s->timeline_lock);
+    }
+    g_array_free(l->timeline, true);
+    l->timeline = NULL;
 }
 
 void mxa_timeline_flush(MxaState *s)

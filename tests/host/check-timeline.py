@@ -6,8 +6,9 @@ make check boots a guest with the device writing build/timeline.json and runs th
 "tma", "async" and "grid" guest tests in it; this checks what the device wrote: valid
 trace JSON, the host-time and modelled-time tracks of each queue, its jobs, spans of
 every engine of the cores (command processor, math, copy) and of the commands each
-runs, spans on more than one core (a grid's instances), and the overlap of the copy
-engine with the math engine in modelled time (a pipelined K loop). usage:
+runs, spans on more than one core (a grid's instances), the overlap of the copy
+engine with the math engine in modelled time (a pipelined K loop), and a grid's waves
+one after another on each core's modelled track. usage:
 check-timeline.py FILE [PRESET]   (PRESET: the timing preset the device was given)
 """
 import json, sys
@@ -69,6 +70,17 @@ for evs in by_job.values():
         if any(c["ts"] < m1 and m0 < c["ts"] + c["dur"] for m0, m1 in math):
             overlap += 1
 check(overlap > 0, "timeline: copies overlap math in modelled time (%d copy spans)" % overlap)
+# a core's command processor runs one instance at a time, in modelled time too: the
+# waves of a grid larger than the cores follow each other on each core's track
+clash, tracks = 0, {}
+for e in model:
+    if e["tid"] and (e["tid"] - 1) % 3 == 0:
+        tracks.setdefault((e["pid"], e["args"]["job"], e["tid"]), []).append(e)
+for evs in tracks.values():
+    evs.sort(key=lambda e: e["ts"])
+    clash += sum(b["ts"] < a["ts"] + a["dur"] - 0.002 for a, b in zip(evs, evs[1:]))
+check(clash == 0, "timeline: a core's modelled command-processor spans never overlap "
+      "(%d overlaps on %d tracks)" % (clash, len(tracks)))
 
 print("TAP version 13")
 for i, (ok, what) in enumerate(points, 1):
