@@ -5,18 +5,21 @@
  *
  * For 512^3, 1024^3, 2048^3 and 1 and 2 threads: OpenBLAS sgemm (A row-major,
  * B^T row-major, the engine's layout), then the engine on MX FP8 (e4m3 with
- * E8M0 scales), BF16, FP16 (f32 accumulation) and INT8 (s32). Each number is
- * the best of several runs, the reference and the engine interleaved so that
- * both see the same machine. Prints a table, the 2-thread / 1-thread
- * speed-ups, and writes a CSV with the
- * columns type,m,n,k,threads,gflops,sgemm_gflops,ratio.
+ * E8M0 scales), BF16, FP16 (f32 accumulation), INT8 (s32) and the MX types whose
+ * 32-element block products are exact integers: MX FP6 (e2m3), MX FP4 (e2m1) and MX
+ * INT8, each with E8M0 scales and f32 results. Each number is the best of several
+ * runs, the reference and the engine interleaved so that both see the same machine.
+ * Prints a table, the 2-thread / 1-thread speed-ups, and writes a CSV with the
+ * columns type,numerics,m,n,k,threads,gflops,sgemm_gflops,ratio. With --accum
+ * exact,fast both numerics run on the same data, and --exact-csv FILE writes EXACT
+ * against FAST: type,m,threads,exact_gflops,fast_gflops,ratio.
  *
  * The header names the SIMD path of the engine (MXA_ENGINE_SIMD caps it)
  * and the kernels OpenBLAS chose for this CPU (OPENBLAS_CORETYPE sets them).
  *
- * Options: --csv FILE  --accum fast|exact  --sched intra|inter
- *          --sizes 512,1024,2048  --reps N  --types mxfp8,bf16,f16,s8
- *          --threads 1,2
+ * Options: --csv FILE  --accum fast|exact|exact,fast  --exact-csv FILE
+ *          --sched intra|inter  --sizes 512,1024,2048  --reps N
+ *          --types mxfp8,bf16,f16,s8,mxfp6,mxfp4,mxint8  --threads 1,2
  * (make bench-engine BENCH_ENGINE_FLAGS="--sizes 2048 --types bf16 --threads 2"
  * for one short A/B run.)
  */
@@ -62,7 +65,11 @@ static const struct btype btypes[] = {
 	{ "bf16", MXA_DTYPE_BF16, MXA_DTYPE_F32, 0 },
 	{ "f16", MXA_DTYPE_F16, MXA_DTYPE_F32, 0 },
 	{ "s8", MXA_DTYPE_S8, MXA_DTYPE_S32, 0 },
+	{ "mxfp6", MXA_DTYPE_E2M3, MXA_DTYPE_F32, 1 },
+	{ "mxfp4", MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
+	{ "mxint8", MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 1 },
 };
+#define NTYPES	((int)(sizeof(btypes) / sizeof(btypes[0])))
 
 static void fill_codes(enum mxa_isa_dtype t, void *buf, size_t n)
 {
@@ -89,22 +96,36 @@ static void fill_codes(enum mxa_isa_dtype t, void *buf, size_t n)
 	}
 }
 
+static const char *accum_name(int accum)
+{
+	return accum == MXE_ACCUM_EXACT ? "exact" : "fast";
+}
+
 int main(int argc, char **argv)
 {
-	const char *csv = NULL;
-	int accum = MXE_ACCUM_FAST, sched = MXE_SCHED_INTRAWAVE, reps = 7;
+	const char *csv = NULL, *exact_csv = NULL;
+	int accums[2] = { MXE_ACCUM_FAST }, naccum = 1, sched = MXE_SCHED_INTRAWAVE, reps = 7;
 	int sizes[8] = { 512, 1024, 2048 }, nsizes = 3;
-	int want[4] = { 1, 1, 1, 1 };
+	int want[NTYPES];
 	int want_th[3] = { 0, 1, 1 };
-	FILE *fc = NULL;
+	FILE *fc = NULL, *fe = NULL;
 	struct mxe_engine *eng;
-	static double gflops[4][8][2];
+	static double gflops[NTYPES][8][2][2];	/* type, size, threads - 1, numerics */
 
+	for (int t = 0; t < NTYPES; t++)
+		want[t] = 1;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
 			csv = argv[++i];
+		} else if (!strcmp(argv[i], "--exact-csv") && i + 1 < argc) {
+			exact_csv = argv[++i];
 		} else if (!strcmp(argv[i], "--accum") && i + 1 < argc) {
-			accum = !strcmp(argv[++i], "exact") ? MXE_ACCUM_EXACT : MXE_ACCUM_FAST;
+			char *s = argv[++i], *tok;
+
+			naccum = 0;
+			for (tok = strtok(s, ","); tok && naccum < 2; tok = strtok(NULL, ","))
+				accums[naccum++] = !strcmp(tok, "exact") ? MXE_ACCUM_EXACT :
+								       MXE_ACCUM_FAST;
 		} else if (!strcmp(argv[i], "--sched") && i + 1 < argc) {
 			sched = !strcmp(argv[++i], "inter") ? MXE_SCHED_INTERWAVE : MXE_SCHED_INTRAWAVE;
 		} else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
@@ -119,9 +140,17 @@ int main(int argc, char **argv)
 			char *s = argv[++i], *tok;
 
 			memset(want, 0, sizeof(want));
-			for (tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
-				for (int t = 0; t < 4; t++)
-					want[t] |= !strcmp(tok, btypes[t].name);
+			for (tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+				int found = 0;
+
+				for (int t = 0; t < NTYPES; t++)
+					if (!strcmp(tok, btypes[t].name))
+						want[t] = found = 1;
+				if (!found) {
+					fprintf(stderr, "%s: --types: no type %s\n", argv[0], tok);
+					return 2;
+				}
+			}
 		} else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
 			char *s = argv[++i], *tok;
 
@@ -130,12 +159,16 @@ int main(int argc, char **argv)
 				if (atoi(tok) >= 1 && atoi(tok) <= 2)
 					want_th[atoi(tok)] = 1;
 		} else {
-			fprintf(stderr, "usage: %s [--csv FILE] [--accum fast|exact] "
-				"[--sched intra|inter] [--sizes 512,1024] [--reps N] [--types ...] "
-				"[--threads 1,2]\n",
+			fprintf(stderr, "usage: %s [--csv FILE] [--accum fast|exact|exact,fast] "
+				"[--exact-csv FILE] [--sched intra|inter] [--sizes 512,1024] [--reps N] "
+				"[--types mxfp8,bf16,f16,s8,mxfp6,mxfp4,mxint8] [--threads 1,2]\n",
 				argv[0]);
 			return 2;
 		}
+	}
+	if (exact_csv && (naccum != 2 || accums[0] == accums[1])) {
+		fprintf(stderr, "%s: --exact-csv needs --accum exact,fast\n", argv[0]);
+		return 2;
 	}
 	if (csv) {
 		fc = fopen(csv, "w");
@@ -143,16 +176,16 @@ int main(int argc, char **argv)
 			perror(csv);
 			return 1;
 		}
-		fprintf(fc, "type,m,n,k,threads,gflops,sgemm_gflops,ratio\n");
+		fprintf(fc, "type,numerics,m,n,k,threads,gflops,sgemm_gflops,ratio\n");
 	}
 	eng = mxe_engine_create(2);
 	printf("engine: %s kernels, %s accumulation, %s; best of %d runs\n", mxe_engine_simd(),
-	       accum == MXE_ACCUM_FAST ? "FAST" : "EXACT",
+	       naccum == 2 ? "EXACT and FAST" : accums[0] == MXE_ACCUM_EXACT ? "EXACT" : "FAST",
 	       sched == MXE_SCHED_INTRAWAVE ? "intrawave" : "interwave", reps);
 	/* OpenBLAS picks its kernels by CPU model (OPENBLAS_CORETYPE overrides) */
 	printf("reference: OpenBLAS sgemm, %s kernels\n", openblas_get_corename());
-	printf("%-6s %5s %5s %5s %7s %10s %13s %7s\n", "type", "m", "n", "k", "threads", "GFLOP/s",
-	       "sgemm GFLOP/s", "ratio");
+	printf("%-6s %-8s %5s %5s %5s %7s %10s %13s %7s\n", "type", "numerics", "m", "n", "k",
+	       "threads", "GFLOP/s", "sgemm GFLOP/s", "ratio");
 
 	for (int si = 0; si < nsizes; si++) {
 		int n = sizes[si];
@@ -170,16 +203,17 @@ int main(int argc, char **argv)
 			sb[i] = (uint8_t)(120 + rnd() % 8);
 		}
 		for (int th = 1; th <= 2; th++) {
-			struct mxe_gemm_desc desc[4];
-			void *ta[4], *tb[4];
-			double best_sg = 1e30, best[4] = { 1e30, 1e30, 1e30, 1e30 }, sg;
+			struct mxe_gemm_desc desc[NTYPES];
+			void *ta[NTYPES], *tb[NTYPES];
+			double best_sg = 1e30, best[NTYPES][2], sg;
 
 			if (!want_th[th])
 				continue;
 			openblas_set_num_threads(th);
-			for (int ti = 0; ti < 4; ti++) {
+			for (int ti = 0; ti < NTYPES; ti++) {
 				const struct btype *bt = &btypes[ti];
 
+				best[ti][0] = best[ti][1] = 1e30;
 				ta[ti] = tb[ti] = NULL;
 				if (!want[ti])
 					continue;
@@ -199,7 +233,6 @@ int main(int argc, char **argv)
 					desc[ti].scale_a = sa;
 					desc[ti].scale_b = sb;
 				}
-				desc[ti].accum = (uint8_t)accum;
 				desc[ti].sched = (uint8_t)sched;
 				desc[ti].nthreads = (uint32_t)th;
 			}
@@ -213,38 +246,41 @@ int main(int argc, char **argv)
 				t = now() - t;
 				if (r && t < best_sg)
 					best_sg = t;
-				for (int ti = 0; ti < 4; ti++) {
-					int rc;
+				for (int ti = 0; ti < NTYPES; ti++) {
+					for (int ai = 0; want[ti] && ai < naccum; ai++) {
+						int rc;
 
-					if (!want[ti])
-						continue;
-					if (accum == MXE_ACCUM_EXACT && n >= 1024 && r > 1)
-						continue;	/* slow: one timed run is enough */
-					t = now();
-					rc = mxe_gemm(eng, &desc[ti]);
-					t = now() - t;
-					if (rc) {
-						fprintf(stderr, "mxe_gemm: %s\n", mxe_engine_strerror(rc));
-						return 1;
+						if (accums[ai] == MXE_ACCUM_EXACT && n >= 1024 && r > 1)
+							continue;	/* slow: one timed run is enough */
+						desc[ti].accum = (uint8_t)accums[ai];
+						t = now();
+						rc = mxe_gemm(eng, &desc[ti]);
+						t = now() - t;
+						if (rc) {
+							fprintf(stderr, "mxe_gemm %s: %s\n", btypes[ti].name,
+								mxe_engine_strerror(rc));
+							return 1;
+						}
+						if ((r || reps == 0) && t < best[ti][ai])
+							best[ti][ai] = t;
 					}
-					if ((r || reps == 0) && t < best[ti])
-						best[ti] = t;
 				}
 			}
 			sg = 2.0 * n * n * (double)n / best_sg / 1e9;
-			for (int ti = 0; ti < 4; ti++) {
-				double gf;
+			for (int ti = 0; ti < NTYPES; ti++) {
+				for (int ai = 0; want[ti] && ai < naccum; ai++) {
+					double gf = 2.0 * n * n * (double)n / best[ti][ai] / 1e9;
 
-				if (!want[ti])
-					continue;
-				gf = 2.0 * n * n * (double)n / best[ti] / 1e9;
-				gflops[ti][si][th - 1] = gf;
-				printf("%-6s %5d %5d %5d %7d %10.1f %13.1f %7.3f\n", btypes[ti].name, n, n, n,
-				       th, gf, sg, gf / sg);
-				fflush(stdout);
-				if (fc)
-					fprintf(fc, "%s,%d,%d,%d,%d,%.2f,%.2f,%.3f\n", btypes[ti].name, n, n,
-						n, th, gf, sg, gf / sg);
+					gflops[ti][si][th - 1][ai] = gf;
+					printf("%-6s %-8s %5d %5d %5d %7d %10.1f %13.1f %7.3f\n",
+					       btypes[ti].name, accum_name(accums[ai]), n, n, n, th, gf, sg,
+					       gf / sg);
+					fflush(stdout);
+					if (fc)
+						fprintf(fc, "%s,%s,%d,%d,%d,%d,%.2f,%.2f,%.3f\n",
+							btypes[ti].name, accum_name(accums[ai]), n, n, n, th,
+							gf, sg, gf / sg);
+				}
 				free(ta[ti]);
 				free(tb[ti]);
 			}
@@ -252,10 +288,31 @@ int main(int argc, char **argv)
 		free(fa), free(fb), free(fcm), free(d), free(sa), free(sb);
 	}
 	for (int si = 0; si < nsizes; si++)
-		for (int ti = 0; ti < 4; ti++)
-			if (want[ti] && gflops[ti][si][0] > 0 && gflops[ti][si][1] > 0)
-				printf("%s %d^3: 2 threads / 1 thread = %.2f\n", btypes[ti].name, sizes[si],
-				       gflops[ti][si][1] / gflops[ti][si][0]);
+		for (int ti = 0; ti < NTYPES; ti++)
+			for (int ai = 0; want[ti] && ai < naccum; ai++)
+				if (gflops[ti][si][0][ai] > 0 && gflops[ti][si][1][ai] > 0)
+					printf("%s %s %d^3: 2 threads / 1 thread = %.2f\n",
+					       btypes[ti].name, accum_name(accums[ai]), sizes[si],
+					       gflops[ti][si][1][ai] / gflops[ti][si][0][ai]);
+	if (exact_csv) {
+		int ex = accums[0] == MXE_ACCUM_EXACT ? 0 : 1;
+
+		fe = fopen(exact_csv, "w");
+		if (!fe) {
+			perror(exact_csv);
+			return 1;
+		}
+		fprintf(fe, "type,m,threads,exact_gflops,fast_gflops,ratio\n");
+		for (int si = 0; si < nsizes; si++)
+			for (int ti = 0; ti < NTYPES; ti++)
+				for (int th = 0; want[ti] && th < 2; th++)
+					if (gflops[ti][si][th][ex] > 0 && gflops[ti][si][th][!ex] > 0)
+						fprintf(fe, "%s,%d,%d,%.2f,%.2f,%.3f\n", btypes[ti].name,
+							sizes[si], th + 1, gflops[ti][si][th][ex],
+							gflops[ti][si][th][!ex],
+							gflops[ti][si][th][ex] / gflops[ti][si][th][!ex]);
+		fclose(fe);
+	}
 	if (fc)
 		fclose(fc);
 	mxe_engine_destroy(eng);

@@ -91,6 +91,10 @@ bench: bench-submit bench-gemm bench-model bench-cluster $(ENGINE_BENCH)
 	@mkdir -p $(BUILD)/bench
 	$(ENGINE_BENCH) --csv $(BUILD)/bench/engine.csv --sizes $(BENCH_ENGINE_SIZES) \
 		$(BENCH_ENGINE_FLAGS)
+	@# the MX types in EXACT (the device's default numerics) and FAST on the same data
+	$(ENGINE_BENCH) --csv $(BUILD)/bench/engine-exact.csv --exact-csv $(BUILD)/bench/exact.csv \
+		--accum exact,fast --types mxfp8,mxfp6,mxfp4,mxint8 --sizes 1024,2048 \
+		--threads 2 --reps 3
 	@# Default OpenBLAS 0.3.21 runs its AVX2 (Haswell) kernels on CPUs it does not
 	@# know (Zen 5); where the CPU has AVX-512, also compare like with like:
 	@# both on AVX2, and both on AVX-512 (OpenBLAS forced to its SkylakeX kernels).

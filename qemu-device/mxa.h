@@ -99,6 +99,8 @@ typedef struct MxaTiming {
     /* copy engine */
     uint32_t copy_setup, copy_bytes_per_cycle;
     uint32_t tma_box_setup, tma_row_cycles_x4, tma_bytes_per_cycle, tma_latency;
+    /* the path is the core's own up to this many cores loading at once, then a share */
+    uint32_t tma_own_cores, tma_shared_pct;
     /* math engine */
     uint32_t wgmma_busy_base, wgmma_latency_base;
 } MxaTiming;
@@ -131,6 +133,7 @@ typedef struct MxaLane {
     uint64_t model_done;    /* and when the last result of what was issued is ready */
     uint64_t model_fabric;  /* when the path from memory to SRAM is free (TMA loads) */
     uint64_t model_busy;    /* busy cycles of the job's ops so far (TIMESTAMP.MODEL) */
+    uint32_t model_loaders; /* the job's cores that load at once (its grid's on the cores) */
     uint64_t tma_load_bytes; /* lane thread: bytes its TMA loads read from memory */
     bool shutdown;
     struct MxaQueue *jq;    /* the running job's queue */

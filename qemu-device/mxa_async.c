@@ -200,6 +200,8 @@ void mxa_lanes_job_start(MxaJob *job)
         qemu_mutex_lock(&lane->lock);
         lane->issued = lane->done = 0;
         lane->model_clock = lane->model_done = lane->model_fabric = lane->model_busy = 0;
+        /* a function of the grid's shape: the same cycles whatever else runs */
+        lane->model_loaders = MIN(job->core->launch->count, job->core->dev->num_cores);
         lane->error = 0;
         lane->jq = job->q;
         lane->cluster = job->cluster;

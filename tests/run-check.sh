@@ -72,9 +72,9 @@ require guest-limits errors_classes "max-host-mem-mb=64 boot" \
 	errors_classes.gemv_weights_beyond_the_budget_are_read_in_place
 require guest-limits tma "mbar-timeout-us=100000 boot" tma.mbar_wait_times_out
 
-mxa_step "guest tests with -device mxa,timeline=$build/timeline.json,timing=h200 (console log: $build/guest-timeline-console.log)"
+mxa_step "guest tests with -device mxa,timeline=$build/timeline.json,timing=h200,cores=16 (console log: $build/guest-timeline-console.log)"
 rm -f "$build/timeline.json"
-boot guest-timeline "tma async grid" --device-args "timeline=$(realpath -m "$build")/timeline.json,timing=h200"
+boot guest-timeline "tma async grid" --device-args "timeline=$(realpath -m "$build")/timeline.json,timing=h200,cores=16"
 "$(dirname "$0")/host/check-timeline.py" "$build/timeline.json" h200 >"$tapdir/guest-timeline/timeline.tap"
 echo $? >"$tapdir/guest-timeline/timeline.rc"
 echo timeline >>"$tapdir/guest-timeline/EXPECTED"

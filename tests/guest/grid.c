@@ -465,16 +465,107 @@ TEST_F(grid, tma_multicast_reads_once)
 	}
 	EXPECT_EQ(2ull * n * box, self->r.tma_load_bytes);	/* each slice once per cluster */
 
-	/* a mask naming a rank the cluster does not have */
+	/*
+	 * a mask naming a rank the cluster does not have (a cluster of 8 has every rank
+	 * the 8-bit mask can name: then a cluster of 4)
+	 */
+	const uint32_t m = n < MXA_CLUSTER_MAX ? n : 4;
+	const struct accel_grid gm = { .x = m, .cluster_x = m };
+
 	accel_prog_reset(p);
-	ld.cta_mask = (uint8_t)(1u << n);
+	ld.cta_mask = (uint8_t)(1u << m);
 	ASSERT_EQ(0, accel_prog_mbar_init(p, 0x20000, 1));
 	ASSERT_EQ(0, accel_prog_tma(p, 0, &ld));
-	ASSERT_EQ(0, run_grid(self, &g));
+	ASSERT_EQ(0, run_grid(self, &gm));
 	EXPECT_EQ(MXA_ERR_CLUSTER, self->r.error);
 	EXPECT_EQ(MXA_CLUSTER_ERR_OUTSIDE, self->r.err_info);
-	EXPECT_EQ(1u << n, self->r.err_addr);
+	EXPECT_EQ(1u << m, self->r.err_addr);
 	EXPECT_EQ(12, self->r.err_offset);
+}
+
+/*
+ * Contention in modelled time: up to 4 cores loading at once each keep their own path
+ * from memory, more share it (84% each: the H200's SMs, bench/h200/contention.csv). A
+ * program that streams 16 boxes of 64 KiB: a grid of up to 4 instances takes one
+ * instance's cycles; on more than 4 cores, a grid as wide as the cores takes about
+ * 100/84 of them (the path is what bounds it). The same at any host load: the grid's
+ * shape decides, not which instances the host happened to run together.
+ */
+TEST_F(grid, modelled_tma_contention_between_cores)
+{
+	const uint32_t rows = 256, box = 256 * rows;	/* 64 KiB boxes of 256-byte rows */
+	const uint64_t map_va = self->va + (3u << 20) + 4096;
+	struct accel_tensor_map_desc d = {
+		.global_va = self->va, .rank = 2, .elem_bytes = 1, .dims = { 256, 16 * rows },
+		.strides = { 256 }, .box = { 256, rows },
+	};
+	struct accel_tma ld = { .map = map_va, .mbar = 0x20000, .coord_reg = { 0, 2 } };
+	const struct accel_grid one = { 0 }, four = { .x = self->cores < 4 ? self->cores : 4 },
+				all = { .x = self->cores };
+	struct accel_prog *p = self->prog;
+	uint64_t c1;
+	char why[160];
+
+	ASSERT_EQ(0, accel_tensor_map_encode(self->data + (3u << 20) + 4096, &d, why, sizeof(why)))
+		TH_LOG("%s", why);
+	ASSERT_EQ(0, accel_prog_mbar_init(p, 0x20000, 1));
+	ASSERT_EQ(0, accel_prog_loop(p, 16, 0));
+	ASSERT_EQ(0, accel_prog_mbar_arrive(p, 0x20000, box));
+	ASSERT_EQ(0, accel_prog_tma(p, 0, &ld));
+	ASSERT_EQ(0, accel_prog_mbar_wait(p, 0x20000, 0, 3));
+	ASSERT_EQ(0, accel_prog_reg_add(p, 3, 3, 0, 1));
+	ASSERT_EQ(0, accel_prog_reg_add(p, 2, 2, 0, rows));
+	ASSERT_EQ(0, accel_prog_endloop(p));
+	ASSERT_EQ(0, run_grid(self, &one));
+	ASSERT_EQ(0, self->r.status);
+	c1 = self->r.cycles;
+	ASSERT_EQ(0, run_grid(self, &four));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(c1, self->r.cycles);
+	ASSERT_EQ(0, run_grid(self, &all));
+	ASSERT_EQ(0, self->r.status);
+	TH_LOG("%u cores: one instance %llu modelled cycles, %u at once %llu", self->cores,
+	       (unsigned long long)c1, self->cores, (unsigned long long)self->r.cycles);
+	if (self->cores <= 4) {
+		EXPECT_EQ(c1, self->r.cycles);
+	} else {
+		EXPECT_LT(c1 * 110 / 100, self->r.cycles);
+		EXPECT_GT(c1 * 100 / 84 + 1, self->r.cycles);
+	}
+}
+
+/*
+ * TIMESTAMP with a register (va + R[reg]): after REG_CTA each instance writes its own
+ * record, as accel-trace --grid does; a sum that is not 8-byte aligned fails the job.
+ */
+TEST_F(grid, timestamp_per_instance)
+{
+	const struct accel_grid g = { .x = self->cores };
+	const struct mxa_timestamp_model *rec = (const void *)(self->data + (1 << 20));
+	struct accel_prog *p = self->prog;
+
+	memset(self->data + (1 << 20), 0, self->cores * sizeof(*rec));
+	ASSERT_EQ(0, accel_prog_reg_cta(p, 7, MXA_SREG_CTA, sizeof(*rec)));
+	ASSERT_EQ(0, accel_prog_nop(p));
+	ASSERT_EQ(0, accel_prog_timestamp_reg(p, 1, self->va + (1 << 20), 7));
+	ASSERT_EQ(0, run_grid(self, &g));
+	ASSERT_EQ(0, self->r.status);
+	for (uint32_t i = 0; i < self->cores; i++) {
+		EXPECT_LE(self->r.start_ns, rec[i].ns) TH_LOG("instance %u", i);
+		EXPECT_GE(self->r.end_ns, rec[i].ns) TH_LOG("instance %u", i);
+		EXPECT_EQ(2, rec[i].cycles) TH_LOG("instance %u", i);	/* REG_CTA, NOP */
+	}
+	EXPECT_EQ(-EINVAL, accel_prog_timestamp_reg(p, 0, self->va, MXA_NUM_REGS));
+	/* instance 1 writes at va + 4: misaligned */
+	accel_prog_reset(p);
+	ASSERT_EQ(0, accel_prog_reg_cta(p, 7, MXA_SREG_CTA, 4));
+	ASSERT_EQ(0, accel_prog_timestamp_reg(p, 0, self->va + (1 << 20), 7));
+	ASSERT_EQ(0, run_grid(self, &g));
+	if (self->cores > 1) {
+		EXPECT_EQ(MXA_ERR_MISALIGNED, self->r.error);
+		EXPECT_EQ(1, self->r.err_instance);
+		EXPECT_EQ(self->va + (1 << 20) + 4, self->r.err_addr);
+	}
 }
 
 /* REG_CTA's text form round trips; an unknown special register is a job error. */
