@@ -409,6 +409,187 @@ static int chunk8_blocks_avx512(const double *a, const double *bt, size_t n, con
 	_mm512_storeu_pd(out, s0);
 	return fin & ~_mm512_test_epi64_mask(bad, bad) & 0xFF;
 }
+
+/*
+ * dot8_avx512() for four rows at once (@a[r], the same @n k): each B vector loaded
+ * once serves four rows, so the kernel is bound by FMAs, not by loads from L2. Two
+ * chains per row; for certified lanes any order is the exact sum.
+ */
+__attribute__((target("avx512f")))
+static void dot8x4_avx512(const double *const a[4], const double *bt, size_t n,
+			  const double *init, double *out)
+{
+	__m512d s0 = _mm512_loadu_pd(init), s1 = _mm512_loadu_pd(init + 8);
+	__m512d s2 = _mm512_loadu_pd(init + 16), s3 = _mm512_loadu_pd(init + 24);
+	__m512d t0 = _mm512_set1_pd(-0.0), t1 = t0, t2 = t0, t3 = t0;
+	size_t kk = 0;
+
+	for (; kk + 2 <= n; kk += 2) {
+		__m512d b0 = _mm512_loadu_pd(bt + kk * 8), b1 = _mm512_loadu_pd(bt + kk * 8 + 8);
+
+		s0 = _mm512_fmadd_pd(_mm512_set1_pd(a[0][kk]), b0, s0);
+		s1 = _mm512_fmadd_pd(_mm512_set1_pd(a[1][kk]), b0, s1);
+		s2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2][kk]), b0, s2);
+		s3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3][kk]), b0, s3);
+		t0 = _mm512_fmadd_pd(_mm512_set1_pd(a[0][kk + 1]), b1, t0);
+		t1 = _mm512_fmadd_pd(_mm512_set1_pd(a[1][kk + 1]), b1, t1);
+		t2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2][kk + 1]), b1, t2);
+		t3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3][kk + 1]), b1, t3);
+	}
+	if (kk < n) {
+		__m512d b0 = _mm512_loadu_pd(bt + kk * 8);
+
+		s0 = _mm512_fmadd_pd(_mm512_set1_pd(a[0][kk]), b0, s0);
+		s1 = _mm512_fmadd_pd(_mm512_set1_pd(a[1][kk]), b0, s1);
+		s2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2][kk]), b0, s2);
+		s3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3][kk]), b0, s3);
+	}
+	_mm512_storeu_pd(out, _mm512_add_pd(s0, t0));
+	_mm512_storeu_pd(out + 8, _mm512_add_pd(s1, t1));
+	_mm512_storeu_pd(out + 16, _mm512_add_pd(s2, t2));
+	_mm512_storeu_pd(out + 24, _mm512_add_pd(s3, t3));
+}
+
+/*
+ * chunk8_blocks_avx512() for four rows at once: each 32-k block summed plainly per
+ * row, then TwoSum of the block sums into each row's run; @ok[r] the lanes of row r
+ * whose errors were all zero and whose sum is finite.
+ */
+__attribute__((target("avx512f,avx512dq")))
+static void chunk8x4_blocks_avx512(const double *const a[4], const double *bt, size_t n,
+				   const double *init, double *out, int *ok)
+{
+	__m512d s[4], t, bb, e;
+	__m512i bad[4];
+
+	for (int r = 0; r < 4; r++) {
+		s[r] = _mm512_loadu_pd(init + 8 * r);
+		bad[r] = _mm512_setzero_si512();
+	}
+	for (size_t k0 = 0; k0 < n; k0 += MXE_MX_BLOCK) {
+		size_t k1 = k0 + MXE_MX_BLOCK < n ? k0 + MXE_MX_BLOCK : n, kk = k0;
+		__m512d p0 = _mm512_set1_pd(-0.0), p1 = p0, p2 = p0, p3 = p0;
+		__m512d q0 = p0, q1 = p0, q2 = p0, q3 = p0;
+
+		/* a block's products sum exactly in any order: two chains a row */
+		for (; kk + 2 <= k1; kk += 2) {
+			__m512d b0 = _mm512_loadu_pd(bt + kk * 8), b1 = _mm512_loadu_pd(bt + kk * 8 + 8);
+
+			p0 = _mm512_fmadd_pd(_mm512_set1_pd(a[0][kk]), b0, p0);
+			p1 = _mm512_fmadd_pd(_mm512_set1_pd(a[1][kk]), b0, p1);
+			p2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2][kk]), b0, p2);
+			p3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3][kk]), b0, p3);
+			q0 = _mm512_fmadd_pd(_mm512_set1_pd(a[0][kk + 1]), b1, q0);
+			q1 = _mm512_fmadd_pd(_mm512_set1_pd(a[1][kk + 1]), b1, q1);
+			q2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2][kk + 1]), b1, q2);
+			q3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3][kk + 1]), b1, q3);
+		}
+		if (kk < k1) {
+			__m512d b0 = _mm512_loadu_pd(bt + kk * 8);
+
+			p0 = _mm512_fmadd_pd(_mm512_set1_pd(a[0][kk]), b0, p0);
+			p1 = _mm512_fmadd_pd(_mm512_set1_pd(a[1][kk]), b0, p1);
+			p2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2][kk]), b0, p2);
+			p3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3][kk]), b0, p3);
+		}
+		p0 = _mm512_add_pd(p0, q0);
+		p1 = _mm512_add_pd(p1, q1);
+		p2 = _mm512_add_pd(p2, q2);
+		p3 = _mm512_add_pd(p3, q3);
+#define TWO_SUM(r, p)								\
+		do {								\
+			t = _mm512_add_pd(s[r], p);				\
+			bb = _mm512_sub_pd(t, s[r]);				\
+			e = _mm512_add_pd(_mm512_sub_pd(s[r], _mm512_sub_pd(t, bb)), \
+					  _mm512_sub_pd(p, bb));		\
+			bad[r] = _mm512_or_si512(bad[r], _mm512_castpd_si512(e)); \
+			s[r] = t;						\
+		} while (0)
+		TWO_SUM(0, p0);
+		TWO_SUM(1, p1);
+		TWO_SUM(2, p2);
+		TWO_SUM(3, p3);
+#undef TWO_SUM
+	}
+	for (int r = 0; r < 4; r++) {
+		__mmask8 fin = _mm512_cmp_pd_mask(_mm512_abs_pd(s[r]), _mm512_set1_pd(INFINITY),
+						  _CMP_LT_OQ);
+
+		_mm512_storeu_pd(out + 8 * r, s[r]);
+		ok[r] = fin & ~_mm512_test_epi64_mask(bad[r], bad[r]) & 0xFF;
+	}
+}
+#endif
+
+#ifdef EXACT_HAVE_AVX2
+/*
+ * Rows @i ... @i + 3 of the tile (AVX-512, eight columns a call): the same sums as
+ * exact_float_tile()'s one-row loop, four rows per pass over B, so each B vector
+ * loaded serves four rows. A chunk's lanes are certified (plain sums) when all of
+ * the four rows' are; else the MX block kernel, else TwoSum per row; a lane none of
+ * them proves exact is redone by chunk_scalar(), as in the one-row loop. Exact
+ * results do not depend on the kernel that found them.
+ */
+static void exact_rows4(const struct mxe_op *op, struct chunk_ctx *cc, size_t i, size_t i0,
+			size_t j0, size_t j1, const double *av, const double *bv,
+			const double *bt, const struct exact_stat *sta,
+			const struct exact_stat *stb, int blocks)
+{
+	size_t k = op->d.k, kc = op->k_chunk, nch = (k + kc - 1) / kc;
+	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
+
+	for (size_t j = j0; j < j1; j += 8) {
+		size_t nl = j1 - j < 8 ? j1 - j : 8;
+		double run[32], init[32], s[32];
+		int have_run = acc;
+
+		for (int r = 0; r < 4; r++)
+			for (size_t l = 0; l < nl; l++)
+				run[8 * r + l] = mxe_op_load_c(op, i + r, j + l);
+		for (size_t k0 = 0; k0 < k; k0 += kc) {
+			size_t k1 = k0 + kc < k ? k0 + kc : k, c = k0 / kc;
+			const double *b = bt + ((j - j0) / 8 * k + k0) * 8;
+			const double *ak[4];
+			int ok[4], plain = 1;
+
+			for (int r = 0; r < 4; r++) {
+				ak[r] = av + (i - i0 + r) * k + k0;
+				for (size_t l = 0; l < 8; l++)
+					init[8 * r + l] = have_run && l < nl ? run[8 * r + l] : -0.0;
+				for (size_t l = 0; l < nl && plain; l++)
+					plain = plain_sum_is_exact(sta + (i - i0 + r) * nch + c,
+								   stb + (j + l - j0) * nch + c,
+								   run[8 * r + l], have_run);
+			}
+			if (plain) {
+				dot8x4_avx512(ak, b, k1 - k0, init, s);
+				ok[0] = ok[1] = ok[2] = ok[3] = 0xFF;
+			} else if (blocks && k0 % MXE_MX_BLOCK == 0) {
+				chunk8x4_blocks_avx512(ak, b, k1 - k0, init, s, ok);
+			} else {
+				for (int r = 0; r < 4; r++)
+					ok[r] = chunk8_avx512(ak[r], b, k1 - k0, init + 8 * r,
+							      s + 8 * r);
+			}
+			for (int r = 0; r < 4; r++) {
+				for (size_t l = 0; l < nl; l++) {
+					double *v = &run[8 * r + l];
+
+					if ((ok[r] >> l) & 1 && isfinite(init[8 * r + l]))
+						*v = mxe_round_to_accum(s[8 * r + l], cc->td);
+					else
+						*v = chunk_scalar(cc, ak[r],
+								  bv + (j + l - j0) * k + k0,
+								  k1 - k0, *v, have_run);
+				}
+			}
+			have_run = 1;
+		}
+		for (int r = 0; r < 4; r++)
+			for (size_t l = 0; l < nl; l++)
+				mxe_op_store_d(op, i + r, j + l, run[8 * r + l]);
+	}
+}
 #endif
 
 static void exact_float_tile(const struct mxe_op *op, size_t i0, size_t i1,
@@ -462,6 +643,13 @@ static void exact_float_tile(const struct mxe_op *op, size_t i0, size_t i1,
 	for (size_t i = i0; i < i1; i++) {
 		const double *a = av + (i - i0) * k;
 
+#ifdef EXACT_HAVE_AVX2
+		if (vec == 8 && sta && !op->has_plan && i + 4 <= i1) {
+			exact_rows4(op, &cc, i, i0, j0, j1, av, bv, bt, sta, stb, blocks);
+			i += 3;
+			continue;
+		}
+#endif
 		for (size_t j = j0; j < j1; j += vec ? vec : 1) {
 			size_t nl = vec ? (j1 - j < vec ? j1 - j : vec) : 1;
 			double run[8];

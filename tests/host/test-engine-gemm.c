@@ -497,25 +497,30 @@ static void test_exact_mx_blocks(struct mxe_engine *eng)
 	       "exact e4m3 MX, scales 2^-67 ... 2^73: bit-exact vs reference (%zu differ), SIMD "
 	       "paths %s agree: %s", bad, simd_paths, same ? "yes" : "NO");
 
-	d = make_op(&cb, 5, 24, 256, 0);
-	memset(B.a, 0, 5 * 256);
-	memset(B.b, 0, 24 * 256);
-	memset(B.sa, 127, 5 * 8);
-	for (int i = 0; i < 5; i++)
-		B.a[i * 256] = B.a[i * 256 + 32] = B.a[i * 256 + 64] = 0x38;	/* 1.0 */
-	for (int j = 0; j < 24; j++) {
-		B.b[j * 256] = B.b[j * 256 + 32] = 0x38;
-		B.b[j * 256 + 64] = j % 2 ? 0x38 : 0xB8;	/* +-1.0 */
-		memset(B.sb + j * 8, 127, 8);
-		B.sb[j * 8 + 1] = 127 - 24;
-		B.sb[j * 8 + 2] = 127 - 80;
+	/* 5 rows (the GEMV path takes them), 40 (the tiles, four rows at a time) */
+	for (unsigned m = 5; m <= 40; m += 35) {
+		d = make_op(&cb, m, 24, 256, 0);
+		memset(B.a, 0, m * 256);
+		memset(B.b, 0, 24 * 256);
+		memset(B.sa, 127, m * 8);
+		for (unsigned i = 0; i < m; i++)
+			B.a[i * 256] = B.a[i * 256 + 32] = B.a[i * 256 + 64] = 0x38;	/* 1.0 */
+		for (int j = 0; j < 24; j++) {
+			B.b[j * 256] = B.b[j * 256 + 32] = 0x38;
+			B.b[j * 256 + 64] = j % 2 ? 0x38 : 0xB8;	/* +-1.0 */
+			memset(B.sb + j * 8, 127, 8);
+			B.sb[j * 8 + 1] = 127 - 24;
+			B.sb[j * 8 + 2] = 127 - 80;
+		}
+		same = same_on_every_path(eng, &d, m * 24 * 4, &rc);
+		good = 0;
+		for (unsigned i = 0; i < m * 24; i++)
+			good += out[i] == (i % 24 % 2 ? 1.0f + 0x1p-23f : 1.0f);
+		host_check(!rc && same && good == (int)m * 24,
+		       "exact e4m3 MX, %u rows: block sums 1 + 2^-24 +- 2^-80 round to 1 + 2^-23 / "
+		       "1 (%d of %u right), SIMD paths %s agree: %s", m, good, m * 24, simd_paths,
+		       same ? "yes" : "NO");
 	}
-	same = same_on_every_path(eng, &d, 5 * 24 * 4, &rc);
-	for (int i = 0; i < 5 * 24; i++)
-		good += out[i] == (i % 24 % 2 ? 1.0f + 0x1p-23f : 1.0f);
-	host_check(!rc && same && good == 5 * 24,
-	       "exact e4m3 MX: block sums 1 + 2^-24 +- 2^-80 round to 1 + 2^-23 / 1 (%d of 120 "
-	       "right), SIMD paths %s agree: %s", good, simd_paths, same ? "yes" : "NO");
 
 	/* E5M2 spans too many bits for exact block sums: 2^30 + 2^6 +- 2^-32 in one block */
 	static const struct combo cb5 = { MXA_DTYPE_E5M2, MXA_DTYPE_E5M2, MXA_DTYPE_F32, 1 };
