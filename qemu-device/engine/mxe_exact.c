@@ -21,6 +21,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +37,11 @@
 #define EXACT_TILE_MIN 8
 #define EXACT_MIN_TILES 8
 #define EXACT_DECODE_BYTES (16u << 20)
+#define EXACT_BAND_BYTES (8u << 20)	/* a thread's band of A rows, as doubles */
 
 struct exact_job {
 	const struct mxe_op *op;
+	uint64_t id;		/* this run's, for the rows a thread keeps decoded */
 	unsigned tm, tn;	/* tile size */
 	unsigned tiles_m, tiles_n;
 	int failed;
@@ -592,15 +595,30 @@ static void exact_rows4(const struct mxe_op *op, struct chunk_ctx *cc, size_t i,
 }
 #endif
 
+/*
+ * The A rows a thread decoded last, with their statistics: the tiles of one band of
+ * rows (consecutive tasks) reuse them, so each row is decoded about once per thread
+ * rather than once per tile. Keyed by the run (struct exact_job.id) and the band.
+ */
+static atomic_uint_fast64_t exact_runs;
+static __thread uint64_t band_run;
+static __thread size_t band_i0;
+
+/*
+ * One output tile. @a_ready: av (and, with @sta, the statistics at its start) already
+ * hold rows i0 ... i1 - 1; @sta: MXE_ACCUM scratch for the A rows' statistics (tm
+ * rows) followed by B's, NULL when it could not be had.
+ */
 static void exact_float_tile(const struct mxe_op *op, size_t i0, size_t i1,
-			     size_t j0, size_t j1, double *av, double *bv, double *bt)
+			     size_t j0, size_t j1, double *av, double *bv, double *bt,
+			     struct exact_stat *sta, unsigned tm, int a_ready)
 {
 	size_t k = op->d.k, kc = op->k_chunk, tn = j1 - j0;
 	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
 	struct chunk_ctx cc;
 	unsigned vec = 0;	/* SIMD lanes (columns) per chunk call, or 0 */
 	size_t nch = (k + kc - 1) / kc;
-	struct exact_stat *sta = NULL, *stb = NULL;
+	struct exact_stat *stb = sta ? sta + (size_t)tm * nch : NULL;
 	int blocks = mx_block_sums_exact(op);
 
 	cc.twoprod = op->cls == MXE_CLASS_F64;
@@ -610,7 +628,7 @@ static void exact_float_tile(const struct mxe_op *op, size_t i0, size_t i1,
 	if (cc.hopper)
 		mxe_hopper_init(&cc.hc, op);
 	mxe_xacc_init(&cc.x);
-	for (size_t i = i0; i < i1; i++)
+	for (size_t i = i0; i < i1 && !a_ready; i++)
 		mxe_op_row_values(op, 0, i, av + (i - i0) * k);
 	for (size_t j = j0; j < j1; j++)
 		mxe_op_row_values(op, 1, j, bv + (j - j0) * k);
@@ -624,20 +642,21 @@ static void exact_float_tile(const struct mxe_op *op, size_t i0, size_t i1,
 				for (size_t l = 0; l < vec; l++)
 					bt[(g * k + kk) * vec + l] =
 						vec * g + l < tn ? bv[(vec * g + l) * k + kk] : 0.0;
-		sta = mxe_scratch(5, (i1 - i0 + tn) * nch * sizeof(*sta));
 		if (sta) {
-			stb = sta + (i1 - i0) * nch;
 			void (*stats)(const double *, size_t, size_t, struct exact_stat *) =
 				vec == 8 ? chunk_stats_avx512 : chunk_stats;
 
-			for (size_t i = i0; i < i1; i++)
+			for (size_t i = i0; i < i1 && !a_ready; i++)
 				stats(av + (i - i0) * k, k, kc, sta + (i - i0) * nch);
 			for (size_t j = 0; j < tn; j++)
 				stats(bv + j * k, k, kc, stb + j * nch);
 		}
+	} else {
+		sta = stb = NULL;
 	}
 #else
 	(void)bt;
+	sta = stb = NULL;
 #endif
 
 	for (size_t i = i0; i < i1; i++) {
@@ -764,21 +783,31 @@ static void exact_task(void *arg, unsigned phase, unsigned task)
 	size_t j0 = (size_t)(task % job->tiles_n) * job->tn;
 	size_t i1 = i0 + job->tm < op->d.m ? i0 + job->tm : op->d.m;
 	size_t j1 = j0 + job->tn < op->d.n ? j0 + job->tn : op->d.n;
-	size_t k = op->d.k;
+	size_t k = op->d.k, nch = (k + op->k_chunk - 1) / op->k_chunk;
 	void *av = mxe_scratch(0, (size_t)job->tm * k * 8);
 	void *bv = mxe_scratch(1, (size_t)job->tn * k * 8);
 	void *bt = op->cls == MXE_CLASS_FLOAT ? mxe_scratch(4, ((size_t)job->tn + 7) / 8 * 8 * k * 8)
 					      : NULL;
+	/* the same size for every tile of the run: a kept band's statistics stay put */
+	struct exact_stat *sta = op->cls == MXE_CLASS_FLOAT ?
+		mxe_scratch(5, ((size_t)job->tm + job->tn) * nch * sizeof(*sta)) : NULL;
+	int a_ready;
 
 	(void)phase;
 	if (!av || !bv) {
 		job->failed = 1;
+		band_run = 0;
 		return;
 	}
-	if (op->cls == MXE_CLASS_INT || op->cls == MXE_CLASS_B1)
+	if (op->cls == MXE_CLASS_INT || op->cls == MXE_CLASS_B1) {
 		exact_int_tile(op, i0, i1, j0, j1, av, bv);
-	else
-		exact_float_tile(op, i0, i1, j0, j1, av, bv, bt);
+		return;
+	}
+	/* the statistics are part of what is kept: without them, nothing is */
+	a_ready = sta && band_run == job->id && band_i0 == i0;
+	exact_float_tile(op, i0, i1, j0, j1, av, bv, bt, sta, job->tm, a_ready);
+	band_run = sta ? job->id : 0;
+	band_i0 = i0;
 }
 
 int mxe_exact_output(const struct mxe_op *op, size_t i, size_t j)
@@ -821,7 +850,7 @@ static const struct mxe_pool_job_ops exact_ops = {
 int mxe_exact_run(struct mxe_engine *eng, const struct mxe_op *op)
 {
 	mxe_stats_count_intrawave();
-	struct exact_job job = { .op = op };
+	struct exact_job job = { .op = op, .id = atomic_fetch_add(&exact_runs, 1) + 1 };
 	size_t t = EXACT_DECODE_BYTES / (16 * (size_t)op->d.k);
 
 	if (t > EXACT_TILE_MAX)
@@ -834,6 +863,20 @@ int mxe_exact_run(struct mxe_engine *eng, const struct mxe_op *op)
 	if (t < 1)
 		t = 1;
 	job.tm = job.tn = (unsigned)t;
+	/*
+	 * Taller tiles where there are rows enough: a thread keeps its band of A decoded
+	 * across the band's tiles, so B, decoded once per tile, is decoded M / tm times
+	 * (4 x 64 rows: MX 2048^3 2.1-2.6x the speed of 64 x 64 with the band kept; 8 x
+	 * gained a few per cent more for twice the memory). The band's doubles stay
+	 * within EXACT_BAND_BYTES.
+	 */
+	for (unsigned f = 4; f > 1; f /= 2) {
+		if ((size_t)f * t * op->d.k * 8 <= EXACT_BAND_BYTES &&
+		    ((op->d.m + f * t - 1) / (f * t)) * ((op->d.n + t - 1) / t) >= EXACT_MIN_TILES) {
+			job.tm = (unsigned)(f * t);
+			break;
+		}
+	}
 	job.tiles_m = (op->d.m + job.tm - 1) / job.tm;
 	job.tiles_n = (op->d.n + job.tn - 1) / job.tn;
 	mxe_pool_run(eng, op->d.nthreads, &exact_ops, &job);
