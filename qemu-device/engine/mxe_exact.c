@@ -414,9 +414,40 @@ static int chunk8_blocks_avx512(const double *a, const double *bt, size_t n, con
 }
 
 /*
+ * Four rows times eight columns over k in [k0, k1): even k into s0 ... s3, odd k into
+ * t0 ... t3 (two chains a row; every sum these kernels form plainly is exact in any
+ * order). A macro, not a function: the sixteen accumulators must stay in registers.
+ */
+#define FMA8X4(a, bt, k0, k1, s0, s1, s2, s3, t0, t1, t2, t3)				\
+	do {										\
+		size_t kk_ = (k0);							\
+											\
+		for (; kk_ + 2 <= (k1); kk_ += 2) {					\
+			__m512d b0_ = _mm512_loadu_pd((bt) + kk_ * 8);			\
+			__m512d b1_ = _mm512_loadu_pd((bt) + kk_ * 8 + 8);		\
+											\
+			s0 = _mm512_fmadd_pd(_mm512_set1_pd((a)[0][kk_]), b0_, s0);	\
+			s1 = _mm512_fmadd_pd(_mm512_set1_pd((a)[1][kk_]), b0_, s1);	\
+			s2 = _mm512_fmadd_pd(_mm512_set1_pd((a)[2][kk_]), b0_, s2);	\
+			s3 = _mm512_fmadd_pd(_mm512_set1_pd((a)[3][kk_]), b0_, s3);	\
+			t0 = _mm512_fmadd_pd(_mm512_set1_pd((a)[0][kk_ + 1]), b1_, t0);	\
+			t1 = _mm512_fmadd_pd(_mm512_set1_pd((a)[1][kk_ + 1]), b1_, t1);	\
+			t2 = _mm512_fmadd_pd(_mm512_set1_pd((a)[2][kk_ + 1]), b1_, t2);	\
+			t3 = _mm512_fmadd_pd(_mm512_set1_pd((a)[3][kk_ + 1]), b1_, t3);	\
+		}									\
+		if (kk_ < (k1)) {							\
+			__m512d b0_ = _mm512_loadu_pd((bt) + kk_ * 8);			\
+											\
+			s0 = _mm512_fmadd_pd(_mm512_set1_pd((a)[0][kk_]), b0_, s0);	\
+			s1 = _mm512_fmadd_pd(_mm512_set1_pd((a)[1][kk_]), b0_, s1);	\
+			s2 = _mm512_fmadd_pd(_mm512_set1_pd((a)[2][kk_]), b0_, s2);	\
+			s3 = _mm512_fmadd_pd(_mm512_set1_pd((a)[3][kk_]), b0_, s3);	\
+		}									\
+	} while (0)
+
+/*
  * dot8_avx512() for four rows at once (@a[r], the same @n k): each B vector loaded
- * once serves four rows, so the kernel is bound by FMAs, not by loads from L2. Two
- * chains per row; for certified lanes any order is the exact sum.
+ * once serves four rows, so the kernel is bound by FMAs, not by loads from L2.
  */
 __attribute__((target("avx512f")))
 static void dot8x4_avx512(const double *const a[4], const double *bt, size_t n,
@@ -425,28 +456,7 @@ static void dot8x4_avx512(const double *const a[4], const double *bt, size_t n,
 	__m512d s0 = _mm512_loadu_pd(init), s1 = _mm512_loadu_pd(init + 8);
 	__m512d s2 = _mm512_loadu_pd(init + 16), s3 = _mm512_loadu_pd(init + 24);
 	__m512d t0 = _mm512_set1_pd(-0.0), t1 = t0, t2 = t0, t3 = t0;
-	size_t kk = 0;
-
-	for (; kk + 2 <= n; kk += 2) {
-		__m512d b0 = _mm512_loadu_pd(bt + kk * 8), b1 = _mm512_loadu_pd(bt + kk * 8 + 8);
-
-		s0 = _mm512_fmadd_pd(_mm512_set1_pd(a[0][kk]), b0, s0);
-		s1 = _mm512_fmadd_pd(_mm512_set1_pd(a[1][kk]), b0, s1);
-		s2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2][kk]), b0, s2);
-		s3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3][kk]), b0, s3);
-		t0 = _mm512_fmadd_pd(_mm512_set1_pd(a[0][kk + 1]), b1, t0);
-		t1 = _mm512_fmadd_pd(_mm512_set1_pd(a[1][kk + 1]), b1, t1);
-		t2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2][kk + 1]), b1, t2);
-		t3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3][kk + 1]), b1, t3);
-	}
-	if (kk < n) {
-		__m512d b0 = _mm512_loadu_pd(bt + kk * 8);
-
-		s0 = _mm512_fmadd_pd(_mm512_set1_pd(a[0][kk]), b0, s0);
-		s1 = _mm512_fmadd_pd(_mm512_set1_pd(a[1][kk]), b0, s1);
-		s2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2][kk]), b0, s2);
-		s3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3][kk]), b0, s3);
-	}
+	FMA8X4(a, bt, 0, n, s0, s1, s2, s3, t0, t1, t2, t3);
 	_mm512_storeu_pd(out, _mm512_add_pd(s0, t0));
 	_mm512_storeu_pd(out + 8, _mm512_add_pd(s1, t1));
 	_mm512_storeu_pd(out + 16, _mm512_add_pd(s2, t2));
@@ -470,31 +480,11 @@ static void chunk8x4_blocks_avx512(const double *const a[4], const double *bt, s
 		bad[r] = _mm512_setzero_si512();
 	}
 	for (size_t k0 = 0; k0 < n; k0 += MXE_MX_BLOCK) {
-		size_t k1 = k0 + MXE_MX_BLOCK < n ? k0 + MXE_MX_BLOCK : n, kk = k0;
+		size_t k1 = k0 + MXE_MX_BLOCK < n ? k0 + MXE_MX_BLOCK : n;
 		__m512d p0 = _mm512_set1_pd(-0.0), p1 = p0, p2 = p0, p3 = p0;
 		__m512d q0 = p0, q1 = p0, q2 = p0, q3 = p0;
 
-		/* a block's products sum exactly in any order: two chains a row */
-		for (; kk + 2 <= k1; kk += 2) {
-			__m512d b0 = _mm512_loadu_pd(bt + kk * 8), b1 = _mm512_loadu_pd(bt + kk * 8 + 8);
-
-			p0 = _mm512_fmadd_pd(_mm512_set1_pd(a[0][kk]), b0, p0);
-			p1 = _mm512_fmadd_pd(_mm512_set1_pd(a[1][kk]), b0, p1);
-			p2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2][kk]), b0, p2);
-			p3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3][kk]), b0, p3);
-			q0 = _mm512_fmadd_pd(_mm512_set1_pd(a[0][kk + 1]), b1, q0);
-			q1 = _mm512_fmadd_pd(_mm512_set1_pd(a[1][kk + 1]), b1, q1);
-			q2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2][kk + 1]), b1, q2);
-			q3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3][kk + 1]), b1, q3);
-		}
-		if (kk < k1) {
-			__m512d b0 = _mm512_loadu_pd(bt + kk * 8);
-
-			p0 = _mm512_fmadd_pd(_mm512_set1_pd(a[0][kk]), b0, p0);
-			p1 = _mm512_fmadd_pd(_mm512_set1_pd(a[1][kk]), b0, p1);
-			p2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2][kk]), b0, p2);
-			p3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3][kk]), b0, p3);
-		}
+		FMA8X4(a, bt, k0, k1, p0, p1, p2, p3, q0, q1, q2, q3);
 		p0 = _mm512_add_pd(p0, q0);
 		p1 = _mm512_add_pd(p1, q1);
 		p2 = _mm512_add_pd(p2, q2);
