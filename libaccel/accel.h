@@ -835,6 +835,12 @@ int accel_prog_mbar_arrive(struct accel_prog *prog, uint32_t sram, uint32_t tx_b
 /** accel_prog_mbar_expect_tx() - MBAR_EXPECT_TX: expect @tx_bytes more. */
 int accel_prog_mbar_expect_tx(struct accel_prog *prog, uint32_t sram, uint32_t tx_bytes);
 /**
+ * accel_prog_mbar_complete_tx() - MBAR_COMPLETE_TX: @tx_bytes of the expected
+ * transactions are done (mbarrier.complete_tx); @sram may be MXA_DSMEM(rank, off), a
+ * barrier of another instance of the cluster.
+ */
+int accel_prog_mbar_complete_tx(struct accel_prog *prog, uint32_t sram, uint32_t tx_bytes);
+/**
  * accel_prog_mbar_wait() - MBAR_WAIT: block until the phase of parity
  * (@parity + R[@parity_reg]) & 1 has completed.
  */

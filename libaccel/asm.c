@@ -65,6 +65,7 @@ const struct accel_ptx_alias accel_ptx_aliases[] = {
 	{ "mbarrier.init", MXA_OP_MBAR_INIT, -1, 1, 1 },
 	{ "mbarrier.arrive.expect_tx", MXA_OP_MBAR_ARRIVE, -1, 1, 1 },
 	{ "mbarrier.expect_tx", MXA_OP_MBAR_EXPECT_TX, -1, 1, 1 },
+	{ "mbarrier.complete_tx", MXA_OP_MBAR_COMPLETE_TX, -1, 1, 1 },
 	{ "mbarrier.try_wait.parity", MXA_OP_MBAR_WAIT, -1, 1, 1 },
 	{ "barrier.cluster.arrive", MXA_OP_CLUSTER_ARRIVE, -1, 0, 1 },
 	{ "barrier.cluster.arrive.release", MXA_OP_CLUSTER_ARRIVE, -1, 0, 0 },

@@ -252,6 +252,11 @@ int accel_prog_mbar_expect_tx(struct accel_prog *prog, uint32_t sram, uint32_t t
 	return accel_prog_mbar(prog, MXA_OP_MBAR_EXPECT_TX, sram, tx_bytes);
 }
 
+int accel_prog_mbar_complete_tx(struct accel_prog *prog, uint32_t sram, uint32_t tx_bytes)
+{
+	return accel_prog_mbar(prog, MXA_OP_MBAR_COMPLETE_TX, sram, tx_bytes);
+}
+
 int accel_prog_mbar_wait(struct accel_prog *prog, uint32_t sram, uint32_t parity,
 			 unsigned int parity_reg)
 {

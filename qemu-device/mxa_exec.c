@@ -428,6 +428,7 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
     case MXA_OP_MBAR_INIT:
     case MXA_OP_MBAR_ARRIVE:
     case MXA_OP_MBAR_EXPECT_TX:
+    case MXA_OP_MBAR_COMPLETE_TX:
     case MXA_OP_MBAR_WAIT:
         return mxa_exec_mbar(job, cmd);
     case MXA_OP_WGMMA:

@@ -274,8 +274,9 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
     MxaMbar *m;
     int ret = 0;
 
-    if (op == MXA_OP_MBAR_ARRIVE && addr >= MXA_DSMEM_BASE) {
-        /* mbarrier.arrive.shared::cluster: on a peer's (or its own) barrier */
+    if ((op == MXA_OP_MBAR_ARRIVE || op == MXA_OP_MBAR_COMPLETE_TX) &&
+        addr >= MXA_DSMEM_BASE) {
+        /* mbarrier.arrive/complete_tx.shared::cluster: a peer's (or its own) barrier */
         core = mxa_sram_owner(job, &addr, MXA_MBAR_BYTES, 8);
         if (!core) {
             return -1;
@@ -301,6 +302,11 @@ int mxa_exec_mbar(MxaJob *job, const uint32_t *cmd)
             *m = (MxaMbar){ .expected = cmd[2], .pending = cmd[2],
                             .phase = MXA_MBAR_MAGIC << 16 };
             *mxa_mbar_time(core, addr) = (MxaMbarTime){ 0 };
+        }
+    } else if (op == MXA_OP_MBAR_COMPLETE_TX) {
+        ret = mxa_mbar_add_tx(job, m, addr, -(int64_t)cmd[2]);
+        if (!ret) {
+            mxa_mbar_maybe_complete(core, m, addr, job->cycles);
         }
     } else {
         ret = mxa_mbar_add_tx(job, m, addr, cmd[2]);

@@ -176,6 +176,13 @@ enum mxa_opcode {
 	/* TILE_STORE: 8 dwords as TILE_LOAD: writes the tile (shape must match) out. */
 	MXA_OP_TILE_STORE = 0x28,
 	/*
+	 * MBAR_COMPLETE_TX: 3 dwords: header, sram, tx_bytes. mbarrier.complete_tx:
+	 * subtracts tx_bytes from the transaction count (a transfer the program did
+	 * itself); may complete the phase. sram may be a cluster address (MXA_DSMEM):
+	 * another instance's barrier.
+	 */
+	MXA_OP_MBAR_COMPLETE_TX = 0x29,
+	/*
 	 * GEMM: 1 + MXA_GEMM_ARGS_DWORDS dwords: header, then struct mxa_isa_gemm.
 	 * D = (scale_a * A) x (scale_b * B)^T (+ C), all operands in device memory,
 	 * tiled across the device's engine cores. Synchronous: the next command starts

@@ -198,6 +198,8 @@ const struct mxa_isa_cmd mxa_isa_cmds[MXA_ISA_OPCODES] = {
 	  .opnd = { MXA_O_U32H(1), MXA_O_U32(2) } },
 	MXA_ISA_CMD(MBAR_EXPECT_TX, MXA_MBAR_DWORDS), .attrs = MXA_ISA_A_SRAM,
 	  .opnd = { MXA_O_U32H(1), MXA_O_U32(2) } },
+	MXA_ISA_CMD(MBAR_COMPLETE_TX, MXA_MBAR_DWORDS), .attrs = MXA_ISA_A_SRAM,
+	  .opnd = { MXA_O_U32H(1), MXA_O_U32(2) } },
 	/* MBAR_WAIT sram, parity + rN */
 	MXA_ISA_CMD(MBAR_WAIT, MXA_MBAR_DWORDS), .attrs = MXA_ISA_A_SRAM | MXA_ISA_A_BLOCKING,
 	  .opnd = { MXA_O_U32H(1), { MXA_OPND_RI32, 2, 2, 8, 0, 0, 0xff } } },

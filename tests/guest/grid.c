@@ -332,6 +332,51 @@ TEST_F(grid, cluster_remote_mbarrier_arrivals)
 	EXPECT_EQ(n, self->r.instances);
 }
 
+/*
+ * Remote complete_tx (mbarrier.complete_tx.shared::cluster): each instance expects n x
+ * 64 bytes on its own barrier, the cluster meets, then each completes 64 bytes on every
+ * instance's barrier and waits on its own: it completes only when all n have. A rank
+ * the cluster does not have is MXA_ERR_CLUSTER at that command.
+ */
+TEST_F(grid, cluster_remote_complete_tx)
+{
+	const uint32_t n = self->cores < MXA_CLUSTER_MAX ? self->cores : MXA_CLUSTER_MAX;
+	const struct accel_grid g = { .x = n, .cluster_x = n };
+	struct accel_prog *p = self->prog;
+
+	ASSERT_EQ(0, accel_prog_mbar_init(p, 0x100, 1));
+	ASSERT_EQ(0, accel_prog_mbar_arrive(p, 0x100, 64 * n));
+	ASSERT_EQ(0, accel_prog_cluster_arrive(p));
+	ASSERT_EQ(0, accel_prog_cluster_wait(p));
+	for (uint32_t t = 0; t < n; t++)
+		ASSERT_EQ(0, accel_prog_mbar_complete_tx(p, MXA_DSMEM(t, 0x100), 64));
+	ASSERT_EQ(0, accel_prog_mbar_wait(p, 0x100, 0, 0));
+	/* no instance leaves while a peer may still complete on its barrier */
+	ASSERT_EQ(0, accel_prog_cluster_arrive(p));
+	ASSERT_EQ(0, accel_prog_cluster_wait(p));
+	ASSERT_EQ(0, run_grid(self, &g));
+	ASSERT_EQ(0, self->r.status);
+	EXPECT_EQ(n, self->r.instances);
+
+	/* the instance's own barrier: complete_tx without a cluster address */
+	accel_prog_reset(p);
+	ASSERT_EQ(0, accel_prog_mbar_init(p, 0x100, 1));
+	ASSERT_EQ(0, accel_prog_mbar_arrive(p, 0x100, 64));
+	ASSERT_EQ(0, accel_prog_mbar_complete_tx(p, 0x100, 32));
+	ASSERT_EQ(0, accel_prog_mbar_complete_tx(p, 0x100, 32));
+	ASSERT_EQ(0, accel_prog_mbar_wait(p, 0x100, 0, 0));
+	ASSERT_EQ(0, run_grid(self, &(struct accel_grid){ .x = 1 }));
+	EXPECT_EQ(0, self->r.status);	/* locally: 64 expected, 2 x 32 done */
+
+	accel_prog_reset(p);
+	ASSERT_EQ(0, accel_prog_mbar_init(p, 0x100, 1));
+	ASSERT_EQ(0, accel_prog_mbar_complete_tx(p, MXA_DSMEM(n, 0x100), 64));
+	ASSERT_EQ(0, run_grid(self, &g));
+	EXPECT_EQ(MXA_ERR_CLUSTER, self->r.error);
+	EXPECT_EQ(MXA_CLUSTER_ERR_OUTSIDE, self->r.err_info);
+	EXPECT_EQ(12, self->r.err_offset);
+}
+
 /* Arriving twice, or waiting without arriving: MXA_ERR_CLUSTER at that command. */
 TEST_F(grid, cluster_barrier_misuse)
 {

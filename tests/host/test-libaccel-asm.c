@@ -70,6 +70,7 @@ static const char all_commands[] =
 	"    MBAR_INIT 0x30000, 1\n"
 	"    MBAR_ARRIVE 0x30000, 4096\n"
 	"    MBAR_EXPECT_TX 0x30000, 4096\n"
+	"    MBAR_COMPLETE_TX 0x30000, 4096\n"
 	"    MBAR_WAIT 0x30000, 0\n"
 	"    MBAR_WAIT 0x30000, r2\n"
 	"    MBAR_WAIT 0x30000, r2+1\n"
