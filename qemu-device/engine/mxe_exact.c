@@ -516,60 +516,81 @@ static void chunk8x4_blocks_avx512(const double *const a[4], const double *bt, s
 
 #ifdef EXACT_HAVE_AVX2
 /*
- * Rows @i ... @i + 3 of the tile (AVX-512, eight columns a call): the same sums as
- * exact_float_tile()'s one-row loop, four rows per pass over B, so each B vector
- * loaded serves four rows. A chunk's lanes are certified (plain sums) when all of
- * the four rows' are; else the MX block kernel, else TwoSum per row; a lane none of
- * them proves exact is redone by chunk_scalar(), as in the one-row loop. Exact
- * results do not depend on the kernel that found them.
+ * One chunk of @nr rows (1, or 4 on AVX-512) x @vec columns with the SIMD kernels:
+ * @s[r * vec + l] the sums, @ok[r] the lanes of row r they proved exact. @plain: every
+ * lane's plain sum is certified; @blocks: MX block sums are exact and the chunk starts
+ * a block. Four rows share each B vector loaded.
  */
-static void exact_rows4(const struct mxe_op *op, struct chunk_ctx *cc, size_t i, size_t i0,
-			size_t j0, size_t j1, const double *av, const double *bv,
-			const double *bt, const struct exact_stat *sta,
-			const struct exact_stat *stb, int blocks)
+static void simd_chunk(unsigned vec, unsigned nr, const double *const ak[4],
+		       const double *b, size_t n, const double *init, int plain, int blocks,
+		       double *s, int *ok)
+{
+	if (plain) {
+		if (nr == 4)
+			dot8x4_avx512(ak, b, n, init, s);
+		else if (vec == 8)
+			dot8_avx512(ak[0], b, n, init, s);
+		else
+			dot4_avx2(ak[0], b, n, init, s);
+		for (unsigned r = 0; r < nr; r++)
+			ok[r] = (1 << vec) - 1;
+	} else if (vec == 8 && blocks) {
+		if (nr == 4)
+			chunk8x4_blocks_avx512(ak, b, n, init, s, ok);
+		else
+			ok[0] = chunk8_blocks_avx512(ak[0], b, n, init, s);
+	} else {
+		for (unsigned r = 0; r < nr; r++)
+			ok[r] = vec == 8 ? chunk8_avx512(ak[r], b, n, init + 8 * r, s + 8 * r)
+					 : chunk4_avx2(ak[r], b, n, init + 4 * r, s + 4 * r);
+	}
+}
+
+/*
+ * Rows @i ... @i + @nr - 1 of the tile, @vec columns a step, B interleaved in @bt: per
+ * chunk, the lanes the SIMD kernels prove exact are rounded from their sums, the others
+ * redone by chunk_scalar(). Exact results do not depend on the kernel that found them.
+ * @sta/@stb: the rows' and columns' statistics (NULL: no certificate).
+ */
+static void exact_rows_simd(const struct mxe_op *op, struct chunk_ctx *cc, size_t i,
+			    unsigned nr, unsigned vec, size_t i0, size_t j0, size_t j1,
+			    const double *av, const double *bv, const double *bt,
+			    const struct exact_stat *sta, const struct exact_stat *stb, int blocks)
 {
 	size_t k = op->d.k, kc = op->k_chunk, nch = (k + kc - 1) / kc;
 	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
 
-	for (size_t j = j0; j < j1; j += 8) {
-		size_t nl = j1 - j < 8 ? j1 - j : 8;
+	for (size_t j = j0; j < j1; j += vec) {
+		size_t nl = j1 - j < vec ? j1 - j : vec;
 		double run[32], init[32], s[32];
 		int have_run = acc;
 
-		for (int r = 0; r < 4; r++)
+		for (unsigned r = 0; r < nr; r++)
 			for (size_t l = 0; l < nl; l++)
-				run[8 * r + l] = mxe_op_load_c(op, i + r, j + l);
+				run[vec * r + l] = mxe_op_load_c(op, i + r, j + l);
 		for (size_t k0 = 0; k0 < k; k0 += kc) {
 			size_t k1 = k0 + kc < k ? k0 + kc : k, c = k0 / kc;
-			const double *b = bt + ((j - j0) / 8 * k + k0) * 8;
+			const double *b = bt + ((j - j0) / vec * k + k0) * vec;
 			const double *ak[4];
-			int ok[4], plain = 1;
+			int ok[4], plain = sta != NULL;
 
-			for (int r = 0; r < 4; r++) {
+			for (unsigned r = 0; r < nr; r++) {
 				ak[r] = av + (i - i0 + r) * k + k0;
-				for (size_t l = 0; l < 8; l++)
-					init[8 * r + l] = have_run && l < nl ? run[8 * r + l] : -0.0;
+				for (size_t l = 0; l < vec; l++)
+					init[vec * r + l] = have_run && l < nl ? run[vec * r + l] : -0.0;
 				for (size_t l = 0; l < nl && plain; l++)
 					plain = plain_sum_is_exact(sta + (i - i0 + r) * nch + c,
 								   stb + (j + l - j0) * nch + c,
-								   run[8 * r + l], have_run);
+								   run[vec * r + l], have_run);
 			}
-			if (plain) {
-				dot8x4_avx512(ak, b, k1 - k0, init, s);
-				ok[0] = ok[1] = ok[2] = ok[3] = 0xFF;
-			} else if (blocks && k0 % MXE_MX_BLOCK == 0) {
-				chunk8x4_blocks_avx512(ak, b, k1 - k0, init, s, ok);
-			} else {
-				for (int r = 0; r < 4; r++)
-					ok[r] = chunk8_avx512(ak[r], b, k1 - k0, init + 8 * r,
-							      s + 8 * r);
-			}
-			for (int r = 0; r < 4; r++) {
+			simd_chunk(vec, nr, ak, b, k1 - k0, init, plain,
+				   blocks && k0 % MXE_MX_BLOCK == 0, s, ok);
+			for (unsigned r = 0; r < nr; r++) {
 				for (size_t l = 0; l < nl; l++) {
-					double *v = &run[8 * r + l];
+					double *v = &run[vec * r + l];
 
-					if ((ok[r] >> l) & 1 && isfinite(init[8 * r + l]))
-						*v = mxe_round_to_accum(s[8 * r + l], cc->td);
+					if ((ok[r] >> l) & 1 && isfinite(init[vec * r + l]))
+						*v = mxe_round_to_accum(s[vec * r + l], cc->td);
 					else
 						*v = chunk_scalar(cc, ak[r],
 								  bv + (j + l - j0) * k + k0,
@@ -578,9 +599,9 @@ static void exact_rows4(const struct mxe_op *op, struct chunk_ctx *cc, size_t i,
 			}
 			have_run = 1;
 		}
-		for (int r = 0; r < 4; r++)
+		for (unsigned r = 0; r < nr; r++)
 			for (size_t l = 0; l < nl; l++)
-				mxe_op_store_d(op, i + r, j + l, run[8 * r + l]);
+				mxe_op_store_d(op, i + r, j + l, run[vec * r + l]);
 	}
 }
 #endif
@@ -653,76 +674,37 @@ static void exact_float_tile(const struct mxe_op *op, size_t i0, size_t i1,
 		const double *a = av + (i - i0) * k;
 
 #ifdef EXACT_HAVE_AVX2
-		if (vec == 8 && sta && !op->has_plan && i + 4 <= i1) {
-			exact_rows4(op, &cc, i, i0, j0, j1, av, bv, bt, sta, stb, blocks);
-			i += 3;
+		if (vec) {
+			/* four rows a pass where there are four left (AVX-512) */
+			unsigned nr = vec == 8 && sta && i + 4 <= i1 ? 4 : 1;
+
+			exact_rows_simd(op, &cc, i, nr, vec, i0, j0, j1, av, bv, bt, sta, stb,
+					blocks);
+			i += nr - 1;
 			continue;
 		}
 #endif
-		for (size_t j = j0; j < j1; j += vec ? vec : 1) {
-			size_t nl = vec ? (j1 - j < vec ? j1 - j : vec) : 1;
-			double run[8];
+		for (size_t j = j0; j < j1; j++) {
+			double run = mxe_op_load_c(op, i, j);
 			int have_run = acc;
 
-			for (size_t l = 0; l < nl; l++)
-				run[l] = mxe_op_load_c(op, i, j + l);
 			if (op->has_plan) {
 				/* a library GEMM: its own chains over all of K */
-				run[0] = mxe_hopper_plan_dot(&cc.hc, op, a, bv + (j - j0) * k, run[0]);
-				mxe_op_store_d(op, i, j, run[0]);
+				run = mxe_hopper_plan_dot(&cc.hc, op, a, bv + (j - j0) * k, run);
+				mxe_op_store_d(op, i, j, run);
 				continue;
 			}
 			for (size_t k0 = 0; k0 < k; k0 += kc) {
 				size_t k1 = k0 + kc < k ? k0 + kc : k;
-				int ok = 0;
+				const double *b = bv + (j - j0) * k + k0;
 
-#ifdef EXACT_HAVE_AVX2
-				if (vec) {
-					double init[8], s[8];
-					const double *b = bt + ((j - j0) / vec * k + k0) * vec;
-					size_t c = k0 / kc, plain = sta != NULL;
-
-					for (size_t l = 0; l < vec; l++)
-						init[l] = have_run && l < nl ? run[l] : -0.0;
-					for (size_t l = 0; l < nl && plain; l++)
-						plain = plain_sum_is_exact(sta + (i - i0) * nch + c,
-									   stb + (j + l - j0) * nch + c,
-									   run[l], have_run);
-					if (plain) {
-						if (vec == 8)
-							dot8_avx512(a + k0, b, k1 - k0, init, s);
-						else
-							dot4_avx2(a + k0, b, k1 - k0, init, s);
-						ok = (1 << vec) - 1;
-					} else if (vec == 8 && blocks && k0 % MXE_MX_BLOCK == 0) {
-						ok = chunk8_blocks_avx512(a + k0, b, k1 - k0, init, s);
-					} else {
-						ok = vec == 8 ? chunk8_avx512(a + k0, b, k1 - k0, init, s)
-							      : chunk4_avx2(a + k0, b, k1 - k0, init, s);
-					}
-					for (size_t l = 0; l < nl; l++)
-						if ((ok >> l) & 1 && isfinite(init[l]))
-							run[l] = mxe_round_to_accum(s[l], cc.td);
-						else
-							ok &= ~(1 << l);
-				}
-#endif
-				for (size_t l = 0; l < nl; l++) {
-					const double *b = bv + (j + l - j0) * k + k0;
-
-					if ((ok >> l) & 1)
-						continue;
-					if (cc.hopper)
-						run[l] = mxe_hopper_mma(&cc.hc, a + k0, b, k1 - k0,
-									run[l], have_run);
-					else
-						run[l] = chunk_scalar(&cc, a + k0, b, k1 - k0, run[l],
-								      have_run);
-				}
+				if (cc.hopper)
+					run = mxe_hopper_mma(&cc.hc, a + k0, b, k1 - k0, run, have_run);
+				else
+					run = chunk_scalar(&cc, a + k0, b, k1 - k0, run, have_run);
 				have_run = 1;
 			}
-			for (size_t l = 0; l < nl; l++)
-				mxe_op_store_d(op, i, j + l, run[l]);
+			mxe_op_store_d(op, i, j, run);
 		}
 	}
 }
