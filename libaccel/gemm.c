@@ -327,6 +327,29 @@ static uint32_t gemm_cluster_m(const struct accel_gemm_desc *d)
 	return d->cluster_m ? d->cluster_m : 2;
 }
 
+/*
+ * The grid of most instances, each with the same number of tiles (no division on the
+ * device), its side along M a multiple of @mult (a cluster): into @plan; the instances,
+ * 1 when there is no such grid of two or more.
+ */
+static uint32_t spread_grid(struct accel_gemm_plan *plan, uint32_t tiles_m, uint32_t tiles_n,
+			    uint32_t cores, uint32_t mult)
+{
+	uint32_t best = 1;
+
+	for (uint32_t gy = 1; gy <= cores; gy++) {
+		uint32_t gx = tiles_n % gy ? 0 : divisor_upto(tiles_m, cores / gy, mult);
+
+		if (gx * gy > best) {
+			best = gx * gy;
+			plan->grid_x = gx;
+			plan->grid_y = gy;
+			plan->cluster_x = mult;
+		}
+	}
+	return best;
+}
+
 uint32_t accel_gemm_plan_spread(struct accel_gemm_plan *plan, const struct accel_gemm_desc *d,
 				uint32_t cores)
 {
@@ -337,25 +360,11 @@ uint32_t accel_gemm_plan_spread(struct accel_gemm_plan *plan, const struct accel
 		return 1;
 	tiles_m = (d->m + plan->tile_m - 1) / plan->tile_m;
 	tiles_n = (d->n + plan->tile_n - 1) / plan->tile_n;
-	/*
-	 * Most instances, each with the same number of tiles (no division on the device),
-	 * grid_x a multiple of the cluster when there is one (else no cluster).
-	 */
-	for (uint32_t mult = c; mult >= 1 && best == 1; mult = mult > 1 ? 1 : 0) {
-		for (uint32_t gy = 1; gy <= cores; gy++) {
-			uint32_t gx;
-
-			if (tiles_n % gy)
-				continue;
-			gx = divisor_upto(tiles_m, cores / gy, mult);
-			if (gx * gy > best) {
-				best = gx * gy;
-				plan->grid_x = gx;
-				plan->grid_y = gy;
-				plan->cluster_x = mult;
-			}
-		}
-	}
+	/* in clusters where the tiles allow, else without */
+	if (c > 1)
+		best = spread_grid(plan, tiles_m, tiles_n, cores, c);
+	if (best == 1)
+		best = spread_grid(plan, tiles_m, tiles_n, cores, 1);
 	return best;
 }
 
