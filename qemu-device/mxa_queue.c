@@ -372,8 +372,12 @@ static void mxa_queue_launch(MxaLaunch *l, MxaJob *res)
         uint64_t *start_of = all && l->timeline ? g_try_new(uint64_t, l->count) : NULL;
         unsigned *on = start_of ? g_try_new(unsigned, l->count) : NULL;
 
-        res->cycles = all ? mxa_launch_cycles(l, s->num_cores, on ? start_of : NULL, on) : 0;
-        mxa_timeline_launch_end(l, on ? start_of : NULL, on);
+        if (!on) {
+            g_free(start_of);
+            start_of = NULL;
+        }
+        res->cycles = all ? mxa_launch_cycles(l, s->num_cores, start_of, on) : 0;
+        mxa_timeline_launch_end(l, start_of, on);
         g_free(start_of);
         g_free(on);
     }

@@ -150,25 +150,37 @@ static bool mxa_timeline_begin(MxaState *s, unsigned q, unsigned tid, int64_t st
     return false;
 }
 
+/*
+ * The modelled event of a span of queue @q's job: from the job's host start, @at + its
+ * cycles at the model's clock. The caller holds timeline_lock and has counted it.
+ */
+static void mxa_timeline_model_event(MxaState *s, unsigned q, unsigned tid, const char *name,
+                                     uint64_t at, uint64_t model_start, uint64_t model_end,
+                                     uint64_t job, uint32_t offset, uint32_t error)
+{
+    uint64_t cycles = model_end - MIN(model_start, model_end);
+    double job_us = (qatomic_read(&s->queues[q].timeline_job_ns) - s->timeline_t0) / 1000.0;
+
+    mxa_timeline_event(s, q + MXA_TIMELINE_MODEL_PID, tid, name,
+                       job_us + (at + model_start) / (double)s->cycle_mhz,
+                       cycles / (double)s->cycle_mhz, job, offset, error, cycles);
+}
+
 /* The host-time event of a span, and its modelled one unless @model is false. */
 static void mxa_timeline_write(MxaState *s, unsigned q, unsigned tid, const char *name,
                                int64_t start_ns, int64_t end_ns, uint64_t job,
                                uint32_t offset, uint32_t error, uint64_t model_start,
                                uint64_t model_end, bool model)
 {
-    uint64_t cycles = model_end - MIN(model_start, model_end);
-    double job_us;
-
     if (!mxa_timeline_begin(s, q, tid, start_ns)) {
         return;
     }
-    job_us = (qatomic_read(&s->queues[q].timeline_job_ns) - s->timeline_t0) / 1000.0;
     mxa_timeline_event(s, q, tid, name, (start_ns - s->timeline_t0) / 1000.0,
-                       MAX(end_ns - start_ns, 0) / 1000.0, job, offset, error, cycles);
+                       MAX(end_ns - start_ns, 0) / 1000.0, job, offset, error,
+                       model_end - MIN(model_start, model_end));
     if (model) {
-        mxa_timeline_event(s, q + MXA_TIMELINE_MODEL_PID, tid, name,
-                           job_us + model_start / (double)s->cycle_mhz,
-                           cycles / (double)s->cycle_mhz, job, offset, error, cycles);
+        mxa_timeline_model_event(s, q, tid, name, 0, model_start, model_end, job, offset,
+                                 error);
     }
     qemu_mutex_unlock(&s->timeline_lock);
 }
@@ -186,21 +198,22 @@ void mxa_timeline_core_span(MxaCore *core, unsigned engine, const char *name,
                             uint32_t error, uint64_t model_start, uint64_t model_end)
 {
     MxaLaunch *l = core->launch;
-    bool grid = l->count > 1;
-    MxaTimelineSpan span = {
-        .name = name, .job = job, .model_start = model_start, .model_end = model_end,
-        .cta = core->cta, .offset = offset, .error = error, .core = core->index,
-        .engine = engine,
-    };
+    bool grid;
 
     if (!qatomic_read(&core->dev->timeline)) {
         return;
     }
+    grid = l->count > 1;
     mxa_timeline_write(core->dev, l->q->index, MXA_TIMELINE_TID(core->index, engine), name,
                        start_ns, end_ns, job, offset, error, model_start, model_end, !grid);
     if (grid) {
-        /* an instance counts from its own start: the launch places it (a bounded list:
-         * spans past the file's limit were not written either) */
+        /* an instance counts from its own start: the launch places it (a bounded list) */
+        MxaTimelineSpan span = {
+            .name = name, .job = job, .model_start = model_start, .model_end = model_end,
+            .cta = core->cta, .offset = offset, .error = error, .core = core->index,
+            .engine = engine,
+        };
+
         qemu_mutex_lock(&l->lock);
         if (!l->timeline) {
             l->timeline = g_array_new(false, false, sizeof(MxaTimelineSpan));
@@ -225,17 +238,12 @@ void mxa_timeline_launch_end(MxaLaunch *l, const uint64_t *start, const unsigned
         /* where the model ran the instance (where the host did if it has no schedule) */
         uint64_t at = start ? start[sp->cta] : 0;
         unsigned tid = MXA_TIMELINE_TID(core ? core[sp->cta] : sp->core, sp->engine);
-        uint64_t cycles = sp->model_end - MIN(sp->model_start, sp->model_end);
-        double job_us;
 
         if (!mxa_timeline_begin(s, q, tid, get_clock())) {
             continue;
         }
-        job_us = (qatomic_read(&l->q->timeline_job_ns) - s->timeline_t0) / 1000.0;
-        mxa_timeline_event(s, q + MXA_TIMELINE_MODEL_PID, tid, sp->name,
-                           job_us + (at + sp->model_start) / (double)s->cycle_mhz,
-                           cycles / (double)s->cycle_mhz, sp->job, sp->offset, sp->error,
-                           cycles);
+        mxa_timeline_model_event(s, q, tid, sp->name, at, sp->model_start, sp->model_end,
+                                 sp->job, sp->offset, sp->error);
         qemu_mutex_unlock(&s->timeline_lock);
     }
     g_array_free(l->timeline, true);
