@@ -26,27 +26,14 @@ __global__ void probe_stream(long long *out, const uint8_t *src, int l2)
 	extern __shared__ __align__(128) uint8_t dyn[];
 	__shared__ __align__(8) uint64_t mb[INFLIGHT];
 	const uint8_t *mine = src + (size_t)blockIdx.x * (l2 ? L2_SPAN : (size_t)COPIES * COPY_BYTES);
-	long long t0, t1;
 
 	if (threadIdx.x)
 		return;
-	for (int i = 0; i < INFLIGHT; i++)
-		mbar_init(&mb[i], 1);
-	asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-	t0 = clock64();
-	for (int c = 0; c < COPIES; c++) {
-		int s = c % INFLIGHT;
+	ring(out + blockIdx.x, mb, COPY_BYTES, COPIES, INFLIGHT, [&](int c, int s) {
 		size_t off = l2 ? (size_t)c * COPY_BYTES % L2_SPAN : (size_t)c * COPY_BYTES;
 
-		if (c >= INFLIGHT)
-			mbar_wait(&mb[s], ((c / INFLIGHT) - 1) & 1);
-		mbar_expect(&mb[s], COPY_BYTES);
 		bulk_load(dyn + (size_t)s * COPY_BYTES, mine + off, COPY_BYTES, &mb[s]);
-	}
-	for (int c = COPIES - INFLIGHT; c < COPIES; c++)
-		mbar_wait(&mb[c % INFLIGHT], (c / INFLIGHT) & 1);
-	t1 = clock64();
-	out[blockIdx.x] = t1 - t0;
+	});
 }
 
 int main(int argc, char **argv)

@@ -45,6 +45,34 @@ __device__ static void bulk_load(void *dst, const void *src, uint32_t bytes, uin
 		       "r"((uint32_t)__cvta_generic_to_shared(m)) : "memory");
 }
 
+/*
+ * One thread: @copies loads, @inflight at a time on as many mbarriers, each expecting
+ * @bytes and started by @issue(c, s) (load c into slot s); cycles to out[0].
+ */
+template <typename Issue>
+__device__ static void ring(long long *out, uint64_t *mb, uint32_t bytes, int copies,
+			    int inflight, Issue issue)
+{
+	long long t0, t1;
+
+	for (int i = 0; i < inflight; i++)
+		mbar_init(&mb[i], 1);
+	asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+	t0 = clock64();
+	for (int c = 0; c < copies; c++) {
+		int s = c % inflight;
+
+		if (c >= inflight)
+			mbar_wait(&mb[s], ((c / inflight) - 1) & 1);
+		mbar_expect(&mb[s], bytes);
+		issue(c, s);
+	}
+	for (int c = copies - inflight; c < copies; c++)
+		mbar_wait(&mb[c % inflight], (c / inflight) & 1);
+	t1 = clock64();
+	out[0] = t1 - t0;
+}
+
 __device__ static void tma_load2(uint32_t dst, const CUtensorMap *map, int c0, int c1,
 				 uint64_t *mbar)
 {
