@@ -512,6 +512,9 @@ int mxe_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 							  mxe_gemv_run(eng, &op);
 		if (rc <= 0)
 			return rc;
+		rc = mxe_tiled_exact_run(eng, &op);
+		if (rc <= 0)
+			return rc;
 	}
 	return mxe_exact_run(eng, &op);
 }

@@ -82,6 +82,15 @@ double mxe_exact_dot(const struct mxe_op *op, const double *a, const double *b);
  * exact path.
  */
 int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op);
+/**
+ * mxe_tiled_exact_run() - EXACT on the tiled path's float kernels, for MX types whose
+ * 32-k block sums are exact in f32 (mxe_tiled.c): the same bits as mxe_exact_run().
+ * Returns 1 when it does not apply (other types, scales too far apart, k_chunk < K,
+ * the interwave policy).
+ */
+int mxe_tiled_exact_run(struct mxe_engine *eng, const struct mxe_op *op);
+/** Elements it computed, and those it handed to the general path, since the start. */
+void mxe_tiled_exact_counts(uint64_t *outputs, uint64_t *redone);
 
 /** Exact value of A/B element (i, kk) with scale, TF32 and negation applied. */
 double mxe_op_elem_a(const struct mxe_op *op, size_t i, size_t kk);

@@ -63,6 +63,30 @@ void mxe_kern_f32_portable(const float *a, const float *b, size_t k, const struc
 	mxe_kf32_apply(p, u);
 }
 
+void mxe_kern_x64_portable(const float *a, const float *b, size_t k, const struct mxe_kx64 *u)
+{
+	float q[MXE_MR * MXE_NR];
+
+	for (unsigned i = 0; i < u->mr && u->first; i++)
+		for (unsigned j = 0; j < u->nr; j++)
+			u->s[i * u->lds + j] = 0.0;
+	for (size_t k0 = 0; k0 < k; k0 += MXE_FAST_KSUB) {
+		for (int i = 0; i < MXE_MR * MXE_NR; i++)
+			q[i] = 0.0f;
+		for (size_t kk = k0; kk < k0 + MXE_FAST_KSUB; kk++) {
+			const float *bk = b + kk * MXE_NR;
+
+			for (int i = 0; i < MXE_MR; i++)
+				for (int j = 0; j < MXE_NR; j++)
+					q[i * MXE_NR + j] = fmaf(a[i * MXE_KA_STRIDE + kk], bk[j],
+								 q[i * MXE_NR + j]);
+		}
+		for (unsigned i = 0; i < u->mr; i++)
+			for (unsigned j = 0; j < u->nr; j++)
+				u->s[i * u->lds + j] += (double)q[i * MXE_NR + j];
+	}
+}
+
 void mxe_ks32_apply(const int32_t *p, const struct mxe_ks32 *u)
 {
 	for (unsigned i = 0; i < u->mr; i++) {

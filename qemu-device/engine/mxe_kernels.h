@@ -91,6 +91,26 @@ void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
 void mxe_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t *b1,
 			   size_t kpairs, const struct mxe_ks32 *u0, const struct mxe_ks32 *u1);
 
+/**
+ * struct mxe_kx64 - where EXACT's block-sum kernels put their sums
+ * (mxe_tiled.c, for MX types whose 32-k blocks sum exactly in f32): each
+ * sub-block's chain q (the float kernels' q, exact there) is converted to
+ * double and added to s[i * lds + j] (@first: s starts from +0). Those
+ * double sums are exact only under the caller's certificate; the order
+ * in which the kernels add them is theirs.
+ */
+struct mxe_kx64 {
+	double *s;
+	ptrdiff_t lds;
+	unsigned mr, nr, first;
+};
+
+/* One B panel (nr <= 16); @k a multiple of MXE_FAST_KSUB. */
+void mxe_kern_x64_portable(const float *a, const float *b, size_t k, const struct mxe_kx64 *u);
+void mxe_kern_x64_avx2(const float *a, const float *b, size_t k, const struct mxe_kx64 *u);
+/* Two B panels (16 < nr <= 32; the second MXE_NR * MXE_FAST_KBLOCK floats on). */
+void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struct mxe_kx64 *u);
+
 /** Apply the update of struct mxe_kf32 to a computed MR x NR block @p. */
 void mxe_kf32_apply(const float *p, const struct mxe_kf32 *u);
 void mxe_ks32_apply(const int32_t *p, const struct mxe_ks32 *u);

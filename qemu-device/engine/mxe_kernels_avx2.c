@@ -181,6 +181,47 @@ AVX2 void mxe_kern_f32_avx2(const float *a, const float *b, size_t k, const stru
 		mxe_kf32_apply(p, u);
 	}
 }
+/*
+ * EXACT's block sums (struct mxe_kx64): each sub-block's twelve chains, as
+ * above, converted to double and added to a 6 x 16 double sum on the stack
+ * (L1), which goes to s at the end.
+ */
+AVX2 void mxe_kern_x64_avx2(const float *a, const float *b, size_t k, const struct mxe_kx64 *u)
+{
+	double t[MXE_MR * MXE_NR] __attribute__((aligned(32)));
+
+	memset(t, 0, sizeof(t));
+	for (size_t k0 = 0; k0 < k; k0 += MXE_FAST_KSUB) {
+		__m256 r[12];
+
+		for (int x = 0; x < 12; x++)
+			r[x] = _mm256_setzero_ps();
+		for (size_t kk = k0; kk < k0 + MXE_FAST_KSUB; kk++) {
+			__m256 b0 = _mm256_load_ps(b + kk * MXE_NR), b1 = _mm256_load_ps(b + kk * MXE_NR + 8);
+
+#pragma GCC unroll 6
+			for (int i = 0; i < MXE_MR; i++) {
+				__m256 ax = _mm256_broadcast_ss(a + i * MXE_KA_STRIDE + kk);
+
+				r[2 * i] = _mm256_fmadd_ps(ax, b0, r[2 * i]);
+				r[2 * i + 1] = _mm256_fmadd_ps(ax, b1, r[2 * i + 1]);
+			}
+		}
+#pragma GCC unroll 12
+		for (int x = 0; x < 12; x++) {
+			double *tx = t + 8 * x;	/* row x / 2, columns 8 (x % 2) ... */
+
+			_mm256_store_pd(tx, _mm256_add_pd(_mm256_load_pd(tx),
+						_mm256_cvtps_pd(_mm256_castps256_ps128(r[x]))));
+			_mm256_store_pd(tx + 4, _mm256_add_pd(_mm256_load_pd(tx + 4),
+						_mm256_cvtps_pd(_mm256_extractf128_ps(r[x], 1))));
+		}
+	}
+	for (unsigned i = 0; i < u->mr; i++)
+		for (unsigned j = 0; j < u->nr; j++)
+			u->s[i * u->lds + j] = (u->first ? 0.0 : u->s[i * u->lds + j]) + t[i * MXE_NR + j];
+}
+
 #undef ROWA
 #undef STEPA
 #undef ZERO12
@@ -481,6 +522,11 @@ void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 		       const struct mxe_ks32 *u)
 {
 	mxe_kern_s16_portable(a, b, kpairs, u);
+}
+
+void mxe_kern_x64_avx2(const float *a, const float *b, size_t k, const struct mxe_kx64 *u)
+{
+	mxe_kern_x64_portable(a, b, k, u);
 }
 
 void mxe_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n)

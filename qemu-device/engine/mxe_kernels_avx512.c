@@ -141,6 +141,84 @@ AVX512 void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
 		apply(p + MXE_MR * MXE_NR, u1);
 }
 
+/* zmm r (row r / 2, panel r % 2) of one sub-block's chains to qp + 16 r */
+#define SQ(r, off) "vmovaps %%zmm" #r ", " #off "(%[qp])\n\t"
+#define STORE_Q SQ(0, 0) SQ(1, 64) SQ(2, 128) SQ(3, 192) SQ(4, 256) SQ(5, 320)	\
+	SQ(6, 384) SQ(7, 448) SQ(8, 512) SQ(9, 576) SQ(10, 640) SQ(11, 704)
+/* eight f32 sums at qp + oq, as doubles, added to the eight at tp + ot */
+#define FOLD1(oq, ot)								\
+	"vcvtps2pd " #oq "(%[qp]), %%zmm31\n\t"					\
+	"vaddpd " #ot "(%[tp]), %%zmm31, %%zmm31\n\t"				\
+	"vmovapd %%zmm31, " #ot "(%[tp])\n\t"
+#define FOLD6 FOLD1(0, 0) FOLD1(32, 64) FOLD1(64, 128) FOLD1(96, 192) FOLD1(128, 256)	\
+	FOLD1(160, 320)
+
+/*
+ * EXACT's block sums (struct mxe_kx64), two panels. Each sub-block's chains
+ * go to q (6 x 32 f32) when the sub-block ends; while the next one runs,
+ * its 8-k steps fold the previous q into t (6 x 32 doubles), a quarter per
+ * step of 8 k, so the conversions and additions fill the pipes the FMAs
+ * leave free instead of waiting on each other after the loop (a fold after
+ * the asm cost a fifth of the kernel's time at 2048^3, its adds in chains).
+ * The first sub-block folds q's zeros; the last one's q is folded after.
+ */
+AVX512 void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k,
+				  const struct mxe_kx64 *u)
+{
+	float q[2 * MXE_MR * MXE_NR] __attribute__((aligned(64)));
+	double t[2 * MXE_MR * MXE_NR] __attribute__((aligned(64)));
+	size_t n = k / MXE_FAST_KSUB, cnt;
+	const float *pf = a + MXE_MR * MXE_KA_STRIDE;
+	float *qp = q;
+	double *tp = t;
+
+	memset(q, 0, sizeof(q));
+	memset(t, 0, sizeof(t));
+	__asm__ volatile(
+		"2:\n\t"
+		ZERO_Q
+		"mov $4, %[cnt]\n\t"
+		"4:\n\t"
+		STEPQ(0) STEPQ(1) STEPQ(2) STEPQ(3)
+		"prefetcht0 (%[pf])\n\t"
+		"prefetcht0 64(%[pf])\n\t"
+		"prefetcht0 128(%[pf])\n\t"
+		FOLD6
+		STEPQ(4) STEPQ(5) STEPQ(6) STEPQ(7)
+		"add $192, %[pf]\n\t"
+		"add $32, %[a]\n\t"
+		"add $512, %[b]\n\t"
+		"add $192, %[qp]\n\t"
+		"add $384, %[tp]\n\t"
+		"dec %[cnt]\n\t"
+		"jnz 4b\n\t"
+		"sub $768, %[qp]\n\t"
+		"sub $1536, %[tp]\n\t"
+		STORE_Q
+		"dec %[n]\n\t"
+		"jnz 2b\n\t"
+		: [a] "+r"(a), [b] "+r"(b), [n] "+r"(n), [cnt] "=&r"(cnt), [pf] "+r"(pf),
+		  [qp] "+r"(qp), [tp] "+r"(tp)
+		:
+		: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+		  "xmm9", "xmm10", "xmm11", "xmm28", "xmm29", "xmm30", "xmm31", "memory", "cc");
+	for (unsigned g = 0; g < 2 * MXE_MR * MXE_NR; g += 8)
+		_mm512_store_pd(t + g, _mm512_add_pd(_mm512_load_pd(t + g),
+						     _mm512_cvtps_pd(_mm256_load_ps(q + g))));
+	for (unsigned i = 0; i < u->mr; i++) {
+		double *s = u->s + i * u->lds;
+
+		for (unsigned c = 0; c < u->nr; c += 8) {
+			__mmask8 m = u->nr - c >= 8 ? 0xFF : (__mmask8)((1u << (u->nr - c)) - 1);
+			__m512d v = _mm512_load_pd(t + i * 2 * MXE_NR + c);
+
+			if (!u->first)
+				v = _mm512_add_pd(v, _mm512_maskz_loadu_pd(m, s + c));
+			_mm512_mask_storeu_pd(s + c, m, v);
+		}
+	}
+}
+
 /* 16 int32 results of a row: int64 sums as mxe_ks32_apply() forms them. */
 AVX512 static inline __m256i ks_half(__m256i p, const int32_t *s, const int32_t *c,
 				     unsigned flags)
@@ -234,5 +312,16 @@ void mxe_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t
 	mxe_kern_s16_portable(a, b0, kpairs, u0);
 	if (u1->nr)
 		mxe_kern_s16_portable(a, b1, kpairs, u1);
+}
+
+void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struct mxe_kx64 *u)
+{
+	struct mxe_kx64 u0 = *u, u1 = *u;
+
+	u0.nr = MXE_NR;
+	u1.s += MXE_NR;
+	u1.nr -= MXE_NR;
+	mxe_kern_x64_portable(a, b, k, &u0);
+	mxe_kern_x64_portable(a, b + MXE_NR * MXE_FAST_KBLOCK, k, &u1);
 }
 #endif

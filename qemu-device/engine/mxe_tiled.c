@@ -67,6 +67,12 @@ struct tiled {
 	int failed;
 	mxe_kern_f32_fn kf32;
 	mxe_kern_s16_fn ks16;
+	/* EXACT through the float kernels (exact_blocks_certified()) */
+	int exact;
+	void (*kx64)(const float *a, const float *b, size_t k, const struct mxe_kx64 *u);
+	double *dacc;			/* the double sums of all of D (> 1 super chunk) */
+	int exact_g;			/* every block sum a multiple of 2^exact_g */
+	double exact_bound;		/* and every partial sum below this */
 };
 
 /* ---- exact conversion of one row segment to f32 / int16 ------------------ */
@@ -615,6 +621,208 @@ static void compute_s16(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 	}
 }
 
+/* ---- EXACT through the float kernels ----------------------------------------
+ *
+ * For MX types whose 32-k blocks sum exactly in f32 (e3m2, e2m3, e2m1,
+ * mxint8: 23 bits at most, above 2^-149), the float kernels' sub-block
+ * chains are exact block sums. EXACT then needs only their exact sum with
+ * C, rounded once: the kernels add the block sums in doubles, which is
+ * exact when every block sum is a multiple of 2^g and every partial sum is
+ * below 2^(g + 53) -- a certificate from the types and the extreme scales,
+ * checked once per operation. C is added last with TwoSum and the pair
+ * rounded once; an element whose sum is zero (the sign of an exact zero is
+ * the general path's rule), near the top of f32, or with a C that is not
+ * finite, is redone on the general path.
+ * The bits are mxe_exact_run()'s, whatever the kernel or the thread count.
+ */
+
+static uint64_t exact_redone;	/* elements handed to the general path (tests) */
+static uint64_t exact_outputs;	/* elements this path computed */
+
+/*
+ * h + l rounded once to f32, where h = fl(h + l) (TwoSum): only when h is the
+ * midpoint of two f32 values does l decide; otherwise h + l rounds as h does.
+ */
+static float round_pair_f32(double h, double l)
+{
+	float r = (float)h;
+
+	if (l != 0 && (double)r != h) {
+		float o = nextafterf(r, h > (double)r ? INFINITY : -INFINITY);
+
+		if (h == ((double)r + (double)o) / 2 && (l > 0) == (o > r))
+			r = o;
+	}
+	return r;
+}
+
+/* Round (i0, j0) .. of one kernel call into D; returns how many went to the general path. */
+static unsigned finish_exact(struct tiled *tl, const double *s, ptrdiff_t lds, size_t i0,
+			     size_t j0, unsigned mr, unsigned nr)
+{
+	const struct mxe_op *op = tl->op;
+	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
+	unsigned redo = 0;
+
+	for (unsigned i = 0; i < mr; i++) {
+		float *d = (float *)((uint8_t *)op->d.d + (i0 + i) * op->ldd) + j0;
+
+		for (unsigned j = 0; j < nr; j++) {
+			double h = s[i * lds + j], l = 0;	/* exact (the certificate) */
+
+			if (acc) {	/* h + l = the sum + C, exactly */
+				double c = mxe_op_load_c(op, i0 + i, j0 + j), t = h + c, bp = t - h;
+
+				l = (h - (t - bp)) + (c - bp);
+				h = isfinite(c) ? t : 0;
+			}
+			/* a zero (its sign is the general path's rule), a finite C that is
+			 * not, or a sum near the top of f32: the general path */
+			if (h == 0 || fabs(h) >= 0x1p127) {
+				redo++;
+				if (mxe_exact_output(op, i0 + i, j0 + j))
+					tl->failed = 1;
+				continue;
+			}
+			d[j] = round_pair_f32(h, l);
+		}
+	}
+	return redo;
+}
+
+static void compute_exact(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_t p1,
+			  size_t q0, size_t q1)
+{
+	int wide = tl->simd >= MXE_SIMD_AVX512;
+	double *s = tl->dacc;
+	ptrdiff_t lds = (ptrdiff_t)tl->n;
+	size_t ti = 0, tj = 0;
+	uint64_t done = 0, redo = 0;
+
+	if (!s) {	/* one super chunk: the tile's sums on this thread */
+		lds = TILE_NP * MXE_NR;
+		s = mxe_scratch(1, (size_t)TILE_MP * MXE_MR * lds * sizeof(double));
+		if (!s) {
+			tl->failed = 1;
+			return;
+		}
+		ti = p0 * MXE_MR;
+		tj = q0 * MXE_NR;
+	}
+	for (size_t kb0 = k0; kb0 < k1; kb0 += KB) {
+		size_t len = k1 - kb0 < KB ? k1 - kb0 : KB;
+		int last = kb0 + len == tl->k;
+
+		for (size_t q = q0; q < q1; q += wide ? 2 : 1) {
+			const float *b = f32_panel(tl->bpack, tl->np, MXE_NR, q, kb0 - k0);
+			unsigned strip = wide && q + 1 < q1 ? 2 : 1;
+			size_t j = q * MXE_NR;
+
+			for (size_t p = p0; p < p1; p++) {
+				const float *a = f32_panel(tl->apack, tl->mp, MXE_MR, p, kb0 - k0);
+				size_t i = p * MXE_MR;
+				struct mxe_kx64 u = {
+					.s = s + (i - ti) * lds + (j - tj),
+					.lds = lds,
+					.mr = tl->m - i < MXE_MR ? (unsigned)(tl->m - i) : MXE_MR,
+					.nr = tl->n - j < strip * MXE_NR ? (unsigned)(tl->n - j) :
+									    strip * MXE_NR,
+					.first = kb0 == 0,
+				};
+
+				if (strip == 2 && u.nr > MXE_NR)
+					mxe_kern_x64x2_avx512(a, b, len, &u);
+				else
+					tl->kx64(a, b, len, &u);
+				if (last) {
+					redo += finish_exact(tl, u.s, lds, i, j, u.mr, u.nr);
+					done += (uint64_t)u.mr * u.nr;
+				}
+			}
+		}
+	}
+	__atomic_fetch_add(&exact_outputs, done - redo, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&exact_redone, redo, __ATOMIC_RELAXED);
+}
+
+/* Types whose 32-k block sums are exact in f32: exponent of the lowest bit
+ * and floor(log2) of the largest value (unscaled); 0 for the others. */
+static int exact_block_type(unsigned t, int *lsb, int *top)
+{
+	switch (t) {
+	case MXA_DTYPE_E3M2:
+	case MXA_DTYPE_E2M3:
+	case MXA_DTYPE_E2M1:
+	case MXA_DTYPE_MXINT8:
+		mx_exp_range(t, lsb, top);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Whether block @b of row @r of a side is all zeros (its scale does not matter). */
+static int block_is_zero(const struct mxe_op *op, int side, size_t r, size_t b)
+{
+	for (size_t kk = b * MXE_MX_BLOCK; kk < (b + 1) * MXE_MX_BLOCK; kk++)
+		if ((side ? mxe_op_elem_b(op, r, kk) : mxe_op_elem_a(op, r, kk)) != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * Smallest and largest scale exponent of one side (0, 0 unscaled); 0: a NaN
+ * scale. An all-zero block's scale (2^-127 from the quantisers) is left out.
+ */
+static int scale_range(const struct mxe_op *op, int side, int *lo, int *hi)
+{
+	size_t nb = op->d.k / MXE_MX_BLOCK, rows = side ? op->d.n : op->d.m;
+
+	*lo = 0, *hi = 0;
+	if (!(side ? op->scale_b : op->scale_a))
+		return 1;
+	*lo = 127, *hi = -127;
+	for (size_t r = 0; r < rows; r++) {
+		const uint8_t *sc = side ? mxe_op_b_scales(op, r) : op->d.scale_a + r * op->ld_sa;
+
+		for (size_t b = 0; b < nb; b++) {
+			int e = (int)sc[b] - 127;
+
+			if (sc[b] == 0xFF)
+				return 0;
+			if (sc[b] == 0 && block_is_zero(op, side, r, b))
+				continue;
+			*lo = e < *lo ? e : *lo;
+			*hi = e > *hi ? e : *hi;
+		}
+	}
+	return 1;
+}
+
+/*
+ * Whether every block sum of @op is exact in f32 and their sums in double
+ * (without C): products on a grid of 2^g with g >= -149, a block of 32 of
+ * them within 24 bits, every scaled element and block sum finite, and K
+ * products in all below 2^(g + 53).
+ */
+static int exact_blocks_certified(struct tiled *tl)
+{
+	const struct mxe_op *op = tl->op;
+	int la, ta, lb, tb, loa, hia, lob, hib, g, top;
+
+	if (!exact_block_type(op->d.type_a, &la, &ta) || !exact_block_type(op->d.type_b, &lb, &tb) ||
+	    (ta + tb + 2 + 5) - (la + lb) > 24 ||
+	    !scale_range(op, 0, &loa, &hia) || !scale_range(op, 1, &lob, &hib))
+		return 0;
+	g = la + lb + loa + lob;
+	top = ta + 1 + hia + tb + 1 + hib;	/* |product| < 2^top */
+	if (g < -149 || ta + 1 + hia > 127 || tb + 1 + hib > 127 || top + 5 > 127)
+		return 0;
+	tl->exact_g = g;
+	tl->exact_bound = (double)tl->k * ldexp(1.0, top);
+	return tl->exact_bound < ldexp(1.0, g + 53);
+}
+
 static void tiled_task(void *arg, unsigned phase, unsigned task)
 {
 	struct tiled *tl = arg;
@@ -632,7 +840,9 @@ static void tiled_task(void *arg, unsigned phase, unsigned task)
 	q0 = (size_t)(task % tl->tiles_n) * TILE_NP;
 	p1 = p0 + TILE_MP < tl->mp ? p0 + TILE_MP : tl->mp;
 	q1 = q0 + TILE_NP < tl->np ? q0 + TILE_NP : tl->np;
-	if (tl->kind == TK_F32)
+	if (tl->exact)
+		compute_exact(tl, k0, k1, p0, p1, q0, q1);
+	else if (tl->kind == TK_F32)
 		compute_f32(tl, k0, k1, p0, p1, q0, q1);
 	else
 		compute_s16(tl, k0, k1, p0, p1, q0, q1);
@@ -706,7 +916,8 @@ static const struct mxe_pool_job_ops b1_ops = {
 
 /* ---- entry ---------------------------------------------------------------- */
 
-int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op)
+/* Set up @tl for @op and run it; 1: the path does not take @op. */
+static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 {
 	struct tiled tl;
 	size_t apanel_bytes, bytes, per_k, kwords;
@@ -725,23 +936,27 @@ int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op)
 	tl.k = op->d.k;
 	if (op->cls == MXE_CLASS_FLOAT && op->d.type_d == MXA_DTYPE_F32)
 		tl.kind = TK_F32;
-	else if (op->cls == MXE_CLASS_INT)
+	else if (op->cls == MXE_CLASS_INT && !exact)
 		tl.kind = TK_S16;
 	else
 		return 1;	/* f16 / f64 accumulators: exact path */
 	if (op->ldd % 4 || (acc && op->ldc % 4) ||
 	    ((op->scale_a || op->scale_b) && tl.k % MXE_MX_BLOCK))
 		return 1;	/* a partial last MX block: the exact path */
-	if (!mxe_fast_scales_safe(op))
+	if (exact ? op->k_chunk != op->d.k || tl.k % MXE_MX_BLOCK || !exact_blocks_certified(&tl)
+		  : !mxe_fast_scales_safe(op))
 		return 1;
 
+	tl.exact = exact;
+	if (exact)
+		mxe_stats_count_intrawave();
 	tl.simd = mxe_cpu_simd();
 	tl.avx2 = tl.simd >= MXE_SIMD_AVX2;
 	tl.kf32 = tl.avx2 ? mxe_kern_f32_avx2 : mxe_kern_f32_portable;
 	tl.ks16 = tl.avx2 ? mxe_kern_s16_avx2 : mxe_kern_s16_portable;
+	tl.kx64 = tl.avx2 ? mxe_kern_x64_avx2 : mxe_kern_x64_portable;
 	tl.mp = (tl.m + MXE_MR - 1) / MXE_MR;
 	tl.np = (tl.n + MXE_NR - 1) / MXE_NR;
-
 	/* Super chunk: all of K (intrawave) within the budget, else KB. */
 	/* packed bytes per k: f32, or half of an int16 pair word */
 	per_k = (tl.mp * MXE_MR + tl.np * MXE_NR) * (tl.kind == TK_F32 ? 4 : 2);
@@ -770,6 +985,11 @@ int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op)
 		if (!tl.sacc)
 			return MXE_ENGINE_ENOMEM;
 	}
+	if (exact && tl.nsuper > 1) {
+		tl.dacc = mxe_scratch(3, tl.m * tl.n * sizeof(double));
+		if (!tl.dacc)
+			return MXE_ENGINE_ENOMEM;
+	}
 	tl.pack_a = (unsigned)((tl.mp + PACK_A_PANELS - 1) / PACK_A_PANELS);
 	tl.pack_b = (unsigned)((tl.np + PACK_B_PANELS - 1) / PACK_B_PANELS);
 	tl.tiles_m = (unsigned)((tl.mp + TILE_MP - 1) / TILE_MP);
@@ -781,4 +1001,22 @@ int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op)
 	mxe_scratch_trim(2, MXE_TILED_KEEP_BYTES);
 	mxe_scratch_trim(3, MXE_TILED_KEEP_BYTES);
 	return tl.failed ? MXE_ENGINE_ENOMEM : 0;
+}
+
+int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op)
+{
+	return tiled_run(eng, op, 0);
+}
+
+int mxe_tiled_exact_run(struct mxe_engine *eng, const struct mxe_op *op)
+{
+	if (op->d.accum != MXE_ACCUM_EXACT || op->d.sched == MXE_SCHED_INTERWAVE)
+		return 1;
+	return tiled_run(eng, op, 1);
+}
+
+void mxe_tiled_exact_counts(uint64_t *outputs, uint64_t *redone)
+{
+	*outputs = __atomic_load_n(&exact_outputs, __ATOMIC_RELAXED);
+	*redone = __atomic_load_n(&exact_redone, __ATOMIC_RELAXED);
 }

@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 
+#include "mxe_gemm.h"
 #include "host_check.h"
 #include "test-engine-util.h"
 
@@ -544,6 +545,131 @@ static void test_exact_mx_blocks(struct mxe_engine *eng)
 	       "120 right), SIMD paths %s agree: %s", good, simd_paths, same ? "yes" : "NO");
 }
 
+/*
+ * EXACT on the tiled path's float kernels (MX types whose 32-k blocks sum exactly
+ * in f32): against the reference on every SIMD path, with and without C, K over
+ * several 256-k blocks and a partial one, 40 columns (a pair of panels and a
+ * single one); the path must have run. Then what it must hand on: an element
+ * whose sum is zero, a C whose lowest bit is below the block grid, and scales
+ * too far apart for the certificate. Last, block sums 1, 2^-24 and +-2^-36,
+ * which an f32 sum of block sums rounds to 1 both times.
+ */
+static void test_exact_tiled_blocks(struct mxe_engine *eng)
+{
+	static const struct combo cbs[] = {
+		{ MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E2M3, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E3M2, MXA_DTYPE_E3M2, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_MXINT8, MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E3M2, MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 1 },
+	};
+	unsigned m = 40, n = 40;
+	uint64_t out0, redo0, out1, redo1;
+	float *out = (float *)B.d;
+
+	for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
+		for (unsigned k = 96; k <= 608; k += 512) {
+			for (int acc = 0; acc < 2; acc++) {
+				struct mxe_gemm_desc d = make_op(&cbs[c], m, n, k, acc);
+				size_t bad = 0;
+				int rc, same;
+
+				for (unsigned i = 0; i < m * k / 32; i++)
+					B.sa[i] = (uint8_t)(121 + tu_rand() % 13);	/* 2^-6 ... 2^6 */
+				for (unsigned i = 0; i < n * k / 32; i++)
+					B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
+				mxe_tiled_exact_counts(&out0, &redo0);
+				same = same_on_every_path(eng, &d, m * n * 4, &rc);
+				mxe_tiled_exact_counts(&out1, &redo1);
+				if (!rc)
+					rc = run_and_compare(eng, &d, &bad);
+				host_check(!rc && same && !bad && out1 - out0 >= m * n,
+				       "exact %s x %s MX, K %u%s, on the float kernels: bit-exact vs "
+				       "reference (%zu differ), SIMD paths %s agree: %s, %llu elements "
+				       "on the path", mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b),
+				       k, acc ? ", C" : "", bad, simd_paths, same ? "yes" : "NO",
+				       (unsigned long long)(out1 - out0));
+			}
+		}
+	}
+
+	/* handed on: a zero row (scales 2^-127, which the certificate leaves out), a C
+	 * that is not finite; then scales 2^-100 ... 2^100 */
+	for (int spread = 0; spread < 2; spread++) {
+		struct mxe_gemm_desc d = make_op(&cbs[0], m, n, 256, 1);
+		size_t bad = 0;
+		int rc;
+
+		memset(B.a + 3 * mxe_dtype_row_bytes(cbs[0].a, 256), 0,
+		       mxe_dtype_row_bytes(cbs[0].a, 256));
+		for (unsigned j = 0; j < n; j++)
+			((float *)B.c)[3 * n + j] = 0.0f;
+		((float *)B.c)[5 * n + 7] = INFINITY;
+		for (unsigned i = 0; i < m * 8; i++)
+			B.sa[i] = (uint8_t)(spread ? 27 + tu_rand() % 201 : 121 + tu_rand() % 13);
+		for (unsigned i = 0; i < n * 8; i++)
+			B.sb[i] = (uint8_t)(spread ? 27 + tu_rand() % 201 : 121 + tu_rand() % 13);
+		memset(B.sa + 3 * 8, 0, 8);	/* the zero row's scales: 2^-127, as quantised */
+		mxe_tiled_exact_counts(&out0, &redo0);
+		rc = run_and_compare(eng, &d, &bad);
+		mxe_tiled_exact_counts(&out1, &redo1);
+		if (!spread)
+			host_check(!rc && !bad && redo1 - redo0 == n + 1 && out1 - out0 == m * n - n - 1,
+			       "exact e2m1 MX on the float kernels: a zero row and a C of Inf go to "
+			       "the general path (%llu of %u elements), bit-exact vs reference (%zu "
+			       "differ)", (unsigned long long)(redo1 - redo0), n + 1, bad);
+		else
+			host_check(!rc && !bad && out1 == out0 && redo1 == redo0,
+			       "exact e2m1 MX, scales 2^-100 ... 2^100: not certified, the general "
+			       "path (%llu elements on the float kernels), bit-exact vs reference "
+			       "(%zu differ)", (unsigned long long)(out1 - out0), bad);
+	}
+
+	/* 1 + 2^-24 +- 2^-36 from three blocks of MXINT8 (64 = 1.0, 1 = 2^-6) */
+	static const struct combo cbi = { MXA_DTYPE_MXINT8, MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 1 };
+	struct mxe_gemm_desc d = make_op(&cbi, m, n, 96, 0);
+	int rc, same, good = 0;
+
+	memset(B.a, 0, m * 96);
+	memset(B.b, 0, n * 96);
+	memset(B.sa, 127, m * 3);
+	for (unsigned i = 0; i < m; i++)
+		B.a[i * 96] = B.a[i * 96 + 32] = 64, B.a[i * 96 + 64] = 1;
+	for (unsigned j = 0; j < n; j++) {
+		B.b[j * 96] = B.b[j * 96 + 32] = 64;
+		B.b[j * 96 + 64] = j % 2 ? 1 : 0xFF;	/* +-1 */
+		B.sb[j * 3] = 127, B.sb[j * 3 + 1] = B.sb[j * 3 + 2] = 127 - 24;
+	}
+	mxe_tiled_exact_counts(&out0, &redo0);
+	same = same_on_every_path(eng, &d, m * n * 4, &rc);
+	mxe_tiled_exact_counts(&out1, &redo1);
+	for (unsigned i = 0; i < m * n; i++)
+		good += out[i] == (i % n % 2 ? 1.0f + 0x1p-23f : 1.0f);
+	host_check(!rc && same && good == (int)(m * n) && out1 - out0 >= m * n,
+	       "exact mxint8 MX on the float kernels: block sums 1 + 2^-24 +- 2^-36 round to "
+	       "1 + 2^-23 / 1 (%d of %u right), SIMD paths %s agree: %s", good, m * n, simd_paths,
+	       same ? "yes" : "NO");
+
+	/* the midpoint 1 + 2^-24 from the blocks, C = +-2^-80 decides */
+	d.flags |= MXA_GEMM_F_ACCUMULATE;
+	d.c = B.c;
+	for (unsigned i = 0; i < m; i++) {
+		B.a[i * 96 + 64] = 0;
+		for (unsigned j = 0; j < n; j++)
+			((float *)B.c)[i * n + j] = j % 2 ? 0x1p-80f : -0x1p-80f;
+	}
+	mxe_tiled_exact_counts(&out0, &redo0);
+	same = same_on_every_path(eng, &d, m * n * 4, &rc);
+	mxe_tiled_exact_counts(&out1, &redo1);
+	good = 0;
+	for (unsigned i = 0; i < m * n; i++)
+		good += out[i] == (i % n % 2 ? 1.0f + 0x1p-23f : 1.0f);
+	host_check(!rc && same && good == (int)(m * n) && out1 - out0 >= m * n,
+	       "exact mxint8 MX on the float kernels: block sums 1 + 2^-24 and C +-2^-80 round to "
+	       "1 + 2^-23 / 1 (%d of %u right), SIMD paths %s agree: %s", good, m * n, simd_paths,
+	       same ? "yes" : "NO");
+}
+
 /* FAST numerics: within the documented bound; same bits on every SIMD path. */
 static void test_fast(struct mxe_engine *eng)
 {
@@ -771,6 +897,7 @@ int main(void)
 	test_errors(eng);
 	test_exact_beyond_double(eng);
 	test_exact_mx_blocks(eng);
+	test_exact_tiled_blocks(eng);
 	test_fast(eng);
 	test_fast_fp8_specials(eng);
 	test_fast_int_limits(eng);
