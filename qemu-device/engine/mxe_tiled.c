@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * mxe_tiled.c - the FAST tiled GEMM path (and the integer path of both
- * numerics, whose results are exact either way).
+ * numerics, whose results are exact either way, and EXACT for the MX types
+ * whose 32-k blocks the float kernels sum exactly).
  *
  * DOC: FAST numerics and how the work is cut
  *
