@@ -182,45 +182,82 @@ AVX2 void mxe_kern_f32_avx2(const float *a, const float *b, size_t k, const stru
 	}
 }
 /*
- * EXACT's block sums (struct mxe_kx64): each sub-block's twelve chains, as
- * above, converted to double and added to a 6 x 16 double sum on the stack
- * (L1), which goes to s at the end.
+ * EXACT's block sums (struct mxe_kx64), in fixed registers: ymm0-11 the
+ * chains, ymm12/13 the B vectors of one k, ymm14 the broadcast A element,
+ * ymm15 the fold's. As in the AVX-512 kernel, each sub-block's chains go to
+ * q (6 x 16 f32) when it ends, and the next sub-block's 8-k steps fold that
+ * q into t (6 x 16 doubles), six groups of four per step, so that the
+ * conversions and additions fill the pipes the FMAs leave free.
  */
+#define XROWA(o, i, d0, d1)							\
+	"vbroadcastss " #o "*4+" #i "*1024(%[a]), %%ymm14\n\t"			\
+	"vfmadd231ps %%ymm12, %%ymm14, %%ymm" #d0 "\n\t"			\
+	"vfmadd231ps %%ymm13, %%ymm14, %%ymm" #d1 "\n\t"
+#define XSTEP(o)								\
+	"vmovaps " #o "*64(%[b]), %%ymm12\n\t"					\
+	"vmovaps " #o "*64+32(%[b]), %%ymm13\n\t"				\
+	XROWA(o, 0, 0, 1) XROWA(o, 1, 2, 3) XROWA(o, 2, 4, 5)			\
+	XROWA(o, 3, 6, 7) XROWA(o, 4, 8, 9) XROWA(o, 5, 10, 11)
+#define XZ(r) "vxorps %%ymm" #r ", %%ymm" #r ", %%ymm" #r "\n\t"
+#define XSQ(r) "vmovaps %%ymm" #r ", " #r "*32(%[qp])\n\t"
+#define XFOLD1(oq, ot)								\
+	"vcvtps2pd " #oq "(%[qp]), %%ymm15\n\t"					\
+	"vaddpd " #ot "(%[tp]), %%ymm15, %%ymm15\n\t"				\
+	"vmovapd %%ymm15, " #ot "(%[tp])\n\t"
+
 AVX2 void mxe_kern_x64_avx2(const float *a, const float *b, size_t k, const struct mxe_kx64 *u)
 {
+	float q[MXE_MR * MXE_NR] __attribute__((aligned(32)));
 	double t[MXE_MR * MXE_NR] __attribute__((aligned(32)));
+	size_t n = k / MXE_FAST_KSUB, cnt;
+	const float *pf = a + MXE_MR * MXE_KA_STRIDE;
+	float *qp = q;
+	double *tp = t;
 
+	memset(q, 0, sizeof(q));
 	memset(t, 0, sizeof(t));
-	for (size_t k0 = 0; k0 < k; k0 += MXE_FAST_KSUB) {
-		__m256 r[12];
-
-		for (int x = 0; x < 12; x++)
-			r[x] = _mm256_setzero_ps();
-		for (size_t kk = k0; kk < k0 + MXE_FAST_KSUB; kk++) {
-			__m256 b0 = _mm256_load_ps(b + kk * MXE_NR), b1 = _mm256_load_ps(b + kk * MXE_NR + 8);
-
-#pragma GCC unroll 6
-			for (int i = 0; i < MXE_MR; i++) {
-				__m256 ax = _mm256_broadcast_ss(a + i * MXE_KA_STRIDE + kk);
-
-				r[2 * i] = _mm256_fmadd_ps(ax, b0, r[2 * i]);
-				r[2 * i + 1] = _mm256_fmadd_ps(ax, b1, r[2 * i + 1]);
-			}
-		}
-#pragma GCC unroll 12
-		for (int x = 0; x < 12; x++) {
-			double *tx = t + 8 * x;	/* row x / 2, columns 8 (x % 2) ... */
-
-			_mm256_store_pd(tx, _mm256_add_pd(_mm256_load_pd(tx),
-						_mm256_cvtps_pd(_mm256_castps256_ps128(r[x]))));
-			_mm256_store_pd(tx + 4, _mm256_add_pd(_mm256_load_pd(tx + 4),
-						_mm256_cvtps_pd(_mm256_extractf128_ps(r[x], 1))));
-		}
-	}
+	__asm__ volatile(
+		"2:\n\t"
+		XZ(0) XZ(1) XZ(2) XZ(3) XZ(4) XZ(5) XZ(6) XZ(7) XZ(8) XZ(9) XZ(10) XZ(11)
+		"mov $4, %[cnt]\n\t"
+		"4:\n\t"
+		XSTEP(0) XSTEP(1) XSTEP(2) XSTEP(3)
+		"prefetcht0 (%[pf])\n\t"
+		"prefetcht0 64(%[pf])\n\t"
+		"prefetcht0 128(%[pf])\n\t"
+		XFOLD1(0, 0) XFOLD1(16, 32) XFOLD1(32, 64)
+		XFOLD1(48, 96) XFOLD1(64, 128) XFOLD1(80, 160)
+		XSTEP(4) XSTEP(5) XSTEP(6) XSTEP(7)
+		"add $192, %[pf]\n\t"
+		"add $32, %[a]\n\t"
+		"add $512, %[b]\n\t"
+		"add $96, %[qp]\n\t"
+		"add $192, %[tp]\n\t"
+		"dec %[cnt]\n\t"
+		"jnz 4b\n\t"
+		"sub $384, %[qp]\n\t"
+		"sub $768, %[tp]\n\t"
+		XSQ(0) XSQ(1) XSQ(2) XSQ(3) XSQ(4) XSQ(5) XSQ(6) XSQ(7) XSQ(8) XSQ(9) XSQ(10)
+		XSQ(11)
+		"dec %[n]\n\t"
+		"jnz 2b\n\t"
+		: [a] "+r"(a), [b] "+r"(b), [n] "+r"(n), [cnt] "=&r"(cnt), [pf] "+r"(pf),
+		  [qp] "+r"(qp), [tp] "+r"(tp)
+		:
+		: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+		  "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory", "cc");
+	for (unsigned g = 0; g < MXE_MR * MXE_NR; g += 4)	/* the last sub-block's */
+		_mm256_store_pd(t + g, _mm256_add_pd(_mm256_load_pd(t + g),
+						     _mm256_cvtps_pd(_mm_load_ps(q + g))));
 	for (unsigned i = 0; i < u->mr; i++)
 		for (unsigned j = 0; j < u->nr; j++)
 			u->s[i * u->lds + j] = (u->first ? 0.0 : u->s[i * u->lds + j]) + t[i * MXE_NR + j];
 }
+#undef XROWA
+#undef XSTEP
+#undef XZ
+#undef XSQ
+#undef XFOLD1
 
 #undef ROWA
 #undef STEPA
