@@ -4,7 +4,7 @@
  * __attribute__((target(...))) and chosen here at run time, so one binary
  * runs on any x86-64 (and the portable path on anything else). The level
  * can be capped for tests and comparisons: mxe_engine_set_simd(), or the
- * environment variable MXA_ENGINE_SIMD=portable|avx2|avx512 read once.
+ * environment variable MXA_ENGINE_SIMD=portable|avx2|avx512|avx512vnni read once.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "mxe_cpu.h"
 #include "mxe_engine.h"
 
-static const char *const simd_names[] = { "portable", "avx2", "avx512" };
+static const char *const simd_names[] = { "portable", "avx2", "avx512", "avx512vnni" };
 
 static atomic_int simd_cap = -1;	/* -1: not read from the environment yet */
 
@@ -27,6 +27,14 @@ static int cpu_has_f16c(void)
 	unsigned int a, b, c, d;
 
 	return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
+}
+
+/* CPUID.(7,0):ECX.AVX512_VNNI[bit 11] */
+static int cpu_has_avx512vnni(void)
+{
+	unsigned int a, b, c, d;
+
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & (1u << 11));
 }
 #endif
 
@@ -48,7 +56,7 @@ static enum mxe_simd cpu_detect(void)
 			    __builtin_cpu_supports("avx512bw") &&
 			    __builtin_cpu_supports("avx512dq") &&
 			    __builtin_cpu_supports("avx512vl"))
-				v = MXE_SIMD_AVX512;
+				v = cpu_has_avx512vnni() ? MXE_SIMD_AVX512VNNI : MXE_SIMD_AVX512;
 		}
 		atomic_store(&cached, v);
 	}
@@ -77,11 +85,11 @@ enum mxe_simd mxe_cpu_simd(void)
 
 		if (env && *env && want < 0)
 			fprintf(stderr, "mxa engine: MXA_ENGINE_SIMD=%s is not one of "
-				"portable, avx2, avx512; ignored\n", env);
+				"portable, avx2, avx512, avx512vnni; ignored\n", env);
 		if (env && want > (int)have)
 			fprintf(stderr, "mxa engine: MXA_ENGINE_SIMD=%s: this CPU has only %s\n",
 				env, simd_names[have]);
-		cap = want >= 0 ? want : MXE_SIMD_AVX512;
+		cap = want >= 0 ? want : MXE_SIMD_AVX512VNNI;
 		/* a concurrent mxe_engine_set_simd() wins */
 		atomic_compare_exchange_strong(&simd_cap, &(int){ -1 }, cap);
 		cap = atomic_load(&simd_cap);
@@ -96,7 +104,7 @@ const char *mxe_engine_simd(void)
 
 int mxe_engine_set_simd(const char *name)
 {
-	int want = name ? simd_by_name(name) : MXE_SIMD_AVX512;
+	int want = name ? simd_by_name(name) : MXE_SIMD_AVX512VNNI;
 
 	if (want < 0 || want > (int)cpu_detect())
 		return -1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mxe_cpu.h - run-time choice between the AVX-512F, AVX2/FMA/F16C and
- * portable C kernels (which all give identical bits).
+ * mxe_cpu.h - run-time choice between the AVX512-VNNI, AVX-512F, AVX2/FMA/F16C
+ * and portable C kernels (which all give identical bits).
  */
 #ifndef MXE_CPU_H
 #define MXE_CPU_H
@@ -11,6 +11,7 @@ enum mxe_simd {
 	MXE_SIMD_PORTABLE,
 	MXE_SIMD_AVX2,		/* AVX2 + FMA + F16C */
 	MXE_SIMD_AVX512,	/* the above + AVX-512 F/BW/DQ/VL (CPU and OS state) */
+	MXE_SIMD_AVX512VNNI,	/* the above + AVX512-VNNI (int8 dot products) */
 };
 
 /** The level that runs: what the CPU has, capped by mxe_engine_set_simd(). */

@@ -111,6 +111,34 @@ void mxe_kern_x64_avx2(const float *a, const float *b, size_t k, const struct mx
 /* Two B panels (16 < nr <= 32; the second MXE_NR * MXE_FAST_KBLOCK floats on). */
 void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struct mxe_kx64 *u);
 
+/**
+ * struct mxe_ks8 - int8 panels of MX types whose elements are small integers times
+ * a power of two (E2M1, E2M3, MXINT8; mxe_tiled.c), for the AVX512-VNNI kernels.
+ * Per 32-k block the kernels form each row and column's exact dot product of the
+ * integers with vpdpbusd, remove the bias, and scale it by the row's and the
+ * column's factor: the f32 chain q of the float kernels, exactly (the caller
+ * checks that no such q, nor any factor, leaves f32's range).
+ * @a:   A panel, this K range: [k / 4][MXE_MR][4] bytes, each integer + 128
+ * @b0:  B panel: [k / 4][MXE_NR][4] int8; @b1 the next one (== @b0: none)
+ * @sa:  per block, MXE_MR row factors 2^(scale + lowest bit); the next block's
+ *       @sa_step floats on
+ * @sb0, @sb1: per block, MXE_NR column factors; @cb0, @cb1: 128 x each
+ *       column's sum of its block's integers (the bias to remove); @sb_step on
+ */
+struct mxe_ks8 {
+	const uint8_t *a;
+	const int8_t *b0, *b1;
+	const float *sa, *sb0, *sb1;
+	const int32_t *cb0, *cb1;
+	size_t sa_step, sb_step;
+};
+
+/* FAST: the float kernels' update of @u0 / @u1 (@u1->nr == 0: none); @k a multiple of 32. */
+void mxe_kern_s8x2_vnni(const struct mxe_ks8 *in, size_t k, const struct mxe_kf32 *u0,
+			const struct mxe_kf32 *u1);
+/* EXACT: the block sums, as doubles, added to @u (struct mxe_kx64, up to 32 columns). */
+void mxe_kern_s8x2_vnni_x64(const struct mxe_ks8 *in, size_t k, const struct mxe_kx64 *u);
+
 /** Apply the update of struct mxe_kf32 to a computed MR x NR block @p. */
 void mxe_kf32_apply(const float *p, const struct mxe_kf32 *u);
 void mxe_ks32_apply(const int32_t *p, const struct mxe_ks32 *u);

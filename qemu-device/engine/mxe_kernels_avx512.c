@@ -219,6 +219,102 @@ AVX512 void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k,
 	}
 }
 
+#define VNNI __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni,avx2,fma,f16c")))
+
+/*
+ * One 32-k block of a 6 x 32 int8 product: 12 int32 dot products (vpdpbusd: four
+ * u8 x s8 products a lane; 32 of at most 255 x 128 stay far inside int32), less
+ * the bias, converted and scaled into @q (exact: the integers fit 24 bits and the
+ * factors are powers of two). Row i, panel h is q[2 i + h].
+ */
+VNNI static inline void s8_block(const struct mxe_ks8 *in, size_t blk, __m512 q[12])
+{
+	const uint8_t *a = in->a + blk * 8 * MXE_MR * 4;
+	const int8_t *b0 = in->b0 + blk * 8 * MXE_NR * 4, *b1 = in->b1 + blk * 8 * MXE_NR * 4;
+	__m512i acc[12];
+
+	for (int x = 0; x < 12; x++)
+		acc[x] = _mm512_setzero_si512();
+	for (unsigned kg = 0; kg < 8; kg++) {
+		__m512i x0 = _mm512_load_si512(b0 + kg * 64), x1 = _mm512_load_si512(b1 + kg * 64);
+
+#pragma GCC unroll 6
+		for (unsigned i = 0; i < MXE_MR; i++) {
+			int32_t w;
+			__m512i ai;
+
+			memcpy(&w, a + (kg * MXE_MR + i) * 4, 4);
+			ai = _mm512_set1_epi32(w);
+			acc[2 * i] = _mm512_dpbusd_epi32(acc[2 * i], ai, x0);
+			acc[2 * i + 1] = _mm512_dpbusd_epi32(acc[2 * i + 1], ai, x1);
+		}
+	}
+	__m512i c0 = _mm512_loadu_si512(in->cb0 + blk * in->sb_step);
+	__m512i c1 = _mm512_loadu_si512(in->cb1 + blk * in->sb_step);
+	__m512 s0 = _mm512_loadu_ps(in->sb0 + blk * in->sb_step);
+	__m512 s1 = _mm512_loadu_ps(in->sb1 + blk * in->sb_step);
+
+#pragma GCC unroll 6
+	for (unsigned i = 0; i < MXE_MR; i++) {
+		__m512 fa = _mm512_set1_ps(in->sa[blk * in->sa_step + i]);
+
+		q[2 * i] = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(acc[2 * i], c0)),
+					 _mm512_mul_ps(fa, s0));
+		q[2 * i + 1] = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(acc[2 * i + 1], c1)),
+					     _mm512_mul_ps(fa, s1));
+	}
+}
+
+VNNI void mxe_kern_s8x2_vnni(const struct mxe_ks8 *in, size_t k, const struct mxe_kf32 *u0,
+			     const struct mxe_kf32 *u1)
+{
+	float p[2 * MXE_MR * MXE_NR] __attribute__((aligned(64)));
+	__m512 pv[12], q[12];
+
+	for (size_t blk = 0; blk < k / MXE_FAST_KSUB; blk++) {
+		s8_block(in, blk, q);
+		for (int x = 0; x < 12; x++)	/* p = q, then p = p + q */
+			pv[x] = blk ? _mm512_add_ps(pv[x], q[x]) : q[x];
+	}
+	for (unsigned i = 0; i < MXE_MR; i++) {	/* panel 0's rows, then panel 1's */
+		_mm512_store_ps(p + i * MXE_NR, pv[2 * i]);
+		_mm512_store_ps(p + (MXE_MR + i) * MXE_NR, pv[2 * i + 1]);
+	}
+	apply(p, u0);
+	if (u1->nr)
+		apply(p + MXE_MR * MXE_NR, u1);
+}
+
+VNNI void mxe_kern_s8x2_vnni_x64(const struct mxe_ks8 *in, size_t k, const struct mxe_kx64 *u)
+{
+	__m512d t[24];
+	__m512 q[12];
+
+	for (int x = 0; x < 24; x++)
+		t[x] = _mm512_setzero_pd();
+	for (size_t blk = 0; blk < k / MXE_FAST_KSUB; blk++) {
+		s8_block(in, blk, q);
+		for (int x = 0; x < 12; x++) {
+			t[2 * x] = _mm512_add_pd(t[2 * x], _mm512_cvtps_pd(_mm512_castps512_ps256(q[x])));
+			t[2 * x + 1] = _mm512_add_pd(t[2 * x + 1],
+				_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(q[x]), 1))));
+		}
+	}
+	for (unsigned i = 0; i < u->mr; i++) {
+		double *s = u->s + i * u->lds;
+
+		for (unsigned c = 0; c < u->nr; c += 8) {
+			/* columns c.. of row i: panel c / 16, half c % 16 / 8 */
+			__mmask8 m = u->nr - c >= 8 ? 0xFF : (__mmask8)((1u << (u->nr - c)) - 1);
+			__m512d v = t[2 * (2 * i + c / 16) + c % 16 / 8];
+
+			if (!u->first)
+				v = _mm512_add_pd(v, _mm512_maskz_loadu_pd(m, s + c));
+			_mm512_mask_storeu_pd(s + c, m, v);
+		}
+	}
+}
+
 /* 16 int32 results of a row: int64 sums as mxe_ks32_apply() forms them. */
 AVX512 static inline __m256i ks_half(__m256i p, const int32_t *s, const int32_t *c,
 				     unsigned flags)
@@ -312,6 +408,17 @@ void mxe_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t
 	mxe_kern_s16_portable(a, b0, kpairs, u0);
 	if (u1->nr)
 		mxe_kern_s16_portable(a, b1, kpairs, u1);
+}
+
+void mxe_kern_s8x2_vnni(const struct mxe_ks8 *in, size_t k, const struct mxe_kf32 *u0,
+			const struct mxe_kf32 *u1)
+{
+	(void)in, (void)k, (void)u0, (void)u1;
+}
+
+void mxe_kern_s8x2_vnni_x64(const struct mxe_ks8 *in, size_t k, const struct mxe_kx64 *u)
+{
+	(void)in, (void)k, (void)u;
 }
 
 void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struct mxe_kx64 *u)

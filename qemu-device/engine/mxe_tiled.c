@@ -49,7 +49,9 @@
 #define PACK_B_PANELS 8
 #define PACK_KC 64		/* K elements packed per pass (an L1-sized slice) */
 
-enum tkind { TK_F32, TK_S16 };
+/* float panels; int16 pairs (integer types); int8 panels of small-integer MX types
+ * for the AVX512-VNNI kernels (a float operation, the float kernels' bits) */
+enum tkind { TK_F32, TK_S16, TK_S8 };
 
 struct tiled {
 	const struct mxe_op *op;
@@ -74,6 +76,12 @@ struct tiled {
 	double *dacc;			/* the double sums of all of D (> 1 super chunk) */
 	int exact_g;			/* every block sum a multiple of 2^exact_g */
 	double exact_bound;		/* and every partial sum below this */
+	/* TK_S8: per 32-k block of the super chunk, row and column factors and the
+	 * columns' bias sums (struct mxe_ks8); element code -> integer per side */
+	float *sfa, *sfb;
+	int32_t *scb;
+	int8_t lut8[2][256];
+	int lsb8[2];
 };
 
 /* ---- exact conversion of one row segment to f32 / int16 ------------------ */
@@ -395,9 +403,14 @@ static void pack_a_rows(struct tiled *tl, size_t p, size_t k0, size_t len)
 	}
 }
 
+static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, size_t nvalid,
+			  size_t k0, size_t len, size_t pidx);
+
 static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
 {
-	if (tl->kind == TK_F32)
+	if (tl->kind == TK_S8)
+		pack_s8_panel(tl, 0, p * MXE_MR, MXE_MR, tl->m, k0, len, p);
+	else if (tl->kind == TK_F32)
 		pack_a_rows(tl, p, k0, len);
 	else
 		pack_panel(tl, 0, p * MXE_MR, MXE_MR, tl->m, k0, len, tl->apack, tl->mp, p);
@@ -433,10 +446,128 @@ static void pack_b_panel_kn(struct tiled *tl, size_t q, size_t k0, size_t len)
 
 static void pack_b_panel(struct tiled *tl, size_t q, size_t k0, size_t len)
 {
-	if (tl->kind == TK_F32 && (tl->op->d.flags & MXA_GEMM_F_B_KN))
+	if (tl->kind == TK_S8)
+		pack_s8_panel(tl, 1, q * MXE_NR, MXE_NR, tl->n, k0, len, q);
+	else if (tl->kind == TK_F32 && (tl->op->d.flags & MXA_GEMM_F_B_KN))
 		pack_b_panel_kn(tl, q, k0, len);
 	else
 		pack_panel(tl, 1, q * MXE_NR, MXE_NR, tl->n, k0, len, tl->bpack, tl->np, q);
+}
+
+static int scale_range(const struct mxe_op *op, int side, int *lo, int *hi);
+
+static uint64_t s8_ops;	/* operations run on the int8 panels (tests) */
+
+/* ---- int8 panels (TK_S8) ----------------------------------------------------- */
+
+/* The bytes of element @k (a multiple of 4) of panel @p: f32_panel()'s layout in
+ * bytes, each k group of four holding [rows][4]. */
+static uint8_t *s8_panel(void *base, size_t npanels, unsigned rows, size_t p, size_t k)
+{
+	return (uint8_t *)base + ((k / KB * npanels + p) * KB + k % KB) * rows;
+}
+
+/* Integer of each code of a side's type (its value over 2^lowest bit), negated as the op says. */
+static void s8_lut(struct tiled *tl, int side)
+{
+	const struct mxe_op *op = tl->op;
+	unsigned t = side ? op->d.type_b : op->d.type_a;
+	const float *lut = mxe_decode_lut(t);
+	int neg = !!(op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A)), top;
+
+	mx_exp_range(t, &tl->lsb8[side], &top);
+	for (unsigned c = 0; c < 256; c++) {
+		int v = (int)ldexpf(lut[c], -tl->lsb8[side]);
+
+		tl->lut8[side][c] = (int8_t)(neg ? -v : v);
+	}
+}
+
+/* 2^(scale + lowest bit) of row @r's block @b (MXINT8's 2^-6, E2M1's 2^-1 ...). */
+static float s8_factor(const struct tiled *tl, int side, size_t r, size_t b)
+{
+	const struct mxe_op *op = tl->op;
+	int e = tl->lsb8[side];
+
+	if (side ? op->scale_b : op->scale_a)
+		e += (int)(side ? mxe_op_b_scales(op, r) : op->d.scale_a + r * op->ld_sa)[b] - 127;
+	return ldexpf(1.0f, e);
+}
+
+/*
+ * Pack @rows rows of a side from @r0 (zeros from @nvalid on), elements k0 .. k0 +
+ * len (multiples of 32), into panel @pidx: A's integers + 128 as bytes, B's as int8
+ * with each block's column sums (times 128) and factors.
+ */
+static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, size_t nvalid,
+			  size_t k0, size_t len, size_t pidx)
+{
+	const struct mxe_op *op = tl->op;
+	unsigned t = side ? op->d.type_b : op->d.type_a;
+	const uint8_t *base = side ? op->d.b : op->d.a;
+	size_t ld = side ? op->ldb : op->lda, npanels = side ? tl->np : tl->mp;
+	void *pack = side ? tl->bpack : tl->apack;
+	float *fac = side ? tl->sfb : tl->sfa;
+	int8_t v[MXE_MX_BLOCK];
+
+	for (size_t c = 0; c < len; c += MXE_MX_BLOCK) {
+		size_t blk = c / MXE_MX_BLOCK, at = (blk * npanels + pidx) * rows;
+
+		for (unsigned r = 0; r < rows; r++) {
+			int32_t sum = 0;
+
+			if (r0 + r < nvalid) {
+				const uint8_t *row = base + (r0 + r) * ld;
+
+				for (unsigned i = 0; i < MXE_MX_BLOCK; i++) {
+					unsigned code = t == MXA_DTYPE_E2M1 ?
+						mxe_row_code(t, row, k0 + c + i) : row[k0 + c + i];
+
+					v[i] = tl->lut8[side][code];
+					sum += v[i];
+				}
+				fac[at + r] = s8_factor(tl, side, r0 + r, (k0 + c) / MXE_MX_BLOCK);
+			} else {
+				memset(v, 0, sizeof(v));
+				fac[at + r] = 1.0f;
+			}
+			if (side)
+				tl->scb[at + r] = 128 * sum;
+			for (unsigned i = 0; i < MXE_MX_BLOCK; i++)
+				s8_panel(pack, npanels, rows, pidx, c + i / 4 * 4)[r * 4 + i % 4] =
+					side ? (uint8_t)v[i] : (uint8_t)(v[i] + 128);
+		}
+	}
+}
+
+/*
+ * Whether the int8 panels take @tl's float operation: E2M1, E2M3 or MXINT8 on both
+ * sides (integers of at most 8 bits over the type's lowest bit), an AVX512-VNNI
+ * CPU, every block's exact sum and factor inside f32 (products on a grid of at
+ * least 2^-149, block sums below 2^127: the float kernels' q exactly), no NaN scale,
+ * B as N x K, and no negated MXINT8 (-(-128) is not an int8).
+ */
+static int s8_applies(struct tiled *tl)
+{
+	const struct mxe_op *op = tl->op;
+	int la, ta, lb, tb, loa, hia, lob, hib;
+	unsigned t[2] = { op->d.type_a, op->d.type_b };
+
+	if (tl->simd < MXE_SIMD_AVX512VNNI || (op->d.flags & MXA_GEMM_F_B_KN) ||
+	    tl->k % MXE_MX_BLOCK)
+		return 0;
+	for (int side = 0; side < 2; side++)
+		if ((t[side] != MXA_DTYPE_E2M1 && t[side] != MXA_DTYPE_E2M3 &&
+		     t[side] != MXA_DTYPE_MXINT8) ||
+		    (t[side] == MXA_DTYPE_MXINT8 &&
+		     (op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A))))
+			return 0;
+	mx_exp_range(t[0], &la, &ta);
+	mx_exp_range(t[1], &lb, &tb);
+	if (!scale_range(op, 0, &loa, &hia) || !scale_range(op, 1, &lob, &hib))
+		return 0;
+	/* |block sum| < 32 * 128 * 128 = 2^19 units of the two lowest bits */
+	return la + lb + loa + lob >= -149 && la + lb + hia + hib + 19 <= 127;
 }
 
 /* ---- phases ----------------------------------------------------------------- */
@@ -488,6 +619,26 @@ static void do_pack(struct tiled *tl, unsigned s, unsigned task)
  * it, and the last one reads it as its "C" and writes D. The additions are
  * the same, in the same order, as with D as the running value.
  */
+/* The int8 panels of A panel @p and B panels @q (.. @q + 1 when @strip is 2) from
+ * element @kr of the super chunk (a multiple of KB). */
+static void s8_in(const struct tiled *tl, size_t p, size_t q, size_t kr, unsigned strip,
+		  struct mxe_ks8 *in)
+{
+	size_t blk = kr / MXE_MX_BLOCK, sq = (blk * tl->np + q) * MXE_NR;
+
+	in->a = s8_panel(tl->apack, tl->mp, MXE_MR, p, kr);
+	in->b0 = (const int8_t *)s8_panel(tl->bpack, tl->np, MXE_NR, q, kr);
+	in->b1 = strip == 2 ? (const int8_t *)s8_panel(tl->bpack, tl->np, MXE_NR, q + 1, kr)
+			    : in->b0;
+	in->sa = tl->sfa + (blk * tl->mp + p) * MXE_MR;
+	in->sb0 = tl->sfb + sq;
+	in->sb1 = strip == 2 ? in->sb0 + MXE_NR : in->sb0;
+	in->cb0 = tl->scb + sq;
+	in->cb1 = strip == 2 ? in->cb0 + MXE_NR : in->cb0;
+	in->sa_step = tl->mp * MXE_MR;
+	in->sb_step = tl->np * MXE_NR;
+}
+
 #define TBUF_LD (TILE_NP * MXE_NR + 16)
 
 static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_t p1,
@@ -561,10 +712,16 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 						}
 					}
 				}
-				if (wide)
+				if (tl->kind == TK_S8) {
+					struct mxe_ks8 in;
+
+					s8_in(tl, p, q, kb0 - k0, strip, &in);
+					mxe_kern_s8x2_vnni(&in, len, &u[0], &u[1]);
+				} else if (wide) {
 					mxe_kern_f32x2_avx512(a, b, len, &u[0], &u[1]);
-				else
+				} else {
 					tl->kf32(a, b, len, &u[0]);
+				}
 			}
 		}
 	}
@@ -731,10 +888,16 @@ static void compute_exact(struct tiled *tl, size_t k0, size_t k1, size_t p0, siz
 					.first = kb0 == 0,
 				};
 
-				if (strip == 2 && u.nr > MXE_NR)
+				if (tl->kind == TK_S8) {
+					struct mxe_ks8 in;
+
+					s8_in(tl, p, q, kb0 - k0, strip, &in);
+					mxe_kern_s8x2_vnni_x64(&in, len, &u);
+				} else if (strip == 2 && u.nr > MXE_NR) {
 					mxe_kern_x64x2_avx512(a, b, len, &u);
-				else
+				} else {
 					tl->kx64(a, b, len, &u);
+				}
 				if (last) {
 					redo += finish_exact(tl, u.s, lds, i, j, u.mr, u.nr);
 					done += (uint64_t)u.mr * u.nr;
@@ -843,7 +1006,7 @@ static void tiled_task(void *arg, unsigned phase, unsigned task)
 	q1 = q0 + TILE_NP < tl->np ? q0 + TILE_NP : tl->np;
 	if (tl->exact)
 		compute_exact(tl, k0, k1, p0, p1, q0, q1);
-	else if (tl->kind == TK_F32)
+	else if (tl->kind != TK_S16)	/* float panels, or int8 ones of a float operation */
 		compute_f32(tl, k0, k1, p0, p1, q0, q1);
 	else
 		compute_s16(tl, k0, k1, p0, p1, q0, q1);
@@ -958,9 +1121,16 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 	tl.kx64 = tl.avx2 ? mxe_kern_x64_avx2 : mxe_kern_x64_portable;
 	tl.mp = (tl.m + MXE_MR - 1) / MXE_MR;
 	tl.np = (tl.n + MXE_NR - 1) / MXE_NR;
+	if (tl.kind == TK_F32 && s8_applies(&tl)) {
+		__atomic_fetch_add(&s8_ops, 1, __ATOMIC_RELAXED);
+		tl.kind = TK_S8;
+		s8_lut(&tl, 0);
+		s8_lut(&tl, 1);
+	}
 	/* Super chunk: all of K (intrawave) within the budget, else KB. */
-	/* packed bytes per k: f32, or half of an int16 pair word */
-	per_k = (tl.mp * MXE_MR + tl.np * MXE_NR) * (tl.kind == TK_F32 ? 4 : 2);
+	/* packed bytes per k: f32, half of an int16 pair word, or int8 (and, per 32 k,
+	 * the int8 panels' factors and sums) */
+	per_k = (tl.mp * MXE_MR + tl.np * MXE_NR) * (tl.kind == TK_F32 ? 4 : tl.kind == TK_S16 ? 2 : 1);
 	if (op->d.sched == MXE_SCHED_INTERWAVE) {
 		tl.ks = KB;
 	} else {
@@ -973,14 +1143,22 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 	if (tl.ks >= tl.k)
 		tl.ks = (tl.k + KB - 1) / KB * KB;
 	tl.nsuper = (unsigned)((tl.k + tl.ks - 1) / tl.ks);
-	kwords = tl.kind == TK_F32 ? tl.ks : tl.ks / 2;
+	kwords = tl.kind == TK_F32 ? tl.ks : tl.kind == TK_S16 ? tl.ks / 2 : tl.ks / 4;
 	tl.ks_words = kwords;
-	apanel_bytes = tl.mp * MXE_MR * kwords * 4;
-	bytes = apanel_bytes + tl.np * MXE_NR * kwords * 4 + 64;
+	apanel_bytes = (tl.mp * MXE_MR * kwords * 4 + 63) & ~(size_t)63;
+	bytes = apanel_bytes + ((tl.np * MXE_NR * kwords * 4 + 63) & ~(size_t)63) + 64;
+	if (tl.kind == TK_S8)	/* factors of both sides, B's sums: per 32-k block */
+		bytes += tl.ks / MXE_MX_BLOCK * (tl.mp * MXE_MR + 2 * tl.np * MXE_NR) * 4 + 64;
 	tl.apack = mxe_scratch(2, bytes);
 	if (!tl.apack)
 		return MXE_ENGINE_ENOMEM;
-	tl.bpack = (uint8_t *)tl.apack + ((apanel_bytes + 63) & ~(size_t)63);
+	tl.bpack = (uint8_t *)tl.apack + apanel_bytes;
+	if (tl.kind == TK_S8) {
+		tl.sfa = (float *)((uint8_t *)tl.bpack +
+				   ((tl.np * MXE_NR * kwords * 4 + 63) & ~(size_t)63));
+		tl.sfb = tl.sfa + tl.ks / MXE_MX_BLOCK * tl.mp * MXE_MR;
+		tl.scb = (int32_t *)(tl.sfb + tl.ks / MXE_MX_BLOCK * tl.np * MXE_NR);
+	}
 	if (tl.kind == TK_S16 && tl.nsuper > 1) {
 		tl.sacc = mxe_scratch(3, tl.m * tl.n * sizeof(int32_t) + MXE_MR * MXE_NR * 4);
 		if (!tl.sacc)
@@ -1014,6 +1192,11 @@ int mxe_tiled_exact_run(struct mxe_engine *eng, const struct mxe_op *op)
 	if (op->d.accum != MXE_ACCUM_EXACT || op->d.sched == MXE_SCHED_INTERWAVE)
 		return 1;
 	return tiled_run(eng, op, 1);
+}
+
+uint64_t mxe_tiled_s8_ops(void)
+{
+	return __atomic_load_n(&s8_ops, __ATOMIC_RELAXED);
 }
 
 void mxe_tiled_exact_counts(uint64_t *outputs, uint64_t *redone)

@@ -403,12 +403,12 @@ static char simd_paths[64];	/* the SIMD paths this CPU has, e.g. "portable/avx2"
 static int same_on_every_path(struct mxe_engine *eng, struct mxe_gemm_desc *d, size_t bytes,
 			      int *rc)
 {
-	static const char *const simd[3] = { "portable", "avx2", "avx512" };
+	static const char *const simd[4] = { "portable", "avx2", "avx512", "avx512vnni" };
 	static uint8_t ref[16384];
 	int same = 1;
 
 	*rc = 0;
-	for (int l = 0; l < 3; l++) {
+	for (int l = 0; l < 4; l++) {
 		if (mxe_engine_set_simd(simd[l]))
 			continue;
 		memset(d->d, 0xAA, bytes);
@@ -670,6 +670,56 @@ static void test_exact_tiled_blocks(struct mxe_engine *eng)
 	       same ? "yes" : "NO");
 }
 
+/*
+ * The int8 panels (AVX512-VNNI, E2M1/E2M3/MXINT8 on both sides): FAST and EXACT, with
+ * C, negated sides, 40 x 45 (a pair of B panels and a single one, a partial one) and
+ * K over several 256-k blocks, give the portable path's bits, and on a VNNI CPU the
+ * path ran; a negated MXINT8 (-(-128) is not an int8) stays on the float kernels.
+ */
+static void test_s8_panels(struct mxe_engine *eng)
+{
+	static const struct combo cbs[] = {
+		{ MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E2M3, MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_MXINT8, MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 0 },
+	};
+	int vnni = !mxe_engine_set_simd("avx512vnni");
+
+	mxe_engine_set_simd(NULL);
+	for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
+		for (int accum = 0; accum < 2; accum++) {
+			for (unsigned neg = 0; neg < 4; neg++) {
+				struct mxe_gemm_desc d = make_op(&cbs[c], 40, 45, 608, neg & 1);
+				size_t bad = 0;
+				uint64_t ops0 = mxe_tiled_s8_ops(), ran;
+				int rc, same, want;
+
+				d.accum = accum ? MXE_ACCUM_FAST : MXE_ACCUM_EXACT;
+				d.flags |= (neg & 1 ? MXE_GEMM_NEGATE_A : 0) |
+					   (neg & 2 ? MXE_GEMM_NEGATE_B : 0);
+				for (unsigned i = 0; cbs[c].mx && i < 45 * 19; i++)
+					B.sa[i % (40 * 19)] = (uint8_t)(121 + tu_rand() % 13),
+					B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
+				same = same_on_every_path(eng, &d, 40 * 45 * 4, &rc);
+				ran = mxe_tiled_s8_ops() - ops0;
+				if (!rc && !accum)
+					rc = run_and_compare(eng, &d, &bad);
+				/* a negated MXINT8 side keeps the float kernels */
+				want = vnni && !((neg & 1) && cbs[c].a == MXA_DTYPE_MXINT8) &&
+				       !((neg & 2) && cbs[c].b == MXA_DTYPE_MXINT8);
+				host_check(!rc && same && !bad && (ran > 0) == want,
+				       "int8 panels: %s %s x %s%s%s%s, C %s: portable path's bits: %s, "
+				       "bit-exact (EXACT) vs reference (%zu differ), on the int8 panels "
+				       "%llu times (want %s)", accum ? "FAST" : "EXACT",
+				       mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b),
+				       cbs[c].mx ? " (MX)" : "", neg & 1 ? " -A" : "", neg & 2 ? " -B" : "",
+				       neg & 1 ? "yes" : "no", same ? "yes" : "NO", bad,
+				       (unsigned long long)ran, want ? "> 0" : "0");
+			}
+		}
+	}
+}
+
 /* FAST numerics: within the documented bound; same bits on every SIMD path. */
 static void test_fast(struct mxe_engine *eng)
 {
@@ -879,9 +929,9 @@ int main(void)
 	struct mxe_engine *eng = mxe_engine_create(2);
 
 	ksft_print_header();
-	static const char *const simd[3] = { "portable", "avx2", "avx512" };
+	static const char *const simd[4] = { "portable", "avx2", "avx512", "avx512vnni" };
 
-	for (int l = 0; l < 3; l++)
+	for (int l = 0; l < 4; l++)
 		if (!mxe_engine_set_simd(simd[l]))
 			snprintf(simd_paths + strlen(simd_paths),
 				 sizeof(simd_paths) - strlen(simd_paths), "%s%s", l ? "/" : "",
@@ -898,6 +948,7 @@ int main(void)
 	test_exact_beyond_double(eng);
 	test_exact_mx_blocks(eng);
 	test_exact_tiled_blocks(eng);
+	test_s8_panels(eng);
 	test_fast(eng);
 	test_fast_fp8_specials(eng);
 	test_fast_int_limits(eng);

@@ -387,7 +387,7 @@ int main(void)
 	d2 = malloc(32 * 64 * 4);
 	/* every SIMD level this CPU has: the GEMV path needs AVX2 (portable: both sides
 	 * are the general path) */
-	for (const char *const *l = (const char *const[]){ "avx512", "avx2", "portable", NULL };
+	for (const char *const *l = (const char *const[]){ "avx512vnni", "avx512", "avx2", "portable", NULL };
 	     *l; l++) {
 		if (mxe_engine_set_simd(*l))
 			continue;

@@ -93,16 +93,20 @@ int main(void)
 		 * partial (120 = 7.5 x 16), a lone last panel (70, 131) */
 		{ MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, MXA_DTYPE_F32, 1, MXE_ACCUM_FAST, 100, 120, 320 },
 		{ MXA_DTYPE_E5M2, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1, MXE_ACCUM_EXACT, 40, 33, 256 },
+		/* EXACT on the float kernels and the int8 panels (VNNI), FAST on the latter */
+		{ MXA_DTYPE_MXINT8, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1, MXE_ACCUM_EXACT, 100, 120, 320 },
+		{ MXA_DTYPE_E3M2, MXA_DTYPE_E2M3, MXA_DTYPE_F32, 1, MXE_ACCUM_EXACT, 157, 70, 608 },
+		{ MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1, MXE_ACCUM_FAST, 97, 131, 512 },
 		{ MXA_DTYPE_F16, MXA_DTYPE_F16, MXA_DTYPE_F16, 0, MXE_ACCUM_EXACT, 30, 20, 96 },
 		{ MXA_DTYPE_F64, MXA_DTYPE_F64, MXA_DTYPE_F64, 0, MXE_ACCUM_EXACT, 20, 20, 64 },
 	};
-	static const char *const simd[3] = { "portable", "avx2", "avx512" };
+	static const char *const simd[4] = { "portable", "avx2", "avx512", "avx512vnni" };
 	struct mxe_engine *engs[3];
 	unsigned nt[3] = { 1, 2, 4 };
 	char paths[64] = "";
 
 	ksft_print_header();
-	for (int l = 0; l < 3; l++)
+	for (int l = 0; l < 4; l++)
 		if (!mxe_engine_set_simd(simd[l]))
 			snprintf(paths + strlen(paths), sizeof(paths) - strlen(paths), "%s%s",
 				 l ? "/" : "", simd[l]);
@@ -126,7 +130,7 @@ int main(void)
 		for (int e = 0; e < 3; e++) {
 			for (unsigned t = 0; t <= nt[e]; t++) {
 				for (int sched = 0; sched < 2; sched++) {
-					for (int l = 0; l < 3; l++) {
+					for (int l = 0; l < 4; l++) {
 						if (mxe_engine_set_simd(simd[l]))
 							continue;	/* not on this CPU */
 						j.d.nthreads = t;
