@@ -10,6 +10,8 @@
  * exactly the portable kernel's operations, in the same order: per MX
  * sub-block of 32 k a chain q = fma(a_ik, b_jk, q) from +0, then p = q (the
  * first sub-block) or p = p + q. So the bits are the portable kernel's.
+ * With AVX512-VNNI, the int8 kernels form the same q for small-integer MX
+ * types as exact integer dot products (struct mxe_ks8).
  */
 #include <string.h>
 
@@ -271,10 +273,11 @@ VNNI void mxe_kern_s8x2_vnni(const struct mxe_ks8 *in, size_t k, const struct mx
 	float p[2 * MXE_MR * MXE_NR] __attribute__((aligned(64)));
 	__m512 pv[12], q[12];
 
-	for (size_t blk = 0; blk < k / MXE_FAST_KSUB; blk++) {
+	s8_block(in, 0, pv);	/* p = q, then p = p + q */
+	for (size_t blk = 1; blk < k / MXE_FAST_KSUB; blk++) {
 		s8_block(in, blk, q);
-		for (int x = 0; x < 12; x++)	/* p = q, then p = p + q */
-			pv[x] = blk ? _mm512_add_ps(pv[x], q[x]) : q[x];
+		for (int x = 0; x < 12; x++)
+			pv[x] = _mm512_add_ps(pv[x], q[x]);
 	}
 	for (unsigned i = 0; i < MXE_MR; i++) {	/* panel 0's rows, then panel 1's */
 		_mm512_store_ps(p + i * MXE_NR, pv[2 * i]);

@@ -14,6 +14,10 @@
  * accumulator, which starts as C (or as the first block sum). NaN results
  * are written as 0x7FFFFFFF. None of this depends on tiling or threads.
  *
+ * On AVX512-VNNI CPUs, MX E2M1/E2M3/MXINT8 operations are packed as int8
+ * panels instead and each 32-k block summed as an integer dot product, which
+ * is that block's f32 chain exactly (s8_applies()); the rest is the same.
+ *
  * Integers (s8, s4) are multiplied as int16 pairs and summed exactly in
  * int32 (|sum| < 2^31 for up to 131072 products) and once in int64 with C,
  * then wrapped or clamped to int32; b1 uses popcount on 64-bit words.
@@ -512,6 +516,7 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 
 	for (size_t c = 0; c < len; c += MXE_MX_BLOCK) {
 		size_t blk = c / MXE_MX_BLOCK, at = (blk * npanels + pidx) * rows;
+		uint8_t *dst = s8_panel(pack, npanels, rows, pidx, c);	/* 32 k: one run */
 
 		for (unsigned r = 0; r < rows; r++) {
 			int32_t sum = 0;
@@ -534,7 +539,7 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 			if (side)
 				tl->scb[at + r] = 128 * sum;
 			for (unsigned i = 0; i < MXE_MX_BLOCK; i++)
-				s8_panel(pack, npanels, rows, pidx, c + i / 4 * 4)[r * 4 + i % 4] =
+				dst[i / 4 * rows * 4 + r * 4 + i % 4] =
 					side ? (uint8_t)v[i] : (uint8_t)(v[i] + 128);
 		}
 	}
