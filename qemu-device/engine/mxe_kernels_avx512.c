@@ -229,7 +229,7 @@ AVX512 void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k,
  * the bias, converted and scaled into @q (exact: the integers fit 24 bits and the
  * factors are powers of two). Row i, panel h is q[2 i + h].
  */
-VNNI static inline void s8_block(const struct mxe_ks8 *in, size_t blk, __m512 q[12])
+VNNI static inline __attribute__((always_inline)) void s8_block(const struct mxe_ks8 *in, size_t blk, __m512 q[12])
 {
 	const uint8_t *a = in->a + blk * 8 * MXE_MR * 4;
 	const int8_t *b0 = in->b0 + blk * 8 * MXE_NR * 4, *b1 = in->b1 + blk * 8 * MXE_NR * 4;
@@ -237,6 +237,8 @@ VNNI static inline void s8_block(const struct mxe_ks8 *in, size_t blk, __m512 q[
 
 	for (int x = 0; x < 12; x++)
 		acc[x] = _mm512_setzero_si512();
+	/* unrolled: a loop made GCC copy the twelve sums between registers every step */
+#pragma GCC unroll 8
 	for (unsigned kg = 0; kg < 8; kg++) {
 		__m512i x0 = _mm512_load_si512(b0 + kg * 64), x1 = _mm512_load_si512(b1 + kg * 64);
 
