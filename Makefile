@@ -156,7 +156,7 @@ $(BUILD)/initramfs.cpio.gz: $(BUILD)/driver/mxa.ko $(GUEST_TESTS) $(GUEST_PROGS)
 
 # ---- tests ----
 check: $(GUEST_READY) $(DEBUG_INITRD) qemu-fuzz $(FUZZ_DEVICE_SEEDS)/.seeded \
-	$(ENGINE_GOLDEN_RUNNER) $(FUZZ_ASM) $(FUZZ_TMAP) \
+	$(ENGINE_GOLDEN_RUNNER) $(FUZZ_ASM) $(FUZZ_TMAP) $(FUZZ_ARGS) \
 	$(FUZZ_ASM_CORPUS)/.seeded san-host-tests
 	@tests/run-check.sh $(BUILD) "$(filter-out $(KSFT_HOST_TESTS),$(HOST_TESTS)) \
 		$(SAN_HOST_TESTS) $(HOST_SCRIPT_TESTS)" "$(notdir $(GUEST_TESTS))"

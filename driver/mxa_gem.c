@@ -180,10 +180,9 @@ int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *fil
 	u32 handle;
 	int ret;
 
-	if (args->flags)
-		return -EINVAL;
-	if (!args->size || args->size > MXA_BO_MAX_SIZE)
-		return -EINVAL;
+	ret = mxa_args_bo_create(args);
+	if (ret)
+		return ret;
 
 	shmem = drm_gem_shmem_create(dev, args->size);
 	if (IS_ERR(shmem))

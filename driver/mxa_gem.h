@@ -10,12 +10,13 @@
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_mm.h>
 
+#include "mxa_args.h"
+
 struct drm_device;
 struct drm_file;
 struct mxa_vm;
 
-/* Largest BO DRM_IOCTL_MXA_BO_CREATE accepts. */
-#define MXA_BO_MAX_SIZE		BIT_ULL(30)
+/* MXA_BO_MAX_SIZE, the largest BO DRM_IOCTL_MXA_BO_CREATE accepts: mxa_args.h */
 
 /**
  * struct mxa_bo - a buffer object.

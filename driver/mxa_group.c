@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 
 #include "drm/mxa_accel.h"
+#include "mxa_args.h"
 #include "mxa_drv.h"
 #include "mxa_group.h"
 #include "mxa_job.h"
@@ -188,8 +189,9 @@ int mxa_ioctl_commit_group(struct drm_device *dev, void *data, struct drm_file *
 	struct mxa_uqueue *uq;
 	int ret;
 
-	if (args->flags)
-		return -EINVAL;
+	ret = mxa_args_commit_group(args);
+	if (ret)
+		return ret;
 	uq = mxa_uqueue_get(to_mxa_file(file), args->queue);
 	if (IS_ERR(uq))
 		return PTR_ERR(uq);
@@ -205,8 +207,9 @@ int mxa_ioctl_wait_group(struct drm_device *dev, void *data, struct drm_file *fi
 	struct mxa_uqueue *uq;
 	int ret;
 
-	if (args->flags || args->pad || args->timeout_ns < 0)
-		return -EINVAL;
+	ret = mxa_args_wait_group(args);
+	if (ret)
+		return ret;
 	uq = mxa_uqueue_get(to_mxa_file(file), args->queue);
 	if (IS_ERR(uq))
 		return PTR_ERR(uq);

@@ -37,6 +37,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_syncobj.h>
 
+#include "mxa_args.h"
 #include "mxa_isa.h"
 #include "mxa_drv.h"
 #include "mxa_gem.h"
@@ -175,8 +176,6 @@ static int mxa_job_parse_syncs(struct mxa_job *job, struct drm_file *file,
 	u32 i;
 	int ret;
 
-	if (syncs->count > DRM_MXA_MAX_SYNCS || syncs->stride < sizeof(op))
-		return -EINVAL;
 	job->signals = kcalloc(syncs->count, sizeof(*job->signals), GFP_KERNEL);
 	if (!job->signals)
 		return -ENOMEM;
@@ -187,11 +186,10 @@ static int mxa_job_parse_syncs(struct mxa_job *job, struct drm_file *file,
 		ret = copy_struct_from_user(&op, sizeof(op), ptr, syncs->stride);
 		if (ret)
 			return ret;
-		if (op.flags & ~(DRM_MXA_SYNC_OP_SIGNAL | DRM_MXA_SYNC_OP_TIMELINE))
-			return -EINVAL;
+		ret = mxa_args_sync_op(&op);
+		if (ret)
+			return ret;
 		timeline = op.flags & DRM_MXA_SYNC_OP_TIMELINE;
-		if (timeline != !!op.timeline_value)
-			return -EINVAL;
 
 		if (!(op.flags & DRM_MXA_SYNC_OP_SIGNAL)) {
 			struct dma_fence *fence;
@@ -242,42 +240,22 @@ static void mxa_job_attach_signals(struct mxa_job *job)
 	mxa_job_free_signals(job);
 }
 
-/*
- * The grid and cluster shape (0 means 1): what the device runs (uapi/mxa_regs.h,
- * struct mxa_job_desc); the device checks them again.
- */
-static int mxa_job_check_grid(struct mxa_device *mdev, const struct drm_mxa_submit *args)
-{
-	u32 gx = max_t(u32, args->grid_x, 1), gy = max_t(u32, args->grid_y, 1);
-	u32 cx = max_t(u32, args->cluster_x, 1), cy = max_t(u32, args->cluster_y, 1);
-
-	if (args->pad)
-		return -EINVAL;
-	if (gx * gy == 1 && cx * cy == 1)
-		return 0;
-	if (!(mdev->caps & MXA_CAP_GRID))
-		return -EOPNOTSUPP;
-	if (gx * gy > MXA_GRID_MAX_INSTANCES || cx * cy > MXA_CLUSTER_MAX ||
-	    cx * cy > mdev->num_cores || gx % cx || gy % cy)
-		return -EINVAL;
-	return 0;
-}
-
 /**
  * mxa_job_create() - validate a submission and build its job.
  * @file: the submitting file.
  * @args: the submission (already copied from userspace).
+ * @ioctl: DRM_IOCTL_MXA_SUBMIT's (no result pointer), not MXA_URING_CMD_SUBMIT's.
  * @jobp: out: the job, not yet queued.
  *
  * May sleep (allocations, syncobj lookups, user copies of the sync array).
  *
  * Return: 0; -EINVAL for non-zero flags or padding, an unknown queue, a program
  * that is empty, misaligned, too large or outside its BO, bad sync operations, or a
- * grid the device cannot run (mxa_job_check_grid());
+ * grid the device cannot run (mxa_args_submit(), mxa_args_sync_op());
  * -EOPNOTSUPP for a grid on a device without MXA_CAP_GRID; -ENOENT for an unknown
  * handle or syncobj; -ECANCELED for a banned context; -EFAULT; -E2BIG; -ENOMEM.
  */
-int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
+int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, bool ioctl,
 		   struct mxa_job **jobp)
 {
 	struct mxa_file *mf = to_mxa_file(file);
@@ -292,15 +270,7 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
 	/* dma_fence_free() frees the fence's address: the fence must start the struct. */
 	BUILD_BUG_ON(offsetof(struct mxa_hw_fence, base) != 0);
 
-	if (args->flags)
-		return -EINVAL;
-	if (args->result_size && (args->result_size < DRM_MXA_JOB_RESULT_SIZE_V1 ||
-				  !args->result_ptr))
-		return -EINVAL;
-	if (!args->prog_size || args->prog_size > MXA_PROG_MAX_SIZE ||
-	    !IS_ALIGNED(args->prog_size, 4) || !IS_ALIGNED(args->prog_offset, 4))
-		return -EINVAL;
-	ret = mxa_job_check_grid(mdev, args);
+	ret = mxa_args_submit(args, ioctl, mdev->caps & MXA_CAP_GRID, mdev->num_cores);
 	if (ret)
 		return ret;
 
@@ -587,10 +557,7 @@ int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file)
 	struct mxa_job *job;
 	int ret;
 
-	/* The result of an ioctl job comes from DRM_IOCTL_MXA_WAIT. */
-	if (args->result_ptr || args->result_size)
-		return -EINVAL;
-	ret = mxa_job_create(file, args, &job);
+	ret = mxa_job_create(file, args, true, &job);
 	if (ret)
 		return ret;
 
@@ -657,8 +624,9 @@ int mxa_ioctl_wait(struct drm_device *dev, void *data, struct drm_file *file)
 	struct mxa_job *job;
 	int ret;
 
-	if (args->flags || args->pad || args->timeout_ns < 0)
-		return -EINVAL;
+	ret = mxa_args_wait(args);
+	if (ret)
+		return ret;
 
 	xa_lock(&mf->jobs);
 	job = xa_load(&mf->jobs, args->job_id);

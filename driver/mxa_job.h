@@ -103,7 +103,7 @@ struct mxa_job {
 	struct llist_node free_node;
 };
 
-int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args,
+int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, bool ioctl,
 		   struct mxa_job **jobp);
 int mxa_job_queue(struct mxa_job *job, bool may_wait);
 void mxa_job_destroy(struct mxa_job *job);

@@ -27,6 +27,7 @@
 #include <linux/xarray.h>
 
 #include "drm/mxa_accel.h"
+#include "mxa_args.h"
 #include "mxa_drv.h"
 #include "mxa_uqueue.h"
 
@@ -172,9 +173,9 @@ int mxa_ioctl_queue_create(struct drm_device *dev, void *data, struct drm_file *
 	struct mxa_uqueue *uq;
 	int ret;
 
-	if (args->flags || args->hw_queue >= mf->mdev->num_queues ||
-	    args->priority > DRM_MXA_QUEUE_PRIORITY_HIGH)
-		return -EINVAL;
+	ret = mxa_args_queue_create(args, mf->mdev->num_queues);
+	if (ret)
+		return ret;
 	if (args->priority == DRM_MXA_QUEUE_PRIORITY_HIGH && !capable(CAP_SYS_NICE))
 		return -EACCES;
 
@@ -209,7 +210,7 @@ int mxa_ioctl_queue_destroy(struct drm_device *dev, void *data, struct drm_file 
 	struct drm_mxa_queue_destroy *args = data;
 	struct mxa_uqueue *uq;
 
-	if (args->flags || args->queue_id < DRM_MXA_USER_QUEUE_ID_BASE)
+	if (mxa_args_queue_destroy(args))
 		return -EINVAL;
 	mutex_lock(&mf->uq_lock);
 	uq = xa_erase(&mf->uqueues, args->queue_id);

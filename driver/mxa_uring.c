@@ -45,6 +45,7 @@
 #include <drm/drm_file.h>
 
 #include "drm/mxa_accel.h"
+#include "mxa_args.h"
 #include "mxa_drv.h"
 #include "mxa_group.h"
 #include "mxa_job.h"
@@ -248,7 +249,7 @@ static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 		     offsetof(struct io_uring_sqe, cmd));
 	memcpy(&args, io_uring_sqe_cmd(cmd->sqe), sizeof(args));
 
-	ret = mxa_job_create(file, &args, &job);
+	ret = mxa_job_create(file, &args, false, &job);
 	if (ret)
 		goto err_done;
 
@@ -300,7 +301,8 @@ static int mxa_uring_commit_group(struct io_uring_cmd *cmd, struct drm_file *fil
 	BUILD_BUG_ON(sizeof(args) > 2 * sizeof(struct io_uring_sqe) -
 		     offsetof(struct io_uring_sqe, cmd));
 	memcpy(&args, io_uring_sqe_cmd(cmd->sqe), sizeof(args));
-	uq = args.flags ? ERR_PTR(-EINVAL) : mxa_uqueue_get(to_mxa_file(file), args.queue);
+	ret = mxa_args_commit_group(&args);
+	uq = ret ? ERR_PTR(ret) : mxa_uqueue_get(to_mxa_file(file), args.queue);
 	if (IS_ERR(uq)) {
 		ret = PTR_ERR(uq);
 	} else {
@@ -325,10 +327,9 @@ static int mxa_uring_wait_group(struct io_uring_cmd *cmd, struct drm_file *file,
 	BUILD_BUG_ON(sizeof(args) > 2 * sizeof(struct io_uring_sqe) -
 		     offsetof(struct io_uring_sqe, cmd));
 	memcpy(&args, io_uring_sqe_cmd(cmd->sqe), sizeof(args));
-	if (args.flags || args.pad || args.timeout_ns < 0) {
-		ret = -EINVAL;
+	ret = mxa_args_wait_group(&args);
+	if (ret)
 		goto done;
-	}
 	uq = mxa_uqueue_get(to_mxa_file(file), args.queue);
 	if (IS_ERR(uq)) {
 		ret = PTR_ERR(uq);

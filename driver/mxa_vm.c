@@ -461,15 +461,10 @@ static int mxa_vm_bind_map(struct mxa_file *mf, struct drm_file *file,
 	struct mxa_vm *vm = mf->vm;
 	struct drm_gem_object *obj;
 	struct mxa_vm_bind *b;
-	u64 end, bo_end;
+	u64 bo_end;
 	s64 mapped;
 	int ret;
 
-	if (args->flags & ~DRM_MXA_VM_BIND_READ_ONLY)
-		return -EINVAL;
-	if (check_add_overflow(args->va, args->size, &end) || args->va < MXA_VM_VA_START ||
-	    end > MXA_VM_VA_END)
-		return -EINVAL;
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
@@ -532,8 +527,6 @@ static int mxa_vm_bind_unmap(struct mxa_vm *vm, const struct drm_mxa_vm_bind *ar
 {
 	struct mxa_vm_bind *b, *found = NULL;
 
-	if (args->flags || args->handle || args->bo_offset)
-		return -EINVAL;
 	mutex_lock(&vm->lock);
 	list_for_each_entry(b, &vm->binds, link) {
 		if (b->node.start == args->va && b->node.size == args->size) {
@@ -559,17 +552,12 @@ int mxa_ioctl_vm_bind(struct drm_device *dev, void *data, struct drm_file *file)
 	struct mxa_file *mf = to_mxa_file(file);
 	struct drm_mxa_vm_bind *args = data;
 
-	if (args->pad || !args->size || !IS_ALIGNED(args->size, MXA_PAGE_SIZE) ||
-	    !IS_ALIGNED(args->va, MXA_PAGE_SIZE) || !IS_ALIGNED(args->bo_offset, MXA_PAGE_SIZE))
-		return -EINVAL;
-	switch (args->op) {
-	case DRM_MXA_VM_BIND_OP_MAP:
-		return mxa_vm_bind_map(mf, file, args);
-	case DRM_MXA_VM_BIND_OP_UNMAP:
-		return mxa_vm_bind_unmap(mf->vm, args);
-	default:
-		return -EINVAL;
-	}
+	int ret = mxa_args_vm_bind(args);
+
+	if (ret)
+		return ret;
+	return args->op == DRM_MXA_VM_BIND_OP_MAP ? mxa_vm_bind_map(mf, file, args) :
+						    mxa_vm_bind_unmap(mf->vm, args);
 }
 
 /**

@@ -14,14 +14,13 @@
 
 #include <drm/drm_mm.h>
 
+#include "mxa_args.h"
 #include "mxa_regs.h"
 
 struct mxa_device;
 struct mxa_pt;
 
-/* Device VAs handed out: the first MiB stays unmapped so that small bad addresses fault. */
-#define MXA_VM_VA_START		0x100000ull
-#define MXA_VM_VA_END		BIT_ULL(MXA_VA_BITS)
+/* MXA_VM_VA_START, MXA_VM_VA_END: mxa_args.h */
 /* An unmapped page after every BO turns a small overrun into an MMU fault. */
 #define MXA_VM_GUARD_SIZE	MXA_PAGE_SIZE
 

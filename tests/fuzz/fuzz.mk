@@ -11,6 +11,9 @@
 #                                oracle; the corpus grows in $(BUILD)/fuzz/asm-corpus
 #   make fuzz-tmap SECONDS=N     the same on the tensor-map encoder, the device's rules
 #                                (mxa_tensor_map_check()) as the oracle
+#   make fuzz-args SECONDS=N     the same on the driver's argument checks
+#                                (driver/mxa_args.h, built in userspace), the uAPI's
+#                                rules restated as the oracle
 # Short runs of all are part of make check (test-fuzz-device.sh, test-fuzz-libaccel.sh).
 
 FUZZ_DEVICE := $(BUILD)/tests/fuzz-device
@@ -41,6 +44,14 @@ $(FUZZ_TMAP): tests/fuzz/fuzz-tmap.c $(LIBACCEL_DIR)/tmap.c $(LIBACCEL_HDRS) | $
 	$(FUZZ_CC) -std=gnu11 -g -O1 $(FUZZ_SAN) -Iuapi -I$(LIBACCEL_DIR) $(DRM_CFLAGS) -o $@ \
 		tests/fuzz/fuzz-tmap.c $(LIBACCEL_DIR)/tmap.c
 
+# The driver's argument checks, in userspace (tests/fuzz/mxa_kcompat.h).
+FUZZ_ARGS := $(BUILD)/tests/fuzz-args
+$(FUZZ_ARGS): tests/fuzz/fuzz-args.c tests/fuzz/mxa_kcompat.h driver/mxa_args.h \
+		$(wildcard uapi/*.h uapi/drm/*.h) | $(SETUP_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=gnu11 -g -O1 $(FUZZ_SAN) -Idriver -Iuapi -Itests/fuzz $(DRM_CFLAGS) \
+		-o $@ tests/fuzz/fuzz-args.c
+
 # The seed corpus: libaccel's example programs (text inputs start with a 0 byte).
 FUZZ_ASM_CORPUS := $(BUILD)/fuzz/asm-corpus
 $(FUZZ_ASM_CORPUS)/.seeded: $(wildcard libaccel/examples/*.s)
@@ -48,7 +59,7 @@ $(FUZZ_ASM_CORPUS)/.seeded: $(wildcard libaccel/examples/*.s)
 	@for s in $^; do { printf '\000'; cat "$$s"; } >$(dir $@)/seed-$$(basename $$s); done
 	@touch $@
 
-.PHONY: fuzz-device fuzz-device-qtest qemu-asan qemu-fuzz fuzz-asm fuzz-tmap
+.PHONY: fuzz-device fuzz-device-qtest qemu-asan qemu-fuzz fuzz-asm fuzz-tmap fuzz-args
 fuzz-asm: $(FUZZ_ASM) $(FUZZ_ASM_CORPUS)/.seeded
 	$(FUZZ_ASM) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
 		-artifact_prefix=$(BUILD)/fuzz/ \
@@ -82,3 +93,8 @@ fuzz-tmap: $(FUZZ_TMAP)
 	@mkdir -p $(BUILD)/fuzz/tmap-corpus
 	$(FUZZ_TMAP) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 		-artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/tmap-corpus
+
+fuzz-args: $(FUZZ_ARGS)
+	@mkdir -p $(BUILD)/fuzz/args-corpus
+	$(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		-artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/args-corpus

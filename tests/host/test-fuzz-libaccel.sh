@@ -2,10 +2,12 @@
 # Short coverage-guided fuzzing runs of libaccel's parsers for make check (TAP): libFuzzer
 # with ASan and UBSan. fuzz-asm: the assembler and disassembler, seeded with the example
 # programs, round trips as the oracle; fuzz-tmap: the tensor-map encoder against the
-# device's rules (tests/fuzz/). The long runs: make fuzz-asm / fuzz-tmap SECONDS=N.
+# device's rules; fuzz-args: the driver's argument checks (driver/mxa_args.h, built in
+# userspace) against the uAPI's rules (tests/fuzz/). The long runs: make fuzz-asm /
+# fuzz-tmap / fuzz-args SECONDS=N.
 . "$(dirname "$0")/../../scripts/mxa-env.sh"
 echo "TAP version 13"
-echo "1..2"
+echo "1..3"
 secs=${MXA_FUZZ_LIBACCEL_SECONDS:-10}
 fail=0
 # run N NAME WHAT SEEDS...: one libFuzzer run of NAME in a fresh corpus holding SEEDS
@@ -28,4 +30,5 @@ run() {
 }
 run 1 fuzz-asm "every round trip exact" "$MXA_BUILD"/fuzz/asm-corpus/seed-*
 run 2 fuzz-tmap "every accepted map passes the device's rules"
+run 3 fuzz-args "every verdict the uAPI's"
 exit $fail
