@@ -7,7 +7,8 @@
 set -euo pipefail
 dir=$1
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
-if grep -qw avx512bw /proc/cpuinfo; then simd=AVX-512
+if grep -qw avx512_vnni /proc/cpuinfo; then simd="AVX-512 + VNNI"
+elif grep -qw avx512bw /proc/cpuinfo; then simd=AVX-512
 elif grep -qw avx2 /proc/cpuinfo; then simd=AVX2
 else simd="no AVX2"; fi
 
