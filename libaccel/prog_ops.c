@@ -309,8 +309,7 @@ int accel_prog_fence(struct accel_prog *prog)
 
 static int accel_bad_tile(uint32_t t)
 {
-	return MXA_TILE_CLASS(t) == 0 || MXA_TILE_CLASS(t) >= MXA_TILE_CLASSES ||
-	       MXA_TILE_INDEX(t) >= MXA_TILES_PER_CLASS;
+	return !mxa_tile_valid(t & ~MXA_TILE_REUSE);
 }
 
 static int accel_prog_tile(struct accel_prog *prog, uint32_t op, uint16_t tile, int global,

@@ -64,12 +64,16 @@ static int mxa_tile_fail(MxaJob *job, uint32_t t, uint32_t why)
     return mxa_job_fail(job, MXA_ERR_TILE, 0, (t & 0x7fff) | why << 16);
 }
 
-/* The tile register named by operand @t, which must be of class @cls. */
+/*
+ * The tile register named by operand @t, which must be of class @cls. TILE_LOAD and
+ * TILE_STORE take the class from the operand itself: a class beyond the register file
+ * (or 0) must fail here, or it would index past core->tiles.
+ */
 static MxaTile *mxa_tile_get(MxaJob *job, uint32_t t, unsigned cls)
 {
     unsigned c = MXA_TILE_CLASS(t), i = MXA_TILE_INDEX(t);
 
-    if (t > 0xffff || c != cls || i >= MXA_TILES_PER_CLASS) {
+    if (!mxa_tile_valid(t & ~MXA_TILE_REUSE) || c != cls) {
         mxa_tile_fail(job, t, MXA_TILE_ERR_NUMBER);
         return NULL;
     }

@@ -283,6 +283,13 @@ enum mxa_opcode {
 #define MXA_TILE_CLASS(t)	(((t) >> 8) & 0x7fu)
 #define MXA_TILE_INDEX(t)	((t) & 0xffu)
 #define MXA_TILE_NONE		0
+/* Whether operand @t (.reuse aside) names a register: class 1 .. MXA_TILE_CLASSES - 1,
+ * index below MXA_TILES_PER_CLASS. */
+static inline int mxa_tile_valid(__u32 t)
+{
+	return t <= 0xffff && MXA_TILE_CLASS(t) != 0 && MXA_TILE_CLASS(t) < MXA_TILE_CLASSES &&
+	       MXA_TILE_INDEX(t) < MXA_TILES_PER_CLASS;
+}
 #define MXA_TILE_F_GLOBAL	(1u << 0)	/* TILE_LOAD/STORE address is a device VA */
 #define MXA_TILE_DWORDS		8
 

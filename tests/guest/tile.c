@@ -556,4 +556,38 @@ TEST_F(tile, shape_size_and_empty_errors)
 	EXPECT_EQ(MXA_ERR_SRAM_RANGE, self->r.error);
 }
 
+/*
+ * TILE_LOAD / TILE_STORE name the tile's class in the operand itself: a class past the
+ * register file (6, 0x7f) or class 0 is MXA_ERR_TILE (MXA_TILE_ERR_NUMBER) at that
+ * command. Until 2026-12-02 the device indexed its tile array with it and overwrote the
+ * next core's state (a guest fuzz run crashed QEMU); libaccel refuses these operands,
+ * so the commands go in raw. The device then still runs a valid tile job.
+ */
+TEST_F(tile, tile_class_outside_the_register_file)
+{
+	static const uint32_t bad[] = { MXA_TILE(6, 0), MXA_TILE(6, 3), MXA_TILE(0x7f, 7),
+					MXA_TILE(0, 1), MXA_TILE(MXA_TILE_T, 8) };
+
+	for (unsigned int i = 0; i < 2 * sizeof(bad) / sizeof(bad[0]); i++) {
+		uint32_t t = bad[i / 2], op = i % 2 ? MXA_OP_TILE_STORE : MXA_OP_TILE_LOAD;
+		const uint32_t dw[MXA_TILE_DWORDS] = {
+			MXA_CMD_HEADER(op, MXA_TILE_DWORDS, 0), t, 4, 64, 0, 0, 0, MXA_REGS3(0, 0, 0),
+		};
+
+		EXPECT_EQ(-EINVAL, accel_prog_tile_load(self->prog, t, 0, 0, 0, 4, 64, 0));
+		accel_prog_reset(self->prog);
+		ASSERT_EQ(0, accel_prog_raw(self->prog, dw, MXA_TILE_DWORDS));
+		ASSERT_EQ(0, run(self));
+		EXPECT_EQ(MXA_ERR_TILE, self->r.error);
+		EXPECT_EQ(0u, self->r.err_offset);
+		EXPECT_EQ(t | MXA_TILE_ERR_NUMBER << 16, self->r.err_info);
+	}
+	/* and the device goes on: a load and a store of a real tile */
+	accel_prog_reset(self->prog);
+	ASSERT_EQ(0, accel_prog_tile_load(self->prog, T_A, 0, 0, 0, 4, 64, 0));
+	ASSERT_EQ(0, accel_prog_tile_store(self->prog, T_A, 0, 1024, 0, 4, 64, 0));
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(0u, self->r.error);
+}
+
 TEST_HARNESS_MAIN
