@@ -115,6 +115,12 @@ static uint64_t interesting_va(void)
 	}
 }
 
+/* A tile operand: any of the 7-bit classes (the register file has 6) and indexes past 8. */
+static uint32_t tile_operand(void)
+{
+	return MXA_TILE(rnd_below(128), rnd_below(12)) | (rnd_below(4) ? 0 : MXA_TILE_REUSE);
+}
+
 /* A random program: mostly well-formed commands with random operands. */
 static size_t random_program(uint32_t *dw, size_t max)
 {
@@ -157,8 +163,8 @@ static size_t random_program(uint32_t *dw, size_t max)
 		if (flags == ~0u)
 			flags = rnd_below(8) ? 0 : rnd() & 0xffff;
 		dw[n] = MXA_CMD_HEADER(op, len, flags);
-		for (uint32_t i = 1; i < len; i++)
-			dw[n + i] = interesting32();
+		for (uint32_t i = 1; i < len; i++)	/* tile-shaped now and then (tile.c) */
+			dw[n + i] = rnd_below(8) ? interesting32() : tile_operand();
 		if (op == MXA_OP_FENCE_WRITE && len == MXA_FENCE_WRITE_DWORDS) {
 			uint64_t va = interesting_va();
 
