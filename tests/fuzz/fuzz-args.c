@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_edge.h"
 #include "mxa_args.h"
 
 typedef unsigned __int128 u128;
@@ -38,20 +39,11 @@ static uint64_t field(struct input *in, unsigned int bits)
 		4096, 4097, 8192, 65535, 65536, 65537, 0x100000, 0xff000, 1u << 24, (1u << 24) + 4,
 		1u << 30, (1u << 30) + 1, 1ull << 39, (1ull << 39) - 4096, (1ull << 39) + 4096,
 	};
-	uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
 	uint8_t sel = (uint8_t)take(in, 1);
 	uint64_t raw = take(in, (bits + 7) / 8);
 
-	switch (sel % 4) {
-	case 0:
-		return raw & mask;
-	case 1:
-		return pick[(sel >> 2) % (sizeof(pick) / sizeof(pick[0]))] & mask;
-	case 2:
-		return (raw & 0xfff) << 12 & mask;	/* page multiples */
-	default:
-		return (mask - (sel >> 2)) & mask;	/* near the top */
-	}
+	/* page multiples for the aligned choice */
+	return fuzz_edge(sel, raw, bits, pick, sizeof(pick) / sizeof(pick[0]), 12, 12);
 }
 
 static void check(const char *cmd, int got, int want)

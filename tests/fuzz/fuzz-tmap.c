@@ -13,24 +13,15 @@
 #include <string.h>
 
 #include "accel.h"
+#include "fuzz_edge.h"
 #include "mxa_isa.h"
 
-/* An edge value for a field of @bits bits, or the raw one, as @sel says. */
+/* An edge value for a field of @bits bits, or the raw one, as @sel says (multiples of 16). */
 static uint64_t edge(uint8_t sel, uint64_t raw, unsigned int bits)
 {
 	static const uint64_t pick[] = { 0, 1, 2, 15, 16, 17, 32, 64, 128, 255, 256, 257 };
-	uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
 
-	switch (sel % 4) {
-	case 0:
-		return raw & mask;
-	case 1:
-		return pick[(sel >> 2) % (sizeof(pick) / sizeof(pick[0]))] & mask;
-	case 2:
-		return (raw & 0xff) << 4 & mask;	/* multiples of 16 */
-	default:
-		return (mask - (sel >> 2)) & mask;	/* near the top */
-	}
+	return fuzz_edge(sel, raw, bits, pick, sizeof(pick) / sizeof(pick[0]), 8, 4);
 }
 
 static void fail(const char *what, const struct accel_tensor_map_desc *d)

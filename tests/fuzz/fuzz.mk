@@ -39,14 +39,15 @@ $(FUZZ_ASM): $(FUZZ_ASM_SRCS) $(LIBACCEL_HDRS) | $(SETUP_STAMP)
 		-Iqemu-device/engine $(DRM_CFLAGS) -o $@ $(FUZZ_ASM_SRCS) -luring -ldrm -lm
 
 FUZZ_TMAP := $(BUILD)/tests/fuzz-tmap
-$(FUZZ_TMAP): tests/fuzz/fuzz-tmap.c $(LIBACCEL_DIR)/tmap.c $(LIBACCEL_HDRS) | $(SETUP_STAMP)
+$(FUZZ_TMAP): tests/fuzz/fuzz-tmap.c tests/fuzz/fuzz_edge.h $(LIBACCEL_DIR)/tmap.c \
+		$(LIBACCEL_HDRS) | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=gnu11 -g -O1 $(FUZZ_SAN) -Iuapi -I$(LIBACCEL_DIR) $(DRM_CFLAGS) -o $@ \
 		tests/fuzz/fuzz-tmap.c $(LIBACCEL_DIR)/tmap.c
 
 # The driver's argument checks, in userspace (tests/fuzz/mxa_kcompat.h).
 FUZZ_ARGS := $(BUILD)/tests/fuzz-args
-$(FUZZ_ARGS): tests/fuzz/fuzz-args.c tests/fuzz/mxa_kcompat.h driver/mxa_args.h \
+$(FUZZ_ARGS): tests/fuzz/fuzz-args.c tests/fuzz/fuzz_edge.h tests/fuzz/mxa_kcompat.h driver/mxa_args.h \
 		$(wildcard uapi/*.h uapi/drm/*.h) | $(SETUP_STAMP)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=gnu11 -g -O1 $(FUZZ_SAN) -Idriver -Iuapi -Itests/fuzz $(DRM_CFLAGS) \
