@@ -86,6 +86,9 @@ struct tiled {
 	int32_t *scb;
 	int8_t lut8[2][256];
 	int lsb8[2];
+	/* both sides' extreme scale exponents, found once (tiled_scales()) */
+	int sc_state;			/* 0: not yet, 1: found, -1: a NaN scale */
+	int sc_lo[2], sc_hi[2];
 };
 
 /* ---- exact conversion of one row segment to f32 / int16 ------------------ */
@@ -460,6 +463,16 @@ static void pack_b_panel(struct tiled *tl, size_t q, size_t k0, size_t len)
 
 static int scale_range(const struct mxe_op *op, int side, int *lo, int *hi);
 
+/* Both sides' scale ranges (scale_range()), scanned once per operation: EXACT's
+ * certificate and the int8 panels' check both need them. 0: a NaN scale. */
+static int tiled_scales(struct tiled *tl)
+{
+	if (!tl->sc_state)
+		tl->sc_state = scale_range(tl->op, 0, &tl->sc_lo[0], &tl->sc_hi[0]) &&
+			       scale_range(tl->op, 1, &tl->sc_lo[1], &tl->sc_hi[1]) ? 1 : -1;
+	return tl->sc_state > 0;
+}
+
 static uint64_t s8_ops;	/* operations run on the int8 panels (tests) */
 
 /* ---- int8 panels (TK_S8) ----------------------------------------------------- */
@@ -572,7 +585,7 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 static int s8_applies(struct tiled *tl)
 {
 	const struct mxe_op *op = tl->op;
-	int la, ta, lb, tb, loa, hia, lob, hib;
+	int la, ta, lb, tb;
 	unsigned t[2] = { op->d.type_a, op->d.type_b };
 
 	if (tl->simd < MXE_SIMD_AVX512VNNI || (op->d.flags & MXA_GEMM_F_B_KN) ||
@@ -586,10 +599,11 @@ static int s8_applies(struct tiled *tl)
 			return 0;
 	mx_exp_range(t[0], &la, &ta);
 	mx_exp_range(t[1], &lb, &tb);
-	if (!scale_range(op, 0, &loa, &hia) || !scale_range(op, 1, &lob, &hib))
+	if (!tiled_scales(tl))
 		return 0;
 	/* |block sum| < 32 * 128 * 128 = 2^19 units of the two lowest bits */
-	return la + lb + loa + lob >= -149 && la + lb + hia + hib + 19 <= 127;
+	return la + lb + tl->sc_lo[0] + tl->sc_lo[1] >= -149 &&
+	       la + lb + tl->sc_hi[0] + tl->sc_hi[1] + 19 <= 127;
 }
 
 /* ---- phases ----------------------------------------------------------------- */
@@ -998,8 +1012,9 @@ static int exact_blocks_certified(struct tiled *tl)
 
 	if (!exact_block_type(op->d.type_a, &la, &ta) || !exact_block_type(op->d.type_b, &lb, &tb) ||
 	    (ta + tb + 2 + 5) - (la + lb) > 24 ||
-	    !scale_range(op, 0, &loa, &hia) || !scale_range(op, 1, &lob, &hib))
+	    !tiled_scales(tl))
 		return 0;
+	loa = tl->sc_lo[0], hia = tl->sc_hi[0], lob = tl->sc_lo[1], hib = tl->sc_hi[1];
 	g = la + lb + loa + lob;
 	top = ta + 1 + hia + tb + 1 + hib;	/* |product| < 2^top */
 	if (g < -149 || ta + 1 + hia > 127 || tb + 1 + hib > 127 || top + 5 > 127)
