@@ -209,9 +209,11 @@ int mxa_ioctl_queue_destroy(struct drm_device *dev, void *data, struct drm_file 
 	struct mxa_file *mf = to_mxa_file(file);
 	struct drm_mxa_queue_destroy *args = data;
 	struct mxa_uqueue *uq;
+	int ret;
 
-	if (mxa_args_queue_destroy(args))
-		return -EINVAL;
+	ret = mxa_args_queue_destroy(args);
+	if (ret)
+		return ret;
 	mutex_lock(&mf->uq_lock);
 	uq = xa_erase(&mf->uqueues, args->queue_id);
 	if (uq)
