@@ -523,6 +523,22 @@ int accel_mx_quantize(const float *src, size_t n, enum mxa_isa_dtype elem,
 /** accel_mx_dequantize() - the values of MX blocks as floats (a NaN scale gives NaN). */
 int accel_mx_dequantize(const uint8_t *scales, const void *elems, size_t n,
 			enum mxa_isa_dtype elem, float *dst);
+/**
+ * accel_nvfp4_quantize() - quantise @n floats into NVFP4 blocks of 16 elements with the
+ * tensor's @amax (its largest finite |x|, accel_nvfp4_amax(); the same for every part
+ * of one tensor): ceil(n/16) UE4M3 @scales, the packed E2M1 @elems (two per byte) and
+ * *@tensor_scale (may be NULL), the FP32 factor that multiplies them back: pass it as
+ * struct accel_gemm_desc's scale_a or scale_b. NVIDIA's two-level recipe, each step an
+ * f32 operation (Documentation/numerics.rst "NVFP4"); the device's code.
+ * Return: 0, or -EINVAL (a NULL array, @amax negative, infinite or NaN).
+ */
+int accel_nvfp4_quantize(const float *src, size_t n, float amax, uint8_t *scales,
+			 void *elems, float *tensor_scale);
+/** accel_nvfp4_dequantize() - element x block scale x @tensor_scale (a NaN scale: NaN). */
+int accel_nvfp4_dequantize(const uint8_t *scales, const void *elems, size_t n,
+			   float tensor_scale, float *dst);
+/** accel_nvfp4_amax() - the largest finite |x| of @n floats (0 when there is none). */
+float accel_nvfp4_amax(const float *src, size_t n);
 /** accel_dtype_row_bytes() - bytes of @n packed elements of @type (0 if unknown). */
 size_t accel_dtype_row_bytes(enum mxa_isa_dtype type, size_t n);
 /** accel_dtype_name() - "e4m3", "bf16", ... */
@@ -540,11 +556,12 @@ double accel_load_elem(enum mxa_isa_dtype type, const void *row, size_t i);
  *	element type (mixed), with D F32 (or F16); F64 x F64 -> F64; S8/S4 -> S32.
  * @flags: ACCEL_GEMM_*.
  * @scale_block: 0, or 32 for MX types (one E8M0 scale per 32 elements along K;
- *	FP8 MX needs K % 64 == 0).
+ *	FP8 MX needs K % 64 == 0), or 16 for NVFP4 x NVFP4 (one UE4M3 scale per 16):
+ *	mxa_dtype_scale_block().
  * @a, @b, @c, @d, @scale_a, @scale_b: device VAs (accel_bo_va() + offset). A is M x K
  *	(K x M with MXA_GEMM_F_A_KM, whole-byte types: the device transposes it first),
- *	B is N x K (K x N with MXA_GEMM_F_B_KN), C and D are M x N, scales M x K/32 and
- *	N x K/32 bytes. Row-major; sub-byte types packed along the row.
+ *	B is N x K (K x N with MXA_GEMM_F_B_KN), C and D are M x N, scales M x K/block and
+ *	N x K/block bytes (rounded up). Row-major; sub-byte types packed along the row.
  * @lda, @ldb, @ldc, @ldd, @ld_scale_a, @ld_scale_b: bytes between rows; 0 = dense.
  * @accum: 0 = exact sums rounded once (default), 1 = fast FP32 chains in K blocks.
  * @sched: 0 = intrawave, 1 = interwave (same bits, different speed).
@@ -609,14 +626,16 @@ enum accel_gemm_sched {
  * scales 1, everything else automatic).
  * @m, @n, @k: any sizes >= 1.
  * @type_a, @type_b, @type_c, @type_d: enum mxa_isa_dtype, as struct accel_gemm (FP8, MX
- *	FP8/FP6/FP4/INT8, F16, BF16, TF32, F32, F64, S8, S4).
+ *	FP8/FP6/FP4/INT8, NVFP4, F16, BF16, TF32, F32, F64, S8, S4).
  * @trans_a: ACCEL_OP_N: A stored M x K; ACCEL_OP_T: K x M (whole-byte types, through the
  *	GEMM command, which transposes A first; FP6/FP4/S4: -EOPNOTSUPP). @trans_b: ACCEL_OP_N: B stored K x N; ACCEL_OP_T: N x K (the layout of
  *	struct accel_gemm and of the pipeline).
  * @a, @b, @c, @d: device VAs; @lda ... @ldd bytes between stored rows, 0 = dense.
- * @mx_scale_a, @mx_scale_b: VAs of E8M0 block scales (one per 32 K elements, M x K/32
- *	and N x K/32) for MX element types, else 0; @ld_mx_scale_a/b bytes per row (0 dense).
- * @scale_a, @scale_b: per-tensor scales (FP8 dequantisation factors).
+ * @mx_scale_a, @mx_scale_b: VAs of the block scales of MX element types (E8M0, one per
+ *	32 K elements, M x K/32 and N x K/32) and of NVFP4 (UE4M3, one per 16, M x K/16
+ *	and N x K/16), else 0; @ld_mx_scale_a/b bytes per row (0 dense).
+ * @scale_a, @scale_b: per-tensor scales (FP8 dequantisation factors; NVFP4's FP32
+ *	tensor scales, as accel_nvfp4_quantize() gives them).
  * @alpha, @beta: as BLAS. beta = 0 never reads C.
  * @numerics: enum accel_gemm_numerics. @algo: enum accel_gemm_algo.
  * @sched: enum accel_gemm_sched. @stages: pipeline stages (0 auto, 1 = serial).

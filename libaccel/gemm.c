@@ -28,7 +28,8 @@ int accel_prog_gemm(struct accel_prog *prog, const struct accel_gemm *g)
 	if (!g || g->m == 0 || g->n == 0 || g->k == 0 || g->type_a >= MXA_DTYPE_COUNT ||
 	    g->type_b >= MXA_DTYPE_COUNT || g->type_c >= MXA_DTYPE_COUNT ||
 	    g->type_d >= MXA_DTYPE_COUNT || (g->flags & ~(uint32_t)MXA_GEMM_F_ALL) ||
-	    (g->scale_block != 0 && g->scale_block != 32) || g->accum > MXA_GEMM_ACCUM_FAST ||
+	    (g->scale_block != 0 && g->scale_block != MXA_MX_BLOCK &&
+	     g->scale_block != MXA_NVFP4_BLOCK) || g->accum > MXA_GEMM_ACCUM_FAST ||
 	    g->sched > MXA_GEMM_SCHED_INTERWAVE)
 		return -EINVAL;
 	isa.m = g->m;
@@ -174,17 +175,21 @@ static const char *pipeline_blocker(const struct accel_gemm_desc *d, int device_
 }
 
 /*
- * The side's block scales in an MX GEMM (either side has scales): needed for MX element
- * types, ignored for FP16/BF16, refused for the rest. Without any, FP8 is plain FP8.
+ * The side's block scales in a block-scaled GEMM (either side has scales): needed for MX
+ * element types and NVFP4, ignored for FP16/BF16, refused for the rest. Without any, FP8
+ * is plain FP8 (NVFP4 always needs them).
  */
 static const char *gemm_scales_bad(uint8_t type, uint64_t scales, int mx, int a_side)
 {
+	if (type == MXA_DTYPE_NVFP4 && !scales)
+		return a_side ? "mx_scale_a: type_a is NVFP4 and needs its UE4M3 scales" :
+				"mx_scale_b: type_b is NVFP4 and needs its UE4M3 scales";
 	if (!mx)
 		return NULL;
 	if (mxe_dtype_is_mx_elem(type) && !scales)
 		return a_side ? "mx_scale_a: type_a is an MX type and needs its E8M0 scales" :
 				"mx_scale_b: type_b is an MX type and needs its E8M0 scales";
-	if (!mxe_dtype_is_mx_elem(type) && scales && type != MXA_DTYPE_F16 &&
+	if (!mxa_dtype_scale_block(type) && scales && type != MXA_DTYPE_F16 &&
 	    type != MXA_DTYPE_BF16)
 		return a_side ? "mx_scale_a: type_a takes no block scales (0)" :
 				"mx_scale_b: type_b takes no block scales (0)";
@@ -221,6 +226,9 @@ static const char *gemm_desc_bad_field(const struct accel_gemm_desc *d)
 		return "tile_m: 0, 64 or 128";
 	if ((d->tile_n & 7) || d->tile_n > 256)
 		return "tile_n: 0 or a multiple of 8 up to 256";
+	if (mxa_dtype_nvfp4_unpaired(d->type_a, d->type_b))
+		return d->type_a == MXA_DTYPE_NVFP4 ? "type_b: NVFP4 (type_a) pairs only with NVFP4" :
+						      "type_a: NVFP4 (type_b) pairs only with NVFP4";
 	if ((why = gemm_scales_bad(d->type_a, d->mx_scale_a, mx, 1)) ||
 	    (why = gemm_scales_bad(d->type_b, d->mx_scale_b, mx, 0)))
 		return why;
@@ -391,7 +399,8 @@ static int gemm_desc_command(struct accel_prog *prog, const struct accel_gemm_de
 	if (!p->device_c)
 		g.type_c = g.type_d;
 	if (d->mx_scale_a || d->mx_scale_b)
-		g.scale_block = 32;
+		g.scale_block = mxa_dtype_scale_block(d->type_a) ? mxa_dtype_scale_block(d->type_a) :
+								   mxa_dtype_scale_block(d->type_b);
 	return accel_prog_gemm(prog, &g);
 }
 

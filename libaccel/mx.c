@@ -39,6 +39,23 @@ int accel_mx_dequantize(const uint8_t *scales, const void *elems, size_t n,
 	return accel_engine_errno(mxe_mx_dequantize(scales, elems, n, (enum mxa_isa_dtype)elem, dst));
 }
 
+int accel_nvfp4_quantize(const float *src, size_t n, float amax, uint8_t *scales,
+			 void *elems, float *tensor_scale)
+{
+	return accel_engine_errno(mxe_nvfp4_quantize(src, n, amax, scales, elems, tensor_scale));
+}
+
+int accel_nvfp4_dequantize(const uint8_t *scales, const void *elems, size_t n,
+			   float tensor_scale, float *dst)
+{
+	return accel_engine_errno(mxe_nvfp4_dequantize(scales, elems, n, tensor_scale, dst));
+}
+
+float accel_nvfp4_amax(const float *src, size_t n)
+{
+	return src ? mxe_nvfp4_amax(src, n) : 0.0f;
+}
+
 size_t accel_dtype_row_bytes(enum mxa_isa_dtype type, size_t n)
 {
 	return type < MXA_DTYPE_COUNT ? mxe_dtype_row_bytes((enum mxa_isa_dtype)type, n) : 0;

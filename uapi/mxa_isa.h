@@ -206,7 +206,8 @@ enum mxa_opcode {
 	 * M = m + R[rm], N = n + R[rn], K = k + R[rk]. src0 = A (a T tile, M x K of
 	 * type_a), src1 = its E8M0 scales (a U tile, M x K/32), src2 = B (an M tile,
 	 * given as N x K of type_b), src3 = its scales (an N tile, N x K/32), acc an ACC
-	 * tile (M x N f32) of acc_size bytes (>= M * N * 4). Synchronous.
+	 * tile (M x N f32) of acc_size bytes (>= M * N * 4). NVFP4 x NVFP4: UE4M3 scales,
+	 * M x K/16 and N x K/16 (mxa_dtype_scale_block()). Synchronous.
 	 */
 	MXA_OP_TMATMULMX = 0x42,
 	/*
@@ -644,21 +645,46 @@ enum mxa_isa_dtype {
 	MXA_DTYPE_E2M3 = 13,	/* MX FP6 */
 	MXA_DTYPE_E2M1 = 14,	/* MX FP4 */
 	MXA_DTYPE_MXINT8 = 15,	/* MX INT8: two's complement int8 times 2^-6 */
+	MXA_DTYPE_NVFP4 = 16,	/* NVFP4: E2M1 codes as MXA_DTYPE_E2M1, UE4M3 block scales */
 	MXA_DTYPE_COUNT
 };
+
+/*
+ * Block scales along K (Documentation/numerics.rst "Block-scaled types"): the MX types
+ * (E4M3, E5M2, E3M2, E2M3, E2M1, MXINT8) take one E8M0 per MXA_MX_BLOCK elements, NVFP4
+ * one UE4M3 (an E4M3 whose sign bit is not read) per MXA_NVFP4_BLOCK, as Blackwell's
+ * mxf4nvf4 MMAs do; its per-tensor FP32 scale is the epilogue's (accel_gemm's alpha).
+ * NVFP4 pairs only with NVFP4.
+ */
+#define MXA_MX_BLOCK		32
+#define MXA_NVFP4_BLOCK		16
+static inline unsigned mxa_dtype_scale_block(unsigned t)
+{
+	if (t == MXA_DTYPE_NVFP4)
+		return MXA_NVFP4_BLOCK;
+	return (t >= MXA_DTYPE_E4M3 && t <= MXA_DTYPE_E5M2) ||
+	       (t >= MXA_DTYPE_E3M2 && t <= MXA_DTYPE_MXINT8) ? MXA_MX_BLOCK : 0;
+}
+/* Whether A and B of one product are NVFP4 on one side only (refused: MXA_BADOP_DTYPE). */
+static inline int mxa_dtype_nvfp4_unpaired(unsigned ta, unsigned tb)
+{
+	return (ta == MXA_DTYPE_NVFP4) != (tb == MXA_DTYPE_NVFP4);
+}
 
 /**
  * struct mxa_isa_gemm - operands of MXA_OP_GEMM (128 bytes, inline in the command).
  * @m, @n, @k: problem size (each >= 1).
  * @type_a, @type_b, @type_c, @type_d: enum mxa_isa_dtype.
  * @flags: MXA_GEMM_F_*.
- * @scale_block: 0 (no block scales) or 32 (MX: one E8M0 per 32 elements along K).
+ * @scale_block: 0 (no block scales), 32 (MX: one E8M0 per 32 elements along K) or 16
+ *     (NVFP4 on both sides: one UE4M3 per 16); mxa_dtype_scale_block().
  * @a: VA of A, M rows x K (row-major, K contiguous), or K x M with MXA_GEMM_F_A_KM
  *     (whole-byte types), @lda bytes between rows.
  * @b: VA of B given as N rows x K (i.e. B^T), or K x N with MXA_GEMM_F_B_KN.
  * @c: VA of C (M x N, type_c) when MXA_GEMM_F_ACCUMULATE; may equal @d.
  * @d: VA of D (M x N, type_d).
- * @scale_a, @scale_b: VAs of the E8M0 scales: M x K/32 and N x K/32 bytes.
+ * @scale_a, @scale_b: VAs of the block scales: M x ceil(K/block) and N x ceil(K/block)
+ *     bytes.
  * @lda, @ldb, @ldc, @ldd, @ld_scale_a, @ld_scale_b: bytes between rows, 0 = dense.
  * @accum: MXA_GEMM_ACCUM_* (numerics of the sum).
  * @sched: MXA_GEMM_SCHED_* (how engine cores share the work; same bits either way).
@@ -708,7 +734,8 @@ enum mxa_badop_reason {
 	MXA_BADOP_SHAPE = 3,	/* a dimension 0 or above the command's limit, or no
 				 * instruction shape */
 	MXA_BADOP_K_ALIGN = 4,	/* FP8 MX with K % 64 != 0 */
-	MXA_BADOP_SCALE = 5,	/* scales missing or unexpected, block != 32, K % 32 */
+	MXA_BADOP_SCALE = 5,	/* scales missing or unexpected, a block that is not
+				 * the types' (mxa_dtype_scale_block()) */
 	MXA_BADOP_LAYOUT = 6,	/* leading dimension too small, layout unsupported */
 	MXA_BADOP_OVERFLOW = 7,	/* a size computation overflows */
 	MXA_BADOP_OPTION = 9,	/* unknown accumulation, scheduling or rounding option */

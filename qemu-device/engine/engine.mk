@@ -21,6 +21,7 @@ ENGINE_SAVED_GOAL := $(.DEFAULT_GOAL)
 ENGINE_SRCS := \
 	$(ENGINE_DIR)/mxe_formats.c \
 	$(ENGINE_DIR)/mxe_mx.c \
+	$(ENGINE_DIR)/mxe_nvfp4.c \
 	$(ENGINE_DIR)/mxe_xacc.c \
 	$(ENGINE_DIR)/mxe_gemm.c \
 	$(ENGINE_DIR)/mxe_exact.c \
@@ -49,7 +50,7 @@ ENGINE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra \
 	-Wno-unused-parameter -ffp-contract=off -fno-fast-math -pthread -Iuapi
 ENGINE_LDLIBS := -lm -pthread
 
-ENGINE_TEST_NAMES := formats mx xacc gemm gemv interwave ops threads golden hopper wgmma-desc
+ENGINE_TEST_NAMES := formats mx nvfp4 xacc gemm gemv interwave ops threads golden hopper wgmma-desc
 ENGINE_HOST_TESTS := $(patsubst %,$(BUILD)/tests/host/test-engine-%,$(ENGINE_TEST_NAMES))
 HOST_TESTS += $(ENGINE_HOST_TESTS)
 # They print TAP through kselftest.h, whose headers make setup fetches (KSFT_HOST_TESTS).
@@ -83,7 +84,8 @@ $(ENGINE_LIB): $(ENGINE_OBJS)
 $(BUILD)/tests/host/test-engine-%: tests/host/test-engine-%.c tests/host/host_check.h tests/host/test-engine-util.h $(ENGINE_LIB) | $(KSFT_INC)/kselftest_harness.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -Itests/host -I$(KSFT_INC) \
-		-DMXA_GOLDEN_DIR_DEFAULT='"$(abspath tests/golden/h200)"' -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
+		-DMXA_GOLDEN_DIR_DEFAULT='"$(abspath tests/golden/h200)"' \
+		-DMXA_NVFP4_GOLDEN_DIR='"$(abspath tests/golden/nvfp4)"' -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
 
 $(ENGINE_EXPLORE): tests/host/explore-hopper-gemm.c $(ENGINE_LIB)
 	@mkdir -p $(dir $@)

@@ -157,7 +157,7 @@ double mxe_load_elem(enum mxa_isa_dtype t, const void *row, size_t i);
 /* ------------------------------------------------------------------------ */
 /* MX quantisation (mxe_mx.c)                                                */
 
-#define MXE_MX_BLOCK 32
+#define MXE_MX_BLOCK MXA_MX_BLOCK
 
 /** enum mxe_mx_scale_policy - how a block's E8M0 scale is chosen. */
 enum mxe_mx_scale_policy {
@@ -183,6 +183,25 @@ int mxe_mx_quantize(const float *src, size_t n, enum mxa_isa_dtype elem,
 /** mxe_mx_dequantize() - the value rule of MX 1.0 6.1 (NaN scale poisons). */
 int mxe_mx_dequantize(const uint8_t *scales, const void *elems, size_t n,
 		      enum mxa_isa_dtype elem, float *dst);
+
+/* ------------------------------------------------------------------------ */
+/* NVFP4 (mxe_nvfp4.c): E2M1 elements, one UE4M3 scale per MXA_NVFP4_BLOCK   */
+
+/** A UE4M3 block scale: E4M3 with the sign bit not read (0x7F, 0xFF: NaN). */
+float mxe_cvt_ue4m3_to_f32(uint8_t v);
+/** The largest finite |x| of @n values (0 when there is none): a tensor's amax. */
+float mxe_nvfp4_amax(const float *src, size_t n);
+/**
+ * mxe_nvfp4_quantize() - quantise @n f32 values into NVFP4 blocks of 16 with the
+ * tensor's @amax (>= 0, finite; the same for every part of one tensor): ceil(n/16)
+ * UE4M3 @scales, the packed E2M1 @elems (two per byte) and, when non-NULL, the
+ * per-tensor *@tensor_scale that multiplies them back. The recipe: mxe_nvfp4.c.
+ */
+int mxe_nvfp4_quantize(const float *src, size_t n, float amax, uint8_t *scales, void *elems,
+		       float *tensor_scale);
+/** mxe_nvfp4_dequantize() - element x block scale x @tensor_scale (a NaN scale: NaN). */
+int mxe_nvfp4_dequantize(const uint8_t *scales, const void *elems, size_t n,
+			 float tensor_scale, float *dst);
 
 /* ------------------------------------------------------------------------ */
 /* Matrix multiplication                                                     */
@@ -257,7 +276,8 @@ enum mxe_sched {
  * F64 x F64 -> F64; S8/S4 x S8/S4 -> S32; B1 x B1 -> S32 (AND/XOR + popc).
  * type_c must equal type_d when MXA_GEMM_F_ACCUMULATE is set. C may be D.
  * Scales (scale_block = 32) apply to MX element types and are ignored for
- * F16/BF16 operands (TMATMULMX); other types reject them.
+ * F16/BF16 operands (TMATMULMX); other types reject them. NVFP4 x NVFP4 takes
+ * scale_block = 16 and UE4M3 scales on both sides (mxe_nvfp4.c).
  */
 struct mxe_gemm_desc {
 	uint32_t m, n, k;
@@ -273,11 +293,11 @@ struct mxe_gemm_desc {
 	void *d;
 	size_t ldd;
 
-	const uint8_t *scale_a;	/* M x K/32 E8M0, or NULL */
+	const uint8_t *scale_a;	/* M x K/32 E8M0 (NVFP4: M x K/16 UE4M3), or NULL */
 	size_t ld_scale_a;	/* bytes per row (0 = K/32) */
-	const uint8_t *scale_b;	/* N x K/32 E8M0, or NULL */
+	const uint8_t *scale_b;	/* N x K/32 E8M0 (NVFP4: N x K/16 UE4M3), or NULL */
 	size_t ld_scale_b;
-	uint32_t scale_block;	/* 0 (no scales) or 32 */
+	uint32_t scale_block;	/* 0 (no scales), 32 (MX) or 16 (NVFP4) */
 	/*
 	 * Optional, for weights that are not one array (the device reads them in place,
 	 * page by page, from guest memory): row j of B (N x K) starts at b_rows[j], its
@@ -341,7 +361,8 @@ int mxe_gemv_takes(const struct mxe_gemm_desc *desc);
  * MXA_GEMM_F_ACCUMULATE TMATMULMX.ACC: ACC = (SA*A)(SB*B)^T + ACC.
  * MX element types need scales (block 32, K % 32 == 0); FP8 (E4M3/E5M2) on
  * either side needs K % 64 == 0 (MXE_ENGINE_EINVAL_K_ALIGN); FP16/BF16
- * operands ignore their scale, which may be NULL. A NaN scale makes every
+ * operands ignore their scale, which may be NULL. NVFP4 x NVFP4 takes UE4M3
+ * scales per 16 (scale_block is set for it). A NaN scale makes every
  * output that uses its block NaN. D must be F32. Numerics as desc->accum;
  * by default the whole K is summed exactly with ACC and rounded once.
  */

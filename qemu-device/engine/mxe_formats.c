@@ -63,6 +63,7 @@ static const struct fmt *fmt_of(enum mxa_isa_dtype t)
 	case MXA_DTYPE_E2M3:
 		return &fmt_e2m3;
 	case MXA_DTYPE_E2M1:
+	case MXA_DTYPE_NVFP4:	/* its elements; the block scales are the caller's */
 		return &fmt_e2m1;
 	default:
 		return NULL;
@@ -221,6 +222,7 @@ const float *mxe_decode_lut(enum mxa_isa_dtype t)
 	case MXA_DTYPE_E2M3:
 		return lut_e2m3;
 	case MXA_DTYPE_E2M1:
+	case MXA_DTYPE_NVFP4:
 		return lut_e2m1;
 	case MXA_DTYPE_MXINT8:
 		return lut_mxint8;
@@ -247,6 +249,7 @@ static const struct {
 	[MXA_DTYPE_B1] = { "b1", 1 },	[MXA_DTYPE_S32] = { "s32", 32 },
 	[MXA_DTYPE_E3M2] = { "e3m2", 8 },	[MXA_DTYPE_E2M3] = { "e2m3", 8 },
 	[MXA_DTYPE_E2M1] = { "e2m1", 4 },	[MXA_DTYPE_MXINT8] = { "mxint8", 8 },
+	[MXA_DTYPE_NVFP4] = { "nvfp4", 4 },
 };
 
 unsigned mxe_dtype_bits(enum mxa_isa_dtype t)
@@ -278,17 +281,7 @@ int mxe_dtype_from_name(const char *name)
 
 int mxe_dtype_is_mx_elem(enum mxa_isa_dtype t)
 {
-	switch (t) {
-	case MXA_DTYPE_E4M3:
-	case MXA_DTYPE_E5M2:
-	case MXA_DTYPE_E3M2:
-	case MXA_DTYPE_E2M3:
-	case MXA_DTYPE_E2M1:
-	case MXA_DTYPE_MXINT8:
-		return 1;
-	default:
-		return 0;
-	}
+	return mxa_dtype_scale_block(t) == MXA_MX_BLOCK;
 }
 
 double mxe_dtype_max_finite(enum mxa_isa_dtype t)
@@ -318,6 +311,7 @@ int mxe_dtype_emax_elem(enum mxa_isa_dtype t)
 		return 4;
 	case MXA_DTYPE_E2M3:
 	case MXA_DTYPE_E2M1:
+	case MXA_DTYPE_NVFP4:
 		return 2;
 	default:
 		return 0;	/* MXINT8 */
@@ -483,6 +477,7 @@ void mxe_row_store_code(enum mxa_isa_dtype t, void *row, size_t i, uint64_t code
 
 	switch (t) {
 	case MXA_DTYPE_E2M1:
+	case MXA_DTYPE_NVFP4:
 	case MXA_DTYPE_S4: {
 		unsigned sh = (i & 1) * 4;
 

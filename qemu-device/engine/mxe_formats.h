@@ -52,6 +52,7 @@ static inline uint64_t mxe_row_code(enum mxa_isa_dtype t, const void *row, size_
 
 	switch (t) {
 	case MXA_DTYPE_E2M1:
+	case MXA_DTYPE_NVFP4:
 	case MXA_DTYPE_S4:
 		return (p[i >> 1] >> ((i & 1) * 4)) & 0xF;
 	case MXA_DTYPE_B1:

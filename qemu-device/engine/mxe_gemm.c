@@ -254,7 +254,10 @@ int mxe_gemm_check(const struct mxe_gemm_desc *desc)
 
 	if (!desc)
 		return MXE_ENGINE_EINVAL;
-	rc = mxe_gemm_a_km(desc, &d, NULL);
+	if (desc->type_a == MXA_DTYPE_NVFP4 || desc->type_b == MXA_DTYPE_NVFP4)
+		rc = mxe_nvfp4_expand(desc, &d, NULL);
+	else
+		rc = mxe_gemm_a_km(desc, &d, NULL);
 	return rc ? rc : mxe_op_prepare(&d, &op);
 }
 
@@ -465,11 +468,13 @@ int mxe_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	struct mxe_op op;
 	int rc;
 
-	if (desc && (desc->flags & MXA_GEMM_F_A_KM)) {
+	if (desc && ((desc->flags & MXA_GEMM_F_A_KM) || desc->type_a == MXA_DTYPE_NVFP4 ||
+		     desc->type_b == MXA_DTYPE_NVFP4)) {
 		struct mxe_gemm_desc d;
 		void *tmp;
 
-		rc = mxe_gemm_a_km(desc, &d, &tmp);
+		rc = (desc->flags & MXA_GEMM_F_A_KM) ? mxe_gemm_a_km(desc, &d, &tmp) :
+						       mxe_nvfp4_expand(desc, &d, &tmp);
 		if (!rc)
 			rc = mxe_gemm(eng, &d);
 		free(tmp);

@@ -35,6 +35,13 @@ struct mxe_op {
 /** mxe_gemm_a_km() - an M x K copy of a K x M A (see mxe_gemm.c). */
 int mxe_gemm_a_km(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, void **tmp);
 
+/**
+ * mxe_nvfp4_expand() - an NVFP4 x NVFP4 operation as the BF16 one with the same products
+ * (see mxe_nvfp4.c): @out is @in on dense BF16 copies at *@tmp (malloc()ed, the caller
+ * frees it), or with @tmp NULL only checked. Other types: @out = @in.
+ */
+int mxe_nvfp4_expand(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, void **tmp);
+
 /** mxe_op_prepare() - validate @desc and derive @op (0 or -errno). */
 int mxe_op_prepare(const struct mxe_gemm_desc *desc, struct mxe_op *op);
 

@@ -109,7 +109,10 @@ int mxe_golden_load(const char *path, struct mxe_golden_case *gc)
 	} else if (gc->kind == MXGV_KIND_MATMUL) {
 		if (gc->dtype_b >= MXA_DTYPE_COUNT ||
 		    ((gc->flags & MXGV_F_ACCUM) && gc->dtype_c >= MXA_DTYPE_COUNT) ||
-		    (gc->scale_block && (gc->scale_block != 32 || gc->k % 32))) {
+		    (gc->scale_block &&
+		     (gc->scale_block != (gc->dtype_a == MXA_DTYPE_NVFP4 ? MXA_NVFP4_BLOCK :
+									   MXA_MX_BLOCK) ||
+		      (gc->scale_block == MXA_MX_BLOCK && gc->k % MXA_MX_BLOCK)))) {
 			mxe_golden_free(gc);
 			return -EINVAL;
 		}
@@ -122,7 +125,8 @@ int mxe_golden_load(const char *path, struct mxe_golden_case *gc)
 			rc = take(&off, gc->n, gc->ldb, &o);
 		gc->b = gc->buf + o;
 		if (!rc && gc->scale_block) {
-			gc->ld_sa = gc->ld_sb = gc->k / 32;
+			/* NVFP4's last block may be partial */
+			gc->ld_sa = gc->ld_sb = (gc->k + gc->scale_block - 1) / gc->scale_block;
 			rc = take(&off, gc->m, gc->ld_sa, &o);
 			gc->sa = gc->buf + o;
 			if (!rc)
@@ -207,14 +211,17 @@ static int run_convert(const struct mxe_golden_case *gc, struct mxe_golden_resul
 	return 0;
 }
 
-static double scale_of(const uint8_t *s)
+/* An E8M0 scale, or NVFP4's UE4M3 (the sign bit not read); NaN codes give NaN. */
+static double scale_of(unsigned t, const uint8_t *s)
 {
+	if (t == MXA_DTYPE_NVFP4)
+		return mxe_cvt_ue4m3_to_f32(*s);
 	return *s == 0xFF ? NAN : ldexp(1.0, (int)*s - 127);
 }
 
 static int side_scaled(const struct mxe_golden_case *gc, unsigned t)
 {
-	return gc->scale_block && mxe_dtype_is_mx_elem(t) &&
+	return gc->scale_block && mxa_dtype_scale_block(t) == gc->scale_block &&
 	       !(gc->flags & MXGV_F_SCALE_IGNORED);
 }
 
@@ -223,7 +230,7 @@ static double ref_a(const struct mxe_golden_case *gc, size_t i, size_t kk)
 	double v = mxe_load_elem(gc->dtype_a, gc->a + i * gc->lda, kk);
 
 	if (side_scaled(gc, gc->dtype_a))
-		v *= scale_of(gc->sa + i * gc->ld_sa + kk / 32);
+		v *= scale_of(gc->dtype_a, gc->sa + i * gc->ld_sa + kk / gc->scale_block);
 	return v;
 }
 
@@ -232,7 +239,7 @@ static double ref_b(const struct mxe_golden_case *gc, size_t j, size_t kk)
 	double v = mxe_load_elem(gc->dtype_b, gc->b + j * gc->ldb, kk);
 
 	if (side_scaled(gc, gc->dtype_b))
-		v *= scale_of(gc->sb + j * gc->ld_sb + kk / 32);
+		v *= scale_of(gc->dtype_b, gc->sb + j * gc->ld_sb + kk / gc->scale_block);
 	return v;
 }
 

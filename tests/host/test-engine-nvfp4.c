@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-engine-nvfp4 - NVFP4 (E2M1 elements, UE4M3 scales per 16, a per-tensor FP32 scale):
+ * quantisation bit for bit against tests/golden/nvfp4/quant.bin, GEMMs against the
+ * exact-rational cases there (EXACT bit for bit, FAST within its bound, through
+ * mxe_tmatmulmx and mxe_gemm, every thread count and policy), strided operands, the
+ * scale's unread sign bit, and the errors of the type rules. The data come from gen.py,
+ * which shares no code with the engine.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mxe_engine.h"
+#include "mxe_golden.h"
+#include "host_check.h"
+
+static const char *const gemm_cases[] = {
+	"gemm_nvfp4_16x8x64", "gemm_nvfp4_33x17x96_acc", "gemm_nvfp4_8x24x40_partial",
+	"gemm_nvfp4_12x12x256_subnormal", "gemm_nvfp4_9x7x48_nan",
+};
+
+static uint32_t bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc((size_t)n);
+		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		*len = (size_t)n;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* quant.bin: "NVQ1", u32 cases; per case u32 n, f32 amax, f32 tensor scale, n f32,
+ * ceil(n/16) scales, ceil(n/2) packed elements. */
+static void check_quantize(void)
+{
+	size_t len = 0, off = 8;
+	uint8_t *buf = read_file(MXA_NVFP4_GOLDEN_DIR "/quant.bin", &len);
+	uint32_t ncases;
+
+	if (!host_check(buf && len > 8 && !memcmp(buf, "NVQ1", 4), "quant.bin is readable")) {
+		free(buf);
+		return;
+	}
+	memcpy(&ncases, buf + 4, 4);
+	for (uint32_t c = 0; c < ncases; c++) {
+		uint32_t n;
+		float amax, ts, got_ts = 0, *src, *back;
+		size_t nb, ne;
+		uint8_t *sc, *el;
+		int rc, same_sc, same_el, back_ok = 1;
+
+		memcpy(&n, buf + off, 4);
+		memcpy(&amax, buf + off + 4, 4);
+		memcpy(&ts, buf + off + 8, 4);
+		nb = (n + 15) / 16;
+		ne = (n + 1) / 2;
+		if (!host_check(off + 12 + 4ull * n + nb + ne <= len, "case %u fits the file", c))
+			break;
+		src = malloc(4ull * n);
+		back = malloc(4ull * n);
+		sc = malloc(nb);
+		el = calloc(ne, 1);
+		memcpy(src, buf + off + 12, 4ull * n);
+		rc = mxe_nvfp4_quantize(src, n, amax, sc, el, &got_ts);
+		same_sc = !memcmp(sc, buf + off + 12 + 4ull * n, nb);
+		same_el = !memcmp(el, buf + off + 12 + 4ull * n + nb, ne);
+		host_check(rc == 0 && same_sc && same_el && bits(got_ts) == bits(ts),
+			   "quantise case %u (n %u, amax %g): scales %s, elements %s, tensor scale "
+			   "%a (want %a)", c, n, amax, same_sc ? "same" : "differ",
+			   same_el ? "same" : "differ", got_ts, ts);
+		/* dequantised: element x block scale x tensor scale, rounded once */
+		mxe_nvfp4_dequantize(sc, el, n, got_ts, back);
+		for (uint32_t i = 0; i < n; i++) {
+			float e = mxe_cvt_e2m1_to_f32((el[i / 2] >> (4 * (i & 1))) & 0xF);
+			float want = (sc[i / 16] & 0x7F) == 0x7F ? NAN :
+				     e * mxe_cvt_e4m3_to_f32(sc[i / 16]) * got_ts;
+
+			if (isnan(want) ? !isnan(back[i]) : bits(back[i]) != bits(want))
+				back_ok = 0;
+		}
+		host_check(back_ok, "dequantise case %u", c);
+		off += 12 + 4ull * n + nb + ne;
+		free(src);
+		free(back);
+		free(sc);
+		free(el);
+	}
+	host_check(off == len, "quant.bin: every case read (%zu of %zu bytes)", off, len);
+	free(buf);
+}
+
+static int load(const char *name, struct mxe_golden_case *gc)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s.mxgv", MXA_NVFP4_GOLDEN_DIR, name);
+	return mxe_golden_load(path, gc);
+}
+
+static void check_golden(struct mxe_engine *eng)
+{
+	static const struct { uint8_t accum, sched; unsigned threads; } runs[] = {
+		{ MXE_ACCUM_EXACT, MXE_SCHED_INTRAWAVE, 1 }, { MXE_ACCUM_EXACT, MXE_SCHED_INTRAWAVE, 0 },
+		{ MXE_ACCUM_EXACT, MXE_SCHED_INTERWAVE, 0 }, { MXE_ACCUM_FAST, MXE_SCHED_INTRAWAVE, 1 },
+		{ MXE_ACCUM_FAST, MXE_SCHED_INTERWAVE, 0 },
+	};
+
+	for (size_t c = 0; c < sizeof(gemm_cases) / sizeof(gemm_cases[0]); c++) {
+		struct mxe_golden_case gc;
+
+		if (!host_check(load(gemm_cases[c], &gc) == 0, "%s loads", gemm_cases[c]))
+			continue;
+		for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+			struct mxe_golden_opts o = { .accum = runs[r].accum, .sched = runs[r].sched,
+						     .nthreads = runs[r].threads };
+			struct mxe_golden_result res = { 0 };
+			int exact = runs[r].accum == MXE_ACCUM_EXACT;
+
+			mxe_golden_run(eng, &gc, &o, &res);
+			host_check(res.pass && (!exact || res.bitexact == 1.0),
+				   "%s %s %s %s thread(s): bitexact %.4f maxerr %.3g %s",
+				   gemm_cases[c], exact ? "EXACT" : "FAST",
+				   runs[r].sched ? "interwave" : "intrawave",
+				   runs[r].threads == 1 ? "1" : "all", res.bitexact, res.maxerr,
+				   res.why);
+		}
+		mxe_golden_free(&gc);
+	}
+}
+
+/* A descriptor of case @gc for mxe_gemm(), D at @d. */
+static struct mxe_gemm_desc desc_of(const struct mxe_golden_case *gc, void *d)
+{
+	struct mxe_gemm_desc g = { 0 };
+
+	g.m = gc->m;
+	g.n = gc->n;
+	g.k = gc->k;
+	g.type_a = g.type_b = MXA_DTYPE_NVFP4;
+	g.type_c = g.type_d = MXA_DTYPE_F32;
+	g.a = gc->a;
+	g.b = gc->b;
+	g.scale_a = gc->sa;
+	g.scale_b = gc->sb;
+	g.scale_block = MXA_NVFP4_BLOCK;
+	g.d = d;
+	if (gc->flags & MXGV_F_ACCUM) {
+		g.flags = MXA_GEMM_F_ACCUMULATE;
+		g.c = gc->c;
+	}
+	return g;
+}
+
+/* The same bits as the file's D through mxe_gemm(), with padded rows and with every
+ * scale's sign bit set (UE4M3 does not read it). */
+static void check_gemm_command(struct mxe_engine *eng)
+{
+	struct mxe_golden_case gc;
+	size_t lda, lds, dbytes;
+	uint8_t *a2, *sa2, *b2, *sb2;
+	float *d;
+	struct mxe_gemm_desc g;
+	int rc;
+
+	if (load("gemm_nvfp4_33x17x96_acc", &gc))
+		return;
+	dbytes = (size_t)gc.m * gc.n * 4;
+	d = malloc(dbytes);
+	g = desc_of(&gc, d);
+	rc = mxe_gemm(eng, &g);
+	host_check(rc == 0 && !memcmp(d, gc.d, dbytes), "mxe_gemm on NVFP4 gives the file's D");
+
+	lda = gc.lda + 5;
+	lds = gc.ld_sa + 3;
+	a2 = calloc(gc.m, lda);
+	sa2 = calloc(gc.m, lds);
+	b2 = calloc(gc.n, lda);
+	sb2 = calloc(gc.n, lds);
+	for (size_t i = 0; i < gc.m; i++) {
+		memcpy(a2 + i * lda, gc.a + i * gc.lda, gc.lda);
+		for (size_t b = 0; b < gc.ld_sa; b++)
+			sa2[i * lds + b] = gc.sa[i * gc.ld_sa + b] | 0x80;
+	}
+	for (size_t j = 0; j < gc.n; j++) {
+		memcpy(b2 + j * lda, gc.b + j * gc.ldb, gc.ldb);
+		for (size_t b = 0; b < gc.ld_sb; b++)
+			sb2[j * lds + b] = gc.sb[j * gc.ld_sb + b] | 0x80;
+	}
+	g.a = a2;
+	g.b = b2;
+	g.lda = g.ldb = lda;
+	g.scale_a = sa2;
+	g.scale_b = sb2;
+	g.ld_scale_a = g.ld_scale_b = lds;
+	memset(d, 0, dbytes);
+	rc = mxe_gemm(eng, &g);
+	host_check(rc == 0 && !memcmp(d, gc.d, dbytes),
+		   "padded rows and scales with the sign bit set: the same D");
+	free(a2);
+	free(sa2);
+	free(b2);
+	free(sb2);
+	free(d);
+	mxe_golden_free(&gc);
+}
+
+static void check_errors(void)
+{
+	static uint8_t buf[4096];
+	struct mxe_gemm_desc g = { 0 }, t;
+
+	g.m = g.n = 4;
+	g.k = 32;
+	g.type_a = g.type_b = MXA_DTYPE_NVFP4;
+	g.type_c = g.type_d = MXA_DTYPE_F32;
+	g.a = g.b = g.scale_a = g.scale_b = buf;
+	g.d = buf + 2048;
+	g.scale_block = MXA_NVFP4_BLOCK;
+	host_check(mxe_gemm_check(&g) == 0, "NVFP4 x NVFP4, block 16: valid");
+	host_check(mxe_gemm(NULL, &g) == 0, "and it runs");
+	t = g;
+	t.type_b = MXA_DTYPE_E2M1;
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_DTYPE && mxe_gemm(NULL, &t) == MXE_ENGINE_EINVAL_DTYPE,
+		   "NVFP4 x E2M1: EINVAL_DTYPE (NVFP4 pairs with NVFP4)");
+	t = g;
+	t.type_a = MXA_DTYPE_BF16;
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_DTYPE, "BF16 x NVFP4: EINVAL_DTYPE");
+	t = g;
+	t.scale_block = MXA_MX_BLOCK;
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_SCALE, "NVFP4 with block 32: EINVAL_SCALE");
+	t = g;
+	t.scale_b = NULL;
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_SCALE, "NVFP4 without B's scales: EINVAL_SCALE");
+	t = g;
+	t.type_a = t.type_b = MXA_DTYPE_E2M1;
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_SCALE, "MX E2M1 with block 16: EINVAL_SCALE");
+	t = g;
+	t.accum = MXE_ACCUM_HOPPER;
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_OPTION,
+		   "NVFP4 in the H200 model: EINVAL_OPTION (no H200 instruction takes it)");
+	t = g;
+	t.flags = MXA_GEMM_F_B_KN;
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_LAYOUT, "NVFP4 B as K x N: EINVAL_LAYOUT");
+	t = g;
+	t.lda = 15;
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_LAYOUT, "lda below a row: EINVAL_LAYOUT");
+	t = g;
+	t.ld_scale_b = 1;
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_LAYOUT,
+		   "scale rows below ceil(K / 16): EINVAL_LAYOUT");
+	t = g;
+	t.k = 0;
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_SHAPE, "K = 0: EINVAL_SHAPE");
+	host_check(!mxe_gemv_takes(&g), "the GEMV path does not take NVFP4 (its weights expand)");
+	t = g;
+	t.type_a = t.type_b = MXA_DTYPE_BF16;
+	host_check(mxe_gemm_check(&t) == MXE_ENGINE_EINVAL_SCALE, "block 16 on BF16: EINVAL_SCALE");
+	host_check(mxa_dtype_scale_block(MXA_DTYPE_NVFP4) == 16 &&
+		   mxa_dtype_scale_block(MXA_DTYPE_E2M1) == 32 &&
+		   mxa_dtype_scale_block(MXA_DTYPE_BF16) == 0 &&
+		   !strcmp(mxe_dtype_name(MXA_DTYPE_NVFP4), "nvfp4") &&
+		   mxe_dtype_from_name("nvfp4") == MXA_DTYPE_NVFP4 &&
+		   mxe_dtype_bits(MXA_DTYPE_NVFP4) == 4,
+		   "the type's block, name and size");
+	host_check(mxe_nvfp4_quantize(NULL, 0, -1.0f, NULL, NULL, NULL) == MXE_ENGINE_EINVAL &&
+		   mxe_nvfp4_quantize(NULL, 0, INFINITY, NULL, NULL, NULL) == MXE_ENGINE_EINVAL &&
+		   mxe_nvfp4_quantize(NULL, 0, NAN, NULL, NULL, NULL) == MXE_ENGINE_EINVAL,
+		   "quantise: a negative, infinite or NaN amax is EINVAL");
+}
+
+int main(void)
+{
+	struct mxe_engine *eng = mxe_engine_create(2);
+
+	ksft_print_header();
+	check_quantize();
+	check_golden(eng);
+	check_gemm_command(eng);
+	check_errors();
+	mxe_engine_destroy(eng);
+	return host_check_end();
+}
