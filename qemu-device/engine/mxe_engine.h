@@ -257,7 +257,15 @@ enum mxe_tf32_input {
 					 * tensor core, whose raw inputs are truncated */
 	MXE_TF32_IN_TRUNCATE = 1,	/* ignore them, as the tensor core does */
 	MXE_TF32_IN_RNA = 2,		/* round as cvt.rna.tf32.f32 first */
+	MXE_TF32_IN_FULL = 3,		/* keep them: TF32 as cuBLAS's permission, which
+					 * runs FP32 where it likes (its GEMVs) */
 };
+/*
+ * TF32 inputs of a library GEMM (the device's GEMM command; cuBLAS's golden cases) in the
+ * EXACT and FAST numerics: their full f32 values, so that the default mode is never less
+ * accurate than the H200, whichever algorithm cuBLAS picks (Documentation/numerics.rst).
+ */
+#define MXE_LIBRARY_TF32_INPUT MXE_TF32_IN_FULL
 
 /** enum mxe_sched - how engine threads share one operation (same bits). */
 enum mxe_sched {

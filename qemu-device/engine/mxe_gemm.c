@@ -118,7 +118,7 @@ int mxe_op_prepare(const struct mxe_gemm_desc *desc, struct mxe_op *op)
 	if (d->flags & ~(MXA_GEMM_F_ACCUMULATE | MXA_GEMM_F_SATFINITE | MXA_GEMM_F_B_KN |
 			 MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B | MXE_GEMM_B1_XOR))
 		return MXE_ENGINE_EINVAL;
-	if (d->accum > MXE_ACCUM_HOPPER || d->tf32_input > MXE_TF32_IN_RNA ||
+	if (d->accum > MXE_ACCUM_HOPPER || d->tf32_input > MXE_TF32_IN_FULL ||
 	    d->sched > MXE_SCHED_INTERWAVE)
 		return MXE_ENGINE_EINVAL_OPTION;
 	if (!d->m || !d->n || !d->k)
@@ -279,7 +279,7 @@ static double input_value(const struct mxe_op *op, unsigned t, uint64_t code)
 			code = mxe_cvt_f32_to_tf32(f, MXE_TF32_RNA, 0);
 		else if (op->d.tf32_input == MXE_TF32_IN_RNE)
 			code = mxe_cvt_f32_to_tf32(f, MXE_TF32_RNE, 0);
-		else
+		else if (op->d.tf32_input == MXE_TF32_IN_TRUNCATE)
 			code &= ~0x1FFFu;
 	}
 	return mxe_decode_code(t, code);

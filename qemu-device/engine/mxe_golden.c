@@ -335,6 +335,8 @@ static int engine_matmul(struct mxe_engine *eng, const struct mxe_golden_case *g
 		/* fall through */
 	default:
 		d.accum = o->accum == MXE_ACCUM_HOPPER ? MXE_ACCUM_EXACT : o->accum;
+		if (gc->oracle == MXGV_ORACLE_H200_CUBLAS && !o->tf32_input)
+			d.tf32_input = MXE_LIBRARY_TF32_INPUT;	/* as the GEMM command */
 		return mxe_gemm(eng, &d);
 	}
 }

@@ -164,7 +164,8 @@ static void decode_f32(const struct mxe_op *op, unsigned t, const uint8_t *row,
 			float f;
 
 			memcpy(&u, row + (k0 + i) * 4, 4);
-			if ((u & 0x7F800000u) != 0x7F800000u) {
+			if ((u & 0x7F800000u) != 0x7F800000u &&
+			    op->d.tf32_input != MXE_TF32_IN_FULL) {
 				if (op->d.tf32_input == MXE_TF32_IN_RNE)
 					u += 0xFFFu + ((u >> 13) & 1);
 				else if (op->d.tf32_input == MXE_TF32_IN_RNA)

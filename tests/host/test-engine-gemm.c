@@ -924,6 +924,35 @@ static void test_fast_kn(struct mxe_engine *eng)
 	}
 }
 
+/*
+ * TF32 at full f32 (MXE_TF32_IN_FULL, the GEMM command's default): EXACT is the exact sum
+ * of the unrounded inputs (the reference's), which rounding them (RNE) changes; FAST gives
+ * the F32 type's bits.
+ */
+static void test_tf32_full(struct mxe_engine *eng)
+{
+	static const struct combo tf32 = { MXA_DTYPE_TF32, MXA_DTYPE_TF32, MXA_DTYPE_F32, 0 };
+	static uint8_t rne[16384], f32[16384];
+	struct mxe_gemm_desc d = make_op(&tf32, 7, 9, 160, 1), e;
+	size_t bad = 1, bytes = 7 * 9 * 4;
+	int rc;
+
+	d.tf32_input = MXE_TF32_IN_FULL;
+	rc = run_and_compare(eng, &d, &bad);
+	e = d;
+	e.tf32_input = MXE_TF32_IN_RNE;
+	e.d = rne;
+	mxe_gemm(eng, &e);
+	host_check(!rc && !bad && memcmp(B.d, rne, bytes),
+		   "TF32 at full f32: EXACT is the exact sum of the unrounded inputs (%zu differ), "
+		   "not the rounded ones'", bad);
+	d.accum = e.accum = MXE_ACCUM_FAST;
+	e.type_a = e.type_b = MXA_DTYPE_F32;
+	e.d = f32;
+	rc = mxe_gemm(eng, &d) || mxe_gemm(eng, &e);
+	host_check(!rc && !memcmp(B.d, f32, bytes), "TF32 at full f32: FAST gives F32's bits");
+}
+
 int main(void)
 {
 	struct mxe_engine *eng = mxe_engine_create(2);
@@ -954,6 +983,7 @@ int main(void)
 	test_fast_int_limits(eng);
 	test_fast_mx_block_exact(eng);
 	test_fast_kn(eng);
+	test_tf32_full(eng);
 	mxe_engine_destroy(eng);
 	return host_check_end();
 }

@@ -7,6 +7,11 @@
  * the floating-point wmma/wgmma cases and the cuBLAS GEMMs must be
  * reproduced bit for bit by the HOPPER numerics (cuBLAS: mxe_hopper_gemm()
  * with the measured plans).
+ *
+ * The fresh cuBLAS set (cublas-fresh/ there: shapes and a seed of its own, never used to
+ * fit anything) must pass with the default numerics, the promise of never being less
+ * accurate than the H200 (TF32 at full f32: MXE_LIBRARY_TF32_INPUT); how many of its
+ * elements the HOPPER numerics reproduce is printed, per part (README.md there).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -21,22 +26,16 @@ static int cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int main(void)
+/* The .mxgv names of @dir, sorted, into @names (at most @max); their number. */
+static int list_cases(const char *dir, char **names, int max)
 {
-	const char *dir = getenv("MXA_GOLDEN_DIR");
-	struct mxe_engine *eng = mxe_engine_create(2);
-	char *names[4096];
-	int n = 0;
-	DIR *dp;
 	struct dirent *de;
+	DIR *dp = opendir(dir);
+	int n = 0;
 
-	if (!dir || !*dir)
-		dir = MXA_GOLDEN_DIR_DEFAULT;
-	ksft_print_header();
-	dp = opendir(dir);
-	if (!host_check(dp != NULL, "golden directory %s is readable", dir))
-		return host_check_end();
-	while ((de = readdir(dp)) && n < 4096) {
+	if (!dp)
+		return -1;
+	while ((de = readdir(dp)) && n < max) {
 		size_t l = strlen(de->d_name);
 
 		if (l > 5 && !strcmp(de->d_name + l - 5, ".mxgv"))
@@ -44,13 +43,67 @@ int main(void)
 	}
 	closedir(dp);
 	qsort(names, n, sizeof(char *), cmp);
-	host_check(n > 0, "%d golden cases found", n);
+	return n;
+}
 
+static void run_case(struct mxe_engine *eng, const char *dir, const char *name)
+{
+	struct mxe_golden_case gc;
+	struct mxe_golden_result res;
+	char path[8192], line[512];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	rc = mxe_golden_load(path, &gc);
+	if (!host_check(rc == 0, "%s: readable", name))
+		return;
+	rc = mxe_golden_run(eng, &gc, NULL, &res);
+	mxe_golden_format(&gc, &res, line, sizeof(line));
+	host_check(!rc && res.pass, "%s%s%s", line, res.pass ? "" : " -- ", res.pass ? "" : res.why);
+	if (gc.kind == MXGV_KIND_MATMUL &&
+	    ((gc.dtype_d != MXA_DTYPE_S32 && (gc.oracle == MXGV_ORACLE_H200_WMMA ||
+					   gc.oracle == MXGV_ORACLE_H200_WGMMA)) ||
+	     gc.oracle == MXGV_ORACLE_H200_CUBLAS)) {
+		/* every one is reproduced (Documentation/numerics.rst) */
+		struct mxe_golden_opts o = { .accum = MXE_ACCUM_HOPPER };
+
+		rc = mxe_golden_run(eng, &gc, &o, &res);
+		mxe_golden_format(&gc, &res, line, sizeof(line));
+		host_check(!rc && res.pass && res.bitexact == 1.0,
+			   "hopper: %s (the H200's own bits)", line);
+	}
+	if (gc.kind == MXGV_KIND_MATMUL &&
+	    (gc.oracle == MXGV_ORACLE_H200_CUBLAS || gc.oracle == MXGV_ORACLE_F64_MATH)) {
+		struct mxe_golden_opts o = { .accum = MXE_ACCUM_FAST,
+					     .sched = MXE_SCHED_INTERWAVE, .nthreads = 2 };
+
+		rc = mxe_golden_run(eng, &gc, &o, &res);
+		mxe_golden_format(&gc, &res, line, sizeof(line));
+		host_check(!rc && res.pass, "fast: %s%s%s", line, res.pass ? "" : " -- ",
+			   res.pass ? "" : res.why);
+	}
+	mxe_golden_free(&gc);
+}
+
+/*
+ * The fresh set: the default numerics' promise on every case; the HOPPER model's bit-exact
+ * elements reported for the fit part and the held-out part (every fourth case in name
+ * order, README.md), not checked: that goal is not met yet.
+ */
+static void run_fresh(struct mxe_engine *eng, const char *dir)
+{
+	char *names[1024];
+	int n = list_cases(dir, names, 1024), good[2] = { 0 }, cases[2] = { 0 };
+	double sum[2] = { 0 };
+
+	if (!host_check(n > 0, "fresh cuBLAS set %s: %d cases", dir, n))
+		return;
 	for (int i = 0; i < n; i++) {
+		struct mxe_golden_opts hop = { .accum = MXE_ACCUM_HOPPER };
 		struct mxe_golden_case gc;
 		struct mxe_golden_result res;
-		char path[4096], line[512];
-		int rc;
+		char path[8192], line[512];
+		int rc, part = i % 4 == 3;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		rc = mxe_golden_load(path, &gc);
@@ -58,32 +111,44 @@ int main(void)
 			continue;
 		rc = mxe_golden_run(eng, &gc, NULL, &res);
 		mxe_golden_format(&gc, &res, line, sizeof(line));
-		host_check(!rc && res.pass, "%s%s%s", line, res.pass ? "" : " -- ", res.pass ? "" : res.why);
-		if (gc.kind == MXGV_KIND_MATMUL &&
-		    ((gc.dtype_d != MXA_DTYPE_S32 && (gc.oracle == MXGV_ORACLE_H200_WMMA ||
-						   gc.oracle == MXGV_ORACLE_H200_WGMMA)) ||
-		     gc.oracle == MXGV_ORACLE_H200_CUBLAS)) {
-			/* every one is reproduced (Documentation/numerics.rst) */
-			struct mxe_golden_opts o = { .accum = MXE_ACCUM_HOPPER };
-
-			rc = mxe_golden_run(eng, &gc, &o, &res);
-			mxe_golden_format(&gc, &res, line, sizeof(line));
-			host_check(!rc && res.pass && res.bitexact == 1.0,
-			       "hopper: %s (the H200's own bits)", line);
-		}
-		if (gc.kind == MXGV_KIND_MATMUL &&
-		    (gc.oracle == MXGV_ORACLE_H200_CUBLAS || gc.oracle == MXGV_ORACLE_F64_MATH)) {
-			struct mxe_golden_opts o = { .accum = MXE_ACCUM_FAST,
-						     .sched = MXE_SCHED_INTERWAVE, .nthreads = 2 };
-
-			rc = mxe_golden_run(eng, &gc, &o, &res);
-			mxe_golden_format(&gc, &res, line, sizeof(line));
-			host_check(!rc && res.pass, "fast: %s%s%s", line, res.pass ? "" : " -- ",
-			       res.pass ? "" : res.why);
+		host_check(!rc && res.pass, "fresh, default numerics: %s%s%s", line,
+			   res.pass ? "" : " -- ", res.pass ? "" : res.why);
+		if (!mxe_golden_run(eng, &gc, &hop, &res)) {
+			cases[part]++;
+			sum[part] += res.bitexact;
+			good[part] += res.bitexact >= 0.99;
 		}
 		mxe_golden_free(&gc);
 		free(names[i]);
 	}
+	for (int part = 0; part < 2; part++)
+		host_diag("fresh set, %s part: HOPPER reproduces %.1f %% of the elements; %d of %d "
+			  "cases at >= 99 %%", part ? "held-out" : "fit",
+			  cases[part] ? 100.0 * sum[part] / cases[part] : 0.0, good[part],
+			  cases[part]);
+}
+
+int main(void)
+{
+	const char *dir = getenv("MXA_GOLDEN_DIR");
+	struct mxe_engine *eng = mxe_engine_create(2);
+	char *names[4096], fresh[4096];
+	int n;
+
+	if (!dir || !*dir)
+		dir = MXA_GOLDEN_DIR_DEFAULT;
+	ksft_print_header();
+	n = list_cases(dir, names, 4096);
+	if (!host_check(n >= 0, "golden directory %s is readable", dir))
+		return host_check_end();
+	host_check(n > 0, "%d golden cases found", n);
+	for (int i = 0; i < n; i++) {
+		run_case(eng, dir, names[i]);
+		free(names[i]);
+	}
+	snprintf(fresh, sizeof(fresh), "%s/cublas-fresh", dir);
+	if (!strcmp(dir, MXA_GOLDEN_DIR_DEFAULT))
+		run_fresh(eng, fresh);
 	mxe_engine_destroy(eng);
 	return host_check_end();
 }

@@ -89,6 +89,8 @@ static double tu_in(const struct mxe_gemm_desc *d, enum mxa_isa_dtype t, uint64_
 			return NAN;
 		if (d->tf32_input == MXE_TF32_IN_TRUNCATE)
 			u &= ~0x1FFFu;
+		else if (d->tf32_input == MXE_TF32_IN_FULL)
+			;
 		else
 			u = mxe_cvt_f32_to_tf32(f, d->tf32_input == MXE_TF32_IN_RNA ?
 						MXE_TF32_RNA : MXE_TF32_RNE, 0);

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""gen.py OUTDIR - a fresh, broad set of cuBLAS/cuBLASLt GEMMs on an H200 (oracle 3 MXGV
+cases, the format of ../README.md), made with a seed and shapes of its own, for judging
+the HOPPER GEMM model and the default mode's accuracy on cases never used for fitting.
+
+Types: TF32 (f32 in and out, torch.backends.cuda.matmul.allow_tf32), F64, F16 and BF16
+with f32 out, F16 with f16 out; with and without C (D = A B^T + C, cuBLAS beta = 1).
+Shapes: M and N from GEMVs (1) through odd sizes to 192, K from 16 to 8192 (the split-K
+regimes), drawn at random. Also writes OUTDIR/kernels.tsv (the CUDA kernels each GEMM
+launched, torch.profiler) and OUTDIR/versions.txt. Run with the device tool:
+    python3 tests/golden/h200/cublas-fresh/gen.py $OUT/cublas-fresh
+"""
+import os
+import random
+import struct
+import sys
+
+import torch
+
+DT = {"f32": 0, "f16": 1, "bf16": 2, "tf32": 3, "f64": 4}
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+torch.backends.cuda.matmul.allow_tf32 = True
+torch.manual_seed(20261202)
+rng = random.Random(20261202)
+kern = open(os.path.join(out, "kernels.tsv"), "w")
+
+
+def raw(t):
+    t = t.contiguous().cpu()
+    if t.dtype in (torch.bfloat16, torch.float16):
+        t = t.view(torch.int16)
+    return t.numpy().tobytes()
+
+
+def write(name, ta, td, a, b, c, d):
+    m, k = a.shape
+    n = b.shape[0]
+    hdr = b"MXGV" + struct.pack("<15I", 1, 1, DT[ta], DT[ta], DT[td], DT[td], m, n, k, 0,
+                                1 if c is not None else 0, 3, 0, 0, 0)
+    with open(os.path.join(out, name + ".mxgv"), "wb") as f:
+        f.write(hdr + raw(a) + raw(b) + (raw(c) if c is not None else b"") + raw(d))
+
+
+def run(name, fn):
+    fn()
+    torch.cuda.synchronize()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as p:
+        d = fn()
+        torch.cuda.synchronize()
+    names = [e.name for e in p.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    kern.write(name + "\t" + " | ".join(names) + "\n")
+    return d
+
+
+def one(ty, td, m, n, k, acc):
+    name = "gemm_%s_%s_%dx%dx%d%s" % (ty, td, m, n, k, "_c" if acc else "")
+    dt = {"tf32": torch.float32, "f64": torch.float64, "f16": torch.float16,
+          "bf16": torch.bfloat16}[ty]
+    odt = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16}[td]
+    a = torch.randn(m, k, device="cuda").to(dt)
+    b = torch.randn(n, k, device="cuda").to(dt)
+    c = torch.randn(m, n, device="cuda").to(odt) if acc else None
+    if ty in ("tf32", "f64") or td == "f16":
+        fn = (lambda: torch.addmm(c, a, b.t())) if acc else (lambda: torch.mm(a, b.t()))
+    else:       # f16/bf16 inputs, f32 out
+        fn = (lambda: torch.addmm(c, a, b.t(), out_dtype=torch.float32)) if acc else \
+             (lambda: torch.mm(a, b.t(), out_dtype=torch.float32))
+    d = run(name, fn)
+    assert d.dtype == odt, (name, d.dtype)
+    write(name, ty, td, a, b, c, d)
+    print(name, flush=True)
+
+
+MS = [1, 1, 2, 3, 8, 8, 16, 17, 32, 33, 48, 64, 96, 100, 128, 192]
+KS = [16, 24, 96, 160, 256, 500, 1024, 2048, 4096, 8192]
+LIMIT = 160 << 10       # bytes of A, B, C and D of one case (the set stays small)
+seen = set()
+for ty, td, count in (("tf32", "f32", 40), ("f64", "f64", 28), ("bf16", "f32", 24),
+                      ("f16", "f32", 20), ("f16", "f16", 20)):
+    esz = {"tf32": 4, "f64": 8, "bf16": 2, "f16": 2}[ty]
+    osz = {"f32": 4, "f64": 8, "f16": 2}[td]
+    made = 0
+    while made < count:
+        m, n, k = rng.choice(MS), rng.choice(MS), rng.choice(KS)
+        if rng.random() < 0.3:
+            m, n = n, m
+        acc = rng.random() < 0.4
+        if (m + n) * k * esz + 2 * m * n * osz > LIMIT or (ty, td, m, n, k, acc) in seen:
+            continue
+        seen.add((ty, td, m, n, k, acc))
+        one(ty, td, m, n, k, acc)
+        made += 1
+kern.close()
+with open(os.path.join(out, "versions.txt"), "w") as f:
+    f.write("torch %s, CUDA %s, cuBLAS %s, %s\n" % (
+        torch.__version__, torch.version.cuda, torch.backends.cuda.preferred_blas_library(),
+        torch.cuda.get_device_name()))
