@@ -19,7 +19,7 @@
  *
  * Options: --csv FILE  --accum fast|exact|exact,fast  --exact-csv FILE
  *          --sched intra|inter  --sizes 512,1024,2048  --reps N
- *          --types mxfp8,bf16,f16,s8,mxfp6,mxfp4,mxint8  --threads 1,2
+ *          --types mxfp8,bf16,f16,s8,mxfp6,mxfp4,mxint8,nvfp4  --threads 1,2
  * (make bench-engine BENCH_ENGINE_FLAGS="--sizes 2048 --types bf16 --threads 2"
  * for one short A/B run.)
  */
@@ -57,7 +57,7 @@ static uint32_t rnd(void)
 struct btype {
 	const char *name;
 	enum mxa_isa_dtype in, out;
-	int mx;
+	int mx;		/* block-scaled: mxa_dtype_scale_block(in) elements a scale */
 };
 
 static const struct btype btypes[] = {
@@ -68,6 +68,7 @@ static const struct btype btypes[] = {
 	{ "mxfp6", MXA_DTYPE_E2M3, MXA_DTYPE_F32, 1 },
 	{ "mxfp4", MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
 	{ "mxint8", MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 1 },
+	{ "nvfp4", MXA_DTYPE_NVFP4, MXA_DTYPE_F32, 1 },
 };
 #define NTYPES	((int)(sizeof(btypes) / sizeof(btypes[0])))
 
@@ -161,7 +162,7 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: %s [--csv FILE] [--accum fast|exact|exact,fast] "
 				"[--exact-csv FILE] [--sched intra|inter] [--sizes 512,1024] [--reps N] "
-				"[--types mxfp8,bf16,f16,s8,mxfp6,mxfp4,mxint8] [--threads 1,2]\n",
+				"[--types mxfp8,bf16,f16,s8,mxfp6,mxfp4,mxint8,nvfp4] [--threads 1,2]\n",
 				argv[0]);
 			return 2;
 		}
@@ -192,7 +193,9 @@ int main(int argc, char **argv)
 		size_t nn = (size_t)n * n;
 		float *fa = malloc(nn * 4), *fb = malloc(nn * 4), *fcm = malloc(nn * 4);
 		void *d = malloc(nn * 4);
+		/* E8M0 scales 2^-7 .. 2^0; NVFP4's UE4M3 0.5 .. 15 (16 elements a scale) */
 		uint8_t *sa = malloc(nn / 32), *sb = malloc(nn / 32);
+		uint8_t *sa16 = malloc(nn / 16), *sb16 = malloc(nn / 16);
 
 		for (size_t i = 0; i < nn; i++) {
 			fa[i] = (float)(rnd() % 2001) / 1000.0f - 1.0f;
@@ -201,6 +204,10 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < nn / 32; i++) {
 			sa[i] = (uint8_t)(120 + rnd() % 8);
 			sb[i] = (uint8_t)(120 + rnd() % 8);
+		}
+		for (size_t i = 0; i < nn / 16; i++) {
+			sa16[i] = (uint8_t)(0x30 + rnd() % 0x18);
+			sb16[i] = (uint8_t)(0x30 + rnd() % 0x18);
 		}
 		for (int th = 1; th <= 2; th++) {
 			struct mxe_gemm_desc desc[NTYPES];
@@ -229,9 +236,11 @@ int main(int argc, char **argv)
 				desc[ti].b = tb[ti];
 				desc[ti].d = d;
 				if (bt->mx) {
-					desc[ti].scale_block = 32;
-					desc[ti].scale_a = sa;
-					desc[ti].scale_b = sb;
+					int nv = bt->in == MXA_DTYPE_NVFP4;
+
+					desc[ti].scale_block = mxa_dtype_scale_block(bt->in);
+					desc[ti].scale_a = nv ? sa16 : sa;
+					desc[ti].scale_b = nv ? sb16 : sb;
 				}
 				desc[ti].sched = (uint8_t)sched;
 				desc[ti].nthreads = (uint32_t)th;
@@ -285,7 +294,7 @@ int main(int argc, char **argv)
 				free(tb[ti]);
 			}
 		}
-		free(fa), free(fb), free(fcm), free(d), free(sa), free(sb);
+		free(fa), free(fb), free(fcm), free(d), free(sa), free(sb), free(sa16), free(sb16);
 	}
 	for (int si = 0; si < nsizes; si++)
 		for (int ti = 0; ti < NTYPES; ti++)
