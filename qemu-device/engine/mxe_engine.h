@@ -450,7 +450,8 @@ struct mxe_hopper_plan {
  * the chains, promotion and slices of @plan, each instruction with the
  * HOPPER numerics (desc->accum and desc->k_chunk are ignored); C, when
  * accumulating, is added last with one rounding (beta = 1). Float inputs
- * without scales and an F32 D, or F64; TF32 inputs as desc->tf32_input
+ * without scales and an F32 D (or an F16 D: the chains in f32, then
+ * D = f16(f16(sum) + C)), or F64; TF32 inputs as desc->tf32_input
  * (cuBLAS rounds to nearest even, the default). Bad plans:
  * MXE_ENGINE_EINVAL_OPTION.
  */

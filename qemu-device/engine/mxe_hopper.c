@@ -46,7 +46,8 @@ static int is_fp8(unsigned t)
 
 void mxe_hopper_init(struct mxe_hopper_ctx *hc, const struct mxe_op *op)
 {
-	hc->td = op->d.type_d;
+	/* a library GEMM with an f16 D accumulates in f32 (CUBLAS_COMPUTE_32F) */
+	hc->td = op->has_plan && op->d.type_d == MXA_DTYPE_F16 ? MXA_DTYPE_F32 : op->d.type_d;
 	hc->dmma = op->cls == MXE_CLASS_F64;
 	hc->emin_a = subnormal_exponent(op->d.type_a);
 	hc->emin_b = subnormal_exponent(op->d.type_b);
@@ -197,6 +198,14 @@ double mxe_hopper_plan_dot(struct mxe_hopper_ctx *hc, const struct mxe_op *op, c
 				   : chain_result(hc->td, &ch);
 		have_total = 1;
 	}
+	if (op->d.type_d == MXA_DTYPE_F16) {
+		/* the epilogue in half: D = f16(f16(acc) + C), each rounded to nearest
+		 * (fitted on the F16-output cases of tests/golden/h200/cublas-fresh) */
+		total = mxe_round_to_accum(total, MXA_DTYPE_F16);
+		if (op->d.flags & MXA_GEMM_F_ACCUMULATE)
+			total = mxe_round_to_accum(total + c, MXA_DTYPE_F16);	/* exact sum */
+		return total;
+	}
 	if (op->d.flags & MXA_GEMM_F_ACCUMULATE)
 		total = acc_add(hc->td, total, c);
 	return total;
@@ -243,7 +252,7 @@ int mxe_hopper_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc,
 	rc = mxe_op_prepare(&d, &op);
 	if (rc)
 		return rc;
-	if ((op.cls == MXE_CLASS_FLOAT && d.type_d != MXA_DTYPE_F32) ||
+	if ((op.cls == MXE_CLASS_FLOAT && d.type_d != MXA_DTYPE_F32 && d.type_d != MXA_DTYPE_F16) ||
 	    (op.cls != MXE_CLASS_FLOAT && op.cls != MXE_CLASS_F64))
 		return MXE_ENGINE_EINVAL_DTYPE;
 	op.plan = *plan;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""gen.py OUTDIR - a fresh, broad set of cuBLAS/cuBLASLt GEMMs on an H200 (oracle 3 MXGV
+"""gen.py OUTDIR [SEED] - a fresh, broad set of cuBLAS/cuBLASLt GEMMs on an H200 (oracle 3 MXGV
 cases, the format of ../README.md), made with a seed and shapes of its own, for judging
 the HOPPER GEMM model and the default mode's accuracy on cases never used for fitting.
 
@@ -9,7 +9,8 @@ with f32 out, F16 with f16 out; with and without C (D = A B^T + C, cuBLAS beta =
 Shapes: M and N from GEMVs (1) through odd sizes to 192, K from 16 to 8192 (the split-K
 regimes), drawn at random. Also writes OUTDIR/kernels.tsv (the CUDA kernels each GEMM
 launched, torch.profiler) and OUTDIR/versions.txt. Run with the device tool:
-    python3 tests/golden/h200/cublas-fresh/gen.py $OUT/cublas-fresh
+    python3 tests/golden/h200/cublas-fresh/gen.py $OUT/cublas-fresh            # the fit set
+    python3 tests/golden/h200/cublas-fresh/gen.py $OUT/cublas-heldout 20261203  # held out
 """
 import os
 import random
@@ -22,8 +23,9 @@ DT = {"f32": 0, "f16": 1, "bf16": 2, "tf32": 3, "f64": 4}
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 torch.backends.cuda.matmul.allow_tf32 = True
-torch.manual_seed(20261202)
-rng = random.Random(20261202)
+SEED = int(sys.argv[2]) if len(sys.argv) > 2 else 20261202
+torch.manual_seed(SEED)
+rng = random.Random(SEED)
 kern = open(os.path.join(out, "kernels.tsv"), "w")
 
 
