@@ -660,10 +660,19 @@ enum mxa_isa_dtype {
 #define MXA_NVFP4_BLOCK		16
 static inline unsigned mxa_dtype_scale_block(unsigned t)
 {
-	if (t == MXA_DTYPE_NVFP4)
+	switch (t) {
+	case MXA_DTYPE_E4M3:
+	case MXA_DTYPE_E5M2:
+	case MXA_DTYPE_E3M2:
+	case MXA_DTYPE_E2M3:
+	case MXA_DTYPE_E2M1:
+	case MXA_DTYPE_MXINT8:
+		return MXA_MX_BLOCK;
+	case MXA_DTYPE_NVFP4:
 		return MXA_NVFP4_BLOCK;
-	return (t >= MXA_DTYPE_E4M3 && t <= MXA_DTYPE_E5M2) ||
-	       (t >= MXA_DTYPE_E3M2 && t <= MXA_DTYPE_MXINT8) ? MXA_MX_BLOCK : 0;
+	default:
+		return 0;
+	}
 }
 /* Whether A and B of one product are NVFP4 on one side only (refused: MXA_BADOP_DTYPE). */
 static inline int mxa_dtype_nvfp4_unpaired(unsigned ta, unsigned tb)
