@@ -161,7 +161,9 @@ static bool mxa_hopper_library_gemm(const struct mxe_gemm_desc *d)
         b |= d->type_b == types[i];
     }
     return a && b && !d->scale_block &&
-           d->type_d == (d->type_a == MXA_DTYPE_F64 ? MXA_DTYPE_F64 : MXA_DTYPE_F32);
+           (d->type_d == (d->type_a == MXA_DTYPE_F64 ? MXA_DTYPE_F64 : MXA_DTYPE_F32) ||
+            (d->type_d == MXA_DTYPE_F16 && d->type_a == MXA_DTYPE_F16 &&
+             d->type_b == MXA_DTYPE_F16));
 }
 
 int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
@@ -170,7 +172,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     struct mxa_isa_gemm g;
     struct mxe_gemm_desc d = { 0 };
     MxaOperand a = { 0 }, b = { 0 }, c = { 0 }, out = { 0 }, sa = { 0 }, sb = { 0 };
-    uint64_t lda, ldb, ldc, ldd, ldsa, ldsb, b_rows, b_cols;
+    uint64_t lda, ldb, ldc, ldd, ldsa, ldsb, b_rows, b_cols, scratch = 0;
     static uint8_t dummy; /* stands for operand pointers while validating */
     MxaRows wb = { 0 }, wsb = { 0 };
     bool acc, scaled_a, scaled_b, hopper, in_place;
@@ -193,6 +195,10 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
         return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, 0, -MXE_ENGINE_EINVAL);
     }
 
+    if (mxa_dtype_nvfp4_unpaired(g.type_a, g.type_b)) {
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, g.type_b,
+                            MXA_BADOP(MXA_BADOP_DTYPE, MXA_OPERAND_TYPE_B));
+    }
     /* Validate types, shape and options before touching memory: dummy pointers. */
     d.m = g.m;
     d.n = g.n;
@@ -205,6 +211,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     d.scale_block = g.scale_block;
     d.accum = g.accum;
     d.sched = g.sched;
+    d.tf32_input = MXE_LIBRARY_TF32_INPUT;
     d.a = d.b = d.d = &dummy;
     d.c = acc ? &dummy : NULL;
     /*
@@ -255,6 +262,18 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
      */
     hopper = s->hopper && mxa_hopper_library_gemm(&d);
     in_place = !hopper && mxe_gemv_takes(&d);
+    /*
+     * NVFP4: the engine works on BF16 copies of A and B, four times their bytes; they
+     * count in the budget too (operands of 1 GiB would otherwise take 8 GiB of QEMU's).
+     */
+    if (g.type_a == MXA_DTYPE_NVFP4) {
+        scratch = ((uint64_t)g.m + g.n) * g.k * 2;
+        if (qatomic_fetch_add(&s->host_mem_used, scratch) + scratch >
+            ((uint64_t)s->max_host_mem_mb << 20)) {
+            qatomic_sub(&s->host_mem_used, scratch);
+            return mxa_job_fail(job, MXA_ERR_NO_MEMORY, 0, MXA_NOMEM_BUDGET);
+        }
+    }
     if (mxa_operand_load(job, &a, MXA_STAGE_A, true) ||
         (!in_place && mxa_operand_load(job, &b, MXA_STAGE_B, true)) ||
         (acc && mxa_operand_load(job, &c, MXA_STAGE_C, true)) ||
@@ -284,6 +303,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     if (hopper) {
         struct mxe_hopper_plan plan;
 
+        d.tf32_input = MXE_TF32_IN_RNE;   /* cuBLAS rounds TF32 inputs to nearest even */
         mxe_hopper_cublas_plan(&d, d.accum == MXE_ACCUM_FAST, &plan);
         err = mxe_hopper_gemm(s->engine, &d, &plan);
     } else if (in_place) {
@@ -320,6 +340,7 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     job->cycles += mxa_timing_gemm(s, g.m, g.n, g.k);    /* on a lane: already modelled */
     ret = 0;
 out:
+    qatomic_sub(&s->host_mem_used, scratch);
     mxa_operand_free(job, &a);
     mxa_operand_free(job, &b);
     mxa_operand_free(job, &c);

@@ -277,7 +277,7 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     MxaTile *a, *sa = NULL, *b, *sb = NULL, *d;
     struct mxe_gemm_desc g = { 0 };
     uint64_t m, n, k;
-    bool mx_a, mx_b;
+    unsigned blk_a, blk_b;  /* elements a block scale covers; 0: no scales */
     int err;
 
     if (mxa_job_check_regs3(job, regs)) {
@@ -291,6 +291,10 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
         return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, ta >= MXA_DTYPE_COUNT ? ta : tb,
                             MXA_BADOP(MXA_BADOP_DTYPE, ta >= MXA_DTYPE_COUNT ?
                                       MXA_OPERAND_TYPE_A : MXA_OPERAND_TYPE_B));
+    }
+    if (mxa_dtype_nvfp4_unpaired(ta, tb)) {
+        return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, tb,
+                            MXA_BADOP(MXA_BADOP_DTYPE, MXA_OPERAND_TYPE_B));
     }
     m = cmd[2] + mxa_job_reg(job, MXA_REG_A(regs));
     n = cmd[3] + mxa_job_reg(job, MXA_REG_B(regs));
@@ -310,24 +314,24 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     if ((mxa_dtype_fp8(ta) || mxa_dtype_fp8(tb)) && k % 64) {
         return mxa_job_fail(job, MXA_ERR_K_ALIGN, 0, k);
     }
-    mx_a = mxe_dtype_is_mx_elem(ta);
-    mx_b = mxe_dtype_is_mx_elem(tb);
-    if ((mx_a && src[1] == MXA_TILE_NONE) || (mx_b && src[3] == MXA_TILE_NONE)) {
-        return mxa_tile_fail(job, mx_a && !src[1] ? MXA_TILE(MXA_TILE_U, 0) :
+    blk_a = mxa_dtype_scale_block(ta);
+    blk_b = mxa_dtype_scale_block(tb);
+    if ((blk_a && src[1] == MXA_TILE_NONE) || (blk_b && src[3] == MXA_TILE_NONE)) {
+        return mxa_tile_fail(job, blk_a && !src[1] ? MXA_TILE(MXA_TILE_U, 0) :
                              MXA_TILE(MXA_TILE_N, 0), MXA_TILE_ERR_MISSING);
     }
     if (acc > 0xffff || (acc & MXA_TILE_REUSE)) {
         return mxa_tile_fail(job, acc, MXA_TILE_ERR_NUMBER);
     }
     a = mxa_tile_src(job, src[0], MXA_TILE_T, m, mxe_dtype_row_bytes(ta, k));
-    /* ceil(K / 32) scales a row: with K % 32 != 0 the last block is partial */
-    if (!a || (mx_a && !(sa = mxa_tile_src(job, src[1], MXA_TILE_U, m,
-                                          DIV_ROUND_UP(k, MXE_MX_BLOCK))))) {
+    /* ceil(K / block) scales a row: with K % block != 0 the last block is partial */
+    if (!a || (blk_a && !(sa = mxa_tile_src(job, src[1], MXA_TILE_U, m,
+                                           DIV_ROUND_UP(k, blk_a))))) {
         return -1;
     }
     b = mxa_tile_src(job, src[2], MXA_TILE_M, n, mxe_dtype_row_bytes(tb, k));
-    if (!b || (mx_b && !(sb = mxa_tile_src(job, src[3], MXA_TILE_N, n,
-                                          DIV_ROUND_UP(k, MXE_MX_BLOCK))))) {
+    if (!b || (blk_b && !(sb = mxa_tile_src(job, src[3], MXA_TILE_N, n,
+                                           DIV_ROUND_UP(k, blk_b))))) {
         return -1;
     }
     /* ACC<size>: the instruction's idea of the output tile must hold M x N f32 */
@@ -352,7 +356,7 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     g.d = d->data;
     g.scale_a = sa ? sa->data : NULL;
     g.scale_b = sb ? sb->data : NULL;
-    g.scale_block = (mx_a || mx_b) ? MXE_MX_BLOCK : 0;
+    g.scale_block = blk_a ? blk_a : blk_b;  /* two different blocks: the engine refuses */
     g.sched = (flags & MXA_TMM_F_INTERWAVE) ? MXE_SCHED_INTERWAVE : MXE_SCHED_INTRAWAVE;
     err = mxe_tmatmulmx(s->engine, &g);
     if (err) {
@@ -361,10 +365,10 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     }
     mxa_tile_release(job, src[0]);
     mxa_tile_release(job, src[2]);
-    if (mx_a) {
+    if (blk_a) {
         mxa_tile_release(job, src[1]);
     }
-    if (mx_b) {
+    if (blk_b) {
         mxa_tile_release(job, src[3]);
     }
     job->cycles += m * n * k / s->timing->tmm_macs_per_cycle + s->timing->tmm_base;

@@ -69,7 +69,8 @@ mxa_step "guest tests with -device mxa,max-host-mem-mb=64,mbar-timeout-us=100000
 boot guest-limits "errors_classes tma" --device-args max-host-mem-mb=64,mbar-timeout-us=100000
 require guest-limits errors_classes "max-host-mem-mb=64 boot" \
 	errors_classes.gemm_beyond_the_host_memory_budget \
-	errors_classes.gemv_weights_beyond_the_budget_are_read_in_place
+	errors_classes.gemv_weights_beyond_the_budget_are_read_in_place \
+	errors_classes.nvfp4_expansion_counts_in_the_budget
 require guest-limits tma "mbar-timeout-us=100000 boot" tma.mbar_wait_times_out
 
 mxa_step "guest tests with -device mxa,timeline=$build/timeline.json,timing=h200,cores=16 (console log: $build/guest-timeline-console.log)"

@@ -177,12 +177,13 @@ static size_t random_program(uint32_t *dw, size_t max)
 			g.m = 1 + rnd_below(rnd_below(4) ? 64 : 100000);
 			g.n = 1 + rnd_below(rnd_below(4) ? 64 : 100000);
 			g.k = rnd_below(4) ? 32 * (1 + rnd_below(4)) : interesting32();
-			g.type_a = rnd_below(18);
-			g.type_b = rnd_below(2) ? g.type_a : rnd_below(18);
-			g.type_c = rnd_below(18);
-			g.type_d = rnd_below(3) ? MXA_DTYPE_F32 : rnd_below(18);
+			g.type_a = rnd_below(MXA_DTYPE_COUNT + 1);	/* one past the last */
+			g.type_b = rnd_below(2) ? g.type_a : rnd_below(MXA_DTYPE_COUNT + 1);
+			g.type_c = rnd_below(MXA_DTYPE_COUNT + 1);
+			g.type_d = rnd_below(3) ? MXA_DTYPE_F32 : rnd_below(MXA_DTYPE_COUNT + 1);
 			g.flags = rnd_below(4) ? rnd_below(8) : (uint32_t)rnd();
-			g.scale_block = rnd_below(2) ? 32 : interesting32();
+			g.scale_block = rnd_below(2) ? mxa_dtype_scale_block(g.type_a) :
+						       interesting32();
 			g.a = interesting_va();
 			g.b = interesting_va();
 			g.c = interesting_va();

@@ -453,6 +453,16 @@ TEST_F(errors_classes, core_ioctls_refused_by_number_and_from_32_bit)
 	munmap(low, 4096);
 }
 
+/* The device's host-memory budget for operands, MiB (sysfs mxa/host_mem_mb); -1 unread. */
+static long host_mem_mb(void)
+{
+	char buf[32];
+
+	if (mxa_read_text("/sys/class/accel/accel0/device/mxa/host_mem_mb", buf, sizeof(buf)) <= 0)
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
 /*
  * The device stages GEMM operands in host memory, all queues together within its
  * budget (max-host-mem-mb, sysfs mxa/host_mem_mb). Found in review: aliased operands on
@@ -471,14 +481,10 @@ TEST_F(errors_classes, gemm_beyond_the_host_memory_budget)
 	};
 	struct drm_mxa_job_result r;
 	struct mxa_bo ops, prog;
-	char buf[32];
-	long budget;
+	long budget = host_mem_mb();
 	uint32_t *p;
 	uint64_t id;
 
-	ASSERT_LT(0, mxa_read_text("/sys/class/accel/accel0/device/mxa/host_mem_mb", buf,
-				   sizeof(buf)));
-	budget = strtol(buf, NULL, 10);
 	ASSERT_LT(0, budget);
 	if (budget >= 80)
 		SKIP(return, "budget %ld MiB: the 80 MiB of operands fit (the max-host-mem-mb=64 boot runs this)",
@@ -508,6 +514,59 @@ TEST_F(errors_classes, gemm_beyond_the_host_memory_budget)
 }
 
 /*
+ * NVFP4 operands are expanded to BF16 by the engine (four times their bytes): the device
+ * counts that in the same budget. With the budget at 64 MiB, 2048 x 2048 x 12288 NVFP4
+ * (43 MiB of operands) would expand to 96 MiB: MXA_ERR_NO_MEMORY, MXA_NOMEM_BUDGET,
+ * address 0 (no operand's); 512 x 512 x 12288 (24 MiB expanded) runs, and the budget is
+ * whole again after it, twice.
+ */
+TEST_F(errors_classes, nvfp4_expansion_counts_in_the_budget)
+{
+	struct mxa_isa_gemm g = {
+		.m = 2048, .n = 2048, .k = 12288, .type_a = MXA_DTYPE_NVFP4,
+		.type_b = MXA_DTYPE_NVFP4, .type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32,
+		.scale_block = MXA_NVFP4_BLOCK, .accum = MXA_GEMM_ACCUM_FAST,
+	};
+	struct drm_mxa_job_result r;
+	struct mxa_bo ops, prog;
+	long budget = host_mem_mb();
+	uint32_t *p;
+	uint64_t id;
+
+	ASSERT_LT(0, budget);
+	if (budget >= 96)
+		SKIP(return, "budget %ld MiB: the 96 MiB fit (the max-host-mem-mb=64 boot runs this)",
+		     budget);
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 28 << 20, &ops));
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &prog));
+	memset(ops.map, 0x22, 28 << 20);	/* E2M1 1.0; scales 0x22: 0.3125 */
+	g.a = g.b = ops.va;
+	g.scale_a = g.scale_b = ops.va + (12 << 20);
+	g.d = ops.va + (12 << 20);
+	p = prog.map;
+	*p++ = MXA_CMD_HEADER(MXA_OP_GEMM, MXA_GEMM_DWORDS, 0);
+	memcpy(p, &g, sizeof(g));
+	p += MXA_GEMM_ARGS_DWORDS;
+	for (int round = 0; round < 2; round++) {
+		g.m = g.n = 2048;
+		memcpy((char *)prog.map + 4, &g, sizeof(g));
+		ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
+		ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+		EXPECT_EQ(-EIO, r.status);
+		EXPECT_EQ(MXA_ERR_NO_MEMORY, r.error);
+		EXPECT_EQ(MXA_NOMEM_BUDGET, r.err_info);
+		EXPECT_EQ(0, r.err_addr);
+		g.m = g.n = 512;
+		memcpy((char *)prog.map + 4, &g, sizeof(g));
+		ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
+		ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+		EXPECT_EQ(0, r.status) TH_LOG("error %u info %u", r.error, r.err_info);
+	}
+	mxa_bo_free(self->fd, &prog);
+	mxa_bo_free(self->fd, &ops);
+}
+
+/*
  * A GEMV (M <= 32, narrow weights, EXACT numerics) streams its weights once: the
  * device reads them in place from guest memory (the engine's GEMV path) instead of
  * staging a copy, so weights beyond the staging budget work. With the budget at 64
@@ -527,16 +586,15 @@ TEST_F(errors_classes, gemv_weights_beyond_the_budget_are_read_in_place)
 	struct mxa_bo w, ad, prog;
 	uint16_t *a;
 	float *d;
-	char buf[32];
+	long budget = host_mem_mb();
 	size_t bad = 0;
 	uint32_t *p;
 	uint64_t id;
 
-	ASSERT_LT(0, mxa_read_text("/sys/class/accel/accel0/device/mxa/host_mem_mb", buf,
-				   sizeof(buf)));
-	if (strtol(buf, NULL, 10) >= 80)
-		SKIP(return, "budget %s MiB: 80 MiB of weights fit anyway (the max-host-mem-mb=64 boot runs this)",
-		     buf);
+	ASSERT_LT(0, budget);
+	if (budget >= 80)
+		SKIP(return, "budget %ld MiB: 80 MiB of weights fit anyway (the max-host-mem-mb=64 boot runs this)",
+		     budget);
 	ASSERT_EQ(0, mxa_bo_new(self->fd, wbytes + sbytes, &w));
 	ASSERT_EQ(0, mxa_bo_new(self->fd, 1 << 20, &ad));
 	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &prog));

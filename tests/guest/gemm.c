@@ -425,6 +425,91 @@ TEST_F(gemm, mx_fp8_and_fp4_through_the_command)
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_COMMAND));
 }
 
+/* Quantise @rows x @k random floats (one tensor: one amax) into NVFP4 at @off, scales at
+ * @scale_off; the tensor scale goes to *@ts. */
+static void fill_nvfp4(FIXTURE_DATA(gemm) *self, uint32_t off, uint32_t scale_off,
+		       uint32_t rows, uint32_t k, float *ts)
+{
+	float *f = malloc((size_t)rows * k * sizeof(float));
+	float amax;
+
+	for (size_t i = 0; i < (size_t)rows * k; i++)
+		f[i] = rnd() * (float)(1 + (i / 16) % 5);	/* blocks of different ranges */
+	amax = accel_nvfp4_amax(f, (size_t)rows * k);
+	for (uint32_t r = 0; r < rows; r++)
+		accel_nvfp4_quantize(f + (size_t)r * k, k, amax,
+				     self->p + scale_off + (size_t)r * ((k + 15) / 16),
+				     self->p + off + (size_t)r * accel_dtype_row_bytes(MXA_DTYPE_NVFP4, k),
+				     ts);
+	free(f);
+}
+
+/* Element @i of an NVFP4 row times its block scale: exact in a double. */
+static double nvfp4_value(const uint8_t *row, const uint8_t *scales, uint32_t i)
+{
+	return accel_load_elem(MXA_DTYPE_NVFP4, row, i) * mxe_cvt_ue4m3_to_f32(scales[i / 16]);
+}
+
+/*
+ * NVFP4 x NVFP4 through accel_gemm(): E2M1 with UE4M3 scales per 16 on the device, the
+ * tensor scales (accel_nvfp4_quantize()'s) as scale_a/scale_b in the post-pass. The
+ * reference is float64 arithmetic in this test, not the engine: each product has at most
+ * 12 significant bits and the blocks span a few binades, so the double sum is exact;
+ * EXACT rounds it once to f32, the post-pass multiplies by ts_a x ts_b (f32 products).
+ * K = 88 leaves a partial last block.
+ */
+TEST_F(gemm, nvfp4_through_accel_gemm_checked_in_float64)
+{
+	const uint32_t m = 37, n = 29, k = 88, kb = (k + 15) / 16;
+	size_t row = accel_dtype_row_bytes(MXA_DTYPE_NVFP4, k);
+	struct accel_gemm_desc d;
+	float ts_a, ts_b, back[88];
+	int bad = 0;
+
+	desc(self, &d, m, n, k, MXA_DTYPE_NVFP4, MXA_DTYPE_NVFP4);
+	d.mx_scale_a = self->va + SA_OFF;
+	d.mx_scale_b = self->va + SB_OFF;
+	fill_nvfp4(self, A_OFF, SA_OFF, m, k, &ts_a);
+	fill_nvfp4(self, B_OFF, SB_OFF, n, k, &ts_b);
+	d.scale_a = ts_a;
+	d.scale_b = ts_b;
+	memset(self->p + D_OFF, 0x5a, (size_t)m * n * 4);
+	ASSERT_EQ(0, run(self, &d));
+	EXPECT_EQ(ACCEL_GEMM_ALGO_COMMAND, self->plan.algo);
+	EXPECT_EQ(1, self->plan.post_pass);
+	for (uint32_t i = 0; i < m; i++) {
+		for (uint32_t j = 0; j < n; j++) {
+			const uint8_t *ar = self->p + A_OFF + i * row, *br = self->p + B_OFF + j * row;
+			double sum = 0;
+			float s = d.alpha * d.scale_a, want, got;
+
+			for (uint32_t kk = 0; kk < k; kk++)
+				sum += nvfp4_value(ar, self->p + SA_OFF + i * kb, kk) *
+				       nvfp4_value(br, self->p + SB_OFF + j * kb, kk);
+			s = s * d.scale_b;
+			want = s * (float)sum;
+			memcpy(&got, self->p + D_OFF + 4 * ((size_t)i * n + j), 4);
+			if (memcmp(&got, &want, 4) && bad++ < 5)
+				fprintf(stderr, "# D[%u][%u] = %a, want %a\n", i, j, got, want);
+		}
+	}
+	EXPECT_EQ(0, bad);
+	/* dequantised: element x block scale x tensor scale */
+	ASSERT_EQ(0, accel_nvfp4_dequantize(self->p + SA_OFF, self->p + A_OFF, k, ts_a, back));
+	for (uint32_t kk = 0; kk < k; kk++)
+		EXPECT_EQ((float)nvfp4_value(self->p + A_OFF, self->p + SA_OFF, kk) * ts_a, back[kk]);
+	/* the type rules, named */
+	desc(self, &d, m, n, k, MXA_DTYPE_NVFP4, MXA_DTYPE_E2M1);
+	d.mx_scale_a = self->va + SA_OFF;
+	d.mx_scale_b = self->va + SB_OFF;
+	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+	EXPECT_STREQ("type_b: NVFP4 (type_a) pairs only with NVFP4", self->plan.why);
+	desc(self, &d, m, n, k, MXA_DTYPE_NVFP4, MXA_DTYPE_NVFP4);
+	d.mx_scale_a = self->va + SA_OFF;
+	EXPECT_EQ(-EINVAL, accel_gemm_plan(&d, &self->plan));
+	EXPECT_STREQ("mx_scale_b: type_b is NVFP4 and needs its UE4M3 scales", self->plan.why);
+}
+
 /*
  * BF16 activations (no block scales: mx_scale_a = 0, as the documentation says) times
  * MX-FP8 weights with their scales, through the GEMM command: the device reads no

@@ -460,6 +460,76 @@ TEST_F(tile, mx_partial_block_and_scale_fragments)
 	EXPECT_EQ(MXA_TILE(MXA_TILE_U, 2) | MXA_TILE_ERR_SIZE << 16, self->r.err_info);
 }
 
+/*
+ * TMATMULMX on NVFP4 x NVFP4 (Blackwell's mxf4nvf4): random E2M1 codes, UE4M3 scale tiles
+ * of ceil(K / 16) bytes a row (K = 72: a partial last block), checked against float64
+ * arithmetic in this test (products of at most 12 bits over a few binades: the double
+ * sum is exact, EXACT rounds it once). A scale with its sign bit set is read as without;
+ * a NaN scale (0x7F) poisons its row; NVFP4 with an MX type is a BAD_OPERAND, named.
+ */
+TEST_F(tile, tmatmulmx_nvfp4_checked_in_float64)
+{
+	const uint32_t m = 12, n = 10, k = 72, kb = (k + 15) / 16, row = (k + 1) / 2;
+	struct accel_tmatmulmx t = {
+		.type_a = MXA_DTYPE_NVFP4, .type_b = MXA_DTYPE_NVFP4, .m = m, .n = n, .k = k,
+		.a = T_A, .scale_a = U_A, .b = M_B, .scale_b = N_B, .acc = ACC0,
+		.acc_size = m * n * 4,
+	};
+	const uint8_t *a = self->data + A_OFF, *b = self->data + B_OFF;
+	uint8_t *sa = self->data + SA_OFF, *sb = self->data + SB_OFF;
+	const float *out = (const float *)(self->data + OUT_OFF);
+	struct accel_prog *p = self->prog;
+	int bad = 0;
+
+	fill(self, self->data + A_OFF, m * row, MXA_DTYPE_S8);	/* any 4-bit codes */
+	fill(self, self->data + B_OFF, n * row, MXA_DTYPE_S8);
+	for (uint32_t i = 0; i < m * kb; i++)
+		sa[i] = 0x30 + rnd(self) % 0x18 + (i % 3 == 0 ? 0x80 : 0);	/* 0.5 .. 15 */
+	for (uint32_t i = 0; i < n * kb; i++)
+		sb[i] = 0x30 + rnd(self) % 0x18;
+	sa[5 * kb + 2] = 0x7F;					/* row 5: NaN */
+	memset(self->data + OUT_OFF, 0x55, m * n * 4);
+	accel_prog_reset(p);
+	accel_prog_tile_load(p, T_A, 1, self->va + A_OFF, 0, m, row, 0);
+	accel_prog_tile_load(p, U_A, 1, self->va + SA_OFF, 0, m, kb, 0);
+	accel_prog_tile_load(p, M_B, 1, self->va + B_OFF, 0, n, row, 0);
+	accel_prog_tile_load(p, N_B, 1, self->va + SB_OFF, 0, n, kb, 0);
+	ASSERT_EQ(0, accel_prog_tmatmulmx(p, &t));
+	accel_prog_tile_store(p, ACC0, 1, self->va + OUT_OFF, 0, m, n * 4, 0);
+	ASSERT_EQ(0, run(self));
+	ASSERT_EQ(0, self->r.status) TH_LOG("error %u info 0x%x", self->r.error, self->r.err_info);
+	for (uint32_t i = 0; i < m; i++) {
+		for (uint32_t j = 0; j < n; j++) {
+			double sum = 0;
+			float want;
+
+			for (uint32_t kk = 0; kk < k; kk++)
+				sum += accel_load_elem(MXA_DTYPE_NVFP4, a + i * row, kk) *
+				       mxe_cvt_e4m3_to_f32(sa[i * kb + kk / 16] & 0x7F) *
+				       accel_load_elem(MXA_DTYPE_NVFP4, b + j * row, kk) *
+				       mxe_cvt_e4m3_to_f32(sb[j * kb + kk / 16]);
+			want = i == 5 ? NAN : (float)sum;
+			if ((isnan(want) ? !isnan(out[i * n + j]) :
+					   memcmp(&out[i * n + j], &want, 4)) && bad++ < 5)
+				fprintf(stderr, "# D[%u][%u] = %a, want %a\n", i, j,
+					out[i * n + j], want);
+		}
+	}
+	EXPECT_EQ(0, bad);
+
+	t.type_b = MXA_DTYPE_E2M1;
+	accel_prog_reset(p);
+	accel_prog_tile_load(p, T_A, 1, self->va + A_OFF, 0, m, row, 0);
+	accel_prog_tile_load(p, U_A, 1, self->va + SA_OFF, 0, m, kb, 0);
+	accel_prog_tile_load(p, M_B, 1, self->va + B_OFF, 0, n, row, 0);
+	accel_prog_tile_load(p, N_B, 1, self->va + SB_OFF, 0, n, (k + 31) / 32, 0);
+	ASSERT_EQ(0, accel_prog_tmatmulmx(p, &t));
+	ASSERT_EQ(0, run(self));
+	EXPECT_EQ(MXA_ERR_BAD_OPERAND, self->r.error);
+	EXPECT_EQ(MXA_BADOP(MXA_BADOP_DTYPE, MXA_OPERAND_TYPE_B), self->r.err_info);
+	EXPECT_EQ(MXA_DTYPE_E2M1, self->r.err_addr);
+}
+
 TEST_F(tile, fp8_k_not_multiple_of_64)
 {
 	struct accel_tmatmulmx t = {
