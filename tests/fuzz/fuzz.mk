@@ -25,11 +25,11 @@ $(FUZZ_DEVICE): tests/fuzz/fuzz-device.c tests/fuzz/fuzz_device_gen.h tests/fuzz
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
 # The assembler, disassembler and what they call, nothing that needs a device; the
-# linker drops the rest (the engine's kernels are not needed: mxe_formats and mxe_mx).
+# linker drops the rest (the engine's kernels are not needed: mxe_formats, mxe_mx, mxe_nvfp4).
 FUZZ_ASM := $(BUILD)/tests/fuzz-asm
 FUZZ_CC ?= clang
 FUZZ_ASM_SRCS := tests/fuzz/fuzz-asm.c $(LIBACCEL_SRCS) \
-	qemu-device/engine/mxe_formats.c qemu-device/engine/mxe_mx.c
+	qemu-device/engine/mxe_formats.c qemu-device/engine/mxe_mx.c qemu-device/engine/mxe_nvfp4.c
 FUZZ_SAN := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 
 $(FUZZ_ASM): $(FUZZ_ASM_SRCS) $(LIBACCEL_HDRS) | $(SETUP_STAMP)
