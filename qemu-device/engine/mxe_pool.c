@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mxe_engine.h"
@@ -69,14 +70,61 @@ static void job_run_task(struct mxe_pool_job *job, unsigned phase, unsigned task
 struct mxe_engine {
 	pthread_mutex_t lock;	/* protects everything below and all jobs */
 	pthread_cond_t cond;	/* new job, new phase, job finished */
+	unsigned gen;		/* counts those events (pool_signal()); read unlocked */
 	struct mxe_pool_job *jobs;	/* jobs that may want helpers */
 	int stop;
 	unsigned nworkers;
 	pthread_t *workers;
 };
 
-/* Called with eng->lock held (or on a private job): the task just finished. */
-static void job_task_done(struct mxe_pool_job *job, pthread_cond_t *cond)
+/*
+ * A thread with nothing to do spins up to MXE_POOL_SPIN_NS for the next event before it
+ * sleeps: a phase of a mid-sized GEMM lasts a few hundred microseconds, and a wake-up
+ * through the condition variable cost so much of that on a VM that two threads ran a
+ * 512^3 GEMM slower than one.
+ */
+#define MXE_POOL_SPIN_NS 50000
+
+static inline void pool_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+static uint64_t pool_now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* With eng->lock held: an event (new job, task done, stop); wake whoever waits. */
+static void pool_signal(struct mxe_engine *eng)
+{
+	__atomic_store_n(&eng->gen, eng->gen + 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&eng->cond);
+}
+
+/* With eng->lock held: wait for the next event, spinning first; returns with it held. */
+static void pool_wait(struct mxe_engine *eng)
+{
+	unsigned seen = eng->gen;
+	uint64_t t0;
+
+	pthread_mutex_unlock(&eng->lock);
+	t0 = pool_now_ns();
+	while (__atomic_load_n(&eng->gen, __ATOMIC_ACQUIRE) == seen &&
+	       pool_now_ns() - t0 < MXE_POOL_SPIN_NS)
+		pool_relax();
+	pthread_mutex_lock(&eng->lock);
+	if (eng->gen == seen)	/* signals come with the lock held: none is lost */
+		pthread_cond_wait(&eng->cond, &eng->lock);
+}
+
+/* Called with eng->lock held (or on a private job, @eng NULL): the task just finished. */
+static void job_task_done(struct mxe_pool_job *job, struct mxe_engine *eng)
 {
 	job->done++;
 	if (job->done < job->ntasks)
@@ -89,8 +137,8 @@ static void job_task_done(struct mxe_pool_job *job, pthread_cond_t *cond)
 	} while (0);
 	if (job->ntasks == 0)
 		job->finished = 1;
-	if (cond)
-		pthread_cond_broadcast(cond);
+	if (eng)
+		pool_signal(eng);
 }
 
 static void job_start(struct mxe_pool_job *job, const struct mxe_pool_job_ops *ops,
@@ -118,7 +166,7 @@ static void *worker_main(void *p)
 			    job->next < job->ntasks)
 				break;
 		if (!job) {
-			pthread_cond_wait(&eng->cond, &eng->lock);
+			pool_wait(eng);
 			continue;
 		}
 		unsigned phase = job->phase, task = job->next++;
@@ -128,9 +176,9 @@ static void *worker_main(void *p)
 		job_run_task(job, phase, task);
 		pthread_mutex_lock(&eng->lock);
 		job->helpers--;
-		job_task_done(job, &eng->cond);
+		job_task_done(job, eng);
 		if (!job->helpers)
-			pthread_cond_broadcast(&eng->cond);	/* owner may wait for us */
+			pool_signal(eng);	/* the owner may wait for us */
 	}
 	pthread_mutex_unlock(&eng->lock);
 	return NULL;
@@ -162,7 +210,7 @@ void mxe_pool_run(struct mxe_engine *eng, unsigned nthreads,
 	pthread_mutex_lock(&eng->lock);
 	job.next_job = eng->jobs;
 	eng->jobs = &job;
-	pthread_cond_broadcast(&eng->cond);
+	pool_signal(eng);
 	while (!job.finished) {
 		if (job.next < job.ntasks) {
 			unsigned phase = job.phase, task = job.next++;
@@ -170,14 +218,14 @@ void mxe_pool_run(struct mxe_engine *eng, unsigned nthreads,
 			pthread_mutex_unlock(&eng->lock);
 			job_run_task(&job, phase, task);
 			pthread_mutex_lock(&eng->lock);
-			job_task_done(&job, &eng->cond);
+			job_task_done(&job, eng);
 		} else {
-			pthread_cond_wait(&eng->cond, &eng->lock);
+			pool_wait(eng);
 		}
 	}
 	/* Workers may still be returning from our last task's bookkeeping. */
 	while (job.helpers)
-		pthread_cond_wait(&eng->cond, &eng->lock);
+		pool_wait(eng);
 	for (pp = &eng->jobs; *pp; pp = &(*pp)->next_job) {
 		if (*pp == &job) {
 			*pp = job.next_job;
@@ -225,7 +273,7 @@ void mxe_engine_destroy(struct mxe_engine *eng)
 		return;
 	pthread_mutex_lock(&eng->lock);
 	eng->stop = 1;
-	pthread_cond_broadcast(&eng->cond);
+	pool_signal(eng);
 	pthread_mutex_unlock(&eng->lock);
 	for (i = 0; i < eng->nworkers; i++)
 		pthread_join(eng->workers[i], NULL);
