@@ -463,6 +463,21 @@ static long host_mem_mb(void)
 	return strtol(buf, NULL, 10);
 }
 
+/* Run one GEMM command @g from @prog on @fd; the job's result in *@r. */
+static int gemm_job(int fd, struct mxa_bo *prog, const struct mxa_isa_gemm *g,
+		    struct drm_mxa_job_result *r)
+{
+	uint32_t *p = prog->map;
+	uint64_t id;
+	int ret;
+
+	*p++ = MXA_CMD_HEADER(MXA_OP_GEMM, MXA_GEMM_DWORDS, 0);
+	memcpy(p, g, sizeof(*g));
+	p += MXA_GEMM_ARGS_DWORDS;
+	ret = mxa_submit(fd, prog->handle, 0, 0, mxa_bytes(prog->map, p), &id);
+	return ret ? ret : mxa_wait(fd, id, 60 * NSEC_PER_SEC, r);
+}
+
 /*
  * The device stages GEMM operands in host memory, all queues together within its
  * budget (max-host-mem-mb, sysfs mxa/host_mem_mb). Found in review: aliased operands on
@@ -482,8 +497,6 @@ TEST_F(errors_classes, gemm_beyond_the_host_memory_budget)
 	struct drm_mxa_job_result r;
 	struct mxa_bo ops, prog;
 	long budget = host_mem_mb();
-	uint32_t *p;
-	uint64_t id;
 
 	ASSERT_LT(0, budget);
 	if (budget >= 80)
@@ -493,21 +506,14 @@ TEST_F(errors_classes, gemm_beyond_the_host_memory_budget)
 	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &prog));
 	g.a = g.b = ops.va;			/* aliased: the budget counts each staging */
 	g.d = ops.va;
-	p = prog.map;
-	*p++ = MXA_CMD_HEADER(MXA_OP_GEMM, MXA_GEMM_DWORDS, 0);
-	memcpy(p, &g, sizeof(g));
-	p += MXA_GEMM_ARGS_DWORDS;
-	ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
-	ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+	ASSERT_EQ(0, gemm_job(self->fd, &prog, &g, &r));
 	EXPECT_EQ(-EIO, r.status);
 	EXPECT_EQ(MXA_ERR_NO_MEMORY, r.error);
 	EXPECT_EQ(MXA_NOMEM_BUDGET, r.err_info);
 	EXPECT_EQ(ops.va, r.err_addr);
 	/* within the budget the same operands work: a quarter of the rows */
 	g.m = g.n = 512;
-	memcpy((char *)prog.map + 4, &g, sizeof(g));
-	ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
-	ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+	ASSERT_EQ(0, gemm_job(self->fd, &prog, &g, &r));
 	EXPECT_EQ(0, r.status) TH_LOG("error %u info %u", r.error, r.err_info);
 	mxa_bo_free(self->fd, &prog);
 	mxa_bo_free(self->fd, &ops);
@@ -530,8 +536,6 @@ TEST_F(errors_classes, nvfp4_expansion_counts_in_the_budget)
 	struct drm_mxa_job_result r;
 	struct mxa_bo ops, prog;
 	long budget = host_mem_mb();
-	uint32_t *p;
-	uint64_t id;
 
 	ASSERT_LT(0, budget);
 	if (budget >= 96)
@@ -543,23 +547,15 @@ TEST_F(errors_classes, nvfp4_expansion_counts_in_the_budget)
 	g.a = g.b = ops.va;
 	g.scale_a = g.scale_b = ops.va + (12 << 20);
 	g.d = ops.va + (12 << 20);
-	p = prog.map;
-	*p++ = MXA_CMD_HEADER(MXA_OP_GEMM, MXA_GEMM_DWORDS, 0);
-	memcpy(p, &g, sizeof(g));
-	p += MXA_GEMM_ARGS_DWORDS;
 	for (int round = 0; round < 2; round++) {
 		g.m = g.n = 2048;
-		memcpy((char *)prog.map + 4, &g, sizeof(g));
-		ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
-		ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+		ASSERT_EQ(0, gemm_job(self->fd, &prog, &g, &r));
 		EXPECT_EQ(-EIO, r.status);
 		EXPECT_EQ(MXA_ERR_NO_MEMORY, r.error);
 		EXPECT_EQ(MXA_NOMEM_BUDGET, r.err_info);
 		EXPECT_EQ(0, r.err_addr);
 		g.m = g.n = 512;
-		memcpy((char *)prog.map + 4, &g, sizeof(g));
-		ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
-		ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+		ASSERT_EQ(0, gemm_job(self->fd, &prog, &g, &r));
 		EXPECT_EQ(0, r.status) TH_LOG("error %u info %u", r.error, r.err_info);
 	}
 	mxa_bo_free(self->fd, &prog);
@@ -588,8 +584,6 @@ TEST_F(errors_classes, gemv_weights_beyond_the_budget_are_read_in_place)
 	float *d;
 	long budget = host_mem_mb();
 	size_t bad = 0;
-	uint32_t *p;
-	uint64_t id;
 
 	ASSERT_LT(0, budget);
 	if (budget >= 80)
@@ -609,12 +603,7 @@ TEST_F(errors_classes, gemv_weights_beyond_the_budget_are_read_in_place)
 	g.b = w.va;
 	g.scale_b = w.va + wbytes;
 	g.d = ad.va + (512 << 10);
-	p = prog.map;
-	*p++ = MXA_CMD_HEADER(MXA_OP_GEMM, MXA_GEMM_DWORDS, 0);
-	memcpy(p, &g, sizeof(g));
-	p += MXA_GEMM_ARGS_DWORDS;
-	ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
-	ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+	ASSERT_EQ(0, gemm_job(self->fd, &prog, &g, &r));
 	EXPECT_EQ(0, r.status) TH_LOG("error %u info %u at %#llx", r.error, r.err_info,
 				      (unsigned long long)r.err_addr);
 	for (uint32_t j = 0; j < n; j++)
@@ -622,10 +611,8 @@ TEST_F(errors_classes, gemv_weights_beyond_the_budget_are_read_in_place)
 	EXPECT_EQ(0, bad) TH_LOG("D[0] = %g, want %u", d[0], k);
 	/* FAST numerics have a GEMV kernel too: in place, the same exact sums */
 	g.accum = MXA_GEMM_ACCUM_FAST;
-	memcpy((char *)prog.map + 4, &g, sizeof(g));
 	memset(d, 0x5a, (size_t)n * 4);
-	ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
-	ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+	ASSERT_EQ(0, gemm_job(self->fd, &prog, &g, &r));
 	EXPECT_EQ(0, r.status) TH_LOG("FAST: error %u info %u", r.error, r.err_info);
 	bad = 0;
 	for (uint32_t j = 0; j < n; j++)
@@ -634,9 +621,7 @@ TEST_F(errors_classes, gemv_weights_beyond_the_budget_are_read_in_place)
 	/* staged (interwave is a strategy of its own, not the GEMV path's): beyond the budget */
 	g.accum = MXA_GEMM_ACCUM_EXACT;
 	g.sched = MXA_GEMM_SCHED_INTERWAVE;
-	memcpy((char *)prog.map + 4, &g, sizeof(g));
-	ASSERT_EQ(0, mxa_submit(self->fd, prog.handle, 0, 0, mxa_bytes(prog.map, p), &id));
-	ASSERT_EQ(0, mxa_wait(self->fd, id, 60 * NSEC_PER_SEC, &r));
+	ASSERT_EQ(0, gemm_job(self->fd, &prog, &g, &r));
 	EXPECT_EQ(MXA_ERR_NO_MEMORY, r.error);
 	EXPECT_EQ(MXA_NOMEM_BUDGET, r.err_info);
 	EXPECT_EQ(w.va, r.err_addr);
