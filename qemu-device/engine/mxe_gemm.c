@@ -43,23 +43,12 @@ const char *mxe_engine_strerror(int err)
 	}
 }
 
+/* The float inputs: F32, TF32, F16, BF16 and the MX element types (FP8 among them);
+ * NVFP4 arrives expanded to BF16 (mxe_nvfp4.c). */
 static int is_float_in(unsigned t)
 {
-	switch (t) {
-	case MXA_DTYPE_F32:
-	case MXA_DTYPE_TF32:
-	case MXA_DTYPE_F16:
-	case MXA_DTYPE_BF16:
-	case MXA_DTYPE_E4M3:
-	case MXA_DTYPE_E5M2:
-	case MXA_DTYPE_E3M2:
-	case MXA_DTYPE_E2M3:
-	case MXA_DTYPE_E2M1:
-	case MXA_DTYPE_MXINT8:
-		return 1;
-	default:
-		return 0;
-	}
+	return t == MXA_DTYPE_F32 || t == MXA_DTYPE_TF32 || t == MXA_DTYPE_F16 ||
+	       t == MXA_DTYPE_BF16 || mxe_dtype_is_mx_elem(t);
 }
 
 static int hopper_type(unsigned t)
