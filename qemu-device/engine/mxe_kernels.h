@@ -139,6 +139,13 @@ void mxe_kern_s8x2_vnni(const struct mxe_ks8 *in, size_t k, const struct mxe_kf3
 /* EXACT: the block sums, as doubles, added to @u (struct mxe_kx64, up to 32 columns). */
 void mxe_kern_s8x2_vnni_x64(const struct mxe_ks8 *in, size_t k, const struct mxe_kx64 *u);
 
+/*
+ * The int8 panels' packing of one 32-k block of E2M1 codes (16 bytes at @codes, the low
+ * nibble first) through @lut (the 16 codes' integers): the 32 integers at @v, with
+ * 0x80 added (A's bias) when @bias; returns their sum (unbiased). AVX512-VNNI hosts only.
+ */
+int32_t mxe_s8_e2m1_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v);
+
 /** Apply the update of struct mxe_kf32 to a computed MR x NR block @p. */
 void mxe_kf32_apply(const float *p, const struct mxe_kf32 *u);
 void mxe_ks32_apply(const int32_t *p, const struct mxe_ks32 *u);

@@ -509,7 +509,8 @@ static float s8_factor(const struct tiled *tl, int side, size_t r, size_t b)
 
 	if (side ? op->scale_b : op->scale_a)
 		e += (int)(side ? mxe_op_b_scales(op, r) : op->d.scale_a + r * op->ld_sa)[b] - 127;
-	return ldexpf(1.0f, e);
+	/* a normal power of two on its bits (ldexpf was a tenth of the packing) */
+	return e >= -126 && e <= 127 ? mxe_bits_f32((uint32_t)(e + 127) << 23) : ldexpf(1.0f, e);
 }
 
 /* The 32 integers of the block at element @k of a row. */
@@ -554,6 +555,17 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 		for (unsigned r = 0; r < rows; r++) {
 			int32_t sum = 0;
 
+			if (t == MXA_DTYPE_E2M1 && r0 + r < nvalid) {	/* the common case, SIMD */
+				const uint8_t *row = base + (r0 + r) * ld;
+
+				sum = mxe_s8_e2m1_block(row + (k0 + c) / 2, tl->lut8[side], !side, v);
+				fac[at + r] = s8_factor(tl, side, r0 + r, (k0 + c) / MXE_MX_BLOCK);
+				if (side)
+					tl->scb[at + r] = 128 * sum;
+				for (unsigned g = 0; g < MXE_MX_BLOCK / 4; g++)
+					memcpy(dst + g * rows * 4 + r * 4, v + 4 * g, 4);
+				continue;
+			}
 			if (r0 + r < nvalid) {
 				const uint8_t *row = base + (r0 + r) * ld;
 
