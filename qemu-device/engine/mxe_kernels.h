@@ -145,6 +145,9 @@ void mxe_kern_s8x2_vnni_x64(const struct mxe_ks8 *in, size_t k, const struct mxe
  * 0x80 added (A's bias) when @bias; returns their sum (unbiased). AVX512-VNNI hosts only.
  */
 int32_t mxe_s8_e2m1_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v);
+/* The same for 32 one-byte codes of E2M3 (the low six bits through @lut's first 64) or,
+ * with @lut NULL, MXINT8 (each code its own integer). */
+int32_t mxe_s8_byte_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v);
 
 /** Apply the update of struct mxe_kf32 to a computed MR x NR block @p. */
 void mxe_kf32_apply(const float *p, const struct mxe_kf32 *u);

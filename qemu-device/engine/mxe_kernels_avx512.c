@@ -291,6 +291,35 @@ VNNI int32_t mxe_s8_e2m1_block(const uint8_t *codes, const int8_t *lut, int bias
 	return sum;
 }
 
+VNNI int32_t mxe_s8_byte_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v)
+{
+	const __m256i sign = _mm256_set1_epi8((char)0x80);
+	__m256i c = _mm256_loadu_si256((const __m256i *)codes), r, s;
+	int32_t sum;
+
+	if (lut) {	/* 64 entries: four 16-entry shuffles, chosen by bits 4 and 5 */
+		__m256i low = _mm256_and_si256(c, _mm256_set1_epi8(0x0F));
+		__m256i sel = _mm256_and_si256(_mm256_srli_epi16(c, 4), _mm256_set1_epi8(0x03));
+
+		r = _mm256_setzero_si256();
+		for (int q = 0; q < 4; q++) {
+			__m256i t = _mm256_broadcastsi128_si256(
+				_mm_loadu_si128((const __m128i *)(lut + 16 * q)));
+
+			r = _mm256_blendv_epi8(r, _mm256_shuffle_epi8(t, low),
+					       _mm256_cmpeq_epi8(sel, _mm256_set1_epi8((char)q)));
+		}
+	} else {
+		r = c;
+	}
+	c = _mm256_xor_si256(r, sign);	/* biased: v + 128 */
+	s = _mm256_sad_epu8(c, _mm256_setzero_si256());
+	sum = (int32_t)(_mm256_extract_epi64(s, 0) + _mm256_extract_epi64(s, 1) +
+			_mm256_extract_epi64(s, 2) + _mm256_extract_epi64(s, 3)) - 32 * 128;
+	_mm256_storeu_si256((__m256i *)v, bias ? c : r);
+	return sum;
+}
+
 VNNI void mxe_kern_s8x2_vnni(const struct mxe_ks8 *in, size_t k, const struct mxe_kf32 *u0,
 			     const struct mxe_kf32 *u1)
 {
@@ -449,6 +478,12 @@ void mxe_kern_s8x2_vnni_x64(const struct mxe_ks8 *in, size_t k, const struct mxe
 }
 
 int32_t mxe_s8_e2m1_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v)
+{
+	(void)codes, (void)lut, (void)bias, (void)v;
+	return 0;
+}
+
+int32_t mxe_s8_byte_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v)
 {
 	(void)codes, (void)lut, (void)bias, (void)v;
 	return 0;

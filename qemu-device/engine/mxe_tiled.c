@@ -513,25 +513,6 @@ static float s8_factor(const struct tiled *tl, int side, size_t r, size_t b)
 	return e >= -126 && e <= 127 ? mxe_bits_f32((uint32_t)(e + 127) << 23) : ldexpf(1.0f, e);
 }
 
-/* The 32 integers of the block at element @k of a row. */
-static void s8_decode_block(const struct tiled *tl, int side, unsigned t, const uint8_t *row,
-			    size_t k, int8_t *v)
-{
-	const int8_t *lut = tl->lut8[side];
-
-	if (t == MXA_DTYPE_E2M1) {	/* two codes a byte, the low one first */
-		for (unsigned i = 0; i < MXE_MX_BLOCK; i += 2) {
-			uint8_t b = row[(k + i) / 2];
-
-			v[i] = lut[b & 0xF];
-			v[i + 1] = lut[b >> 4];
-		}
-	} else {
-		for (unsigned i = 0; i < MXE_MX_BLOCK; i++)
-			v[i] = lut[row[k + i]];
-	}
-}
-
 /*
  * Pack @rows rows of a side from @r0 (zeros from @nvalid on), elements k0 .. k0 +
  * len (multiples of 32), into panel @pidx: A's integers + 128 as bytes, B's as int8
@@ -555,30 +536,19 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 		for (unsigned r = 0; r < rows; r++) {
 			int32_t sum = 0;
 
-			if (t == MXA_DTYPE_E2M1 && r0 + r < nvalid) {	/* the common case, SIMD */
+			if (r0 + r < nvalid) {	/* the integers, biased for A, and their sum */
 				const uint8_t *row = base + (r0 + r) * ld;
 
-				sum = mxe_s8_e2m1_block(row + (k0 + c) / 2, tl->lut8[side], !side, v);
+				if (t == MXA_DTYPE_E2M1)
+					sum = mxe_s8_e2m1_block(row + (k0 + c) / 2, tl->lut8[side],
+								!side, v);
+				else	/* E2M3 through its table; MXINT8 (never negated here) as is */
+					sum = mxe_s8_byte_block(row + k0 + c, t == MXA_DTYPE_E2M3 ?
+								tl->lut8[side] : NULL, !side, v);
 				fac[at + r] = s8_factor(tl, side, r0 + r, (k0 + c) / MXE_MX_BLOCK);
-				if (side)
-					tl->scb[at + r] = 128 * sum;
-				for (unsigned g = 0; g < MXE_MX_BLOCK / 4; g++)
-					memcpy(dst + g * rows * 4 + r * 4, v + 4 * g, 4);
-				continue;
-			}
-			if (r0 + r < nvalid) {
-				const uint8_t *row = base + (r0 + r) * ld;
-
-				s8_decode_block(tl, side, t, row, k0 + c, v);
-				fac[at + r] = s8_factor(tl, side, r0 + r, (k0 + c) / MXE_MX_BLOCK);
-			} else {
-				memset(v, 0, sizeof(v));
+			} else {	/* a padding row: zeros (A's biased) */
+				memset(v, side ? 0 : 0x80, sizeof(v));
 				fac[at + r] = 1.0f;
-			}
-			for (unsigned i = 0; i < MXE_MX_BLOCK; i++) {
-				sum += v[i];
-				if (!side)	/* + 128 */
-					v[i] = (int8_t)((uint8_t)v[i] ^ 0x80);
 			}
 			if (side)
 				tl->scb[at + r] = 128 * sum;
