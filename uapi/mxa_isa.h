@@ -625,7 +625,8 @@ static inline __u32 mxa_tensor_map_check(const struct mxa_tensor_map *m, __u64 *
 
 /*
  * Element types of math commands: the one set of type codes, used by the ISA, the
- * engine, libaccel and the golden-vector (MXGV) files (codes 0..14 are MXGV's).
+ * engine, libaccel and the golden-vector (MXGV) files (codes 0..14 are MXGV's, and
+ * NVFP4's 16 in tests/golden/nvfp4).
  * Bit layouts and rounding: Documentation/numerics.rst.
  */
 enum mxa_isa_dtype {
