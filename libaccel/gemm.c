@@ -399,8 +399,7 @@ static int gemm_desc_command(struct accel_prog *prog, const struct accel_gemm_de
 	if (!p->device_c)
 		g.type_c = g.type_d;
 	if (d->mx_scale_a || d->mx_scale_b)
-		g.scale_block = mxa_dtype_scale_block(d->type_a) ? mxa_dtype_scale_block(d->type_a) :
-								   mxa_dtype_scale_block(d->type_b);
+		g.scale_block = mxa_dtype_pair_scale_block(d->type_a, d->type_b);
 	return accel_prog_gemm(prog, &g);
 }
 

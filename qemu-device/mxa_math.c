@@ -76,6 +76,17 @@ static void *mxa_stage_alloc(uint64_t size)
     return buf;
 }
 
+/* Take @bytes of the device's host-memory budget; false (nothing taken) beyond it. */
+static bool mxa_budget_take(MxaState *s, uint64_t bytes)
+{
+    if (qatomic_fetch_add(&s->host_mem_used, bytes) + bytes >
+        ((uint64_t)s->max_host_mem_mb << 20)) {
+        qatomic_sub(&s->host_mem_used, bytes);
+        return false;
+    }
+    return true;
+}
+
 /* Give back a stage's buffer and its share of the budget. */
 static void mxa_stage_release(MxaState *s, MxaStage *st)
 {
@@ -105,15 +116,13 @@ static int mxa_operand_load(MxaJob *job, MxaOperand *op, unsigned slot, bool rea
 {
     MxaState *s = job->q->dev;
     MxaStage *st = &job->stage[slot];
-    uint64_t budget = (uint64_t)s->max_host_mem_mb << 20;
 
     op->slot = slot;
     if (st->cap < op->bytes) {
         uint64_t cap = mxa_stage_size(op->bytes);
 
         mxa_stage_release(job->q->dev, st);
-        if (qatomic_fetch_add(&s->host_mem_used, cap) + cap > budget) {
-            qatomic_sub(&s->host_mem_used, cap);
+        if (!mxa_budget_take(s, cap)) {
             return mxa_job_fail(job, MXA_ERR_NO_MEMORY, op->va, MXA_NOMEM_BUDGET);
         }
         st->buf = mxa_stage_alloc(cap);
@@ -293,16 +302,13 @@ int mxa_exec_gemm(MxaJob *job, const uint32_t *args)
     hopper = s->hopper && mxa_hopper_library_gemm(&d);
     in_place = !hopper && mxe_gemv_takes(&d);
     /*
-     * NVFP4: the engine works on BF16 copies of A and B, four times their bytes; they
-     * count in the budget too (operands of 1 GiB would otherwise take 8 GiB of QEMU's).
+     * The engine's copies of the operands (NVFP4 expanded to BF16: four times their
+     * bytes; an A stored K x M transposed) count in the budget too: NVFP4 operands of
+     * 1 GiB would otherwise take 8 GiB of QEMU's.
      */
-    if (g.type_a == MXA_DTYPE_NVFP4) {
-        scratch = ((uint64_t)g.m + g.n) * g.k * 2;
-        if (qatomic_fetch_add(&s->host_mem_used, scratch) + scratch >
-            ((uint64_t)s->max_host_mem_mb << 20)) {
-            qatomic_sub(&s->host_mem_used, scratch);
-            return mxa_job_fail(job, MXA_ERR_NO_MEMORY, 0, MXA_NOMEM_BUDGET);
-        }
+    scratch = mxe_gemm_copy_bytes(&d);
+    if (scratch && !mxa_budget_take(s, scratch)) {
+        return mxa_job_fail(job, MXA_ERR_NO_MEMORY, 0, MXA_NOMEM_BUDGET);
     }
     if (mxa_operand_load(job, &a, MXA_STAGE_A, true) ||
         (!in_place && mxa_operand_load(job, &b, MXA_STAGE_B, true)) ||

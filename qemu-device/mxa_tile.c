@@ -356,7 +356,7 @@ int mxa_exec_tmatmulmx(MxaJob *job, const uint32_t *cmd)
     g.d = d->data;
     g.scale_a = sa ? sa->data : NULL;
     g.scale_b = sb ? sb->data : NULL;
-    g.scale_block = blk_a ? blk_a : blk_b;  /* two different blocks: the engine refuses */
+    g.scale_block = mxa_dtype_pair_scale_block(ta, tb);  /* unlike blocks: the engine refuses */
     g.sched = (flags & MXA_TMM_F_INTERWAVE) ? MXE_SCHED_INTERWAVE : MXE_SCHED_INTRAWAVE;
     err = mxe_tmatmulmx(s->engine, &g);
     if (err) {

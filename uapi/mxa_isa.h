@@ -675,6 +675,11 @@ static inline unsigned mxa_dtype_scale_block(unsigned t)
 		return 0;
 	}
 }
+/* The scale_block of a product of @ta x @tb (FP16/BF16 sides take none): A's, else B's. */
+static inline unsigned mxa_dtype_pair_scale_block(unsigned ta, unsigned tb)
+{
+	return mxa_dtype_scale_block(ta) ? mxa_dtype_scale_block(ta) : mxa_dtype_scale_block(tb);
+}
 /* Whether A and B of one product are NVFP4 on one side only (refused: MXA_BADOP_DTYPE). */
 static inline int mxa_dtype_nvfp4_unpaired(unsigned ta, unsigned tb)
 {

@@ -355,6 +355,12 @@ unsigned mxe_engine_nthreads(const struct mxe_engine *eng);
  */
 int mxe_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc);
 
+/**
+ * mxe_gemm_copy_bytes() - host memory mxe_gemm() takes for copies of @desc's operands
+ * (an A stored K x M transposed; NVFP4 expanded to BF16), for a caller's memory budget.
+ */
+size_t mxe_gemm_copy_bytes(const struct mxe_gemm_desc *desc);
+
 /** mxe_gemm_check() - validate @desc only (what mxe_gemm would return). */
 int mxe_gemm_check(const struct mxe_gemm_desc *desc);
 

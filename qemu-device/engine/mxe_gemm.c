@@ -243,11 +243,30 @@ int mxe_gemm_check(const struct mxe_gemm_desc *desc)
 
 	if (!desc)
 		return MXE_ENGINE_EINVAL;
-	if (desc->type_a == MXA_DTYPE_NVFP4 || desc->type_b == MXA_DTYPE_NVFP4)
-		rc = mxe_nvfp4_expand(desc, &d, NULL);
-	else
-		rc = mxe_gemm_a_km(desc, &d, NULL);
+	rc = mxe_gemm_copies(desc, &d, NULL);
 	return rc ? rc : mxe_op_prepare(&d, &op);
+}
+
+static int needs_copies(const struct mxe_gemm_desc *d)
+{
+	return (d->flags & MXA_GEMM_F_A_KM) || d->type_a == MXA_DTYPE_NVFP4 ||
+	       d->type_b == MXA_DTYPE_NVFP4;
+}
+
+int mxe_gemm_copies(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, void **tmp)
+{
+	if (in->type_a == MXA_DTYPE_NVFP4 || in->type_b == MXA_DTYPE_NVFP4)
+		return mxe_nvfp4_expand(in, out, tmp);
+	return mxe_gemm_a_km(in, out, tmp);
+}
+
+size_t mxe_gemm_copy_bytes(const struct mxe_gemm_desc *d)
+{
+	if (!d || !needs_copies(d))
+		return 0;
+	if (d->type_a == MXA_DTYPE_NVFP4 || d->type_b == MXA_DTYPE_NVFP4)
+		return ((size_t)d->m + d->n) * d->k * sizeof(uint16_t);
+	return (size_t)d->m * d->k * (mxe_dtype_bits(d->type_a) / 8);
 }
 
 /* ---- element access ------------------------------------------------------- */
@@ -457,13 +476,11 @@ int mxe_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	struct mxe_op op;
 	int rc;
 
-	if (desc && ((desc->flags & MXA_GEMM_F_A_KM) || desc->type_a == MXA_DTYPE_NVFP4 ||
-		     desc->type_b == MXA_DTYPE_NVFP4)) {
+	if (desc && needs_copies(desc)) {
 		struct mxe_gemm_desc d;
 		void *tmp;
 
-		rc = (desc->flags & MXA_GEMM_F_A_KM) ? mxe_gemm_a_km(desc, &d, &tmp) :
-						       mxe_nvfp4_expand(desc, &d, &tmp);
+		rc = mxe_gemm_copies(desc, &d, &tmp);
 		if (!rc)
 			rc = mxe_gemm(eng, &d);
 		free(tmp);

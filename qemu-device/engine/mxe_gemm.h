@@ -42,6 +42,12 @@ int mxe_gemm_a_km(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, voi
  */
 int mxe_nvfp4_expand(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, void **tmp);
 
+/**
+ * mxe_gemm_copies() - the operand copies @in needs before any kernel: NVFP4's expansion or
+ * the M x K copy of a K x M A (*@tmp malloc()ed; @tmp NULL: only checked); else @out = @in.
+ */
+int mxe_gemm_copies(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, void **tmp);
+
 /** mxe_op_prepare() - validate @desc and derive @op (0 or -errno). */
 int mxe_op_prepare(const struct mxe_gemm_desc *desc, struct mxe_op *op);
 
