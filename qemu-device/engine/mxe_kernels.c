@@ -87,6 +87,31 @@ void mxe_kern_x64_portable(const float *a, const float *b, size_t k, const struc
 	}
 }
 
+void mxe_kern_d64_portable(const double *a, const double *b0, const double *b1, size_t k,
+			   const struct mxe_kd64 *u)
+{
+	for (unsigned i = 0; i < u->mr; i++) {
+		for (unsigned j = 0; j < u->nr; j++) {
+			const double *b = j < MXE_NR ? b0 + j : b1 + (j - MXE_NR);
+			double s = u->first ? 0.0 : u->s[i * u->lds + j];
+			double c = u->first ? 0.0 : u->c[i * u->lds + j];
+
+			for (size_t k0 = 0; k0 < k; k0 += MXE_FAST_KSUB) {
+				double q = 0.0, t, bp;
+
+				for (size_t kk = k0; kk < k0 + MXE_FAST_KSUB; kk++)
+					q = fma(a[i * MXE_KA_STRIDE + kk], b[kk * MXE_NR], q);
+				t = s + q;	/* TwoSum */
+				bp = t - s;
+				c += (s - (t - bp)) + (q - bp);
+				s = t;
+			}
+			u->s[i * u->lds + j] = s;
+			u->c[i * u->lds + j] = c;
+		}
+	}
+}
+
 void mxe_ks32_apply(const int32_t *p, const struct mxe_ks32 *u)
 {
 	for (unsigned i = 0; i < u->mr; i++) {

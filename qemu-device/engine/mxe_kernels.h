@@ -112,6 +112,33 @@ void mxe_kern_x64_avx2(const float *a, const float *b, size_t k, const struct mx
 void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struct mxe_kx64 *u);
 
 /**
+ * struct mxe_kd64 - EXACT's kernels for MX types whose 32-k block sums are exact in a
+ * double but not in f32 (E4M3 or E5M2 against the others, mxe_tiled.c): per sub-block
+ * the products are chained with double FMA from +0 (exact under the caller's
+ * certificate) and the chain q joins the running pair (@s, @c) by TwoSum:
+ * s' = fl(s + q), c' = c + (s + q - s'). The caller's certificate also makes every
+ * c' exact, so s + c is the exact sum and the bits do not depend on the SIMD level.
+ * @first: the pair starts from (+0, +0).
+ */
+struct mxe_kd64 {
+	double *s, *c;
+	ptrdiff_t lds;
+	unsigned mr, nr, first;
+};
+
+/*
+ * Double panels: @a in the float A panel's layout (a[i * MXE_KA_STRIDE + k]), @b0 and
+ * @b1 k-major, MXE_NR per k (b[k * MXE_NR + j]), columns 0..15 and 16..31 (@u->nr <= 16:
+ * @b1 unused). @k a multiple of MXE_FAST_KSUB.
+ */
+void mxe_kern_d64_portable(const double *a, const double *b0, const double *b1, size_t k,
+			   const struct mxe_kd64 *u);
+void mxe_kern_d64_avx2(const double *a, const double *b0, const double *b1, size_t k,
+		       const struct mxe_kd64 *u);
+void mxe_kern_d64_avx512(const double *a, const double *b0, const double *b1, size_t k,
+			 const struct mxe_kd64 *u);
+
+/**
  * struct mxe_ks8 - int8 panels of MX types whose elements are small integers times
  * a power of two (E2M1, E2M3, MXINT8; mxe_tiled.c), for the AVX512-VNNI kernels.
  * Per 32-k block the kernels form each row and column's exact dot product of the
@@ -174,6 +201,8 @@ void mxe_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t 
  * them before the phase ends. Data movement only. */
 void mxe_copy_nt_avx2(const float *src, float *dst, size_t n);
 void mxe_sfence_avx2(void);
+/* dst[i] = src[i] as doubles (exact). */
+void mxe_widen_f32_avx2(const float *src, double *dst, size_t n);
 void mxe_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n);
 void mxe_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
 			 const uint8_t *scales, size_t k0);

@@ -221,6 +221,86 @@ AVX512 void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k,
 	}
 }
 
+/*
+ * EXACT's double kernel (struct mxe_kd64): a 6 x 16 or 6 x 32 block, the chains of
+ * one sub-block in 12 or 24 registers, the running pairs (s, c) in a local tile. The
+ * chains and the TwoSum are exact, so any order gives the portable kernel's bits.
+ */
+AVX512 static inline __attribute__((always_inline)) void
+d64_sub(const double *a, const double *b0, const double *b1, double *s, double *c, int wide)
+{
+	__m512d q[24];
+	const int nv = wide ? 4 : 2;
+
+#pragma GCC unroll 24
+	for (int g = 0; g < 24; g++)
+		q[g] = _mm512_setzero_pd();
+	for (int kk = 0; kk < MXE_FAST_KSUB; kk++) {
+		__m512d x[4];
+
+		x[0] = _mm512_load_pd(b0 + kk * MXE_NR);
+		x[1] = _mm512_load_pd(b0 + kk * MXE_NR + 8);
+		if (wide) {
+			x[2] = _mm512_load_pd(b1 + kk * MXE_NR);
+			x[3] = _mm512_load_pd(b1 + kk * MXE_NR + 8);
+		}
+#pragma GCC unroll 6
+		for (int i = 0; i < MXE_MR; i++) {
+			__m512d ai = _mm512_set1_pd(a[i * MXE_KA_STRIDE + kk]);
+
+#pragma GCC unroll 4
+			for (int h = 0; h < nv; h++)
+				q[i * 4 + h] = _mm512_fmadd_pd(ai, x[h], q[i * 4 + h]);
+		}
+	}
+#pragma GCC unroll 6
+	for (int i = 0; i < MXE_MR; i++) {
+#pragma GCC unroll 4
+		for (int h = 0; h < nv; h++) {
+			double *sp = s + i * 32 + 8 * h, *cp = c + i * 32 + 8 * h;
+			__m512d sv = _mm512_load_pd(sp), t = _mm512_add_pd(sv, q[i * 4 + h]);
+			__m512d bp = _mm512_sub_pd(t, sv);
+			__m512d e = _mm512_add_pd(_mm512_sub_pd(sv, _mm512_sub_pd(t, bp)),
+						  _mm512_sub_pd(q[i * 4 + h], bp));
+
+			_mm512_store_pd(sp, t);
+			_mm512_store_pd(cp, _mm512_add_pd(_mm512_load_pd(cp), e));
+		}
+	}
+}
+
+AVX512 void mxe_kern_d64_avx512(const double *a, const double *b0, const double *b1, size_t k,
+				const struct mxe_kd64 *u)
+{
+	double s[MXE_MR * 32] __attribute__((aligned(64)));
+	double c[MXE_MR * 32] __attribute__((aligned(64)));
+	int wide = u->nr > MXE_NR;
+
+	for (unsigned i = 0; i < MXE_MR; i++) {
+		for (unsigned j = 0; j < 32; j += 8) {
+			__mmask8 m = i >= u->mr || u->first || j >= u->nr ? 0 :
+				     u->nr - j >= 8 ? 0xFF : (__mmask8)((1u << (u->nr - j)) - 1);
+
+			_mm512_store_pd(s + i * 32 + j, _mm512_maskz_loadu_pd(m, u->s + i * u->lds + j));
+			_mm512_store_pd(c + i * 32 + j, _mm512_maskz_loadu_pd(m, u->c + i * u->lds + j));
+		}
+	}
+	for (size_t k0 = 0; k0 < k; k0 += MXE_FAST_KSUB) {
+		if (wide)
+			d64_sub(a + k0, b0 + k0 * MXE_NR, b1 + k0 * MXE_NR, s, c, 1);
+		else
+			d64_sub(a + k0, b0 + k0 * MXE_NR, NULL, s, c, 0);
+	}
+	for (unsigned i = 0; i < u->mr; i++) {
+		for (unsigned j = 0; j < u->nr; j += 8) {
+			__mmask8 m = u->nr - j >= 8 ? 0xFF : (__mmask8)((1u << (u->nr - j)) - 1);
+
+			_mm512_mask_storeu_pd(u->s + i * u->lds + j, m, _mm512_load_pd(s + i * 32 + j));
+			_mm512_mask_storeu_pd(u->c + i * u->lds + j, m, _mm512_load_pd(c + i * 32 + j));
+		}
+	}
+}
+
 #define VNNI __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni,avx2,fma,f16c")))
 
 /*
@@ -487,6 +567,12 @@ int32_t mxe_s8_byte_block(const uint8_t *codes, const int8_t *lut, int bias, int
 {
 	(void)codes, (void)lut, (void)bias, (void)v;
 	return 0;
+}
+
+void mxe_kern_d64_avx512(const double *a, const double *b0, const double *b1, size_t k,
+			 const struct mxe_kd64 *u)
+{
+	mxe_kern_d64_portable(a, b0, b1, k, u);
 }
 
 void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struct mxe_kx64 *u)

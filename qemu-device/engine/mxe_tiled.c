@@ -2,7 +2,7 @@
 /*
  * mxe_tiled.c - the FAST tiled GEMM path (and the integer path of both
  * numerics, whose results are exact either way, and EXACT for the MX types
- * whose 32-k blocks the float kernels sum exactly).
+ * whose 32-k blocks the float kernels sum exactly, or double kernels do).
  *
  * DOC: FAST numerics and how the work is cut
  *
@@ -74,10 +74,14 @@ struct tiled {
 	int failed;
 	mxe_kern_f32_fn kf32;
 	mxe_kern_s16_fn ks16;
-	/* EXACT through the float kernels (exact_blocks_certified()) */
+	/* EXACT: 1 through the float kernels (exact_blocks_certified()), 2 through
+	 * the double kernels (exact_d64_certified()) */
 	int exact;
 	void (*kx64)(const float *a, const float *b, size_t k, const struct mxe_kx64 *u);
+	void (*kd64)(const double *a, const double *b0, const double *b1, size_t k,
+		     const struct mxe_kd64 *u);
 	double *dacc;			/* the double sums of all of D (> 1 super chunk) */
+	double *cacc;			/* exact 2: their TwoSum compensations */
 	int exact_g;			/* every block sum a multiple of 2^exact_g */
 	double exact_bound;		/* and every partial sum below this */
 	/* TK_S8: per 32-k block of the super chunk, row and column factors and the
@@ -823,7 +827,12 @@ static uint64_t exact_outputs;	/* elements this path computed */
 static float round_pair_f32(double h, double l)
 {
 	float r = (float)h;
+	uint64_t bits;
 
+	memcpy(&bits, &h, sizeof(bits));
+	/* in f32's normal range a midpoint has 1 and 28 zeros below f32's last bit */
+	if (fabs(h) >= 0x1p-126 && (bits & 0x1FFFFFFFu) != 0x10000000u)
+		return r;
 	if (l != 0 && (double)r != h) {
 		float o = nextafterf(r, h > (double)r ? INFINITY : -INFINITY);
 
@@ -833,9 +842,22 @@ static float round_pair_f32(double h, double l)
 	return r;
 }
 
-/* Round (i0, j0) .. of one kernel call into D; returns how many went to the general path. */
-static unsigned finish_exact(struct tiled *tl, const double *s, ptrdiff_t lds, size_t i0,
-			     size_t j0, unsigned mr, unsigned nr)
+/* (h, l) = TwoSum(x, y): h = fl(x + y), h + l = x + y exactly. */
+static void two_sum(double x, double y, double *h, double *l)
+{
+	double t = x + y, bp = t - x;
+
+	*l = (x - (t - bp)) + (y - bp);
+	*h = t;
+}
+
+/*
+ * Round (i0, j0) .. of one kernel call into D; returns how many went to the general
+ * path. The sum of an element is s (exact 1) or s + cs (exact 2), exactly (the
+ * certificate).
+ */
+static unsigned finish_exact(struct tiled *tl, const double *s, const double *cs, ptrdiff_t lds,
+			     size_t i0, size_t j0, unsigned mr, unsigned nr)
 {
 	const struct mxe_op *op = tl->op;
 	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
@@ -845,17 +867,29 @@ static unsigned finish_exact(struct tiled *tl, const double *s, ptrdiff_t lds, s
 		float *d = (float *)((uint8_t *)op->d.d + (i0 + i) * op->ldd) + j0;
 
 		for (unsigned j = 0; j < nr; j++) {
-			double h = s[i * lds + j], l = 0;	/* exact (the certificate) */
+			double h = s[i * lds + j], l = 0;
 
-			if (acc) {	/* h + l = the sum + C, exactly */
-				double c = mxe_op_load_c(op, i0 + i, j0 + j), t = h + c, bp = t - h;
+			if (cs)		/* h + l = s + c, |l| <= ulp(h) / 2 */
+				two_sum(h, cs[i * lds + j], &h, &l);
+			if (acc) {	/* h + l + v = the sum + C, exactly */
+				double c = mxe_op_load_c(op, i0 + i, j0 + j), t, e, u, v;
 
-				l = (h - (t - bp)) + (c - bp);
-				h = isfinite(c) ? t : 0;
+				two_sum(h, c, &t, &e);
+				two_sum(e, l, &u, &v);
+				two_sum(t, u, &h, &e);	/* a C that cancelled: renormalise */
+				two_sum(e, v, &l, &v);
+				if (!isfinite(c))
+					h = 0;
+				/* l decides alone (v cannot change its sign) while
+				 * |l| <= ulp(h) / 2; else (a tie of the last TwoSum) the
+				 * general path */
+				if (h != 0 && isfinite(h) && fabs(l) > ldexp(1.0, ilogb(h) - 53))
+					h = 0;
 			}
-			/* a zero (its sign is the general path's rule), a finite C that is
-			 * not, or a sum near the top of f32: the general path */
-			if (h == 0 || fabs(h) >= 0x1p127) {
+			/* a zero (its sign is the general path's rule), a C that is not
+			 * finite, NaN or Inf elements (E4M3, E5M2), or a sum near the top
+			 * of f32: the general path */
+			if (h == 0 || !(fabs(h) < 0x1p127)) {
 				redo++;
 				if (mxe_exact_output(op, i0 + i, j0 + j))
 					tl->failed = 1;
@@ -918,8 +952,98 @@ static void compute_exact(struct tiled *tl, size_t k0, size_t k1, size_t p0, siz
 					tl->kx64(a, b, len, &u);
 				}
 				if (last) {
-					redo += finish_exact(tl, u.s, lds, i, j, u.mr, u.nr);
+					redo += finish_exact(tl, u.s, NULL, lds, i, j, u.mr, u.nr);
 					done += (uint64_t)u.mr * u.nr;
+				}
+			}
+		}
+	}
+	__atomic_fetch_add(&exact_outputs, done - redo, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&exact_redone, redo, __ATOMIC_RELAXED);
+}
+
+/*
+ * EXACT through the double kernels (exact 2): per K block, the tile's A panels become
+ * double panels in a thread-local buffer (each is read by every B strip of the tile),
+ * and so does each B strip (read by every A panel) per D64_KH k, which keep it in L1.
+ */
+#define D64_KH KB
+
+static void widen(const struct tiled *tl, const float *src, double *dst, size_t n)
+{
+	if (tl->avx2) {
+		mxe_widen_f32_avx2(src, dst, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		dst[i] = src[i];
+}
+
+static void compute_exact_d64(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_t p1,
+			      size_t q0, size_t q1)
+{
+	int wide = tl->simd >= MXE_SIMD_AVX512;
+	double *s = tl->dacc, *cs = tl->cacc, *ad, *bd;
+	ptrdiff_t lds = (ptrdiff_t)tl->n;
+	size_t ti = 0, tj = 0;
+	uint64_t done = 0, redo = 0;
+
+	ad = mxe_scratch(4, (size_t)TILE_MP * MXE_MR * KB * sizeof(double));
+	bd = mxe_scratch(5, (size_t)2 * MXE_NR * D64_KH * sizeof(double));
+	if (!s) {	/* one super chunk: the tile's pairs on this thread */
+		lds = TILE_NP * MXE_NR;
+		s = mxe_scratch(1, (size_t)2 * TILE_MP * MXE_MR * lds * sizeof(double));
+		cs = s ? s + (size_t)TILE_MP * MXE_MR * lds : NULL;
+		ti = p0 * MXE_MR;
+		tj = q0 * MXE_NR;
+	}
+	if (!s || !ad || !bd) {
+		tl->failed = 1;
+		return;
+	}
+	for (size_t kb0 = k0; kb0 < k1; kb0 += KB) {
+		size_t len = k1 - kb0 < KB ? k1 - kb0 : KB;
+
+		for (size_t p = p0; p < p1; p++) {	/* the same layout, rows KB apart */
+			const float *a = f32_panel(tl->apack, tl->mp, MXE_MR, p, kb0 - k0);
+			double *d = ad + (p - p0) * MXE_MR * KB;
+
+			for (unsigned r = 0; r < MXE_MR; r++)
+				widen(tl, a + r * MXE_KA_STRIDE, d + r * MXE_KA_STRIDE, len);
+		}
+		for (size_t kh = 0; kh < len; kh += D64_KH) {
+			size_t klen = len - kh < D64_KH ? len - kh : D64_KH;
+			int last = kb0 + kh + klen == tl->k;
+
+			for (size_t q = q0; q < q1; q += wide ? 2 : 1) {
+				unsigned strip = wide && q + 1 < q1 ? 2 : 1;
+				size_t j = q * MXE_NR;
+
+				for (unsigned h = 0; h < strip; h++) {
+					const float *b = f32_panel(tl->bpack, tl->np, MXE_NR, q + h,
+								   kb0 - k0) + kh * MXE_NR;
+					double *d = bd + h * MXE_NR * D64_KH;
+
+					widen(tl, b, d, klen * MXE_NR);
+				}
+				for (size_t p = p0; p < p1; p++) {
+					size_t i = p * MXE_MR;
+					struct mxe_kd64 u = {
+						.s = s + (i - ti) * lds + (j - tj),
+						.c = cs + (i - ti) * lds + (j - tj),
+						.lds = lds,
+						.mr = tl->m - i < MXE_MR ? (unsigned)(tl->m - i) : MXE_MR,
+						.nr = tl->n - j < strip * MXE_NR ? (unsigned)(tl->n - j) :
+										    strip * MXE_NR,
+						.first = kb0 + kh == 0,
+					};
+
+					tl->kd64(ad + (p - p0) * MXE_MR * KB + kh, bd,
+						 bd + MXE_NR * D64_KH, klen, &u);
+					if (last) {
+						redo += finish_exact(tl, u.s, u.c, lds, i, j, u.mr, u.nr);
+						done += (uint64_t)u.mr * u.nr;
+					}
 				}
 			}
 		}
@@ -1007,6 +1131,35 @@ static int exact_blocks_certified(struct tiled *tl)
 	return tl->exact_bound < ldexp(1.0, g + 53);
 }
 
+/*
+ * Whether every block sum of @op is exact in a double and the double kernels' pairs
+ * stay exact (exact 2): each side's elements of an MX float type or MXINT8, their
+ * scaled values exact and finite in f32 (the panels), a block of 32 products within
+ * 53 bits, and the TwoSum compensations exact: every rounding error is a multiple of
+ * the products' grid 2^g and at most 2^-53 of a partial sum (< K * 2^top), so K / 32
+ * of them stay below 2^(g + 53) when (K / 32) * K * 2^top < 2^(g + 106).
+ */
+static int exact_d64_certified(struct tiled *tl)
+{
+	const struct mxe_op *op = tl->op;
+	int la, ta, lb, tb, loa, hia, lob, hib, g, top;
+
+	if (!mxe_dtype_is_mx_elem(op->d.type_a) || !mxe_dtype_is_mx_elem(op->d.type_b) ||
+	    op->d.type_a == MXA_DTYPE_NVFP4 || op->d.type_b == MXA_DTYPE_NVFP4)
+		return 0;
+	mx_exp_range(op->d.type_a, &la, &ta);
+	mx_exp_range(op->d.type_b, &lb, &tb);
+	if ((ta + tb + 2 + 5) - (la + lb) > 53 || !tiled_scales(tl))
+		return 0;
+	loa = tl->sc_lo[0], hia = tl->sc_hi[0], lob = tl->sc_lo[1], hib = tl->sc_hi[1];
+	g = la + lb + loa + lob;
+	top = ta + 1 + hia + tb + 1 + hib;
+	if (la + loa < -149 || lb + lob < -149 || ta + 1 + hia > 127 || tb + 1 + hib > 127)
+		return 0;
+	return (double)(tl->k / MXE_MX_BLOCK) * (double)tl->k * ldexp(1.0, top) <
+	       ldexp(1.0, g + 106);
+}
+
 static void tiled_task(void *arg, unsigned phase, unsigned task)
 {
 	struct tiled *tl = arg;
@@ -1024,7 +1177,9 @@ static void tiled_task(void *arg, unsigned phase, unsigned task)
 	q0 = (size_t)(task % tl->tiles_n) * TILE_NP;
 	p1 = p0 + TILE_MP < tl->mp ? p0 + TILE_MP : tl->mp;
 	q1 = q0 + TILE_NP < tl->np ? q0 + TILE_NP : tl->np;
-	if (tl->exact)
+	if (tl->exact == 2)
+		compute_exact_d64(tl, k0, k1, p0, p1, q0, q1);
+	else if (tl->exact)
 		compute_exact(tl, k0, k1, p0, p1, q0, q1);
 	else if (tl->kind != TK_S16)	/* float panels, or int8 ones of a float operation */
 		compute_f32(tl, k0, k1, p0, p1, q0, q1);
@@ -1127,9 +1282,17 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 	if (op->ldd % 4 || (acc && op->ldc % 4) ||
 	    ((op->scale_a || op->scale_b) && tl.k % MXE_MX_BLOCK))
 		return 1;	/* a partial last MX block: the exact path */
-	if (exact ? op->k_chunk != op->d.k || tl.k % MXE_MX_BLOCK || !exact_blocks_certified(&tl)
-		  : !mxe_fast_scales_safe(op))
+	if (exact) {
+		if (op->k_chunk != op->d.k || tl.k % MXE_MX_BLOCK)
+			return 1;
+		if (!exact_blocks_certified(&tl)) {
+			if (!exact_d64_certified(&tl))
+				return 1;
+			exact = 2;
+		}
+	} else if (!mxe_fast_scales_safe(op)) {
 		return 1;
+	}
 
 	tl.exact = exact;
 	if (exact)
@@ -1139,9 +1302,11 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 	tl.kf32 = tl.avx2 ? mxe_kern_f32_avx2 : mxe_kern_f32_portable;
 	tl.ks16 = tl.avx2 ? mxe_kern_s16_avx2 : mxe_kern_s16_portable;
 	tl.kx64 = tl.avx2 ? mxe_kern_x64_avx2 : mxe_kern_x64_portable;
+	tl.kd64 = tl.simd >= MXE_SIMD_AVX512 ? mxe_kern_d64_avx512 :
+		  tl.avx2 ? mxe_kern_d64_avx2 : mxe_kern_d64_portable;
 	tl.mp = (tl.m + MXE_MR - 1) / MXE_MR;
 	tl.np = (tl.n + MXE_NR - 1) / MXE_NR;
-	if (tl.kind == TK_F32 && s8_applies(&tl)) {
+	if (tl.kind == TK_F32 && exact != 2 && s8_applies(&tl)) {
 		__atomic_fetch_add(&s8_ops, 1, __ATOMIC_RELAXED);
 		tl.kind = TK_S8;
 		s8_lut(&tl, 0);
@@ -1185,9 +1350,11 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 			return MXE_ENGINE_ENOMEM;
 	}
 	if (exact && tl.nsuper > 1) {
-		tl.dacc = mxe_scratch(3, tl.m * tl.n * sizeof(double));
+		tl.dacc = mxe_scratch(3, (exact == 2 ? 2 : 1) * tl.m * tl.n * sizeof(double));
 		if (!tl.dacc)
 			return MXE_ENGINE_ENOMEM;
+		if (exact == 2)
+			tl.cacc = tl.dacc + tl.m * tl.n;
 	}
 	tl.pack_a = (unsigned)((tl.mp + PACK_A_PANELS - 1) / PACK_A_PANELS);
 	tl.pack_b = (unsigned)((tl.np + PACK_B_PANELS - 1) / PACK_B_PANELS);

@@ -671,6 +671,143 @@ static void test_exact_tiled_blocks(struct mxe_engine *eng)
 }
 
 /*
+ * EXACT on the tiled path's double kernels (E4M3 or E5M2 against the other MX types:
+ * 32-k block sums exact in a double, not in f32; the blocks joined by TwoSum): against
+ * the reference on every SIMD path, with and without C, K over several 256-k blocks
+ * and a partial one, 40 columns; the path must have run. Then an E4M3 NaN code (its
+ * row goes to the general path), block sums whose plain double sum would lose a 1
+ * that decides the rounding, and the midpoint 1 + 2^-24 that C = +-2^-80 decides.
+ */
+static void test_exact_tiled_d64(struct mxe_engine *eng)
+{
+	static const struct combo cbs[] = {
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E5M2, MXA_DTYPE_E3M2, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_MXINT8, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 0 },
+	};
+	static const struct combo e4 = { MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 };
+	unsigned m = 40, n = 40;
+	uint64_t out0, redo0, out1, redo1;
+	float *out = (float *)B.d;
+	struct mxe_gemm_desc d;
+	size_t bad = 0;
+	int rc, same, good = 0;
+
+	for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
+		for (unsigned k = 128; k <= 640; k += 512) {	/* FP8 MX: K % 64 == 0 */
+			for (int acc = 0; acc < 2; acc++) {
+				d = make_op(&cbs[c], m, n, k, acc);
+				bad = 0;
+				for (unsigned i = 0; cbs[c].mx && i < m * k / 32; i++)
+					B.sa[i] = (uint8_t)(121 + tu_rand() % 13);	/* 2^-6 ... 2^6 */
+				for (unsigned i = 0; cbs[c].mx && i < n * k / 32; i++)
+					B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
+				for (unsigned i = 0; i < m * k; i++)	/* no NaN codes here */
+					if (cbs[c].a == MXA_DTYPE_E4M3 && (B.a[i] & 0x7F) == 0x7F)
+						B.a[i] ^= 1;
+				for (unsigned i = 0; i < n * k; i++)
+					if (cbs[c].b == MXA_DTYPE_E4M3 && (B.b[i] & 0x7F) == 0x7F)
+						B.b[i] ^= 1;
+				for (unsigned i = 0; i < m * k; i++)	/* nor E5M2 Inf / NaN */
+					if (cbs[c].a == MXA_DTYPE_E5M2 && (B.a[i] & 0x7C) == 0x7C)
+						B.a[i] ^= 0x04;
+				mxe_tiled_exact_counts(&out0, &redo0);
+				same = same_on_every_path(eng, &d, m * n * 4, &rc);
+				mxe_tiled_exact_counts(&out1, &redo1);
+				if (!rc)
+					rc = run_and_compare(eng, &d, &bad);
+				host_check(!rc && same && !bad && out1 - out0 >= m * n,
+				       "exact %s x %s%s, K %u%s, on the double kernels: bit-exact vs "
+				       "reference (%zu differ), SIMD paths %s agree: %s, %llu elements "
+				       "on the path", mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b),
+				       cbs[c].mx ? " MX" : "", k, acc ? ", C" : "", bad, simd_paths,
+				       same ? "yes" : "NO", (unsigned long long)(out1 - out0));
+			}
+		}
+	}
+
+	/* an E4M3 NaN in row 3: its n elements go to the general path */
+	d = make_op(&e4, m, n, 128, 0);
+	for (unsigned i = 0; i < m * 4; i++)
+		B.sa[i] = (uint8_t)(121 + tu_rand() % 13);
+	for (unsigned i = 0; i < n * 4; i++)
+		B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
+	for (unsigned i = 0; i < m * 128; i++)
+		if ((B.a[i] & 0x7F) == 0x7F)
+			B.a[i] ^= 1;
+	for (unsigned i = 0; i < n * 128; i++)
+		if ((B.b[i] & 0x7F) == 0x7F)
+			B.b[i] ^= 1;
+	B.a[3 * 128 + 40] = 0x7F;
+	mxe_tiled_exact_counts(&out0, &redo0);
+	rc = run_and_compare(eng, &d, &bad);
+	mxe_tiled_exact_counts(&out1, &redo1);
+	host_check(!rc && !bad && redo1 - redo0 == n && out1 - out0 == m * n - n,
+	       "exact e4m3 MX on the double kernels: a NaN code's row goes to the general path "
+	       "(%llu of %u elements), bit-exact vs reference (%zu differ)",
+	       (unsigned long long)(redo1 - redo0), n, bad);
+
+	/* block sums 2^58, +-1, -2^58, 2^25, +-2: 2^25 +- 3 rounds to 2^25 +- 4; without
+	 * the +-1 that only TwoSum keeps, 2^25 +- 2 stays (an f32, or a tie to even) */
+	d = make_op(&e4, m, n, 192, 0);
+	memset(B.a, 0, m * 192);
+	memset(B.b, 0, n * 192);
+	for (unsigned i = 0; i < m; i++) {
+		static const uint8_t sa[6] = { 127 + 29, 127, 127 + 29, 127 + 12, 127, 127 };
+
+		for (unsigned b = 0; b < 5; b++)
+			B.a[i * 192 + 32 * b] = 0x38;				/* 1.0 */
+		memcpy(B.sa + i * 6, sa, 6);
+	}
+	for (unsigned j = 0; j < n; j++) {
+		static const uint8_t sb[6] = { 127 + 29, 127, 127 + 29, 127 + 13, 127, 127 };
+		uint8_t sign = j % 2 ? 0 : 0x80;
+
+		B.b[j * 192] = B.b[j * 192 + 96] = 0x38;
+		B.b[j * 192 + 32] = 0x38 | sign;				/* +-1.0 */
+		B.b[j * 192 + 64] = 0xB8;					/* -1.0 */
+		B.b[j * 192 + 128] = 0x40 | sign;				/* +-2.0 */
+		memcpy(B.sb + j * 6, sb, 6);
+	}
+	mxe_tiled_exact_counts(&out0, &redo0);
+	same = same_on_every_path(eng, &d, m * n * 4, &rc);
+	mxe_tiled_exact_counts(&out1, &redo1);
+	for (unsigned i = 0; i < m * n; i++)
+		good += out[i] == (i % n % 2 ? 0x1p25f + 4 : 0x1p25f - 4);
+	host_check(!rc && same && good == (int)(m * n) && out1 - out0 >= m * n,
+	       "exact e4m3 MX on the double kernels: block sums 2^58, +-1, -2^58, 2^25, +-2 "
+	       "round to 2^25 +- 4 (%d of %u right), SIMD paths %s agree: %s", good, m * n,
+	       simd_paths, same ? "yes" : "NO");
+
+	/* the midpoint 1 + 2^-24 from two blocks, C = +-2^-80 decides */
+	d = make_op(&e4, m, n, 128, 1);
+	memset(B.a, 0, m * 128);
+	memset(B.b, 0, n * 128);
+	memset(B.sa, 127, m * 4);
+	for (unsigned i = 0; i < m; i++)
+		B.a[i * 128] = B.a[i * 128 + 32] = 0x38;
+	for (unsigned j = 0; j < n; j++) {
+		B.b[j * 128] = B.b[j * 128 + 32] = 0x38;
+		memset(B.sb + j * 4, 127, 4);
+		B.sb[j * 4 + 1] = 127 - 24;
+	}
+	for (unsigned i = 0; i < m * n; i++)
+		((float *)B.c)[i] = i % n % 2 ? 0x1p-80f : -0x1p-80f;
+	mxe_tiled_exact_counts(&out0, &redo0);
+	same = same_on_every_path(eng, &d, m * n * 4, &rc);
+	mxe_tiled_exact_counts(&out1, &redo1);
+	good = 0;
+	for (unsigned i = 0; i < m * n; i++)
+		good += out[i] == (i % n % 2 ? 1.0f + 0x1p-23f : 1.0f);
+	host_check(!rc && same && good == (int)(m * n) && out1 - out0 >= m * n,
+	       "exact e4m3 MX on the double kernels: block sums 1 + 2^-24 and C +-2^-80 round "
+	       "to 1 + 2^-23 / 1 (%d of %u right), SIMD paths %s agree: %s", good, m * n,
+	       simd_paths, same ? "yes" : "NO");
+}
+
+/*
  * The int8 panels (AVX512-VNNI, E2M1/E2M3/MXINT8 on both sides): FAST and EXACT, with
  * C, negated sides, 40 x 45 (a pair of B panels and a single one, a partial one) and
  * K over several 256-k blocks, give the portable path's bits, and on a VNNI CPU the
@@ -977,6 +1114,7 @@ int main(void)
 	test_exact_beyond_double(eng);
 	test_exact_mx_blocks(eng);
 	test_exact_tiled_blocks(eng);
+	test_exact_tiled_d64(eng);
 	test_s8_panels(eng);
 	test_fast(eng);
 	test_fast_fp8_specials(eng);
