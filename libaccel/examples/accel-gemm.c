@@ -2,13 +2,16 @@
 /*
  * accel-gemm: an MX-FP8 GEMM on the MXA device through libaccel and io_uring.
  *
- *   accel-gemm [M N K] [--type e4m3|e5m2] [--ioctl]
+ *   accel-gemm [M N K] [--type e4m3|e5m2] [--ioctl] [--reps N]
  *
  * Random FP32 matrices are quantised on the host into MX-FP8 (E8M0 scale per 32
  * elements along K, the device's own quantiser), D = A x B^T is computed by the device,
  * and sampled elements are checked against a float64 reference of the same MX values:
  * the device sums exactly and rounds once, so each checked element must equal the
- * float64 result rounded to f32. Prints the device time and GFLOP/s.
+ * float64 result rounded to f32. The GEMM runs N times (default 3); every run must give
+ * the first one's bits. Prints the first run's device time and the best of the others,
+ * as benchmarks on real accelerators report a warm call: the emulator's first large job
+ * touches fresh host memory, which costs the host far more than it costs silicon.
  */
 #include <math.h>
 #include <stdio.h>
@@ -64,7 +67,7 @@ int main(int argc, char **argv)
 	uint32_t m = 1024, n = 1024, k = 1024;
 	enum mxa_isa_dtype type = MXA_DTYPE_E4M3;
 	enum accel_submit_mode mode = ACCEL_SUBMIT_URING;
-	int pos = 0;
+	int pos = 0, reps = 3;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--type") && i + 1 < argc) {
@@ -72,13 +75,16 @@ int main(int argc, char **argv)
 			type = !strcmp(argv[i], "e5m2") ? MXA_DTYPE_E5M2 : MXA_DTYPE_E4M3;
 		} else if (!strcmp(argv[i], "--ioctl")) {
 			mode = ACCEL_SUBMIT_IOCTL;
+		} else if (!strcmp(argv[i], "--reps") && i + 1 < argc && atoi(argv[i + 1]) > 0) {
+			reps = atoi(argv[++i]);
 		} else if (pos < 3 && atoi(argv[i]) > 0) {
 			uint32_t v = atoi(argv[i]);
 
 			*(pos == 0 ? &m : pos == 1 ? &n : &k) = v;
 			pos++;
 		} else {
-			fprintf(stderr, "usage: accel-gemm [M N K] [--type e4m3|e5m2] [--ioctl]\n");
+			fprintf(stderr, "usage: accel-gemm [M N K] [--type e4m3|e5m2] [--ioctl] "
+				"[--reps N]\n");
 			return 2;
 		}
 	}
@@ -136,21 +142,50 @@ int main(int argc, char **argv)
 		.scale_a = accel_bo_va(sa_bo), .scale_b = accel_bo_va(sb_bo),
 	};
 	struct accel_job_result res;
-	double t1 = now_s();
-	int ret = accel_gemm(dev, 0, &g, &res);
-	double wall = now_s() - t1;
-	if (ret) {
-		char why[256];
+	double flop = 2.0 * m * n * k, first_dev = 0, first_wall = 0, best_dev = 0, best_wall = 0;
+	float *first = reps > 1 ? malloc(d_bytes) : NULL;
+	int differ = 0;
 
-		accel_job_explain(&res, why, sizeof(why));
-		fprintf(stderr, "accel-gemm: GEMM failed: %s\n", why);
+	if (reps > 1 && !first) {
+		fprintf(stderr, "accel-gemm: out of memory\n");
 		return 1;
 	}
-	double dev_s = (res.end_ns - res.start_ns) * 1e-9;
-	double flop = 2.0 * m * n * k;
+	for (int r = 0; r < reps; r++) {
+		memset(d, 0xff, d_bytes);
+		double t1 = now_s();
+		int ret = accel_gemm(dev, 0, &g, &res);
+		double wall = now_s() - t1, dev_s;
+
+		if (ret) {
+			char why[256];
+
+			accel_job_explain(&res, why, sizeof(why));
+			fprintf(stderr, "accel-gemm: GEMM (run %d) failed: %s\n", r + 1, why);
+			return 1;
+		}
+		dev_s = (res.end_ns - res.start_ns) * 1e-9;
+		if (!r) {
+			first_dev = dev_s, first_wall = wall;
+			if (first)
+				memcpy(first, d, d_bytes);
+		} else {
+			differ += memcmp(first, d, d_bytes) != 0;
+			if (r == 1 || dev_s < best_dev)
+				best_dev = dev_s;
+			if (r == 1 || wall < best_wall)
+				best_wall = wall;
+		}
+	}
 	printf("device time %.2f ms: %.1f GFLOP/s; submit to completion seen by the program "
-	       "%.2f ms: %.1f GFLOP/s\n", dev_s * 1e3, flop / dev_s * 1e-9, wall * 1e3,
-	       flop / wall * 1e-9);
+	       "%.2f ms: %.1f GFLOP/s (first run)\n", first_dev * 1e3, flop / first_dev * 1e-9,
+	       first_wall * 1e3, flop / first_wall * 1e-9);
+	if (reps > 1)
+		printf("device time %.2f ms: %.1f GFLOP/s; submit to completion seen by the program "
+		       "%.2f ms: %.1f GFLOP/s (best of the %d runs after it; all %d runs "
+		       "bit-identical: %s)\n", best_dev * 1e3, flop / best_dev * 1e-9,
+		       best_wall * 1e3, flop / best_wall * 1e-9, reps - 1, reps,
+		       differ ? "NO" : "yes");
+	free(first);
 
 	/* Check sampled elements against float64 sums of the same MX values. */
 	unsigned samples = 0, exact = 0, bad = 0;
@@ -183,7 +218,7 @@ int main(int argc, char **argv)
 	printf("check: %u sampled elements (the 4 corners included) vs float64: %u bit-identical "
 	       "to the correctly rounded f32, max error %.2g of sum|a*b|, %u outside half an ulp\n",
 	       samples, exact, worst, bad);
-	printf("result: %s\n", bad ? "FAIL" : "PASS");
+	printf("result: %s\n", bad || differ ? "FAIL" : "PASS");
 	free(fa);
 	free(fb);
 	accel_bo_free(a_bo);
@@ -192,5 +227,5 @@ int main(int argc, char **argv)
 	accel_bo_free(sb_bo);
 	accel_bo_free(d_bo);
 	accel_close(dev);
-	return bad ? 1 : 0;
+	return bad || differ ? 1 : 0;
 }
