@@ -49,8 +49,11 @@
 #define INT_KMAX 131072		/* products per exact int32 block sum */
 #define TILE_MP 24		/* row panels per output tile (144 rows) */
 #define TILE_NP 16		/* column panels per output tile (256 columns) */
+#define TILES_MIN 16		/* output tiles an operation is cut into at least, */
+#define TILE_MP_MIN 6		/* unless its tiles would have fewer row panels */
 #define PACK_A_PANELS 16
 #define PACK_B_PANELS 8
+#define PACK_TASKS_MIN 8	/* pack tasks per side at least (panels allowing) */
 #define PACK_KC 64		/* K elements packed per pass (an L1-sized slice) */
 
 /* float panels; int16 pairs (integer types); int8 panels of small-integer MX types
@@ -67,7 +70,9 @@ struct tiled {
 	size_t ks_words;		/* elements (f32) or pair words per panel row */
 	void *apack, *bpack;
 	unsigned tiles_m, tiles_n;
+	size_t tile_mp, tile_np;	/* panels per output tile (<= TILE_MP, TILE_NP) */
 	unsigned pack_a, pack_b;	/* pack tasks */
+	size_t pack_ap, pack_bp;	/* panels per pack task */
 	int32_t *sacc;			/* integer running partial (> 1 block) */
 	int avx2;
 	enum mxe_simd simd;
@@ -618,14 +623,14 @@ static void do_pack(struct tiled *tl, unsigned s, unsigned task)
 
 	chunk_range(tl, s, &k0, &k1);
 	if (task < tl->pack_a) {
-		size_t p0 = (size_t)task * PACK_A_PANELS;
-		size_t p1 = p0 + PACK_A_PANELS < tl->mp ? p0 + PACK_A_PANELS : tl->mp;
+		size_t p0 = (size_t)task * tl->pack_ap;
+		size_t p1 = p0 + tl->pack_ap < tl->mp ? p0 + tl->pack_ap : tl->mp;
 
 		for (size_t p = p0; p < p1; p++)
 			pack_a_panel(tl, p, k0, k1 - k0);
 	} else {
-		size_t q0 = (size_t)(task - tl->pack_a) * PACK_B_PANELS;
-		size_t q1 = q0 + PACK_B_PANELS < tl->np ? q0 + PACK_B_PANELS : tl->np;
+		size_t q0 = (size_t)(task - tl->pack_a) * tl->pack_bp;
+		size_t q1 = q0 + tl->pack_bp < tl->np ? q0 + tl->pack_bp : tl->np;
 
 		for (size_t q = q0; q < q1; q++)
 			pack_b_panel(tl, q, k0, k1 - k0);
@@ -1173,10 +1178,10 @@ static void tiled_task(void *arg, unsigned phase, unsigned task)
 		return;
 	}
 	chunk_range(tl, s, &k0, &k1);
-	p0 = (size_t)(task / tl->tiles_n) * TILE_MP;
-	q0 = (size_t)(task % tl->tiles_n) * TILE_NP;
-	p1 = p0 + TILE_MP < tl->mp ? p0 + TILE_MP : tl->mp;
-	q1 = q0 + TILE_NP < tl->np ? q0 + TILE_NP : tl->np;
+	p0 = (size_t)(task / tl->tiles_n) * tl->tile_mp;
+	q0 = (size_t)(task % tl->tiles_n) * tl->tile_np;
+	p1 = p0 + tl->tile_mp < tl->mp ? p0 + tl->tile_mp : tl->mp;
+	q1 = q0 + tl->tile_np < tl->np ? q0 + tl->tile_np : tl->np;
 	if (tl->exact == 2)
 		compute_exact_d64(tl, k0, k1, p0, p1, q0, q1);
 	else if (tl->exact)
@@ -1356,10 +1361,27 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 		if (exact == 2)
 			tl.cacc = tl.dacc + tl.m * tl.n;
 	}
-	tl.pack_a = (unsigned)((tl.mp + PACK_A_PANELS - 1) / PACK_A_PANELS);
-	tl.pack_b = (unsigned)((tl.np + PACK_B_PANELS - 1) / PACK_B_PANELS);
-	tl.tiles_m = (unsigned)((tl.mp + TILE_MP - 1) / TILE_MP);
-	tl.tiles_n = (unsigned)((tl.np + TILE_NP - 1) / TILE_NP);
+	/* pack tasks: as many again, smaller, for small operations (balance) */
+	tl.pack_ap = tl.mp >= PACK_TASKS_MIN * PACK_A_PANELS ? PACK_A_PANELS :
+		     (tl.mp + PACK_TASKS_MIN - 1) / PACK_TASKS_MIN;
+	tl.pack_bp = tl.np >= PACK_TASKS_MIN * PACK_B_PANELS ? PACK_B_PANELS :
+		     (tl.np + PACK_TASKS_MIN - 1) / PACK_TASKS_MIN;
+	tl.pack_a = (unsigned)((tl.mp + tl.pack_ap - 1) / tl.pack_ap);
+	tl.pack_b = (unsigned)((tl.np + tl.pack_bp - 1) / tl.pack_bp);
+	/* Smaller tiles for small operations: enough of them that the threads finish
+	 * together (512^3: 8 tiles of 144 x 256 left one thread idle for a fifth of the
+	 * compute phase). Each element's arithmetic does not depend on its tile. */
+	tl.tile_mp = TILE_MP;
+	tl.tile_np = TILE_NP;
+	for (;;) {
+		tl.tiles_m = (unsigned)((tl.mp + tl.tile_mp - 1) / tl.tile_mp);
+		tl.tiles_n = (unsigned)((tl.np + tl.tile_np - 1) / tl.tile_np);
+		if ((size_t)tl.tiles_m * tl.tiles_n >= TILES_MIN)
+			break;
+		if (tl.tile_mp < 2 * TILE_MP_MIN)
+			break;	/* thinner tiles cost one thread more than balance gains */
+		tl.tile_mp /= 2;
+	}
 
 	mxe_pool_run(eng, op->d.nthreads, &tiled_ops, &tl);
 	/* Keep packing buffers of everyday sizes for the next call on this
