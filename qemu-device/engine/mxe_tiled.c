@@ -33,6 +33,7 @@
  * element inexact in f32, unaligned strides) return 1 and run on the
  * exact path instead; that choice depends only on the operation.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1137,23 +1138,78 @@ static int exact_blocks_certified(struct tiled *tl)
 }
 
 /*
+ * The exponents of the lowest set bit and of the leading bit over a side's nonzero
+ * finite BF16 or F16 elements, read from the data (an NVFP4 operation's BF16 copy, say,
+ * spans 2^-10 .. 2^11 whatever BF16 allows); 0: not one of these types, or a span
+ * wider than a certificate takes (46 bits). A side of zeros (and NaN / Inf, which its
+ * outputs' finishing hands on) gives 0, 0.
+ */
+static int data_exp_range(const struct mxe_op *op, int side, int *lsb, int *top)
+{
+	unsigned t = side ? op->d.type_b : op->d.type_a;
+	int kn = side && (op->d.flags & MXA_GEMM_F_B_KN);
+	size_t rows = kn ? op->d.k : side ? op->d.n : op->d.m, cols = kn ? op->d.n : op->d.k;
+	unsigned mbits = t == MXA_DTYPE_BF16 ? 7 : 10, ebits = t == MXA_DTYPE_BF16 ? 8 : 5;
+	int bias = (1 << (ebits - 1)) - 1, lo = INT_MAX, hi = INT_MIN;
+	uint32_t emax = (1u << ebits) - 1, mmask = (1u << mbits) - 1;
+
+	if (t != MXA_DTYPE_BF16 && t != MXA_DTYPE_F16)
+		return 0;
+	for (size_t r = 0; r < rows; r++) {
+		const uint16_t *row = (const uint16_t *)(side ? (const void *)mxe_op_b_row(op, r) :
+						       (const uint8_t *)op->d.a + r * op->lda);
+		int rlo = INT_MAX, rhi = INT_MIN;
+
+		for (size_t c = 0; c < cols; c++) {
+			uint32_t x = row[c], e = (x >> mbits) & emax, m = x & mmask;
+			int ee, l;
+
+			if ((!e && !m) || e == emax)
+				continue;
+			ee = e ? (int)e : 1;	/* a subnormal: the lowest exponent */
+			l = ee - bias - (int)mbits + __builtin_ctz(m | (e ? 1u << mbits : 0u) |
+								    (1u << (mbits + 1)));
+			rlo = l < rlo ? l : rlo;
+			rhi = ee - bias > rhi ? ee - bias : rhi;
+		}
+		lo = rlo < lo ? rlo : lo;
+		hi = rhi > hi ? rhi : hi;
+		if (lo != INT_MAX && hi - lo > 46)
+			return 0;	/* wider than any certificate takes: stop reading */
+	}
+	*lsb = lo == INT_MAX ? 0 : lo;
+	*top = hi == INT_MIN ? 0 : hi;
+	return 1;
+}
+
+/* A side's lowest bit and leading bit exponents, unscaled: from its MX type, or its data. */
+static int side_exp_range(const struct mxe_op *op, int side, int *lsb, int *top)
+{
+	unsigned t = side ? op->d.type_b : op->d.type_a;
+
+	if (mxe_dtype_is_mx_elem(t) && t != MXA_DTYPE_NVFP4) {
+		mx_exp_range(t, lsb, top);
+		return 1;
+	}
+	return data_exp_range(op, side, lsb, top);
+}
+
+/*
  * Whether every block sum of @op is exact in a double and the double kernels' pairs
- * stay exact (exact 2): each side's elements of an MX float type or MXINT8, their
- * scaled values exact and finite in f32 (the panels), a block of 32 products within
- * 53 bits, and the TwoSum compensations exact: every rounding error is a multiple of
- * the products' grid 2^g and at most 2^-53 of a partial sum (< K * 2^top), so K / 32
- * of them stay below 2^(g + 53) when (K / 32) * K * 2^top < 2^(g + 106).
+ * stay exact (exact 2): each side's elements of an MX float type or MXINT8, or BF16 /
+ * F16 whose data span few enough bits, their scaled values exact and finite in f32 (the
+ * panels), a block of 32 products within 53 bits, and the TwoSum compensations exact:
+ * every rounding error is a multiple of the products' grid 2^g and at most 2^-53 of a
+ * partial sum (< K * 2^top), so K / 32 of them stay below 2^(g + 53) when
+ * (K / 32) * K * 2^top < 2^(g + 106).
  */
 static int exact_d64_certified(struct tiled *tl)
 {
 	const struct mxe_op *op = tl->op;
 	int la, ta, lb, tb, loa, hia, lob, hib, g, top;
 
-	if (!mxe_dtype_is_mx_elem(op->d.type_a) || !mxe_dtype_is_mx_elem(op->d.type_b) ||
-	    op->d.type_a == MXA_DTYPE_NVFP4 || op->d.type_b == MXA_DTYPE_NVFP4)
+	if (!side_exp_range(op, 0, &la, &ta) || !side_exp_range(op, 1, &lb, &tb))
 		return 0;
-	mx_exp_range(op->d.type_a, &la, &ta);
-	mx_exp_range(op->d.type_b, &lb, &tb);
 	if ((ta + tb + 2 + 5) - (la + lb) > 53 || !tiled_scales(tl))
 		return 0;
 	loa = tl->sc_lo[0], hia = tl->sc_hi[0], lob = tl->sc_lo[1], hib = tl->sc_hi[1];

@@ -671,8 +671,9 @@ static void test_exact_tiled_blocks(struct mxe_engine *eng)
 }
 
 /*
- * EXACT on the tiled path's double kernels (E4M3 or E5M2 against the other MX types:
- * 32-k block sums exact in a double, not in f32; the blocks joined by TwoSum): against
+ * EXACT on the tiled path's double kernels (E4M3 or E5M2 against the other MX types,
+ * BF16 and F16 whose data allow it: 32-k block sums exact in a double, not in f32; the
+ * blocks joined by TwoSum): against
  * the reference on every SIMD path, with and without C, K over several 256-k blocks
  * and a partial one, 40 columns; the path must have run. Then an E4M3 NaN code (its
  * row goes to the general path), block sums whose plain double sum would lose a 1
@@ -725,6 +726,48 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 				       cbs[c].mx ? " MX" : "", k, acc ? ", C" : "", bad, simd_paths,
 				       same ? "yes" : "NO", (unsigned long long)(out1 - out0));
 			}
+		}
+	}
+
+	/* BF16 and F16 by their data: values over 2^-8 ... 2^4 take the double kernels;
+	 * an element of 2^-60 in A (BF16), or 2^-24 and 2^15 (F16), too far apart for the
+	 * certificate, sends the operation back */
+	static const struct combo bh[] = {
+		{ MXA_DTYPE_BF16, MXA_DTYPE_BF16, MXA_DTYPE_F32, 0 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 0 },
+		{ MXA_DTYPE_F16, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 0 },
+	};
+	for (size_t c = 0; c < sizeof(bh) / sizeof(bh[0]); c++) {
+		for (int wide = 0; wide < 2; wide++) {
+			unsigned k = 320;
+			uint16_t *a16 = (uint16_t *)B.a, *b16 = (uint16_t *)B.b;
+
+			d = make_op(&bh[c], m, n, k, 1);
+			bad = 0;
+			for (unsigned i = 0; i < m * k; i++)	/* sign, 7 or 10 bits, 2^-8 .. 2^4 */
+				a16[i] = bh[c].a == MXA_DTYPE_BF16 ?
+					 (uint16_t)((tu_rand() & 0x807F) | (119 + tu_rand() % 13) << 7) :
+					 (uint16_t)((tu_rand() & 0x83FF) | (7 + tu_rand() % 13) << 10);
+			for (unsigned i = 0; bh[c].b == MXA_DTYPE_BF16 && i < n * k; i++)
+				b16[i] = (uint16_t)((tu_rand() & 0x807F) | (119 + tu_rand() % 13) << 7);
+			for (unsigned i = 0; bh[c].b == MXA_DTYPE_E4M3 && i < n * k; i++)	/* no NaN */
+				if ((B.b[i] & 0x7F) == 0x7F)
+					B.b[i] ^= 1;
+			if (wide && bh[c].a == MXA_DTYPE_BF16)
+				a16[7 * k + 5] = 0x2180;			/* 2^-60 */
+			else if (wide)
+				a16[7 * k + 5] = 0x0001, a16[7 * k + 6] = 0x7800;	/* 2^-24, 2^15 */
+			mxe_tiled_exact_counts(&out0, &redo0);
+			same = same_on_every_path(eng, &d, m * n * 4, &rc);
+			mxe_tiled_exact_counts(&out1, &redo1);
+			if (!rc)
+				rc = run_and_compare(eng, &d, &bad);
+			host_check(!rc && same && !bad && (wide ? out1 == out0 : out1 - out0 >= m * n),
+			       "exact %s x %s, C, data over 2^-8 ... 2^4%s: %s, bit-exact vs "
+			       "reference (%zu differ), SIMD paths %s agree: %s", mxe_dtype_name(bh[c].a),
+			       mxe_dtype_name(bh[c].b), wide ? " and outliers" : "",
+			       out1 == out0 ? "the general path" : "the double kernels", bad, simd_paths,
+			       same ? "yes" : "NO");
 		}
 	}
 
