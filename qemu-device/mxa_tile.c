@@ -511,7 +511,7 @@ int mxa_exec_cvt(MxaJob *job, const uint32_t *cmd)
     }
     if (mx) {
         sc = cmd[5] + mxa_job_reg(job, MXA_REG_C(regs));
-        nscales = DIV_ROUND_UP(n, MXE_MX_BLOCK);
+        nscales = DIV_ROUND_UP(n, MXA_MX_BLOCK);
         if (mxa_sram_range(job, sc, nscales, 1, true)) {
             return -1;
         }

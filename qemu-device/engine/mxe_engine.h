@@ -157,8 +157,6 @@ double mxe_load_elem(enum mxa_isa_dtype t, const void *row, size_t i);
 /* ------------------------------------------------------------------------ */
 /* MX quantisation (mxe_mx.c)                                                */
 
-#define MXE_MX_BLOCK MXA_MX_BLOCK
-
 /** enum mxe_mx_scale_policy - how a block's E8M0 scale is chosen. */
 enum mxe_mx_scale_policy {
 	/* OCP MX v1.0 6.3 / microxcaling / torchao FLOOR:

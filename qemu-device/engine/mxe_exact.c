@@ -215,7 +215,7 @@ static int block_bits(unsigned t)
 
 static int mx_block_sums_exact(const struct mxe_op *op)
 {
-	/* scales, where present, are per MXE_MX_BLOCK k (validated) */
+	/* scales, where present, are per MXA_MX_BLOCK k (validated) */
 	return block_bits(op->d.type_a) + block_bits(op->d.type_b) + 5 <= 52;
 }
 
@@ -389,8 +389,8 @@ static int chunk8_blocks_avx512(const double *a, const double *bt, size_t n, con
 	__m512i bad = _mm512_setzero_si512();
 	__mmask8 fin;
 
-	for (size_t k0 = 0; k0 < n; k0 += MXE_MX_BLOCK) {
-		size_t k1 = k0 + MXE_MX_BLOCK < n ? k0 + MXE_MX_BLOCK : n, kk = k0;
+	for (size_t k0 = 0; k0 < n; k0 += MXA_MX_BLOCK) {
+		size_t k1 = k0 + MXA_MX_BLOCK < n ? k0 + MXA_MX_BLOCK : n, kk = k0;
 		__m512d p0 = _mm512_set1_pd(-0.0), p1 = p0;
 
 		for (; kk + 2 <= k1; kk += 2) {
@@ -479,8 +479,8 @@ static void chunk8x4_blocks_avx512(const double *const a[4], const double *bt, s
 		s[r] = _mm512_loadu_pd(init + 8 * r);
 		bad[r] = _mm512_setzero_si512();
 	}
-	for (size_t k0 = 0; k0 < n; k0 += MXE_MX_BLOCK) {
-		size_t k1 = k0 + MXE_MX_BLOCK < n ? k0 + MXE_MX_BLOCK : n;
+	for (size_t k0 = 0; k0 < n; k0 += MXA_MX_BLOCK) {
+		size_t k1 = k0 + MXA_MX_BLOCK < n ? k0 + MXA_MX_BLOCK : n;
 		__m512d p0 = _mm512_set1_pd(-0.0), p1 = p0, p2 = p0, p3 = p0;
 		__m512d q0 = p0, q1 = p0, q2 = p0, q3 = p0;
 
@@ -584,7 +584,7 @@ static void exact_rows_simd(const struct mxe_op *op, struct chunk_ctx *cc, size_
 								   run[vec * r + l], have_run);
 			}
 			simd_chunk(vec, nr, ak, b, k1 - k0, init, plain,
-				   blocks && k0 % MXE_MX_BLOCK == 0, s, ok);
+				   blocks && k0 % MXA_MX_BLOCK == 0, s, ok);
 			for (unsigned r = 0; r < nr; r++) {
 				for (size_t l = 0; l < nl; l++) {
 					double *v = &run[vec * r + l];

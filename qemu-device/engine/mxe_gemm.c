@@ -135,7 +135,7 @@ int mxe_op_prepare(const struct mxe_gemm_desc *desc, struct mxe_op *op)
 		return MXE_ENGINE_EINVAL;
 
 	/* MX scales */
-	if (d->scale_block != 0 && d->scale_block != MXE_MX_BLOCK)
+	if (d->scale_block != 0 && d->scale_block != MXA_MX_BLOCK)
 		return MXE_ENGINE_EINVAL_SCALE;
 	if (d->scale_block) {
 		/* K % 32 != 0: the last block of each row is partial, with its own scale */
@@ -177,7 +177,7 @@ int mxe_op_prepare(const struct mxe_gemm_desc *desc, struct mxe_op *op)
 	rc = check_ld(&op->ldd, mxe_dtype_row_bytes(td, d->n), d->m);
 	if (rc)
 		return rc;
-	kb = (d->k + MXE_MX_BLOCK - 1) / MXE_MX_BLOCK;
+	kb = (d->k + MXA_MX_BLOCK - 1) / MXA_MX_BLOCK;
 	if (op->scale_a && (rc = check_ld(&op->ld_sa, kb, d->m)))
 		return rc;
 	if (op->scale_b && (rc = check_ld(&op->ld_sb, kb, d->n)))
@@ -299,7 +299,7 @@ double mxe_op_elem_a(const struct mxe_op *op, size_t i, size_t kk)
 	double v = input_value(op, op->d.type_a, mxe_row_code(op->d.type_a, row, kk));
 
 	if (op->scale_a)
-		v *= scale_value(op->d.scale_a[i * op->ld_sa + kk / MXE_MX_BLOCK]);
+		v *= scale_value(op->d.scale_a[i * op->ld_sa + kk / MXA_MX_BLOCK]);
 	if (op->d.flags & MXE_GEMM_NEGATE_A)
 		v = -v;
 	return v;
@@ -317,7 +317,7 @@ double mxe_op_elem_b(const struct mxe_op *op, size_t j, size_t kk)
 		code = mxe_row_code(op->d.type_b, mxe_op_b_row(op, j), kk);
 	v = input_value(op, op->d.type_b, code);
 	if (op->scale_b)
-		v *= scale_value(mxe_op_b_scales(op, j)[kk / MXE_MX_BLOCK]);
+		v *= scale_value(mxe_op_b_scales(op, j)[kk / MXA_MX_BLOCK]);
 	if (op->d.flags & MXE_GEMM_NEGATE_B)
 		v = -v;
 	return v;
@@ -421,7 +421,7 @@ void mxe_op_row_range(const struct mxe_op *op, int side, size_t r, size_t k0, si
 		const uint8_t *sc = side ? mxe_op_b_scales(op, r) : op->d.scale_a + r * op->ld_sa;
 
 		for (size_t kk = 0; kk < k; kk++)
-			out[kk] *= scale_factor(sc[(k0 + kk) / MXE_MX_BLOCK]);
+			out[kk] *= scale_factor(sc[(k0 + kk) / MXA_MX_BLOCK]);
 	}
 	if (op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A))
 		for (size_t kk = 0; kk < k; kk++)

@@ -29,7 +29,7 @@
 
 #define GEMV_MAX_M	32
 #define GEMV_COLS	16	/* columns per task */
-#define BLK		MXE_MX_BLOCK
+#define BLK		MXA_MX_BLOCK
 
 /*
  * How a weight code becomes a float bit pattern the CPU converts: the pattern's value

@@ -52,7 +52,7 @@ static int block_exponent(double amax, enum mxa_isa_dtype elem,
 int mxe_mx_quantize(const float *src, size_t n, enum mxa_isa_dtype elem,
 		    enum mxe_mx_scale_policy policy, uint8_t *scales, void *elems)
 {
-	size_t b, nb = (n + MXE_MX_BLOCK - 1) / MXE_MX_BLOCK;
+	size_t b, nb = (n + MXA_MX_BLOCK - 1) / MXA_MX_BLOCK;
 
 	if (!mxe_dtype_is_mx_elem(elem))
 		return MXE_ENGINE_EINVAL_DTYPE;
@@ -62,8 +62,8 @@ int mxe_mx_quantize(const float *src, size_t n, enum mxa_isa_dtype elem,
 		return MXE_ENGINE_EINVAL;
 
 	for (b = 0; b < nb; b++) {
-		size_t i0 = b * MXE_MX_BLOCK;
-		size_t i1 = i0 + MXE_MX_BLOCK < n ? i0 + MXE_MX_BLOCK : n;
+		size_t i0 = b * MXA_MX_BLOCK;
+		size_t i1 = i0 + MXA_MX_BLOCK < n ? i0 + MXA_MX_BLOCK : n;
 		double amax = 0.0;
 		int special = 0, e;
 
@@ -110,7 +110,7 @@ int mxe_mx_dequantize(const uint8_t *scales, const void *elems, size_t n,
 	if ((!scales || !elems || !dst) && n)
 		return MXE_ENGINE_EINVAL;
 	for (size_t i = 0; i < n; i++) {
-		uint8_t s = scales[i / MXE_MX_BLOCK];
+		uint8_t s = scales[i / MXA_MX_BLOCK];
 		double v = mxe_load_elem(elem, elems, i);
 
 		if (s == 0xFF)

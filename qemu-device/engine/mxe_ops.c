@@ -189,7 +189,7 @@ int mxe_tmatmulmx(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 		d.scale_a = NULL;
 	if (!mx_b)
 		d.scale_b = NULL;
-	d.scale_block = mx_a || mx_b ? MXE_MX_BLOCK : 0;
+	d.scale_block = mx_a || mx_b ? MXA_MX_BLOCK : 0;
 	rc = mxe_gemm_check(&d);
 	if (rc)
 		return rc;

@@ -223,8 +223,8 @@ static void apply_scales(const uint8_t *s, size_t k0, size_t len, float *out)
 	size_t i = 0;
 
 	while (i < len) {
-		size_t kk = k0 + i, blk = kk / MXE_MX_BLOCK;
-		size_t end = (blk + 1) * MXE_MX_BLOCK - k0;
+		size_t kk = k0 + i, blk = kk / MXA_MX_BLOCK;
+		size_t end = (blk + 1) * MXA_MX_BLOCK - k0;
 		uint8_t sb = s[blk];
 
 		if (end > len)
@@ -450,7 +450,7 @@ static void pack_b_panel_kn(struct tiled *tl, size_t q, size_t k0, size_t len)
 			float v = c < nv ? tmp[c] : 0.0f;
 
 			if (c < nv && op->scale_b) {
-				uint8_t s = op->d.scale_b[(j0 + c) * op->ld_sb + (k0 + kk) / MXE_MX_BLOCK];
+				uint8_t s = op->d.scale_b[(j0 + c) * op->ld_sb + (k0 + kk) / MXA_MX_BLOCK];
 
 				v = s == 0xFF ? mxe_bits_f32(MXE_F32_CANON_NAN)
 					      : v * (float)ldexp(1.0, (int)s - 127);
@@ -537,10 +537,10 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 	size_t ld = side ? op->ldb : op->lda, npanels = side ? tl->np : tl->mp;
 	void *pack = side ? tl->bpack : tl->apack;
 	float *fac = side ? tl->sfb : tl->sfa;
-	int8_t v[MXE_MX_BLOCK];
+	int8_t v[MXA_MX_BLOCK];
 
-	for (size_t c = 0; c < len; c += MXE_MX_BLOCK) {
-		size_t blk = c / MXE_MX_BLOCK, at = (blk * npanels + pidx) * rows;
+	for (size_t c = 0; c < len; c += MXA_MX_BLOCK) {
+		size_t blk = c / MXA_MX_BLOCK, at = (blk * npanels + pidx) * rows;
 		uint8_t *dst = s8_panel(pack, npanels, rows, pidx, c);	/* 32 k: one run */
 
 		for (unsigned r = 0; r < rows; r++) {
@@ -555,14 +555,14 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 				else	/* E2M3 through its table; MXINT8 (never negated here) as is */
 					sum = mxe_s8_byte_block(row + k0 + c, t == MXA_DTYPE_E2M3 ?
 								tl->lut8[side] : NULL, !side, v);
-				fac[at + r] = s8_factor(tl, side, r0 + r, (k0 + c) / MXE_MX_BLOCK);
+				fac[at + r] = s8_factor(tl, side, r0 + r, (k0 + c) / MXA_MX_BLOCK);
 			} else {	/* a padding row: zeros (A's biased) */
 				memset(v, side ? 0 : 0x80, sizeof(v));
 				fac[at + r] = 1.0f;
 			}
 			if (side)
 				tl->scb[at + r] = 128 * sum;
-			for (unsigned g = 0; g < MXE_MX_BLOCK / 4; g++)	/* k groups of four */
+			for (unsigned g = 0; g < MXA_MX_BLOCK / 4; g++)	/* k groups of four */
 				memcpy(dst + g * rows * 4 + r * 4, v + 4 * g, 4);
 		}
 	}
@@ -582,7 +582,7 @@ static int s8_applies(struct tiled *tl)
 	unsigned t[2] = { op->d.type_a, op->d.type_b };
 
 	if (tl->simd < MXE_SIMD_AVX512VNNI || (op->d.flags & MXA_GEMM_F_B_KN) ||
-	    tl->k % MXE_MX_BLOCK)
+	    tl->k % MXA_MX_BLOCK)
 		return 0;
 	for (int side = 0; side < 2; side++)
 		if ((t[side] != MXA_DTYPE_E2M1 && t[side] != MXA_DTYPE_E2M3 &&
@@ -653,7 +653,7 @@ static void do_pack(struct tiled *tl, unsigned s, unsigned task)
 static void s8_in(const struct tiled *tl, size_t p, size_t q, size_t kr, unsigned strip,
 		  struct mxe_ks8 *in)
 {
-	size_t blk = kr / MXE_MX_BLOCK, sq = (blk * tl->np + q) * MXE_NR;
+	size_t blk = kr / MXA_MX_BLOCK, sq = (blk * tl->np + q) * MXE_NR;
 
 	in->a = s8_panel(tl->apack, tl->mp, MXE_MR, p, kr);
 	in->b0 = (const int8_t *)s8_panel(tl->bpack, tl->np, MXE_NR, q, kr);
@@ -1077,7 +1077,7 @@ static int exact_block_type(unsigned t, int *lsb, int *top)
 /* Whether block @b of row @r of a side is all zeros (its scale does not matter). */
 static int block_is_zero(const struct mxe_op *op, int side, size_t r, size_t b)
 {
-	for (size_t kk = b * MXE_MX_BLOCK; kk < (b + 1) * MXE_MX_BLOCK; kk++)
+	for (size_t kk = b * MXA_MX_BLOCK; kk < (b + 1) * MXA_MX_BLOCK; kk++)
 		if ((side ? mxe_op_elem_b(op, r, kk) : mxe_op_elem_a(op, r, kk)) != 0)
 			return 0;
 	return 1;
@@ -1089,7 +1089,7 @@ static int block_is_zero(const struct mxe_op *op, int side, size_t r, size_t b)
  */
 static int scale_range(const struct mxe_op *op, int side, int *lo, int *hi)
 {
-	size_t nb = op->d.k / MXE_MX_BLOCK, rows = side ? op->d.n : op->d.m;
+	size_t nb = op->d.k / MXA_MX_BLOCK, rows = side ? op->d.n : op->d.m;
 
 	*lo = 0, *hi = 0;
 	if (!(side ? op->scale_b : op->scale_a))
@@ -1217,7 +1217,7 @@ static int exact_d64_certified(struct tiled *tl)
 	top = ta + 1 + hia + tb + 1 + hib;
 	if (la + loa < -149 || lb + lob < -149 || ta + 1 + hia > 127 || tb + 1 + hib > 127)
 		return 0;
-	return (double)(tl->k / MXE_MX_BLOCK) * (double)tl->k * ldexp(1.0, top) <
+	return (double)(tl->k / MXA_MX_BLOCK) * (double)tl->k * ldexp(1.0, top) <
 	       ldexp(1.0, g + 106);
 }
 
@@ -1341,10 +1341,10 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 	else
 		return 1;	/* f16 / f64 accumulators: exact path */
 	if (op->ldd % 4 || (acc && op->ldc % 4) ||
-	    ((op->scale_a || op->scale_b) && tl.k % MXE_MX_BLOCK))
+	    ((op->scale_a || op->scale_b) && tl.k % MXA_MX_BLOCK))
 		return 1;	/* a partial last MX block: the exact path */
 	if (exact) {
-		if (op->k_chunk != op->d.k || tl.k % MXE_MX_BLOCK)
+		if (op->k_chunk != op->d.k || tl.k % MXA_MX_BLOCK)
 			return 1;
 		if (!exact_blocks_certified(&tl)) {
 			if (!exact_d64_certified(&tl))
@@ -1394,7 +1394,7 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 	apanel_bytes = (tl.mp * MXE_MR * kwords * 4 + 63) & ~(size_t)63;
 	bytes = apanel_bytes + ((tl.np * MXE_NR * kwords * 4 + 63) & ~(size_t)63) + 64;
 	if (tl.kind == TK_S8)	/* factors of both sides, B's sums: per 32-k block */
-		bytes += tl.ks / MXE_MX_BLOCK * (tl.mp * MXE_MR + 2 * tl.np * MXE_NR) * 4 + 64;
+		bytes += tl.ks / MXA_MX_BLOCK * (tl.mp * MXE_MR + 2 * tl.np * MXE_NR) * 4 + 64;
 	tl.apack = mxe_scratch(2, bytes);
 	if (!tl.apack)
 		return MXE_ENGINE_ENOMEM;
@@ -1402,8 +1402,8 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 	if (tl.kind == TK_S8) {
 		tl.sfa = (float *)((uint8_t *)tl.bpack +
 				   ((tl.np * MXE_NR * kwords * 4 + 63) & ~(size_t)63));
-		tl.sfb = tl.sfa + tl.ks / MXE_MX_BLOCK * tl.mp * MXE_MR;
-		tl.scb = (int32_t *)(tl.sfb + tl.ks / MXE_MX_BLOCK * tl.np * MXE_NR);
+		tl.sfb = tl.sfa + tl.ks / MXA_MX_BLOCK * tl.mp * MXE_MR;
+		tl.scb = (int32_t *)(tl.sfb + tl.ks / MXA_MX_BLOCK * tl.np * MXE_NR);
 	}
 	if (tl.kind == TK_S16 && tl.nsuper > 1) {
 		tl.sacc = mxe_scratch(3, tl.m * tl.n * sizeof(int32_t) + MXE_MR * MXE_NR * 4);

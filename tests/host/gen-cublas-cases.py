@@ -4,40 +4,23 @@
 H200, the way the H200 golden set made its gemm_* cases) for shapes the golden set lacks, to
 pin down the HOPPER GEMM model (split-K choice, FP8 promotion). Also writes
 OUTDIR/kernels.tsv: the CUDA kernels each GEMM launched (torch.profiler)."""
-import os, struct, sys
+import os
+import sys
+
 import torch
 
-DT = {"f32": 0, "f16": 1, "bf16": 2, "tf32": 3, "f64": 4, "e4m3": 5, "e5m2": 6, "s32": 11}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden"))
+from mxgv import FLAG_FAST_ACCUM, KernelLog, write_cublas_gemm  # noqa: E402
+
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 torch.backends.cuda.matmul.allow_tf32 = True
 torch.manual_seed(1234)
-kern = open(os.path.join(out, "kernels.tsv"), "w")
+kern = KernelLog(os.path.join(out, "kernels.tsv"))
 
 
 def write(name, ta, tb, td, a, b, d, flags):
-    m, k = a.shape
-    n = b.shape[0]
-    hdr = b"MXGV" + struct.pack("<15I", 1, 1, DT[ta], DT[tb], DT[td], DT[td], m, n, k, 0,
-                                flags, 3, 0, 0, 0)
-    def raw(t):
-        t = t.contiguous().cpu()
-        if t.dtype in (torch.float8_e4m3fn, torch.float8_e5m2, torch.bfloat16, torch.float16):
-            t = t.view(torch.uint8 if t.element_size() == 1 else torch.int16)
-        return t.numpy().tobytes()
-    with open(os.path.join(out, name + ".mxgv"), "wb") as f:
-        f.write(hdr + raw(a) + raw(b) + raw(d))
-
-
-def run(name, fn):
-    fn()
-    torch.cuda.synchronize()
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as p:
-        d = fn()
-        torch.cuda.synchronize()
-    names = [e.name for e in p.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-    kern.write(name + "\t" + " | ".join(names) + "\n")
-    return d
+    write_cublas_gemm(os.path.join(out, name + ".mxgv"), ta, tb, td, a, b, None, d, flags)
 
 
 def one(ty, m, n, k, fast=False, tb=None):
@@ -48,24 +31,24 @@ def one(ty, m, n, k, fast=False, tb=None):
         a = torch.randn(m, k, device="cuda").to(cv[ty])
         b = torch.randn(n, k, device="cuda").to(cv[tb])
         one_ = torch.tensor(1.0, device="cuda")
-        d = run(name, lambda: torch._scaled_mm(a, b.t(), scale_a=one_, scale_b=one_,
+        d = kern.run(name, lambda: torch._scaled_mm(a, b.t(), scale_a=one_, scale_b=one_,
                                                out_dtype=torch.float32, use_fast_accum=fast))
-        write(name, ty, tb, "f32", a, b, d, 2 if fast else 0)
+        write(name, ty, tb, "f32", a, b, d, FLAG_FAST_ACCUM if fast else 0)
     elif ty in ("bf16", "f16"):
         dt = torch.bfloat16 if ty == "bf16" else torch.float16
         a = torch.randn(m, k, device="cuda").to(dt)
         b = torch.randn(n, k, device="cuda").to(dt)
-        d = run(name, lambda: torch.mm(a, b.t(), out_dtype=torch.float32))
+        d = kern.run(name, lambda: torch.mm(a, b.t(), out_dtype=torch.float32))
         write(name, ty, ty, "f32", a, b, d, 0)
     elif ty == "tf32":
         a = torch.randn(m, k, device="cuda")
         b = torch.randn(n, k, device="cuda")
-        d = run(name, lambda: torch.mm(a, b.t()))
+        d = kern.run(name, lambda: torch.mm(a, b.t()))
         write(name, ty, ty, "f32", a, b, d, 0)
     elif ty == "f64":
         a = torch.randn(m, k, device="cuda", dtype=torch.float64)
         b = torch.randn(n, k, device="cuda", dtype=torch.float64)
-        d = run(name, lambda: torch.mm(a, b.t()))
+        d = kern.run(name, lambda: torch.mm(a, b.t()))
         write(name, ty, ty, "f64", a, b, d, 0)
     print(name, flush=True)
 

@@ -19,6 +19,9 @@ import struct
 import sys
 from fractions import Fraction as F
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import mxgv  # noqa: E402
+
 FLT_MAX = struct.unpack('<f', struct.pack('<I', 0x7F7FFFFF))[0]
 
 
@@ -171,8 +174,8 @@ def gemm_case(rng, m, n, k, acc, scale_codes, nan_scale=False):
                 s += (e2m1_value(a[i][kk]) * e4m3_value(sa[i][kk // 16]) *
                       e2m1_value(b[j][kk]) * e4m3_value(sb[j][kk // 16]))
             d.append(f32_bits(f32(s)))
-    hdr = b'MXGV' + struct.pack('<15I', 1, 1, 16, 16, 0, 0, m, n, k, 16, 1 if acc else 0, 4,
-                                0, 0, 0)
+    hdr = mxgv.header('nvfp4', 'nvfp4', 'f32', 'f32', m, n, k, 16,
+                      mxgv.FLAG_ACCUM if acc else 0, mxgv.ORACLE_FLOAT64)
     body = b''.join(pack4(r) for r in a) + b''.join(pack4(r) for r in b)
     body += b''.join(bytes(r) for r in sa) + b''.join(bytes(r) for r in sb)
     if acc:

@@ -14,46 +14,20 @@ launched, torch.profiler) and OUTDIR/versions.txt. Run with the device tool:
 """
 import os
 import random
-import struct
 import sys
 
 import torch
 
-DT = {"f32": 0, "f16": 1, "bf16": 2, "tf32": 3, "f64": 4}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from mxgv import KernelLog, write_cublas_gemm  # noqa: E402
+
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 torch.backends.cuda.matmul.allow_tf32 = True
 SEED = int(sys.argv[2]) if len(sys.argv) > 2 else 20261202
 torch.manual_seed(SEED)
 rng = random.Random(SEED)
-kern = open(os.path.join(out, "kernels.tsv"), "w")
-
-
-def raw(t):
-    t = t.contiguous().cpu()
-    if t.dtype in (torch.bfloat16, torch.float16):
-        t = t.view(torch.int16)
-    return t.numpy().tobytes()
-
-
-def write(name, ta, td, a, b, c, d):
-    m, k = a.shape
-    n = b.shape[0]
-    hdr = b"MXGV" + struct.pack("<15I", 1, 1, DT[ta], DT[ta], DT[td], DT[td], m, n, k, 0,
-                                1 if c is not None else 0, 3, 0, 0, 0)
-    with open(os.path.join(out, name + ".mxgv"), "wb") as f:
-        f.write(hdr + raw(a) + raw(b) + (raw(c) if c is not None else b"") + raw(d))
-
-
-def run(name, fn):
-    fn()
-    torch.cuda.synchronize()
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as p:
-        d = fn()
-        torch.cuda.synchronize()
-    names = [e.name for e in p.events() if e.device_type == torch.autograd.DeviceType.CUDA]
-    kern.write(name + "\t" + " | ".join(names) + "\n")
-    return d
+kern = KernelLog(os.path.join(out, "kernels.tsv"))
 
 
 def one(ty, td, m, n, k, acc):
@@ -69,9 +43,9 @@ def one(ty, td, m, n, k, acc):
     else:       # f16/bf16 inputs, f32 out
         fn = (lambda: torch.addmm(c, a, b.t(), out_dtype=torch.float32)) if acc else \
              (lambda: torch.mm(a, b.t(), out_dtype=torch.float32))
-    d = run(name, fn)
+    d = kern.run(name, fn)
     assert d.dtype == odt, (name, d.dtype)
-    write(name, ty, td, a, b, c, d)
+    write_cublas_gemm(os.path.join(out, name + ".mxgv"), ty, ty, td, a, b, c, d)
     print(name, flush=True)
 
 
