@@ -112,8 +112,9 @@ void mxe_kern_x64_avx2(const float *a, const float *b, size_t k, const struct mx
 void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struct mxe_kx64 *u);
 
 /**
- * struct mxe_kd64 - EXACT's kernels for MX types whose 32-k block sums are exact in a
- * double but not in f32 (E4M3 or E5M2 against the others, mxe_tiled.c): per sub-block
+ * struct mxe_kd64 - EXACT's kernels for operations whose 32-k block sums are exact in a
+ * double but not in f32 (E4M3 or E5M2 against the other MX types, BF16 or F16 by their
+ * data; mxe_tiled.c): per sub-block
  * the products are chained with double FMA from +0 (exact under the caller's
  * certificate) and the chain q joins the running pair (@s, @c) by TwoSum:
  * s' = fl(s + q), c' = c + (s + q - s'). The caller's certificate also makes every

@@ -971,10 +971,9 @@ static void compute_exact(struct tiled *tl, size_t k0, size_t k1, size_t p0, siz
 /*
  * EXACT through the double kernels (exact 2): per K block, the tile's A panels become
  * double panels in a thread-local buffer (each is read by every B strip of the tile),
- * and so does each B strip (read by every A panel) per D64_KH k, which keep it in L1.
+ * and so does each B strip (read by every A panel). Strips of half a block, to stay in
+ * L1, ran slower: the pairs' loads and stores per call weigh more.
  */
-#define D64_KH KB
-
 static void widen(const struct tiled *tl, const float *src, double *dst, size_t n)
 {
 	if (tl->avx2) {
@@ -995,7 +994,7 @@ static void compute_exact_d64(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 	uint64_t done = 0, redo = 0;
 
 	ad = mxe_scratch(4, (size_t)TILE_MP * MXE_MR * KB * sizeof(double));
-	bd = mxe_scratch(5, (size_t)2 * MXE_NR * D64_KH * sizeof(double));
+	bd = mxe_scratch(5, (size_t)2 * MXE_NR * KB * sizeof(double));
 	if (!s) {	/* one super chunk: the tile's pairs on this thread */
 		lds = TILE_NP * MXE_NR;
 		s = mxe_scratch(1, (size_t)2 * TILE_MP * MXE_MR * lds * sizeof(double));
@@ -1009,6 +1008,7 @@ static void compute_exact_d64(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 	}
 	for (size_t kb0 = k0; kb0 < k1; kb0 += KB) {
 		size_t len = k1 - kb0 < KB ? k1 - kb0 : KB;
+		int last = kb0 + len == tl->k;
 
 		for (size_t p = p0; p < p1; p++) {	/* the same layout, rows KB apart */
 			const float *a = f32_panel(tl->apack, tl->mp, MXE_MR, p, kb0 - k0);
@@ -1017,39 +1017,29 @@ static void compute_exact_d64(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 			for (unsigned r = 0; r < MXE_MR; r++)
 				widen(tl, a + r * MXE_KA_STRIDE, d + r * MXE_KA_STRIDE, len);
 		}
-		for (size_t kh = 0; kh < len; kh += D64_KH) {
-			size_t klen = len - kh < D64_KH ? len - kh : D64_KH;
-			int last = kb0 + kh + klen == tl->k;
+		for (size_t q = q0; q < q1; q += wide ? 2 : 1) {
+			unsigned strip = wide && q + 1 < q1 ? 2 : 1;
+			size_t j = q * MXE_NR;
 
-			for (size_t q = q0; q < q1; q += wide ? 2 : 1) {
-				unsigned strip = wide && q + 1 < q1 ? 2 : 1;
-				size_t j = q * MXE_NR;
+			for (unsigned h = 0; h < strip; h++)
+				widen(tl, f32_panel(tl->bpack, tl->np, MXE_NR, q + h, kb0 - k0),
+				      bd + h * MXE_NR * KB, len * MXE_NR);
+			for (size_t p = p0; p < p1; p++) {
+				size_t i = p * MXE_MR;
+				struct mxe_kd64 u = {
+					.s = s + (i - ti) * lds + (j - tj),
+					.c = cs + (i - ti) * lds + (j - tj),
+					.lds = lds,
+					.mr = tl->m - i < MXE_MR ? (unsigned)(tl->m - i) : MXE_MR,
+					.nr = tl->n - j < strip * MXE_NR ? (unsigned)(tl->n - j) :
+									    strip * MXE_NR,
+					.first = kb0 == 0,
+				};
 
-				for (unsigned h = 0; h < strip; h++) {
-					const float *b = f32_panel(tl->bpack, tl->np, MXE_NR, q + h,
-								   kb0 - k0) + kh * MXE_NR;
-					double *d = bd + h * MXE_NR * D64_KH;
-
-					widen(tl, b, d, klen * MXE_NR);
-				}
-				for (size_t p = p0; p < p1; p++) {
-					size_t i = p * MXE_MR;
-					struct mxe_kd64 u = {
-						.s = s + (i - ti) * lds + (j - tj),
-						.c = cs + (i - ti) * lds + (j - tj),
-						.lds = lds,
-						.mr = tl->m - i < MXE_MR ? (unsigned)(tl->m - i) : MXE_MR,
-						.nr = tl->n - j < strip * MXE_NR ? (unsigned)(tl->n - j) :
-										    strip * MXE_NR,
-						.first = kb0 + kh == 0,
-					};
-
-					tl->kd64(ad + (p - p0) * MXE_MR * KB + kh, bd,
-						 bd + MXE_NR * D64_KH, klen, &u);
-					if (last) {
-						redo += finish_exact(tl, u.s, u.c, lds, i, j, u.mr, u.nr);
-						done += (uint64_t)u.mr * u.nr;
-					}
+				tl->kd64(ad + (p - p0) * MXE_MR * KB, bd, bd + MXE_NR * KB, len, &u);
+				if (last) {
+					redo += finish_exact(tl, u.s, u.c, lds, i, j, u.mr, u.nr);
+					done += (uint64_t)u.mr * u.nr;
 				}
 			}
 		}
