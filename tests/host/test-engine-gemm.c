@@ -422,6 +422,37 @@ static int same_on_every_path(struct mxe_engine *eng, struct mxe_gemm_desc *d, s
 	return same;
 }
 
+/* same_on_every_path(), counting the outputs the tiled EXACT path computed there (*@on). */
+static int same_counted(struct mxe_engine *eng, struct mxe_gemm_desc *d, size_t bytes, int *rc,
+			uint64_t *on)
+{
+	uint64_t o0, r0, o1, r1;
+	int same;
+
+	mxe_tiled_exact_counts(&o0, &r0);
+	same = same_on_every_path(eng, d, bytes, rc);
+	mxe_tiled_exact_counts(&o1, &r1);
+	*on = o1 - o0;
+	return same;
+}
+
+/* run_and_compare(), counting the outputs the tiled EXACT path computed (*@on) and
+ * handed to the general path (*@redone). */
+static int compare_counted(struct mxe_engine *eng, struct mxe_gemm_desc *d, size_t *bad,
+			   uint64_t *on, uint64_t *redone)
+{
+	uint64_t o0, r0, o1, r1;
+	int rc;
+
+	*bad = 0;
+	mxe_tiled_exact_counts(&o0, &r0);
+	rc = run_and_compare(eng, d, bad);
+	mxe_tiled_exact_counts(&o1, &r1);
+	*on = o1 - o0;
+	*redone = r1 - r0;
+	return rc;
+}
+
 /*
  * EXACT where a double sum is not exact: 1 + 2^-24 + 2^-80 is above the
  * f32 midpoint, so it rounds to 1 + 2^-23; a sum kept in a double loses the
@@ -564,7 +595,7 @@ static void test_exact_tiled_blocks(struct mxe_engine *eng)
 		{ MXA_DTYPE_E3M2, MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 1 },
 	};
 	unsigned m = 40, n = 40;
-	uint64_t out0, redo0, out1, redo1;
+	uint64_t on, redone;
 	float *out = (float *)B.d;
 
 	for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
@@ -578,17 +609,15 @@ static void test_exact_tiled_blocks(struct mxe_engine *eng)
 					B.sa[i] = (uint8_t)(121 + tu_rand() % 13);	/* 2^-6 ... 2^6 */
 				for (unsigned i = 0; i < n * k / 32; i++)
 					B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
-				mxe_tiled_exact_counts(&out0, &redo0);
-				same = same_on_every_path(eng, &d, m * n * 4, &rc);
-				mxe_tiled_exact_counts(&out1, &redo1);
+				same = same_counted(eng, &d, m * n * 4, &rc, &on);
 				if (!rc)
 					rc = run_and_compare(eng, &d, &bad);
-				host_check(!rc && same && !bad && out1 - out0 >= m * n,
+				host_check(!rc && same && !bad && on >= m * n,
 				       "exact %s x %s MX, K %u%s, on the float kernels: bit-exact vs "
 				       "reference (%zu differ), SIMD paths %s agree: %s, %llu elements "
 				       "on the path", mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b),
 				       k, acc ? ", C" : "", bad, simd_paths, same ? "yes" : "NO",
-				       (unsigned long long)(out1 - out0));
+				       (unsigned long long)on);
 			}
 		}
 	}
@@ -610,19 +639,17 @@ static void test_exact_tiled_blocks(struct mxe_engine *eng)
 		for (unsigned i = 0; i < n * 8; i++)
 			B.sb[i] = (uint8_t)(spread ? 27 + tu_rand() % 201 : 121 + tu_rand() % 13);
 		memset(B.sa + 3 * 8, 0, 8);	/* the zero row's scales: 2^-127, as quantised */
-		mxe_tiled_exact_counts(&out0, &redo0);
-		rc = run_and_compare(eng, &d, &bad);
-		mxe_tiled_exact_counts(&out1, &redo1);
+		rc = compare_counted(eng, &d, &bad, &on, &redone);
 		if (!spread)
-			host_check(!rc && !bad && redo1 - redo0 == n + 1 && out1 - out0 == m * n - n - 1,
+			host_check(!rc && !bad && redone == n + 1 && on == m * n - n - 1,
 			       "exact e2m1 MX on the float kernels: a zero row and a C of Inf go to "
 			       "the general path (%llu of %u elements), bit-exact vs reference (%zu "
-			       "differ)", (unsigned long long)(redo1 - redo0), n + 1, bad);
+			       "differ)", (unsigned long long)redone, n + 1, bad);
 		else
-			host_check(!rc && !bad && out1 == out0 && redo1 == redo0,
+			host_check(!rc && !bad && !on && !redone,
 			       "exact e2m1 MX, scales 2^-100 ... 2^100: not certified, the general "
 			       "path (%llu elements on the float kernels), bit-exact vs reference "
-			       "(%zu differ)", (unsigned long long)(out1 - out0), bad);
+			       "(%zu differ)", (unsigned long long)on, bad);
 	}
 
 	/* 1 + 2^-24 +- 2^-36 from three blocks of MXINT8 (64 = 1.0, 1 = 2^-6) */
@@ -640,12 +667,10 @@ static void test_exact_tiled_blocks(struct mxe_engine *eng)
 		B.b[j * 96 + 64] = j % 2 ? 1 : 0xFF;	/* +-1 */
 		B.sb[j * 3] = 127, B.sb[j * 3 + 1] = B.sb[j * 3 + 2] = 127 - 24;
 	}
-	mxe_tiled_exact_counts(&out0, &redo0);
-	same = same_on_every_path(eng, &d, m * n * 4, &rc);
-	mxe_tiled_exact_counts(&out1, &redo1);
+	same = same_counted(eng, &d, m * n * 4, &rc, &on);
 	for (unsigned i = 0; i < m * n; i++)
 		good += out[i] == (i % n % 2 ? 1.0f + 0x1p-23f : 1.0f);
-	host_check(!rc && same && good == (int)(m * n) && out1 - out0 >= m * n,
+	host_check(!rc && same && good == (int)(m * n) && on >= m * n,
 	       "exact mxint8 MX on the float kernels: block sums 1 + 2^-24 +- 2^-36 round to "
 	       "1 + 2^-23 / 1 (%d of %u right), SIMD paths %s agree: %s", good, m * n, simd_paths,
 	       same ? "yes" : "NO");
@@ -658,13 +683,11 @@ static void test_exact_tiled_blocks(struct mxe_engine *eng)
 		for (unsigned j = 0; j < n; j++)
 			((float *)B.c)[i * n + j] = j % 2 ? 0x1p-80f : -0x1p-80f;
 	}
-	mxe_tiled_exact_counts(&out0, &redo0);
-	same = same_on_every_path(eng, &d, m * n * 4, &rc);
-	mxe_tiled_exact_counts(&out1, &redo1);
+	same = same_counted(eng, &d, m * n * 4, &rc, &on);
 	good = 0;
 	for (unsigned i = 0; i < m * n; i++)
 		good += out[i] == (i % n % 2 ? 1.0f + 0x1p-23f : 1.0f);
-	host_check(!rc && same && good == (int)(m * n) && out1 - out0 >= m * n,
+	host_check(!rc && same && good == (int)(m * n) && on >= m * n,
 	       "exact mxint8 MX on the float kernels: block sums 1 + 2^-24 and C +-2^-80 round to "
 	       "1 + 2^-23 / 1 (%d of %u right), SIMD paths %s agree: %s", good, m * n, simd_paths,
 	       same ? "yes" : "NO");
@@ -690,7 +713,7 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 	};
 	static const struct combo e4 = { MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 };
 	unsigned m = 40, n = 40;
-	uint64_t out0, redo0, out1, redo1;
+	uint64_t on, redone;
 	float *out = (float *)B.d;
 	struct mxe_gemm_desc d;
 	size_t bad = 0;
@@ -714,17 +737,15 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 				for (unsigned i = 0; i < m * k; i++)	/* nor E5M2 Inf / NaN */
 					if (cbs[c].a == MXA_DTYPE_E5M2 && (B.a[i] & 0x7C) == 0x7C)
 						B.a[i] ^= 0x04;
-				mxe_tiled_exact_counts(&out0, &redo0);
-				same = same_on_every_path(eng, &d, m * n * 4, &rc);
-				mxe_tiled_exact_counts(&out1, &redo1);
+				same = same_counted(eng, &d, m * n * 4, &rc, &on);
 				if (!rc)
 					rc = run_and_compare(eng, &d, &bad);
-				host_check(!rc && same && !bad && out1 - out0 >= m * n,
+				host_check(!rc && same && !bad && on >= m * n,
 				       "exact %s x %s%s, K %u%s, on the double kernels: bit-exact vs "
 				       "reference (%zu differ), SIMD paths %s agree: %s, %llu elements "
 				       "on the path", mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b),
 				       cbs[c].mx ? " MX" : "", k, acc ? ", C" : "", bad, simd_paths,
-				       same ? "yes" : "NO", (unsigned long long)(out1 - out0));
+				       same ? "yes" : "NO", (unsigned long long)on);
 			}
 		}
 	}
@@ -757,16 +778,14 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 				a16[7 * k + 5] = 0x2180;			/* 2^-60 */
 			else if (wide)
 				a16[7 * k + 5] = 0x0001, a16[7 * k + 6] = 0x7800;	/* 2^-24, 2^15 */
-			mxe_tiled_exact_counts(&out0, &redo0);
-			same = same_on_every_path(eng, &d, m * n * 4, &rc);
-			mxe_tiled_exact_counts(&out1, &redo1);
+			same = same_counted(eng, &d, m * n * 4, &rc, &on);
 			if (!rc)
 				rc = run_and_compare(eng, &d, &bad);
-			host_check(!rc && same && !bad && (wide ? out1 == out0 : out1 - out0 >= m * n),
+			host_check(!rc && same && !bad && (wide ? !on : on >= m * n),
 			       "exact %s x %s, C, data over 2^-8 ... 2^4%s: %s, bit-exact vs "
 			       "reference (%zu differ), SIMD paths %s agree: %s", mxe_dtype_name(bh[c].a),
 			       mxe_dtype_name(bh[c].b), wide ? " and outliers" : "",
-			       out1 == out0 ? "the general path" : "the double kernels", bad, simd_paths,
+			       !on ? "the general path" : "the double kernels", bad, simd_paths,
 			       same ? "yes" : "NO");
 		}
 	}
@@ -784,13 +803,11 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 		if ((B.b[i] & 0x7F) == 0x7F)
 			B.b[i] ^= 1;
 	B.a[3 * 128 + 40] = 0x7F;
-	mxe_tiled_exact_counts(&out0, &redo0);
-	rc = run_and_compare(eng, &d, &bad);
-	mxe_tiled_exact_counts(&out1, &redo1);
-	host_check(!rc && !bad && redo1 - redo0 == n && out1 - out0 == m * n - n,
+	rc = compare_counted(eng, &d, &bad, &on, &redone);
+	host_check(!rc && !bad && redone == n && on == m * n - n,
 	       "exact e4m3 MX on the double kernels: a NaN code's row goes to the general path "
 	       "(%llu of %u elements), bit-exact vs reference (%zu differ)",
-	       (unsigned long long)(redo1 - redo0), n, bad);
+	       (unsigned long long)redone, n, bad);
 
 	/* block sums 2^58, +-1, -2^58, 2^25, +-2: 2^25 +- 3 rounds to 2^25 +- 4; without
 	 * the +-1 that only TwoSum keeps, 2^25 +- 2 stays (an f32, or a tie to even) */
@@ -814,12 +831,10 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 		B.b[j * 192 + 128] = 0x40 | sign;				/* +-2.0 */
 		memcpy(B.sb + j * 6, sb, 6);
 	}
-	mxe_tiled_exact_counts(&out0, &redo0);
-	same = same_on_every_path(eng, &d, m * n * 4, &rc);
-	mxe_tiled_exact_counts(&out1, &redo1);
+	same = same_counted(eng, &d, m * n * 4, &rc, &on);
 	for (unsigned i = 0; i < m * n; i++)
 		good += out[i] == (i % n % 2 ? 0x1p25f + 4 : 0x1p25f - 4);
-	host_check(!rc && same && good == (int)(m * n) && out1 - out0 >= m * n,
+	host_check(!rc && same && good == (int)(m * n) && on >= m * n,
 	       "exact e4m3 MX on the double kernels: block sums 2^58, +-1, -2^58, 2^25, +-2 "
 	       "round to 2^25 +- 4 (%d of %u right), SIMD paths %s agree: %s", good, m * n,
 	       simd_paths, same ? "yes" : "NO");
@@ -838,13 +853,11 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 	}
 	for (unsigned i = 0; i < m * n; i++)
 		((float *)B.c)[i] = i % n % 2 ? 0x1p-80f : -0x1p-80f;
-	mxe_tiled_exact_counts(&out0, &redo0);
-	same = same_on_every_path(eng, &d, m * n * 4, &rc);
-	mxe_tiled_exact_counts(&out1, &redo1);
+	same = same_counted(eng, &d, m * n * 4, &rc, &on);
 	good = 0;
 	for (unsigned i = 0; i < m * n; i++)
 		good += out[i] == (i % n % 2 ? 1.0f + 0x1p-23f : 1.0f);
-	host_check(!rc && same && good == (int)(m * n) && out1 - out0 >= m * n,
+	host_check(!rc && same && good == (int)(m * n) && on >= m * n,
 	       "exact e4m3 MX on the double kernels: block sums 1 + 2^-24 and C +-2^-80 round "
 	       "to 1 + 2^-23 / 1 (%d of %u right), SIMD paths %s agree: %s", good, m * n,
 	       simd_paths, same ? "yes" : "NO");
