@@ -7,7 +7,8 @@
  * The tiled path packs all of B into f32 panels before it multiplies; with one row of
  * A nothing amortises that (a 4096 x 4096 MX-FP8 GEMV took 200 ms, the EXACT GEMV 2 ms).
  * Here 16 columns are the 16 lanes of a vector: for each 32-k sub-block the weights of
- * the 16 columns are decoded to f32 (scale applied, exact), transposed in registers,
+ * the 16 columns are decoded to f32 (scale applied, exact), transposed in registers
+ * (E2M1 on AVX-512: transposed as bytes first, then decoded),
  * and every row of A runs the sub-block's chain q = fma(a_k, b_k, q) from +0 in
  * increasing k on all 16 columns at once; the sub-block sums go into the block sum
  * (p = q, then p = p + q) and the block sums (MXE_FAST_KBLOCK) into the accumulator in
@@ -105,9 +106,9 @@ static inline float scale_f32(const uint8_t *sc, size_t blk)
 }
 
 /*
- * Sub-block @s of column @j as 32 f32 in k order, in @lo (k 0..15) and @hi (16..31);
- * E2M1: @lo the even k, @hi the odd k (the caller's order follows). Exact: the value
- * times its scale (power of two, checked in range), NaN codes and scales as NaN.
+ * Sub-block @s of column @j (E4M3 or E5M2) as 32 f32 in k order, in @lo (k 0..15) and
+ * @hi (16..31). Exact: the value times its scale (power of two, checked in range), NaN
+ * codes and scales as NaN.
  */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 static inline void decode_sub(const struct mxe_op *op, unsigned t, size_t j, size_t s,
@@ -116,15 +117,6 @@ static inline void decode_sub(const struct mxe_op *op, unsigned t, size_t j, siz
 	const uint8_t *row = mxe_op_b_row(op, j);
 	__m512 f = _mm512_set1_ps(scale_f32(op->scale_b ? mxe_op_b_scales(op, j) : NULL, s));
 
-	if (t == MXA_DTYPE_E2M1) {
-		const __m512 lut = _mm512_setr_ps(0, 0.5f, 1, 1.5f, 2, 3, 4, 6,
-						  -0.0f, -0.5f, -1, -1.5f, -2, -3, -4, -6);
-		__m512i x = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(row + s * 16)));
-
-		*lo = _mm512_mul_ps(_mm512_permutexvar_ps(x, lut), f);	/* low nibbles */
-		*hi = _mm512_mul_ps(_mm512_permutexvar_ps(_mm512_srli_epi32(x, 4), lut), f);
-		return;
-	}
 	for (int h = 0; h < 2; h++) {
 		__m256i x = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(row + s * 32 + 16 * h)));
 		__m256i bits;
@@ -151,9 +143,9 @@ static inline void decode_sub(const struct mxe_op *op, unsigned t, size_t j, siz
 }
 
 /*
- * Columns j0 .. j0 + 63 (fewer at the end) for every row of A: four groups of 16
- * lanes, so that each row runs four independent chains (an FMA's latency, not one
- * chain of 32 dependent FMAs per sub-block).
+ * Columns j0 .. j0 + 63 (fewer at the end) of E4M3 or E5M2 weights for every row of A:
+ * four groups of 16 lanes, so that each row runs four independent chains (an FMA's
+ * latency, not one chain of 32 dependent FMAs per sub-block).
  */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 static inline void fast_columns(struct fast_job *job, unsigned task, unsigned t)
@@ -161,7 +153,7 @@ static inline void fast_columns(struct fast_job *job, unsigned task, unsigned t)
 	const struct mxe_op *op = job->op;
 	size_t m = op->d.m, k = op->d.k, n = op->d.n, nsub = k / SUB;
 	size_t j0 = (size_t)task * COLS, nc = n - j0 < COLS ? n - j0 : COLS;
-	int e2m1 = t == MXA_DTYPE_E2M1, neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
+	int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
 	__m512 p[FAST_MAX_M][GROUPS], acc[FAST_MAX_M][GROUPS];
 	float bt[SUB][GROUPS][16] __attribute__((aligned(64)));	/* k, group, lane */
 
@@ -183,10 +175,9 @@ static inline void fast_columns(struct fast_job *job, unsigned task, unsigned t)
 			}
 			transpose16(lo);
 			transpose16(hi);
-			/* in increasing k: E2M1's lo holds the even k, hi the odd k */
 			for (int i = 0; i < 16; i++) {
-				_mm512_store_ps(bt[e2m1 ? 2 * i : i][g], lo[i]);
-				_mm512_store_ps(bt[e2m1 ? 2 * i + 1 : 16 + i][g], hi[i]);
+				_mm512_store_ps(bt[i][g], lo[i]);
+				_mm512_store_ps(bt[16 + i][g], hi[i]);
 			}
 		}
 		for (size_t r = 0; r < m; r++) {
@@ -222,6 +213,162 @@ static inline void fast_columns(struct fast_job *job, unsigned task, unsigned t)
 			mxe_op_store_d(op, r, j0 + c, out[c]);	/* NaN: 0x7FFFFFFF */
 	}
 }
+/*
+ * E2M1 weights (MXFP4) on AVX-512: the codes are transposed as bytes, not as floats. A
+ * group's sub-block is 16 columns x 16 bytes; four dword permutes, four in-lane byte
+ * shuffles and eight unpacks turn it into w[i] (lane T: byte 4 T + i of the 16
+ * columns), so each byte gives the vectors of two k with two table lookups. The scales
+ * are widened once per 16 sub-blocks (a 16 x 16 float transpose per group), negation
+ * folded into them. One row of A runs its four chains as the bytes are decoded (no
+ * store and reload of the weights); more rows go through bt as before.
+ */
+#define E2M1_SCALE_SUBS 16
+
+/* Scales of sub-blocks s0 .. s0 + n - 1 (n <= 16) of the 64 columns: st[ss][c], times
+ * -1 for a negated B; 1 (or -1) without scales. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void e2m1_scales(const struct mxe_op *op, size_t j0, size_t nc, size_t s0,
+			       unsigned n, int neg, float st[E2M1_SCALE_SUBS][COLS])
+{
+	const __m512 sign = _mm512_set1_ps(neg ? -1.0f : 1.0f);
+
+	for (unsigned g = 0; g < GROUPS; g++) {
+		__m512 r[16];
+
+		for (unsigned c = 0; c < 16; c++) {
+			size_t j = j0 + (g * 16 + c < nc ? g * 16 + c : nc - 1);
+			__m512i b, u;
+
+			if (!op->scale_b) {
+				r[c] = sign;
+				continue;
+			}
+			b = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8((__mmask16)((1u << n) - 1),
+								      mxe_op_b_scales(op, j) + s0));
+			u = _mm512_slli_epi32(b, 23);	/* 2^(s - 127) */
+			u = _mm512_mask_mov_epi32(u, _mm512_cmpeq_epi32_mask(b, _mm512_setzero_si512()),
+						  _mm512_set1_epi32(0x00400000));	/* 2^-127 */
+			u = _mm512_mask_mov_epi32(u, _mm512_cmpeq_epi32_mask(b, _mm512_set1_epi32(0xFF)),
+						  _mm512_set1_epi32(0x7FC00000));	/* NaN */
+			r[c] = _mm512_mul_ps(_mm512_castsi512_ps(u), sign);
+		}
+		transpose16(r);		/* r[ss]: sub-block s0 + ss of the 16 columns */
+		for (unsigned ss = 0; ss < n; ss++)
+			_mm512_store_ps(st[ss] + 16 * g, r[ss]);
+	}
+}
+
+/* Group @g's codes of sub-block @s as w[i] (lane T: byte 4 T + i of its 16 columns). */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void e2m1_bytes(const uint8_t *const rows[16], size_t s, __m512i w[4])
+{
+	/* dword 4 T + c' <- dword 4 c' + T; in each lane byte 4 t' + c' <- byte 4 c' + t' */
+	const __m512i pd = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+	const __m512i pb = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6,
+								 10, 14, 3, 7, 11, 15));
+	__m512i z[4], u[4];
+
+	for (int q = 0; q < 4; q++) {
+		__m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(rows[4 * q] + s * 16)));
+
+		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 1] + s * 16)), 1);
+		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 2] + s * 16)), 2);
+		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 3] + s * 16)), 3);
+		z[q] = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(pd, v), pb);
+	}
+	/* lane T of z[q], dword t': byte 4 T + t' of columns 4 q .. 4 q + 3 */
+	u[0] = _mm512_unpacklo_epi32(z[0], z[1]);
+	u[1] = _mm512_unpackhi_epi32(z[0], z[1]);
+	u[2] = _mm512_unpacklo_epi32(z[2], z[3]);
+	u[3] = _mm512_unpackhi_epi32(z[2], z[3]);
+	w[0] = _mm512_unpacklo_epi64(u[0], u[2]);
+	w[1] = _mm512_unpackhi_epi64(u[0], u[2]);
+	w[2] = _mm512_unpacklo_epi64(u[1], u[3]);
+	w[3] = _mm512_unpackhi_epi64(u[1], u[3]);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+static void fast_columns_e2m1(struct fast_job *job, unsigned task)
+{
+	const struct mxe_op *op = job->op;
+	size_t m = op->d.m, k = op->d.k, n = op->d.n, nsub = k / SUB;
+	size_t j0 = (size_t)task * COLS, nc = n - j0 < COLS ? n - j0 : COLS;
+	int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
+	const __m512 lut = _mm512_setr_ps(0, 0.5f, 1, 1.5f, 2, 3, 4, 6,
+					  -0.0f, -0.5f, -1, -1.5f, -2, -3, -4, -6);
+	const uint8_t *rows[COLS];
+	__m512 p[FAST_MAX_M][GROUPS], acc[FAST_MAX_M][GROUPS];
+	float bt[SUB][GROUPS][16] __attribute__((aligned(64)));	/* k, group, lane */
+	float st[E2M1_SCALE_SUBS][COLS] __attribute__((aligned(64)));
+
+	for (unsigned c = 0; c < COLS; c++)	/* columns past the end read the last one's */
+		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
+	for (size_t s = 0; s < nsub; s++) {
+		__m512i w[GROUPS][4];
+		__m512 sv[GROUPS], q[GROUPS];
+
+		if (s % E2M1_SCALE_SUBS == 0)
+			e2m1_scales(op, j0, nc, s, (unsigned)(nsub - s < E2M1_SCALE_SUBS ? nsub - s :
+							     E2M1_SCALE_SUBS), neg, st);
+		for (unsigned g = 0; g < GROUPS; g++) {
+			e2m1_bytes(rows + 16 * g, s, w[g]);
+			sv[g] = _mm512_load_ps(st[s % E2M1_SCALE_SUBS] + 16 * g);
+			q[g] = _mm512_setzero_ps();
+		}
+		/* byte t = 4 T + i: k = 2 t (low nibble), 2 t + 1 (high nibble) */
+#define E2M1_BYTE(T, i)									\
+		for (unsigned g = 0; g < GROUPS; g++) {					\
+			__m512i x = _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w[g][i], T)); \
+			__m512 lo = _mm512_mul_ps(_mm512_permutexvar_ps(x, lut), sv[g]);	\
+			__m512 hi = _mm512_mul_ps(_mm512_permutexvar_ps(_mm512_srli_epi32(x, 4), lut), \
+						  sv[g]);					\
+			if (m == 1) {								\
+				const float *a = job->af + s * SUB + 2 * (4 * T + i);		\
+											\
+				q[g] = _mm512_fmadd_ps(_mm512_set1_ps(a[0]), lo, q[g]);	\
+				q[g] = _mm512_fmadd_ps(_mm512_set1_ps(a[1]), hi, q[g]);	\
+			} else {								\
+				_mm512_store_ps(bt[2 * (4 * T + i)][g], lo);			\
+				_mm512_store_ps(bt[2 * (4 * T + i) + 1][g], hi);		\
+			}									\
+		}
+#define E2M1_LANE(T) E2M1_BYTE(T, 0) E2M1_BYTE(T, 1) E2M1_BYTE(T, 2) E2M1_BYTE(T, 3)
+		E2M1_LANE(0) E2M1_LANE(1) E2M1_LANE(2) E2M1_LANE(3)
+#undef E2M1_LANE
+#undef E2M1_BYTE
+		for (size_t r = 0; r < m; r++) {
+			if (m > 1) {	/* four chains in registers, as fast_columns() */
+				const float *a = job->af + r * k + s * SUB;
+				__m512 q0 = _mm512_setzero_ps(), q1 = q0, q2 = q0, q3 = q0;
+
+				for (int i = 0; i < SUB; i++) {
+					__m512 av = _mm512_set1_ps(a[i]);
+
+					q0 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][0]), q0);
+					q1 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][1]), q1);
+					q2 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][2]), q2);
+					q3 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][3]), q3);
+				}
+				q[0] = q0, q[1] = q1, q[2] = q2, q[3] = q3;
+			}
+			for (unsigned g = 0; g < GROUPS; g++) {
+				p[r][g] = s % SUBS_PER_BLOCK ? _mm512_add_ps(p[r][g], q[g]) : q[g];
+				if (s % SUBS_PER_BLOCK == SUBS_PER_BLOCK - 1 || s == nsub - 1)
+					acc[r][g] = s < SUBS_PER_BLOCK ? p[r][g] :
+						    _mm512_add_ps(acc[r][g], p[r][g]);
+			}
+		}
+	}
+	for (size_t r = 0; r < m; r++) {
+		float out[COLS];
+
+		for (unsigned g = 0; g < GROUPS; g++)
+			_mm512_storeu_ps(out + 16 * g, acc[r][g]);
+		for (size_t c = 0; c < nc; c++)
+			mxe_op_store_d(op, r, j0 + c, out[c]);	/* NaN: 0x7FFFFFFF */
+	}
+}
+
 /* fast_columns() inlined per weight type: no type switch per column and sub-block */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 static void fast_task(void *arg, unsigned phase, unsigned task)
@@ -237,7 +384,7 @@ static void fast_task(void *arg, unsigned phase, unsigned task)
 		fast_columns(job, task, MXA_DTYPE_E5M2);
 		break;
 	default:
-		fast_columns(job, task, MXA_DTYPE_E2M1);
+		fast_columns_e2m1(job, task);
 		break;
 	}
 }

@@ -314,7 +314,7 @@ static void fast_cases(struct mxe_engine *eng)
 						sbbuf[i] = (uint8_t)(118 + tu_rand_code(MXA_DTYPE_E8M0) % 20);
 					if (cases % 7 == 3 && g.scale_b)
 						sbbuf[5 * (k / 32) + 1] = 0xFF;		/* a NaN scale */
-					if (ki == 2 && w < 2 && !(g.flags & MXE_GEMM_NEGATE_B)) {	/* rows by pointer */
+					if (ki == 2 && !(g.flags & MXE_GEMM_NEGATE_B)) {	/* rows by pointer */
 						for (unsigned j = 0; j < n; j++) {
 							rows[j] = bbuf + j * mxe_dtype_row_bytes(g.type_b, k);
 							srows[j] = sbbuf + j * (k / 32);
