@@ -6,10 +6,10 @@
  *
  * The tiled path packs all of B into f32 panels before it multiplies; with one row of
  * A nothing amortises that (a 4096 x 4096 MX-FP8 GEMV took 200 ms, the EXACT GEMV 2 ms).
- * Here 16 columns are the 16 lanes of a vector: for each 32-k sub-block the weights of
- * the 16 columns are decoded to f32 (scale applied, exact), transposed in registers
- * (E2M1 on AVX-512: transposed as bytes first, then decoded),
- * and every row of A runs the sub-block's chain q = fma(a_k, b_k, q) from +0 in
+ * Here 16 columns (AVX2: 8) are the lanes of a vector: for each 32-k sub-block the
+ * weights of the columns are transposed in registers (AVX-512: as bytes, then decoded;
+ * AVX2: decoded to f32, then transposed) with their scales applied (exact), and every
+ * row of A runs the sub-block's chain q = fma(a_k, b_k, q) from +0 in
  * increasing k on all 16 columns at once; the sub-block sums go into the block sum
  * (p = q, then p = p + q) and the block sums (MXE_FAST_KBLOCK) into the accumulator in
  * increasing order, exactly as the tiled kernels do. So the result is the tiled path's
@@ -106,131 +106,24 @@ static inline float scale_f32(const uint8_t *sc, size_t blk)
 }
 
 /*
- * Sub-block @s of column @j (E4M3 or E5M2) as 32 f32 in k order, in @lo (k 0..15) and
- * @hi (16..31). Exact: the value times its scale (power of two, checked in range), NaN
- * codes and scales as NaN.
+ * AVX-512: the codes are transposed as bytes, not as floats. A group's 16 columns x 16
+ * bytes (an E2M1 sub-block, or half of an FP8 one) take four dword permutes, four
+ * in-lane byte shuffles and eight unpacks to become w[i] (lane T: byte 4 T + i of the 16
+ * columns), so each byte gives the vectors of its k (two for E2M1) in a few
+ * instructions, with no float transpose. The scales are widened once per 16 sub-blocks
+ * (a 16 x 16 float transpose per group), negation and E4M3's 2^8 folded into them. One
+ * row of A runs its four chains as the bytes are decoded (no store and reload of the
+ * weights); more rows go through bt.
  */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void decode_sub(const struct mxe_op *op, unsigned t, size_t j, size_t s,
-			      __m512 *lo, __m512 *hi)
-{
-	const uint8_t *row = mxe_op_b_row(op, j);
-	__m512 f = _mm512_set1_ps(scale_f32(op->scale_b ? mxe_op_b_scales(op, j) : NULL, s));
-
-	for (int h = 0; h < 2; h++) {
-		__m256i x = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(row + s * 32 + 16 * h)));
-		__m256i bits;
-		__m512 v;
-
-		if (t == MXA_DTYPE_E4M3) {
-			/* s eeee mmm as the f16 s 0eeee mmm0000000: 2^-8 of the value */
-			__m256i mag = _mm256_and_si256(x, _mm256_set1_epi16(0x7f));
-
-			bits = _mm256_or_si256(_mm256_slli_epi16(mag, 7),
-					       _mm256_slli_epi16(_mm256_and_si256(x, _mm256_set1_epi16(0x80)), 8));
-			v = _mm512_mul_ps(_mm512_cvtph_ps(bits), _mm512_set1_ps(256.0f));
-			v = _mm512_mask_mov_ps(v, _mm256_cmpeq_epi16_mask(mag, _mm256_set1_epi16(0x7f)),
-					       _mm512_set1_ps(NAN));
-		} else {	/* E5M2: the high byte of an f16 */
-			v = _mm512_cvtph_ps(_mm256_slli_epi16(x, 8));
-		}
-		v = _mm512_mul_ps(v, f);
-		if (h)
-			*hi = v;
-		else
-			*lo = v;
-	}
-}
-
-/*
- * Columns j0 .. j0 + 63 (fewer at the end) of E4M3 or E5M2 weights for every row of A:
- * four groups of 16 lanes, so that each row runs four independent chains (an FMA's
- * latency, not one chain of 32 dependent FMAs per sub-block).
- */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void fast_columns(struct fast_job *job, unsigned task, unsigned t)
-{
-	const struct mxe_op *op = job->op;
-	size_t m = op->d.m, k = op->d.k, n = op->d.n, nsub = k / SUB;
-	size_t j0 = (size_t)task * COLS, nc = n - j0 < COLS ? n - j0 : COLS;
-	int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
-	__m512 p[FAST_MAX_M][GROUPS], acc[FAST_MAX_M][GROUPS];
-	float bt[SUB][GROUPS][16] __attribute__((aligned(64)));	/* k, group, lane */
-
-	for (size_t s = 0; s < nsub; s++) {
-		/* the sub-block's weights, column c in row c, then k in row k */
-		for (unsigned g = 0; g < GROUPS; g++) {
-			__m512 lo[16], hi[16];
-
-			for (size_t c = 0; c < 16; c++) {
-				if (g * 16 + c < nc) {
-					decode_sub(op, t, j0 + g * 16 + c, s, &lo[c], &hi[c]);
-					if (neg) {
-						lo[c] = _mm512_sub_ps(_mm512_set1_ps(-0.0f), lo[c]);
-						hi[c] = _mm512_sub_ps(_mm512_set1_ps(-0.0f), hi[c]);
-					}
-				} else {
-					lo[c] = hi[c] = _mm512_setzero_ps();
-				}
-			}
-			transpose16(lo);
-			transpose16(hi);
-			for (int i = 0; i < 16; i++) {
-				_mm512_store_ps(bt[i][g], lo[i]);
-				_mm512_store_ps(bt[16 + i][g], hi[i]);
-			}
-		}
-		for (size_t r = 0; r < m; r++) {
-			const float *a = job->af + r * k + s * SUB;
-			__m512 q0 = _mm512_setzero_ps(), q1 = q0, q2 = q0, q3 = q0;
-
-			for (int i = 0; i < SUB; i++) {
-				__m512 av = _mm512_set1_ps(a[i]);
-
-				q0 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][0]), q0);
-				q1 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][1]), q1);
-				q2 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][2]), q2);
-				q3 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][3]), q3);
-			}
-			{
-				__m512 q[GROUPS] = { q0, q1, q2, q3 };
-
-				for (unsigned g = 0; g < GROUPS; g++) {
-					p[r][g] = s % SUBS_PER_BLOCK ? _mm512_add_ps(p[r][g], q[g]) : q[g];
-					if (s % SUBS_PER_BLOCK == SUBS_PER_BLOCK - 1 || s == nsub - 1)
-						acc[r][g] = s < SUBS_PER_BLOCK ? p[r][g] :
-							    _mm512_add_ps(acc[r][g], p[r][g]);
-				}
-			}
-		}
-	}
-	for (size_t r = 0; r < m; r++) {
-		float out[COLS];
-
-		for (unsigned g = 0; g < GROUPS; g++)
-			_mm512_storeu_ps(out + 16 * g, acc[r][g]);
-		for (size_t c = 0; c < nc; c++)
-			mxe_op_store_d(op, r, j0 + c, out[c]);	/* NaN: 0x7FFFFFFF */
-	}
-}
-/*
- * E2M1 weights (MXFP4) on AVX-512: the codes are transposed as bytes, not as floats. A
- * group's sub-block is 16 columns x 16 bytes; four dword permutes, four in-lane byte
- * shuffles and eight unpacks turn it into w[i] (lane T: byte 4 T + i of the 16
- * columns), so each byte gives the vectors of two k with two table lookups. The scales
- * are widened once per 16 sub-blocks (a 16 x 16 float transpose per group), negation
- * folded into them. One row of A runs its four chains as the bytes are decoded (no
- * store and reload of the weights); more rows go through bt as before.
- */
-#define E2M1_SCALE_SUBS 16
+#define SCALE_SUBS 16
 
 /* Scales of sub-blocks s0 .. s0 + n - 1 (n <= 16) of the 64 columns: st[ss][c], times
- * -1 for a negated B; 1 (or -1) without scales. */
+ * @mul (-1 for a negated B, 2^8 for E4M3's f16 decoding); @mul alone without scales. */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void e2m1_scales(const struct mxe_op *op, size_t j0, size_t nc, size_t s0,
-			       unsigned n, int neg, float st[E2M1_SCALE_SUBS][COLS])
+static inline void bytes_scales(const struct mxe_op *op, size_t j0, size_t nc, size_t s0,
+				unsigned n, float mul, float st[SCALE_SUBS][COLS])
 {
-	const __m512 sign = _mm512_set1_ps(neg ? -1.0f : 1.0f);
+	const __m512 f = _mm512_set1_ps(mul);
 
 	for (unsigned g = 0; g < GROUPS; g++) {
 		__m512 r[16];
@@ -240,7 +133,7 @@ static inline void e2m1_scales(const struct mxe_op *op, size_t j0, size_t nc, si
 			__m512i b, u;
 
 			if (!op->scale_b) {
-				r[c] = sign;
+				r[c] = f;
 				continue;
 			}
 			b = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8((__mmask16)((1u << n) - 1),
@@ -250,7 +143,7 @@ static inline void e2m1_scales(const struct mxe_op *op, size_t j0, size_t nc, si
 						  _mm512_set1_epi32(0x00400000));	/* 2^-127 */
 			u = _mm512_mask_mov_epi32(u, _mm512_cmpeq_epi32_mask(b, _mm512_set1_epi32(0xFF)),
 						  _mm512_set1_epi32(0x7FC00000));	/* NaN */
-			r[c] = _mm512_mul_ps(_mm512_castsi512_ps(u), sign);
+			r[c] = _mm512_mul_ps(_mm512_castsi512_ps(u), f);
 		}
 		transpose16(r);		/* r[ss]: sub-block s0 + ss of the 16 columns */
 		for (unsigned ss = 0; ss < n; ss++)
@@ -258,9 +151,9 @@ static inline void e2m1_scales(const struct mxe_op *op, size_t j0, size_t nc, si
 	}
 }
 
-/* Group @g's codes of sub-block @s as w[i] (lane T: byte 4 T + i of its 16 columns). */
+/* 16 bytes at @off of a group's 16 rows as w[i] (lane T: byte 4 T + i of the rows). */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void e2m1_bytes(const uint8_t *const rows[16], size_t s, __m512i w[4])
+static inline void bytes_t(const uint8_t *const rows[16], size_t off, __m512i w[4])
 {
 	/* dword 4 T + c' <- dword 4 c' + T; in each lane byte 4 t' + c' <- byte 4 c' + t' */
 	const __m512i pd = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
@@ -269,14 +162,14 @@ static inline void e2m1_bytes(const uint8_t *const rows[16], size_t s, __m512i w
 	__m512i z[4], u[4];
 
 	for (int q = 0; q < 4; q++) {
-		__m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(rows[4 * q] + s * 16)));
+		__m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(rows[4 * q] + off)));
 
-		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 1] + s * 16)), 1);
-		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 2] + s * 16)), 2);
-		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 3] + s * 16)), 3);
+		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 1] + off)), 1);
+		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 2] + off)), 2);
+		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 3] + off)), 3);
 		z[q] = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(pd, v), pb);
 	}
-	/* lane T of z[q], dword t': byte 4 T + t' of columns 4 q .. 4 q + 3 */
+	/* lane T of z[q], dword t': byte 4 T + t' of rows 4 q .. 4 q + 3 */
 	u[0] = _mm512_unpacklo_epi32(z[0], z[1]);
 	u[1] = _mm512_unpackhi_epi32(z[0], z[1]);
 	u[2] = _mm512_unpacklo_epi32(z[2], z[3]);
@@ -287,57 +180,112 @@ static inline void e2m1_bytes(const uint8_t *const rows[16], size_t s, __m512i w
 	w[3] = _mm512_unpackhi_epi64(u[1], u[3]);
 }
 
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
-static void fast_columns_e2m1(struct fast_job *job, unsigned task)
+/* An FP8 byte of 16 columns as 16 f32 (times 2^-8 for E4M3: its scale vector restores
+ * it), E4M3 NaN codes as NaN when @nan. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline __m512 fp8_lane(__m128i x, unsigned t, int nan)
+{
+	if (t == MXA_DTYPE_E5M2)	/* the high byte of an f16 */
+		return _mm512_cvtph_ps(_mm256_slli_epi16(_mm256_cvtepu8_epi16(x), 8));
+	/* s eeee mmm, sign-extended: << 7 puts s at bit 15 (and 14), eeee mmm at 13..7 */
+	__m256i h = _mm256_and_si256(_mm256_slli_epi16(_mm256_cvtepi8_epi16(x), 7),
+				     _mm256_set1_epi16((short)0xBF80));
+	__m512 v = _mm512_cvtph_ps(h);
+
+	if (nan)
+		v = _mm512_mask_mov_ps(v, _mm_cmpeq_epi8_mask(_mm_and_si128(x, _mm_set1_epi8(0x7F)),
+							      _mm_set1_epi8(0x7F)),
+				       _mm512_set1_ps(NAN));
+	return v;
+}
+
+/* Whether a group's transposed FP8 bytes hold an E4M3 NaN code (S.1111.111). */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline int e4m3_has_nan(const __m512i w[4])
+{
+	const __m512i m7 = _mm512_set1_epi8(0x7F);
+	__mmask64 any = 0;
+
+	for (int i = 0; i < 4; i++)
+		any |= _mm512_cmpeq_epi8_mask(_mm512_and_si512(w[i], m7), m7);
+	return any != 0;
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsigned t)
 {
 	const struct mxe_op *op = job->op;
 	size_t m = op->d.m, k = op->d.k, n = op->d.n, nsub = k / SUB;
 	size_t j0 = (size_t)task * COLS, nc = n - j0 < COLS ? n - j0 : COLS;
-	int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
+	int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B), e2m1 = t == MXA_DTYPE_E2M1;
+	const unsigned halves = e2m1 ? 1 : 2;	/* 16 bytes each: a sub-block's bytes */
 	const __m512 lut = _mm512_setr_ps(0, 0.5f, 1, 1.5f, 2, 3, 4, 6,
 					  -0.0f, -0.5f, -1, -1.5f, -2, -3, -4, -6);
 	const uint8_t *rows[COLS];
 	__m512 p[FAST_MAX_M][GROUPS], acc[FAST_MAX_M][GROUPS];
 	float bt[SUB][GROUPS][16] __attribute__((aligned(64)));	/* k, group, lane */
-	float st[E2M1_SCALE_SUBS][COLS] __attribute__((aligned(64)));
+	float st[SCALE_SUBS][COLS] __attribute__((aligned(64)));
 
 	for (unsigned c = 0; c < COLS; c++)	/* columns past the end read the last one's */
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 	for (size_t s = 0; s < nsub; s++) {
-		__m512i w[GROUPS][4];
 		__m512 sv[GROUPS], q[GROUPS];
 
-		if (s % E2M1_SCALE_SUBS == 0)
-			e2m1_scales(op, j0, nc, s, (unsigned)(nsub - s < E2M1_SCALE_SUBS ? nsub - s :
-							     E2M1_SCALE_SUBS), neg, st);
+		if (s % SCALE_SUBS == 0)
+			bytes_scales(op, j0, nc, s, (unsigned)(nsub - s < SCALE_SUBS ? nsub - s : SCALE_SUBS),
+				     (neg ? -1.0f : 1.0f) * (t == MXA_DTYPE_E4M3 ? 256.0f : 1.0f), st);
 		for (unsigned g = 0; g < GROUPS; g++) {
-			e2m1_bytes(rows + 16 * g, s, w[g]);
-			sv[g] = _mm512_load_ps(st[s % E2M1_SCALE_SUBS] + 16 * g);
+			sv[g] = _mm512_load_ps(st[s % SCALE_SUBS] + 16 * g);
 			q[g] = _mm512_setzero_ps();
 		}
-		/* byte t = 4 T + i: k = 2 t (low nibble), 2 t + 1 (high nibble) */
-#define E2M1_BYTE(T, i)									\
-		for (unsigned g = 0; g < GROUPS; g++) {					\
-			__m512i x = _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w[g][i], T)); \
-			__m512 lo = _mm512_mul_ps(_mm512_permutexvar_ps(x, lut), sv[g]);	\
-			__m512 hi = _mm512_mul_ps(_mm512_permutexvar_ps(_mm512_srli_epi32(x, 4), lut), \
-						  sv[g]);					\
-			if (m == 1) {								\
-				const float *a = job->af + s * SUB + 2 * (4 * T + i);		\
+		for (unsigned h = 0; h < halves; h++) {
+			__m512i w[GROUPS][4];
+			int nan = 0;
+
+			for (unsigned g = 0; g < GROUPS; g++) {
+				bytes_t(rows + 16 * g, s * 16 * halves + 16 * h, w[g]);
+				if (t == MXA_DTYPE_E4M3)
+					nan |= e4m3_has_nan(w[g]);
+			}
+			/* byte b = 4 T + i: E2M1 k = 2 b and 2 b + 1 (low, high nibble); FP8
+			 * k = 16 h + b: in increasing k either way */
+#define BYTES_ONE(T, i)									\
+			for (unsigned g = 0; g < GROUPS; g++) {				\
+				__m128i x = _mm512_extracti32x4_epi32(w[g][i], T);		\
+				unsigned kb = 4 * T + i;					\
 											\
-				q[g] = _mm512_fmadd_ps(_mm512_set1_ps(a[0]), lo, q[g]);	\
-				q[g] = _mm512_fmadd_ps(_mm512_set1_ps(a[1]), hi, q[g]);	\
-			} else {								\
-				_mm512_store_ps(bt[2 * (4 * T + i)][g], lo);			\
-				_mm512_store_ps(bt[2 * (4 * T + i) + 1][g], hi);		\
-			}									\
+				if (e2m1) {							\
+					__m512i x32 = _mm512_cvtepu8_epi32(x);			\
+					__m512 lo = _mm512_mul_ps(_mm512_permutexvar_ps(x32, lut), sv[g]); \
+					__m512 hi = _mm512_mul_ps(_mm512_permutexvar_ps(	\
+						_mm512_srli_epi32(x32, 4), lut), sv[g]);	\
+											\
+					if (m == 1) {						\
+						const float *a = job->af + s * SUB + 2 * kb;	\
+											\
+						q[g] = _mm512_fmadd_ps(_mm512_set1_ps(a[0]), lo, q[g]); \
+						q[g] = _mm512_fmadd_ps(_mm512_set1_ps(a[1]), hi, q[g]); \
+					} else {						\
+						_mm512_store_ps(bt[2 * kb][g], lo);		\
+						_mm512_store_ps(bt[2 * kb + 1][g], hi);		\
+					}							\
+				} else {							\
+					__m512 v = _mm512_mul_ps(fp8_lane(x, t, nan), sv[g]);	\
+											\
+					if (m == 1)						\
+						q[g] = _mm512_fmadd_ps(_mm512_set1_ps(		\
+							job->af[s * SUB + 16 * h + kb]), v, q[g]); \
+					else							\
+						_mm512_store_ps(bt[16 * h + kb][g], v);		\
+				}								\
+			}
+#define BYTES_LANE(T) BYTES_ONE(T, 0) BYTES_ONE(T, 1) BYTES_ONE(T, 2) BYTES_ONE(T, 3)
+			BYTES_LANE(0) BYTES_LANE(1) BYTES_LANE(2) BYTES_LANE(3)
+#undef BYTES_LANE
+#undef BYTES_ONE
 		}
-#define E2M1_LANE(T) E2M1_BYTE(T, 0) E2M1_BYTE(T, 1) E2M1_BYTE(T, 2) E2M1_BYTE(T, 3)
-		E2M1_LANE(0) E2M1_LANE(1) E2M1_LANE(2) E2M1_LANE(3)
-#undef E2M1_LANE
-#undef E2M1_BYTE
 		for (size_t r = 0; r < m; r++) {
-			if (m > 1) {	/* four chains in registers, as fast_columns() */
+			if (m > 1) {	/* four chains in registers */
 				const float *a = job->af + r * k + s * SUB;
 				__m512 q0 = _mm512_setzero_ps(), q1 = q0, q2 = q0, q3 = q0;
 
@@ -369,7 +317,7 @@ static void fast_columns_e2m1(struct fast_job *job, unsigned task)
 	}
 }
 
-/* fast_columns() inlined per weight type: no type switch per column and sub-block */
+/* fast_columns_bytes() inlined per weight type: no type switch per byte */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 static void fast_task(void *arg, unsigned phase, unsigned task)
 {
@@ -378,13 +326,13 @@ static void fast_task(void *arg, unsigned phase, unsigned task)
 	(void)phase;
 	switch (job->op->d.type_b) {
 	case MXA_DTYPE_E4M3:
-		fast_columns(job, task, MXA_DTYPE_E4M3);
+		fast_columns_bytes(job, task, MXA_DTYPE_E4M3);
 		break;
 	case MXA_DTYPE_E5M2:
-		fast_columns(job, task, MXA_DTYPE_E5M2);
+		fast_columns_bytes(job, task, MXA_DTYPE_E5M2);
 		break;
 	default:
-		fast_columns_e2m1(job, task);
+		fast_columns_bytes(job, task, MXA_DTYPE_E2M1);
 		break;
 	}
 }

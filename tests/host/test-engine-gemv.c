@@ -314,6 +314,8 @@ static void fast_cases(struct mxe_engine *eng)
 						sbbuf[i] = (uint8_t)(118 + tu_rand_code(MXA_DTYPE_E8M0) % 20);
 					if (cases % 7 == 3 && g.scale_b)
 						sbbuf[5 * (k / 32) + 1] = 0xFF;		/* a NaN scale */
+					if (wtypes[w] == MXA_DTYPE_E4M3 && cases % 3 == 1)	/* NaN codes */
+						bbuf[3 * k + 7] = 0x7F, bbuf[30 * k + k - 2] = 0xFF;
 					if (ki == 2 && !(g.flags & MXE_GEMM_NEGATE_B)) {	/* rows by pointer */
 						for (unsigned j = 0; j < n; j++) {
 							rows[j] = bbuf + j * mxe_dtype_row_bytes(g.type_b, k);
