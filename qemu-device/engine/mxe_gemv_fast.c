@@ -340,70 +340,70 @@ static void fast_task(void *arg, unsigned phase, unsigned task)
 
 /* ---- AVX2: 8 lanes, eight groups of 8 columns (the same 64 columns a task) ---- */
 
-/* Transpose 8 rows of 8 floats in place. */
-__attribute__((target("avx2,fma,f16c"), always_inline))
-static inline void transpose8(__m256 r[8])
-{
-	__m256 t[8], u[8];
-
-	for (int i = 0; i < 4; i++) {
-		t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-		t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-	}
-	for (int h = 0; h < 2; h++) {
-		u[4 * h] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);
-		u[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xEE);
-		u[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
-		u[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xEE);
-	}
-	for (int i = 0; i < 4; i++) {
-		r[i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x20);
-		r[4 + i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x31);
-	}
-}
-
 /*
- * Sub-block @s of column @j as four vectors of 8 f32: k 0..7, 8..15, 16..23, 24..31;
- * E2M1: the even k of bytes 0..7 and 8..15, then the odd k (the caller's order follows).
+ * The codes of a group's 8 columns x 16 bytes (an E2M1 sub-block, or half of an FP8
+ * one) transposed as bytes, as on AVX-512: rows paired into the two lanes, unpacked by
+ * bytes and words, then a dword permute per result: c[j] qword i holds byte 4 j + i of
+ * the 8 columns.
  */
 __attribute__((target("avx2,fma,f16c"), always_inline))
-static inline void decode_sub8(const struct mxe_op *op, unsigned t, size_t j, size_t s,
-			       __m256 v[4])
+static inline void bytes_t8(const uint8_t *const rows[8], size_t off, __m256i c[4])
 {
-	const uint8_t *row = mxe_op_b_row(op, j);
-	__m256 f = _mm256_set1_ps(scale_f32(op->scale_b ? mxe_op_b_scales(op, j) : NULL, s));
+	const __m256i pd = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+	__m256i y[4], a[4];
 
-	for (int h = 0; h < 4; h++) {
-		__m256 x;
+	for (int q = 0; q < 4; q++)	/* lane 0: row q, lane 1: row q + 4 */
+		y[q] = _mm256_inserti128_si256(
+			_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(rows[q] + off))),
+			_mm_loadu_si128((const __m128i *)(rows[q + 4] + off)), 1);
+	a[0] = _mm256_unpacklo_epi8(y[0], y[1]);	/* rows (0, 1), (4, 5): bytes 0..7 */
+	a[1] = _mm256_unpackhi_epi8(y[0], y[1]);	/* bytes 8..15 */
+	a[2] = _mm256_unpacklo_epi8(y[2], y[3]);	/* rows (2, 3), (6, 7) */
+	a[3] = _mm256_unpackhi_epi8(y[2], y[3]);
+	/* lane 0 dword i: rows 0..3 of byte 4 j + i; lane 1: rows 4..7 */
+	c[0] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(a[0], a[2]), pd);
+	c[1] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(a[0], a[2]), pd);
+	c[2] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(a[1], a[3]), pd);
+	c[3] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(a[1], a[3]), pd);
+}
 
-		if (t == MXA_DTYPE_E2M1) {
-			__m256i c = _mm256_cvtepu8_epi32(_mm_loadl_epi64(
-				(const __m128i *)(row + s * 16 + 8 * (h & 1))));
+/* Qword @i of @c as the low 8 bytes of an xmm. */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline __m128i qword8(__m256i c, int i)
+{
+	__m128i x = i < 2 ? _mm256_castsi256_si128(c) : _mm256_extracti128_si256(c, 1);
 
-			if (h >= 2)
-				c = _mm256_srli_epi32(c, 4);
-			x = _mm256_xor_ps(_mm256_permutevar8x32_ps(
-						  _mm256_setr_ps(0, 0.5f, 1, 1.5f, 2, 3, 4, 6), c),
-					  _mm256_castsi256_ps(_mm256_slli_epi32(
-						  _mm256_and_si256(c, _mm256_set1_epi32(8)), 28)));
-		} else {
-			__m128i c = _mm_cvtepu8_epi16(_mm_loadl_epi64(
-				(const __m128i *)(row + s * 32 + 8 * h)));
+	return i & 1 ? _mm_unpackhi_epi64(x, x) : x;
+}
 
-			if (t == MXA_DTYPE_E4M3) {
-				__m128i mag = _mm_and_si128(c, _mm_set1_epi16(0x7f));
-				__m128i bits = _mm_or_si128(_mm_slli_epi16(mag, 7),
-							    _mm_slli_epi16(_mm_and_si128(c, _mm_set1_epi16(0x80)), 8));
-				__m256i nan = _mm256_cvtepi16_epi32(_mm_cmpeq_epi16(mag, _mm_set1_epi16(0x7f)));
+/* An E2M1 code in each dword of @x (bits 3..0) as 8 f32. */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline __m256 e2m1_8(__m256i x)
+{
+	return _mm256_xor_ps(_mm256_permutevar8x32_ps(_mm256_setr_ps(0, 0.5f, 1, 1.5f, 2, 3, 4, 6), x),
+			     _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(8)),
+								   28)));
+}
 
-				x = _mm256_mul_ps(_mm256_cvtph_ps(bits), _mm256_set1_ps(256.0f));
-				x = _mm256_blendv_ps(x, _mm256_set1_ps(NAN), _mm256_castsi256_ps(nan));
-			} else {	/* E5M2: the high byte of an f16 */
-				x = _mm256_cvtph_ps(_mm_slli_epi16(c, 8));
-			}
-		}
-		v[h] = _mm256_mul_ps(x, f);
+/* 8 FP8 codes as 8 f32 (E4M3 times 2^-8, its scale vector restores it; NaN codes as
+ * NaN when @nan). */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline __m256 fp8_8(__m128i x, unsigned t, int nan)
+{
+	__m128i h;
+	__m256 v;
+
+	if (t == MXA_DTYPE_E5M2)
+		return _mm256_cvtph_ps(_mm_slli_epi16(_mm_cvtepu8_epi16(x), 8));
+	h = _mm_and_si128(_mm_slli_epi16(_mm_cvtepi8_epi16(x), 7), _mm_set1_epi16((short)0xBF80));
+	v = _mm256_cvtph_ps(h);
+	if (nan) {
+		__m128i m = _mm_cmpeq_epi16(_mm_and_si128(h, _mm_set1_epi16(0x3F80)),
+					    _mm_set1_epi16(0x3F80));
+
+		v = _mm256_blendv_ps(v, _mm256_set1_ps(NAN), _mm256_castsi256_ps(_mm256_cvtepi16_epi32(m)));
 	}
+	return v;
 }
 
 __attribute__((target("avx2,fma,f16c"), always_inline))
@@ -412,46 +412,88 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 	const struct mxe_op *op = job->op;
 	size_t m = op->d.m, k = op->d.k, n = op->d.n, nsub = k / SUB;
 	size_t j0 = (size_t)task * COLS, nc = n - j0 < COLS ? n - j0 : COLS;
-	int e2m1 = t == MXA_DTYPE_E2M1, neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
+	int e2m1 = t == MXA_DTYPE_E2M1;
+	const unsigned halves = e2m1 ? 1 : 2;
+	float mul = (op->d.flags & MXE_GEMM_NEGATE_B ? -1.0f : 1.0f) *
+		    (t == MXA_DTYPE_E4M3 ? 256.0f : 1.0f);
+	const uint8_t *rows[COLS];
 	__m256 p[FAST_MAX_M][8], acc[FAST_MAX_M][8];
 	float bt[SUB][8][8] __attribute__((aligned(32)));	/* k, group, lane */
+	float st[SCALE_SUBS][COLS] __attribute__((aligned(32)));
 
+	for (unsigned c = 0; c < COLS; c++)	/* columns past the end read the last one's */
+		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 	for (size_t s = 0; s < nsub; s++) {
+		__m256 q[8];
+
+		if (s % SCALE_SUBS == 0)
+			for (unsigned ss = 0; ss < SCALE_SUBS && s + ss < nsub; ss++)
+				for (unsigned c = 0; c < COLS; c++)
+					st[ss][c] = mul * scale_f32(op->scale_b ? mxe_op_b_scales(
+						op, j0 + (c < nc ? c : nc - 1)) : NULL, s + ss);
 		for (unsigned g = 0; g < 8; g++) {
-			__m256 v[4][8];
+			__m256 sv = _mm256_load_ps(st[s % SCALE_SUBS] + 8 * g);
 
-			for (size_t c = 0; c < 8; c++) {
-				__m256 col[4];
+			q[g] = _mm256_setzero_ps();
+			for (unsigned h = 0; h < halves; h++) {
+				__m256i c[4];
+				int nan = 0;
 
-				if (g * 8 + c < nc) {
-					decode_sub8(op, t, j0 + g * 8 + c, s, col);
-				} else {
-					col[0] = col[1] = col[2] = col[3] = _mm256_setzero_ps();
+				bytes_t8(rows + 8 * g, s * 16 * halves + 16 * h, c);
+				if (t == MXA_DTYPE_E4M3) {
+					const __m256i m7 = _mm256_set1_epi8(0x7F);
+					__m256i any = _mm256_setzero_si256();
+
+					for (int j = 0; j < 4; j++)
+						any = _mm256_or_si256(any, _mm256_cmpeq_epi8(
+							_mm256_and_si256(c[j], m7), m7));
+					nan = !_mm256_testz_si256(any, any);
 				}
-				for (int h = 0; h < 4; h++)
-					v[h][c] = neg ? _mm256_sub_ps(_mm256_set1_ps(-0.0f), col[h]) : col[h];
-			}
-			for (int h = 0; h < 4; h++) {
-				transpose8(v[h]);
-				for (int i = 0; i < 8; i++) {
-					/* E2M1: h 0, 1 the even k of each half, h 2, 3 the odd k */
-					int kk = e2m1 ? (h & 1) * 16 + 2 * i + (h >> 1) : 8 * h + i;
+				/* byte b = 4 j + i: E2M1 k = 2 b, 2 b + 1; FP8 k = 16 h + b */
+				for (int j = 0; j < 4; j++) {
+					for (int i = 0; i < 4; i++) {
+						__m128i x = qword8(c[j], i);
+						unsigned kb = 4 * j + i;
 
-					_mm256_store_ps(bt[kk][g], v[h][i]);
+						if (e2m1) {
+							__m256i x32 = _mm256_cvtepu8_epi32(x);
+							__m256 lo = _mm256_mul_ps(e2m1_8(x32), sv);
+							__m256 hi = _mm256_mul_ps(e2m1_8(_mm256_srli_epi32(x32, 4)), sv);
+
+							if (m == 1) {
+								const float *a = job->af + s * SUB + 2 * kb;
+
+								q[g] = _mm256_fmadd_ps(_mm256_set1_ps(a[0]), lo, q[g]);
+								q[g] = _mm256_fmadd_ps(_mm256_set1_ps(a[1]), hi, q[g]);
+							} else {
+								_mm256_store_ps(bt[2 * kb][g], lo);
+								_mm256_store_ps(bt[2 * kb + 1][g], hi);
+							}
+						} else {
+							__m256 v = _mm256_mul_ps(fp8_8(x, t, nan), sv);
+
+							if (m == 1)
+								q[g] = _mm256_fmadd_ps(_mm256_set1_ps(
+									job->af[s * SUB + 16 * h + kb]), v, q[g]);
+							else
+								_mm256_store_ps(bt[16 * h + kb][g], v);
+						}
+					}
 				}
 			}
 		}
 		for (size_t r = 0; r < m; r++) {
-			const float *a = job->af + r * k + s * SUB;
-			__m256 q[8];
-
-			for (int g = 0; g < 8; g++)
-				q[g] = _mm256_setzero_ps();
-			for (int i = 0; i < SUB; i++) {
-				__m256 av = _mm256_set1_ps(a[i]);
+			if (m > 1) {
+				const float *a = job->af + r * k + s * SUB;
 
 				for (int g = 0; g < 8; g++)
-					q[g] = _mm256_fmadd_ps(av, _mm256_load_ps(bt[i][g]), q[g]);
+					q[g] = _mm256_setzero_ps();
+				for (int i = 0; i < SUB; i++) {
+					__m256 av = _mm256_set1_ps(a[i]);
+
+					for (int g = 0; g < 8; g++)
+						q[g] = _mm256_fmadd_ps(av, _mm256_load_ps(bt[i][g]), q[g]);
+				}
 			}
 			for (unsigned g = 0; g < 8; g++) {
 				p[r][g] = s % SUBS_PER_BLOCK ? _mm256_add_ps(p[r][g], q[g]) : q[g];
