@@ -7,9 +7,8 @@
  * The tiled path packs all of B into f32 panels before it multiplies; with one row of
  * A nothing amortises that (a 4096 x 4096 MX-FP8 GEMV took 200 ms, the EXACT GEMV 2 ms).
  * Here 16 columns (AVX2: 8) are the lanes of a vector: for each 32-k sub-block the
- * weights of the columns are transposed in registers (AVX-512: as bytes, then decoded;
- * AVX2: decoded to f32, then transposed) with their scales applied (exact), and every
- * row of A runs the sub-block's chain q = fma(a_k, b_k, q) from +0 in
+ * weights of the columns are transposed in registers as bytes, then decoded with their
+ * scales applied (exact), and every row of A runs the sub-block's chain q = fma(a_k, b_k, q) from +0 in
  * increasing k on all 16 columns at once; the sub-block sums go into the block sum
  * (p = q, then p = p + q) and the block sums (MXE_FAST_KBLOCK) into the accumulator in
  * increasing order, exactly as the tiled kernels do. So the result is the tiled path's
