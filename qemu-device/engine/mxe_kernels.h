@@ -118,8 +118,9 @@ void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struc
  * the products are chained with double FMA from +0 (exact under the caller's
  * certificate) and the chain q joins the running pair (@s, @c) by TwoSum:
  * s' = fl(s + q), c' = c + (s + q - s'). The caller's certificate also makes every
- * c' exact, so s + c is the exact sum and the bits do not depend on the SIMD level.
- * @first: the pair starts from (+0, +0).
+ * c' exact, so s + c is the exact sum and the bits do not depend on the kernel. AVX-512
+ * only (on AVX2 hosts the general exact path was faster); the portable kernel stands in
+ * where a compiler has no AVX-512. @first: the pair starts from (+0, +0).
  */
 struct mxe_kd64 {
 	double *s, *c;
@@ -134,8 +135,6 @@ struct mxe_kd64 {
  */
 void mxe_kern_d64_portable(const double *a, const double *b0, const double *b1, size_t k,
 			   const struct mxe_kd64 *u);
-void mxe_kern_d64_avx2(const double *a, const double *b0, const double *b1, size_t k,
-		       const struct mxe_kd64 *u);
 void mxe_kern_d64_avx512(const double *a, const double *b0, const double *b1, size_t k,
 			 const struct mxe_kd64 *u);
 

@@ -560,70 +560,12 @@ AVX2 void mxe_widen_f32_avx2(const float *src, double *dst, size_t n)
 		dst[i] = src[i];
 }
 
-/*
- * EXACT's double kernel (struct mxe_kd64): 8 columns at a time (6 x 2 registers of
- * chains), the running pairs (s, c) in memory. Exact, so the portable kernel's bits.
- */
-AVX2 void mxe_kern_d64_avx2(const double *a, const double *b0, const double *b1, size_t k,
-			    const struct mxe_kd64 *u)
-{
-	for (unsigned j0 = 0; j0 < u->nr; j0 += 8) {
-		const double *b = (j0 < MXE_NR ? b0 : b1) + j0 % MXE_NR;
-		double s[MXE_MR * 8] __attribute__((aligned(32)));
-		double c[MXE_MR * 8] __attribute__((aligned(32)));
-		unsigned nr = u->nr - j0 < 8 ? u->nr - j0 : 8;
-
-		memset(s, 0, sizeof(s));
-		memset(c, 0, sizeof(c));
-		for (unsigned i = 0; i < u->mr && !u->first; i++) {
-			memcpy(s + i * 8, u->s + i * u->lds + j0, nr * sizeof(double));
-			memcpy(c + i * 8, u->c + i * u->lds + j0, nr * sizeof(double));
-		}
-		for (size_t k0 = 0; k0 < k; k0 += MXE_FAST_KSUB) {
-			__m256d q[12];
-
-			for (int g = 0; g < 12; g++)
-				q[g] = _mm256_setzero_pd();
-			for (size_t kk = k0; kk < k0 + MXE_FAST_KSUB; kk++) {
-				__m256d x0 = _mm256_loadu_pd(b + kk * MXE_NR);
-				__m256d x1 = _mm256_loadu_pd(b + kk * MXE_NR + 4);
-
-				for (int i = 0; i < MXE_MR; i++) {
-					__m256d ai = _mm256_broadcast_sd(a + i * MXE_KA_STRIDE + kk);
-
-					q[2 * i] = _mm256_fmadd_pd(ai, x0, q[2 * i]);
-					q[2 * i + 1] = _mm256_fmadd_pd(ai, x1, q[2 * i + 1]);
-				}
-			}
-			for (int g = 0; g < 12; g++) {
-				__m256d sv = _mm256_load_pd(s + 4 * g), t = _mm256_add_pd(sv, q[g]);
-				__m256d bp = _mm256_sub_pd(t, sv);
-				__m256d e = _mm256_add_pd(_mm256_sub_pd(sv, _mm256_sub_pd(t, bp)),
-							  _mm256_sub_pd(q[g], bp));
-
-				_mm256_store_pd(s + 4 * g, t);
-				_mm256_store_pd(c + 4 * g, _mm256_add_pd(_mm256_load_pd(c + 4 * g), e));
-			}
-		}
-		for (unsigned i = 0; i < u->mr; i++) {
-			memcpy(u->s + i * u->lds + j0, s + i * 8, nr * sizeof(double));
-			memcpy(u->c + i * u->lds + j0, c + i * 8, nr * sizeof(double));
-		}
-	}
-}
-
 #else /* no x86-64 AVX2 support in this compiler: never selected */
 
 void mxe_widen_f32_avx2(const float *src, double *dst, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		dst[i] = src[i];
-}
-
-void mxe_kern_d64_avx2(const double *a, const double *b0, const double *b1, size_t k,
-		       const struct mxe_kd64 *u)
-{
-	mxe_kern_d64_portable(a, b0, b1, k, u);
 }
 
 void mxe_kern_f32_avx2(const float *a, const float *b, size_t k, const struct mxe_kf32 *u)
