@@ -247,6 +247,10 @@ static int mxa_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		return ret;
 	INIT_LIST_HEAD(&mdev->vms);
+	ret = drmm_mutex_init(&mdev->drm, &mdev->bos_lock);
+	if (ret)
+		return ret;
+	INIT_LIST_HEAD(&mdev->bos);
 	pci_set_drvdata(pdev, mdev);
 
 	ret = pcim_enable_device(pdev);
@@ -300,6 +304,12 @@ static void mxa_remove(struct pci_dev *pdev)
 	/* No new ioctl or uring command reaches the device after this. */
 	drm_dev_unplug(&mdev->drm);
 	mxa_hw_fini(mdev);
+	/*
+	 * Open files outlive the device: the DMA mappings of their BOs and page tables go
+	 * now, while the device is still bound (the device no longer runs anything).
+	 */
+	mxa_gem_unplug(mdev);
+	mxa_vm_unplug(mdev);
 }
 
 /*

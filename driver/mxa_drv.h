@@ -48,6 +48,10 @@ struct mxa_vm;
  *                  probe, debugfs job_timeout_ms later; 0 disables it).
  * @vms_lock: protects @vms.
  * @vms: every live struct mxa_vm (context) of the device, for debugfs.
+ * @bos_lock: protects @bos.
+ * @bos: every BO of the device that holds a DMA mapping for it (struct mxa_bo.dev_node),
+ *       so that removal can unmap them while open files keep the objects
+ *       (mxa_gem_unplug()).
  * @live_bos: BOs alive (debugfs counters).
  * @live_contexts: contexts (VMs) alive.
  * @live_jobs: jobs allocated and not yet freed.
@@ -90,6 +94,8 @@ struct mxa_device {
 
 	struct mutex vms_lock;	/* protects vms */
 	struct list_head vms;
+	struct mutex bos_lock;	/* protects bos */
+	struct list_head bos;
 	atomic_t live_bos;
 	atomic_t live_contexts;
 	atomic_t live_jobs;

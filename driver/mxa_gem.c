@@ -21,11 +21,19 @@
  * even from this device (the exporter's BO would carry the exporter's rights), marked
  * @mxa_bo.read_only: VM_BIND maps it only with DRM_MXA_VM_BIND_READ_ONLY (else
  * -EACCES), and mmap() of it refuses write access.
+ *
+ * Removal: open files keep their BOs after the device is unbound, but not the BOs' DMA
+ * mappings. Every BO that holds one is listed on the device (mxa_device.bos), and
+ * mxa_gem_unplug() unmaps them all once the device has stopped; the object, its pages
+ * and its CPU mappings stay until the last reference goes. BO creation and import
+ * run inside drm_dev_enter(), so none adds a mapping after that walk.
  */
 #include <linux/dma-buf.h>
+#include <linux/dma-mapping.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_prime.h>
 #include <drm/drm_vma_manager.h>
@@ -38,11 +46,23 @@
 /* dma_buf_attach() and friends (mxa_gem_import_attach()) */
 MODULE_IMPORT_NS(DMA_BUF);
 
+/* List @bo on its device: it holds a DMA mapping from now on (mxa_gem_unplug()). */
+static void mxa_gem_list(struct mxa_bo *bo)
+{
+	struct mxa_device *mdev = to_mxa_device(bo->base.base.dev);
+
+	scoped_guard(mutex, &mdev->bos_lock)
+		list_add_tail(&bo->dev_node, &mdev->bos);
+}
+
 static void mxa_gem_free(struct drm_gem_object *obj)
 {
+	struct mxa_device *mdev = to_mxa_device(obj->dev);
 	struct mxa_bo *bo = to_mxa_bo(obj);
 
-	atomic_dec(&to_mxa_device(obj->dev)->live_bos);
+	atomic_dec(&mdev->live_bos);
+	scoped_guard(mutex, &mdev->bos_lock)
+		list_del_init(&bo->dev_node);
 	if (bo->vm) {
 		mxa_vm_unmap(bo->vm, &bo->node);
 		mxa_vm_put(bo->vm);
@@ -85,6 +105,7 @@ struct drm_gem_object *mxa_gem_create_object(struct drm_device *dev, size_t size
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	bo->base.base.funcs = &mxa_gem_funcs;
+	INIT_LIST_HEAD(&bo->dev_node);
 	return &bo->base.base;
 }
 
@@ -104,9 +125,11 @@ struct drm_gem_object *mxa_gem_prime_import_sg_table(struct drm_device *dev,
 {
 	struct drm_gem_object *obj = drm_gem_shmem_prime_import_sg_table(dev, attach, sgt);
 
-	/* mxa_gem_free() counts it down like any BO. */
-	if (!IS_ERR(obj))
+	/* mxa_gem_free() counts it down and unlists it like any BO. */
+	if (!IS_ERR(obj)) {
 		atomic_inc(&to_mxa_device(dev)->live_bos);
+		mxa_gem_list(to_mxa_bo(obj));
+	}
 	return obj;
 }
 
@@ -159,13 +182,54 @@ err_detach:
 struct drm_gem_object *mxa_gem_prime_import(struct drm_device *dev, struct dma_buf *dma_buf)
 {
 	struct drm_gem_object *obj;
+	int idx;
 
-	if (dma_buf->file->f_mode & FMODE_WRITE)
-		return drm_gem_prime_import(dev, dma_buf);
-	obj = mxa_gem_import_attach(dev, dma_buf);
-	if (!IS_ERR(obj))
-		to_mxa_bo(obj)->read_only = true;
+	/* an attachment maps pages for the device: not after mxa_gem_unplug() */
+	if (!drm_dev_enter(dev, &idx))
+		return ERR_PTR(-ENODEV);
+	if (dma_buf->file->f_mode & FMODE_WRITE) {
+		obj = drm_gem_prime_import(dev, dma_buf);
+	} else {
+		obj = mxa_gem_import_attach(dev, dma_buf);
+		if (!IS_ERR(obj))
+			to_mxa_bo(obj)->read_only = true;
+	}
+	drm_dev_exit(idx);
 	return obj;
+}
+
+/* Unmap @bo's pages from the device; its pages and CPU mappings stay. */
+static void mxa_gem_unmap_dma(struct mxa_bo *bo)
+{
+	struct drm_gem_shmem_object *shmem = &bo->base;
+	struct drm_gem_object *obj = &shmem->base;
+
+	dma_resv_lock(obj->resv, NULL);
+	if (shmem->sgt && obj->import_attach) {
+		dma_buf_unmap_attachment(obj->import_attach, shmem->sgt, DMA_BIDIRECTIONAL);
+	} else if (shmem->sgt) {
+		dma_unmap_sgtable(obj->dev->dev, shmem->sgt, DMA_BIDIRECTIONAL, 0);
+		sg_free_table(shmem->sgt);
+		kfree(shmem->sgt);
+	}
+	/* drm_gem_shmem_free() then only unpins the pages (or detaches) */
+	shmem->sgt = NULL;
+	dma_resv_unlock(obj->resv);
+}
+
+/**
+ * mxa_gem_unplug() - unmap every BO's pages from a removed device (DOC: Buffer objects).
+ * @mdev: the device: unplugged, stopped, still bound to the driver.
+ */
+void mxa_gem_unplug(struct mxa_device *mdev)
+{
+	struct mxa_bo *bo, *next;
+
+	guard(mutex)(&mdev->bos_lock);
+	list_for_each_entry_safe(bo, next, &mdev->bos, dev_node) {
+		mxa_gem_unmap_dma(bo);
+		list_del_init(&bo->dev_node);
+	}
 }
 
 int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *file)
@@ -178,15 +242,20 @@ int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *fil
 	struct mxa_bo *bo;
 	u64 va = 0, size = 0;
 	u32 handle;
-	int ret;
+	int ret, idx;
 
 	ret = mxa_args_bo_create(args);
 	if (ret)
 		return ret;
+	/* the BO's pages are mapped for the device: not after mxa_gem_unplug() */
+	if (!drm_dev_enter(dev, &idx))
+		return -ENODEV;
 
 	shmem = drm_gem_shmem_create(dev, args->size);
-	if (IS_ERR(shmem))
+	if (IS_ERR(shmem)) {
+		drm_dev_exit(idx);
 		return PTR_ERR(shmem);
+	}
 	obj = &shmem->base;
 	bo = to_mxa_bo(obj);
 	/* From here mxa_gem_free() runs when the object goes. */
@@ -197,6 +266,7 @@ int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *fil
 		ret = PTR_ERR(sgt);
 		goto out_put;
 	}
+	mxa_gem_list(bo);
 	ret = mxa_vm_map_sgt(mf->vm, &bo->node, obj->size, sgt, true);
 	if (ret)
 		goto out_put;
@@ -209,6 +279,7 @@ int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *fil
 out_put:
 	/* On success the handle holds the object; on failure this frees it. */
 	drm_gem_object_put(obj);
+	drm_dev_exit(idx);
 	if (ret)
 		return ret;
 

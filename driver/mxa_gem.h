@@ -14,6 +14,7 @@
 
 struct drm_device;
 struct drm_file;
+struct mxa_device;
 struct mxa_vm;
 
 /* MXA_BO_MAX_SIZE, the largest BO DRM_IOCTL_MXA_BO_CREATE accepts: mxa_args.h */
@@ -25,12 +26,14 @@ struct mxa_vm;
  * @node: the BO's VA range in @vm; node.start is its device VA.
  * @read_only: imported from a dma-buf opened without write access: bound read-only
  *	only, and mmap()ed without write (mxa_gem.c, "PRIME").
+ * @dev_node: entry of mxa_device.bos while the BO holds a DMA mapping (empty otherwise).
  */
 struct mxa_bo {
 	struct drm_gem_shmem_object base;
 	struct mxa_vm *vm;
 	struct drm_mm_node node;
 	bool read_only;
+	struct list_head dev_node;
 };
 
 static inline struct mxa_bo *to_mxa_bo(struct drm_gem_object *obj)
@@ -53,6 +56,7 @@ struct drm_gem_object *mxa_gem_prime_import(struct drm_device *dev, struct dma_b
 struct drm_gem_object *mxa_gem_prime_import_sg_table(struct drm_device *dev,
 						     struct dma_buf_attachment *attach,
 						     struct sg_table *sgt);
+void mxa_gem_unplug(struct mxa_device *mdev);
 int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *file);
 int mxa_ioctl_bo_mmap_offset(struct drm_device *dev, void *data, struct drm_file *file);
 

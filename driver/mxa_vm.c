@@ -27,6 +27,9 @@
  * Lifetime: the file holds a reference, and so does every BO mapped in the VM (a BO
  * can outlive its handle while a job uses it). The context id is released with the
  * last reference, so an id is never reused while a job of the old VM is in flight.
+ * When the device is removed under open files, mxa_vm_unplug() frees every VM's
+ * tables at once (the device has stopped); the VMs live on without tables (@root
+ * NULL): unmapping does nothing and mapping fails with -ENODEV.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -124,6 +127,8 @@ static struct mxa_pt *mxa_vm_walk(struct mxa_vm *vm, u64 va, bool alloc)
 	int level;
 
 	lockdep_assert_held(&vm->lock);
+	if (!pt)	/* the device is gone (mxa_vm_unplug()) */
+		return alloc ? ERR_PTR(-ENODEV) : NULL;
 
 	for (level = MXA_PT_LEVELS - 1; level > 0; level--) {
 		unsigned int i = mxa_pt_index(va, level);
@@ -199,6 +204,8 @@ static void mxa_vm_clear_range(struct mxa_vm *vm, u64 start, u64 size)
 {
 	u64 va;
 
+	if (!vm->root)	/* the device is gone, and the tables with it */
+		return;
 	for (va = start; va < start + size; va += MXA_PAGE_SIZE) {
 		struct mxa_pt *pt = mxa_vm_walk(vm, va, false);
 		unsigned int i = mxa_pt_index(va, 0);
@@ -436,6 +443,30 @@ static void mxa_vm_release(struct kref *ref)
 	mutex_destroy(&vm->lock);
 	kfree(vm);
 	drm_dev_put(&mdev->drm);
+}
+
+/**
+ * mxa_vm_unplug() - free the page tables of every VM of a removed device.
+ * @mdev: the device: unplugged, stopped (no job walks a table any more), still bound.
+ *
+ * The tables are coherent DMA memory of the device, which must not outlive its driver;
+ * the open files keep their VMs, without tables (DOC: Device VMs and page tables).
+ */
+void mxa_vm_unplug(struct mxa_device *mdev)
+{
+	struct mxa_pt *pt, *next;
+	struct mxa_vm *vm;
+
+	guard(mutex)(&mdev->vms_lock);
+	list_for_each_entry(vm, &mdev->vms, node) {
+		guard(mutex)(&vm->lock);
+		list_for_each_entry_safe(pt, next, &vm->stale_tables, stale) {
+			list_del(&pt->stale);
+			mxa_pt_free(mdev, pt, 0);
+		}
+		mxa_pt_free(mdev, vm->root, MXA_PT_LEVELS - 1);
+		vm->root = NULL;
+	}
 }
 
 /**

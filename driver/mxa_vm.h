@@ -80,6 +80,7 @@ int mxa_vm_map_sgt(struct mxa_vm *vm, struct drm_mm_node *node, u64 size,
 		   struct sg_table *sgt, bool writable);
 void mxa_vm_unmap(struct mxa_vm *vm, struct drm_mm_node *node);
 void mxa_vm_unbind_all(struct mxa_vm *vm);
+void mxa_vm_unplug(struct mxa_device *mdev);
 
 struct drm_device;
 struct drm_file;

@@ -61,6 +61,25 @@ static int wait_for_node(int present)
 	return wait_for_node_ms(present, 20000);
 }
 
+/*
+ * Lines of the DMA API debug dump (debug kernels: CONFIG_DMA_API_DEBUG) that name the
+ * device at @addr: DMA mappings and coherent buffers it still holds. -ENOENT without
+ * the dump.
+ */
+static int dma_mappings_of(const char *addr)
+{
+	FILE *f = fopen("/sys/kernel/debug/dma-api/dump", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -ENOENT;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, addr) != NULL;
+	fclose(f);
+	return n;
+}
+
 /* Submit @n jobs of many NOPs through the ioctl, and as many through io_uring. */
 static int start_long_jobs(int fd, struct mxa_bo *prog, struct io_uring *ring, int n)
 {
@@ -146,22 +165,43 @@ TEST(unbind_with_open_file_and_jobs)
 {
 	struct io_uring_params p = { .flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32 };
 	struct drm_mxa_bo_create c = { .size = 4096 };
+	struct drm_mxa_vm_bind bind = { .op = DRM_MXA_VM_BIND_OP_MAP,
+					.flags = DRM_MXA_VM_BIND_READ_ONLY, .size = 4096 };
+	struct drm_prime_handle exp = { .flags = DRM_CLOEXEC }, imp = { 0 };
 	struct mxa_bo prog, data;
 	struct io_uring ring;
 	char addr[64];
-	int fd;
+	int fd, mappings;
 
 	ASSERT_EQ(0, accel0_pci_addr(addr, sizeof(addr)));
 	fd = mxa_open();
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, mxa_bo_new(fd, 1 << 20, &prog));
 	ASSERT_EQ(0, mxa_bo_new(fd, 4096, &data));
+	exp.handle = data.handle;
+	/* a read-only import of its own BO: an object over a dma-buf attachment, bound */
+	ASSERT_EQ(0, mxa_ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &exp));
+	imp.fd = exp.fd;
+	ASSERT_EQ(0, mxa_ioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	close(exp.fd);
+	bind.handle = imp.handle;
+	bind.va = data.va + (1ull << 30);
+	ASSERT_EQ(0, mxa_ioctl(fd, DRM_IOCTL_MXA_VM_BIND, &bind));
 	ASSERT_EQ(0, io_uring_queue_init_params(64, &ring, &p));
 	ASSERT_EQ(0, start_long_jobs(fd, &prog, &ring, 40));
 
 	/* Remove the device under the open file, its mappings and its jobs. */
 	ASSERT_EQ(0, write_file(DRIVER_DIR "/unbind", addr));
 	ASSERT_EQ(0, wait_for_node(0));
+	/*
+	 * The file keeps its BOs, but not their DMA mappings nor its page tables: the
+	 * device let go of every DMA address before its driver went (checked where the
+	 * kernel keeps the list: debug kernels).
+	 */
+	mappings = dma_mappings_of(addr);
+	if (mappings != -ENOENT)
+		EXPECT_EQ(0, mappings) TH_LOG("%d DMA mappings of %s left after its removal "
+					      "(/sys/kernel/debug/dma-api/dump)", mappings, addr);
 
 	/* The file is dead but safe. */
 	EXPECT_EQ(-ENODEV, mxa_ioctl(fd, DRM_IOCTL_MXA_BO_CREATE, &c));
