@@ -232,10 +232,21 @@ static void scenario_mmio_dma_reset(void)
 	enable_queue(0, 64);
 	memwrite(RINGS, &d, sizeof(d));
 	writel(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_TAIL), 1);
-	/* the job has started (it may be polling MMIO now, or have failed already) */
-	for (int i = 0; i < 100000 && readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_COMPLETED)) == 0 &&
-			!(readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_STATUS)) & MXA_QSTATUS_BUSY); i++)
-		;
+	/*
+	 * The job fails at once on the MMIO semaphore; a device whose DMA reached MMIO polls
+	 * it until the reset below (which then deadlocked). Wait for the completion, not
+	 * for BUSY: a reset between BUSY and the job's context lookup aborts the job
+	 * before it reaches the semaphore (a loaded host made that happen).
+	 */
+	{
+		struct timespec t0, t;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		while (readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_COMPLETED)) == 0 &&
+		       t.tv_sec - t0.tv_sec < 20);
+	}
 	qtest("outb 0xcf9 0x6\n");	/* machine reset: runs in the main loop, BQL held */
 	if (find_and_enable_device() < 0)	/* hangs if the reset deadlocked */
 		die_finding("mmio-dma-reset: no mxa device after the reset");
