@@ -62,20 +62,64 @@ static int wait_for_node(int present)
 }
 
 /*
- * Lines of the DMA API debug dump (debug kernels: CONFIG_DMA_API_DEBUG) that name the
- * device at @addr: DMA mappings and coherent buffers it still holds. -ENOENT without
- * the dump.
+ * The DMA API debug dump (debug kernels: CONFIG_DMA_API_DEBUG) lists every DMA mapping
+ * and coherent buffer a device holds. dma_snapshot() keeps the device's entries (their
+ * type and physical address) in @snap; dma_new_entries() counts those that were not
+ * there, logging the first few: what the test itself left behind, whatever earlier
+ * tests left. -ENOENT without the dump.
  */
-static int dma_mappings_of(const char *addr)
+#define DMA_SNAP_MAX	4096
+
+struct dma_snap {
+	int n;
+	char key[DMA_SNAP_MAX][48];
+};
+
+/* "type P=0x..." of a dump line of the device at @addr, or 0 if it is not one */
+static int dma_entry_key(const char *line, const char *addr, char *key, size_t len)
+{
+	const char *at = strstr(line, addr), *phys = strstr(line, " P=");
+	char type[24];
+
+	if (!at || !phys || sscanf(at + strlen(addr), " %23s", type) != 1)
+		return 0;
+	snprintf(key, len, "%s %.*s", type, (int)strcspn(phys + 1, " "), phys + 1);
+	return 1;
+}
+
+static int dma_snapshot(const char *addr, struct dma_snap *snap)
 {
 	FILE *f = fopen("/sys/kernel/debug/dma-api/dump", "r");
 	char line[512];
-	int n = 0;
 
 	if (!f)
 		return -ENOENT;
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, addr) != NULL;
+	snap->n = 0;
+	while (fgets(line, sizeof(line), f) && snap->n < DMA_SNAP_MAX)
+		snap->n += dma_entry_key(line, addr, snap->key[snap->n], sizeof(snap->key[0]));
+	fclose(f);
+	return 0;
+}
+
+static int dma_new_entries(struct __test_metadata *_metadata, const char *addr,
+			   const struct dma_snap *before)
+{
+	FILE *f = fopen("/sys/kernel/debug/dma-api/dump", "r");
+	char line[512], key[48];
+	int n = 0, i;
+
+	if (!f)
+		return -ENOENT;
+	while (fgets(line, sizeof(line), f)) {
+		if (!dma_entry_key(line, addr, key, sizeof(key)))
+			continue;
+		for (i = 0; i < before->n && strcmp(key, before->key[i]); i++)
+			;
+		if (i < before->n)
+			continue;
+		if (n++ < 4)	/* which ones: the first few */
+			TH_LOG("%s", line);
+	}
 	fclose(f);
 	return n;
 }
@@ -170,10 +214,12 @@ TEST(unbind_with_open_file_and_jobs)
 	struct drm_prime_handle exp = { .flags = DRM_CLOEXEC }, imp = { 0 };
 	struct mxa_bo prog, data;
 	struct io_uring ring;
+	static struct dma_snap before;
 	char addr[64];
-	int fd, mappings;
+	int fd, mappings, snap;
 
 	ASSERT_EQ(0, accel0_pci_addr(addr, sizeof(addr)));
+	snap = dma_snapshot(addr, &before);
 	fd = mxa_open();
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, mxa_bo_new(fd, 1 << 20, &prog));
@@ -198,10 +244,11 @@ TEST(unbind_with_open_file_and_jobs)
 	 * device let go of every DMA address before its driver went (checked where the
 	 * kernel keeps the list: debug kernels).
 	 */
-	mappings = dma_mappings_of(addr);
+	mappings = snap ? snap : dma_new_entries(_metadata, addr, &before);
 	if (mappings != -ENOENT)
-		EXPECT_EQ(0, mappings) TH_LOG("%d DMA mappings of %s left after its removal "
-					      "(/sys/kernel/debug/dma-api/dump)", mappings, addr);
+		EXPECT_EQ(0, mappings) TH_LOG("%d DMA mappings of %s made by this test left "
+					      "after its removal (/sys/kernel/debug/dma-api/dump)",
+					      mappings, addr);
 
 	/* The file is dead but safe. */
 	EXPECT_EQ(-ENODEV, mxa_ioctl(fd, DRM_IOCTL_MXA_BO_CREATE, &c));
