@@ -83,6 +83,38 @@ static int kfault_module_range(const char *name, unsigned long *start, unsigned 
 }
 
 /*
+ * The text of the kernel's DMA API debugging (kernel/dma/debug.c: from @first to the end
+ * of @last), from /proc/kallsyms; 0..0 when the kernel has none.
+ */
+static void kfault_text_range(const char *first, const char *last, unsigned long *start,
+			      unsigned long *end)
+{
+	unsigned long addr, last_addr = 0;
+	char line[512], type, name[256];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	*start = *end = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx %c %255s", &addr, &type, name) == 3) {
+			if (!strcmp(name, first))
+				*start = addr;
+			else if (!strcmp(name, last))
+				last_addr = addr;
+		}
+	rewind(f);
+	/* the end of @last: the next symbol's address */
+	while (last_addr && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx %c %255s", &addr, &type, name) == 3 && addr > last_addr &&
+		    (!*end || addr < *end))
+			*end = addr;
+	fclose(f);
+	if (!*start || *end <= *start)
+		*start = *end = 0;
+}
+
+/*
  * A line in the kernel log, so that the guest harness (tests/vm/run-guest.py) knows
  * which allocation-failure reports were injected: those between "mxa-kfault: armed"
  * and "mxa-kfault: disarmed".
@@ -107,7 +139,7 @@ static void kfault_mark(const char *what)
  */
 static int kfault_arm(const char *mod, int percent, char *why, size_t len)
 {
-	unsigned long start = 0, end = 0;
+	unsigned long start = 0, end = 0, dbg_start, dbg_end;
 	int i, ret;
 
 	kfault_mark("armed");
@@ -116,6 +148,13 @@ static int kfault_arm(const char *mod, int percent, char *why, size_t len)
 		snprintf(why, len, "no address range for module %s in /proc/modules", mod);
 		return ret;
 	}
+	/*
+	 * Not in the DMA API's debugging, which checks the driver: an allocation failure
+	 * there turns it off for good ("cacheline tracking ENOMEM, dma-debug disabled"),
+	 * and its list of mappings goes stale for the tests that follow.
+	 */
+	kfault_text_range("dma_debug_create_entries", "debug_dma_free_pages", &dbg_start,
+			  &dbg_end);
 	/* Sleeping allocations too (the driver's are GFP_KERNEL), of any order. */
 	ret = kfault_write("failslab", "ignore-gfp-wait", "N");
 	ret = ret ?: kfault_write("fail_page_alloc", "ignore-gfp-wait", "N");
@@ -137,6 +176,7 @@ static int kfault_arm(const char *mod, int percent, char *why, size_t len)
 			{ "probability", "0" }, { "task-filter", "Y" }, { "verbose", "0" },
 			{ "interval", "1" }, { "times", "" }, { "space", "0" },
 			{ "require-start", "" }, { "require-end", "" },
+			{ "reject-start", "" }, { "reject-end", "" },
 			{ "stacktrace-depth", "32" }, { "probability", "" },
 		};
 		unsigned int j;
@@ -144,7 +184,9 @@ static int kfault_arm(const char *mod, int percent, char *why, size_t len)
 		snprintf(set[4].val, sizeof(set[4].val), "%ld", KFAULT_TIMES);
 		snprintf(set[6].val, sizeof(set[6].val), "%lu", start);
 		snprintf(set[7].val, sizeof(set[7].val), "%lu", end);
-		snprintf(set[9].val, sizeof(set[9].val), "%d", percent);
+		snprintf(set[8].val, sizeof(set[8].val), "%lu", dbg_start);
+		snprintf(set[9].val, sizeof(set[9].val), "%lu", dbg_end);
+		snprintf(set[11].val, sizeof(set[11].val), "%d", percent);
 		for (j = 0; j < sizeof(set) / sizeof(set[0]); j++) {
 			ret = kfault_write(a, set[j].file, set[j].val);
 			if (ret) {
