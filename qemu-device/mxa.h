@@ -98,7 +98,7 @@ typedef struct MxaTiming {
     uint32_t gemm_macs_per_cycle, gemm_base, tmm_macs_per_cycle, tmm_base;
     /* copy engine */
     uint32_t copy_setup, copy_bytes_per_cycle;
-    uint32_t tma_box_setup, tma_row_cycles_x4, tma_bytes_per_cycle, tma_latency;
+    uint32_t tma_box_setup, tma_row_cycles_x100, tma_bytes_per_cycle, tma_latency;
     /* the path is the core's own up to this many cores loading at once, then a share */
     uint32_t tma_own_cores, tma_shared_pct;
     /* math engine */

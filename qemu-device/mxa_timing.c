@@ -19,20 +19,21 @@
 
 /*
  * The presets. Both model the engines as an H200 SM measured them (bench/h200): a
- * WGMMA keeps the math engine busy N/2 + 4 cycles and delivers N/2 + 123 after its
- * start, for every type (timing.csv); a TMA box keeps the copy engine 40 + 3/4 cycle a
- * box row and the path from memory a cycle per 95 bytes (timing.csv's bulk copies), and
- * lands 100 cycles after both are through. Up to 4 SMs streaming at once each keep the
+ * WGMMA keeps the math engine busy N/2 + 4 cycles, for every type (timing.csv), and
+ * its issue-to-wake-up time is N/2 + 123 (below: latency and wake-up); a TMA box keeps
+ * the copy engine 2 + 1.02 cycles a box row and the path from memory a cycle per 95
+ * bytes (timing.csv's bulk copies), and lands 159 cycles after both are through. Up to 4 SMs streaming at once each keep the
  * 95 bytes a cycle; 8 to 16 each get 84% of it (contention.csv: 80.8 of 95.5 at 8 SMs,
  * judged on 16: 80.1), so a grid of more than 4 instances on more than 4 cores loads
  * at that share. "mxa" (the default) counts them at 1000 MHz
  * with a nominal command processor (one cycle for control, a few for an issue or an
  * mbarrier). "h200" counts them at the H200's SM clock (1980 MHz) with the command
  * processor an H200 warpgroup is: an mbarrier arrive 25 cycles and the wake-up after
- * its phase 25 (its measured round trip), issuing a TMA 48, a WGMMA 22, a commit or a
- * wait 30, the wake-up after the WGMMAs 77. The TMA's and the command processor's
- * costs were fitted together (bench/h200/fit-model.py, rounded) on 7 of the 11 shapes
- * of pipeline.csv's GEMMs and judged on the others (Documentation/device.rst).
+ * its phase 25 (its measured round trip), issuing a TMA 46, a WGMMA 24, a commit or a
+ * wait 11, the wake-up after the WGMMAs 108 (so a WGMMA's latency is N/2 + 32). The
+ * TMA's, the command processor's and the WGMMA latency's share were fitted together
+ * (bench/h200/fit-model.py) on 7 of the 11 shapes of pipeline.csv's GEMMs and judged on
+ * the others (Documentation/device.rst).
  */
 /*
  * What both presets share: the control commands' nominal costs, the synchronous tile,
@@ -44,21 +45,25 @@
     .cvt_elems_per_cycle = 64, .gemm_macs_per_cycle = 2048, .gemm_base = 1,      \
     .tmm_macs_per_cycle = 8192, .tmm_base = 8,                                   \
     .copy_setup = 32, .copy_bytes_per_cycle = 64,                                \
-    .tma_box_setup = 40, .tma_row_cycles_x4 = 3, .tma_bytes_per_cycle = 95,      \
-    .tma_latency = 100, .tma_own_cores = 4, .tma_shared_pct = 84,                \
-    .wgmma_busy_base = 4, .wgmma_latency_base = 123
+    .tma_box_setup = 2, .tma_row_cycles_x100 = 102, .tma_bytes_per_cycle = 95,   \
+    .tma_latency = 159, .tma_own_cores = 4, .tma_shared_pct = 84,                \
+    .wgmma_busy_base = 4
 
-/* What differs: the clock and the command processor's issue, group and mbarrier costs. */
+/*
+ * What differs: the clock, the command processor's issue, group and mbarrier costs, and
+ * how much of a WGMMA's measured N/2 + 123 (issue to the end of the wait) is its latency
+ * and how much the wake-up after the wait (mxa: all latency, the wake-up is free).
+ */
 static const MxaTiming mxa_timing_presets[] = {
     {
         .name = "mxa", .cycle_mhz = 1000, MXA_TIMING_SHARED,
         .group = 1, .group_wait = 0, .mbar = 2, .mbar_wait = 0, .async_issue = 4,
-        .mma_issue = 4,
+        .mma_issue = 4, .wgmma_latency_base = 123,
     },
     {
         .name = "h200", .cycle_mhz = 1980, MXA_TIMING_SHARED,
-        .group = 30, .group_wait = 77, .mbar = 25, .mbar_wait = 25, .async_issue = 48,
-        .mma_issue = 22,
+        .group = 11, .group_wait = 108, .mbar = 25, .mbar_wait = 25, .async_issue = 46,
+        .mma_issue = 24, .wgmma_latency_base = 32,
     },
 };
 
@@ -109,7 +114,7 @@ void mxa_timing_issue(const MxaState *s, MxaLane *lane, MxaAsyncOp *op, uint64_t
         for (unsigned d = 1; d < op->map.rank; d++) {
             rows *= op->map.box[d];
         }
-        busy = t->tma_box_setup + rows * t->tma_row_cycles_x4 / 4;
+        busy = t->tma_box_setup + rows * t->tma_row_cycles_x100 / 100;
         /* the path from memory: the core's own, or its share when more cores load */
         path = MAX(lane->model_fabric, op->start_cycle) +
                op->len * 100 / (t->tma_bytes_per_cycle *

@@ -3,15 +3,24 @@
 """Fit the cycle model's H200 parameters (qemu-device/mxa_timing.c, preset "h200") to
 the pipelined GEMMs of pipeline.csv: usage fit-model.py [SEED] (prints the parameters
 and their error on the fit and held-out kernels; bench/model.py names the fit set).
+The default seed, 3, gave the best objective of seeds 1 to 3 (0.152, against 0.164 and
+0.157), and the preset holds its result; their held-out errors spread from 15.0 to
+18.1% (cycles), so these kernels do not pin the parameters down.
 
 simulate() is the model as the device runs bench-model's programs, event for event: a
 TMA box keeps the copy engine box_setup + rows x row cycles and the memory path
-bytes / bw, and lands L0 after both; a WGMMA keeps the math engine N/2 + 4 and delivers
-N/2 + 123 after its start (measured, timing.csv); the command processor pays mbar for
-an arrive, tma_issue and mma_issue to issue, group for a commit or a WAIT_GROUP, and
-resumes mbar_wait / group_wait after what it waited for. The fit is a coordinate
-descent from random starts on the worst cycle error plus the worst speed-up error
-plus the mean error; make check (bench/model.py --tap) checks the device's own numbers.
+bytes / bw, and lands L0 after both; a WGMMA keeps the math engine N/2 + 4 (measured,
+timing.csv) and delivers N/2 + wgmma_latency after its start; the command processor
+pays mbar for an arrive, tma_issue and mma_issue to issue, group for a commit or a
+WAIT_GROUP, and resumes mbar_wait / group_wait after what it waited for.
+
+timing.csv's wgmma latency probe (one wgmma, commit, wait: N/2 + 123 cycles) is the
+WGMMA's latency and the wake-up after it together; the pipelined kernels tell them
+apart (the wake-up is paid by every WAIT_GROUP, the latency only where a kernel waits
+for the result), so wgmma_latency is fitted too, and the probe (N = 64 and 256; 128
+held out) is part of the fit's objective. The fit is a coordinate descent from random
+starts on the worst of the cycle, speed-up and probe errors plus the mean cycle error;
+make check (bench/model.py --tap) checks the device's own numbers.
 """
 import csv
 import os
@@ -57,7 +66,7 @@ def simulate(tm, n, box, stages, p):
         done = 0
         for _ in range(kw * tm // 64):
             start = max(mma, t)
-            mma, done = start + n // 2 + 4, start + n // 2 + 123
+            mma, done = start + n // 2 + 4, start + n // 2 + p["wgmma_latency"]
             t += p["mma_issue"]
         groups.append(done)
         t += 2 * p["group"]     # COMMIT_GROUP, WAIT_GROUP
@@ -71,6 +80,21 @@ def simulate(tm, n, box, stages, p):
     return max(t, groups[-1]) + p["group_wait"]
 
 
+# timing.csv's wgmma_lat: one m64nN wgmma, commit, wait, in SM cycles
+PROBES = {64: 155, 128: 187, 256: 251}
+PROBES_FIT = (64, 256)
+
+
+def probe(n, p):
+    """The probe as the model runs it: issue, commit, wait (blocked), wake-up."""
+    done = n // 2 + p["wgmma_latency"]
+    return max(p["mma_issue"] + 2 * p["group"], done) + p["group_wait"]
+
+
+def probe_errors(p, ns):
+    return max(abs(probe(n, p) / PROBES[n] - 1) for n in ns)
+
+
 def errors(p, keys):
     cyc = [abs(simulate(*k, p) / MEAS[k] - 1) for k in keys]
     sp = [abs((simulate(*k[:3], 1, p) / simulate(*k, p)) / (MEAS[k[:3] + (1,)] / MEAS[k]) - 1)
@@ -82,37 +106,54 @@ def errors(p, keys):
 # 687 cycles apart, 95 B/cycle) and the mbarrier round trip (mbar: 51 cycles, half each).
 MEASURED = dict(bw=95, mbar=25, mbar_wait=25)
 RANGES = dict(tma_issue=(0, 60), box_setup=(0, 60), row=(0.5, 1.5), L0=(0, 500),
-              mma_issue=(0, 60), group=(0, 30), group_wait=(0, 150))
+              mma_issue=(0, 60), group=(0, 30), group_wait=(0, 150), wgmma_latency=(0, 200))
 
 
-RESTARTS = 32
+RESTARTS = 16
+POLISH = 4
+
+
+def descend(p, score, steps, divisions):
+    """Coordinate descent from @p: random moves of a parameter within its range / d."""
+    sc = score(p)
+    for d in divisions:
+        for _ in range(steps):
+            k = random.choice(list(RANGES))
+            q = dict(p)
+            lo, hi = RANGES[k]
+            q[k] = min(max(q[k] + random.uniform(-1, 1) * (hi - lo) / d, lo), hi)
+            s2 = score(q)
+            if s2 < sc:
+                p, sc = q, s2
+    return sc, p
+
+
+def device_resolution(p):
+    """The parameters as the device holds them: whole cycles, a row in 1/100 cycle."""
+    return {k: round(v, 2) if k == "row" else round(v) for k, v in p.items()}
 
 
 def main():
-    random.seed(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
+    random.seed(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
     fit = [k for k in MEAS if k[:3] in FIT]
     held = [k for k in MEAS if k[:3] not in FIT]
 
     def score(p):
         worst, mean, speed = errors(p, fit)
-        return max(worst, speed) + mean
+        return max(worst, speed, probe_errors(p, PROBES_FIT)) + mean
 
-    best = None
+    found = []
     for _ in range(RESTARTS):
         p = dict(MEASURED, **{k: random.uniform(*v) for k, v in RANGES.items()})
-        sc = score(p)
-        for _ in range(1500):
-            k = random.choice(list(RANGES))
-            q = dict(p)
-            lo, hi = RANGES[k]
-            q[k] = min(max(q[k] + random.uniform(-1, 1) * (hi - lo) / 4, lo), hi)
-            s2 = score(q)
-            if s2 < sc:
-                p, sc = q, s2
-        if best is None or sc < best[0]:
-            best = (sc, p)
-    p = best[1]
-    print({k: round(v, 2) for k, v in p.items()})
+        found.append(descend(p, score, 1500, (4,)))
+    # the best few, polished with ever finer steps
+    found.sort(key=lambda f: f[0])
+    best = min((descend(p, score, 800, (4, 8, 16, 32)) for _, p in found[:POLISH]),
+               key=lambda f: f[0])
+    p = device_resolution(best[1])
+    print(p)
+    print("wgmma probe (N = %s fitted, 128 held out): within %.1f%%" %
+          (" and ".join(map(str, PROBES_FIT)), 100 * probe_errors(p, PROBES)))
     for name, keys in (("fit", fit), ("held-out", held)):
         worst, mean, speed = errors(p, keys)
         print("%s: cycles within %.1f%% (mean %.1f%%), speed-ups within %.1f%%" %
