@@ -88,8 +88,6 @@ struct tiled {
 	 * the double kernels (exact_d64_certified()) */
 	int exact;
 	void (*kx64)(const float *a, const float *b, size_t k, const struct mxe_kx64 *u);
-	void (*kd64)(const double *a, const double *b0, const double *b1, size_t k,
-		     const struct mxe_kd64 *u);
 	double *dacc;			/* the double sums of all of D (> 1 super chunk) */
 	double *cacc;			/* exact 2: their TwoSum compensations */
 	int exact_g;			/* every block sum a multiple of 2^exact_g */
@@ -1050,7 +1048,8 @@ static void compute_exact_d64(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 					.first = kb0 == 0,
 				};
 
-				tl->kd64(ad + (p - p0) * MXE_MR * KB, bd, bd + MXE_NR * KB, len, &u);
+				mxe_kern_d64_avx512(ad + (p - p0) * MXE_MR * KB, bd, bd + MXE_NR * KB,
+						    len, &u);
 				if (last) {
 					redo += finish_exact(tl, u.s, u.c, lds, i, j, u.mr, u.nr);
 					done += (uint64_t)u.mr * u.nr;
@@ -1370,7 +1369,6 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 	tl.kf32 = tl.avx2 ? mxe_kern_f32_avx2 : mxe_kern_f32_portable;
 	tl.ks16 = tl.avx2 ? mxe_kern_s16_avx2 : mxe_kern_s16_portable;
 	tl.kx64 = tl.avx2 ? mxe_kern_x64_avx2 : mxe_kern_x64_portable;
-	tl.kd64 = mxe_kern_d64_avx512;
 	tl.mp = (tl.m + MXE_MR - 1) / MXE_MR;
 	tl.np = (tl.n + MXE_NR - 1) / MXE_NR;
 	if (tl.kind == TK_F32 && exact != 2 && s8_applies(&tl)) {
