@@ -198,7 +198,11 @@ struct drm_gem_object *mxa_gem_prime_import(struct drm_device *dev, struct dma_b
 	return obj;
 }
 
-/* Unmap @bo's pages from the device; its pages and CPU mappings stay. */
+/*
+ * Unmap @bo's pages from the device; its pages and CPU mappings stay. An import hands
+ * its mapping back to the dma-buf core, which may keep it cached in the attachment
+ * (cache_sgt_mapping) until the attachment is detached when the object goes.
+ */
 static void mxa_gem_unmap_dma(struct mxa_bo *bo)
 {
 	struct drm_gem_shmem_object *shmem = &bo->base;
