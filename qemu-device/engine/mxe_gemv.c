@@ -17,6 +17,11 @@
  * round to the same f32, that f32 is the exact sum's; otherwise (a sum near a
  * rounding boundary or a tie, heavy cancellation, NaN or Inf, an E4M3 NaN code) that
  * output is redone on the general path. Either way the bits are the general path's.
+ *
+ * With more than one row of A the sums are bound by the FMAs, not by the weights: a
+ * task runs its 16 columns over one span of k at a time (GEMV_SPAN_BLOCKS), each span
+ * of A staying in L1 for all of them, the accumulators in registers and between spans
+ * in struct gemv_acc (Documentation/performance.rst, gemv.csv).
  */
 #include <limits.h>
 #include <math.h>
@@ -73,6 +78,7 @@ struct gemv_job {
 	const struct mxe_op *op;
 	struct wfmt w;
 	const double *av;	/* M x K values of A, scales and negation applied */
+	size_t lda;		/* its row stride (gemv_run()) */
 	const double *ablk;	/* [K / 32][8 * groups]: sum |a| per block and row */
 	const int *ga;		/* per row: lowest set bit exponent, INT_MAX: all zero */
 	unsigned groups;	/* of 8 rows */
@@ -169,12 +175,43 @@ static struct gemv_col gemv_col(const struct gemv_job *job, size_t j, unsigned g
 	c.rows = op->d.m - 8 * g < 8 ? (unsigned)(op->d.m - 8 * g) : 8;
 	c.row = mxe_op_b_row(op, j);
 	c.sc = op->scale_b ? mxe_op_b_scales(op, j) : NULL;
-	c.a0 = job->av + (size_t)8 * g * c.k;
+	c.a0 = job->av + (size_t)8 * g * job->lda;
 	return c;
 }
 
+/*
+ * A column's sums for a group's rows between spans of k (gemv_task()): per row its
+ * lanes (AVX2: the first 4), and per row the bound of sum |a * b|.
+ */
+struct gemv_acc {
+	double acc[8][8];
+	double bnd[8];
+	int nan;	/* an E4M3 NaN code among the weights */
+	size_t j;	/* the column */
+	unsigned g;	/* the group */
+	struct gemv_col c;
+};
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+
+/*
+ * Blocks [@b0, @b1) of a column's weights and scales, to prefetch a span ahead: the
+ * task's columns are as many streams through memory, more than the hardware's
+ * prefetchers follow, and a span waiting for its lines stalls every row it runs.
+ */
+static inline void gemv_prefetch_span(const struct gemv_col *c, size_t b0, size_t b1,
+				      size_t blk_bytes)
+{
+	b1 = b1 < c->nb ? b1 : c->nb;
+	if (b0 >= b1)
+		return;
+	for (size_t off = b0 * blk_bytes; off < b1 * blk_bytes; off += 64)
+		_mm_prefetch((const char *)c->row + off, _MM_HINT_T0);
+	_mm_prefetch((const char *)c->row + b1 * blk_bytes - 1, _MM_HINT_T0);
+	if (c->sc)
+		_mm_prefetch((const char *)c->sc + b0, _MM_HINT_T0);
+}
 
 /* 32 byte-sized weight codes of block @b of @row as f16 patterns; *@nan when an E4M3 NaN is among them. */
 __attribute__((target("avx512f,avx512bw")))
@@ -201,27 +238,31 @@ static __m512i decode32_avx512(unsigned t, const uint8_t *row, size_t b, int *na
 }
 
 /*
- * Column @j for the rows of group @g: 0 for every row it stored, else a mask of the rest.
- * Inlined with the weight type @t and, for one row, @rows constant (gemv_column_avx512()).
+ * Blocks [@b0, @b1) of column @j for the rows of group @g, added to the sums in @st.
+ * Inlined with the weight type @t and @rows constant where that pays
+ * (gemv_span_avx512()): the accumulators then stay in registers.
  */
 __attribute__((target("avx512f,avx512bw"), always_inline))
-static inline unsigned gemv_column_avx512_t(const struct gemv_job *job, size_t j, unsigned g,
-					    unsigned t, unsigned rows)
+static inline void gemv_span_avx512_t(const struct gemv_job *job, struct gemv_acc *st,
+				      size_t b0, size_t b1, unsigned t, unsigned rows)
 {
-	struct gemv_col c = gemv_col(job, j, g);
-	size_t k = c.k, nb = c.nb;
-	unsigned redo = 0;
+	const struct gemv_col c = st->c;
+	const size_t j = st->j;
+	const unsigned g = st->g;
 	const uint8_t *row = c.row, *sc = c.sc;
 	const double *a0 = c.a0;
-	__m512d acc[8], bnd = _mm512_setzero_pd();
+	__m512d acc[8], bnd = _mm512_loadu_pd(st->bnd);
 	int nan = 0;
 
+#pragma GCC unroll 8	/* the accumulators in registers, not in memory */
 	for (unsigned r = 0; r < 8; r++)
-		acc[r] = _mm512_set1_pd(-0.0);
+		acc[r] = r < rows ? _mm512_loadu_pd(st->acc[r]) : _mm512_setzero_pd();
 	const uint8_t *next = rows == 1 ? gemv_next_row(job, j) : NULL;
 	const size_t blk_bytes = mxe_dtype_row_bytes(t, BLK);
 
-	for (size_t b = 0; b < nb; b++) {
+	if (rows > 1 && g == 0)
+		gemv_prefetch_span(&c, b1, b1 + (b1 - b0), blk_bytes);
+	for (size_t b = b0; b < b1; b++) {
 		if (next && !(b & 1))
 			_mm_prefetch((const char *)next + b * blk_bytes, _MM_HINT_T0);
 		double f = block_factor(sc, b, 0);
@@ -268,52 +309,72 @@ static inline unsigned gemv_column_avx512_t(const struct gemv_job *job, size_t j
 			for (int q = 1; q < 4; q++)
 				p = _mm512_fmadd_pd(_mm512_loadu_pd(a + 8 * q), w[q], p);
 			acc[0] = _mm512_fmadd_pd(p, fv, acc[0]);
-		} else if (t != MXA_DTYPE_E2M1) {
-			for (int q = 0; q < 4; q++)
-				w[q] = _mm512_mul_pd(w[q], fv);	/* exact: a power of two */
-		}
-		for (unsigned r = 0; r < rows && rows > 1; r++) {
-			const double *a = a0 + r * k + b * BLK;
+		} else {
+			if (t != MXA_DTYPE_E2M1)
+				for (int q = 0; q < 4; q++)
+					w[q] = _mm512_mul_pd(w[q], fv);	/* exact: a power of two */
+#pragma GCC unroll 8
+			for (unsigned r = 0; r < rows; r++) {
+				const double *a = a0 + r * job->lda + b * BLK;
 
-			acc[r] = _mm512_fmadd_pd(_mm512_loadu_pd(a), w[0], acc[r]);
-			acc[r] = _mm512_fmadd_pd(_mm512_loadu_pd(a + 8), w[1], acc[r]);
-			acc[r] = _mm512_fmadd_pd(_mm512_loadu_pd(a + 16), w[2], acc[r]);
-			acc[r] = _mm512_fmadd_pd(_mm512_loadu_pd(a + 24), w[3], acc[r]);
+				acc[r] = _mm512_fmadd_pd(_mm512_loadu_pd(a), w[0], acc[r]);
+				acc[r] = _mm512_fmadd_pd(_mm512_loadu_pd(a + 8), w[1], acc[r]);
+				acc[r] = _mm512_fmadd_pd(_mm512_loadu_pd(a + 16), w[2], acc[r]);
+				acc[r] = _mm512_fmadd_pd(_mm512_loadu_pd(a + 24), w[3], acc[r]);
+			}
 		}
 		bnd = _mm512_fmadd_pd(_mm512_loadu_pd(job->ablk + (b * job->groups + g) * 8),
 				      _mm512_set1_pd(f * job->w.max), bnd);
 	}
-	{
-		double bv[8], e = (double)(k / 8 + 8) * 0x1p-52;
-
-		_mm512_storeu_pd(bv, bnd);
-		if (rows == 1)
-			acc[0] = _mm512_add_pd(_mm512_add_pd(acc[0], acc[1]),
-					       _mm512_add_pd(acc[2], acc[3]));
-		for (unsigned r = 0; r < rows; r++)
-			if (nan || !gemv_store(job, sc, 8 * g + r, j, _mm512_reduce_add_pd(acc[r]),
-					       e * bv[r], bv[r]))
-				redo |= 1u << r;
-	}
-	return redo;
+#pragma GCC unroll 8
+	for (unsigned r = 0; r < rows; r++)
+		_mm512_storeu_pd(st->acc[r], acc[r]);
+	_mm512_storeu_pd(st->bnd, bnd);
+	st->nan |= nan;
 }
 
 __attribute__((target("avx512f,avx512bw")))
-static unsigned gemv_column_avx512(const struct gemv_job *job, size_t j, unsigned g)
+static void gemv_span_avx512(const struct gemv_job *job, struct gemv_acc *st, size_t b0,
+			     size_t b1)
 {
-	struct gemv_col c = gemv_col(job, j, g);
+	unsigned t = st->c.t;
 
-	if (c.rows == 1) {
-		switch (c.t) {
+	if (st->c.rows == 1) {
+		switch (t) {
 		case MXA_DTYPE_E4M3:
-			return gemv_column_avx512_t(job, j, g, MXA_DTYPE_E4M3, 1);
+			return gemv_span_avx512_t(job, st, b0, b1, MXA_DTYPE_E4M3, 1);
 		case MXA_DTYPE_E5M2:
-			return gemv_column_avx512_t(job, j, g, MXA_DTYPE_E5M2, 1);
+			return gemv_span_avx512_t(job, st, b0, b1, MXA_DTYPE_E5M2, 1);
 		default:
-			return gemv_column_avx512_t(job, j, g, c.t, 1);
+			return gemv_span_avx512_t(job, st, b0, b1, t, 1);
 		}
 	}
-	return gemv_column_avx512_t(job, j, g, c.t, c.rows);
+	if (st->c.rows == 8) {
+		switch (t) {
+		case MXA_DTYPE_E2M1:
+			return gemv_span_avx512_t(job, st, b0, b1, MXA_DTYPE_E2M1, 8);
+		case MXA_DTYPE_E4M3:
+			return gemv_span_avx512_t(job, st, b0, b1, MXA_DTYPE_E4M3, 8);
+		default:
+			return gemv_span_avx512_t(job, st, b0, b1, t, 8);
+		}
+	}
+	gemv_span_avx512_t(job, st, b0, b1, t, st->c.rows);
+}
+
+/* The rows of @st that could not be stored (gemv_store()), as a mask. */
+__attribute__((target("avx512f,avx512bw")))
+static unsigned gemv_finish_avx512(const struct gemv_job *job, const struct gemv_acc *st)
+{
+	double e = (double)(st->c.k / 8 + 8) * 0x1p-52;
+	unsigned redo = 0;
+
+	for (unsigned r = 0; r < st->c.rows; r++)
+		if (st->nan || !gemv_store(job, st->c.sc, 8 * st->g + r, st->j,
+					   _mm512_reduce_add_pd(_mm512_loadu_pd(st->acc[r])),
+					   e * st->bnd[r], st->bnd[r]))
+			redo |= 1u << r;
+	return redo;
 }
 #define GEMV_HAVE_AVX512 1
 
@@ -353,29 +414,33 @@ static __m256 decode8_avx2(unsigned t, __m256i x, int *nan)
 	}
 }
 
-/* gemv_column_avx512() on AVX2 (f32 patterns, some denormal: exact in a double). */
-__attribute__((target("avx2,fma")))
-static unsigned gemv_column_avx2(const struct gemv_job *job, size_t j, unsigned g)
+/* gemv_span_avx512_t() on AVX2 (f32 patterns, some denormal: exact in a double). */
+__attribute__((target("avx2,fma"), always_inline))
+static inline void gemv_span_avx2_t(const struct gemv_job *job, struct gemv_acc *st,
+				    size_t b0, size_t b1, unsigned t, unsigned rows)
 {
-	struct gemv_col c = gemv_col(job, j, g);
-	size_t k = c.k, nb = c.nb;
-	unsigned t = c.t, rows = c.rows, redo = 0;
+	const struct gemv_col c = st->c;
+	const size_t j = st->j;
+	const unsigned g = st->g;
 	const uint8_t *row = c.row, *sc = c.sc;
 	const double *a0 = c.a0;
-	__m256d acc[8], bnd[2] = { _mm256_setzero_pd(), _mm256_setzero_pd() };
+	__m256d acc[8], bnd[2] = { _mm256_loadu_pd(st->bnd), _mm256_loadu_pd(st->bnd + 4) };
 	int nan = 0;
 
+#pragma GCC unroll 8	/* the accumulators in registers, not in memory */
 	for (unsigned r = 0; r < 8; r++)
-		acc[r] = _mm256_set1_pd(-0.0);
+		acc[r] = r < rows ? _mm256_loadu_pd(st->acc[r]) : _mm256_setzero_pd();
 	const uint8_t *next = rows == 1 ? gemv_next_row(job, j) : NULL;
 	const size_t blk_bytes = mxe_dtype_row_bytes(t, BLK);
 
-	for (size_t b = 0; b < nb; b++) {
+	if (rows > 1 && g == 0)
+		gemv_prefetch_span(&c, b1, b1 + (b1 - b0), blk_bytes);
+	for (size_t b = b0; b < b1; b++) {
 		if (next && !(b & 1))
 			_mm_prefetch((const char *)next + b * blk_bytes, _MM_HINT_T0);
 		double f = block_factor(sc, b, 0);
 		__m256d fv = _mm256_set1_pd(t == MXA_DTYPE_MXINT8 ? f * 0x1p-6 :
-					    f * mxe_pow2(job->w.adj2)), w[8];
+					    f * mxe_pow2(job->w.adj2));
 		__m256 wf[4];
 
 		if (t == MXA_DTYPE_E2M1) {	/* even k, then odd k, per 16 */
@@ -390,46 +455,70 @@ static unsigned gemv_column_avx2(const struct gemv_job *job, size_t j, unsigned 
 				wf[q] = decode8_avx2(t, _mm256_cvtepu8_epi32(_mm_loadl_epi64(
 							(const __m128i *)(row + b * 32 + 8 * q))), &nan);
 		}
-		for (int q = 0; q < 4; q++) {
-			w[2 * q] = _mm256_cvtps_pd(_mm256_castps256_ps128(wf[q]));
-			w[2 * q + 1] = _mm256_cvtps_pd(_mm256_extractf128_ps(wf[q], 1));
-		}
 		if (rows == 1) {	/* as on AVX-512: K / 4 additions per lane */
 			const double *a = a0 + b * BLK;
-			__m256d p = _mm256_mul_pd(_mm256_loadu_pd(a), w[0]);
+			__m256d p = _mm256_mul_pd(_mm256_loadu_pd(a),
+						  _mm256_cvtps_pd(_mm256_castps256_ps128(wf[0])));
 
-			for (int q = 1; q < 8; q++)
-				p = _mm256_fmadd_pd(_mm256_loadu_pd(a + 4 * q), w[q], p);
+			p = _mm256_fmadd_pd(_mm256_loadu_pd(a + 4),
+					    _mm256_cvtps_pd(_mm256_extractf128_ps(wf[0], 1)), p);
+			for (int q = 1; q < 4; q++) {
+				p = _mm256_fmadd_pd(_mm256_loadu_pd(a + 8 * q),
+						    _mm256_cvtps_pd(_mm256_castps256_ps128(wf[q])), p);
+				p = _mm256_fmadd_pd(_mm256_loadu_pd(a + 8 * q + 4),
+						    _mm256_cvtps_pd(_mm256_extractf128_ps(wf[q], 1)), p);
+			}
 			acc[0] = _mm256_fmadd_pd(p, fv, acc[0]);
 		} else {
-			for (int q = 0; q < 8; q++)
-				w[q] = _mm256_mul_pd(w[q], fv);	/* exact: a power of two */
-		}
-		for (unsigned r = 0; r < rows && rows > 1; r++) {
-			const double *a = a0 + r * k + b * BLK;
+			/* eight weights at a time into every row: few registers for them */
+			for (int q = 0; q < 4; q++) {
+				__m256d w0 = _mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(wf[q])), fv);
+				__m256d w1 = _mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(wf[q], 1)), fv);
 
-			for (int q = 0; q < 8; q++)
-				acc[r] = _mm256_fmadd_pd(_mm256_loadu_pd(a + 4 * q), w[q], acc[r]);
+#pragma GCC unroll 8
+				for (unsigned r = 0; r < rows; r++) {
+					const double *a = a0 + r * job->lda + b * BLK + 8 * q;
+
+					acc[r] = _mm256_fmadd_pd(_mm256_loadu_pd(a), w0, acc[r]);
+					acc[r] = _mm256_fmadd_pd(_mm256_loadu_pd(a + 4), w1, acc[r]);
+				}
+			}
 		}
 		for (int h = 0; h < 2; h++)
 			bnd[h] = _mm256_fmadd_pd(_mm256_loadu_pd(job->ablk + (b * job->groups + g) * 8 + 4 * h),
 						 _mm256_set1_pd(f * job->w.max), bnd[h]);
 	}
-	{
-		double bv[8], e = (double)(k / 4 + 8) * 0x1p-52, lanes[4];
+#pragma GCC unroll 8
+	for (unsigned r = 0; r < rows; r++)
+		_mm256_storeu_pd(st->acc[r], acc[r]);
+	_mm256_storeu_pd(st->bnd, bnd[0]);
+	_mm256_storeu_pd(st->bnd + 4, bnd[1]);
+	st->nan |= nan;
+}
 
-		_mm256_storeu_pd(bv, bnd[0]);
-		_mm256_storeu_pd(bv + 4, bnd[1]);
-		if (rows == 1)
-			acc[0] = _mm256_add_pd(_mm256_add_pd(acc[0], acc[1]),
-					       _mm256_add_pd(acc[2], acc[3]));
-		for (unsigned r = 0; r < rows; r++) {
-			_mm256_storeu_pd(lanes, acc[r]);
-			if (nan || !gemv_store(job, sc, 8 * g + r, j,
-					       (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]),
-					       e * bv[r], bv[r]))
-				redo |= 1u << r;
-		}
+__attribute__((target("avx2,fma")))
+static void gemv_span_avx2(const struct gemv_job *job, struct gemv_acc *st, size_t b0,
+			   size_t b1)
+{
+	if (st->c.rows == 1)
+		return gemv_span_avx2_t(job, st, b0, b1, st->c.t, 1);
+	if (st->c.rows == 8)
+		return gemv_span_avx2_t(job, st, b0, b1, st->c.t, 8);
+	gemv_span_avx2_t(job, st, b0, b1, st->c.t, st->c.rows);
+}
+
+/* gemv_finish_avx512() of gemv_span_avx2()'s sums. */
+static unsigned gemv_finish_avx2(const struct gemv_job *job, const struct gemv_acc *st)
+{
+	double e = (double)(st->c.k / 4 + 8) * 0x1p-52;
+	unsigned redo = 0;
+
+	for (unsigned r = 0; r < st->c.rows; r++) {
+		const double *l = st->acc[r];
+
+		if (st->nan || !gemv_store(job, st->c.sc, 8 * st->g + r, st->j, (l[0] + l[1]) + (l[2] + l[3]),
+					   e * st->bnd[r], st->bnd[r]))
+			redo |= 1u << r;
 	}
 	return redo;
 }
@@ -861,32 +950,77 @@ static int gemv_redo(const struct gemv_job *job, size_t j, unsigned g, unsigned 
 	for (unsigned r = 0; r < 8; r++)
 		if ((redo >> r) & 1)
 			mxe_op_store_d(op, 8 * g + r, j,
-				       mxe_exact_dot(op, job->av + (8 * g + r) * op->d.k, bv));
+				       mxe_exact_dot(op, job->av + (8 * g + r) * job->lda, bv));
 	return 0;
 }
+
+/*
+ * Blocks of k per span with several rows of A: a group's span of A (8 rows of 256
+ * doubles, 16 KiB) stays in L1 while the task's columns run over it, where a whole
+ * row of A per column would stream 8 x 8 K bytes from L2 for every column.
+ */
+#define GEMV_SPAN_BLOCKS 8
 
 static void gemv_task(void *arg, unsigned phase, unsigned task)
 {
 	struct gemv_job *job = arg;
 	const struct mxe_op *op = job->op;
 	size_t j0 = (size_t)task * GEMV_COLS, j1 = j0 + GEMV_COLS < op->d.n ? j0 + GEMV_COLS : op->d.n;
+	size_t nb = op->d.k / BLK, span = op->d.m == 1 ? nb : GEMV_SPAN_BLOCKS;
+	unsigned groups = job->groups;
+	struct gemv_acc *st;
 
 	(void)phase;
-	for (size_t j = j0; j < j1; j++) {
-		for (unsigned g = 0; g < job->groups; g++) {
-			unsigned redo = 0xff;
 #ifdef GEMV_HAVE_AVX512
-			if (job->a16)
-				redo = job->avx512 ? gemv_int_column_avx512(job, j) :
-						     gemv_int_column_avx2(job, j);
-			else
-				redo = job->avx512 ? gemv_column_avx512(job, j, g) :
-						     gemv_column_avx2(job, j, g);
-#endif
-			if (redo && gemv_redo(job, j, g, redo))
+	if (job->a16) {
+		for (size_t j = j0; j < j1; j++) {
+			unsigned redo = job->avx512 ? gemv_int_column_avx512(job, j) :
+						      gemv_int_column_avx2(job, j);
+
+			if (redo && gemv_redo(job, j, 0, redo))
 				job->failed = 1;
 		}
+		return;
 	}
+	st = mxe_scratch(2, (j1 - j0) * groups * sizeof(*st));
+	if (!st) {
+		job->failed = 1;
+		return;
+	}
+	for (size_t i = 0; i < (j1 - j0) * groups; i++) {
+		st[i].j = j0 + i / groups;
+		st[i].g = (unsigned)(i % groups);
+		st[i].c = gemv_col(job, st[i].j, st[i].g);
+		for (unsigned r = 0; r < st[i].c.rows; r++)	/* -0: adding it keeps every sign */
+			for (unsigned l = 0; l < 8; l++)
+				st[i].acc[r][l] = -0.0;
+		memset(st[i].bnd, 0, sizeof(st[i].bnd));
+		st[i].nan = 0;
+	}
+	for (size_t b0 = 0; b0 < nb; b0 += span) {
+		size_t b1 = b0 + span < nb ? b0 + span : nb;
+
+		for (unsigned g = 0; g < groups; g++)
+			for (size_t j = j0; j < j1; j++) {
+				struct gemv_acc *a = &st[(j - j0) * groups + g];
+
+				if (job->avx512)
+					gemv_span_avx512(job, a, b0, b1);
+				else
+					gemv_span_avx2(job, a, b0, b1);
+			}
+	}
+	for (size_t i = 0; i < (j1 - j0) * groups; i++) {
+		unsigned redo = job->avx512 ? gemv_finish_avx512(job, &st[i]) :
+					      gemv_finish_avx2(job, &st[i]);
+
+		if (redo && gemv_redo(job, st[i].j, st[i].g, redo))
+			job->failed = 1;
+	}
+#else
+	(void)st, (void)span, (void)groups, (void)j1;
+	job->failed = 1;	/* never: gemv_applies() */
+#endif
 }
 
 static const struct mxe_pool_job_ops gemv_ops = {
@@ -940,31 +1074,38 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	job.groups = (unsigned)((m + 7) / 8);
 	job.avx512 = mxe_cpu_simd() >= MXE_SIMD_AVX512;
 	job.tasks = (unsigned)((d->n + GEMV_COLS - 1) / GEMV_COLS);
-	av = malloc(m * k * sizeof(double) + nb * job.groups * 8 * sizeof(double) +
+	/*
+	 * Rows of A 512 bytes apart modulo 4 KiB: a span of 8 rows then fills every set
+	 * of L1 evenly, where rows a multiple of 4 KiB apart (K = 4096) would all fall
+	 * in the same half of the sets and evict each other.
+	 */
+	job.lda = m == 1 ? k : k + (64 + 512 - k % 512) % 512;
+	av = malloc(m * job.lda * sizeof(double) + nb * job.groups * 8 * sizeof(double) +
 		    m * sizeof(int));
 	if (!av)
 		return MXE_ENGINE_ENOMEM;
-	ga = (int *)(av + m * k + nb * job.groups * 8);
-	ablk = av + m * k;
+	ga = (int *)(av + m * job.lda + nb * job.groups * 8);
+	ablk = av + m * job.lda;
 	memset(ablk, 0, nb * job.groups * 8 * sizeof(double));
 	for (size_t i = 0; i < m; i++) {
-		mxe_op_row_values(op, 0, i, av + i * k);
+		double *ar = av + i * job.lda;
+
+		mxe_op_row_values(op, 0, i, ar);
 		ga[i] = INT_MAX;
 		for (size_t kk = 0; kk < k; kk++) {
-			int l = av[i * k + kk] != 0 && isfinite(av[i * k + kk]) ?
-				mxe_lsb_exponent(av[i * k + kk]) : INT_MAX;
+			int l = ar[kk] != 0 && isfinite(ar[kk]) ? mxe_lsb_exponent(ar[kk]) : INT_MAX;
 
 			ga[i] = l < ga[i] ? l : ga[i];
 		}
 		if (d->type_b == MXA_DTYPE_E2M1 && m == 1)
 			ibuf = gemv_int_prepare(&job, av, k);
 		if (d->type_b == MXA_DTYPE_E2M1)
-			deinterleave(av + i * k, k);
+			deinterleave(ar, k);
 		for (size_t b = 0; b < nb; b++) {
 			double s = 0;
 
 			for (size_t kk = b * BLK; kk < (b + 1) * BLK; kk++)
-				s += fabs(av[i * k + kk]);
+				s += fabs(ar[kk]);
 			ablk[b * job.groups * 8 + i] = s;
 		}
 	}

@@ -65,7 +65,8 @@ static void random_cases(struct mxe_engine *eng)
 					   MXA_DTYPE_E3M2, MXA_DTYPE_E2M3, MXA_DTYPE_MXINT8 };
 	static const unsigned atypes[] = { MXA_DTYPE_BF16, MXA_DTYPE_F16, MXA_DTYPE_F32,
 					   MXA_DTYPE_E4M3 };
-	static const unsigned ms[] = { 1, 3, 8, 9, 32 }, ks[] = { 64, 1024 };
+	/* K = 1088: spans of 8 blocks (mxe_gemv.c) and a last one of 2 */
+	static const unsigned ms[] = { 1, 3, 8, 9, 32 }, ks[] = { 64, 1088 };
 	uint64_t out0, redo0, out1, redo1;
 	size_t cases = 0, bad = 0, nbad;
 
@@ -170,18 +171,20 @@ static void proof_defeating_cases(struct mxe_engine *eng)
 	a[5] = 0x7f80;
 	rc = sum_of(eng, a, 64, &f, &redone);
 	host_check(!rc && isinf(f), "%s: Inf in A gives Inf", mxe_engine_simd());
-	/* a NaN scale (0xFF) and an E4M3 NaN code: the general path's NaN */
+	/* a NaN scale (0xFF) and an E4M3 NaN code in a later span of k, for two groups
+	 * of rows: the general path's NaN */
 	{
-		struct mxe_gemm_desc g = desc(2, 8, 64, MXA_DTYPE_BF16, MXA_DTYPE_E4M3, 1);
+		struct mxe_gemm_desc g = desc(9, 8, 1088, MXA_DTYPE_BF16, MXA_DTYPE_E4M3, 1);
 		size_t nbad;
 
-		tu_fill(MXA_DTYPE_BF16, abuf, 2, 64, 128);
-		tu_fill(MXA_DTYPE_E4M3, bbuf, 8, 64, 64);
-		memset(sbbuf, 127, 16);
-		sbbuf[3] = 0xFF;	/* row 1, block 1 */
-		bbuf[5 * 64 + 17] = 0x7f;	/* row 5: a NaN code */
+		tu_fill(MXA_DTYPE_BF16, abuf, 9, 1088, 2 * 1088);
+		tu_fill(MXA_DTYPE_E4M3, bbuf, 8, 1088, 1088);
+		memset(sbbuf, 127, 8 * 34);
+		sbbuf[34 + 1] = 0xFF;			/* row 1, block 1 */
+		bbuf[5 * 1088 + 20 * 32 + 17] = 0x7f;	/* row 5, block 20: a NaN code */
 		host_check(!same_as_general(eng, &g, &nbad) && !nbad && isnan(d1[1]) &&
-			   isnan(d1[5]) && !isnan(d1[0]),
+			   isnan(d1[5]) && isnan(d1[8 * 8 + 5]) && !isnan(d1[0]) &&
+			   !isnan(d1[8 * 8 + 4]),
 			   "%s: NaN scales and NaN codes give the general path's NaN", mxe_engine_simd());
 	}
 }
@@ -384,10 +387,10 @@ int main(void)
 	struct mxe_engine *eng = mxe_engine_create(2);
 
 	ksft_print_header();
-	abuf = malloc(32 * 1024 * 4);
-	bbuf = malloc(64 * 1024 * 2);
-	sabuf = malloc(32 * 32);
-	sbbuf = malloc(64 * 32);
+	abuf = malloc(32 * 1088 * 4);	/* M <= 32, N <= 64, K <= 1088 */
+	bbuf = malloc(64 * 1088 * 2);
+	sabuf = malloc(32 * 34);
+	sbbuf = malloc(64 * 34);
 	d1 = malloc(32 * 64 * 4);
 	d2 = malloc(32 * 64 * 4);
 	/* every SIMD level this CPU has: the GEMV path needs AVX2 (portable: both sides
