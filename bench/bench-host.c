@@ -13,6 +13,8 @@
  *                                        scales (MXFP4 and MX-FP8, N = K = 4096, 8192)
  *   host,engine-gemv-TYPE[-fast]-MxNxK,threads,ns  mxe_gemm() alone on bench-gemm gemv's
  *                                        data, EXACT and FAST
+ *   host,fma-f64,products,ns             one thread's double multiply-adds, the bound of
+ *                                        an EXACT GEMV's arithmetic (fma_f64_ns())
  *   bench-host [M N K] [--threads T] [--reps N]
  */
 #include <stdio.h>
@@ -30,6 +32,71 @@ static double now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/*
+ * The fastest the engine's vectors multiply and add doubles on one thread: 12
+ * independent FMA chains in registers (more than latency x throughput), @iters times,
+ * at the widest SIMD level the engine uses. Returns the ns of the best of 3 and sets
+ * *@products (lanes x chains x iters).
+ */
+#define FMA_CHAINS 12
+#define FMA_LOOP(V, SET1, FMADD, LANES)							\
+	do {										\
+		V acc[FMA_CHAINS], x = SET1(0.999999), y = SET1(1e-9);			\
+											\
+		for (int c = 0; c < FMA_CHAINS; c++)					\
+			acc[c] = SET1(c * 1e-3);					\
+		for (long i = 0; i < iters; i++) {					\
+			_Pragma("GCC unroll 12")					\
+			for (int c = 0; c < FMA_CHAINS; c++)				\
+				acc[c] = FMADD(acc[c], x, y);				\
+			__asm__ volatile("" : "+v"(acc[0]), "+v"(acc[1]), "+v"(acc[2]),	\
+					 "+v"(acc[3]), "+v"(acc[4]), "+v"(acc[5]));	\
+			__asm__ volatile("" : "+v"(acc[6]), "+v"(acc[7]), "+v"(acc[8]),	\
+					 "+v"(acc[9]), "+v"(acc[10]), "+v"(acc[11]));	\
+		}									\
+		*products = (double)(LANES) * FMA_CHAINS * iters;			\
+	} while (0)
+
+__attribute__((target("avx512f"))) static void fma_loop_avx512(long iters, double *products)
+{
+	FMA_LOOP(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, 8);
+}
+
+__attribute__((target("avx2,fma"))) static void fma_loop_avx2(long iters, double *products)
+{
+	FMA_LOOP(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, 4);
+}
+
+static double fma_f64_ns(double *products)
+{
+	int wide = !strncmp(mxe_engine_simd(), "avx512", 6);
+	double best = 1e30;
+
+	if (strncmp(mxe_engine_simd(), "avx", 3))
+		return -1;	/* no FMA vectors: the engine's portable path */
+	for (int r = 0; r < 3; r++) {
+		double t0 = now_ns(), t;
+
+		if (wide)
+			fma_loop_avx512(20000000, products);
+		else
+			fma_loop_avx2(20000000, products);
+		t = now_ns() - t0;
+		best = t < best ? t : best;
+	}
+	return best;
+}
+#else
+static double fma_f64_ns(double *products)
+{
+	(void)products;
+	return -1;
+}
+#endif
 
 /* mxe_gemm() @reps times: the best time (ns), or -1 when it fails. */
 static double best_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *g, int reps)
@@ -115,6 +182,12 @@ int main(int argc, char **argv)
 		printf("host,memcpy-%s,%zu,%.0f\n", store ? "store" : "load", big, best);
 	}
 	free(src);
+	{
+		double products, ns = fma_f64_ns(&products);
+
+		if (ns > 0)
+			printf("host,fma-f64,%.0f,%.0f\n", products, ns);
+	}
 	for (int fp8 = 0; fp8 < 2; fp8++) {
 		for (uint32_t nk = 4096; nk <= 8192; nk *= 2) {
 			struct gemv_layout l = gemv_layout(nk, fp8);

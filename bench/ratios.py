@@ -60,7 +60,11 @@ write("grid.csv", ["bench", "shape", "sched", "instances", "cluster", "grid_ms",
                    "one_instance_ms", "ratio"], lines)
 
 # 1. GEMV: weight bytes (elements and scales) per second of device time against host
-# memcpy of the same bytes
+# memcpy of the same bytes. fma_bound_ms is the least time the host's FMAs allow: M N K
+# products on the device's 2 engine threads at bench-host's fma-f64 rate (FAST: f32,
+# twice the lanes); bound_ratio the ratio a row would have at that time (below the
+# goal: the row is bound by the host's arithmetic, not by streaming the weights).
+fma = [(int(t), v) for (nm, t), v in host.items() if nm == "fma-f64"]
 lines = []
 for r in rows:
     if r[0] != "gemv":
@@ -73,11 +77,18 @@ for r in rows:
     eng = [v for (nm, t), v in host.items() if nm == hname]
     if ("memcpy-weights", str(b)) in host:
         ours, ref = b / float(r[3]), b / host[("memcpy-weights", str(b))]
+        bound = ""
+        if fma:
+            per_ns = 2 * fma[0][0] / fma[0][1] * (2 if numerics == "fast" else 1)
+            bound_ns = m * n * k / per_ns
+            bound = ("%.2f" % (bound_ns / 1e6), "%.2f" % (b / bound_ns / ref))
         lines.append(("gemv", kind, numerics, shape, "%.1f" % (b / 2**20),
                       "%.2f" % (float(r[3]) / 1e6), "%.2f" % (eng[0] / 1e6) if eng else "",
-                      "%.2f" % ours, "%.2f" % ref, "%.3f" % (ours / ref)))
+                      *(bound or ("", "")), "%.2f" % ours, "%.2f" % ref,
+                      "%.3f" % (ours / ref)))
 write("gemv.csv", ["bench", "weights", "numerics", "shape", "weight_MiB", "device_ms",
-                   "engine_ms", "weight_GBps", "memcpy_GBps", "ratio"], lines)
+                   "engine_ms", "fma_bound_ms", "bound_ratio", "weight_GBps", "memcpy_GBps",
+                   "ratio"], lines)
 
 # 1b. the LLM decode step (libaccel/examples/accel-llm.c): weight bytes per second of
 # the step's device GEMM time against the host memcpy of the largest GEMV weight set
