@@ -8,8 +8,8 @@ under -device mxa,timing=h200) with the H200's cycles in bench/h200/pipeline.csv
   model.py --csv RAW DIR   write DIR/model.csv (kernel, modelled, measured, ratio, the
                            set, and the speed-up over 1 stage modelled and measured) and
                            DIR/model-scatter.png (gnuplot), print the summary
-  model.py --tap RAW       TAP for make check: every kernel within 16% of the H200, and
-                           every speed-up from stages within 16% of the H200's
+  model.py --tap RAW       TAP for make check: every kernel within 15% of the H200, and
+                           every speed-up from stages within 14% of the H200's
 
 The model's parameters (qemu-device/mxa_timing.c) were fitted on the kernels of FIT
 (bench/h200/fit-model.py); the others are held out, and the summary reports both.
@@ -23,7 +23,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # (tile_m, tile_n, box) of the kernels the parameters were fitted on, all stages
 FIT = {(64, 64, 32), (64, 256, 32), (128, 128, 32), (64, 128, 64), (128, 128, 64),
        (64, 256, 128), (64, 128, 128)}
-TOLERANCE = 0.16   # what make check holds the model to (the goals: 15%; 10% for speed-ups)
+# What make check holds the model to: the goal for cycles (15%); for speed-ups (goal 10%)
+# what the model reaches, so that it cannot get worse. The model is deterministic.
+TOLERANCE = 0.15
+SPEEDUP_TOLERANCE = 0.14
 
 
 def load(raw):
@@ -103,7 +106,7 @@ def tap(rows, missing):
                        (r["kernel"], r["set"], r["modelled"], r["measured"], ratio)))
         if r["stages"] > 1:
             q = r["speedup_modelled"] / r["speedup_measured"]
-            points.append((abs(q - 1) <= TOLERANCE,
+            points.append((abs(q - 1) <= SPEEDUP_TOLERANCE,
                            "model: %s speed-up over 1 stage %.2f, H200 %.2f" %
                            (r["kernel"], r["speedup_modelled"], r["speedup_measured"])))
     for name in missing:

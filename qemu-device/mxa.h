@@ -93,6 +93,7 @@ typedef struct MxaTiming {
     uint32_t cycle_mhz;         /* the clock the cycles are counted in */
     /* command processor: per command */
     uint32_t nop, reg, loop, group, group_wait, timestamp, fence_write, sem, mbar, mbar_wait;
+    uint32_t pending_wait;      /* a WAIT_GROUP that leaves groups pending: releasing a stage */
     uint32_t async_issue, mma_issue, mma;
     uint32_t tile_setup, tile_bytes_per_cycle, cvt_setup, cvt_elems_per_cycle;
     uint32_t gemm_macs_per_cycle, gemm_base, tmm_macs_per_cycle, tmm_base;

@@ -414,6 +414,9 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
         ret = mxa_async_wait_group(job, flags, cmd[1]);
         if (!ret) {
             job->cycles += job->q->dev->timing->group_wait;  /* the wake-up */
+            if (cmd[1]) {
+                job->cycles += job->q->dev->timing->pending_wait;
+            }
         }
         return ret;
     case MXA_OP_FENCE:

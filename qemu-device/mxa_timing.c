@@ -20,20 +20,21 @@
 /*
  * The presets. Both model the engines as an H200 SM measured them (bench/h200): a
  * WGMMA keeps the math engine busy N/2 + 4 cycles, for every type (timing.csv), and
- * its issue-to-wake-up time is N/2 + 123 (below: latency and wake-up); a TMA box keeps
- * the copy engine 2 + 1.02 cycles a box row and the path from memory a cycle per 95
- * bytes (timing.csv's bulk copies), and lands 159 cycles after both are through. Up to 4 SMs streaming at once each keep the
- * 95 bytes a cycle; 8 to 16 each get 84% of it (contention.csv: 80.8 of 95.5 at 8 SMs,
- * judged on 16: 80.1), so a grid of more than 4 instances on more than 4 cores loads
- * at that share. "mxa" (the default) counts them at 1000 MHz
- * with a nominal command processor (one cycle for control, a few for an issue or an
- * mbarrier). "h200" counts them at the H200's SM clock (1980 MHz) with the command
- * processor an H200 warpgroup is: an mbarrier arrive 25 cycles and the wake-up after
- * its phase 25 (its measured round trip), issuing a TMA 46, a WGMMA 24, a commit or a
- * wait 11, the wake-up after the WGMMAs 108 (so a WGMMA's latency is N/2 + 32). The
- * TMA's, the command processor's and the WGMMA latency's share were fitted together
- * (bench/h200/fit-model.py) on 7 of the 11 shapes of pipeline.csv's GEMMs and judged on
- * the others (Documentation/device.rst).
+ * its result is ready N/2 + 120 after its issue (wakeup.csv); a TMA box keeps the copy
+ * engine 1.02 cycles a box row and the path from memory a cycle per 95 bytes
+ * (timing.csv's bulk copies), and lands 182 cycles after both are through. Up to 4 SMs
+ * streaming at once each keep the 95 bytes a cycle; 8 to 16 each get 84% of it
+ * (contention.csv: 80.8 of 95.5 at 8 SMs, judged on 16: 80.1), so a grid of more than 4
+ * instances on more than 4 cores loads at that share. "mxa" (the default) counts them
+ * at 1000 MHz with a nominal command processor (one cycle for control, a few for an
+ * issue or an mbarrier; a WGMMA's latency is 123, its whole issue-to-wait time on the
+ * H200). "h200" counts them at the H200's SM clock (1980 MHz) with the command
+ * processor an H200 warpgroup is. Measured (wakeup.csv): an mbarrier arrive 6 cycles and
+ * a try_wait 45, blocked or not, and the wake-up after a WAIT_GROUP 5. Fitted
+ * (bench/h200/fit-model.py, with the TMA, on 7 of the 11 shapes of pipeline.csv's GEMMs
+ * and judged on the others: Documentation/device.rst): issuing a TMA 46, a WGMMA 24, a
+ * commit or a wait 19, and a WAIT_GROUP that leaves a group pending 86 more (a
+ * pipelined step releasing its stage: on the H200 a __syncthreads() and the refill).
  */
 /*
  * What both presets share: the control commands' nominal costs, the synchronous tile,
@@ -45,25 +46,25 @@
     .cvt_elems_per_cycle = 64, .gemm_macs_per_cycle = 2048, .gemm_base = 1,      \
     .tmm_macs_per_cycle = 8192, .tmm_base = 8,                                   \
     .copy_setup = 32, .copy_bytes_per_cycle = 64,                                \
-    .tma_box_setup = 2, .tma_row_cycles_x100 = 102, .tma_bytes_per_cycle = 95,   \
-    .tma_latency = 159, .tma_own_cores = 4, .tma_shared_pct = 84,                \
+    .tma_box_setup = 0, .tma_row_cycles_x100 = 102, .tma_bytes_per_cycle = 95,   \
+    .tma_latency = 182, .tma_own_cores = 4, .tma_shared_pct = 84,                \
     .wgmma_busy_base = 4
 
 /*
  * What differs: the clock, the command processor's issue, group and mbarrier costs, and
- * how much of a WGMMA's measured N/2 + 123 (issue to the end of the wait) is its latency
- * and how much the wake-up after the wait (mxa: all latency, the wake-up is free).
+ * the WGMMA's latency (h200: N/2 + 120 and a wake-up of 5, as measured; mxa: the whole
+ * N/2 + 123 from issue to the end of the wait, the wake-up free).
  */
 static const MxaTiming mxa_timing_presets[] = {
     {
         .name = "mxa", .cycle_mhz = 1000, MXA_TIMING_SHARED,
-        .group = 1, .group_wait = 0, .mbar = 2, .mbar_wait = 0, .async_issue = 4,
-        .mma_issue = 4, .wgmma_latency_base = 123,
+        .group = 1, .group_wait = 0, .pending_wait = 0, .mbar = 2, .mbar_wait = 0,
+        .async_issue = 4, .mma_issue = 4, .wgmma_latency_base = 123,
     },
     {
         .name = "h200", .cycle_mhz = 1980, MXA_TIMING_SHARED,
-        .group = 11, .group_wait = 108, .mbar = 25, .mbar_wait = 25, .async_issue = 46,
-        .mma_issue = 24, .wgmma_latency_base = 32,
+        .group = 19, .group_wait = 5, .pending_wait = 86, .mbar = 6, .mbar_wait = 45,
+        .async_issue = 46, .mma_issue = 24, .wgmma_latency_base = 120,
     },
 };
 

@@ -1,7 +1,8 @@
 #!/bin/sh
-# On an H200 (the project's device tool): bench/h200/run.sh OUTDIR [timing|pipeline|contention]...
+# On an H200 (the project's device tool): bench/h200/run.sh OUTDIR [timing|pipeline|contention|wakeup]...
 # -> OUTDIR/timing.csv (timing.cu's probes), OUTDIR/pipeline.csv (pipeline.cu's GEMMs),
-# OUTDIR/contention.csv (contention.cu: SMs loading at once);
+# OUTDIR/contention.csv (contention.cu: SMs loading at once), OUTDIR/wakeup.csv (wakeup.cu:
+# what a wait costs);
 # timing and pipeline when no probe is named.
 set -e
 here=$(dirname "$0")

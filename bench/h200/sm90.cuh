@@ -189,3 +189,38 @@ template <> __device__ void wgmma_t<256, 3>(float *d, uint64_t da, uint64_t db)
 {
 	wgmma_tf32_256(d, da, db);
 }
+
+/* K-major operands without swizzle: core matrices 8 rows x 16 B, LBO 128, SBO 256. */
+__device__ static uint64_t desc_plain(const void *p)
+{
+	uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
+
+	return (uint64_t)((a >> 4) & 0x3fff) | (uint64_t)(128 >> 4) << 16 | (uint64_t)(256 >> 4) << 32;
+}
+
+/* The shared memory of a one-wgmma probe: A (64 x 64 bytes) then B (up to 256 rows). */
+#define WG_PROBE_SMEM (64 * 64 + 256 * 64)
+
+/*
+ * Before a warpgroup's timed wgmmas: @smem filled, the m64nN accumulators @d zeroed and
+ * final, the operands' descriptors in *@da and *@db, and the wgmma fence behind a
+ * barrier, so that the next instruction may issue a wgmma.
+ */
+template <int N>
+__device__ static void wg_probe_setup(uint8_t *smem, float *d, uint64_t *da, uint64_t *db)
+{
+	for (int i = threadIdx.x; i < WG_PROBE_SMEM; i += blockDim.x)
+		smem[i] = 0x30;
+#pragma unroll
+	for (int i = 0; i < N / 2; i++)
+		d[i] = 0;
+#pragma unroll
+	for (int i = 0; i < N / 2; i++)	/* the accumulators are final before the chain */
+		asm volatile("" : "+f"(d[i])::"memory");
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+	__syncthreads();
+	*da = desc_plain(smem);
+	*db = desc_plain(smem + 64 * 64);
+	asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+	__syncthreads();
+}

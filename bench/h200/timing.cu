@@ -19,35 +19,15 @@
  */
 #include "sm90.cuh"
 
-/* K-major operands without swizzle: core matrices 8 rows x 16 B, LBO 128, SBO 256. */
-__device__ static uint64_t desc(const void *p)
-{
-	uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
-
-	return (uint64_t)((a >> 4) & 0x3fff) | (uint64_t)(128 >> 4) << 16 | (uint64_t)(256 >> 4) << 32;
-}
-
 /* One warpgroup: @chain wgmmas into one accumulator, commit, wait; cycles to out[0]. */
 template <int N, int T, int CHAIN> __global__ void probe_wgmma(long long *out)
 {
-	__shared__ __align__(1024) uint8_t smem[64 * 64 + 256 * 64];
+	__shared__ __align__(1024) uint8_t smem[WG_PROBE_SMEM];
 	float d[N / 2];
 	long long t0, t1;
+	uint64_t da, db;
 
-	for (int i = threadIdx.x; i < (int)sizeof(smem); i += blockDim.x)
-		smem[i] = 0x30;
-#pragma unroll
-	for (int i = 0; i < N / 2; i++)
-		d[i] = 0;
-#pragma unroll
-	for (int i = 0; i < N / 2; i++)	/* the accumulators are final before the chain */
-		asm volatile("" : "+f"(d[i])::"memory");
-	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-	__syncthreads();
-	uint64_t da = desc(smem), db = desc(smem + 64 * 64);
-
-	asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-	__syncthreads();
+	wg_probe_setup<N>(smem, d, &da, &db);
 	t0 = clock64();
 #pragma unroll
 	for (int i = 0; i < CHAIN; i++)
