@@ -15,7 +15,12 @@
  *
  * Output: CSV "kernel,modelled" in cycles: the job's modelled cycles less those of the
  * same job with only its MBAR_INITs (the H200's clock starts after them).
- * Usage: bench-model [KERNEL...] (default: every kernel of pipeline.cu).
+ *
+ * Then bench/h200/wakeup.cu's wgmma_spin: one WGMMA m64nNk32 (E4M3), COMMIT_GROUP, D
+ * NOPs (a cycle each), WAIT_GROUP 0, with TIMESTAMP.MODELs before the WGMMA, before the
+ * wait and after it: "wait,N,wait_from,total" (cycles from the first), D = 0 .. 560, so
+ * that bench/model.py finds the H200's every wait_from among them.
+ * Usage: bench-model [KERNEL...] (default: every kernel of pipeline.cu, and the waits).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -186,6 +191,46 @@ static void model(struct accel_device *dev, struct accel_bo *data, const struct 
 	fflush(stdout);
 }
 
+/* The wait probes (wakeup.cu) for N = 64 and 256 and D = 0 .. 560 NOPs. */
+static void waits(struct accel_device *dev, struct accel_bo *data)
+{
+	const uint64_t ts = accel_bo_va(data) + 1024;
+	const struct mxa_timestamp_model *t =
+		(const struct mxa_timestamp_model *)((uint8_t *)accel_bo_map(data) + 1024);
+
+	for (uint32_t n = 64; n <= 256; n *= 4) {
+		for (uint32_t d = 0; d <= 560; d++) {
+			struct accel_wgmma_desc w = {
+				.type_a = MXA_DTYPE_E4M3, .type_b = MXA_DTYPE_E4M3,
+				.type_d = MXA_DTYPE_F32, .n = n,
+				/* wakeup.cu's: K-major, no swizzle, B after 4 KiB */
+				.desc_a = MXA_SMEM_DESC(0, 128, 256, 0, MXA_SMEM_DESC_SWIZZLE_NONE),
+				.desc_b = MXA_SMEM_DESC(4096, 128, 256, 0, MXA_SMEM_DESC_SWIZZLE_NONE),
+				.d = 4096 + 256 * 32,
+			};
+			struct accel_prog *p;
+			int ret;
+
+			die(accel_prog_new(&p), "program");
+			ret = accel_prog_timestamp_model(p, ts);
+			ret = ret ?: accel_prog_wgmma_desc(p, &w);
+			ret = ret ?: accel_prog_commit_group(p, MXA_GROUP_MMA);
+			for (uint32_t i = 0; !ret && i < d; i++)
+				ret = accel_prog_nop(p);
+			ret = ret ?: accel_prog_timestamp_model(p, ts + 32);
+			ret = ret ?: accel_prog_wait_group(p, MXA_GROUP_MMA, 0);
+			ret = ret ?: accel_prog_timestamp_model(p, ts + 64);
+			die(ret, "build");
+			run(dev, p);
+			accel_prog_free(p);
+			printf("wait,%u,%llu,%llu\n", n,
+			       (unsigned long long)(t[1].cycles - t[0].cycles),
+			       (unsigned long long)(t[2].cycles - t[0].cycles));
+		}
+	}
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	static const uint32_t shapes[][3] = {	/* tile_m, tile_n, box: pipeline.cu's */
@@ -220,6 +265,8 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	if (argc < 2)
+		waits(dev, data);
 	accel_bo_free(data);
 	accel_close(dev);
 	if (!ran) {

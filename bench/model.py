@@ -3,13 +3,15 @@
 """The cycle model against the H200 (Documentation/device.rst, "Cycle model").
 
 Joins bench-model's output (MXA's modelled cycles of bench/h200/pipeline.cu's kernels
-under -device mxa,timing=h200) with the H200's cycles in bench/h200/pipeline.csv.
+and of bench/h200/wakeup.cu's wait probes under -device mxa,timing=h200) with the H200's
+cycles in bench/h200/pipeline.csv and wakeup.csv (set "wait").
 
   model.py --csv RAW DIR   write DIR/model.csv (kernel, modelled, measured, ratio, the
                            set, and the speed-up over 1 stage modelled and measured) and
                            DIR/model-scatter.png (gnuplot), print the summary
-  model.py --tap RAW       TAP for make check: every kernel within 15% of the H200, and
-                           every speed-up from stages within 14% of the H200's
+  model.py --tap RAW       TAP for make check: every kernel and wait probe within 15%
+                           of the H200, and every speed-up from stages within 14% of the
+                           H200's
 
 The model's parameters (qemu-device/mxa_timing.c) were fitted on the kernels of FIT
 (bench/h200/fit-model.py); the others are held out, and the summary reports both.
@@ -30,11 +32,13 @@ SPEEDUP_TOLERANCE = 0.14
 
 
 def load(raw):
-    modelled = {}
+    modelled, waits = {}, {}
     for line in open(raw):
         parts = line.strip().split(",")
         if len(parts) == 2 and parts[0].startswith("pipe-") and parts[1].isdigit():
             modelled[parts[0]] = int(parts[1])
+        if len(parts) == 4 and parts[0] == "wait" and all(x.isdigit() for x in parts[1:]):
+            waits[(int(parts[1]), int(parts[2]))] = int(parts[3])
     rows = []
     measured = {r["kernel"]: r for r in csv.DictReader(open(os.path.join(HERE, "h200", "pipeline.csv")))}
     for name, r in measured.items():
@@ -49,6 +53,16 @@ def load(raw):
             "speedup_measured": int(measured[serial]["cycles"]) / int(r["cycles"]),
         })
     missing = [n for n in measured if n not in modelled]
+    # wakeup.csv's wgmma_spin: the total where the model's wait starts when the H200's did
+    # (bench-model's waits cover every wait_from from the model's issue time on)
+    for r in csv.DictReader(open(os.path.join(HERE, "h200", "wakeup.csv"))):
+        n, start = int(r["param"]), int(r["wait_from"])
+        if r["probe"] == "wgmma_spin" and (n, start) in waits:
+            rows.append({"kernel": "wait-n%d-w%d" % (n, start), "modelled": waits[(n, start)],
+                         "measured": int(r["total"]), "set": "wait", "stages": 0,
+                         "speedup_modelled": 1.0, "speedup_measured": 1.0})
+        elif r["probe"] == "wgmma_spin" and waits:
+            missing.append("wait-n%d-w%d" % (n, start))
     return rows, missing
 
 
@@ -65,6 +79,11 @@ def summary(rows):
                    (s, len(sel), 100 * max(err), 100 * sum(err) / len(err),
                     sum(e <= 0.15 for e in err), 100 * max(sp), sum(e <= 0.10 for e in sp),
                     len(sp)))
+    err = [abs(r["modelled"] / r["measured"] - 1) for r in rows if r["set"] == "wait"]
+    if err:
+        out.append("wait: %d probes (a WGMMA, a delay, its wait; wakeup.csv), issue to past "
+                   "the wait within %.1f%% (mean %.1f%%)" %
+                   (len(err), 100 * max(err), 100 * sum(err) / len(err)))
     return out
 
 
@@ -81,13 +100,14 @@ def write_csv(rows, outdir):
 set terminal pngcairo size 700,600 noenhanced
 set output "%s/model-scatter.png"
 set datafile separator ","
-set title "MXA timing=h200 against the H200: 1-CTA pipelined GEMMs (cycles)"
+set title "MXA timing=h200 against the H200: 1-CTA pipelined GEMMs and wait probes (cycles)"
 set xlabel "H200 (clock64)"
 set ylabel "MXA modelled"
 set logscale xy
 set key top left
 plot "%s" every ::1 using ($3):(strcol(5) eq "fit" ? $2 : 1/0) title "fit" pt 7, \\
      "" every ::1 using ($3):(strcol(5) eq "held-out" ? $2 : 1/0) title "held out" pt 5, \\
+     "" every ::1 using ($3):(strcol(5) eq "wait" ? $2 : 1/0) title "wait probes" pt 9, \\
      x title "equal" lw 1, 1.15*x title "+15%%" dt 2, 0.85*x title "-15%%" dt 2
 """ % (outdir, path))
     except FileNotFoundError:
