@@ -99,13 +99,15 @@ int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op);
  * mxe_tiled_exact_run() - EXACT on the tiled path's float kernels, for MX types whose
  * 32-k block sums are exact in f32 (mxe_tiled.c): the same bits as mxe_exact_run().
  * Returns 1 when it does not apply (other types, scales too far apart, k_chunk < K,
- * the interwave policy).
+ * an operation the interwave policy takes).
  */
 int mxe_tiled_exact_run(struct mxe_engine *eng, const struct mxe_op *op);
 /** Operations the tiled path ran on its int8 panels (AVX512-VNNI), since the start. */
 uint64_t mxe_tiled_s8_ops(void);
 /** Elements it computed, and those it handed to the general path, since the start. */
 void mxe_tiled_exact_counts(uint64_t *outputs, uint64_t *redone);
+/** Of those outputs, the ones rounded eight at a time (AVX-512), since the start. */
+uint64_t mxe_tiled_exact_vector_outputs(void);
 
 /** Exact value of A/B element (i, kk) with scale, TF32 and negation applied. */
 double mxe_op_elem_a(const struct mxe_op *op, size_t i, size_t kk);
@@ -122,6 +124,12 @@ void mxe_op_row_range(const struct mxe_op *op, int side, size_t r, size_t k0, si
  * the same bits as mxe_exact_run(). Returns 1 when it does not apply.
  */
 int mxe_interwave_run(struct mxe_engine *eng, const struct mxe_op *op);
+/**
+ * mxe_interwave_applies() - whether @op is one the interwave policy runs as a strategy
+ * of its own: EXACT, float, rounded once, more than one chunk of K. With one chunk (a
+ * WGMMA's K) the policies are the same computation and the intrawave paths take it.
+ */
+int mxe_interwave_applies(const struct mxe_op *op);
 /** Output (i, j) on the general exact path, C included, stored to D; -1: no memory. */
 int mxe_exact_output(const struct mxe_op *op, size_t i, size_t j);
 void mxe_stats_count_intrawave(void);

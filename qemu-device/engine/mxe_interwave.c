@@ -124,14 +124,21 @@ static const struct mxe_pool_job_ops iw_ops = {
 	.task = iw_task,
 };
 
+int mxe_interwave_applies(const struct mxe_op *op)
+{
+	const struct mxe_gemm_desc *d = &op->d;
+
+	return d->sched == MXE_SCHED_INTERWAVE && d->accum == MXE_ACCUM_EXACT && !op->has_plan &&
+	       op->cls == MXE_CLASS_FLOAT && op->k_chunk == d->k && d->k > MXE_IW_KCHUNK;
+}
+
 int mxe_interwave_run(struct mxe_engine *eng, const struct mxe_op *op)
 {
 	const struct mxe_gemm_desc *d = &op->d;
 	struct iw_job j = { .op = op };
 	size_t outs = (size_t)d->m * d->n;
 
-	if (d->sched != MXE_SCHED_INTERWAVE || d->accum != MXE_ACCUM_EXACT || op->has_plan ||
-	    op->cls != MXE_CLASS_FLOAT || op->k_chunk != d->k || d->k <= MXE_IW_KCHUNK)
+	if (!mxe_interwave_applies(op))
 		return 1;
 	j.nchunks = (d->k + MXE_IW_KCHUNK - 1) / MXE_IW_KCHUNK;
 	j.tiles_m = (d->m + MXE_IW_TILE - 1) / MXE_IW_TILE;

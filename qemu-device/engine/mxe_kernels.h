@@ -139,6 +139,17 @@ void mxe_kern_d64_avx512(const double *a, const double *b0, const double *b1, si
 			 const struct mxe_kd64 *u);
 
 /**
+ * mxe_finish_f32_avx512() - EXACT's last step for @n (<= 64) outputs of one row whose
+ * sums are exact pairs: h + l = @s (+ @cs by TwoSum; @cs NULL: none) (+ @c, an f32 C
+ * by TwoSums; NULL: none), rounded once into @d where that is one conversion of h.
+ * Returns the mask of the outputs it left to the caller, unwritten: a zero sum, a C or
+ * sum that is not finite, |h| >= 2^127, an l that decides a tie of f32 or that the last
+ * TwoSum left above half an ulp of h, |h| < 2^-968 (mxe_tiled.c, finish_exact()).
+ */
+uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c, float *d,
+			       unsigned n);
+
+/**
  * struct mxe_ks8 - int8 panels of MX types whose elements are small integers times
  * a power of two (E2M1, E2M3, MXINT8; mxe_tiled.c), for the AVX512-VNNI kernels.
  * Per 32-k block the kernels form each row and column's exact dot product of the

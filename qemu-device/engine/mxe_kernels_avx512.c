@@ -528,6 +528,70 @@ AVX512 void mxe_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const u
 		ks_apply(p + MXE_MR * MXE_NR, u1);
 }
 
+/* (h, l) = TwoSum(x, y), eight lanes: h = fl(x + y), h + l = x + y exactly. */
+AVX512 static inline __m512d two_sum8(__m512d x, __m512d y, __m512d *l)
+{
+	__m512d t = _mm512_add_pd(x, y), bp = _mm512_sub_pd(t, x);
+
+	*l = _mm512_add_pd(_mm512_sub_pd(x, _mm512_sub_pd(t, bp)), _mm512_sub_pd(y, bp));
+	return t;
+}
+
+/*
+ * Eight lanes of mxe_tiled.c's finish_exact(), the same operations in the same order;
+ * every lane whose result is not one conversion of h goes back to the caller.
+ */
+AVX512 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c,
+				      float *d, unsigned n)
+{
+	const __m512d sign = _mm512_set1_pd(-0.0), top = _mm512_set1_pd(0x1p127);
+	const __m512d bottom = _mm512_set1_pd(0x1p-126), zero = _mm512_setzero_pd();
+	const __m512i expo = _mm512_set1_epi64(0x7FF0000000000000ll);
+	const __m512i tiny = _mm512_set1_epi64(54ll << 52), ulp53 = _mm512_set1_epi64(53ll << 52);
+	const __m512i low29 = _mm512_set1_epi64(0x1FFFFFFF), tie = _mm512_set1_epi64(0x10000000);
+	uint64_t left = 0;
+
+	for (unsigned j = 0; j < n; j += 8) {
+		__mmask8 m = n - j >= 8 ? 0xFF : (__mmask8)((1u << (n - j)) - 1), bad;
+		__m512d h = _mm512_maskz_loadu_pd(m, s + j), l = zero, ah;
+		__m512i bits;
+
+		if (cs)
+			h = two_sum8(h, _mm512_maskz_loadu_pd(m, cs + j), &l);
+		bad = 0;
+		if (c) {
+			__m512d cv = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, c + j));
+			__m512d e, u, v, hu;
+			__m512i eb;
+
+			__m512d t = two_sum8(h, cv, &e);
+
+			u = two_sum8(e, l, &v);
+			h = two_sum8(t, u, &e);
+			l = two_sum8(e, v, &v);
+			/* C not finite; |l| above half an ulp of h; h too small for the
+			 * exponent trick */
+			bad |= ~_mm512_cmp_pd_mask(_mm512_sub_pd(cv, cv), zero, _CMP_EQ_OQ);
+			eb = _mm512_and_si512(_mm512_castpd_si512(h), expo);
+			bad |= _mm512_cmple_epi64_mask(eb, tiny);
+			hu = _mm512_castsi512_pd(_mm512_sub_epi64(eb, ulp53));
+			bad |= _mm512_cmp_pd_mask(_mm512_andnot_pd(sign, l), hu, _CMP_GT_OQ);
+		}
+		ah = _mm512_andnot_pd(sign, h);
+		bad |= _mm512_cmp_pd_mask(h, zero, _CMP_EQ_OQ);
+		bad |= ~_mm512_cmp_pd_mask(ah, top, _CMP_LT_OQ);
+		/* l decides only a midpoint of two f32 values, or below f32's normal range */
+		bits = _mm512_castpd_si512(h);
+		bad |= _mm512_cmp_pd_mask(l, zero, _CMP_NEQ_UQ) &
+		       (_mm512_cmp_pd_mask(ah, bottom, _CMP_LT_OQ) |
+			_mm512_cmpeq_epi64_mask(_mm512_and_si512(bits, low29), tie));
+		bad &= m;
+		_mm256_mask_storeu_ps(d + j, m & ~bad, _mm512_cvtpd_ps(h));
+		left |= (uint64_t)bad << j;
+	}
+	return left;
+}
+
 #else /* no x86-64 AVX-512 support in this compiler: never selected */
 
 void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
@@ -584,5 +648,12 @@ void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struc
 	u1.nr -= MXE_NR;
 	mxe_kern_x64_portable(a, b, k, &u0);
 	mxe_kern_x64_portable(a, b + MXE_NR * MXE_FAST_KBLOCK, k, &u1);
+}
+
+uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c, float *d,
+			       unsigned n)
+{
+	(void)s, (void)cs, (void)c, (void)d;
+	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
 }
 #endif

@@ -866,6 +866,69 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 }
 
 /*
+ * A WGMMA's shape (64 x 64 x 32 E4M3 with C), where rounding the pairs is most of the
+ * work: on AVX-512 eight outputs at a time, the rest one by one. Against the reference
+ * and on every SIMD path, with the outputs that one conversion cannot round in it: C
+ * Inf, -Inf, NaN, FLT_MAX (the general path), C = -sum (an exact zero: its sign is the
+ * general path's), the midpoint 64 + 2^-18 that C = +-2^-80 decides, an f32 subnormal C.
+ */
+static void test_exact_wgmma_finish(struct mxe_engine *eng)
+{
+	static const struct combo e4 = { MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 0 };
+	static const float special[] = { INFINITY, -INFINITY, NAN, 0x1p-149f, 0x1.fffffep127f };
+	unsigned m = 64, n = 64, k = 32;
+	struct mxe_gemm_desc d = make_op(&e4, m, n, k, 1);
+	float *c = (float *)B.c, *out = (float *)B.d;
+	uint64_t o0, r0, o1, r1, v0, v1;
+	size_t bad = 0;
+	int rc, same, w512 = !mxe_engine_set_simd("avx512");
+
+	mxe_engine_set_simd(NULL);
+	for (unsigned i = 0; i < m * k; i++)	/* no NaN codes */
+		if ((B.a[i] & 0x7F) == 0x7F)
+			B.a[i] ^= 1;
+	for (unsigned i = 0; i < n * k; i++)
+		if ((B.b[i] & 0x7F) == 0x7F)
+			B.b[i] ^= 1;
+	for (unsigned j = 0; j < sizeof(special) / sizeof(special[0]); j++)
+		c[j] = special[j];
+	memset(B.a + 5 * k, 0, 2 * k);		/* row 5: 1.0; row 6: 8.0, 2^-9 */
+	B.a[5 * k] = 0x38;
+	B.a[6 * k] = 0x50, B.a[6 * k + 1] = 0x01;
+	for (unsigned j = 9; j < 13; j++)
+		memset(B.b + j * k, 0, k);
+	B.b[9 * k] = 0x38, B.b[10 * k] = 0xB8;	/* sums 1 and -1; C cancels them */
+	c[5 * n + 9] = -1.0f, c[5 * n + 10] = 1.0f;
+	for (unsigned j = 11; j < 13; j++) {	/* 64 + 2^-18, C = +-2^-80 */
+		B.b[j * k] = 0x50, B.b[j * k + 1] = 0x01;
+		c[6 * n + j] = j == 11 ? 0x1p-80f : -0x1p-80f;
+	}
+	mxe_tiled_exact_counts(&o0, &r0);
+	v0 = mxe_tiled_exact_vector_outputs();
+	rc = run_and_compare(eng, &d, &bad);
+	mxe_tiled_exact_counts(&o1, &r1);
+	v1 = mxe_tiled_exact_vector_outputs();
+	host_check(!rc && !bad && out[6 * n + 11] == 64.0f + 0x1p-17f && out[6 * n + 12] == 64.0f &&
+		   (w512 ? r1 - r0 == 6 && v1 - v0 == m * n - 8 : v1 == v0),
+		   "exact e4m3 64 x 64 x 32 with C (a WGMMA): bit-exact vs reference (%zu differ), "
+		   "the midpoint 64 + 2^-18 decided by C; %llu outputs rounded in vectors, %llu by "
+		   "the general path", bad, (unsigned long long)(v1 - v0),
+		   (unsigned long long)(r1 - r0));
+	same = same_on_every_path(eng, &d, m * n * 4, &rc);
+	host_check(!rc && same, "exact e4m3 64 x 64 x 32 with C: SIMD paths %s agree: %s",
+		   simd_paths, same ? "yes" : "NO");
+
+	/* one chunk of K: the interwave policy is the same computation, on the same path */
+	d.sched = MXE_SCHED_INTERWAVE;
+	v0 = mxe_tiled_exact_vector_outputs();
+	rc = run_and_compare(eng, &d, &bad);
+	v1 = mxe_tiled_exact_vector_outputs();
+	host_check(!rc && !bad && (w512 ? v1 - v0 == m * n - 8 : v1 == v0),
+		   "exact e4m3 64 x 64 x 32 with C, interwave: bit-exact vs reference (%zu differ), "
+		   "%llu outputs rounded in vectors", bad, (unsigned long long)(v1 - v0));
+}
+
+/*
  * The int8 panels (AVX512-VNNI, E2M1/E2M3/MXINT8 on both sides): FAST and EXACT, with
  * C, negated sides, 40 x 45 (a pair of B panels and a single one, a partial one) and
  * K over several 256-k blocks, give the portable path's bits, and on a VNNI CPU the
@@ -1173,6 +1236,7 @@ int main(void)
 	test_exact_mx_blocks(eng);
 	test_exact_tiled_blocks(eng);
 	test_exact_tiled_d64(eng);
+	test_exact_wgmma_finish(eng);
 	test_s8_panels(eng);
 	test_fast(eng);
 	test_fast_fp8_specials(eng);
