@@ -35,6 +35,7 @@ ENGINE_SRCS := \
 	$(ENGINE_DIR)/mxe_kernels_avx2.c \
 	$(ENGINE_DIR)/mxe_kernels_avx512.c \
 	$(ENGINE_DIR)/mxe_ops.c \
+	$(ENGINE_DIR)/mxe_wgmma_exact.c \
 	$(ENGINE_DIR)/mxe_smem_desc.c \
 	$(ENGINE_DIR)/mxe_pool.c \
 	$(ENGINE_DIR)/mxe_cpu.c \

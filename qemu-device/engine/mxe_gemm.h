@@ -109,6 +109,15 @@ void mxe_tiled_exact_counts(uint64_t *outputs, uint64_t *redone);
 /** Of those outputs, the ones rounded eight at a time (AVX-512), since the start. */
 uint64_t mxe_tiled_exact_vector_outputs(void);
 
+/**
+ * mxe_wgmma_exact() - an EXACT E4M3 x E4M3 WGMMA (64 x N x 32, F32 D) in exact double
+ * sums on AVX-512 (mxe_wgmma_exact.c): the same bits as mxe_gemm(). Returns 1 when it
+ * does not apply.
+ */
+int mxe_wgmma_exact(const struct mxe_gemm_desc *desc);
+/** WGMMAs it ran, since the start. */
+uint64_t mxe_wgmma_exact_ops(void);
+
 /** Exact value of A/B element (i, kk) with scale, TF32 and negation applied. */
 double mxe_op_elem_a(const struct mxe_op *op, size_t i, size_t kk);
 double mxe_op_elem_b(const struct mxe_op *op, size_t j, size_t kk);

@@ -150,6 +150,23 @@ uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c
 			       unsigned n);
 
 /**
+ * mxe_kern_wgmma_d64_avx512() - the 64 x @n sums of one WGMMA's K = 32 in double FMAs:
+ * @s[i * @n + j] = sum over k of @a[i * 32 + k] x @bt[k * @n + j] (@n a multiple of 8).
+ * Exact whenever the caller's operands make every partial sum a double
+ * (mxe_wgmma_exact.c); the order of the FMAs is then immaterial.
+ */
+void mxe_kern_wgmma_d64_avx512(const double *a, const double *bt, unsigned n, double *s);
+/**
+ * mxe_wgmma_decode_avx512() - a WGMMA's 8-bit codes as doubles of @lut (256 entries),
+ * negated where @neg_a / @neg_b: A's 64 rows of 32 (@lda bytes apart) into @ad as they
+ * are, B's @n rows (@ldb apart; @n a multiple of 8) into @bt K-major (32 x @n), as
+ * mxe_kern_wgmma_d64_avx512() takes them.
+ */
+void mxe_wgmma_decode_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+			     unsigned n, const double *lut, int neg_a, int neg_b, double *ad,
+			     double *bt);
+
+/**
  * struct mxe_ks8 - int8 panels of MX types whose elements are small integers times
  * a power of two (E2M1, E2M3, MXINT8; mxe_tiled.c), for the AVX512-VNNI kernels.
  * Per 32-k block the kernels form each row and column's exact dot product of the

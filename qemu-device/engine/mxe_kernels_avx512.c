@@ -559,7 +559,15 @@ AVX512 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const f
 		if (cs)
 			h = two_sum8(h, _mm512_maskz_loadu_pd(m, cs + j), &l);
 		bad = 0;
-		if (c) {
+		if (c && !cs) {
+			/* l = 0: the chain below is one TwoSum, and |l| <= ulp(h) / 2 */
+			__m512d cv = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, c + j));
+
+			h = two_sum8(h, cv, &l);
+			bad |= ~_mm512_cmp_pd_mask(_mm512_sub_pd(cv, cv), zero, _CMP_EQ_OQ);
+			bad |= _mm512_cmple_epi64_mask(_mm512_and_si512(_mm512_castpd_si512(h), expo),
+						       tiny);
+		} else if (c) {
 			__m512d cv = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, c + j));
 			__m512d e, u, v, hu;
 			__m512i eb;
@@ -590,6 +598,95 @@ AVX512 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const f
 		left |= (uint64_t)bad << j;
 	}
 	return left;
+}
+
+/* Codes @idx (eight 32-bit lanes) as doubles of @lut, sign flipped by @neg. */
+AVX512 static inline __m512d lut8(__m256i idx, const double *lut, __m512d neg)
+{
+	return _mm512_xor_pd(_mm512_i32gather_pd(idx, lut, 8), neg);
+}
+
+AVX512 void mxe_wgmma_decode_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+				    unsigned n, const double *lut, int neg_a, int neg_b,
+				    double *ad, double *bt)
+{
+	const __m256i rows = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+						_mm256_set1_epi32((int)ldb));
+	const __m256i byte = _mm256_set1_epi32(0xFF);
+	const __m512d na = _mm512_set1_pd(neg_a ? -0.0 : 0.0), nb = _mm512_set1_pd(neg_b ? -0.0 : 0.0);
+
+	for (unsigned i = 0; i < 64; i++)	/* A: 64 rows of 32, as they are */
+		for (unsigned k = 0; k < 32; k += 8) {
+			__m256i idx = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const void *)(a + i * lda + k)));
+
+			_mm512_storeu_pd(ad + i * 32 + k, lut8(idx, lut, na));
+		}
+	for (unsigned j = 0; j < n; j += 8)	/* B: k-major, eight rows of B at a time */
+		for (unsigned k = 0; k < 32; k += 4) {
+			/* the 4 bytes k .. k + 3 of eight rows: inside the rows */
+			__m256i w = _mm256_i32gather_epi32((const int *)(b + j * ldb + k), rows, 1);
+
+			for (unsigned q = 0; q < 4; q++)
+				_mm512_storeu_pd(bt + (k + q) * n + j,
+						 lut8(_mm256_and_si256(_mm256_srli_epi32(w, 8 * q), byte),
+						      lut, nb));
+		}
+}
+
+/*
+ * Rows i0 .. i0 + 3 against 32 columns from j0 (@wide) or 8: 16 (or 4) accumulators in
+ * registers, per k four (or one) loads of B and four broadcasts of A.
+ */
+#define WG_FMA(r, v) acc##r##v = _mm512_fmadd_pd(x##r, b##v, acc##r##v)
+#define WG_ROW(r) WG_FMA(r, 0); if (wide) { WG_FMA(r, 1); WG_FMA(r, 2); WG_FMA(r, 3); }
+#define WG_STORE(r, v) _mm512_storeu_pd(s + (i0 + r) * n + j0 + 8 * v, acc##r##v)
+#define WG_STORES(r) WG_STORE(r, 0); if (wide) { WG_STORE(r, 1); WG_STORE(r, 2); WG_STORE(r, 3); }
+AVX512 static inline __attribute__((always_inline)) void
+wgmma_block(const double *a, const double *bt, unsigned n, double *s, unsigned i0, unsigned j0,
+	    const int wide)
+{
+	__m512d acc00 = _mm512_setzero_pd(), acc01 = acc00, acc02 = acc00, acc03 = acc00;
+	__m512d acc10 = acc00, acc11 = acc00, acc12 = acc00, acc13 = acc00;
+	__m512d acc20 = acc00, acc21 = acc00, acc22 = acc00, acc23 = acc00;
+	__m512d acc30 = acc00, acc31 = acc00, acc32 = acc00, acc33 = acc00;
+	const double *ar = a + i0 * 32;
+
+	for (unsigned k = 0; k < 32; k++) {
+		const double *bk = bt + k * n + j0;
+		__m512d b0 = _mm512_loadu_pd(bk), b1 = b0, b2 = b0, b3 = b0;
+		__m512d x0 = _mm512_set1_pd(ar[k]), x1 = _mm512_set1_pd(ar[32 + k]);
+		__m512d x2 = _mm512_set1_pd(ar[64 + k]), x3 = _mm512_set1_pd(ar[96 + k]);
+
+		if (wide) {
+			b1 = _mm512_loadu_pd(bk + 8);
+			b2 = _mm512_loadu_pd(bk + 16);
+			b3 = _mm512_loadu_pd(bk + 24);
+		}
+		WG_ROW(0);
+		WG_ROW(1);
+		WG_ROW(2);
+		WG_ROW(3);
+	}
+	WG_STORES(0);
+	WG_STORES(1);
+	WG_STORES(2);
+	WG_STORES(3);
+}
+#undef WG_FMA
+#undef WG_ROW
+#undef WG_STORE
+#undef WG_STORES
+
+AVX512 void mxe_kern_wgmma_d64_avx512(const double *a, const double *bt, unsigned n, double *s)
+{
+	for (unsigned i0 = 0; i0 < 64; i0 += 4) {
+		unsigned j0 = 0;
+
+		for (; j0 + 32 <= n; j0 += 32)
+			wgmma_block(a, bt, n, s, i0, j0, 1);
+		for (; j0 < n; j0 += 8)
+			wgmma_block(a, bt, n, s, i0, j0, 0);
+	}
 }
 
 #else /* no x86-64 AVX-512 support in this compiler: never selected */
@@ -655,5 +752,18 @@ uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c
 {
 	(void)s, (void)cs, (void)c, (void)d;
 	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
+}
+
+void mxe_kern_wgmma_d64_avx512(const double *a, const double *bt, unsigned n, double *s)
+{
+	(void)a, (void)bt, (void)n, (void)s;
+}
+
+void mxe_wgmma_decode_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+			     unsigned n, const double *lut, int neg_a, int neg_b, double *ad,
+			     double *bt)
+{
+	(void)a, (void)lda, (void)b, (void)ldb, (void)n, (void)lut, (void)neg_a, (void)neg_b;
+	(void)ad, (void)bt;
 }
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "host_check.h"
+#include "mxe_gemm.h"
 #include "test-engine-util.h"
 
 static uint8_t A[64 * 1024], Bm[256 * 1024], C[300 * 1024], D[300 * 1024], R[300 * 1024];
@@ -185,6 +186,81 @@ static void test_wgmma(struct mxe_engine *eng)
 	}
 }
 
+/*
+ * EXACT E4M3 WGMMAs in double sums (AVX-512 hosts): the same bits as the reference and
+ * as mxe_gemm()'s EXACT, at N 8, 40 (narrow column blocks) and 256, with and without C,
+ * negated sides, padded rows, an E4M3 NaN code, and C values that one conversion cannot
+ * round: Inf, NaN, FLT_MAX, -sum (an exact zero), and +-2^-80 that decides the midpoint
+ * 64 + 2^-18. Capped at AVX2 the path does not run and the bits stay.
+ */
+static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
+{
+	static const unsigned ns[] = { 8, 40, 256 };
+	static uint8_t ref[64 * 256 * 4];
+	int w512 = !mxe_engine_set_simd("avx512");
+
+	mxe_engine_set_simd(NULL);
+	for (size_t t = 0; t < sizeof(ns) / sizeof(ns[0]); t++) {
+		for (int v = 0; v < 4; v++) {	/* v: C, negations, padded rows, specials */
+			unsigned n = ns[t], lda = v >= 2 ? 48 : 32;
+			struct mxe_gemm_desc d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 64, n,
+						    32, v > 0, 0);
+			float *c = (float *)C;
+			uint64_t ops0 = mxe_wgmma_exact_ops(), ops1;
+			int rc, same, capped, good;
+
+			if (v >= 2) {	/* rows 48 bytes apart: the codes move, the pad is junk */
+				for (int r = 63; r >= 0; r--)
+					memmove(A + r * lda, A + r * 32, 32), memset(A + r * lda + 32, 0x7F, 16);
+				for (int r = (int)n - 1; r >= 0; r--)
+					memmove(Bm + r * lda, Bm + r * 32, 32), memset(Bm + r * lda + 32, 0x7F, 16);
+				d.lda = d.ldb = lda;
+			}
+			for (unsigned i = 0; i < 64; i++)	/* no NaN codes but one */
+				for (unsigned k = 0; k < 32; k++)
+					if ((A[i * lda + k] & 0x7F) == 0x7F)
+						A[i * lda + k] ^= 1;
+			for (unsigned j = 0; j < n; j++)
+				for (unsigned k = 0; k < 32; k++)
+					if ((Bm[j * lda + k] & 0x7F) == 0x7F)
+						Bm[j * lda + k] ^= 1;
+			if (v == 1)
+				d.flags |= MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B;
+			if (v == 3) {
+				A[7 * lda + 5] = 0x7F;				/* row 7: NaN */
+				c[0] = INFINITY, c[1] = NAN, c[2] = 0x1.fffffep127f;
+				memset(A + 5 * lda, 0, 2 * lda);		/* row 5: 1.0 */
+				A[5 * lda] = 0x38;				/* row 6: 8, 2^-9 */
+				A[6 * lda] = 0x50, A[6 * lda + 1] = 0x01;
+				memset(Bm + 3 * lda, 0, 2 * lda);		/* col 3: 1.0 */
+				Bm[3 * lda] = 0x38;				/* col 4: 8, 2^-9 */
+				Bm[4 * lda] = 0x50, Bm[4 * lda + 1] = 0x01;
+				c[5 * n + 3] = -1.0f;				/* 1 - 1 = 0 */
+				c[6 * n + 4] = 0x1p-80f;			/* 64 + 2^-18 + 2^-80 */
+			}
+			rc = mxe_wgmma(eng, &d);
+			ops1 = mxe_wgmma_exact_ops();
+			good = check(rc, &d) && (v != 3 || (((float *)D)[6 * n + 4] == 64.0f + 0x1p-17f &&
+							    isnan(((float *)D)[7 * n])));
+			memcpy(ref, D, 64 * n * 4);
+			d.accum = MXE_ACCUM_EXACT;	/* the tiled / general path */
+			rc |= mxe_gemm(eng, &d);
+			same = !memcmp(ref, D, 64 * n * 4);
+			mxe_engine_set_simd("avx2");
+			capped = mxe_wgmma(eng, &d) == 0 && !memcmp(ref, D, 64 * n * 4) &&
+				 mxe_wgmma_exact_ops() == ops1;
+			mxe_engine_set_simd(NULL);
+			host_check(!rc && good && same && capped && ops1 - ops0 == (uint64_t)w512,
+				   "wgmma m64n%uk32 f32.e4m3%s in double sums: bit-exact vs reference and "
+				   "mxe_gemm(): %s, %s; ran %s", n,
+				   v == 0 ? "" : v == 1 ? " C, -A -B" : v == 2 ? " C, rows 48 apart" :
+				   " C Inf/NaN/FLT_MAX/-sum/midpoint, a NaN code",
+				   good ? "yes" : "NO", same ? "yes" : "NO",
+				   ops1 - ops0 ? "on the double path" : "elsewhere (no AVX-512)");
+		}
+	}
+}
+
 static void test_tmatmulmx(struct mxe_engine *eng)
 {
 	static const enum mxa_isa_dtype pairs[][2] = {
@@ -301,6 +377,7 @@ int main(void)
 	ksft_print_header();
 	test_mma(eng);
 	test_wgmma(eng);
+	test_wgmma_exact_e4m3(eng);
 	test_tmatmulmx(eng);
 	mxe_engine_destroy(eng);
 	return host_check_end();
