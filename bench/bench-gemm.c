@@ -11,7 +11,8 @@
  *                            against the planned stages, intrawave and interwave, on a
  *                            memory-bound and a compute-bound FP8 shape, and the planned
  *                            stages spread over the device's cores as a persistent grid
- *                            (accel_gemm_plan_spread) (device time)
+ *                            (accel_gemm_plan_spread), and the reference: the engine's
+ *                            FAST GEMM command on the same operands (device time)
  *   bench-gemm tma           TMA load and store bandwidth: 64 KiB boxes through SRAM
  *                            over a 32 MiB tensor (device time)
  *   bench-gemm gemv          LLM-style GEMV through accel_gemm(): MXFP4 weights (E2M1,
@@ -22,6 +23,7 @@
  * Options after the mode: --reps N (default 3); gemv also --m M, --nk NK (only that M,
  * only N = K = NK, a multiple of 64).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,7 @@
 #include "bench_gemv.h"
 #define BENCH_NAME "bench-gemm"
 #include "bench_job.h"
+#include "bench_pipe.h"
 
 static int reps = 3;
 static unsigned only_m;	/* gemv --m: only this M */
@@ -104,6 +107,55 @@ static void e2e(struct accel_device *dev, uint32_t m, uint32_t n, uint32_t k)
 	accel_bo_free(bo);
 }
 
+/*
+ * The hand-written pipeline (bench_pipe.h, the H200's kernel) over every output tile of
+ * @m x @n x @k E4M3 (A at @va, B after it, D after B): tiles of up to 128 x 128, boxes
+ * of 128-byte rows, 4 stages; each tile's D leaves by TMA_STORE, waited for before the
+ * next tile's first WGMMA writes the tile again. Returns the best device time (ns).
+ */
+static double handwritten(struct accel_device *dev, struct accel_bo *maps, uint64_t va,
+			  uint32_t m, uint32_t n, uint32_t k)
+{
+	struct pipe_kernel pk = { m < 128 ? m : 128, n < 128 ? n : 128, 128, 4, MXA_DTYPE_E4M3 };
+	struct mxa_tensor_map *mp = accel_bo_map(maps);
+	uint64_t mva = accel_bo_va(maps);
+	struct pipe_layout l = pipe_layout(&pk, k, mva, mva + 128);
+	struct accel_grid grid = { .x = 1, .y = 1, .cluster_x = 1, .cluster_y = 1 };
+	struct accel_prog *prog;
+	double t;
+
+	pipe_map2(&mp[0], va, 1, k, m, pk.tm, pk.box);
+	pipe_map2(&mp[1], va + (uint64_t)m * k, 1, k, n, pk.n, pk.box);
+	memset(&mp[2], 0, sizeof(mp[2]));	/* D: f32, n x m, a tile a box */
+	mp[2].global_addr = va + (uint64_t)(m + n) * k;
+	mp[2].rank = 2;
+	mp[2].elem_bytes = 4;
+	mp[2].dims[0] = n;
+	mp[2].dims[1] = m;
+	mp[2].box[0] = pk.n;
+	mp[2].box[1] = pk.tm;
+	for (int d = 2; d < 5; d++)
+		mp[2].dims[d] = mp[2].box[d] = 1;
+	mp[2].strides[0] = (uint64_t)n * 4;
+	die(accel_prog_new(&prog), "prog");
+	for (uint32_t ti = 0; ti < m / pk.tm; ti++) {
+		for (uint32_t tj = 0; tj < n / pk.n; tj++) {
+			struct accel_tma st = { .map = mva + 256, .sram = l.d,
+						.coord = { (int32_t)(tj * pk.n), (int32_t)(ti * pk.tm) } };
+
+			l.row_a = (int32_t)(ti * pk.tm);
+			l.row_b = (int32_t)(tj * pk.n);
+			die(pipe_build(prog, &pk, &l, 0), "hand-written pipeline");
+			die(accel_prog_tma(prog, 1, &st), "TMA_STORE");
+			die(accel_prog_commit_group(prog, MXA_GROUP_COPY), "commit");
+			die(accel_prog_wait_group(prog, MXA_GROUP_COPY, 0), "wait");
+		}
+	}
+	t = run_best(dev, prog, &grid);
+	accel_prog_free(prog);
+	return t;
+}
+
 static void pipeline(struct accel_device *dev)
 {
 	static const struct { const char *name; uint32_t m, n, k; } shapes[] = {
@@ -165,6 +217,48 @@ static void pipeline(struct accel_device *dev)
 				fflush(stdout);
 				accel_prog_free(prog);
 			}
+		}
+		/* the hand-written pipeline: the same bits as the planner's */
+		{
+			size_t dbytes = (size_t)m * n * 4;
+			uint8_t *planned = malloc(dbytes);
+			double t;
+
+			if (!planned)
+				die(-ENOMEM, "malloc");
+			memcpy(planned, p + sa + sb, dbytes);
+			memset(p + sa + sb, 0, dbytes);
+			t = handwritten(dev, maps, va, m, n, k);
+			if (memcmp(planned, p + sa + sb, dbytes))
+				die(-EIO, "the hand-written pipeline's D differs from the planner's");
+			free(planned);
+			printf("pipeline,%s-%ux%ux%u,intrawave-handwritten-4stage,%.0f\n",
+			       shapes[s].name, m, n, k, t);
+			fflush(stdout);
+		}
+		/* the reference: the engine's FAST GEMM command on the same operands */
+		{
+			struct accel_gemm_desc d;
+			struct accel_gemm_plan pl;
+			struct accel_prog *prog;
+			struct accel_grid grid = { .x = 1, .y = 1, .cluster_x = 1, .cluster_y = 1 };
+
+			accel_gemm_desc_init(&d);
+			d.m = m; d.n = n; d.k = k;
+			d.type_a = d.type_b = MXA_DTYPE_E4M3;
+			d.type_c = d.type_d = MXA_DTYPE_F32;
+			d.trans_b = ACCEL_OP_T;
+			d.a = va; d.b = va + sa; d.d = va + sa + sb;
+			d.algo = ACCEL_GEMM_ALGO_COMMAND;
+			d.numerics = ACCEL_GEMM_NUM_FAST;
+			die(accel_gemm_plan(&d, &pl), "plan");
+			die(accel_prog_new(&prog), "prog");
+			die(accel_prog_gemm_desc(prog, &d, &pl, accel_bo_map(maps),
+						 accel_bo_va(maps)), "build");
+			printf("pipeline-ref,%s-%ux%ux%u,command-fast,%.0f\n", shapes[s].name, m, n, k,
+			       run_best(dev, prog, &grid));
+			fflush(stdout);
+			accel_prog_free(prog);
 		}
 		accel_bo_free(maps);
 		accel_bo_free(bo);

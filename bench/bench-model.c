@@ -5,13 +5,8 @@
  * "Cycle model"). Run it on a device with timing=h200; bench/model.py joins its output
  * with bench/h200/pipeline.csv into model.csv.
  *
- * Each kernel is the CUDA one command for command: one TILE_M x TILE_N f32 tile of
- * A x B^T over K = 3072 bytes (E4M3 or BF16, K-major); a stage holds KW K steps of 32
- * bytes in TMA boxes of BOX-byte rows swizzled as wide, all on the stage's mbarrier
- * (MBAR_ARRIVE with the stage's bytes, then the boxes); S - 1 stage loads ahead; an
- * iteration waits for its stage (MBAR_WAIT), issues KW x TILE_M / 64 WGMMA_DESCs with
- * descriptors advanced 32 bytes within the box row, commits, waits until one group is
- * pending (S = 1: none) and refills the stage the previous group read.
+ * Each kernel is the CUDA one command for command (bench/bench_pipe.h): one tile over
+ * K = 3072 bytes.
  *
  * Output: CSV "kernel,modelled" in cycles: the job's modelled cycles less those of the
  * same job with only its MBAR_INITs (the H200's clock starts after them).
@@ -31,123 +26,9 @@
 #include "mxa_isa.h"
 #define BENCH_NAME "bench-model"
 #include "bench_job.h"
+#include "bench_pipe.h"
 
 #define KBYTES	3072u
-
-struct kernel {
-	uint32_t tm, n, box, stages;
-	uint8_t type;	/* MXA_DTYPE_E4M3 or _BF16 */
-};
-
-static const char *type_name(uint8_t t)
-{
-	return t == MXA_DTYPE_E4M3 ? "e4m3" : "bf16";
-}
-
-static void kernel_name(const struct kernel *k, char *buf, size_t len)
-{
-	snprintf(buf, len, "pipe-%s-%ux%u-b%u-s%u", type_name(k->type), k->tm, k->n, k->box,
-		 k->stages);
-}
-
-/* A tensor of @rows x KBYTES bytes at @va, boxes of @box-byte rows x @rows, swizzled. */
-static void map2(struct mxa_tensor_map *m, uint64_t va, uint32_t eb, uint32_t rows,
-		 uint32_t box)
-{
-	memset(m, 0, sizeof(*m));
-	m->global_addr = va;
-	m->rank = 2;
-	m->elem_bytes = eb;
-	m->swizzle = box == 128 ? MXA_TMA_SWIZZLE_128B : box == 64 ? MXA_TMA_SWIZZLE_64B :
-							   MXA_TMA_SWIZZLE_32B;
-	m->dims[0] = KBYTES / eb;
-	m->dims[1] = rows;
-	m->box[0] = box / eb;
-	m->box[1] = rows;
-	for (int d = 2; d < 5; d++)
-		m->dims[d] = m->box[d] = 1;
-	m->strides[0] = KBYTES;
-}
-
-struct layout {
-	uint32_t kw, boxes, steps, stage, d, mbar;
-	uint64_t map_a, map_b;
-};
-
-static int load(struct accel_prog *p, const struct kernel *k, const struct layout *l,
-		uint32_t s, uint32_t step)
-{
-	uint32_t sa = s * l->stage, sb = sa + l->kw * k->tm * 32, eb = k->type == MXA_DTYPE_E4M3 ? 1 : 2;
-	int ret = accel_prog_mbar_arrive(p, l->mbar + 16 * s, l->stage);
-
-	for (uint32_t j = 0; !ret && j < l->boxes; j++) {
-		int32_t c = (int32_t)((step * l->boxes + j) * (k->box / eb));
-		struct accel_tma a = { .map = l->map_a, .sram = sa + j * k->tm * k->box,
-				       .mbar = l->mbar + 16 * s, .coord = { c, 0 } };
-		struct accel_tma b = { .map = l->map_b, .sram = sb + j * k->n * k->box,
-				       .mbar = l->mbar + 16 * s, .coord = { c, 0 } };
-
-		ret = accel_prog_tma(p, 0, &a);
-		if (!ret)
-			ret = accel_prog_tma(p, 0, &b);
-	}
-	return ret;
-}
-
-/* K step @j of the 64 rows @h of an operand of @rows rows at stage offset @st. */
-static uint32_t k_addr(const struct kernel *k, uint32_t st, uint32_t rows, uint32_t j, uint32_t h)
-{
-	return st + (j * 32 / k->box) * rows * k->box + h * 64 * k->box + j * 32 % k->box;
-}
-
-static int build(struct accel_prog *p, const struct kernel *k, const struct layout *l,
-		 int init_only)
-{
-	uint32_t S = k->stages, swz = k->box == 128 ? MXA_SMEM_DESC_SWIZZLE_128B :
-				      k->box == 64 ? MXA_SMEM_DESC_SWIZZLE_64B :
-						     MXA_SMEM_DESC_SWIZZLE_32B;
-	int ret = 0;
-
-	for (uint32_t s = 0; !ret && s < S; s++)
-		ret = accel_prog_mbar_init(p, l->mbar + 16 * s, 1);
-	if (init_only)
-		return ret;
-	for (uint32_t s = 0; !ret && s + 1 < S; s++)
-		ret = load(p, k, l, s, s);
-	for (uint32_t it = 0; !ret && it < l->steps; it++) {
-		uint32_t s = it % S, sa = s * l->stage, sb = sa + l->kw * k->tm * 32;
-
-		if (S == 1)
-			ret = load(p, k, l, 0, it);
-		if (!ret)
-			ret = accel_prog_mbar_wait(p, l->mbar + 16 * s, (it / S) & 1, 0);
-		for (uint32_t j = 0; !ret && j < l->kw; j++) {
-			for (uint32_t h = 0; !ret && h < k->tm / 64; h++) {
-				struct accel_wgmma_desc w = {
-					.flags = it || j ? MXA_WGMMA_F_ACCUMULATE : 0,
-					.type_a = k->type, .type_b = k->type,
-					.type_d = MXA_DTYPE_F32, .n = k->n,
-					.desc_a = MXA_SMEM_DESC(k_addr(k, sa, k->tm, j, h), 16,
-								8 * k->box, 0, swz),
-					.desc_b = MXA_SMEM_DESC(k_addr(k, sb, k->n, j, 0), 16,
-								8 * k->box, 0, swz),
-					.d = l->d + h * 64 * k->n * 4,
-				};
-
-				ret = accel_prog_wgmma_desc(p, &w);
-			}
-		}
-		if (!ret)
-			ret = accel_prog_commit_group(p, MXA_GROUP_MMA);
-		if (!ret)
-			ret = accel_prog_wait_group(p, MXA_GROUP_MMA, S == 1 ? 0 : 1);
-		if (!ret && S > 1 && it + S - 1 < l->steps)
-			ret = load(p, k, l, (it + S - 1) % S, it + S - 1);
-	}
-	if (!ret)
-		ret = accel_prog_wait_group(p, MXA_GROUP_MMA, 0);
-	return ret;
-}
 
 static uint64_t run(struct accel_device *dev, struct accel_prog *p)
 {
@@ -161,32 +42,25 @@ static uint64_t run(struct accel_device *dev, struct accel_prog *p)
 	return r.cycles;
 }
 
-static void model(struct accel_device *dev, struct accel_bo *data, const struct kernel *k)
+static void model(struct accel_device *dev, struct accel_bo *data, const struct pipe_kernel *k)
 {
 	struct mxa_tensor_map *maps = accel_bo_map(data);
 	uint64_t va = accel_bo_va(data), with, without;
 	uint32_t eb = k->type == MXA_DTYPE_E4M3 ? 1 : 2;
-	struct layout l = { .kw = k->box == 128 ? 4 : 2 };
+	struct pipe_layout l = pipe_layout(k, KBYTES, va, va + 128);
 	struct accel_prog *p;
 	char name[64];
 
-	l.boxes = l.kw * 32 / k->box;
-	l.steps = KBYTES / (l.kw * 32);
-	l.stage = l.kw * (k->tm + k->n) * 32;
-	l.d = k->stages * l.stage;
-	l.mbar = l.d + k->tm * k->n * 4;
-	l.map_a = va;
-	l.map_b = va + 128;
-	map2(&maps[0], va + 4096, eb, k->tm, k->box);
-	map2(&maps[1], va + 4096 + (uint64_t)k->tm * KBYTES, eb, k->n, k->box);
+	pipe_map2(&maps[0], va + 4096, eb, KBYTES, k->tm, k->tm, k->box);
+	pipe_map2(&maps[1], va + 4096 + (uint64_t)k->tm * KBYTES, eb, KBYTES, k->n, k->n, k->box);
 	die(accel_prog_new(&p), "program");
-	die(build(p, k, &l, 0), "build");
+	die(pipe_build(p, k, &l, 0), "build");
 	with = run(dev, p);
 	accel_prog_reset(p);
-	die(build(p, k, &l, 1), "build");
+	die(pipe_build(p, k, &l, 1), "build");
 	without = run(dev, p);
 	accel_prog_free(p);
-	kernel_name(k, name, sizeof(name));
+	pipe_kernel_name(k, name, sizeof(name));
 	printf("%s,%llu\n", name, (unsigned long long)(with - without));
 	fflush(stdout);
 }
@@ -250,12 +124,12 @@ int main(int argc, char **argv)
 	for (unsigned t = 0; t < 2; t++) {
 		for (unsigned i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 			for (uint32_t s = 1; s <= 4; s++) {
-				struct kernel k = { shapes[i][0], shapes[i][1], shapes[i][2], s,
-						    types[t] };
+				struct pipe_kernel k = { shapes[i][0], shapes[i][1], shapes[i][2],
+							 s, types[t] };
 				char name[64];
 				int want = argc < 2;
 
-				kernel_name(&k, name, sizeof(name));
+				pipe_kernel_name(&k, name, sizeof(name));
 				for (int a = 1; a < argc; a++)
 					want |= !strcmp(argv[a], name);
 				if (want) {

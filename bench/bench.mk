@@ -18,7 +18,7 @@ $(BENCH_SUBMIT): bench/bench-submit.c $(LIBACCEL_LIB)
 BENCH_MODEL := $(BUILD)/bin/bench-model
 GUEST_PROGS += $(BENCH_MODEL)
 
-$(BENCH_MODEL): bench/bench-model.c bench/bench_job.h $(LIBACCEL_LIB)
+$(BENCH_MODEL): bench/bench-model.c bench/bench_job.h bench/bench_pipe.h $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
 
@@ -33,7 +33,7 @@ BENCH_GEMM := $(BUILD)/bin/bench-gemm
 GUEST_PROGS += $(BENCH_GEMM)
 BENCH_HOST := $(BUILD)/bench/bench-host
 
-$(BENCH_GEMM): bench/bench-gemm.c bench/bench_gemv.h bench/bench_job.h $(LIBACCEL_LIB)
+$(BENCH_GEMM): bench/bench-gemm.c bench/bench_gemv.h bench/bench_job.h bench/bench_pipe.h $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
 

@@ -23,6 +23,7 @@ spec() {
 	llm) echo "model|bench||host memcpy of 66 MiB" ;;
 	tma) echo "dir|unit|0.5|host memcpy" ;;
 	pipeline) echo "sched|shape|1.2|the same program serial" ;;
+	pipeline-fast) echo "program sched|shape|0.5|the engine's FAST GEMM command" ;;
 	grid) echo "sched|shape instances||one instance" ;;
 	submit) echo "path|batch|0.5|null_blk (io_uring_vs_ioctl: ioctl, goal 2)" ;;
 	cluster) echo "variant|cluster||the grid's B bytes" ;;
