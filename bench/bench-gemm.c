@@ -146,7 +146,7 @@ static double handwritten(struct accel_device *dev, struct accel_bo *maps, uint6
 			l.row_a = (int32_t)(ti * pk.tm);
 			l.row_b = (int32_t)(tj * pk.n);
 			die(pipe_build(prog, &pk, &l, 0), "hand-written pipeline");
-			die(accel_prog_tma(prog, 1, &st), "TMA_STORE");
+			die(accel_prog_tma(prog, 1, &st), "the D tile's store");
 			die(accel_prog_commit_group(prog, MXA_GROUP_COPY), "commit");
 			die(accel_prog_wait_group(prog, MXA_GROUP_COPY, 0), "wait");
 		}
