@@ -107,6 +107,17 @@ static void e2e(struct accel_device *dev, uint32_t m, uint32_t n, uint32_t k)
 	accel_bo_free(bo);
 }
 
+/* The FP8 GEMM of both pipeline shapes: A (m x k) at @va, B^T (n x k) after it, D after B. */
+static void fp8_desc(struct accel_gemm_desc *d, uint32_t m, uint32_t n, uint32_t k, uint64_t va)
+{
+	accel_gemm_desc_init(d);
+	d->m = m; d->n = n; d->k = k;
+	d->type_a = d->type_b = MXA_DTYPE_E4M3;
+	d->type_c = d->type_d = MXA_DTYPE_F32;
+	d->trans_b = ACCEL_OP_T;
+	d->a = va; d->b = va + (uint64_t)m * k; d->d = va + (uint64_t)(m + n) * k;
+}
+
 /*
  * The hand-written pipeline (bench_pipe.h, the H200's kernel) over every output tile of
  * @m x @n x @k E4M3 (A at @va, B after it, D after B): tiles of up to 128 x 128, boxes
@@ -186,12 +197,7 @@ static void pipeline(struct accel_device *dev)
 				struct accel_prog *prog;
 				char kind[16];
 
-				accel_gemm_desc_init(&d);
-				d.m = m; d.n = n; d.k = k;
-				d.type_a = d.type_b = MXA_DTYPE_E4M3;
-				d.type_c = d.type_d = MXA_DTYPE_F32;
-				d.trans_b = ACCEL_OP_T;
-				d.a = va; d.b = va + sa; d.d = va + sa + sb;
+				fp8_desc(&d, m, n, k, va);
 				d.algo = ACCEL_GEMM_ALGO_PIPELINE;
 				d.sched = scheds[w];
 				d.stages = serial == 1 ? 1 : 0;
@@ -243,12 +249,7 @@ static void pipeline(struct accel_device *dev)
 			struct accel_prog *prog;
 			struct accel_grid grid = { .x = 1, .y = 1, .cluster_x = 1, .cluster_y = 1 };
 
-			accel_gemm_desc_init(&d);
-			d.m = m; d.n = n; d.k = k;
-			d.type_a = d.type_b = MXA_DTYPE_E4M3;
-			d.type_c = d.type_d = MXA_DTYPE_F32;
-			d.trans_b = ACCEL_OP_T;
-			d.a = va; d.b = va + sa; d.d = va + sa + sb;
+			fp8_desc(&d, m, n, k, va);
 			d.algo = ACCEL_GEMM_ALGO_COMMAND;
 			d.numerics = ACCEL_GEMM_NUM_FAST;
 			die(accel_gemm_plan(&d, &pl), "plan");
