@@ -110,9 +110,9 @@ void mxe_tiled_exact_counts(uint64_t *outputs, uint64_t *redone);
 uint64_t mxe_tiled_exact_vector_outputs(void);
 
 /**
- * mxe_wgmma_exact() - an EXACT E4M3 x E4M3 WGMMA (64 x N x 32, F32 D) in exact double
- * sums on AVX-512 (mxe_wgmma_exact.c): the same bits as mxe_gemm(). Returns 1 when it
- * does not apply.
+ * mxe_wgmma_exact() - an EXACT FP8, F16 or BF16 WGMMA (F32 C and D) in exact double sums
+ * on AVX-512 (mxe_wgmma_exact.c): the same bits as mxe_gemm(). Returns 1 when it does not
+ * apply (other types, or data whose sums a double may not hold).
  */
 int mxe_wgmma_exact(const struct mxe_gemm_desc *desc);
 /** WGMMAs it ran, since the start. */

@@ -150,21 +150,33 @@ uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c
 			       unsigned n);
 
 /**
- * mxe_kern_wgmma_d64_avx512() - the 64 x @n sums of one WGMMA's K = 32 in double FMAs:
- * @s[i * @n + j] = sum over k of @a[i * 32 + k] x @bt[k * @n + j] (@n a multiple of 8).
- * Exact whenever the caller's operands make every partial sum a double
+ * mxe_kern_wgmma_d64_avx512() - the 64 x @n sums of one WGMMA's K (@k, 16 or 32) in double
+ * FMAs: @s[i * @n + j] = sum over k of @a[i * @k + k] x @bt[k * @n + j] (@n a multiple of
+ * 8). Exact whenever the caller's operands make every partial sum a double
  * (mxe_wgmma_exact.c); the order of the FMAs is then immaterial.
  */
-void mxe_kern_wgmma_d64_avx512(const double *a, const double *bt, unsigned n, double *s);
+void mxe_kern_wgmma_d64_avx512(const double *a, const double *bt, unsigned k, unsigned n,
+			       double *s);
 /**
- * mxe_wgmma_decode_avx512() - a WGMMA's 8-bit codes as doubles of @lut (256 entries),
- * negated where @neg_a / @neg_b: A's 64 rows of 32 (@lda bytes apart) into @ad as they
- * are, B's @n rows (@ldb apart; @n a multiple of 8) into @bt K-major (32 x @n), as
- * mxe_kern_wgmma_d64_avx512() takes them.
+ * mxe_wgmma_decode8_avx512(), mxe_wgmma_decode16_avx512() - a WGMMA's operands as doubles,
+ * negated where @neg_a / @neg_b: A's 64 rows (@lda bytes apart) into @ad as they are, B's
+ * @n rows (@ldb apart; @n a multiple of 8) into @bt K-major (K x @n), as
+ * mxe_kern_wgmma_d64_avx512() takes them. 8-bit codes (K = 32) through 256-entry tables
+ * @lut_a and @lut_b; BF16 (@bf16) or F16 elements (K = 16) converted.
  */
-void mxe_wgmma_decode_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
-			     unsigned n, const double *lut, int neg_a, int neg_b, double *ad,
-			     double *bt);
+void mxe_wgmma_decode8_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+			      unsigned n, const double *lut_a, const double *lut_b, int neg_a,
+			      int neg_b, double *ad, double *bt);
+void mxe_wgmma_decode16_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+			       unsigned n, int bf16, int neg_a, int neg_b, double *ad, double *bt);
+/**
+ * mxe_wgmma_exp_fields_avx512() - the smallest (subnormals count as 1) and largest
+ * exponent fields over the nonzero finite elements of @rows rows of 32 bytes, @ld apart:
+ * 8-bit codes of @mbits mantissa bits (@e4m3: 0x7F is NaN, else the top field is Inf or
+ * NaN) or 16-bit elements (@bits16). None: *@lo = ~0, *@hi = 0.
+ */
+void mxe_wgmma_exp_fields_avx512(const uint8_t *p, size_t ld, unsigned rows, int bits16,
+				 unsigned mbits, int e4m3, unsigned *lo, unsigned *hi);
 
 /**
  * struct mxe_ks8 - int8 panels of MX types whose elements are small integers times

@@ -606,9 +606,9 @@ AVX512 static inline __m512d lut8(__m256i idx, const double *lut, __m512d neg)
 	return _mm512_xor_pd(_mm512_i32gather_pd(idx, lut, 8), neg);
 }
 
-AVX512 void mxe_wgmma_decode_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
-				    unsigned n, const double *lut, int neg_a, int neg_b,
-				    double *ad, double *bt)
+AVX512 void mxe_wgmma_decode8_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+				     unsigned n, const double *lut_a, const double *lut_b,
+				     int neg_a, int neg_b, double *ad, double *bt)
 {
 	const __m256i rows = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
 						_mm256_set1_epi32((int)ldb));
@@ -619,7 +619,7 @@ AVX512 void mxe_wgmma_decode_avx512(const uint8_t *a, size_t lda, const uint8_t 
 		for (unsigned k = 0; k < 32; k += 8) {
 			__m256i idx = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const void *)(a + i * lda + k)));
 
-			_mm512_storeu_pd(ad + i * 32 + k, lut8(idx, lut, na));
+			_mm512_storeu_pd(ad + i * 32 + k, lut8(idx, lut_a, na));
 		}
 	for (unsigned j = 0; j < n; j += 8)	/* B: k-major, eight rows of B at a time */
 		for (unsigned k = 0; k < 32; k += 4) {
@@ -629,33 +629,127 @@ AVX512 void mxe_wgmma_decode_avx512(const uint8_t *a, size_t lda, const uint8_t 
 			for (unsigned q = 0; q < 4; q++)
 				_mm512_storeu_pd(bt + (k + q) * n + j,
 						 lut8(_mm256_and_si256(_mm256_srli_epi32(w, 8 * q), byte),
-						      lut, nb));
+						      lut_b, nb));
 		}
+}
+
+/* Eight BF16 (@bf16) or F16 values, one in the low half of each 32-bit lane, as doubles. */
+AVX512 static inline __m512d half8(__m256i w, int bf16, __m512d neg)
+{
+	__m256 f = bf16 ? _mm256_castsi256_ps(_mm256_slli_epi32(w, 16)) :
+			  _mm256_cvtph_ps(_mm256_cvtepi32_epi16(w));
+
+	return _mm512_xor_pd(_mm512_cvtps_pd(f), neg);
+}
+
+AVX512 void mxe_wgmma_decode16_avx512(const uint8_t *a, size_t lda, const uint8_t *b,
+				      size_t ldb, unsigned n, int bf16, int neg_a, int neg_b,
+				      double *ad, double *bt)
+{
+	const __m256i rows = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+						_mm256_set1_epi32((int)ldb));
+	const __m256i low = _mm256_set1_epi32(0xFFFF);
+	const __m512d na = _mm512_set1_pd(neg_a ? -0.0 : 0.0), nb = _mm512_set1_pd(neg_b ? -0.0 : 0.0);
+
+	for (unsigned i = 0; i < 64; i++)	/* A: 64 rows of 16, as they are */
+		for (unsigned k = 0; k < 16; k += 8) {
+			__m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128((const void *)(a + i * lda + 2 * k)));
+
+			_mm512_storeu_pd(ad + i * 16 + k, half8(w, bf16, na));
+		}
+	for (unsigned j = 0; j < n; j += 8)	/* B: k-major, eight rows of B at a time */
+		for (unsigned k = 0; k < 16; k += 2) {
+			/* elements k and k + 1 of eight rows */
+			__m256i w = _mm256_i32gather_epi32((const int *)(b + j * ldb + 2 * k), rows, 1);
+
+			_mm512_storeu_pd(bt + k * n + j, half8(_mm256_and_si256(w, low), bf16, nb));
+			_mm512_storeu_pd(bt + (k + 1) * n + j, half8(_mm256_srli_epi32(w, 16), bf16, nb));
+		}
+}
+
+AVX512 void mxe_wgmma_exp_fields_avx512(const uint8_t *p, size_t ld, unsigned rows, int bits16,
+					unsigned mbits, int e4m3, unsigned *lo, unsigned *hi)
+{
+	uint8_t vmax[32], vmin[32];
+	unsigned l = ~0u, h = 0;
+
+	if (bits16) {
+		const __m256i magm = _mm256_set1_epi16(0x7FFF), one = _mm256_set1_epi16(1);
+		const __m256i top = _mm256_set1_epi16((short)(0x7FFF >> mbits));
+		__m256i mx = _mm256_setzero_si256(), mn = _mm256_set1_epi16(-1);
+
+		for (unsigned r = 0; r < rows; r++) {
+			__m256i mag = _mm256_and_si256(_mm256_loadu_si256((const void *)(p + r * ld)), magm);
+			__m256i e = _mm256_srli_epi16(mag, (int)mbits);
+			__mmask16 ok = _mm256_test_epi16_mask(mag, mag) & _mm256_cmpneq_epi16_mask(e, top);
+
+			mx = _mm256_mask_max_epu16(mx, ok, mx, e);
+			mn = _mm256_mask_min_epu16(mn, ok, mn, _mm256_max_epu16(e, one));
+		}
+		_mm256_storeu_si256((void *)vmax, mx);
+		_mm256_storeu_si256((void *)vmin, mn);
+		for (unsigned i = 0; i < 16; i++) {
+			uint16_t x, y;
+
+			memcpy(&x, vmax + 2 * i, 2);
+			memcpy(&y, vmin + 2 * i, 2);
+			h = x > h ? x : h;
+			l = y < l ? y : l;
+		}
+	} else {
+		const __m256i magm = _mm256_set1_epi8(0x7F), one = _mm256_set1_epi8(1);
+		const __m256i field = _mm256_set1_epi8((char)(0x7F >> mbits));
+		__m256i mx = _mm256_setzero_si256(), mn = _mm256_set1_epi8(-1);
+
+		for (unsigned r = 0; r < rows; r++) {
+			__m256i mag = _mm256_and_si256(_mm256_loadu_si256((const void *)(p + r * ld)), magm);
+			__m256i e = _mm256_and_si256(_mm256_srli_epi16(mag, (int)mbits), field);
+			/* not zero, not NaN (E4M3 0x7F), not Inf / NaN (E5M2's top exponent) */
+			__mmask32 ok = _mm256_test_epi8_mask(mag, mag) &
+				       (e4m3 ? _mm256_cmpneq_epi8_mask(mag, magm) :
+					       _mm256_cmpneq_epi8_mask(e, field));
+
+			mx = _mm256_mask_max_epu8(mx, ok, mx, e);
+			mn = _mm256_mask_min_epu8(mn, ok, mn, _mm256_max_epu8(e, one));
+		}
+		_mm256_storeu_si256((void *)vmax, mx);
+		_mm256_storeu_si256((void *)vmin, mn);
+		for (unsigned i = 0; i < 32; i++) {
+			h = vmax[i] > h ? vmax[i] : h;
+			l = vmin[i] < l ? vmin[i] : l;
+		}
+		if (l == 0xFF)
+			l = ~0u;
+	}
+	if (bits16 && l == 0xFFFF)
+		l = ~0u;
+	*lo = l;
+	*hi = h;
 }
 
 /*
  * Rows i0 .. i0 + 3 against 32 columns from j0 (@wide) or 8: 16 (or 4) accumulators in
- * registers, per k four (or one) loads of B and four broadcasts of A.
+ * registers, per k four (or one) loads of B and four broadcasts of A (rows of @kk).
  */
 #define WG_FMA(r, v) acc##r##v = _mm512_fmadd_pd(x##r, b##v, acc##r##v)
 #define WG_ROW(r) WG_FMA(r, 0); if (wide) { WG_FMA(r, 1); WG_FMA(r, 2); WG_FMA(r, 3); }
 #define WG_STORE(r, v) _mm512_storeu_pd(s + (i0 + r) * n + j0 + 8 * v, acc##r##v)
 #define WG_STORES(r) WG_STORE(r, 0); if (wide) { WG_STORE(r, 1); WG_STORE(r, 2); WG_STORE(r, 3); }
 AVX512 static inline __attribute__((always_inline)) void
-wgmma_block(const double *a, const double *bt, unsigned n, double *s, unsigned i0, unsigned j0,
-	    const int wide)
+wgmma_block(const double *a, const double *bt, unsigned kk, unsigned n, double *s, unsigned i0,
+	    unsigned j0, const int wide)
 {
 	__m512d acc00 = _mm512_setzero_pd(), acc01 = acc00, acc02 = acc00, acc03 = acc00;
 	__m512d acc10 = acc00, acc11 = acc00, acc12 = acc00, acc13 = acc00;
 	__m512d acc20 = acc00, acc21 = acc00, acc22 = acc00, acc23 = acc00;
 	__m512d acc30 = acc00, acc31 = acc00, acc32 = acc00, acc33 = acc00;
-	const double *ar = a + i0 * 32;
+	const double *ar = a + i0 * kk;
 
-	for (unsigned k = 0; k < 32; k++) {
+	for (unsigned k = 0; k < kk; k++) {
 		const double *bk = bt + k * n + j0;
 		__m512d b0 = _mm512_loadu_pd(bk), b1 = b0, b2 = b0, b3 = b0;
-		__m512d x0 = _mm512_set1_pd(ar[k]), x1 = _mm512_set1_pd(ar[32 + k]);
-		__m512d x2 = _mm512_set1_pd(ar[64 + k]), x3 = _mm512_set1_pd(ar[96 + k]);
+		__m512d x0 = _mm512_set1_pd(ar[k]), x1 = _mm512_set1_pd(ar[kk + k]);
+		__m512d x2 = _mm512_set1_pd(ar[2 * kk + k]), x3 = _mm512_set1_pd(ar[3 * kk + k]);
 
 		if (wide) {
 			b1 = _mm512_loadu_pd(bk + 8);
@@ -677,15 +771,16 @@ wgmma_block(const double *a, const double *bt, unsigned n, double *s, unsigned i
 #undef WG_STORE
 #undef WG_STORES
 
-AVX512 void mxe_kern_wgmma_d64_avx512(const double *a, const double *bt, unsigned n, double *s)
+AVX512 void mxe_kern_wgmma_d64_avx512(const double *a, const double *bt, unsigned k, unsigned n,
+				      double *s)
 {
 	for (unsigned i0 = 0; i0 < 64; i0 += 4) {
 		unsigned j0 = 0;
 
 		for (; j0 + 32 <= n; j0 += 32)
-			wgmma_block(a, bt, n, s, i0, j0, 1);
+			wgmma_block(a, bt, k, n, s, i0, j0, 1);
 		for (; j0 < n; j0 += 8)
-			wgmma_block(a, bt, n, s, i0, j0, 0);
+			wgmma_block(a, bt, k, n, s, i0, j0, 0);
 	}
 }
 
@@ -754,16 +849,31 @@ uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c
 	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
 }
 
-void mxe_kern_wgmma_d64_avx512(const double *a, const double *bt, unsigned n, double *s)
+void mxe_kern_wgmma_d64_avx512(const double *a, const double *bt, unsigned k, unsigned n,
+			       double *s)
 {
-	(void)a, (void)bt, (void)n, (void)s;
+	(void)a, (void)bt, (void)k, (void)n, (void)s;
 }
 
-void mxe_wgmma_decode_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
-			     unsigned n, const double *lut, int neg_a, int neg_b, double *ad,
-			     double *bt)
+void mxe_wgmma_decode8_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+			      unsigned n, const double *lut_a, const double *lut_b, int neg_a,
+			      int neg_b, double *ad, double *bt)
 {
-	(void)a, (void)lda, (void)b, (void)ldb, (void)n, (void)lut, (void)neg_a, (void)neg_b;
+	(void)a, (void)lda, (void)b, (void)ldb, (void)n, (void)lut_a, (void)lut_b;
+	(void)neg_a, (void)neg_b, (void)ad, (void)bt;
+}
+
+void mxe_wgmma_decode16_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+			       unsigned n, int bf16, int neg_a, int neg_b, double *ad, double *bt)
+{
+	(void)a, (void)lda, (void)b, (void)ldb, (void)n, (void)bf16, (void)neg_a, (void)neg_b;
 	(void)ad, (void)bt;
+}
+
+void mxe_wgmma_exp_fields_avx512(const uint8_t *p, size_t ld, unsigned rows, int bits16,
+				 unsigned mbits, int e4m3, unsigned *lo, unsigned *hi)
+{
+	(void)p, (void)ld, (void)rows, (void)bits16, (void)mbits, (void)e4m3;
+	*lo = ~0u, *hi = 0;
 }
 #endif

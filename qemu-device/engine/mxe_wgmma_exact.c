@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxe_wgmma_exact.c - EXACT E4M3 x E4M3 WGMMAs (64 x N x 32, F32 C and D) on AVX-512.
+ * mxe_wgmma_exact.c - EXACT WGMMAs (64 x N x K, F32 C and D) in double sums on AVX-512:
+ * FP8 (E4M3, E5M2; K = 32), F16 and BF16 (K = 16).
  *
- * The 32 products of a WGMMA's K sum exactly in a double when both sides are E4M3:
- * every product is a multiple of 2^-18 below 2^18, so every partial sum is one below
- * 2^23, 41 bits in all. Plain double FMAs in any order then give the exact sum; C joins
- * it in the last step (mxe_finish_f32_avx512(): TwoSum, one rounding), and what one
- * conversion cannot round (a zero, NaN or Inf, a midpoint that C decides) goes to the
- * general path element by element, as on the tiled path. So the bits are mxe_gemm()'s
- * EXACT ones. The tiled path, built for large K, spent most of a WGMMA packing panels
- * and pairs for its 32 k.
+ * Where every product of a WGMMA and every partial sum of its K products is a double,
+ * plain double FMAs in any order give the exact sum; C joins it in the last step
+ * (mxe_finish_f32_avx512(): TwoSum, one rounding), and what one conversion cannot round
+ * (a zero, NaN or Inf, a midpoint that C decides) goes to the general path element by
+ * element, as on the tiled path. So the bits are mxe_gemm()'s EXACT ones.
+ *
+ * The certificate: products lie on a grid of 2^(la + lb) (the sides' lowest bits) and
+ * below 2^(ta + tb + 2) (their leading bits), so K of them sum exactly when
+ * ta + tb + 2 + log2(K) - (la + lb) <= 53. E4M3 x E4M3 always passes (41 bits: products
+ * on 2^-18 below 2^18); the others are read from the exponent fields of the data.
+ * The tiled path, built for large K, spent most of a WGMMA packing panels and pairs.
  */
 #include <pthread.h>
 #include <string.h>
@@ -20,48 +24,103 @@
 #include "mxe_cpu.h"
 #include "mxe_formats.h"
 
-#define WG_K 32
-
 static uint64_t wgmma_ops;	/* WGMMAs this path ran (tests) */
 
-static double lut_e4m3[256];
+static double lut_e4m3[256], lut_e5m2[256];
 static pthread_once_t lut_once = PTHREAD_ONCE_INIT;
 
 static void lut_init(void)
 {
-	const float *f = mxe_decode_lut(MXA_DTYPE_E4M3);
+	const float *f4 = mxe_decode_lut(MXA_DTYPE_E4M3), *f5 = mxe_decode_lut(MXA_DTYPE_E5M2);
 
 	for (unsigned i = 0; i < 256; i++)
-		lut_e4m3[i] = f[i];
+		lut_e4m3[i] = f4[i], lut_e5m2[i] = f5[i];
+}
+
+/* Mantissa bits and exponent bias of the types this path takes; 0: not one. */
+static unsigned type_bits(unsigned t, int *bias)
+{
+	switch (t) {
+	case MXA_DTYPE_E4M3:
+		return *bias = 7, 3;
+	case MXA_DTYPE_E5M2:
+		return *bias = 15, 2;
+	case MXA_DTYPE_F16:
+		return *bias = 15, 10;
+	case MXA_DTYPE_BF16:
+		return *bias = 127, 7;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * One side's lowest-bit and leading-bit exponents over its nonzero finite elements
+ * (@rows rows of 32 bytes, @ld apart); 0: none (every product is then 0, NaN or Inf).
+ */
+static int side_range(unsigned t, const void *p, size_t ld, unsigned rows, int *lsb, int *top)
+{
+	int bias = 0;
+	unsigned mbits = type_bits(t, &bias), lo, hi;
+
+	mxe_wgmma_exp_fields_avx512(p, ld, rows, mbits > 3, mbits, t == MXA_DTYPE_E4M3, &lo, &hi);
+	if (lo == ~0u)
+		return 0;
+	*lsb = (int)lo - bias - (int)mbits;
+	*top = (int)hi - bias;
+	return 1;
+}
+
+/* Whether every partial sum of the WGMMA's K products is a double (see above). */
+static int certified(const struct mxe_gemm_desc *g, const struct mxe_op *op, unsigned k)
+{
+	int la, ta, lb, tb;
+
+	if (g->type_a == MXA_DTYPE_E4M3 && g->type_b == MXA_DTYPE_E4M3)
+		return 1;
+	if (!side_range(g->type_a, g->a, op->lda, 64, &la, &ta) ||
+	    !side_range(g->type_b, g->b, op->ldb, g->n, &lb, &tb))
+		return 1;
+	return ta + tb + 2 + (k == 32 ? 5 : 4) - (la + lb) <= 53;
 }
 
 int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 {
 	const struct mxe_gemm_desc *g = desc;
-	int acc = !!(g->flags & MXA_GEMM_F_ACCUMULATE);
+	int acc = !!(g->flags & MXA_GEMM_F_ACCUMULATE), bias;
+	int neg_a = !!(g->flags & MXE_GEMM_NEGATE_A), neg_b = !!(g->flags & MXE_GEMM_NEGATE_B);
+	unsigned n = g->n, bits = type_bits(g->type_a, &bias), k = bits > 3 ? 16 : 32;
 	struct mxe_op op;
 	double *a, *bt, *s;
-	unsigned n = g->n;
 	int rc;
 
 	if (mxe_cpu_simd() < MXE_SIMD_AVX512 || g->accum != MXE_ACCUM_EXACT || g->m != 64 ||
-	    g->k != WG_K || g->type_a != MXA_DTYPE_E4M3 || g->type_b != MXA_DTYPE_E4M3 ||
-	    g->type_d != MXA_DTYPE_F32 || (acc && g->type_c != MXA_DTYPE_F32) || n % 8 ||
-	    n > 256 || (g->flags & (MXA_GEMM_F_B_KN | MXA_GEMM_F_A_KM)) || g->b_rows)
+	    !bits || !type_bits(g->type_b, &bias) || (bits > 3) != (type_bits(g->type_b, &bias) > 3) ||
+	    g->k != k || g->type_d != MXA_DTYPE_F32 || (acc && g->type_c != MXA_DTYPE_F32) ||
+	    n % 8 || n > 256 || (g->flags & (MXA_GEMM_F_B_KN | MXA_GEMM_F_A_KM)) || g->b_rows ||
+	    (k == 16 && g->type_a != g->type_b))
 		return 1;
 	rc = mxe_op_prepare(g, &op);
 	if (rc)
 		return rc;
-	a = mxe_scratch(4, (64 + (size_t)WG_K) * 256 * sizeof(double));
+	if (!certified(g, &op, k))
+		return 1;
+	a = mxe_scratch(4, (64 + (size_t)k) * 256 * sizeof(double));
 	s = mxe_scratch(1, (size_t)64 * 256 * sizeof(double));
 	if (!a || !s)
 		return MXE_ENGINE_ENOMEM;
-	bt = a + 64 * WG_K;
-	pthread_once(&lut_once, lut_init);
-	mxe_wgmma_decode_avx512(g->a, op.lda, g->b, op.ldb, n, lut_e4m3,
-				!!(g->flags & MXE_GEMM_NEGATE_A), !!(g->flags & MXE_GEMM_NEGATE_B),
-				a, bt);
-	mxe_kern_wgmma_d64_avx512(a, bt, n, s);
+	bt = a + 64 * k;
+	if (k == 32) {
+		pthread_once(&lut_once, lut_init);
+		mxe_wgmma_decode8_avx512(g->a, op.lda, g->b, op.ldb, n,
+					 g->type_a == MXA_DTYPE_E4M3 ? lut_e4m3 : lut_e5m2,
+					 g->type_b == MXA_DTYPE_E4M3 ? lut_e4m3 : lut_e5m2,
+					 neg_a, neg_b, a, bt);
+	} else {
+		mxe_wgmma_decode16_avx512(g->a, op.lda, g->b, op.ldb, n,
+					  g->type_a == MXA_DTYPE_BF16, neg_a, neg_b, a, bt);
+	}
+	mxe_kern_wgmma_d64_avx512(a, bt, k, n, s);
 	for (unsigned i = 0; i < 64; i++) {
 		float *d = (float *)((uint8_t *)g->d + i * op.ldd);
 		const float *c = acc ? (const float *)((const uint8_t *)g->c + i * op.ldc) : NULL;

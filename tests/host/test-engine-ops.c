@@ -261,6 +261,97 @@ static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 	}
 }
 
+/* @count elements of type @t, signs and mantissas random, magnitudes in 2^-4 .. 2^5. */
+static void fill_moderate(enum mxa_isa_dtype t, uint8_t *p, size_t count)
+{
+	unsigned mbits = t == MXA_DTYPE_E4M3 ? 3 : t == MXA_DTYPE_E5M2 ? 2 : t == MXA_DTYPE_F16 ? 10 : 7;
+	unsigned bias = t == MXA_DTYPE_E4M3 ? 7 : t == MXA_DTYPE_BF16 ? 127 : 15;
+
+	for (size_t i = 0; i < count; i++) {
+		uint32_t r = tu_rand(), e = bias - 4 + r % 9, m = (r >> 8) & ((1u << mbits) - 1);
+
+		if (mbits > 3) {
+			uint16_t v = (uint16_t)((r >> 20 & 1) << 15 | e << mbits | m);
+
+			memcpy(p + 2 * i, &v, 2);
+		} else {
+			p[i] = (uint8_t)((r >> 20 & 1) << 7 | e << mbits | m);
+		}
+	}
+}
+
+/*
+ * The other types of that path: E4M3 x E5M2, E5M2 x E5M2 (K = 32), F16 and BF16
+ * (K = 16), whose sums a double holds only for some data. With magnitudes in
+ * 2^-4 .. 2^5 (the certificate holds: the path runs), with C, negated sides, C's special
+ * values and an E5M2 or F16 Inf; then with elements far apart (448 or 57344 against 2^-16,
+ * 2^15 against 2^-24, 2^-60 in BF16): the path must decline. Always the reference's and
+ * mxe_gemm()'s bits.
+ */
+static void test_wgmma_exact_other(struct mxe_engine *eng)
+{
+	static const enum mxa_isa_dtype pairs[][2] = {
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_E5M2 }, { MXA_DTYPE_E5M2, MXA_DTYPE_E5M2 },
+		{ MXA_DTYPE_F16, MXA_DTYPE_F16 }, { MXA_DTYPE_BF16, MXA_DTYPE_BF16 },
+	};
+	static uint8_t ref[64 * 256 * 4];
+	int w512 = !mxe_engine_set_simd("avx512");
+
+	mxe_engine_set_simd(NULL);
+	for (size_t t = 0; t < sizeof(pairs) / sizeof(pairs[0]); t++) {
+		enum mxa_isa_dtype ta = pairs[t][0], tb = pairs[t][1];
+		unsigned k = mxe_dtype_bits(ta) == 16 ? 16 : 32;
+
+		for (int v = 0; v < 4; v++) {	/* v: plain, C + specials, -A -B, far apart */
+			unsigned n = v == 2 ? 40 : 256;
+			struct mxe_gemm_desc d = op(ta, tb, MXA_DTYPE_F32, 64, n, k, v > 0, 0);
+			float *c = (float *)C;
+			uint64_t ops0, ops1;
+			int rc, same, good, capped, want = w512 && v < 3;
+
+			fill_moderate(ta, A, 64 * (size_t)k);
+			fill_moderate(tb, Bm, (size_t)n * k);
+			if (v == 1) {
+				c[0] = INFINITY, c[1] = NAN, c[2] = 0x1.fffffep127f;
+				if (tb == MXA_DTYPE_E5M2)
+					Bm[2 * 32 + 3] = 0x7C;				/* Inf */
+				if (tb == MXA_DTYPE_F16)
+					Bm[2 * 32 + 6] = 0x00, Bm[2 * 32 + 7] = 0x7C;	/* Inf */
+			}
+			if (v == 2)
+				d.flags |= MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B;
+			if (v == 3) {	/* A: the largest value; B: the smallest */
+				if (ta == MXA_DTYPE_E5M2)	/* 57344; 2^-16, 57344 */
+					A[9] = 0x7B, Bm[40] = 0x01, Bm[41] = 0x7B;
+				else if (ta == MXA_DTYPE_E4M3)	/* 448, 2^-9; 2^-16, 57344 */
+					A[9] = 0x7E, A[10] = 0x01, Bm[40] = 0x01, Bm[41] = 0x7B;
+				else if (ta == MXA_DTYPE_F16)
+					A[18] = 0x00, A[19] = 0x78, Bm[40] = 0x01, Bm[41] = 0x00;
+				else
+					A[18] = 0x80, A[19] = 0x21;		/* 2^-60 */
+			}
+			ops0 = mxe_wgmma_exact_ops();
+			rc = mxe_wgmma(eng, &d);
+			ops1 = mxe_wgmma_exact_ops();
+			good = check(rc, &d);
+			memcpy(ref, D, 64 * n * 4);
+			rc |= mxe_gemm(eng, &d);	/* the tiled / general path */
+			same = !memcmp(ref, D, 64 * n * 4);
+			mxe_engine_set_simd("avx2");
+			capped = mxe_wgmma(eng, &d) == 0 && !memcmp(ref, D, 64 * n * 4) &&
+				 mxe_wgmma_exact_ops() == ops1;
+			mxe_engine_set_simd(NULL);
+			host_check(!rc && good && same && capped && ops1 - ops0 == (uint64_t)want,
+				   "wgmma m64n%uk%u f32.%s.%s%s: bit-exact vs reference and mxe_gemm(): "
+				   "%s, %s; %s", n, k, mxe_dtype_name(ta), mxe_dtype_name(tb),
+				   v == 0 ? "" : v == 1 ? " C Inf/NaN/FLT_MAX, an Inf" :
+				   v == 2 ? " C, -A -B" : " C, values far apart",
+				   good ? "yes" : "NO", same ? "yes" : "NO",
+				   ops1 - ops0 ? "in double sums" : "elsewhere");
+		}
+	}
+}
+
 static void test_tmatmulmx(struct mxe_engine *eng)
 {
 	static const enum mxa_isa_dtype pairs[][2] = {
@@ -378,6 +469,7 @@ int main(void)
 	test_mma(eng);
 	test_wgmma(eng);
 	test_wgmma_exact_e4m3(eng);
+	test_wgmma_exact_other(eng);
 	test_tmatmulmx(eng);
 	mxe_engine_destroy(eng);
 	return host_check_end();
