@@ -540,6 +540,15 @@ const uint8_t *mxa_dma_host_page(MxaState *s, MxaRamCache *c, uint64_t addr);
 int mxa_mmu_bind(MxaJob *job);
 int mxa_va_read(MxaJob *job, uint64_t va, void *buf, uint64_t len);
 int mxa_va_write(MxaJob *job, uint64_t va, const void *buf, uint64_t len);
+/*
+ * Many small accesses (the rows of a TMA box): between mxa_va_batch_begin() and
+ * mxa_va_batch_end() one RCU read section and the RAM section last met serve them all,
+ * where mxa_va_read() looks the section up every time.
+ */
+void mxa_va_batch_begin(MxaRamCache *ram);
+void mxa_va_batch_end(void);
+int mxa_va_batch_rw(MxaJob *job, MxaRamCache *ram, uint64_t va, void *buf, uint64_t len,
+                    bool write);
 
 /*
  * A matrix read in place from guest memory, row by row (the GEMM command's weights):

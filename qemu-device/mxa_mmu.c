@@ -264,6 +264,23 @@ static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool
     return ret;
 }
 
+void mxa_va_batch_begin(MxaRamCache *ram)
+{
+    memset(ram, 0, sizeof(*ram));
+    rcu_read_lock();
+}
+
+void mxa_va_batch_end(void)
+{
+    rcu_read_unlock();
+}
+
+int mxa_va_batch_rw(MxaJob *job, MxaRamCache *ram, uint64_t va, void *buf, uint64_t len,
+                    bool write)
+{
+    return mxa_va_access_rcu(job, ram, va, buf, len, write);
+}
+
 int mxa_va_read(MxaJob *job, uint64_t va, void *buf, uint64_t len)
 {
     return mxa_va_access(job, va, buf, len, false);

@@ -420,14 +420,13 @@ int mxa_exec_tma(MxaJob *job, const uint32_t *cmd, bool load)
 }
 
 /* Move a run of whole rows, contiguous in memory and in SRAM @base (no swizzle). */
-static int mxa_tma_run(MxaJob *job, bool load, uint64_t va, uint8_t *base, uint64_t sram,
-                       uint64_t len)
+static int mxa_tma_run(MxaJob *job, MxaRamCache *ram, bool load, uint64_t va, uint8_t *base,
+                       uint64_t sram, uint64_t len)
 {
     if (!len) {
         return 0;
     }
-    return load ? mxa_va_read(job, va, base + sram, len)
-                : mxa_va_write(job, va, base + sram, len);
+    return mxa_va_batch_rw(job, ram, va, base + sram, len, !load);
 }
 
 /*
@@ -461,12 +460,14 @@ static unsigned mxa_tma_targets(MxaJob *job, uint32_t mcast, MxaCore **out)
  * inside the tensor go straight between memory and SRAM, and consecutive such rows
  * that are also consecutive in memory (a dense box) go as one run: one translation per
  * page and one DMA per physically contiguous range. Partial rows and swizzled boxes go
- * through a row buffer (out-of-bounds fill, 16-byte swizzle).
+ * through a row buffer (out-of-bounds fill, 16-byte swizzle). All the rows share one
+ * RCU read section and RAM cache (@ram): a box of 64 rows of 32 bytes, each looking
+ * the memory map up, took 19.5 us. *@read: the bytes read from memory.
  */
-int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
+static int mxa_tma_rows(MxaJob *job, MxaAsyncOp *op, bool load, uint8_t *sram,
+                        MxaRamCache *ram, uint64_t *read)
 {
     const struct mxa_tensor_map *m = &op->map;
-    bool load = MXA_CMD_OPCODE(op->header) == MXA_OP_TMA_LOAD;
     uint32_t eb = m->elem_bytes, row_bytes = m->box[0] * eb;
     uint32_t mask = mxa_swizzle_mask(m->swizzle);
     uint64_t nrows = op->len / row_bytes;
@@ -474,15 +475,9 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
     int64_t lo = MAX(0, -c0), hi = MIN((int64_t)m->box[0], (int64_t)m->dims[0] - c0);
     bool whole = !mask && lo == 0 && hi == m->box[0];
     uint8_t fill = m->oob_fill == MXA_TMA_OOB_NAN ? 0xff : 0;
-    uint64_t run_va = 0, run_sram = 0, run_len = 0, read = 0;
-    MxaCore *dst[MXA_CLUSTER_MAX];
-    unsigned ndst = load ? mxa_tma_targets(job, op->mcast, dst) : 1;
-    uint8_t *sram = load ? dst[0]->sram : job->core->sram;
+    uint64_t run_va = 0, run_sram = 0, run_len = 0;
     uint8_t row[MXA_TMA_MAX_BOX * 8];
 
-    if (!ndst) {
-        return -1;
-    }
     for (uint64_t r = 0; r < nrows; r++) {
         uint64_t base = m->global_addr, rest = r, sram_row = op->sram + r * row_bytes;
         bool inside = hi > lo;
@@ -508,20 +503,20 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
                 run_len += row_bytes;
                 continue;
             }
-            if (mxa_tma_run(job, load, run_va, sram, run_sram, run_len)) {
+            if (mxa_tma_run(job, ram, load, run_va, sram, run_sram, run_len)) {
                 return -1;
             }
-            read += run_len;
+            *read += run_len;
             run_va = base;
             run_sram = sram_row;
             run_len = row_bytes;
             continue;
         }
         /* rows move in order: the pending run first */
-        if (mxa_tma_run(job, load, run_va, sram, run_sram, run_len)) {
+        if (mxa_tma_run(job, ram, load, run_va, sram, run_sram, run_len)) {
             return -1;
         }
-        read += run_len;
+        *read += run_len;
         run_len = 0;
         if (!mask) {
             if (load) {
@@ -531,22 +526,25 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
                 }
                 memset(sram + sram_row, fill, lo * eb);
                 memset(sram + sram_row + hi * eb, fill, row_bytes - hi * eb);
-                if (mxa_va_read(job, base, sram + sram_row + lo * eb, (hi - lo) * eb)) {
+                if (mxa_va_batch_rw(job, ram, base, sram + sram_row + lo * eb,
+                                    (hi - lo) * eb, false)) {
                     return -1;
                 }
-                read += (hi - lo) * eb;
+                *read += (hi - lo) * eb;
             } else if (inside &&
-                       mxa_va_write(job, base, sram + sram_row + lo * eb, (hi - lo) * eb)) {
+                       mxa_va_batch_rw(job, ram, base, sram + sram_row + lo * eb, (hi - lo) * eb,
+                                       true)) {
                 return -1;
             }
             continue;
         }
         if (load) {
             memset(row, fill, row_bytes);
-            if (inside && mxa_va_read(job, base, row + lo * eb, (hi - lo) * eb)) {
+            if (inside &&
+                mxa_va_batch_rw(job, ram, base, row + lo * eb, (hi - lo) * eb, false)) {
                 return -1;
             }
-            read += inside ? (hi - lo) * eb : 0;
+            *read += inside ? (hi - lo) * eb : 0;
             for (uint32_t u = 0; u < row_bytes; u += 16) {
                 memcpy(sram + mxa_swizzle(sram_row + u, mask, 0), row + u, 16);
             }
@@ -554,18 +552,43 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
             for (uint32_t u = 0; u < row_bytes; u += 16) {
                 memcpy(row + u, sram + mxa_swizzle(sram_row + u, mask, 0), 16);
             }
-            if (inside && mxa_va_write(job, base, row + lo * eb, (hi - lo) * eb)) {
+            if (inside &&
+                mxa_va_batch_rw(job, ram, base, row + lo * eb, (hi - lo) * eb, true)) {
                 return -1;
             }
         }
     }
-    if (mxa_tma_run(job, load, run_va, sram, run_sram, run_len)) {
+    if (mxa_tma_run(job, ram, load, run_va, sram, run_sram, run_len)) {
+        return -1;
+    }
+    *read += load ? run_len : 0;
+    return 0;
+}
+
+/* On the copy engine: a TMA_LOAD or TMA_STORE. */
+int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
+{
+    bool load = MXA_CMD_OPCODE(op->header) == MXA_OP_TMA_LOAD;
+    MxaCore *dst[MXA_CLUSTER_MAX];
+    unsigned ndst = load ? mxa_tma_targets(job, op->mcast, dst) : 1;
+    uint64_t read = 0;
+    MxaRamCache ram;
+    uint8_t *sram;
+    int ret;
+
+    if (!ndst) {
+        return -1;      /* dst[] holds no target: read none of it */
+    }
+    sram = load ? dst[0]->sram : job->core->sram;
+    mxa_va_batch_begin(&ram);
+    ret = mxa_tma_rows(job, op, load, sram, &ram, &read);
+    mxa_va_batch_end();
+    if (ret) {
         return -1;
     }
     if (!load) {
         return 0;
     }
-    read += run_len;
     job->core->lanes[MXA_GROUP_COPY].tma_load_bytes += read;   /* this lane's thread */
     /* a multicast: read once, the same bytes at the same offset of every target */
     for (unsigned i = 0; i < ndst; i++) {
