@@ -70,6 +70,16 @@ static const struct fmt *fmt_of(enum mxa_isa_dtype t)
 	}
 }
 
+unsigned mxe_dtype_float_bits(enum mxa_isa_dtype t, int *bias)
+{
+	const struct fmt *f = fmt_of(t);
+
+	if (!f)
+		return 0;
+	*bias = f->bias;
+	return f->mbits;
+}
+
 static double fmt_decode(const struct fmt *f, uint32_t code)
 {
 	uint32_t mmask = (1u << f->mbits) - 1;

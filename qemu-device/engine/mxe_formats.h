@@ -104,6 +104,12 @@ double mxe_decode_code(enum mxa_isa_dtype t, uint64_t code);
  */
 uint64_t mxe_encode_value(enum mxa_isa_dtype t, double x, unsigned flags);
 
+/**
+ * mxe_dtype_float_bits() - the mantissa bits of float type @t (F16, BF16, TF32, FP8,
+ * FP6, FP4), its exponent bias in *@bias; 0 for the other types.
+ */
+unsigned mxe_dtype_float_bits(enum mxa_isa_dtype t, int *bias);
+
 /** 256-entry f32 decode tables of the 8-bit (or narrower) float types. */
 const float *mxe_decode_lut(enum mxa_isa_dtype t);
 

@@ -42,13 +42,10 @@ static unsigned type_bits(unsigned t, int *bias)
 {
 	switch (t) {
 	case MXA_DTYPE_E4M3:
-		return *bias = 7, 3;
 	case MXA_DTYPE_E5M2:
-		return *bias = 15, 2;
 	case MXA_DTYPE_F16:
-		return *bias = 15, 10;
 	case MXA_DTYPE_BF16:
-		return *bias = 127, 7;
+		return mxe_dtype_float_bits(t, bias);
 	default:
 		return 0;
 	}
