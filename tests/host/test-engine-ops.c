@@ -187,6 +187,28 @@ static void test_wgmma(struct mxe_engine *eng)
 }
 
 /*
+ * D as mxe_wgmma() left it, against mxe_gemm()'s EXACT path on the same operation
+ * (*@same; return codes into *@rc) and against mxe_wgmma() capped at AVX2, where the
+ * double-sum path (@ops WGMMAs so far) may not run (the return value).
+ */
+static int wgmma_paths_agree(struct mxe_engine *eng, struct mxe_gemm_desc *d, uint64_t ops,
+			     int *rc, int *same)
+{
+	static uint8_t ref[64 * 256 * 4];
+	size_t bytes = 64 * (size_t)d->n * 4;
+	int capped;
+
+	memcpy(ref, D, bytes);
+	d->accum = MXE_ACCUM_EXACT;	/* the tiled / general path */
+	*rc |= mxe_gemm(eng, d);
+	*same = !memcmp(ref, D, bytes);
+	mxe_engine_set_simd("avx2");
+	capped = mxe_wgmma(eng, d) == 0 && !memcmp(ref, D, bytes) && mxe_wgmma_exact_ops() == ops;
+	mxe_engine_set_simd(NULL);
+	return capped;
+}
+
+/*
  * EXACT E4M3 WGMMAs in double sums (AVX-512 hosts): the same bits as the reference and
  * as mxe_gemm()'s EXACT, at N 8, 40 (narrow column blocks) and 256, with and without C,
  * negated sides, padded rows, an E4M3 NaN code, and C values that one conversion cannot
@@ -196,7 +218,6 @@ static void test_wgmma(struct mxe_engine *eng)
 static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 {
 	static const unsigned ns[] = { 8, 40, 256 };
-	static uint8_t ref[64 * 256 * 4];
 	int w512 = !mxe_engine_set_simd("avx512");
 
 	mxe_engine_set_simd(NULL);
@@ -242,14 +263,7 @@ static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 			ops1 = mxe_wgmma_exact_ops();
 			good = check(rc, &d) && (v != 3 || (((float *)D)[6 * n + 4] == 64.0f + 0x1p-17f &&
 							    isnan(((float *)D)[7 * n])));
-			memcpy(ref, D, 64 * n * 4);
-			d.accum = MXE_ACCUM_EXACT;	/* the tiled / general path */
-			rc |= mxe_gemm(eng, &d);
-			same = !memcmp(ref, D, 64 * n * 4);
-			mxe_engine_set_simd("avx2");
-			capped = mxe_wgmma(eng, &d) == 0 && !memcmp(ref, D, 64 * n * 4) &&
-				 mxe_wgmma_exact_ops() == ops1;
-			mxe_engine_set_simd(NULL);
+			capped = wgmma_paths_agree(eng, &d, ops1, &rc, &same);
 			host_check(!rc && good && same && capped && ops1 - ops0 == (uint64_t)w512,
 				   "wgmma m64n%uk32 f32.e4m3%s in double sums: bit-exact vs reference and "
 				   "mxe_gemm(): %s, %s; ran %s", n,
@@ -294,7 +308,6 @@ static void test_wgmma_exact_other(struct mxe_engine *eng)
 		{ MXA_DTYPE_E4M3, MXA_DTYPE_E5M2 }, { MXA_DTYPE_E5M2, MXA_DTYPE_E5M2 },
 		{ MXA_DTYPE_F16, MXA_DTYPE_F16 }, { MXA_DTYPE_BF16, MXA_DTYPE_BF16 },
 	};
-	static uint8_t ref[64 * 256 * 4];
 	int w512 = !mxe_engine_set_simd("avx512");
 
 	mxe_engine_set_simd(NULL);
@@ -334,13 +347,7 @@ static void test_wgmma_exact_other(struct mxe_engine *eng)
 			rc = mxe_wgmma(eng, &d);
 			ops1 = mxe_wgmma_exact_ops();
 			good = check(rc, &d);
-			memcpy(ref, D, 64 * n * 4);
-			rc |= mxe_gemm(eng, &d);	/* the tiled / general path */
-			same = !memcmp(ref, D, 64 * n * 4);
-			mxe_engine_set_simd("avx2");
-			capped = mxe_wgmma(eng, &d) == 0 && !memcmp(ref, D, 64 * n * 4) &&
-				 mxe_wgmma_exact_ops() == ops1;
-			mxe_engine_set_simd(NULL);
+			capped = wgmma_paths_agree(eng, &d, ops1, &rc, &same);
 			host_check(!rc && good && same && capped && ops1 - ops0 == (uint64_t)want,
 				   "wgmma m64n%uk%u f32.%s.%s%s: bit-exact vs reference and mxe_gemm(): "
 				   "%s, %s; %s", n, k, mxe_dtype_name(ta), mxe_dtype_name(tb),
