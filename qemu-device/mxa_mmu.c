@@ -252,18 +252,6 @@ static int mxa_va_access_rcu(MxaJob *job, MxaRamCache *ram, uint64_t va, void *b
     return 0;
 }
 
-/* One RCU read section for the whole access, so its runs share the RAM section found. */
-static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool write)
-{
-    MxaRamCache ram = { 0 };
-    int ret;
-
-    rcu_read_lock();
-    ret = mxa_va_access_rcu(job, &ram, va, buf, len, write);
-    rcu_read_unlock();
-    return ret;
-}
-
 void mxa_va_batch_begin(MxaRamCache *ram)
 {
     memset(ram, 0, sizeof(*ram));
@@ -279,6 +267,18 @@ int mxa_va_batch_rw(MxaJob *job, MxaRamCache *ram, uint64_t va, void *buf, uint6
                     bool write)
 {
     return mxa_va_access_rcu(job, ram, va, buf, len, write);
+}
+
+/* A batch of one: its runs share the RAM section found. */
+static int mxa_va_access(MxaJob *job, uint64_t va, void *buf, uint64_t len, bool write)
+{
+    MxaRamCache ram;
+    int ret;
+
+    mxa_va_batch_begin(&ram);
+    ret = mxa_va_batch_rw(job, &ram, va, buf, len, write);
+    mxa_va_batch_end();
+    return ret;
 }
 
 int mxa_va_read(MxaJob *job, uint64_t va, void *buf, uint64_t len)

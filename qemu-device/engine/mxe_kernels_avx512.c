@@ -606,14 +606,26 @@ AVX512 static inline __m512d lut8(__m256i idx, const double *lut, __m512d neg)
 	return _mm512_xor_pd(_mm512_i32gather_pd(idx, lut, 8), neg);
 }
 
+/* Byte offsets of eight rows @ld apart, for the gathers of B's columns. */
+AVX512 static inline __m256i row_offsets8(size_t ld)
+{
+	return _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+				  _mm256_set1_epi32((int)ld));
+}
+
+/* The sign bit to flip in eight doubles: a side negated (@neg) or not. */
+AVX512 static inline __m512d sign8(int neg)
+{
+	return _mm512_set1_pd(neg ? -0.0 : 0.0);
+}
+
 AVX512 void mxe_wgmma_decode8_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
 				     unsigned n, const double *lut_a, const double *lut_b,
 				     int neg_a, int neg_b, double *ad, double *bt)
 {
-	const __m256i rows = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-						_mm256_set1_epi32((int)ldb));
+	const __m256i rows = row_offsets8(ldb);
 	const __m256i byte = _mm256_set1_epi32(0xFF);
-	const __m512d na = _mm512_set1_pd(neg_a ? -0.0 : 0.0), nb = _mm512_set1_pd(neg_b ? -0.0 : 0.0);
+	const __m512d na = sign8(neg_a), nb = sign8(neg_b);
 
 	for (unsigned i = 0; i < 64; i++)	/* A: 64 rows of 32, as they are */
 		for (unsigned k = 0; k < 32; k += 8) {
@@ -646,10 +658,9 @@ AVX512 void mxe_wgmma_decode16_avx512(const uint8_t *a, size_t lda, const uint8_
 				      size_t ldb, unsigned n, int bf16, int neg_a, int neg_b,
 				      double *ad, double *bt)
 {
-	const __m256i rows = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-						_mm256_set1_epi32((int)ldb));
+	const __m256i rows = row_offsets8(ldb);
 	const __m256i low = _mm256_set1_epi32(0xFFFF);
-	const __m512d na = _mm512_set1_pd(neg_a ? -0.0 : 0.0), nb = _mm512_set1_pd(neg_b ? -0.0 : 0.0);
+	const __m512d na = sign8(neg_a), nb = sign8(neg_b);
 
 	for (unsigned i = 0; i < 64; i++)	/* A: 64 rows of 16, as they are */
 		for (unsigned k = 0; k < 16; k += 8) {

@@ -935,12 +935,12 @@ static unsigned finish_exact(struct tiled *tl, const double *s, const double *cs
 		const double *si = s + i * lds, *ci = cs ? cs + i * lds : NULL;
 		uint64_t left = nr < 64 ? (1ull << nr) - 1 : ~0ull;
 
-		if (wide)
+		if (wide) {
 			left = mxe_finish_f32_avx512(si, ci, acc ? (const float *)((const uint8_t *)
 						     op->d.c + (i0 + i) * op->ldc) + j0 : NULL,
 						     d, nr);
-		if (wide)
 			vector += nr - (unsigned)__builtin_popcountll(left);
+		}
 		for (; left; left &= left - 1) {
 			unsigned j = (unsigned)__builtin_ctzll(left);
 
