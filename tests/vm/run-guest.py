@@ -76,7 +76,13 @@ def qemu_cmdline(a, tap_path):
     if a.module_args:
         append.append("mxa.module_args=" + ",".join(a.module_args.split()))
     # -nodefaults: q35's default devices cost SeaBIOS ~30 s under TCG.
-    cmd = [a.qemu, "-accel", "tcg,thread=multi", "-machine", "q35", "-nodefaults", "-cpu", "max",
+    # la57=off: with 5-level paging, Debian's 6.12 KASAN kernel (the debug guest) may report
+    # a "wild-memory-access" in an interrupt that arrives while identify_cpu() rebuilds the
+    # boot CPU's feature bits: LA57 is briefly clear, so KASAN takes every address of the
+    # 5-level direct map for one without shadow. Seen once in six boots on 2026-12-03,
+    # before mxa.ko was loaded. Nothing here needs 5-level paging.
+    cmd = [a.qemu, "-accel", "tcg,thread=multi", "-machine", "q35", "-nodefaults",
+           "-cpu", "max,la57=off",
            "-smp", str(a.smp), "-m", a.mem, "-display", "none", "-no-reboot", "-nic", "none",
            "-monitor", "none", "-L", "/usr/share/qemu", "-L", "/usr/share/seabios",
            "-kernel", a.kernel, "-initrd", a.initrd, "-append", " ".join(append),
