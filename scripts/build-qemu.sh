@@ -72,7 +72,7 @@ done < <(cd "$MXA_TOP/uapi" && find . -type f -name '*.h' | sed 's|^\./||')
 # Remove files that disappeared from qemu-device/.
 while IFS= read -r f; do
 	case "$f" in uapi/*) [ -f "$MXA_TOP/$f" ] || { rm -f "$srcdir/hw/mxa/$f"; changed=1; } ;;
-	engine/meson.build) ;; # generated below
+	engine/meson.build | engine/mxe_cublas_plans.inc) ;; # generated below
 	*) [ -f "$MXA_TOP/qemu-device/$f" ] || { rm -f "$srcdir/hw/mxa/$f"; changed=1; } ;;
 	esac
 done < <(cd "$srcdir/hw/mxa" && find . -type f | sed 's|^\./||')
@@ -88,6 +88,12 @@ done < <(cd "$MXA_TOP/uapi" && find . -type f -name '*.h' | sed 's|^\./||')
 grep -q "mxa_fuzz.c" "$fuzzdir/meson.build" ||
 	sed -i "s/^specific_fuzz_ss.add(files('generic_fuzz.c'))\$/&\nspecific_fuzz_ss.add(files('mxa_fuzz.c'))/" "$fuzzdir/meson.build"
 grep -q "mxa_fuzz.c" "$fuzzdir/meson.build" || mxa_die "could not add the mxa fuzz target to QEMU's tests/qtest/fuzz/meson.build"
+
+# engine/mxe_cublas_plans.inc: the cuBLAS plan table, from its TSV, as the host build makes it.
+sh "$MXA_TOP/scripts/gen-cublas-plans.sh" "$MXA_TOP/qemu-device/engine/mxe_cublas_plans.tsv" \
+	"$srcdir/hw/mxa/engine/mxe_cublas_plans.inc.new"
+sync_file "$srcdir/hw/mxa/engine/mxe_cublas_plans.inc.new" "$srcdir/hw/mxa/engine/mxe_cublas_plans.inc"
+rm -f "$srcdir/hw/mxa/engine/mxe_cublas_plans.inc.new"
 
 # engine/meson.build: the engine's sources as listed in engine.mk (minus test-only files).
 engine_srcs=$(make -s --no-print-directory -C "$MXA_TOP" -f qemu-device/engine/engine.mk \

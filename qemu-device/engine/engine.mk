@@ -63,6 +63,8 @@ endif
 ENGINE_GOLDEN_RUNNER := $(BUILD)/tests/golden/mxa-golden
 # experiment driver for the HOPPER GEMM model (Documentation/numerics.rst)
 ENGINE_EXPLORE := $(BUILD)/tests/host/explore-hopper-gemm
+# fits the cuBLAS plan table to the H200 grid (qemu-device/engine/mxe_cublas_plans.tsv)
+ENGINE_FIT_PLANS := $(BUILD)/tests/host/fit-cublas-plans
 ENGINE_BENCH := $(BUILD)/bench/bench-engine
 
 .PHONY: engine-all engine-check golden bench-engine engine-print-srcs
@@ -71,11 +73,20 @@ ENGINE_BENCH := $(BUILD)/bench/bench-engine
 engine-print-srcs:
 	@echo $(ENGINE_SRCS)
 
-engine-all: $(ENGINE_LIB) $(ENGINE_HOST_TESTS) $(ENGINE_GOLDEN_RUNNER) $(ENGINE_EXPLORE)
+engine-all: $(ENGINE_LIB) $(ENGINE_HOST_TESTS) $(ENGINE_GOLDEN_RUNNER) $(ENGINE_EXPLORE) \
+	$(ENGINE_FIT_PLANS)
 
 $(BUILD)/engine/%.o: $(ENGINE_DIR)/%.c $(ENGINE_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ENGINE_CFLAGS) -c -o $@ $<
+
+# The cuBLAS plan table, generated from its TSV (scripts/gen-cublas-plans.sh).
+ENGINE_PLANS_INC := $(BUILD)/engine/mxe_cublas_plans.inc
+$(ENGINE_PLANS_INC): $(ENGINE_DIR)/mxe_cublas_plans.tsv scripts/gen-cublas-plans.sh
+	@mkdir -p $(dir $@)
+	sh scripts/gen-cublas-plans.sh $< $@
+$(BUILD)/engine/mxe_cublas_plan.o: $(ENGINE_PLANS_INC)
+$(BUILD)/engine/mxe_cublas_plan.o: ENGINE_CFLAGS += -I$(BUILD)/engine
 
 $(ENGINE_LIB): $(ENGINE_OBJS)
 	@mkdir -p $(dir $@)
@@ -88,7 +99,7 @@ $(BUILD)/tests/host/test-engine-%: tests/host/test-engine-%.c tests/host/host_ch
 		-DMXA_GOLDEN_DIR_DEFAULT='"$(abspath tests/golden/h200)"' \
 		-DMXA_NVFP4_GOLDEN_DIR='"$(abspath tests/golden/nvfp4)"' -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
 
-$(ENGINE_EXPLORE): tests/host/explore-hopper-gemm.c $(ENGINE_LIB)
+$(ENGINE_EXPLORE) $(ENGINE_FIT_PLANS): $(BUILD)/tests/host/%: tests/host/%.c $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -o $@ $< $(ENGINE_LIB) $(ENGINE_LDLIBS)
 

@@ -12,9 +12,21 @@
  * torch.profiler showed. FP8 promotes every 128 elements without fast
  * accumulation and never with it, on every shape tried; its promotion sums
  * were exact in FP32, so cuBLAS's FP8 split-K (128x128x8192) changed no bit.
- * Split-K is the library's heuristic: only the shapes below are known; any
- * other shape gets one chain over K.
+ * Split-K is the library's heuristic.
+ *
+ * DOC: the plan grid
+ *
+ * mxe_cublas_plans.tsv holds the plan of every shape of the domain of
+ * tests/golden/h200/cublas-fresh/gen.py (M, N 1..192, K 16..8192; TF32, F64,
+ * BF16 and F16 in, F32, F64 or F16 out; with and without C) that the H200 ran
+ * in tests/golden/h200/cublas-grid/, except the held-out set's shapes, which
+ * the grid never ran: build/tests/host/fit-cublas-plans found, for each shape,
+ * the plan that gives every kept output's bits (slices, the K residue first,
+ * the epilogue). A shape outside the table takes the plan of its nearest
+ * neighbour of the same types and C flag (neighbour()); cuBLAS's FP32 GEMV
+ * and dot kernels are not described by a plan and keep one chain.
  */
+#include <math.h>
 #include <string.h>
 
 #include "mxe_engine.h"
@@ -77,13 +89,111 @@ static const struct measured_plan measured[] = {
 	{ MXA_DTYPE_F64, 256, 128, 2048, 4, 32, 1 },
 };
 
+/* The plan fields of mxe_cublas_plans.tsv, in its column order. */
+enum { F_INST_K, F_SLICE_K, F_RESIDUE_K, F_EPILOGUE_F32, F_SIMT, F_SIMT_THREADS, F_SIMT_VEC,
+       F_SIMT_BLOCKS, F_SIMT_LANES, F_SIMT_BLOCK_SEQ, F_SIMT_MUL_ADD, F_COUNT };
+
+struct grid_plan {
+	uint8_t type, type_d;	/* enum mxa_isa_dtype of A and B, and of D */
+	uint16_t m, n, k;
+	uint8_t with_c, fitted;	/* fitted 0: no plan reproduces the shape */
+	uint16_t f[F_COUNT];
+};
+
+static const struct grid_plan grid[] = {
+#include "mxe_cublas_plans.inc"
+};
+
 static int is_fp8(unsigned t)
 {
 	return t == MXA_DTYPE_E4M3 || t == MXA_DTYPE_E5M2;
 }
 
-int mxe_hopper_cublas_plan(const struct mxe_gemm_desc *desc, int fast_accum,
-			   struct mxe_hopper_plan *plan)
+static double log2_ratio(double x, double y)
+{
+	return fabs(log2(x / y));
+}
+
+/*
+ * How far grid shape @g is from M x N x K, for choosing the plan of a shape the
+ * grid lacks: cuBLAS picks its kernels by K first, then by which of M and N are
+ * 1 (GEMV kernels) or multiples of 2, 4 and 8 (the kernels' alignment), then by
+ * size; C changes the epilogue, rarely the kernel (nvjet's _bz and _badd twins).
+ */
+static double alignment(uint32_t x, uint32_t y)
+{
+	return 10.0 * ((x % 2 == 0) != (y % 2 == 0)) + 10.0 * ((x % 4 == 0) != (y % 4 == 0)) +
+	       5.0 * ((x % 8 == 0) != (y % 8 == 0));
+}
+
+static double distance(const struct grid_plan *g, uint32_t m, uint32_t n, uint32_t k, int with_c)
+{
+	return 100.0 * log2_ratio(g->k, k) +
+	       200.0 * (((g->m == 1) != (m == 1)) + ((g->n == 1) != (n == 1))) +
+	       alignment(g->m, m) + alignment(g->n, n) + 3.0 * (g->with_c != with_c) +
+	       log2_ratio(g->m, m) + log2_ratio(g->n, n);
+}
+
+/* The grid's fitted shape nearest to @desc's, of the same types; NULL if none. With
+ * @elsewhere, not @desc's M x N x K itself. */
+static const struct grid_plan *neighbour(const struct mxe_gemm_desc *desc, int elsewhere)
+{
+	const struct grid_plan *best = NULL;
+	int with_c = !!(desc->flags & MXA_GEMM_F_ACCUMULATE);
+	double best_d = INFINITY;
+
+	for (size_t i = 0; i < sizeof(grid) / sizeof(grid[0]); i++) {
+		const struct grid_plan *g = &grid[i];
+		double d;
+
+		if (g->type != desc->type_a || g->type != desc->type_b ||
+		    g->type_d != desc->type_d || !g->fitted ||
+		    (elsewhere && g->m == desc->m && g->n == desc->n && g->k == desc->k))
+			continue;
+		d = distance(g, desc->m, desc->n, desc->k, with_c);
+		if (d < best_d)
+			best = g, best_d = d;
+	}
+	return best;
+}
+
+/*
+ * A neighbour's plan for another K, as the probed kernels scale (gemv_probe.py): as many
+ * K slices as it had; a GEMV thread's contiguous chunk grows with K; dot_kernel's blocks
+ * keep their size and grow in number; the split-K GEMV's slices keep their number and
+ * grow in size.
+ */
+static void scale_to_k(struct mxe_hopper_plan *p, uint32_t from_k, uint32_t to_k)
+{
+	uint32_t t = p->simt_threads ? p->simt_threads : 1, v = p->simt_vec ? p->simt_vec : 1;
+	uint32_t blocks = p->simt_blocks ? p->simt_blocks : 1;
+
+	if (p->slice_k) {
+		uint32_t slices = (from_k + p->slice_k - 1) / p->slice_k;
+
+		p->slice_k = ((to_k + slices - 1) / slices + 3) / 4 * 4;
+	}
+	if (!p->simt)
+		return;
+	if (blocks == 1) {
+		if (t * v >= from_k)	/* one round: a contiguous chunk per thread */
+			p->simt_vec = (to_k + t - 1) / t;
+	} else if (t >= 32) {	/* blocks of t * v elements */
+		blocks = (to_k + t * v - 1) / (t * v);
+		p->simt_blocks = blocks > 4096 ? 4096 : blocks;
+		if (p->simt_lanes > p->simt_blocks)
+			p->simt_lanes = p->simt_blocks;
+	} else {		/* a fixed number of slices */
+		uint32_t per = (to_k + blocks - 1) / blocks, pow2 = 1;
+
+		while (pow2 < per && pow2 < MXE_HOPPER_SIMT_MAX_THREADS)
+			pow2 *= 2;
+		p->simt_threads = pow2;
+	}
+}
+
+static int cublas_plan(const struct mxe_gemm_desc *desc, int fast_accum, int elsewhere,
+		       struct mxe_hopper_plan *plan)
 {
 	int fp8 = is_fp8(desc->type_a) || is_fp8(desc->type_b);
 
@@ -96,12 +206,45 @@ int mxe_hopper_cublas_plan(const struct mxe_gemm_desc *desc, int fast_accum,
 					      is_fp8(desc->type_b)
 				    : mp->type == desc->type_a && mp->type == desc->type_b;
 
-		if (same_type && mp->m == desc->m && mp->n == desc->n && mp->k == desc->k) {
+		if (same_type && !elsewhere && mp->m == desc->m && mp->n == desc->n &&
+		    mp->k == desc->k) {
 			plan->split_k = mp->split_k;
 			plan->split_tile = mp->split_tile;
 			plan->split_interleaved = mp->interleaved;
 			return 1;
 		}
 	}
+	if (!fp8) {
+		const struct grid_plan *g = neighbour(desc, elsewhere);
+
+		if (g) {
+			plan->inst_k = g->f[F_INST_K];
+			plan->residue_k = g->f[F_RESIDUE_K];
+			plan->epilogue_f32 = g->f[F_EPILOGUE_F32];
+			plan->slice_k = g->f[F_SLICE_K];
+			plan->simt = g->f[F_SIMT];
+			plan->simt_threads = g->f[F_SIMT_THREADS];
+			plan->simt_vec = g->f[F_SIMT_VEC];
+			plan->simt_blocks = g->f[F_SIMT_BLOCKS];
+			plan->simt_lanes = g->f[F_SIMT_LANES];
+			plan->simt_block_seq = g->f[F_SIMT_BLOCK_SEQ];
+			plan->simt_mul_add = g->f[F_SIMT_MUL_ADD];
+			if (g->k != desc->k)
+				scale_to_k(plan, g->k, desc->k);
+			return g->m == desc->m && g->n == desc->n && g->k == desc->k;
+		}
+	}
 	return 0;	/* a guess: one chain */
+}
+
+int mxe_hopper_cublas_plan(const struct mxe_gemm_desc *desc, int fast_accum,
+			   struct mxe_hopper_plan *plan)
+{
+	return cublas_plan(desc, fast_accum, 0, plan);
+}
+
+int mxe_hopper_cublas_plan_elsewhere(const struct mxe_gemm_desc *desc, int fast_accum,
+				     struct mxe_hopper_plan *plan)
+{
+	return cublas_plan(desc, fast_accum, 1, plan);
 }

@@ -424,6 +424,9 @@ int mxe_smem_desc_span(uint64_t desc, int mn_major, unsigned rows, uint64_t sram
 void mxe_smem_desc_gather(const uint8_t *sram, uint64_t desc, int mn_major, unsigned rows,
 			  uint8_t *dense);
 
+#define MXE_HOPPER_SIMT_MAX_THREADS 1024
+#define MXE_HOPPER_SIMT_MAX_LANES 64
+
 /**
  * struct mxe_hopper_plan - how a library GEMM on the H200 (cuBLAS/cuBLASLt)
  * strings tensor-core instructions together; the choices are the library's,
@@ -447,6 +450,39 @@ struct mxe_hopper_plan {
 	uint32_t split_interleaved;	/* 0: slice s takes ceil(tiles / split_k)
 					 * consecutive tiles (split-K); 1: tiles
 					 * s, s + split_k, ... (sliced K) */
+	uint32_t slice_k;	/* 0: split_k and split_tile decide; else K is cut
+				 * into consecutive slices of slice_k elements (the
+				 * last one shorter), each its own chain from zero,
+				 * summed in slice order (cuBLASLt's split-K and
+				 * splitKreduce); a multiple of 4 */
+	uint32_t residue_k;	/* 0: a chain's instructions start at its first
+				 * element; else a contiguous chain of L elements
+				 * first runs its L % residue_k leading elements,
+				 * then whole K tiles of residue_k (CUTLASS's main
+				 * loop takes the K residue first); a multiple of
+				 * inst_k */
+	uint32_t epilogue_f32;	/* F16 D with C: 0: D = f16(f16(sum) + C) (nvjet);
+				 * 1: D = f16(sum + C), the sum and C added in f32
+				 * (CUTLASS's epilogue) */
+	/*
+	 * simt: cuBLAS's GEMV, dot and gemmSN kernels, no tensor core: each product
+	 * is an FMA in the accumulator type (f32, f64) on the unrounded inputs (TF32:
+	 * the full f32 values). Element e of K belongs to round e / (G T V), block
+	 * (e / (T V)) % G and thread (e / V) % T; a thread's FMA chain starts from
+	 * zero and takes its elements in order. A block adds its T threads' sums
+	 * (simt_block_seq 0: as a butterfly, thread t with t + T/2 first, then T/4,
+	 * ...; 1: in thread order); block b's sum goes to lane b % L, a lane adds its
+	 * blocks in order, and the lanes are added in order. The other fields above
+	 * must be 0, except epilogue_f32.
+	 */
+	uint32_t simt;		/* 0: tensor-core chains as above; 1: SIMT */
+	uint32_t simt_threads;	/* T, a power of two; 0 = 1 */
+	uint32_t simt_vec;	/* V elements a thread takes at a time; 0 = 1 */
+	uint32_t simt_blocks;	/* G; 0 = 1 */
+	uint32_t simt_lanes;	/* L, at most G; 0 = 1 */
+	uint32_t simt_block_seq;
+	uint32_t simt_mul_add;	/* 1: a thread rounds each product to the accumulator
+				 * type and adds it (no FMA; cuBLAS's FP32 dot_kernel) */
 };
 
 /**
@@ -471,6 +507,13 @@ int mxe_hopper_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc,
  */
 int mxe_hopper_cublas_plan(const struct mxe_gemm_desc *desc, int fast_accum,
 			   struct mxe_hopper_plan *plan);
+/**
+ * mxe_hopper_cublas_plan_elsewhere() - mxe_hopper_cublas_plan() as if the grid had never
+ * run @desc's M x N x K (with or without C): the plan comes from other shapes. What
+ * judges the plan rule on shapes it has not seen (tests/host/test-engine-golden).
+ */
+int mxe_hopper_cublas_plan_elsewhere(const struct mxe_gemm_desc *desc, int fast_accum,
+				     struct mxe_hopper_plan *plan);
 
 /**
  * struct mxe_engine_stats - what the EXACT path's scheduling policies did, counted

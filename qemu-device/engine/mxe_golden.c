@@ -329,7 +329,11 @@ static int engine_matmul(struct mxe_engine *eng, const struct mxe_golden_case *g
 			 * rounded to nearest even by cuBLAS (o->tf32_input) */
 			struct mxe_hopper_plan plan;
 
-			mxe_hopper_cublas_plan(&d, !!(gc->flags & MXGV_F_FAST_ACCUM), &plan);
+			if (o->plan_elsewhere)
+				mxe_hopper_cublas_plan_elsewhere(&d, !!(gc->flags & MXGV_F_FAST_ACCUM),
+								 &plan);
+			else
+				mxe_hopper_cublas_plan(&d, !!(gc->flags & MXGV_F_FAST_ACCUM), &plan);
 			return mxe_hopper_gemm(eng, &d, &plan);
 		}
 		/* fall through */

@@ -54,6 +54,8 @@ struct mxe_golden_opts {
 	uint8_t sched;		/* enum mxe_sched */
 	uint8_t tf32_input;	/* enum mxe_tf32_input */
 	unsigned nthreads;	/* 0 = all of the engine's */
+	uint8_t plan_elsewhere;	/* HOPPER cuBLAS cases: the plan from other shapes
+				 * (mxe_hopper_cublas_plan_elsewhere()) */
 };
 
 struct mxe_golden_result {

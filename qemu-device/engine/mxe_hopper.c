@@ -172,12 +172,25 @@ static double chain_result(unsigned td, const struct chain *ch)
 	return ch->have_part ? acc_add(td, ch->main, ch->part) : ch->main;
 }
 
-double mxe_hopper_plan_dot(struct mxe_hopper_ctx *hc, const struct mxe_op *op, const double *a,
-			   const double *b, double c)
+/* One contiguous chain over [k0, k1): its K residue first when the plan says so. */
+static void chain_range(struct mxe_hopper_ctx *hc, const struct mxe_hopper_plan *p,
+			struct chain *ch, const double *a, const double *b, size_t k0, size_t k1)
 {
-	const struct mxe_hopper_plan *p = &op->plan;
-	size_t k = op->d.k, tile = p->split_tile, slices = p->split_k ? p->split_k : 1;
-	size_t tiles = (k + tile - 1) / tile, per = (tiles + slices - 1) / slices;
+	size_t r = p->residue_k ? (k1 - k0) % p->residue_k : 0;
+
+	if (r)
+		chain_feed(hc, p, ch, a, b, k0, k0 + r);
+	chain_feed(hc, p, ch, a, b, k0 + r, k1);
+}
+
+/* The sum over all of K of one output: the plan's slices, each a chain, in order. */
+static double plan_sum(struct mxe_hopper_ctx *hc, const struct mxe_hopper_plan *p, size_t k,
+		       const double *a, const double *b)
+{
+	size_t tile = p->slice_k ? p->slice_k : p->split_tile;
+	size_t tiles = (k + tile - 1) / tile;
+	size_t slices = p->slice_k ? tiles : p->split_k ? p->split_k : 1;
+	size_t per = p->slice_k ? 1 : (tiles + slices - 1) / slices;
 	double total = 0.0;
 	int have_total = 0;
 
@@ -191,18 +204,91 @@ double mxe_hopper_plan_dot(struct mxe_hopper_ctx *hc, const struct mxe_op *op, c
 			end = tiles;
 		if (t >= end)
 			continue;	/* more slices than tiles */
-		for (; t < end; t += step)
-			chain_feed(hc, p, &ch, a, b, t * tile,
-				   (t + 1) * tile < k ? (t + 1) * tile : k);
+		if (step == 1)		/* contiguous: one range */
+			chain_range(hc, p, &ch, a, b, t * tile, end * tile < k ? end * tile : k);
+		else
+			for (; t < end; t += step)
+				chain_feed(hc, p, &ch, a, b, t * tile,
+					   (t + 1) * tile < k ? (t + 1) * tile : k);
 		total = have_total ? acc_add(hc->td, total, chain_result(hc->td, &ch))
 				   : chain_result(hc->td, &ch);
 		have_total = 1;
 	}
+	return total;
+}
+
+/* One step of a SIMT thread: an FMA (f64, or f32 on exactly converted f32 inputs), or
+ * the product rounded, then added. */
+static double simt_step(unsigned td, int mul_add, double x, double y, double acc)
+{
+	if (mul_add)
+		return acc_add(td, acc, mxe_round_to_accum(x * y, td));
+	if (td == MXA_DTYPE_F64)
+		return fma(x, y, acc);
+	return fmaf((float)x, (float)y, (float)acc);
+}
+
+/* A block's thread sums @v[0..@n) added as a butterfly: v[t] += v[t + n/2], then n/4, ... */
+static double butterfly(unsigned td, double *v, size_t n)
+{
+	for (size_t h = n / 2; h >= 1; h /= 2)
+		for (size_t t = 0; t < h; t++)
+			v[t] = acc_add(td, v[t], v[t + h]);
+	return v[0];
+}
+
+/* The sum of a SIMT kernel (struct mxe_hopper_plan, simt): threads, blocks, lanes. */
+static double simt_sum(unsigned td, const struct mxe_hopper_plan *p, size_t k, const double *a,
+		       const double *b)
+{
+	size_t nt = p->simt_threads ? p->simt_threads : 1, nv = p->simt_vec ? p->simt_vec : 1;
+	size_t nb = p->simt_blocks ? p->simt_blocks : 1, nl = p->simt_lanes ? p->simt_lanes : 1;
+	size_t round = nb * nt * nv;
+	double lane[MXE_HOPPER_SIMT_MAX_LANES], thread[MXE_HOPPER_SIMT_MAX_THREADS], total;
+	int lane_used[MXE_HOPPER_SIMT_MAX_LANES] = { 0 };
+
+	for (size_t blk = 0; blk < nb; blk++) {
+		double sum;
+
+		for (size_t t = 0; t < nt; t++) {
+			double acc = 0.0;
+
+			for (size_t r = blk * nt * nv + t * nv; r < k; r += round)
+				for (size_t j = r; j < r + nv && j < k; j++)
+					acc = simt_step(td, p->simt_mul_add, a[j], b[j], acc);
+			thread[t] = acc;
+		}
+		if (p->simt_block_seq) {
+			sum = thread[0];
+			for (size_t t = 1; t < nt; t++)
+				sum = acc_add(td, sum, thread[t]);
+		} else {
+			sum = butterfly(td, thread, nt);
+		}
+		lane[blk % nl] = lane_used[blk % nl] ? acc_add(td, lane[blk % nl], sum) : sum;
+		lane_used[blk % nl] = 1;
+	}
+	total = lane[0];
+	for (size_t l = 1; l < nl && lane_used[l]; l++)
+		total = acc_add(td, total, lane[l]);
+	return total;
+}
+
+double mxe_hopper_plan_dot(struct mxe_hopper_ctx *hc, const struct mxe_op *op, const double *a,
+			   const double *b, double c)
+{
+	const struct mxe_hopper_plan *p = &op->plan;
+	double total = p->simt ? simt_sum(hc->td, p, op->d.k, a, b) : plan_sum(hc, p, op->d.k, a, b);
+
 	if (op->d.type_d == MXA_DTYPE_F16) {
-		/* the epilogue in half: D = f16(f16(acc) + C), each rounded to nearest
-		 * (fitted on the F16-output cases of tests/golden/h200/cublas-fresh) */
+		int with_c = op->d.flags & MXA_GEMM_F_ACCUMULATE;
+
+		if (with_c && p->epilogue_f32)	/* CUTLASS: D = f16(f32(sum + C)) */
+			return mxe_round_to_accum((float)total + (float)c, MXA_DTYPE_F16);
+		/* nvjet: D = f16(f16(sum) + C), each rounded to nearest (fitted on
+		 * the F16-output cases of tests/golden/h200/cublas-fresh) */
 		total = mxe_round_to_accum(total, MXA_DTYPE_F16);
-		if (op->d.flags & MXA_GEMM_F_ACCUMULATE)
+		if (with_c)
 			total = mxe_round_to_accum(total + c, MXA_DTYPE_F16);	/* exact sum */
 		return total;
 	}
@@ -261,8 +347,20 @@ int mxe_hopper_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc,
 		p->inst_k = instruction_k(d.type_a);
 	if (!p->split_tile)
 		p->split_tile = p->inst_k;
-	if (p->split_tile % p->inst_k || p->promote_k % p->inst_k || p->split_interleaved > 1)
+	if (p->split_tile % p->inst_k || p->promote_k % p->inst_k || p->split_interleaved > 1 ||
+	    p->slice_k % 4 || p->residue_k % p->inst_k || p->epilogue_f32 > 1 || p->simt > 1 ||
+	    p->simt_block_seq > 1 || p->simt_mul_add > 1 ||
+	    p->simt_threads > MXE_HOPPER_SIMT_MAX_THREADS ||
+	    (p->simt_threads & (p->simt_threads - 1)) || p->simt_lanes > MXE_HOPPER_SIMT_MAX_LANES ||
+	    p->simt_lanes > (p->simt_blocks ? p->simt_blocks : 1))
 		return MXE_ENGINE_EINVAL_OPTION;
+	if (p->simt) {
+		/* FP32/FP64 SIMT code: FMAs on the inputs as they are */
+		if (p->promote_k || p->split_k > 1 || p->slice_k || p->residue_k || p->split_interleaved)
+			return MXE_ENGINE_EINVAL_OPTION;
+		if (d.type_a == MXA_DTYPE_TF32 || d.type_b == MXA_DTYPE_TF32)
+			op.d.tf32_input = MXE_TF32_IN_FULL;
+	}
 	op.has_plan = 1;
 	return mxe_exact_run(eng, &op);
 }

@@ -7,6 +7,7 @@
  *
  * Options: --accum exact|fast|hopper  --threads N  --sched intra|inter
  *          --tf32 trunc|rna    -v (print why a case failed)
+ *          --plan-elsewhere (hopper: a cuBLAS case's plan from other shapes than its own)
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -93,11 +94,14 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--tf32") && i + 1 < argc) {
 			opts.tf32_input = !strcmp(argv[++i], "rna") ? MXE_TF32_IN_RNA
 								    : MXE_TF32_IN_TRUNCATE;
+		} else if (!strcmp(a, "--plan-elsewhere")) {
+			opts.plan_elsewhere = 1;
 		} else if (!strcmp(a, "-v")) {
 			verbose = 1;
 		} else if (a[0] == '-') {
 			fprintf(stderr, "usage: %s [--accum exact|fast|hopper] [--threads N] "
-				"[--sched intra|inter] [--tf32 trunc|rna] [-v] DIR|FILE...\n",
+				"[--sched intra|inter] [--tf32 trunc|rna] [--plan-elsewhere] [-v] "
+				"DIR|FILE...\n",
 				argv[0]);
 			return 2;
 		} else if (collect(a, &files, &nfiles, &cap)) {

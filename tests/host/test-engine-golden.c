@@ -11,8 +11,8 @@
  * The fresh cuBLAS sets (cublas-fresh/, which models may be fitted on, and
  * cublas-heldout/, which they may not: shapes and seeds of their own) must pass with the
  * default numerics, the promise of never being less accurate than the H200 (TF32 at full
- * f32: MXE_LIBRARY_TF32_INPUT); how many of their elements the HOPPER numerics reproduce
- * is printed (cublas-fresh/README.md).
+ * f32: MXE_LIBRARY_TF32_INPUT); the HOPPER numerics must reproduce the held-out set bit
+ * for bit (run_fresh()).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -86,15 +86,48 @@ static void run_case(struct mxe_engine *eng, const char *dir, const char *name)
 	mxe_golden_free(&gc);
 }
 
+/* How much of a fresh set the HOPPER numerics reproduce bit for bit. */
+struct share {
+	double case_sum, elems, elems_exact;
+	int cases, good;
+};
+
+static void share_add(struct share *sh, const struct mxe_golden_case *gc,
+		      const struct mxe_golden_result *res)
+{
+	sh->cases++;
+	sh->case_sum += res->bitexact;
+	sh->good += res->bitexact >= 0.99;
+	sh->elems += (double)gc->m * gc->n;
+	sh->elems_exact += res->bitexact * gc->m * gc->n;
+}
+
+static double share_cases(const struct share *sh)
+{
+	return sh->cases ? 100.0 * sh->case_sum / sh->cases : 0.0;
+}
+
+static void share_print(const struct share *sh, const char *what, const char *how)
+{
+	host_diag("%s set, %s: HOPPER reproduces %.1f %% of a case on average, %.1f %% of the "
+		  "elements; %d of %d cases at >= 99 %%", what, how, share_cases(sh),
+		  sh->elems ? 100.0 * sh->elems_exact / sh->elems : 0.0, sh->good, sh->cases);
+}
+
 /*
- * A fresh cuBLAS set: the default numerics' promise on every case; the elements the
- * HOPPER model reproduces bit for bit, reported, not checked (that goal is not met yet).
+ * A fresh cuBLAS set: the default numerics' promise on every case; how much of it the
+ * HOPPER numerics reproduce bit for bit, with the plan of the grid
+ * (qemu-device/engine/mxe_cublas_plans.tsv, which never ran these cases but ran their
+ * shapes with the other C flag) and with a plan from other shapes only. The held-out set
+ * must reach @goal (in % of a case, on average) with the grid's plans and @goal_elsewhere
+ * with other shapes' (Documentation/numerics.rst).
  */
-static void run_fresh(struct mxe_engine *eng, const char *dir, const char *what)
+static void run_fresh(struct mxe_engine *eng, const char *dir, const char *what, double goal,
+		      double goal_elsewhere)
 {
 	char *names[1024];
-	int n = list_cases(dir, names, 1024), good = 0, cases = 0;
-	double sum = 0;
+	int n = list_cases(dir, names, 1024);
+	struct share grid = { 0 }, elsewhere = { 0 };
 
 	if (!host_check(n > 0, "%s cuBLAS set %s: %d cases", what, dir, n))
 		return;
@@ -113,16 +146,21 @@ static void run_fresh(struct mxe_engine *eng, const char *dir, const char *what)
 		mxe_golden_format(&gc, &res, line, sizeof(line));
 		host_check(!rc && res.pass, "%s set, default numerics: %s%s%s", what, line,
 			   res.pass ? "" : " -- ", res.pass ? "" : res.why);
-		if (!mxe_golden_run(eng, &gc, &hop, &res)) {
-			cases++;
-			sum += res.bitexact;
-			good += res.bitexact >= 0.99;
-		}
+		if (!mxe_golden_run(eng, &gc, &hop, &res))
+			share_add(&grid, &gc, &res);
+		hop.plan_elsewhere = 1;
+		if (!mxe_golden_run(eng, &gc, &hop, &res))
+			share_add(&elsewhere, &gc, &res);
 		mxe_golden_free(&gc);
 		free(names[i]);
 	}
-	host_diag("%s set: HOPPER reproduces %.1f %% of the elements; %d of %d cases at >= 99 %%",
-		  what, cases ? 100.0 * sum / cases : 0.0, good, cases);
+	share_print(&grid, what, "the grid's plans");
+	share_print(&elsewhere, what, "plans from other shapes");
+	host_check(share_cases(&grid) >= goal, "%s set, the grid's plans: %.1f %% >= %.1f %%", what,
+		   share_cases(&grid), goal);
+	host_check(share_cases(&elsewhere) >= goal_elsewhere,
+		   "%s set, plans from other shapes: %.1f %% >= %.1f %%", what,
+		   share_cases(&elsewhere), goal_elsewhere);
 }
 
 int main(void)
@@ -145,9 +183,9 @@ int main(void)
 	}
 	if (!strcmp(dir, MXA_GOLDEN_DIR_DEFAULT)) {
 		snprintf(fresh, sizeof(fresh), "%s/cublas-fresh", dir);
-		run_fresh(eng, fresh, "fit");
+		run_fresh(eng, fresh, "fit", 98.0, 94.0);
 		snprintf(fresh, sizeof(fresh), "%s/cublas-heldout", dir);
-		run_fresh(eng, fresh, "held-out");
+		run_fresh(eng, fresh, "held-out", 99.0, 98.0);
 	}
 	mxe_engine_destroy(eng);
 	return host_check_end();

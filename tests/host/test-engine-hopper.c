@@ -2,8 +2,9 @@
 /*
  * test-engine-hopper - mxe_hopper_gemm(), a library GEMM on the H200 as
  * chains of tensor-core instructions: FP32 promotion of FP8 chains, split-K
- * and sliced-K reduction orders, C added last, thread invariance, plan
- * checks, and the cuBLAS plans measured for the golden shapes. The golden
+ * and sliced-K reduction orders, K slices and residues, C added last, the f16
+ * epilogues, SIMT plans (cuBLAS's GEMV and dot kernels), thread invariance, plan
+ * checks, and the cuBLAS plans measured for the golden shapes and the grid. The golden
  * cases themselves are in test-engine-golden.
  */
 #include <math.h>
@@ -187,6 +188,107 @@ static void test_f16_d(struct mxe_engine *eng)
 		   mxe_cvt_f16_to_f32(d[0]));
 }
 
+/*
+ * TF32, K = 24: 2^24 at k = 0, 3 at k = 4. One chain (instructions of 8) truncates
+ * 2^24 + 3 to 2^24 + 2; slices of 4 elements (cuBLASLt's split-K of the s1688 kernels at
+ * small K) add 2^24 and 3 in FP32, to nearest: 2^24 + 4.
+ */
+static void test_slices(struct mxe_engine *eng)
+{
+	float a[24] = { 4096.0f, 0, 0, 0, 3.0f }, b[24] = { 4096.0f, 0, 0, 0, 1.0f }, d = 0;
+	struct mxe_hopper_plan p = { 0 };
+	struct mxe_gemm_desc g = desc_1x1(MXA_DTYPE_TF32, MXA_DTYPE_F32, 24, a, b, &d);
+	double r;
+
+	r = run1(eng, &g, &p);
+	host_check(r == 16777218.0f, "tf32, one chain: 2^24 + 3 truncated to %.1f", r);
+	p.slice_k = 4;
+	r = run1(eng, &g, &p);
+	host_check(r == 16777220.0f, "tf32, slices of 4: 2^24 + 3 rounded to nearest %.1f", r);
+}
+
+/*
+ * TF32, K = 20: products 2^24 (k = 0), 1 (k = 1), -2^24 (k = 4). Instructions from k = 0
+ * sum all three in one instruction, exactly: 1. The K residue first (residue_k 16: 4
+ * elements, then a tile of 16) truncates 2^24 + 1 to 2^24 in the first instruction, and
+ * the second cancels it: 0.
+ */
+static void test_residue(struct mxe_engine *eng)
+{
+	float a[20] = { 4096.0f, 1.0f, 0, 0, -4096.0f }, b[20] = { 4096.0f, 1.0f, 0, 0, 4096.0f };
+	struct mxe_hopper_plan p = { 0 };
+	struct mxe_gemm_desc g;
+	float d = 0;
+	double r;
+
+	g = desc_1x1(MXA_DTYPE_TF32, MXA_DTYPE_F32, 20, a, b, &d);
+	r = run1(eng, &g, &p);
+	host_check(r == 1.0, "tf32, instructions from k = 0: %g", r);
+	p.residue_k = 16;
+	r = run1(eng, &g, &p);
+	host_check(r == 0.0, "tf32, the K residue of 4 first: %g", r);
+}
+
+/*
+ * SIMT plans (cuBLAS's GEMV and dot kernels). FP32, K = 2: products -(1 + 2^-11), then
+ * (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24. An FMA keeps the 2^-24; the product rounded first
+ * (a tie, to even) loses it. K = 4 on four threads, products 2^24, 1, -2^24, 1: the
+ * butterfly adds (p0 + p2) + (p1 + p3) = 2; in thread order 2^24 + 1 rounds to 2^24: 1.
+ */
+static void test_simt(struct mxe_engine *eng)
+{
+	float a2[2] = { -1.0f, 1.0f + 0x1p-12f }, b2[2] = { 1.0f + 0x1p-11f, 1.0f + 0x1p-12f };
+	float a4[4] = { 4096.0f, 1.0f, -4096.0f, 1.0f }, b4[4] = { 4096.0f, 1.0f, 4096.0f, 1.0f };
+	struct mxe_hopper_plan p = { .simt = 1 };
+	struct mxe_gemm_desc g;
+	float d = 0;
+	double r;
+
+	/* TF32 operands: SIMT code takes their full f32 values */
+	g = desc_1x1(MXA_DTYPE_TF32, MXA_DTYPE_F32, 2, a2, b2, &d);
+	r = run1(eng, &g, &p);
+	host_check(r == 0x1p-24, "simt, an FMA chain: %g (2^-24)", r);
+	p.simt_mul_add = 1;
+	r = run1(eng, &g, &p);
+	host_check(r == 0.0, "simt, products rounded, then added: %g", r);
+	p.simt_mul_add = 0;
+	g = desc_1x1(MXA_DTYPE_TF32, MXA_DTYPE_F32, 4, a4, b4, &d);
+	p.simt_threads = 4;
+	r = run1(eng, &g, &p);
+	host_check(r == 2.0, "simt, 4 threads as a butterfly: %g", r);
+	p.simt_block_seq = 1;
+	r = run1(eng, &g, &p);
+	host_check(r == 1.0, "simt, 4 threads in order: %g", r);
+	p.simt_threads = 2, p.simt_block_seq = 0;
+	p.simt_blocks = 2;	/* blocks {p0, p1} and {p2, p3}, in order */
+	r = run1(eng, &g, &p);
+	host_check(r == 1.0, "simt, 2 blocks of 2 threads: %g", r);
+	p.simt_lanes = 2;
+	r = run1(eng, &g, &p);
+	host_check(r == 1.0, "simt, 2 blocks in 2 lanes: %g", r);
+	p.simt_threads = 1, p.simt_blocks = 4, p.simt_lanes = 2;	/* lanes {p0, p2}, {p1, p3} */
+	r = run1(eng, &g, &p);
+	host_check(r == 2.0, "simt, 4 blocks in 2 lanes: %g", r);
+}
+
+/* A CUTLASS epilogue for an f16 D: D = f16(f32(sum + C)): the f32 sum 2049 and C = 1: 2050. */
+static void test_epilogue_f32(struct mxe_engine *eng)
+{
+	static uint16_t a[16], b[16], c[1], d[1];
+	struct mxe_hopper_plan p = { .epilogue_f32 = 1 };
+	struct mxe_gemm_desc g = desc_1x1(MXA_DTYPE_F16, MXA_DTYPE_F16, 16, a, b, d);
+	int rc;
+
+	a[0] = mxe_cvt_f32_to_f16(2048.0f, 0);
+	a[1] = b[0] = b[1] = mxe_cvt_f32_to_f16(1.0f, 0);
+	c[0] = mxe_cvt_f32_to_f16(1.0f, 0);
+	g.flags = MXA_GEMM_F_ACCUMULATE;
+	g.c = c;
+	rc = mxe_hopper_gemm(eng, &g, &p);
+	host_check(!rc && mxe_cvt_f16_to_f32(d[0]) == 2050.0f,
+		   "f16 D, CUTLASS's epilogue: f16(2049 + 1) = %g", mxe_cvt_f16_to_f32(d[0]));
+}
+
 static void test_errors(struct mxe_engine *eng)
 {
 	static uint8_t a[64], s[64];
@@ -208,6 +310,27 @@ static void test_errors(struct mxe_engine *eng)
 	p.split_interleaved = 2;
 	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
 	       "split_interleaved other than 0/1 -> EINVAL_OPTION");
+	memset(&p, 0, sizeof(p));
+	p.slice_k = 6;
+	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
+		   "slice_k not a multiple of 4 -> EINVAL_OPTION");
+	p.slice_k = 0;
+	p.residue_k = 16;
+	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
+		   "residue_k not a multiple of the instruction's K -> EINVAL_OPTION");
+	p.residue_k = 0;
+	p.simt = 1;
+	p.simt_threads = 3;
+	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
+		   "simt_threads not a power of two -> EINVAL_OPTION");
+	p.simt_threads = 4;
+	p.simt_lanes = 2;
+	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
+		   "more simt lanes than blocks -> EINVAL_OPTION");
+	p.simt_lanes = 0;
+	p.promote_k = 128;
+	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
+		   "simt with FP8 promotion -> EINVAL_OPTION");
 	memset(&p, 0, sizeof(p));
 	e = g;
 	e.type_a = e.type_b = MXA_DTYPE_S8;
@@ -245,6 +368,24 @@ static void test_cublas_plans(void)
 	g.k = 1000;
 	known = mxe_hopper_cublas_plan(&g, 0, &p);
 	host_check(!known && !p.split_k && !p.promote_k, "an unmeasured shape: one chain, reported as a guess");
+	/* the plan grid (mxe_cublas_plans.tsv): cutlass_80_tensorop_s1688gemm_64x64_16x6
+	 * with split-K in slices of 4 at K = 24 */
+	g.type_a = g.type_b = MXA_DTYPE_TF32;
+	g.type_c = g.type_d = MXA_DTYPE_F32;
+	g.m = 96, g.n = 48, g.k = 24;
+	known = mxe_hopper_cublas_plan(&g, 0, &p);
+	host_check(known && p.slice_k == 4 && !p.simt, "cuBLAS tf32 96x48x24 (the grid): slices of 4");
+	known = mxe_hopper_cublas_plan_elsewhere(&g, 0, &p);
+	host_check(!known && p.slice_k == 4, "the same from other shapes: slices of 4, a guess");
+	/* a GEMV: FP32 SIMT code, 32 threads of contiguous chunks (gemvx) */
+	g.m = 1, g.n = 100, g.k = 160;
+	known = mxe_hopper_cublas_plan(&g, 0, &p);
+	host_check(known && p.simt && p.simt_threads == 32 && p.simt_vec == 5,
+		   "cuBLAS tf32 GEMV 1x100x160: 32 threads of 5 elements");
+	g.k = 200;	/* outside the grid: the chunks grow with K */
+	known = mxe_hopper_cublas_plan(&g, 0, &p);
+	host_check(!known && p.simt && p.simt_threads == 32 && p.simt_vec == 7,
+		   "tf32 GEMV 1x100x200 (not in the grid): 32 threads of 7 elements, a guess");
 }
 
 int main(void)
@@ -258,6 +399,10 @@ int main(void)
 	test_threads(eng);
 	test_errors(eng);
 	test_f16_d(eng);
+	test_slices(eng);
+	test_residue(eng);
+	test_simt(eng);
+	test_epilogue_f32(eng);
 	test_cublas_plans();
 	mxe_engine_destroy(eng);
 	return host_check_end();

@@ -21,6 +21,9 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 from mxgv import KernelLog, write_cublas_gemm  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cublas-grid"))
+from grid import KS, MS, fits  # noqa: E402  (the domain, one definition)
+
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 torch.backends.cuda.matmul.allow_tf32 = True
@@ -49,21 +52,16 @@ def one(ty, td, m, n, k, acc):
     print(name, flush=True)
 
 
-MS = [1, 1, 2, 3, 8, 8, 16, 17, 32, 33, 48, 64, 96, 100, 128, 192]
-KS = [16, 24, 96, 160, 256, 500, 1024, 2048, 4096, 8192]
-LIMIT = 160 << 10       # bytes of A, B, C and D of one case (the set stays small)
 seen = set()
 for ty, td, count in (("tf32", "f32", 40), ("f64", "f64", 28), ("bf16", "f32", 24),
                       ("f16", "f32", 20), ("f16", "f16", 20)):
-    esz = {"tf32": 4, "f64": 8, "bf16": 2, "f16": 2}[ty]
-    osz = {"f32": 4, "f64": 8, "f16": 2}[td]
     made = 0
     while made < count:
         m, n, k = rng.choice(MS), rng.choice(MS), rng.choice(KS)
         if rng.random() < 0.3:
             m, n = n, m
         acc = rng.random() < 0.4
-        if (m + n) * k * esz + 2 * m * n * osz > LIMIT or (ty, td, m, n, k, acc) in seen:
+        if not fits(ty, td, m, n, k) or (ty, td, m, n, k, acc) in seen:
             continue
         seen.add((ty, td, m, n, k, acc))
         one(ty, td, m, n, k, acc)
