@@ -105,6 +105,7 @@ $(BUILD)/libaccel/pic/%.o: $(LIBACCEL_DIR)/%.c $(LIBACCEL_HDRS)
 $(BUILD)/libaccel/pic/engine/%.o: $(ENGINE_DIR)/%.c $(ENGINE_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ENGINE_CFLAGS) -fPIC -c -o $@ $<
+$(BUILD)/libaccel/pic/engine/mxe_cublas_plan.o: $(ENGINE_PLANS_INC)
 
 $(LIBACCEL_SO): $(LIBACCEL_PIC_OBJS) $(LIBACCEL_DIR)/libaccel.map
 	$(CC) -shared -Wl,-soname,$(LIBACCEL_SONAME) -Wl,--version-script,$(LIBACCEL_DIR)/libaccel.map \

@@ -85,8 +85,9 @@ ENGINE_PLANS_INC := $(BUILD)/engine/mxe_cublas_plans.inc
 $(ENGINE_PLANS_INC): $(ENGINE_DIR)/mxe_cublas_plans.tsv scripts/gen-cublas-plans.sh
 	@mkdir -p $(dir $@)
 	sh scripts/gen-cublas-plans.sh $< $@
+# Every build of mxe_cublas_plan.c (this one, libaccel's PIC one) finds it here.
 $(BUILD)/engine/mxe_cublas_plan.o: $(ENGINE_PLANS_INC)
-$(BUILD)/engine/mxe_cublas_plan.o: ENGINE_CFLAGS += -I$(BUILD)/engine
+ENGINE_CFLAGS += -I$(BUILD)/engine
 
 $(ENGINE_LIB): $(ENGINE_OBJS)
 	@mkdir -p $(dir $@)

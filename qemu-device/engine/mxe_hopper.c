@@ -15,7 +15,9 @@
  *
  * struct mxe_hopper_plan: chains of instructions over K from zero, FP32
  * promotion every promote_k elements (cuBLAS FP8 without fast
- * accumulation), K slices summed in order (split-K, sliced K).
+ * accumulation), K slices summed in order (split-K, sliced K), the K residue
+ * first (CUTLASS), the f16 epilogues; or SIMT code (cuBLAS's GEMV and dot
+ * kernels): threads of FMA chains, blocks and lanes (simt_sum()).
  */
 #include <limits.h>
 #include <stdlib.h>
