@@ -175,14 +175,18 @@ static void scale_to_k(struct mxe_hopper_plan *p, uint32_t from_k, uint32_t to_k
 	}
 	if (!p->simt)
 		return;
-	if (blocks == 1) {
+	if (blocks == 1 && p->simt_block_seq && v == 1 && t >= from_k) {
+		/* one product a thread, added in order: a plain sum of rounded products */
+		while (t < to_k && t < MXE_HOPPER_SIMT_MAX_THREADS)
+			t *= 2;
+		p->simt_threads = t;
+	} else if (blocks == 1 && t < 128) {
 		if (t * v >= from_k)	/* one round: a contiguous chunk per thread */
 			p->simt_vec = (to_k + t - 1) / t;
-	} else if (t >= 32) {	/* blocks of t * v elements */
+	} else if (t >= 32) {	/* dot_kernel: blocks of t * v elements, 4 lanes */
 		blocks = (to_k + t * v - 1) / (t * v);
 		p->simt_blocks = blocks > 4096 ? 4096 : blocks;
-		if (p->simt_lanes > p->simt_blocks)
-			p->simt_lanes = p->simt_blocks;
+		p->simt_lanes = p->simt_blocks < 4 ? p->simt_blocks : 4;
 	} else {		/* a fixed number of slices */
 		uint32_t per = (to_k + blocks - 1) / blocks, pow2 = 1;
 

@@ -339,6 +339,20 @@ static int try_simt(struct mxe_engine *eng, struct gcase *g, struct mxe_hopper_p
 
 	if (!pr && g->nkept < 8)	/* a few outputs alone would take chance for a fit */
 		return 0;
+	/* dot_kernel<T, 128, ...>: blocks of 128 threads, first as its name says, so that
+	 * the plan scales with K as the kernel does (mxe_cublas_plan.c's scale_to_k()) */
+	if (strstr(g->kern, "dot_kernel"))
+		for (unsigned v = 2; v >= 1; v--)
+			for (unsigned l = 0; l < 4; l++) {	/* reduce_1Block: 4 lanes */
+				static const unsigned lanes[] = { 4, 1, 2, 8 };
+
+				p->simt_threads = 128, p->simt_vec = v;
+				p->simt_blocks = (g->k + 128 * v - 1) / (128 * v);
+				p->simt_lanes = lanes[l] <= p->simt_blocks ? lanes[l] : p->simt_blocks;
+				p->simt_block_seq = 0;
+				if (simt_candidate(eng, g, pr, p))
+					return 1;
+			}
 	static const unsigned vecs[] = { 0 /* ceil(K / T) */, 1, 2, 4, 8 };
 
 	/* one block: T threads, V elements at a time, a butterfly or in order (gemvx) */

@@ -289,6 +289,13 @@ static void test_epilogue_f32(struct mxe_engine *eng)
 		   "f16 D, CUTLASS's epilogue: f16(2049 + 1) = %g", mxe_cvt_f16_to_f32(d[0]));
 }
 
+static void bad_plan(struct mxe_engine *eng, const struct mxe_gemm_desc *g,
+		     const struct mxe_hopper_plan *p, const char *what)
+{
+	host_check(mxe_hopper_gemm(eng, g, p) == MXE_ENGINE_EINVAL_OPTION, "%s -> EINVAL_OPTION",
+		   what);
+}
+
 static void test_errors(struct mxe_engine *eng)
 {
 	static uint8_t a[64], s[64];
@@ -299,38 +306,30 @@ static void test_errors(struct mxe_engine *eng)
 	host_check(mxe_hopper_gemm(eng, &g, NULL) == MXE_ENGINE_EINVAL &&
 	       mxe_hopper_gemm(eng, NULL, &p) == MXE_ENGINE_EINVAL, "NULL plan or desc -> EINVAL");
 	p.promote_k = 48;
-	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
-	       "promote_k not a multiple of the instruction's K -> EINVAL_OPTION");
+	bad_plan(eng, &g, &p, "promote_k not a multiple of the instruction's K");
 	p.promote_k = 0;
 	p.split_k = 2;
 	p.split_tile = 16;
-	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
-	       "split_tile not a multiple of the instruction's K -> EINVAL_OPTION");
+	bad_plan(eng, &g, &p, "split_tile not a multiple of the instruction's K");
 	p.split_tile = 32;
 	p.split_interleaved = 2;
-	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
-	       "split_interleaved other than 0/1 -> EINVAL_OPTION");
+	bad_plan(eng, &g, &p, "split_interleaved other than 0/1");
 	memset(&p, 0, sizeof(p));
 	p.slice_k = 6;
-	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
-		   "slice_k not a multiple of 4 -> EINVAL_OPTION");
+	bad_plan(eng, &g, &p, "slice_k not a multiple of 4");
 	p.slice_k = 0;
 	p.residue_k = 16;
-	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
-		   "residue_k not a multiple of the instruction's K -> EINVAL_OPTION");
+	bad_plan(eng, &g, &p, "residue_k not a multiple of the instruction's K");
 	p.residue_k = 0;
 	p.simt = 1;
 	p.simt_threads = 3;
-	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
-		   "simt_threads not a power of two -> EINVAL_OPTION");
+	bad_plan(eng, &g, &p, "simt_threads not a power of two");
 	p.simt_threads = 4;
 	p.simt_lanes = 2;
-	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
-		   "more simt lanes than blocks -> EINVAL_OPTION");
+	bad_plan(eng, &g, &p, "more simt lanes than blocks");
 	p.simt_lanes = 0;
 	p.promote_k = 128;
-	host_check(mxe_hopper_gemm(eng, &g, &p) == MXE_ENGINE_EINVAL_OPTION,
-		   "simt with FP8 promotion -> EINVAL_OPTION");
+	bad_plan(eng, &g, &p, "simt with FP8 promotion");
 	memset(&p, 0, sizeof(p));
 	e = g;
 	e.type_a = e.type_b = MXA_DTYPE_S8;
