@@ -22,9 +22,10 @@
  * in tests/golden/h200/cublas-grid/, except the held-out set's shapes, which
  * the grid never ran: build/tests/host/fit-cublas-plans found, for each shape,
  * the plan that gives every kept output's bits (slices, the K residue first,
- * the epilogue). A shape outside the table takes the plan of its nearest
- * neighbour of the same types and C flag (neighbour()); cuBLAS's FP32 GEMV
- * and dot kernels are not described by a plan and keep one chain.
+ * the epilogue; for cuBLAS's GEMV, dot and gemmSN kernels a SIMT plan whose
+ * summation tree is the one gemv_probe.py read off the H200). A shape outside
+ * the table, or one no plan fitted, takes the plan of its nearest fitted
+ * neighbour of the same types (neighbour()), scaled to its K (scale_to_k()).
  */
 #include <math.h>
 #include <string.h>
@@ -114,18 +115,19 @@ static double log2_ratio(double x, double y)
 	return fabs(log2(x / y));
 }
 
-/*
- * How far grid shape @g is from M x N x K, for choosing the plan of a shape the
- * grid lacks: cuBLAS picks its kernels by K first, then by which of M and N are
- * 1 (GEMV kernels) or multiples of 2, 4 and 8 (the kernels' alignment), then by
- * size; C changes the epilogue, rarely the kernel (nvjet's _bz and _badd twins).
- */
+/* How far apart two sizes are in the alignments kernels are chosen by. */
 static double alignment(uint32_t x, uint32_t y)
 {
 	return 10.0 * ((x % 2 == 0) != (y % 2 == 0)) + 10.0 * ((x % 4 == 0) != (y % 4 == 0)) +
 	       5.0 * ((x % 8 == 0) != (y % 8 == 0));
 }
 
+/*
+ * How far grid shape @g is from M x N x K, for choosing the plan of a shape the
+ * grid lacks: cuBLAS picks its kernels by K first, then by which of M and N are
+ * 1 (GEMV kernels) or multiples of 2, 4 and 8 (the kernels' alignment), then by
+ * size; C changes the epilogue, rarely the kernel (nvjet's _bz and _badd twins).
+ */
 static double distance(const struct grid_plan *g, uint32_t m, uint32_t n, uint32_t k, int with_c)
 {
 	return 100.0 * log2_ratio(g->k, k) +

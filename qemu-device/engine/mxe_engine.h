@@ -502,8 +502,10 @@ int mxe_hopper_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc,
  * mxe_hopper_cublas_plan() - the plan cuBLAS/cuBLASLt (CUDA 13, torch 2.11)
  * chose on an H200 for @desc's types and shape (B as N x K), as measured:
  * FP8 promotes every 128 unless @fast_accum; split-K and sliced K as seen
- * for the shapes of the full H200 golden set and of tests/host/gen-cublas-cases.py.
- * Returns 1 for a measured shape, 0 when the plan is a guess (one chain).
+ * for the shapes of the full H200 golden set and of tests/host/gen-cublas-cases.py;
+ * the other types' plans from the plan grid (mxe_cublas_plan.c, "the plan grid").
+ * Returns 1 for a measured shape, 0 when the plan is a guess (a neighbour's, or
+ * one chain).
  */
 int mxe_hopper_cublas_plan(const struct mxe_gemm_desc *desc, int fast_accum,
 			   struct mxe_hopper_plan *plan);
