@@ -90,15 +90,11 @@ static const struct measured_plan measured[] = {
 	{ MXA_DTYPE_F64, 256, 128, 2048, 4, 32, 1 },
 };
 
-/* The plan fields of mxe_cublas_plans.tsv, in its column order. */
-enum { F_INST_K, F_SLICE_K, F_RESIDUE_K, F_EPILOGUE_F32, F_SIMT, F_SIMT_THREADS, F_SIMT_VEC,
-       F_SIMT_BLOCKS, F_SIMT_LANES, F_SIMT_BLOCK_SEQ, F_SIMT_MUL_ADD, F_COUNT };
-
 struct grid_plan {
 	uint8_t type, type_d;	/* enum mxa_isa_dtype of A and B, and of D */
 	uint16_t m, n, k;
 	uint8_t with_c, fitted;	/* fitted 0: no plan reproduces the shape */
-	uint16_t f[F_COUNT];
+	struct mxe_hopper_plan plan;	/* the TSV's columns name its fields */
 };
 
 static const struct grid_plan grid[] = {
@@ -224,17 +220,7 @@ static int cublas_plan(const struct mxe_gemm_desc *desc, int fast_accum, int els
 		const struct grid_plan *g = neighbour(desc, elsewhere);
 
 		if (g) {
-			plan->inst_k = g->f[F_INST_K];
-			plan->residue_k = g->f[F_RESIDUE_K];
-			plan->epilogue_f32 = g->f[F_EPILOGUE_F32];
-			plan->slice_k = g->f[F_SLICE_K];
-			plan->simt = g->f[F_SIMT];
-			plan->simt_threads = g->f[F_SIMT_THREADS];
-			plan->simt_vec = g->f[F_SIMT_VEC];
-			plan->simt_blocks = g->f[F_SIMT_BLOCKS];
-			plan->simt_lanes = g->f[F_SIMT_LANES];
-			plan->simt_block_seq = g->f[F_SIMT_BLOCK_SEQ];
-			plan->simt_mul_add = g->f[F_SIMT_MUL_ADD];
+			*plan = g->plan;
 			if (g->k != desc->k)
 				scale_to_k(plan, g->k, desc->k);
 			return g->m == desc->m && g->n == desc->n && g->k == desc->k;

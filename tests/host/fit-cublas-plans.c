@@ -444,6 +444,8 @@ int main(int argc, char **argv)
 		       grid_value("f64", 3, 0, 0));
 		return 0;
 	}
+	/* from inst_k on, the columns are struct mxe_hopper_plan's fields, by name
+	 * (scripts/gen-cublas-plans.sh initialises them so) */
 	printf("# type\tout\tm\tn\tk\tC\tinst_k\tslice_k\tresidue_k\tepilogue_f32\tsimt\t"
 	       "simt_threads\tsimt_vec\tsimt_blocks\tsimt_lanes\tsimt_block_seq\tsimt_mul_add\tkernel\n");
 	while (fgets(line, sizeof(line), stdin)) {
