@@ -64,8 +64,15 @@ int main(void)
 C
 cc -o "$tmp/hello" "$tmp/hello.c" $(pkg-config --cflags --libs libaccel) 2>"$tmp/cc.log"
 ok $? "a program builds with \$(pkg-config --cflags --libs libaccel)" || sed 's/^/# /' "$tmp/cc.log"
-LD_LIBRARY_PATH=$p/lib "$tmp/hello" >/dev/null && LD_LIBRARY_PATH=$p/lib ldd "$tmp/hello" | grep -q "libaccel.so.0 => $p/lib"
-ok $? "it runs against the installed libaccel.so.0"
+# ldd's output is captured whole: `ldd | grep -q` under pipefail fails whenever grep
+# exits before ldd has written its last line (SIGPIPE), which made this point flaky.
+LD_LIBRARY_PATH=$p/lib "$tmp/hello" >"$tmp/hello.out" 2>&1
+run_rc=$?
+deps=$(LD_LIBRARY_PATH=$p/lib ldd "$tmp/hello" 2>&1)
+[ "$run_rc" = 0 ] && [[ "$deps" == *"libaccel.so.0 => $p/lib/"* ]]
+ok $? "it runs against the installed libaccel.so.0" ||
+	{ echo "# exit status $run_rc, output:"; sed 's/^/#   /' "$tmp/hello.out";
+	  echo "# ldd:"; echo "$deps" | sed 's/^/#   /'; }
 cc -static -o "$tmp/hello-static" "$tmp/hello.c" $(pkg-config --static --cflags --libs libaccel) \
 	2>"$tmp/cc.log" && "$tmp/hello-static" >/dev/null
 ok $? "and links statically (pkg-config --static)" || sed 's/^/# /' "$tmp/cc.log"
