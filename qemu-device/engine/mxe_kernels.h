@@ -150,23 +150,26 @@ uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c
 			       unsigned n);
 
 /**
- * mxe_kern_wgmma_d64_avx512() - the 64 x @n sums of one WGMMA's K (@k, 16 or 32) in double
- * FMAs: @s[i * @n + j] = sum over k of @a[i * @k + k] x @bt[k * @n + j] (@n a multiple of
- * 8). Exact whenever the caller's operands make every partial sum a double
+ * mxe_kern_wgmma_d64_avx512() - one strip of @w columns (32, or a multiple of 8 below it)
+ * of the 64 x N sums of a WGMMA's K (@k, 16 or 32) in double FMAs: @s[i * @w + j] = sum
+ * over k of @a[i * @k + k] x @bs[k * @w + j], @bs the strip as the decoders below leave it.
+ * A strip at a time, so that B's part and the sums stay in L1 and the caller rounds them
+ * there. Exact whenever the caller's operands make every partial sum a double
  * (mxe_wgmma_exact.c); the order of the FMAs is then immaterial.
  */
-void mxe_kern_wgmma_d64_avx512(const double *a, const double *bt, unsigned k, unsigned n,
+void mxe_kern_wgmma_d64_avx512(const double *a, const double *bs, unsigned k, unsigned w,
 			       double *s);
 /**
  * mxe_wgmma_decode8_avx512(), mxe_wgmma_decode16_avx512() - a WGMMA's operands as doubles,
  * negated where @neg_a / @neg_b: A's 64 rows (@lda bytes apart) into @ad as they are, B's
- * @n rows (@ldb apart; @n a multiple of 8) into @bt K-major (K x @n), as
- * mxe_kern_wgmma_d64_avx512() takes them. 8-bit codes (K = 32) through 256-entry tables
- * @lut_a and @lut_b; BF16 (@bf16) or F16 elements (K = 16) converted.
+ * @n rows (@ldb apart; @n a multiple of 8) into @bt K-major in strips of 32 columns (the
+ * last one narrower), strip after strip, as mxe_kern_wgmma_d64_avx512() takes them. 8-bit codes (K = 32): E4M3 where @e4m3_a /
+ * @e4m3_b, else E5M2, decoded through F16 (B's E4M3 values then 2^8 low, A's carrying
+ * that factor: the products are exact); BF16 (@bf16) or F16 elements (K = 16) converted.
  */
 void mxe_wgmma_decode8_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
-			      unsigned n, const double *lut_a, const double *lut_b, int neg_a,
-			      int neg_b, double *ad, double *bt);
+			      unsigned n, int e4m3_a, int e4m3_b, int neg_a, int neg_b,
+			      double *ad, double *bt);
 void mxe_wgmma_decode16_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
 			       unsigned n, int bf16, int neg_a, int neg_b, double *ad, double *bt);
 /**

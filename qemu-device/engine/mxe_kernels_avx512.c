@@ -538,72 +538,91 @@ AVX512 static inline __m512d two_sum8(__m512d x, __m512d y, __m512d *l)
 }
 
 /*
- * Eight lanes of mxe_tiled.c's finish_exact(), the same operations in the same order;
- * every lane whose result is not one conversion of h goes back to the caller.
+ * Eight lanes of mxe_tiled.c's finish_exact(); every lane whose result is not one
+ * conversion of h goes back to the caller. The tests are few and vector-wide:
+ * - h outside f32's normal range: zero, tiny, too large, Inf or NaN (C not finite makes
+ *   h so too);
+ * - C with separate sums (@cs): |l| above half an ulp of h, or l deciding a midpoint of
+ *   two f32 values;
+ * - C alone (@c): h = fl(s + C) at a midpoint. Rounding to double cannot cross a
+ *   midpoint of f32 values (they are doubles), so h rounds to f32 as s + C does unless
+ *   it lies on one; no TwoSum is needed to know that.
  */
 AVX512 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c,
 				      float *d, unsigned n)
 {
-	const __m512d sign = _mm512_set1_pd(-0.0), top = _mm512_set1_pd(0x1p127);
-	const __m512d bottom = _mm512_set1_pd(0x1p-126), zero = _mm512_setzero_pd();
+	const __m512d sign = _mm512_set1_pd(-0.0), zero = _mm512_setzero_pd();
 	const __m512i expo = _mm512_set1_epi64(0x7FF0000000000000ll);
-	const __m512i tiny = _mm512_set1_epi64(54ll << 52), ulp53 = _mm512_set1_epi64(53ll << 52);
+	const __m512i ulp53 = _mm512_set1_epi64(53ll << 52);
 	const __m512i low29 = _mm512_set1_epi64(0x1FFFFFFF), tie = _mm512_set1_epi64(0x10000000);
+	/* |h| in [2^-126, 2^127): its exponent field, less 1023 - 126, below 253 */
+	const __m512i e_lo = _mm512_set1_epi64(1023 - 126), e_span = _mm512_set1_epi64(252);
 	uint64_t left = 0;
 
 	for (unsigned j = 0; j < n; j += 8) {
-		__mmask8 m = n - j >= 8 ? 0xFF : (__mmask8)((1u << (n - j)) - 1), bad;
-		__m512d h = _mm512_maskz_loadu_pd(m, s + j), l = zero, ah;
-		__m512i bits;
+		__mmask8 m = n - j >= 8 ? 0xFF : (__mmask8)((1u << (n - j)) - 1), bad = 0;
+		__m512d h, l = zero;
+		__m512i bits, e;
 
+		if (!cs && j % 32 == 0 && n - j >= 32) {
+			/* 32 outputs tested at once, without mask registers (slow on AMD):
+			 * the largest exponent offset and the nearest-to-tie low bits */
+			__m512d hq[4];
+			__m512i top = _mm512_setzero_si512(), near = _mm512_set1_epi64(-1);
+
+			for (unsigned q = 0; q < 4; q++) {
+				hq[q] = _mm512_loadu_pd(s + j + 8 * q);
+				if (c)
+					hq[q] = _mm512_add_pd(hq[q], _mm512_cvtps_pd(
+						_mm256_loadu_ps(c + j + 8 * q)));
+				bits = _mm512_castpd_si512(hq[q]);
+				e = _mm512_srli_epi64(_mm512_slli_epi64(bits, 1), 53);
+				top = _mm512_max_epu64(top, _mm512_sub_epi64(e, e_lo));
+				near = _mm512_min_epu64(near, _mm512_xor_si512(
+					_mm512_and_si512(bits, low29), tie));
+			}
+			if (!(_mm512_cmpgt_epu64_mask(top, e_span) |
+			      (c ? _mm512_cmpeq_epi64_mask(near, _mm512_setzero_si512()) : 0))) {
+				for (unsigned q = 0; q < 4; q++)
+					_mm256_storeu_ps(d + j + 8 * q, _mm512_cvtpd_ps(hq[q]));
+				j += 24;
+				continue;
+			}
+		}
+		h = _mm512_maskz_loadu_pd(m, s + j);
 		if (cs)
 			h = two_sum8(h, _mm512_maskz_loadu_pd(m, cs + j), &l);
-		bad = 0;
 		if (c && !cs) {
-			/* l = 0: the chain below is one TwoSum, and |l| <= ulp(h) / 2 */
-			__m512d cv = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, c + j));
-
-			h = two_sum8(h, cv, &l);
-			bad |= ~_mm512_cmp_pd_mask(_mm512_sub_pd(cv, cv), zero, _CMP_EQ_OQ);
-			bad |= _mm512_cmple_epi64_mask(_mm512_and_si512(_mm512_castpd_si512(h), expo),
-						       tiny);
+			h = _mm512_add_pd(h, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, c + j)));
 		} else if (c) {
 			__m512d cv = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, c + j));
-			__m512d e, u, v, hu;
-			__m512i eb;
+			__m512d t, u, v, hu;
 
-			__m512d t = two_sum8(h, cv, &e);
-
-			u = two_sum8(e, l, &v);
-			h = two_sum8(t, u, &e);
-			l = two_sum8(e, v, &v);
-			/* C not finite; |l| above half an ulp of h; h too small for the
-			 * exponent trick */
-			bad |= ~_mm512_cmp_pd_mask(_mm512_sub_pd(cv, cv), zero, _CMP_EQ_OQ);
-			eb = _mm512_and_si512(_mm512_castpd_si512(h), expo);
-			bad |= _mm512_cmple_epi64_mask(eb, tiny);
-			hu = _mm512_castsi512_pd(_mm512_sub_epi64(eb, ulp53));
-			bad |= _mm512_cmp_pd_mask(_mm512_andnot_pd(sign, l), hu, _CMP_GT_OQ);
+			t = two_sum8(h, cv, &h);
+			u = two_sum8(h, l, &v);
+			h = two_sum8(t, u, &t);
+			l = two_sum8(t, v, &v);
+			hu = _mm512_castsi512_pd(_mm512_sub_epi64(
+				_mm512_and_si512(_mm512_castpd_si512(h), expo), ulp53));
+			bad = _mm512_cmp_pd_mask(_mm512_andnot_pd(sign, l), hu, _CMP_GT_OQ);
 		}
-		ah = _mm512_andnot_pd(sign, h);
-		bad |= _mm512_cmp_pd_mask(h, zero, _CMP_EQ_OQ);
-		bad |= ~_mm512_cmp_pd_mask(ah, top, _CMP_LT_OQ);
-		/* l decides only a midpoint of two f32 values, or below f32's normal range */
 		bits = _mm512_castpd_si512(h);
-		bad |= _mm512_cmp_pd_mask(l, zero, _CMP_NEQ_UQ) &
-		       (_mm512_cmp_pd_mask(ah, bottom, _CMP_LT_OQ) |
-			_mm512_cmpeq_epi64_mask(_mm512_and_si512(bits, low29), tie));
+		e = _mm512_srli_epi64(_mm512_slli_epi64(bits, 1), 53);
+		bad |= _mm512_cmpgt_epu64_mask(_mm512_sub_epi64(e, e_lo), e_span);
+		if (c || cs) {
+			__mmask8 mid = _mm512_cmpeq_epi64_mask(_mm512_and_si512(bits, low29), tie);
+
+			bad |= cs ? _mm512_mask_cmp_pd_mask(mid, l, zero, _CMP_NEQ_UQ) : mid;
+		}
+		if (m == 0xFF && !bad) {	/* the common case: no mask operations */
+			_mm256_storeu_ps(d + j, _mm512_cvtpd_ps(h));
+			continue;
+		}
 		bad &= m;
 		_mm256_mask_storeu_ps(d + j, m & ~bad, _mm512_cvtpd_ps(h));
 		left |= (uint64_t)bad << j;
 	}
 	return left;
-}
-
-/* Codes @idx (eight 32-bit lanes) as doubles of @lut, sign flipped by @neg. */
-AVX512 static inline __m512d lut8(__m256i idx, const double *lut, __m512d neg)
-{
-	return _mm512_xor_pd(_mm512_i32gather_pd(idx, lut, 8), neg);
 }
 
 /* Byte offsets of eight rows @ld apart, for the gathers of B's columns. */
@@ -613,35 +632,87 @@ AVX512 static inline __m256i row_offsets8(size_t ld)
 				  _mm256_set1_epi32((int)ld));
 }
 
+/*
+ * Where B's element (row @j, k) of a WGMMA goes among @kk x @n doubles: K-major within
+ * strips of 32 columns (the last one narrower), each strip contiguous, as
+ * mxe_kern_wgmma_d64_avx512() reads it (one K-major array of @n columns put every k
+ * 2 KiB apart at N = 256: the same few L1 sets).
+ */
+static inline double *bt_at(double *bt, unsigned n, unsigned kk, unsigned k, unsigned j)
+{
+	unsigned j0 = j & ~31u, w = n - j0 < 32 ? n - j0 : 32;
+
+	return bt + (size_t)j0 * kk + k * w + (j - j0);
+}
+
 /* The sign bit to flip in eight doubles: a side negated (@neg) or not. */
 AVX512 static inline __m512d sign8(int neg)
 {
 	return _mm512_set1_pd(neg ? -0.0 : 0.0);
 }
 
+/*
+ * Sixteen 8-bit codes (one per 16-bit lane of @x) as F16 patterns: E5M2 is the top byte of
+ * an F16; E4M3 (@e4m3) becomes the F16 2^8 below its value (exponent bias 7 against 15,
+ * subnormals included), its NaN codes 0x7F and 0xFF an F16 NaN. @neg: sign bits to flip.
+ */
+AVX512 static inline __m256i f8_as_f16(__m256i x, int e4m3, __m256i neg)
+{
+	const __m256i sign = _mm256_set1_epi16((short)0x8000), low7 = _mm256_set1_epi16(0x7F);
+	__m256i h;
+
+	if (!e4m3)
+		return _mm256_xor_si256(_mm256_slli_epi16(x, 8), neg);
+	h = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(x, 8), sign),
+			    _mm256_slli_epi16(_mm256_and_si256(x, low7), 7));
+	h = _mm256_mask_mov_epi16(h, _mm256_cmpeq_epi16_mask(_mm256_and_si256(x, low7), low7),
+				  _mm256_set1_epi16(0x7E00));
+	return _mm256_xor_si256(h, neg);
+}
+
+/* The sixteen F16 patterns of @h as doubles times @scale, into @lo (first eight) and @hi. */
+AVX512 static inline void f16_as_f64(__m256i h, __m512d scale, double *lo, double *hi)
+{
+	__m512 f = _mm512_cvtph_ps(h);
+
+	_mm512_storeu_pd(lo, _mm512_mul_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(f)), scale));
+	_mm512_storeu_pd(hi, _mm512_mul_pd(_mm512_cvtps_pd(_mm512_extractf32x8_ps(f, 1)), scale));
+}
+
 AVX512 void mxe_wgmma_decode8_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
-				     unsigned n, const double *lut_a, const double *lut_b,
-				     int neg_a, int neg_b, double *ad, double *bt)
+				     unsigned n, int e4m3_a, int e4m3_b, int neg_a, int neg_b,
+				     double *ad, double *bt)
 {
 	const __m256i rows = row_offsets8(ldb);
-	const __m256i byte = _mm256_set1_epi32(0xFF);
-	const __m512d na = sign8(neg_a), nb = sign8(neg_b);
+	const __m256i na = _mm256_set1_epi16(neg_a ? (short)0x8000 : 0);
+	const __m256i nb = _mm256_set1_epi16(neg_b ? (short)0x8000 : 0);
+	/* the bytes of four 32-bit lanes, byte 0 of each first, in each 128-bit half */
+	const __m256i by_byte = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+						 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+	const __m256i halves = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+	/* E4M3 codes decode 2^8 low (f8_as_f16()); A carries both sides' factors */
+	const __m512d scale = _mm512_set1_pd((e4m3_a ? 0x1p8 : 1.0) * (e4m3_b ? 0x1p8 : 1.0));
+	const __m512d one = _mm512_set1_pd(1.0);
 
 	for (unsigned i = 0; i < 64; i++)	/* A: 64 rows of 32, as they are */
-		for (unsigned k = 0; k < 32; k += 8) {
-			__m256i idx = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const void *)(a + i * lda + k)));
+		for (unsigned k = 0; k < 32; k += 16) {
+			__m256i x = _mm256_cvtepu8_epi16(_mm_loadu_si128((const void *)(a + i * lda + k)));
 
-			_mm512_storeu_pd(ad + i * 32 + k, lut8(idx, lut_a, na));
+			f16_as_f64(f8_as_f16(x, e4m3_a, na), scale, ad + i * 32 + k, ad + i * 32 + k + 8);
 		}
 	for (unsigned j = 0; j < n; j += 8)	/* B: k-major, eight rows of B at a time */
 		for (unsigned k = 0; k < 32; k += 4) {
-			/* the 4 bytes k .. k + 3 of eight rows: inside the rows */
+			/* the 4 bytes k .. k + 3 of eight rows (inside the rows), then as four
+			 * 64-bit words: byte k + q of rows j .. j + 7 */
 			__m256i w = _mm256_i32gather_epi32((const int *)(b + j * ldb + k), rows, 1);
 
-			for (unsigned q = 0; q < 4; q++)
-				_mm512_storeu_pd(bt + (k + q) * n + j,
-						 lut8(_mm256_and_si256(_mm256_srli_epi32(w, 8 * q), byte),
-						      lut_b, nb));
+			w = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(w, by_byte), halves);
+			for (unsigned q = 0; q < 4; q += 2) {
+				__m128i pair = q ? _mm256_extracti128_si256(w, 1) : _mm256_castsi256_si128(w);
+
+				f16_as_f64(f8_as_f16(_mm256_cvtepu8_epi16(pair), e4m3_b, nb), one,
+					   bt_at(bt, n, 32, k + q, j), bt_at(bt, n, 32, k + q + 1, j));
+			}
 		}
 }
 
@@ -673,8 +744,9 @@ AVX512 void mxe_wgmma_decode16_avx512(const uint8_t *a, size_t lda, const uint8_
 			/* elements k and k + 1 of eight rows */
 			__m256i w = _mm256_i32gather_epi32((const int *)(b + j * ldb + 2 * k), rows, 1);
 
-			_mm512_storeu_pd(bt + k * n + j, half8(_mm256_and_si256(w, low), bf16, nb));
-			_mm512_storeu_pd(bt + (k + 1) * n + j, half8(_mm256_srli_epi32(w, 16), bf16, nb));
+			_mm512_storeu_pd(bt_at(bt, n, 16, k, j), half8(_mm256_and_si256(w, low), bf16, nb));
+			_mm512_storeu_pd(bt_at(bt, n, 16, k + 1, j),
+					 half8(_mm256_srli_epi32(w, 16), bf16, nb));
 		}
 }
 
@@ -739,16 +811,17 @@ AVX512 void mxe_wgmma_exp_fields_avx512(const uint8_t *p, size_t ld, unsigned ro
 }
 
 /*
- * Rows i0 .. i0 + 3 against 32 columns from j0 (@wide) or 8: 16 (or 4) accumulators in
- * registers, per k four (or one) loads of B and four broadcasts of A (rows of @kk).
+ * Rows i0 .. i0 + 3 against the 32 columns of a strip (@wide) or 8 from @jc: 16 (or 4)
+ * accumulators in registers, per k four (or one) loads of B and four broadcasts of A
+ * (rows of @kk).
  */
 #define WG_FMA(r, v) acc##r##v = _mm512_fmadd_pd(x##r, b##v, acc##r##v)
 #define WG_ROW(r) WG_FMA(r, 0); if (wide) { WG_FMA(r, 1); WG_FMA(r, 2); WG_FMA(r, 3); }
-#define WG_STORE(r, v) _mm512_storeu_pd(s + (i0 + r) * n + j0 + 8 * v, acc##r##v)
+#define WG_STORE(r, v) _mm512_storeu_pd(s + (i0 + r) * w + jc + 8 * v, acc##r##v)
 #define WG_STORES(r) WG_STORE(r, 0); if (wide) { WG_STORE(r, 1); WG_STORE(r, 2); WG_STORE(r, 3); }
 AVX512 static inline __attribute__((always_inline)) void
-wgmma_block(const double *a, const double *bt, unsigned kk, unsigned n, double *s, unsigned i0,
-	    unsigned j0, const int wide)
+wgmma_block(const double *a, const double *bs, unsigned kk, unsigned w, double *s, unsigned i0,
+	    unsigned jc, const int wide)
 {
 	__m512d acc00 = _mm512_setzero_pd(), acc01 = acc00, acc02 = acc00, acc03 = acc00;
 	__m512d acc10 = acc00, acc11 = acc00, acc12 = acc00, acc13 = acc00;
@@ -757,7 +830,7 @@ wgmma_block(const double *a, const double *bt, unsigned kk, unsigned n, double *
 	const double *ar = a + i0 * kk;
 
 	for (unsigned k = 0; k < kk; k++) {
-		const double *bk = bt + k * n + j0;
+		const double *bk = bs + k * w + jc;
 		__m512d b0 = _mm512_loadu_pd(bk), b1 = b0, b2 = b0, b3 = b0;
 		__m512d x0 = _mm512_set1_pd(ar[k]), x1 = _mm512_set1_pd(ar[kk + k]);
 		__m512d x2 = _mm512_set1_pd(ar[2 * kk + k]), x3 = _mm512_set1_pd(ar[3 * kk + k]);
@@ -782,17 +855,15 @@ wgmma_block(const double *a, const double *bt, unsigned kk, unsigned n, double *
 #undef WG_STORE
 #undef WG_STORES
 
-AVX512 void mxe_kern_wgmma_d64_avx512(const double *a, const double *bt, unsigned k, unsigned n,
+AVX512 void mxe_kern_wgmma_d64_avx512(const double *a, const double *bs, unsigned k, unsigned w,
 				      double *s)
 {
-	for (unsigned i0 = 0; i0 < 64; i0 += 4) {
-		unsigned j0 = 0;
-
-		for (; j0 + 32 <= n; j0 += 32)
-			wgmma_block(a, bt, k, n, s, i0, j0, 1);
-		for (; j0 < n; j0 += 8)
-			wgmma_block(a, bt, k, n, s, i0, j0, 0);
-	}
+	for (unsigned i0 = 0; i0 < 64; i0 += 4)
+		if (w == 32)
+			wgmma_block(a, bs, k, w, s, i0, 0, 1);
+		else
+			for (unsigned jc = 0; jc < w; jc += 8)
+				wgmma_block(a, bs, k, w, s, i0, jc, 0);
 }
 
 #else /* no x86-64 AVX-512 support in this compiler: never selected */
@@ -860,17 +931,17 @@ uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c
 	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
 }
 
-void mxe_kern_wgmma_d64_avx512(const double *a, const double *bt, unsigned k, unsigned n,
+void mxe_kern_wgmma_d64_avx512(const double *a, const double *bs, unsigned k, unsigned w,
 			       double *s)
 {
-	(void)a, (void)bt, (void)k, (void)n, (void)s;
+	(void)a, (void)bs, (void)k, (void)w, (void)s;
 }
 
 void mxe_wgmma_decode8_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
-			      unsigned n, const double *lut_a, const double *lut_b, int neg_a,
-			      int neg_b, double *ad, double *bt)
+			      unsigned n, int e4m3_a, int e4m3_b, int neg_a, int neg_b,
+			      double *ad, double *bt)
 {
-	(void)a, (void)lda, (void)b, (void)ldb, (void)n, (void)lut_a, (void)lut_b;
+	(void)a, (void)lda, (void)b, (void)ldb, (void)n, (void)e4m3_a, (void)e4m3_b;
 	(void)neg_a, (void)neg_b, (void)ad, (void)bt;
 }
 

@@ -5,9 +5,11 @@
  *
  * Where every product of a WGMMA and every partial sum of its K products is a double,
  * plain double FMAs in any order give the exact sum; C joins it in the last step
- * (mxe_finish_f32_avx512(): TwoSum, one rounding), and what one conversion cannot round
- * (a zero, NaN or Inf, a midpoint that C decides) goes to the general path element by
- * element, as on the tiled path. So the bits are mxe_gemm()'s EXACT ones.
+ * (mxe_finish_f32_avx512(): one double addition, one rounding), and what one conversion
+ * cannot round (a zero, NaN or Inf, a sum at a midpoint of f32 values) goes to the general
+ * path element by element, as on the tiled path. So the bits are mxe_gemm()'s EXACT ones.
+ * The work goes a strip of 32 columns at a time: B's part, the sums and their rounding
+ * stay in L1.
  *
  * The certificate: products lie on a grid of 2^(la + lb) (the sides' lowest bits) and
  * below 2^(ta + tb + 2) (their leading bits), so K of them sum exactly when
@@ -15,7 +17,6 @@
  * on 2^-18 below 2^18); the others are read from the exponent fields of the data.
  * The tiled path, built for large K, spent most of a WGMMA packing panels and pairs.
  */
-#include <pthread.h>
 #include <string.h>
 
 #include "mxe_gemm.h"
@@ -25,17 +26,6 @@
 #include "mxe_formats.h"
 
 static uint64_t wgmma_ops;	/* WGMMAs this path ran (tests) */
-
-static double lut_e4m3[256], lut_e5m2[256];
-static pthread_once_t lut_once = PTHREAD_ONCE_INIT;
-
-static void lut_init(void)
-{
-	const float *f4 = mxe_decode_lut(MXA_DTYPE_E4M3), *f5 = mxe_decode_lut(MXA_DTYPE_E5M2);
-
-	for (unsigned i = 0; i < 256; i++)
-		lut_e4m3[i] = f4[i], lut_e5m2[i] = f5[i];
-}
 
 /* Mantissa bits and exponent bias of the types this path takes; 0: not one. */
 static unsigned type_bits(unsigned t, int *bias)
@@ -103,29 +93,25 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 	if (!certified(g, &op, k))
 		return 1;
 	a = mxe_scratch(4, (64 + (size_t)k) * 256 * sizeof(double));
-	s = mxe_scratch(1, (size_t)64 * 256 * sizeof(double));
+	s = mxe_scratch(1, (size_t)64 * 32 * sizeof(double));
 	if (!a || !s)
 		return MXE_ENGINE_ENOMEM;
 	bt = a + 64 * k;
 	if (k == 32) {
-		pthread_once(&lut_once, lut_init);
-		mxe_wgmma_decode8_avx512(g->a, op.lda, g->b, op.ldb, n,
-					 g->type_a == MXA_DTYPE_E4M3 ? lut_e4m3 : lut_e5m2,
-					 g->type_b == MXA_DTYPE_E4M3 ? lut_e4m3 : lut_e5m2,
-					 neg_a, neg_b, a, bt);
+		mxe_wgmma_decode8_avx512(g->a, op.lda, g->b, op.ldb, n, g->type_a == MXA_DTYPE_E4M3,
+					 g->type_b == MXA_DTYPE_E4M3, neg_a, neg_b, a, bt);
 	} else {
 		mxe_wgmma_decode16_avx512(g->a, op.lda, g->b, op.ldb, n,
 					  g->type_a == MXA_DTYPE_BF16, neg_a, neg_b, a, bt);
 	}
-	mxe_kern_wgmma_d64_avx512(a, bt, k, n, s);
-	for (unsigned i = 0; i < 64; i++) {
-		float *d = (float *)((uint8_t *)g->d + i * op.ldd);
-		const float *c = acc ? (const float *)((const uint8_t *)g->c + i * op.ldc) : NULL;
-
-		for (unsigned j0 = 0; j0 < n; j0 += 64) {
-			unsigned w = n - j0 < 64 ? n - j0 : 64;
-			uint64_t left = mxe_finish_f32_avx512(s + i * n + j0, NULL, c ? c + j0 : NULL,
-							      d + j0, w);
+	for (unsigned j0 = 0, w; j0 < n; j0 += w) {	/* strips of 32 columns */
+		w = n - j0 >= 32 ? 32 : n - j0;
+		mxe_kern_wgmma_d64_avx512(a, bt + (size_t)j0 * k, k, w, s);
+		for (unsigned i = 0; i < 64; i++) {
+			float *d = (float *)((uint8_t *)g->d + i * op.ldd) + j0;
+			const float *c = acc ? (const float *)((const uint8_t *)g->c + i * op.ldc) + j0
+					     : NULL;
+			uint64_t left = mxe_finish_f32_avx512(s + i * w, NULL, c, d, w);
 
 			for (; left; left &= left - 1)
 				if (mxe_exact_output(&op, i, j0 + (unsigned)__builtin_ctzll(left)))

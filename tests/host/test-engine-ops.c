@@ -213,7 +213,7 @@ static int wgmma_paths_agree(struct mxe_engine *eng, struct mxe_gemm_desc *d, ui
  * as mxe_gemm()'s EXACT, at N 8, 40 (narrow column blocks) and 256, with and without C,
  * negated sides, padded rows, an E4M3 NaN code, and C values that one conversion cannot
  * round: Inf, NaN, FLT_MAX, -sum (an exact zero), and +-2^-80 that decides the midpoint
- * 64 + 2^-18. Capped at AVX2 the path does not run and the bits stay.
+ * 64 + 2^-18, and a NaN code in B (0xFF). Capped at AVX2 the path does not run and the bits stay.
  */
 static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 {
@@ -258,17 +258,20 @@ static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 				Bm[4 * lda] = 0x50, Bm[4 * lda + 1] = 0x01;
 				c[5 * n + 3] = -1.0f;				/* 1 - 1 = 0 */
 				c[6 * n + 4] = 0x1p-80f;			/* 64 + 2^-18 + 2^-80 */
+				Bm[(n - 1) * lda + 2] = 0xFF;			/* last col: -NaN */
 			}
 			rc = mxe_wgmma(eng, &d);
 			ops1 = mxe_wgmma_exact_ops();
 			good = check(rc, &d) && (v != 3 || (((float *)D)[6 * n + 4] == 64.0f + 0x1p-17f &&
-							    isnan(((float *)D)[7 * n])));
+							    isnan(((float *)D)[7 * n]) &&
+							    isnan(((float *)D)[n - 1]) &&
+							    isnan(((float *)D)[63 * n + n - 1])));
 			capped = wgmma_paths_agree(eng, &d, ops1, &rc, &same);
 			host_check(!rc && good && same && capped && ops1 - ops0 == (uint64_t)w512,
 				   "wgmma m64n%uk32 f32.e4m3%s in double sums: bit-exact vs reference and "
 				   "mxe_gemm(): %s, %s; ran %s", n,
 				   v == 0 ? "" : v == 1 ? " C, -A -B" : v == 2 ? " C, rows 48 apart" :
-				   " C Inf/NaN/FLT_MAX/-sum/midpoint, a NaN code",
+				   " C Inf/NaN/FLT_MAX/-sum/midpoint, NaN codes",
 				   good ? "yes" : "NO", same ? "yes" : "NO",
 				   ops1 - ops0 ? "on the double path" : "elsewhere (no AVX-512)");
 		}
@@ -295,7 +298,8 @@ static void fill_moderate(enum mxa_isa_dtype t, uint8_t *p, size_t count)
 }
 
 /*
- * The other types of that path: E4M3 x E5M2, E5M2 x E5M2 (K = 32), F16 and BF16
+ * The other types of that path: E4M3 x E5M2 and E5M2 x E4M3 (E4M3 decodes 2^8 low, A
+ * carries the factor), E5M2 x E5M2 (K = 32), F16 and BF16
  * (K = 16), whose sums a double holds only for some data. With magnitudes in
  * 2^-4 .. 2^5 (the certificate holds: the path runs), with C, negated sides, C's special
  * values and an E5M2 or F16 Inf; then with elements far apart (448 or 57344 against 2^-16,
@@ -305,7 +309,8 @@ static void fill_moderate(enum mxa_isa_dtype t, uint8_t *p, size_t count)
 static void test_wgmma_exact_other(struct mxe_engine *eng)
 {
 	static const enum mxa_isa_dtype pairs[][2] = {
-		{ MXA_DTYPE_E4M3, MXA_DTYPE_E5M2 }, { MXA_DTYPE_E5M2, MXA_DTYPE_E5M2 },
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_E5M2 }, { MXA_DTYPE_E5M2, MXA_DTYPE_E4M3 },
+		{ MXA_DTYPE_E5M2, MXA_DTYPE_E5M2 },
 		{ MXA_DTYPE_F16, MXA_DTYPE_F16 }, { MXA_DTYPE_BF16, MXA_DTYPE_BF16 },
 	};
 	int w512 = !mxe_engine_set_simd("avx512");
@@ -334,7 +339,10 @@ static void test_wgmma_exact_other(struct mxe_engine *eng)
 			if (v == 2)
 				d.flags |= MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B;
 			if (v == 3) {	/* A: the largest value; B: the smallest */
-				if (ta == MXA_DTYPE_E5M2)	/* 57344; 2^-16, 57344 */
+				if (ta == MXA_DTYPE_E5M2 && tb == MXA_DTYPE_E4M3)
+					/* 57344, 2^-16; 2^-9, 448 */
+					A[9] = 0x7B, A[10] = 0x01, Bm[40] = 0x01, Bm[41] = 0x7E;
+				else if (ta == MXA_DTYPE_E5M2)	/* 57344; 2^-16, 57344 */
 					A[9] = 0x7B, Bm[40] = 0x01, Bm[41] = 0x7B;
 				else if (ta == MXA_DTYPE_E4M3)	/* 448, 2^-9; 2^-16, 57344 */
 					A[9] = 0x7E, A[10] = 0x01, Bm[40] = 0x01, Bm[41] = 0x7B;
