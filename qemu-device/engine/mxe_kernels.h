@@ -149,6 +149,20 @@ void mxe_kern_d64_avx512(const double *a, const double *b0, const double *b1, si
 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c, float *d,
 			       unsigned n);
 
+/*
+ * Where B's element (row @j, k) of a WGMMA goes among @kk x @n doubles: K-major within
+ * strips of 32 columns (the last one narrower), each strip contiguous, as the WGMMA
+ * kernels read it (one K-major array of @n columns put every k 2 KiB apart at N = 256:
+ * the same few L1 sets).
+ */
+static inline double *mxe_wgmma_bt_at(double *bt, unsigned n, unsigned kk, unsigned k,
+				      unsigned j)
+{
+	unsigned j0 = j & ~31u, w = n - j0 < 32 ? n - j0 : 32;
+
+	return bt + (size_t)j0 * kk + k * w + (j - j0);
+}
+
 /**
  * mxe_kern_wgmma_d64_avx512() - one strip of @w columns (32, or a multiple of 8 below it)
  * of the 64 x N sums of a WGMMA's K (@k, 16 or 32) in double FMAs: @s[i * @w + j] = sum
@@ -249,5 +263,21 @@ void mxe_widen_f32_avx2(const float *src, double *dst, size_t n);
 void mxe_widen_s8_avx2(const uint8_t *src, int16_t *dst, size_t n);
 void mxe_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
 			 const uint8_t *scales, size_t k0);
+
+/*
+ * The EXACT WGMMA path's functions for AVX2 hosts (Zen 3): the AVX-512 ones' contracts,
+ * with 4-double vectors. mxe_finish_f32_avx2() takes C alone (no separate sums), @n a
+ * multiple of 4.
+ */
+void mxe_kern_wgmma_d64_avx2(const double *a, const double *bs, unsigned k, unsigned w,
+			     double *s);
+void mxe_wgmma_decode8_avx2(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+			    unsigned n, int e4m3_a, int e4m3_b, int neg_a, int neg_b,
+			    double *ad, double *bt);
+void mxe_wgmma_decode16_avx2(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+			     unsigned n, int bf16, int neg_a, int neg_b, double *ad, double *bt);
+void mxe_wgmma_exp_fields_avx2(const uint8_t *p, size_t ld, unsigned rows, int bits16,
+			       unsigned mbits, int e4m3, unsigned *lo, unsigned *hi);
+uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, unsigned n);
 
 #endif /* MXE_KERNELS_H */

@@ -560,6 +560,255 @@ AVX2 void mxe_widen_f32_avx2(const float *src, double *dst, size_t n)
 		dst[i] = src[i];
 }
 
+/* ---- EXACT WGMMAs in double sums (mxe_wgmma_exact.c), the AVX-512 functions' twins ---- */
+
+/*
+ * Sixteen 8-bit codes (one per 16-bit lane of @x) as F16 patterns, as the AVX-512
+ * f8_as_f16(): E5M2 is the top byte of an F16, E4M3 the F16 2^8 below its value, its
+ * NaN codes an F16 NaN; @neg: sign bits to flip.
+ */
+AVX2 static inline __m256i wg_f8_as_f16(__m256i x, int e4m3, __m256i neg)
+{
+	const __m256i sign = _mm256_set1_epi16((short)0x8000), low7 = _mm256_set1_epi16(0x7F);
+	__m256i h, low;
+
+	if (!e4m3)
+		return _mm256_xor_si256(_mm256_slli_epi16(x, 8), neg);
+	low = _mm256_and_si256(x, low7);
+	h = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(x, 8), sign),
+			    _mm256_slli_epi16(low, 7));
+	h = _mm256_blendv_epi8(h, _mm256_set1_epi16(0x7E00), _mm256_cmpeq_epi16(low, low7));
+	return _mm256_xor_si256(h, neg);
+}
+
+/* Eight F16 patterns as doubles times @scale, into @p0 (first four) and @p1. */
+AVX2 static inline void wg_f16_as_f64(__m128i h, __m256d scale, double *p0, double *p1)
+{
+	__m256 f = _mm256_cvtph_ps(h);
+
+	_mm256_storeu_pd(p0, _mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(f)), scale));
+	_mm256_storeu_pd(p1, _mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)), scale));
+}
+
+/* Byte offsets of eight rows @ld apart, for the gathers of B's columns. */
+AVX2 static inline __m256i wg_rows8(size_t ld)
+{
+	return _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+				  _mm256_set1_epi32((int)ld));
+}
+
+AVX2 void mxe_wgmma_decode8_avx2(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+				 unsigned n, int e4m3_a, int e4m3_b, int neg_a, int neg_b,
+				 double *ad, double *bt)
+{
+	const __m256i rows = wg_rows8(ldb);
+	const __m256i na = _mm256_set1_epi16(neg_a ? (short)0x8000 : 0);
+	const __m256i nb = _mm256_set1_epi16(neg_b ? (short)0x8000 : 0);
+	const __m256i by_byte = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+						 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+	const __m256i halves = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+	const __m256d scale = _mm256_set1_pd((e4m3_a ? 0x1p8 : 1.0) * (e4m3_b ? 0x1p8 : 1.0));
+	const __m256d one = _mm256_set1_pd(1.0);
+
+	for (unsigned i = 0; i < 64; i++)	/* A: 64 rows of 32, as they are */
+		for (unsigned k = 0; k < 32; k += 16) {
+			__m256i h = wg_f8_as_f16(_mm256_cvtepu8_epi16(_mm_loadu_si128(
+					(const void *)(a + i * lda + k))), e4m3_a, na);
+			double *p = ad + i * 32 + k;
+
+			wg_f16_as_f64(_mm256_castsi256_si128(h), scale, p, p + 4);
+			wg_f16_as_f64(_mm256_extracti128_si256(h, 1), scale, p + 8, p + 12);
+		}
+	for (unsigned j = 0; j < n; j += 8)	/* B: eight rows at a time, 4 bytes each */
+		for (unsigned k = 0; k < 32; k += 4) {
+			__m256i w = _mm256_i32gather_epi32((const int *)(b + j * ldb + k), rows, 1);
+
+			/* four 64-bit words: byte k + q of rows j .. j + 7 */
+			w = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(w, by_byte), halves);
+			for (unsigned q = 0; q < 4; q += 2) {
+				__m128i pair = q ? _mm256_extracti128_si256(w, 1) : _mm256_castsi256_si128(w);
+				__m256i h = wg_f8_as_f16(_mm256_cvtepu8_epi16(pair), e4m3_b, nb);
+				double *p0 = mxe_wgmma_bt_at(bt, n, 32, k + q, j);
+				double *p1 = mxe_wgmma_bt_at(bt, n, 32, k + q + 1, j);
+
+				wg_f16_as_f64(_mm256_castsi256_si128(h), one, p0, p0 + 4);
+				wg_f16_as_f64(_mm256_extracti128_si256(h, 1), one, p1, p1 + 4);
+			}
+		}
+}
+
+/* Eight 16-bit elements, BF16 (@bf16) or F16, as doubles into @p0 (first four) and @p1. */
+AVX2 static inline void wg_half8(__m128i h, int bf16, double *p0, double *p1)
+{
+	__m256 f = bf16 ? _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16)) :
+			  _mm256_cvtph_ps(h);
+
+	_mm256_storeu_pd(p0, _mm256_cvtps_pd(_mm256_castps256_ps128(f)));
+	_mm256_storeu_pd(p1, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)));
+}
+
+AVX2 void mxe_wgmma_decode16_avx2(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+				  unsigned n, int bf16, int neg_a, int neg_b, double *ad, double *bt)
+{
+	const __m256i rows = wg_rows8(ldb), low = _mm256_set1_epi32(0xFFFF);
+	const __m128i na = _mm_set1_epi16(neg_a ? (short)0x8000 : 0);
+	const __m128i nb = _mm_set1_epi16(neg_b ? (short)0x8000 : 0);
+
+	for (unsigned i = 0; i < 64; i++)	/* A: 64 rows of 16, as they are */
+		for (unsigned k = 0; k < 16; k += 8) {
+			__m128i h = _mm_xor_si128(_mm_loadu_si128((const void *)(a + i * lda + 2 * k)), na);
+
+			wg_half8(h, bf16, ad + i * 16 + k, ad + i * 16 + k + 4);
+		}
+	for (unsigned j = 0; j < n; j += 8)	/* B: elements k and k + 1 of eight rows */
+		for (unsigned k = 0; k < 16; k += 2) {
+			__m256i w = _mm256_i32gather_epi32((const int *)(b + j * ldb + 2 * k), rows, 1);
+			/* 16-bit lanes: k of rows 0-3, k + 1 of 0-3 | k of 4-7, k + 1 of 4-7 */
+			__m256i p = _mm256_packus_epi32(_mm256_and_si256(w, low), _mm256_srli_epi32(w, 16));
+			double *p0 = mxe_wgmma_bt_at(bt, n, 16, k, j);
+			double *p1 = mxe_wgmma_bt_at(bt, n, 16, k + 1, j);
+
+			p = _mm256_permute4x64_epi64(p, 0xD8);	/* k of rows 0-7 | k + 1 of 0-7 */
+			wg_half8(_mm_xor_si128(_mm256_castsi256_si128(p), nb), bf16, p0, p0 + 4);
+			wg_half8(_mm_xor_si128(_mm256_extracti128_si256(p, 1), nb), bf16, p1, p1 + 4);
+		}
+}
+
+AVX2 void mxe_wgmma_exp_fields_avx2(const uint8_t *p, size_t ld, unsigned rows, int bits16,
+				    unsigned mbits, int e4m3, unsigned *lo, unsigned *hi)
+{
+	const __m256i ones = _mm256_set1_epi8(-1);
+	uint8_t vmax[32], vmin[32];
+	unsigned l = ~0u, h = 0;
+	__m256i mx = _mm256_setzero_si256(), mn = ones;
+
+	for (unsigned r = 0; r < rows; r++) {
+		__m256i v = _mm256_loadu_si256((const void *)(p + r * ld)), mag, e, bad;
+
+		if (bits16) {	/* not zero, not Inf or NaN (the top field) */
+			mag = _mm256_and_si256(v, _mm256_set1_epi16(0x7FFF));
+			e = _mm256_srli_epi16(mag, (int)mbits);
+			bad = _mm256_or_si256(_mm256_cmpeq_epi16(mag, _mm256_setzero_si256()),
+					      _mm256_cmpeq_epi16(e, _mm256_set1_epi16(
+						      (short)(0x7FFF >> mbits))));
+			mx = _mm256_max_epu16(mx, _mm256_andnot_si256(bad, e));
+			mn = _mm256_min_epu16(mn, _mm256_or_si256(bad, _mm256_max_epu16(
+						      e, _mm256_set1_epi16(1))));
+		} else {	/* not zero, not NaN (E4M3 0x7F), not E5M2's top field */
+			const __m256i field = _mm256_set1_epi8((char)(0x7F >> mbits));
+
+			mag = _mm256_and_si256(v, _mm256_set1_epi8(0x7F));
+			e = _mm256_and_si256(_mm256_srli_epi16(mag, (int)mbits), field);
+			bad = _mm256_or_si256(_mm256_cmpeq_epi8(mag, _mm256_setzero_si256()),
+					      e4m3 ? _mm256_cmpeq_epi8(mag, _mm256_set1_epi8(0x7F)) :
+						     _mm256_cmpeq_epi8(e, field));
+			mx = _mm256_max_epu8(mx, _mm256_andnot_si256(bad, e));
+			mn = _mm256_min_epu8(mn, _mm256_or_si256(bad, _mm256_max_epu8(
+						     e, _mm256_set1_epi8(1))));
+		}
+	}
+	_mm256_storeu_si256((void *)vmax, mx);
+	_mm256_storeu_si256((void *)vmin, mn);
+	for (unsigned i = 0; i < (bits16 ? 16u : 32u); i++) {
+		unsigned x = vmax[i], y = vmin[i];
+
+		if (bits16) {
+			uint16_t x16, y16;
+
+			memcpy(&x16, vmax + 2 * i, 2);
+			memcpy(&y16, vmin + 2 * i, 2);
+			x = x16, y = y16;
+		}
+		h = x > h ? x : h;
+		l = y < l ? y : l;
+	}
+	if (l == (bits16 ? 0xFFFFu : 0xFFu))
+		l = ~0u;
+	*lo = l;
+	*hi = h;
+}
+
+/*
+ * Rows i0 .. i0 + 3 against 8 columns of a strip from @jc: 8 accumulators, per k two
+ * loads of B and four broadcasts of A (rows of @kk).
+ */
+AVX2 static inline __attribute__((always_inline)) void
+wg_block(const double *a, const double *bs, unsigned kk, unsigned w, double *s, unsigned i0,
+	 unsigned jc)
+{
+	__m256d s00 = _mm256_setzero_pd(), s01 = s00, s10 = s00, s11 = s00;
+	__m256d s20 = s00, s21 = s00, s30 = s00, s31 = s00;
+	const double *ar = a + i0 * kk;
+
+	for (unsigned k = 0; k < kk; k++) {
+		__m256d b0 = _mm256_loadu_pd(bs + k * w + jc), b1 = _mm256_loadu_pd(bs + k * w + jc + 4);
+		__m256d x0 = _mm256_broadcast_sd(ar + k), x1 = _mm256_broadcast_sd(ar + kk + k);
+		__m256d x2 = _mm256_broadcast_sd(ar + 2 * kk + k), x3 = _mm256_broadcast_sd(ar + 3 * kk + k);
+
+		s00 = _mm256_fmadd_pd(x0, b0, s00), s01 = _mm256_fmadd_pd(x0, b1, s01);
+		s10 = _mm256_fmadd_pd(x1, b0, s10), s11 = _mm256_fmadd_pd(x1, b1, s11);
+		s20 = _mm256_fmadd_pd(x2, b0, s20), s21 = _mm256_fmadd_pd(x2, b1, s21);
+		s30 = _mm256_fmadd_pd(x3, b0, s30), s31 = _mm256_fmadd_pd(x3, b1, s31);
+	}
+	s += (size_t)i0 * w + jc;
+	_mm256_storeu_pd(s, s00), _mm256_storeu_pd(s + 4, s01);
+	_mm256_storeu_pd(s + w, s10), _mm256_storeu_pd(s + w + 4, s11);
+	_mm256_storeu_pd(s + 2 * w, s20), _mm256_storeu_pd(s + 2 * w + 4, s21);
+	_mm256_storeu_pd(s + 3 * w, s30), _mm256_storeu_pd(s + 3 * w + 4, s31);
+}
+
+AVX2 void mxe_kern_wgmma_d64_avx2(const double *a, const double *bs, unsigned k, unsigned w,
+				  double *s)
+{
+	for (unsigned i0 = 0; i0 < 64; i0 += 4)
+		for (unsigned jc = 0; jc < w; jc += 8)
+			wg_block(a, bs, k, w, s, i0, jc);
+}
+
+/*
+ * mxe_finish_f32_avx512() for C alone, four lanes: h = fl(s + C) rounds to f32 as the
+ * exact s + C does unless it lies on an f32 midpoint; that, and h outside f32's normal
+ * range, goes back to the caller.
+ */
+AVX2 uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, unsigned n)
+{
+	const __m256i low29 = _mm256_set1_epi64x(0x1FFFFFFF), tie = _mm256_set1_epi64x(0x10000000);
+	const __m256i e_lo = _mm256_set1_epi64x(1023 - 126), e_span = _mm256_set1_epi64x(252);
+	const __m256i zero = _mm256_setzero_si256();
+	uint64_t left = 0;
+
+	for (unsigned j = 0; j < n; j += 4) {
+		__m256d h = _mm256_loadu_pd(s + j);
+		__m256i bits, t, bad;
+		__m128 f;
+		unsigned m;
+
+		if (c)
+			h = _mm256_add_pd(h, _mm256_cvtps_pd(_mm_loadu_ps(c + j)));
+		bits = _mm256_castpd_si256(h);
+		/* |h| in [2^-126, 2^127): its exponent field less 1023 - 126 in 0 .. 252 */
+		t = _mm256_sub_epi64(_mm256_srli_epi64(_mm256_slli_epi64(bits, 1), 53), e_lo);
+		bad = _mm256_or_si256(_mm256_cmpgt_epi64(t, e_span), _mm256_cmpgt_epi64(zero, t));
+		if (c)
+			bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(_mm256_and_si256(bits, low29), tie));
+		m = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(bad));
+		f = _mm256_cvtpd_ps(h);
+		if (!m) {
+			_mm_storeu_ps(d + j, f);
+			continue;
+		}
+		for (unsigned q = 0; q < 4; q++) {	/* keep C where the caller redoes it */
+			float v[4];
+
+			_mm_storeu_ps(v, f);
+			if (!(m >> q & 1))
+				d[j + q] = v[q];
+		}
+		left |= (uint64_t)m << j;
+	}
+	return left;
+}
+
 #else /* no x86-64 AVX2 support in this compiler: never selected */
 
 void mxe_widen_f32_avx2(const float *src, double *dst, size_t n)
@@ -631,5 +880,39 @@ void mxe_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
 			 const uint8_t *scales, size_t k0)
 {
 	(void)src, (void)dst, (void)n, (void)e4m3, (void)scales, (void)k0;
+}
+void mxe_kern_wgmma_d64_avx2(const double *a, const double *bs, unsigned k, unsigned w,
+			     double *s)
+{
+	(void)a, (void)bs, (void)k, (void)w, (void)s;
+}
+
+void mxe_wgmma_decode8_avx2(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+			    unsigned n, int e4m3_a, int e4m3_b, int neg_a, int neg_b,
+			    double *ad, double *bt)
+{
+	(void)a, (void)lda, (void)b, (void)ldb, (void)n, (void)e4m3_a, (void)e4m3_b;
+	(void)neg_a, (void)neg_b, (void)ad, (void)bt;
+}
+
+void mxe_wgmma_decode16_avx2(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
+			     unsigned n, int bf16, int neg_a, int neg_b, double *ad, double *bt)
+{
+	(void)a, (void)lda, (void)b, (void)ldb, (void)n, (void)bf16, (void)neg_a, (void)neg_b;
+	(void)ad, (void)bt;
+}
+
+void mxe_wgmma_exp_fields_avx2(const uint8_t *p, size_t ld, unsigned rows, int bits16,
+			       unsigned mbits, int e4m3, unsigned *lo, unsigned *hi)
+{
+	(void)p, (void)ld, (void)rows, (void)bits16, (void)mbits, (void)e4m3;
+	*lo = ~0u;
+	*hi = 0;
+}
+
+uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, unsigned n)
+{
+	(void)s, (void)c, (void)d;
+	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
 }
 #endif

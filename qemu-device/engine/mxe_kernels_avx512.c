@@ -632,19 +632,6 @@ AVX512 static inline __m256i row_offsets8(size_t ld)
 				  _mm256_set1_epi32((int)ld));
 }
 
-/*
- * Where B's element (row @j, k) of a WGMMA goes among @kk x @n doubles: K-major within
- * strips of 32 columns (the last one narrower), each strip contiguous, as
- * mxe_kern_wgmma_d64_avx512() reads it (one K-major array of @n columns put every k
- * 2 KiB apart at N = 256: the same few L1 sets).
- */
-static inline double *bt_at(double *bt, unsigned n, unsigned kk, unsigned k, unsigned j)
-{
-	unsigned j0 = j & ~31u, w = n - j0 < 32 ? n - j0 : 32;
-
-	return bt + (size_t)j0 * kk + k * w + (j - j0);
-}
-
 /* The sign bit to flip in eight doubles: a side negated (@neg) or not. */
 AVX512 static inline __m512d sign8(int neg)
 {
@@ -711,7 +698,8 @@ AVX512 void mxe_wgmma_decode8_avx512(const uint8_t *a, size_t lda, const uint8_t
 				__m128i pair = q ? _mm256_extracti128_si256(w, 1) : _mm256_castsi256_si128(w);
 
 				f16_as_f64(f8_as_f16(_mm256_cvtepu8_epi16(pair), e4m3_b, nb), one,
-					   bt_at(bt, n, 32, k + q, j), bt_at(bt, n, 32, k + q + 1, j));
+					   mxe_wgmma_bt_at(bt, n, 32, k + q, j),
+					   mxe_wgmma_bt_at(bt, n, 32, k + q + 1, j));
 			}
 		}
 }
@@ -744,8 +732,9 @@ AVX512 void mxe_wgmma_decode16_avx512(const uint8_t *a, size_t lda, const uint8_
 			/* elements k and k + 1 of eight rows */
 			__m256i w = _mm256_i32gather_epi32((const int *)(b + j * ldb + 2 * k), rows, 1);
 
-			_mm512_storeu_pd(bt_at(bt, n, 16, k, j), half8(_mm256_and_si256(w, low), bf16, nb));
-			_mm512_storeu_pd(bt_at(bt, n, 16, k + 1, j),
+			_mm512_storeu_pd(mxe_wgmma_bt_at(bt, n, 16, k, j),
+					 half8(_mm256_and_si256(w, low), bf16, nb));
+			_mm512_storeu_pd(mxe_wgmma_bt_at(bt, n, 16, k + 1, j),
 					 half8(_mm256_srli_epi32(w, 16), bf16, nb));
 		}
 }

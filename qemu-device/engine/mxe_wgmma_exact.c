@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * mxe_wgmma_exact.c - EXACT WGMMAs (64 x N x K, F32 C and D) in double sums on AVX-512:
- * FP8 (E4M3, E5M2; K = 32), F16 and BF16 (K = 16).
+ * mxe_wgmma_exact.c - EXACT WGMMAs (64 x N x K, F32 C and D) in double sums on AVX-512
+ * and AVX2 hosts: FP8 (E4M3, E5M2; K = 32), F16 and BF16 (K = 16).
  *
  * Where every product of a WGMMA and every partial sum of its K products is a double,
  * plain double FMAs in any order give the exact sum; C joins it in the last step
@@ -45,12 +45,14 @@ static unsigned type_bits(unsigned t, int *bias)
  * One side's lowest-bit and leading-bit exponents over its nonzero finite elements
  * (@rows rows of 32 bytes, @ld apart); 0: none (every product is then 0, NaN or Inf).
  */
-static int side_range(unsigned t, const void *p, size_t ld, unsigned rows, int *lsb, int *top)
+static int side_range(int wide, unsigned t, const void *p, size_t ld, unsigned rows, int *lsb,
+		      int *top)
 {
 	int bias = 0;
 	unsigned mbits = type_bits(t, &bias), lo, hi;
 
-	mxe_wgmma_exp_fields_avx512(p, ld, rows, mbits > 3, mbits, t == MXA_DTYPE_E4M3, &lo, &hi);
+	(wide ? mxe_wgmma_exp_fields_avx512 : mxe_wgmma_exp_fields_avx2)(
+		p, ld, rows, mbits > 3, mbits, t == MXA_DTYPE_E4M3, &lo, &hi);
 	if (lo == ~0u)
 		return 0;
 	*lsb = (int)lo - bias - (int)mbits;
@@ -59,14 +61,15 @@ static int side_range(unsigned t, const void *p, size_t ld, unsigned rows, int *
 }
 
 /* Whether every partial sum of the WGMMA's K products is a double (see above). */
-static int certified(const struct mxe_gemm_desc *g, const struct mxe_op *op, unsigned k)
+static int certified(int wide, const struct mxe_gemm_desc *g, const struct mxe_op *op,
+		     unsigned k)
 {
 	int la, ta, lb, tb;
 
 	if (g->type_a == MXA_DTYPE_E4M3 && g->type_b == MXA_DTYPE_E4M3)
 		return 1;
-	if (!side_range(g->type_a, g->a, op->lda, 64, &la, &ta) ||
-	    !side_range(g->type_b, g->b, op->ldb, g->n, &lb, &tb))
+	if (!side_range(wide, g->type_a, g->a, op->lda, 64, &la, &ta) ||
+	    !side_range(wide, g->type_b, g->b, op->ldb, g->n, &lb, &tb))
 		return 1;
 	return ta + tb + 2 + (k == 32 ? 5 : 4) - (la + lb) <= 53;
 }
@@ -77,11 +80,12 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 	int acc = !!(g->flags & MXA_GEMM_F_ACCUMULATE), bias;
 	int neg_a = !!(g->flags & MXE_GEMM_NEGATE_A), neg_b = !!(g->flags & MXE_GEMM_NEGATE_B);
 	unsigned n = g->n, bits = type_bits(g->type_a, &bias), k = bits > 3 ? 16 : 32;
+	int wide = mxe_cpu_simd() >= MXE_SIMD_AVX512;	/* else AVX2 */
 	struct mxe_op op;
 	double *a, *bt, *s;
 	int rc;
 
-	if (mxe_cpu_simd() < MXE_SIMD_AVX512 || g->accum != MXE_ACCUM_EXACT || g->m != 64 ||
+	if (mxe_cpu_simd() < MXE_SIMD_AVX2 || g->accum != MXE_ACCUM_EXACT || g->m != 64 ||
 	    !bits || !type_bits(g->type_b, &bias) || (bits > 3) != (type_bits(g->type_b, &bias) > 3) ||
 	    g->k != k || g->type_d != MXA_DTYPE_F32 || (acc && g->type_c != MXA_DTYPE_F32) ||
 	    n % 8 || n > 256 || (g->flags & (MXA_GEMM_F_B_KN | MXA_GEMM_F_A_KM)) || g->b_rows ||
@@ -90,28 +94,31 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 	rc = mxe_op_prepare(g, &op);
 	if (rc)
 		return rc;
-	if (!certified(g, &op, k))
+	if (!certified(wide, g, &op, k))
 		return 1;
 	a = mxe_scratch(4, (64 + (size_t)k) * 256 * sizeof(double));
 	s = mxe_scratch(1, (size_t)64 * 32 * sizeof(double));
 	if (!a || !s)
 		return MXE_ENGINE_ENOMEM;
 	bt = a + 64 * k;
-	if (k == 32) {
-		mxe_wgmma_decode8_avx512(g->a, op.lda, g->b, op.ldb, n, g->type_a == MXA_DTYPE_E4M3,
-					 g->type_b == MXA_DTYPE_E4M3, neg_a, neg_b, a, bt);
-	} else {
-		mxe_wgmma_decode16_avx512(g->a, op.lda, g->b, op.ldb, n,
-					  g->type_a == MXA_DTYPE_BF16, neg_a, neg_b, a, bt);
-	}
+	if (k == 32)
+		(wide ? mxe_wgmma_decode8_avx512 : mxe_wgmma_decode8_avx2)(
+			g->a, op.lda, g->b, op.ldb, n, g->type_a == MXA_DTYPE_E4M3,
+			g->type_b == MXA_DTYPE_E4M3, neg_a, neg_b, a, bt);
+	else
+		(wide ? mxe_wgmma_decode16_avx512 : mxe_wgmma_decode16_avx2)(
+			g->a, op.lda, g->b, op.ldb, n, g->type_a == MXA_DTYPE_BF16, neg_a, neg_b, a,
+			bt);
 	for (unsigned j0 = 0, w; j0 < n; j0 += w) {	/* strips of 32 columns */
 		w = n - j0 >= 32 ? 32 : n - j0;
-		mxe_kern_wgmma_d64_avx512(a, bt + (size_t)j0 * k, k, w, s);
+		(wide ? mxe_kern_wgmma_d64_avx512 : mxe_kern_wgmma_d64_avx2)(
+			a, bt + (size_t)j0 * k, k, w, s);
 		for (unsigned i = 0; i < 64; i++) {
 			float *d = (float *)((uint8_t *)g->d + i * op.ldd) + j0;
 			const float *c = acc ? (const float *)((const uint8_t *)g->c + i * op.ldc) + j0
 					     : NULL;
-			uint64_t left = mxe_finish_f32_avx512(s + i * w, NULL, c, d, w);
+			uint64_t left = wide ? mxe_finish_f32_avx512(s + i * w, NULL, c, d, w) :
+					       mxe_finish_f32_avx2(s + i * w, c, d, w);
 
 			for (; left; left &= left - 1)
 				if (mxe_exact_output(&op, i, j0 + (unsigned)__builtin_ctzll(left)))

@@ -188,22 +188,29 @@ static void test_wgmma(struct mxe_engine *eng)
 
 /*
  * D as mxe_wgmma() left it, against mxe_gemm()'s EXACT path on the same operation
- * (*@same; return codes into *@rc) and against mxe_wgmma() capped at AVX2, where the
- * double-sum path (@ops WGMMAs so far) may not run (the return value).
+ * (*@same; return codes into *@rc), against mxe_wgmma() capped at AVX2, where the
+ * double-sum path runs its AVX2 functions when it ran (@ran) and the CPU has AVX2, and
+ * capped at portable code, where it does not run (@ops: WGMMAs it ran so far).
  */
 static int wgmma_paths_agree(struct mxe_engine *eng, struct mxe_gemm_desc *d, uint64_t ops,
-			     int *rc, int *same)
+			     int ran, int *rc, int *same)
 {
 	static uint8_t ref[64 * 256 * 4];
 	size_t bytes = 64 * (size_t)d->n * 4;
-	int capped;
+	int capped, avx2;
 
 	memcpy(ref, D, bytes);
 	d->accum = MXE_ACCUM_EXACT;	/* the tiled / general path */
 	*rc |= mxe_gemm(eng, d);
 	*same = !memcmp(ref, D, bytes);
-	mxe_engine_set_simd("avx2");
-	capped = mxe_wgmma(eng, d) == 0 && !memcmp(ref, D, bytes) && mxe_wgmma_exact_ops() == ops;
+	avx2 = !mxe_engine_set_simd("avx2");
+	memset(D, 0xA5, bytes);
+	capped = mxe_wgmma(eng, d) == 0 && !memcmp(ref, D, bytes) &&
+		 mxe_wgmma_exact_ops() == ops + (uint64_t)(avx2 && ran);
+	ops = mxe_wgmma_exact_ops();
+	mxe_engine_set_simd("portable");
+	memset(D, 0xA5, bytes);
+	capped &= mxe_wgmma(eng, d) == 0 && !memcmp(ref, D, bytes) && mxe_wgmma_exact_ops() == ops;
 	mxe_engine_set_simd(NULL);
 	return capped;
 }
@@ -213,7 +220,8 @@ static int wgmma_paths_agree(struct mxe_engine *eng, struct mxe_gemm_desc *d, ui
  * as mxe_gemm()'s EXACT, at N 8, 40 (narrow column blocks) and 256, with and without C,
  * negated sides, padded rows, an E4M3 NaN code, and C values that one conversion cannot
  * round: Inf, NaN, FLT_MAX, -sum (an exact zero), and +-2^-80 that decides the midpoint
- * 64 + 2^-18, and a NaN code in B (0xFF). Capped at AVX2 the path does not run and the bits stay.
+ * 64 + 2^-18, and a NaN code in B (0xFF). Capped at AVX2 the path runs its AVX2
+ * functions, capped at portable code it does not run; the bits stay.
  */
 static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 {
@@ -266,7 +274,7 @@ static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 							    isnan(((float *)D)[7 * n]) &&
 							    isnan(((float *)D)[n - 1]) &&
 							    isnan(((float *)D)[63 * n + n - 1])));
-			capped = wgmma_paths_agree(eng, &d, ops1, &rc, &same);
+			capped = wgmma_paths_agree(eng, &d, ops1, ops1 != ops0, &rc, &same);
 			host_check(!rc && good && same && capped && ops1 - ops0 == (uint64_t)w512,
 				   "wgmma m64n%uk32 f32.e4m3%s in double sums: bit-exact vs reference and "
 				   "mxe_gemm(): %s, %s; ran %s", n,
@@ -355,7 +363,7 @@ static void test_wgmma_exact_other(struct mxe_engine *eng)
 			rc = mxe_wgmma(eng, &d);
 			ops1 = mxe_wgmma_exact_ops();
 			good = check(rc, &d);
-			capped = wgmma_paths_agree(eng, &d, ops1, &rc, &same);
+			capped = wgmma_paths_agree(eng, &d, ops1, ops1 != ops0, &rc, &same);
 			host_check(!rc && good && same && capped && ops1 - ops0 == (uint64_t)want,
 				   "wgmma m64n%uk%u f32.%s.%s%s: bit-exact vs reference and mxe_gemm(): "
 				   "%s, %s; %s", n, k, mxe_dtype_name(ta), mxe_dtype_name(tb),
