@@ -117,6 +117,8 @@ uint64_t mxe_tiled_exact_vector_outputs(void);
 int mxe_wgmma_exact(const struct mxe_gemm_desc *desc);
 /** WGMMAs it ran, since the start. */
 uint64_t mxe_wgmma_exact_ops(void);
+/** Of their outputs, those handed to the general path, since the start. */
+uint64_t mxe_wgmma_exact_redone(void);
 
 /** Exact value of A/B element (i, kk) with scale, TF32 and negation applied. */
 double mxe_op_elem_a(const struct mxe_op *op, size_t i, size_t kk);

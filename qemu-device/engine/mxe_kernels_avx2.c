@@ -766,9 +766,8 @@ AVX2 void mxe_kern_wgmma_d64_avx2(const double *a, const double *bs, unsigned k,
 }
 
 /*
- * mxe_finish_f32_avx512() for C alone, four lanes: h = fl(s + C) rounds to f32 as the
- * exact s + C does unless it lies on an f32 midpoint; that, and h outside f32's normal
- * range, goes back to the caller.
+ * mxe_finish_f32_avx512() for C alone, four lanes: h + l = s + C by TwoSum; h outside
+ * f32's normal range, or at an f32 midpoint with l != 0, goes back to the caller.
  */
 AVX2 uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, unsigned n)
 {
@@ -778,19 +777,25 @@ AVX2 uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, uns
 	uint64_t left = 0;
 
 	for (unsigned j = 0; j < n; j += 4) {
-		__m256d h = _mm256_loadu_pd(s + j);
+		__m256d h = _mm256_loadu_pd(s + j), l = _mm256_setzero_pd();
 		__m256i bits, t, bad;
 		__m128 f;
 		unsigned m;
 
-		if (c)
-			h = _mm256_add_pd(h, _mm256_cvtps_pd(_mm_loadu_ps(c + j)));
+		if (c) {	/* TwoSum */
+			__m256d cv = _mm256_cvtps_pd(_mm_loadu_ps(c + j)), x = h, bp;
+
+			h = _mm256_add_pd(x, cv);
+			bp = _mm256_sub_pd(h, x);
+			l = _mm256_add_pd(_mm256_sub_pd(x, _mm256_sub_pd(h, bp)), _mm256_sub_pd(cv, bp));
+		}
 		bits = _mm256_castpd_si256(h);
 		/* |h| in [2^-126, 2^127): its exponent field less 1023 - 126 in 0 .. 252 */
 		t = _mm256_sub_epi64(_mm256_srli_epi64(_mm256_slli_epi64(bits, 1), 53), e_lo);
 		bad = _mm256_or_si256(_mm256_cmpgt_epi64(t, e_span), _mm256_cmpgt_epi64(zero, t));
-		if (c)
-			bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(_mm256_and_si256(bits, low29), tie));
+		bad = _mm256_or_si256(bad, _mm256_and_si256(
+			_mm256_cmpeq_epi64(_mm256_and_si256(bits, low29), tie),
+			_mm256_castpd_si256(_mm256_cmp_pd(l, _mm256_setzero_pd(), _CMP_NEQ_UQ))));
 		m = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(bad));
 		f = _mm256_cvtpd_ps(h);
 		if (!m) {

@@ -539,21 +539,21 @@ AVX512 static inline __m512d two_sum8(__m512d x, __m512d y, __m512d *l)
 
 /*
  * Eight lanes of mxe_tiled.c's finish_exact(); every lane whose result is not one
- * conversion of h goes back to the caller. The tests are few and vector-wide:
+ * conversion of h goes back to the caller:
  * - h outside f32's normal range: zero, tiny, too large, Inf or NaN (C not finite makes
  *   h so too);
- * - C with separate sums (@cs): |l| above half an ulp of h, or l deciding a midpoint of
- *   two f32 values;
- * - C alone (@c): h = fl(s + C) at a midpoint. Rounding to double cannot cross a
- *   midpoint of f32 values (they are doubles), so h rounds to f32 as s + C does unless
- *   it lies on one; no TwoSum is needed to know that.
+ * - l deciding a midpoint of two f32 values (a midpoint with l = 0 is exact: rounding to
+ *   even is right, and FP8 data, on coarse grids, land on them often);
+ * - C with separate sums (@cs): |l| above half an ulp of h.
+ * Without @cs, 32 outputs are tested at once with vector operations (mask registers are
+ * slow on AMD); a group that fails goes lane by lane.
  */
 AVX512 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c,
 				      float *d, unsigned n)
 {
 	const __m512d sign = _mm512_set1_pd(-0.0), zero = _mm512_setzero_pd();
 	const __m512i expo = _mm512_set1_epi64(0x7FF0000000000000ll);
-	const __m512i ulp53 = _mm512_set1_epi64(53ll << 52);
+	const __m512i ulp53 = _mm512_set1_epi64(53ll << 52), one = _mm512_set1_epi64(1);
 	const __m512i low29 = _mm512_set1_epi64(0x1FFFFFFF), tie = _mm512_set1_epi64(0x10000000);
 	/* |h| in [2^-126, 2^127): its exponent field, less 1023 - 126, below 253 */
 	const __m512i e_lo = _mm512_set1_epi64(1023 - 126), e_span = _mm512_set1_epi64(252);
@@ -565,35 +565,41 @@ AVX512 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const f
 		__m512i bits, e;
 
 		if (!cs && j % 32 == 0 && n - j >= 32) {
-			/* 32 outputs tested at once, without mask registers (slow on AMD):
-			 * the largest exponent offset and the nearest-to-tie low bits */
+			/* the largest exponent offset, and the low bits nearest to a tie with
+			 * l != 0: zero only for a lane that fails */
 			__m512d hq[4];
 			__m512i top = _mm512_setzero_si512(), near = _mm512_set1_epi64(-1);
 
 			for (unsigned q = 0; q < 4; q++) {
 				hq[q] = _mm512_loadu_pd(s + j + 8 * q);
+				l = zero;
 				if (c)
-					hq[q] = _mm512_add_pd(hq[q], _mm512_cvtps_pd(
-						_mm256_loadu_ps(c + j + 8 * q)));
+					hq[q] = two_sum8(hq[q], _mm512_cvtps_pd(
+						_mm256_loadu_ps(c + j + 8 * q)), &l);
 				bits = _mm512_castpd_si512(hq[q]);
 				e = _mm512_srli_epi64(_mm512_slli_epi64(bits, 1), 53);
 				top = _mm512_max_epu64(top, _mm512_sub_epi64(e, e_lo));
-				near = _mm512_min_epu64(near, _mm512_xor_si512(
-					_mm512_and_si512(bits, low29), tie));
+				/* (low bits ^ tie) | (l == +-0): 0 when a tie that l decides */
+				near = _mm512_min_epu64(near, _mm512_or_si512(
+					_mm512_xor_si512(_mm512_and_si512(bits, low29), tie),
+					_mm512_xor_si512(one, _mm512_min_epu64(one, _mm512_slli_epi64(
+						_mm512_castpd_si512(l), 1)))));
 			}
 			if (!(_mm512_cmpgt_epu64_mask(top, e_span) |
-			      (c ? _mm512_cmpeq_epi64_mask(near, _mm512_setzero_si512()) : 0))) {
+			      _mm512_cmpeq_epi64_mask(near, _mm512_setzero_si512()))) {
 				for (unsigned q = 0; q < 4; q++)
 					_mm256_storeu_ps(d + j + 8 * q, _mm512_cvtpd_ps(hq[q]));
 				j += 24;
 				continue;
 			}
+			l = zero;
 		}
 		h = _mm512_maskz_loadu_pd(m, s + j);
 		if (cs)
 			h = two_sum8(h, _mm512_maskz_loadu_pd(m, cs + j), &l);
 		if (c && !cs) {
-			h = _mm512_add_pd(h, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, c + j)));
+			/* l = 0: the chain below is one TwoSum, and |l| <= ulp(h) / 2 */
+			h = two_sum8(h, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, c + j)), &l);
 		} else if (c) {
 			__m512d cv = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, c + j));
 			__m512d t, u, v, hu;
@@ -608,12 +614,9 @@ AVX512 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const f
 		}
 		bits = _mm512_castpd_si512(h);
 		e = _mm512_srli_epi64(_mm512_slli_epi64(bits, 1), 53);
-		bad |= _mm512_cmpgt_epu64_mask(_mm512_sub_epi64(e, e_lo), e_span);
-		if (c || cs) {
-			__mmask8 mid = _mm512_cmpeq_epi64_mask(_mm512_and_si512(bits, low29), tie);
-
-			bad |= cs ? _mm512_mask_cmp_pd_mask(mid, l, zero, _CMP_NEQ_UQ) : mid;
-		}
+		bad |= _mm512_cmpgt_epu64_mask(_mm512_sub_epi64(e, e_lo), e_span) |
+		       _mm512_mask_cmp_pd_mask(_mm512_cmpeq_epi64_mask(_mm512_and_si512(bits, low29),
+								       tie), l, zero, _CMP_NEQ_UQ);
 		if (m == 0xFF && !bad) {	/* the common case: no mask operations */
 			_mm256_storeu_ps(d + j, _mm512_cvtpd_ps(h));
 			continue;

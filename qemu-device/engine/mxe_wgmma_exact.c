@@ -5,9 +5,9 @@
  *
  * Where every product of a WGMMA and every partial sum of its K products is a double,
  * plain double FMAs in any order give the exact sum; C joins it in the last step
- * (mxe_finish_f32_avx512(): one double addition, one rounding), and what one conversion
- * cannot round (a zero, NaN or Inf, a sum at a midpoint of f32 values) goes to the general
- * path element by element, as on the tiled path. So the bits are mxe_gemm()'s EXACT ones.
+ * (mxe_finish_f32_avx512(): TwoSum, one rounding), and what one conversion cannot round
+ * (a zero, NaN or Inf, a midpoint that C's low part decides) goes to the general path
+ * element by element, as on the tiled path. So the bits are mxe_gemm()'s EXACT ones.
  * The work goes a strip of 32 columns at a time: B's part, the sums and their rounding
  * stay in L1.
  *
@@ -25,7 +25,7 @@
 #include "mxe_cpu.h"
 #include "mxe_formats.h"
 
-static uint64_t wgmma_ops;	/* WGMMAs this path ran (tests) */
+static uint64_t wgmma_ops, wgmma_redone;	/* WGMMAs this path ran, outputs it redid (tests) */
 
 /* Mantissa bits and exponent bias of the types this path takes; 0: not one. */
 static unsigned type_bits(unsigned t, int *bias)
@@ -120,6 +120,9 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 			uint64_t left = wide ? mxe_finish_f32_avx512(s + i * w, NULL, c, d, w) :
 					       mxe_finish_f32_avx2(s + i * w, c, d, w);
 
+			if (left)
+				__atomic_fetch_add(&wgmma_redone, (uint64_t)__builtin_popcountll(left),
+						   __ATOMIC_RELAXED);
 			for (; left; left &= left - 1)
 				if (mxe_exact_output(&op, i, j0 + (unsigned)__builtin_ctzll(left)))
 					return MXE_ENGINE_ENOMEM;
@@ -132,4 +135,9 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 uint64_t mxe_wgmma_exact_ops(void)
 {
 	return __atomic_load_n(&wgmma_ops, __ATOMIC_RELAXED);
+}
+
+uint64_t mxe_wgmma_exact_redone(void)
+{
+	return __atomic_load_n(&wgmma_redone, __ATOMIC_RELAXED);
 }

@@ -286,6 +286,48 @@ static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 	}
 }
 
+/*
+ * FP8 data lie on coarse grids, so s + C often lands exactly on a midpoint of two f32
+ * values: 1.0 x 2^-7 + 2^17 in every output, at N = 256 (groups of 32) and 40. Such a tie
+ * is exact (TwoSum's l = 0), so it rounds to even in the vector finish: D = 2^17, no
+ * output redone on the general path, on every SIMD level the path has.
+ */
+static void test_wgmma_exact_ties(struct mxe_engine *eng)
+{
+	static const unsigned ns[] = { 40, 256 };
+	static const char *const levels[] = { "avx512", "avx2" };
+
+	for (size_t t = 0; t < sizeof(ns) / sizeof(ns[0]); t++) {
+		for (size_t lv = 0; lv < 2; lv++) {
+			unsigned n = ns[t], exact = 1;
+			struct mxe_gemm_desc d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 64, n,
+						    32, 1, 0);
+			uint64_t ops0, redone0;
+			int rc, has = !mxe_engine_set_simd(levels[lv]);
+
+			memset(A, 0, 64 * 32);
+			memset(Bm, 0, (size_t)n * 32);
+			for (unsigned i = 0; i < 64; i++)
+				A[i * 32 + 3] = 0x38;		/* 1.0 */
+			for (unsigned j = 0; j < n; j++)
+				Bm[j * 32 + 3] = 0x04;		/* 2^-7 */
+			for (unsigned i = 0; i < 64 * n; i++)
+				((float *)C)[i] = 0x1p17f;
+			ops0 = mxe_wgmma_exact_ops();
+			redone0 = mxe_wgmma_exact_redone();
+			rc = mxe_wgmma(eng, &d);
+			for (unsigned i = 0; i < 64 * n; i++)
+				exact &= ((float *)D)[i] == 0x1p17f;
+			host_check(!has || (!rc && exact && mxe_wgmma_exact_ops() == ops0 + 1 &&
+					    mxe_wgmma_exact_redone() == redone0),
+				   "wgmma m64n%uk32 f32.e4m3 (%s), every output an exact tie 2^17 + 2^-7: "
+				   "rounded to even in the vector finish, none redone%s", n, levels[lv],
+				   has ? "" : " (no such CPU)");
+		}
+		mxe_engine_set_simd(NULL);
+	}
+}
+
 /* @count elements of type @t, signs and mantissas random, magnitudes in 2^-4 .. 2^5. */
 static void fill_moderate(enum mxa_isa_dtype t, uint8_t *p, size_t count)
 {
@@ -492,6 +534,7 @@ int main(void)
 	test_mma(eng);
 	test_wgmma(eng);
 	test_wgmma_exact_e4m3(eng);
+	test_wgmma_exact_ties(eng);
 	test_wgmma_exact_other(eng);
 	test_tmatmulmx(eng);
 	mxe_engine_destroy(eng);
