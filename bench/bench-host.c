@@ -15,6 +15,10 @@
  *                                        data, EXACT and FAST
  *   host,fma-f64,products,ns             one thread's double multiply-adds, the bound of
  *                                        an EXACT GEMV's arithmetic (fma_f64_ns())
+ *   host,engine-wgmma-e4m3-64xNx32,1,ns  one EXACT WGMMA on the calling thread, C = D as
+ *                                        in a pipeline's K loop, bench-gemm pipeline's
+ *                                        data (mxe_wgmma(); best of 100 x --reps): the
+ *                                        fixed cost of a pipeline step
  *   bench-host [M N K] [--threads T] [--reps N]
  */
 #include <stdio.h>
@@ -97,6 +101,38 @@ static double fma_f64_ns(double *products)
 	return -1;
 }
 #endif
+
+/*
+ * One 64 x @n x 32 E4M3 WGMMA with C = D (a pipeline's K loop) on bench-gemm pipeline's
+ * data, 100 x @reps times: the best time (ns), or -1 when it fails.
+ */
+static double best_wgmma(struct mxe_engine *eng, uint32_t n, int reps)
+{
+	static uint8_t ab[(64 + 256) * 32];
+	static float acc[64 * 256];
+	struct mxe_gemm_desc g;
+	double best = 1e30;
+
+	for (size_t i = 0; i < sizeof(ab); i++)
+		ab[i] = (uint8_t)(0x30 + (i * 2654435761u >> 13) % 0x18) | (i & 0x80);
+	memset(acc, 0, sizeof(acc));
+	memset(&g, 0, sizeof(g));
+	g.m = 64, g.n = n, g.k = 32;
+	g.type_a = g.type_b = MXA_DTYPE_E4M3;
+	g.type_c = g.type_d = MXA_DTYPE_F32;
+	g.a = ab, g.b = ab + 64 * 32, g.c = g.d = acc;
+	g.flags = MXA_GEMM_F_ACCUMULATE;
+	for (int i = 0; i < 100 * reps; i++) {
+		double t0 = now_ns(), t;
+
+		if (mxe_wgmma(eng, &g))
+			return -1;
+		t = now_ns() - t0;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
 
 /* mxe_gemm() @reps times: the best time (ns), or -1 when it fails. */
 static double best_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *g, int reps)
@@ -188,6 +224,14 @@ int main(int argc, char **argv)
 		if (ns > 0)
 			printf("host,fma-f64,%.0f,%.0f\n", products, ns);
 	}
+	eng = mxe_engine_create(1);
+	for (uint32_t wn = 64; wn <= 256; wn *= 4) {
+		best = eng ? best_wgmma(eng, wn, reps) : -1;
+		if (best < 0)
+			return 1;
+		printf("host,engine-wgmma-e4m3-64x%ux32,1,%.0f\n", wn, best);
+	}
+	mxe_engine_destroy(eng);
 	for (int fp8 = 0; fp8 < 2; fp8++) {
 		for (uint32_t nk = 4096; nk <= 8192; nk *= 2) {
 			struct gemv_layout l = gemv_layout(nk, fp8);
