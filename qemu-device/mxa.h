@@ -35,7 +35,14 @@
 #define TYPE_MXA "mxa"
 OBJECT_DECLARE_SIMPLE_TYPE(MxaState, MXA)
 
-#define MXA_TLB_ENTRIES 64
+/*
+ * 4096 entries in groups of 16 (the aligned level-0 entries a miss reads): a group's
+ * slots are picked by a hash of its number, so that a box of 64 rows 64 KiB apart (64
+ * pages 16 apart, each in a group of its own) and its A and B operands 1 MiB apart do
+ * not share slots. A 64-entry table indexed by the page number's low bits put such a
+ * box's rows in 4 slots: every row missed (performance.rst, "pipeline-fast.csv").
+ */
+#define MXA_TLB_ENTRIES 4096
 #define MXA_TLB_WALK MXA_TLB_ENTRIES       /* extra slot: the last leaf table walked to */
 #define MXA_TLB_SLOTS (MXA_TLB_ENTRIES + 1)
 #define MXA_LANE_DEPTH 256  /* asynchronous ops queued per lane; issuing waits beyond */

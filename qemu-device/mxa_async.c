@@ -210,7 +210,7 @@ void mxa_lanes_job_start(MxaJob *job)
         lane->ctx = job->desc.ctx;
         lane->pt_root = job->pt_root;
         lane->job_id = job->desc.job_id;
-        memset(lane->tlb, 0, sizeof(lane->tlb));
+        /* its TLB stays: entries are tagged with the context and the generation */
         qemu_mutex_unlock(&lane->lock);
     }
 }

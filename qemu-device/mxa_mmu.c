@@ -122,6 +122,16 @@ static int mxa_mmu_fault(MxaJob *job, uint64_t va, bool write, uint32_t why)
                         (write ? MXA_FAULT_WRITE : MXA_FAULT_READ) | why);
 }
 
+/* The slot of page @vpn: its group of MXA_TLB_PREFETCH by a hash, then its place in it. */
+static unsigned mxa_tlb_slot(uint64_t vpn)
+{
+    uint64_t g = vpn / MXA_TLB_PREFETCH;
+
+    QEMU_BUILD_BUG_ON(MXA_TLB_ENTRIES & (MXA_TLB_ENTRIES - 1));
+    g = (g ^ (g >> 7) ^ (g >> 14) ^ (g >> 21)) * MXA_TLB_PREFETCH;
+    return (g + vpn % MXA_TLB_PREFETCH) & (MXA_TLB_ENTRIES - 1);
+}
+
 static bool mxa_tlb_hit(const MxaTlbEntry *e, uint64_t tag, uint32_t ctx, uint64_t gen)
 {
     return e->valid && e->vpn == tag && e->ctx == ctx && e->gen == gen;
@@ -170,7 +180,7 @@ static int mxa_mmu_walk(MxaJob *job, uint64_t va, bool write, uint64_t gen, bool
     for (unsigned i = 0; i < MXA_TLB_PREFETCH; i++) {
         pte = le64_to_cpu(ptes[i]);
         if (pte & MXA_PTE_VALID) {
-            job->tlb[(first + i) % MXA_TLB_ENTRIES] =
+            job->tlb[mxa_tlb_slot(first + i)] =
                 (MxaTlbEntry){ .vpn = first + i, .pte = pte, .ctx = job->desc.ctx,
                                .gen = gen, .valid = true };
         }
@@ -186,7 +196,7 @@ static int mxa_mmu_translate(MxaJob *job, uint64_t va, bool write, uint64_t *dma
                              bool probe, uint64_t gen)
 {
     uint64_t vpn = va >> MXA_PAGE_SHIFT;
-    MxaTlbEntry *e = &job->tlb[vpn % MXA_TLB_ENTRIES];
+    MxaTlbEntry *e = &job->tlb[mxa_tlb_slot(vpn)];
     uint32_t p = probe ? MXA_MMU_PROBE : 0;
 
     if (va >> MXA_VA_BITS) {
