@@ -802,12 +802,13 @@ AVX2 uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, uns
 			_mm_storeu_ps(d + j, f);
 			continue;
 		}
-		for (unsigned q = 0; q < 4; q++) {	/* keep C where the caller redoes it */
+		{	/* keep C where the caller redoes it */
 			float v[4];
 
 			_mm_storeu_ps(v, f);
-			if (!(m >> q & 1))
-				d[j + q] = v[q];
+			for (unsigned q = 0; q < 4; q++)
+				if (!(m >> q & 1))
+					d[j + q] = v[q];
 		}
 		left |= (uint64_t)m << j;
 	}

@@ -80,12 +80,13 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 	int acc = !!(g->flags & MXA_GEMM_F_ACCUMULATE), bias;
 	int neg_a = !!(g->flags & MXE_GEMM_NEGATE_A), neg_b = !!(g->flags & MXE_GEMM_NEGATE_B);
 	unsigned n = g->n, bits = type_bits(g->type_a, &bias), k = bits > 3 ? 16 : 32;
-	int wide = mxe_cpu_simd() >= MXE_SIMD_AVX512;	/* else AVX2 */
+	enum mxe_simd simd = mxe_cpu_simd();
+	int wide = simd >= MXE_SIMD_AVX512;	/* else AVX2 */
 	struct mxe_op op;
 	double *a, *bt, *s;
 	int rc;
 
-	if (mxe_cpu_simd() < MXE_SIMD_AVX2 || g->accum != MXE_ACCUM_EXACT || g->m != 64 ||
+	if (simd < MXE_SIMD_AVX2 || g->accum != MXE_ACCUM_EXACT || g->m != 64 ||
 	    !bits || !type_bits(g->type_b, &bias) || (bits > 3) != (type_bits(g->type_b, &bias) > 3) ||
 	    g->k != k || g->type_d != MXA_DTYPE_F32 || (acc && g->type_c != MXA_DTYPE_F32) ||
 	    n % 8 || n > 256 || (g->flags & (MXA_GEMM_F_B_KN | MXA_GEMM_F_A_KM)) || g->b_rows ||
