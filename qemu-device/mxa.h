@@ -179,9 +179,10 @@ typedef struct MxaQueue {
     bool shutdown;
     int abort;              /* atomic: stop the running job at the next command */
     int64_t timeline_job_ns; /* host start of the running job (the timeline's model origin) */
-    /* interrupt moderation (queue thread only): completions not yet signalled */
-    uint32_t irq_deferred;  /* jobs with MXA_JOB_F_IRQ completed since the last MSI-X */
-    int64_t irq_deferred_ns; /* when the oldest of them completed */
+    /* interrupt moderation: completions not yet signalled */
+    uint32_t irq_deferred;  /* atomic: jobs with MXA_JOB_F_IRQ completed since the last MSI-X */
+    int64_t irq_deferred_ns; /* queue thread only: when the oldest of them completed */
+    QEMUTimer *irq_timer;   /* sends them while the queue thread runs an instance itself */
 } MxaQueue;
 
 /*
@@ -202,16 +203,16 @@ typedef struct MxaCore {
     bool pending;           /* handed over, not yet taken by the core's thread */
     bool shutdown;
     int abort;              /* atomic: stop the running instance at the next command */
-    MxaTlbEntry tlb[MXA_TLB_SLOTS]; /* used only by the core's thread */
+    MxaTlbEntry tlb[MXA_TLB_SLOTS]; /* used only by the thread running its instance */
     uint64_t dma_gen;       /* atomic: TLB generation of its DMA in flight, 0 = none */
     MxaLane lanes[MXA_GROUP_CLASSES];
     uint8_t *sram;          /* MXA_SRAM_SIZE bytes: the running instance's on-chip memory */
     struct MxaMbarTime *mbar_time; /* per 8 bytes of SRAM: mbarriers in modelled time */
     MxaStage stage[MXA_STAGE_SLOTS]; /* GEMM operands, command-processor thread only */
-    bool sram_dirty;        /* core thread only: a command may have written sram */
+    bool sram_dirty;        /* instance's thread only: a command may have written sram */
     QemuMutex mbar_lock;    /* protects the mbarriers in sram */
     QemuCond mbar_cond;     /* signalled when an mbarrier phase completes */
-    MxaTile tiles[MXA_TILE_CLASSES][MXA_TILES_PER_CLASS]; /* core thread only */
+    MxaTile tiles[MXA_TILE_CLASSES][MXA_TILES_PER_CLASS]; /* instance's thread only */
 } MxaCore;
 
 struct MxaState {
@@ -240,7 +241,8 @@ struct MxaState {
     uint32_t control;
     uint32_t int_mask;
     uint32_t int_status;    /* atomic: set by queue threads, cleared by the guest */
-    uint32_t irq_pending;   /* atomic: MSI-X vectors the BH must send */
+    uint32_t irq_pending;   /* atomic: MSI-X vectors not yet sent */
+    bool irq_work_queued;   /* atomic: the boot vCPU has work to send them */
     uint64_t ctx_table;     /* atomic 64-bit: read by queue threads */
     uint32_t ctx_count;
     /* atomic: bumped by TLB_INVAL and context-table changes. 64 bits: a 32-bit count
@@ -404,6 +406,7 @@ void mxa_launch_instance_end(MxaLaunch *l, const MxaJob *job, uint32_t cta);
 /* mxa_core.c */
 void mxa_core_create(MxaState *s, unsigned i);
 void mxa_core_fini(MxaCore *core);
+void mxa_core_run_locked(MxaCore *core);
 int mxa_cluster_arrive(MxaJob *job);
 int mxa_cluster_wait(MxaJob *job);
 MxaCore *mxa_sram_owner(MxaJob *job, uint64_t *addr, uint64_t len, uint64_t align);

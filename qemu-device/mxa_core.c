@@ -224,18 +224,56 @@ static void mxa_core_run_instance(MxaJob *job)
     g_free(prog);
 }
 
+/*
+ * Run the instance handed to @core (its launch, cta, cluster and rank set under
+ * core_lock) on the calling thread: the core's own, or the queue thread that launched a
+ * grid of one instance (mxa_queue.c), which saves two thread hand-offs a job. Whoever
+ * runs it owns the core's per-instance state (TLB, SRAM, tiles, stage) until the core
+ * is released here. Called and returns with core_lock held.
+ */
+void mxa_core_run_locked(MxaCore *core)
+{
+    MxaState *s = core->dev;
+    MxaLaunch *l = core->launch;
+    uint32_t cta = core->cta;
+    MxaJob job = { .q = l->q, .core = core, .desc = l->desc, .tlb = core->tlb,
+                   .stage = core->stage, .dma_gen = &core->dma_gen,
+                   .cluster = core->cluster, .rank = core->rank };
+    MxaCluster *cl = job.cluster;
+
+    qemu_mutex_unlock(&s->core_lock);
+    /* a reset (core->abort) stops this instance's long math within one engine task */
+    mxe_engine_cancel_on(&core->abort);
+    mxa_core_sregs(&job, l, cta);
+    mxa_core_run_instance(&job);
+    mxa_cluster_instance_end(&job);
+    mxe_engine_cancel_on(NULL);
+    /*
+     * The end and the cores' release in one step under core_lock: a launcher that sees
+     * a core free also sees the instance's error, and no core points to a launch that
+     * has ended. A cluster keeps its cores until its last instance ends.
+     */
+    qemu_mutex_lock(&s->core_lock);
+    mxa_launch_instance_end(l, &job, cta);
+    if (++cl->ended == cl->size) {
+        for (uint32_t r = 0; r < cl->size; r++) {
+            cl->cores[r]->launch = NULL;
+            cl->cores[r]->cluster = NULL;
+        }
+        qemu_cond_destroy(&cl->cond);
+        qemu_mutex_destroy(&cl->lock);
+        g_free(cl);
+        qemu_cond_broadcast(&s->core_cond);
+    }
+}
+
 static void *mxa_core_thread(void *opaque)
 {
     MxaCore *core = opaque;
     MxaState *s = core->dev;
 
-    /* a reset (core->abort) stops this thread's long math within one engine task */
-    mxe_engine_cancel_on(&core->abort);
     qemu_mutex_lock(&s->core_lock);
     for (;;) {
-        MxaLaunch *l;
-        uint32_t cta;
-
         while (!core->shutdown && !core->pending) {
             qemu_cond_wait(&core->cond, &s->core_lock);
         }
@@ -243,38 +281,7 @@ static void *mxa_core_thread(void *opaque)
             break;
         }
         core->pending = false;
-        l = core->launch;
-        cta = core->cta;
-        qemu_mutex_unlock(&s->core_lock);
-
-        {
-            MxaJob job = { .q = l->q, .core = core, .desc = l->desc, .tlb = core->tlb,
-                           .stage = core->stage, .dma_gen = &core->dma_gen,
-                           .cluster = core->cluster, .rank = core->rank };
-            MxaCluster *cl = job.cluster;
-
-            mxa_core_sregs(&job, l, cta);
-            mxa_core_run_instance(&job);
-            mxa_cluster_instance_end(&job);
-            /*
-             * The end and the cores' release in one step under core_lock: a launcher
-             * that sees a core free also sees the instance's error, and no core points
-             * to a launch that has ended. A cluster keeps its cores until its last
-             * instance ends.
-             */
-            qemu_mutex_lock(&s->core_lock);
-            mxa_launch_instance_end(l, &job, cta);
-            if (++cl->ended == cl->size) {
-                for (uint32_t r = 0; r < cl->size; r++) {
-                    cl->cores[r]->launch = NULL;
-                    cl->cores[r]->cluster = NULL;
-                }
-                qemu_cond_destroy(&cl->cond);
-                qemu_mutex_destroy(&cl->lock);
-                g_free(cl);
-                qemu_cond_broadcast(&s->core_cond);
-            }
-        }
+        mxa_core_run_locked(core);
     }
     qemu_mutex_unlock(&s->core_lock);
     return NULL;

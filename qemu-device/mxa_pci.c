@@ -16,7 +16,8 @@
  *
  * MMIO callbacks only read and write registers and wake queue threads: programs run on the
  * queue threads (mxa_queue.c), which never take the BQL. Interrupts raised by those
- * threads are collected in irq_pending and sent by a bottom half under the BQL.
+ * threads are collected in irq_pending and sent under the BQL by the boot vCPU (queue
+ * interrupts) or a bottom half (errors, unmasking).
  *
  * Spec: Documentation/device.rst; binary layout: uapi/mxa_regs.h.
  *
@@ -28,6 +29,7 @@
 #include "qemu/atomic.h"
 #include "qemu/main-loop.h"
 #include "qapi/error.h"
+#include "hw/core/cpu.h"
 #include "hw/pci/msix.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
@@ -52,17 +54,9 @@ void mxa_report_dev_error(MxaState *s, uint32_t code, uint32_t info)
     qemu_bh_schedule(s->irq_bh);
 }
 
-/* Called from queue threads: no BQL here, so the message is sent by the bottom half. */
-void mxa_raise_queue_irq(MxaState *s, unsigned q)
+/* Send the pending interrupts; the BQL is held (the bottom half or a vCPU's work). */
+static void mxa_irq_send(MxaState *s)
 {
-    qatomic_or(&s->int_status, MXA_INT_QUEUE(q));
-    qatomic_or(&s->irq_pending, 1u << q);
-    qemu_bh_schedule(s->irq_bh);
-}
-
-static void mxa_irq_bh(void *opaque)
-{
-    MxaState *s = opaque;
     PCIDevice *pdev = PCI_DEVICE(s);
     uint32_t pending = qatomic_xchg(&s->irq_pending, 0);
 
@@ -76,6 +70,41 @@ static void mxa_irq_bh(void *opaque)
             trace_mxa_irq(v);
             msix_notify(pdev, v);
         }
+    }
+}
+
+static void mxa_irq_bh(void *opaque)
+{
+    mxa_irq_send(opaque);
+}
+
+static void mxa_irq_on_cpu(CPUState *cpu, run_on_cpu_data data)
+{
+    MxaState *s = data.host_ptr;
+
+    qatomic_set(&s->irq_work_queued, false);
+    mxa_irq_send(s);
+    object_unref(OBJECT(s));
+}
+
+/*
+ * Called from queue threads, which never take the BQL (the system reset waits for
+ * them under it): the boot vCPU sends the message, as work of its own. A bottom half
+ * woke the main loop, which then woke the vCPU: two thread wake-ups for a completion
+ * where this takes one (Documentation/performance.rst, "Submission"). The work holds a
+ * reference to the device: it may run after an unplug, when MSI-X is off.
+ */
+void mxa_raise_queue_irq(MxaState *s, unsigned q)
+{
+    CPUState *cpu = first_cpu;
+
+    qatomic_or(&s->int_status, MXA_INT_QUEUE(q));
+    qatomic_or(&s->irq_pending, 1u << q);
+    if (!cpu) {
+        qemu_bh_schedule(s->irq_bh);
+    } else if (!qatomic_xchg(&s->irq_work_queued, true)) {
+        object_ref(OBJECT(s));
+        async_run_on_cpu(cpu, mxa_irq_on_cpu, RUN_ON_CPU_HOST_PTR(s));
     }
 }
 

@@ -156,17 +156,22 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
  * Interrupt moderation. A completed job's interrupt is sent at once when the ring is
  * empty behind it; otherwise it is deferred while the next jobs run, and sent when the
  * ring drains, after irq-coalesce completions, MXA_IRQ_DEFER_NS after the oldest
- * deferred completion (the thread waits for a running job at most that long) and
- * before the thread sleeps. So a job's completion is never held back by a slow job
+ * deferred completion (the thread waits for a grid at most that long; while it runs
+ * an instance itself, the queue's timer sends it) and before the thread sleeps. So a job's completion is never held back by a slow job
  * behind it. The driver reads COMPLETED and completes every job up to it on each
  * interrupt.
  */
 void mxa_queue_irq_flush(MxaQueue *q)
 {
-    if (q->irq_deferred) {
-        q->irq_deferred = 0;
+    /* the queue thread or the queue's timer (main loop), whichever comes first */
+    if (qatomic_xchg(&q->irq_deferred, 0)) {
         mxa_raise_queue_irq(q->dev, q->index);
     }
+}
+
+static void mxa_queue_irq_timer(void *opaque)
+{
+    mxa_queue_irq_flush(opaque);
 }
 
 /* A core reports the end of an instance (its core is freed after this). */
@@ -269,7 +274,7 @@ static void mxa_launch_wait(MxaLaunch *l)
 
     qemu_mutex_lock(&l->lock);
     while (l->ended < l->started) {
-        if (q->irq_deferred) {
+        if (qatomic_read(&q->irq_deferred)) {
             int64_t left = q->irq_deferred_ns + MXA_IRQ_DEFER_NS - get_clock();
 
             if (left <= 0) {
@@ -350,12 +355,26 @@ static void mxa_queue_launch(MxaLaunch *l, MxaJob *res)
             core->cta = (cl % ncx) * l->cx + r % l->cx +
                         ((cl / ncx) * l->cy + r / l->cx) * l->gx;
             qatomic_set(&core->abort, 0);
-            core->pending = true;
-            qemu_cond_signal(&core->cond);
+            if (l->count > 1) {
+                core->pending = true;
+                qemu_cond_signal(&core->cond);
+            }
         }
         qemu_mutex_lock(&l->lock);
         l->started += csize;
         qemu_mutex_unlock(&l->lock);
+        if (l->count == 1) {
+            /*
+             * A grid of one instance runs here, on the core it holds: waking the core's
+             * thread and being woken by it took 2 thread wake-ups a job (a no-op job
+             * 24 -> ~3 us: Documentation/performance.rst, "Submission"). Meanwhile
+             * the queue's timer sends a deferred interrupt when it is due.
+             */
+            if (qatomic_read(&q->irq_deferred)) {
+                timer_mod(q->irq_timer, q->irq_deferred_ns + MXA_IRQ_DEFER_NS);
+            }
+            mxa_core_run_locked(cluster->cores[0]);
+        }
         qemu_mutex_unlock(&s->core_lock);
     }
     mxa_launch_wait(l);
@@ -442,7 +461,7 @@ static void *mxa_queue_thread(void *opaque)
         MxaJob job = { .q = q };
         MxaLaunch launch = { .q = q };
         uint64_t desc_addr, start_ns;
-        uint32_t head;
+        uint32_t head, deferred;
         bool aborted, drained;
 
         qemu_mutex_lock(&q->lock);
@@ -521,13 +540,12 @@ static void *mxa_queue_thread(void *opaque)
         }
         drained = q->head == q->tail || q->reset_pending || q->stopped;
         qemu_mutex_unlock(&q->lock);
-        if (job.desc.flags & MXA_JOB_F_IRQ) {
-            if (!q->irq_deferred++) {
-                q->irq_deferred_ns = get_clock();
-            }
+        if ((job.desc.flags & MXA_JOB_F_IRQ) && !qatomic_fetch_inc(&q->irq_deferred)) {
+            q->irq_deferred_ns = get_clock();
         }
-        if (drained || q->irq_deferred >= s->irq_coalesce ||
-            (q->irq_deferred && get_clock() - q->irq_deferred_ns >= MXA_IRQ_DEFER_NS)) {
+        deferred = qatomic_read(&q->irq_deferred);
+        if (drained || deferred >= s->irq_coalesce ||
+            (deferred && get_clock() - q->irq_deferred_ns >= MXA_IRQ_DEFER_NS)) {
             mxa_queue_irq_flush(q);
         }
     }
@@ -542,6 +560,7 @@ void mxa_queue_create(MxaState *s, unsigned i)
     q->index = i;
     qemu_mutex_init(&q->lock);
     qemu_cond_init(&q->cond);
+    q->irq_timer = timer_new_ns(QEMU_CLOCK_REALTIME, mxa_queue_irq_timer, q);
     snprintf(name, sizeof(name), "mxa-q%u", i);
     qemu_thread_create(&q->thread, name, mxa_queue_thread, q, QEMU_THREAD_JOINABLE);
 }
@@ -553,6 +572,7 @@ void mxa_queue_fini(MxaQueue *q)
     mxa_queue_reset_locked(q);
     qemu_mutex_unlock(&q->lock);
     qemu_thread_join(&q->thread);
+    timer_free(q->irq_timer);
     qemu_cond_destroy(&q->cond);
     qemu_mutex_destroy(&q->lock);
 }

@@ -4,8 +4,8 @@
  * uAPI 0.4): create/destroy and their errors, the per-file limit, HIGH priority needs
  * CAP_SYS_NICE, priorities decide which ready job goes to a busy hardware queue
  * first, a job waiting for an input fence holds back only its own queue (also on the
- * same hardware queue), groups per queue, destroy waits until the queue's jobs are on
- * the hardware, a process killed with jobs held in its queues, and the same through
+ * same hardware queue), groups per queue, a completion is reported while the job
+ * behind it runs, destroy waits until the queue's jobs are on the hardware, a process killed with jobs held in its queues, and the same through
  * libaccel and io_uring.
  */
 #include "mxa_test.h"
@@ -366,6 +366,55 @@ TEST_F(queues, input_fence_holds_back_only_its_queue)
 	EXPECT_EQ(0x101, D(self)[2]);
 	EXPECT_EQ(0, wait_start(self, gate, NULL));
 	drmSyncobjDestroy(self->fd, s);
+}
+
+/* Jobs in hardware queue @hw's ring (debugfs "queues"); -1 if unreadable. */
+static int ring_jobs(uint32_t hw)
+{
+	FILE *f = fopen(mxa_debugfs_file("queues"), "r");
+	unsigned int q, head, tail, n;
+	char line[256];
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (ret < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "queue %u: head %u tail %u in_flight %u", &q, &head, &tail,
+			   &n) == 4 && q == hw)
+			ret = (int)n;
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The device defers a completion's interrupt while jobs follow in the ring, at most
+ * 20 us: never until the job behind has ended. G0 holds hardware queue 0 while A (a
+ * fence) and G1 (a second gate) join its ring; once G0 opens, A ends and G1 runs until
+ * the test opens it, so A's completion can only be reported while G1 still runs.
+ */
+TEST_F(queues, completion_not_held_back_by_the_running_job)
+{
+	uint32_t *g1 = (uint32_t *)((char *)self->prog.map + 8192), *p;
+	struct drm_mxa_job_result r;
+	uint64_t g0_id, a_id, g1_id;
+
+	/* G1: data[6] = 1 (it runs), then wait for data[7] = 1. */
+	p = mxa_put_fence(g1, self->data.va + 8 * 6, 1);
+	p = mxa_put_sem_wait(p, self->data.va + 8 * 7, 1, MXA_SEM_MAX_TIMEOUT_US);
+	ASSERT_EQ(0, submit_gate(self, 0, 0, &g0_id));
+	ASSERT_EQ(0, submit(self, 0, self->fence_off[0], self->fence_size, NULL, 0, &a_id));
+	ASSERT_EQ(0, submit(self, 0, 8192, mxa_bytes(g1, p), NULL, 0, &g1_id));
+	ASSERT_TRUE(mxa_wait_until(ring_jobs(0) == 3, 10000));
+	D(self)[0] = 1;
+	ASSERT_EQ(0, mxa_wait(self->fd, a_id, 5 * SEC, &r));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(0x100, D(self)[1]);
+	/* G1 is still waiting for the test: A's completion did not wait for its end. */
+	EXPECT_EQ(-ETIME, mxa_wait(self->fd, g1_id, 0, NULL));
+	EXPECT_EQ(1, D(self)[6]);
+	D(self)[7] = 1;
+	EXPECT_EQ(0, wait_start(self, g1_id, NULL));
+	EXPECT_EQ(0, wait_start(self, g0_id, NULL));
 }
 
 struct destroy_arg {
