@@ -47,6 +47,7 @@ static int mxa_counters_show(struct seq_file *m, void *unused)
 	seq_printf(m, "contexts %d\n", atomic_read(&mdev->live_contexts));
 	seq_printf(m, "jobs %d\n", atomic_read(&mdev->live_jobs));
 	seq_printf(m, "jobs_total %llu\n", (u64)atomic64_read(&mdev->jobs_total));
+	seq_printf(m, "jobs_direct %llu\n", (u64)atomic64_read(&mdev->jobs_direct));
 	seq_printf(m, "page_tables %d\n", atomic_read(&mdev->live_page_tables));
 	seq_printf(m, "groups %d\n", atomic_read(&mdev->live_groups));
 	seq_printf(m, "lost %d\n", READ_ONCE(mdev->lost));
@@ -63,9 +64,9 @@ static int mxa_queues_show(struct seq_file *m, void *unused)
 		struct mxa_queue *q = &mdev->queues[i];
 
 		spin_lock_irq(&q->lock);
-		seq_printf(m, "queue %u: head %u tail %u in_flight %u backlog %u seqno %llu accepting %d recovering %d\n",
+		seq_printf(m, "queue %u: head %u tail %u in_flight %u backlog %u seqno %llu accepting %d recovering %d direct %d\n",
 			   q->idx, q->head, q->tail, mxa_queue_in_flight(q), q->backlog_len,
-			   q->seqno, q->accepting, q->recovering);
+			   q->seqno, q->accepting, q->recovering, atomic_read(&q->direct_live));
 		spin_unlock_irq(&q->lock);
 		seq_printf(m, "  reset %s resets %u timeouts %u\n",
 			   mxa_queue_reset_state_name(READ_ONCE(q->reset_state)), q->resets,

@@ -61,6 +61,8 @@ struct mxa_vm;
  *        (mxa_hw_lost()).
  * @lost_work: ends the jobs of a lost device (on @reset_wq).
  * @jobs_total: jobs ever created.
+ * @jobs_direct: jobs that went straight to a ring, past the scheduler
+ *               (mxa_queue_run_direct()).
  * @inject_submit_nomem: debugfs fault injection: this many coming submissions fail
  *                       with -ENOMEM, as if the job's allocation had failed.
  * @inject_reset_timeout: debugfs fault injection: this many coming queue resets are
@@ -104,6 +106,7 @@ struct mxa_device {
 	bool lost;
 	struct work_struct lost_work;
 	atomic64_t jobs_total;
+	atomic64_t jobs_direct;
 	atomic_t inject_submit_nomem;
 	atomic_t inject_run_abort;
 	atomic_t inject_reset_timeout;

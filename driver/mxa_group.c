@@ -100,18 +100,20 @@ void mxa_group_fini(struct mxa_group_queue *gq)
  * mxa_group_job_pushed() - note a job pushed to a user queue (it joins the next group
  * committed there).
  * @gq: the queue's group state.
- * @fence: the job's finished fence.
+ * @fence: the job's fence (@mxa_job.done).
  */
 void mxa_group_job_pushed(struct mxa_group_queue *gq, struct dma_fence *fence)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&gq->lock, flags);
-	/* Concurrent submitters may get here out of order: keep the newest. */
-	if (!gq->last || dma_fence_is_later(fence, gq->last)) {
-		dma_fence_put(gq->last);
-		gq->last = dma_fence_get(fence);
-	}
+	/*
+	 * Called in submission order (under the user queue's submit lock), with fences of
+	 * two contexts (the scheduler's finished fences, direct jobs' hardware fences), so
+	 * the newest is the one pushed last.
+	 */
+	dma_fence_put(gq->last);
+	gq->last = dma_fence_get(fence);
 	spin_unlock_irqrestore(&gq->lock, flags);
 }
 

@@ -12,6 +12,12 @@
  * turn. Userspace sees the scheduler's finished fence (@mxa_job.done): output
  * syncobjs, DRM_IOCTL_MXA_WAIT, io_uring completions and groups use it.
  *
+ * A job without input fences, submitted while no job waits in its hardware queue's
+ * scheduler, goes straight to the ring instead (mxa_queue_run_direct()): the
+ * scheduler would run it at once, and skipping it saves its two work items. Its
+ * hardware fence is then what userspace sees. The ring's order is the same either
+ * way, so a user queue's fences still signal in submission order.
+ *
  * mxa_queue_run_job() gives the job its hardware fence and puts it in the next ring slot.
  * The fences of a hardware queue share one fence context; their seqnos are assigned
  * under the queue lock in ring order, which is also completion order. While the
@@ -348,21 +354,30 @@ void mxa_job_destroy(struct mxa_job *job)
 	mxa_job_put(job);
 }
 
+/* A job of @uq has ended, or the scheduler is done with it: one less pending. */
+static void mxa_job_pending_done(struct mxa_uqueue *uq)
+{
+	if (atomic_dec_return(&uq->pending) < MXA_UQUEUE_MAX_PENDING)
+		wake_up(&uq->space_wq);
+}
+
 /**
  * mxa_job_queue() - arm a job and push it to its user queue.
  * @job: a job from mxa_job_create().
  * @may_wait: when MXA_UQUEUE_MAX_PENDING jobs of the queue have not ended yet, sleep
  *            (interruptibly) until one has; otherwise fail with -EAGAIN (io_uring
  *            issue, see mxa_uring.c).
+ * @batch: a job that goes straight to the ring rings the doorbell when the
+ *         submitter's io_uring batch ends (mxa_queue_run_direct()).
  *
- * On success the job's finished fence is set (@job->done), its output syncobjs have
- * it, it is in the queue's next group, and the caller keeps the reference
- * mxa_job_create() gave; the scheduler holds another until it frees the job. On
- * failure the job is untouched and the caller frees it with mxa_job_destroy().
+ * On success the job's fence is set (@job->done), its output syncobjs have it, it is
+ * in the queue's next group, and the caller keeps the reference mxa_job_create()
+ * gave; the scheduler holds another until it frees the job. On failure the job is
+ * untouched and the caller frees it with mxa_job_destroy().
  *
  * Return: 0; -EAGAIN; -ERESTARTSYS; -EINVAL when the queue was destroyed meanwhile.
  */
-int mxa_job_queue(struct mxa_job *job, bool may_wait)
+int mxa_job_queue(struct mxa_job *job, bool may_wait, bool batch)
 {
 	struct mxa_uqueue *uq = job->uq;
 	int ret;
@@ -375,14 +390,21 @@ int mxa_job_queue(struct mxa_job *job, bool may_wait)
 		}
 		if (atomic_read(&uq->pending) < MXA_UQUEUE_MAX_PENDING) {
 			atomic_inc(&uq->pending);
-			drm_sched_job_arm(&job->base);
-			job->done = dma_fence_get(&job->base.s_fence->finished);
+			/* Under the submit lock: the queue's jobs keep their order. */
+			if (xa_empty(&job->base.dependencies) && mxa_queue_run_direct(job, batch)) {
+				drm_sched_job_cleanup(&job->base);
+			} else {
+				drm_sched_job_arm(&job->base);
+				job->done = dma_fence_get(&job->base.s_fence->finished);
+				/* The scheduler's reference, dropped by mxa_job_sched_release(). */
+				mxa_job_get(job);
+				job->sched_waiting = true;
+				atomic_inc(&job->queue->sched_waiting);
+				drm_sched_entity_push_job(&job->base);
+			}
 			mxa_group_job_pushed(&uq->groups, job->done);
 			trace_mxa_job_queue(job->queue->idx, uq->id, job->vm->ctx, job->id,
 					    job->done->seqno);
-			/* The scheduler's reference, dropped by mxa_job_sched_release(). */
-			mxa_job_get(job);
-			drm_sched_entity_push_job(&job->base);
 			ret = 0;
 			break;
 		}
@@ -407,10 +429,8 @@ int mxa_job_queue(struct mxa_job *job, bool may_wait)
  */
 void mxa_job_sched_release(struct mxa_job *job)
 {
-	struct mxa_uqueue *uq = job->uq;
-
-	if (atomic_dec_return(&uq->pending) < MXA_UQUEUE_MAX_PENDING)
-		wake_up(&uq->space_wq);
+	mxa_queue_sched_left(job);
+	mxa_job_pending_done(job->uq);
 	mxa_job_put(job);
 }
 
@@ -453,6 +473,10 @@ static void mxa_job_signal(struct mxa_job *job)
 {
 	/* Before the fence: the finished fence, and its waiters, follow at once. */
 	WRITE_ONCE(job->ended, true);
+	if (job->direct) {
+		atomic_dec(&job->queue->direct_live);
+		mxa_job_pending_done(job->uq);
+	}
 	if (job->result.status)
 		dma_fence_set_error(job->fence, job->result.status);
 	dma_fence_signal(job->fence);
@@ -565,7 +589,7 @@ int mxa_ioctl_submit(struct drm_device *dev, void *data, struct drm_file *file)
 	ret = xa_reserve(&mf->jobs, job->id, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
-	ret = mxa_job_queue(job, true);
+	ret = mxa_job_queue(job, true, false);
 	if (ret) {
 		xa_release(&mf->jobs, job->id);
 		goto err_destroy;

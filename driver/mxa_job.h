@@ -45,11 +45,12 @@ struct mxa_job_signal {
  *         scheduler runs the job (mxa_queue_run_job()), signalled when the device ends it.
  * @base: the scheduler job; armed and pushed to @uq's entity at submission.
  * @refcount: the job's references: its creator (handed on to the file's job table or
- *            to the io_uring command), the scheduler (until free_job), and a ring
- *            slot or backlog entry while on the hardware queue.
+ *            to the io_uring command), the scheduler (until free_job; not for a
+ *            direct job), and a ring slot or backlog entry while on the hardware queue.
  * @uq: the user queue (reference).
  * @queue: the hardware queue (@uq's).
- * @done: the scheduler's finished fence (reference): what userspace waits for.
+ * @done: what userspace waits for (reference): the scheduler's finished fence, or
+ *        @fence for a job that went straight to the ring.
  * @vm: the submitting file's VM (reference): the job runs in its context.
  * @bo: the program's BO (reference), so it stays mapped while the job runs.
  * @id: job id, unique per file; also the descriptor's job_id.
@@ -61,6 +62,9 @@ struct mxa_job_signal {
  * @cluster_y: see @grid_x.
  * @result: how the job ended; valid once @done is signalled (mxa_job_result()).
  * @ran: @fence is initialised (the job reached its hardware queue).
+ * @direct: the job went straight to the ring (mxa_queue_run_direct()), not through
+ *          the scheduler: @done is @fence, and its end counts it out of @uq's pending.
+ * @sched_waiting: the job is counted in its hardware queue's sched_waiting.
  * @ended: @result was filled by the hardware path (completion, abort, run failure).
  * @ucmd_lock: protects @ucmd.
  * @ucmd: the io_uring command waiting for this job, NULL when none or once its
@@ -90,6 +94,8 @@ struct mxa_job {
 	struct drm_mxa_job_result result;
 	bool ran;
 	bool ended;
+	bool direct;
+	bool sched_waiting;
 
 	spinlock_t ucmd_lock;	/* protects ucmd */
 	struct io_uring_cmd *ucmd;
@@ -105,7 +111,7 @@ struct mxa_job {
 
 int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, bool ioctl,
 		   struct mxa_job **jobp);
-int mxa_job_queue(struct mxa_job *job, bool may_wait);
+int mxa_job_queue(struct mxa_job *job, bool may_wait, bool batch);
 void mxa_job_destroy(struct mxa_job *job);
 void mxa_job_sched_release(struct mxa_job *job);
 const struct drm_mxa_job_result *mxa_job_result(struct mxa_job *job);

@@ -43,6 +43,7 @@
  * Other contexts never notice beyond the delay: their jobs run after the reset. The
  * guilty context's hang count grows (mxa_reset_note_hang(): banning, mxa_reset.c).
  */
+#include <linux/blkdev.h>
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
@@ -164,6 +165,80 @@ static void mxa_queue_doorbell(struct mxa_queue *q)
 	mxa_qwrite(q, MXA_QREG_TAIL, q->tail);
 }
 
+/*
+ * The doorbell of the jobs one io_uring_enter() puts straight on the ring is rung
+ * once, when io_uring finishes its submission plug (it plugs batches of more than two
+ * SQEs): in the submitting task before io_uring_enter() returns, or when the task
+ * sleeps (@from_schedule; the issue path does not sleep once a job is placed). One
+ * MMIO write instead of one per job, and the device's queue thread is woken once.
+ */
+static void mxa_queue_unplug(struct blk_plug_cb *cb, bool from_schedule)
+{
+	struct mxa_queue *q = cb->data;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (q->accepting && !q->recovering)
+		mxa_queue_doorbell(q);
+	spin_unlock_irqrestore(&q->lock, flags);
+	kfree(cb);
+}
+
+/**
+ * mxa_queue_run_direct() - put a job straight on its hardware queue's ring, where
+ * the scheduler's run_job would put it at once: the queue accepts jobs, is not being
+ * reset, has a free slot and no backlog, holds fewer than MXA_RING_DIRECT_MAX such
+ * jobs, and no job pushed to its scheduler is waiting for run_job (so no job of any
+ * user queue, of any priority, is passed).
+ * @job: an unarmed job without input fences.
+ * @batch: ring the doorbell when the submitter's io_uring batch ends, not now.
+ *
+ * Skipping the scheduler skips its two work items per job (run_job, free_job), each a
+ * switch to a kworker: Documentation/performance.rst, "Submission".
+ *
+ * Return: true when the job is on the ring with its hardware fence, which is also
+ * @job->done (a reference); false when it must go through the scheduler.
+ */
+bool mxa_queue_run_direct(struct mxa_job *job, bool batch)
+{
+	struct mxa_queue *q = job->queue;
+	unsigned long flags;
+	bool placed = false;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (q->accepting && !q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog) &&
+	    !atomic_read(&q->sched_waiting) && !atomic_read(&q->mdev->inject_run_abort) &&
+	    atomic_read(&q->direct_live) < MXA_RING_DIRECT_MAX) {
+		/* Before the doorbell: the job may end at once, on another CPU. */
+		atomic_inc(&q->direct_live);
+		job->direct = true;
+		mxa_job_arm(q, job);
+		job->done = dma_fence_get(job->fence);
+		trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence->seqno, false);
+		mxa_queue_place(q, mxa_job_get(job));
+		if (!batch || !blk_check_plugged(mxa_queue_unplug, q, sizeof(struct blk_plug_cb)))
+			mxa_queue_doorbell(q);
+		mxa_queue_watch(q);
+		atomic64_inc(&q->mdev->jobs_direct);
+		placed = true;
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	return placed;
+}
+
+/**
+ * mxa_queue_sched_left() - a job pushed to the scheduler left it: run_job took it,
+ * or (a killed user queue) free_job without run_job.
+ * @job: the job.
+ */
+void mxa_queue_sched_left(struct mxa_job *job)
+{
+	if (job->sched_waiting) {
+		job->sched_waiting = false;
+		atomic_dec(&job->queue->sched_waiting);
+	}
+}
+
 /* Move backlogged jobs into free ring slots. */
 static void mxa_queue_refill(struct mxa_queue *q)
 {
@@ -203,6 +278,8 @@ struct dma_fence *mxa_queue_run_job(struct mxa_job *job)
 	unsigned long flags;
 
 	spin_lock_irqsave(&q->lock, flags);
+	/* Under the lock: a direct submission that sees none waiting sees this job placed. */
+	mxa_queue_sched_left(job);
 	if (!q->accepting || mxa_inject(&q->mdev->inject_run_abort)) {
 		spin_unlock_irqrestore(&q->lock, flags);
 		job->result.status = READ_ONCE(q->mdev->lost) ? -ENODEV : -ECANCELED;

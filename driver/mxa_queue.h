@@ -22,6 +22,13 @@ struct mxa_job;
 
 /* Ring entries per hardware queue (power of two, <= MXA_RING_MAX_ENTRIES). */
 #define MXA_RING_ENTRIES	256
+/*
+ * Jobs that went straight to a queue's ring (mxa_queue_run_direct()) and have not
+ * ended: at most this many. The scheduler's credits are the ring's other slots, so
+ * the two together never overfill the ring, and jobs beyond it wait in their user
+ * queues, where priorities apply.
+ */
+#define MXA_RING_DIRECT_MAX	(MXA_RING_ENTRIES / 2)
 
 /**
  * struct mxa_queue - one hardware queue: its ring, completion records and jobs in flight.
@@ -51,6 +58,12 @@ struct mxa_job;
  * @fence_context: dma_fence context of the queue (fences signal in ring order).
  * @name: timeline name of the fences ("mxa-q<N>").
  * @sched: the scheduler that feeds this queue from the user queues (mxa_sched.c).
+ * @sched_waiting: jobs pushed to @sched that have not reached mxa_queue_run_job()
+ *                 (atomic; changed under @lock where a job reaches the ring). A job
+ *                 goes straight to the ring only while there is none
+ *                 (mxa_queue_run_direct()).
+ * @direct_live: jobs that went straight to the ring and have not ended (atomic), at
+ *               most MXA_RING_DIRECT_MAX.
  * @sched_ready: @sched is initialised.
  * @watchdog: job timeout of the job at @head.
  * @reset_work: the queue's reset, on the device's ordered reset workqueue.
@@ -90,6 +103,8 @@ struct mxa_queue {
 	char name[16];
 
 	struct drm_gpu_scheduler sched;
+	atomic_t sched_waiting;
+	atomic_t direct_live;
 	bool sched_ready;
 	struct delayed_work watchdog;
 	struct work_struct reset_work;
@@ -145,6 +160,8 @@ irqreturn_t mxa_queue_irq(int irq, void *arg);
 void mxa_queue_hw_start(struct mxa_queue *q);
 int mxa_queue_hw_reset(struct mxa_queue *q);
 struct dma_fence *mxa_queue_run_job(struct mxa_job *job);
+bool mxa_queue_run_direct(struct mxa_job *job, bool batch);
+void mxa_queue_sched_left(struct mxa_job *job);
 void mxa_queue_complete(struct mxa_queue *q);
 void mxa_queue_halt(struct mxa_queue *q, bool for_good);
 void mxa_queue_abort(struct mxa_queue *q, int status, u32 error, bool backlog);

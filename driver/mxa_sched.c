@@ -13,9 +13,10 @@
  * (syncobjs, WAIT, io_uring completions, groups); it signals, with the job's error,
  * when the hardware fence does.
  *
- * Each job costs one credit and a scheduler has as many credits as its ring has slots,
- * so run_job never finds the ring full; jobs wait in their entities instead, where
- * priorities apply. drm_sched's own timeout is not used: the queue watchdog
+ * Each job costs one credit and a scheduler has as many credits as its ring has slots
+ * beyond the MXA_RING_DIRECT_MAX that jobs put straight on the ring may hold
+ * (mxa_queue_run_direct()), so run_job never finds the ring full; jobs wait in their
+ * entities instead, where priorities apply. drm_sched's own timeout is not used: the queue watchdog
  * (mxa_queue.c) extends a job's time while the queue makes progress and resets only
  * the hung queue, below the scheduler, which sees the aborted jobs' fences signal
  * with their errors.
@@ -102,7 +103,7 @@ int mxa_sched_init(struct mxa_device *mdev)
 			.ops = &mxa_sched_ops,
 			.submit_wq = mdev->sched_wq,
 			.num_rqs = DRM_SCHED_PRIORITY_COUNT,
-			.credit_limit = q->size - 1,
+			.credit_limit = q->size - 1 - MXA_RING_DIRECT_MAX,
 			.timeout = MAX_SCHEDULE_TIMEOUT,
 			.name = q->name,
 			.dev = mdev->drm.dev,
@@ -112,7 +113,7 @@ int mxa_sched_init(struct mxa_device *mdev)
 #else
 		ret = drm_sched_init(&q->sched, &mxa_sched_ops, mdev->sched_wq,
 				     DRM_SCHED_PRIORITY_COUNT,
-				     q->size - 1, 0, MAX_SCHEDULE_TIMEOUT, NULL, NULL, q->name,
+				     q->size - 1 - MXA_RING_DIRECT_MAX, 0, MAX_SCHEDULE_TIMEOUT, NULL, NULL, q->name,
 				     mdev->drm.dev);
 #endif
 		if (ret) {

@@ -13,7 +13,9 @@
  * required).
  *
  * Issue never waits for the device and never returns -EAGAIN: the job joins its user
- * queue's drm_sched entity, whose scheduler feeds the ring. Issue may sleep briefly as
+ * queue's drm_sched entity, whose scheduler feeds the ring, or goes straight to the
+ * ring when the scheduler would run it at once (mxa_queue_run_direct()); then the
+ * doorbell is rung once for the batch, when io_uring ends its submission plug. Issue may sleep briefly as
  * any process-context path does (GFP_KERNEL allocations in drm_sched_job_init() and
  * ours, the user queue's submit mutex, user copies of the sync array), never on the
  * device. -EAGAIN would make io_uring re-issue the command from io-wq, and 6.12
@@ -253,7 +255,7 @@ static int mxa_uring_submit(struct io_uring_cmd *cmd, struct drm_file *file,
 	if (ret)
 		goto err_done;
 
-	ret = mxa_job_queue(job, false);
+	ret = mxa_job_queue(job, false, true);
 	if (ret) {
 		mxa_job_destroy(job);
 		goto err_done;
