@@ -113,8 +113,8 @@ int mxa_sched_init(struct mxa_device *mdev)
 #else
 		ret = drm_sched_init(&q->sched, &mxa_sched_ops, mdev->sched_wq,
 				     DRM_SCHED_PRIORITY_COUNT,
-				     q->size - 1 - MXA_RING_DIRECT_MAX, 0, MAX_SCHEDULE_TIMEOUT, NULL, NULL, q->name,
-				     mdev->drm.dev);
+				     q->size - 1 - MXA_RING_DIRECT_MAX, 0, MAX_SCHEDULE_TIMEOUT,
+				     NULL, NULL, q->name, mdev->drm.dev);
 #endif
 		if (ret) {
 			mxa_err(mdev, "queue %u: cannot create its scheduler: %d\n", i, ret);
