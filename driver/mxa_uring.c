@@ -18,9 +18,10 @@
  * doorbell is rung once for the batch, when io_uring ends its submission plug. Issue
  * may sleep briefly as any process-context path does (GFP_KERNEL allocations in
  * drm_sched_job_init() and ours, the user queue's submit mutex, user copies of the
- * sync array), never on the device. -EAGAIN would make io_uring re-issue the command from io-wq, and 6.12
- * re-reads the SQE there from the shared ring, where userspace may already have put
- * another command (observed: jobs ran another SQE's program). A user queue with
+ * sync array), never on the device. -EAGAIN would make io_uring re-issue the command
+ * from io-wq, and 6.12 re-reads the SQE there from the shared ring, where userspace
+ * may already have put another command (observed: jobs ran another SQE's program).
+ * A user queue with
  * MXA_UQUEUE_MAX_PENDING jobs not yet ended completes the command with -EAGAIN
  * instead.
  *
