@@ -21,9 +21,8 @@
  * sync array), never on the device. -EAGAIN would make io_uring re-issue the command
  * from io-wq, and 6.12 re-reads the SQE there from the shared ring, where userspace
  * may already have put another command (observed: jobs ran another SQE's program).
- * A user queue with
- * MXA_UQUEUE_MAX_PENDING jobs not yet ended completes the command with -EAGAIN
- * instead.
+ * A user queue with MXA_UQUEUE_MAX_PENDING jobs not yet ended completes the command
+ * with -EAGAIN instead.
  *
  * MXA_URING_CMD_COMMIT_GROUP completes at once.
  * MXA_URING_CMD_WAIT_GROUP looks up the fence of the group that must complete; if there
