@@ -372,8 +372,9 @@ static void mxa_job_pending_done(struct mxa_uqueue *uq)
  *
  * On success the job's fence is set (@job->done), its output syncobjs have it, it is
  * in the queue's next group, and the caller keeps the reference mxa_job_create()
- * gave; the scheduler holds another until it frees the job. On failure the job is
- * untouched and the caller frees it with mxa_job_destroy().
+ * gave; the scheduler holds another until it frees the job (a job that went straight
+ * to the ring has none: its ring slot holds one). On failure the job is untouched and
+ * the caller frees it with mxa_job_destroy().
  *
  * Return: 0; -EAGAIN; -ERESTARTSYS; -EINVAL when the queue was destroyed meanwhile.
  */

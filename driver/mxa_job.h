@@ -42,8 +42,10 @@ struct mxa_job_signal {
 /**
  * struct mxa_job - one program run on a hardware queue.
  * @fence: the hardware fence (a struct mxa_hw_fence, reference): initialised when the
- *         scheduler runs the job (mxa_queue_run_job()), signalled when the device ends it.
- * @base: the scheduler job; armed and pushed to @uq's entity at submission.
+ *         job enters its hardware queue (mxa_queue_run_job(), mxa_queue_run_direct()),
+ *         signalled when the device ends it.
+ * @base: the scheduler job; armed and pushed to @uq's entity at submission, or
+ *        cleaned up unarmed when the job goes straight to the ring.
  * @refcount: the job's references: its creator (handed on to the file's job table or
  *            to the io_uring command), the scheduler (until free_job; not for a
  *            direct job), and a ring slot or backlog entry while on the hardware queue.
