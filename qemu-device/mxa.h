@@ -182,7 +182,7 @@ typedef struct MxaQueue {
     /* interrupt moderation: completions not yet signalled */
     uint32_t irq_deferred;  /* atomic: jobs with MXA_JOB_F_IRQ completed since the last MSI-X */
     int64_t irq_deferred_ns; /* queue thread only: when the oldest of them completed */
-    QEMUTimer *irq_timer;   /* sends them while the queue thread runs an instance itself */
+    QEMUTimer *irq_timer;   /* sends them when due while the queue thread runs a grid */
 } MxaQueue;
 
 /*

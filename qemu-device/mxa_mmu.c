@@ -2,10 +2,10 @@
  * MXA device MMU: every DMA a job makes goes through its context's page table.
  *
  * A job binds its context at start (context table entry read once); translations are
- * cached in a small direct-mapped TLB of the thread doing the access (the queue's
- * command processor or one of its asynchronous lanes), tagged with the context id and the
- * device-wide TLB generation, which the driver bumps through MXA_REG_TLB_INVAL (and
- * which changes whenever the context table is reprogrammed). A miss prefetches the
+ * cached in a TLB of the thread doing the access (the instance's command processor or
+ * one of its asynchronous lanes; MXA_TLB_ENTRIES, slots by mxa_tlb_slot()), tagged with
+ * the context id and the device-wide TLB generation, which the driver bumps through
+ * MXA_REG_TLB_INVAL (and which changes whenever the context table is reprogrammed). A miss prefetches the
  * neighbouring leaf entries and remembers the leaf table (mxa_mmu_walk()); an access
  * moves each run of DMA-contiguous pages with one DMA. A missing or read-only
  * mapping fails the job with MXA_ERR_MMU_FAULT, the faulting VA and the access type.

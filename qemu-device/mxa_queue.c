@@ -156,8 +156,8 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
  * Interrupt moderation. A completed job's interrupt is sent at once when the ring is
  * empty behind it; otherwise it is deferred while the next jobs run, and sent when the
  * ring drains, after irq-coalesce completions, MXA_IRQ_DEFER_NS after the oldest
- * deferred completion (the thread waits for a grid at most that long; while it runs
- * an instance itself, the queue's timer sends it) and before the thread sleeps. So a job's completion is never held back by a slow job
+ * deferred completion (while the thread runs a grid, the queue's timer sends it then)
+ * and before the thread sleeps. So a job's completion is never held back by a slow job
  * behind it. The driver reads COMPLETED and completes every job up to it on each
  * interrupt.
  */
@@ -267,26 +267,12 @@ static uint64_t mxa_launch_cycles(const MxaLaunch *l, unsigned cores, uint64_t *
     return end;
 }
 
-/* Wait for the launch's running instances, sending deferred interrupts when due. */
+/* Wait for the launch's running instances (the queue's timer sends deferred interrupts). */
 static void mxa_launch_wait(MxaLaunch *l)
 {
-    MxaQueue *q = l->q;
-
     qemu_mutex_lock(&l->lock);
     while (l->ended < l->started) {
-        if (qatomic_read(&q->irq_deferred)) {
-            int64_t left = q->irq_deferred_ns + MXA_IRQ_DEFER_NS - get_clock();
-
-            if (left <= 0) {
-                qemu_mutex_unlock(&l->lock);
-                mxa_queue_irq_flush(q);
-                qemu_mutex_lock(&l->lock);
-                continue;
-            }
-            qemu_cond_timedwait(&l->cond, &l->lock, MAX(left / 1000000, 1));
-        } else {
-            qemu_cond_wait(&l->cond, &l->lock);
-        }
+        qemu_cond_wait(&l->cond, &l->lock);
     }
     qemu_mutex_unlock(&l->lock);
 }
@@ -302,6 +288,7 @@ static void mxa_queue_launch(MxaLaunch *l, MxaJob *res)
     MxaQueue *q = l->q;
     MxaState *s = q->dev;
     uint32_t why = mxa_launch_shape(l, s->num_cores), csize, ncx;
+    bool here = l->count == 1;
 
     if (why) {
         res->cur_offset = 0;
@@ -315,6 +302,15 @@ static void mxa_queue_launch(MxaLaunch *l, MxaJob *res)
     }
     qemu_mutex_init(&l->lock);
     qemu_cond_init(&l->cond);
+    /*
+     * The thread is busy until the grid ends (waiting for cores, running an instance
+     * itself, waiting for the instances): the timer sends a deferred interrupt when it
+     * is due. Anticipate: a job in the same deferral keeps the deadline, and the main
+     * loop is not woken again.
+     */
+    if (qatomic_read(&q->irq_deferred)) {
+        timer_mod_anticipate_ns(q->irq_timer, q->irq_deferred_ns + MXA_IRQ_DEFER_NS);
+    }
     csize = l->cx * l->cy;
     ncx = l->gx / l->cx;
     for (uint32_t cl = 0; cl < l->count / csize; cl++) {
@@ -355,7 +351,7 @@ static void mxa_queue_launch(MxaLaunch *l, MxaJob *res)
             core->cta = (cl % ncx) * l->cx + r % l->cx +
                         ((cl / ncx) * l->cy + r / l->cx) * l->gx;
             qatomic_set(&core->abort, 0);
-            if (l->count > 1) {
+            if (!here) {
                 core->pending = true;
                 qemu_cond_signal(&core->cond);
             }
@@ -363,16 +359,12 @@ static void mxa_queue_launch(MxaLaunch *l, MxaJob *res)
         qemu_mutex_lock(&l->lock);
         l->started += csize;
         qemu_mutex_unlock(&l->lock);
-        if (l->count == 1) {
+        if (here) {
             /*
              * A grid of one instance runs here, on the core it holds: waking the core's
              * thread and being woken by it took 2 thread wake-ups a job (a no-op job
-             * 24 -> ~3 us: Documentation/performance.rst, "Submission"). Meanwhile
-             * the queue's timer sends a deferred interrupt when it is due.
+             * 24 -> 8 us: Documentation/performance.rst, "Submission").
              */
-            if (qatomic_read(&q->irq_deferred)) {
-                timer_mod(q->irq_timer, q->irq_deferred_ns + MXA_IRQ_DEFER_NS);
-            }
             mxa_core_run_locked(cluster->cores[0]);
         }
         qemu_mutex_unlock(&s->core_lock);

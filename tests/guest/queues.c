@@ -239,19 +239,30 @@ TEST_F(queues, high_priority_needs_cap_sys_nice)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
+/*
+ * Hardware queue @q's part of debugfs "queues", read into @buf: from its "queue Q:"
+ * line on; NULL if unreadable.
+ */
+static const char *queue_info(unsigned int q, char *buf, size_t len)
+{
+	char dir[512], path[600], key[32];
+
+	if (mxa_debugfs_dir(MXA_TEST_DEVICE, dir, sizeof(dir)))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/queues", dir);
+	if (mxa_read_text(path, buf, len) < 0)
+		return NULL;
+	snprintf(key, sizeof(key), "queue %u:", q);
+	return strstr(buf, key);
+}
+
 /* Has hardware queue @q's scheduler used every credit (debugfs queues)? */
 static int sched_credits_used_up(unsigned int q)
 {
-	char dir[512], path[600], buf[8192], key[32], *s;
+	char buf[8192];
+	const char *s = queue_info(q, buf, sizeof(buf));
 	int used, limit;
 
-	if (mxa_debugfs_dir(MXA_TEST_DEVICE, dir, sizeof(dir)))
-		return 0;
-	snprintf(path, sizeof(path), "%s/queues", dir);
-	if (mxa_read_text(path, buf, sizeof(buf)) < 0)
-		return 0;
-	snprintf(key, sizeof(key), "queue %u:", q);
-	s = strstr(buf, key);
 	if (!s || !(s = strstr(s, "sched credits ")) ||
 	    sscanf(s, "sched credits %d of %d", &used, &limit) != 2)
 		return 0;
@@ -375,20 +386,16 @@ TEST_F(queues, input_fence_holds_back_only_its_queue)
  */
 static int ring_count(uint32_t hw, bool direct)
 {
-	FILE *f = fopen(mxa_debugfs_file("queues"), "r");
+	char buf[8192];
+	const char *s = queue_info(hw, buf, sizeof(buf));
 	unsigned int q, head, tail, n, backlog;
-	int accepting, recovering, d, ret = -1;
-	char line[256];
+	int accepting, recovering, d;
 
-	if (!f)
+	if (!s || sscanf(s, "queue %u: head %u tail %u in_flight %u backlog %u seqno %*u "
+			 "accepting %d recovering %d direct %d", &q, &head, &tail, &n, &backlog,
+			 &accepting, &recovering, &d) != 8)
 		return -1;
-	while (ret < 0 && fgets(line, sizeof(line), f))
-		if (sscanf(line, "queue %u: head %u tail %u in_flight %u backlog %u seqno %*u "
-			   "accepting %d recovering %d direct %d", &q, &head, &tail, &n, &backlog,
-			   &accepting, &recovering, &d) == 8 && q == hw)
-			ret = direct ? d : (int)n;
-	fclose(f);
-	return ret;
+	return direct ? d : (int)n;
 }
 
 /*
