@@ -6,8 +6,8 @@
  * first, a job waiting for an input fence holds back only its own queue (also on the
  * same hardware queue), groups per queue, a completion is reported while the job
  * behind it runs, jobs go straight to an idle queue's ring but never past a job in
- * the scheduler, destroy waits until the queue's jobs are on the hardware, a process killed with jobs held in its queues, and the same through
- * libaccel and io_uring.
+ * the scheduler, destroy waits until the queue's jobs are on the hardware, a process
+ * killed with jobs held in its queues, and the same through libaccel and io_uring.
  */
 #include "mxa_test.h"
 
