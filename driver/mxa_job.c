@@ -16,7 +16,9 @@
  * scheduler, goes straight to the ring instead (mxa_queue_run_direct()): the
  * scheduler would run it at once, and skipping it saves its two work items. Its
  * hardware fence is then what userspace sees. The ring's order is the same either
- * way, so a user queue's fences still signal in submission order.
+ * way, so a user queue's fences still signal in submission order. A job without sync
+ * operations becomes a drm_sched job only when it cannot go straight to the ring: the
+ * scheduler fence that drm_sched_job_init() allocates is otherwise freed unused.
  *
  * mxa_queue_run_job() gives the job its hardware fence and puts it in the next ring slot.
  * The fences of a hardware queue share one fence context; their seqnos are assigned
@@ -246,6 +248,18 @@ static void mxa_job_attach_signals(struct mxa_job *job)
 	mxa_job_free_signals(job);
 }
 
+/* Make @job a drm_sched job of its user queue's entity, once. */
+static int mxa_job_init_sched(struct mxa_job *job)
+{
+	int ret;
+
+	if (job->sched_init)
+		return 0;
+	ret = mxa_sched_job_init(&job->base, &job->uq->entity, job->file);
+	job->sched_init = !ret;
+	return ret;
+}
+
 /**
  * mxa_job_create() - validate a submission and build its job.
  * @file: the submitting file.
@@ -328,12 +342,14 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, boo
 	spin_lock_init(&job->ucmd_lock);
 	INIT_LIST_HEAD(&job->backlog_node);
 
-	ret = mxa_sched_job_init(&job->base, &uq->entity, file);
-	if (ret) {
-		mxa_job_put(job);
-		return ret;
-	}
+	job->file = file;
 	if (args->syncs.count) {
+		/* The input fences become the scheduler job's dependencies. */
+		ret = mxa_job_init_sched(job);
+		if (ret) {
+			mxa_job_put(job);
+			return ret;
+		}
 		ret = mxa_job_parse_syncs(job, file, &args->syncs);
 		if (ret) {
 			mxa_job_destroy(job);
@@ -350,7 +366,8 @@ int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, boo
  */
 void mxa_job_destroy(struct mxa_job *job)
 {
-	drm_sched_job_cleanup(&job->base);
+	if (job->sched_init)
+		drm_sched_job_cleanup(&job->base);
 	mxa_job_put(job);
 }
 
@@ -376,7 +393,8 @@ static void mxa_job_pending_done(struct mxa_uqueue *uq)
  * to the ring has none: its ring slot holds one). On failure the job is untouched and
  * the caller frees it with mxa_job_destroy().
  *
- * Return: 0; -EAGAIN; -ERESTARTSYS; -EINVAL when the queue was destroyed meanwhile.
+ * Return: 0; -EAGAIN; -ERESTARTSYS; -EINVAL when the queue was destroyed meanwhile;
+ * -ENOMEM.
  */
 int mxa_job_queue(struct mxa_job *job, bool may_wait, bool batch)
 {
@@ -390,11 +408,21 @@ int mxa_job_queue(struct mxa_job *job, bool may_wait, bool batch)
 			break;
 		}
 		if (atomic_read(&uq->pending) < MXA_UQUEUE_MAX_PENDING) {
+			bool inputs = job->sched_init && !xa_empty(&job->base.dependencies);
+
 			atomic_inc(&uq->pending);
 			/* Under the submit lock: the queue's jobs keep their order. */
-			if (xa_empty(&job->base.dependencies) && mxa_queue_run_direct(job, batch)) {
-				drm_sched_job_cleanup(&job->base);
+			if (!inputs && mxa_queue_run_direct(job, batch)) {
+				if (job->sched_init)
+					drm_sched_job_cleanup(&job->base);
+				job->sched_init = false;
 			} else {
+				/* A job without syncs initialises its scheduler part only now. */
+				ret = mxa_job_init_sched(job);
+				if (ret) {
+					mxa_job_pending_done(uq);
+					break;
+				}
 				drm_sched_job_arm(&job->base);
 				job->done = dma_fence_get(&job->base.s_fence->finished);
 				/* The scheduler's reference, dropped by mxa_job_sched_release(). */

@@ -45,7 +45,8 @@ struct mxa_job_signal {
  *         job enters its hardware queue (mxa_queue_run_job(), mxa_queue_run_direct()),
  *         signalled when the device ends it.
  * @base: the scheduler job; armed and pushed to @uq's entity at submission, or
- *        cleaned up unarmed when the job goes straight to the ring.
+ *        cleaned up unarmed when the job goes straight to the ring. Initialised only
+ *        when needed (@sched_init).
  * @refcount: the job's references: its creator (handed on to the file's job table or
  *            to the io_uring command), the scheduler (until free_job; not for a
  *            direct job), and a ring slot or backlog entry while on the hardware queue.
@@ -67,6 +68,10 @@ struct mxa_job_signal {
  * @direct: the job went straight to the ring (mxa_queue_run_direct()), not through
  *          the scheduler: @done is @fence, and its end counts it out of @uq's pending.
  * @sched_waiting: the job is counted in its hardware queue's sched_waiting.
+ * @sched_init: @base is initialised: at creation for a job with sync operations (its
+ *              input fences are @base's dependencies), else only when it cannot go
+ *              straight to the ring (mxa_job_queue()).
+ * @file: the submitting file, for @base's initialisation; valid until queued.
  * @ended: @result was filled by the hardware path (completion, abort, run failure).
  * @ucmd_lock: protects @ucmd.
  * @ucmd: the io_uring command waiting for this job, NULL when none or once its
@@ -98,6 +103,8 @@ struct mxa_job {
 	bool ended;
 	bool direct;
 	bool sched_waiting;
+	bool sched_init;
+	struct drm_file *file;
 
 	spinlock_t ucmd_lock;	/* protects ucmd */
 	struct io_uring_cmd *ucmd;
