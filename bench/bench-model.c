@@ -13,8 +13,9 @@
  *
  * Then bench/h200/wakeup.cu's wgmma_spin: one WGMMA m64nNk32 (E4M3), COMMIT_GROUP, D
  * NOPs (a cycle each), WAIT_GROUP 0, with TIMESTAMP.MODELs before the WGMMA, before the
- * wait and after it: "wait,N,wait_from,total" (cycles from the first), D = 0 .. 560, so
- * that bench/model.py finds the H200's every wait_from among them.
+ * wait and after it: "wait,N,wait_from,total" (cycles from the first), D = 0, 1, ...
+ * until wait_from passes 600, so that bench/model.py finds the H200's every wait_from
+ * (at most 580) among them, whatever the preset's issue costs.
  * Usage: bench-model [KERNEL...] (default: every kernel of pipeline.cu, and the waits).
  */
 #include <errno.h>
@@ -65,7 +66,11 @@ static void model(struct accel_device *dev, struct accel_bo *data, const struct 
 	fflush(stdout);
 }
 
-/* The wait probes (wakeup.cu) for N = 64 and 256 and D = 0 .. 560 NOPs. */
+/*
+ * The wait probes (wakeup.cu) for N = 64 and 256 and D = 0, 1, ... NOPs, until the wait
+ * starts WAIT_FROM_MAX cycles after the issue (the H200's last probe waits from 580).
+ */
+#define WAIT_FROM_MAX	600
 static void waits(struct accel_device *dev, struct accel_bo *data)
 {
 	const uint64_t ts = accel_bo_va(data) + 1024;
@@ -73,7 +78,9 @@ static void waits(struct accel_device *dev, struct accel_bo *data)
 		(const struct mxa_timestamp_model *)((uint8_t *)accel_bo_map(data) + 1024);
 
 	for (uint32_t n = 64; n <= 256; n *= 4) {
-		for (uint32_t d = 0; d <= 560; d++) {
+		uint64_t from = 0;
+
+		for (uint32_t d = 0; from < WAIT_FROM_MAX && d < 4096; d++) {
 			struct accel_wgmma_desc w = {
 				.type_a = MXA_DTYPE_E4M3, .type_b = MXA_DTYPE_E4M3,
 				.type_d = MXA_DTYPE_F32, .n = n,
@@ -97,8 +104,8 @@ static void waits(struct accel_device *dev, struct accel_bo *data)
 			die(ret, "build");
 			run(dev, p);
 			accel_prog_free(p);
-			printf("wait,%u,%llu,%llu\n", n,
-			       (unsigned long long)(t[1].cycles - t[0].cycles),
+			from = t[1].cycles - t[0].cycles;
+			printf("wait,%u,%llu,%llu\n", n, (unsigned long long)from,
 			       (unsigned long long)(t[2].cycles - t[0].cycles));
 		}
 	}

@@ -21,8 +21,8 @@
  * The presets. Both model the engines as an H200 SM measured them (bench/h200): a
  * WGMMA keeps the math engine busy N/2 + 4 cycles, for every type (timing.csv), and
  * its result is ready N/2 + 120 after its issue (wakeup.csv); a TMA box keeps the copy
- * engine 1.02 cycles a box row and the path from memory a cycle per 95 bytes
- * (timing.csv's bulk copies), and lands 182 cycles after both are through. Up to 4 SMs
+ * engine 14 cycles and 0.91 a box row (fitted) and the path from memory a cycle per 95
+ * bytes (timing.csv's bulk copies), and lands 174 cycles after both are through. Up to 4 SMs
  * streaming at once each keep the 95 bytes a cycle; 8 to 16 each get 84% of it
  * (contention.csv: 80.8 of 95.5 at 8 SMs, judged on 16: 80.1), so a grid of more than 4
  * instances on more than 4 cores loads at that share. "mxa" (the default) counts them
@@ -32,9 +32,10 @@
  * processor an H200 warpgroup is. Measured (wakeup.csv): an mbarrier arrive 6 cycles and
  * a try_wait 45, blocked or not, and the wake-up after a WAIT_GROUP 5. Fitted
  * (bench/h200/fit-model.py, with the TMA, on 7 of the 11 shapes of pipeline.csv's GEMMs
- * and judged on the others: Documentation/device.rst): issuing a TMA 46, a WGMMA 24, a
- * commit or a wait 19, and a WAIT_GROUP that leaves a group pending 86 more (a
- * pipelined step releasing its stage: on the H200 a __syncthreads() and the refill).
+ * and judged on the others: Documentation/device.rst): issuing a TMA 40, a WGMMA 4 (the
+ * H200's chained wgmma issue, wakeup.csv), a commit or a wait 8, and a WAIT_GROUP that
+ * leaves a group pending 150 more (a pipelined step releasing its stage: on the H200 a
+ * barrier of the warpgroup, thread 0's refill and the stage's bookkeeping).
  */
 /*
  * What both presets share: the control commands' nominal costs, the synchronous tile,
@@ -46,8 +47,8 @@
     .cvt_elems_per_cycle = 64, .gemm_macs_per_cycle = 2048, .gemm_base = 1,      \
     .tmm_macs_per_cycle = 8192, .tmm_base = 8,                                   \
     .copy_setup = 32, .copy_bytes_per_cycle = 64,                                \
-    .tma_box_setup = 0, .tma_row_cycles_x100 = 102, .tma_bytes_per_cycle = 95,   \
-    .tma_latency = 182, .tma_own_cores = 4, .tma_shared_pct = 84,                \
+    .tma_box_setup = 14, .tma_row_cycles_x100 = 91, .tma_bytes_per_cycle = 95,   \
+    .tma_latency = 174, .tma_own_cores = 4, .tma_shared_pct = 84,                \
     .wgmma_busy_base = 4
 
 /*
@@ -63,8 +64,8 @@ static const MxaTiming mxa_timing_presets[] = {
     },
     {
         .name = "h200", .cycle_mhz = 1980, MXA_TIMING_SHARED,
-        .group = 19, .group_wait = 5, .pending_wait = 86, .mbar = 6, .mbar_wait = 45,
-        .async_issue = 46, .mma_issue = 24, .wgmma_latency_base = 120,
+        .group = 8, .group_wait = 5, .pending_wait = 150, .mbar = 6, .mbar_wait = 45,
+        .async_issue = 40, .mma_issue = 4, .wgmma_latency_base = 120,
     },
 };
 

@@ -3,8 +3,12 @@
 """Fit the cycle model's H200 parameters (qemu-device/mxa_timing.c, preset "h200") to
 the pipelined GEMMs of pipeline.csv: usage fit-model.py [SEED] [--fit-waits] (prints the
 parameters and their error on the fit and held-out kernels; bench/model.py names the fit
-set). The preset holds the result of the default seed, 3, the best objective of seeds
-1 to 3 (held out within 14.6%; seeds 1 and 2: 10.7% and 15.3%, worse on the fit kernels).
+set). The preset holds the result of the default seed, 2, the best objective of seeds
+1 to 3 on pipeline.csv of 2026-12-03 (fit kernels within 3.3%, held out within 4.2%,
+speed-ups from stages within 3.1% and 6.7%; seeds 1 and 3: 3.9% and 4.7% on the fit
+kernels, 7.9% and 7.7% held out, speed-ups within 4.0 / 6.8% and 3.7 / 6.3%). Its
+pending_wait is at the top of its range, 150; with the range to 250, seeds 2 and 3
+settled at 70 and 153 with worse objectives (4.7% and 3.8% on the fit kernels).
 
 simulate() is the model as the device runs bench-model's programs, event for event: a
 TMA box keeps the copy engine box_setup + rows x row cycles and the memory path
@@ -152,7 +156,7 @@ def main():
     fit_waits = len(args) < len(sys.argv) - 1
     if fit_waits:
         MEASURED, RANGES = MEASURED_FIT_WAITS, RANGES_FIT_WAITS
-    random.seed(int(args[0]) if args else 3)
+    random.seed(int(args[0]) if args else 2)
     fit = [k for k in MEAS if k[:3] in FIT]
     held = [k for k in MEAS if k[:3] not in FIT]
 
