@@ -48,6 +48,7 @@ static int mxa_counters_show(struct seq_file *m, void *unused)
 	seq_printf(m, "jobs %d\n", atomic_read(&mdev->live_jobs));
 	seq_printf(m, "jobs_total %llu\n", (u64)atomic64_read(&mdev->jobs_total));
 	seq_printf(m, "jobs_direct %llu\n", (u64)atomic64_read(&mdev->jobs_direct));
+	seq_printf(m, "doorbells %llu\n", (u64)atomic64_read(&mdev->doorbells));
 	seq_printf(m, "page_tables %d\n", atomic_read(&mdev->live_page_tables));
 	seq_printf(m, "groups %d\n", atomic_read(&mdev->live_groups));
 	seq_printf(m, "lost %d\n", READ_ONCE(mdev->lost));

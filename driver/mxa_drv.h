@@ -63,6 +63,7 @@ struct mxa_vm;
  * @jobs_total: jobs ever created.
  * @jobs_direct: jobs that went straight to a ring, past the scheduler
  *               (mxa_queue_run_direct()).
+ * @doorbells: writes of the queues' doorbells (MXA_QREG_TAIL).
  * @inject_submit_nomem: debugfs fault injection: this many coming submissions fail
  *                       with -ENOMEM, as if the job's allocation had failed.
  * @inject_reset_timeout: debugfs fault injection: this many coming queue resets are
@@ -107,6 +108,7 @@ struct mxa_device {
 	struct work_struct lost_work;
 	atomic64_t jobs_total;
 	atomic64_t jobs_direct;
+	atomic64_t doorbells;
 	atomic_t inject_submit_nomem;
 	atomic_t inject_run_abort;
 	atomic_t inject_reset_timeout;

@@ -384,8 +384,8 @@ static void mxa_job_pending_done(struct mxa_uqueue *uq)
  * @may_wait: when MXA_UQUEUE_MAX_PENDING jobs of the queue have not ended yet, sleep
  *            (interruptibly) until one has; otherwise fail with -EAGAIN (io_uring
  *            issue, see mxa_uring.c).
- * @batch: a job that goes straight to the ring rings the doorbell when the
- *         submitter's io_uring batch ends (mxa_queue_run_direct()).
+ * @batch: the job is one of the submitter's io_uring batch: if it goes straight to
+ *         the ring, its doorbell may wait for the batch's end (mxa_queue_run_direct()).
  *
  * On success the job's fence is set (@job->done), its output syncobjs have it, it is
  * in the queue's next group, and the caller keeps the reference mxa_job_create()

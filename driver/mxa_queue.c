@@ -163,14 +163,18 @@ static void mxa_queue_doorbell(struct mxa_queue *q)
 {
 	/* writel() orders the descriptor and record stores before the doorbell. */
 	mxa_qwrite(q, MXA_QREG_TAIL, q->tail);
+	q->unrung = 0;
+	atomic64_inc(&q->mdev->doorbells);
 }
 
 /*
- * The doorbell of the jobs one io_uring_enter() puts straight on the ring is rung
- * once, when io_uring finishes its submission plug (it plugs batches of more than two
- * SQEs): in the submitting task before io_uring_enter() returns, or when the task
- * sleeps (@from_schedule; the issue path does not sleep once a job is placed). One
- * MMIO write instead of one per job, and the device's queue thread is woken once.
+ * The doorbell of the jobs one io_uring_enter() puts straight on the ring: at the first
+ * of them when the ring was empty, so that the device wakes up and runs jobs while the
+ * submitter places the others; every MXA_DOORBELL_EVERY jobs after it; and for the rest
+ * when io_uring finishes its submission plug (it plugs batches of more than two SQEs),
+ * in the submitting task before io_uring_enter() returns, or when the task sleeps
+ * (@from_schedule; the issue path does not sleep once a job is placed). A few MMIO
+ * writes a batch instead of one a job.
  */
 static void mxa_queue_unplug(struct blk_plug_cb *cb, bool from_schedule)
 {
@@ -178,7 +182,7 @@ static void mxa_queue_unplug(struct blk_plug_cb *cb, bool from_schedule)
 	unsigned long flags;
 
 	spin_lock_irqsave(&q->lock, flags);
-	if (q->accepting && !q->recovering)
+	if (q->accepting && !q->recovering && q->unrung)
 		mxa_queue_doorbell(q);
 	spin_unlock_irqrestore(&q->lock, flags);
 	kfree(cb);
@@ -191,7 +195,9 @@ static void mxa_queue_unplug(struct blk_plug_cb *cb, bool from_schedule)
  * jobs, and no job pushed to its scheduler is waiting for run_job (so no job of any
  * user queue, of any priority, is passed).
  * @job: an unarmed job without input fences.
- * @batch: ring the doorbell when the submitter's io_uring batch ends, not now.
+ * @batch: the job is one of the submitter's io_uring batch: ring the doorbell now only
+ *         if the ring was empty or MXA_DOORBELL_EVERY jobs wait for it, else when the
+ *         batch ends.
  *
  * Skipping the scheduler skips its two work items per job (run_job, free_job), each a
  * switch to a kworker: Documentation/performance.rst, "Submission".
@@ -203,7 +209,7 @@ bool mxa_queue_run_direct(struct mxa_job *job, bool batch)
 {
 	struct mxa_queue *q = job->queue;
 	unsigned long flags;
-	bool placed = false;
+	bool placed = false, idle;
 
 	spin_lock_irqsave(&q->lock, flags);
 	if (q->accepting && !q->recovering && !mxa_queue_full(q) && list_empty(&q->backlog) &&
@@ -215,8 +221,10 @@ bool mxa_queue_run_direct(struct mxa_job *job, bool batch)
 		mxa_job_arm(q, job);
 		job->done = dma_fence_get(job->fence);
 		trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence->seqno, false);
+		idle = q->head == q->tail;
 		mxa_queue_place(q, mxa_job_get(job));
-		if (!batch || !blk_check_plugged(mxa_queue_unplug, q, sizeof(struct blk_plug_cb)))
+		if (!batch || idle || ++q->unrung >= MXA_DOORBELL_EVERY ||
+		    !blk_check_plugged(mxa_queue_unplug, q, sizeof(struct blk_plug_cb)))
 			mxa_queue_doorbell(q);
 		mxa_queue_watch(q);
 		atomic64_inc(&q->mdev->jobs_direct);
@@ -322,6 +330,7 @@ static void mxa_queue_ring_reset(struct mxa_queue *q)
 	lockdep_assert_held(&q->lock);
 	q->head = 0;
 	q->tail = 0;
+	q->unrung = 0;
 	q->hw_completed = 0;
 }
 

@@ -30,6 +30,13 @@ struct mxa_job;
  */
 #define MXA_RING_DIRECT_MAX	(MXA_RING_ENTRIES / 2)
 
+/*
+ * The direct jobs of one io_uring_enter() ring the doorbell at the first of them when
+ * the ring was empty, then every MXA_DOORBELL_EVERY jobs, and for the rest at the end
+ * of the batch (mxa_queue_run_direct()).
+ */
+#define MXA_DOORBELL_EVERY	8
+
 /**
  * struct mxa_queue - one hardware queue: its ring, completion records and jobs in flight.
  * @mdev: the device.
@@ -40,11 +47,13 @@ struct mxa_job;
  * @ring_dma: its bus address.
  * @comps: completion records, one per ring slot (coherent DMA).
  * @comps_dma: their bus address.
- * @lock: protects @jobs, @head, @tail, @hw_completed, @backlog, @backlog_len,
+ * @lock: protects @jobs, @head, @tail, @unrung, @hw_completed, @backlog, @backlog_len,
  *        @seqno, @accepting and @recovering; taken from the interrupt handler.
  * @jobs: slot -> job in flight there, holding a reference; NULL for free slots.
  * @head: oldest slot whose job has not completed yet (driver view).
- * @tail: next slot to fill; the value last written to MXA_QREG_TAIL.
+ * @tail: next slot to fill; the value last written to MXA_QREG_TAIL, but for the
+ *        @unrung jobs of a batch whose doorbell is still to come.
+ * @unrung: jobs placed since the last doorbell.
  * @hw_completed: MXA_QREG_COMPLETED value up to which jobs have been completed.
  * @backlog: jobs run by the scheduler while the queue was halted for a reset (or
  *           requeued by it), in order; each holds a reference and has its fence.
@@ -91,6 +100,7 @@ struct mxa_queue {
 	struct mxa_job **jobs;
 	u32 head;
 	u32 tail;
+	u32 unrung;
 	u32 hw_completed;
 	struct list_head backlog;
 	u32 backlog_len;

@@ -13,6 +13,7 @@
 
 #include "accel.h"
 #include "kselftest_harness.h"
+#include "../stress/mxa_counters.h"
 
 #define SEC	NSEC_PER_SEC
 #define RING_ENTRIES	256
@@ -346,6 +347,30 @@ static uint32_t nop_program(struct mxa_bo *prog, uint32_t nops)
 	for (i = 0; i < nops; i++)
 		p = mxa_put_nop(p);
 	return mxa_bytes(prog->map, p);
+}
+
+/*
+ * The jobs of one io_uring_enter() that go straight to the ring share doorbells: the
+ * first rings it when the ring is empty (the device starts while the rest are issued),
+ * then at most 8 jobs wait for one, and the last ones ring when the call ends, so all
+ * 20 end. Until 2026-12-03 the whole batch rang once, at its end.
+ */
+TEST_F(uring, a_batch_rings_the_doorbell_early_and_every_8_jobs)
+{
+	uint32_t size = nop_program(&self->prog, 1);
+	long before = mxa_counter("doorbells"), rung;
+	struct cqe_out c;
+	int i;
+
+	ASSERT_LE(0, before);
+	ASSERT_EQ(0, flood(&self->ring, self->fd, &self->prog, size, 1, 20));
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, reap_one(&self->ring, &c));
+		EXPECT_EQ(0, c.res);
+	}
+	rung = mxa_counter("doorbells") - before;
+	EXPECT_LE(3, rung) TH_LOG("%ld doorbells for 20 jobs", rung);	/* 8 + 8 + 4 at most */
+	EXPECT_GE(20, rung);
 }
 
 TEST_F_TIMEOUT(uring, ring_closed_with_commands_in_flight, 120)
