@@ -204,6 +204,22 @@ static void start_qemu(const char *qemu, const char *extra)
 #include "fuzz_device_gen.h"
 
 /*
+ * Waits in the scenarios are for the event, bounded by wall time (WAIT_SECONDS), not
+ * by a count of qtest round trips, whose speed depends on the host: 100000 reads
+ * once ended before a copy held 0.3 s a DMA run had written its first page.
+ */
+#define WAIT_SECONDS	20
+
+/* @secs have not passed since @t0 (CLOCK_MONOTONIC). */
+static int within(const struct timespec *t0, int secs)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec - t0->tv_sec < secs;
+}
+
+/*
  * Scenario mmio-dma-reset: context 1 maps the page at DATA_VA onto MMIO (this device's
  * BAR0), and a job on queue 0 polls a semaphore there (SEM_WAIT for a value it never
  * reaches). Then the machine is reset (port 0xcf9). A queue thread whose DMA reached
@@ -239,13 +255,12 @@ static void scenario_mmio_dma_reset(void)
 	 * before it reaches the semaphore (a loaded host made that happen).
 	 */
 	{
-		struct timespec t0, t;
+		struct timespec t0;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		do
-			clock_gettime(CLOCK_MONOTONIC, &t);
 		while (readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_COMPLETED)) == 0 &&
-		       t.tv_sec - t0.tv_sec < 20);
+		       within(&t0, WAIT_SECONDS))
+			;
 	}
 	qtest("outb 0xcf9 0x6\n");	/* machine reset: runs in the main loop, BQL held */
 	if (find_and_enable_device() < 0)	/* hangs if the reset deadlocked */
@@ -296,6 +311,7 @@ static void scenario_tlb_barrier(void)
 				  .prog_size = sizeof(prog), .completion = COMPLETIONS,
 				  .job_id = 43 };
 	static uint8_t src[3 * 4096], sentinel[4096];
+	struct timespec t0;
 	uint64_t pte, zero = 0;
 	int busy_seen = 0, i;
 	char *r;
@@ -317,25 +333,26 @@ static void scenario_tlb_barrier(void)
 	memwrite(RINGS, &d, sizeof(d));
 	writel(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_TAIL), 1);
 	/* the first destination page has landed: the second is in flight */
-	for (i = 0; i < 100000 && readl(TB_DST) != 0x11111111; i++)
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (readl(TB_DST) != 0x11111111 && within(&t0, WAIT_SECONDS))
 		;
-	if (i == 100000)
+	if (readl(TB_DST) != 0x11111111)
 		die_finding("tlb-barrier: the copy never wrote its first page");
 	for (i = 1; i < 3; i++)
 		memwrite(PT_BASE + 0x2000 + mxa_pt_index(TB_DST_VA + i * 4096ull, 0) * 8, &zero, 8);
 	writel(BAR0 + MXA_REG_TLB_INVAL, 1);
-	for (i = 0; i < 1000000; i++) {
-		if (!(readl(BAR0 + MXA_REG_TLB_STATUS) & MXA_TLB_STATUS_BUSY))
-			break;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((readl(BAR0 + MXA_REG_TLB_STATUS) & MXA_TLB_STATUS_BUSY) &&
+	       within(&t0, WAIT_SECONDS))
 		busy_seen = 1;
-	}
 	/* the pages are free: reused at once */
 	memset(sentinel, 0xee, sizeof(sentinel));
 	memwrite(TB_DST + 4096, sentinel, 4096);
 	memwrite(TB_DST + 2 * 4096, sentinel, 4096);
 	/* the job ends: with an MMU fault at the third page (the second may have landed) */
-	for (i = 0; i < 1000000 && !strtoul(qtest("readl 0x%llx\n", (unsigned long long)
-			(COMPLETIONS + 8)) + 3, NULL, 0); i++)
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!strtoul(qtest("readl 0x%llx\n", (unsigned long long)(COMPLETIONS + 8)) + 3,
+			NULL, 0) && within(&t0, WAIT_SECONDS))
 		;
 	{
 		uint32_t status = readl(COMPLETIONS + 8), error = readl(COMPLETIONS + 12);
