@@ -5,10 +5,11 @@
  * cached in a TLB of the thread doing the access (the instance's command processor or
  * one of its asynchronous lanes; MXA_TLB_ENTRIES, slots by mxa_tlb_slot()), tagged with
  * the context id and the device-wide TLB generation, which the driver bumps through
- * MXA_REG_TLB_INVAL (and which changes whenever the context table is reprogrammed). A miss prefetches the
- * neighbouring leaf entries and remembers the leaf table (mxa_mmu_walk()); an access
- * moves each run of DMA-contiguous pages with one DMA. A missing or read-only
- * mapping fails the job with MXA_ERR_MMU_FAULT, the faulting VA and the access type.
+ * MXA_REG_TLB_INVAL (and which changes whenever the context table is reprogrammed). A
+ * miss prefetches the neighbouring leaf entries and remembers the leaf table
+ * (mxa_mmu_walk()); an access moves each run of DMA-contiguous pages with one DMA. A
+ * missing or read-only mapping fails the job with MXA_ERR_MMU_FAULT, the faulting VA
+ * and the access type.
  *
  * Invalidation is a barrier (TLB_STATUS): each thread publishes the generation its
  * translations and DMA use while a run is in flight (mxa_dma_begin()/mxa_dma_end()),

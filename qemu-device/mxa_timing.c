@@ -22,8 +22,8 @@
  * WGMMA keeps the math engine busy N/2 + 4 cycles, for every type (timing.csv), and
  * its result is ready N/2 + 120 after its issue (wakeup.csv); a TMA box keeps the copy
  * engine 14 cycles and 0.91 a box row (fitted) and the path from memory a cycle per 95
- * bytes (timing.csv's bulk copies), and lands 174 cycles after both are through. Up to 4 SMs
- * streaming at once each keep the 95 bytes a cycle; 8 to 16 each get 84% of it
+ * bytes (timing.csv's bulk copies), and lands 174 cycles after both are through. Up to
+ * 4 SMs streaming at once each keep the 95 bytes a cycle; 8 to 16 each get 84% of it
  * (contention.csv: 80.8 of 95.5 at 8 SMs, judged on 16: 80.1), so a grid of more than 4
  * instances on more than 4 cores loads at that share. "mxa" (the default) counts them
  * at 1000 MHz with a nominal command processor (one cycle for control, a few for an
