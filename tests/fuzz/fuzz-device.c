@@ -261,6 +261,12 @@ static void scenario_mmio_dma_reset(void)
 		while (readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_COMPLETED)) == 0 &&
 		       within(&t0, WAIT_SECONDS))
 			;
+		if (!readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_COMPLETED))) {
+			fprintf(stderr, "queue 0: status 0x%x, error %u\n",
+				readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_STATUS)),
+				readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_ERROR)));
+			die_finding("mmio-dma-reset: the job did not complete within 20 s");
+		}
 	}
 	qtest("outb 0xcf9 0x6\n");	/* machine reset: runs in the main loop, BQL held */
 	if (find_and_enable_device() < 0)	/* hangs if the reset deadlocked */

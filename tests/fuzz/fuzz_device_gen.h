@@ -240,9 +240,18 @@ static void submit_random_job(unsigned q)
 	writel(BAR0 + MXA_QUEUE_REG(q, MXA_QREG_TAIL), tails[q]);
 }
 
+/*
+ * Reset the device and wait until it is done, as the driver does: the queue threads
+ * finish a reset asynchronously, and a queue register written meanwhile is dropped
+ * (a ring set up then never ran its job). Bounded by a count of reads: the reset of an
+ * idle device takes microseconds.
+ */
 static void device_init(void)
 {
 	writel(BAR0 + MXA_REG_CONTROL, MXA_CONTROL_RESET);
+	for (unsigned n = 0; n < 1000000 && (readl(BAR0 + MXA_REG_CONTROL) & MXA_CONTROL_RESET);
+	     n++)
+		;
 	writel(BAR0 + MXA_REG_CTX_TABLE_LO, (uint32_t)CTX_TABLE);
 	writel(BAR0 + MXA_REG_CTX_TABLE_HI, 0);
 	writel(BAR0 + MXA_REG_CTX_COUNT, 16);
