@@ -197,9 +197,10 @@ void mxe_wgmma_exp_fields_avx512(const uint8_t *p, size_t ld, unsigned rows, int
 
 /**
  * struct mxe_ks8 - int8 panels of MX types whose elements are small integers times
- * a power of two (E2M1, E2M3, MXINT8; mxe_tiled.c), for the AVX512-VNNI kernels.
- * Per 32-k block the kernels form each row and column's exact dot product of the
- * integers with vpdpbusd, remove the bias, and scale it by the row's and the
+ * a power of two (E2M1, E2M3, MXINT8; mxe_tiled.c), for the int8 kernels. Per 32-k
+ * block the kernels form each row and column's exact dot product of the integers
+ * (vpdpbusd with AVX512-VNNI, vpmaddubsw and vpmaddwd with AVX2), remove the bias,
+ * and scale it by the row's and the
  * column's factor: the f32 chain q of the float kernels, exactly (the caller
  * checks that no such q, nor any factor, leaves f32's range).
  * @a:   A panel, this K range: [k / 4][MXE_MR][4] bytes, each integer + 128
@@ -222,11 +223,20 @@ void mxe_kern_s8x2_vnni(const struct mxe_ks8 *in, size_t k, const struct mxe_kf3
 			const struct mxe_kf32 *u1);
 /* EXACT: the block sums, as doubles, added to @u (struct mxe_kx64, up to 32 columns). */
 void mxe_kern_s8x2_vnni_x64(const struct mxe_ks8 *in, size_t k, const struct mxe_kx64 *u);
+/*
+ * The same without VNNI, one B panel (@in->b0; @u nr <= 16): vpmaddubsw adds two
+ * products in int16; with @g 8 a block's eight such sums are added in int16 before
+ * they are widened, with @g 1 each is widened at once. The caller keeps them inside
+ * int16 (mxe_tiled.c, s8_avx2_group()). AVX2 hosts.
+ */
+void mxe_kern_s8_avx2(const struct mxe_ks8 *in, size_t k, unsigned g, const struct mxe_kf32 *u);
+void mxe_kern_s8_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g,
+			  const struct mxe_kx64 *u);
 
 /*
  * The int8 panels' packing of one 32-k block of E2M1 codes (16 bytes at @codes, the low
  * nibble first) through @lut (the 16 codes' integers): the 32 integers at @v, with
- * 0x80 added (A's bias) when @bias; returns their sum (unbiased). AVX512-VNNI hosts only.
+ * 0x80 added (A's bias) when @bias; returns their sum (unbiased). AVX2 hosts.
  */
 int32_t mxe_s8_e2m1_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v);
 /* The same for 32 one-byte codes of E2M3 (the low six bits through @lut's first 64) or,

@@ -7,7 +7,9 @@
  * a 6 x 16 block in 12 ymm accumulators; lane (i, j) computes exactly the
  * portable kernel's p = fma(a_ik, b_jk, p) sequence, so the bits agree.
  * The integer kernel multiplies int16 pairs with vpmaddwd (exact: two
- * products of at most 2^14 each) and adds in int32.
+ * products of at most 2^14 each) and adds in int32. The int8 kernels form
+ * the small-integer MX types' block sums as exact dot products (vpmaddubsw),
+ * as the VNNI ones do, for CPUs without VNNI.
  */
 #include <math.h>
 #include <string.h>
@@ -317,6 +319,208 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 	_mm256_store_si256((__m256i *)(p + 64), c40), _mm256_store_si256((__m256i *)(p + 72), c41);
 	_mm256_store_si256((__m256i *)(p + 80), c50), _mm256_store_si256((__m256i *)(p + 88), c51);
 	mxe_ks32_apply(p, u);
+}
+
+/*
+ * The int8 panels (struct mxe_ks8) without AVX512-VNNI: a Zen 3's AVX2. One 32-k block
+ * of a 6 x 16 product as the VNNI kernel forms it, in fixed registers: the twelve
+ * sums in the operands h.., ymm12/13 one k group's two B vectors, ymm14 the broadcast
+ * A bytes, ymm15 the products. vpmaddubsw multiplies A's biased bytes by B's and adds
+ * adjacent pairs in int16. With @g 8 the eight k groups' pair sums are added in int16
+ * (vpaddw) and widened once at the end; otherwise each is widened at once (vpmaddwd by
+ * ones) and added in int32. The caller's bound (mxe_tiled.c, s8_avx2_group()) keeps
+ * a pair sum, or eight, inside int16: nothing saturates or wraps. Then less the bias,
+ * converted and scaled as there: the float kernels' q exactly. Row i is q[2 i]
+ * (columns 0-7) and q[2 i + 1] (8-15). (Intrinsics left GCC spilling the sums.)
+ */
+#define S8ROW(o, i, h0, h1)							\
+	"vbroadcastss " #o "*24+" #i "*4(%[a]), %%ymm14\n\t"			\
+	"vpmaddubsw %%ymm12, %%ymm14, %%ymm15\n\t"				\
+	S8ADD(h0)								\
+	"vpmaddubsw %%ymm13, %%ymm14, %%ymm15\n\t"				\
+	S8ADD(h1)
+#define S8STEP(o)								\
+	"vmovdqa " #o "*64(%[b]), %%ymm12\n\t"					\
+	"vmovdqa " #o "*64+32(%[b]), %%ymm13\n\t"				\
+	S8ROW(o, 0, h00, h01) S8ROW(o, 1, h10, h11) S8ROW(o, 2, h20, h21)	\
+	S8ROW(o, 3, h30, h31) S8ROW(o, 4, h40, h41) S8ROW(o, 5, h50, h51)
+#define S8ASM(a, b)								\
+	__asm__(S8STEP(0) S8STEP(1) S8STEP(2) S8STEP(3)				\
+		S8STEP(4) S8STEP(5) S8STEP(6) S8STEP(7)				\
+		: [h00] "+x"(h[0]), [h01] "+x"(h[1]), [h10] "+x"(h[2]), [h11] "+x"(h[3]),	\
+		  [h20] "+x"(h[4]), [h21] "+x"(h[5]), [h30] "+x"(h[6]), [h31] "+x"(h[7]),	\
+		  [h40] "+x"(h[8]), [h41] "+x"(h[9]), [h50] "+x"(h[10]), [h51] "+x"(h[11])	\
+		: [a] "r"(a), [b] "r"(b), [ones] "m"(ones)				\
+		: "xmm12", "xmm13", "xmm14", "xmm15")
+
+_Static_assert(MXE_MR == 6 && MXE_NR == 16, "S8STEP's offsets: 6 A rows, 16 B columns");
+
+AVX2 static inline __attribute__((always_inline)) void
+s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, __m256 q[12])
+{
+	const uint8_t *a = in->a + blk * 8 * MXE_MR * 4;
+	const int8_t *b = in->b0 + blk * 8 * MXE_NR * 4;
+	const __m256i ones = _mm256_set1_epi16(1);
+	const int32_t *cb = in->cb0 + blk * in->sb_step;
+	const float *sb = in->sb0 + blk * in->sb_step;
+	__m256i h[12];
+
+#pragma GCC unroll 12
+	for (int x = 0; x < 12; x++)
+		h[x] = _mm256_setzero_si256();
+	if (g == 8) {
+#define S8ADD(h) "vpaddw %%ymm15, %[" #h "], %[" #h "]\n\t"
+		S8ASM(a, b);
+#undef S8ADD
+#pragma GCC unroll 12
+		for (int x = 0; x < 12; x++)
+			h[x] = _mm256_madd_epi16(h[x], ones);
+	} else {
+#define S8ADD(h) "vpmaddwd %[ones], %%ymm15, %%ymm15\n\t" "vpaddd %%ymm15, %[" #h "], %[" #h "]\n\t"
+		S8ASM(a, b);
+#undef S8ADD
+	}
+	{
+		__m256i c0 = _mm256_loadu_si256((const __m256i *)(const void *)cb);
+		__m256i c1 = _mm256_loadu_si256((const __m256i *)(const void *)(cb + 8));
+		__m256 s0 = _mm256_loadu_ps(sb), s1 = _mm256_loadu_ps(sb + 8);
+
+#pragma GCC unroll 6
+		for (unsigned i = 0; i < MXE_MR; i++) {
+			__m256 fa = _mm256_set1_ps(in->sa[blk * in->sa_step + i]);
+
+			q[2 * i] = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(h[2 * i], c0)),
+						 _mm256_mul_ps(fa, s0));
+			q[2 * i + 1] = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(h[2 * i + 1], c1)),
+						     _mm256_mul_ps(fa, s1));
+		}
+	}
+}
+#undef S8ROW
+#undef S8STEP
+#undef S8ASM
+
+/* FAST: the block sums p = q, then p = p + q, and the update of @u. */
+AVX2 static inline __attribute__((always_inline)) void
+s8_kern_avx2(const struct mxe_ks8 *in, size_t k, unsigned g, const struct mxe_kf32 *u)
+{
+	float p[MXE_MR * MXE_NR] __attribute__((aligned(32)));
+	__m256 pv[12], q[12];
+
+	s8_block_avx2(in, 0, g, pv);
+	for (size_t blk = 1; blk < k / MXE_FAST_KSUB; blk++) {
+		s8_block_avx2(in, blk, g, q);
+#pragma GCC unroll 12
+		for (int x = 0; x < 12; x++)
+			pv[x] = _mm256_add_ps(pv[x], q[x]);
+	}
+	if (u->mr == MXE_MR && u->nr == MXE_NR) {
+		const float *c = (u->flags & MXE_KF_C) ? u->c : NULL;
+
+		for (unsigned i = 0; i < MXE_MR; i++)
+			for (unsigned h = 0; h < 2; h++) {
+				float *d = u->d + i * u->ldd + 8 * h;
+
+				_mm256_storeu_ps(d, upd(pv[2 * i + h], d, c ? c + i * u->ldc + 8 * h : NULL,
+							u->flags));
+			}
+		return;
+	}
+	for (int x = 0; x < 12; x++)
+		_mm256_store_ps(p + 8 * x, pv[x]);
+	mxe_kf32_apply(p, u);
+}
+
+/* EXACT: the block sums as doubles, added to @u (one panel, nr <= 16). */
+AVX2 static inline __attribute__((always_inline)) void
+s8_kern_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g, const struct mxe_kx64 *u)
+{
+	double t[MXE_MR * MXE_NR] __attribute__((aligned(32)));
+	__m256 q[12];
+
+	memset(t, 0, sizeof(t));
+	for (size_t blk = 0; blk < k / MXE_FAST_KSUB; blk++) {
+		s8_block_avx2(in, blk, g, q);
+#pragma GCC unroll 12
+		for (int x = 0; x < 12; x++) {
+			_mm256_store_pd(t + 8 * x, _mm256_add_pd(_mm256_load_pd(t + 8 * x),
+					_mm256_cvtps_pd(_mm256_castps256_ps128(q[x]))));
+			_mm256_store_pd(t + 8 * x + 4, _mm256_add_pd(_mm256_load_pd(t + 8 * x + 4),
+					_mm256_cvtps_pd(_mm256_extractf128_ps(q[x], 1))));
+		}
+	}
+	for (unsigned i = 0; i < u->mr; i++)
+		for (unsigned j = 0; j < u->nr; j++)
+			u->s[i * u->lds + j] = (u->first ? 0.0 : u->s[i * u->lds + j]) + t[i * MXE_NR + j];
+}
+
+AVX2 void mxe_kern_s8_avx2(const struct mxe_ks8 *in, size_t k, unsigned g,
+			   const struct mxe_kf32 *u)
+{
+	if (g == 8)
+		s8_kern_avx2(in, k, 8, u);
+	else
+		s8_kern_avx2(in, k, 1, u);
+}
+
+AVX2 void mxe_kern_s8_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g,
+			       const struct mxe_kx64 *u)
+{
+	if (g == 8)
+		s8_kern_avx2_x64(in, k, 8, u);
+	else
+		s8_kern_avx2_x64(in, k, 1, u);
+}
+
+AVX2 int32_t mxe_s8_e2m1_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v)
+{
+	const __m128i table = _mm_loadu_si128((const __m128i *)lut), low = _mm_set1_epi8(0x0F);
+	const __m128i sign = _mm_set1_epi8((char)0x80);
+	__m128i b = _mm_loadu_si128((const __m128i *)codes);
+	__m128i lo = _mm_shuffle_epi8(table, _mm_and_si128(b, low));
+	__m128i hi = _mm_shuffle_epi8(table, _mm_and_si128(_mm_srli_epi16(b, 4), low));
+	__m128i v0 = _mm_xor_si128(_mm_unpacklo_epi8(lo, hi), sign);	/* biased: v + 128 */
+	__m128i v1 = _mm_xor_si128(_mm_unpackhi_epi8(lo, hi), sign);
+	__m128i s = _mm_add_epi64(_mm_sad_epu8(v0, _mm_setzero_si128()),
+				  _mm_sad_epu8(v1, _mm_setzero_si128()));
+	int32_t sum = (int32_t)(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1)) - 32 * 128;
+
+	if (!bias) {
+		v0 = _mm_xor_si128(v0, sign);
+		v1 = _mm_xor_si128(v1, sign);
+	}
+	_mm_storeu_si128((__m128i *)v, v0);
+	_mm_storeu_si128((__m128i *)(v + 16), v1);
+	return sum;
+}
+
+AVX2 int32_t mxe_s8_byte_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v)
+{
+	const __m256i sign = _mm256_set1_epi8((char)0x80);
+	__m256i c = _mm256_loadu_si256((const __m256i *)codes), r, s;
+	int32_t sum;
+
+	if (lut) {	/* 64 entries: four 16-entry shuffles, chosen by bits 4 and 5 */
+		__m256i low = _mm256_and_si256(c, _mm256_set1_epi8(0x0F));
+		__m256i sel = _mm256_and_si256(_mm256_srli_epi16(c, 4), _mm256_set1_epi8(0x03));
+
+		r = _mm256_setzero_si256();
+		for (int q = 0; q < 4; q++) {
+			__m256i t = _mm256_broadcastsi128_si256(
+				_mm_loadu_si128((const __m128i *)(lut + 16 * q)));
+
+			r = _mm256_blendv_epi8(r, _mm256_shuffle_epi8(t, low),
+					       _mm256_cmpeq_epi8(sel, _mm256_set1_epi8((char)q)));
+		}
+	} else {
+		r = c;
+	}
+	c = _mm256_xor_si256(r, sign);	/* biased: v + 128 */
+	s = _mm256_sad_epu8(c, _mm256_setzero_si256());
+	sum = (int32_t)(_mm256_extract_epi64(s, 0) + _mm256_extract_epi64(s, 1) +
+			_mm256_extract_epi64(s, 2) + _mm256_extract_epi64(s, 3)) - 32 * 128;
+	_mm256_storeu_si256((__m256i *)v, bias ? c : r);
+	return sum;
 }
 
 AVX2 void mxe_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n)
@@ -837,6 +1041,29 @@ void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 void mxe_kern_x64_avx2(const float *a, const float *b, size_t k, const struct mxe_kx64 *u)
 {
 	mxe_kern_x64_portable(a, b, k, u);
+}
+
+void mxe_kern_s8_avx2(const struct mxe_ks8 *in, size_t k, unsigned g, const struct mxe_kf32 *u)
+{
+	(void)in, (void)k, (void)g, (void)u;
+}
+
+void mxe_kern_s8_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g,
+			  const struct mxe_kx64 *u)
+{
+	(void)in, (void)k, (void)g, (void)u;
+}
+
+int32_t mxe_s8_e2m1_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v)
+{
+	(void)codes, (void)lut, (void)bias, (void)v;
+	return 0;
+}
+
+int32_t mxe_s8_byte_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v)
+{
+	(void)codes, (void)lut, (void)bias, (void)v;
+	return 0;
 }
 
 void mxe_decode_bf16_avx2(const uint16_t *src, float *dst, size_t n)

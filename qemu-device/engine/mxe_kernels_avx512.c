@@ -349,57 +349,6 @@ VNNI static inline __attribute__((always_inline)) void s8_block(const struct mxe
 	}
 }
 
-VNNI int32_t mxe_s8_e2m1_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v)
-{
-	const __m128i table = _mm_loadu_si128((const __m128i *)lut), low = _mm_set1_epi8(0x0F);
-	const __m128i sign = _mm_set1_epi8((char)0x80);
-	__m128i b = _mm_loadu_si128((const __m128i *)codes);
-	__m128i lo = _mm_shuffle_epi8(table, _mm_and_si128(b, low));
-	__m128i hi = _mm_shuffle_epi8(table, _mm_and_si128(_mm_srli_epi16(b, 4), low));
-	__m128i v0 = _mm_xor_si128(_mm_unpacklo_epi8(lo, hi), sign);	/* biased: v + 128 */
-	__m128i v1 = _mm_xor_si128(_mm_unpackhi_epi8(lo, hi), sign);
-	__m128i s = _mm_add_epi64(_mm_sad_epu8(v0, _mm_setzero_si128()),
-				  _mm_sad_epu8(v1, _mm_setzero_si128()));
-	int32_t sum = (int32_t)(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1)) - 32 * 128;
-
-	if (!bias) {
-		v0 = _mm_xor_si128(v0, sign);
-		v1 = _mm_xor_si128(v1, sign);
-	}
-	_mm_storeu_si128((__m128i *)v, v0);
-	_mm_storeu_si128((__m128i *)(v + 16), v1);
-	return sum;
-}
-
-VNNI int32_t mxe_s8_byte_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v)
-{
-	const __m256i sign = _mm256_set1_epi8((char)0x80);
-	__m256i c = _mm256_loadu_si256((const __m256i *)codes), r, s;
-	int32_t sum;
-
-	if (lut) {	/* 64 entries: four 16-entry shuffles, chosen by bits 4 and 5 */
-		__m256i low = _mm256_and_si256(c, _mm256_set1_epi8(0x0F));
-		__m256i sel = _mm256_and_si256(_mm256_srli_epi16(c, 4), _mm256_set1_epi8(0x03));
-
-		r = _mm256_setzero_si256();
-		for (int q = 0; q < 4; q++) {
-			__m256i t = _mm256_broadcastsi128_si256(
-				_mm_loadu_si128((const __m128i *)(lut + 16 * q)));
-
-			r = _mm256_blendv_epi8(r, _mm256_shuffle_epi8(t, low),
-					       _mm256_cmpeq_epi8(sel, _mm256_set1_epi8((char)q)));
-		}
-	} else {
-		r = c;
-	}
-	c = _mm256_xor_si256(r, sign);	/* biased: v + 128 */
-	s = _mm256_sad_epu8(c, _mm256_setzero_si256());
-	sum = (int32_t)(_mm256_extract_epi64(s, 0) + _mm256_extract_epi64(s, 1) +
-			_mm256_extract_epi64(s, 2) + _mm256_extract_epi64(s, 3)) - 32 * 128;
-	_mm256_storeu_si256((__m256i *)v, bias ? c : r);
-	return sum;
-}
-
 VNNI void mxe_kern_s8x2_vnni(const struct mxe_ks8 *in, size_t k, const struct mxe_kf32 *u0,
 			     const struct mxe_kf32 *u1)
 {
@@ -885,18 +834,6 @@ void mxe_kern_s8x2_vnni(const struct mxe_ks8 *in, size_t k, const struct mxe_kf3
 void mxe_kern_s8x2_vnni_x64(const struct mxe_ks8 *in, size_t k, const struct mxe_kx64 *u)
 {
 	(void)in, (void)k, (void)u;
-}
-
-int32_t mxe_s8_e2m1_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v)
-{
-	(void)codes, (void)lut, (void)bias, (void)v;
-	return 0;
-}
-
-int32_t mxe_s8_byte_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v)
-{
-	(void)codes, (void)lut, (void)bias, (void)v;
-	return 0;
 }
 
 void mxe_kern_d64_avx512(const double *a, const double *b0, const double *b1, size_t k,

@@ -16,7 +16,8 @@
  *
  * On AVX512-VNNI CPUs, MX E2M1/E2M3/MXINT8 operations are packed as int8
  * panels instead and each 32-k block summed as an integer dot product, which
- * is that block's f32 chain exactly (s8_applies()); the rest is the same.
+ * is that block's f32 chain exactly (s8_applies()); the rest is the same. AVX2
+ * CPUs do so too where int16 pair sums cannot overflow (B not MXINT8).
  *
  * Integers (s8, s4) are multiplied as int16 pairs and summed exactly in
  * int32 (|sum| < 2^31 for up to 131072 products) and once in int64 with C,
@@ -98,6 +99,7 @@ struct tiled {
 	int32_t *scb;
 	int8_t lut8[2][256];
 	int lsb8[2];
+	unsigned s8_g;			/* without VNNI: s8_avx2_group() */
 	/* both sides' extreme scale exponents, found once (tiled_scales()) */
 	int sc_state;			/* 0: not yet, 1: found, -1: a NaN scale */
 	int sc_lo[2], sc_hi[2];
@@ -589,12 +591,42 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 	}
 }
 
+/* The largest magnitude of a type's integers (its values over its lowest bit). */
+static int s8_max_int(unsigned t)
+{
+	const float *lut = mxe_decode_lut(t);
+	int lsb, top, max = 0;
+
+	mx_exp_range(t, &lsb, &top);
+	for (unsigned c = 0; c < 256; c++) {
+		int v = abs((int)ldexpf(lut[c], -lsb));
+
+		max = v > max ? v : max;
+	}
+	return max;
+}
+
+/*
+ * Without VNNI (AVX2), vpmaddubsw adds two products of A's biased byte (at most 128 +
+ * A's largest integer) and B's integer in int16: 8 when a 32-k block's eight pair
+ * sums a lane add up inside int16 (E2M1 x E2M1: 8 x 3360), 1 when one pair sum does
+ * and each is widened at once (E2M3 x E2M3: 22560), 0 when one could pass 2^15 - 1
+ * (B MXINT8: the float kernels run).
+ */
+static unsigned s8_avx2_group(unsigned ta, unsigned tb)
+{
+	long pair = 2L * (128 + s8_max_int(ta)) * s8_max_int(tb);
+
+	return 8 * pair <= INT16_MAX ? 8 : pair <= INT16_MAX ? 1 : 0;
+}
+
 /*
  * Whether the int8 panels take @tl's float operation: E2M1, E2M3 or MXINT8 on both
  * sides (integers of at most 8 bits over the type's lowest bit), an AVX512-VNNI
- * CPU, every block's exact sum and factor inside f32 (products on a grid of at
- * least 2^-149, block sums below 2^127: the float kernels' q exactly), no NaN scale,
- * B as N x K, and no negated MXINT8 (-(-128) is not an int8).
+ * CPU or an AVX2 one where s8_avx2_group() allows, every block's exact sum and
+ * factor inside f32 (products on a grid of at least 2^-149, block sums below 2^127:
+ * the float kernels' q exactly), no NaN scale, B as N x K, and no negated MXINT8
+ * (-(-128) is not an int8).
  */
 static int s8_applies(struct tiled *tl)
 {
@@ -602,8 +634,9 @@ static int s8_applies(struct tiled *tl)
 	int la, ta, lb, tb;
 	unsigned t[2] = { op->d.type_a, op->d.type_b };
 
-	if (tl->simd < MXE_SIMD_AVX512VNNI || (op->d.flags & MXA_GEMM_F_B_KN) ||
-	    tl->k % MXA_MX_BLOCK)
+	/* (AVX-512 without VNNI keeps its float kernels: 16 lanes a FMA, two B panels) */
+	if ((tl->simd < MXE_SIMD_AVX512VNNI && tl->simd != MXE_SIMD_AVX2) ||
+	    (op->d.flags & MXA_GEMM_F_B_KN) || tl->k % MXA_MX_BLOCK)
 		return 0;
 	for (int side = 0; side < 2; side++)
 		if ((t[side] != MXA_DTYPE_E2M1 && t[side] != MXA_DTYPE_E2M3 &&
@@ -611,6 +644,9 @@ static int s8_applies(struct tiled *tl)
 		    (t[side] == MXA_DTYPE_MXINT8 &&
 		     (op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A))))
 			return 0;
+	tl->s8_g = tl->simd == MXE_SIMD_AVX2 ? s8_avx2_group(t[0], t[1]) : 0;
+	if (tl->simd == MXE_SIMD_AVX2 && !tl->s8_g)
+		return 0;
 	mx_exp_range(t[0], &la, &ta);
 	mx_exp_range(t[1], &lb, &tb);
 	if (!tiled_scales(tl))
@@ -766,7 +802,10 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 					struct mxe_ks8 in;
 
 					s8_in(tl, p, q, kb0 - k0, strip, &in);
-					mxe_kern_s8x2_vnni(&in, len, &u[0], &u[1]);
+					if (tl->s8_g)
+						mxe_kern_s8_avx2(&in, len, tl->s8_g, &u[0]);
+					else
+						mxe_kern_s8x2_vnni(&in, len, &u[0], &u[1]);
 				} else if (wide) {
 					mxe_kern_f32x2_avx512(a, b, len, &u[0], &u[1]);
 				} else {
@@ -995,7 +1034,10 @@ static void compute_exact(struct tiled *tl, size_t k0, size_t k1, size_t p0, siz
 					struct mxe_ks8 in;
 
 					s8_in(tl, p, q, kb0 - k0, strip, &in);
-					mxe_kern_s8x2_vnni_x64(&in, len, &u);
+					if (tl->s8_g)
+						mxe_kern_s8_avx2_x64(&in, len, tl->s8_g, &u);
+					else
+						mxe_kern_s8x2_vnni_x64(&in, len, &u);
 				} else if (strip == 2 && u.nr > MXE_NR) {
 					mxe_kern_x64x2_avx512(a, b, len, &u);
 				} else {

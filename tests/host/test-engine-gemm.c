@@ -929,10 +929,13 @@ static void test_exact_wgmma_finish(struct mxe_engine *eng)
 }
 
 /*
- * The int8 panels (AVX512-VNNI, E2M1/E2M3/MXINT8 on both sides): FAST and EXACT, with
- * C, negated sides, 40 x 45 (a pair of B panels and a single one, a partial one) and
- * K over several 256-k blocks, give the portable path's bits, and on a VNNI CPU the
- * path ran; a negated MXINT8 (-(-128) is not an int8) stays on the float kernels.
+ * The int8 panels (E2M1/E2M3/MXINT8 on both sides; AVX512-VNNI, or AVX2 where B is not
+ * MXINT8): FAST and EXACT, with C, negated sides, 40 x 45 (a pair of B panels and a
+ * single one, a partial one) and K over several 256-k blocks, give the portable path's
+ * bits, and each SIMD level with int8 panels ran them there; a negated MXINT8 (-(-128)
+ * is not an int8) stays on the float kernels. The "largest" cases hold every element at
+ * its type's largest integer: each int16 pair sum of the AVX2 kernel at its bound, so
+ * that one pair sum more in a group than s8_avx2_group() allows overflows int16.
  */
 static void test_s8_panels(struct mxe_engine *eng)
 {
@@ -940,39 +943,76 @@ static void test_s8_panels(struct mxe_engine *eng)
 		{ MXA_DTYPE_E2M1, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
 		{ MXA_DTYPE_E2M3, MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 1 },
 		{ MXA_DTYPE_MXINT8, MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 0 },
+		{ MXA_DTYPE_E2M3, MXA_DTYPE_E2M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E2M3, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_MXINT8, MXA_DTYPE_E2M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_MXINT8, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
 	};
-	int vnni = !mxe_engine_set_simd("avx512vnni");
+	static const char *const level[2] = { "avx2", "avx512vnni" };
+	int has[2];
 
+	for (int l = 0; l < 2; l++)
+		has[l] = !mxe_engine_set_simd(level[l]);
 	mxe_engine_set_simd(NULL);
 	for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
-		for (int accum = 0; accum < 2; accum++) {
-			for (unsigned neg = 0; neg < 4; neg++) {
-				struct mxe_gemm_desc d = make_op(&cbs[c], 40, 45, 608, neg & 1);
-				size_t bad = 0;
-				uint64_t ops0 = mxe_tiled_s8_ops(), ran;
-				int rc, same, want;
+		for (int largest = 0; largest < 2; largest++) {
+			for (int accum = 0; accum < 2; accum++) {
+				for (unsigned neg = 0; neg < 4; neg++) {
+					struct mxe_gemm_desc d = make_op(&cbs[c], 40, 45, 608, neg & 1);
+					size_t bad = 0;
+					uint64_t ran[2] = { 0, 0 };
+					int rc, same, want[2], neg8;
 
-				d.accum = accum ? MXE_ACCUM_FAST : MXE_ACCUM_EXACT;
-				d.flags |= (neg & 1 ? MXE_GEMM_NEGATE_A : 0) |
-					   (neg & 2 ? MXE_GEMM_NEGATE_B : 0);
-				for (unsigned i = 0; cbs[c].mx && i < 45 * 19; i++)
-					B.sa[i % (40 * 19)] = (uint8_t)(121 + tu_rand() % 13),
-					B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
-				same = same_on_every_path(eng, &d, 40 * 45 * 4, &rc);
-				ran = mxe_tiled_s8_ops() - ops0;
-				if (!rc && !accum)
-					rc = run_and_compare(eng, &d, &bad);
-				/* a negated MXINT8 side keeps the float kernels */
-				want = vnni && !((neg & 1) && cbs[c].a == MXA_DTYPE_MXINT8) &&
-				       !((neg & 2) && cbs[c].b == MXA_DTYPE_MXINT8);
-				host_check(!rc && same && !bad && (ran > 0) == want,
-				       "int8 panels: %s %s x %s%s%s%s, C %s: portable path's bits: %s, "
-				       "bit-exact (EXACT) vs reference (%zu differ), on the int8 panels "
-				       "%llu times (want %s)", accum ? "FAST" : "EXACT",
-				       mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b),
-				       cbs[c].mx ? " (MX)" : "", neg & 1 ? " -A" : "", neg & 2 ? " -B" : "",
-				       neg & 1 ? "yes" : "no", same ? "yes" : "NO", bad,
-				       (unsigned long long)ran, want ? "> 0" : "0");
+					d.accum = accum ? MXE_ACCUM_FAST : MXE_ACCUM_EXACT;
+					d.flags |= (neg & 1 ? MXE_GEMM_NEGATE_A : 0) |
+						   (neg & 2 ? MXE_GEMM_NEGATE_B : 0);
+					for (unsigned i = 0; cbs[c].mx && i < 45 * 19; i++)
+						B.sa[i % (40 * 19)] = (uint8_t)(121 + tu_rand() % 13),
+						B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
+					for (unsigned side = 0; largest && side < 2; side++) {
+						/* codes of 6.0, 7.5 and 127 */
+						enum mxa_isa_dtype t = side ? cbs[c].b : cbs[c].a;
+						unsigned code = t == MXA_DTYPE_E2M1 ? 0x7 :
+								t == MXA_DTYPE_E2M3 ? 0x1F : 0x7F;
+						uint8_t *buf = side ? B.b : B.a;
+						size_t ld = mxe_dtype_row_bytes(t, 608);
+
+						for (unsigned r = 0; r < (side ? 45u : 40u); r++)
+							for (unsigned j = 0; j < 608; j++)
+								mxe_row_store_code(t, buf + r * ld, j, code);
+					}
+					same = same_on_every_path(eng, &d, 40 * 45 * 4, &rc);
+					for (int l = 0; l < 2; l++) {
+						uint64_t ops0 = mxe_tiled_s8_ops();
+
+						if (has[l]) {
+							mxe_engine_set_simd(level[l]);
+							rc |= mxe_gemm(eng, &d);
+						}
+						ran[l] = mxe_tiled_s8_ops() - ops0;
+					}
+					mxe_engine_set_simd(NULL);
+					if (!rc && !accum)
+						rc = run_and_compare(eng, &d, &bad);
+					/* a negated MXINT8 side keeps the float kernels */
+					neg8 = ((neg & 1) && cbs[c].a == MXA_DTYPE_MXINT8) ||
+					       ((neg & 2) && cbs[c].b == MXA_DTYPE_MXINT8);
+					want[0] = has[0] && !neg8 && cbs[c].b != MXA_DTYPE_MXINT8;
+					want[1] = has[1] && !neg8;
+					host_check(!rc && same && !bad && (ran[0] > 0) == want[0] &&
+						   (ran[1] > 0) == want[1],
+						   "int8 panels: %s %s x %s%s%s%s%s, C %s: portable path's "
+						   "bits: %s, bit-exact (EXACT) vs reference (%zu differ), "
+						   "on the int8 panels with avx2 / avx512vnni: %s / %s (want "
+						   "%s / %s)", accum ? "FAST" : "EXACT",
+						   mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b),
+						   cbs[c].mx ? " (MX)" : "", largest ? ", largest" : "",
+						   neg & 1 ? " -A" : "", neg & 2 ? " -B" : "",
+						   neg & 1 ? "yes" : "no", same ? "yes" : "NO", bad,
+						   ran[0] ? "yes" : "no", ran[1] ? "yes" : "no",
+						   !has[0] ? "n/a" : want[0] ? "yes" : "no",
+						   !has[1] ? "n/a" : want[1] ? "yes" : "no");
+				}
 			}
 		}
 	}
