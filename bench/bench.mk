@@ -97,11 +97,16 @@ bench: bench-submit bench-gemm bench-model bench-cluster $(ENGINE_BENCH)
 		--threads 2 --reps 3
 	@# Default OpenBLAS 0.3.21 runs its AVX2 (Haswell) kernels on CPUs it does not
 	@# know (Zen 5); where the CPU has AVX-512, also compare like with like:
-	@# both on AVX2, and both on AVX-512 (OpenBLAS forced to its SkylakeX kernels).
+	@# both on AVX2, and both on AVX-512 (OpenBLAS forced to its SkylakeX kernels);
+	@# and the small-integer MX types as a Zen 3 runs them (int8 panels without VNNI).
 	@if grep -qw avx512bw /proc/cpuinfo; then \
 		MXA_ENGINE_SIMD=avx2 OPENBLAS_CORETYPE=Haswell $(ENGINE_BENCH) --sizes 2048 \
 			--csv $(BUILD)/bench/engine-both-avx2.csv $(BENCH_ENGINE_FLAGS) && \
 		OPENBLAS_CORETYPE=SkylakeX $(ENGINE_BENCH) --sizes 2048 \
-			--csv $(BUILD)/bench/engine-both-avx512.csv $(BENCH_ENGINE_FLAGS); \
-	else rm -f $(BUILD)/bench/engine-both-avx2.csv $(BUILD)/bench/engine-both-avx512.csv; fi
+			--csv $(BUILD)/bench/engine-both-avx512.csv $(BENCH_ENGINE_FLAGS) && \
+		MXA_ENGINE_SIMD=avx2 OPENBLAS_CORETYPE=Haswell $(ENGINE_BENCH) \
+			--csv $(BUILD)/bench/engine-exact-avx2.csv --accum exact,fast \
+			--types mxfp6,mxfp4,mxint8 --sizes 1024,2048 --threads 2 --reps 3; \
+	else rm -f $(BUILD)/bench/engine-both-avx2.csv $(BUILD)/bench/engine-both-avx512.csv \
+		$(BUILD)/bench/engine-exact-avx2.csv; fi
 	@bench/report.sh $(BUILD)/bench

@@ -16,6 +16,7 @@ else simd="no AVX2"; fi
 # name, joined with a space; GOAL empty when the figure only reports)
 spec() {
 	case $1 in
+	engine-exact-avx2) echo "type numerics|m threads|1.5|OpenBLAS sgemm (Haswell)|m = n = k, threads" ;;
 	engine|engine-both-*|engine-exact) echo "type numerics|m threads|1.0|OpenBLAS sgemm|m = n = k, threads" ;;
 	exact) echo "type|m threads|0.5|FAST numerics on the same data|m = n = k, threads" ;;
 	gemm) echo "measure|shape|0.85|the engine alone (host)" ;;
@@ -49,6 +50,8 @@ for csv in "$dir"/*.csv; do
 	name=$(basename "$csv" .csv)
 	command -v gnuplot >/dev/null || continue
 	IFS='|' read -r gcols lcols goal ref xaxis <<<"$(spec "$name")"
+	# the runs capped at AVX2 on an AVX-512 CPU (make bench) say so
+	case $name in *-avx2) capped=" (both capped at AVX2)" ;; *) capped="" ;; esac
 	rcol=$(cols "$csv" ratio)
 	gidx=$(cols "$csv" $gcols)
 	lidx=$(cols "$csv" $lcols)
@@ -69,7 +72,7 @@ for csv in "$dir"/*.csv; do
 set terminal pngcairo size 1100,560 noenhanced
 set output "$dir/$name.png"
 set datafile separator "\t"
-set title "$name: ours / $ref (higher is better)\n$cpu, $simd"
+set title "$name: ours / $ref (higher is better)\n$cpu, $simd$capped"
 set ylabel "ratio"
 set xlabel "case (${xaxis:-$lcols})"
 set boxwidth 0.8
