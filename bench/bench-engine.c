@@ -269,8 +269,6 @@ int main(int argc, char **argv)
 					for (int ai = 0; want[ti] && ai < naccum; ai++) {
 						int rc;
 
-						if (accums[ai] == MXE_ACCUM_EXACT && n >= 1024 && r > 1)
-							continue;	/* slow: one timed run is enough */
 						desc[ti].accum = (uint8_t)accums[ai];
 						t = now();
 						rc = mxe_gemm(eng, &desc[ti]);
