@@ -95,8 +95,9 @@ bench: bench-submit bench-gemm bench-model bench-cluster $(ENGINE_BENCH)
 	$(ENGINE_BENCH) --csv $(BUILD)/bench/engine-exact.csv --exact-csv $(BUILD)/bench/exact.csv \
 		--accum exact,fast --types mxfp8,mxfp6,mxfp4,mxint8 --sizes 1024,2048 \
 		--threads 2 --reps 3
-	@# Default OpenBLAS 0.3.21 runs its AVX2 (Haswell) kernels on CPUs it does not
-	@# know (Zen 5); where the CPU has AVX-512, also compare like with like:
+	@# Default OpenBLAS 0.3.21 picks its kernels by CPU model: AVX2 (Haswell) ones on a
+	@# Zen 5, which it does not know, AVX-512 (Cooperlake) ones on a Zen 4. Where the
+	@# CPU has AVX-512, also compare like with like:
 	@# both on AVX2, and both on AVX-512 (OpenBLAS forced to its SkylakeX kernels);
 	@# and the small-integer MX types as a Zen 3 runs them (int8 panels without VNNI).
 	@if grep -qw avx512bw /proc/cpuinfo; then \
