@@ -344,16 +344,21 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 	"vmovdqa " #o "*64+32(%[b]), %%ymm13\n\t"				\
 	S8ROW(o, 0, h00, h01) S8ROW(o, 1, h10, h11) S8ROW(o, 2, h20, h21)	\
 	S8ROW(o, 3, h30, h31) S8ROW(o, 4, h40, h41) S8ROW(o, 5, h50, h51)
+/* the next A panel's three lines of this block (1536 bytes on) stream in meanwhile */
 #define S8ASM(a, b)								\
-	__asm__(S8STEP(0) S8STEP(1) S8STEP(2) S8STEP(3)				\
-		S8STEP(4) S8STEP(5) S8STEP(6) S8STEP(7)				\
+	__asm__(S8STEP(0) S8STEP(1) S8STEP(2)					\
+		"prefetcht0 1536(%[a])\n\t"						\
+		"prefetcht0 1600(%[a])\n\t"						\
+		"prefetcht0 1664(%[a])\n\t"						\
+		S8STEP(3) S8STEP(4) S8STEP(5) S8STEP(6) S8STEP(7)			\
 		: [h00] "+x"(h[0]), [h01] "+x"(h[1]), [h10] "+x"(h[2]), [h11] "+x"(h[3]),	\
 		  [h20] "+x"(h[4]), [h21] "+x"(h[5]), [h30] "+x"(h[6]), [h31] "+x"(h[7]),	\
 		  [h40] "+x"(h[8]), [h41] "+x"(h[9]), [h50] "+x"(h[10]), [h51] "+x"(h[11])	\
 		: [a] "r"(a), [b] "r"(b), [ones] "m"(ones)				\
 		: "xmm12", "xmm13", "xmm14", "xmm15")
 
-_Static_assert(MXE_MR == 6 && MXE_NR == 16, "S8STEP's offsets: 6 A rows, 16 B columns");
+_Static_assert(MXE_MR == 6 && MXE_NR == 16 && MXE_FAST_KBLOCK == 256,
+	       "S8STEP's offsets: 6 A rows, 16 B columns; S8ASM's: A panels 6 x 256 bytes apart");
 
 AVX2 static inline __attribute__((always_inline)) void
 s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, __m256 q[12])

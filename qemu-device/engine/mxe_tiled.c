@@ -751,9 +751,14 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 		for (size_t q = q0; q < q1; q += wide ? 2 : 1) {
 			const float *b = f32_panel(tl->bpack, tl->np, MXE_NR, q, kb0 - k0);
 			unsigned strip = wide && q + 1 < q1 ? 2 : 1;
-			const char *bnext = (const char *)(b + strip * MXE_NR * KB);
+			/* the int8 panels hold a byte an element, in their own layout */
+			int s8 = tl->kind == TK_S8;
+			const char *bnext = s8 ? (const char *)s8_panel(tl->bpack, tl->np, MXE_NR, q + strip,
+									 kb0 - k0)
+					       : (const char *)(b + strip * MXE_NR * KB);
 			size_t np = p1 - p0, next = q1 - q - strip < strip ? q1 - q - strip : strip;
-			size_t lines = next * len * MXE_NR * sizeof(float) / 64, per = (lines + np - 1) / np;
+			size_t lines = next * len * MXE_NR * (s8 ? 1 : sizeof(float)) / 64;
+			size_t per = (lines + np - 1) / np;
 
 			for (size_t p = p0; p < p1; p++) {
 				const float *a = f32_panel(tl->apack, tl->mp, MXE_MR, p, kb0 - k0);
