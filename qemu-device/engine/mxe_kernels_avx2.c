@@ -344,7 +344,8 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 	"vmovdqa " #o "*64+32(%[b]), %%ymm13\n\t"				\
 	S8ROW(o, 0, h00, h01) S8ROW(o, 1, h10, h11) S8ROW(o, 2, h20, h21)	\
 	S8ROW(o, 3, h30, h31) S8ROW(o, 4, h40, h41) S8ROW(o, 5, h50, h51)
-/* the next A panel's three lines of this block (1536 bytes on) stream in meanwhile */
+/* the next A panel's three lines of this block (1536 bytes on) stream in meanwhile;
+ * "memory": the panels it reads through @a and @b are not its operands */
 #define S8ASM(a, b)								\
 	__asm__(S8STEP(0) S8STEP(1) S8STEP(2)					\
 		"prefetcht0 1536(%[a])\n\t"						\
@@ -355,7 +356,7 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 		  [h20] "+x"(h[4]), [h21] "+x"(h[5]), [h30] "+x"(h[6]), [h31] "+x"(h[7]),	\
 		  [h40] "+x"(h[8]), [h41] "+x"(h[9]), [h50] "+x"(h[10]), [h51] "+x"(h[11])	\
 		: [a] "r"(a), [b] "r"(b), [ones] "m"(ones)				\
-		: "xmm12", "xmm13", "xmm14", "xmm15")
+		: "xmm12", "xmm13", "xmm14", "xmm15", "memory")
 
 _Static_assert(MXE_MR == 6 && MXE_NR == 16 && MXE_FAST_KBLOCK == 256,
 	       "S8STEP's offsets: 6 A rows, 16 B columns; S8ASM's: A panels 6 x 256 bytes apart");
