@@ -15,14 +15,15 @@
  * Issue never waits for the device and never returns -EAGAIN: the job joins its user
  * queue's drm_sched entity, whose scheduler feeds the ring, or goes straight to the
  * ring when the scheduler would run it at once (mxa_queue_run_direct()), whose
- * doorbell the batch shares (rung at its first job on an empty ring, every 8 jobs and
- * when io_uring ends its submission plug). Issue may sleep briefly as any
- * process-context path does (GFP_KERNEL allocations in drm_sched_job_init() and ours,
- * the user queue's submit mutex, user copies of the sync array), never on the device.
- * -EAGAIN would make io_uring re-issue the command from io-wq, and 6.12 re-reads the
- * SQE there from the shared ring, where userspace may already have put another command
- * (observed: jobs ran another SQE's program). A user queue with MXA_UQUEUE_MAX_PENDING
- * jobs not yet ended completes the command with -EAGAIN instead.
+ * doorbell the batch shares (rung at its first job on an empty ring, every
+ * MXA_DOORBELL_EVERY jobs and when io_uring ends its submission plug). Issue may sleep
+ * briefly as any process-context path does (GFP_KERNEL allocations in
+ * drm_sched_job_init() and ours, the user queue's submit mutex, user copies of the
+ * sync array), never on the device. -EAGAIN would make io_uring re-issue the command
+ * from io-wq, and 6.12 re-reads the SQE there from the shared ring, where userspace may
+ * already have put another command (observed: jobs ran another SQE's program). A user
+ * queue with MXA_UQUEUE_MAX_PENDING jobs not yet ended completes the command with
+ * -EAGAIN instead.
  *
  * MXA_URING_CMD_COMMIT_GROUP completes at once.
  * MXA_URING_CMD_WAIT_GROUP looks up the fence of the group that must complete; if there
