@@ -14,7 +14,8 @@
  *                            (accel_gemm_plan_spread), and the reference: the engine's
  *                            FAST GEMM command on the same operands (device time)
  *   bench-gemm tma           TMA load and store bandwidth: 64 KiB boxes through SRAM
- *                            over a 32 MiB tensor (device time)
+ *                            over a 32 MiB tensor (device time); loads through a ring
+ *                            of --stages buffers (default 3)
  *   bench-gemm gemv          LLM-style GEMV through accel_gemm(): MXFP4 weights (E2M1,
  *                            E8M0 scales) against BF16 activations and MX-FP8 weights
  *                            against MX-E4M3 ones, M = 1, 8, 32, N = K = 4096, 8192,
@@ -24,6 +25,7 @@
  * only N = K = NK, a multiple of 64).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +271,24 @@ static void pipeline(struct accel_device *dev)
 #define TMA_ROWS	(32u << 10)	/* 32 MiB tensor of 32 Ki rows x 1 KiB */
 #define TMA_BOX_ROWS	64u		/* 64 KiB boxes */
 
+/* the ring's buffer @b: its mbarrier, after the @stages buffers of 64 KiB */
+#define TMA_MBAR(b)	(stages * (64u << 10) + 16u * (b))
+
+static unsigned stages = 3;	/* tma --stages: 1 to 3 (3 x 64 KiB fill 192 KiB of SRAM) */
+
+/* (wait for buffer @b's last box, then) load the box at row R1 + b boxes into it */
+static void tma_ring_load(struct accel_prog *prog, struct accel_tma *t, unsigned b,
+			  uint32_t parity, bool wait)
+{
+	t->sram = b * (64u << 10);
+	t->mbar = TMA_MBAR(b);
+	t->coord[1] = b * TMA_BOX_ROWS;
+	if (wait)
+		accel_prog_mbar_wait(prog, t->mbar, parity, 2);
+	accel_prog_mbar_arrive(prog, t->mbar, 64u << 10);
+	accel_prog_tma(prog, 0, t);
+}
+
 static void tma(struct accel_device *dev)
 {
 	struct accel_bo *bo;
@@ -295,41 +315,36 @@ static void tma(struct accel_device *dev)
 	for (int store = 0; store < 2; store++) {
 		struct accel_prog *prog;
 		struct accel_tma t = { .map = map_va, .coord_reg = { 0, 1 } };
-		const uint32_t mb[2] = { 0x20000, 0x20010 };
 
 		die(accel_prog_new(&prog), "prog");
 		if (!store) {
 			/*
-			 * A double-buffered ring, as a pipelined kernel loads: two
-			 * boxes in flight; each wait for one buffer's box is followed
-			 * at once by the load that refills it, so the copy engine
-			 * always has the other box to move (R1: row offset, R2: the
-			 * phase parity of both mbarriers).
+			 * A ring of @stages buffers, as a pipelined kernel loads: each
+			 * wait for one buffer's box is followed at once by the load that
+			 * refills it, so the copy engine always has the other buffers'
+			 * boxes to move (R1: row offset, R2: the phase parity of the
+			 * mbarriers, which sit after the buffers). A last, partial round
+			 * refills the first boxes % stages buffers.
 			 */
-			accel_prog_mbar_init(prog, mb[0], 1);
-			accel_prog_mbar_init(prog, mb[1], 1);
-			for (int b = 0; b < 2; b++) {
-				t.sram = b * (64u << 10);
-				t.mbar = mb[b];
-				t.coord[1] = b * TMA_BOX_ROWS;
-				accel_prog_mbar_arrive(prog, mb[b], 64u << 10);
-				accel_prog_tma(prog, 0, &t);
+			uint32_t rounds = boxes / stages, rem = boxes % stages;
+
+			for (unsigned b = 0; b < stages; b++)
+				accel_prog_mbar_init(prog, TMA_MBAR(b), 1);
+			for (unsigned b = 0; b < stages; b++)
+				tma_ring_load(prog, &t, b, 0, false);
+			accel_prog_reg_add(prog, 1, 1, 0, stages * TMA_BOX_ROWS);
+			if (rounds > 1) {
+				accel_prog_loop(prog, rounds - 1, 0);
+				for (unsigned b = 0; b < stages; b++)
+					tma_ring_load(prog, &t, b, 0, true);
+				accel_prog_reg_add(prog, 2, 2, 0, 1);
+				accel_prog_reg_add(prog, 1, 1, 0, stages * TMA_BOX_ROWS);
+				accel_prog_endloop(prog);
 			}
-			accel_prog_reg_add(prog, 1, 1, 0, 2 * TMA_BOX_ROWS);
-			accel_prog_loop(prog, boxes / 2 - 1, 0);
-			for (int b = 0; b < 2; b++) {
-				t.sram = b * (64u << 10);
-				t.mbar = mb[b];
-				t.coord[1] = b * TMA_BOX_ROWS;
-				accel_prog_mbar_wait(prog, mb[b], 0, 2);
-				accel_prog_mbar_arrive(prog, mb[b], 64u << 10);
-				accel_prog_tma(prog, 0, &t);
-			}
-			accel_prog_reg_add(prog, 2, 2, 0, 1);
-			accel_prog_reg_add(prog, 1, 1, 0, 2 * TMA_BOX_ROWS);
-			accel_prog_endloop(prog);
-			accel_prog_mbar_wait(prog, mb[0], 0, 2);
-			accel_prog_mbar_wait(prog, mb[1], 0, 2);
+			for (unsigned b = 0; b < rem; b++)
+				tma_ring_load(prog, &t, b, 0, true);
+			for (unsigned b = 0; b < stages; b++)
+				accel_prog_mbar_wait(prog, TMA_MBAR(b), b < rem, 2);
 		} else {
 			accel_prog_loop(prog, boxes, 0);
 			t.sram = 0;
@@ -402,6 +417,8 @@ int main(int argc, char **argv)
 			only_m = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--nk") && i + 1 < argc)
 			only_nk = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--stages") && i + 1 < argc)
+			stages = (unsigned)atoi(argv[++i]);
 		else if (nsz < 3)
 			sz[nsz++] = (uint32_t)atoi(argv[i]);
 	}
@@ -410,6 +427,8 @@ int main(int argc, char **argv)
 		e2e(dev, sz[0], sz[1], sz[2]);
 	else if (!strcmp(mode, "pipeline"))
 		pipeline(dev);
+	else if (!strcmp(mode, "tma") && (stages < 1 || stages > 3))
+		die(-22, "tma --stages: 1 to 3 (64 KiB buffers in 256 KiB of SRAM)");
 	else if (!strcmp(mode, "tma"))
 		tma(dev);
 	else if (!strcmp(mode, "gemv"))
