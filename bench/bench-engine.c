@@ -21,6 +21,7 @@
  * Options: --csv FILE  --accum fast|exact|exact,fast  --exact-csv FILE
  *          --sched intra|inter  --sizes 512,1024,2048  --reps N
  *          --types mxfp8,bf16,f16,s8,mxfp6,mxfp4,mxint8,nvfp4  --threads 1,2
+ *          (and, only when named, the mixed pairs mxfp6xfp4, mxfp4xint8: A x B)
  * (make bench-engine BENCH_ENGINE_FLAGS="--sizes 2048 --types bf16 --threads 2"
  * for one short A/B run.)
  */
@@ -138,17 +139,24 @@ struct btype {
 	const char *name;
 	enum mxa_isa_dtype in, out;
 	int mx;		/* block-scaled: mxa_dtype_scale_block(in) elements a scale */
+	enum mxa_isa_dtype in_b;	/* B's type where it differs (0: @in) */
+	int extra;			/* only with --types: not in the default set */
 };
 
 static const struct btype btypes[] = {
-	{ "mxfp8", MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
-	{ "bf16", MXA_DTYPE_BF16, MXA_DTYPE_F32, 0 },
-	{ "f16", MXA_DTYPE_F16, MXA_DTYPE_F32, 0 },
-	{ "s8", MXA_DTYPE_S8, MXA_DTYPE_S32, 0 },
-	{ "mxfp6", MXA_DTYPE_E2M3, MXA_DTYPE_F32, 1 },
-	{ "mxfp4", MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
-	{ "mxint8", MXA_DTYPE_MXINT8, MXA_DTYPE_F32, 1 },
-	{ "nvfp4", MXA_DTYPE_NVFP4, MXA_DTYPE_F32, 1 },
+	{ "mxfp8", .in = MXA_DTYPE_E4M3, .out = MXA_DTYPE_F32, .mx = 1 },
+	{ "bf16", .in = MXA_DTYPE_BF16, .out = MXA_DTYPE_F32, .mx = 0 },
+	{ "f16", .in = MXA_DTYPE_F16, .out = MXA_DTYPE_F32, .mx = 0 },
+	{ "s8", .in = MXA_DTYPE_S8, .out = MXA_DTYPE_S32, .mx = 0 },
+	{ "mxfp6", .in = MXA_DTYPE_E2M3, .out = MXA_DTYPE_F32, .mx = 1 },
+	{ "mxfp4", .in = MXA_DTYPE_E2M1, .out = MXA_DTYPE_F32, .mx = 1 },
+	{ "mxint8", .in = MXA_DTYPE_MXINT8, .out = MXA_DTYPE_F32, .mx = 1 },
+	{ "nvfp4", .in = MXA_DTYPE_NVFP4, .out = MXA_DTYPE_F32, .mx = 1 },
+	/* mixed MX pairs, A x B: FP6 activations on FP4 weights, FP4 on MXINT8 */
+	{ "mxfp6xfp4", .in = MXA_DTYPE_E2M3, .out = MXA_DTYPE_F32, .mx = 1,
+	  .in_b = MXA_DTYPE_E2M1, .extra = 1 },
+	{ "mxfp4xint8", .in = MXA_DTYPE_E2M1, .out = MXA_DTYPE_F32, .mx = 1,
+	  .in_b = MXA_DTYPE_MXINT8, .extra = 1 },
 };
 #define NTYPES	((int)(sizeof(btypes) / sizeof(btypes[0])))
 
@@ -195,7 +203,7 @@ int main(int argc, char **argv)
 	static double gflops[NTYPES][8][2][2];	/* type, size, threads - 1, numerics */
 
 	for (int t = 0; t < NTYPES; t++)
-		want[t] = 1;
+		want[t] = !btypes[t].extra;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
 			csv = argv[++i];
@@ -243,7 +251,8 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: %s [--csv FILE] [--accum fast|exact|exact,fast] "
 				"[--exact-csv FILE] [--sched intra|inter] [--sizes 512,1024] [--reps N] "
-				"[--types mxfp8,bf16,f16,s8,mxfp6,mxfp4,mxint8,nvfp4] [--threads 1,2]\n",
+				"[--types mxfp8,bf16,f16,s8,mxfp6,mxfp4,mxint8,nvfp4,mxfp6xfp4,"
+				"mxfp4xint8] [--threads 1,2]\n",
 				argv[0]);
 			return 2;
 		}
@@ -313,10 +322,11 @@ int main(int argc, char **argv)
 				ta[ti] = malloc(nn * 2);
 				tb[ti] = malloc(nn * 2);
 				fill_codes(bt->in, ta[ti], nn);
-				fill_codes(bt->in, tb[ti], nn);
+				fill_codes(bt->in_b ? bt->in_b : bt->in, tb[ti], nn);
 				memset(&desc[ti], 0, sizeof(desc[ti]));
 				desc[ti].m = desc[ti].n = desc[ti].k = (uint32_t)n;
-				desc[ti].type_a = desc[ti].type_b = (uint8_t)bt->in;
+				desc[ti].type_a = (uint8_t)bt->in;
+				desc[ti].type_b = (uint8_t)(bt->in_b ? bt->in_b : bt->in);
 				desc[ti].type_c = desc[ti].type_d = (uint8_t)bt->out;
 				desc[ti].a = ta[ti];
 				desc[ti].b = tb[ti];

@@ -203,11 +203,12 @@ void mxe_wgmma_exp_fields_avx512(const uint8_t *p, size_t ld, unsigned rows, int
  * and scale it by the row's and the
  * column's factor: the f32 chain q of the float kernels, exactly (the caller
  * checks that no such q, nor any factor, leaves f32's range).
- * @a:   A panel, this K range: [k / 4][MXE_MR][4] bytes, each integer + 128
+ * @a:   A panel, this K range: [k / 4][MXE_MR][4] bytes, each integer + the bias (the
+ *       largest magnitude of A's type: the bytes are 0 .. 255)
  * @b0:  B panel: [k / 4][MXE_NR][4] int8; @b1 the next one (== @b0: none)
  * @sa:  per block, MXE_MR row factors 2^(scale + lowest bit); the next block's
  *       @sa_step floats on
- * @sb0, @sb1: per block, MXE_NR column factors; @cb0, @cb1: 128 x each
+ * @sb0, @sb1: per block, MXE_NR column factors; @cb0, @cb1: the bias x each
  *       column's sum of its block's integers (the bias to remove); @sb_step on
  */
 struct mxe_ks8 {
@@ -235,8 +236,8 @@ void mxe_kern_s8_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g,
 
 /*
  * The int8 panels' packing of one 32-k block of E2M1 codes (16 bytes at @codes, the low
- * nibble first) through @lut (the 16 codes' integers): the 32 integers at @v, with
- * 0x80 added (A's bias) when @bias; returns their sum (unbiased). AVX2 hosts.
+ * nibble first) through @lut (the 16 codes' integers): the 32 integers at @v, each plus
+ * @bias (A's; 0 for B); returns their sum (without the bias). AVX2 hosts.
  */
 int32_t mxe_s8_e2m1_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v);
 /* The same for 32 one-byte codes of E2M3 (the low six bits through @lut's first 64) or,

@@ -499,22 +499,18 @@ AVX2 void mxe_kern_s8_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g,
 AVX2 int32_t mxe_s8_e2m1_block(const uint8_t *codes, const int8_t *lut, int bias, int8_t *v)
 {
 	const __m128i table = _mm_loadu_si128((const __m128i *)lut), low = _mm_set1_epi8(0x0F);
-	const __m128i sign = _mm_set1_epi8((char)0x80);
+	const __m128i sign = _mm_set1_epi8((char)0x80), add = _mm_set1_epi8((char)bias);
 	__m128i b = _mm_loadu_si128((const __m128i *)codes);
 	__m128i lo = _mm_shuffle_epi8(table, _mm_and_si128(b, low));
 	__m128i hi = _mm_shuffle_epi8(table, _mm_and_si128(_mm_srli_epi16(b, 4), low));
-	__m128i v0 = _mm_xor_si128(_mm_unpacklo_epi8(lo, hi), sign);	/* biased: v + 128 */
-	__m128i v1 = _mm_xor_si128(_mm_unpackhi_epi8(lo, hi), sign);
-	__m128i s = _mm_add_epi64(_mm_sad_epu8(v0, _mm_setzero_si128()),
-				  _mm_sad_epu8(v1, _mm_setzero_si128()));
+	__m128i v0 = _mm_unpacklo_epi8(lo, hi), v1 = _mm_unpackhi_epi8(lo, hi);
+	/* the sum from the bytes + 128 (unsigned for vpsadbw) */
+	__m128i s = _mm_add_epi64(_mm_sad_epu8(_mm_xor_si128(v0, sign), _mm_setzero_si128()),
+				  _mm_sad_epu8(_mm_xor_si128(v1, sign), _mm_setzero_si128()));
 	int32_t sum = (int32_t)(_mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1)) - 32 * 128;
 
-	if (!bias) {
-		v0 = _mm_xor_si128(v0, sign);
-		v1 = _mm_xor_si128(v1, sign);
-	}
-	_mm_storeu_si128((__m128i *)v, v0);
-	_mm_storeu_si128((__m128i *)(v + 16), v1);
+	_mm_storeu_si128((__m128i *)v, _mm_add_epi8(v0, add));
+	_mm_storeu_si128((__m128i *)(v + 16), _mm_add_epi8(v1, add));
 	return sum;
 }
 
@@ -539,11 +535,11 @@ AVX2 int32_t mxe_s8_byte_block(const uint8_t *codes, const int8_t *lut, int bias
 	} else {
 		r = c;
 	}
-	c = _mm256_xor_si256(r, sign);	/* biased: v + 128 */
+	c = _mm256_xor_si256(r, sign);	/* v + 128: unsigned for vpsadbw */
 	s = _mm256_sad_epu8(c, _mm256_setzero_si256());
 	sum = (int32_t)(_mm256_extract_epi64(s, 0) + _mm256_extract_epi64(s, 1) +
 			_mm256_extract_epi64(s, 2) + _mm256_extract_epi64(s, 3)) - 32 * 128;
-	_mm256_storeu_si256((__m256i *)v, bias ? c : r);
+	_mm256_storeu_si256((__m256i *)v, _mm256_add_epi8(r, _mm256_set1_epi8((char)bias)));
 	return sum;
 }
 

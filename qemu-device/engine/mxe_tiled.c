@@ -17,7 +17,7 @@
  * On AVX512-VNNI CPUs, MX E2M1/E2M3/MXINT8 operations are packed as int8
  * panels instead and each 32-k block summed as an integer dot product, which
  * is that block's f32 chain exactly (s8_applies()); the rest is the same. AVX2
- * CPUs do so too where int16 pair sums cannot overflow (B not MXINT8).
+ * CPUs do so too where int16 pair sums cannot overflow (not MXINT8 x MXINT8).
  *
  * Integers (s8, s4) are multiplied as int16 pairs and summed exactly in
  * int32 (|sum| < 2^31 for up to 131072 products) and once in int64 with C,
@@ -99,6 +99,7 @@ struct tiled {
 	int32_t *scb;
 	int8_t lut8[2][256];
 	int lsb8[2];
+	int s8_bias;			/* added to A's integers: the largest magnitude of its type */
 	unsigned s8_g;			/* without VNNI: s8_avx2_group() */
 	/* both sides' extreme scale exponents, found once (tiled_scales()) */
 	int sc_state;			/* 0: not yet, 1: found, -1: a NaN scale */
@@ -548,8 +549,8 @@ static float s8_factor(const struct tiled *tl, int side, size_t r, size_t b)
 
 /*
  * Pack @rows rows of a side from @r0 (zeros from @nvalid on), elements k0 .. k0 +
- * len (multiples of 32), into panel @pidx: A's integers + 128 as bytes, B's as int8
- * with each block's column sums (times 128) and factors.
+ * len (multiples of 32), into panel @pidx: A's integers + tl->s8_bias as bytes, B's as
+ * int8 with each block's column sums (times the bias) and factors.
  */
 static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, size_t nvalid,
 			  size_t k0, size_t len, size_t pidx)
@@ -574,17 +575,18 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 
 				if (t == MXA_DTYPE_E2M1)
 					sum = mxe_s8_e2m1_block(row + (k0 + c) / 2, tl->lut8[side],
-								!side, v);
+								side ? 0 : tl->s8_bias, v);
 				else	/* E2M3 through its table; MXINT8 (never negated here) as is */
 					sum = mxe_s8_byte_block(row + k0 + c, t == MXA_DTYPE_E2M3 ?
-								tl->lut8[side] : NULL, !side, v);
+								tl->lut8[side] : NULL,
+								side ? 0 : tl->s8_bias, v);
 				fac[at + r] = s8_factor(tl, side, r0 + r, (k0 + c) / MXA_MX_BLOCK);
 			} else {	/* a padding row: zeros (A's biased) */
-				memset(v, side ? 0 : 0x80, sizeof(v));
+				memset(v, side ? 0 : tl->s8_bias, sizeof(v));
 				fac[at + r] = 1.0f;
 			}
 			if (side)
-				tl->scb[at + r] = 128 * sum;
+				tl->scb[at + r] = tl->s8_bias * sum;
 			for (unsigned g = 0; g < MXA_MX_BLOCK / 4; g++)	/* k groups of four */
 				memcpy(dst + g * rows * 4 + r * 4, v + 4 * g, 4);
 		}
@@ -607,15 +609,18 @@ static int s8_max_int(unsigned t)
 }
 
 /*
- * Without VNNI (AVX2), vpmaddubsw adds two products of A's biased byte (at most 128 +
- * A's largest integer) and B's integer in int16: 8 when a 32-k block's eight pair
- * sums a lane add up inside int16 (E2M1 x E2M1: 8 x 3360), 1 when one pair sum does
- * and each is widened at once (E2M3 x E2M3: 22560), 0 when one could pass 2^15 - 1
- * (B MXINT8: the float kernels run).
+ * Without VNNI (AVX2), vpmaddubsw adds two products of A's biased byte and B's integer
+ * in int16. A's bias is its type's largest magnitude, so its bytes lie in 0 .. twice
+ * that (MXINT8: 0 .. 255), the least that makes them unsigned: 8 when a 32-k block's
+ * eight pair sums a lane add up inside int16 (E2M1 x E2M1: 8 x 576; E2M1 x E2M3 and
+ * E2M3 x E2M1: 8 x 2880), 1 when one pair sum does and each is widened at once (E2M3 x
+ * E2M3: 14400; E2M3 x MXINT8: 30720), 0 when one could pass 2^15 - 1 (MXINT8 x
+ * MXINT8: 65280; the float kernels run).
  */
 static unsigned s8_avx2_group(unsigned ta, unsigned tb)
 {
-	long pair = 2L * (128 + s8_max_int(ta)) * s8_max_int(tb);
+	int top = 2 * s8_max_int(ta) < 255 ? 2 * s8_max_int(ta) : 255;
+	long pair = 2L * top * s8_max_int(tb);
 
 	return 8 * pair <= INT16_MAX ? 8 : pair <= INT16_MAX ? 1 : 0;
 }
@@ -644,6 +649,7 @@ static int s8_applies(struct tiled *tl)
 		    (t[side] == MXA_DTYPE_MXINT8 &&
 		     (op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A))))
 			return 0;
+	tl->s8_bias = s8_max_int(t[0]);
 	tl->s8_g = tl->simd == MXE_SIMD_AVX2 ? s8_avx2_group(t[0], t[1]) : 0;
 	if (tl->simd == MXE_SIMD_AVX2 && !tl->s8_g)
 		return 0;
