@@ -194,9 +194,7 @@ int accel_wait_all(struct accel_device *dev, int64_t timeout_ns)
 	int ret;
 
 	if (dev->mode == ACCEL_SUBMIT_URING) {
-		ret = accel_uring_flush(dev);
-		if (ret < 0)
-			return ret;
+		/* (the queued jobs are submitted by the call that waits: one system call) */
 		while (dev->in_flight) {
 			ret = accel_uring_reap(dev, true, deadline, dev->in_flight);
 			if (ret < 0)

@@ -114,7 +114,10 @@ int accel_uring_reap(struct accel_device *dev, bool wait, int64_t deadline_ns,
 		if (!want)
 			want = 1;
 		if (deadline_ns < 0) {
-			ret = io_uring_wait_cqe_nr(&dev->ring, &cqe, want);
+			/* queued jobs go in the same io_uring_enter() that waits */
+			ret = dev->queued ?
+			      io_uring_submit_and_wait_timeout(&dev->ring, &cqe, want, NULL, NULL) :
+			      io_uring_wait_cqe_nr(&dev->ring, &cqe, want);
 		} else {
 			int64_t left = deadline_ns - accel_now_ns();
 			struct __kernel_timespec ts;
@@ -123,8 +126,12 @@ int accel_uring_reap(struct accel_device *dev, bool wait, int64_t deadline_ns,
 				return -ETIME;
 			ts.tv_sec = left / 1000000000;
 			ts.tv_nsec = left % 1000000000;
-			ret = io_uring_wait_cqes(&dev->ring, &cqe, want, &ts, NULL);
+			ret = dev->queued ?
+			      io_uring_submit_and_wait_timeout(&dev->ring, &cqe, want, &ts, NULL) :
+			      io_uring_wait_cqes(&dev->ring, &cqe, want, &ts, NULL);
 		}
+		/* the kernel stops at an SQE it cannot submit, and then does not wait */
+		dev->queued = io_uring_sq_ready(&dev->ring);
 		if (ret < 0 && ret != -ETIME)
 			return ret;
 	}
