@@ -142,7 +142,7 @@ typedef struct MxaLane {
     uint64_t model_fabric;  /* when the path from memory to SRAM is free (TMA loads) */
     uint64_t model_busy;    /* busy cycles of the job's ops so far (TIMESTAMP.MODEL) */
     uint32_t model_loaders; /* the job's cores that load at once (its grid's on the cores) */
-    uint64_t tma_load_bytes; /* lane thread: bytes its TMA loads read from memory */
+    uint64_t tma_load_bytes; /* bytes its TMA loads read from memory (as 'tlb') */
     bool shutdown;
     struct MxaQueue *jq;    /* the running job's queue */
     struct MxaCluster *cluster; /* and its cluster, its rank there */
@@ -153,7 +153,9 @@ typedef struct MxaLane {
     /* first failure of the job's ops (0 = none) */
     uint32_t error, err_offset, err_opcode, err_info;
     uint64_t err_addr;
-    MxaTlbEntry tlb[MXA_TLB_SLOTS]; /* used only by the lane's thread */
+    /* used only by the one thread running the lane's op: its own, or the command
+     * processor's running a TMA while the lane is idle (mxa_async_issue()) */
+    MxaTlbEntry tlb[MXA_TLB_SLOTS];
     MxaStage stage[MXA_STAGE_SLOTS]; /* likewise: GEMM.ASYNC operands */
     uint64_t dma_gen;       /* atomic: TLB generation of its DMA in flight, 0 = none */
 } MxaLane;

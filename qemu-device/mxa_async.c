@@ -10,7 +10,9 @@
  * A lane reaches guest memory only through the running job's context (its own TLB, the
  * job's page-table root), never under the BQL. A failing op records its error with the
  * offset of the command that issued it; later ops of the job are dropped and the error
- * reaches the job at the next WAIT_GROUP, fence or at the end of the job. A reset
+ * reaches the job at the next WAIT_GROUP, fence or at the end of the job. A TMA issued
+ * to an idle copy engine runs on the command processor's thread at once, as the lane
+ * (mxa_lane_run(): same context, same error record, same modelled cycles). A reset
  * (core->abort) makes the lane drop its queued ops and every wait return at once.
  *
  * Cycle model (mxa_timing.c): an op's modelled completion is fixed when it is issued,
@@ -81,6 +83,51 @@ static void mxa_lane_exec(MxaJob *job, MxaAsyncOp *op)
     }
 }
 
+/*
+ * Run @op for @lane, with lane->lock held on entry and on return (dropped meanwhile):
+ * as the job's context sees it from the lane (its TLB and staging), its failure
+ * recorded as the lane's first; dropped when the lane failed before or on a reset.
+ * The caller then counts it done.
+ */
+static void mxa_lane_run(MxaLane *lane, MxaAsyncOp *op)
+{
+    MxaCore *core = lane->core;
+    MxaJob shadow = { .core = core, .tlb = lane->tlb, .stage = lane->stage,
+                      .dma_gen = &lane->dma_gen };
+    bool skip = lane->error || qatomic_read(&core->abort);
+
+    shadow.q = lane->jq;
+    shadow.cluster = lane->cluster;
+    shadow.rank = lane->rank;
+    shadow.desc.ctx = lane->ctx;
+    shadow.desc.job_id = lane->job_id;
+    shadow.pt_root = lane->pt_root;
+    shadow.cur_offset = op->offset;
+    shadow.cur_header = op->header;
+    shadow.cycles = op->done_cycle;    /* what its mbarrier arrivals are stamped with */
+    qemu_mutex_unlock(&lane->lock);
+
+    trace_mxa_async_op(shadow.q->index, lane->index, op->seq, op->offset, skip);
+    if (!skip) {
+        int64_t t0 = get_clock();
+
+        mxa_lane_exec(&shadow, op);
+        mxa_timeline_core_span(core, 1 + lane->index,
+                               mxa_isa_mnemonic(MXA_CMD_OPCODE(op->header)), t0,
+                               get_clock(), shadow.desc.job_id, op->offset, shadow.error,
+                               op->start_cycle, op->done_cycle);
+    }
+
+    qemu_mutex_lock(&lane->lock);
+    if (shadow.error && !lane->error) {
+        lane->error = shadow.error;
+        lane->err_offset = shadow.err_offset;
+        lane->err_opcode = shadow.err_opcode;
+        lane->err_addr = shadow.err_addr;
+        lane->err_info = shadow.err_info;
+    }
+}
+
 static void *mxa_lane_thread(void *opaque)
 {
     MxaLane *lane = opaque;
@@ -89,10 +136,8 @@ static void *mxa_lane_thread(void *opaque)
     mxe_engine_cancel_on(&core->abort);	/* as the command processor's */
     qemu_mutex_lock(&lane->lock);
     for (;;) {
-        MxaJob shadow = { .core = core, .tlb = lane->tlb, .stage = lane->stage,
-                          .dma_gen = &lane->dma_gen };
         MxaAsyncOp *op;
-        bool skip, spun = false;
+        bool spun = false;
 
         while (!lane->shutdown && !lane->head) {
             if (!spun && core->dev->lane_spin_ns) {
@@ -109,40 +154,10 @@ static void *mxa_lane_thread(void *opaque)
             break;
         }
         op = lane->head;
-        skip = lane->error || qatomic_read(&core->abort);
-        shadow.q = lane->jq;
-        shadow.cluster = lane->cluster;
-        shadow.rank = lane->rank;
-        shadow.desc.ctx = lane->ctx;
-        shadow.desc.job_id = lane->job_id;
-        shadow.pt_root = lane->pt_root;
-        shadow.cur_offset = op->offset;
-        shadow.cur_header = op->header;
-        shadow.cycles = op->done_cycle;    /* what its mbarrier arrivals are stamped with */
-        qemu_mutex_unlock(&lane->lock);
-
-        trace_mxa_async_op(shadow.q->index, lane->index, op->seq, op->offset, skip);
-        if (!skip) {
-            int64_t t0 = get_clock();
-
-            mxa_lane_exec(&shadow, op);
-            mxa_timeline_core_span(core, 1 + lane->index,
-                                   mxa_isa_mnemonic(MXA_CMD_OPCODE(op->header)), t0,
-                                   get_clock(), shadow.desc.job_id, op->offset, shadow.error,
-                                   op->start_cycle, op->done_cycle);
-        }
-
-        qemu_mutex_lock(&lane->lock);
+        mxa_lane_run(lane, op);        /* 'head' stays set meanwhile: the lane is busy */
         lane->head = op->next;
         if (!lane->head) {
             lane->tail = NULL;
-        }
-        if (shadow.error && !lane->error) {
-            lane->error = shadow.error;
-            lane->err_offset = shadow.err_offset;
-            lane->err_opcode = shadow.err_opcode;
-            lane->err_addr = shadow.err_addr;
-            lane->err_info = shadow.err_info;
         }
         qatomic_set(&lane->done, lane->done + 1);
         qemu_cond_broadcast(&lane->cond);
@@ -283,6 +298,23 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
     op->issue_cycle = job->cycles;
     mxa_timing_issue(job->q->dev, lane, op, job->cycles);
     op->seq = lane->issued++;
+    if (!lane->head && lane->done + 1 == lane->issued && cls == MXA_GROUP_COPY &&
+        (MXA_CMD_OPCODE(op->header) == MXA_OP_TMA_LOAD ||
+         MXA_CMD_OPCODE(op->header) == MXA_OP_TMA_STORE)) {
+        /*
+         * An idle copy engine: the command processor moves the box itself. It would
+         * otherwise hand the op over, spin, and on a host with few CPUs share one with
+         * the lane's thread (Documentation/performance.rst, tma.csv). The results,
+         * the errors and the modelled cycles are the lane's (a TMA is one bounded box;
+         * COPY, which may be large, always goes to the lane).
+         */
+        mxa_lane_run(lane, op);
+        qatomic_set(&lane->done, lane->done + 1);
+        qemu_mutex_unlock(&lane->lock);
+        g_free(op);
+        job->cycles += cost;
+        return 0;
+    }
     if (lane->tail) {
         lane->tail->next = op;
     } else {

@@ -5,7 +5,8 @@
  * nothing leaks between contexts (skipped when no command since the last zeroing could
  * have written it: core->sram_dirty, set by mxa_exec_one()). TMA_LOAD and TMA_STORE
  * validate their tensor map and box when issued (command processor) and move the box
- * on the copy engine (a lane thread) through the job's MMU: rows (a row is the box's
+ * on the copy engine (its lane thread, or the command processor when that lane is
+ * idle: mxa_async_issue()) through the job's MMU: rows (a row is the box's
  * extent along dim 0) that are whole and consecutive in memory as one run straight
  * into/out of SRAM, partial or swizzled rows through a row buffer. A load then
  * completes its bytes on an mbarrier in SRAM, which is how the program learns the data
@@ -589,7 +590,7 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
     if (!load) {
         return 0;
     }
-    job->core->lanes[MXA_GROUP_COPY].tma_load_bytes += read;   /* this lane's thread */
+    job->core->lanes[MXA_GROUP_COPY].tma_load_bytes += read;   /* the op's one thread */
     /* a multicast: read once, the same bytes at the same offset of every target */
     for (unsigned i = 0; i < ndst; i++) {
         if (i) {
