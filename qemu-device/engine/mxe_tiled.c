@@ -610,16 +610,16 @@ static int s8_max_int(unsigned t)
 
 /*
  * Without VNNI (AVX2), vpmaddubsw adds two products of A's biased byte and B's integer
- * in int16. A's bias is its type's largest magnitude, so its bytes lie in 0 .. twice
+ * in int16. A's bias @bias_a is its type's largest magnitude, so its bytes lie in 0 .. twice
  * that (MXINT8: 0 .. 255), the least that makes them unsigned: 8 when a 32-k block's
  * eight pair sums a lane add up inside int16 (E2M1 x E2M1: 8 x 576; E2M1 x E2M3 and
  * E2M3 x E2M1: 8 x 2880), 1 when one pair sum does and each is widened at once (E2M3 x
  * E2M3: 14400; E2M3 x MXINT8: 30720), 0 when one could pass 2^15 - 1 (MXINT8 x
  * MXINT8: 65280; the float kernels run).
  */
-static unsigned s8_avx2_group(unsigned ta, unsigned tb)
+static unsigned s8_avx2_group(int bias_a, unsigned tb)
 {
-	int top = 2 * s8_max_int(ta) < 255 ? 2 * s8_max_int(ta) : 255;
+	int top = 2 * bias_a < 255 ? 2 * bias_a : 255;
 	long pair = 2L * top * s8_max_int(tb);
 
 	return 8 * pair <= INT16_MAX ? 8 : pair <= INT16_MAX ? 1 : 0;
@@ -650,7 +650,7 @@ static int s8_applies(struct tiled *tl)
 		     (op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A))))
 			return 0;
 	tl->s8_bias = s8_max_int(t[0]);
-	tl->s8_g = tl->simd == MXE_SIMD_AVX2 ? s8_avx2_group(t[0], t[1]) : 0;
+	tl->s8_g = tl->simd == MXE_SIMD_AVX2 ? s8_avx2_group(tl->s8_bias, t[1]) : 0;
 	if (tl->simd == MXE_SIMD_AVX2 && !tl->s8_g)
 		return 0;
 	mx_exp_range(t[0], &la, &ta);
