@@ -11,7 +11,7 @@
  * runs, the reference and the engine interleaved so that both see the same machine.
  * Prints a table, the 2-thread / 1-thread speed-ups, and writes a CSV with the
  * columns type,numerics,m,n,k,threads,gflops,sgemm_gflops,ratio,fma_peak_gflops (the
- * host's f32 FMA peak on as many threads: fma_peak_gflops()). With --accum
+ * host's f32 FMA peak on as many threads: bench_fma.h). With --accum
  * exact,fast both numerics run on the same data, and --exact-csv FILE writes EXACT
  * against FAST: type,m,threads,exact_gflops,fast_gflops,ratio.
  *
@@ -25,7 +25,6 @@
  * (make bench-engine BENCH_ENGINE_FLAGS="--sizes 2048 --types bf16 --threads 2"
  * for one short A/B run.)
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +33,7 @@
 #include <cblas.h>
 
 #include "mxe_engine.h"
+#include "bench_fma.h"
 
 /* OpenBLAS extensions (declared in its cblas.h; repeated for other cblas.h) */
 void openblas_set_num_threads(int num_threads);
@@ -46,84 +46,6 @@ static double now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
-
-/*
- * The host's f32 FMA peak at the engine's vector width: every thread runs 12
- * independent FMA chains in registers (more than latency x throughput) for 2^24
- * steps, all threads at once; GFLOP/s of the best of 3. The float types' kernels
- * (MX-FP8, BF16, F16) and OpenBLAS's sgemm both multiply with these FMAs, so
- * peak / sgemm bounds their ratio. 0 where the engine has no FMA vectors.
- */
-#define PEAK_STEPS (1L << 24)
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define FMA12(reg)							\
-	"vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "0\n\t"		\
-	"vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "1\n\t"		\
-	"vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "2\n\t"		\
-	"vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "3\n\t"		\
-	"vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "4\n\t"		\
-	"vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "5\n\t"		\
-	"vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "6\n\t"		\
-	"vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "7\n\t"		\
-	"vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "8\n\t"		\
-	"vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "9\n\t"		\
-	"vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "10\n\t"		\
-	"vfmadd231ps %%" reg "14, %%" reg "15, %%" reg "11\n\t"
-#define FMA_CLOBBER "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", \
-	"xmm8", "xmm9", "xmm10", "xmm11", "xmm14", "xmm15", "cc"
-
-__attribute__((target("avx2,fma"))) static void fma_steps_avx2(long n)
-{
-	__asm__ volatile("vxorps %%ymm14, %%ymm14, %%ymm14\n\t"
-			 "vxorps %%ymm15, %%ymm15, %%ymm15\n\t"
-			 "1:\n\t" FMA12("ymm") "dec %0\n\t" "jnz 1b\n\t"
-			 : "+r"(n) : : FMA_CLOBBER);
-}
-
-__attribute__((target("avx512f"))) static void fma_steps_avx512(long n)
-{
-	__asm__ volatile("vpxorq %%zmm14, %%zmm14, %%zmm14\n\t"
-			 "vpxorq %%zmm15, %%zmm15, %%zmm15\n\t"
-			 "1:\n\t" FMA12("zmm") "dec %0\n\t" "jnz 1b\n\t"
-			 : "+r"(n) : : FMA_CLOBBER);
-}
-
-static void *peak_thread(void *wide)
-{
-	if (wide)
-		fma_steps_avx512(PEAK_STEPS);
-	else
-		fma_steps_avx2(PEAK_STEPS);
-	return NULL;
-}
-
-static double fma_peak_gflops(int threads)
-{
-	int wide = !strncmp(mxe_engine_simd(), "avx512", 6);
-	double best = 1e30;
-	pthread_t t[8];
-
-	if (strncmp(mxe_engine_simd(), "avx", 3) || threads > 8)
-		return 0;
-	for (int r = 0; r < 3; r++) {
-		double t0 = now(), dt;
-
-		for (int i = 0; i < threads; i++)
-			pthread_create(&t[i], NULL, peak_thread, wide ? &t[0] : NULL);
-		for (int i = 0; i < threads; i++)
-			pthread_join(t[i], NULL);
-		dt = now() - t0;
-		best = dt < best ? dt : best;
-	}
-	return 2.0 * (wide ? 16 : 8) * 12 * PEAK_STEPS * threads / best / 1e9;
-}
-#else
-static double fma_peak_gflops(int threads)
-{
-	(void)threads;
-	return 0;
-}
-#endif
 
 static uint64_t rs = 0x853C49E6748FEA9Bull;
 
@@ -275,8 +197,10 @@ int main(int argc, char **argv)
 	       sched == MXE_SCHED_INTRAWAVE ? "intrawave" : "interwave", reps);
 	/* OpenBLAS picks its kernels by CPU model (OPENBLAS_CORETYPE overrides) */
 	printf("reference: OpenBLAS sgemm, %s kernels\n", openblas_get_corename());
+	/* the float types' kernels and sgemm multiply with these FMAs: peak / sgemm bounds
+	 * their ratio */
 	for (int th = 1; th <= 2; th++)
-		if (want_th[th] && (peak[th] = fma_peak_gflops(th)) > 0)
+		if (want_th[th] && (peak[th] = bench_fma_gflops(0, th, 1L << 24)) > 0)
 			printf("f32 FMA peak, %d thread%s: %.1f GFLOP/s (%s vectors, all threads "
 			       "at once; bounds the float types and sgemm)\n", th, th > 1 ? "s" : "",
 			       peak[th], strncmp(mxe_engine_simd(), "avx512", 6) ? "256-bit" : "512-bit");

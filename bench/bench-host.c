@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "../qemu-device/engine/mxe_engine.h"
+#include "bench_fma.h"
 #include "bench_gemv.h"
 
 static double now_ns(void)
@@ -40,70 +41,21 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-
 /*
- * The fastest the engine's vectors multiply and add doubles on one thread: 12
- * independent FMA chains in registers (more than latency x throughput), @iters times,
- * at the widest SIMD level the engine uses. Returns the ns of the best of 3 and sets
- * *@products (lanes x chains x iters).
+ * One thread's double FMA peak at the engine's vector width (bench_fma.h): the ns of
+ * 2 x 10^7 steps of 12 chains, the best of 3, and *@products, the multiply-adds they
+ * made; -1 on the engine's portable path.
  */
-#define FMA_CHAINS 12
-#define FMA_LOOP(V, SET1, FMADD, LANES)							\
-	do {										\
-		V acc[FMA_CHAINS], x = SET1(0.999999), y = SET1(1e-9);			\
-											\
-		for (int c = 0; c < FMA_CHAINS; c++)					\
-			acc[c] = SET1(c * 1e-3);					\
-		for (long i = 0; i < iters; i++) {					\
-			_Pragma("GCC unroll 12")					\
-			for (int c = 0; c < FMA_CHAINS; c++)				\
-				acc[c] = FMADD(acc[c], x, y);				\
-			__asm__ volatile("" : "+v"(acc[0]), "+v"(acc[1]), "+v"(acc[2]),	\
-					 "+v"(acc[3]), "+v"(acc[4]), "+v"(acc[5]));	\
-			__asm__ volatile("" : "+v"(acc[6]), "+v"(acc[7]), "+v"(acc[8]),	\
-					 "+v"(acc[9]), "+v"(acc[10]), "+v"(acc[11]));	\
-		}									\
-		*products = (double)(LANES) * FMA_CHAINS * iters;			\
-	} while (0)
-
-__attribute__((target("avx512f"))) static void fma_loop_avx512(long iters, double *products)
-{
-	FMA_LOOP(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, 8);
-}
-
-__attribute__((target("avx2,fma"))) static void fma_loop_avx2(long iters, double *products)
-{
-	FMA_LOOP(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, 4);
-}
-
 static double fma_f64_ns(double *products)
 {
-	int wide = !strncmp(mxe_engine_simd(), "avx512", 6);
-	double best = 1e30;
+	long steps = 20000000;
+	double gflops = bench_fma_gflops(1, 1, steps);
 
-	if (strncmp(mxe_engine_simd(), "avx", 3))
-		return -1;	/* no FMA vectors: the engine's portable path */
-	for (int r = 0; r < 3; r++) {
-		double t0 = now_ns(), t;
-
-		if (wide)
-			fma_loop_avx512(20000000, products);
-		else
-			fma_loop_avx2(20000000, products);
-		t = now_ns() - t0;
-		best = t < best ? t : best;
-	}
-	return best;
+	if (gflops <= 0)
+		return -1;
+	*products = (!strncmp(mxe_engine_simd(), "avx512", 6) ? 8.0 : 4.0) * 12 * steps;
+	return 2 * *products / gflops;
 }
-#else
-static double fma_f64_ns(double *products)
-{
-	(void)products;
-	return -1;
-}
-#endif
 
 /*
  * One 64 x @n x 32 E4M3 WGMMA with C = D (a pipeline's K loop) on bench-gemm pipeline's

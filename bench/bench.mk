@@ -37,7 +37,7 @@ $(BENCH_GEMM): bench/bench-gemm.c bench/bench_gemv.h bench/bench_job.h bench/ben
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
 
-$(BENCH_HOST): bench/bench-host.c bench/bench_gemv.h $(LIBACCEL_LIB)
+$(BENCH_HOST): bench/bench-host.c bench/bench_fma.h bench/bench_gemv.h $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -o $@ $< $(LIBACCEL_LIB) -lm -pthread
 

@@ -117,7 +117,7 @@ engine-check: $(ENGINE_HOST_TESTS)
 	done; exit $$fail
 
 # OpenBLAS (Debian libopenblas-dev) is the reference measured in the same run.
-$(ENGINE_BENCH): bench/bench-engine.c $(ENGINE_LIB)
+$(ENGINE_BENCH): bench/bench-engine.c bench/bench_fma.h $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ENGINE_CFLAGS) -I$(ENGINE_DIR) -o $@ $< $(ENGINE_LIB) -lopenblas $(ENGINE_LDLIBS)
 
