@@ -12,6 +12,9 @@
  *   and its scheduler's credits in use (jobs handed to the ring and not yet done).
  * - ``contexts``: per context (open file) its id, ban state, hang and fault counts.
  * - ``vm``: per context its VA ranges (drm_mm).
+ * - ``bos``: per BO that holds a DMA mapping its device VA (0 for an import not yet
+ *   bound), size and the runs of contiguous DMA addresses its pages make ("va 0x...
+ *   size N runs R"; mxa_gem.c, "Huge pages").
  * - ``job_timeout_ms``: the device's job timeout, writable (0 disables it).
  * - ``reset_queue``: write a hardware queue index to reset that queue now (the job on
  *   it ends with -ECANCELED, the rest run afterwards; mxa_queue_reset_force()).
@@ -35,6 +38,7 @@
 
 #include "mxa_drv.h"
 #include "mxa_debugfs.h"
+#include "mxa_gem.h"
 #include "mxa_queue.h"
 #include "mxa_reset.h"
 #include "mxa_vm.h"
@@ -110,6 +114,20 @@ static int mxa_vm_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(mxa_vm);
 
+static int mxa_bos_show(struct seq_file *m, void *unused)
+{
+	struct mxa_device *mdev = m->private;
+	struct mxa_bo *bo;
+
+	/* a listed BO keeps its DMA mapping until it leaves the list (mxa_gem.c) */
+	guard(mutex)(&mdev->bos_lock);
+	list_for_each_entry(bo, &mdev->bos, dev_node)
+		seq_printf(m, "va 0x%llx size %zu runs %u\n", mxa_bo_va(bo), mxa_bo_size(bo),
+			   mxa_gem_dma_runs(bo));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mxa_bos);
+
 /* The hardware queue whose index was written to a debugfs file, or an ERR_PTR. */
 static struct mxa_queue *mxa_debugfs_queue(struct file *f, const char __user *buf, size_t len)
 {
@@ -180,6 +198,7 @@ void mxa_debugfs_init(struct mxa_device *mdev)
 	debugfs_create_file("queues", 0444, root, mdev, &mxa_queues_fops);
 	debugfs_create_file("contexts", 0444, root, mdev, &mxa_contexts_fops);
 	debugfs_create_file("vm", 0444, root, mdev, &mxa_vm_fops);
+	debugfs_create_file("bos", 0444, root, mdev, &mxa_bos_fops);
 	debugfs_create_u32("job_timeout_ms", 0644, root, &mdev->job_timeout_ms);
 	debugfs_create_file("reset_queue", 0200, root, mdev, &mxa_reset_queue_fops);
 	debugfs_create_atomic_t("inject_submit_nomem", 0644, root, &mdev->inject_submit_nomem);

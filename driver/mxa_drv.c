@@ -428,7 +428,13 @@ static struct pci_driver mxa_pci_driver = {
 
 static int __init mxa_init(void)
 {
-	return pci_register_driver(&mxa_pci_driver);
+	int ret;
+
+	mxa_gem_init();
+	ret = pci_register_driver(&mxa_pci_driver);
+	if (ret)
+		mxa_gem_fini();
+	return ret;
 }
 
 static void __exit mxa_exit(void)
@@ -436,6 +442,7 @@ static void __exit mxa_exit(void)
 	pci_unregister_driver(&mxa_pci_driver);
 	/* Jobs released last are freed from a work item that runs our code. */
 	mxa_job_flush_free();
+	mxa_gem_fini();
 }
 
 module_init(mxa_init);

@@ -28,10 +28,27 @@
  * and its CPU mappings stay until the last reference goes. BO creation and import
  * run inside drm_dev_enter(), so none adds a mapping after that walk.
  */
+
+/**
+ * DOC: Huge pages
+ *
+ * The device moves a TMA box, a DMA or a GEMV's weights in one copy per run of pages
+ * that are contiguous in guest memory (qemu-device/mxa_mmu.c), but pages of the
+ * kernel's shmem mount lie wherever the allocator found them: a 64 KiB box was 16
+ * copies of 4 KiB at unrelated addresses. A BO's pages therefore come from a tmpfs the
+ * driver mounts for itself with huge=within_size (as i915's gemfs): a BO of 2 MiB or
+ * more gets 2 MiB folios where the guest has them free, and 4 KiB pages elsewhere (its
+ * tail, a fragmented guest). Module parameter huge_bos=0 (writable at run time: it
+ * applies to BOs created after) keeps new BOs on the kernel's mount. debugfs "bos"
+ * lists each BO's contiguous runs.
+ */
 #include <linux/dma-buf.h>
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/pagemap.h>
+#include <linux/shmem_fs.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
@@ -45,6 +62,90 @@
 
 /* dma_buf_attach() and friends (mxa_gem_import_attach()) */
 MODULE_IMPORT_NS(DMA_BUF);
+
+static bool mxa_huge_bos = true;
+module_param_named(huge_bos, mxa_huge_bos, bool, 0644);
+MODULE_PARM_DESC(huge_bos, "back new BOs of 2 MiB or more with huge pages where free (default: on)");
+
+/* The driver's tmpfs (DOC: Huge pages); NULL without transparent huge pages. */
+static struct vfsmount *mxa_gemfs;
+
+/**
+ * mxa_gem_init() - mount the driver's tmpfs (DOC: Huge pages), at module load.
+ *
+ * Without transparent huge pages, or if the mount fails, BOs stay on the kernel's shmem
+ * mount: slower copies in the device, the same behaviour otherwise.
+ */
+void mxa_gem_init(void)
+{
+	char opts[] = "huge=within_size";
+	struct file_system_type *type;
+	struct vfsmount *mnt;
+
+	if (!IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) || !has_transparent_hugepage())
+		return;
+	type = get_fs_type("tmpfs");
+	if (!type)
+		return;
+	mnt = vfs_kern_mount(type, SB_KERNMOUNT, type->name, opts);
+	if (IS_ERR(mnt)) {
+		pr_info(MXA_DRIVER_NAME ": no huge-page tmpfs (%ld): BOs in 4 KiB pages\n",
+			PTR_ERR(mnt));
+		return;
+	}
+	mxa_gemfs = mnt;
+}
+
+/* mxa_gem_fini() - unmount it, at module unload (no BO is left then). */
+void mxa_gem_fini(void)
+{
+	if (mxa_gemfs)
+		kern_unmount(mxa_gemfs);
+	mxa_gemfs = NULL;
+}
+
+/*
+ * Move a new shmem object, before it has pages, to a file of the driver's tmpfs. The
+ * shmem helper's drm_gem_object_init() made its file on the kernel's mount; the file
+ * is all that changes (the helper's allocation flags are kept).
+ */
+static int mxa_gem_use_gemfs(struct drm_gem_object *obj)
+{
+	struct file *filp;
+
+	if (!mxa_gemfs || !READ_ONCE(mxa_huge_bos))
+		return 0;
+	filp = shmem_file_setup_with_mnt(mxa_gemfs, "mxa bo", obj->size, VM_NORESERVE);
+	if (IS_ERR(filp))
+		return PTR_ERR(filp);
+	mapping_set_gfp_mask(filp->f_mapping, mapping_gfp_mask(obj->filp->f_mapping));
+	fput(obj->filp);
+	obj->filp = filp;
+	return 0;
+}
+
+/**
+ * mxa_gem_dma_runs() - how many runs of contiguous DMA addresses a BO's pages make.
+ * @bo: a BO that holds its DMA mapping (on mxa_device.bos, under its lock).
+ *
+ * Return: the number of runs (1 for a BO in one piece), 0 without a mapping.
+ */
+unsigned int mxa_gem_dma_runs(const struct mxa_bo *bo)
+{
+	struct sg_table *sgt = bo->base.sgt;
+	struct scatterlist *sg;
+	dma_addr_t end = 0;
+	unsigned int runs = 0, i;
+
+	if (!sgt)
+		return 0;
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		if (!runs || sg_dma_address(sg) != end)
+			runs++;
+		end = sg_dma_address(sg) + sg_dma_len(sg);
+	}
+	return runs;
+}
 
 /* List @bo on its device: it holds a DMA mapping from now on (mxa_gem_unplug()). */
 static void mxa_gem_list(struct mxa_bo *bo)
@@ -265,6 +366,9 @@ int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *fil
 	/* From here mxa_gem_free() runs when the object goes. */
 	atomic_inc(&to_mxa_device(dev)->live_bos);
 
+	ret = mxa_gem_use_gemfs(obj);
+	if (ret)
+		goto out_put;
 	sgt = drm_gem_shmem_get_pages_sgt(shmem);
 	if (IS_ERR(sgt)) {
 		ret = PTR_ERR(sgt);

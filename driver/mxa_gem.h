@@ -56,6 +56,9 @@ struct drm_gem_object *mxa_gem_prime_import(struct drm_device *dev, struct dma_b
 struct drm_gem_object *mxa_gem_prime_import_sg_table(struct drm_device *dev,
 						     struct dma_buf_attachment *attach,
 						     struct sg_table *sgt);
+void mxa_gem_init(void);
+void mxa_gem_fini(void);
+unsigned int mxa_gem_dma_runs(const struct mxa_bo *bo);
 void mxa_gem_unplug(struct mxa_device *mdev);
 int mxa_ioctl_bo_create(struct drm_device *dev, void *data, struct drm_file *file);
 int mxa_ioctl_bo_mmap_offset(struct drm_device *dev, void *data, struct drm_file *file);

@@ -3,6 +3,7 @@
  * Guest kselftest "bo": buffer objects: create, mmap, VAs, close, bad arguments.
  */
 #include "mxa_test.h"
+#include "../stress/mxa_counters.h"
 
 #include "kselftest_harness.h"
 
@@ -121,6 +122,58 @@ TEST_F(bo, large)
 	for (i = 0; i < bo.size; i += 4096)
 		ASSERT_EQ((uint8_t)(i >> 12), p[i]);
 	mxa_bo_free(self->fd, &bo);
+}
+
+/* The runs of contiguous DMA addresses of the BO at @va, from debugfs "bos"; -1 if absent. */
+static long bo_dma_runs(uint64_t va)
+{
+	char line[160];
+	unsigned long long at;
+	size_t size;
+	unsigned int runs;
+	long found = -1;
+	FILE *f = fopen(mxa_debugfs_file("bos"), "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "va %llx size %zu runs %u", &at, &size, &runs) == 3 && at == va)
+			found = runs;
+	fclose(f);
+	return found;
+}
+
+/* Create a BO of @size with module parameter huge_bos set to @huge: its DMA runs. */
+static long bo_runs_with(int fd, size_t size, const char *huge)
+{
+	struct drm_mxa_bo_create c = { .size = size };
+	long runs;
+
+	if (mxa_write_text("/sys/module/mxa/parameters/huge_bos", huge) ||
+	    mxa_ioctl(fd, DRM_IOCTL_MXA_BO_CREATE, &c))
+		return -1;
+	runs = bo_dma_runs(c.device_va);
+	mxa_gem_close(fd, c.handle);
+	return runs;
+}
+
+/*
+ * A BO of 8 MiB lies in 2 MiB pieces of guest memory (mxa_gem.c, "Huge pages"): at
+ * most 4 runs, which the device copies in one piece each; with huge_bos=0 its 2048
+ * pages of 4 KiB come from the kernel's shmem mount, and make more runs.
+ */
+TEST_F(bo, large_bos_are_in_huge_pages)
+{
+	long huge = bo_runs_with(self->fd, 8 << 20, "Y");
+	long small = bo_runs_with(self->fd, 8 << 20, "N");
+
+	ASSERT_EQ(0, mxa_write_text("/sys/module/mxa/parameters/huge_bos", "Y"));
+	TH_LOG("8 MiB BO: %ld runs with huge_bos=Y, %ld with N", huge, small);
+	ASSERT_LE(1, huge) TH_LOG("no line for the BO in %s", mxa_debugfs_file("bos"));
+	EXPECT_GE(4, huge);
+	EXPECT_LT(4, small);
+	/* a small BO has no huge page: one 4 KiB page is one run */
+	EXPECT_EQ(1, bo_runs_with(self->fd, 4096, "Y"));
 }
 
 TEST_F(bo, bad_create_args)
