@@ -67,27 +67,28 @@ static bool mxa_huge_bos = true;
 module_param_named(huge_bos, mxa_huge_bos, bool, 0644);
 MODULE_PARM_DESC(huge_bos, "back new BOs of 2 MiB or more with huge pages where free (default: on)");
 
-/* The driver's tmpfs (DOC: Huge pages); NULL without transparent huge pages. */
+/* The driver's tmpfs (DOC: Huge pages); NULL if it could not be mounted. */
 static struct vfsmount *mxa_gemfs;
 
 /**
  * mxa_gem_init() - mount the driver's tmpfs (DOC: Huge pages), at module load.
  *
- * Without transparent huge pages, or if the mount fails, BOs stay on the kernel's shmem
- * mount: slower copies in the device, the same behaviour otherwise.
+ * Without transparent huge pages (a kernel built without them: the mount has 4 KiB
+ * pages only), or if the mount fails (BOs stay on the kernel's shmem mount), BOs lie
+ * in 4 KiB pages: more copies in the device, the same behaviour otherwise.
  */
 void mxa_gem_init(void)
 {
 	char opts[] = "huge=within_size";
+	bool huge = IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) && has_transparent_hugepage();
 	struct file_system_type *type;
 	struct vfsmount *mnt;
 
-	if (!IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) || !has_transparent_hugepage())
-		return;
 	type = get_fs_type("tmpfs");
 	if (!type)
 		return;
-	mnt = vfs_kern_mount(type, SB_KERNMOUNT, type->name, opts);
+	/* without huge pages the mount still serves: BOs take the same path either way */
+	mnt = vfs_kern_mount(type, SB_KERNMOUNT, type->name, huge ? opts : NULL);
 	if (IS_ERR(mnt)) {
 		pr_info(MXA_DRIVER_NAME ": no huge-page tmpfs (%ld): BOs in 4 KiB pages\n",
 			PTR_ERR(mnt));
