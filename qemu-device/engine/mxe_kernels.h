@@ -149,6 +149,17 @@ void mxe_kern_d64_avx512(const double *a, const double *b0, const double *b1, si
 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c, float *d,
 			       unsigned n);
 
+/**
+ * mxe_finish_f32_add_avx512() - mxe_finish_f32_avx512() for sums @s that are exact
+ * doubles on a grid of 2^@g below 2^@t, with an f32 C (@c): where C is 0 or its exponent
+ * keeps s + C within 53 bits of that grid (t - 29 <= e(C) <= g + 51), one double
+ * addition is s + C exactly and one conversion rounds it, with no TwoSum and no tie to
+ * decide. Groups of 32 outputs with a C outside that window, and the rest of @n, go to
+ * mxe_finish_f32_avx512(); the same outputs are left to the caller.
+ */
+uint64_t mxe_finish_f32_add_avx512(const double *s, const float *c, float *d, unsigned n, int g,
+				   int t);
+
 /*
  * Where B's element (row @j, k) of a WGMMA goes among @kk x @n doubles: K-major within
  * strips of 32 columns (the last one narrower), each strip contiguous, as the WGMMA

@@ -577,6 +577,47 @@ AVX512 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const f
 	return left;
 }
 
+AVX512 uint64_t mxe_finish_f32_add_avx512(const double *s, const float *c, float *d, unsigned n,
+					  int g, int t)
+{
+	/* C's exponent field, less that of 2^(t - 29), at most the window's span */
+	const __m512i c_lo = _mm512_set1_epi32(127 + t - 29), c_span = _mm512_set1_epi32(g + 51 - (t - 29));
+	const __m512i e_lo = _mm512_set1_epi64(1023 - 126), e_span = _mm512_set1_epi64(252);
+	unsigned j = 0;
+	uint64_t left = 0;
+
+	for (; c && t - g <= 52 && n - j >= 32; j += 32) {
+		__m512d h[4];
+		__m512i top = _mm512_setzero_si512(), ctop = _mm512_setzero_si512();
+
+		for (unsigned q = 0; q < 2; q++) {
+			__m512i cb = _mm512_loadu_si512(c + j + 16 * q);
+			__m512i ce = _mm512_sub_epi32(_mm512_and_si512(_mm512_srli_epi32(cb, 23),
+								       _mm512_set1_epi32(0xFF)), c_lo);
+
+			/* 0 for C = +-0 (the shift drops the sign), else the offset */
+			ctop = _mm512_max_epu32(ctop, _mm512_min_epu32(ce, _mm512_slli_epi32(cb, 1)));
+		}
+		for (unsigned q = 0; q < 4; q++) {
+			__m512i e;
+
+			h[q] = _mm512_add_pd(_mm512_loadu_pd(s + j + 8 * q),
+					     _mm512_cvtps_pd(_mm256_loadu_ps(c + j + 8 * q)));
+			e = _mm512_srli_epi64(_mm512_slli_epi64(_mm512_castpd_si512(h[q]), 1), 53);
+			top = _mm512_max_epu64(top, _mm512_sub_epi64(e, e_lo));
+		}
+		if (_mm512_cmpgt_epu32_mask(ctop, c_span) || _mm512_cmpgt_epu64_mask(top, e_span)) {
+			left |= mxe_finish_f32_avx512(s + j, NULL, c + j, d + j, 32) << j;
+			continue;
+		}
+		for (unsigned q = 0; q < 4; q++)
+			_mm256_storeu_ps(d + j + 8 * q, _mm512_cvtpd_ps(h[q]));
+	}
+	if (j < n)
+		left |= mxe_finish_f32_avx512(s + j, NULL, c ? c + j : NULL, d + j, n - j) << j;
+	return left;
+}
+
 /* Byte offsets of eight rows @ld apart, for the gathers of B's columns. */
 AVX512 static inline __m256i row_offsets8(size_t ld)
 {
@@ -857,6 +898,13 @@ uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c
 			       unsigned n)
 {
 	(void)s, (void)cs, (void)c, (void)d;
+	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
+}
+
+uint64_t mxe_finish_f32_add_avx512(const double *s, const float *c, float *d, unsigned n, int g,
+				   int t)
+{
+	(void)s, (void)c, (void)d, (void)g, (void)t;
 	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
 }
 

@@ -5,7 +5,9 @@
  *
  * Where every product of a WGMMA and every partial sum of its K products is a double,
  * plain double FMAs in any order give the exact sum; C joins it in the last step
- * (mxe_finish_f32_avx512(): TwoSum, one rounding), and what one conversion cannot round
+ * (mxe_finish_f32_avx512(): TwoSum, one rounding; where C's exponent keeps sum and C
+ * within 53 bits, mxe_finish_f32_add_avx512(): one exact addition), and what one
+ * conversion cannot round
  * (a zero, NaN or Inf, a midpoint that C's low part decides) goes to the general path
  * element by element, as on the tiled path. So the bits are mxe_gemm()'s EXACT ones.
  * The work goes a strip of 32 columns at a time: B's part, the sums and their rounding
@@ -60,18 +62,25 @@ static int side_range(int wide, unsigned t, const void *p, size_t ld, unsigned r
 	return 1;
 }
 
-/* Whether every partial sum of the WGMMA's K products is a double (see above). */
+/*
+ * Whether every partial sum of the WGMMA's K products is a double (see above); then the
+ * sums lie on a grid of 2^*@grid below 2^*@top (*@grid > *@top: no such bound known).
+ */
 static int certified(int wide, const struct mxe_gemm_desc *g, const struct mxe_op *op,
-		     unsigned k)
+		     unsigned k, int *grid, int *top)
 {
 	int la, ta, lb, tb;
 
-	if (g->type_a == MXA_DTYPE_E4M3 && g->type_b == MXA_DTYPE_E4M3)
+	*grid = 1, *top = 0;
+	if (g->type_a == MXA_DTYPE_E4M3 && g->type_b == MXA_DTYPE_E4M3) {
+		*grid = -18, *top = 23;	/* products on 2^-9 x 2^-9, 32 x 448^2 < 2^23 */
 		return 1;
+	}
 	if (!side_range(wide, g->type_a, g->a, op->lda, 64, &la, &ta) ||
 	    !side_range(wide, g->type_b, g->b, op->ldb, g->n, &lb, &tb))
 		return 1;
-	return ta + tb + 2 + (k == 32 ? 5 : 4) - (la + lb) <= 53;
+	*grid = la + lb, *top = ta + tb + 2 + (k == 32 ? 5 : 4);
+	return *top - *grid <= 53;
 }
 
 int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
@@ -84,7 +93,7 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 	int wide = simd >= MXE_SIMD_AVX512;	/* else AVX2 */
 	struct mxe_op op;
 	double *a, *bt, *s;
-	int rc;
+	int rc, grid, top;
 
 	if (simd < MXE_SIMD_AVX2 || g->accum != MXE_ACCUM_EXACT || g->m != 64 ||
 	    !bits || !type_bits(g->type_b, &bias) || (bits > 3) != (type_bits(g->type_b, &bias) > 3) ||
@@ -95,7 +104,7 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 	rc = mxe_op_prepare(g, &op);
 	if (rc)
 		return rc;
-	if (!certified(wide, g, &op, k))
+	if (!certified(wide, g, &op, k, &grid, &top))
 		return 1;
 	a = mxe_scratch(4, (64 + (size_t)k) * 256 * sizeof(double));
 	s = mxe_scratch(1, (size_t)64 * 32 * sizeof(double));
@@ -118,7 +127,7 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 			float *d = (float *)((uint8_t *)g->d + i * op.ldd) + j0;
 			const float *c = acc ? (const float *)((const uint8_t *)g->c + i * op.ldc) + j0
 					     : NULL;
-			uint64_t left = wide ? mxe_finish_f32_avx512(s + i * w, NULL, c, d, w) :
+			uint64_t left = wide ? mxe_finish_f32_add_avx512(s + i * w, c, d, w, grid, top) :
 					       mxe_finish_f32_avx2(s + i * w, c, d, w);
 
 			if (left)
