@@ -543,6 +543,12 @@ typedef struct MxaRamCache {
     MemoryRegion *mr;
     hwaddr xlat;                /* base's offset in mr */
     bool write;
+    /*
+     * The generation of a DMA window open across a whole batch (mxa_va_batch_open()),
+     * 0 for none: the batch's accesses then run under it, ordered against the rest of
+     * the device's by one barrier at each end instead of two per access.
+     */
+    uint64_t gen;
 } MxaRamCache;
 MemTxResult mxa_dma_rw_cached(MxaState *s, MxaRamCache *c, uint64_t addr, void *buf,
                               uint64_t len, bool write);
@@ -559,6 +565,13 @@ int mxa_va_write(MxaJob *job, uint64_t va, const void *buf, uint64_t len);
  */
 void mxa_va_batch_begin(MxaRamCache *ram);
 void mxa_va_batch_end(void);
+/*
+ * The same with the job in flight for the TLB barrier from open to close (one box of
+ * a TMA: short), where each run of mxa_va_batch_rw() would enter and leave it: for the
+ * 64 rows of 32 bytes of a swizzled box, that and the barriers were most of the copy.
+ */
+void mxa_va_batch_open(MxaJob *job, MxaRamCache *ram);
+void mxa_va_batch_close(MxaJob *job, MxaRamCache *ram);
 int mxa_va_batch_rw(MxaJob *job, MxaRamCache *ram, uint64_t va, void *buf, uint64_t len,
                     bool write);
 

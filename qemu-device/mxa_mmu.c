@@ -237,9 +237,11 @@ static int mxa_va_access_rcu(MxaJob *job, MxaRamCache *ram, uint64_t va, void *b
         if (qatomic_read(&job->core->abort)) {
             return mxa_job_fail(job, MXA_ERR_ABORTED, va, 0);
         }
-        gen = mxa_dma_begin(job);
+        gen = ram->gen ? ram->gen : mxa_dma_begin(job);
         if (mxa_mmu_translate(job, va, write, &dma, false, gen)) {
-            mxa_dma_end(job);
+            if (!ram->gen) {
+                mxa_dma_end(job);
+            }
             return -1;
         }
         while (chunk < len && chunk < MXA_DMA_RUN_MAX &&
@@ -251,7 +253,9 @@ static int mxa_va_access_rcu(MxaJob *job, MxaRamCache *ram, uint64_t va, void *b
             g_usleep(job->q->dev->dma_delay_us);
         }
         r = mxa_dma_rw_cached(job->q->dev, ram, dma, p, chunk, write);
-        mxa_dma_end(job);
+        if (!ram->gen) {
+            mxa_dma_end(job);
+        }
         if (r != MEMTX_OK) {
             /* the page table points at something that is not RAM */
             return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT);
@@ -272,6 +276,20 @@ void mxa_va_batch_begin(MxaRamCache *ram)
 void mxa_va_batch_end(void)
 {
     rcu_read_unlock();
+}
+
+void mxa_va_batch_open(MxaJob *job, MxaRamCache *ram)
+{
+    mxa_va_batch_begin(ram);
+    ram->gen = mxa_dma_begin(job);     /* a full barrier: after every earlier access */
+}
+
+void mxa_va_batch_close(MxaJob *job, MxaRamCache *ram)
+{
+    smp_mb();                           /* every access of the batch before what follows */
+    mxa_dma_end(job);
+    ram->gen = 0;
+    mxa_va_batch_end();
 }
 
 int mxa_va_batch_rw(MxaJob *job, MxaRamCache *ram, uint64_t va, void *buf, uint64_t len,

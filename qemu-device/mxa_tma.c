@@ -581,9 +581,9 @@ int mxa_lane_tma(MxaJob *job, MxaAsyncOp *op)
         return -1;      /* dst[] holds no target: read none of it */
     }
     sram = load ? dst[0]->sram : job->core->sram;
-    mxa_va_batch_begin(&ram);
+    mxa_va_batch_open(job, &ram);
     ret = mxa_tma_rows(job, op, load, sram, &ram, &read);
-    mxa_va_batch_end();
+    mxa_va_batch_close(job, &ram);
     if (ret) {
         return -1;
     }
