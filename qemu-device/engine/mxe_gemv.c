@@ -311,6 +311,7 @@ static inline void gemv_span_avx512_t(const struct gemv_job *job, struct gemv_ac
 			acc[0] = _mm512_fmadd_pd(p, fv, acc[0]);
 		} else {
 			if (t != MXA_DTYPE_E2M1)
+#pragma GCC unroll 4	/* a loop kept w[] on the stack: a store and reload per block */
 				for (int q = 0; q < 4; q++)
 					w[q] = _mm512_mul_pd(w[q], fv);	/* exact: a power of two */
 #pragma GCC unroll 8
