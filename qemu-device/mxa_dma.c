@@ -59,7 +59,8 @@ static const struct mxe_pool_job_ops mxa_dma_split_ops = {
  * memcpy() between guest RAM and device memory, both validated by the caller, whose
  * RCU read section keeps them so while a helper thread copies (mxe_pool_run() returns
  * when both halves are done; with the engine's other threads busy, this thread copies
- * both).
+ * both). A reset of the calling core (its cancel flag: mxe_engine_cancel_on()) may skip
+ * a half that has not started, as it stops a large transfer between runs.
  */
 static void mxa_dma_copy(MxaState *s, void *dst, const void *src, uint64_t len)
 {
