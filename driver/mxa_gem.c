@@ -90,7 +90,7 @@ void mxa_gem_init(void)
 	/* without huge pages the mount still serves: BOs take the same path either way */
 	mnt = vfs_kern_mount(type, SB_KERNMOUNT, type->name, huge ? opts : NULL);
 	if (IS_ERR(mnt)) {
-		pr_info(MXA_DRIVER_NAME ": no huge-page tmpfs (%ld): BOs in 4 KiB pages\n",
+		pr_info(MXA_DRIVER_NAME ": no tmpfs of its own (%ld): BOs on the kernel's shmem mount\n",
 			PTR_ERR(mnt));
 		return;
 	}
