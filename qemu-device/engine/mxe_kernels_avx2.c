@@ -1039,6 +1039,53 @@ AVX2 uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, uns
 	return left;
 }
 
+AVX2 uint64_t mxe_finish_f32_add_avx2(const double *s, const float *c, float *d, unsigned n,
+					int g, int t)
+{
+	/* as mxe_finish_f32_add_avx512(): C's exponent field less that of 2^(t - 29) */
+	const __m256i c_lo = _mm256_set1_epi32(127 + t - 29);
+	const __m256i c_span = _mm256_set1_epi32(g + 51 - (t - 29));
+	const __m256i e_lo = _mm256_set1_epi64x(1023 - 126), e_span = _mm256_set1_epi64x(252);
+	const __m256i zero = _mm256_setzero_si256();
+	unsigned j = 0;
+	uint64_t left = 0;
+
+	for (; c && t - g <= 52 && n - j >= 16; j += 16) {
+		__m256d h[4];
+		__m256i bad = zero;
+
+		for (unsigned q = 0; q < 2; q++) {
+			__m256i cb = _mm256_loadu_si256((const __m256i *)(const void *)(c + j + 8 * q));
+			__m256i ce = _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(cb, 23),
+								       _mm256_set1_epi32(0xFF)), c_lo);
+
+			/* 0 for C = +-0, else the offset; above the span (unsigned): outside */
+			ce = _mm256_min_epu32(ce, _mm256_slli_epi32(cb, 1));
+			bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(
+				_mm256_max_epu32(ce, _mm256_add_epi32(c_span, _mm256_set1_epi32(1))), ce));
+		}
+		for (unsigned q = 0; q < 4; q++) {
+			__m256i e;
+
+			h[q] = _mm256_add_pd(_mm256_loadu_pd(s + j + 4 * q),
+					     _mm256_cvtps_pd(_mm_loadu_ps(c + j + 4 * q)));
+			e = _mm256_sub_epi64(_mm256_srli_epi64(_mm256_slli_epi64(
+				_mm256_castpd_si256(h[q]), 1), 53), e_lo);
+			bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi64(e, e_span),
+								   _mm256_cmpgt_epi64(zero, e)));
+		}
+		if (!_mm256_testz_si256(bad, bad)) {
+			left |= mxe_finish_f32_avx2(s + j, c + j, d + j, 16) << j;
+			continue;
+		}
+		for (unsigned q = 0; q < 4; q++)
+			_mm_storeu_ps(d + j + 4 * q, _mm256_cvtpd_ps(h[q]));
+	}
+	if (j < n)
+		left |= mxe_finish_f32_avx2(s + j, c ? c + j : NULL, d + j, n - j) << j;
+	return left;
+}
+
 #else /* no x86-64 AVX2 support in this compiler: never selected */
 
 void mxe_widen_f32_avx2(const float *src, double *dst, size_t n)
@@ -1167,5 +1214,12 @@ uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, unsigned
 {
 	(void)s, (void)c, (void)d;
 	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
+}
+
+uint64_t mxe_finish_f32_add_avx2(const double *s, const float *c, float *d, unsigned n, int g,
+				 int t)
+{
+	(void)g, (void)t;
+	return mxe_finish_f32_avx2(s, c, d, n);
 }
 #endif

@@ -128,7 +128,7 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 			const float *c = acc ? (const float *)((const uint8_t *)g->c + i * op.ldc) + j0
 					     : NULL;
 			uint64_t left = wide ? mxe_finish_f32_add_avx512(s + i * w, c, d, w, grid, top) :
-					       mxe_finish_f32_avx2(s + i * w, c, d, w);
+					       mxe_finish_f32_add_avx2(s + i * w, c, d, w, grid, top);
 
 			if (left)
 				__atomic_fetch_add(&wgmma_redone, (uint64_t)__builtin_popcountll(left),
