@@ -149,16 +149,32 @@ void mxe_kern_d64_avx512(const double *a, const double *b0, const double *b1, si
 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c, float *d,
 			       unsigned n);
 
-/**
- * mxe_finish_f32_add_avx512() - mxe_finish_f32_avx512() for sums @s that are exact
- * doubles on a grid of 2^@g below 2^@t, with an f32 C (@c): where C is 0 or its exponent
- * keeps s + C within 53 bits of that grid (t - 29 <= e(C) <= g + 51), one double
- * addition is s + C exactly and one conversion rounds it, with no TwoSum and no tie to
- * decide. Groups of 32 outputs with a C outside that window, and the rest of @n, go to
- * mxe_finish_f32_avx512(); the same outputs are left to the caller.
+/*
+ * Sums s that are exact doubles on a grid of 2^@g below 2^@t meet an f32 C in one exact
+ * double addition when C is 0 or normal with t - 29 <= e(C) <= g + 51 (C is then a
+ * multiple of 2^(e(C) - 23), and s + C spans at most 53 bits): the window of C's exponent
+ * field, *@lo and up to *@span above it. 0 when there is none: no bound known (@g > @t),
+ * s alone wider than 52 bits, or a window reaching subnormal or non-finite C.
  */
-uint64_t mxe_finish_f32_add_avx512(const double *s, const float *c, float *d, unsigned n, int g,
-				   int t);
+static inline int mxe_exact_add_window(int g, int t, int *lo, int *span)
+{
+	if (g > t || t - g > 52 || 127 + t - 29 < 1 || 127 + g + 51 > 254)
+		return 0;
+	*lo = 127 + t - 29;
+	*span = (g + 51) - (t - 29);
+	return 1;
+}
+
+/**
+ * mxe_finish_f32_add_avx512() - mxe_finish_f32_avx512() for exact double sums @s with an
+ * f32 C (@c) whose exponent field lies in [@c_lo, @c_lo + @c_span] (the window of
+ * mxe_exact_add_window()): one double addition is s + C exactly and one conversion rounds
+ * it, with no TwoSum and no tie to decide. Groups of 32 outputs with a C outside the
+ * window, and the rest of @n, go to mxe_finish_f32_avx512(); the same outputs are left to
+ * the caller.
+ */
+uint64_t mxe_finish_f32_add_avx512(const double *s, const float *c, float *d, unsigned n,
+				   int c_lo, int c_span);
 
 /*
  * Where B's element (row @j, k) of a WGMMA goes among @kk x @n doubles: K-major within
@@ -301,7 +317,7 @@ void mxe_wgmma_decode16_avx2(const uint8_t *a, size_t lda, const uint8_t *b, siz
 void mxe_wgmma_exp_fields_avx2(const uint8_t *p, size_t ld, unsigned rows, int bits16,
 			       unsigned mbits, int e4m3, unsigned *lo, unsigned *hi);
 uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, unsigned n);
-uint64_t mxe_finish_f32_add_avx2(const double *s, const float *c, float *d, unsigned n, int g,
-				 int t);
+uint64_t mxe_finish_f32_add_avx2(const double *s, const float *c, float *d, unsigned n,
+				 int c_lo, int c_span);
 
 #endif /* MXE_KERNELS_H */

@@ -1040,29 +1040,27 @@ AVX2 uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, uns
 }
 
 AVX2 uint64_t mxe_finish_f32_add_avx2(const double *s, const float *c, float *d, unsigned n,
-					int g, int t)
+					int c_lo, int c_span)
 {
-	/* as mxe_finish_f32_add_avx512(): C's exponent field less that of 2^(t - 29) */
-	const __m256i c_lo = _mm256_set1_epi32(127 + t - 29);
-	const __m256i c_span = _mm256_set1_epi32(g + 51 - (t - 29));
+	/* as mxe_finish_f32_add_avx512(); span + 1 for an unsigned "above" by max and equal */
+	const __m256i lo = _mm256_set1_epi32(c_lo), above = _mm256_set1_epi32(c_span + 1);
 	const __m256i e_lo = _mm256_set1_epi64x(1023 - 126), e_span = _mm256_set1_epi64x(252);
 	const __m256i zero = _mm256_setzero_si256();
 	unsigned j = 0;
 	uint64_t left = 0;
 
-	for (; c && t - g <= 52 && n - j >= 16; j += 16) {
+	for (; n - j >= 16; j += 16) {
 		__m256d h[4];
 		__m256i bad = zero;
 
 		for (unsigned q = 0; q < 2; q++) {
 			__m256i cb = _mm256_loadu_si256((const __m256i *)(const void *)(c + j + 8 * q));
 			__m256i ce = _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(cb, 23),
-								       _mm256_set1_epi32(0xFF)), c_lo);
+								       _mm256_set1_epi32(0xFF)), lo);
 
 			/* 0 for C = +-0, else the offset; above the span (unsigned): outside */
 			ce = _mm256_min_epu32(ce, _mm256_slli_epi32(cb, 1));
-			bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(
-				_mm256_max_epu32(ce, _mm256_add_epi32(c_span, _mm256_set1_epi32(1))), ce));
+			bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_max_epu32(ce, above), ce));
 		}
 		for (unsigned q = 0; q < 4; q++) {
 			__m256i e;
@@ -1082,7 +1080,7 @@ AVX2 uint64_t mxe_finish_f32_add_avx2(const double *s, const float *c, float *d,
 			_mm_storeu_ps(d + j + 4 * q, _mm256_cvtpd_ps(h[q]));
 	}
 	if (j < n)
-		left |= mxe_finish_f32_avx2(s + j, c ? c + j : NULL, d + j, n - j) << j;
+		left |= mxe_finish_f32_avx2(s + j, c + j, d + j, n - j) << j;
 	return left;
 }
 
@@ -1216,10 +1214,10 @@ uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, unsigned
 	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
 }
 
-uint64_t mxe_finish_f32_add_avx2(const double *s, const float *c, float *d, unsigned n, int g,
-				 int t)
+uint64_t mxe_finish_f32_add_avx2(const double *s, const float *c, float *d, unsigned n,
+				 int c_lo, int c_span)
 {
-	(void)g, (void)t;
+	(void)c_lo, (void)c_span;
 	return mxe_finish_f32_avx2(s, c, d, n);
 }
 #endif

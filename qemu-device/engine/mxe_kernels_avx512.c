@@ -578,22 +578,21 @@ AVX512 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const f
 }
 
 AVX512 uint64_t mxe_finish_f32_add_avx512(const double *s, const float *c, float *d, unsigned n,
-					  int g, int t)
+					  int c_lo, int c_span)
 {
-	/* C's exponent field, less that of 2^(t - 29), at most the window's span */
-	const __m512i c_lo = _mm512_set1_epi32(127 + t - 29), c_span = _mm512_set1_epi32(g + 51 - (t - 29));
+	const __m512i lo = _mm512_set1_epi32(c_lo), span = _mm512_set1_epi32(c_span);
 	const __m512i e_lo = _mm512_set1_epi64(1023 - 126), e_span = _mm512_set1_epi64(252);
 	unsigned j = 0;
 	uint64_t left = 0;
 
-	for (; c && t - g <= 52 && n - j >= 32; j += 32) {
+	for (; n - j >= 32; j += 32) {
 		__m512d h[4];
 		__m512i top = _mm512_setzero_si512(), ctop = _mm512_setzero_si512();
 
 		for (unsigned q = 0; q < 2; q++) {
 			__m512i cb = _mm512_loadu_si512(c + j + 16 * q);
 			__m512i ce = _mm512_sub_epi32(_mm512_and_si512(_mm512_srli_epi32(cb, 23),
-								       _mm512_set1_epi32(0xFF)), c_lo);
+								       _mm512_set1_epi32(0xFF)), lo);
 
 			/* 0 for C = +-0 (the shift drops the sign), else the offset */
 			ctop = _mm512_max_epu32(ctop, _mm512_min_epu32(ce, _mm512_slli_epi32(cb, 1)));
@@ -606,7 +605,7 @@ AVX512 uint64_t mxe_finish_f32_add_avx512(const double *s, const float *c, float
 			e = _mm512_srli_epi64(_mm512_slli_epi64(_mm512_castpd_si512(h[q]), 1), 53);
 			top = _mm512_max_epu64(top, _mm512_sub_epi64(e, e_lo));
 		}
-		if (_mm512_cmpgt_epu32_mask(ctop, c_span) || _mm512_cmpgt_epu64_mask(top, e_span)) {
+		if (_mm512_cmpgt_epu32_mask(ctop, span) || _mm512_cmpgt_epu64_mask(top, e_span)) {
 			left |= mxe_finish_f32_avx512(s + j, NULL, c + j, d + j, 32) << j;
 			continue;
 		}
@@ -614,7 +613,7 @@ AVX512 uint64_t mxe_finish_f32_add_avx512(const double *s, const float *c, float
 			_mm256_storeu_ps(d + j + 8 * q, _mm512_cvtpd_ps(h[q]));
 	}
 	if (j < n)
-		left |= mxe_finish_f32_avx512(s + j, NULL, c ? c + j : NULL, d + j, n - j) << j;
+		left |= mxe_finish_f32_avx512(s + j, NULL, c + j, d + j, n - j) << j;
 	return left;
 }
 
@@ -901,10 +900,10 @@ uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c
 	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
 }
 
-uint64_t mxe_finish_f32_add_avx512(const double *s, const float *c, float *d, unsigned n, int g,
-				   int t)
+uint64_t mxe_finish_f32_add_avx512(const double *s, const float *c, float *d, unsigned n,
+				   int c_lo, int c_span)
 {
-	(void)s, (void)c, (void)d, (void)g, (void)t;
+	(void)s, (void)c, (void)d, (void)c_lo, (void)c_span;
 	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
 }
 

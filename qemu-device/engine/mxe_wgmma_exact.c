@@ -6,7 +6,8 @@
  * Where every product of a WGMMA and every partial sum of its K products is a double,
  * plain double FMAs in any order give the exact sum; C joins it in the last step
  * (mxe_finish_f32_avx512(): TwoSum, one rounding; where C's exponent keeps sum and C
- * within 53 bits, mxe_finish_f32_add_avx512(): one exact addition), and what one
+ * within 53 bits, mxe_exact_add_window(), mxe_finish_f32_add_avx512(): one exact
+ * addition), and what one
  * conversion cannot round
  * (a zero, NaN or Inf, a midpoint that C's low part decides) goes to the general path
  * element by element, as on the tiled path. So the bits are mxe_gemm()'s EXACT ones.
@@ -93,7 +94,7 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 	int wide = simd >= MXE_SIMD_AVX512;	/* else AVX2 */
 	struct mxe_op op;
 	double *a, *bt, *s;
-	int rc, grid, top;
+	int rc, grid, top, c_lo = 0, c_span = 0, win;
 
 	if (simd < MXE_SIMD_AVX2 || g->accum != MXE_ACCUM_EXACT || g->m != 64 ||
 	    !bits || !type_bits(g->type_b, &bias) || (bits > 3) != (type_bits(g->type_b, &bias) > 3) ||
@@ -106,6 +107,7 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 		return rc;
 	if (!certified(wide, g, &op, k, &grid, &top))
 		return 1;
+	win = acc && mxe_exact_add_window(grid, top, &c_lo, &c_span);
 	a = mxe_scratch(4, (64 + (size_t)k) * 256 * sizeof(double));
 	s = mxe_scratch(1, (size_t)64 * 32 * sizeof(double));
 	if (!a || !s)
@@ -127,8 +129,11 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 			float *d = (float *)((uint8_t *)g->d + i * op.ldd) + j0;
 			const float *c = acc ? (const float *)((const uint8_t *)g->c + i * op.ldc) + j0
 					     : NULL;
-			uint64_t left = wide ? mxe_finish_f32_add_avx512(s + i * w, c, d, w, grid, top) :
-					       mxe_finish_f32_add_avx2(s + i * w, c, d, w, grid, top);
+			uint64_t left =
+				wide && win ? mxe_finish_f32_add_avx512(s + i * w, c, d, w, c_lo, c_span) :
+				wide ? mxe_finish_f32_avx512(s + i * w, NULL, c, d, w) :
+				win ? mxe_finish_f32_add_avx2(s + i * w, c, d, w, c_lo, c_span) :
+				mxe_finish_f32_avx2(s + i * w, c, d, w);
 
 			if (left)
 				__atomic_fetch_add(&wgmma_redone, (uint64_t)__builtin_popcountll(left),
