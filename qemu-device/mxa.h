@@ -559,16 +559,12 @@ int mxa_mmu_bind(MxaJob *job);
 int mxa_va_read(MxaJob *job, uint64_t va, void *buf, uint64_t len);
 int mxa_va_write(MxaJob *job, uint64_t va, const void *buf, uint64_t len);
 /*
- * Many small accesses (the rows of a TMA box): between mxa_va_batch_begin() and
- * mxa_va_batch_end() one RCU read section and the RAM section last met serve them all,
- * where mxa_va_read() looks the section up every time.
- */
-void mxa_va_batch_begin(MxaRamCache *ram);
-void mxa_va_batch_end(void);
-/*
- * The same with the job in flight for the TLB barrier from open to close (one box of
- * a TMA: short), where each run of mxa_va_batch_rw() would enter and leave it: for the
- * 64 rows of 32 bytes of a swizzled box, that and the barriers were most of the copy.
+ * Many small accesses (the rows of a TMA box): between mxa_va_batch_open() and
+ * mxa_va_batch_close() one RCU read section and the RAM section last met serve them
+ * all, where mxa_va_read() looks the section up every time, and the job is in flight
+ * for the TLB barrier throughout (one box: short), where each run would enter and leave
+ * it: for the 64 rows of 32 bytes of a swizzled box, that and the barriers were most of
+ * the copy.
  */
 void mxa_va_batch_open(MxaJob *job, MxaRamCache *ram);
 void mxa_va_batch_close(MxaJob *job, MxaRamCache *ram);

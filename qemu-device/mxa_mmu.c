@@ -267,13 +267,14 @@ static int mxa_va_access_rcu(MxaJob *job, MxaRamCache *ram, uint64_t va, void *b
     return 0;
 }
 
-void mxa_va_batch_begin(MxaRamCache *ram)
+/* One RCU read section and an empty RAM cache for a batch of accesses. */
+static void mxa_va_batch_begin(MxaRamCache *ram)
 {
     memset(ram, 0, sizeof(*ram));
     rcu_read_lock();
 }
 
-void mxa_va_batch_end(void)
+static void mxa_va_batch_end(void)
 {
     rcu_read_unlock();
 }
