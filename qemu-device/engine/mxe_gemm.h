@@ -83,6 +83,8 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op);
 int mxe_gemv_fast_applies(const struct mxe_op *op);
 /** Outputs mxe_gemv_fast_run() computed since the process started. */
 uint64_t mxe_gemv_fast_outputs(void);
+/** Sub-block sums it took from integer products (E2M1, M = 1) since the process started. */
+uint64_t mxe_gemv_fast_int_sums(void);
 /** Whether FAST can take @op's MX scales: every scaled element exact in f32. */
 int mxe_fast_scales_safe(const struct mxe_op *op);
 

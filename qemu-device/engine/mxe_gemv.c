@@ -30,6 +30,7 @@
 
 #include "mxe_cpu.h"
 #include "mxe_gemm.h"
+#include "mxe_gemv_int.h"
 #include "mxe_pool.h"
 
 #define GEMV_MAX_M	32
@@ -541,23 +542,13 @@ static unsigned gemv_finish_avx2(const struct gemv_job *job, const struct gemv_a
 #define GEMV_PART_BITS 15	/* bits of A per int16 part (gemv_int_prepare()) */
 /* what each part of A weighs: 2^(15 i) */
 static const double gemv_part_weight[3] = { 1.0, 0x1p15, 0x1p30 };
-#define E2M1_INT_LUT 0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12
 
-/*
- * Blocks @b and @b + 1 (b even): their 64 codes (32 bytes) as 16-bit table indices, a
- * lookup (vpermw) for the low nibbles (even k) and one for the high nibbles (odd k),
- * against A stored per pair as [even k of b | of b + 1 | odd k of b | of b + 1]; each
- * block's products summed to 8 lanes, as doubles in *@d0 and *@d1.
- */
+/* Blocks @b and @b + 1 (b even) of A's int16 form (mxe_gemv_int.h) as doubles, 8 lanes each. */
 __attribute__((target("avx512f,avx512bw")))
 static inline void int_pair_avx512(const uint8_t *row, const int16_t *a16, size_t b,
 				   __m512i lut, __m512d *d0, __m512d *d1)
 {
-	__m512i y = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(row + b * 16)));
-	__m512i wl = _mm512_permutexvar_epi16(_mm512_and_si512(y, _mm512_set1_epi16(15)), lut);
-	__m512i wh = _mm512_permutexvar_epi16(_mm512_srli_epi16(y, 4), lut);
-	__m512i p = _mm512_add_epi32(_mm512_madd_epi16(wl, _mm512_loadu_si512(a16 + b * BLK)),
-				     _mm512_madd_epi16(wh, _mm512_loadu_si512(a16 + b * BLK + 32)));
+	__m512i p = mxe_e2m1_pair_avx512(row, a16, b, lut);
 
 	*d0 = _mm512_cvtepi32_pd(_mm512_castsi512_si256(p));
 	*d1 = _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(p, 1));
@@ -612,9 +603,8 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 {
 	struct gemv_col c = gemv_col(job, j, 0);
 	const uint8_t *sc = c.sc ? c.sc : job->ones;
-	const __m128i lut = _mm_setr_epi8(E2M1_INT_LUT);
-	const __m512i lut16 = _mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-					       -12, -8, -6, -4, -3, -2, -1, 0, 12, 8, 6, 4, 3, 2, 1, 0);
+	const __m128i lut = _mm_setr_epi8(MXE_E2M1_INT_LUT);
+	const __m512i lut16 = mxe_e2m1_lut_avx512();
 	__m512d acc0 = _mm512_setzero_pd(), acc1 = acc0, bnd = acc0, tbnd = acc0;
 	__m512i nan = _mm512_setzero_si512();
 	double fac[GEMV_INT_CHUNK], s, e, bound;
@@ -687,27 +677,14 @@ static inline __m256d int_block_avx2(const uint8_t *row, const int16_t *a16, siz
 						_mm256_extracti128_si256(p, 1)));
 }
 
-/* int_pair_avx512() on AVX2: the lookups are pshufb, 16 codes each. */
+/* int_pair_avx512() on AVX2. */
 __attribute__((target("avx2,fma")))
 static inline void int_pair_avx2(const uint8_t *row, const int16_t *a16, size_t b,
 				 __m256i lut, __m256d *d0, __m256d *d1)
 {
-	const __m256i m4 = _mm256_set1_epi8(15);
-	const int16_t *a = a16 + b * BLK;
-	__m256i x = _mm256_loadu_si256((const __m256i *)(row + b * 16));
-	__m256i lo = _mm256_shuffle_epi8(lut, _mm256_and_si256(x, m4));
-	__m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), m4));
-	__m256i p0 = _mm256_add_epi32(
-		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_castsi256_si128(lo)),
-				  _mm256_loadu_si256((const __m256i *)a)),
-		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_castsi256_si128(hi)),
-				  _mm256_loadu_si256((const __m256i *)(a + 32))));
-	__m256i p1 = _mm256_add_epi32(
-		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_extracti128_si256(lo, 1)),
-				  _mm256_loadu_si256((const __m256i *)(a + 16))),
-		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_extracti128_si256(hi, 1)),
-				  _mm256_loadu_si256((const __m256i *)(a + 48))));
+	__m256i p0, p1;
 
+	mxe_e2m1_pair_avx2(row, a16, b, lut, &p0, &p1);
 	*d0 = _mm256_cvtepi32_pd(_mm_add_epi32(_mm256_castsi256_si128(p0), _mm256_extracti128_si256(p0, 1)));
 	*d1 = _mm256_cvtepi32_pd(_mm_add_epi32(_mm256_castsi256_si128(p1), _mm256_extracti128_si256(p1, 1)));
 }
@@ -743,7 +720,7 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 {
 	struct gemv_col c = gemv_col(job, j, 0);
 	const uint8_t *sc = c.sc ? c.sc : job->ones;
-	const __m128i lut = _mm_setr_epi8(E2M1_INT_LUT);
+	const __m128i lut = _mm_setr_epi8(MXE_E2M1_INT_LUT);
 	const __m256i lut2 = _mm256_broadcastsi128_si256(lut);
 	__m256d acc0 = _mm256_setzero_pd(), acc1 = acc0, bnd = acc0, tbnd = acc0;
 	__m256i nan = _mm256_setzero_si256();
@@ -906,10 +883,8 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t k)
 		}
 		if (e < -890 || e > 890)
 			goto no;
-		for (int q = 0; q < BLK; q++) {	/* the nibbles' order: see int_pair_avx512() */
-			size_t at = b < (nb & ~(size_t)1) ?
-				    (b & ~(size_t)1) * BLK + (q % 2) * 32 + (b & 1) * 16 + q / 2 :
-				    b * BLK + (q % 2) * 16 + q / 2;
+		for (int q = 0; q < BLK; q++) {	/* the nibbles' order: mxe_gemv_int.h */
+			size_t at = mxe_e2m1_int_at(nb, b, q);
 			int64_t n = (int64_t)nearbyint(ldexp(v[q], -e)), n2, n1;
 
 			/* n0 holds n itself when it fits, else parts by floor shifts */

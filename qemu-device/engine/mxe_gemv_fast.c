@@ -14,7 +14,9 @@
  * sub-block sums go into the block sum (p = q, then p = p + q) and the block sums
  * (MXE_FAST_KBLOCK) into the accumulator in increasing order, exactly as the tiled
  * kernels do. So the result is the tiled path's bit for bit (test-engine-gemv compares
- * them), on any thread count.
+ * them), on any thread count. With E2M1 weights and one row of A, the sub-blocks whose
+ * chains cannot round come from integer products instead, column by column with no
+ * transpose of the weights (int_span()).
  *
  * Taken: AVX-512 (16 lanes) or AVX2 (8 lanes), FAST, M <= 32, an f32 D without C,
  * K % 32 == 0, B (N x K) of E4M3, E5M2 or E2M1 with or without MX scales, A of any float
@@ -22,12 +24,14 @@
  * else, and MX scales that would make an element inexact in f32, which the tiled path
  * also declines.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mxe_cpu.h"
 #include "mxe_gemm.h"
+#include "mxe_gemv_int.h"
 #include "mxe_pool.h"
 
 #define FAST_MAX_M	32
@@ -35,19 +39,30 @@
 #define COLS		(16 * GROUPS)
 #define SUB		MXE_FAST_KSUB
 #define SUBS_PER_BLOCK	(MXE_FAST_KBLOCK / MXE_FAST_KSUB)
+#define INT_CHUNK	16	/* blocks of A an integer chunk (int_span()) */
+#define INT_SPAN	4	/* chunks a column runs at a time */
 
 struct fast_job {
 	const struct mxe_op *op;
 	const float *af;	/* M x K values of A in f32 (scale, negation applied) */
 	unsigned tasks;
 	int failed;
+	/* E2M1 weights, M = 1: A's int16 form (fast_int_prepare()), or NULL */
+	const int16_t *a16;	/* [K / 32][32], the layout of mxe_gemv_int.h */
+	const int32_t *aexp;	/* [K / 32]: e - 1 for block n * 2^e (the weights' 2^-1) */
+	const uint16_t *afit;	/* [K / 512]: which of a chunk's 16 blocks have a form */
 };
 
-static uint64_t fast_outputs;	/* since the process started */
+static uint64_t fast_outputs, fast_int_sums;	/* since the process started */
 
 uint64_t mxe_gemv_fast_outputs(void)
 {
 	return __atomic_load_n(&fast_outputs, __ATOMIC_RELAXED);
+}
+
+uint64_t mxe_gemv_fast_int_sums(void)
+{
+	return __atomic_load_n(&fast_int_sums, __ATOMIC_RELAXED);
 }
 
 static unsigned fast_phase_tasks(void *arg, unsigned phase)
@@ -117,7 +132,7 @@ static inline float scale_f32(const uint8_t *sc, size_t blk)
  * row of A runs its four chains as the bytes are decoded (no store and reload of the
  * weights); more rows go through bt.
  */
-#define SCALE_SUBS 16
+#define SCALE_SUBS INT_CHUNK	/* integer chunks skip their scales */
 
 /* Scales of sub-blocks s0 .. s0 + n - 1 (n <= 16) of the 64 columns: st[ss][c], times
  * @mul (-1 for a negated B, 2^8 for E4M3's f16 decoding); @mul alone without scales. */
@@ -213,6 +228,108 @@ static inline int e4m3_has_nan(const __m512i w[4])
 	return any != 0;
 }
 
+/*
+ * E2M1 weights, one row of A: where a 32-k block of A is n * 2^e with integers
+ * |n| < 2^15 (its finite values span at most 15 bits), every product of a sub-block's
+ * chain is an integer times the grid 2^(e - 1 + s - 127) (s the weights' scale code)
+ * and the sum of their magnitudes is at most 32 * 12 * (2^15 - 1) < 2^24 grid units.
+ * Where the grid is a normal f32 and 2^24 units do not overflow, no step of the chain
+ * rounds, so q is the integer dot product times the grid, summed in any order (and +0
+ * when it is 0, as the chain from +0 gives). The integers come column by column
+ * (mxe_gemv_int.h: no transpose of the weights), 16 blocks at a time; the 16 sums of
+ * the 64 columns are then transposed as floats for the block adds, which stay the
+ * tiled path's. Blocks without such a form, and chunks where a scale is NaN or puts a
+ * grid out of that range, run the chain.
+ */
+
+/* The block (of a chunk) whose sum int_span()'s reduction leaves in lane @t. */
+static inline unsigned int_lane_block(unsigned t)
+{
+	return (t & 8) + 2 * (t & 3) + ((t >> 2) & 1);
+}
+
+/*
+ * The integer sums of chunks c0 .. c0 + n - 1 (n <= INT_SPAN) for the task's 64
+ * columns, column by column (a row streams 16 n x 16 bytes at once, the next row's
+ * lines prefetched alongside), as qc[ch][c][t] (lane t: block int_lane_block(t) of
+ * chunk c0 + ch); take[ch] the chunk's sub-blocks to take from them: its fitting
+ * blocks, or none where a scale is NaN or puts a grid out of range.
+ */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void int_span(const struct fast_job *job, const uint8_t *const rows[COLS],
+			    size_t j0, size_t nc, size_t c0, unsigned n, unsigned take[INT_SPAN],
+			    float qc[INT_SPAN][COLS][16])
+{
+	const struct mxe_op *op = job->op;
+	const __m512i lut = mxe_e2m1_lut_avx512(), zero = _mm512_setzero_si512();
+	const __m512i perm = _mm512_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15);
+	const int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
+	__m512i ae[INT_SPAN];
+	__mmask16 lanes[INT_SPAN], bad[INT_SPAN];
+
+	for (unsigned ch = 0; ch < n; ch++) {
+		ae[ch] = _mm512_permutexvar_epi32(perm, _mm512_loadu_si512(job->aexp + (c0 + ch) * INT_CHUNK));
+		lanes[ch] = bad[ch] = 0;
+		for (unsigned t = 0; t < 16; t++)
+			lanes[ch] |= (__mmask16)(((job->afit[c0 + ch] >> int_lane_block(t)) & 1) << t);
+	}
+	for (unsigned c = 0; c < COLS; c++) {
+		const uint8_t *next = rows[c + 1 < COLS ? c + 1 : c];
+		const uint8_t *sc = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : NULL;
+
+		for (unsigned ch = 0; ch < n; ch++) {
+			size_t b0 = (c0 + ch) * INT_CHUNK;
+			__m512i v[8], u[4], w[2], r, s, eb;
+
+			if (!lanes[ch])
+				continue;
+			for (int i = 0; i < 8; i++) {
+				if (!(i & 1))
+					_mm_prefetch((const char *)next + (b0 + 2 * i) * 16, _MM_HINT_T0);
+				v[i] = mxe_e2m1_pair_avx512(rows[c], job->a16, b0 + 2 * i, lut);
+			}
+			/* lane 4 L + d of v[i]: a quarter of block 2 i + L / 2; three levels
+			 * of adds leave block int_lane_block(t) in lane t */
+			for (int i = 0; i < 4; i++)
+				u[i] = _mm512_add_epi32(_mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]),
+							_mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]));
+			for (int i = 0; i < 2; i++)
+				w[i] = _mm512_add_epi32(_mm512_unpacklo_epi64(u[2 * i], u[2 * i + 1]),
+							_mm512_unpackhi_epi64(u[2 * i], u[2 * i + 1]));
+			r = _mm512_add_epi32(_mm512_shuffle_i32x4(w[0], w[1], 0x88),
+					     _mm512_shuffle_i32x4(w[0], w[1], 0xdd));
+			if (neg)	/* on the integer: 0 stays +0 */
+				r = _mm512_sub_epi32(zero, r);
+			s = sc ? _mm512_permutexvar_epi32(perm, _mm512_cvtepu8_epi32(
+					_mm_loadu_si128((const __m128i *)(sc + b0)))) :
+				 _mm512_set1_epi32(127);
+			eb = _mm512_add_epi32(s, ae[ch]);	/* the grid's biased exponent: 1 .. 231 */
+			bad[ch] |= _mm512_mask_cmpeq_epi32_mask(lanes[ch], s, _mm512_set1_epi32(0xFF)) |
+				   _mm512_mask_cmplt_epi32_mask(lanes[ch], eb, _mm512_set1_epi32(1)) |
+				   _mm512_mask_cmpgt_epi32_mask(lanes[ch], eb, _mm512_set1_epi32(231));
+			_mm512_store_ps(qc[ch][c], _mm512_mul_ps(_mm512_cvtepi32_ps(r),
+					_mm512_castsi512_ps(_mm512_slli_epi32(eb, 23))));
+		}
+	}
+	for (unsigned ch = 0; ch < n; ch++)
+		take[ch] = bad[ch] ? 0 : job->afit[c0 + ch];
+}
+
+/* A chunk's sums of int_span() as qi[s][g]: block s of the chunk, group g of 16 columns. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void int_transpose(const float qc[COLS][16], float qi[INT_CHUNK][GROUPS][16])
+{
+	for (unsigned g = 0; g < GROUPS; g++) {
+		__m512 r[16];
+
+		for (unsigned i = 0; i < 16; i++)
+			r[i] = _mm512_load_ps(qc[16 * g + i]);
+		transpose16(r);		/* r[t]: lane t's block over the 16 columns */
+		for (unsigned t = 0; t < 16; t++)
+			_mm512_store_ps(qi[int_lane_block(t)][g], r[t]);
+	}
+}
+
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsigned t)
 {
@@ -227,20 +344,38 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 	__m512 p[FAST_MAX_M][GROUPS], acc[FAST_MAX_M][GROUPS];
 	float bt[SUB][GROUPS][16] __attribute__((aligned(64)));	/* k, group, lane */
 	float st[SCALE_SUBS][COLS] __attribute__((aligned(64)));
+	float qc[INT_SPAN][COLS][16] __attribute__((aligned(64)));
+	float qi[INT_CHUNK][GROUPS][16] __attribute__((aligned(64)));
+	unsigned take = 0, span[INT_SPAN] = { 0 };	/* sub-blocks whose sums are in qi, qc */
+	const int ints = e2m1 && m == 1 && job->a16;
 
 	for (unsigned c = 0; c < COLS; c++)	/* columns past the end read the last one's */
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 	for (size_t s = 0; s < nsub; s++) {
 		__m512 sv[GROUPS], q[GROUPS];
 
-		if (s % SCALE_SUBS == 0)
+		if (ints && s % INT_CHUNK == 0) {
+			size_t ch = s / INT_CHUNK, full = nsub / INT_CHUNK;
+
+			if (ch % INT_SPAN == 0 && ch < full)
+				int_span(job, rows, j0, nc, ch, (unsigned)(full - ch < INT_SPAN ? full - ch : INT_SPAN),
+					 span, qc);
+			take = ch < full ? span[ch % INT_SPAN] : 0;
+			if (take) {
+				int_transpose(qc[ch % INT_SPAN], qi);
+				__atomic_add_fetch(&fast_int_sums, (uint64_t)__builtin_popcount(take) * nc,
+						   __ATOMIC_RELAXED);
+			}
+		}
+		if (s % SCALE_SUBS == 0 && take != 0xFFFF)
 			bytes_scales(op, j0, nc, s, (unsigned)(nsub - s < SCALE_SUBS ? nsub - s : SCALE_SUBS),
 				     (neg ? -1.0f : 1.0f) * (t == MXA_DTYPE_E4M3 ? 256.0f : 1.0f), st);
 		for (unsigned g = 0; g < GROUPS; g++) {
 			sv[g] = _mm512_load_ps(st[s % SCALE_SUBS] + 16 * g);
-			q[g] = _mm512_setzero_ps();
+			q[g] = (take >> (s % INT_CHUNK)) & 1 ? _mm512_load_ps(qi[s % INT_CHUNK][g]) :
+							       _mm512_setzero_ps();
 		}
-		for (unsigned h = 0; h < halves; h++) {
+		for (unsigned h = 0; h < halves && !((take >> (s % INT_CHUNK)) & 1); h++) {
 			__m512i w[GROUPS][4];
 			int nan = 0;
 
@@ -408,6 +543,106 @@ static inline __m256 fp8_8(__m128i x, unsigned t, int nan)
 	return v;
 }
 
+/* Transpose 8 rows of 8 floats in place: r[i][j] -> r[j][i]. */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void transpose8(__m256 r[8])
+{
+	__m256 t[8], u[8];
+
+	for (int i = 0; i < 4; i++) {
+		t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+		t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+	}
+	for (int i = 0; i < 2; i++) {
+		u[4 * i] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+		u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xee);
+		u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+		u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xee);
+	}
+	for (int i = 0; i < 4; i++) {
+		r[i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x20);
+		r[4 + i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x31);
+	}
+}
+
+/* int_span() on AVX2: qc[ch][c][t], lane t block t of chunk c0 + ch. */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void int_span8(const struct fast_job *job, const uint8_t *const rows[COLS],
+			     size_t j0, size_t nc, size_t c0, unsigned n, unsigned take[INT_SPAN],
+			     float qc[INT_SPAN][COLS][INT_CHUNK])
+{
+	const struct mxe_op *op = job->op;
+	const __m256i lut = _mm256_broadcastsi128_si256(_mm_setr_epi8(MXE_E2M1_INT_LUT));
+	const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+	const int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
+	__m256i ae[INT_SPAN][2], lanes[INT_SPAN][2], bad[INT_SPAN];
+
+	for (unsigned ch = 0; ch < n; ch++) {
+		bad[ch] = _mm256_setzero_si256();
+		for (int h = 0; h < 2; h++) {
+			ae[ch][h] = _mm256_loadu_si256((const __m256i *)(job->aexp + (c0 + ch) * INT_CHUNK + 8 * h));
+			lanes[ch][h] = _mm256_cmpeq_epi32(_mm256_and_si256(
+				_mm256_set1_epi32((int)(job->afit[c0 + ch] >> (8 * h))), bit), bit);
+		}
+	}
+	for (unsigned c = 0; c < COLS; c++) {
+		const uint8_t *next = rows[c + 1 < COLS ? c + 1 : c];
+		const uint8_t *sc = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : NULL;
+
+		for (unsigned ch = 0; ch < n; ch++) {
+			if (!job->afit[c0 + ch])
+				continue;
+			for (int h = 0; h < 2; h++) {	/* blocks 8 h .. 8 h + 7, in order */
+				size_t b0 = (c0 + ch) * INT_CHUNK + 8 * h;
+				__m256i v[8], u[4], r, s, eb;
+
+				for (int i = 0; i < 4; i++) {
+					if (!(i & 1))
+						_mm_prefetch((const char *)next + (b0 + 2 * i) * 16, _MM_HINT_T0);
+					mxe_e2m1_pair_avx2(rows[c], job->a16, b0 + 2 * i, lut, &v[2 * i],
+							   &v[2 * i + 1]);
+				}
+				for (int i = 0; i < 4; i++)
+					u[i] = _mm256_hadd_epi32(v[2 * i], v[2 * i + 1]);
+				u[0] = _mm256_hadd_epi32(u[0], u[1]);
+				u[2] = _mm256_hadd_epi32(u[2], u[3]);
+				r = _mm256_add_epi32(_mm256_permute2x128_si256(u[0], u[2], 0x20),
+						     _mm256_permute2x128_si256(u[0], u[2], 0x31));
+				if (neg)	/* on the integer: 0 stays +0 */
+					r = _mm256_sub_epi32(_mm256_setzero_si256(), r);
+				s = sc ? _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(sc + b0))) :
+					 _mm256_set1_epi32(127);
+				eb = _mm256_add_epi32(s, ae[ch][h]);	/* the grid's biased exponent */
+				bad[ch] = _mm256_or_si256(bad[ch], _mm256_and_si256(lanes[ch][h], _mm256_or_si256(
+					_mm256_or_si256(_mm256_cmpeq_epi32(s, _mm256_set1_epi32(0xFF)),
+							_mm256_cmpgt_epi32(_mm256_set1_epi32(1), eb)),
+					_mm256_cmpgt_epi32(eb, _mm256_set1_epi32(231)))));
+				_mm256_store_ps(qc[ch][c] + 8 * h, _mm256_mul_ps(_mm256_cvtepi32_ps(r),
+						_mm256_castsi256_ps(_mm256_slli_epi32(eb, 23))));
+			}
+		}
+	}
+	for (unsigned ch = 0; ch < n; ch++)
+		take[ch] = _mm256_testz_si256(bad[ch], bad[ch]) ? job->afit[c0 + ch] : 0;
+}
+
+/* int_transpose() on AVX2: qi[s][g], group g of 8 columns. */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void int_transpose8(const float qc[COLS][INT_CHUNK], float qi[INT_CHUNK][8][8])
+{
+	for (unsigned g = 0; g < 8; g++) {
+		for (int h = 0; h < 2; h++) {
+			__m256 r[8];
+
+			for (unsigned i = 0; i < 8; i++)
+				r[i] = _mm256_load_ps(qc[8 * g + i] + 8 * h);
+			transpose8(r);
+			for (unsigned t = 0; t < 8; t++)
+				_mm256_store_ps(qi[8 * h + t][g], r[t]);
+		}
+	}
+}
+
 __attribute__((target("avx2,fma,f16c"), always_inline))
 static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t)
 {
@@ -422,13 +657,30 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 	__m256 p[FAST_MAX_M][8], acc[FAST_MAX_M][8];
 	float bt[SUB][8][8] __attribute__((aligned(32)));	/* k, group, lane */
 	float st[SCALE_SUBS][COLS] __attribute__((aligned(32)));
+	float qc[INT_SPAN][COLS][INT_CHUNK] __attribute__((aligned(32)));
+	float qi[INT_CHUNK][8][8] __attribute__((aligned(32)));
+	unsigned take = 0, span[INT_SPAN] = { 0 };	/* sub-blocks whose sums are in qi, qc */
+	const int ints = e2m1 && m == 1 && job->a16;
 
 	for (unsigned c = 0; c < COLS; c++)	/* columns past the end read the last one's */
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 	for (size_t s = 0; s < nsub; s++) {
 		__m256 q[8];
 
-		if (s % SCALE_SUBS == 0)
+		if (ints && s % INT_CHUNK == 0) {
+			size_t ch = s / INT_CHUNK, full = nsub / INT_CHUNK;
+
+			if (ch % INT_SPAN == 0 && ch < full)
+				int_span8(job, rows, j0, nc, ch, (unsigned)(full - ch < INT_SPAN ? full - ch : INT_SPAN),
+					  span, qc);
+			take = ch < full ? span[ch % INT_SPAN] : 0;
+			if (take) {
+				int_transpose8(qc[ch % INT_SPAN], qi);
+				__atomic_add_fetch(&fast_int_sums, (uint64_t)__builtin_popcount(take) * nc,
+						   __ATOMIC_RELAXED);
+			}
+		}
+		if (s % SCALE_SUBS == 0 && take != 0xFFFF)
 			for (unsigned ss = 0; ss < SCALE_SUBS && s + ss < nsub; ss++)
 				for (unsigned c = 0; c < COLS; c++)
 					st[ss][c] = mul * scale_f32(op->scale_b ? mxe_op_b_scales(
@@ -436,6 +688,10 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 		for (unsigned g = 0; g < 8; g++) {
 			__m256 sv = _mm256_load_ps(st[s % SCALE_SUBS] + 8 * g);
 
+			if ((take >> (s % INT_CHUNK)) & 1) {
+				q[g] = _mm256_load_ps(qi[s % INT_CHUNK][g]);
+				continue;
+			}
 			q[g] = _mm256_setzero_ps();
 			for (unsigned h = 0; h < halves; h++) {
 				__m256i c[4];
@@ -535,6 +791,62 @@ static void fast_task8(void *arg, unsigned phase, unsigned task)
 }
 #endif
 
+/*
+ * The int16 form (mxe_gemv_int.h) of A's one row @a where a block's finite values span
+ * at most 15 bits (the integer chunks above), per chunk of 16 blocks; returns the buffer (the caller
+ * frees it) or NULL when no block has one.
+ */
+static void *fast_int_prepare(struct fast_job *job, const float *a, size_t k)
+{
+	size_t nb = k / SUB, nch = nb / INT_CHUNK;
+	int16_t *a16;
+	int32_t *aexp;
+	uint16_t *afit;
+	int any = 0;
+	void *buf;
+
+	if (!nch)
+		return NULL;
+	buf = calloc(1, nb * (SUB * sizeof(*a16) + sizeof(*aexp)) + nch * sizeof(*afit));
+	if (!buf)
+		return NULL;
+	a16 = buf;
+	aexp = (int32_t *)(a16 + nb * SUB);
+	afit = (uint16_t *)(aexp + nb);
+	for (size_t b = 0; b < nch * INT_CHUNK; b++) {
+		const float *v = a + b * SUB;
+		int lo = INT_MAX, hi = INT_MIN, finite = 1;
+
+		for (int q = 0; q < SUB; q++) {
+			if (!isfinite(v[q])) {
+				finite = 0;
+			} else if (v[q] != 0) {
+				int l = mxe_lsb_exponent(v[q]), h = ilogbf(v[q]);
+
+				lo = l < lo ? l : lo;
+				hi = h > hi ? h : hi;
+			}
+		}
+		if (lo == INT_MAX)
+			lo = hi = 0;	/* all zero */
+		if (!finite || hi - lo > 14)
+			continue;
+		for (int q = 0; q < SUB; q++)
+			a16[mxe_e2m1_int_at(nb, b, q)] = (int16_t)ldexpf(v[q], -lo);
+		aexp[b] = lo - 1;
+		afit[b / INT_CHUNK] |= (uint16_t)(1u << (b % INT_CHUNK));
+		any = 1;
+	}
+	if (!any) {
+		free(buf);
+		return NULL;
+	}
+	job->a16 = a16;
+	job->aexp = aexp;
+	job->afit = afit;
+	return buf;
+}
+
 static const struct mxe_pool_job_ops fast_ops = {
 	.phase_tasks = fast_phase_tasks,
 #ifdef FAST_HAVE_AVX512
@@ -570,6 +882,7 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 	const struct mxe_gemm_desc *d = &op->d;
 	struct fast_job job = { .op = op };
 	size_t m = d->m, k = d->k;
+	void *ibuf = NULL;
 	double *row;
 	float *af;
 
@@ -586,9 +899,12 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 	}
 	job.af = af;
 	job.tasks = (unsigned)((d->n + COLS - 1) / COLS);
+	if (m == 1 && d->type_b == MXA_DTYPE_E2M1)
+		ibuf = fast_int_prepare(&job, af, k);
 	__atomic_add_fetch(&fast_outputs, m * d->n, __ATOMIC_RELAXED);
 	mxe_pool_run(eng, d->nthreads, mxe_cpu_simd() >= MXE_SIMD_AVX512 ? &fast_ops : &fast_ops8,
 		     &job);
+	free(ibuf);
 	free(af);
 	return 0;
 }

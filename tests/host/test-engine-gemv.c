@@ -382,6 +382,104 @@ static void fast_cases(struct mxe_engine *eng)
 		   mxe_engine_simd(), cases, (unsigned long long)(mxe_gemv_fast_outputs() - f0));
 }
 
+/* D of FAST @g through mxe_gemm() and through the tiled path; outputs that differ. */
+static size_t fast_vs_tiled(struct mxe_engine *eng, struct mxe_gemm_desc *g)
+{
+	struct mxe_op op;
+	size_t nbad = 0;
+
+	g->d = d1;
+	if (mxe_gemm(eng, g))
+		return 1;
+	g->d = d2;
+	if (mxe_op_prepare(g, &op) || mxe_tiled_run(eng, &op))
+		return 1;
+	for (size_t i = 0; i < (size_t)g->m * g->n; i++)
+		nbad += memcmp(&d1[i], &d2[i], 4) != 0;
+	return nbad;
+}
+
+/*
+ * FAST, E2M1 weights, one row of A whose blocks span at most 15 bits: the sub-block
+ * sums come from integer products (mxe_gemv_fast.c, int_chunk()), 16 blocks a chunk,
+ * and must be the chains' bits. The count of sums taken that way tells which chunks
+ * the integers took: all full chunks of fitting blocks (K = 1088: two, the last two
+ * blocks by the chain), none of a block too wide, none of a chunk with a NaN scale or
+ * a grid below the normal f32 range or above 2^104; negation with sums of exactly 0
+ * (an all-zero column must stay +0: K = 1024, all of it in chunks), and K = 2560, whose
+ * fifth chunk is a second span.
+ */
+static void fast_int_cases(struct mxe_engine *eng)
+{
+	enum { K = 1088, N = 37, NB = K / 32 };	/* k = K but in the last two cases */
+	static const char *const what[] = { "all fit", "a wide block", "a NaN scale",
+					     "a grid below 2^-126", "a grid above 2^104",
+					     "negated, sums of 0", "a second span of chunks" };
+	size_t bad = 0;
+
+	for (unsigned c = 0; c < 7; c++) {
+		/* the last case without the chain's last two blocks, whose +0 would hide a -0 */
+		unsigned k = c == 5 ? 1024 : c == 6 ? 2560 : K;
+		struct mxe_gemm_desc g = desc(1, N, k, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
+		uint16_t *a = (uint16_t *)abuf;
+		/* sub-block sums expected from integers: chunks 0 and 1, 16 blocks each */
+		size_t want = (k / 512) * 16 * N, nbad;
+		uint64_t i0 = mxe_gemv_fast_int_sums();
+
+		g.accum = MXE_ACCUM_FAST;
+		llm_activations(a, k, 8);
+		tu_fill(MXA_DTYPE_E2M1, bbuf, N, k, k / 2);
+		for (size_t i = 0; i < N * (k / 32); i++)
+			sbbuf[i] = (uint8_t)(120 + tu_rand_code(MXA_DTYPE_E8M0) % 12);
+		memset(a + 3 * 32, 0, 64);			/* an all-zero block fits */
+		switch (c) {
+		case 1:
+			a[5 * 32 + 9] = bf16_pow2(-30);		/* block 5: 2^1 .. 2^-36 */
+			want -= N;
+			break;
+		case 2:	/* chunk 1 near 2^-60: the NaN's grid exponent is in range */
+			for (int i = 16 * 32; i < 32 * 32; i++)
+				a[i] = (uint16_t)(a[i] - (60 << 7));
+			sbbuf[20 * NB + 17] = 0xFF;		/* column 20, chunk 1 */
+			want -= 16 * N;
+			break;
+		case 3:
+			for (int i = 16 * 32; i < 32 * 32; i++)	/* chunk 1 near 2^-112 */
+				a[i] = (uint16_t)(a[i] - (120 << 7));
+			want -= 16 * N;
+			break;
+		case 4:
+			for (int i = 0; i < 16 * 32; i++)	/* chunk 0 near 2^100 */
+				a[i] = a[i] ? (uint16_t)(a[i] + (100 << 7)) : 0;
+			for (int j = 0; j < N; j++)
+				sbbuf[j * NB + 2] = 127 + 20;
+			want -= 16 * N;
+			break;
+		case 6:	/* five chunks: spans of four (mxe_gemv_fast.c, INT_SPAN) and one */
+			a[70 * 32 + 3] = bf16_pow2(-30);
+			want -= N;
+			break;
+		case 5:
+			g.flags = MXE_GEMM_NEGATE_B | MXE_GEMM_NEGATE_A;
+			memset(bbuf, 0, k / 2);			/* column 0: every weight +0 */
+			for (int i = 0; i < 16; i++)		/* column 1, block 0: 1 - 1 ... */
+				bbuf[k / 2 + i] = 0xA2;
+			for (int i = 0; i < 32; i++)
+				a[i] = bf16_one;
+			break;
+		}
+		nbad = fast_vs_tiled(eng, &g);
+		if (nbad || mxe_gemv_fast_int_sums() - i0 != want) {
+			bad++;
+			host_diag("  FAST E2M1 integer sums, %s: %zu outputs differ, %llu sums from "
+				  "integers (want %zu)", what[c], nbad,
+				  (unsigned long long)(mxe_gemv_fast_int_sums() - i0), want);
+		}
+	}
+	host_check(bad == 0, "%s: FAST E2M1 GEMV sub-block sums from integers where no chain "
+		   "rounds: the tiled path's bits", mxe_engine_simd());
+}
+
 int main(void)
 {
 	struct mxe_engine *eng = mxe_engine_create(2);
@@ -390,7 +488,7 @@ int main(void)
 	abuf = malloc(32 * 1088 * 4);	/* M <= 32, N <= 64, K <= 1088 */
 	bbuf = malloc(64 * 1088 * 2);
 	sabuf = malloc(32 * 34);
-	sbbuf = malloc(64 * 34);
+	sbbuf = malloc(64 * 80);
 	d1 = malloc(32 * 64 * 4);
 	d2 = malloc(32 * 64 * 4);
 	/* every SIMD level this CPU has: the GEMV path needs AVX2 (portable: both sides
@@ -405,6 +503,8 @@ int main(void)
 			int_block_cases(eng);
 		if (mxe_cpu_use_avx2())
 			fast_cases(eng);
+		if (mxe_cpu_use_avx2())
+			fast_int_cases(eng);
 	}
 	mxe_engine_set_simd(NULL);
 	mxe_engine_destroy(eng);

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mxe_gemv_int.h - E2M1 weights against a row of A in int16 form: the integer products
+ * of two 32-k blocks that the EXACT GEMV (mxe_gemv.c) and the FAST one
+ * (mxe_gemv_fast.c) share.
+ *
+ * A block b of A is n * 2^e with integers n, stored per pair of blocks (b even) as
+ * [even k of b | even k of b + 1 | odd k of b | odd k of b + 1] (16 values each), a
+ * lone last block as [even k | odd k]: the low nibble of a weight byte is its even k,
+ * the high one its odd k, so the codes need no shuffle. A weight code is looked up as
+ * twice its value (an integer, |w| <= 12).
+ */
+#ifndef MXE_GEMV_INT_H
+#define MXE_GEMV_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MXE_E2M1_INT_LUT 0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12
+
+/* Where k = 32 b + q of A goes in the int16 form of @nb blocks. */
+static inline size_t mxe_e2m1_int_at(size_t nb, size_t b, int q)
+{
+	return b < (nb & ~(size_t)1) ? (b & ~(size_t)1) * 32 + (q % 2) * 32 + (b & 1) * 16 + q / 2 :
+				       b * 32 + (q % 2) * 16 + q / 2;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* The 16-bit table of twice the E2M1 values, for mxe_e2m1_pair_avx512(). */
+__attribute__((target("avx512f,avx512bw"), always_inline))
+static inline __m512i mxe_e2m1_lut_avx512(void)
+{
+	return _mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+				-12, -8, -6, -4, -3, -2, -1, 0, 12, 8, 6, 4, 3, 2, 1, 0);
+}
+
+/*
+ * Blocks @b and @b + 1 (b even) of a weight row against A's int16 form: their 64 codes
+ * (32 bytes) as 16-bit table indices, a lookup (vpermw) for the low nibbles and one for
+ * the high ones. Lanes 0..7 hold block b's products summed in pairs of pairs, 8..15
+ * block b + 1's (each lane exact: |sum| <= 4 * 12 * 2^15).
+ */
+__attribute__((target("avx512f,avx512bw"), always_inline))
+static inline __m512i mxe_e2m1_pair_avx512(const uint8_t *row, const int16_t *a16, size_t b,
+					   __m512i lut)
+{
+	__m512i y = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(row + b * 16)));
+	__m512i wl = _mm512_permutexvar_epi16(_mm512_and_si512(y, _mm512_set1_epi16(15)), lut);
+	__m512i wh = _mm512_permutexvar_epi16(_mm512_srli_epi16(y, 4), lut);
+
+	return _mm512_add_epi32(_mm512_madd_epi16(wl, _mm512_loadu_si512(a16 + b * 32)),
+				_mm512_madd_epi16(wh, _mm512_loadu_si512(a16 + b * 32 + 32)));
+}
+
+/* mxe_e2m1_pair_avx512() on AVX2: the lookups are pshufb (@lut: the table in both
+ * lanes), block b's 8 lanes in *@p0, block b + 1's in *@p1. */
+__attribute__((target("avx2"), always_inline))
+static inline void mxe_e2m1_pair_avx2(const uint8_t *row, const int16_t *a16, size_t b,
+				      __m256i lut, __m256i *p0, __m256i *p1)
+{
+	const __m256i m4 = _mm256_set1_epi8(15);
+	const int16_t *a = a16 + b * 32;
+	__m256i x = _mm256_loadu_si256((const __m256i *)(row + b * 16));
+	__m256i lo = _mm256_shuffle_epi8(lut, _mm256_and_si256(x, m4));
+	__m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), m4));
+
+	*p0 = _mm256_add_epi32(
+		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_castsi256_si128(lo)),
+				  _mm256_loadu_si256((const __m256i *)a)),
+		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_castsi256_si128(hi)),
+				  _mm256_loadu_si256((const __m256i *)(a + 32))));
+	*p1 = _mm256_add_epi32(
+		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_extracti128_si256(lo, 1)),
+				  _mm256_loadu_si256((const __m256i *)(a + 16))),
+		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_extracti128_si256(hi, 1)),
+				  _mm256_loadu_si256((const __m256i *)(a + 48))));
+}
+#endif
+
+#endif /* MXE_GEMV_INT_H */
