@@ -56,6 +56,16 @@ TEST(accel_llm_decode)
 	EXPECT_NE(NULL, strstr(out, "result: PASS"));
 }
 
+/* The same in FAST numerics: within the check despite f32 roundings; a bad value refused. */
+TEST(accel_llm_decode_fast)
+{
+	EXPECT_EQ(0, sh("/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2 --numerics fast"));
+	TH_LOG("\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "FAST numerics"));
+	EXPECT_NE(NULL, strstr(out, "result: PASS"));
+	EXPECT_NE(0, sh("/bin/accel-llm --numerics quick"));
+}
+
 TEST(accel_demo)
 {
 	EXPECT_EQ(0, sh("/bin/accel-demo -n 200"));
