@@ -41,6 +41,7 @@
 #define SUBS_PER_BLOCK	(MXE_FAST_KBLOCK / MXE_FAST_KSUB)
 #define INT_CHUNK	16	/* blocks of A an integer chunk (int_span()) */
 #define INT_SPAN	4	/* chunks a column runs at a time */
+#define INT_MISS_MAX	2	/* blocks of a chunk the chains may run besides the integers */
 
 struct fast_job {
 	const struct mxe_op *op;
@@ -835,7 +836,11 @@ static void *fast_int_prepare(struct fast_job *job, const float *a, size_t k)
 			a16[mxe_e2m1_int_at(nb, b, q)] = (int16_t)ldexpf(v[q], -lo);
 		aexp[b] = lo - 1;
 		afit[b / INT_CHUNK] |= (uint16_t)(1u << (b % INT_CHUNK));
-		any = 1;
+	}
+	for (size_t ch = 0; ch < nch; ch++) {
+		if (__builtin_popcount(afit[ch]) < INT_CHUNK - INT_MISS_MAX)
+			afit[ch] = 0;
+		any |= afit[ch] != 0;
 	}
 	if (!any) {
 		free(buf);

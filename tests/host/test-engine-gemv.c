@@ -401,23 +401,25 @@ static size_t fast_vs_tiled(struct mxe_engine *eng, struct mxe_gemm_desc *g)
 
 /*
  * FAST, E2M1 weights, one row of A whose blocks span at most 15 bits: the sub-block
- * sums come from integer products (mxe_gemv_fast.c, int_chunk()), 16 blocks a chunk,
+ * sums come from integer products (mxe_gemv_fast.c, int_span()), 16 blocks a chunk,
  * and must be the chains' bits. The count of sums taken that way tells which chunks
  * the integers took: all full chunks of fitting blocks (K = 1088: two, the last two
- * blocks by the chain), none of a block too wide, none of a chunk with a NaN scale or
+ * blocks by the chain), none of a block too wide, none of a chunk with more than two
+ * such blocks (the integers would not pay for the chains), a NaN scale or
  * a grid below the normal f32 range or above 2^104; negation with sums of exactly 0
  * (an all-zero column must stay +0: K = 1024, all of it in chunks), and K = 2560, whose
  * fifth chunk is a second span.
  */
 static void fast_int_cases(struct mxe_engine *eng)
 {
-	enum { K = 1088, N = 37, NB = K / 32 };	/* k = K but in the last two cases */
+	enum { K = 1088, N = 37, NB = K / 32 };	/* k = K but in cases 5 and 6 */
 	static const char *const what[] = { "all fit", "a wide block", "a NaN scale",
 					     "a grid below 2^-126", "a grid above 2^104",
-					     "negated, sums of 0", "a second span of chunks" };
+					     "negated, sums of 0", "a second span of chunks",
+					     "three wide blocks in a chunk" };
 	size_t bad = 0;
 
-	for (unsigned c = 0; c < 7; c++) {
+	for (unsigned c = 0; c < 8; c++) {
 		/* the last case without the chain's last two blocks, whose +0 would hide a -0 */
 		unsigned k = c == 5 ? 1024 : c == 6 ? 2560 : K;
 		struct mxe_gemm_desc g = desc(1, N, k, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
@@ -458,6 +460,11 @@ static void fast_int_cases(struct mxe_engine *eng)
 		case 6:	/* five chunks: spans of four (mxe_gemv_fast.c, INT_SPAN) and one */
 			a[70 * 32 + 3] = bf16_pow2(-30);
 			want -= N;
+			break;
+		case 7:	/* more than INT_MISS_MAX: the chains run the whole chunk */
+			for (int b = 17; b < 20; b++)
+				a[b * 32 + 1] = bf16_pow2(-40);
+			want -= 16 * N;
 			break;
 		case 5:
 			g.flags = MXE_GEMM_NEGATE_B | MXE_GEMM_NEGATE_A;
