@@ -7,6 +7,19 @@
 set -euo pipefail
 dir=$1
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+# A VM's model name may be only "AMD EPYC": family and model tell a Zen 3 from a Zen 4
+# or 5, whose AVX-512 and FMA rates differ.
+field() { grep -m1 "^$1[[:space:]]*:" /proc/cpuinfo | cut -d: -f2- | tr -d ' '; }
+fam=$(field 'cpu family') mod=$(field model) zen=
+if grep -qm1 AuthenticAMD /proc/cpuinfo && [[ $fam =~ ^[0-9]+$ && $mod =~ ^[0-9]+$ ]]; then
+	case $fam in
+	23) zen=", Zen or Zen 2" ;;
+	25) if (( (mod >= 0x10 && mod <= 0x1f) || (mod >= 0x60 && mod <= 0x7f) ||
+		  (mod >= 0xa0 && mod <= 0xaf) )); then zen=", Zen 4"; else zen=", Zen 3"; fi ;;
+	26) zen=", Zen 5" ;;
+	esac
+fi
+[[ -n $fam ]] && cpu="$cpu (family $fam model $mod$zen)"
 if grep -qw avx512_vnni /proc/cpuinfo; then simd="AVX-512 + VNNI"
 elif grep -qw avx512bw /proc/cpuinfo; then simd=AVX-512
 elif grep -qw avx2 /proc/cpuinfo; then simd=AVX2
@@ -42,6 +55,7 @@ cols() {
 	done | tr '\n' ' '
 }
 
+echo "host: $cpu, $simd"
 for csv in "$dir"/*.csv; do
 	[ -s "$csv" ] || continue
 	head -n1 "$csv" | grep -q ratio || continue
