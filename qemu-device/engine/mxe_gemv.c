@@ -86,8 +86,9 @@ struct gemv_job {
 	int avx512;		/* else AVX2 */
 	unsigned tasks;
 	int failed;
-	/* E2M1 weights, M = 1: the integer block path (gemv_int_prepare()), or NULL */
-	const int16_t *a16;	/* [K / 32][32]: a block's k = 2q (q < 16) then 2q + 1 */
+	/* E2M1 weights: the integer block path (gemv_int_prepare()), or NULL; per row of A
+	 * (rows of a group of 8 past M zero), row r's at r K / 32 blocks */
+	const int16_t *a16;	/* [K / 32][32]: mxe_gemv_int.h's order */
 	const int16_t *part[3];	/* a16, then the next 15 bits up (times 2^15), the next */
 	unsigned parts;		/* 1 .. 3 */
 	const double *tr;	/* [K / 32]: bound of sum |a - its integer form|, or NULL */
@@ -660,6 +661,116 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 	return s == 0 || !gemv_store(job, c.sc, 0, j, s, e, bound);
 }
 
+/*
+ * gemv_int_column_avx512() for the 8 rows of group @g (several rows of A): each pair of
+ * blocks' codes are looked up once for all of them, each row's products summed in
+ * its own two chains (16 accumulators in registers); rows past M are zero and not
+ * stored. Returns the rows whose proofs failed (to redo on the general path).
+ */
+__attribute__((target("avx512f,avx512bw")))
+static unsigned gemv_int_rows_avx512(const struct gemv_job *job, size_t j, unsigned g)
+{
+	struct gemv_col c = gemv_col(job, j, g);
+	const uint8_t *sc = c.sc ? c.sc : job->ones;
+	const __m512i lut = mxe_e2m1_lut_avx512(), m15 = _mm512_set1_epi16(15);
+	const __m128i lut8 = _mm_setr_epi8(MXE_E2M1_INT_LUT);
+	const size_t rs = c.nb * BLK;		/* int16 values of a row of A's form */
+	const size_t r0 = (size_t)8 * g * c.nb;	/* the group's first row's blocks */
+	const uint8_t *next = gemv_next_row(job, j);
+	__m512d acc[8][2], bnd[8], tbnd[8];
+	double fac[8][GEMV_INT_CHUNK];
+	unsigned redo = 0;
+	int nan = 0;
+
+	for (int r = 0; r < 8; r++)
+		acc[r][0] = acc[r][1] = bnd[r] = tbnd[r] = _mm512_setzero_pd();
+	for (size_t b0 = 0; b0 < c.nb; b0 += GEMV_INT_CHUNK) {
+		size_t n = c.nb - b0 < GEMV_INT_CHUNK ? c.nb - b0 : GEMV_INT_CHUNK, b;
+
+		/* per row: the block factors 2^(s - 127) 2^(e - 1) (exponent fields add) and
+		 * the proofs' bounds, sum |a| 2^(s - 127) */
+		for (b = 0; b + 8 <= n; b += 8) {
+			__m512i s8 = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(sc + b0 + b)));
+			__m512d sf = _mm512_castsi512_pd(_mm512_slli_epi64(
+				_mm512_add_epi64(s8, _mm512_set1_epi64(1023 - 127)), 52));
+
+			nan |= _mm512_cmpeq_epi64_mask(s8, _mm512_set1_epi64(0xFF)) != 0;
+			for (int r = 0; r < 8; r++) {
+				size_t at = r0 + r * c.nb + b0 + b;
+
+				_mm512_storeu_pd(fac[r] + b, _mm512_castsi512_pd(_mm512_slli_epi64(
+					_mm512_add_epi64(s8, _mm512_loadu_si512(job->ebias + at)), 52)));
+				bnd[r] = _mm512_fmadd_pd(_mm512_loadu_pd(job->asum + at), sf, bnd[r]);
+				if (job->tr)
+					tbnd[r] = _mm512_fmadd_pd(_mm512_loadu_pd(job->tr + at), sf, tbnd[r]);
+			}
+		}
+		for (; b < n; b++) {	/* K / 32 not a multiple of 8 */
+			double f = block_factor(sc, b0 + b, 0);
+
+			nan |= sc[b0 + b] == 0xFF;
+			for (int r = 0; r < 8; r++) {
+				size_t at = r0 + r * c.nb + b0 + b;
+
+				fac[r][b] = mxe_pow2((int)sc[b0 + b] + (int)job->ebias[at] - 1023);
+				bnd[r] = _mm512_add_pd(bnd[r], _mm512_maskz_mov_pd(1, _mm512_set1_pd(job->asum[at] * f)));
+				if (job->tr)
+					tbnd[r] = _mm512_add_pd(tbnd[r], _mm512_maskz_mov_pd(1, _mm512_set1_pd(job->tr[at] * f)));
+			}
+		}
+		for (b = 0; b + 2 <= n; b += 2) {
+			const size_t bb = b0 + b;
+			__m512i y = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(c.row + bb * 16)));
+			__m512i wl = _mm512_permutexvar_epi16(_mm512_and_si512(y, m15), lut);
+			__m512i wh = _mm512_permutexvar_epi16(_mm512_srli_epi16(y, 4), lut);
+
+			if (next && !(b & 3))
+				_mm_prefetch((const char *)next + bb * 16, _MM_HINT_T0);
+#pragma GCC unroll 8
+			for (int r = 0; r < 8; r++) {
+				const int16_t *a = job->part[0] + (8 * (size_t)g + r) * rs + bb * BLK;
+				__m512i p = _mm512_add_epi32(_mm512_madd_epi16(wl, _mm512_loadu_si512(a)),
+							     _mm512_madd_epi16(wh, _mm512_loadu_si512(a + 32)));
+				__m512d d0 = _mm512_cvtepi32_pd(_mm512_castsi512_si256(p));
+				__m512d d1 = _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(p, 1));
+
+				for (unsigned i = 1; i < job->parts; i++) {	/* exact: |lane| < 2^51 */
+					const int16_t *ai = job->part[i] + (8 * (size_t)g + r) * rs + bb * BLK;
+					__m512d f = _mm512_set1_pd(gemv_part_weight[i]);
+					__m512i h = _mm512_add_epi32(_mm512_madd_epi16(wl, _mm512_loadu_si512(ai)),
+								     _mm512_madd_epi16(wh, _mm512_loadu_si512(ai + 32)));
+
+					d0 = _mm512_fmadd_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(h)), f, d0);
+					d1 = _mm512_fmadd_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(h, 1)), f, d1);
+				}
+				acc[r][0] = _mm512_fmadd_pd(d0, _mm512_set1_pd(fac[r][b]), acc[r][0]);
+				acc[r][1] = _mm512_fmadd_pd(d1, _mm512_set1_pd(fac[r][b + 1]), acc[r][1]);
+			}
+		}
+		if (b < n)	/* a lone last block */
+			for (int r = 0; r < 8; r++) {
+				struct gemv_job row = *job;
+
+				for (unsigned i = 0; i < job->parts; i++)
+					row.part[i] = job->part[i] + (8 * (size_t)g + r) * rs;
+				acc[r][0] = _mm512_fmadd_pd(int_blocks_avx512(&row, c.row, b0 + b, lut8),
+							    _mm512_set1_pd(fac[r][b]), acc[r][0]);
+			}
+	}
+	if (nan)
+		return (1u << c.rows) - 1;
+	for (unsigned r = 0; r < c.rows; r++) {
+		double sum = _mm512_reduce_add_pd(_mm512_add_pd(acc[r][0], acc[r][1]));
+		double bound = _mm512_reduce_add_pd(bnd[r]) * job->w.max;
+		double e = (double)(c.k / 8 + 8) * 0x1p-52 * bound +
+			   _mm512_reduce_add_pd(tbnd[r]) * job->w.max;
+
+		if (sum == 0 || !gemv_store(job, c.sc, 8 * g + r, j, sum, e, bound))
+			redo |= 1u << r;
+	}
+	return redo;
+}
+
 __attribute__((target("avx2,fma")))
 static inline __m256d int_block_avx2(const uint8_t *row, const int16_t *a16, size_t b,
 				     __m128i lut)
@@ -810,81 +921,86 @@ uint64_t mxe_gemv_int_outputs(void)
 }
 
 /*
- * The integer block kernels' form of A's one row @a (K values, in k order). Block b is
- * n * 2^E with integers n in up to three int16 parts (n = n0 + n1 2^15 + n2 2^30):
- * one part when its finite values span at most 15 bits (from the highest bit of the
- * largest to the lowest set bit of any), as activations of narrow types and BF16
- * ones of similar size do; two up to 30 bits, three up to 45, each part's int32 sum
- * combining exactly in a double. The row takes as many parts as its widest block.
- * A block that spans more (a SiLU output next to a large value) is rounded to its top
- * 44 bits: the kernels then add a bound of what that rounding can change to the
- * proof's error (job->tr), and prove by the interval alone. Returns the buffer (the
- * caller frees it) or NULL when A holds NaN or Inf, and the double kernels run.
+ * The integer block kernels' form of A's @m rows @a (K values each, in k order, @lda
+ * apart), in @mp >= m rows (those past m all zero). Block b of a row is n * 2^E with
+ * integers n in up to three int16 parts (n = n0 + n1 2^15 + n2 2^30): one part when its
+ * finite values span at most 15 bits (from the highest bit of the largest to the lowest
+ * set bit of any), as activations of narrow types and BF16 ones of similar size do; two
+ * up to 30 bits, three up to 45, each part's int32 sum combining exactly in a double.
+ * All rows take as many parts as the widest block of any. A block that spans more (a
+ * SiLU output next to a large value) is rounded to its top 44 bits: the kernels then
+ * add a bound of what that rounding can change to the proof's error (job->tr), and
+ * prove by the interval alone. Returns the buffer (the caller frees it) or NULL when A
+ * holds NaN or Inf, and the double kernels run.
  */
-static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t k)
+static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, size_t m,
+			      size_t mp, size_t k)
 {
-	size_t nb = k / BLK;
+	size_t nb = k / BLK, nr = mp * nb;	/* blocks of a row, of all rows */
 	int16_t *part[3];
 	int64_t *ebias;
 	double *asum, *tr;
 	uint8_t *ones;
 	int parts = 1, rounded = 0, *lo, *hi;
-	void *buf = malloc(nb * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 2 * sizeof(double) +
-				 2 * sizeof(int) + 1));
+	void *buf = calloc(1, nr * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 2 * sizeof(double) +
+				    2 * sizeof(int)) + nb);
 
 	if (!buf)
 		return NULL;
 	ebias = buf;
-	asum = (double *)(ebias + nb);
-	tr = asum + nb;
-	part[0] = (int16_t *)(tr + nb);
-	part[1] = part[0] + nb * BLK;
-	part[2] = part[1] + nb * BLK;
-	lo = (int *)(part[2] + nb * BLK);
-	hi = lo + nb;
-	ones = (uint8_t *)(hi + nb);
+	asum = (double *)(ebias + nr);
+	tr = asum + nr;
+	part[0] = (int16_t *)(tr + nr);
+	part[1] = part[0] + nr * BLK;
+	part[2] = part[1] + nr * BLK;
+	lo = (int *)(part[2] + nr * BLK);
+	hi = lo + nr;
+	ones = (uint8_t *)(hi + nr);
 	memset(ones, 127, nb);
-	for (size_t b = 0; b < nb; b++) {	/* each block's bits, and the parts they need */
-		const double *v = a + b * BLK;
+	for (size_t rb = 0; rb < m * nb; rb++) {	/* each block's bits, and the parts they need */
+		const double *v = a + rb / nb * lda + rb % nb * BLK;
 		double sum = 0;
 
-		lo[b] = INT_MAX;
-		hi[b] = INT_MIN;
+		lo[rb] = INT_MAX;
+		hi[rb] = INT_MIN;
 		for (int q = 0; q < BLK; q++) {
 			if (!isfinite(v[q]))
 				goto no;
 			if (v[q] != 0) {
 				int l = mxe_lsb_exponent(v[q]), h = ilogb(v[q]);
 
-				lo[b] = l < lo[b] ? l : lo[b];
-				hi[b] = h > hi[b] ? h : hi[b];
+				lo[rb] = l < lo[rb] ? l : lo[rb];
+				hi[rb] = h > hi[rb] ? h : hi[rb];
 			}
 			sum += fabs(v[q]);
 		}
-		asum[b] = sum;
-		if (lo[b] == INT_MAX)
-			lo[b] = hi[b] = 0;	/* all zero */
-		if (hi[b] - lo[b] > 14 && parts < 2)
+		asum[rb] = sum;
+		if (lo[rb] == INT_MAX)
+			lo[rb] = hi[rb] = 0;	/* all zero */
+		if (hi[rb] - lo[rb] > 14 && parts < 2)
 			parts = 2;
-		if (hi[b] - lo[b] > 29)
+		if (hi[rb] - lo[rb] > 29)
 			parts = 3;
 	}
-	for (size_t b = 0; b < nb; b++) {
-		const double *v = a + b * BLK;
-		int e = lo[b];
+	for (size_t rb = 0; rb < mp * nb; rb++) {
+		const double *v = a + rb / nb * lda + rb % nb * BLK;
+		size_t b = rb % nb;
+		int e = rb < m * nb ? lo[rb] : 0;
 
-		if (hi[b] - lo[b] > 44) {	/* round to the top 44 bits: |n| <= 2^44 */
-			e = hi[b] - 43;
-			tr[b] = 0x1p4 * ldexp(1.0, e);	/* 32 roundings of at most 2^(e - 1) */
-			asum[b] += tr[b];
+		if (rb >= m * nb) {		/* a padding row: zeros (calloc) */
+			ebias[rb] = e - 1 - 127 + 1023;
+			continue;
+		}
+		if (hi[rb] - lo[rb] > 44) {	/* round to the top 44 bits: |n| <= 2^44 */
+			e = hi[rb] - 43;
+			tr[rb] = 0x1p4 * ldexp(1.0, e);	/* 32 roundings of at most 2^(e - 1) */
+			asum[rb] += tr[rb];
 			rounded = 1;
-		} else {
-			tr[b] = 0;
 		}
 		if (e < -890 || e > 890)
 			goto no;
 		for (int q = 0; q < BLK; q++) {	/* the nibbles' order: mxe_gemv_int.h */
-			size_t at = mxe_e2m1_int_at(nb, b, q);
+			size_t at = rb / nb * nb * BLK + mxe_e2m1_int_at(nb, b, q);
 			int64_t n = (int64_t)nearbyint(ldexp(v[q], -e)), n2, n1;
 
 			/* n0 holds n itself when it fits, else parts by floor shifts */
@@ -896,7 +1012,7 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t k)
 			part[1][at] = (int16_t)n1;
 			part[2][at] = (int16_t)n2;
 		}
-		ebias[b] = e - 1 - 127 + 1023;	/* 2^(e - 1) 2^(scale - 127) */
+		ebias[rb] = e - 1 - 127 + 1023;	/* 2^(e - 1) 2^(scale - 127) */
 	}
 	job->a16 = part[0];
 	memcpy(job->part, part, sizeof(part));
@@ -948,7 +1064,7 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 
 	(void)phase;
 #ifdef GEMV_HAVE_AVX512
-	if (job->a16) {
+	if (job->a16 && op->d.m == 1) {
 		for (size_t j = j0; j < j1; j++) {
 			unsigned redo = job->avx512 ? gemv_int_column_avx512(job, j) :
 						      gemv_int_column_avx2(job, j);
@@ -956,6 +1072,16 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 			if (redo && gemv_redo(job, j, 0, redo))
 				job->failed = 1;
 		}
+		return;
+	}
+	if (job->a16) {		/* several rows: AVX-512 (mxe_gemv_run()) */
+		for (size_t j = j0; j < j1; j++)
+			for (unsigned g = 0; g < groups; g++) {
+				unsigned redo = gemv_int_rows_avx512(job, j, g);
+
+				if (redo && gemv_redo(job, j, g, redo))
+					job->failed = 1;
+			}
 		return;
 	}
 	st = mxe_scratch(2, (j1 - j0) * groups * sizeof(*st));
@@ -1073,10 +1199,6 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 
 			ga[i] = l < ga[i] ? l : ga[i];
 		}
-		if (d->type_b == MXA_DTYPE_E2M1 && m == 1)
-			ibuf = gemv_int_prepare(&job, av, k);
-		if (d->type_b == MXA_DTYPE_E2M1)
-			deinterleave(ar, k);
 		for (size_t b = 0; b < nb; b++) {
 			double s = 0;
 
@@ -1085,12 +1207,18 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 			ablk[b * job.groups * 8 + i] = s;
 		}
 	}
+	/* E2M1: the integer blocks (several rows: AVX-512 only), then A in the order the
+	 * double kernels decode the weights */
+	if (d->type_b == MXA_DTYPE_E2M1 && (m == 1 || job.avx512))
+		ibuf = gemv_int_prepare(&job, av, job.lda, m, m == 1 ? 1 : 8 * (size_t)job.groups, k);
+	for (size_t i = 0; d->type_b == MXA_DTYPE_E2M1 && i < m; i++)
+		deinterleave(av + i * job.lda, k);
 	job.av = av;
 	job.ablk = ablk;
 	job.ga = ga;
 	__atomic_add_fetch(&gemv_outputs, m * d->n, __ATOMIC_RELAXED);
 	if (job.a16)
-		__atomic_add_fetch(&gemv_int, d->n, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&gemv_int, m * d->n, __ATOMIC_RELAXED);
 	mxe_pool_run(eng, d->nthreads, &gemv_ops, &job);
 	free(ibuf);
 	free(av);

@@ -203,8 +203,8 @@ static void llm_activations(uint16_t *a, size_t n, unsigned binades)
 
 /*
  * E2M1 weights against one row of activations in 16-bit integer parts (one, two or
- * three, or blocks rounded to 44 bits with the rounding in the proof's bound): the
- * integer block kernels, with
+ * three, or blocks rounded to 44 bits with the rounding in the proof's bound), and
+ * against 3 and 9 rows (AVX-512): the integer block kernels, with
  * and without scales, K / 32 a multiple of 8 or not, a
  * NaN scale; and the same weights as a table of row pointers (desc.b_rows, the
  * device's in-place weights) in another order in memory.
@@ -243,6 +243,37 @@ static void int_block_cases(struct mxe_engine *eng)
 		   "%s: %zu integer-block GEMVs (E2M1, M = 1): the general path's bits, %llu of %llu outputs redone",
 		   mxe_engine_simd(), cases, (unsigned long long)(redo1 - redo0),
 		   (unsigned long long)(out1 - out0));
+
+	/* several rows (AVX-512: the weights' codes looked up once for 8 rows), each of
+	 * its own width, so that the rows' parts and rounding differ; M not a multiple of
+	 * 8; a NaN scale in one column */
+	cases = bad = 0;
+	i0 = mxe_gemv_int_outputs();
+	mxe_gemv_counts(&out0, &redo0);
+	for (unsigned ki = 0; ki < 12; ki++) {
+		unsigned k = ks[ki % 3], n = 64, m = ki % 2 ? 9 : 3;
+		struct mxe_gemm_desc g = desc(m, n, k, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, ki % 4 != 1);
+
+		for (unsigned i = 0; i < m; i++)
+			llm_activations((uint16_t *)abuf + (size_t)i * k, k,
+					binades[(ki / 3 + (i % 3 == 2 ? i : 0)) % 4]);
+		tu_fill(MXA_DTYPE_E2M1, bbuf, n, k, k / 2);
+		for (size_t i = 0; i < n * k / 32; i++)
+			sbbuf[i] = (uint8_t)(120 + tu_rand_code(MXA_DTYPE_E8M0) % 12);
+		if (ki % 4 == 2)
+			sbbuf[7 * (k / 32) + k / 64] = 0xFF;
+		if (same_as_general(eng, &g, &nbad) || nbad) {
+			bad++;
+			host_diag("  M=%u K=%u: %zu outputs differ", m, k, nbad);
+		}
+		cases += m * n;
+	}
+	mxe_gemv_counts(&out1, &redo1);
+	host_check(bad == 0 && mxe_gemv_int_outputs() - i0 ==
+		   (mxe_cpu_simd() >= MXE_SIMD_AVX512 ? cases : 0) && (redo1 - redo0) * 20 < out1 - out0,
+		   "%s: integer-block GEMVs with 3 and 9 rows of A: the general path's bits (%llu "
+		   "outputs on the integer blocks, %llu redone)", mxe_engine_simd(),
+		   (unsigned long long)(mxe_gemv_int_outputs() - i0), (unsigned long long)(redo1 - redo0));
 
 	/* the rows as pointers, stored in reverse order elsewhere */
 	{
