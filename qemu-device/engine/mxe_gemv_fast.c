@@ -66,6 +66,28 @@ uint64_t mxe_gemv_fast_int_sums(void)
 	return __atomic_load_n(&fast_int_sums, __ATOMIC_RELAXED);
 }
 
+/*
+ * The integer chunks' schedule, the same at both vector widths: at sub-block @s (the
+ * first of a chunk), how many chunks a span starting there runs (0: none starts), and
+ * which of the chunk's sub-blocks to take from the span's sums (counted).
+ */
+static inline unsigned int_span_at(size_t s, size_t nsub)
+{
+	size_t ch = s / INT_CHUNK, full = nsub / INT_CHUNK;
+
+	return ch % INT_SPAN || ch >= full ? 0 : (unsigned)(full - ch < INT_SPAN ? full - ch : INT_SPAN);
+}
+
+static inline unsigned int_take(size_t s, size_t nsub, const unsigned span[INT_SPAN], size_t nc)
+{
+	unsigned take = s / INT_CHUNK < nsub / INT_CHUNK ? span[s / INT_CHUNK % INT_SPAN] : 0;
+
+	if (take)
+		__atomic_add_fetch(&fast_int_sums, (uint64_t)__builtin_popcount(take) * nc,
+				   __ATOMIC_RELAXED);
+	return take;
+}
+
 static unsigned fast_phase_tasks(void *arg, unsigned phase)
 {
 	struct fast_job *job = arg;
@@ -356,17 +378,12 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 		__m512 sv[GROUPS], q[GROUPS];
 
 		if (ints && s % INT_CHUNK == 0) {
-			size_t ch = s / INT_CHUNK, full = nsub / INT_CHUNK;
+			unsigned n = int_span_at(s, nsub);
 
-			if (ch % INT_SPAN == 0 && ch < full)
-				int_span(job, rows, j0, nc, ch, (unsigned)(full - ch < INT_SPAN ? full - ch : INT_SPAN),
-					 span, qc);
-			take = ch < full ? span[ch % INT_SPAN] : 0;
-			if (take) {
-				int_transpose(qc[ch % INT_SPAN], qi);
-				__atomic_add_fetch(&fast_int_sums, (uint64_t)__builtin_popcount(take) * nc,
-						   __ATOMIC_RELAXED);
-			}
+			if (n)
+				int_span(job, rows, j0, nc, s / INT_CHUNK, n, span, qc);
+			if ((take = int_take(s, nsub, span, nc)))
+				int_transpose(qc[s / INT_CHUNK % INT_SPAN], qi);
 		}
 		if (s % SCALE_SUBS == 0 && take != 0xFFFF)
 			bytes_scales(op, j0, nc, s, (unsigned)(nsub - s < SCALE_SUBS ? nsub - s : SCALE_SUBS),
@@ -669,17 +686,12 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 		__m256 q[8];
 
 		if (ints && s % INT_CHUNK == 0) {
-			size_t ch = s / INT_CHUNK, full = nsub / INT_CHUNK;
+			unsigned n = int_span_at(s, nsub);
 
-			if (ch % INT_SPAN == 0 && ch < full)
-				int_span8(job, rows, j0, nc, ch, (unsigned)(full - ch < INT_SPAN ? full - ch : INT_SPAN),
-					  span, qc);
-			take = ch < full ? span[ch % INT_SPAN] : 0;
-			if (take) {
-				int_transpose8(qc[ch % INT_SPAN], qi);
-				__atomic_add_fetch(&fast_int_sums, (uint64_t)__builtin_popcount(take) * nc,
-						   __ATOMIC_RELAXED);
-			}
+			if (n)
+				int_span8(job, rows, j0, nc, s / INT_CHUNK, n, span, qc);
+			if ((take = int_take(s, nsub, span, nc)))
+				int_transpose8(qc[s / INT_CHUNK % INT_SPAN], qi);
 		}
 		if (s % SCALE_SUBS == 0 && take != 0xFFFF)
 			for (unsigned ss = 0; ss < SCALE_SUBS && s + ss < nsub; ss++)
