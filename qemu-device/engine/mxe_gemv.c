@@ -672,7 +672,7 @@ static unsigned gemv_int_rows_avx512(const struct gemv_job *job, size_t j, unsig
 {
 	struct gemv_col c = gemv_col(job, j, g);
 	const uint8_t *sc = c.sc ? c.sc : job->ones;
-	const __m512i lut = mxe_e2m1_lut_avx512(), m15 = _mm512_set1_epi16(15);
+	const __m512i lut = mxe_e2m1_lut_avx512();
 	const __m128i lut8 = _mm_setr_epi8(MXE_E2M1_INT_LUT);
 	const size_t rs = c.nb * BLK;		/* int16 values of a row of A's form */
 	const size_t r0 = (size_t)8 * g * c.nb;	/* the group's first row's blocks */
@@ -720,25 +720,22 @@ static unsigned gemv_int_rows_avx512(const struct gemv_job *job, size_t j, unsig
 		}
 		for (b = 0; b + 2 <= n; b += 2) {
 			const size_t bb = b0 + b;
-			__m512i y = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(c.row + bb * 16)));
-			__m512i wl = _mm512_permutexvar_epi16(_mm512_and_si512(y, m15), lut);
-			__m512i wh = _mm512_permutexvar_epi16(_mm512_srli_epi16(y, 4), lut);
+			__m512i wl, wh;
 
+			mxe_e2m1_codes_avx512(c.row, bb, lut, &wl, &wh);
 			if (next && !(b & 3))
 				_mm_prefetch((const char *)next + bb * 16, _MM_HINT_T0);
 #pragma GCC unroll 8
 			for (int r = 0; r < 8; r++) {
-				const int16_t *a = job->part[0] + (8 * (size_t)g + r) * rs + bb * BLK;
-				__m512i p = _mm512_add_epi32(_mm512_madd_epi16(wl, _mm512_loadu_si512(a)),
-							     _mm512_madd_epi16(wh, _mm512_loadu_si512(a + 32)));
+				__m512i p = mxe_e2m1_madd_avx512(wl, wh, job->part[0] + (8 * (size_t)g + r) * rs +
+											  bb * BLK);
 				__m512d d0 = _mm512_cvtepi32_pd(_mm512_castsi512_si256(p));
 				__m512d d1 = _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(p, 1));
 
 				for (unsigned i = 1; i < job->parts; i++) {	/* exact: |lane| < 2^51 */
-					const int16_t *ai = job->part[i] + (8 * (size_t)g + r) * rs + bb * BLK;
 					__m512d f = _mm512_set1_pd(gemv_part_weight[i]);
-					__m512i h = _mm512_add_epi32(_mm512_madd_epi16(wl, _mm512_loadu_si512(ai)),
-								     _mm512_madd_epi16(wh, _mm512_loadu_si512(ai + 32)));
+					__m512i h = mxe_e2m1_madd_avx512(wl, wh, job->part[i] + (8 * (size_t)g + r) * rs +
+										    bb * BLK);
 
 					d0 = _mm512_fmadd_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(h)), f, d0);
 					d1 = _mm512_fmadd_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(h, 1)), f, d1);

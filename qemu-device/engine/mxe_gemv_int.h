@@ -37,21 +37,41 @@ static inline __m512i mxe_e2m1_lut_avx512(void)
 }
 
 /*
- * Blocks @b and @b + 1 (b even) of a weight row against A's int16 form: their 64 codes
- * (32 bytes) as 16-bit table indices, a lookup (vpermw) for the low nibbles and one for
- * the high ones. Lanes 0..7 hold block b's products summed in pairs of pairs, 8..15
- * block b + 1's (each lane exact: |sum| <= 4 * 12 * 2^15).
+ * The 64 codes of blocks @b and @b + 1 (b even) of a weight row (32 bytes) as 16-bit
+ * table indices, looked up (vpermw) as twice their values: *@wl the low nibbles (even
+ * k), *@wh the high ones (odd k).
  */
+__attribute__((target("avx512f,avx512bw"), always_inline))
+static inline void mxe_e2m1_codes_avx512(const uint8_t *row, size_t b, __m512i lut, __m512i *wl,
+					 __m512i *wh)
+{
+	__m512i y = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(row + b * 16)));
+
+	*wl = _mm512_permutexvar_epi16(_mm512_and_si512(y, _mm512_set1_epi16(15)), lut);
+	*wh = _mm512_permutexvar_epi16(_mm512_srli_epi16(y, 4), lut);
+}
+
+/*
+ * Those codes against the pair's 64 values of A's int16 form at @a: lanes 0..7 hold
+ * block b's products summed in pairs of pairs, 8..15 block b + 1's (each lane exact:
+ * |sum| <= 4 * 12 * 2^15).
+ */
+__attribute__((target("avx512f,avx512bw"), always_inline))
+static inline __m512i mxe_e2m1_madd_avx512(__m512i wl, __m512i wh, const int16_t *a)
+{
+	return _mm512_add_epi32(_mm512_madd_epi16(wl, _mm512_loadu_si512(a)),
+				_mm512_madd_epi16(wh, _mm512_loadu_si512(a + 32)));
+}
+
+/* Both: blocks @b, @b + 1 of a weight row against A's int16 form @a16. */
 __attribute__((target("avx512f,avx512bw"), always_inline))
 static inline __m512i mxe_e2m1_pair_avx512(const uint8_t *row, const int16_t *a16, size_t b,
 					   __m512i lut)
 {
-	__m512i y = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(row + b * 16)));
-	__m512i wl = _mm512_permutexvar_epi16(_mm512_and_si512(y, _mm512_set1_epi16(15)), lut);
-	__m512i wh = _mm512_permutexvar_epi16(_mm512_srli_epi16(y, 4), lut);
+	__m512i wl, wh;
 
-	return _mm512_add_epi32(_mm512_madd_epi16(wl, _mm512_loadu_si512(a16 + b * 32)),
-				_mm512_madd_epi16(wh, _mm512_loadu_si512(a16 + b * 32 + 32)));
+	mxe_e2m1_codes_avx512(row, b, lut, &wl, &wh);
+	return mxe_e2m1_madd_avx512(wl, wh, a16 + b * 32);
 }
 
 /* mxe_e2m1_pair_avx512() on AVX2: the lookups are pshufb (@lut: the table in both
