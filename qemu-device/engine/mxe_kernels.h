@@ -201,6 +201,17 @@ static inline double *mxe_wgmma_bt_at(double *bt, unsigned n, unsigned kk, unsig
 void mxe_kern_wgmma_d64_avx512(const double *a, const double *bs, unsigned k, unsigned w,
 			       double *s);
 /**
+ * mxe_kern_wgmma_d64_add_avx512() - a strip of 32 columns as mxe_kern_wgmma_d64_avx512()
+ * sums it, each block of 4 rows finished as mxe_finish_f32_add_avx512() does while its
+ * sums are in registers: row i of D (@d, @ldd bytes apart) = its sums + row i of C (@c,
+ * @ldc apart), C's exponents in the window [@c_lo, @c_lo + @c_span]. A row whose C lies
+ * outside goes through mxe_finish_f32_avx512() (its sums put in @s, 32 doubles); @left[i]
+ * has the outputs of row i left to the caller.
+ */
+void mxe_kern_wgmma_d64_add_avx512(const double *a, const double *bs, unsigned kk,
+				   const float *c, size_t ldc, float *d, size_t ldd, int c_lo,
+				   int c_span, double *s, uint64_t left[64]);
+/**
  * mxe_wgmma_decode8_avx512(), mxe_wgmma_decode16_avx512() - a WGMMA's operands as doubles,
  * negated where @neg_a / @neg_b: A's 64 rows (@lda bytes apart) into @ad as they are, B's
  * @n rows (@ldb apart; @n a multiple of 8) into @bt K-major in strips of 32 columns (the

@@ -577,40 +577,57 @@ AVX512 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const f
 	return left;
 }
 
-AVX512 uint64_t mxe_finish_f32_add_avx512(const double *s, const float *c, float *d, unsigned n,
-					  int c_lo, int c_span)
+/*
+ * mxe_finish_f32_add_avx512()'s 32 outputs from the sums @h (4 x 8): D = h + C in one
+ * exact addition and one rounding, where C's exponents lie in the window; returns 0 then,
+ * 1 (nothing stored) where they do not.
+ */
+AVX512 static inline __attribute__((always_inline)) int
+finish_add32(const __m512d h0[4], const float *c, float *d, int c_lo, int c_span)
 {
 	const __m512i lo = _mm512_set1_epi32(c_lo), span = _mm512_set1_epi32(c_span);
 	const __m512i e_lo = _mm512_set1_epi64(1023 - 126), e_span = _mm512_set1_epi64(252);
+	__m512i top = _mm512_setzero_si512(), ctop = _mm512_setzero_si512();
+	__m512d h[4];
+
+#pragma GCC unroll 2
+	for (unsigned q = 0; q < 2; q++) {
+		__m512i cb = _mm512_loadu_si512(c + 16 * q);
+		__m512i ce = _mm512_sub_epi32(_mm512_and_si512(_mm512_srli_epi32(cb, 23),
+							       _mm512_set1_epi32(0xFF)), lo);
+
+		/* 0 for C = +-0 (the shift drops the sign), else the offset */
+		ctop = _mm512_max_epu32(ctop, _mm512_min_epu32(ce, _mm512_slli_epi32(cb, 1)));
+	}
+#pragma GCC unroll 4
+	for (unsigned q = 0; q < 4; q++) {
+		__m512i e;
+
+		h[q] = _mm512_add_pd(h0[q], _mm512_cvtps_pd(_mm256_loadu_ps(c + 8 * q)));
+		e = _mm512_srli_epi64(_mm512_slli_epi64(_mm512_castpd_si512(h[q]), 1), 53);
+		top = _mm512_max_epu64(top, _mm512_sub_epi64(e, e_lo));
+	}
+	if (_mm512_cmpgt_epu32_mask(ctop, span) || _mm512_cmpgt_epu64_mask(top, e_span))
+		return 1;
+#pragma GCC unroll 4
+	for (unsigned q = 0; q < 4; q++)
+		_mm256_storeu_ps(d + 8 * q, _mm512_cvtpd_ps(h[q]));
+	return 0;
+}
+
+AVX512 uint64_t mxe_finish_f32_add_avx512(const double *s, const float *c, float *d, unsigned n,
+					  int c_lo, int c_span)
+{
 	unsigned j = 0;
 	uint64_t left = 0;
 
 	for (; n - j >= 32; j += 32) {
 		__m512d h[4];
-		__m512i top = _mm512_setzero_si512(), ctop = _mm512_setzero_si512();
 
-		for (unsigned q = 0; q < 2; q++) {
-			__m512i cb = _mm512_loadu_si512(c + j + 16 * q);
-			__m512i ce = _mm512_sub_epi32(_mm512_and_si512(_mm512_srli_epi32(cb, 23),
-								       _mm512_set1_epi32(0xFF)), lo);
-
-			/* 0 for C = +-0 (the shift drops the sign), else the offset */
-			ctop = _mm512_max_epu32(ctop, _mm512_min_epu32(ce, _mm512_slli_epi32(cb, 1)));
-		}
-		for (unsigned q = 0; q < 4; q++) {
-			__m512i e;
-
-			h[q] = _mm512_add_pd(_mm512_loadu_pd(s + j + 8 * q),
-					     _mm512_cvtps_pd(_mm256_loadu_ps(c + j + 8 * q)));
-			e = _mm512_srli_epi64(_mm512_slli_epi64(_mm512_castpd_si512(h[q]), 1), 53);
-			top = _mm512_max_epu64(top, _mm512_sub_epi64(e, e_lo));
-		}
-		if (_mm512_cmpgt_epu32_mask(ctop, span) || _mm512_cmpgt_epu64_mask(top, e_span)) {
-			left |= mxe_finish_f32_avx512(s + j, NULL, c + j, d + j, 32) << j;
-			continue;
-		}
 		for (unsigned q = 0; q < 4; q++)
-			_mm256_storeu_ps(d + j + 8 * q, _mm512_cvtpd_ps(h[q]));
+			h[q] = _mm512_loadu_pd(s + j + 8 * q);
+		if (finish_add32(h, c + j, d + j, c_lo, c_span))
+			left |= mxe_finish_f32_avx512(s + j, NULL, c + j, d + j, 32) << j;
 	}
 	if (j < n)
 		left |= mxe_finish_f32_avx512(s + j, NULL, c + j, d + j, n - j) << j;
@@ -847,6 +864,51 @@ AVX512 void mxe_kern_wgmma_d64_avx512(const double *a, const double *bs, unsigne
 				wgmma_block(a, bs, k, w, s, i0, jc, 0);
 }
 
+AVX512 void mxe_kern_wgmma_d64_add_avx512(const double *a, const double *bs, unsigned kk,
+					  const float *c, size_t ldc, float *d, size_t ldd,
+					  int c_lo, int c_span, double *s, uint64_t left[64])
+{
+	for (unsigned i0 = 0; i0 < 64; i0 += 4) {
+		__m512d acc[4][4];
+		const double *ar = a + i0 * kk;
+
+#pragma GCC unroll 4
+		for (unsigned r = 0; r < 4; r++)
+#pragma GCC unroll 4
+			for (unsigned v = 0; v < 4; v++)
+				acc[r][v] = _mm512_setzero_pd();
+		for (unsigned k = 0; k < kk; k++) {	/* wgmma_block()'s FMAs */
+			const double *bk = bs + k * 32;
+			__m512d b[4];
+
+#pragma GCC unroll 4
+			for (unsigned v = 0; v < 4; v++)
+				b[v] = _mm512_loadu_pd(bk + 8 * v);
+#pragma GCC unroll 4
+			for (unsigned r = 0; r < 4; r++) {
+				__m512d x = _mm512_set1_pd(ar[r * kk + k]);
+
+#pragma GCC unroll 4
+				for (unsigned v = 0; v < 4; v++)
+					acc[r][v] = _mm512_fmadd_pd(x, b[v], acc[r][v]);
+			}
+		}
+#pragma GCC unroll 4
+		for (unsigned r = 0; r < 4; r++) {
+			unsigned i = i0 + r;
+			const float *ci = (const float *)((const uint8_t *)c + i * ldc);
+			float *di = (float *)((uint8_t *)d + i * ldd);
+
+			left[i] = 0;
+			if (!finish_add32(acc[r], ci, di, c_lo, c_span))
+				continue;
+			for (unsigned v = 0; v < 4; v++)	/* C outside the window */
+				_mm512_storeu_pd(s + 8 * v, acc[r][v]);
+			left[i] = mxe_finish_f32_avx512(s, NULL, ci, di, 32);
+		}
+	}
+}
+
 #else /* no x86-64 AVX-512 support in this compiler: never selected */
 
 void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
@@ -911,6 +973,16 @@ void mxe_kern_wgmma_d64_avx512(const double *a, const double *bs, unsigned k, un
 			       double *s)
 {
 	(void)a, (void)bs, (void)k, (void)w, (void)s;
+}
+
+void mxe_kern_wgmma_d64_add_avx512(const double *a, const double *bs, unsigned kk,
+				   const float *c, size_t ldc, float *d, size_t ldd, int c_lo,
+				   int c_span, double *s, uint64_t left[64])
+{
+	(void)a, (void)bs, (void)kk, (void)c, (void)ldc, (void)d, (void)ldd, (void)c_lo;
+	(void)c_span, (void)s;
+	for (unsigned i = 0; i < 64; i++)
+		left[i] = (1ull << 32) - 1;	/* all left to the caller */
 }
 
 void mxe_wgmma_decode8_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,

@@ -7,7 +7,8 @@
  * plain double FMAs in any order give the exact sum; C joins it in the last step
  * (mxe_finish_f32_avx512(): TwoSum, one rounding; where C's exponent keeps sum and C
  * within 53 bits, mxe_exact_add_window(), mxe_finish_f32_add_avx512(): one exact
- * addition), and what one
+ * addition, on AVX-512 done while a strip's sums are still in registers,
+ * mxe_kern_wgmma_d64_add_avx512()), and what one
  * conversion cannot round
  * (a zero, NaN or Inf, a midpoint that C's low part decides) goes to the general path
  * element by element, as on the tiled path. So the bits are mxe_gemm()'s EXACT ones.
@@ -84,6 +85,18 @@ static int certified(int wide, const struct mxe_gemm_desc *g, const struct mxe_o
 	return *top - *grid <= 53;
 }
 
+/* The outputs of row @i from column @j0 on that @left marks, on the general path. */
+static int redo(const struct mxe_op *op, unsigned i, unsigned j0, uint64_t left)
+{
+	if (left)
+		__atomic_fetch_add(&wgmma_redone, (uint64_t)__builtin_popcountll(left),
+				   __ATOMIC_RELAXED);
+	for (; left; left &= left - 1)
+		if (mxe_exact_output(op, i, j0 + (unsigned)__builtin_ctzll(left)))
+			return -1;
+	return 0;
+}
+
 int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 {
 	const struct mxe_gemm_desc *g = desc;
@@ -123,6 +136,17 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 			bt);
 	for (unsigned j0 = 0, w; j0 < n; j0 += w) {	/* strips of 32 columns */
 		w = n - j0 >= 32 ? 32 : n - j0;
+		if (wide && win && w == 32) {	/* summed and rounded in registers */
+			uint64_t left[64];
+
+			mxe_kern_wgmma_d64_add_avx512(a, bt + (size_t)j0 * k, k,
+						      (const float *)g->c + j0, op.ldc,
+						      (float *)g->d + j0, op.ldd, c_lo, c_span, s, left);
+			for (unsigned i = 0; i < 64; i++)
+				if (redo(&op, i, j0, left[i]))
+					return MXE_ENGINE_ENOMEM;
+			continue;
+		}
 		(wide ? mxe_kern_wgmma_d64_avx512 : mxe_kern_wgmma_d64_avx2)(
 			a, bt + (size_t)j0 * k, k, w, s);
 		for (unsigned i = 0; i < 64; i++) {
@@ -135,12 +159,8 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 				win ? mxe_finish_f32_add_avx2(s + i * w, c, d, w, c_lo, c_span) :
 				mxe_finish_f32_avx2(s + i * w, c, d, w);
 
-			if (left)
-				__atomic_fetch_add(&wgmma_redone, (uint64_t)__builtin_popcountll(left),
-						   __ATOMIC_RELAXED);
-			for (; left; left &= left - 1)
-				if (mxe_exact_output(&op, i, j0 + (unsigned)__builtin_ctzll(left)))
-					return MXE_ENGINE_ENOMEM;
+			if (redo(&op, i, j0, left))
+				return MXE_ENGINE_ENOMEM;
 		}
 	}
 	__atomic_fetch_add(&wgmma_ops, 1, __ATOMIC_RELAXED);
