@@ -586,15 +586,15 @@ static inline void int_pairs_avx512(const struct gemv_job *job, const uint8_t *r
 	}
 }
 
-/* A lone last block over every part of A. */
+/* A lone last block over every part of A's row whose form starts @off values in. */
 __attribute__((target("avx512f,avx512bw")))
 static inline __m512d int_blocks_avx512(const struct gemv_job *job, const uint8_t *row, size_t b,
-					__m128i lut)
+					__m128i lut, size_t off)
 {
-	__m512d d = int_block_avx512(row, job->part[0], b, lut);
+	__m512d d = int_block_avx512(row, job->part[0] + off, b, lut);
 
 	for (unsigned i = 1; i < job->parts; i++)
-		d = _mm512_fmadd_pd(int_block_avx512(row, job->part[i], b, lut),
+		d = _mm512_fmadd_pd(int_block_avx512(row, job->part[i] + off, b, lut),
 				    _mm512_set1_pd(gemv_part_weight[i]), d);
 	return d;
 }
@@ -648,7 +648,7 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 			acc1 = _mm512_fmadd_pd(p1, _mm512_set1_pd(fac[b + 1]), acc1);
 		}
 		if (b < n) {
-			__m512d p0 = int_blocks_avx512(job, c.row, b0 + b, lut);
+			__m512d p0 = int_blocks_avx512(job, c.row, b0 + b, lut, 0);
 
 			acc0 = _mm512_fmadd_pd(p0, _mm512_set1_pd(fac[b]), acc0);
 		}
@@ -745,14 +745,10 @@ static unsigned gemv_int_rows_avx512(const struct gemv_job *job, size_t j, unsig
 			}
 		}
 		if (b < n)	/* a lone last block */
-			for (int r = 0; r < 8; r++) {
-				struct gemv_job row = *job;
-
-				for (unsigned i = 0; i < job->parts; i++)
-					row.part[i] = job->part[i] + (8 * (size_t)g + r) * rs;
-				acc[r][0] = _mm512_fmadd_pd(int_blocks_avx512(&row, c.row, b0 + b, lut8),
+			for (int r = 0; r < 8; r++)
+				acc[r][0] = _mm512_fmadd_pd(int_blocks_avx512(job, c.row, b0 + b, lut8,
+									      (8 * (size_t)g + r) * rs),
 							    _mm512_set1_pd(fac[r][b]), acc[r][0]);
-			}
 	}
 	if (nan)
 		return (1u << c.rows) - 1;

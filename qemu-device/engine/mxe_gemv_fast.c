@@ -265,16 +265,15 @@ static inline int e4m3_has_nan(const __m512i w[4])
  * grid out of that range, run the chain.
  */
 
-/* The block (of a chunk) whose sum int_span()'s reduction leaves in lane @t. */
-static inline unsigned int_lane_block(unsigned t)
-{
-	return (t & 8) + 2 * (t & 3) + ((t >> 2) & 1);
-}
+/* The block (of a chunk) whose sum int_span()'s reduction leaves in lane t. */
+static const int32_t int_lane_block[16] __attribute__((aligned(64))) = {
+	0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15
+};
 
 /*
  * The integer sums of chunks c0 .. c0 + n - 1 (n <= INT_SPAN) for the task's 64
  * columns, column by column (a row streams 16 n x 16 bytes at once, the next row's
- * lines prefetched alongside), as qc[ch][c][t] (lane t: block int_lane_block(t) of
+ * lines prefetched alongside), as qc[ch][c][t] (lane t: block int_lane_block[t] of
  * chunk c0 + ch); take[ch] the chunk's sub-blocks to take from them: its fitting
  * blocks, or none where a scale is NaN or puts a grid out of range.
  */
@@ -285,7 +284,7 @@ static inline void int_span(const struct fast_job *job, const uint8_t *const row
 {
 	const struct mxe_op *op = job->op;
 	const __m512i lut = mxe_e2m1_lut_avx512(), zero = _mm512_setzero_si512();
-	const __m512i perm = _mm512_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15);
+	const __m512i perm = _mm512_load_si512(int_lane_block);
 	const int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
 	__m512i ae[INT_SPAN];
 	__mmask16 lanes[INT_SPAN], bad[INT_SPAN];
@@ -294,7 +293,7 @@ static inline void int_span(const struct fast_job *job, const uint8_t *const row
 		ae[ch] = _mm512_permutexvar_epi32(perm, _mm512_loadu_si512(job->aexp + (c0 + ch) * INT_CHUNK));
 		lanes[ch] = bad[ch] = 0;
 		for (unsigned t = 0; t < 16; t++)
-			lanes[ch] |= (__mmask16)(((job->afit[c0 + ch] >> int_lane_block(t)) & 1) << t);
+			lanes[ch] |= (__mmask16)(((job->afit[c0 + ch] >> int_lane_block[t]) & 1) << t);
 	}
 	for (unsigned c = 0; c < COLS; c++) {
 		const uint8_t *next = rows[c + 1 < COLS ? c + 1 : c];
@@ -312,7 +311,7 @@ static inline void int_span(const struct fast_job *job, const uint8_t *const row
 				v[i] = mxe_e2m1_pair_avx512(rows[c], job->a16, b0 + 2 * i, lut);
 			}
 			/* lane 4 L + d of v[i]: a quarter of block 2 i + L / 2; three levels
-			 * of adds leave block int_lane_block(t) in lane t */
+			 * of adds leave block int_lane_block[t] in lane t */
 			for (int i = 0; i < 4; i++)
 				u[i] = _mm512_add_epi32(_mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]),
 							_mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]));
@@ -349,7 +348,7 @@ static inline void int_transpose(const float qc[COLS][16], float qi[INT_CHUNK][G
 			r[i] = _mm512_load_ps(qc[16 * g + i]);
 		transpose16(r);		/* r[t]: lane t's block over the 16 columns */
 		for (unsigned t = 0; t < 16; t++)
-			_mm512_store_ps(qi[int_lane_block(t)][g], r[t]);
+			_mm512_store_ps(qi[int_lane_block[t]][g], r[t]);
 	}
 }
 
