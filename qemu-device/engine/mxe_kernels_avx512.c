@@ -813,55 +813,80 @@ AVX512 void mxe_wgmma_exp_fields_avx512(const uint8_t *p, size_t ld, unsigned ro
  * accumulators in registers, per k four (or one) loads of B and four broadcasts of A
  * (rows of @kk).
  */
-#define WG_FMA(r, v) acc##r##v = _mm512_fmadd_pd(x##r, b##v, acc##r##v)
-#define WG_ROW(r) WG_FMA(r, 0); if (wide) { WG_FMA(r, 1); WG_FMA(r, 2); WG_FMA(r, 3); }
-#define WG_STORE(r, v) _mm512_storeu_pd(s + (i0 + r) * w + jc + 8 * v, acc##r##v)
-#define WG_STORES(r) WG_STORE(r, 0); if (wide) { WG_STORE(r, 1); WG_STORE(r, 2); WG_STORE(r, 3); }
+/*
+ * The sums of rows @i0 .. @i0 + 3 of a WGMMA over a strip of 32 columns into @acc (4 x 4
+ * vectors: 16 accumulators in registers, as the loops are unrolled): per k, 4 loads of
+ * B and 16 FMAs.
+ */
 AVX512 static inline __attribute__((always_inline)) void
-wgmma_block(const double *a, const double *bs, unsigned kk, unsigned w, double *s, unsigned i0,
-	    unsigned jc, const int wide)
+wgmma_sums32(const double *a, const double *bs, unsigned kk, unsigned i0, __m512d acc[4][4])
 {
-	__m512d acc00 = _mm512_setzero_pd(), acc01 = acc00, acc02 = acc00, acc03 = acc00;
-	__m512d acc10 = acc00, acc11 = acc00, acc12 = acc00, acc13 = acc00;
-	__m512d acc20 = acc00, acc21 = acc00, acc22 = acc00, acc23 = acc00;
-	__m512d acc30 = acc00, acc31 = acc00, acc32 = acc00, acc33 = acc00;
 	const double *ar = a + i0 * kk;
 
+#pragma GCC unroll 4
+	for (unsigned r = 0; r < 4; r++)
+#pragma GCC unroll 4
+		for (unsigned v = 0; v < 4; v++)
+			acc[r][v] = _mm512_setzero_pd();
 	for (unsigned k = 0; k < kk; k++) {
-		const double *bk = bs + k * w + jc;
-		__m512d b0 = _mm512_loadu_pd(bk), b1 = b0, b2 = b0, b3 = b0;
-		__m512d x0 = _mm512_set1_pd(ar[k]), x1 = _mm512_set1_pd(ar[kk + k]);
-		__m512d x2 = _mm512_set1_pd(ar[2 * kk + k]), x3 = _mm512_set1_pd(ar[3 * kk + k]);
+		const double *bk = bs + k * 32;
+		__m512d b[4];
 
-		if (wide) {
-			b1 = _mm512_loadu_pd(bk + 8);
-			b2 = _mm512_loadu_pd(bk + 16);
-			b3 = _mm512_loadu_pd(bk + 24);
+#pragma GCC unroll 4
+		for (unsigned v = 0; v < 4; v++)
+			b[v] = _mm512_loadu_pd(bk + 8 * v);
+#pragma GCC unroll 4
+		for (unsigned r = 0; r < 4; r++) {
+			__m512d x = _mm512_set1_pd(ar[r * kk + k]);
+
+#pragma GCC unroll 4
+			for (unsigned v = 0; v < 4; v++)
+				acc[r][v] = _mm512_fmadd_pd(x, b[v], acc[r][v]);
 		}
-		WG_ROW(0);
-		WG_ROW(1);
-		WG_ROW(2);
-		WG_ROW(3);
 	}
-	WG_STORES(0);
-	WG_STORES(1);
-	WG_STORES(2);
-	WG_STORES(3);
 }
-#undef WG_FMA
-#undef WG_ROW
-#undef WG_STORE
-#undef WG_STORES
+
+/* The same for 8 columns @jc .. @jc + 7 of a narrower strip (@w columns), into @s. */
+AVX512 static inline __attribute__((always_inline)) void
+wgmma_sums8(const double *a, const double *bs, unsigned kk, unsigned w, double *s, unsigned i0,
+	    unsigned jc)
+{
+	__m512d acc[4];
+	const double *ar = a + i0 * kk;
+
+#pragma GCC unroll 4
+	for (unsigned r = 0; r < 4; r++)
+		acc[r] = _mm512_setzero_pd();
+	for (unsigned k = 0; k < kk; k++) {
+		__m512d b = _mm512_loadu_pd(bs + k * w + jc);
+
+#pragma GCC unroll 4
+		for (unsigned r = 0; r < 4; r++)
+			acc[r] = _mm512_fmadd_pd(_mm512_set1_pd(ar[r * kk + k]), b, acc[r]);
+	}
+#pragma GCC unroll 4
+	for (unsigned r = 0; r < 4; r++)
+		_mm512_storeu_pd(s + (i0 + r) * w + jc, acc[r]);
+}
 
 AVX512 void mxe_kern_wgmma_d64_avx512(const double *a, const double *bs, unsigned k, unsigned w,
 				      double *s)
 {
-	for (unsigned i0 = 0; i0 < 64; i0 += 4)
-		if (w == 32)
-			wgmma_block(a, bs, k, w, s, i0, 0, 1);
-		else
+	for (unsigned i0 = 0; i0 < 64; i0 += 4) {
+		if (w == 32) {
+			__m512d acc[4][4];
+
+			wgmma_sums32(a, bs, k, i0, acc);
+#pragma GCC unroll 4
+			for (unsigned r = 0; r < 4; r++)
+#pragma GCC unroll 4
+				for (unsigned v = 0; v < 4; v++)
+					_mm512_storeu_pd(s + (i0 + r) * 32 + 8 * v, acc[r][v]);
+		} else {
 			for (unsigned jc = 0; jc < w; jc += 8)
-				wgmma_block(a, bs, k, w, s, i0, jc, 0);
+				wgmma_sums8(a, bs, k, w, s, i0, jc);
+		}
+	}
 }
 
 AVX512 void mxe_kern_wgmma_d64_add_avx512(const double *a, const double *bs, unsigned kk,
@@ -870,29 +895,8 @@ AVX512 void mxe_kern_wgmma_d64_add_avx512(const double *a, const double *bs, uns
 {
 	for (unsigned i0 = 0; i0 < 64; i0 += 4) {
 		__m512d acc[4][4];
-		const double *ar = a + i0 * kk;
 
-#pragma GCC unroll 4
-		for (unsigned r = 0; r < 4; r++)
-#pragma GCC unroll 4
-			for (unsigned v = 0; v < 4; v++)
-				acc[r][v] = _mm512_setzero_pd();
-		for (unsigned k = 0; k < kk; k++) {	/* wgmma_block()'s FMAs */
-			const double *bk = bs + k * 32;
-			__m512d b[4];
-
-#pragma GCC unroll 4
-			for (unsigned v = 0; v < 4; v++)
-				b[v] = _mm512_loadu_pd(bk + 8 * v);
-#pragma GCC unroll 4
-			for (unsigned r = 0; r < 4; r++) {
-				__m512d x = _mm512_set1_pd(ar[r * kk + k]);
-
-#pragma GCC unroll 4
-				for (unsigned v = 0; v < 4; v++)
-					acc[r][v] = _mm512_fmadd_pd(x, b[v], acc[r][v]);
-			}
-		}
+		wgmma_sums32(a, bs, kk, i0, acc);
 #pragma GCC unroll 4
 		for (unsigned r = 0; r < 4; r++) {
 			unsigned i = i0 + r;
