@@ -273,6 +273,50 @@ void mxe_kern_s8_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g,
 			  const struct mxe_kx64 *u);
 
 /*
+ * struct mxe_kw16 - EXACT's int16 windows (mxe_tiled.c, TK_W16) of MX operands whose
+ * 32-k blocks (a row's or a column's) each hold integers below 2^13 in magnitude times
+ * one power of two, the block's window 2^W (its scale, its type's lowest bit, its top
+ * bit less 12): E4M3 data whose nonzero values span at most 13 bits, say. A block's
+ * 32 products of two such integers sum in int32 (vpdpwssd: |sum| <= 32 (2^13 - 1)^2 <
+ * 2^31), then shift left by the row's and the column's W less the operation's least
+ * and join an int64 sum: every step exact (the caller bounds the shifts).
+ * @a:   A panel, per 32-k block [16 k pairs][MXE_MR] words, each an int16 pair (the
+ *       even k in the low half); blocks one after another
+ * @b0:  B panel [16][MXE_NR] per block; @b1 the next one (== @b0: none)
+ * @sha: per block, MXE_MR row shifts, @sha_step on; @shb0, @shb1: MXE_NR column
+ *       shifts, @shb_step on
+ */
+struct mxe_kw16 {
+	const uint32_t *a, *b0, *b1;
+	const int32_t *sha, *shb0, *shb1;
+	size_t sha_step, shb_step;
+};
+
+/*
+ * @nblk blocks into the int64 sums @t (MXE_MR rows x 32 columns, rows @ldt apart; with
+ * @first from 0): rows below @mr and columns below @nr are read and written.
+ * AVX512-VNNI.
+ */
+void mxe_kern_w16x2_vnni(const struct mxe_kw16 *in, size_t nblk, int64_t *t, ptrdiff_t ldt,
+			 unsigned mr, unsigned nr, int first);
+
+/*
+ * The int16 windows of a row of codes of MX type @t (E4M3, E3M2, E2M3, E2M1 or
+ * MXINT8), through @lut (each code's integer: its value over the type's lowest bit,
+ * negated as the operation says; INT32_MIN for NaN and Inf).
+ * mxe_w16_tops_avx512(): per 32-k block of the @nb from the row's start, the exponent
+ * of the leading bit of its largest magnitude (MXE_W16_ZERO: all zeros) into @top; 0
+ * when a block holds a NaN or Inf code or spans more than 13 bits.
+ * mxe_w16_block_avx512(): the 32 integers of the block from element @k0 over
+ * 2^(@top - 12) into @out.
+ */
+#define MXE_W16_ZERO (-128)
+int mxe_w16_tops_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t nb,
+			int8_t *top);
+void mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,
+			  int top, int16_t *out);
+
+/*
  * The int8 panels' packing of one 32-k block of E2M1 codes (16 bytes at @codes, the low
  * nibble first) through @lut (the 16 codes' integers): the 32 integers at @v, each plus
  * @bias (A's; 0 for B); returns their sum (without the bias). AVX2 hosts.

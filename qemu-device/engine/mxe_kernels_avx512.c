@@ -913,6 +913,151 @@ AVX512 void mxe_kern_wgmma_d64_add_avx512(const double *a, const double *bs, uns
 	}
 }
 
+/* ---- int16 windows (struct mxe_kw16) --------------------------------------------- */
+
+/*
+ * One 32-k block of a 6 x 32 product of int16 windows: 12 int32 sums (vpdpwssd: two
+ * products a lane), row i and panel h in acc[2 i + h].
+ */
+VNNI static inline __attribute__((always_inline)) void w16_block(const struct mxe_kw16 *in,
+								 size_t blk, __m512i acc[12])
+{
+	const uint32_t *a = in->a + blk * 16 * MXE_MR;
+	const uint32_t *b0 = in->b0 + blk * 16 * MXE_NR, *b1 = in->b1 + blk * 16 * MXE_NR;
+
+	for (int x = 0; x < 12; x++)
+		acc[x] = _mm512_setzero_si512();
+#pragma GCC unroll 16
+	for (unsigned kp = 0; kp < 16; kp++) {
+		__m512i x0 = _mm512_loadu_si512(b0 + kp * MXE_NR);
+		__m512i x1 = _mm512_loadu_si512(b1 + kp * MXE_NR);
+
+#pragma GCC unroll 6
+		for (unsigned i = 0; i < MXE_MR; i++) {
+			__m512i ai = _mm512_set1_epi32((int)a[kp * MXE_MR + i]);
+
+			acc[2 * i] = _mm512_dpwssd_epi32(acc[2 * i], ai, x0);
+			acc[2 * i + 1] = _mm512_dpwssd_epi32(acc[2 * i + 1], ai, x1);
+		}
+	}
+}
+
+VNNI void mxe_kern_w16x2_vnni(const struct mxe_kw16 *in, size_t nblk, int64_t *t, ptrdiff_t ldt,
+			      unsigned mr, unsigned nr, int first)
+{
+	int64_t s[MXE_MR * 32] __attribute__((aligned(64)));
+
+	for (unsigned i = 0; i < MXE_MR; i++) {
+		for (unsigned j = 0; j < 32; j += 8) {
+			__mmask8 m = i >= mr || first || j >= nr ? 0 :
+				     nr - j >= 8 ? 0xFF : (__mmask8)((1u << (nr - j)) - 1);
+
+			_mm512_store_si512(s + i * 32 + j, _mm512_maskz_loadu_epi64(m, t + i * ldt + j));
+		}
+	}
+	for (size_t blk = 0; blk < nblk; blk++) {
+		const int32_t *sb0 = in->shb0 + blk * in->shb_step, *sb1 = in->shb1 + blk * in->shb_step;
+		__m512i acc[12], cs[4];
+
+		w16_block(in, blk, acc);
+		cs[0] = _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)sb0));
+		cs[1] = _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(sb0 + 8)));
+		cs[2] = _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)sb1));
+		cs[3] = _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(sb1 + 8)));
+#pragma GCC unroll 6
+		for (unsigned i = 0; i < MXE_MR; i++) {
+			__m512i ra = _mm512_set1_epi64(in->sha[blk * in->sha_step + i]);
+
+#pragma GCC unroll 2
+			for (unsigned h = 0; h < 2; h++) {
+				__m512i v = acc[2 * i + h];
+				__m512i lo = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(v));
+				__m512i hi = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1));
+				int64_t *p = s + i * 32 + 16 * h;
+
+				lo = _mm512_sllv_epi64(lo, _mm512_add_epi64(ra, cs[2 * h]));
+				hi = _mm512_sllv_epi64(hi, _mm512_add_epi64(ra, cs[2 * h + 1]));
+				_mm512_store_si512(p, _mm512_add_epi64(_mm512_load_si512(p), lo));
+				_mm512_store_si512(p + 8, _mm512_add_epi64(_mm512_load_si512(p + 8), hi));
+			}
+		}
+	}
+	for (unsigned i = 0; i < mr; i++) {
+		for (unsigned j = 0; j < nr; j += 8) {
+			__mmask8 m = nr - j >= 8 ? 0xFF : (__mmask8)((1u << (nr - j)) - 1);
+
+			_mm512_mask_storeu_epi64(t + i * ldt + j, m, _mm512_load_si512(s + i * 32 + j));
+		}
+	}
+}
+
+/* 16 codes of a row from element @k (a multiple of 16), one a lane. */
+AVX512 static inline __m512i w16_codes(const uint8_t *row, unsigned t, size_t k)
+{
+	__m512i c;
+
+	if (t == MXA_DTYPE_E2M1) {	/* two a byte, the low nibble first */
+		__m128i b = _mm_loadl_epi64((const __m128i *)(row + k / 2)), m = _mm_set1_epi8(0x0F);
+
+		return _mm512_cvtepu8_epi32(_mm_unpacklo_epi8(_mm_and_si128(b, m),
+							     _mm_and_si128(_mm_srli_epi16(b, 4), m)));
+	}
+	c = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(row + k)));
+	if (t == MXA_DTYPE_E3M2 || t == MXA_DTYPE_E2M3)	/* six bits a byte */
+		c = _mm512_and_si512(c, _mm512_set1_epi32(0x3F));
+	return c;
+}
+
+/* The 32 integers of the block from element @k. */
+AVX512 static inline void w16_ints(const uint8_t *row, unsigned t, const int32_t *lut, size_t k,
+				   __m512i v[2])
+{
+	v[0] = _mm512_i32gather_epi32(w16_codes(row, t, k), lut, 4);
+	v[1] = _mm512_i32gather_epi32(w16_codes(row, t, k + 16), lut, 4);
+}
+
+AVX512 int mxe_w16_tops_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t nb,
+			       int8_t *top)
+{
+	const __m512i bad = _mm512_set1_epi32(INT32_MIN);
+
+	for (size_t b = 0; b < nb; b++) {
+		__m512i v[2];
+		uint32_t m;
+		int hi;
+
+		w16_ints(row, t, lut, b * 32, v);
+		if (_mm512_cmpeq_epi32_mask(v[0], bad) | _mm512_cmpeq_epi32_mask(v[1], bad))
+			return 0;
+		/* the OR of the magnitudes: the largest one's leading bit, the lowest set bit */
+		m = (uint32_t)_mm512_reduce_or_epi32(_mm512_or_si512(_mm512_abs_epi32(v[0]),
+								     _mm512_abs_epi32(v[1])));
+		if (!m) {
+			top[b] = MXE_W16_ZERO;
+			continue;
+		}
+		hi = 31 - __builtin_clz(m);
+		if (hi - __builtin_ctz(m) > 12)
+			return 0;
+		top[b] = (int8_t)hi;
+	}
+	return 1;
+}
+
+AVX512 void mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,
+				 int top, int16_t *out)
+{
+	int sh = top == MXE_W16_ZERO ? 0 : top - 12;
+	__m512i v[2];
+
+	w16_ints(row, t, lut, k0, v);
+	for (int h = 0; h < 2; h++) {	/* exact: a multiple of 2^sh, or shifted up */
+		v[h] = sh >= 0 ? _mm512_sra_epi32(v[h], _mm_cvtsi32_si128(sh))
+			       : _mm512_sll_epi32(v[h], _mm_cvtsi32_si128(-sh));
+		_mm256_storeu_si256((__m256i *)(out + 16 * h), _mm512_cvtepi32_epi16(v[h]));
+	}
+}
+
 #else /* no x86-64 AVX-512 support in this compiler: never selected */
 
 void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
@@ -946,6 +1091,25 @@ void mxe_kern_d64_avx512(const double *a, const double *b0, const double *b1, si
 			 const struct mxe_kd64 *u)
 {
 	mxe_kern_d64_portable(a, b0, b1, k, u);
+}
+
+void mxe_kern_w16x2_vnni(const struct mxe_kw16 *in, size_t nblk, int64_t *t, ptrdiff_t ldt,
+			 unsigned mr, unsigned nr, int first)
+{
+	(void)in, (void)nblk, (void)t, (void)ldt, (void)mr, (void)nr, (void)first;
+}
+
+int mxe_w16_tops_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t nb,
+			int8_t *top)
+{
+	(void)row, (void)t, (void)lut, (void)nb, (void)top;
+	return 0;	/* never taken */
+}
+
+void mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,
+			  int top, int16_t *out)
+{
+	(void)row, (void)t, (void)lut, (void)k0, (void)top, (void)out;
 }
 
 void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struct mxe_kx64 *u)

@@ -63,8 +63,9 @@
 #define PACK_KC 64		/* K elements packed per pass (an L1-sized slice) */
 
 /* float panels; int16 pairs (integer types); int8 panels of small-integer MX types
- * for the AVX512-VNNI kernels (a float operation, the float kernels' bits) */
-enum tkind { TK_F32, TK_S16, TK_S8 };
+ * for the AVX512-VNNI kernels (a float operation, the float kernels' bits); int16
+ * windows of MX blocks (EXACT, struct mxe_kw16) */
+enum tkind { TK_F32, TK_S16, TK_S8, TK_W16 };
 
 struct tiled {
 	const struct mxe_op *op;
@@ -86,7 +87,8 @@ struct tiled {
 	mxe_kern_f32_fn kf32;
 	mxe_kern_s16_fn ks16;
 	/* EXACT: 1 through the float kernels (exact_blocks_certified()), 2 through
-	 * the double kernels (exact_d64_certified()) */
+	 * the double kernels (exact_d64_certified()), 3 through int16 windows
+	 * (w16_applies()) */
 	int exact;
 	void (*kx64)(const float *a, const float *b, size_t k, const struct mxe_kx64 *u);
 	double *dacc;			/* the double sums of all of D (> 1 super chunk) */
@@ -101,6 +103,14 @@ struct tiled {
 	int lsb8[2];
 	int s8_bias;			/* added to A's integers: the largest magnitude of its type */
 	unsigned s8_g;			/* without VNNI: s8_avx2_group() */
+	/* TK_W16: per side each code's integer, each row's blocks' leading bits (all of
+	 * K), the least window exponent; per 32-k block of the super chunk, the rows' and
+	 * columns' shifts; the int64 sums of all of D (> 1 super chunk) */
+	int32_t lut16[2][256];
+	int8_t *w16_top[2];
+	int w16_lsb[2], w16_wmin[2];
+	int32_t *wsa, *wsb;
+	int64_t *tacc;
 	/* both sides' extreme scale exponents, found once (tiled_scales()) */
 	int sc_state;			/* 0: not yet, 1: found, -1: a NaN scale */
 	int sc_lo[2], sc_hi[2];
@@ -447,11 +457,15 @@ static void pack_a_rows(struct tiled *tl, size_t p, size_t k0, size_t len)
 
 static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, size_t nvalid,
 			  size_t k0, size_t len, size_t pidx);
+static void pack_w16_panel(struct tiled *tl, int side, size_t r0, unsigned rows, size_t nvalid,
+			   size_t k0, size_t len, size_t pidx);
 
 static void pack_a_panel(struct tiled *tl, size_t p, size_t k0, size_t len)
 {
 	if (tl->kind == TK_S8)
 		pack_s8_panel(tl, 0, p * MXE_MR, MXE_MR, tl->m, k0, len, p);
+	else if (tl->kind == TK_W16)
+		pack_w16_panel(tl, 0, p * MXE_MR, MXE_MR, tl->m, k0, len, p);
 	else if (tl->kind == TK_F32)
 		pack_a_rows(tl, p, k0, len);
 	else
@@ -490,6 +504,8 @@ static void pack_b_panel(struct tiled *tl, size_t q, size_t k0, size_t len)
 {
 	if (tl->kind == TK_S8)
 		pack_s8_panel(tl, 1, q * MXE_NR, MXE_NR, tl->n, k0, len, q);
+	else if (tl->kind == TK_W16)
+		pack_w16_panel(tl, 1, q * MXE_NR, MXE_NR, tl->n, k0, len, q);
 	else if (tl->kind == TK_F32 && (tl->op->d.flags & MXA_GEMM_F_B_KN))
 		pack_b_panel_kn(tl, q, k0, len);
 	else
@@ -660,6 +676,155 @@ static int s8_applies(struct tiled *tl)
 	/* |block sum| < 32 * 128 * 128 = 2^19 units of the two lowest bits */
 	return la + lb + tl->sc_lo[0] + tl->sc_lo[1] >= -149 &&
 	       la + lb + tl->sc_hi[0] + tl->sc_hi[1] + 19 <= 127;
+}
+
+/* ---- int16 windows (TK_W16, EXACT) -------------------------------------------- */
+
+static uint64_t w16_ops;	/* operations run on int16 windows (tests) */
+
+/* The words of k pair @k / 2 (k a multiple of 32) of panel @p: each 32-k block holds
+ * [16][rows] words, f32_panel()'s K-block order. */
+static uint32_t *w16_panel(void *base, size_t npanels, unsigned rows, size_t p, size_t k)
+{
+	return (uint32_t *)base + ((k / KB * npanels + p) * (KB / 2) + k % KB / 2) * rows;
+}
+
+static const uint8_t *w16_row(const struct mxe_op *op, int side, size_t r)
+{
+	return side ? mxe_op_b_row(op, r) : (const uint8_t *)op->d.a + r * op->lda;
+}
+
+/* The window exponent of row @r's block @b: its scale, the type's lowest bit and the
+ * block's leading bit less 12 (the integers lie below 2^13). */
+static int w16_window(const struct tiled *tl, int side, size_t r, size_t b, int top)
+{
+	const struct mxe_op *op = tl->op;
+	int e = tl->w16_lsb[side] + top - 12;
+
+	if (side ? op->scale_b : op->scale_a)
+		e += (int)(side ? mxe_op_b_scales(op, r) : op->d.scale_a + r * op->ld_sa)[b] - 127;
+	return e;
+}
+
+/*
+ * Whether int16 windows take @tl's EXACT operation (AVX512-VNNI): E4M3, E3M2, E2M3,
+ * E2M1 or MXINT8 on both sides, B as N x K, no NaN scale, no NaN or Inf code, every
+ * nonzero block within 13 bits (mxe_w16_tops_avx512()), and the int64 sums bounded.
+ * Output (i, j) sums |s_b| 2^(sa_ib + sb_jb) over its blocks, each |s_b| < 2^31 and
+ * the shifts at most the sides' spans Ra, Rb of window exponents: with SA the largest
+ * sum over a row of A of 2^sa_ib (and SB for B), that is below 2^31 min(SA 2^Rb,
+ * SB 2^Ra), which must stay below 2^62 (the pair's conversion). Reads every block
+ * once, stopping at the first that fails.
+ */
+static int w16_applies(struct tiled *tl)
+{
+	const struct mxe_op *op = tl->op;
+	size_t nb = tl->k / MXA_MX_BLOCK;
+	double rows_max[2], bound[2];
+	int span[2];
+
+	if (mxe_cpu_simd() < MXE_SIMD_AVX512VNNI || (op->d.flags & MXA_GEMM_F_B_KN) ||
+	    tl->k % MXA_MX_BLOCK || !tiled_scales(tl))
+		return 0;
+	for (int side = 0; side < 2; side++) {
+		unsigned t = side ? op->d.type_b : op->d.type_a;
+		int neg = !!(op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A)), top;
+		size_t rows = side ? tl->n : tl->m;
+		const float *lut = mxe_decode_lut(t);
+		int lo = INT_MAX, hi = INT_MIN;
+
+		if (t != MXA_DTYPE_E4M3 && t != MXA_DTYPE_E3M2 && t != MXA_DTYPE_E2M3 &&
+		    t != MXA_DTYPE_E2M1 && t != MXA_DTYPE_MXINT8)
+			return 0;
+		mx_exp_range(t, &tl->w16_lsb[side], &top);
+		for (unsigned c = 0; c < 256; c++) {
+			int v = (int)ldexpf(lut[c], -tl->w16_lsb[side]);
+
+			tl->lut16[side][c] = !isfinite(lut[c]) ? INT32_MIN : neg ? -v : v;
+		}
+		tl->w16_top[side] = malloc(rows * nb);
+		if (!tl->w16_top[side])
+			return 0;
+		rows_max[side] = 0;
+		for (size_t r = 0; r < rows; r++) {
+			int8_t *tops = tl->w16_top[side] + r * nb;
+			double sum = 0;	/* of 2^window, exact enough: < 2^26 powers of two */
+
+			if (!mxe_w16_tops_avx512(w16_row(op, side, r), t, tl->lut16[side], nb, tops))
+				return 0;
+			for (size_t b = 0; b < nb; b++) {
+				int w = w16_window(tl, side, r, b, tops[b]);
+
+				if (tops[b] == MXE_W16_ZERO)
+					continue;
+				lo = w < lo ? w : lo;
+				hi = w > hi ? w : hi;
+				/* 2^w on its bits (|w| < 300; ldexp was 7 % of a 1024^3 run) */
+				sum += mxe_bits_f64((uint64_t)(w + 1023) << 52);
+			}
+			rows_max[side] = sum > rows_max[side] ? sum : rows_max[side];
+		}
+		tl->w16_wmin[side] = lo == INT_MAX ? 0 : lo;
+		span[side] = lo == INT_MAX ? 0 : hi - lo;
+		rows_max[side] = ldexp(rows_max[side], -tl->w16_wmin[side]);
+	}
+	bound[0] = ldexp(rows_max[0], 31 + span[1]);
+	bound[1] = ldexp(rows_max[1], 31 + span[0]);
+	return (bound[0] < bound[1] ? bound[0] : bound[1]) < 0x1p62;
+}
+
+/*
+ * Pack @rows rows of a side from @r0 (zeros from @nvalid on), elements k0 .. k0 + len
+ * (multiples of 32), into panel @pidx: each block's integers over its window, as int16
+ * pairs, and its shift (the window less the side's least; 0 for zeros).
+ */
+static void pack_w16_panel(struct tiled *tl, int side, size_t r0, unsigned rows, size_t nvalid,
+			   size_t k0, size_t len, size_t pidx)
+{
+	const struct mxe_op *op = tl->op;
+	unsigned t = side ? op->d.type_b : op->d.type_a;
+	size_t npanels = side ? tl->np : tl->mp, nb = tl->k / MXA_MX_BLOCK;
+	void *pack = side ? tl->bpack : tl->apack;
+	int32_t *sh = side ? tl->wsb : tl->wsa;
+	int16_t v[MXA_MX_BLOCK];
+
+	for (size_t c = 0; c < len; c += MXA_MX_BLOCK) {
+		size_t blk = c / MXA_MX_BLOCK, b = (k0 + c) / MXA_MX_BLOCK;
+		size_t at = (blk * npanels + pidx) * rows;
+		uint32_t *dst = w16_panel(pack, npanels, rows, pidx, c);
+
+		for (unsigned r = 0; r < rows; r++) {
+			int top = r0 + r < nvalid ? tl->w16_top[side][(r0 + r) * nb + b] : MXE_W16_ZERO;
+
+			if (top == MXE_W16_ZERO) {
+				memset(v, 0, sizeof(v));
+				sh[at + r] = 0;
+			} else {
+				mxe_w16_block_avx512(w16_row(op, side, r0 + r), t, tl->lut16[side],
+						     k0 + c, top, v);
+				sh[at + r] = w16_window(tl, side, r0 + r, b, top) - tl->w16_wmin[side];
+			}
+			for (unsigned kp = 0; kp < MXA_MX_BLOCK / 2; kp++)
+				memcpy(dst + kp * rows + r, v + 2 * kp, 4);
+		}
+	}
+}
+
+/* The int16 windows of A panel @p and B panels @q (.. @q + 1 when @strip is 2) from
+ * element @kr of the super chunk (a multiple of KB). */
+static void w16_in(const struct tiled *tl, size_t p, size_t q, size_t kr, unsigned strip,
+		   struct mxe_kw16 *in)
+{
+	size_t blk = kr / MXA_MX_BLOCK;
+
+	in->a = w16_panel(tl->apack, tl->mp, MXE_MR, p, kr);
+	in->b0 = w16_panel(tl->bpack, tl->np, MXE_NR, q, kr);
+	in->b1 = strip == 2 ? w16_panel(tl->bpack, tl->np, MXE_NR, q + 1, kr) : in->b0;
+	in->sha = tl->wsa + (blk * tl->mp + p) * MXE_MR;
+	in->shb0 = tl->wsb + (blk * tl->np + q) * MXE_NR;
+	in->shb1 = strip == 2 ? in->shb0 + MXE_NR : in->shb0;
+	in->sha_step = tl->mp * MXE_MR;
+	in->shb_step = tl->np * MXE_NR;
 }
 
 /* ---- phases ----------------------------------------------------------------- */
@@ -1137,6 +1302,70 @@ static void compute_exact_d64(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 	__atomic_fetch_add(&exact_redone, redo, __ATOMIC_RELAXED);
 }
 
+/*
+ * EXACT through int16 windows (exact 3): each tile's int64 sums (thread-local with one
+ * super chunk, else in tl->tacc), then per element the pair (h, l) = (fl(T), T - fl(T))
+ * times 2^(the two least windows), exact, rounded with C as the double kernels' pairs.
+ */
+static void compute_exact_w16(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_t p1,
+			      size_t q0, size_t q1)
+{
+	int64_t *t = tl->tacc;
+	ptrdiff_t ldt = (ptrdiff_t)tl->n;
+	size_t ti = 0, tj = 0;
+	uint64_t done = 0, redo = 0;
+	double unit = ldexp(1.0, tl->w16_wmin[0] + tl->w16_wmin[1]), *hs;
+
+	hs = mxe_scratch(4, (size_t)2 * MXE_MR * 32 * sizeof(double));
+	if (!t) {	/* one super chunk: the tile's sums on this thread */
+		ldt = TILE_NP * MXE_NR;
+		t = mxe_scratch(1, (size_t)TILE_MP * MXE_MR * ldt * sizeof(int64_t));
+		ti = p0 * MXE_MR;
+		tj = q0 * MXE_NR;
+	}
+	if (!t || !hs) {
+		tl->failed = 1;
+		return;
+	}
+	for (size_t kb0 = k0; kb0 < k1; kb0 += KB) {
+		size_t len = k1 - kb0 < KB ? k1 - kb0 : KB;
+		int last = kb0 + len == tl->k;
+
+		for (size_t q = q0; q < q1; q += 2) {
+			unsigned strip = q + 1 < q1 ? 2 : 1;
+			size_t j = q * MXE_NR;
+
+			for (size_t p = p0; p < p1; p++) {
+				size_t i = p * MXE_MR;
+				unsigned mr = tl->m - i < MXE_MR ? (unsigned)(tl->m - i) : MXE_MR;
+				unsigned nr = tl->n - j < strip * MXE_NR ? (unsigned)(tl->n - j) :
+									    strip * MXE_NR;
+				int64_t *tt = t + (i - ti) * ldt + (j - tj);
+				struct mxe_kw16 in;
+
+				w16_in(tl, p, q, kb0 - k0, strip, &in);
+				mxe_kern_w16x2_vnni(&in, len / MXA_MX_BLOCK, tt, ldt, mr, nr, kb0 == 0);
+				if (!last)
+					continue;
+				for (unsigned r = 0; r < mr; r++) {
+					for (unsigned c = 0; c < nr; c++) {
+						int64_t x = tt[r * ldt + c];
+						double h = (double)x;	/* |x| < 2^62 */
+
+						hs[r * 32 + c] = h * unit;
+						hs[(MXE_MR + r) * 32 + c] =
+							(double)(x - (int64_t)h) * unit;
+					}
+				}
+				redo += finish_exact(tl, hs, hs + MXE_MR * 32, 32, i, j, mr, nr);
+				done += (uint64_t)mr * nr;
+			}
+		}
+	}
+	__atomic_fetch_add(&exact_outputs, done - redo, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&exact_redone, redo, __ATOMIC_RELAXED);
+}
+
 /* Types whose 32-k block sums are exact in f32: exponent of the lowest bit
  * and floor(log2) of the largest value (unscaled); 0 for the others. */
 static int exact_block_type(unsigned t, int *lsb, int *top)
@@ -1317,7 +1546,9 @@ static void tiled_task(void *arg, unsigned phase, unsigned task)
 	q0 = (size_t)(task % tl->tiles_n) * tl->tile_np;
 	p1 = p0 + tl->tile_mp < tl->mp ? p0 + tl->tile_mp : tl->mp;
 	q1 = q0 + tl->tile_np < tl->np ? q0 + tl->tile_np : tl->np;
-	if (tl->exact == 2)
+	if (tl->exact == 3)
+		compute_exact_w16(tl, k0, k1, p0, p1, q0, q1);
+	else if (tl->exact == 2)
 		compute_exact_d64(tl, k0, k1, p0, p1, q0, q1);
 	else if (tl->exact)
 		compute_exact(tl, k0, k1, p0, p1, q0, q1);
@@ -1396,9 +1627,8 @@ static const struct mxe_pool_job_ops b1_ops = {
 /* ---- entry ---------------------------------------------------------------- */
 
 /* Set up @tl for @op and run it; 1: the path does not take @op. */
-static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
+static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, struct tiled *tl)
 {
-	struct tiled tl;
 	size_t apanel_bytes, bytes, per_k, kwords;
 	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
 
@@ -1408,28 +1638,33 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 		mxe_pool_run(eng, op->d.nthreads, &b1_ops, &j);
 		return 0;
 	}
-	memset(&tl, 0, sizeof(tl));
-	tl.op = op;
-	tl.m = op->d.m;
-	tl.n = op->d.n;
-	tl.k = op->d.k;
+	tl->op = op;
+	tl->m = op->d.m;
+	tl->n = op->d.n;
+	tl->k = op->d.k;
 	if (op->cls == MXE_CLASS_FLOAT && op->d.type_d == MXA_DTYPE_F32)
-		tl.kind = TK_F32;
+		tl->kind = TK_F32;
 	else if (op->cls == MXE_CLASS_INT && !exact)
-		tl.kind = TK_S16;
+		tl->kind = TK_S16;
 	else
 		return 1;	/* f16 / f64 accumulators: exact path */
 	if (op->ldd % 4 || (acc && op->ldc % 4) ||
-	    ((op->scale_a || op->scale_b) && tl.k % MXA_MX_BLOCK))
+	    ((op->scale_a || op->scale_b) && tl->k % MXA_MX_BLOCK))
 		return 1;	/* a partial last MX block: the exact path */
 	if (exact) {
-		if (op->k_chunk != op->d.k || tl.k % MXA_MX_BLOCK)
+		if (op->k_chunk != op->d.k || tl->k % MXA_MX_BLOCK)
 			return 1;
-		if (!exact_blocks_certified(&tl)) {
+		if (exact_blocks_certified(tl)) {
+			/* the float kernels, or the int8 panels (below) */
+		} else if (w16_applies(tl)) {
+			__atomic_fetch_add(&w16_ops, 1, __ATOMIC_RELAXED);
+			exact = 3;
+			tl->kind = TK_W16;
+		} else {
 			/* the double kernels: AVX-512 only (with the engine capped at AVX2,
 			 * MX-FP8 1024^3 / 2048^3 ran 22.8 / 24.6 GFLOP/s on them, 30.9 / 30.1
 			 * on the general path) */
-			if (mxe_cpu_simd() < MXE_SIMD_AVX512 || !exact_d64_certified(&tl))
+			if (mxe_cpu_simd() < MXE_SIMD_AVX512 || !exact_d64_certified(tl))
 				return 1;
 			exact = 2;
 		}
@@ -1437,94 +1672,119 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 		return 1;
 	}
 
-	tl.exact = exact;
+	tl->exact = exact;
 	if (exact)
 		mxe_stats_count_intrawave();
-	tl.simd = mxe_cpu_simd();
-	tl.avx2 = tl.simd >= MXE_SIMD_AVX2;
-	tl.kf32 = tl.avx2 ? mxe_kern_f32_avx2 : mxe_kern_f32_portable;
-	tl.ks16 = tl.avx2 ? mxe_kern_s16_avx2 : mxe_kern_s16_portable;
-	tl.kx64 = tl.avx2 ? mxe_kern_x64_avx2 : mxe_kern_x64_portable;
-	tl.mp = (tl.m + MXE_MR - 1) / MXE_MR;
-	tl.np = (tl.n + MXE_NR - 1) / MXE_NR;
-	if (tl.kind == TK_F32 && exact != 2 && s8_applies(&tl)) {
+	tl->simd = mxe_cpu_simd();
+	tl->avx2 = tl->simd >= MXE_SIMD_AVX2;
+	tl->kf32 = tl->avx2 ? mxe_kern_f32_avx2 : mxe_kern_f32_portable;
+	tl->ks16 = tl->avx2 ? mxe_kern_s16_avx2 : mxe_kern_s16_portable;
+	tl->kx64 = tl->avx2 ? mxe_kern_x64_avx2 : mxe_kern_x64_portable;
+	tl->mp = (tl->m + MXE_MR - 1) / MXE_MR;
+	tl->np = (tl->n + MXE_NR - 1) / MXE_NR;
+	if (tl->kind == TK_F32 && exact != 2 && s8_applies(tl)) {
 		__atomic_fetch_add(&s8_ops, 1, __ATOMIC_RELAXED);
-		tl.kind = TK_S8;
-		s8_lut(&tl, 0);
-		s8_lut(&tl, 1);
+		tl->kind = TK_S8;
+		s8_lut(tl, 0);
+		s8_lut(tl, 1);
 	}
 	/* Super chunk: all of K (intrawave) within the budget, else KB. */
 	/* packed bytes per k: f32, half of an int16 pair word, or int8 (and, per 32 k,
 	 * the int8 panels' factors and sums) */
-	per_k = (tl.mp * MXE_MR + tl.np * MXE_NR) * (tl.kind == TK_F32 ? 4 : tl.kind == TK_S16 ? 2 : 1);
+	per_k = (tl->mp * MXE_MR + tl->np * MXE_NR) *
+		(tl->kind == TK_F32 ? 4 : tl->kind == TK_S16 || tl->kind == TK_W16 ? 2 : 1);
 	if (op->d.sched == MXE_SCHED_INTERWAVE) {
-		tl.ks = KB;
+		tl->ks = KB;
 	} else {
-		tl.ks = MXE_TILED_PACK_BUDGET / per_k / KB * KB;
-		if (tl.ks < KB)
-			tl.ks = KB;
+		tl->ks = MXE_TILED_PACK_BUDGET / per_k / KB * KB;
+		if (tl->ks < KB)
+			tl->ks = KB;
 	}
-	if (tl.kind == TK_S16 && tl.ks > INT_KMAX)
-		tl.ks = INT_KMAX;
-	if (tl.ks >= tl.k)
-		tl.ks = (tl.k + KB - 1) / KB * KB;
-	tl.nsuper = (unsigned)((tl.k + tl.ks - 1) / tl.ks);
-	kwords = tl.kind == TK_F32 ? tl.ks : tl.kind == TK_S16 ? tl.ks / 2 : tl.ks / 4;
-	tl.ks_words = kwords;
-	apanel_bytes = (tl.mp * MXE_MR * kwords * 4 + 63) & ~(size_t)63;
-	bytes = apanel_bytes + ((tl.np * MXE_NR * kwords * 4 + 63) & ~(size_t)63) + 64;
-	if (tl.kind == TK_S8)	/* factors of both sides, B's sums: per 32-k block */
-		bytes += tl.ks / MXA_MX_BLOCK * (tl.mp * MXE_MR + 2 * tl.np * MXE_NR) * 4 + 64;
-	tl.apack = mxe_scratch(2, bytes);
-	if (!tl.apack)
+	if (tl->kind == TK_S16 && tl->ks > INT_KMAX)
+		tl->ks = INT_KMAX;
+	if (tl->ks >= tl->k)
+		tl->ks = (tl->k + KB - 1) / KB * KB;
+	tl->nsuper = (unsigned)((tl->k + tl->ks - 1) / tl->ks);
+	kwords = tl->kind == TK_F32 ? tl->ks :
+		 tl->kind == TK_S16 || tl->kind == TK_W16 ? tl->ks / 2 : tl->ks / 4;
+	tl->ks_words = kwords;
+	apanel_bytes = (tl->mp * MXE_MR * kwords * 4 + 63) & ~(size_t)63;
+	bytes = apanel_bytes + ((tl->np * MXE_NR * kwords * 4 + 63) & ~(size_t)63) + 64;
+	if (tl->kind == TK_S8)	/* factors of both sides, B's sums: per 32-k block */
+		bytes += tl->ks / MXA_MX_BLOCK * (tl->mp * MXE_MR + 2 * tl->np * MXE_NR) * 4 + 64;
+	if (tl->kind == TK_W16)	/* both sides' shifts: per 32-k block */
+		bytes += tl->ks / MXA_MX_BLOCK * (tl->mp * MXE_MR + tl->np * MXE_NR) * 4 + 64;
+	tl->apack = mxe_scratch(2, bytes);
+	if (!tl->apack)
 		return MXE_ENGINE_ENOMEM;
-	tl.bpack = (uint8_t *)tl.apack + apanel_bytes;
-	if (tl.kind == TK_S8) {
-		tl.sfa = (float *)((uint8_t *)tl.bpack +
-				   ((tl.np * MXE_NR * kwords * 4 + 63) & ~(size_t)63));
-		tl.sfb = tl.sfa + tl.ks / MXA_MX_BLOCK * tl.mp * MXE_MR;
-		tl.scb = (int32_t *)(tl.sfb + tl.ks / MXA_MX_BLOCK * tl.np * MXE_NR);
+	tl->bpack = (uint8_t *)tl->apack + apanel_bytes;
+	if (tl->kind == TK_S8) {
+		tl->sfa = (float *)((uint8_t *)tl->bpack +
+				   ((tl->np * MXE_NR * kwords * 4 + 63) & ~(size_t)63));
+		tl->sfb = tl->sfa + tl->ks / MXA_MX_BLOCK * tl->mp * MXE_MR;
+		tl->scb = (int32_t *)(tl->sfb + tl->ks / MXA_MX_BLOCK * tl->np * MXE_NR);
 	}
-	if (tl.kind == TK_S16 && tl.nsuper > 1) {
-		tl.sacc = mxe_scratch(3, tl.m * tl.n * sizeof(int32_t) + MXE_MR * MXE_NR * 4);
-		if (!tl.sacc)
+	if (tl->kind == TK_W16) {
+		tl->wsa = (int32_t *)((uint8_t *)tl->bpack +
+				      ((tl->np * MXE_NR * kwords * 4 + 63) & ~(size_t)63));
+		tl->wsb = tl->wsa + tl->ks / MXA_MX_BLOCK * tl->mp * MXE_MR;
+	}
+	if (tl->kind == TK_S16 && tl->nsuper > 1) {
+		tl->sacc = mxe_scratch(3, tl->m * tl->n * sizeof(int32_t) + MXE_MR * MXE_NR * 4);
+		if (!tl->sacc)
 			return MXE_ENGINE_ENOMEM;
 	}
-	if (exact && tl.nsuper > 1) {
-		tl.dacc = mxe_scratch(3, (exact == 2 ? 2 : 1) * tl.m * tl.n * sizeof(double));
-		if (!tl.dacc)
+	if (exact == 3 && tl->nsuper > 1) {
+		tl->tacc = mxe_scratch(3, tl->m * tl->n * sizeof(int64_t));
+		if (!tl->tacc)
+			return MXE_ENGINE_ENOMEM;
+	} else if (exact && tl->nsuper > 1) {
+		tl->dacc = mxe_scratch(3, (exact == 2 ? 2 : 1) * tl->m * tl->n * sizeof(double));
+		if (!tl->dacc)
 			return MXE_ENGINE_ENOMEM;
 		if (exact == 2)
-			tl.cacc = tl.dacc + tl.m * tl.n;
+			tl->cacc = tl->dacc + tl->m * tl->n;
 	}
 	/* pack tasks: as many again, smaller, for small operations (balance) */
-	tl.pack_ap = tl.mp >= PACK_TASKS_MIN * PACK_A_PANELS ? PACK_A_PANELS :
-		     (tl.mp + PACK_TASKS_MIN - 1) / PACK_TASKS_MIN;
-	tl.pack_bp = tl.np >= PACK_TASKS_MIN * PACK_B_PANELS ? PACK_B_PANELS :
-		     (tl.np + PACK_TASKS_MIN - 1) / PACK_TASKS_MIN;
-	tl.pack_a = (unsigned)((tl.mp + tl.pack_ap - 1) / tl.pack_ap);
-	tl.pack_b = (unsigned)((tl.np + tl.pack_bp - 1) / tl.pack_bp);
+	tl->pack_ap = tl->mp >= PACK_TASKS_MIN * PACK_A_PANELS ? PACK_A_PANELS :
+		     (tl->mp + PACK_TASKS_MIN - 1) / PACK_TASKS_MIN;
+	tl->pack_bp = tl->np >= PACK_TASKS_MIN * PACK_B_PANELS ? PACK_B_PANELS :
+		     (tl->np + PACK_TASKS_MIN - 1) / PACK_TASKS_MIN;
+	tl->pack_a = (unsigned)((tl->mp + tl->pack_ap - 1) / tl->pack_ap);
+	tl->pack_b = (unsigned)((tl->np + tl->pack_bp - 1) / tl->pack_bp);
 	/* Smaller tiles for small operations: enough of them that the threads finish
 	 * together (512^3: 8 tiles of 144 x 256 left one thread idle for a fifth of the
 	 * compute phase). Each element's arithmetic does not depend on its tile. */
-	tl.tile_mp = TILE_MP;
-	tl.tile_np = TILE_NP;
+	tl->tile_mp = TILE_MP;
+	tl->tile_np = TILE_NP;
 	for (;;) {
-		tl.tiles_m = (unsigned)((tl.mp + tl.tile_mp - 1) / tl.tile_mp);
-		tl.tiles_n = (unsigned)((tl.np + tl.tile_np - 1) / tl.tile_np);
-		if ((size_t)tl.tiles_m * tl.tiles_n >= TILES_MIN)
+		tl->tiles_m = (unsigned)((tl->mp + tl->tile_mp - 1) / tl->tile_mp);
+		tl->tiles_n = (unsigned)((tl->np + tl->tile_np - 1) / tl->tile_np);
+		if ((size_t)tl->tiles_m * tl->tiles_n >= TILES_MIN)
 			break;
-		if (tl.tile_mp < 2 * TILE_MP_MIN)
+		if (tl->tile_mp < 2 * TILE_MP_MIN)
 			break;	/* thinner tiles cost one thread more than balance gains */
-		tl.tile_mp /= 2;
+		tl->tile_mp /= 2;
 	}
 
-	mxe_pool_run(eng, op->d.nthreads, &tiled_ops, &tl);
+	mxe_pool_run(eng, op->d.nthreads, &tiled_ops, tl);
 	/* Keep packing buffers of everyday sizes for the next call on this
 	 * thread; give very large ones back. */
 	mxe_scratch_trim(2, MXE_TILED_KEEP_BYTES);
 	mxe_scratch_trim(3, MXE_TILED_KEEP_BYTES);
-	return tl.failed ? MXE_ENGINE_ENOMEM : 0;
+	return tl->failed ? MXE_ENGINE_ENOMEM : 0;
+}
+
+static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
+{
+	struct tiled tl;
+	int rc;
+
+	memset(&tl, 0, sizeof(tl));
+	rc = tiled_go(eng, op, exact, &tl);
+	free(tl.w16_top[0]);
+	free(tl.w16_top[1]);
+	return rc;
 }
 
 int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op)
@@ -1537,6 +1797,11 @@ int mxe_tiled_exact_run(struct mxe_engine *eng, const struct mxe_op *op)
 	if (op->d.accum != MXE_ACCUM_EXACT || mxe_interwave_applies(op))
 		return 1;
 	return tiled_run(eng, op, 1);
+}
+
+uint64_t mxe_tiled_w16_ops(void)
+{
+	return __atomic_load_n(&w16_ops, __ATOMIC_RELAXED);
 }
 
 uint64_t mxe_tiled_s8_ops(void)

@@ -713,7 +713,7 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 	};
 	static const struct combo e4 = { MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 };
 	unsigned m = 40, n = 40;
-	uint64_t on, redone;
+	uint64_t on, redone, w16;
 	float *out = (float *)B.d;
 	struct mxe_gemm_desc d;
 	size_t bad = 0;
@@ -739,10 +739,13 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 				for (unsigned i = 0; i < m * k; i++)	/* nor E5M2 Inf / NaN */
 					if (cbs[c].a == MXA_DTYPE_E5M2 && (B.a[i] & 0x7C) == 0x7C)
 						B.a[i] ^= 0x04;
+				w16 = mxe_tiled_w16_ops();
 				same = same_counted(eng, &d, m * n * 4, &rc, &on);
 				if (!rc)
 					rc = run_and_compare(eng, &d, &bad);
-				host_check(!rc && same && !bad && (w512 ? on >= m * n : !on),
+				/* random codes span more than int16 windows take */
+				w16 = mxe_tiled_w16_ops() - w16;
+				host_check(!rc && same && !bad && (w512 ? on >= m * n : !on) && !w16,
 				       "exact %s x %s%s, K %u%s, on the double kernels: bit-exact vs "
 				       "reference (%zu differ), SIMD paths %s agree: %s, %llu elements "
 				       "on the path", mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b),
@@ -833,15 +836,249 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 		B.b[j * 192 + 128] = 0x40 | sign;				/* +-2.0 */
 		memcpy(B.sb + j * 6, sb, 6);
 	}
+	w16 = mxe_tiled_w16_ops();
 	same = same_counted(eng, &d, m * n * 4, &rc, &on);
+	w16 = mxe_tiled_w16_ops() - w16;	/* scales 2^29 apart: past the int64 bound */
 	for (unsigned i = 0; i < m * n; i++)
 		good += out[i] == (i % n % 2 ? 0x1p25f + 4 : 0x1p25f - 4);
-	host_check(!rc && same && good == (int)(m * n) && (w512 ? on >= m * n : !on),
+	host_check(!rc && same && good == (int)(m * n) && (w512 ? on >= m * n : !on) && !w16,
 	       "exact e4m3 MX on the double kernels: block sums 2^58, +-1, -2^58, 2^25, +-2 "
 	       "round to 2^25 +- 4 (%d of %u right), SIMD paths %s agree: %s", good, m * n,
 	       simd_paths, same ? "yes" : "NO");
 
 	/* the midpoint 1 + 2^-24 from two blocks, C = +-2^-80 decides */
+	d = make_op(&e4, m, n, 128, 1);
+	memset(B.a, 0, m * 128);
+	memset(B.b, 0, n * 128);
+	memset(B.sa, 127, m * 4);
+	for (unsigned i = 0; i < m; i++) {
+		B.a[i * 128] = B.a[i * 128 + 32] = 0x38;
+		/* 448 and 2^-9 in a block of zeros of B: wider than int16 windows take */
+		B.a[i * 128 + 64] = 0x7E, B.a[i * 128 + 65] = 0x01;
+	}
+	for (unsigned j = 0; j < n; j++) {
+		B.b[j * 128] = B.b[j * 128 + 32] = 0x38;
+		memset(B.sb + j * 4, 127, 4);
+		B.sb[j * 4 + 1] = 127 - 24;
+	}
+	for (unsigned i = 0; i < m * n; i++)
+		((float *)B.c)[i] = i % n % 2 ? 0x1p-80f : -0x1p-80f;
+	w16 = mxe_tiled_w16_ops();
+	same = same_counted(eng, &d, m * n * 4, &rc, &on);
+	w16 = mxe_tiled_w16_ops() - w16;
+	good = 0;
+	for (unsigned i = 0; i < m * n; i++)
+		good += out[i] == (i % n % 2 ? 1.0f + 0x1p-23f : 1.0f);
+	host_check(!rc && same && good == (int)(m * n) && (w512 ? on >= m * n : !on) && !w16,
+	       "exact e4m3 MX on the double kernels: block sums 1 + 2^-24 and C +-2^-80 round "
+	       "to 1 + 2^-23 / 1 (%d of %u right), SIMD paths %s agree: %s", good, m * n,
+	       simd_paths, same ? "yes" : "NO");
+}
+
+/* E4M3 codes of values spread evenly over -448 ... 448 (the bench's data): the nonzero
+ * values of a block of 32 then span at most 13 bits. */
+static void fill_e4m3_even(uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = mxe_cvt_f32_to_e4m3((float)((int)(tu_rand() % 2001) - 1000) * 0.448f, 1);
+}
+
+/* Run @d on the default path, counting int16-window operations (*@w) and the outputs
+ * the tiled EXACT path computed (*@on); against the reference (*@bad). */
+static int w16_counted(struct mxe_engine *eng, struct mxe_gemm_desc *d, size_t *bad,
+		       uint64_t *w, uint64_t *on)
+{
+	uint64_t w0 = mxe_tiled_w16_ops(), redone;
+	int rc = compare_counted(eng, d, bad, on, &redone);
+
+	*w = mxe_tiled_w16_ops() - w0;
+	return rc;
+}
+
+/*
+ * EXACT on int16 windows (AVX512-VNNI hosts): 32-k blocks of E4M3 (values spread as
+ * the bench's), E2M1, E3M2 and MXINT8 against E4M3, with and without C, negated or
+ * not, K of 128 and 640, 40 x 40: bit-exact vs reference, every SIMD path agrees, and
+ * the windows ran exactly where they apply. Then the limits: a block spanning 12 bits
+ * runs on them and one of 13 does not, scales too far apart for the int64 sums, the
+ * largest int32 block sums (E4M3 448 x 448, 32 a block), blocks of zeros with scale
+ * 2^-127 left out of the span, and the midpoint 1 + 2^-24 that C = +-2^-80 decides.
+ */
+static void test_exact_tiled_w16(struct mxe_engine *eng)
+{
+	static const struct combo cbs[] = {
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_MXINT8, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E3M2, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 0 },
+	};
+	static const struct combo e4 = { MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 };
+	unsigned m = 40, n = 40;
+	float *out = (float *)B.d;
+	struct mxe_gemm_desc d;
+	uint64_t w, on;
+	size_t bad;
+	int rc, same, good, vnni = !mxe_engine_set_simd("avx512vnni");
+
+	mxe_engine_set_simd(NULL);
+	for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
+		for (unsigned k = 128; k <= 640; k += 512) {
+			for (unsigned v = 0; v < 6; v++) {	/* bit 0: C; v / 2: -A, -B */
+				uint64_t w0 = mxe_tiled_w16_ops(), w1;
+
+				d = make_op(&cbs[c], m, n, k, v & 1);
+				d.flags |= v / 2 == 1 ? MXE_GEMM_NEGATE_A :
+					   v / 2 == 2 ? MXE_GEMM_NEGATE_B : 0;
+				for (unsigned i = 0; cbs[c].mx && i < m * k / 32; i++)
+					B.sa[i] = (uint8_t)(121 + tu_rand() % 13);	/* 2^-6 ... 2^6 */
+				for (unsigned i = 0; cbs[c].mx && i < n * k / 32; i++)
+					B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
+				if (cbs[c].a == MXA_DTYPE_E4M3)
+					fill_e4m3_even(B.a, m * k);
+				if (cbs[c].b == MXA_DTYPE_E4M3)
+					fill_e4m3_even(B.b, n * k);
+				same = same_on_every_path(eng, &d, m * n * 4, &rc);
+				w1 = mxe_tiled_w16_ops();
+				if (!rc)
+					rc = w16_counted(eng, &d, &bad, &w, &on);
+				host_check(!rc && same && !bad && w1 - w0 == (uint64_t)vnni &&
+					   w == (uint64_t)vnni && (!vnni || on == m * n),
+					   "exact %s x %s%s, K %u%s%s, on int16 windows: bit-exact vs "
+					   "reference (%zu differ), SIMD paths %s agree: %s, ran there: "
+					   "%s", mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b),
+					   cbs[c].mx ? " MX" : "", k, v & 1 ? ", C" : "",
+					   v / 2 == 1 ? ", -A" : v / 2 == 2 ? ", -B" : "", bad, simd_paths, same ? "yes" : "NO",
+					   w ? "yes" : "no");
+			}
+		}
+	}
+
+	/* a block of 2^8 and 2^-4 (12 bits apart) takes the windows; 2^-5 (13) does not */
+	for (int wide = 0; wide < 2; wide++) {
+		d = make_op(&e4, m, n, 128, 1);
+		for (unsigned i = 0; i < m * 4; i++)
+			B.sa[i] = (uint8_t)(121 + tu_rand() % 13);
+		for (unsigned i = 0; i < n * 4; i++)
+			B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
+		fill_e4m3_even(B.a, m * 128);
+		fill_e4m3_even(B.b, n * 128);
+		B.a[7 * 128 + 40] = 0x78;			/* 2^8 */
+		B.a[7 * 128 + 41] = wide ? 0x10 : 0x18;	/* 2^-5, 2^-4 */
+		rc = w16_counted(eng, &d, &bad, &w, &on);
+		host_check(!rc && !bad && w == (uint64_t)(vnni && !wide),
+			   "exact e4m3 MX, a block of 2^8 and %s: %s, bit-exact vs reference (%zu "
+			   "differ)", wide ? "2^-5 (13 bits)" : "2^-4 (12 bits)",
+			   w ? "int16 windows" : "not on int16 windows", bad);
+	}
+
+	/* every element 448 (block sums 32 x 7680^2 in the windows), B's first block scaled
+	 * by 2^33: its sums times 2^33 pass 2^63, so the int64 sums are not used */
+	d = make_op(&e4, m, n, 128, 0);
+	memset(B.a, 0x7E, m * 128);
+	memset(B.b, 0x7E, n * 128);
+	memset(B.sa, 127, m * 4);
+	memset(B.sb, 127, n * 4);
+	for (unsigned j = 0; j < n; j++)
+		B.sb[j * 4] = 127 + 33;
+	rc = w16_counted(eng, &d, &bad, &w, &on);
+	good = 0;
+	for (unsigned i = 0; i < m * n; i++)
+		good += out[i] == 0x31p50f;
+	host_check(!rc && !bad && !w && good == (int)(m * n), "exact e4m3 MX, 448 everywhere "
+		   "and a scale of 2^33: not on int16 windows (int64 bound), 49 x 2^50 (%d of %u "
+		   "right), bit-exact vs reference (%zu differ)", good, m * n, bad);
+
+	/* an E4M3 NaN code: not on int16 windows */
+	d = make_op(&e4, m, n, 128, 0);
+	fill_e4m3_even(B.a, m * 128);
+	fill_e4m3_even(B.b, n * 128);
+	memset(B.sa, 127, m * 4);
+	memset(B.sb, 127, n * 4);
+	B.b[9 * 128 + 77] = 0x7F;
+	rc = w16_counted(eng, &d, &bad, &w, &on);
+	host_check(!rc && !bad && !w, "exact e4m3 MX, a NaN code in B: not on int16 windows, "
+		   "bit-exact vs reference (%zu differ)", bad);
+
+	/* scales 2^-15 ... 2^15 on both sides: K / 32 block sums below 2^31 shifted by up to
+	 * 60 bits could pass 2^62, so the int64 sums are not used */
+	d = make_op(&e4, m, n, 128, 0);
+	for (unsigned i = 0; i < m * 4; i++)
+		B.sa[i] = (uint8_t)(112 + (i % 2) * 30);
+	for (unsigned i = 0; i < n * 4; i++)
+		B.sb[i] = (uint8_t)(112 + (i % 2) * 30);
+	fill_e4m3_even(B.a, m * 128);
+	fill_e4m3_even(B.b, n * 128);
+	rc = w16_counted(eng, &d, &bad, &w, &on);
+	host_check(!rc && !bad && !w, "exact e4m3 MX, scales 2^-15 ... 2^15: not on int16 "
+		   "windows (int64 bound), bit-exact vs reference (%zu differ)", bad);
+
+	/* the largest block sums: 32 x 448 x 448 a block (7680^2 x 32 in the windows), all
+	 * of one sign or alternating by column; 640 of them sum to 245 x 2^19 */
+	d = make_op(&e4, m, n, 640, 0);
+	memset(B.sa, 127, m * 20);
+	memset(B.sb, 127, n * 20);
+	memset(B.a, 0x7E, m * 640);
+	for (unsigned j = 0; j < n; j++)
+		memset(B.b + j * 640, j % 2 ? 0xFE : 0x7E, 640);
+	rc = w16_counted(eng, &d, &bad, &w, &on);
+	good = 0;
+	for (unsigned i = 0; i < m * n; i++)
+		good += out[i] == (i % n % 2 ? -0x1p19f : 0x1p19f) * 245;
+	host_check(!rc && !bad && good == (int)(m * n) && w == (uint64_t)vnni,
+		   "exact e4m3 MX, every element 448 (block sums 32 x 7680^2 in int32): +-245 x "
+		   "2^19 (%d of %u right), bit-exact vs reference (%zu differ), int16 windows: %s",
+		   good, m * n, bad, w ? "yes" : "no");
+
+	/* blocks of zeros with scale 2^-127 (as the quantisers write them) between blocks
+	 * of scale 2^0: their scale is left out of the span */
+	d = make_op(&e4, m, n, 128, 1);
+	fill_e4m3_even(B.a, m * 128);
+	fill_e4m3_even(B.b, n * 128);
+	memset(B.sa, 127, m * 4);
+	memset(B.sb, 127, n * 4);
+	for (unsigned i = 0; i < m; i += 3) {
+		memset(B.a + i * 128 + 64, 0, 32);
+		B.sa[i * 4 + 2] = 0;
+	}
+	rc = w16_counted(eng, &d, &bad, &w, &on);
+	host_check(!rc && !bad && w == (uint64_t)vnni,
+		   "exact e4m3 MX, blocks of zeros with scale 2^-127: int16 windows: %s, "
+		   "bit-exact vs reference (%zu differ)", w ? "yes" : "no", bad);
+
+	/* D = 2^36 + 2^12 +- 2^-18: in the windows 2^54 + 2^30 +- 1 units, past a
+	 * double's 53 bits. The f32 midpoint 2^36 + 2^12 is what a double keeps; the +-1
+	 * that the pair's low part keeps rounds it up or down */
+	d = make_op(&e4, m, n, 128, 0);
+	memset(B.a, 0, m * 128);
+	memset(B.b, 0, n * 128);
+	memset(B.sa, 127, m * 4);
+	for (unsigned i = 0; i < m; i++) {
+		memset(B.a + i * 128, 0x50, 32);			/* 8.0 */
+		B.a[i * 128 + 32] = B.a[i * 128 + 64] = 0x50;
+		B.a[i * 128 + 65] = 0x01;				/* 2^-9 */
+	}
+	for (unsigned j = 0; j < n; j++) {
+		static const uint8_t sb[4] = { 127 + 28, 127 + 9, 127, 127 };
+
+		memset(B.b + j * 128, 0x38, 32);			/* 1.0 */
+		B.b[j * 128 + 32] = 0x38;
+		B.b[j * 128 + 65] = j % 2 ? 0x01 : 0x81;		/* +-2^-9 */
+		B.b[j * 128 + 66] = 0x50;
+		memcpy(B.sb + j * 4, sb, 4);
+	}
+	same = same_on_every_path(eng, &d, m * n * 4, &rc);
+	rc |= w16_counted(eng, &d, &bad, &w, &on);
+	good = 0;
+	for (unsigned i = 0; i < m * n; i++)
+		good += out[i] == (i % n % 2 ? 0x1p36f + 0x1p13f : 0x1p36f);
+	host_check(!rc && same && !bad && good == (int)(m * n) && w == (uint64_t)vnni,
+		   "exact e4m3 MX on int16 windows: 2^36 + 2^12 +- 2^-18 (2^54 + 2^30 +- 1 "
+		   "units) rounds to 2^36 + 2^13 / 2^36 (%d of %u right), SIMD paths %s agree: %s, "
+		   "int16 windows: %s", good, m * n, simd_paths, same ? "yes" : "NO",
+		   w ? "yes" : "no");
+
+	/* the midpoint 1 + 2^-24 from two blocks (scales 2^0 and 2^-24), C = +-2^-80 */
 	d = make_op(&e4, m, n, 128, 1);
 	memset(B.a, 0, m * 128);
 	memset(B.b, 0, n * 128);
@@ -855,14 +1092,70 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 	}
 	for (unsigned i = 0; i < m * n; i++)
 		((float *)B.c)[i] = i % n % 2 ? 0x1p-80f : -0x1p-80f;
-	same = same_counted(eng, &d, m * n * 4, &rc, &on);
+	rc = w16_counted(eng, &d, &bad, &w, &on);
 	good = 0;
 	for (unsigned i = 0; i < m * n; i++)
 		good += out[i] == (i % n % 2 ? 1.0f + 0x1p-23f : 1.0f);
-	host_check(!rc && same && good == (int)(m * n) && (w512 ? on >= m * n : !on),
-	       "exact e4m3 MX on the double kernels: block sums 1 + 2^-24 and C +-2^-80 round "
-	       "to 1 + 2^-23 / 1 (%d of %u right), SIMD paths %s agree: %s", good, m * n,
-	       simd_paths, same ? "yes" : "NO");
+	host_check(!rc && !bad && good == (int)(m * n) && w == (uint64_t)vnni,
+		   "exact e4m3 MX on int16 windows: block sums 1 + 2^-24 and C +-2^-80 round to "
+		   "1 + 2^-23 / 1 (%d of %u right), int16 windows: %s", good, m * n,
+		   w ? "yes" : "no");
+}
+
+/*
+ * Int16 windows over two super chunks: 6200 x 16 x 8192 E4M3 MX with C packs more than
+ * the tiled path's budget at once, so the int64 sums of all of D live between the
+ * chunks. Eight rows, the first and last among them, against the reference, each as a
+ * one-row operation of its own.
+ */
+static void test_exact_w16_super_chunks(struct mxe_engine *eng)
+{
+	enum { M = 6200, N = 16, K = 8192 };
+	static const unsigned rows[8] = { 0, 1, 5, 6, 3001, 4096, M - 2, M - 1 };
+	uint8_t *a = malloc((size_t)M * K), *sa = malloc((size_t)M * K / 32);
+	uint8_t *sb = malloc((size_t)N * K / 32);
+	float *c = malloc((size_t)M * N * 4), *dd = malloc((size_t)M * N * 4);
+	struct mxe_gemm_desc d;
+	uint64_t w0 = mxe_tiled_w16_ops();
+	size_t bad = 0;
+	int rc, vnni = !mxe_engine_set_simd("avx512vnni");
+
+	mxe_engine_set_simd(NULL);
+	if (!a || !sa || !sb || !c || !dd) {
+		host_check(0, "exact e4m3 MX over two super chunks: out of memory");
+		goto out;
+	}
+	memset(&d, 0, sizeof(d));
+	d.m = M, d.n = N, d.k = K;
+	d.type_a = d.type_b = MXA_DTYPE_E4M3;
+	d.type_c = d.type_d = MXA_DTYPE_F32;
+	d.a = a, d.b = B.b, d.c = c, d.d = dd;
+	d.flags = MXA_GEMM_F_ACCUMULATE;
+	d.scale_block = 32;
+	d.scale_a = sa, d.scale_b = sb;
+	fill_e4m3_even(a, (size_t)M * K);
+	fill_e4m3_even(B.b, (size_t)N * K);
+	for (size_t i = 0; i < (size_t)M * K / 32; i++)
+		sa[i] = (uint8_t)(121 + tu_rand() % 13);
+	for (size_t i = 0; i < (size_t)N * K / 32; i++)
+		sb[i] = (uint8_t)(121 + tu_rand() % 13);
+	tu_fill(MXA_DTYPE_F32, c, M, N, N * 4);
+	rc = mxe_gemm(eng, &d);
+	for (unsigned r = 0; !rc && r < 8; r++) {
+		struct mxe_gemm_desc one = d;
+
+		one.m = 1;
+		one.a = a + (size_t)rows[r] * K;
+		one.scale_a = sa + (size_t)rows[r] * K / 32;
+		one.c = c + (size_t)rows[r] * N;
+		tu_ref_gemm(&one, B.r);
+		bad += tu_diff(&one, dd + (size_t)rows[r] * N, N * 4, B.r);
+	}
+	host_check(!rc && !bad && mxe_tiled_w16_ops() - w0 == (uint64_t)vnni,
+		   "exact e4m3 MX 6200 x 16 x 8192 with C (two super chunks) on int16 windows: "
+		   "8 rows bit-exact vs reference (%zu of 128 differ), rc %d, w16 ops %llu", bad, rc, (unsigned long long)(mxe_tiled_w16_ops() - w0));
+out:
+	free(a), free(sa), free(sb), free(c), free(dd);
 }
 
 /*
@@ -1279,6 +1572,8 @@ int main(void)
 	test_exact_mx_blocks(eng);
 	test_exact_tiled_blocks(eng);
 	test_exact_tiled_d64(eng);
+	test_exact_tiled_w16(eng);
+	test_exact_w16_super_chunks(eng);
 	test_exact_wgmma_finish(eng);
 	test_s8_panels(eng);
 	test_fast(eng);
