@@ -301,20 +301,43 @@ void mxe_kern_w16x2_vnni(const struct mxe_kw16 *in, size_t nblk, int64_t *t, ptr
 			 unsigned mr, unsigned nr, int first);
 
 /*
+ * struct mxe_kw16u - one 32-k block's parts under the windows (TK_W16), the products the
+ * kernel leaves out: @ah the A panel's block of windows ([16][MXE_MR] words of int16
+ * pairs), @bh the B panels' ([16][MXE_NR], @bh[1] for columns 16..31); @al, @bl lists
+ * of @na, @nb parts under the windows, each a word MXE_W16_UNDER(value, k, row); @sa, @sb
+ * the rows' and the 32 columns' shifts.
+ * mxe_w16_under_avx512(): A's parts against B's windows into @t1 and against B's parts
+ * into @t2, B's parts against A's windows into @t1, each shifted as the kernel shifts
+ * (the parts' windows lie 13 bits under); rows below @mr, columns below @nr.
+ */
+#define MXE_W16_UNDER(v, k, r) ((uint32_t)(uint16_t)(v) | (uint32_t)(k) << 16 | (uint32_t)(r) << 21)
+struct mxe_kw16u {
+	const uint32_t *ah, *bh[2], *al, *bl[2];
+	unsigned na, nb[2];
+	const int32_t *sa, *sb;
+};
+
+void mxe_w16_under_avx512(const struct mxe_kw16u *u, int64_t *t1, int64_t *t2, ptrdiff_t ldt,
+			  unsigned mr, unsigned nr);
+
+/*
  * The int16 windows of a row of codes of MX type @t (E4M3, E3M2, E2M3, E2M1 or
  * MXINT8), through @lut (each code's integer: its value over the type's lowest bit,
  * negated as the operation says; INT32_MIN for NaN and Inf).
  * mxe_w16_tops_avx512(): per 32-k block of the @nb from the row's start, the exponent
- * of the leading bit of its largest magnitude (MXE_W16_ZERO: all zeros) into @top; 0
- * when a block holds a NaN or Inf code or spans more than 13 bits.
- * mxe_w16_block_avx512(): the 32 integers of the block from element @k0 over
- * 2^(@top - 12) into @out.
+ * of the leading bit of its largest magnitude (MXE_W16_ZERO: all zeros) into @top, and
+ * the number of elements with a part under their block's window added to *@under; 0
+ * when a block holds a NaN or Inf code or spans more than 26 bits (two windows).
+ * mxe_w16_block_avx512(): the 32 integers of the block from element @k0, each
+ * magnitude split at 2^(@top - 12): the part above over that into @hi, the rest over
+ * 2^(@top - 25) into @lo, both with the integer's sign (so |hi|, |lo| < 2^13);
+ * returns the mask of the nonzero lo (none for a block within 13 bits).
  */
 #define MXE_W16_ZERO (-128)
 int mxe_w16_tops_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t nb,
-			int8_t *top);
-void mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,
-			  int top, int16_t *out);
+			int8_t *top, size_t *under);
+uint32_t mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,
+			      int top, int16_t *hi, int16_t *lo);
 
 /*
  * The int8 panels' packing of one 32-k block of E2M1 codes (16 bytes at @codes, the low

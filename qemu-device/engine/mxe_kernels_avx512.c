@@ -1017,7 +1017,7 @@ AVX512 static inline void w16_ints(const uint8_t *row, unsigned t, const int32_t
 }
 
 AVX512 int mxe_w16_tops_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t nb,
-			       int8_t *top)
+			       int8_t *top, size_t *under)
 {
 	const __m512i bad = _mm512_set1_epi32(INT32_MIN);
 
@@ -1037,25 +1037,132 @@ AVX512 int mxe_w16_tops_avx512(const uint8_t *row, unsigned t, const int32_t *lu
 			continue;
 		}
 		hi = 31 - __builtin_clz(m);
-		if (hi - __builtin_ctz(m) > 12)
+		if (hi - __builtin_ctz(m) > 25)
 			return 0;
 		top[b] = (int8_t)hi;
+		if (hi - __builtin_ctz(m) > 12) {	/* count the elements with bits under 2^(hi - 12) */
+			__m512i low = _mm512_set1_epi32((1 << (hi - 12)) - 1);
+
+			*under += (size_t)__builtin_popcount(
+				_mm512_test_epi32_mask(_mm512_abs_epi32(v[0]), low) |
+				(unsigned)_mm512_test_epi32_mask(_mm512_abs_epi32(v[1]), low) << 16);
+		}
 	}
 	return 1;
 }
 
-AVX512 void mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,
-				 int top, int16_t *out)
+/* The int16 halves (k even: low, odd: high) of int16-pair words, sign-extended. */
+AVX512 static inline __m512i w16_half(__m512i w, unsigned odd)
+{
+	return odd ? _mm512_srai_epi32(w, 16) : _mm512_srai_epi32(_mm512_slli_epi32(w, 16), 16);
+}
+
+AVX512 void mxe_w16_under_avx512(const struct mxe_kw16u *u, int64_t *t1, int64_t *t2, ptrdiff_t ldt,
+				 unsigned mr, unsigned nr)
+{
+	__m512i sb[4], tb[32];
+	__mmask8 cm[4];
+	uint32_t used = 0;
+
+	for (unsigned q = 0; q < 4; q++) {
+		unsigned c = 8 * q;
+
+		sb[q] = nr <= c ? _mm512_setzero_si512() :
+			_mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(u->sb + c)));
+		cm[q] = nr <= c ? 0 : nr - c >= 8 ? 0xFF : (__mmask8)((1u << (nr - c)) - 1);
+	}
+	/* A's parts: each against the 32 columns' windows, a vector of 8 a time; against
+	 * B's parts at the same k one by one */
+	for (unsigned x = 0; x < u->na; x++) {
+		uint32_t e = u->al[x];
+		unsigned k = e >> 16 & 31, r = e >> 21;
+		__m512i av = _mm512_set1_epi32((int16_t)e), ra = _mm512_set1_epi64(u->sa[r]);
+
+		if (r >= mr)
+			continue;
+		for (unsigned h = 0; h < 2 && 16 * h < nr; h++) {
+			__m512i p = _mm512_mullo_epi32(av, w16_half(_mm512_loadu_si512(
+					u->bh[h] + k / 2 * MXE_NR), k % 2));
+
+			for (unsigned y = 0; y < 2; y++) {
+				unsigned q = 2 * h + y;
+				int64_t *d1 = t1 + r * ldt + 8 * q;
+				__m512i v = _mm512_sllv_epi64(_mm512_cvtepi32_epi64(y ?
+					_mm512_extracti64x4_epi64(p, 1) : _mm512_castsi512_si256(p)),
+					_mm512_add_epi64(ra, sb[q]));
+
+				_mm512_mask_storeu_epi64(d1, cm[q], _mm512_add_epi64(
+					_mm512_maskz_loadu_epi64(cm[q], d1), v));
+			}
+			for (unsigned z = 0; z < u->nb[h]; z++) {
+				uint32_t f = u->bl[h][z];
+				unsigned j = 16 * h + (f >> 21);
+
+				if ((f >> 16 & 31) == k && j < nr)
+					t2[r * ldt + j] += (int64_t)((int16_t)e * (int16_t)f) *
+							   ((int64_t)1 << (u->sa[r] + u->sb[j]));
+			}
+		}
+	}
+	/* B's parts: each against the rows' windows (six lanes), into a column-major buffer */
+	__m512i sa = _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(0x3F, u->sa));
+
+	for (unsigned h = 0; h < 2; h++) {
+		for (unsigned z = 0; z < u->nb[h]; z++) {
+			uint32_t f = u->bl[h][z];
+			unsigned k = f >> 16 & 31, j = 16 * h + (f >> 21);
+			__m512i w;
+
+			if (j >= nr)
+				continue;
+			if (!(used >> j & 1))
+				tb[j] = _mm512_setzero_si512();
+			used |= 1u << j;
+			w = _mm512_castsi256_si512(_mm256_maskz_loadu_epi32(0x3F, u->ah + k / 2 * MXE_MR));
+			w = _mm512_mullo_epi32(_mm512_set1_epi32((int16_t)f), w16_half(w, k % 2));
+			tb[j] = _mm512_add_epi64(tb[j], _mm512_sllv_epi64(
+				_mm512_cvtepi32_epi64(_mm512_castsi512_si256(w)),
+				_mm512_add_epi64(sa, _mm512_set1_epi64(u->sb[j]))));
+		}
+	}
+	for (; used; used &= used - 1) {
+		unsigned j = (unsigned)__builtin_ctz(used);
+		int64_t v[8];
+
+		_mm512_storeu_si512(v, tb[j]);
+		for (unsigned r = 0; r < mr; r++)
+			t1[r * ldt + j] += v[r];
+	}
+}
+
+/* v over 2^sh (sh < 0: times 2^-sh), exact where the caller says so. */
+AVX512 static inline __m512i w16_shift(__m512i v, int sh)
+{
+	return sh >= 0 ? _mm512_srl_epi32(v, _mm_cvtsi32_si128(sh))
+		       : _mm512_sll_epi32(v, _mm_cvtsi32_si128(-sh));
+}
+
+AVX512 uint32_t mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32_t *lut,
+				     size_t k0, int top, int16_t *hi, int16_t *lo)
 {
 	int sh = top == MXE_W16_ZERO ? 0 : top - 12;
+	uint32_t any = 0;
 	__m512i v[2];
 
 	w16_ints(row, t, lut, k0, v);
-	for (int h = 0; h < 2; h++) {	/* exact: a multiple of 2^sh, or shifted up */
-		v[h] = sh >= 0 ? _mm512_sra_epi32(v[h], _mm_cvtsi32_si128(sh))
-			       : _mm512_sll_epi32(v[h], _mm_cvtsi32_si128(-sh));
-		_mm256_storeu_si256((__m256i *)(out + 16 * h), _mm512_cvtepi32_epi16(v[h]));
+	for (int h = 0; h < 2; h++) {	/* on magnitudes: each part keeps the sign */
+		__mmask16 neg = _mm512_movepi32_mask(v[h]);
+		__m512i m = _mm512_abs_epi32(v[h]), x = w16_shift(m, sh), r = _mm512_setzero_si512();
+
+		if (sh > 0)	/* the bits below 2^sh, over 2^(sh - 13) (a block within 26 bits) */
+			r = w16_shift(_mm512_and_si512(m, _mm512_set1_epi32((1 << sh) - 1)), sh - 13);
+		x = _mm512_mask_sub_epi32(x, neg, _mm512_setzero_si512(), x);
+		r = _mm512_mask_sub_epi32(r, neg, _mm512_setzero_si512(), r);
+		any |= (uint32_t)_mm512_test_epi32_mask(r, r) << (16 * h);
+		_mm256_storeu_si256((__m256i *)(hi + 16 * h), _mm512_cvtepi32_epi16(x));
+		_mm256_storeu_si256((__m256i *)(lo + 16 * h), _mm512_cvtepi32_epi16(r));
 	}
+	return any;
 }
 
 #else /* no x86-64 AVX-512 support in this compiler: never selected */
@@ -1100,16 +1207,23 @@ void mxe_kern_w16x2_vnni(const struct mxe_kw16 *in, size_t nblk, int64_t *t, ptr
 }
 
 int mxe_w16_tops_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t nb,
-			int8_t *top)
+			int8_t *top, size_t *under)
 {
-	(void)row, (void)t, (void)lut, (void)nb, (void)top;
+	(void)row, (void)t, (void)lut, (void)nb, (void)top, (void)under;
 	return 0;	/* never taken */
 }
 
-void mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,
-			  int top, int16_t *out)
+void mxe_w16_under_avx512(const struct mxe_kw16u *u, int64_t *t1, int64_t *t2, ptrdiff_t ldt,
+			  unsigned mr, unsigned nr)
 {
-	(void)row, (void)t, (void)lut, (void)k0, (void)top, (void)out;
+	(void)u, (void)t1, (void)t2, (void)ldt, (void)mr, (void)nr;
+}
+
+uint32_t mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,
+			      int top, int16_t *hi, int16_t *lo)
+{
+	(void)row, (void)t, (void)lut, (void)k0, (void)top, (void)hi, (void)lo;
+	return 0;
 }
 
 void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struct mxe_kx64 *u)

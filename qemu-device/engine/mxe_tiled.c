@@ -104,12 +104,16 @@ struct tiled {
 	int s8_bias;			/* added to A's integers: the largest magnitude of its type */
 	unsigned s8_g;			/* without VNNI: s8_avx2_group() */
 	/* TK_W16: per side each code's integer, each row's blocks' leading bits (all of
-	 * K), the least window exponent; per 32-k block of the super chunk, the rows' and
-	 * columns' shifts; the int64 sums of all of D (> 1 super chunk) */
+	 * K), the least window exponent; per panel block the list of parts under the
+	 * windows (in a panel of their own, the place of the block), per 32-k block of
+	 * the super chunk the rows' and columns' shifts and per panel the lists' lengths;
+	 * the three int64 sums of all of D (> 1 super chunk) */
 	int32_t lut16[2][256];
 	int8_t *w16_top[2];
 	int w16_lsb[2], w16_wmin[2];
+	void *apack_lo, *bpack_lo;
 	int32_t *wsa, *wsb;
+	uint16_t *wma, *wmb;
 	int64_t *tacc;
 	/* both sides' extreme scale exponents, found once (tiled_scales()) */
 	int sc_state;			/* 0: not yet, 1: found, -1: a NaN scale */
@@ -708,18 +712,19 @@ static int w16_window(const struct tiled *tl, int side, size_t r, size_t b, int 
 
 /*
  * Whether int16 windows take @tl's EXACT operation (AVX512-VNNI): E4M3, E3M2, E2M3,
- * E2M1 or MXINT8 on both sides, B as N x K, no NaN scale, no NaN or Inf code, every
- * nonzero block within 13 bits (mxe_w16_tops_avx512()), and the int64 sums bounded.
- * Output (i, j) sums |s_b| 2^(sa_ib + sb_jb) over its blocks, each |s_b| < 2^31 and
- * the shifts at most the sides' spans Ra, Rb of window exponents: with SA the largest
- * sum over a row of A of 2^sa_ib (and SB for B), that is below 2^31 min(SA 2^Rb,
- * SB 2^Ra), which must stay below 2^62 (the pair's conversion). Reads every block
- * once, stopping at the first that fails.
+ * E2M1 or MXINT8 on both sides, B as N x K, no NaN scale, no NaN or Inf code (every
+ * block of these types fits two windows: mxe_w16_tops_avx512()), few enough parts
+ * under the windows, and the int64 sums bounded. Output (i, j) sums |s_b| 2^(sa_ib + sb_jb) over its blocks, each |s_b| <
+ * 2^31 and the shifts at most the sides' spans Ra, Rb of window exponents: with SA the
+ * largest sum over a row of A of 2^sa_ib (and SB for B), that is below 2^31 min(SA
+ * 2^Rb, SB 2^Ra), which must stay below 2^61 (the sum of the cross parts, two such
+ * terms a block, below 2^62 for the pair's conversion). Reads every block once,
+ * stopping at the first that fails.
  */
 static int w16_applies(struct tiled *tl)
 {
 	const struct mxe_op *op = tl->op;
-	size_t nb = tl->k / MXA_MX_BLOCK;
+	size_t nb = tl->k / MXA_MX_BLOCK, under[2] = { 0, 0 };
 	double rows_max[2], bound[2];
 	int span[2];
 
@@ -750,7 +755,8 @@ static int w16_applies(struct tiled *tl)
 			int8_t *tops = tl->w16_top[side] + r * nb;
 			double sum = 0;	/* of 2^window, exact enough: < 2^26 powers of two */
 
-			if (!mxe_w16_tops_avx512(w16_row(op, side, r), t, tl->lut16[side], nb, tops))
+			if (!mxe_w16_tops_avx512(w16_row(op, side, r), t, tl->lut16[side], nb, tops,
+						 &under[side]))
 				return 0;
 			for (size_t b = 0; b < nb; b++) {
 				int w = w16_window(tl, side, r, b, tops[b]);
@@ -770,13 +776,22 @@ static int w16_applies(struct tiled *tl)
 	}
 	bound[0] = ldexp(rows_max[0], 31 + span[1]);
 	bound[1] = ldexp(rows_max[1], 31 + span[0]);
-	return (bound[0] < bound[1] ? bound[0] : bound[1]) < 0x1p62;
+	if ((bound[0] < bound[1] ? bound[0] : bound[1]) >= 0x1p61)
+		return 0;
+	/* Parts under the windows cost vector steps the kernel does not: about N for each
+	 * of A's (32 columns a step), 4 M / 3 for each of B's (6 rows a step), against
+	 * M N K / 19 for the kernel (320 steps a 6 x 32 x 32 block). Where they would more
+	 * than double the work (random codes: half the elements), the double kernels run. */
+	return (double)under[0] * (double)tl->n + (double)under[1] * (double)tl->m * 4 / 3 <
+	       (double)tl->m * (double)tl->n * (double)tl->k / 19;
 }
 
 /*
  * Pack @rows rows of a side from @r0 (zeros from @nvalid on), elements k0 .. k0 + len
- * (multiples of 32), into panel @pidx: each block's integers over its window, as int16
- * pairs, and its shift (the window less the side's least; 0 for zeros).
+ * (multiples of 32), into panel @pidx: each block's integers over its window as int16
+ * pairs, the parts under the windows (mxe_w16_block_avx512()) as a list in the same
+ * place of the low panels (32 a row at most: it fits), and its shift (the window less
+ * the side's least; 0 for zeros).
  */
 static void pack_w16_panel(struct tiled *tl, int side, size_t r0, unsigned rows, size_t nvalid,
 			   size_t k0, size_t len, size_t pidx)
@@ -784,14 +799,17 @@ static void pack_w16_panel(struct tiled *tl, int side, size_t r0, unsigned rows,
 	const struct mxe_op *op = tl->op;
 	unsigned t = side ? op->d.type_b : op->d.type_a;
 	size_t npanels = side ? tl->np : tl->mp, nb = tl->k / MXA_MX_BLOCK;
-	void *pack = side ? tl->bpack : tl->apack;
+	void *pack = side ? tl->bpack : tl->apack, *pack_lo = side ? tl->bpack_lo : tl->apack_lo;
 	int32_t *sh = side ? tl->wsb : tl->wsa;
-	int16_t v[MXA_MX_BLOCK];
+	uint16_t *count = side ? tl->wmb : tl->wma;
+	int16_t v[MXA_MX_BLOCK], lo[MXA_MX_BLOCK];
 
 	for (size_t c = 0; c < len; c += MXA_MX_BLOCK) {
 		size_t blk = c / MXA_MX_BLOCK, b = (k0 + c) / MXA_MX_BLOCK;
 		size_t at = (blk * npanels + pidx) * rows;
 		uint32_t *dst = w16_panel(pack, npanels, rows, pidx, c);
+		uint32_t *list = w16_panel(pack_lo, npanels, rows, pidx, c);
+		unsigned n = 0;
 
 		for (unsigned r = 0; r < rows; r++) {
 			int top = r0 + r < nvalid ? tl->w16_top[side][(r0 + r) * nb + b] : MXE_W16_ZERO;
@@ -800,13 +818,51 @@ static void pack_w16_panel(struct tiled *tl, int side, size_t r0, unsigned rows,
 				memset(v, 0, sizeof(v));
 				sh[at + r] = 0;
 			} else {
-				mxe_w16_block_avx512(w16_row(op, side, r0 + r), t, tl->lut16[side],
-						     k0 + c, top, v);
+				uint32_t under = mxe_w16_block_avx512(w16_row(op, side, r0 + r), t,
+								      tl->lut16[side], k0 + c, top, v, lo);
+
+				for (; under; under &= under - 1) {
+					unsigned k = (unsigned)__builtin_ctz(under);
+
+					list[n++] = MXE_W16_UNDER(lo[k], k, r);
+				}
 				sh[at + r] = w16_window(tl, side, r0 + r, b, top) - tl->w16_wmin[side];
 			}
 			for (unsigned kp = 0; kp < MXA_MX_BLOCK / 2; kp++)
 				memcpy(dst + kp * rows + r, v + 2 * kp, 4);
 		}
+		count[blk * npanels + pidx] = (uint16_t)n;
+	}
+}
+
+/*
+ * The products the kernel leaves out (mxe_w16_under_avx512()), for @nblk blocks of A
+ * panel @p against B panels @q .. from element @kr of the super chunk, where the
+ * blocks' masks name rows or columns with parts under their windows: rare on data
+ * that fits (w16_applies() weighs them), so most blocks cost two loads here.
+ */
+static void w16_residuals(const struct tiled *tl, size_t p, size_t q, unsigned strip, size_t kr,
+			  size_t nblk, int64_t *t1, int64_t *t2, ptrdiff_t ldt, unsigned mr,
+			  unsigned nr)
+{
+	for (size_t x = 0; x < nblk; x++) {
+		size_t blk = kr / MXA_MX_BLOCK + x, kb = kr + x * MXA_MX_BLOCK;
+		struct mxe_kw16u u = {
+			.na = tl->wma[blk * tl->mp + p],
+			.nb = { tl->wmb[blk * tl->np + q], strip == 2 ? tl->wmb[blk * tl->np + q + 1] : 0 },
+		};
+
+		if (!u.na && !u.nb[0] && !u.nb[1])
+			continue;
+		u.ah = w16_panel(tl->apack, tl->mp, MXE_MR, p, kb);
+		u.al = w16_panel(tl->apack_lo, tl->mp, MXE_MR, p, kb);
+		for (unsigned h = 0; h < 2; h++) {	/* strip 1: panel q twice, columns < 16 */
+			u.bh[h] = w16_panel(tl->bpack, tl->np, MXE_NR, q + (h < strip ? h : 0), kb);
+			u.bl[h] = w16_panel(tl->bpack_lo, tl->np, MXE_NR, q + (h < strip ? h : 0), kb);
+		}
+		u.sa = tl->wsa + (blk * tl->mp + p) * MXE_MR;
+		u.sb = tl->wsb + (blk * tl->np + q) * MXE_NR;	/* panel q + 1's next */
+		mxe_w16_under_avx512(&u, t1, t2, ldt, mr, nr);
 	}
 }
 
@@ -1303,23 +1359,27 @@ static void compute_exact_d64(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 }
 
 /*
- * EXACT through int16 windows (exact 3): each tile's int64 sums (thread-local with one
- * super chunk, else in tl->tacc), then per element the pair (h, l) = (fl(T), T - fl(T))
- * times 2^(the two least windows), exact, rounded with C as the double kernels' pairs.
+ * EXACT through int16 windows (exact 3): each tile's three int64 sums, T0 of the
+ * windows' products (the kernel), T1 and T2 of the parts below them (w16_residuals()),
+ * thread-local with one super chunk, else in tl->tacc. Per element the exact sum is T0
+ * + T1 2^-13 + T2 2^-26 units of 2^(the two least windows), as a pair of doubles
+ * whose sum is exact (h = fl(T0), l the rest, when the rest is below 2^53 units of
+ * 2^-26; else through 128 bits), rounded with C as the double kernels' pairs are.
  */
 static void compute_exact_w16(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_t p1,
 			      size_t q0, size_t q1)
 {
 	int64_t *t = tl->tacc;
 	ptrdiff_t ldt = (ptrdiff_t)tl->n;
-	size_t ti = 0, tj = 0;
+	size_t ti = 0, tj = 0, tsz = tl->m * tl->n;
 	uint64_t done = 0, redo = 0;
 	double unit = ldexp(1.0, tl->w16_wmin[0] + tl->w16_wmin[1]), *hs;
 
 	hs = mxe_scratch(4, (size_t)2 * MXE_MR * 32 * sizeof(double));
 	if (!t) {	/* one super chunk: the tile's sums on this thread */
 		ldt = TILE_NP * MXE_NR;
-		t = mxe_scratch(1, (size_t)TILE_MP * MXE_MR * ldt * sizeof(int64_t));
+		tsz = (size_t)TILE_MP * MXE_MR * ldt;
+		t = mxe_scratch(1, 3 * tsz * sizeof(int64_t));
 		ti = p0 * MXE_MR;
 		tj = q0 * MXE_NR;
 	}
@@ -1340,21 +1400,48 @@ static void compute_exact_w16(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 				unsigned mr = tl->m - i < MXE_MR ? (unsigned)(tl->m - i) : MXE_MR;
 				unsigned nr = tl->n - j < strip * MXE_NR ? (unsigned)(tl->n - j) :
 									    strip * MXE_NR;
-				int64_t *tt = t + (i - ti) * ldt + (j - tj);
+				int64_t *t0 = t + (i - ti) * ldt + (j - tj), *t1 = t0 + tsz, *t2 = t1 + tsz;
 				struct mxe_kw16 in;
 
+				if (kb0 == 0) {
+					for (unsigned r = 0; r < mr; r++) {
+						memset(t1 + r * ldt, 0, nr * sizeof(int64_t));
+						memset(t2 + r * ldt, 0, nr * sizeof(int64_t));
+					}
+				}
 				w16_in(tl, p, q, kb0 - k0, strip, &in);
-				mxe_kern_w16x2_vnni(&in, len / MXA_MX_BLOCK, tt, ldt, mr, nr, kb0 == 0);
+				mxe_kern_w16x2_vnni(&in, len / MXA_MX_BLOCK, t0, ldt, mr, nr, kb0 == 0);
+				w16_residuals(tl, p, q, strip, kb0 - k0, len / MXA_MX_BLOCK, t1, t2, ldt,
+					      mr, nr);
 				if (!last)
 					continue;
 				for (unsigned r = 0; r < mr; r++) {
 					for (unsigned c = 0; c < nr; c++) {
-						int64_t x = tt[r * ldt + c];
-						double h = (double)x;	/* |x| < 2^62 */
+						int64_t x0 = t0[r * ldt + c], x1 = t1[r * ldt + c];
+						int64_t x2 = t2[r * ldt + c];
+						double h, l;
 
-						hs[r * 32 + c] = h * unit;
-						hs[(MXE_MR + r) * 32 + c] =
-							(double)(x - (int64_t)h) * unit;
+						/* x0 = fl(x0) + e, |e| <= 2^8 (|x0| < 2^61) */
+						int64_t e;
+
+						h = (double)x0;
+						e = x0 - (int64_t)h;
+						if (!x1 && !x2) {
+							l = (double)e;
+						} else if (x1 < 0x1p38 && x1 > -0x1p38 &&
+							   x2 < 0x1p50 && x2 > -0x1p50) {
+							/* the rest, in units 2^26 less: below 2^53 */
+							l = (double)(e * (1 << 26) + x1 * (1 << 13) + x2) * 0x1p-26;
+						} else {	/* T below 2^88: |l| <= 2^35 */
+							__int128 x = (__int128)x0 * ((__int128)1 << 26) +
+								     (__int128)x1 * (1 << 13) + x2;
+
+							h = (double)x * 0x1p-26;
+							l = (double)(x - (__int128)(h * 0x1p26)) * 0x1p-26;
+						}
+						h *= unit, l *= unit;
+						hs[r * 32 + c] = h;
+						hs[(MXE_MR + r) * 32 + c] = l;
 					}
 				}
 				redo += finish_exact(tl, hs, hs + MXE_MR * 32, 32, i, j, mr, nr);
@@ -1689,10 +1776,10 @@ static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, 
 		s8_lut(tl, 1);
 	}
 	/* Super chunk: all of K (intrawave) within the budget, else KB. */
-	/* packed bytes per k: f32, half of an int16 pair word, or int8 (and, per 32 k,
-	 * the int8 panels' factors and sums) */
+	/* packed bytes per k: f32, half of an int16 pair word (two for the int16 windows'
+	 * high and low panels), or int8 (and, per 32 k, the int8 panels' factors and sums) */
 	per_k = (tl->mp * MXE_MR + tl->np * MXE_NR) *
-		(tl->kind == TK_F32 ? 4 : tl->kind == TK_S16 || tl->kind == TK_W16 ? 2 : 1);
+		(tl->kind == TK_F32 || tl->kind == TK_W16 ? 4 : tl->kind == TK_S16 ? 2 : 1);
 	if (op->d.sched == MXE_SCHED_INTERWAVE) {
 		tl->ks = KB;
 	} else {
@@ -1712,8 +1799,9 @@ static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, 
 	bytes = apanel_bytes + ((tl->np * MXE_NR * kwords * 4 + 63) & ~(size_t)63) + 64;
 	if (tl->kind == TK_S8)	/* factors of both sides, B's sums: per 32-k block */
 		bytes += tl->ks / MXA_MX_BLOCK * (tl->mp * MXE_MR + 2 * tl->np * MXE_NR) * 4 + 64;
-	if (tl->kind == TK_W16)	/* both sides' shifts: per 32-k block */
-		bytes += tl->ks / MXA_MX_BLOCK * (tl->mp * MXE_MR + tl->np * MXE_NR) * 4 + 64;
+	if (tl->kind == TK_W16)	/* the low panels; both sides' shifts and masks per 32-k block */
+		bytes += bytes + tl->ks / MXA_MX_BLOCK * ((tl->mp * MXE_MR + tl->np * MXE_NR) * 4 +
+							      (tl->mp + tl->np) * 2) + 64;
 	tl->apack = mxe_scratch(2, bytes);
 	if (!tl->apack)
 		return MXE_ENGINE_ENOMEM;
@@ -1724,10 +1812,15 @@ static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, 
 		tl->sfb = tl->sfa + tl->ks / MXA_MX_BLOCK * tl->mp * MXE_MR;
 		tl->scb = (int32_t *)(tl->sfb + tl->ks / MXA_MX_BLOCK * tl->np * MXE_NR);
 	}
-	if (tl->kind == TK_W16) {
-		tl->wsa = (int32_t *)((uint8_t *)tl->bpack +
-				      ((tl->np * MXE_NR * kwords * 4 + 63) & ~(size_t)63));
+	if (tl->kind == TK_W16) {	/* the low panels as the high ones, then the rest */
+		size_t hi_bytes = apanel_bytes + ((tl->np * MXE_NR * kwords * 4 + 63) & ~(size_t)63);
+
+		tl->apack_lo = (uint8_t *)tl->apack + hi_bytes;
+		tl->bpack_lo = (uint8_t *)tl->apack_lo + apanel_bytes;
+		tl->wsa = (int32_t *)((uint8_t *)tl->apack_lo + hi_bytes);
 		tl->wsb = tl->wsa + tl->ks / MXA_MX_BLOCK * tl->mp * MXE_MR;
+		tl->wma = (uint16_t *)(tl->wsb + tl->ks / MXA_MX_BLOCK * tl->np * MXE_NR);
+		tl->wmb = tl->wma + tl->ks / MXA_MX_BLOCK * tl->mp;
 	}
 	if (tl->kind == TK_S16 && tl->nsuper > 1) {
 		tl->sacc = mxe_scratch(3, tl->m * tl->n * sizeof(int32_t) + MXE_MR * MXE_NR * 4);
@@ -1735,7 +1828,7 @@ static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, 
 			return MXE_ENGINE_ENOMEM;
 	}
 	if (exact == 3 && tl->nsuper > 1) {
-		tl->tacc = mxe_scratch(3, tl->m * tl->n * sizeof(int64_t));
+		tl->tacc = mxe_scratch(3, 3 * tl->m * tl->n * sizeof(int64_t));
 		if (!tl->tacc)
 			return MXE_ENGINE_ENOMEM;
 	} else if (exact && tl->nsuper > 1) {

@@ -709,7 +709,7 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 		{ MXA_DTYPE_E4M3, MXA_DTYPE_E2M1, MXA_DTYPE_F32, 1 },
 		{ MXA_DTYPE_E5M2, MXA_DTYPE_E3M2, MXA_DTYPE_F32, 1 },
 		{ MXA_DTYPE_MXINT8, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
-		{ MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 0 },
+		{ MXA_DTYPE_E5M2, MXA_DTYPE_E3M2, MXA_DTYPE_F32, 0 },
 	};
 	static const struct combo e4 = { MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 };
 	unsigned m = 40, n = 40;
@@ -726,10 +726,11 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 			for (int acc = 0; acc < 2; acc++) {
 				d = make_op(&cbs[c], m, n, k, acc);
 				bad = 0;
+				/* scales 2^-10 ... 2^10: too far apart for int16 windows */
 				for (unsigned i = 0; cbs[c].mx && i < m * k / 32; i++)
-					B.sa[i] = (uint8_t)(121 + tu_rand() % 13);	/* 2^-6 ... 2^6 */
+					B.sa[i] = (uint8_t)(117 + tu_rand() % 21);
 				for (unsigned i = 0; cbs[c].mx && i < n * k / 32; i++)
-					B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
+					B.sb[i] = (uint8_t)(117 + tu_rand() % 21);
 				for (unsigned i = 0; i < m * k; i++)	/* no NaN codes here */
 					if (cbs[c].a == MXA_DTYPE_E4M3 && (B.a[i] & 0x7F) == 0x7F)
 						B.a[i] ^= 1;
@@ -954,8 +955,13 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 		}
 	}
 
-	/* a block of 2^8 and 2^-4 (12 bits apart) takes the windows; 2^-5 (13) does not */
-	for (int wide = 0; wide < 2; wide++) {
+	/* a block of 2^8 and 2^-4 (12 bits apart) fits its window; with 2^-5 (13 bits) or
+	 * 2^-9 (17) a part lies below it, with its products summed apart */
+	for (int wide = 0; wide < 3; wide++) {
+		static const uint8_t small[3] = { 0x18, 0x10, 0x01 };
+		static const char *const name[3] = { "2^-4 (12 bits)", "2^-5 (13 bits)",
+						      "2^-9 (17 bits)" };
+
 		d = make_op(&e4, m, n, 128, 1);
 		for (unsigned i = 0; i < m * 4; i++)
 			B.sa[i] = (uint8_t)(121 + tu_rand() % 13);
@@ -964,12 +970,45 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 		fill_e4m3_even(B.a, m * 128);
 		fill_e4m3_even(B.b, n * 128);
 		B.a[7 * 128 + 40] = 0x78;			/* 2^8 */
-		B.a[7 * 128 + 41] = wide ? 0x10 : 0x18;	/* 2^-5, 2^-4 */
+		B.a[7 * 128 + 41] = small[wide];
+		B.b[3 * 128 + 40] = 0x78;
+		B.b[3 * 128 + 41] = (uint8_t)(small[wide] | 0x80);
 		rc = w16_counted(eng, &d, &bad, &w, &on);
-		host_check(!rc && !bad && w == (uint64_t)(vnni && !wide),
-			   "exact e4m3 MX, a block of 2^8 and %s: %s, bit-exact vs reference (%zu "
-			   "differ)", wide ? "2^-5 (13 bits)" : "2^-4 (12 bits)",
-			   w ? "int16 windows" : "not on int16 windows", bad);
+		host_check(!rc && !bad && w == (uint64_t)vnni,
+			   "exact e4m3 MX, a block of 2^8 and %s in A and in B: int16 windows: %s, "
+			   "bit-exact vs reference (%zu differ)", name[wide], w ? "yes" : "no", bad);
+	}
+
+	/* random codes (no NaN) in row 7 of A and column 9 of B, bench data elsewhere:
+	 * parts under the windows in most of their blocks, on the windows; random codes
+	 * everywhere (half the elements with such parts) go to the double kernels */
+	for (int v = 0; v < 3; v++) {
+		int all = v == 2;
+
+		d = make_op(&e4, m, n, 640, v & 1);
+		for (unsigned i = 0; i < m * 20; i++)
+			B.sa[i] = (uint8_t)(124 + tu_rand() % 7);
+		for (unsigned i = 0; i < n * 20; i++)
+			B.sb[i] = (uint8_t)(124 + tu_rand() % 7);
+		if (!all) {
+			fill_e4m3_even(B.a, 7 * 640);
+			fill_e4m3_even(B.a + 8 * 640, (m - 8) * 640);
+			fill_e4m3_even(B.b, 9 * 640);
+			fill_e4m3_even(B.b + 10 * 640, (n - 10) * 640);
+		}
+		for (unsigned i = 0; i < m * 640; i++)
+			if ((B.a[i] & 0x7F) == 0x7F)
+				B.a[i] ^= 1;
+		for (unsigned i = 0; i < n * 640; i++)
+			if ((B.b[i] & 0x7F) == 0x7F)
+				B.b[i] ^= 1;
+		same = same_on_every_path(eng, &d, m * n * 4, &rc);
+		rc |= w16_counted(eng, &d, &bad, &w, &on);
+		host_check(!rc && same && !bad && w == (uint64_t)(vnni && !all),
+			   "exact e4m3 MX, random codes %s%s: int16 windows: %s, bit-exact vs "
+			   "reference (%zu differ), SIMD paths %s agree: %s",
+			   all ? "everywhere" : "in a row of A and a column of B", v & 1 ? ", C" : "",
+			   w ? "yes" : "no", bad, simd_paths, same ? "yes" : "NO");
 	}
 
 	/* every element 448 (block sums 32 x 7680^2 in the windows), B's first block scaled
@@ -1048,35 +1087,71 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 
 	/* D = 2^36 + 2^12 +- 2^-18: in the windows 2^54 + 2^30 +- 1 units, past a
 	 * double's 53 bits. The f32 midpoint 2^36 + 2^12 is what a double keeps; the +-1
-	 * that the pair's low part keeps rounds it up or down */
-	d = make_op(&e4, m, n, 128, 0);
-	memset(B.a, 0, m * 128);
-	memset(B.b, 0, n * 128);
-	memset(B.sa, 127, m * 4);
-	for (unsigned i = 0; i < m; i++) {
-		memset(B.a + i * 128, 0x50, 32);			/* 8.0 */
-		B.a[i * 128 + 32] = B.a[i * 128 + 64] = 0x50;
-		B.a[i * 128 + 65] = 0x01;				/* 2^-9 */
-	}
-	for (unsigned j = 0; j < n; j++) {
-		static const uint8_t sb[4] = { 127 + 28, 127 + 9, 127, 127 };
+	 * that the pair's low part keeps rounds it up or down. With 16.0 for 8.0 beside
+	 * the two 2^-9, those lie under their windows and the +-1 comes from their parts;
+	 * a fourth block adds 2^13 from a part under A's window times 2^22 (2^43 units of
+	 * those parts: the sum goes through 128 bits), D = 2^36 + 3 x 2^12 +- 2^-18 */
+	for (int under = 0; under < 3; under++) {
+		uint8_t big = under ? 0x58 : 0x50;	/* 16.0, 8.0 */
+		float up = under == 2 ? 0x1p36f + 0x1p14f : 0x1p36f + 0x1p13f;
+		float down = under == 2 ? 0x1p36f + 0x1p13f : 0x1p36f;
 
-		memset(B.b + j * 128, 0x38, 32);			/* 1.0 */
-		B.b[j * 128 + 32] = 0x38;
-		B.b[j * 128 + 65] = j % 2 ? 0x01 : 0x81;		/* +-2^-9 */
-		B.b[j * 128 + 66] = 0x50;
-		memcpy(B.sb + j * 4, sb, 4);
+		d = make_op(&e4, m, n, 128, 0);
+		memset(B.a, 0, m * 128);
+		memset(B.b, 0, n * 128);
+		memset(B.sa, 127, m * 4);
+		for (unsigned i = 0; i < m; i++) {
+			memset(B.a + i * 128, 0x50, 32);		/* 8.0 */
+			B.a[i * 128 + 32] = 0x50;
+			B.a[i * 128 + 64] = big;
+			B.a[i * 128 + 65] = 0x01;			/* 2^-9 */
+			if (under == 2)
+				B.a[i * 128 + 96] = 0x58, B.a[i * 128 + 97] = 0x01;
+		}
+		for (unsigned j = 0; j < n; j++) {
+			static const uint8_t sb[4] = { 127 + 28, 127 + 9, 127, 127 + 22 };
+
+			memset(B.b + j * 128, 0x38, 32);		/* 1.0 */
+			B.b[j * 128 + 32] = 0x38;
+			B.b[j * 128 + 65] = j % 2 ? 0x01 : 0x81;	/* +-2^-9 */
+			B.b[j * 128 + 66] = big;
+			if (under == 2)
+				B.b[j * 128 + 97] = 0x38;
+			memcpy(B.sb + j * 4, sb, 4);
+		}
+		same = same_on_every_path(eng, &d, m * n * 4, &rc);
+		rc |= w16_counted(eng, &d, &bad, &w, &on);
+		good = 0;
+		for (unsigned i = 0; i < m * n; i++)
+			good += out[i] == (i % n % 2 ? up : down);
+		host_check(!rc && same && !bad && good == (int)(m * n) && w == (uint64_t)vnni,
+			   "exact e4m3 MX on int16 windows: the midpoint 2^36 + %s x 2^12 +- 2^-18 "
+			   "(+-1 unit past 53 bits%s) rounds up / down (%d of %u right), SIMD paths "
+			   "%s agree: %s, int16 windows: %s", under == 2 ? "3" : "1",
+			   under == 1 ? ", from parts under the windows" : under == 2 ?
+			   ", through 128 bits" : "", good, m * n, simd_paths, same ? "yes" : "NO",
+			   w ? "yes" : "no");
 	}
+
+	/* parts under the windows that sum past 2^38 units: row 5 of A has blocks of 256 and
+	 * 31 x 1.875 x 2^-5 (each 7680 under its window), B 448 with a scale of 2^10 on
+	 * its first block */
+	d = make_op(&e4, m, n, 128, 1);
+	memset(B.sa, 127, m * 4);
+	memset(B.sb, 127, n * 4);
+	fill_e4m3_even(B.a, m * 128);
+	memset(B.a + 5 * 128, 0x17, 128);
+	for (unsigned b = 0; b < 4; b++)
+		B.a[5 * 128 + 32 * b + 3 * b] = 0x78;
+	memset(B.b, 0x7E, n * 128);
+	for (unsigned j = 0; j < n; j++)
+		B.sb[j * 4] = 127 + 10;
 	same = same_on_every_path(eng, &d, m * n * 4, &rc);
 	rc |= w16_counted(eng, &d, &bad, &w, &on);
-	good = 0;
-	for (unsigned i = 0; i < m * n; i++)
-		good += out[i] == (i % n % 2 ? 0x1p36f + 0x1p13f : 0x1p36f);
-	host_check(!rc && same && !bad && good == (int)(m * n) && w == (uint64_t)vnni,
-		   "exact e4m3 MX on int16 windows: 2^36 + 2^12 +- 2^-18 (2^54 + 2^30 +- 1 "
-		   "units) rounds to 2^36 + 2^13 / 2^36 (%d of %u right), SIMD paths %s agree: %s, "
-		   "int16 windows: %s", good, m * n, simd_paths, same ? "yes" : "NO",
-		   w ? "yes" : "no");
+	host_check(!rc && same && !bad && w == (uint64_t)vnni,
+		   "exact e4m3 MX on int16 windows, parts under them summing past 2^38 units: "
+		   "bit-exact vs reference (%zu differ), SIMD paths %s agree: %s", bad, simd_paths,
+		   same ? "yes" : "NO");
 
 	/* the midpoint 1 + 2^-24 from two blocks (scales 2^0 and 2^-24), C = +-2^-80 */
 	d = make_op(&e4, m, n, 128, 1);
@@ -1103,8 +1178,8 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 }
 
 /*
- * Int16 windows over two super chunks: 6200 x 16 x 8192 E4M3 MX with C packs more than
- * the tiled path's budget at once, so the int64 sums of all of D live between the
+ * Int16 windows over several super chunks: 6200 x 16 x 8192 E4M3 MX with C packs more
+ * than the tiled path's budget at once, so the int64 sums of all of D live between the
  * chunks. Eight rows, the first and last among them, against the reference, each as a
  * one-row operation of its own.
  */
@@ -1152,7 +1227,7 @@ static void test_exact_w16_super_chunks(struct mxe_engine *eng)
 		bad += tu_diff(&one, dd + (size_t)rows[r] * N, N * 4, B.r);
 	}
 	host_check(!rc && !bad && mxe_tiled_w16_ops() - w0 == (uint64_t)vnni,
-		   "exact e4m3 MX 6200 x 16 x 8192 with C (two super chunks) on int16 windows: "
+		   "exact e4m3 MX 6200 x 16 x 8192 with C (three super chunks) on int16 windows: "
 		   "8 rows bit-exact vs reference (%zu of 128 differ), rc %d, w16 ops %llu", bad, rc, (unsigned long long)(mxe_tiled_w16_ops() - w0));
 out:
 	free(a), free(sa), free(sb), free(c), free(dd);
@@ -1183,8 +1258,14 @@ static void test_exact_wgmma_finish(struct mxe_engine *eng)
 	for (unsigned i = 0; i < n * k; i++)
 		if ((B.b[i] & 0x7F) == 0x7F)
 			B.b[i] ^= 1;
-	for (unsigned j = 0; j < sizeof(special) / sizeof(special[0]); j++)
+	/* row 0: 1.0 then zeros, against 1.0 in columns 0 .. 4: sums of 1 that C's special
+	 * values join (2^-149 rounds away in a vector, the others go to the general path) */
+	memset(B.a, 0, k);
+	B.a[0] = 0x38;
+	for (unsigned j = 0; j < sizeof(special) / sizeof(special[0]); j++) {
 		c[j] = special[j];
+		B.b[j * k] = 0x38;
+	}
 	memset(B.a + 5 * k, 0, 2 * k);		/* row 5: 1.0; row 6: 8.0, 2^-9 */
 	B.a[5 * k] = 0x38;
 	B.a[6 * k] = 0x50, B.a[6 * k + 1] = 0x01;
