@@ -123,6 +123,8 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc);
 uint64_t mxe_wgmma_exact_ops(void);
 /** Of their outputs, those handed to the general path, since the start. */
 uint64_t mxe_wgmma_exact_redone(void);
+/** Of the EXACT WGMMAs, those summed on int16 windows (E4M3, AVX512-VNNI), since the start. */
+uint64_t mxe_wgmma_exact_w16(void);
 
 /** Exact value of A/B element (i, kk) with scale, TF32 and negation applied. */
 double mxe_op_elem_a(const struct mxe_op *op, size_t i, size_t kk);

@@ -225,6 +225,36 @@ void mxe_wgmma_decode8_avx512(const uint8_t *a, size_t lda, const uint8_t *b, si
 void mxe_wgmma_decode16_avx512(const uint8_t *a, size_t lda, const uint8_t *b, size_t ldb,
 			       unsigned n, int bf16, int neg_a, int neg_b, double *ad, double *bt);
 /**
+ * mxe_wgmma_w16_rows_avx512() - a WGMMA's E4M3 rows (32 codes, @ld bytes apart) as int16
+ * windows (struct mxe_kw16): row r's values over 2^-9, negated where @neg, over 2^w[r]
+ * (the leading bit of its largest magnitude less 12; 0 for a row of zeros) into @hi:
+ * with @ldt 0, 16 words of int16 pairs a row; else K-major, @hi[kp * @ldt + r] (whole
+ * groups of 16 rows: @ldt at least @rows rounded up to 16). 0 when a row holds a NaN
+ * code or values more than 13 bits apart (a part under its window: the caller takes
+ * the double sums instead).
+ */
+int mxe_wgmma_w16_rows_avx512(const uint8_t *p, size_t ld, unsigned rows, int neg,
+			      uint32_t *hi, size_t ldt, int *w);
+/**
+ * mxe_kern_wgmma_w16_vnni() - one strip of @w columns (a multiple of 8, at most 32) of a
+ * WGMMA on int16 windows: @s[i * @w + j] = (the int32 dot product of A's row i, @a[i *
+ * 16 ..], and column j of @bt, [16][@ldb] words) x 2^(@wa[i] + @wb[j] - 18), exact (a
+ * product of 32 pairs below 2^13 sums below 2^31; the factors are powers of two in
+ * range). AVX512-VNNI.
+ */
+void mxe_kern_wgmma_w16_vnni(const uint32_t *a, const uint32_t *bt, size_t ldb, unsigned w,
+			     const int *wa, const int *wb, double *s);
+/**
+ * mxe_kern_wgmma_w16_add_vnni() - a strip of 32 columns as mxe_kern_wgmma_w16_vnni() sums
+ * it, each row finished while its sums are in registers as mxe_kern_wgmma_d64_add_avx512()
+ * does (C's exponents in the window [@c_lo, @c_lo + @c_span]; else through @s and
+ * mxe_finish_f32_avx512()); @left[i] has the outputs of row i left to the caller.
+ */
+void mxe_kern_wgmma_w16_add_vnni(const uint32_t *a, const uint32_t *bt, size_t ldb,
+				 const int *wa, const int *wb, const float *c, size_t ldc,
+				 float *d, size_t ldd, int c_lo, int c_span, double *s,
+				 uint64_t left[64]);
+/**
  * mxe_wgmma_exp_fields_avx512() - the smallest (subnormals count as 1) and largest
  * exponent fields over the nonzero finite elements of @rows rows of 32 bytes, @ld apart:
  * 8-bit codes of @mbits mantissa bits (@e4m3: 0x7F is NaN, else the top field is Inf or

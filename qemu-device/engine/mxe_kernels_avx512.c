@@ -1165,6 +1165,210 @@ AVX512 uint32_t mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32
 	return any;
 }
 
+/* E4M3 codes (16 lanes) as signed integers over 2^-9 (0x7F / 0xFF, NaN, left to the caller). */
+AVX512 static inline __m512i w16_e4m3(__m512i c)
+{
+	__m512i e = _mm512_and_si512(_mm512_srli_epi32(c, 3), _mm512_set1_epi32(15));
+	__m512i m = _mm512_and_si512(c, _mm512_set1_epi32(7));
+	__mmask16 nrm = _mm512_test_epi32_mask(e, e);
+	/* normal: (8 + m) << (e - 1); subnormal: m */
+	__m512i v = _mm512_mask_sllv_epi32(m, nrm, _mm512_or_si512(m, _mm512_set1_epi32(8)),
+					   _mm512_sub_epi32(e, _mm512_set1_epi32(1)));
+
+	return _mm512_mask_sub_epi32(v, _mm512_test_epi32_mask(c, _mm512_set1_epi32(0x80)),
+				     _mm512_setzero_si512(), v);
+}
+
+/* Row @row's 32 E4M3 codes as int16 windows (16 words) into *@out and its window into
+ * *@w; 0: a NaN code or values more than 13 bits apart. */
+AVX512 static inline int w16_e4m3_row(const uint8_t *row, int neg, __m512i *out, int *w)
+{
+	const __m512i low7 = _mm512_set1_epi32(0x7F);
+	__m512i c0 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)row));
+	__m512i c1 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(row + 16)));
+	__m512i v0, v1;
+	uint32_t m;
+	int top, sh;
+
+	if (_mm512_cmpeq_epi32_mask(_mm512_and_si512(c0, low7), low7) |
+	    _mm512_cmpeq_epi32_mask(_mm512_and_si512(c1, low7), low7))
+		return 0;
+	v0 = w16_e4m3(c0), v1 = w16_e4m3(c1);
+	if (neg) {
+		v0 = _mm512_sub_epi32(_mm512_setzero_si512(), v0);
+		v1 = _mm512_sub_epi32(_mm512_setzero_si512(), v1);
+	}
+	m = (uint32_t)_mm512_reduce_or_epi32(_mm512_or_si512(_mm512_abs_epi32(v0),
+							     _mm512_abs_epi32(v1)));
+	if (!m) {
+		*out = _mm512_setzero_si512();
+		*w = 0;
+		return 1;
+	}
+	top = 31 - __builtin_clz(m);
+	if (top - __builtin_ctz(m) > 12)
+		return 0;
+	sh = top - 12;
+	*w = sh;
+	/* exact: every magnitude a multiple of 2^sh, or shifted up (srai keeps signs) */
+	v0 = sh >= 0 ? _mm512_sra_epi32(v0, _mm_cvtsi32_si128(sh))
+		     : _mm512_sll_epi32(v0, _mm_cvtsi32_si128(-sh));
+	v1 = sh >= 0 ? _mm512_sra_epi32(v1, _mm_cvtsi32_si128(sh))
+		     : _mm512_sll_epi32(v1, _mm_cvtsi32_si128(-sh));
+	*out = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(v0)),
+				  _mm512_cvtepi32_epi16(v1), 1);
+	return 1;
+}
+
+/* @x[j] (16 words each) into @dst[k * @ld + j] for k < 16: a 16 x 16 transpose. */
+AVX512 static void w16_transpose16(const __m512i x[16], uint32_t *dst, size_t ld)
+{
+	__m512i t[16], u[16], v[16];
+
+	for (unsigned i = 0; i < 8; i++) {
+		t[2 * i] = _mm512_unpacklo_epi32(x[2 * i], x[2 * i + 1]);
+		t[2 * i + 1] = _mm512_unpackhi_epi32(x[2 * i], x[2 * i + 1]);
+	}
+	for (unsigned i = 0; i < 4; i++) {	/* u[4i + c]: words c of each 4, rows 4i .. 4i + 3 */
+		u[4 * i] = _mm512_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
+		u[4 * i + 1] = _mm512_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
+		u[4 * i + 2] = _mm512_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
+		u[4 * i + 3] = _mm512_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
+	}
+	for (unsigned c = 0; c < 4; c++) {	/* v: lanes 0, 2 and 1, 3 of rows 0-7, 8-15 */
+		v[2 * c] = _mm512_shuffle_i32x4(u[c], u[4 + c], 0x88);
+		v[2 * c + 1] = _mm512_shuffle_i32x4(u[c], u[4 + c], 0xDD);
+		v[8 + 2 * c] = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0x88);
+		v[8 + 2 * c + 1] = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0xDD);
+	}
+	for (unsigned c = 0; c < 4; c++) {	/* word c of lane L: row 4 L + c of the output */
+		_mm512_storeu_si512(dst + c * ld, _mm512_shuffle_i32x4(v[2 * c], v[8 + 2 * c], 0x88));
+		_mm512_storeu_si512(dst + (8 + c) * ld,
+				    _mm512_shuffle_i32x4(v[2 * c], v[8 + 2 * c], 0xDD));
+		_mm512_storeu_si512(dst + (4 + c) * ld,
+				    _mm512_shuffle_i32x4(v[2 * c + 1], v[8 + 2 * c + 1], 0x88));
+		_mm512_storeu_si512(dst + (12 + c) * ld,
+				    _mm512_shuffle_i32x4(v[2 * c + 1], v[8 + 2 * c + 1], 0xDD));
+	}
+}
+
+AVX512 int mxe_wgmma_w16_rows_avx512(const uint8_t *p, size_t ld, unsigned rows, int neg,
+				     uint32_t *hi, size_t ldt, int *w)
+{
+	for (unsigned r0 = 0; r0 < rows; r0 += 16) {
+		__m512i x[16];
+
+		for (unsigned r = 0; r < 16; r++) {
+			x[r] = _mm512_setzero_si512();
+			if (r0 + r < rows && !w16_e4m3_row(p + (r0 + r) * ld, neg, &x[r], &w[r0 + r]))
+				return 0;
+			if (!ldt && r0 + r < rows)
+				_mm512_storeu_si512(hi + 16 * (r0 + r), x[r]);
+		}
+		if (ldt)
+			w16_transpose16(x, hi + r0, ldt);
+	}
+	return 1;
+}
+
+/*
+ * Rows @i0 .. @i0 + 3 of a strip of @w columns of a WGMMA on int16 windows: the int32 dot
+ * products of A's rows (@a, 16 words a row) and @bt's columns ([16][@ldb] words), each
+ * times 2^(wa[i] - 9) and the column's factor @fb (2^(wb[j] - 9)), into @h[r][q] (8
+ * columns a vector).
+ */
+VNNI static inline __attribute__((always_inline)) void
+wgmma_w16_rows4(const uint32_t *a, const uint32_t *bt, size_t ldb, unsigned w, unsigned i0,
+		const int *wa, const __m512d fb[4], __m512d h[4][4])
+{
+	__m512i acc[4][2];
+
+	for (unsigned r = 0; r < 4; r++)
+		acc[r][0] = acc[r][1] = _mm512_setzero_si512();
+#pragma GCC unroll 16
+	for (unsigned kp = 0; kp < 16; kp++) {
+		__m512i b0 = _mm512_loadu_si512(bt + kp * ldb);
+		__m512i b1 = w > 16 ? _mm512_loadu_si512(bt + kp * ldb + 16) : b0;
+
+#pragma GCC unroll 4
+		for (unsigned r = 0; r < 4; r++) {
+			__m512i x = _mm512_set1_epi32((int)a[(i0 + r) * 16 + kp]);
+
+			acc[r][0] = _mm512_dpwssd_epi32(acc[r][0], x, b0);
+			acc[r][1] = _mm512_dpwssd_epi32(acc[r][1], x, b1);
+		}
+	}
+#pragma GCC unroll 4
+	for (unsigned r = 0; r < 4; r++) {
+		__m512d fa = _mm512_castsi512_pd(_mm512_set1_epi64(
+			(long long)((uint64_t)(wa[i0 + r] + 1023 - 9) << 52)));
+
+#pragma GCC unroll 4
+		for (unsigned q = 0; q < 4; q++) {
+			__m512i v = acc[r][q / 2];
+			__m256i x = q % 2 ? _mm512_extracti64x4_epi64(v, 1) : _mm512_castsi512_si256(v);
+
+			h[r][q] = _mm512_mul_pd(_mm512_mul_pd(_mm512_cvtepi32_pd(x), fa), fb[q]);
+		}
+	}
+}
+
+/* The columns' factors 2^(wb - 9) of a strip of @w columns (a multiple of 8). */
+AVX512 static inline void wgmma_w16_fb(const int *wb, unsigned w, __m512d fb[4])
+{
+	for (unsigned q = 0; q < 4; q++) {
+		__m256i e = q < w / 8 ? _mm256_loadu_si256((const __m256i *)(wb + 8 * q))
+				      : _mm256_setzero_si256();
+
+		fb[q] = _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_cvtepi32_epi64(
+			_mm256_add_epi32(e, _mm256_set1_epi32(1023 - 9))), 52));
+	}
+}
+
+VNNI void mxe_kern_wgmma_w16_vnni(const uint32_t *a, const uint32_t *bt, size_t ldb, unsigned w,
+				  const int *wa, const int *wb, double *s)
+{
+	__m512d fb[4];
+
+	wgmma_w16_fb(wb, w, fb);
+	for (unsigned i0 = 0; i0 < 64; i0 += 4) {
+		__m512d h[4][4];
+
+		wgmma_w16_rows4(a, bt, ldb, w, i0, wa, fb, h);
+		for (unsigned r = 0; r < 4; r++)
+			for (unsigned q = 0; q < w / 8; q++)
+				_mm512_storeu_pd(s + (i0 + r) * w + 8 * q, h[r][q]);
+	}
+}
+
+VNNI void mxe_kern_wgmma_w16_add_vnni(const uint32_t *a, const uint32_t *bt, size_t ldb,
+				      const int *wa, const int *wb, const float *c, size_t ldc,
+				      float *d, size_t ldd, int c_lo, int c_span, double *s,
+				      uint64_t left[64])
+{
+	__m512d fb[4];
+
+	wgmma_w16_fb(wb, 32, fb);
+	for (unsigned i0 = 0; i0 < 64; i0 += 4) {
+		__m512d h[4][4];
+
+		wgmma_w16_rows4(a, bt, ldb, 32, i0, wa, fb, h);
+#pragma GCC unroll 4
+		for (unsigned r = 0; r < 4; r++) {
+			unsigned i = i0 + r;
+			const float *ci = (const float *)((const uint8_t *)c + i * ldc);
+			float *di = (float *)((uint8_t *)d + i * ldd);
+
+			left[i] = 0;
+			if (!finish_add32(h[r], ci, di, c_lo, c_span))
+				continue;
+			for (unsigned q = 0; q < 4; q++)	/* C outside the window */
+				_mm512_storeu_pd(s + 8 * q, h[r][q]);
+			left[i] = mxe_finish_f32_avx512(s, NULL, ci, di, 32);
+		}
+	}
+}
+
 #else /* no x86-64 AVX-512 support in this compiler: never selected */
 
 void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
@@ -1235,6 +1439,28 @@ void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struc
 	u1.nr -= MXE_NR;
 	mxe_kern_x64_portable(a, b, k, &u0);
 	mxe_kern_x64_portable(a, b + MXE_NR * MXE_FAST_KBLOCK, k, &u1);
+}
+
+int mxe_wgmma_w16_rows_avx512(const uint8_t *p, size_t ld, unsigned rows, int neg,
+			      uint32_t *hi, size_t ldt, int *w)
+{
+	(void)p, (void)ld, (void)rows, (void)neg, (void)hi, (void)ldt, (void)w;
+	return 0;	/* never taken */
+}
+
+void mxe_kern_wgmma_w16_vnni(const uint32_t *a, const uint32_t *bt, size_t ldb, unsigned w,
+			     const int *wa, const int *wb, double *s)
+{
+	(void)a, (void)bt, (void)ldb, (void)w, (void)wa, (void)wb, (void)s;
+}
+
+void mxe_kern_wgmma_w16_add_vnni(const uint32_t *a, const uint32_t *bt, size_t ldb,
+				 const int *wa, const int *wb, const float *c, size_t ldc,
+				 float *d, size_t ldd, int c_lo, int c_span, double *s,
+				 uint64_t left[64])
+{
+	(void)a, (void)bt, (void)ldb, (void)wa, (void)wb, (void)c, (void)ldc, (void)d, (void)ldd;
+	(void)c_lo, (void)c_span, (void)s, (void)left;
 }
 
 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const float *c, float *d,

@@ -20,6 +20,11 @@
  * ta + tb + 2 + log2(K) - (la + lb) <= 53. E4M3 x E4M3 always passes (41 bits: products
  * on 2^-18 below 2^18); the others are read from the exponent fields of the data.
  * The tiled path, built for large K, spent most of a WGMMA packing panels and pairs.
+ *
+ * E4M3 x E4M3 with AVX512-VNNI: where every row of A and of B holds values at most 13
+ * bits apart (no NaN), the rows become int16 windows (struct mxe_kw16) and each sum an
+ * int32 dot product times a power of two (mxe_kern_wgmma_w16_vnni(), a quarter of the
+ * double FMAs' instructions), the same exact sums; otherwise the double FMAs.
  */
 #include <string.h>
 
@@ -30,6 +35,20 @@
 #include "mxe_formats.h"
 
 static uint64_t wgmma_ops, wgmma_redone;	/* WGMMAs this path ran, outputs it redid (tests) */
+static uint64_t wgmma_w16;			/* of those, on int16 windows */
+
+/*
+ * A's and B's rows as int16 windows, B's K-major ([16][@ldb] words) for the kernel: 0
+ * where a row does not fit (mxe_wgmma_w16_rows_avx512()).
+ */
+static int w16_rows(const struct mxe_gemm_desc *g, const struct mxe_op *op, uint32_t *a,
+		    uint32_t *bt, size_t ldb, int *wa, int *wb)
+{
+	return mxe_wgmma_w16_rows_avx512(g->a, op->lda, 64, !!(g->flags & MXE_GEMM_NEGATE_A), a, 0,
+					 wa) &&
+	       mxe_wgmma_w16_rows_avx512(g->b, op->ldb, g->n, !!(g->flags & MXE_GEMM_NEGATE_B), bt,
+					 ldb, wb);
+}
 
 /* Mantissa bits and exponent bias of the types this path takes; 0: not one. */
 static unsigned type_bits(unsigned t, int *bias)
@@ -107,7 +126,9 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 	int wide = simd >= MXE_SIMD_AVX512;	/* else AVX2 */
 	struct mxe_op op;
 	double *a, *bt, *s;
-	int rc, grid, top, c_lo = 0, c_span = 0, win;
+	uint32_t *wi = NULL, *wbt = NULL;
+	int rc, grid, top, c_lo = 0, c_span = 0, win, wa[64], wb[256 + 32];
+	size_t wld = (size_t)n + 32;	/* the kernel reads up to 32 columns from a strip's start */
 
 	if (simd < MXE_SIMD_AVX2 || g->accum != MXE_ACCUM_EXACT || g->m != 64 ||
 	    !bits || !type_bits(g->type_b, &bias) || (bits > 3) != (type_bits(g->type_b, &bias) > 3) ||
@@ -126,11 +147,19 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 	if (!a || !s)
 		return MXE_ENGINE_ENOMEM;
 	bt = a + 64 * k;
-	if (k == 32)
+	if (simd >= MXE_SIMD_AVX512VNNI && g->type_a == MXA_DTYPE_E4M3 &&
+	    g->type_b == MXA_DTYPE_E4M3) {
+		/* A's rows, B K-major: in the double panels' room (it fits) */
+		wi = (uint32_t *)a;
+		wbt = wi + 64 * 16;
+		if (!w16_rows(g, &op, wi, wbt, wld, wa, wb))
+			wi = NULL;
+	}
+	if (!wi && k == 32)	/* else the sums come from the int16 windows */
 		(wide ? mxe_wgmma_decode8_avx512 : mxe_wgmma_decode8_avx2)(
 			g->a, op.lda, g->b, op.ldb, n, g->type_a == MXA_DTYPE_E4M3,
 			g->type_b == MXA_DTYPE_E4M3, neg_a, neg_b, a, bt);
-	else
+	else if (!wi)
 		(wide ? mxe_wgmma_decode16_avx512 : mxe_wgmma_decode16_avx2)(
 			g->a, op.lda, g->b, op.ldb, n, g->type_a == MXA_DTYPE_BF16, neg_a, neg_b, a,
 			bt);
@@ -139,16 +168,26 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 		if (wide && win && w == 32) {	/* summed and rounded in registers */
 			uint64_t left[64];
 
-			mxe_kern_wgmma_d64_add_avx512(a, bt + (size_t)j0 * k, k,
-						      (const float *)g->c + j0, op.ldc,
-						      (float *)g->d + j0, op.ldd, c_lo, c_span, s, left);
+			if (wi)
+				mxe_kern_wgmma_w16_add_vnni(wi, wbt + j0, wld, wa, wb + j0,
+							    (const float *)g->c + j0, op.ldc,
+							    (float *)g->d + j0, op.ldd, c_lo, c_span,
+							    s, left);
+			else
+				mxe_kern_wgmma_d64_add_avx512(a, bt + (size_t)j0 * k, k,
+							      (const float *)g->c + j0, op.ldc,
+							      (float *)g->d + j0, op.ldd, c_lo,
+							      c_span, s, left);
 			for (unsigned i = 0; i < 64; i++)
 				if (redo(&op, i, j0, left[i]))
 					return MXE_ENGINE_ENOMEM;
 			continue;
+		} else if (wi) {
+			mxe_kern_wgmma_w16_vnni(wi, wbt + j0, wld, w, wa, wb + j0, s);
+		} else {
+			(wide ? mxe_kern_wgmma_d64_avx512 : mxe_kern_wgmma_d64_avx2)(
+				a, bt + (size_t)j0 * k, k, w, s);
 		}
-		(wide ? mxe_kern_wgmma_d64_avx512 : mxe_kern_wgmma_d64_avx2)(
-			a, bt + (size_t)j0 * k, k, w, s);
 		for (unsigned i = 0; i < 64; i++) {
 			float *d = (float *)((uint8_t *)g->d + i * op.ldd) + j0;
 			const float *c = acc ? (const float *)((const uint8_t *)g->c + i * op.ldc) + j0
@@ -164,7 +203,14 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 		}
 	}
 	__atomic_fetch_add(&wgmma_ops, 1, __ATOMIC_RELAXED);
+	if (wi)
+		__atomic_fetch_add(&wgmma_w16, 1, __ATOMIC_RELAXED);
 	return 0;
+}
+
+uint64_t mxe_wgmma_exact_w16(void)
+{
+	return __atomic_load_n(&wgmma_w16, __ATOMIC_RELAXED);
 }
 
 uint64_t mxe_wgmma_exact_ops(void)

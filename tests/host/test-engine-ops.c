@@ -287,6 +287,83 @@ static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 }
 
 /*
+ * EXACT E4M3 WGMMAs on int16 windows (AVX512-VNNI hosts): rows of bench-gemm pipeline's
+ * codes (0.5 ... 3.75, values a few bits apart) take them, with the bits of the reference,
+ * of mxe_gemm()'s EXACT, and of the double sums (capped at AVX-512 without VNNI), at N
+ * 8, 40 and 256, with and without C, negated sides, rows 48 bytes apart, and C values
+ * that one conversion cannot round (Inf, NaN, FLT_MAX, -sum, and +-2^-80 that decides
+ * the midpoint 64 + 2^-18 of 8.0 and 2^-9, 12 bits apart). A row of 16.0 and 2^-9 (13
+ * bits apart) or a NaN code sends the WGMMA to the double sums.
+ */
+static void test_wgmma_exact_w16(struct mxe_engine *eng)
+{
+	static const unsigned ns[] = { 8, 40, 256 };
+	int vnni = !mxe_engine_set_simd("avx512vnni"), w512 = !mxe_engine_set_simd("avx512");
+
+	mxe_engine_set_simd(NULL);
+	for (size_t t = 0; t < sizeof(ns) / sizeof(ns[0]); t++) {
+		for (int v = 0; v < 6; v++) {	/* C, negations, padded rows, specials, misfits */
+			unsigned n = ns[t], lda = v == 2 ? 48 : 32;
+			struct mxe_gemm_desc d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 64, n,
+						    32, v > 0, 0);
+			float *c = (float *)C;
+			uint64_t w0 = mxe_wgmma_exact_w16(), w1;
+			int rc, same, good, capped = 1, want = vnni && v < 4;
+
+			for (unsigned i = 0; i < 64 * lda; i++)
+				A[i] = (uint8_t)(0x30 + (i * 2654435761u >> 13) % 0x18) | (i & 0x80);
+			for (unsigned i = 0; i < n * lda; i++)
+				Bm[i] = (uint8_t)(0x30 + (i * 40503u >> 7) % 0x18) | (i * 7 & 0x80);
+			d.lda = d.ldb = lda;
+			if (v == 1)
+				d.flags |= MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B;
+			if (v == 3) {
+				c[0] = INFINITY, c[1] = NAN, c[2] = 0x1.fffffep127f;
+				memset(A + 5 * lda, 0, 2 * lda);		/* row 5: 1.0 */
+				A[5 * lda] = 0x38;				/* row 6: 8, 2^-9 */
+				A[6 * lda] = 0x50, A[6 * lda + 1] = 0x01;
+				memset(Bm + 3 * lda, 0, 2 * lda);		/* col 3: 1.0 */
+				Bm[3 * lda] = 0x38;				/* col 4: 8, 2^-9 */
+				Bm[4 * lda] = 0x50, Bm[4 * lda + 1] = 0x01;
+				c[5 * n + 3] = -1.0f;				/* 1 - 1 = 0 */
+				c[6 * n + 4] = 0x1p-80f;			/* 64 + 2^-18 + 2^-80 */
+			}
+			if (v == 4) {	/* row 9: 16.0 and 2^-9, 13 bits apart */
+				A[9 * lda] = 0x58;
+				A[9 * lda + 1] = 0x01;
+			}
+			if (v == 5)
+				Bm[2 * lda + 7] = 0xFF;				/* NaN */
+			rc = mxe_wgmma(eng, &d);
+			w1 = mxe_wgmma_exact_w16();
+			good = check(rc, &d) && (v != 3 || ((float *)D)[6 * n + 4] == 64.0f + 0x1p-17f);
+			same = 1;
+			if (w512) {	/* the double sums, capped at AVX-512 without VNNI */
+				static uint8_t ref[64 * 256 * 4];
+
+				memcpy(ref, D, 64 * (size_t)n * 4);
+				mxe_engine_set_simd("avx512");
+				memset(D, 0xA5, 64 * (size_t)n * 4);
+				capped = mxe_wgmma(eng, &d) == 0 && !memcmp(ref, D, 64 * (size_t)n * 4) &&
+					 mxe_wgmma_exact_w16() == w1;
+				mxe_engine_set_simd(NULL);
+				d.accum = MXE_ACCUM_EXACT;
+				rc |= mxe_gemm(eng, &d);
+				same = !memcmp(ref, D, 64 * (size_t)n * 4);
+			}
+			host_check(!rc && good && same && capped && w1 - w0 == (uint64_t)want,
+				   "wgmma m64n%uk32 f32.e4m3%s on int16 windows: bit-exact vs reference: "
+				   "%s, the double sums and mxe_gemm(): %s; ran there: %s (want %s)", n,
+				   v == 0 ? "" : v == 1 ? " C, -A -B" : v == 2 ? " C, rows 48 apart" :
+				   v == 3 ? " C Inf/NaN/FLT_MAX/-sum/midpoint" :
+				   v == 4 ? " C, a row 13 bits wide" : " C, a NaN code",
+				   good ? "yes" : "NO", same && capped ? "yes" : "NO",
+				   w1 - w0 ? "yes" : "no", want ? "yes" : "no");
+		}
+	}
+}
+
+/*
  * FP8 data lie on coarse grids, so s + C often lands exactly on a midpoint of two f32
  * values: 1.0 x 2^-7 + 2^17 in every output, at N = 256 (groups of 32) and 40. Such a tie
  * is exact (TwoSum's l = 0), so it rounds to even in the vector finish: D = 2^17, no
@@ -535,6 +612,7 @@ int main(void)
 	test_wgmma(eng);
 	test_wgmma_exact_e4m3(eng);
 	test_wgmma_exact_ties(eng);
+	test_wgmma_exact_w16(eng);
 	test_wgmma_exact_other(eng);
 	test_tmatmulmx(eng);
 	mxe_engine_destroy(eng);
