@@ -151,3 +151,49 @@ void mxe_kern_s16_portable(const uint32_t *a, const uint32_t *b, size_t kpairs,
 	}
 	mxe_ks32_apply(p, u);
 }
+
+/* Element @k of column @c of a block of int16 pairs ([16][@cols] words). */
+static int w16_elem(const uint32_t *blk, unsigned cols, unsigned c, unsigned k)
+{
+	int16_t x;
+
+	memcpy(&x, (const uint8_t *)(blk + k / 2 * cols + c) + 2 * (k % 2), 2);
+	return x;
+}
+
+void mxe_w16_under_portable(const struct mxe_kw16u *u, int64_t *t1, int64_t *t2, ptrdiff_t ldt,
+			    unsigned mr, unsigned nr)
+{
+	for (unsigned x = 0; x < u->na; x++) {	/* A's parts against B's windows and parts */
+		uint32_t e = u->al[x];
+		unsigned k = e >> 16 & 31, r = e >> 21;
+
+		if (r >= mr)
+			continue;
+		for (unsigned j = 0; j < nr; j++)
+			t1[r * ldt + j] += (int64_t)((int16_t)e * w16_elem(u->bh[j / 16], 16, j % 16, k)) *
+					   ((int64_t)1 << (u->sa[r] + u->sb[j]));
+		for (unsigned h = 0; h < 2; h++) {
+			for (unsigned z = 0; z < u->nb[h]; z++) {
+				uint32_t f = u->bl[h][z];
+				unsigned j = 16 * h + (f >> 21);
+
+				if ((f >> 16 & 31) == k && j < nr)
+					t2[r * ldt + j] += (int64_t)((int16_t)e * (int16_t)f) *
+							   ((int64_t)1 << (u->sa[r] + u->sb[j]));
+			}
+		}
+	}
+	for (unsigned h = 0; h < 2; h++) {	/* B's parts against A's windows */
+		for (unsigned z = 0; z < u->nb[h]; z++) {
+			uint32_t f = u->bl[h][z];
+			unsigned k = f >> 16 & 31, j = 16 * h + (f >> 21);
+
+			if (j >= nr)
+				continue;
+			for (unsigned r = 0; r < mr; r++)
+				t1[r * ldt + j] += (int64_t)(w16_elem(u->ah, MXE_MR, r, k) * (int16_t)f) *
+						   ((int64_t)1 << (u->sa[r] + u->sb[j]));
+		}
+	}
+}

@@ -329,6 +329,9 @@ struct mxe_kw16 {
  */
 void mxe_kern_w16x2_vnni(const struct mxe_kw16 *in, size_t nblk, int64_t *t, ptrdiff_t ldt,
 			 unsigned mr, unsigned nr, int first);
+/* The same for one B panel (@in->b0; @nr <= 16) with vpmaddwd, on AVX2 hosts. */
+void mxe_kern_w16_avx2(const struct mxe_kw16 *in, size_t nblk, int64_t *t, ptrdiff_t ldt,
+		       unsigned mr, unsigned nr, int first);
 
 /*
  * struct mxe_kw16u - one 32-k block's parts under the windows (TK_W16), the products the
@@ -349,6 +352,9 @@ struct mxe_kw16u {
 
 void mxe_w16_under_avx512(const struct mxe_kw16u *u, int64_t *t1, int64_t *t2, ptrdiff_t ldt,
 			  unsigned mr, unsigned nr);
+/* The same in plain C (AVX2 hosts: such parts are rare). */
+void mxe_w16_under_portable(const struct mxe_kw16u *u, int64_t *t1, int64_t *t2, ptrdiff_t ldt,
+			    unsigned mr, unsigned nr);
 
 /*
  * The int16 windows of a row of codes of MX type @t (E4M3, E3M2, E2M3, E2M1 or
@@ -368,6 +374,11 @@ int mxe_w16_tops_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size
 			int8_t *top, size_t *under);
 uint32_t mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,
 			      int top, int16_t *hi, int16_t *lo);
+/* The same for AVX2 hosts (Zen 3), 8 lanes a vector. */
+int mxe_w16_tops_avx2(const uint8_t *row, unsigned t, const int32_t *lut, size_t nb,
+		      int8_t *top, size_t *under);
+uint32_t mxe_w16_block_avx2(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,
+			    int top, int16_t *hi, int16_t *lo);
 
 /*
  * The int8 panels' packing of one 32-k block of E2M1 codes (16 bytes at @codes, the low

@@ -1084,6 +1084,174 @@ AVX2 uint64_t mxe_finish_f32_add_avx2(const double *s, const float *c, float *d,
 	return left;
 }
 
+/* ---- int16 windows (struct mxe_kw16) without AVX512-VNNI ------------------------- */
+
+/* 8 codes of a row from element @k (a multiple of 8), one a lane. */
+AVX2 static inline __m256i w16_codes8(const uint8_t *row, unsigned t, size_t k)
+{
+	__m256i c;
+
+	if (t == MXA_DTYPE_E2M1) {	/* two a byte, the low nibble first */
+		uint32_t w;
+		__m128i b, m = _mm_set1_epi8(0x0F);
+
+		memcpy(&w, row + k / 2, 4);
+		b = _mm_cvtsi32_si128((int)w);
+		return _mm256_cvtepu8_epi32(_mm_unpacklo_epi8(_mm_and_si128(b, m),
+							     _mm_and_si128(_mm_srli_epi16(b, 4), m)));
+	}
+	c = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(row + k)));
+	if (t == MXA_DTYPE_E3M2 || t == MXA_DTYPE_E2M3)	/* six bits a byte */
+		c = _mm256_and_si256(c, _mm256_set1_epi32(0x3F));
+	return c;
+}
+
+/* The 32 integers of the block from element @k, 8 a vector. */
+AVX2 static inline void w16_ints8(const uint8_t *row, unsigned t, const int32_t *lut, size_t k,
+				  __m256i v[4])
+{
+	for (unsigned q = 0; q < 4; q++)
+		v[q] = _mm256_i32gather_epi32((const int *)lut, w16_codes8(row, t, k + 8 * q), 4);
+}
+
+AVX2 int mxe_w16_tops_avx2(const uint8_t *row, unsigned t, const int32_t *lut, size_t nb,
+			   int8_t *top, size_t *under)
+{
+	const __m256i bad = _mm256_set1_epi32(INT32_MIN);
+
+	for (size_t b = 0; b < nb; b++) {
+		__m256i v[4], o = _mm256_setzero_si256();
+		uint32_t m;
+		int hi, isbad = 0;
+
+		w16_ints8(row, t, lut, b * 32, v);
+		for (unsigned q = 0; q < 4; q++) {
+			isbad |= _mm256_movemask_epi8(_mm256_cmpeq_epi32(v[q], bad));
+			o = _mm256_or_si256(o, _mm256_abs_epi32(v[q]));
+		}
+		if (isbad)
+			return 0;
+		o = _mm256_or_si256(o, _mm256_permute2x128_si256(o, o, 1));
+		o = _mm256_or_si256(o, _mm256_shuffle_epi32(o, 0x4E));
+		o = _mm256_or_si256(o, _mm256_shuffle_epi32(o, 0xB1));
+		m = (uint32_t)_mm256_cvtsi256_si32(o);
+		if (!m) {
+			top[b] = MXE_W16_ZERO;
+			continue;
+		}
+		hi = 31 - __builtin_clz(m);
+		if (hi - __builtin_ctz(m) > 25)
+			return 0;
+		top[b] = (int8_t)hi;
+		if (hi - __builtin_ctz(m) > 12) {	/* the elements with bits under 2^(hi - 12) */
+			__m256i low = _mm256_set1_epi32((1 << (hi - 12)) - 1), z = _mm256_setzero_si256();
+
+			for (unsigned q = 0; q < 4; q++)
+				*under += 8 - (size_t)__builtin_popcount((unsigned)_mm256_movemask_ps(
+					_mm256_castsi256_ps(_mm256_cmpeq_epi32(
+						_mm256_and_si256(_mm256_abs_epi32(v[q]), low), z))));
+		}
+	}
+	return 1;
+}
+
+/* v over 2^sh (sh < 0: times 2^-sh). */
+AVX2 static inline __m256i w16_shift8(__m256i v, int sh)
+{
+	return sh >= 0 ? _mm256_srl_epi32(v, _mm_cvtsi32_si128(sh))
+		       : _mm256_sll_epi32(v, _mm_cvtsi32_si128(-sh));
+}
+
+/* 16 int32 (each fits int16) as int16, in order. */
+AVX2 static inline void w16_store16(int16_t *out, __m256i a, __m256i b)
+{
+	_mm256_storeu_si256((__m256i *)out,
+			    _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8));
+}
+
+AVX2 uint32_t mxe_w16_block_avx2(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,
+				 int top, int16_t *hi, int16_t *lo)
+{
+	int sh = top == MXE_W16_ZERO ? 0 : top - 12;
+	__m256i v[4], x[4], r[4], z = _mm256_setzero_si256();
+	uint32_t any = 0;
+
+	w16_ints8(row, t, lut, k0, v);
+	for (unsigned q = 0; q < 4; q++) {	/* on magnitudes; each part keeps the sign */
+		__m256i m = _mm256_abs_epi32(v[q]);
+
+		x[q] = _mm256_sign_epi32(w16_shift8(m, sh), v[q]);
+		r[q] = z;
+		if (sh > 0)	/* the bits below 2^sh, over 2^(sh - 13) */
+			r[q] = _mm256_sign_epi32(w16_shift8(_mm256_and_si256(
+				m, _mm256_set1_epi32((1 << sh) - 1)), sh - 13), v[q]);
+		any |= (uint32_t)(~_mm256_movemask_ps(_mm256_castsi256_ps(
+			_mm256_cmpeq_epi32(r[q], z))) & 0xFF) << (8 * q);
+	}
+	w16_store16(hi, x[0], x[1]);
+	w16_store16(hi + 16, x[2], x[3]);
+	w16_store16(lo, r[0], r[1]);
+	w16_store16(lo + 16, r[2], r[3]);
+	return any;
+}
+
+AVX2 void mxe_kern_w16_avx2(const struct mxe_kw16 *in, size_t nblk, int64_t *t, ptrdiff_t ldt,
+			    unsigned mr, unsigned nr, int first)
+{
+	int64_t s[MXE_MR * 16] __attribute__((aligned(32)));
+
+	for (unsigned i = 0; i < MXE_MR; i++)
+		for (unsigned j = 0; j < 16; j++)
+			s[i * 16 + j] = first || i >= mr || j >= nr ? 0 : t[i * ldt + j];
+	for (size_t blk = 0; blk < nblk; blk++) {
+		const uint32_t *a = in->a + blk * 16 * MXE_MR, *b = in->b0 + blk * 16 * MXE_NR;
+		const int32_t *sb = in->shb0 + blk * in->shb_step;
+		__m256i cs[4];
+
+		for (unsigned q = 0; q < 4; q++)
+			cs[q] = _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(sb + 4 * q)));
+		for (unsigned r0 = 0; r0 < MXE_MR; r0 += 3) {	/* 3 rows x 16: 6 sums in registers */
+			__m256i acc[3][2];
+
+			for (unsigned r = 0; r < 3; r++)
+				acc[r][0] = acc[r][1] = _mm256_setzero_si256();
+			/* the sums pinned to registers: unrolled, GCC reassociated the additions
+			 * and kept all 96 products on the stack */
+#pragma GCC unroll 4
+			for (unsigned kp = 0; kp < 16; kp++) {
+				__m256i b0 = _mm256_loadu_si256((const __m256i *)(b + kp * MXE_NR));
+				__m256i b1 = _mm256_loadu_si256((const __m256i *)(b + kp * MXE_NR + 8));
+
+#pragma GCC unroll 3
+				for (unsigned r = 0; r < 3; r++) {
+					__m256i x = _mm256_set1_epi32((int)a[kp * MXE_MR + r0 + r]);
+
+					acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(x, b0));
+					acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(x, b1));
+					__asm__("" : "+x"(acc[r][0]), "+x"(acc[r][1]));
+				}
+			}
+			for (unsigned r = 0; r < 3; r++) {
+				__m256i ra = _mm256_set1_epi64x(in->sha[blk * in->sha_step + r0 + r]);
+				int64_t *p = s + (r0 + r) * 16;
+
+				for (unsigned q = 0; q < 4; q++) {
+					__m256i v = acc[r][q / 2];
+					__m256i w = _mm256_cvtepi32_epi64(q % 2 ? _mm256_extracti128_si256(v, 1)
+										: _mm256_castsi256_si128(v));
+
+					w = _mm256_sllv_epi64(w, _mm256_add_epi64(ra, cs[q]));
+					_mm256_store_si256((__m256i *)(p + 4 * q), _mm256_add_epi64(
+						_mm256_load_si256((const __m256i *)(p + 4 * q)), w));
+				}
+			}
+		}
+	}
+	for (unsigned i = 0; i < mr; i++)
+		for (unsigned j = 0; j < nr; j++)
+			t[i * ldt + j] = s[i * 16 + j];
+}
+
 #else /* no x86-64 AVX2 support in this compiler: never selected */
 
 void mxe_widen_f32_avx2(const float *src, double *dst, size_t n)
@@ -1219,5 +1387,25 @@ uint64_t mxe_finish_f32_add_avx2(const double *s, const float *c, float *d, unsi
 {
 	(void)c_lo, (void)c_span;
 	return mxe_finish_f32_avx2(s, c, d, n);
+}
+
+int mxe_w16_tops_avx2(const uint8_t *row, unsigned t, const int32_t *lut, size_t nb,
+		      int8_t *top, size_t *under)
+{
+	(void)row, (void)t, (void)lut, (void)nb, (void)top, (void)under;
+	return 0;	/* never taken */
+}
+
+uint32_t mxe_w16_block_avx2(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,
+			    int top, int16_t *hi, int16_t *lo)
+{
+	(void)row, (void)t, (void)lut, (void)k0, (void)top, (void)hi, (void)lo;
+	return 0;
+}
+
+void mxe_kern_w16_avx2(const struct mxe_kw16 *in, size_t nblk, int64_t *t, ptrdiff_t ldt,
+		       unsigned mr, unsigned nr, int first)
+{
+	(void)in, (void)nblk, (void)t, (void)ldt, (void)mr, (void)nr, (void)first;
 }
 #endif

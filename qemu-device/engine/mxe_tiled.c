@@ -109,6 +109,7 @@ struct tiled {
 	 * the super chunk the rows' and columns' shifts and per panel the lists' lengths;
 	 * the three int64 sums of all of D (> 1 super chunk) */
 	int32_t lut16[2][256];
+	int w16_avx2;			/* the AVX2 functions (no AVX512-VNNI) */
 	int8_t *w16_top[2];
 	int w16_lsb[2], w16_wmin[2];
 	void *apack_lo, *bpack_lo;
@@ -711,7 +712,7 @@ static int w16_window(const struct tiled *tl, int side, size_t r, size_t b, int 
 }
 
 /*
- * Whether int16 windows take @tl's EXACT operation (AVX512-VNNI): E4M3, E3M2, E2M3,
+ * Whether int16 windows take @tl's EXACT operation (AVX512-VNNI, or AVX2): E4M3, E3M2, E2M3,
  * E2M1 or MXINT8 on both sides, B as N x K, no NaN scale, no NaN or Inf code (every
  * block of these types fits two windows: mxe_w16_tops_avx512()), few enough parts
  * under the windows, and the int64 sums bounded. Output (i, j) sums |s_b| 2^(sa_ib + sb_jb) over its blocks, each |s_b| <
@@ -728,9 +729,11 @@ static int w16_applies(struct tiled *tl)
 	double rows_max[2], bound[2];
 	int span[2];
 
-	if (mxe_cpu_simd() < MXE_SIMD_AVX512VNNI || (op->d.flags & MXA_GEMM_F_B_KN) ||
-	    tl->k % MXA_MX_BLOCK || !tiled_scales(tl))
+	/* AVX-512 without VNNI keeps the double kernels (16 lanes of them) */
+	if ((mxe_cpu_simd() < MXE_SIMD_AVX512VNNI && mxe_cpu_simd() != MXE_SIMD_AVX2) ||
+	    (op->d.flags & MXA_GEMM_F_B_KN) || tl->k % MXA_MX_BLOCK || !tiled_scales(tl))
 		return 0;
+	tl->w16_avx2 = mxe_cpu_simd() == MXE_SIMD_AVX2;
 	for (int side = 0; side < 2; side++) {
 		unsigned t = side ? op->d.type_b : op->d.type_a;
 		int neg = !!(op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A)), top;
@@ -755,8 +758,8 @@ static int w16_applies(struct tiled *tl)
 			int8_t *tops = tl->w16_top[side] + r * nb;
 			double sum = 0;	/* of 2^window, exact enough: < 2^26 powers of two */
 
-			if (!mxe_w16_tops_avx512(w16_row(op, side, r), t, tl->lut16[side], nb, tops,
-						 &under[side]))
+			if (!(tl->w16_avx2 ? mxe_w16_tops_avx2 : mxe_w16_tops_avx512)(
+				    w16_row(op, side, r), t, tl->lut16[side], nb, tops, &under[side]))
 				return 0;
 			for (size_t b = 0; b < nb; b++) {
 				int w = w16_window(tl, side, r, b, tops[b]);
@@ -818,8 +821,8 @@ static void pack_w16_panel(struct tiled *tl, int side, size_t r0, unsigned rows,
 				memset(v, 0, sizeof(v));
 				sh[at + r] = 0;
 			} else {
-				uint32_t under = mxe_w16_block_avx512(w16_row(op, side, r0 + r), t,
-								      tl->lut16[side], k0 + c, top, v, lo);
+				uint32_t under = (tl->w16_avx2 ? mxe_w16_block_avx2 : mxe_w16_block_avx512)(
+					w16_row(op, side, r0 + r), t, tl->lut16[side], k0 + c, top, v, lo);
 
 				for (; under; under &= under - 1) {
 					unsigned k = (unsigned)__builtin_ctz(under);
@@ -862,7 +865,7 @@ static void w16_residuals(const struct tiled *tl, size_t p, size_t q, unsigned s
 		}
 		u.sa = tl->wsa + (blk * tl->mp + p) * MXE_MR;
 		u.sb = tl->wsb + (blk * tl->np + q) * MXE_NR;	/* panel q + 1's next */
-		mxe_w16_under_avx512(&u, t1, t2, ldt, mr, nr);
+		(tl->w16_avx2 ? mxe_w16_under_portable : mxe_w16_under_avx512)(&u, t1, t2, ldt, mr, nr);
 	}
 }
 
@@ -1198,19 +1201,25 @@ static unsigned finish_exact(struct tiled *tl, const double *s, const double *cs
 {
 	const struct mxe_op *op = tl->op;
 	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
-	int wide = tl->simd >= MXE_SIMD_AVX512 && (!acc || op->d.type_c == MXA_DTYPE_F32);
+	int f32c = !acc || op->d.type_c == MXA_DTYPE_F32;
+	int wide = tl->simd >= MXE_SIMD_AVX512 && f32c;
 	unsigned redo = 0, vector = 0;
 
 	for (unsigned i = 0; i < mr; i++) {
 		float *d = (float *)((uint8_t *)op->d.d + (i0 + i) * op->ldd) + j0;
 		const double *si = s + i * lds, *ci = cs ? cs + i * lds : NULL;
+		const float *c = acc ? (const float *)((const uint8_t *)op->d.c + (i0 + i) * op->ldc) +
+				       j0 : NULL;
 		uint64_t left = nr < 64 ? (1ull << nr) - 1 : ~0ull;
+		int lows = 0;	/* AVX2: a row whose low parts are all zero, four at a time */
 
+		for (unsigned j = 0; ci && j < nr; j++)
+			lows |= ci[j] != 0;
 		if (wide) {
-			left = mxe_finish_f32_avx512(si, ci, acc ? (const float *)((const uint8_t *)
-						     op->d.c + (i0 + i) * op->ldc) + j0 : NULL,
-						     d, nr);
+			left = mxe_finish_f32_avx512(si, ci, c, d, nr);
 			vector += nr - (unsigned)__builtin_popcountll(left);
+		} else if (tl->avx2 && f32c && !lows && nr % 4 == 0) {
+			left = mxe_finish_f32_avx2(si, c, d, nr);
 		}
 		for (; left; left &= left - 1) {
 			unsigned j = (unsigned)__builtin_ctzll(left);
@@ -1391,8 +1400,8 @@ static void compute_exact_w16(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 		size_t len = k1 - kb0 < KB ? k1 - kb0 : KB;
 		int last = kb0 + len == tl->k;
 
-		for (size_t q = q0; q < q1; q += 2) {
-			unsigned strip = q + 1 < q1 ? 2 : 1;
+		for (size_t q = q0; q < q1; q += tl->w16_avx2 ? 1 : 2) {
+			unsigned strip = !tl->w16_avx2 && q + 1 < q1 ? 2 : 1;
 			size_t j = q * MXE_NR;
 
 			for (size_t p = p0; p < p1; p++) {
@@ -1410,7 +1419,8 @@ static void compute_exact_w16(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 					}
 				}
 				w16_in(tl, p, q, kb0 - k0, strip, &in);
-				mxe_kern_w16x2_vnni(&in, len / MXA_MX_BLOCK, t0, ldt, mr, nr, kb0 == 0);
+				(tl->w16_avx2 ? mxe_kern_w16_avx2 : mxe_kern_w16x2_vnni)(
+					&in, len / MXA_MX_BLOCK, t0, ldt, mr, nr, kb0 == 0);
 				w16_residuals(tl, p, q, strip, kb0 - k0, len / MXA_MX_BLOCK, t1, t2, ldt,
 					      mr, nr);
 				if (!last)

@@ -396,6 +396,20 @@ static void test_errors(struct mxe_engine *eng)
 static char simd_paths[64];	/* the SIMD paths this CPU has, e.g. "portable/avx2" */
 
 /*
+ * The SIMD levels that run int16 windows (AVX2, AVX512-VNNI; AVX-512 without VNNI keeps
+ * the double kernels) among this CPU's, and whether the default level does.
+ */
+static unsigned w16_levels(int *dflt)
+{
+	int avx2 = !mxe_engine_set_simd("avx2"), avx512 = !mxe_engine_set_simd("avx512");
+	int vnni = !mxe_engine_set_simd("avx512vnni");
+
+	mxe_engine_set_simd(NULL);
+	*dflt = vnni || (avx2 && !avx512);
+	return (unsigned)(avx2 + vnni);
+}
+
+/*
  * Run @d on every SIMD path this CPU has (portable first); 1 when all give
  * the bits of the portable path. D is left as the best path wrote it; *rc
  * collects the return codes.
@@ -920,9 +934,9 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 	struct mxe_gemm_desc d;
 	uint64_t w, on;
 	size_t bad;
-	int rc, same, good, vnni = !mxe_engine_set_simd("avx512vnni");
+	int rc, same, good, vnni;
+	unsigned levels = w16_levels(&vnni);	/* vnni: the default level runs them */
 
-	mxe_engine_set_simd(NULL);
 	for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
 		for (unsigned k = 128; k <= 640; k += 512) {
 			for (unsigned v = 0; v < 6; v++) {	/* bit 0: C; v / 2: -A, -B */
@@ -943,7 +957,7 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 				w1 = mxe_tiled_w16_ops();
 				if (!rc)
 					rc = w16_counted(eng, &d, &bad, &w, &on);
-				host_check(!rc && same && !bad && w1 - w0 == (uint64_t)vnni &&
+				host_check(!rc && same && !bad && w1 - w0 == levels &&
 					   w == (uint64_t)vnni && (!vnni || on == m * n),
 					   "exact %s x %s%s, K %u%s%s, on int16 windows: bit-exact vs "
 					   "reference (%zu differ), SIMD paths %s agree: %s, ran there: "
@@ -1193,9 +1207,9 @@ static void test_exact_w16_super_chunks(struct mxe_engine *eng)
 	struct mxe_gemm_desc d;
 	uint64_t w0 = mxe_tiled_w16_ops();
 	size_t bad = 0;
-	int rc, vnni = !mxe_engine_set_simd("avx512vnni");
+	int rc, vnni;
 
-	mxe_engine_set_simd(NULL);
+	w16_levels(&vnni);
 	if (!a || !sa || !sb || !c || !dd) {
 		host_check(0, "exact e4m3 MX over two super chunks: out of memory");
 		goto out;
