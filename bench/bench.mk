@@ -100,7 +100,8 @@ bench: bench-submit bench-gemm bench-model bench-cluster $(ENGINE_BENCH)
 	@# Zen 5, which it does not know, AVX-512 (Cooperlake) ones on a Zen 4. Where the
 	@# CPU has AVX-512, also compare like with like:
 	@# both on AVX2, and both on AVX-512 (OpenBLAS forced to its SkylakeX kernels);
-	@# and the small-integer MX types as a Zen 3 runs them (int8 panels without VNNI).
+	@# the small-integer MX types as a Zen 3 runs them (int8 panels without VNNI), and
+	@# the MX types' EXACT over FAST there (exact-avx2.csv).
 	@if grep -qw avx512bw /proc/cpuinfo; then \
 		MXA_ENGINE_SIMD=avx2 OPENBLAS_CORETYPE=Haswell $(ENGINE_BENCH) --sizes 2048 \
 			--csv $(BUILD)/bench/engine-both-avx2.csv $(BENCH_ENGINE_FLAGS) && \
@@ -108,7 +109,10 @@ bench: bench-submit bench-gemm bench-model bench-cluster $(ENGINE_BENCH)
 			--csv $(BUILD)/bench/engine-both-avx512.csv $(BENCH_ENGINE_FLAGS) && \
 		MXA_ENGINE_SIMD=avx2 OPENBLAS_CORETYPE=Haswell $(ENGINE_BENCH) \
 			--csv $(BUILD)/bench/engine-exact-avx2.csv --accum exact,fast \
-			--types mxfp6,mxfp4,mxint8 --sizes 1024,2048 --threads 2 --reps 3; \
+			--types mxfp6,mxfp4,mxint8 --sizes 1024,2048 --threads 2 --reps 3 && \
+		MXA_ENGINE_SIMD=avx2 $(ENGINE_BENCH) --exact-csv $(BUILD)/bench/exact-avx2.csv \
+			--accum exact,fast --types mxfp8,mxfp6,mxfp4,mxint8 --sizes 1024,2048 \
+			--threads 2 --reps 3; \
 	else rm -f $(BUILD)/bench/engine-both-avx2.csv $(BUILD)/bench/engine-both-avx512.csv \
-		$(BUILD)/bench/engine-exact-avx2.csv; fi
+		$(BUILD)/bench/engine-exact-avx2.csv $(BUILD)/bench/exact-avx2.csv; fi
 	@bench/report.sh $(BUILD)/bench

@@ -31,7 +31,7 @@ spec() {
 	case $1 in
 	engine-exact-avx2) echo "type numerics|m threads|1.5|OpenBLAS sgemm (Haswell)|m = n = k, threads" ;;
 	engine|engine-both-*|engine-exact) echo "type numerics|m threads|1.0|OpenBLAS sgemm|m = n = k, threads" ;;
-	exact) echo "type|m threads|0.5|FAST numerics on the same data|m = n = k, threads" ;;
+	exact|exact-avx2) echo "type|m threads|0.5|FAST numerics on the same data|m = n = k, threads" ;;
 	gemm) echo "measure|shape|0.85|the engine alone (host)" ;;
 	gemv) echo "weights numerics|shape|0.5|host memcpy of the weights" ;;
 	llm) echo "model|bench||host memcpy of 66 MiB" ;;
