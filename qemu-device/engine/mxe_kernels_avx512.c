@@ -889,6 +889,30 @@ AVX512 void mxe_kern_wgmma_d64_avx512(const double *a, const double *bs, unsigne
 	}
 }
 
+/*
+ * Rows @i0 .. @i0 + 3 of a WGMMA's strip of 32 columns, their sums @h in registers,
+ * rounded with C into D (finish_add32()); a row whose C lies outside the window goes
+ * through @s and mxe_finish_f32_avx512(). @left[i]: what row i left to the caller.
+ */
+AVX512 static inline __attribute__((always_inline)) void
+wgmma_finish4(const __m512d h[4][4], unsigned i0, const float *c, size_t ldc, float *d,
+	      size_t ldd, int c_lo, int c_span, double *s, uint64_t left[64])
+{
+#pragma GCC unroll 4
+	for (unsigned r = 0; r < 4; r++) {
+		unsigned i = i0 + r;
+		const float *ci = (const float *)((const uint8_t *)c + i * ldc);
+		float *di = (float *)((uint8_t *)d + i * ldd);
+
+		left[i] = 0;
+		if (!finish_add32(h[r], ci, di, c_lo, c_span))
+			continue;
+		for (unsigned v = 0; v < 4; v++)	/* C outside the window */
+			_mm512_storeu_pd(s + 8 * v, h[r][v]);
+		left[i] = mxe_finish_f32_avx512(s, NULL, ci, di, 32);
+	}
+}
+
 AVX512 void mxe_kern_wgmma_d64_add_avx512(const double *a, const double *bs, unsigned kk,
 					  const float *c, size_t ldc, float *d, size_t ldd,
 					  int c_lo, int c_span, double *s, uint64_t left[64])
@@ -897,19 +921,7 @@ AVX512 void mxe_kern_wgmma_d64_add_avx512(const double *a, const double *bs, uns
 		__m512d acc[4][4];
 
 		wgmma_sums32(a, bs, kk, i0, acc);
-#pragma GCC unroll 4
-		for (unsigned r = 0; r < 4; r++) {
-			unsigned i = i0 + r;
-			const float *ci = (const float *)((const uint8_t *)c + i * ldc);
-			float *di = (float *)((uint8_t *)d + i * ldd);
-
-			left[i] = 0;
-			if (!finish_add32(acc[r], ci, di, c_lo, c_span))
-				continue;
-			for (unsigned v = 0; v < 4; v++)	/* C outside the window */
-				_mm512_storeu_pd(s + 8 * v, acc[r][v]);
-			left[i] = mxe_finish_f32_avx512(s, NULL, ci, di, 32);
-		}
+		wgmma_finish4(acc, i0, c, ldc, d, ldd, c_lo, c_span, s, left);
 	}
 }
 
@@ -1353,19 +1365,7 @@ VNNI void mxe_kern_wgmma_w16_add_vnni(const uint32_t *a, const uint32_t *bt, siz
 		__m512d h[4][4];
 
 		wgmma_w16_rows4(a, bt, ldb, 32, i0, wa, fb, h);
-#pragma GCC unroll 4
-		for (unsigned r = 0; r < 4; r++) {
-			unsigned i = i0 + r;
-			const float *ci = (const float *)((const uint8_t *)c + i * ldc);
-			float *di = (float *)((uint8_t *)d + i * ldd);
-
-			left[i] = 0;
-			if (!finish_add32(h[r], ci, di, c_lo, c_span))
-				continue;
-			for (unsigned q = 0; q < 4; q++)	/* C outside the window */
-				_mm512_storeu_pd(s + 8 * q, h[r][q]);
-			left[i] = mxe_finish_f32_avx512(s, NULL, ci, di, 32);
-		}
+		wgmma_finish4(h, i0, c, ldc, d, ldd, c_lo, c_span, s, left);
 	}
 }
 
