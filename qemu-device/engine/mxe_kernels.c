@@ -173,16 +173,7 @@ void mxe_w16_under_portable(const struct mxe_kw16u *u, int64_t *t1, int64_t *t2,
 		for (unsigned j = 0; j < nr; j++)
 			t1[r * ldt + j] += (int64_t)((int16_t)e * w16_elem(u->bh[j / 16], 16, j % 16, k)) *
 					   ((int64_t)1 << (u->sa[r] + u->sb[j]));
-		for (unsigned h = 0; h < 2; h++) {
-			for (unsigned z = 0; z < u->nb[h]; z++) {
-				uint32_t f = u->bl[h][z];
-				unsigned j = 16 * h + (f >> 21);
-
-				if ((f >> 16 & 31) == k && j < nr)
-					t2[r * ldt + j] += (int64_t)((int16_t)e * (int16_t)f) *
-							   ((int64_t)1 << (u->sa[r] + u->sb[j]));
-			}
-		}
+		mxe_w16_under_both(u, e, t2 + r * ldt, nr);
 	}
 	for (unsigned h = 0; h < 2; h++) {	/* B's parts against A's windows */
 		for (unsigned z = 0; z < u->nb[h]; z++) {

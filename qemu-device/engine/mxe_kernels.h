@@ -350,6 +350,24 @@ struct mxe_kw16u {
 	const int32_t *sa, *sb;
 };
 
+/* A's part @e (row r) against B's parts at its k, into @t2r (row r of T2; columns < @nr). */
+static inline void mxe_w16_under_both(const struct mxe_kw16u *u, uint32_t e, int64_t *t2r,
+				      unsigned nr)
+{
+	unsigned k = e >> 16 & 31, r = e >> 21;
+
+	for (unsigned h = 0; h < 2; h++) {
+		for (unsigned z = 0; z < u->nb[h]; z++) {
+			uint32_t f = u->bl[h][z];
+			unsigned j = 16 * h + (f >> 21);
+
+			if ((f >> 16 & 31) == k && j < nr)
+				t2r[j] += (int64_t)((int16_t)e * (int16_t)f) *
+					  ((int64_t)1 << (u->sa[r] + u->sb[j]));
+		}
+	}
+}
+
 void mxe_w16_under_avx512(const struct mxe_kw16u *u, int64_t *t1, int64_t *t2, ptrdiff_t ldt,
 			  unsigned mr, unsigned nr);
 /* The same in plain C (AVX2 hosts: such parts are rare). */

@@ -1106,15 +1106,8 @@ AVX512 void mxe_w16_under_avx512(const struct mxe_kw16u *u, int64_t *t1, int64_t
 				_mm512_mask_storeu_epi64(d1, cm[q], _mm512_add_epi64(
 					_mm512_maskz_loadu_epi64(cm[q], d1), v));
 			}
-			for (unsigned z = 0; z < u->nb[h]; z++) {
-				uint32_t f = u->bl[h][z];
-				unsigned j = 16 * h + (f >> 21);
-
-				if ((f >> 16 & 31) == k && j < nr)
-					t2[r * ldt + j] += (int64_t)((int16_t)e * (int16_t)f) *
-							   ((int64_t)1 << (u->sa[r] + u->sb[j]));
-			}
 		}
+		mxe_w16_under_both(u, e, t2 + r * ldt, nr);
 	}
 	/* B's parts: each against the rows' windows (six lanes), into a column-major buffer */
 	__m512i sa = _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(0x3F, u->sa));

@@ -83,6 +83,21 @@ static struct mxe_gemm_desc make_op(const struct combo *cb, unsigned m, unsigned
 	return d;
 }
 
+/* @n E8M0 scales, each 2^(@lo - 127 + a random 0 .. @span - 1). */
+static void fill_scales(uint8_t *s, size_t n, unsigned lo, unsigned span)
+{
+	for (size_t i = 0; i < n; i++)
+		s[i] = (uint8_t)(lo + tu_rand() % span);
+}
+
+/* The E4M3 NaN codes (0x7F, 0xFF) among @n made finite (0x7E, 0xFE). */
+static void e4m3_no_nan(uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((p[i] & 0x7F) == 0x7F)
+			p[i] ^= 1;
+}
+
 static int run_and_compare(struct mxe_engine *eng, struct mxe_gemm_desc *d, size_t *nbad)
 {
 	int rc = mxe_gemm(eng, d);
@@ -619,10 +634,8 @@ static void test_exact_tiled_blocks(struct mxe_engine *eng)
 				size_t bad = 0;
 				int rc, same;
 
-				for (unsigned i = 0; i < m * k / 32; i++)
-					B.sa[i] = (uint8_t)(121 + tu_rand() % 13);	/* 2^-6 ... 2^6 */
-				for (unsigned i = 0; i < n * k / 32; i++)
-					B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
+				fill_scales(B.sa, m * k / 32, 121, 13);	/* 2^-6 ... 2^6 */
+				fill_scales(B.sb, n * k / 32, 121, 13);
 				same = same_counted(eng, &d, m * n * 4, &rc, &on);
 				if (!rc)
 					rc = run_and_compare(eng, &d, &bad);
@@ -708,6 +721,44 @@ static void test_exact_tiled_blocks(struct mxe_engine *eng)
 }
 
 /*
+ * E4M3 MX, 40 x 40 x 128 with C: block sums 1 and 2^-24 (scales 2^0 and 2^-24), the f32
+ * midpoint 1 + 2^-24, that C = +-2^-80 (by column) rounds up or down; @wide adds 448
+ * and 2^-9 in a block of A against zeros of B. On every SIMD path (*@same, *@rc), the
+ * outputs the tiled EXACT path computed (*@on) and the int16-window operations (*@w16);
+ * returns how many outputs are right.
+ */
+static int midpoint_1p24(struct mxe_engine *eng, int wide, int *same, int *rc, uint64_t *on,
+			 uint64_t *w16)
+{
+	static const struct combo e4 = { MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 };
+	unsigned m = 40, n = 40;
+	struct mxe_gemm_desc d = make_op(&e4, m, n, 128, 1);
+	int good = 0;
+
+	memset(B.a, 0, m * 128);
+	memset(B.b, 0, n * 128);
+	memset(B.sa, 127, m * 4);
+	for (unsigned i = 0; i < m; i++) {
+		B.a[i * 128] = B.a[i * 128 + 32] = 0x38;
+		if (wide)
+			B.a[i * 128 + 64] = 0x7E, B.a[i * 128 + 65] = 0x01;
+	}
+	for (unsigned j = 0; j < n; j++) {
+		B.b[j * 128] = B.b[j * 128 + 32] = 0x38;
+		memset(B.sb + j * 4, 127, 4);
+		B.sb[j * 4 + 1] = 127 - 24;
+	}
+	for (unsigned i = 0; i < m * n; i++)
+		((float *)B.c)[i] = i % n % 2 ? 0x1p-80f : -0x1p-80f;
+	*w16 = mxe_tiled_w16_ops();
+	*same = same_counted(eng, &d, m * n * 4, rc, on);
+	*w16 = mxe_tiled_w16_ops() - *w16;
+	for (unsigned i = 0; i < m * n; i++)
+		good += ((float *)B.d)[i] == (i % n % 2 ? 1.0f + 0x1p-23f : 1.0f);
+	return good;
+}
+
+/*
  * EXACT on the tiled path's double kernels (AVX-512 hosts; E4M3 or E5M2 against the
  * other MX types, BF16 and F16 whose data allow it: 32-k block sums exact in a double,
  * not in f32; the blocks joined by TwoSum; elsewhere the general path): against
@@ -741,16 +792,14 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 				d = make_op(&cbs[c], m, n, k, acc);
 				bad = 0;
 				/* scales 2^-10 ... 2^10: too far apart for int16 windows */
-				for (unsigned i = 0; cbs[c].mx && i < m * k / 32; i++)
-					B.sa[i] = (uint8_t)(117 + tu_rand() % 21);
-				for (unsigned i = 0; cbs[c].mx && i < n * k / 32; i++)
-					B.sb[i] = (uint8_t)(117 + tu_rand() % 21);
-				for (unsigned i = 0; i < m * k; i++)	/* no NaN codes here */
-					if (cbs[c].a == MXA_DTYPE_E4M3 && (B.a[i] & 0x7F) == 0x7F)
-						B.a[i] ^= 1;
-				for (unsigned i = 0; i < n * k; i++)
-					if (cbs[c].b == MXA_DTYPE_E4M3 && (B.b[i] & 0x7F) == 0x7F)
-						B.b[i] ^= 1;
+				if (cbs[c].mx) {
+					fill_scales(B.sa, m * k / 32, 117, 21);
+					fill_scales(B.sb, n * k / 32, 117, 21);
+				}
+				if (cbs[c].a == MXA_DTYPE_E4M3)	/* no NaN codes here */
+					e4m3_no_nan(B.a, m * k);
+				if (cbs[c].b == MXA_DTYPE_E4M3)
+					e4m3_no_nan(B.b, n * k);
 				for (unsigned i = 0; i < m * k; i++)	/* nor E5M2 Inf / NaN */
 					if (cbs[c].a == MXA_DTYPE_E5M2 && (B.a[i] & 0x7C) == 0x7C)
 						B.a[i] ^= 0x04;
@@ -812,16 +861,10 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 
 	/* an E4M3 NaN in row 3: its n elements go to the general path */
 	d = make_op(&e4, m, n, 128, 0);
-	for (unsigned i = 0; i < m * 4; i++)
-		B.sa[i] = (uint8_t)(121 + tu_rand() % 13);
-	for (unsigned i = 0; i < n * 4; i++)
-		B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
-	for (unsigned i = 0; i < m * 128; i++)
-		if ((B.a[i] & 0x7F) == 0x7F)
-			B.a[i] ^= 1;
-	for (unsigned i = 0; i < n * 128; i++)
-		if ((B.b[i] & 0x7F) == 0x7F)
-			B.b[i] ^= 1;
+	fill_scales(B.sa, m * 4, 121, 13);
+	fill_scales(B.sb, n * 4, 121, 13);
+	e4m3_no_nan(B.a, m * 128);
+	e4m3_no_nan(B.b, n * 128);
 	B.a[3 * 128 + 40] = 0x7F;
 	rc = compare_counted(eng, &d, &bad, &on, &redone);
 	host_check(!rc && !bad && (w512 ? redone == n && on == m * n - n : !on && !redone),
@@ -861,29 +904,9 @@ static void test_exact_tiled_d64(struct mxe_engine *eng)
 	       "round to 2^25 +- 4 (%d of %u right), SIMD paths %s agree: %s", good, m * n,
 	       simd_paths, same ? "yes" : "NO");
 
-	/* the midpoint 1 + 2^-24 from two blocks, C = +-2^-80 decides */
-	d = make_op(&e4, m, n, 128, 1);
-	memset(B.a, 0, m * 128);
-	memset(B.b, 0, n * 128);
-	memset(B.sa, 127, m * 4);
-	for (unsigned i = 0; i < m; i++) {
-		B.a[i * 128] = B.a[i * 128 + 32] = 0x38;
-		/* 448 and 2^-9 in a block of zeros of B: wider than int16 windows take */
-		B.a[i * 128 + 64] = 0x7E, B.a[i * 128 + 65] = 0x01;
-	}
-	for (unsigned j = 0; j < n; j++) {
-		B.b[j * 128] = B.b[j * 128 + 32] = 0x38;
-		memset(B.sb + j * 4, 127, 4);
-		B.sb[j * 4 + 1] = 127 - 24;
-	}
-	for (unsigned i = 0; i < m * n; i++)
-		((float *)B.c)[i] = i % n % 2 ? 0x1p-80f : -0x1p-80f;
-	w16 = mxe_tiled_w16_ops();
-	same = same_counted(eng, &d, m * n * 4, &rc, &on);
-	w16 = mxe_tiled_w16_ops() - w16;
-	good = 0;
-	for (unsigned i = 0; i < m * n; i++)
-		good += out[i] == (i % n % 2 ? 1.0f + 0x1p-23f : 1.0f);
+	/* the midpoint 1 + 2^-24 that C = +-2^-80 decides, with 448 and 2^-9 in a block of
+	 * A against zeros of B: B's scales 2^24 apart then pass the int16 windows' bound */
+	good = midpoint_1p24(eng, 1, &same, &rc, &on, &w16);
 	host_check(!rc && same && good == (int)(m * n) && (w512 ? on >= m * n : !on) && !w16,
 	       "exact e4m3 MX on the double kernels: block sums 1 + 2^-24 and C +-2^-80 round "
 	       "to 1 + 2^-23 / 1 (%d of %u right), SIMD paths %s agree: %s", good, m * n,
@@ -945,10 +968,10 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 				d = make_op(&cbs[c], m, n, k, v & 1);
 				d.flags |= v / 2 == 1 ? MXE_GEMM_NEGATE_A :
 					   v / 2 == 2 ? MXE_GEMM_NEGATE_B : 0;
-				for (unsigned i = 0; cbs[c].mx && i < m * k / 32; i++)
-					B.sa[i] = (uint8_t)(121 + tu_rand() % 13);	/* 2^-6 ... 2^6 */
-				for (unsigned i = 0; cbs[c].mx && i < n * k / 32; i++)
-					B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
+				if (cbs[c].mx) {
+					fill_scales(B.sa, m * k / 32, 121, 13);	/* 2^-6 ... 2^6 */
+					fill_scales(B.sb, n * k / 32, 121, 13);
+				}
 				if (cbs[c].a == MXA_DTYPE_E4M3)
 					fill_e4m3_even(B.a, m * k);
 				if (cbs[c].b == MXA_DTYPE_E4M3)
@@ -977,10 +1000,8 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 						      "2^-9 (17 bits)" };
 
 		d = make_op(&e4, m, n, 128, 1);
-		for (unsigned i = 0; i < m * 4; i++)
-			B.sa[i] = (uint8_t)(121 + tu_rand() % 13);
-		for (unsigned i = 0; i < n * 4; i++)
-			B.sb[i] = (uint8_t)(121 + tu_rand() % 13);
+		fill_scales(B.sa, m * 4, 121, 13);
+		fill_scales(B.sb, n * 4, 121, 13);
 		fill_e4m3_even(B.a, m * 128);
 		fill_e4m3_even(B.b, n * 128);
 		B.a[7 * 128 + 40] = 0x78;			/* 2^8 */
@@ -1000,22 +1021,16 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 		int all = v == 2;
 
 		d = make_op(&e4, m, n, 640, v & 1);
-		for (unsigned i = 0; i < m * 20; i++)
-			B.sa[i] = (uint8_t)(124 + tu_rand() % 7);
-		for (unsigned i = 0; i < n * 20; i++)
-			B.sb[i] = (uint8_t)(124 + tu_rand() % 7);
+		fill_scales(B.sa, m * 20, 124, 7);
+		fill_scales(B.sb, n * 20, 124, 7);
 		if (!all) {
 			fill_e4m3_even(B.a, 7 * 640);
 			fill_e4m3_even(B.a + 8 * 640, (m - 8) * 640);
 			fill_e4m3_even(B.b, 9 * 640);
 			fill_e4m3_even(B.b + 10 * 640, (n - 10) * 640);
 		}
-		for (unsigned i = 0; i < m * 640; i++)
-			if ((B.a[i] & 0x7F) == 0x7F)
-				B.a[i] ^= 1;
-		for (unsigned i = 0; i < n * 640; i++)
-			if ((B.b[i] & 0x7F) == 0x7F)
-				B.b[i] ^= 1;
+		e4m3_no_nan(B.a, m * 640);
+		e4m3_no_nan(B.b, n * 640);
 		same = same_on_every_path(eng, &d, m * n * 4, &rc);
 		rc |= w16_counted(eng, &d, &bad, &w, &on);
 		host_check(!rc && same && !bad && w == (uint64_t)(vnni && !all),
@@ -1168,27 +1183,11 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 		   same ? "yes" : "NO");
 
 	/* the midpoint 1 + 2^-24 from two blocks (scales 2^0 and 2^-24), C = +-2^-80 */
-	d = make_op(&e4, m, n, 128, 1);
-	memset(B.a, 0, m * 128);
-	memset(B.b, 0, n * 128);
-	memset(B.sa, 127, m * 4);
-	for (unsigned i = 0; i < m; i++)
-		B.a[i * 128] = B.a[i * 128 + 32] = 0x38;
-	for (unsigned j = 0; j < n; j++) {
-		B.b[j * 128] = B.b[j * 128 + 32] = 0x38;
-		memset(B.sb + j * 4, 127, 4);
-		B.sb[j * 4 + 1] = 127 - 24;
-	}
-	for (unsigned i = 0; i < m * n; i++)
-		((float *)B.c)[i] = i % n % 2 ? 0x1p-80f : -0x1p-80f;
-	rc = w16_counted(eng, &d, &bad, &w, &on);
-	good = 0;
-	for (unsigned i = 0; i < m * n; i++)
-		good += out[i] == (i % n % 2 ? 1.0f + 0x1p-23f : 1.0f);
-	host_check(!rc && !bad && good == (int)(m * n) && w == (uint64_t)vnni,
+	good = midpoint_1p24(eng, 0, &same, &rc, &on, &w);
+	host_check(!rc && same && good == (int)(m * n) && w == levels,
 		   "exact e4m3 MX on int16 windows: block sums 1 + 2^-24 and C +-2^-80 round to "
-		   "1 + 2^-23 / 1 (%d of %u right), int16 windows: %s", good, m * n,
-		   w ? "yes" : "no");
+		   "1 + 2^-23 / 1 (%d of %u right), SIMD paths %s agree: %s, int16 windows: %s",
+		   good, m * n, simd_paths, same ? "yes" : "NO", w ? "yes" : "no");
 }
 
 /*
@@ -1266,12 +1265,8 @@ static void test_exact_wgmma_finish(struct mxe_engine *eng)
 	int rc, same, w512 = !mxe_engine_set_simd("avx512");
 
 	mxe_engine_set_simd(NULL);
-	for (unsigned i = 0; i < m * k; i++)	/* no NaN codes */
-		if ((B.a[i] & 0x7F) == 0x7F)
-			B.a[i] ^= 1;
-	for (unsigned i = 0; i < n * k; i++)
-		if ((B.b[i] & 0x7F) == 0x7F)
-			B.b[i] ^= 1;
+	e4m3_no_nan(B.a, m * k);	/* no NaN codes */
+	e4m3_no_nan(B.b, n * k);
 	/* row 0: 1.0 then zeros, against 1.0 in columns 0 .. 4: sums of 1 that C's special
 	 * values join (2^-149 rounds away in a vector, the others go to the general path) */
 	memset(B.a, 0, k);

@@ -216,6 +216,27 @@ static int wgmma_paths_agree(struct mxe_engine *eng, struct mxe_gemm_desc *d, ui
 }
 
 /*
+ * A WGMMA's outputs that one conversion cannot round, in C (@n columns) and in A and B
+ * (rows @lda bytes apart): C Inf, NaN, FLT_MAX; row 5 of A and column 3 of B 1.0, with C
+ * = -1 (an exact zero); row 6 and column 4 8.0 and 2^-9, with C = 2^-80 deciding the
+ * midpoint 64 + 2^-18.
+ */
+static void wgmma_specials(unsigned n, unsigned lda)
+{
+	float *c = (float *)C;
+
+	c[0] = INFINITY, c[1] = NAN, c[2] = 0x1.fffffep127f;
+	memset(A + 5 * lda, 0, 2 * lda);		/* row 5: 1.0 */
+	A[5 * lda] = 0x38;				/* row 6: 8, 2^-9 */
+	A[6 * lda] = 0x50, A[6 * lda + 1] = 0x01;
+	memset(Bm + 3 * lda, 0, 2 * lda);		/* col 3: 1.0 */
+	Bm[3 * lda] = 0x38;				/* col 4: 8, 2^-9 */
+	Bm[4 * lda] = 0x50, Bm[4 * lda + 1] = 0x01;
+	c[5 * n + 3] = -1.0f;				/* 1 - 1 = 0 */
+	c[6 * n + 4] = 0x1p-80f;			/* 64 + 2^-18 + 2^-80 */
+}
+
+/*
  * EXACT E4M3 WGMMAs in double sums (AVX-512 hosts): the same bits as the reference and
  * as mxe_gemm()'s EXACT, at N 8, 40 (narrow column blocks) and 256, with and without C,
  * negated sides, padded rows, an E4M3 NaN code, and C values that one conversion cannot
@@ -234,7 +255,6 @@ static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 			unsigned n = ns[t], lda = v >= 2 ? 48 : 32;
 			struct mxe_gemm_desc d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 64, n,
 						    32, v > 0, 0);
-			float *c = (float *)C;
 			uint64_t ops0 = mxe_wgmma_exact_ops(), ops1;
 			int rc, same, capped, good;
 
@@ -257,15 +277,7 @@ static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 				d.flags |= MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B;
 			if (v == 3) {
 				A[7 * lda + 5] = 0x7F;				/* row 7: NaN */
-				c[0] = INFINITY, c[1] = NAN, c[2] = 0x1.fffffep127f;
-				memset(A + 5 * lda, 0, 2 * lda);		/* row 5: 1.0 */
-				A[5 * lda] = 0x38;				/* row 6: 8, 2^-9 */
-				A[6 * lda] = 0x50, A[6 * lda + 1] = 0x01;
-				memset(Bm + 3 * lda, 0, 2 * lda);		/* col 3: 1.0 */
-				Bm[3 * lda] = 0x38;				/* col 4: 8, 2^-9 */
-				Bm[4 * lda] = 0x50, Bm[4 * lda + 1] = 0x01;
-				c[5 * n + 3] = -1.0f;				/* 1 - 1 = 0 */
-				c[6 * n + 4] = 0x1p-80f;			/* 64 + 2^-18 + 2^-80 */
+				wgmma_specials(n, lda);
 				Bm[(n - 1) * lda + 2] = 0xFF;			/* last col: -NaN */
 			}
 			rc = mxe_wgmma(eng, &d);
@@ -306,7 +318,6 @@ static void test_wgmma_exact_w16(struct mxe_engine *eng)
 			unsigned n = ns[t], lda = v == 2 ? 48 : 32;
 			struct mxe_gemm_desc d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 64, n,
 						    32, v > 0, 0);
-			float *c = (float *)C;
 			uint64_t w0 = mxe_wgmma_exact_w16(), w1;
 			int rc, same, good, capped = 1, want = vnni && v < 4;
 
@@ -318,15 +329,7 @@ static void test_wgmma_exact_w16(struct mxe_engine *eng)
 			if (v == 1)
 				d.flags |= MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B;
 			if (v == 3) {
-				c[0] = INFINITY, c[1] = NAN, c[2] = 0x1.fffffep127f;
-				memset(A + 5 * lda, 0, 2 * lda);		/* row 5: 1.0 */
-				A[5 * lda] = 0x38;				/* row 6: 8, 2^-9 */
-				A[6 * lda] = 0x50, A[6 * lda + 1] = 0x01;
-				memset(Bm + 3 * lda, 0, 2 * lda);		/* col 3: 1.0 */
-				Bm[3 * lda] = 0x38;				/* col 4: 8, 2^-9 */
-				Bm[4 * lda] = 0x50, Bm[4 * lda + 1] = 0x01;
-				c[5 * n + 3] = -1.0f;				/* 1 - 1 = 0 */
-				c[6 * n + 4] = 0x1p-80f;			/* 64 + 2^-18 + 2^-80 */
+				wgmma_specials(n, lda);
 			}
 			if (v == 4) {	/* row 9: 16.0 and 2^-9, 13 bits apart */
 				A[9 * lda] = 0x58;
