@@ -1438,10 +1438,19 @@ static void compute_exact_w16(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 						e = x0 - (int64_t)h;
 						if (!x1 && !x2) {
 							l = (double)e;
-						} else if (x1 < 0x1p38 && x1 > -0x1p38 &&
-							   x2 < 0x1p50 && x2 > -0x1p50) {
-							/* the rest, in units 2^26 less: below 2^53 */
-							l = (double)(e * (1 << 26) + x1 * (1 << 13) + x2) * 0x1p-26;
+						} else if (x1 < 0x1p48 && x1 > -0x1p48) {
+							/* the rest z, in units 2^26 less, below 2^63
+							 * (|x2| < 2^61); h 2^26 + fl(z) by TwoSum, whose
+							 * error and z - fl(z) are integers below 2^36
+							 * (z - fl(z) is 0 for today's types: only E4M3
+							 * has parts under its windows, multiples of
+							 * 2^8, so z spans under 53 bits) */
+							int64_t z = e * (1 << 26) + x1 * (1 << 13) + x2;
+							double zh = (double)z, t;
+
+							two_sum(h * 0x1p26, zh, &t, &l);
+							l += (double)(z - (int64_t)zh);
+							h = t * 0x1p-26, l *= 0x1p-26;
 						} else {	/* T below 2^88: |l| <= 2^35 */
 							__int128 x = (__int128)x0 * ((__int128)1 << 26) +
 								     (__int128)x1 * (1 << 13) + x2;

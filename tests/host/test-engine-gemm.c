@@ -1119,11 +1119,15 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 	 * that the pair's low part keeps rounds it up or down. With 16.0 for 8.0 beside
 	 * the two 2^-9, those lie under their windows and the +-1 comes from their parts;
 	 * a fourth block adds 2^13 from a part under A's window times 2^22 (2^43 units of
-	 * those parts: the sum goes through 128 bits), D = 2^36 + 3 x 2^12 +- 2^-18 */
-	for (int under = 0; under < 3; under++) {
+	 * those parts: the sum goes through TwoSum), D = 2^36 + 3 x 2^12 +- 2^-18, or 2^18
+	 * from one times 2^27 (2^48 units: through 128 bits), D = 2^36 + 2^18 + 2^12 +-
+	 * 2^-18 */
+	for (int under = 0; under < 4; under++) {
+		static const float up[4] = { 0x1p36f + 0x1p13f, 0x1p36f + 0x1p13f, 0x1p36f + 0x1p14f,
+					     0x1p36f + 0x1p18f + 0x1p13f };
+		static const float down[4] = { 0x1p36f, 0x1p36f, 0x1p36f + 0x1p13f,
+					       0x1p36f + 0x1p18f };
 		uint8_t big = under ? 0x58 : 0x50;	/* 16.0, 8.0 */
-		float up = under == 2 ? 0x1p36f + 0x1p14f : 0x1p36f + 0x1p13f;
-		float down = under == 2 ? 0x1p36f + 0x1p13f : 0x1p36f;
 
 		d = make_op(&e4, m, n, 128, 0);
 		memset(B.a, 0, m * 128);
@@ -1134,7 +1138,7 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 			B.a[i * 128 + 32] = 0x50;
 			B.a[i * 128 + 64] = big;
 			B.a[i * 128 + 65] = 0x01;			/* 2^-9 */
-			if (under == 2)
+			if (under >= 2)
 				B.a[i * 128 + 96] = 0x58, B.a[i * 128 + 97] = 0x01;
 		}
 		for (unsigned j = 0; j < n; j++) {
@@ -1144,27 +1148,32 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 			B.b[j * 128 + 32] = 0x38;
 			B.b[j * 128 + 65] = j % 2 ? 0x01 : 0x81;	/* +-2^-9 */
 			B.b[j * 128 + 66] = big;
-			if (under == 2)
+			if (under >= 2)
 				B.b[j * 128 + 97] = 0x38;
 			memcpy(B.sb + j * 4, sb, 4);
+			if (under == 3)
+				B.sb[j * 4 + 3] = 127 + 27;
 		}
 		same = same_on_every_path(eng, &d, m * n * 4, &rc);
 		rc |= w16_counted(eng, &d, &bad, &w, &on);
 		good = 0;
 		for (unsigned i = 0; i < m * n; i++)
-			good += out[i] == (i % n % 2 ? up : down);
+			good += out[i] == (i % n % 2 ? up[under] : down[under]);
 		host_check(!rc && same && !bad && good == (int)(m * n) && w == (uint64_t)vnni,
-			   "exact e4m3 MX on int16 windows: the midpoint 2^36 + %s x 2^12 +- 2^-18 "
+			   "exact e4m3 MX on int16 windows: the midpoint 2^36 + %s +- 2^-18 "
 			   "(+-1 unit past 53 bits%s) rounds up / down (%d of %u right), SIMD paths "
-			   "%s agree: %s, int16 windows: %s", under == 2 ? "3" : "1",
+			   "%s agree: %s, int16 windows: %s", under == 3 ? "2^18 + 2^12" :
+			   under == 2 ? "3 x 2^12" : "2^12",
 			   under == 1 ? ", from parts under the windows" : under == 2 ?
-			   ", through 128 bits" : "", good, m * n, simd_paths, same ? "yes" : "NO",
+			   ", the parts' sum past 2^38 units" : under == 3 ?
+			   ", past 2^48 units: through 128 bits" : "", good, m * n, simd_paths,
+			   same ? "yes" : "NO",
 			   w ? "yes" : "no");
 	}
 
-	/* parts under the windows that sum past 2^38 units: row 5 of A has blocks of 256 and
-	 * 31 x 1.875 x 2^-5 (each 7680 under its window), B 448 with a scale of 2^10 on
-	 * its first block */
+	/* parts under the windows that sum past 2^48 units (the sum then goes through 128
+	 * bits): row 5 of A has blocks of 256 and 31 x 1.875 x 2^-5 (each 7680 under its
+	 * window), B 448 with a scale of 2^18 on its first block */
 	d = make_op(&e4, m, n, 128, 1);
 	memset(B.sa, 127, m * 4);
 	memset(B.sb, 127, n * 4);
@@ -1174,11 +1183,11 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 		B.a[5 * 128 + 32 * b + 3 * b] = 0x78;
 	memset(B.b, 0x7E, n * 128);
 	for (unsigned j = 0; j < n; j++)
-		B.sb[j * 4] = 127 + 10;
+		B.sb[j * 4] = 127 + 18;
 	same = same_on_every_path(eng, &d, m * n * 4, &rc);
 	rc |= w16_counted(eng, &d, &bad, &w, &on);
 	host_check(!rc && same && !bad && w == (uint64_t)vnni,
-		   "exact e4m3 MX on int16 windows, parts under them summing past 2^38 units: "
+		   "exact e4m3 MX on int16 windows, parts under them summing past 2^48 units: "
 		   "bit-exact vs reference (%zu differ), SIMD paths %s agree: %s", bad, simd_paths,
 		   same ? "yes" : "NO");
 
