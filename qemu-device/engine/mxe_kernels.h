@@ -375,6 +375,15 @@ void mxe_w16_under_portable(const struct mxe_kw16u *u, int64_t *t1, int64_t *t2,
 			    unsigned mr, unsigned nr);
 
 /*
+ * mxe_w16_pairs_avx512() - @n (at most 64) of TK_W16's sums T0 + T1 2^-13 + T2 2^-26 (@t0,
+ * @t1, @t2; |T0|, |T2| < 2^61) as pairs of doubles times @unit, @h + @l exact, with @h
+ * = fl(T0) where T1 and T2 are zero; returns the mask of the lanes left to the caller,
+ * those with |T1| >= 2^48, whose rest can pass 2^63 units of 2^-26.
+ */
+uint64_t mxe_w16_pairs_avx512(const int64_t *t0, const int64_t *t1, const int64_t *t2, unsigned n,
+			      double unit, double *h, double *l);
+
+/*
  * The int16 windows of a row of codes of MX type @t (E4M3, E3M2, E2M3, E2M1 or
  * MXINT8), through @lut (each code's integer: its value over the type's lowest bit,
  * negated as the operation says; INT32_MIN for NaN and Inf).
@@ -388,6 +397,17 @@ void mxe_w16_under_portable(const struct mxe_kw16u *u, int64_t *t1, int64_t *t2,
  * returns the mask of the nonzero lo (none for a block within 13 bits).
  */
 #define MXE_W16_ZERO (-128)
+#if defined(__x86_64__)
+#include <emmintrin.h>
+/* E2M1 codes, two a byte with the low nibble first: @b's low 8 bytes as 16 bytes, one
+ * code each (SSE2; each reader widens them to its vector width) */
+static inline __m128i mxe_w16_e2m1_bytes(__m128i b)
+{
+	__m128i m = _mm_set1_epi8(0x0F);
+
+	return _mm_unpacklo_epi8(_mm_and_si128(b, m), _mm_and_si128(_mm_srli_epi16(b, 4), m));
+}
+#endif
 int mxe_w16_tops_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t nb,
 			int8_t *top, size_t *under);
 uint32_t mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32_t *lut, size_t k0,

@@ -1093,12 +1093,9 @@ AVX2 static inline __m256i w16_codes8(const uint8_t *row, unsigned t, size_t k)
 
 	if (t == MXA_DTYPE_E2M1) {	/* two a byte, the low nibble first */
 		uint32_t w;
-		__m128i b, m = _mm_set1_epi8(0x0F);
 
 		memcpy(&w, row + k / 2, 4);
-		b = _mm_cvtsi32_si128((int)w);
-		return _mm256_cvtepu8_epi32(_mm_unpacklo_epi8(_mm_and_si128(b, m),
-							     _mm_and_si128(_mm_srli_epi16(b, 4), m)));
+		return _mm256_cvtepu8_epi32(mxe_w16_e2m1_bytes(_mm_cvtsi32_si128((int)w)));
 	}
 	c = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(row + k)));
 	if (t == MXA_DTYPE_E3M2 || t == MXA_DTYPE_E2M3)	/* six bits a byte */

@@ -1009,10 +1009,8 @@ AVX512 static inline __m512i w16_codes(const uint8_t *row, unsigned t, size_t k)
 	__m512i c;
 
 	if (t == MXA_DTYPE_E2M1) {	/* two a byte, the low nibble first */
-		__m128i b = _mm_loadl_epi64((const __m128i *)(row + k / 2)), m = _mm_set1_epi8(0x0F);
-
-		return _mm512_cvtepu8_epi32(_mm_unpacklo_epi8(_mm_and_si128(b, m),
-							     _mm_and_si128(_mm_srli_epi16(b, 4), m)));
+		return _mm512_cvtepu8_epi32(mxe_w16_e2m1_bytes(
+				_mm_loadl_epi64((const __m128i *)(row + k / 2))));
 	}
 	c = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(row + k)));
 	if (t == MXA_DTYPE_E3M2 || t == MXA_DTYPE_E2M3)	/* six bits a byte */
@@ -1061,6 +1059,44 @@ AVX512 int mxe_w16_tops_avx512(const uint8_t *row, unsigned t, const int32_t *lu
 		}
 	}
 	return 1;
+}
+
+/*
+ * Per lane as compute_exact_w16()'s scalar steps: h = fl(T0), e = T0 - h (|e| <= 2^8);
+ * the rest z = e 2^26 + T1 2^13 + T2 (below 2^63 while |T1| < 2^48); h 2^26 + fl(z) by
+ * TwoSum, plus z - fl(z). With T1 = T2 = 0 this gives h = fl(T0), l = e, as it must.
+ */
+AVX512 uint64_t mxe_w16_pairs_avx512(const int64_t *t0, const int64_t *t1, const int64_t *t2,
+				     unsigned n, double unit, double *h, double *l)
+{
+	const __m512i big = _mm512_set1_epi64((int64_t)1 << 48);
+	const __m512d up = _mm512_set1_pd(0x1p26), down = _mm512_set1_pd(0x1p-26);
+	const __m512d u = _mm512_set1_pd(unit);	/* times 2^-26, then @unit: as the scalar */
+	uint64_t left = 0;
+
+	for (unsigned c = 0; c < n; c += 8) {
+		__mmask8 m = n - c >= 8 ? 0xFF : (__mmask8)((1u << (n - c)) - 1), wide;
+		__m512i x0 = _mm512_maskz_loadu_epi64(m, t0 + c);
+		__m512i x1 = _mm512_maskz_loadu_epi64(m, t1 + c);
+		__m512i x2 = _mm512_maskz_loadu_epi64(m, t2 + c);
+		__m512d hv = _mm512_cvtepi64_pd(x0), zh, t, bp, lv;
+		__m512i e = _mm512_sub_epi64(x0, _mm512_cvttpd_epi64(hv)), z;
+
+		wide = _mm512_mask_cmpge_epu64_mask(m, _mm512_abs_epi64(x1), big);
+		left |= (uint64_t)wide << c;
+		z = _mm512_add_epi64(_mm512_add_epi64(_mm512_slli_epi64(e, 26),
+						      _mm512_slli_epi64(x1, 13)), x2);
+		zh = _mm512_cvtepi64_pd(z);
+		hv = _mm512_mul_pd(hv, up);
+		t = _mm512_add_pd(hv, zh);	/* TwoSum(hv, zh) */
+		bp = _mm512_sub_pd(t, hv);
+		lv = _mm512_add_pd(_mm512_sub_pd(hv, _mm512_sub_pd(t, bp)), _mm512_sub_pd(zh, bp));
+		lv = _mm512_add_pd(lv, _mm512_cvtepi64_pd(_mm512_sub_epi64(z,
+								_mm512_cvttpd_epi64(zh))));
+		_mm512_mask_storeu_pd(h + c, m, _mm512_mul_pd(_mm512_mul_pd(t, down), u));
+		_mm512_mask_storeu_pd(l + c, m, _mm512_mul_pd(_mm512_mul_pd(lv, down), u));
+	}
+	return left;
 }
 
 /* The int16 halves (k even: low, odd: high) of int16-pair words, sign-extended. */
@@ -1421,6 +1457,13 @@ uint32_t mxe_w16_block_avx512(const uint8_t *row, unsigned t, const int32_t *lut
 {
 	(void)row, (void)t, (void)lut, (void)k0, (void)top, (void)hi, (void)lo;
 	return 0;
+}
+
+uint64_t mxe_w16_pairs_avx512(const int64_t *t0, const int64_t *t1, const int64_t *t2,
+			      unsigned n, double unit, double *h, double *l)
+{
+	(void)t0, (void)t1, (void)t2, (void)unit, (void)h, (void)l;
+	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
 }
 
 void mxe_kern_x64x2_avx512(const float *a, const float *b, size_t k, const struct mxe_kx64 *u)

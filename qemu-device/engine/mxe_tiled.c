@@ -1213,7 +1213,7 @@ static unsigned finish_exact(struct tiled *tl, const double *s, const double *cs
 		uint64_t left = nr < 64 ? (1ull << nr) - 1 : ~0ull;
 		int lows = 0;	/* AVX2: a row whose low parts are all zero, four at a time */
 
-		for (unsigned j = 0; ci && j < nr; j++)
+		for (unsigned j = 0; !wide && ci && j < nr; j++)
 			lows |= ci[j] != 0;
 		if (wide) {
 			left = mxe_finish_f32_avx512(si, ci, c, d, nr);
@@ -1368,6 +1368,40 @@ static void compute_exact_d64(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 }
 
 /*
+ * One of TK_W16's sums T0 + T1 2^-13 + T2 2^-26 (|T0|, |T2| < 2^61) as a pair of doubles
+ * times @unit, *@h + *@l exact: h = fl(T0) and l the rest where that rest is below 2^53
+ * units of 2^-26; else through 128 bits. mxe_w16_pairs_avx512() does the first two
+ * cases eight at a time.
+ */
+static void w16_pair(int64_t x0, int64_t x1, int64_t x2, double unit, double *hp, double *lp)
+{
+	/* x0 = fl(x0) + e, |e| <= 2^8 (|x0| < 2^61) */
+	double h = (double)x0, l;
+	int64_t e = x0 - (int64_t)h;
+
+	if (!x1 && !x2) {
+		l = (double)e;
+	} else if (x1 < 0x1p48 && x1 > -0x1p48) {
+		/* the rest z, in units 2^26 less, below 2^63 (|x2| < 2^61); h 2^26 + fl(z)
+		 * by TwoSum, whose error and z - fl(z) are integers below 2^36 (z - fl(z)
+		 * is 0 for today's types: only E4M3 has parts under its windows, multiples
+		 * of 2^8, so z spans under 53 bits) */
+		int64_t z = e * (1 << 26) + x1 * (1 << 13) + x2;
+		double zh = (double)z, t;
+
+		two_sum(h * 0x1p26, zh, &t, &l);
+		l += (double)(z - (int64_t)zh);
+		h = t * 0x1p-26, l *= 0x1p-26;
+	} else {	/* T below 2^88: |l| <= 2^35 */
+		__int128 x = (__int128)x0 * ((__int128)1 << 26) + (__int128)x1 * (1 << 13) + x2;
+
+		h = (double)x * 0x1p-26;
+		l = (double)(x - (__int128)(h * 0x1p26)) * 0x1p-26;
+	}
+	*hp = h * unit, *lp = l * unit;
+}
+
+/*
  * EXACT through int16 windows (exact 3): each tile's three int64 sums, T0 of the
  * windows' products (the kernel), T1 and T2 of the parts below them (w16_residuals()),
  * thread-local with one super chunk, else in tl->tacc. Per element the exact sum is T0
@@ -1426,41 +1460,16 @@ static void compute_exact_w16(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 				if (!last)
 					continue;
 				for (unsigned r = 0; r < mr; r++) {
-					for (unsigned c = 0; c < nr; c++) {
-						int64_t x0 = t0[r * ldt + c], x1 = t1[r * ldt + c];
-						int64_t x2 = t2[r * ldt + c];
-						double h, l;
+					const int64_t *x0 = t0 + r * ldt, *x1 = t1 + r * ldt, *x2 = t2 + r * ldt;
+					double *h = hs + r * 32, *l = hs + (MXE_MR + r) * 32;
+					uint64_t left = nr < 64 ? (1ull << nr) - 1 : ~0ull;
 
-						/* x0 = fl(x0) + e, |e| <= 2^8 (|x0| < 2^61) */
-						int64_t e;
+					if (!tl->w16_avx2)
+						left = mxe_w16_pairs_avx512(x0, x1, x2, nr, unit, h, l);
+					for (; left; left &= left - 1) {
+						unsigned c = (unsigned)__builtin_ctzll(left);
 
-						h = (double)x0;
-						e = x0 - (int64_t)h;
-						if (!x1 && !x2) {
-							l = (double)e;
-						} else if (x1 < 0x1p48 && x1 > -0x1p48) {
-							/* the rest z, in units 2^26 less, below 2^63
-							 * (|x2| < 2^61); h 2^26 + fl(z) by TwoSum, whose
-							 * error and z - fl(z) are integers below 2^36
-							 * (z - fl(z) is 0 for today's types: only E4M3
-							 * has parts under its windows, multiples of
-							 * 2^8, so z spans under 53 bits) */
-							int64_t z = e * (1 << 26) + x1 * (1 << 13) + x2;
-							double zh = (double)z, t;
-
-							two_sum(h * 0x1p26, zh, &t, &l);
-							l += (double)(z - (int64_t)zh);
-							h = t * 0x1p-26, l *= 0x1p-26;
-						} else {	/* T below 2^88: |l| <= 2^35 */
-							__int128 x = (__int128)x0 * ((__int128)1 << 26) +
-								     (__int128)x1 * (1 << 13) + x2;
-
-							h = (double)x * 0x1p-26;
-							l = (double)(x - (__int128)(h * 0x1p26)) * 0x1p-26;
-						}
-						h *= unit, l *= unit;
-						hs[r * 32 + c] = h;
-						hs[(MXE_MR + r) * 32 + c] = l;
+						w16_pair(x0[c], x1[c], x2[c], unit, h + c, l + c);
 					}
 				}
 				redo += finish_exact(tl, hs, hs + MXE_MR * 32, 32, i, j, mr, nr);

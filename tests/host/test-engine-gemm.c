@@ -1121,12 +1121,14 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 	 * a fourth block adds 2^13 from a part under A's window times 2^22 (2^43 units of
 	 * those parts: the sum goes through TwoSum), D = 2^36 + 3 x 2^12 +- 2^-18, or 2^18
 	 * from one times 2^27 (2^48 units: through 128 bits), D = 2^36 + 2^18 + 2^12 +-
-	 * 2^-18 */
-	for (int under = 0; under < 4; under++) {
-		static const float up[4] = { 0x1p36f + 0x1p13f, 0x1p36f + 0x1p13f, 0x1p36f + 0x1p14f,
-					     0x1p36f + 0x1p18f + 0x1p13f };
-		static const float down[4] = { 0x1p36f, 0x1p36f, 0x1p36f + 0x1p13f,
-					       0x1p36f + 0x1p18f };
+	 * 2^-18, or 2^20 from one times 2^29 (2^50 units: the rest would pass 2^63 units
+	 * of 2^-26, where the eight-lane conversion leaves the lane to 128 bits) */
+	for (int under = 0; under < 5; under++) {
+		static const float up[5] = { 0x1p36f + 0x1p13f, 0x1p36f + 0x1p13f, 0x1p36f + 0x1p14f,
+					     0x1p36f + 0x1p18f + 0x1p13f,
+					     0x1p36f + 0x1p20f + 0x1p13f };
+		static const float down[5] = { 0x1p36f, 0x1p36f, 0x1p36f + 0x1p13f,
+					       0x1p36f + 0x1p18f, 0x1p36f + 0x1p20f };
 		uint8_t big = under ? 0x58 : 0x50;	/* 16.0, 8.0 */
 
 		d = make_op(&e4, m, n, 128, 0);
@@ -1151,8 +1153,8 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 			if (under >= 2)
 				B.b[j * 128 + 97] = 0x38;
 			memcpy(B.sb + j * 4, sb, 4);
-			if (under == 3)
-				B.sb[j * 4 + 3] = 127 + 27;
+			if (under >= 3)
+				B.sb[j * 4 + 3] = (uint8_t)(127 + 27 + 2 * (under - 3));
 		}
 		same = same_on_every_path(eng, &d, m * n * 4, &rc);
 		rc |= w16_counted(eng, &d, &bad, &w, &on);
@@ -1162,11 +1164,13 @@ static void test_exact_tiled_w16(struct mxe_engine *eng)
 		host_check(!rc && same && !bad && good == (int)(m * n) && w == (uint64_t)vnni,
 			   "exact e4m3 MX on int16 windows: the midpoint 2^36 + %s +- 2^-18 "
 			   "(+-1 unit past 53 bits%s) rounds up / down (%d of %u right), SIMD paths "
-			   "%s agree: %s, int16 windows: %s", under == 3 ? "2^18 + 2^12" :
+			   "%s agree: %s, int16 windows: %s", under == 4 ? "2^20 + 2^12" :
+			   under == 3 ? "2^18 + 2^12" :
 			   under == 2 ? "3 x 2^12" : "2^12",
 			   under == 1 ? ", from parts under the windows" : under == 2 ?
 			   ", the parts' sum past 2^38 units" : under == 3 ?
-			   ", past 2^48 units: through 128 bits" : "", good, m * n, simd_paths,
+			   ", past 2^48 units: through 128 bits" : under == 4 ?
+			   ", 2^50 units: past 2^63 in the rest" : "", good, m * n, simd_paths,
 			   same ? "yes" : "NO",
 			   w ? "yes" : "no");
 	}
