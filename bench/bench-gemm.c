@@ -22,7 +22,8 @@
  *                            default (EXACT) and FAST numerics (device time;
  *                            "gemv,TYPE-MxNxK,device[-fast],ns")
  * Options after the mode: --reps N (default 3); gemv also --m M, --nk NK (only that M,
- * only N = K = NK, a multiple of 64).
+ * only N = K = NK, a multiple of 64); pipeline also --shape memory|compute (only that one,
+ * to profile it).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -41,6 +42,7 @@
 static int reps = 3;
 static unsigned only_m;	/* gemv --m: only this M */
 static unsigned only_nk;	/* gemv --nk: only N = K = this */
+static const char *only_shape;	/* pipeline --shape: only this one */
 
 static double now_ns(void)
 {
@@ -184,6 +186,8 @@ static void pipeline(struct accel_device *dev)
 		uint8_t *p;
 		uint64_t va;
 
+		if (only_shape && strcmp(only_shape, shapes[s].name))
+			continue;
 		die(accel_bo_alloc(dev, sa + sb + (size_t)m * n * 4, &bo), "bo");
 		die(accel_bo_alloc(dev, ACCEL_GEMM_MAPS_BYTES, &maps), "maps");
 		p = accel_bo_map(bo);
@@ -417,11 +421,15 @@ int main(int argc, char **argv)
 			only_m = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--nk") && i + 1 < argc)
 			only_nk = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--shape") && i + 1 < argc)
+			only_shape = argv[++i];
 		else if (!strcmp(argv[i], "--stages") && i + 1 < argc)
 			stages = (unsigned)atoi(argv[++i]);
 		else if (nsz < 3)
 			sz[nsz++] = (uint32_t)atoi(argv[i]);
 	}
+	if (only_shape && strcmp(only_shape, "memory") && strcmp(only_shape, "compute"))
+		die(-22, "pipeline --shape: memory or compute");
 	die(accel_open(NULL, ACCEL_SUBMIT_URING, &dev), "open");
 	if (!strcmp(mode, "e2e"))
 		e2e(dev, sz[0], sz[1], sz[2]);

@@ -256,8 +256,8 @@ int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
     bool desc = MXA_CMD_OPCODE(op->header) == MXA_OP_WGMMA_DESC;
     uint32_t flags = MXA_CMD_FLAGS(op->cmd[0]), types = op->cmd[1], n = op->cmd[2];
     struct mxe_gemm_desc g = { 0 };
-    uint64_t abytes, bbytes, dbytes;
-    uint8_t *a, *b, *d;
+    uint64_t abytes, bbytes;
+    uint8_t *a, *b, *d = job->core->sram + op->sram;
     int err;
 
     g.m = 64;
@@ -268,10 +268,9 @@ int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
     g.type_c = g.type_d = MXA_REG_C(types);
     abytes = 64 * mxe_dtype_row_bytes(g.type_a, g.k);   /* 64 x 32 bytes */
     bbytes = n * mxe_dtype_row_bytes(g.type_b, g.k);
-    dbytes = 64 * mxe_dtype_row_bytes(g.type_d, n);
-    a = g_malloc(abytes + bbytes + dbytes);     /* at most 2 + 8 + 64 KiB: bounded */
+    a = g_malloc(abytes + bbytes);      /* at most 2 + 8 KiB: bounded */
     b = a + abytes;
-    d = b + bbytes;
+    /* A and B are read before D is written: D may overlap them, as a copy would */
     if (!desc) {
         memcpy(a, job->core->sram + op->src, abytes);
         memcpy(b, job->core->sram + op->dst, bbytes);
@@ -283,7 +282,12 @@ int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
         }
         mxe_smem_desc_gather(job->core->sram, op->desc_b, flags & MXA_WGMMA_F_TRANS_B, n, b);
     }
-    memcpy(d, job->core->sram + op->sram, dbytes);
+    /*
+     * D in place in SRAM (the engine allows C = D): until a WAIT_GROUP covers it, the
+     * issue's hazard checks keep every other command off it. Copying its 64 KiB in and
+     * out took a seventh of a 64 x 256 x 32 E4M3 WGMMA's time (16.4 -> 14.1 us a WGMMA
+     * on the development host).
+     */
     g.a = a;
     g.b = b;
     g.c = (flags & MXA_WGMMA_F_ACCUMULATE) ? d : NULL;
@@ -294,9 +298,6 @@ int mxa_lane_wgmma(MxaJob *job, MxaAsyncOp *op)
     g.sched = (flags & MXA_WGMMA_F_INTERWAVE) ? MXE_SCHED_INTERWAVE : MXE_SCHED_INTRAWAVE;
     mxa_numerics_apply(s, &g);
     err = mxe_wgmma(s->engine, &g);
-    if (!err) {
-        memcpy(job->core->sram + op->sram, d, dbytes);
-    }
     g_free(a);
     return err ? mxa_engine_fail(job, err, op->sram) : 0;
 }
