@@ -126,10 +126,12 @@ static void fp8_desc(struct accel_gemm_desc *d, uint32_t m, uint32_t n, uint32_t
  * The hand-written pipeline (bench_pipe.h, the H200's kernel) over every output tile of
  * @m x @n x @k E4M3 (A at @va, B after it, D after B): tiles of up to 128 x 128, boxes
  * of 128-byte rows, 4 stages; each tile's D leaves by TMA_STORE, waited for before the
- * next tile's first WGMMA writes the tile again. Returns the best device time (ns).
+ * next tile's first WGMMA writes the tile again. @grid_form: as a CUDA kernel is
+ * launched, one instance per tile (its rows from %ctaid by REG_CTA) over the device's
+ * cores; else one instance runs the tiles in turn. Returns the best device time (ns).
  */
 static double handwritten(struct accel_device *dev, struct accel_bo *maps, uint64_t va,
-			  uint32_t m, uint32_t n, uint32_t k)
+			  uint32_t m, uint32_t n, uint32_t k, int grid_form)
 {
 	struct pipe_kernel pk = { m < 128 ? m : 128, n < 128 ? n : 128, 128, 4, MXA_DTYPE_E4M3 };
 	struct mxa_tensor_map *mp = accel_bo_map(maps);
@@ -153,7 +155,21 @@ static double handwritten(struct accel_device *dev, struct accel_bo *maps, uint6
 		mp[2].dims[d] = mp[2].box[d] = 1;
 	mp[2].strides[0] = (uint64_t)n * 4;
 	die(accel_prog_new(&prog), "prog");
-	for (uint32_t ti = 0; ti < m / pk.tm; ti++) {
+	if (grid_form) {	/* r1 = ctaid.x x the tile's rows, r2 = ctaid.y x its columns */
+		struct accel_tma st = { .map = mva + 256, .sram = l.d, .coord_reg = { 2, 1 } };
+
+		grid.x = m / pk.tm;
+		grid.y = n / pk.n;
+		l.reg_a = 1;
+		l.reg_b = 2;
+		die(accel_prog_reg_cta(prog, 1, MXA_SREG_CTAID_X, pk.tm), "REG_CTA");
+		die(accel_prog_reg_cta(prog, 2, MXA_SREG_CTAID_Y, pk.n), "REG_CTA");
+		die(pipe_build(prog, &pk, &l, 0), "hand-written pipeline");
+		die(accel_prog_tma(prog, 1, &st), "the D tile's store");
+		die(accel_prog_commit_group(prog, MXA_GROUP_COPY), "commit");
+		die(accel_prog_wait_group(prog, MXA_GROUP_COPY, 0), "wait");
+	}
+	for (uint32_t ti = 0; !grid_form && ti < m / pk.tm; ti++) {
 		for (uint32_t tj = 0; tj < n / pk.n; tj++) {
 			struct accel_tma st = { .map = mva + 256, .sram = l.d,
 						.coord = { (int32_t)(tj * pk.n), (int32_t)(ti * pk.tm) } };
@@ -230,8 +246,9 @@ static void pipeline(struct accel_device *dev)
 				accel_prog_free(prog);
 			}
 		}
-		/* the hand-written pipeline: the same bits as the planner's */
-		{
+		/* the hand-written pipeline, one instance and (more than one tile) a grid of
+		 * one per tile: the same bits as the planner's */
+		for (int gf = 0; gf < 2 && (!gf || m * n > 128 * 128); gf++) {
 			size_t dbytes = (size_t)m * n * 4;
 			uint8_t *planned = malloc(dbytes);
 			double t;
@@ -240,12 +257,13 @@ static void pipeline(struct accel_device *dev)
 				die(-ENOMEM, "malloc");
 			memcpy(planned, p + sa + sb, dbytes);
 			memset(p + sa + sb, 0, dbytes);
-			t = handwritten(dev, maps, va, m, n, k);
+			t = handwritten(dev, maps, va, m, n, k, gf);
 			if (memcmp(planned, p + sa + sb, dbytes))
 				die(-EIO, "the hand-written pipeline's D differs from the planner's");
+			memcpy(p + sa + sb, planned, dbytes);
 			free(planned);
-			printf("pipeline,%s-%ux%ux%u,intrawave-handwritten-4stage,%.0f\n",
-			       shapes[s].name, m, n, k, t);
+			printf("pipeline,%s-%ux%ux%u,intrawave-handwritten%s-4stage,%.0f\n",
+			       shapes[s].name, m, n, k, gf ? "grid" : "", t);
 			fflush(stdout);
 		}
 		/* the reference: the engine's FAST GEMM command on the same operands */

@@ -59,12 +59,14 @@ static inline void pipe_map2(struct mxa_tensor_map *m, uint64_t va, uint32_t eb,
 
 /*
  * SRAM: the stages from 0, the D tile at @d, the stages' mbarriers at @mbar. The tile's
- * rows start at row @row_a of A's map and @row_b of B's.
+ * rows start at row @row_a of A's map and @row_b of B's, plus scalar registers @reg_a
+ * and @reg_b (0: r0, none; a grid's instance sets them from its place with REG_CTA).
  */
 struct pipe_layout {
 	uint32_t kw, boxes, steps, stage, d, mbar;
 	uint64_t map_a, map_b;
 	int32_t row_a, row_b;
+	uint8_t reg_a, reg_b;
 };
 
 /* The layout of @k over @kbytes of K, maps at @map_a and @map_b (VAs). */
@@ -90,9 +92,11 @@ static inline int pipe_load(struct accel_prog *p, const struct pipe_kernel *k,
 	for (uint32_t j = 0; !ret && j < l->boxes; j++) {
 		int32_t c = (int32_t)((step * l->boxes + j) * (k->box / eb));
 		struct accel_tma a = { .map = l->map_a, .sram = sa + j * k->tm * k->box,
-				       .mbar = l->mbar + 16 * s, .coord = { c, l->row_a } };
+				       .mbar = l->mbar + 16 * s, .coord = { c, l->row_a },
+				       .coord_reg = { 0, l->reg_a } };
 		struct accel_tma b = { .map = l->map_b, .sram = sb + j * k->n * k->box,
-				       .mbar = l->mbar + 16 * s, .coord = { c, l->row_b } };
+				       .mbar = l->mbar + 16 * s, .coord = { c, l->row_b },
+				       .coord_reg = { 0, l->reg_b } };
 
 		ret = accel_prog_tma(p, 0, &a);
 		if (!ret)

@@ -586,9 +586,9 @@ AVX512 static inline __attribute__((always_inline)) int
 finish_add32(const __m512d h0[4], const float *c, float *d, int c_lo, int c_span)
 {
 	const __m512i lo = _mm512_set1_epi32(c_lo), span = _mm512_set1_epi32(c_span);
-	const __m512i e_lo = _mm512_set1_epi64(1023 - 126), e_span = _mm512_set1_epi64(252);
-	__m512i top = _mm512_setzero_si512(), ctop = _mm512_setzero_si512();
-	__m512d h[4];
+	__m512i ctop = _mm512_setzero_si512();
+	__mmask8 bad = 0;
+	__m256 f[4];
 
 #pragma GCC unroll 2
 	for (unsigned q = 0; q < 2; q++) {
@@ -599,19 +599,23 @@ finish_add32(const __m512d h0[4], const float *c, float *d, int c_lo, int c_span
 		/* 0 for C = +-0 (the shift drops the sign), else the offset */
 		ctop = _mm512_max_epu32(ctop, _mm512_min_epu32(ce, _mm512_slli_epi32(cb, 1)));
 	}
+	/*
+	 * The sum is exact in a double, so one conversion rounds it as the general path
+	 * does; a zero (whose sign the exact sum's rules give), a subnormal or an Inf f32
+	 * still goes there: fpclass 0xBF is NaN, +-0, +-Inf and denormal. One test of the
+	 * f32 rather than four integer steps on each double: 14.1 -> 13.0 us a 64 x 256 x
+	 * 32 E4M3 WGMMA on the development host.
+	 */
 #pragma GCC unroll 4
 	for (unsigned q = 0; q < 4; q++) {
-		__m512i e;
-
-		h[q] = _mm512_add_pd(h0[q], _mm512_cvtps_pd(_mm256_loadu_ps(c + 8 * q)));
-		e = _mm512_srli_epi64(_mm512_slli_epi64(_mm512_castpd_si512(h[q]), 1), 53);
-		top = _mm512_max_epu64(top, _mm512_sub_epi64(e, e_lo));
+		f[q] = _mm512_cvtpd_ps(_mm512_add_pd(h0[q], _mm512_cvtps_pd(_mm256_loadu_ps(c + 8 * q))));
+		bad |= _mm256_fpclass_ps_mask(f[q], 0xBF);
 	}
-	if (_mm512_cmpgt_epu32_mask(ctop, span) || _mm512_cmpgt_epu64_mask(top, e_span))
+	if (_mm512_cmpgt_epu32_mask(ctop, span) || bad)
 		return 1;
 #pragma GCC unroll 4
 	for (unsigned q = 0; q < 4; q++)
-		_mm256_storeu_ps(d + 8 * q, _mm512_cvtpd_ps(h[q]));
+		_mm256_storeu_ps(d + 8 * q, f[q]);
 	return 0;
 }
 

@@ -219,7 +219,8 @@ static int wgmma_paths_agree(struct mxe_engine *eng, struct mxe_gemm_desc *d, ui
  * A WGMMA's outputs that one conversion cannot round, in C (@n columns) and in A and B
  * (rows @lda bytes apart): C Inf, NaN, FLT_MAX; row 5 of A and column 3 of B 1.0, with C
  * = -1 (an exact zero); row 6 and column 4 8.0 and 2^-9, with C = 2^-80 deciding the
- * midpoint 64 + 2^-18.
+ * midpoint 64 + 2^-18; row 8 of A -0 with C -0 (D -0 in column 3, +0 where B has a
+ * negative value).
  */
 static void wgmma_specials(unsigned n, unsigned lda)
 {
@@ -234,6 +235,9 @@ static void wgmma_specials(unsigned n, unsigned lda)
 	Bm[4 * lda] = 0x50, Bm[4 * lda + 1] = 0x01;
 	c[5 * n + 3] = -1.0f;				/* 1 - 1 = 0 */
 	c[6 * n + 4] = 0x1p-80f;			/* 64 + 2^-18 + 2^-80 */
+	memset(A + 8 * lda, 0x80, 32);			/* row 8: -0, C -0: */
+	for (unsigned j = 0; j < n; j++)		/* -0 x (1, +0 ...) - 0 = -0 */
+		c[8 * n + j] = -0.0f;
 }
 
 /*
@@ -283,6 +287,7 @@ static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 			rc = mxe_wgmma(eng, &d);
 			ops1 = mxe_wgmma_exact_ops();
 			good = check(rc, &d) && (v != 3 || (((float *)D)[6 * n + 4] == 64.0f + 0x1p-17f &&
+							    signbit(((float *)D)[8 * n + 3]) &&
 							    isnan(((float *)D)[7 * n]) &&
 							    isnan(((float *)D)[n - 1]) &&
 							    isnan(((float *)D)[63 * n + n - 1])));
@@ -339,7 +344,8 @@ static void test_wgmma_exact_w16(struct mxe_engine *eng)
 				Bm[2 * lda + 7] = 0xFF;				/* NaN */
 			rc = mxe_wgmma(eng, &d);
 			w1 = mxe_wgmma_exact_w16();
-			good = check(rc, &d) && (v != 3 || ((float *)D)[6 * n + 4] == 64.0f + 0x1p-17f);
+			good = check(rc, &d) && (v != 3 || (((float *)D)[6 * n + 4] == 64.0f + 0x1p-17f &&
+							    signbit(((float *)D)[8 * n + 3])));
 			same = 1;
 			if (w512) {	/* the double sums, capped at AVX-512 without VNNI */
 				static uint8_t ref[64 * 256 * 4];
