@@ -60,29 +60,39 @@ write("grid.csv", ["bench", "shape", "sched", "instances", "cluster", "grid_ms",
                    "one_instance_ms", "ratio"], lines)
 
 # 3c. the pipelines (64 x N x 32-byte EXACT WGMMA steps) against the engine's FAST GEMM
-# command on the same operands (time ratio: fast / pipeline). fma_bound_ms: the M N K
-# double FMAs of the EXACT WGMMAs at bench-host's fma-f64 rate on the host's 2 threads;
-# bound_ratio: the ratio a pipeline would have in that time.
+# command on the same operands (time ratio: fast / pipeline). wgmma_bound_ms: the
+# pipeline's WGMMAs alone at bench-host's cost of one (engine-wgmma-e4m3-64xNx32, N 256
+# or 64 as the shape allows, per column), on one host thread for a single instance (a
+# core's WGMMAs run on its one math thread), a grid's on as many as it has instances, up
+# to the host's CPUs;
+# bound_ratio: the ratio the pipeline would have in that time (below the goal: bound by
+# the WGMMA's cost on this host, not by the pipeline around it).
 ref = {r[1]: float(r[3]) for r in rows if r[0] == "pipeline-ref" and r[2] == "command-fast"}
-fma = [(int(t), v) for (nm, t), v in host.items() if nm == "fma-f64"]
+wg = {int(nm.split("-")[-1].split("x")[1]): v for (nm, t), v in host.items()
+      if nm.startswith("engine-wgmma-e4m3-64x")}
 lines = []
 for (shape, sched), v in pipe.items():
     if shape not in ref:
         continue
     m, n, k = (int(x) for x in shape.split("-", 1)[1].split("x"))
-    bound = fma[0][1] * m * n * k / fma[0][0] / 2 if fma else 0
+    nw = max([w for w in wg if w <= n] or [0])
     for kind, (t, stages) in v.items():
+        inst = int(kind[4:].split("c")[0]) if kind.startswith("grid") else \
+            (m // 128) * (n // 128) if kind == "handwrittengrid" else 1
+        threads = min(inst, os.cpu_count() or 1)
+        bound = (m / 64) * (k / 32) * n * wg[nw] / nw / threads if nw else 0
         lines.append(("pipeline-vs-fast", shape, kind, sched, stages, "%.2f" % (t / 1e6),
                       "%.2f" % (ref[shape] / 1e6), "%.2f" % (bound / 1e6),
                       "%.3f" % (ref[shape] / bound) if bound else "", "%.3f" % (ref[shape] / t)))
 write("pipeline-fast.csv", ["bench", "shape", "program", "sched", "stages", "pipeline_ms",
-                            "fast_gemm_ms", "fma_bound_ms", "bound_ratio", "ratio"], lines)
+                            "fast_gemm_ms", "wgmma_bound_ms", "bound_ratio", "ratio"], lines)
 
 # 1. GEMV: weight bytes (elements and scales) per second of device time against host
 # memcpy of the same bytes. fma_bound_ms is the least time the host's FMAs allow: M N K
 # products on the device's 2 engine threads at bench-host's fma-f64 rate (FAST: f32,
 # twice the lanes); bound_ratio the ratio a row would have at that time (below the
 # goal: the row is bound by the host's arithmetic, not by streaming the weights).
+fma = [(int(t), v) for (nm, t), v in host.items() if nm == "fma-f64"]
 lines = []
 for r in rows:
     if r[0] != "gemv":
