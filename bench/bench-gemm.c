@@ -162,8 +162,8 @@ static double handwritten(struct accel_device *dev, struct accel_bo *maps, uint6
 		grid.y = n / pk.n;
 		l.reg_a = 1;
 		l.reg_b = 2;
-		die(accel_prog_reg_cta(prog, 1, MXA_SREG_CTAID_X, pk.tm), "REG_CTA");
-		die(accel_prog_reg_cta(prog, 2, MXA_SREG_CTAID_Y, pk.n), "REG_CTA");
+		die(accel_prog_reg_cta(prog, 1, MXA_SREG_CTAID_X, pk.tm), "the tile's rows");
+		die(accel_prog_reg_cta(prog, 2, MXA_SREG_CTAID_Y, pk.n), "the tile's columns");
 		die(pipe_build(prog, &pk, &l, 0), "hand-written pipeline");
 		die(accel_prog_tma(prog, 1, &st), "the D tile's store");
 		die(accel_prog_commit_group(prog, MXA_GROUP_COPY), "commit");
