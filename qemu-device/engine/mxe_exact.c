@@ -609,11 +609,16 @@ static void exact_rows_simd(const struct mxe_op *op, struct chunk_ctx *cc, size_
 /*
  * The A rows a thread decoded last, with their statistics: the tiles of one band of
  * rows (consecutive tasks) reuse them, so each row is decoded about once per thread
- * rather than once per tile. Keyed by the run (struct exact_job.id) and the band.
+ * rather than once per tile. Keyed by the run (struct exact_job.id) and the band, and
+ * kept only while no one else has used scratch slots 0 and 5 since (band_uses): a
+ * worker shared by several device threads runs other jobs' tasks in between, whose
+ * packing and per-output redo write those slots (test-engine-threads saw a tile
+ * summed with another job's rows about once in 70 runs).
  */
 static atomic_uint_fast64_t exact_runs;
 static __thread uint64_t band_run;
 static __thread size_t band_i0;
+static __thread unsigned band_uses[2];	/* mxe_scratch_uses() of slots 0, 5 after the tile */
 
 /*
  * One output tile. @a_ready: av (and, with @sta, the statistics at its start) already
@@ -756,6 +761,8 @@ static void exact_task(void *arg, unsigned phase, unsigned task)
 	size_t i1 = i0 + job->tm < op->d.m ? i0 + job->tm : op->d.m;
 	size_t j1 = j0 + job->tn < op->d.n ? j0 + job->tn : op->d.n;
 	size_t k = op->d.k, nch = (k + op->k_chunk - 1) / op->k_chunk;
+	int kept = band_run == job->id && band_i0 == i0 && band_uses[0] == mxe_scratch_uses(0) &&
+		   band_uses[1] == mxe_scratch_uses(5);
 	void *av = mxe_scratch(0, (size_t)job->tm * k * 8);
 	void *bv = mxe_scratch(1, (size_t)job->tn * k * 8);
 	void *bt = op->cls == MXE_CLASS_FLOAT ? mxe_scratch(4, ((size_t)job->tn + 7) / 8 * 8 * k * 8)
@@ -776,10 +783,12 @@ static void exact_task(void *arg, unsigned phase, unsigned task)
 		return;
 	}
 	/* the statistics are part of what is kept: without them, nothing is */
-	a_ready = sta && band_run == job->id && band_i0 == i0;
+	a_ready = sta && kept;
 	exact_float_tile(op, i0, i1, j0, j1, av, bv, bt, sta, job->tm, a_ready);
 	band_run = sta ? job->id : 0;
 	band_i0 = i0;
+	band_uses[0] = mxe_scratch_uses(0);
+	band_uses[1] = mxe_scratch_uses(5);
 }
 
 int mxe_exact_output(const struct mxe_op *op, size_t i, size_t j)

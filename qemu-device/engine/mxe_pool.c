@@ -296,6 +296,7 @@ unsigned mxe_engine_nthreads(const struct mxe_engine *eng)
 struct scratch {
 	void *buf[SCRATCH_SLOTS];
 	size_t size[SCRATCH_SLOTS];
+	unsigned uses[SCRATCH_SLOTS];	/* calls of mxe_scratch() (mxe_scratch_uses()) */
 };
 
 static pthread_key_t scratch_key;
@@ -348,7 +349,19 @@ void *mxe_scratch(unsigned slot, size_t bytes)
 		s->buf[slot] = nb;
 		s->size[slot] = sz;
 	}
+	s->uses[slot]++;
 	return s->buf[slot];
+}
+
+unsigned mxe_scratch_uses(unsigned slot)
+{
+	struct scratch *s;
+
+	if (slot >= SCRATCH_SLOTS)
+		return 0;
+	pthread_once(&scratch_once, scratch_key_init);
+	s = pthread_getspecific(scratch_key);
+	return s ? s->uses[slot] : 0;
 }
 
 void mxe_scratch_trim(unsigned slot, size_t keep)

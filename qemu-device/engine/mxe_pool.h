@@ -39,6 +39,13 @@ void mxe_pool_run(struct mxe_engine *eng, unsigned nthreads,
  */
 void *mxe_scratch(unsigned slot, size_t bytes);
 
+/**
+ * mxe_scratch_uses() - how many times this thread has called mxe_scratch(@slot): what
+ * a task keeps in a slot for its next task survives only while this stays the same
+ * (a worker may run other jobs' tasks in between, and they use the slots too).
+ */
+unsigned mxe_scratch_uses(unsigned slot);
+
 /** mxe_scratch_trim() - free slot @slot of this thread if above @keep bytes. */
 void mxe_scratch_trim(unsigned slot, size_t keep);
 
