@@ -382,6 +382,9 @@ void mxe_w16_under_portable(const struct mxe_kw16u *u, int64_t *t1, int64_t *t2,
  */
 uint64_t mxe_w16_pairs_avx512(const int64_t *t0, const int64_t *t1, const int64_t *t2, unsigned n,
 			      double unit, double *h, double *l);
+/* The same for AVX2 hosts, four lanes a vector (no vcvtqq2pd: the halves converted apart). */
+uint64_t mxe_w16_pairs_avx2(const int64_t *t0, const int64_t *t1, const int64_t *t2, unsigned n,
+			    double unit, double *h, double *l);
 
 /*
  * The int16 windows of a row of codes of MX type @t (E4M3, E3M2, E2M3, E2M1 or

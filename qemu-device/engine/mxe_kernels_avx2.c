@@ -1249,6 +1249,60 @@ AVX2 void mxe_kern_w16_avx2(const struct mxe_kw16 *in, size_t nblk, int64_t *t, 
 			t[i * ldt + j] = s[i * 16 + j];
 }
 
+/*
+ * Four int64 lanes as doubles, correctly rounded (AVX2 has no vcvtqq2pd): the high
+ * dword, signed, times 2^32 plus the low dword, unsigned, both exact, added with one
+ * rounding; *@rest = x - fl(x) exactly ((high - fl) is a multiple of fl's ulp below
+ * 2^33, then the low dword brings it to the rounding error, a small integer).
+ */
+AVX2 static inline __m256d w16_i64_pd(__m256i x, __m256d *rest)
+{
+	__m256i p = _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(1, 3, 5, 7, 0, 2, 4, 6));
+	__m256d hi = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(p)),
+				   _mm256_set1_pd(0x1p32));
+	__m256d lo = _mm256_add_pd(_mm256_cvtepi32_pd(_mm_xor_si128(_mm256_extracti128_si256(p, 1),
+								    _mm_set1_epi32(INT32_MIN))),
+				   _mm256_set1_pd(0x1p31));
+	__m256d f = _mm256_add_pd(hi, lo);
+
+	*rest = _mm256_add_pd(_mm256_sub_pd(hi, f), lo);
+	return f;
+}
+
+/* mxe_w16_pairs_avx512()'s steps four lanes at a time, the int64 conversions split. */
+AVX2 uint64_t mxe_w16_pairs_avx2(const int64_t *t0, const int64_t *t1, const int64_t *t2,
+				 unsigned n, double unit, double *h, double *l)
+{
+	const __m256i big = _mm256_set1_epi64x((int64_t)1 << 48), nbig = _mm256_set1_epi64x(-((int64_t)1 << 48));
+	const __m256d up = _mm256_set1_pd(0x1p26), down = _mm256_set1_pd(0x1p-26);
+	const __m256d u = _mm256_set1_pd(unit);	/* times 2^-26, then @unit: as the scalar */
+	uint64_t left = 0;
+
+	for (unsigned c = 0; c < n; c += 4) {
+		__m256i m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n - c), _mm256_setr_epi64x(0, 1, 2, 3));
+		__m256i x0 = _mm256_maskload_epi64((const long long *)(t0 + c), m);
+		__m256i x1 = _mm256_maskload_epi64((const long long *)(t1 + c), m);
+		__m256i x2 = _mm256_maskload_epi64((const long long *)(t2 + c), m);
+		__m256i in = _mm256_and_si256(_mm256_cmpgt_epi64(x1, nbig), _mm256_cmpgt_epi64(big, x1));
+		__m256d hv, e, zh, zr, t, bp, lv;
+		__m256i z;
+
+		left |= (uint64_t)(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_andnot_si256(in, m)))) << c;
+		hv = w16_i64_pd(x0, &e);		/* |e| <= 2^8: an int32 */
+		z = _mm256_add_epi64(_mm256_add_epi64(_mm256_slli_epi64(_mm256_cvtepi32_epi64(
+			_mm256_cvtpd_epi32(e)), 26), _mm256_slli_epi64(x1, 13)), x2);
+		zh = w16_i64_pd(z, &zr);
+		hv = _mm256_mul_pd(hv, up);
+		t = _mm256_add_pd(hv, zh);	/* TwoSum(hv, zh) */
+		bp = _mm256_sub_pd(t, hv);
+		lv = _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(hv, _mm256_sub_pd(t, bp)),
+						 _mm256_sub_pd(zh, bp)), zr);
+		_mm256_maskstore_pd(h + c, m, _mm256_mul_pd(_mm256_mul_pd(t, down), u));
+		_mm256_maskstore_pd(l + c, m, _mm256_mul_pd(_mm256_mul_pd(lv, down), u));
+	}
+	return left;
+}
+
 #else /* no x86-64 AVX2 support in this compiler: never selected */
 
 void mxe_widen_f32_avx2(const float *src, double *dst, size_t n)
@@ -1404,5 +1458,12 @@ void mxe_kern_w16_avx2(const struct mxe_kw16 *in, size_t nblk, int64_t *t, ptrdi
 		       unsigned mr, unsigned nr, int first)
 {
 	(void)in, (void)nblk, (void)t, (void)ldt, (void)mr, (void)nr, (void)first;
+}
+
+uint64_t mxe_w16_pairs_avx2(const int64_t *t0, const int64_t *t1, const int64_t *t2, unsigned n,
+			    double unit, double *h, double *l)
+{
+	(void)t0, (void)t1, (void)t2, (void)unit, (void)h, (void)l;
+	return n < 64 ? (1ull << n) - 1 : ~0ull;	/* all left to the caller */
 }
 #endif

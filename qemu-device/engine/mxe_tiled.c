@@ -1370,8 +1370,8 @@ static void compute_exact_d64(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 /*
  * One of TK_W16's sums T0 + T1 2^-13 + T2 2^-26 (|T0|, |T2| < 2^61) as a pair of doubles
  * times @unit, *@h + *@l exact: h = fl(T0) and l the rest where that rest is below 2^53
- * units of 2^-26; else through 128 bits. mxe_w16_pairs_avx512() does the first two
- * cases eight at a time.
+ * units of 2^-26; else through 128 bits. mxe_w16_pairs_avx512() (AVX2: _avx2()) does
+ * the first two cases eight (four) at a time.
  */
 static void w16_pair(int64_t x0, int64_t x1, int64_t x2, double unit, double *hp, double *lp)
 {
@@ -1464,8 +1464,8 @@ static void compute_exact_w16(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 					double *h = hs + r * 32, *l = hs + (MXE_MR + r) * 32;
 					uint64_t left = nr < 64 ? (1ull << nr) - 1 : ~0ull;
 
-					if (!tl->w16_avx2)
-						left = mxe_w16_pairs_avx512(x0, x1, x2, nr, unit, h, l);
+					left = (tl->w16_avx2 ? mxe_w16_pairs_avx2 : mxe_w16_pairs_avx512)(
+						x0, x1, x2, nr, unit, h, l);
 					for (; left; left &= left - 1) {
 						unsigned c = (unsigned)__builtin_ctzll(left);
 
