@@ -1369,36 +1369,18 @@ static void compute_exact_d64(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 
 /*
  * One of TK_W16's sums T0 + T1 2^-13 + T2 2^-26 (|T0|, |T2| < 2^61) as a pair of doubles
- * times @unit, *@h + *@l exact: h = fl(T0) and l the rest where that rest is below 2^53
- * units of 2^-26; else through 128 bits. mxe_w16_pairs_avx512() (AVX2: _avx2()) does
- * the first two cases eight (four) at a time.
+ * times @unit, *@h + *@l exact, through 128 bits (T is below 2^88: |l| <= 2^35): the
+ * lanes mxe_w16_pairs_avx512() / _avx2() leave, whose T1 passes 2^48 units. Those two
+ * do every other lane (h = fl(T0) and the rest by TwoSum), and TK_W16 runs only where
+ * one of them does.
  */
 static void w16_pair(int64_t x0, int64_t x1, int64_t x2, double unit, double *hp, double *lp)
 {
-	/* x0 = fl(x0) + e, |e| <= 2^8 (|x0| < 2^61) */
-	double h = (double)x0, l;
-	int64_t e = x0 - (int64_t)h;
+	__int128 x = (__int128)x0 * ((__int128)1 << 26) + (__int128)x1 * (1 << 13) + x2;
+	double h = (double)x * 0x1p-26;
 
-	if (!x1 && !x2) {
-		l = (double)e;
-	} else if (x1 < 0x1p48 && x1 > -0x1p48) {
-		/* the rest z, in units 2^26 less, below 2^63 (|x2| < 2^61); h 2^26 + fl(z)
-		 * by TwoSum, whose error and z - fl(z) are integers below 2^36 (z - fl(z)
-		 * is 0 for today's types: only E4M3 has parts under its windows, multiples
-		 * of 2^8, so z spans under 53 bits) */
-		int64_t z = e * (1 << 26) + x1 * (1 << 13) + x2;
-		double zh = (double)z, t;
-
-		two_sum(h * 0x1p26, zh, &t, &l);
-		l += (double)(z - (int64_t)zh);
-		h = t * 0x1p-26, l *= 0x1p-26;
-	} else {	/* T below 2^88: |l| <= 2^35 */
-		__int128 x = (__int128)x0 * ((__int128)1 << 26) + (__int128)x1 * (1 << 13) + x2;
-
-		h = (double)x * 0x1p-26;
-		l = (double)(x - (__int128)(h * 0x1p26)) * 0x1p-26;
-	}
-	*hp = h * unit, *lp = l * unit;
+	*hp = h * unit;
+	*lp = (double)(x - (__int128)(h * 0x1p26)) * 0x1p-26 * unit;
 }
 
 /*
@@ -1462,10 +1444,8 @@ static void compute_exact_w16(struct tiled *tl, size_t k0, size_t k1, size_t p0,
 				for (unsigned r = 0; r < mr; r++) {
 					const int64_t *x0 = t0 + r * ldt, *x1 = t1 + r * ldt, *x2 = t2 + r * ldt;
 					double *h = hs + r * 32, *l = hs + (MXE_MR + r) * 32;
-					uint64_t left = nr < 64 ? (1ull << nr) - 1 : ~0ull;
-
-					left = (tl->w16_avx2 ? mxe_w16_pairs_avx2 : mxe_w16_pairs_avx512)(
-						x0, x1, x2, nr, unit, h, l);
+					uint64_t left = (tl->w16_avx2 ? mxe_w16_pairs_avx2 :
+							 mxe_w16_pairs_avx512)(x0, x1, x2, nr, unit, h, l);
 					for (; left; left &= left - 1) {
 						unsigned c = (unsigned)__builtin_ctzll(left);
 
