@@ -16,7 +16,8 @@
  * kernels do. So the result is the tiled path's bit for bit (test-engine-gemv compares
  * them), on any thread count. With E2M1 weights and one row of A, the sub-blocks whose
  * chains cannot round come from integer products instead, column by column with no
- * transpose of the weights (int_span()).
+ * transpose of the weights (int_span()). The chains read each column's codes from a
+ * copy of its next 64 bytes (stage_rows()), not in place.
  *
  * Taken: AVX-512 (16 lanes) or AVX2 (8 lanes), FAST, M <= 32, an f32 D without C,
  * K % 32 == 0, B (N x K) of E4M3, E5M2 or E2M1 with or without MX scales, A of any float
@@ -42,6 +43,8 @@
 #define INT_CHUNK	16	/* blocks of A an integer chunk (int_span()) */
 #define INT_SPAN	4	/* chunks a column runs at a time */
 #define INT_MISS_MAX	2	/* blocks of a chunk the chains may run besides the integers */
+#define STAGE		64	/* bytes of each column staged at a time (stage_rows()) */
+#define STAGE_AHEAD	(4 * STAGE)	/* prefetched into L2 this far ahead */
 
 struct fast_job {
 	const struct mxe_op *op;
@@ -97,6 +100,25 @@ static unsigned fast_phase_tasks(void *arg, unsigned phase)
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+
+/*
+ * The next STAGE bytes from @off of each of a task's 64 columns (rows @bytes long),
+ * copied to @stage, and lines further on prefetched into L2: rows a multiple of 4 KiB
+ * apart (K = 4096 FP8 codes) fall in one set of L1, so reading them in place, 16 bytes
+ * of 64 rows per sub-block, missed L1 on nearly every load and waited for it; here each
+ * line is read once, by copies that do not wait on each other.
+ */
+static inline void stage_rows(const uint8_t *const rows[COLS], size_t off, size_t bytes,
+			      uint8_t stage[COLS][STAGE])
+{
+	for (unsigned c = 0; c < COLS; c++) {
+		if (bytes - off >= STAGE)
+			memcpy(stage[c], rows[c] + off, STAGE);
+		else	/* no read past the row, which may end a mapping */
+			memcpy(stage[c], rows[c] + off, bytes - off);
+		_mm_prefetch((const char *)rows[c] + off + STAGE_AHEAD, _MM_HINT_T1);
+	}
+}
 
 /* Transpose 16 rows of 16 floats in place: r[i][j] -> r[j][i]. */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
@@ -353,10 +375,11 @@ static inline void int_transpose(const float qc[COLS][16], float qi[INT_CHUNK][G
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsigned t)
+static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsigned t,
+				      int one)
 {
 	const struct mxe_op *op = job->op;
-	size_t m = op->d.m, k = op->d.k, n = op->d.n, nsub = k / SUB;
+	size_t m = one ? 1 : op->d.m, k = op->d.k, n = op->d.n, nsub = k / SUB;
 	size_t j0 = (size_t)task * COLS, nc = n - j0 < COLS ? n - j0 : COLS;
 	int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B), e2m1 = t == MXA_DTYPE_E2M1;
 	const unsigned halves = e2m1 ? 1 : 2;	/* 16 bytes each: a sub-block's bytes */
@@ -371,11 +394,19 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 	unsigned take = 0, span[INT_SPAN] = { 0 };	/* sub-blocks whose sums are in qi, qc */
 	const int ints = e2m1 && m == 1 && job->a16;
 
-	for (unsigned c = 0; c < COLS; c++)	/* columns past the end read the last one's */
+	uint8_t stage[COLS][STAGE] __attribute__((aligned(64)));
+	const uint8_t *srows[COLS];
+	const size_t rowbytes = mxe_dtype_row_bytes(t, k);
+
+	for (unsigned c = 0; c < COLS; c++) {	/* columns past the end read the last one's */
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
+		srows[c] = stage[c];
+	}
 	for (size_t s = 0; s < nsub; s++) {
 		__m512 sv[GROUPS], q[GROUPS];
 
+		if (!ints && (s * 16 * halves) % STAGE == 0)
+			stage_rows(rows, s * 16 * halves, rowbytes, stage);
 		if (ints && s % INT_CHUNK == 0) {
 			unsigned n = int_span_at(s, nsub);
 
@@ -397,13 +428,17 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 			int nan = 0;
 
 			for (unsigned g = 0; g < GROUPS; g++) {
-				bytes_t(rows + 16 * g, s * 16 * halves + 16 * h, w[g]);
+				if (ints)
+					bytes_t(rows + 16 * g, s * 16 * halves + 16 * h, w[g]);
+				else
+					bytes_t(srows + 16 * g, (s * 16 * halves + 16 * h) % STAGE, w[g]);
 				if (t == MXA_DTYPE_E4M3)
 					nan |= e4m3_has_nan(w[g]);
 			}
 			/* byte b = 4 T + i: E2M1 k = 2 b and 2 b + 1 (low, high nibble); FP8
 			 * k = 16 h + b: in increasing k either way */
 #define BYTES_ONE(T, i)									\
+			_Pragma("GCC unroll 4")						\
 			for (unsigned g = 0; g < GROUPS; g++) {				\
 				__m128i x = _mm512_extracti32x4_epi32(w[g][i], T);		\
 				unsigned kb = 4 * T + i;					\
@@ -424,7 +459,7 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 						_mm512_store_ps(bt[2 * kb + 1][g], hi);		\
 					}							\
 				} else {							\
-					__m512 v = _mm512_mul_ps(fp8_lane(x, t, nan), sv[g]);	\
+					__m512 v = _mm512_mul_ps(fp8_lane(x, t, NAN_), sv[g]);	\
 											\
 					if (m == 1)						\
 						q[g] = _mm512_fmadd_ps(_mm512_set1_ps(		\
@@ -434,7 +469,15 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 				}								\
 			}
 #define BYTES_LANE(T) BYTES_ONE(T, 0) BYTES_ONE(T, 1) BYTES_ONE(T, 2) BYTES_ONE(T, 3)
-			BYTES_LANE(0) BYTES_LANE(1) BYTES_LANE(2) BYTES_LANE(3)
+			if (nan) {	/* E4M3 NaN codes: a rare case, decoded apart */
+#define NAN_ 1
+				BYTES_LANE(0) BYTES_LANE(1) BYTES_LANE(2) BYTES_LANE(3)
+#undef NAN_
+			} else {
+#define NAN_ 0
+				BYTES_LANE(0) BYTES_LANE(1) BYTES_LANE(2) BYTES_LANE(3)
+#undef NAN_
+			}
 #undef BYTES_LANE
 #undef BYTES_ONE
 		}
@@ -477,16 +520,27 @@ static void fast_task(void *arg, unsigned phase, unsigned task)
 {
 	struct fast_job *job = arg;
 
+	int one = job->op->d.m == 1;	/* one row of A: its chains in registers */
+
 	(void)phase;
 	switch (job->op->d.type_b) {
 	case MXA_DTYPE_E4M3:
-		fast_columns_bytes(job, task, MXA_DTYPE_E4M3);
+		if (one)
+			fast_columns_bytes(job, task, MXA_DTYPE_E4M3, 1);
+		else
+			fast_columns_bytes(job, task, MXA_DTYPE_E4M3, 0);
 		break;
 	case MXA_DTYPE_E5M2:
-		fast_columns_bytes(job, task, MXA_DTYPE_E5M2);
+		if (one)
+			fast_columns_bytes(job, task, MXA_DTYPE_E5M2, 1);
+		else
+			fast_columns_bytes(job, task, MXA_DTYPE_E5M2, 0);
 		break;
 	default:
-		fast_columns_bytes(job, task, MXA_DTYPE_E2M1);
+		if (one)
+			fast_columns_bytes(job, task, MXA_DTYPE_E2M1, 1);
+		else
+			fast_columns_bytes(job, task, MXA_DTYPE_E2M1, 0);
 		break;
 	}
 }
@@ -679,11 +733,19 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 	unsigned take = 0, span[INT_SPAN] = { 0 };	/* sub-blocks whose sums are in qi, qc */
 	const int ints = e2m1 && m == 1 && job->a16;
 
-	for (unsigned c = 0; c < COLS; c++)	/* columns past the end read the last one's */
+	uint8_t stage[COLS][STAGE] __attribute__((aligned(64)));
+	const uint8_t *srows[COLS];
+	const size_t rowbytes = mxe_dtype_row_bytes(t, k);
+
+	for (unsigned c = 0; c < COLS; c++) {	/* columns past the end read the last one's */
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
+		srows[c] = stage[c];
+	}
 	for (size_t s = 0; s < nsub; s++) {
 		__m256 q[8];
 
+		if (!ints && (s * 16 * halves) % STAGE == 0)
+			stage_rows(rows, s * 16 * halves, rowbytes, stage);
 		if (ints && s % INT_CHUNK == 0) {
 			unsigned n = int_span_at(s, nsub);
 
@@ -709,7 +771,10 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 				__m256i c[4];
 				int nan = 0;
 
-				bytes_t8(rows + 8 * g, s * 16 * halves + 16 * h, c);
+				if (ints)
+					bytes_t8(rows + 8 * g, s * 16 * halves + 16 * h, c);
+				else
+					bytes_t8(srows + 8 * g, (s * 16 * halves + 16 * h) % STAGE, c);
 				if (t == MXA_DTYPE_E4M3) {
 					const __m256i m7 = _mm256_set1_epi8(0x7F);
 					__m256i any = _mm256_setzero_si256();

@@ -6,9 +6,12 @@
  * data and on sums built to defeat its proof (ties, cancellation to zero, signed
  * zeros, NaN scales and codes, Inf), which it must hand to the general path.
  */
+#define _DEFAULT_SOURCE	/* MAP_ANONYMOUS */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "mxe_gemm.h"
 #include "mxe_cpu.h"
@@ -431,6 +434,54 @@ static size_t fast_vs_tiled(struct mxe_engine *eng, struct mxe_gemm_desc *g)
 }
 
 /*
+ * FAST with the weights by row pointer, the last column's row ending where an
+ * unmapped page begins, and rows whose length is not a multiple of the 64 bytes
+ * the kernel copies at a time (mxe_gemv_fast.c, stage_rows()): a read past the row
+ * would fault. E4M3 and E2M1 rows of 352 codes (352 and 176 bytes), 1 and 8 rows of A,
+ * against the tiled path on the same rows.
+ */
+static void fast_row_end_cases(struct mxe_engine *eng)
+{
+	static const uint8_t *rows[64];
+	static const unsigned wtypes[] = { MXA_DTYPE_E4M3, MXA_DTYPE_E2M1 };
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *map = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t bad = 0, cases = 0;
+	uint64_t f0 = mxe_gemv_fast_outputs();
+
+	if (map == MAP_FAILED || mprotect(map + pg, pg, PROT_NONE)) {
+		host_check(0, "FAST GEMV rows ending at an unmapped page: mmap failed");
+		return;
+	}
+	for (unsigned w = 0; w < 2; w++)
+		for (unsigned m = 1; m <= 8; m += 7) {
+			const unsigned n = 37, k = 352;
+			size_t rb = mxe_dtype_row_bytes(wtypes[w], k);
+			struct mxe_gemm_desc g = desc(m, n, k, MXA_DTYPE_BF16, wtypes[w], 0);
+			size_t nbad;
+
+			tu_fill(g.type_a, abuf, m, k, mxe_dtype_row_bytes(g.type_a, k));
+			tu_fill(g.type_b, bbuf, n, k, rb);
+			memcpy(map + pg - rb, bbuf + (n - 1) * rb, rb);
+			for (unsigned j = 0; j < n; j++)
+				rows[j] = j < n - 1 ? bbuf + j * rb : map + pg - rb;
+			g.b_rows = rows;
+			g.accum = MXE_ACCUM_FAST;
+			nbad = fast_vs_tiled(eng, &g);
+			if (nbad) {
+				bad++;
+				host_diag("  FAST %s M=%u K=%u, last row at an unmapped page: %zu differ",
+					  mxe_dtype_name(g.type_b), m, k, nbad);
+			}
+			cases++;
+		}
+	munmap(map, 2 * pg);
+	host_check(bad == 0 && mxe_gemv_fast_outputs() - f0 == (1 + 8) * 37 * 2,
+		   "%s: %zu FAST GEMVs whose last row ends at an unmapped page, rows of 352 codes: "
+		   "the tiled path's bits, on the GEMV kernel", mxe_engine_simd(), cases);
+}
+
+/*
  * FAST, E2M1 weights, one row of A whose blocks span at most 15 bits: the sub-block
  * sums come from integer products (mxe_gemv_fast.c, int_span()), 16 blocks a chunk,
  * and must be the chains' bits. The count of sums taken that way tells which chunks
@@ -541,6 +592,8 @@ int main(void)
 			int_block_cases(eng);
 		if (mxe_cpu_use_avx2())
 			fast_cases(eng);
+		if (mxe_cpu_use_avx2())
+			fast_row_end_cases(eng);
 		if (mxe_cpu_use_avx2())
 			fast_int_cases(eng);
 	}
