@@ -935,18 +935,18 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda,
 	double *asum, *tr;
 	uint8_t *ones;
 	int parts = 1, rounded = 0, *lo, *hi;
-	void *buf = calloc(1, nr * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 2 * sizeof(double) +
-				    2 * sizeof(int)) + nb);
+	void *buf = mxe_alloc64(nr * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 2 * sizeof(double) +
+				      2 * sizeof(int)) + nb, 1);
 
 	if (!buf)
 		return NULL;
-	ebias = buf;
-	asum = (double *)(ebias + nr);
-	tr = asum + nr;
-	part[0] = (int16_t *)(tr + nr);
+	part[0] = buf;		/* first: every block's 64 bytes on a line */
 	part[1] = part[0] + nr * BLK;
 	part[2] = part[1] + nr * BLK;
-	lo = (int *)(part[2] + nr * BLK);
+	ebias = (int64_t *)(part[2] + nr * BLK);
+	asum = (double *)(ebias + nr);
+	tr = asum + nr;
+	lo = (int *)(tr + nr);
 	hi = lo + nr;
 	ones = (uint8_t *)(hi + nr);
 	memset(ones, 127, nb);
@@ -980,7 +980,7 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda,
 		size_t b = rb % nb;
 		int e = rb < m * nb ? lo[rb] : 0;
 
-		if (rb >= m * nb) {		/* a padding row: zeros (calloc) */
+		if (rb >= m * nb) {		/* a padding row: zeros (mxe_alloc64()) */
 			ebias[rb] = e - 1 - 127 + 1023;
 			continue;
 		}
@@ -1175,8 +1175,8 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	 * in the same half of the sets and evict each other.
 	 */
 	job.lda = m == 1 ? k : k + (64 + 512 - k % 512) % 512;
-	av = malloc(m * job.lda * sizeof(double) + nb * job.groups * 8 * sizeof(double) +
-		    m * sizeof(int));
+	av = mxe_alloc64(m * job.lda * sizeof(double) + nb * job.groups * 8 * sizeof(double) +
+			 m * sizeof(int), 0);
 	if (!av)
 		return MXE_ENGINE_ENOMEM;
 	ga = (int *)(av + m * job.lda + nb * job.groups * 8);

@@ -884,7 +884,7 @@ static void *fast_int_prepare(struct fast_job *job, const float *a, size_t k)
 
 	if (!nch)
 		return NULL;
-	buf = calloc(1, nb * (SUB * sizeof(*a16) + sizeof(*aexp)) + nch * sizeof(*afit));
+	buf = mxe_alloc64(nb * (SUB * sizeof(*a16) + sizeof(*aexp)) + nch * sizeof(*afit), 1);
 	if (!buf)
 		return NULL;
 	a16 = buf;

@@ -378,3 +378,14 @@ void mxe_scratch_trim(unsigned slot, size_t keep)
 		s->size[slot] = 0;
 	}
 }
+
+void *mxe_alloc64(size_t bytes, int zero)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, 64, bytes ? bytes : 64))
+		return NULL;
+	if (zero)
+		memset(p, 0, bytes);
+	return p;
+}

@@ -49,4 +49,12 @@ unsigned mxe_scratch_uses(unsigned slot);
 /** mxe_scratch_trim() - free slot @slot of this thread if above @keep bytes. */
 void mxe_scratch_trim(unsigned slot, size_t keep);
 
+/**
+ * mxe_alloc64() - @bytes of heap memory (zeroed when @zero) starting on a cache line,
+ * for free(); NULL when out of memory. For buffers whose rows the kernels load as
+ * vectors: malloc() hands large blocks out 16 bytes into an mmap()ed page, where half
+ * of the 32-byte loads a Zen 4 makes of a 64-byte vector straddle two lines.
+ */
+void *mxe_alloc64(size_t bytes, int zero);
+
 #endif /* MXE_POOL_H */

@@ -15,6 +15,7 @@
 
 #include "mxe_gemm.h"
 #include "mxe_cpu.h"
+#include "mxe_pool.h"
 #include "host_check.h"
 #include "test-engine-util.h"
 
@@ -569,11 +570,33 @@ static void fast_int_cases(struct mxe_engine *eng)
 		   "rounds: the tiled path's bits", mxe_engine_simd());
 }
 
+/*
+ * The GEMV kernels' buffers of A (its values, its int16 form) come from mxe_alloc64():
+ * on a cache line, zeroed when asked, at sizes malloc() serves from the heap and from
+ * mmap() (where it starts 16 bytes in).
+ */
+static void alloc64_cases(void)
+{
+	static const size_t sizes[] = { 1, 300, 40 << 10, 300 << 10, 4 << 20 };
+	int bad = 0;
+
+	for (unsigned i = 0; i < 5; i++) {
+		unsigned char *p = mxe_alloc64(sizes[i], 1);
+
+		bad += !p || (uintptr_t)p % 64;
+		for (size_t b = 0; p && b < sizes[i]; b++)
+			bad += p[b] != 0;
+		free(p);
+	}
+	host_check(!bad, "mxe_alloc64(): 64-byte aligned and zeroed, 1 byte to 4 MiB");
+}
+
 int main(void)
 {
 	struct mxe_engine *eng = mxe_engine_create(2);
 
 	ksft_print_header();
+	alloc64_cases();
 	abuf = malloc(32 * 1088 * 4);	/* M <= 32, N <= 64, K <= 1088 */
 	bbuf = malloc(64 * 1088 * 2);
 	sabuf = malloc(32 * 34);
