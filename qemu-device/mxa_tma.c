@@ -22,6 +22,7 @@
 #include "qemu/osdep.h"
 #include "qemu/atomic.h"
 #include "qemu/bswap.h"
+#include "qemu/memalign.h"
 #include "qemu/timer.h"
 #include "mxa.h"
 #include "trace.h"
@@ -60,7 +61,14 @@ QEMU_BUILD_BUG_ON(sizeof(MxaMbar) != MXA_MBAR_BYTES);
 
 void mxa_tma_init(MxaCore *core)
 {
-    core->sram = g_malloc0(MXA_SRAM_SIZE);
+    /*
+     * On a cache line, not where g_malloc0() puts 256 KiB (16 bytes into an mmap()ed
+     * page): memcpy() of a TMA box's 4 KiB pages into SRAM ran at about half the speed
+     * with its destination 16 bytes off a line (a host program: 6-7 against 10-13 GB/s),
+     * and the kernels' 64-byte rows of SRAM would straddle two lines.
+     */
+    core->sram = qemu_memalign(64, MXA_SRAM_SIZE);
+    memset(core->sram, 0, MXA_SRAM_SIZE);
     core->mbar_time = g_new0(MxaMbarTime, MXA_SRAM_SIZE / 8);
     qemu_mutex_init(&core->mbar_lock);
     qemu_cond_init(&core->mbar_cond);
@@ -70,7 +78,7 @@ void mxa_tma_fini(MxaCore *core)
 {
     qemu_cond_destroy(&core->mbar_cond);
     qemu_mutex_destroy(&core->mbar_lock);
-    g_free(core->sram);
+    qemu_vfree(core->sram);
     g_free(core->mbar_time);
 }
 
