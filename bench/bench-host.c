@@ -89,6 +89,16 @@ static double best_wgmma(struct mxe_engine *eng, uint32_t n, int reps)
 	return best;
 }
 
+/*
+ * @bytes on whole pages, as the device's operands are (a BO's pages, its staging
+ * buffers): malloc() hands large blocks out 16 bytes off a cache line, where the
+ * engine's vector loads straddle lines and memcpy() into them runs at half the speed.
+ */
+static void *page_alloc(size_t bytes)
+{
+	return aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
+}
+
 /* mxe_gemm() @reps times: the best time (ns), or -1 when it fails. */
 static double best_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *g, int reps)
 {
@@ -121,8 +131,8 @@ int main(int argc, char **argv)
 	}
 	uint32_t m = sz[0], n = sz[1], k = sz[2];
 	size_t sa = (size_t)m * k, sb = (size_t)n * k;
-	uint8_t *p = malloc(sa + sb + sa / 32 + sb / 32);
-	float *d = malloc((size_t)m * n * 4);
+	uint8_t *p = page_alloc(sa + sb + sa / 32 + sb / 32);
+	float *d = page_alloc((size_t)m * n * 4);
 	struct mxe_engine *eng = mxe_engine_create(threads);
 	struct mxe_gemm_desc g;
 	double best = 1e30;
@@ -148,9 +158,7 @@ int main(int argc, char **argv)
 	mxe_engine_destroy(eng);
 
 	size_t big = 32u << 20, box = 64u << 10;
-	/* on pages, as a BO's pages and the device's SRAM are: malloc() would put both 16
-	 * bytes off a line, where memcpy() into them runs at about half the speed */
-	char *src = aligned_alloc(4096, big), *sram = aligned_alloc(4096, box);
+	char *src = page_alloc(big), *sram = page_alloc(box);
 
 	if (!src || !sram)
 		return 1;
@@ -221,7 +229,7 @@ int main(int argc, char **argv)
 	for (int fp8 = 0; fp8 < 2; fp8++) {
 		for (uint32_t nk = 4096; nk <= 8192; nk *= 2) {
 			struct gemv_layout l = gemv_layout(nk, fp8);
-			uint8_t *a = malloc(l.bytes), *b = malloc(l.weight_bytes);
+			uint8_t *a = page_alloc(l.bytes), *b = page_alloc(l.weight_bytes);
 
 			if (!a || !b)
 				return 1;
