@@ -111,11 +111,13 @@ static unsigned fast_phase_tasks(void *arg, unsigned phase)
 static inline void stage_rows(const uint8_t *const rows[COLS], size_t off, size_t bytes,
 			      uint8_t stage[COLS][STAGE])
 {
-	for (unsigned c = 0; c < COLS; c++) {
-		if (bytes - off >= STAGE)
-			memcpy(stage[c], rows[c] + off, STAGE);
-		else	/* no read past the row, which may end a mapping */
+	if (bytes - off < STAGE) {	/* the rows' ends: no read past them (a mapping may end) */
+		for (unsigned c = 0; c < COLS; c++)
 			memcpy(stage[c], rows[c] + off, bytes - off);
+		return;
+	}
+	for (unsigned c = 0; c < COLS; c++) {
+		memcpy(stage[c], rows[c] + off, STAGE);
 		_mm_prefetch((const char *)rows[c] + off + STAGE_AHEAD, _MM_HINT_T1);
 	}
 }
@@ -514,33 +516,32 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 	}
 }
 
+/* fast_columns_bytes() for weight type @t, one row of A (its chains in registers) apart */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void fast_columns_type(struct fast_job *job, unsigned task, unsigned t)
+{
+	if (job->op->d.m == 1)
+		fast_columns_bytes(job, task, t, 1);
+	else
+		fast_columns_bytes(job, task, t, 0);
+}
+
 /* fast_columns_bytes() inlined per weight type: no type switch per byte */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 static void fast_task(void *arg, unsigned phase, unsigned task)
 {
 	struct fast_job *job = arg;
 
-	int one = job->op->d.m == 1;	/* one row of A: its chains in registers */
-
 	(void)phase;
 	switch (job->op->d.type_b) {
 	case MXA_DTYPE_E4M3:
-		if (one)
-			fast_columns_bytes(job, task, MXA_DTYPE_E4M3, 1);
-		else
-			fast_columns_bytes(job, task, MXA_DTYPE_E4M3, 0);
+		fast_columns_type(job, task, MXA_DTYPE_E4M3);
 		break;
 	case MXA_DTYPE_E5M2:
-		if (one)
-			fast_columns_bytes(job, task, MXA_DTYPE_E5M2, 1);
-		else
-			fast_columns_bytes(job, task, MXA_DTYPE_E5M2, 0);
+		fast_columns_type(job, task, MXA_DTYPE_E5M2);
 		break;
 	default:
-		if (one)
-			fast_columns_bytes(job, task, MXA_DTYPE_E2M1, 1);
-		else
-			fast_columns_bytes(job, task, MXA_DTYPE_E2M1, 0);
+		fast_columns_type(job, task, MXA_DTYPE_E2M1);
 		break;
 	}
 }

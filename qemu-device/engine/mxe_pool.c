@@ -342,7 +342,7 @@ void *mxe_scratch(unsigned slot, size_t bytes)
 #ifdef MADV_HUGEPAGE
 			madvise(nb, sz, MADV_HUGEPAGE);
 #endif
-		} else if (posix_memalign(&nb, 64, sz)) {
+		} else if (!(nb = mxe_alloc64(sz, 0))) {
 			return NULL;
 		}
 		free(s->buf[slot]);
