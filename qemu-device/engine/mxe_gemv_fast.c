@@ -9,7 +9,8 @@
  * Here 16 columns (AVX2: 8) are the lanes of a vector: for each 32-k sub-block the
  * weights of the columns are transposed in registers as bytes, then decoded with their
  * scales applied (exact), and every row of A runs the sub-block's chain
- * q = fma(a_k, b_k, q) from +0 in increasing k on all the columns at once (a 4096^2
+ * q = fma(a_k, b_k, q) from +0 in increasing k on all the columns at once, four rows
+ * side by side (AVX2: two) sharing each load of the decoded weights (a 4096^2
  * MXFP4 GEMV, 2 threads: 2.3-2.9 ms with a float transpose, 0.9-1.2 ms so); the
  * sub-block sums go into the block sum (p = q, then p = p + q) and the block sums
  * (MXE_FAST_KBLOCK) into the accumulator in increasing order, exactly as the tiled
@@ -376,6 +377,40 @@ static inline void int_transpose(const float qc[COLS][16], float qi[INT_CHUNK][G
 	}
 }
 
+#define ROWS 4	/* rows of A whose chains share each load of bt */
+
+/*
+ * The chains of @nr rows of A (@a, rows @k apart) over one sub-block of bt:
+ * q[r][g] = fma(a_i, bt[i][g], .) from +0 in increasing i, each row's as the one-row
+ * kernel's. Rows side by side share each load of bt, and each FMA's latency hides
+ * behind 4 @nr independent chains. @nr is a constant (1 or ROWS) where it is inlined.
+ */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void rows_chains(const float *a, size_t k, unsigned nr,
+			       const float bt[SUB][GROUPS][16], __m512 q[][GROUPS])
+{
+	_Pragma("GCC unroll 4")
+	for (unsigned r = 0; r < nr; r++)
+		_Pragma("GCC unroll 4")
+		for (unsigned g = 0; g < GROUPS; g++)
+			q[r][g] = _mm512_setzero_ps();
+	for (unsigned i = 0; i < SUB; i++) {
+		__m512 b[GROUPS];
+
+		_Pragma("GCC unroll 4")
+		for (unsigned g = 0; g < GROUPS; g++)
+			b[g] = _mm512_load_ps(bt[i][g]);
+		_Pragma("GCC unroll 4")
+		for (unsigned r = 0; r < nr; r++) {
+			__m512 av = _mm512_set1_ps(a[r * k + i]);
+
+			_Pragma("GCC unroll 4")
+			for (unsigned g = 0; g < GROUPS; g++)
+				q[r][g] = _mm512_fmadd_ps(av, b[g], q[r][g]);
+		}
+	}
+}
+
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsigned t,
 				      int one)
@@ -483,26 +518,24 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 #undef BYTES_LANE
 #undef BYTES_ONE
 		}
-		for (size_t r = 0; r < m; r++) {
-			if (m > 1) {	/* four chains in registers */
-				const float *a = job->af + r * k + s * SUB;
-				__m512 q0 = _mm512_setzero_ps(), q1 = q0, q2 = q0, q3 = q0;
+		for (size_t r0 = 0; r0 < m; r0 += ROWS) {
+			const size_t nr = m - r0 < ROWS ? m - r0 : ROWS;
+			__m512 qr[ROWS][GROUPS];
 
-				for (int i = 0; i < SUB; i++) {
-					__m512 av = _mm512_set1_ps(a[i]);
-
-					q0 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][0]), q0);
-					q1 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][1]), q1);
-					q2 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][2]), q2);
-					q3 = _mm512_fmadd_ps(av, _mm512_load_ps(bt[i][3]), q3);
+			if (m > 1 && nr == ROWS)
+				rows_chains(job->af + r0 * k + s * SUB, k, ROWS, bt, qr);
+			else if (m > 1)
+				for (size_t r = 0; r < nr; r++)
+					rows_chains(job->af + (r0 + r) * k + s * SUB, k, 1, bt, qr + r);
+			for (size_t r = r0; r < r0 + nr; r++) {
+				for (unsigned g = 0; g < GROUPS; g++) {
+					if (m > 1)
+						q[g] = qr[r - r0][g];
+					p[r][g] = s % SUBS_PER_BLOCK ? _mm512_add_ps(p[r][g], q[g]) : q[g];
+					if (s % SUBS_PER_BLOCK == SUBS_PER_BLOCK - 1 || s == nsub - 1)
+						acc[r][g] = s < SUBS_PER_BLOCK ? p[r][g] :
+							    _mm512_add_ps(acc[r][g], p[r][g]);
 				}
-				q[0] = q0, q[1] = q1, q[2] = q2, q[3] = q3;
-			}
-			for (unsigned g = 0; g < GROUPS; g++) {
-				p[r][g] = s % SUBS_PER_BLOCK ? _mm512_add_ps(p[r][g], q[g]) : q[g];
-				if (s % SUBS_PER_BLOCK == SUBS_PER_BLOCK - 1 || s == nsub - 1)
-					acc[r][g] = s < SUBS_PER_BLOCK ? p[r][g] :
-						    _mm512_add_ps(acc[r][g], p[r][g]);
 			}
 		}
 	}
@@ -715,6 +748,36 @@ static inline void int_transpose8(const float qc[COLS][INT_CHUNK], float qi[INT_
 	}
 }
 
+#define ROWS8 2	/* AVX2: rows of A whose chains share each load of bt */
+
+/*
+ * rows_chains() with 16 registers: @nr rows (a constant, 1 or ROWS8); two rows take
+ * four groups of 8 columns at a time (from @g0: 8 chains, 4 loads of bt and 2
+ * broadcasts), one row all eight groups at once (@g0 0).
+ */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void rows_chains8(const float *a, size_t k, unsigned nr, unsigned g0,
+				const float bt[SUB][8][8], __m256 q[][8])
+{
+	const unsigned ng = nr == 1 ? 8 : 4;
+
+	_Pragma("GCC unroll 8")
+	for (unsigned r = 0; r < nr; r++)
+		_Pragma("GCC unroll 8")
+		for (unsigned g = g0; g < g0 + ng; g++)
+			q[r][g] = _mm256_setzero_ps();
+	for (unsigned i = 0; i < SUB; i++) {
+		_Pragma("GCC unroll 8")
+		for (unsigned r = 0; r < nr; r++) {
+			__m256 av = _mm256_set1_ps(a[r * k + i]);
+
+			_Pragma("GCC unroll 8")
+			for (unsigned g = g0; g < g0 + ng; g++)
+				q[r][g] = _mm256_fmadd_ps(av, _mm256_load_ps(bt[i][g]), q[r][g]);
+		}
+	}
+}
+
 __attribute__((target("avx2,fma,f16c"), always_inline))
 static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t)
 {
@@ -818,24 +881,25 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 				}
 			}
 		}
-		for (size_t r = 0; r < m; r++) {
-			if (m > 1) {
-				const float *a = job->af + r * k + s * SUB;
+		for (size_t r0 = 0; r0 < m; r0 += ROWS8) {
+			const size_t nr = m - r0 < ROWS8 ? m - r0 : ROWS8;
+			__m256 qr[ROWS8][8];
 
-				for (int g = 0; g < 8; g++)
-					q[g] = _mm256_setzero_ps();
-				for (int i = 0; i < SUB; i++) {
-					__m256 av = _mm256_set1_ps(a[i]);
-
-					for (int g = 0; g < 8; g++)
-						q[g] = _mm256_fmadd_ps(av, _mm256_load_ps(bt[i][g]), q[g]);
+			if (m > 1 && nr == ROWS8)
+				for (unsigned g0 = 0; g0 < 8; g0 += 4)
+					rows_chains8(job->af + r0 * k + s * SUB, k, ROWS8, g0, bt, qr);
+			else if (m > 1)
+				for (size_t r = 0; r < nr; r++)
+					rows_chains8(job->af + (r0 + r) * k + s * SUB, k, 1, 0, bt, qr + r);
+			for (size_t r = r0; r < r0 + nr; r++) {
+				for (unsigned g = 0; g < 8; g++) {
+					if (m > 1)
+						q[g] = qr[r - r0][g];
+					p[r][g] = s % SUBS_PER_BLOCK ? _mm256_add_ps(p[r][g], q[g]) : q[g];
+					if (s % SUBS_PER_BLOCK == SUBS_PER_BLOCK - 1 || s == nsub - 1)
+						acc[r][g] = s < SUBS_PER_BLOCK ? p[r][g] :
+							    _mm256_add_ps(acc[r][g], p[r][g]);
 				}
-			}
-			for (unsigned g = 0; g < 8; g++) {
-				p[r][g] = s % SUBS_PER_BLOCK ? _mm256_add_ps(p[r][g], q[g]) : q[g];
-				if (s % SUBS_PER_BLOCK == SUBS_PER_BLOCK - 1 || s == nsub - 1)
-					acc[r][g] = s < SUBS_PER_BLOCK ? p[r][g] :
-						    _mm256_add_ps(acc[r][g], p[r][g]);
 			}
 		}
 	}
