@@ -382,8 +382,8 @@ static unsigned gemv_finish_avx512(const struct gemv_job *job, const struct gemv
 #define GEMV_HAVE_AVX512 1
 
 /* Eight weights from 8 codes (bytes, or E2M1 nibbles already split) as floats. */
-__attribute__((target("avx2,fma")))
-static __m256 decode8_avx2(unsigned t, __m256i x, int *nan)
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m256 decode8_avx2(unsigned t, __m256i x, int *nan)
 {
 	switch (t) {
 	case MXA_DTYPE_E2M1: {
@@ -503,11 +503,29 @@ __attribute__((target("avx2,fma")))
 static void gemv_span_avx2(const struct gemv_job *job, struct gemv_acc *st, size_t b0,
 			   size_t b1)
 {
-	if (st->c.rows == 1)
-		return gemv_span_avx2_t(job, st, b0, b1, st->c.t, 1);
-	if (st->c.rows == 8)
-		return gemv_span_avx2_t(job, st, b0, b1, st->c.t, 8);
-	gemv_span_avx2_t(job, st, b0, b1, st->c.t, st->c.rows);
+	unsigned t = st->c.t;
+
+	if (st->c.rows == 1) {
+		switch (t) {
+		case MXA_DTYPE_E4M3:
+			return gemv_span_avx2_t(job, st, b0, b1, MXA_DTYPE_E4M3, 1);
+		case MXA_DTYPE_E2M1:
+			return gemv_span_avx2_t(job, st, b0, b1, MXA_DTYPE_E2M1, 1);
+		default:
+			return gemv_span_avx2_t(job, st, b0, b1, t, 1);
+		}
+	}
+	if (st->c.rows == 8) {
+		switch (t) {
+		case MXA_DTYPE_E4M3:
+			return gemv_span_avx2_t(job, st, b0, b1, MXA_DTYPE_E4M3, 8);
+		case MXA_DTYPE_E2M1:
+			return gemv_span_avx2_t(job, st, b0, b1, MXA_DTYPE_E2M1, 8);
+		default:
+			return gemv_span_avx2_t(job, st, b0, b1, t, 8);
+		}
+	}
+	gemv_span_avx2_t(job, st, b0, b1, t, st->c.rows);
 }
 
 /* gemv_finish_avx512() of gemv_span_avx2()'s sums. */
