@@ -157,19 +157,6 @@ static inline void transpose16(__m512 r[16])
 	}
 }
 
-/* 2^(s - 127) as f32, NaN for 0xFF (s = 0: 2^-127, an f32 subnormal). */
-static inline float scale_f32(const uint8_t *sc, size_t blk)
-{
-	uint32_t u;
-	float f;
-
-	if (!sc)
-		return 1.0f;
-	u = sc[blk] == 0xFF ? 0x7FC00000u : sc[blk] ? (uint32_t)sc[blk] << 23 : 0x00400000u;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
 /*
  * AVX-512: the codes are transposed as bytes, not as floats. A group's 16 columns x 16
  * bytes (an E2M1 sub-block, or half of an FP8 one) take four dword permutes, four
@@ -670,6 +657,46 @@ static inline void transpose8(__m256 r[8])
 	}
 }
 
+/* bytes_scales() on AVX2: st[ss][c] for sub-blocks s0 .. s0 + n - 1 (n <= 16) of the
+ * 64 columns, times @mul; eight columns' codes widened at a time, then transposed. */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void scales8(const struct mxe_op *op, size_t j0, size_t nc, size_t s0,
+			   unsigned n, float mul, float st[SCALE_SUBS][COLS])
+{
+	const __m256 f = _mm256_set1_ps(mul);
+
+	for (unsigned g = 0; g < 8; g++)
+		for (unsigned h = 0; h < 2 && 8 * h < n; h++) {
+			const unsigned nh = n - 8 * h < 8 ? n - 8 * h : 8;
+			__m256 r[8];
+
+			for (unsigned c = 0; c < 8; c++) {
+				size_t j = j0 + (8 * g + c < nc ? 8 * g + c : nc - 1);
+				uint8_t part[8] = { 0 };
+				const uint8_t *sc;
+				__m256i b, u;
+
+				if (!op->scale_b) {
+					r[c] = f;
+					continue;
+				}
+				sc = mxe_op_b_scales(op, j) + s0 + 8 * h;
+				if (nh < 8)	/* no read past the row's scales */
+					sc = memcpy(part, sc, nh);
+				b = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)sc));
+				u = _mm256_slli_epi32(b, 23);	/* 2^(s - 127) */
+				u = _mm256_blendv_epi8(u, _mm256_set1_epi32(0x00400000),	/* 2^-127 */
+						       _mm256_cmpeq_epi32(b, _mm256_setzero_si256()));
+				u = _mm256_blendv_epi8(u, _mm256_set1_epi32(0x7FC00000),	/* NaN */
+						       _mm256_cmpeq_epi32(b, _mm256_set1_epi32(0xFF)));
+				r[c] = _mm256_mul_ps(_mm256_castsi256_ps(u), f);
+			}
+			transpose8(r);		/* r[ss]: sub-block s0 + 8 h + ss of the 8 columns */
+			for (unsigned ss = 0; ss < nh; ss++)
+				_mm256_store_ps(st[8 * h + ss] + 8 * g, r[ss]);
+		}
+}
+
 /* int_span() on AVX2: qc[ch][c][t], lane t block t of chunk c0 + ch. */
 __attribute__((target("avx2,fma,f16c"), always_inline))
 static inline void int_span8(const struct fast_job *job, const uint8_t *const rows[COLS],
@@ -779,10 +806,10 @@ static inline void rows_chains8(const float *a, size_t k, unsigned nr, unsigned 
 }
 
 __attribute__((target("avx2,fma,f16c"), always_inline))
-static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t)
+static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t, int one)
 {
 	const struct mxe_op *op = job->op;
-	size_t m = op->d.m, k = op->d.k, n = op->d.n, nsub = k / SUB;
+	size_t m = one ? 1 : op->d.m, k = op->d.k, n = op->d.n, nsub = k / SUB;
 	size_t j0 = (size_t)task * COLS, nc = n - j0 < COLS ? n - j0 : COLS;
 	int e2m1 = t == MXA_DTYPE_E2M1;
 	const unsigned halves = e2m1 ? 1 : 2;
@@ -819,10 +846,8 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 				int_transpose8(qc[s / INT_CHUNK % INT_SPAN], qi);
 		}
 		if (s % SCALE_SUBS == 0 && take != 0xFFFF)
-			for (unsigned ss = 0; ss < SCALE_SUBS && s + ss < nsub; ss++)
-				for (unsigned c = 0; c < COLS; c++)
-					st[ss][c] = mul * scale_f32(op->scale_b ? mxe_op_b_scales(
-						op, j0 + (c < nc ? c : nc - 1)) : NULL, s + ss);
+			scales8(op, j0, nc, s, (unsigned)(nsub - s < SCALE_SUBS ? nsub - s : SCALE_SUBS),
+				mul, st);
 		for (unsigned g = 0; g < 8; g++) {
 			__m256 sv = _mm256_load_ps(st[s % SCALE_SUBS] + 8 * g);
 
@@ -830,7 +855,8 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 				q[g] = _mm256_load_ps(qi[s % INT_CHUNK][g]);
 				continue;
 			}
-			q[g] = _mm256_setzero_ps();
+			__m256 qg = _mm256_setzero_ps();	/* the chain in a register */
+
 			for (unsigned h = 0; h < halves; h++) {
 				__m256i c[4];
 				int nan = 0;
@@ -849,7 +875,9 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 					nan = !_mm256_testz_si256(any, any);
 				}
 				/* byte b = 4 j + i: E2M1 k = 2 b, 2 b + 1; FP8 k = 16 h + b */
+#pragma GCC unroll 4
 				for (int j = 0; j < 4; j++) {
+#pragma GCC unroll 4
 					for (int i = 0; i < 4; i++) {
 						__m128i x = qword8(c[j], i);
 						unsigned kb = 4 * j + i;
@@ -862,8 +890,8 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 							if (m == 1) {
 								const float *a = job->af + s * SUB + 2 * kb;
 
-								q[g] = _mm256_fmadd_ps(_mm256_set1_ps(a[0]), lo, q[g]);
-								q[g] = _mm256_fmadd_ps(_mm256_set1_ps(a[1]), hi, q[g]);
+								qg = _mm256_fmadd_ps(_mm256_set1_ps(a[0]), lo, qg);
+								qg = _mm256_fmadd_ps(_mm256_set1_ps(a[1]), hi, qg);
 							} else {
 								_mm256_store_ps(bt[2 * kb][g], lo);
 								_mm256_store_ps(bt[2 * kb + 1][g], hi);
@@ -872,14 +900,15 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 							__m256 v = _mm256_mul_ps(fp8_8(x, t, nan), sv);
 
 							if (m == 1)
-								q[g] = _mm256_fmadd_ps(_mm256_set1_ps(
-									job->af[s * SUB + 16 * h + kb]), v, q[g]);
+								qg = _mm256_fmadd_ps(_mm256_set1_ps(
+									job->af[s * SUB + 16 * h + kb]), v, qg);
 							else
 								_mm256_store_ps(bt[16 * h + kb][g], v);
 						}
 					}
 				}
 			}
+			q[g] = qg;
 		}
 		for (size_t r0 = 0; r0 < m; r0 += ROWS8) {
 			const size_t nr = m - r0 < ROWS8 ? m - r0 : ROWS8;
@@ -913,6 +942,16 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 	}
 }
 
+/* fast_columns8() for weight type @t, one row of A (no row count to test) apart */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void fast_columns8_type(struct fast_job *job, unsigned task, unsigned t)
+{
+	if (job->op->d.m == 1)
+		fast_columns8(job, task, t, 1);
+	else
+		fast_columns8(job, task, t, 0);
+}
+
 __attribute__((target("avx2,fma,f16c")))
 static void fast_task8(void *arg, unsigned phase, unsigned task)
 {
@@ -921,13 +960,13 @@ static void fast_task8(void *arg, unsigned phase, unsigned task)
 	(void)phase;
 	switch (job->op->d.type_b) {
 	case MXA_DTYPE_E4M3:
-		fast_columns8(job, task, MXA_DTYPE_E4M3);
+		fast_columns8_type(job, task, MXA_DTYPE_E4M3);
 		break;
 	case MXA_DTYPE_E5M2:
-		fast_columns8(job, task, MXA_DTYPE_E5M2);
+		fast_columns8_type(job, task, MXA_DTYPE_E5M2);
 		break;
 	default:
-		fast_columns8(job, task, MXA_DTYPE_E2M1);
+		fast_columns8_type(job, task, MXA_DTYPE_E2M1);
 		break;
 	}
 }
