@@ -44,9 +44,6 @@ struct mxa_job_signal {
  * @fence: the hardware fence (a struct mxa_hw_fence, reference): initialised when the
  *         job enters its hardware queue (mxa_queue_run_job(), mxa_queue_run_direct()),
  *         signalled when the device ends it.
- * @base: the scheduler job; armed and pushed to @uq's entity at submission, or
- *        cleaned up unarmed when the job goes straight to the ring. Initialised only
- *        when needed (@sched_init).
  * @refcount: the job's references: its creator (handed on to the file's job table or
  *            to the io_uring command), the scheduler (until free_job; not for a
  *            direct job), and a ring slot or backlog entry while on the hardware queue.
@@ -83,10 +80,13 @@ struct mxa_job_signal {
  * @num_signals: entries of @signals.
  * @backlog_node: entry of the hardware queue's backlog while waiting for the ring.
  * @free_node: entry of the deferred free list.
+ * @base: the scheduler job; armed and pushed to @uq's entity at submission, or
+ *        cleaned up unarmed when the job goes straight to the ring. Initialised only
+ *        when needed (@sched_init; drm_sched_job_init() zeroes it): the rest of the job
+ *        is zeroed at creation, @base not (mxa_job_create()).
  */
 struct mxa_job {
 	struct dma_fence *fence;
-	struct drm_sched_job base;
 	struct kref refcount;
 	struct mxa_uqueue *uq;
 	struct mxa_queue *queue;
@@ -116,6 +116,9 @@ struct mxa_job {
 
 	struct list_head backlog_node;
 	struct llist_node free_node;
+
+	/* Last: zeroed and set up only for a job that goes through the scheduler. */
+	struct drm_sched_job base;
 };
 
 int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, bool ioctl,
