@@ -430,10 +430,15 @@ static int __init mxa_init(void)
 {
 	int ret;
 
+	ret = mxa_job_cache_init();
+	if (ret)
+		return ret;
 	mxa_gem_init();
 	ret = pci_register_driver(&mxa_pci_driver);
-	if (ret)
+	if (ret) {
 		mxa_gem_fini();
+		mxa_job_cache_fini();
+	}
 	return ret;
 }
 
@@ -443,6 +448,7 @@ static void __exit mxa_exit(void)
 	/* Jobs released last are freed from a work item that runs our code. */
 	mxa_job_flush_free();
 	mxa_gem_fini();
+	mxa_job_cache_fini();
 }
 
 module_init(mxa_init);

@@ -82,8 +82,8 @@ struct mxa_job_signal {
  * @free_node: entry of the deferred free list.
  * @base: the scheduler job; armed and pushed to @uq's entity at submission, or
  *        cleaned up unarmed when the job goes straight to the ring. Initialised only
- *        when needed (@sched_init; drm_sched_job_init() zeroes it): the rest of the job
- *        is zeroed at creation, @base not (mxa_job_create()).
+ *        when needed (@sched_init), and zeroed then: the rest of the job is zeroed at
+ *        creation, @base not (mxa_job_create()).
  */
 struct mxa_job {
 	struct dma_fence *fence;
@@ -121,6 +121,8 @@ struct mxa_job {
 	struct drm_sched_job base;
 };
 
+int mxa_job_cache_init(void);
+void mxa_job_cache_fini(void);
 int mxa_job_create(struct drm_file *file, const struct drm_mxa_submit *args, bool ioctl,
 		   struct mxa_job **jobp);
 int mxa_job_queue(struct mxa_job *job, bool may_wait, bool batch);
