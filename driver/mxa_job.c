@@ -79,11 +79,11 @@ static void mxa_job_ctor(void *job)
  */
 int mxa_job_cache_init(void)
 {
-	/* @result is copied to userspace (io_uring completions): hardened usercopy's
-	 * whitelist */
+	/* @result is copied to userspace (io_uring): hardened usercopy's whitelist. */
 	mxa_job_cache = kmem_cache_create_usercopy("mxa_job", sizeof(struct mxa_job), 0, 0,
 						   offsetof(struct mxa_job, result),
-						   sizeof_field(struct mxa_job, result), mxa_job_ctor);
+						   sizeof_field(struct mxa_job, result),
+						   mxa_job_ctor);
 	return mxa_job_cache ? 0 : -ENOMEM;
 }
 
