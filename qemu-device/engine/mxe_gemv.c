@@ -336,34 +336,38 @@ static inline void gemv_span_avx512_t(const struct gemv_job *job, struct gemv_ac
 	st->nan |= nan;
 }
 
-__attribute__((target("avx512f,avx512bw")))
-static void gemv_span_avx512(const struct gemv_job *job, struct gemv_acc *st, size_t b0,
-			     size_t b1)
-{
-	unsigned t = st->c.t;
-
-	if (st->c.rows == 1) {
-		switch (t) {
-		case MXA_DTYPE_E4M3:
-			return gemv_span_avx512_t(job, st, b0, b1, MXA_DTYPE_E4M3, 1);
-		case MXA_DTYPE_E5M2:
-			return gemv_span_avx512_t(job, st, b0, b1, MXA_DTYPE_E5M2, 1);
-		default:
-			return gemv_span_avx512_t(job, st, b0, b1, t, 1);
-		}
+/*
+ * A span kernel's entry for one SIMD level: @kernel (always inline) with the weight
+ * type and the row count constant for one and for eight rows of E4M3, E5M2 or E2M1
+ * weights, where the accumulators then stay in registers; variables otherwise.
+ */
+#define GEMV_SPAN_TYPES(kernel, rows)							\
+	switch (st->c.t) {								\
+	case MXA_DTYPE_E4M3:								\
+		kernel(job, st, b0, b1, MXA_DTYPE_E4M3, rows);				\
+		return;									\
+	case MXA_DTYPE_E5M2:								\
+		kernel(job, st, b0, b1, MXA_DTYPE_E5M2, rows);				\
+		return;									\
+	case MXA_DTYPE_E2M1:								\
+		kernel(job, st, b0, b1, MXA_DTYPE_E2M1, rows);				\
+		return;									\
+	default:									\
+		kernel(job, st, b0, b1, st->c.t, rows);					\
+		return;									\
 	}
-	if (st->c.rows == 8) {
-		switch (t) {
-		case MXA_DTYPE_E2M1:
-			return gemv_span_avx512_t(job, st, b0, b1, MXA_DTYPE_E2M1, 8);
-		case MXA_DTYPE_E4M3:
-			return gemv_span_avx512_t(job, st, b0, b1, MXA_DTYPE_E4M3, 8);
-		default:
-			return gemv_span_avx512_t(job, st, b0, b1, t, 8);
-		}
-	}
-	gemv_span_avx512_t(job, st, b0, b1, t, st->c.rows);
+#define GEMV_SPAN_ENTRY(name, kernel, isa)						\
+__attribute__((target(isa)))								\
+static void name(const struct gemv_job *job, struct gemv_acc *st, size_t b0, size_t b1)	\
+{											\
+	if (st->c.rows == 1)								\
+		GEMV_SPAN_TYPES(kernel, 1)						\
+	if (st->c.rows == 8)								\
+		GEMV_SPAN_TYPES(kernel, 8)						\
+	kernel(job, st, b0, b1, st->c.t, st->c.rows);					\
 }
+
+GEMV_SPAN_ENTRY(gemv_span_avx512, gemv_span_avx512_t, "avx512f,avx512bw")
 
 /* The rows of @st that could not be stored (gemv_store()), as a mask. */
 __attribute__((target("avx512f,avx512bw")))
@@ -499,34 +503,7 @@ static inline void gemv_span_avx2_t(const struct gemv_job *job, struct gemv_acc 
 	st->nan |= nan;
 }
 
-__attribute__((target("avx2,fma")))
-static void gemv_span_avx2(const struct gemv_job *job, struct gemv_acc *st, size_t b0,
-			   size_t b1)
-{
-	unsigned t = st->c.t;
-
-	if (st->c.rows == 1) {
-		switch (t) {
-		case MXA_DTYPE_E4M3:
-			return gemv_span_avx2_t(job, st, b0, b1, MXA_DTYPE_E4M3, 1);
-		case MXA_DTYPE_E2M1:
-			return gemv_span_avx2_t(job, st, b0, b1, MXA_DTYPE_E2M1, 1);
-		default:
-			return gemv_span_avx2_t(job, st, b0, b1, t, 1);
-		}
-	}
-	if (st->c.rows == 8) {
-		switch (t) {
-		case MXA_DTYPE_E4M3:
-			return gemv_span_avx2_t(job, st, b0, b1, MXA_DTYPE_E4M3, 8);
-		case MXA_DTYPE_E2M1:
-			return gemv_span_avx2_t(job, st, b0, b1, MXA_DTYPE_E2M1, 8);
-		default:
-			return gemv_span_avx2_t(job, st, b0, b1, t, 8);
-		}
-	}
-	gemv_span_avx2_t(job, st, b0, b1, t, st->c.rows);
-}
+GEMV_SPAN_ENTRY(gemv_span_avx2, gemv_span_avx2_t, "avx2,fma")
 
 /* gemv_finish_avx512() of gemv_span_avx2()'s sums. */
 static unsigned gemv_finish_avx2(const struct gemv_job *job, const struct gemv_acc *st)

@@ -103,6 +103,37 @@ static unsigned fast_phase_tasks(void *arg, unsigned phase)
 #include <immintrin.h>
 
 /*
+ * A FAST task for one SIMD level: @columns (always inline) per weight type, and one
+ * row of A apart (its chains in registers, no row count to test).
+ */
+#define FAST_ROWS(columns, t)								\
+	do {										\
+		if (job->op->d.m == 1)							\
+			columns(job, task, t, 1);					\
+		else									\
+			columns(job, task, t, 0);					\
+	} while (0)
+#define FAST_TASK(name, columns, isa)							\
+__attribute__((target(isa)))								\
+static void name(void *arg, unsigned phase, unsigned task)				\
+{											\
+	struct fast_job *job = arg;							\
+											\
+	(void)phase;									\
+	switch (job->op->d.type_b) {							\
+	case MXA_DTYPE_E4M3:								\
+		FAST_ROWS(columns, MXA_DTYPE_E4M3);					\
+		break;									\
+	case MXA_DTYPE_E5M2:								\
+		FAST_ROWS(columns, MXA_DTYPE_E5M2);					\
+		break;									\
+	default:									\
+		FAST_ROWS(columns, MXA_DTYPE_E2M1);					\
+		break;									\
+	}										\
+}
+
+/*
  * The next STAGE bytes from @off of each of a task's 64 columns (rows @bytes long),
  * copied to @stage, and lines further on prefetched into L2: rows a multiple of 4 KiB
  * apart (K = 4096 FP8 codes) fall in one set of L1, so reading them in place, 16 bytes
@@ -536,35 +567,8 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 	}
 }
 
-/* fast_columns_bytes() for weight type @t, one row of A (its chains in registers) apart */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void fast_columns_type(struct fast_job *job, unsigned task, unsigned t)
-{
-	if (job->op->d.m == 1)
-		fast_columns_bytes(job, task, t, 1);
-	else
-		fast_columns_bytes(job, task, t, 0);
-}
-
 /* fast_columns_bytes() inlined per weight type: no type switch per byte */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
-static void fast_task(void *arg, unsigned phase, unsigned task)
-{
-	struct fast_job *job = arg;
-
-	(void)phase;
-	switch (job->op->d.type_b) {
-	case MXA_DTYPE_E4M3:
-		fast_columns_type(job, task, MXA_DTYPE_E4M3);
-		break;
-	case MXA_DTYPE_E5M2:
-		fast_columns_type(job, task, MXA_DTYPE_E5M2);
-		break;
-	default:
-		fast_columns_type(job, task, MXA_DTYPE_E2M1);
-		break;
-	}
-}
+FAST_TASK(fast_task, fast_columns_bytes, "avx512f,avx512bw,avx512vl,avx512dq")
 #define FAST_HAVE_AVX512 1
 
 /* ---- AVX2: 8 lanes, eight groups of 8 columns (the same 64 columns a task) ---- */
@@ -942,34 +946,7 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 	}
 }
 
-/* fast_columns8() for weight type @t, one row of A (no row count to test) apart */
-__attribute__((target("avx2,fma,f16c"), always_inline))
-static inline void fast_columns8_type(struct fast_job *job, unsigned task, unsigned t)
-{
-	if (job->op->d.m == 1)
-		fast_columns8(job, task, t, 1);
-	else
-		fast_columns8(job, task, t, 0);
-}
-
-__attribute__((target("avx2,fma,f16c")))
-static void fast_task8(void *arg, unsigned phase, unsigned task)
-{
-	struct fast_job *job = arg;
-
-	(void)phase;
-	switch (job->op->d.type_b) {
-	case MXA_DTYPE_E4M3:
-		fast_columns8_type(job, task, MXA_DTYPE_E4M3);
-		break;
-	case MXA_DTYPE_E5M2:
-		fast_columns8_type(job, task, MXA_DTYPE_E5M2);
-		break;
-	default:
-		fast_columns8_type(job, task, MXA_DTYPE_E2M1);
-		break;
-	}
-}
+FAST_TASK(fast_task8, fast_columns8, "avx2,fma,f16c")
 #endif
 
 /*
