@@ -64,9 +64,9 @@ static struct kmem_cache *mxa_job_cache;
 /*
  * Jobs come from a cache of their own whose constructor makes the slab leave them
  * unzeroed: Debian's kernels zero every allocation (init_on_alloc), and under emulation
- * the kernel's memset() costs a step a byte, 17 % of the guest's time in the io_uring
- * path (Documentation/performance.rst, "Submission"). mxa_job_create() zeroes the job
- * but its scheduler part, which mxa_job_init_sched() zeroes when it is used.
+ * the kernel's memset() costs a step a byte, a fifth of the guest's time in the
+ * io_uring path (Documentation/performance.rst, "Submission"). mxa_job_create() zeroes
+ * the job but its scheduler part, which mxa_job_init_sched() zeroes when it is used.
  */
 static void mxa_job_ctor(void *job)
 {
