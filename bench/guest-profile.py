@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -56,8 +57,7 @@ def symbolize(report, kallsyms):
     addrs = [a for a, _ in syms]
     guest, host = {}, {}
     for line in report.splitlines():
-        m = re.match(r"\s*([\d.]+)%\s+\[.\]\s+(.*\S)", line) or \
-            re.match(r"\s*([\d.]+)%\s+\[k\]\s+(.*\S)", line)
+        m = re.match(r"\s*([\d.]+)%\s+\[[.k]\]\s+(.*\S)", line)
         if not m:
             continue
         pct, sym = float(m.group(1)), m.group(2)
@@ -93,7 +93,7 @@ def main():
 
     def record():
         pid = open(os.path.join(tmp, "qemu.pid")).read().strip()
-        subprocess.run(["sleep", str(a.delay)], check=True)
+        time.sleep(a.delay)
         subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "4000", "-p", pid,
                         "-o", data, "--", "sleep", str(a.seconds)], check=True)
 
@@ -123,9 +123,9 @@ def main():
         print("%% of samples  %s" % title)
         for name, pct in sorted(d.items(), key=lambda x: -x[1])[:a.top]:
             print("%12.2f  %s" % (pct, name))
-    for f in os.listdir("/tmp"):
-        if f == "perf-%s.map" % open(os.path.join(tmp, "qemu.pid")).read().strip():
-            os.unlink(os.path.join("/tmp", f))
+    perfmap = "/tmp/perf-%s.map" % open(os.path.join(tmp, "qemu.pid")).read().strip()
+    if os.path.exists(perfmap):	# QEMU's, megabytes per run
+        os.unlink(perfmap)
     return guest.returncode
 
 
