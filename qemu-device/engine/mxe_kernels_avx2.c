@@ -1211,57 +1211,95 @@ AVX2 uint32_t mxe_w16_block_avx2(const uint8_t *row, unsigned t, const int32_t *
 	return any;
 }
 
+/*
+ * One 32-k block of the 6 x 16 int32 sums in fixed registers, as the int8 kernel's
+ * (S8ASM): ymm12/13 one k pair's two B vectors, ymm14 the broadcast A pair, ymm15
+ * the products. In C with intrinsics, GCC kept half the sums on the stack and
+ * reloaded them every k pair.
+ */
+#define W16ROW(o, i, h0, h1)							\
+	"vbroadcastss " #o "*24+" #i "*4(%[a]), %%ymm14\n\t"			\
+	"vpmaddwd %%ymm12, %%ymm14, %%ymm15\n\t"				\
+	"vpaddd %%ymm15, %[" #h0 "], %[" #h0 "]\n\t"				\
+	"vpmaddwd %%ymm13, %%ymm14, %%ymm15\n\t"				\
+	"vpaddd %%ymm15, %[" #h1 "], %[" #h1 "]\n\t"
+#define W16STEP(o)								\
+	"vmovdqu " #o "*64(%[b]), %%ymm12\n\t"					\
+	"vmovdqu " #o "*64+32(%[b]), %%ymm13\n\t"				\
+	W16ROW(o, 0, h00, h01) W16ROW(o, 1, h10, h11) W16ROW(o, 2, h20, h21)	\
+	W16ROW(o, 3, h30, h31) W16ROW(o, 4, h40, h41) W16ROW(o, 5, h50, h51)
+
+_Static_assert(MXE_MR == 6 && MXE_NR == 16,
+	       "W16STEP's offsets: 6 A words and 16 B words a k pair");
+
+AVX2 static inline __attribute__((always_inline)) void
+w16_block_avx2(const uint32_t *a, const uint32_t *b, __m256i h[12])
+{
+#pragma GCC unroll 12
+	for (int x = 0; x < 12; x++)
+		h[x] = _mm256_setzero_si256();
+	__asm__(W16STEP(0) W16STEP(1) W16STEP(2) W16STEP(3) W16STEP(4) W16STEP(5)
+		W16STEP(6) W16STEP(7) W16STEP(8) W16STEP(9) W16STEP(10) W16STEP(11)
+		W16STEP(12) W16STEP(13) W16STEP(14) W16STEP(15)
+		: [h00] "+x"(h[0]), [h01] "+x"(h[1]), [h10] "+x"(h[2]), [h11] "+x"(h[3]),
+		  [h20] "+x"(h[4]), [h21] "+x"(h[5]), [h30] "+x"(h[6]), [h31] "+x"(h[7]),
+		  [h40] "+x"(h[8]), [h41] "+x"(h[9]), [h50] "+x"(h[10]), [h51] "+x"(h[11])
+		: [a] "r"(a), [b] "r"(b)
+		: "xmm12", "xmm13", "xmm14", "xmm15", "memory");
+}
+#undef W16ROW
+#undef W16STEP
+
 AVX2 void mxe_kern_w16_avx2(const struct mxe_kw16 *in, size_t nblk, int64_t *t, ptrdiff_t ldt,
 			    unsigned mr, unsigned nr, int first)
 {
 	int64_t s[MXE_MR * 16] __attribute__((aligned(32)));
+	int full = mr == MXE_MR && nr == 16;
 
-	for (unsigned i = 0; i < MXE_MR; i++)
-		for (unsigned j = 0; j < 16; j++)
-			s[i * 16 + j] = first || i >= mr || j >= nr ? 0 : t[i * ldt + j];
+	if (first || full) {	/* in vectors: element by element it cost a tenth */
+		for (unsigned i = 0; i < MXE_MR; i++)
+#pragma GCC unroll 4
+			for (unsigned j = 0; j < 16; j += 4)
+				_mm256_store_si256((__m256i *)(s + i * 16 + j), first ?
+					_mm256_setzero_si256() :
+					_mm256_loadu_si256((const __m256i *)(t + i * ldt + j)));
+	} else {
+		for (unsigned i = 0; i < MXE_MR; i++)
+			for (unsigned j = 0; j < 16; j++)
+				s[i * 16 + j] = i >= mr || j >= nr ? 0 : t[i * ldt + j];
+	}
 	for (size_t blk = 0; blk < nblk; blk++) {
-		const uint32_t *a = in->a + blk * 16 * MXE_MR, *b = in->b0 + blk * 16 * MXE_NR;
 		const int32_t *sb = in->shb0 + blk * in->shb_step;
-		__m256i cs[4];
+		__m256i cs[4], h[12];
 
+		w16_block_avx2(in->a + blk * 16 * MXE_MR, in->b0 + blk * 16 * MXE_NR, h);
+#pragma GCC unroll 4
 		for (unsigned q = 0; q < 4; q++)
 			cs[q] = _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(sb + 4 * q)));
-		for (unsigned r0 = 0; r0 < MXE_MR; r0 += 3) {	/* 3 rows x 16: 6 sums in registers */
-			__m256i acc[3][2];
+#pragma GCC unroll 6
+		for (unsigned r = 0; r < MXE_MR; r++) {
+			__m256i ra = _mm256_set1_epi64x(in->sha[blk * in->sha_step + r]);
+			int64_t *p = s + r * 16;
 
-			for (unsigned r = 0; r < 3; r++)
-				acc[r][0] = acc[r][1] = _mm256_setzero_si256();
-			/* the sums pinned to registers: unrolled, GCC reassociated the additions
-			 * and kept all 96 products on the stack */
 #pragma GCC unroll 4
-			for (unsigned kp = 0; kp < 16; kp++) {
-				__m256i b0 = _mm256_loadu_si256((const __m256i *)(b + kp * MXE_NR));
-				__m256i b1 = _mm256_loadu_si256((const __m256i *)(b + kp * MXE_NR + 8));
+			for (unsigned q = 0; q < 4; q++) {
+				__m256i v = h[2 * r + q / 2];
+				__m256i w = _mm256_cvtepi32_epi64(q % 2 ? _mm256_extracti128_si256(v, 1)
+									: _mm256_castsi256_si128(v));
 
-#pragma GCC unroll 3
-				for (unsigned r = 0; r < 3; r++) {
-					__m256i x = _mm256_set1_epi32((int)a[kp * MXE_MR + r0 + r]);
-
-					acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(x, b0));
-					acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(x, b1));
-					__asm__("" : "+x"(acc[r][0]), "+x"(acc[r][1]));
-				}
-			}
-			for (unsigned r = 0; r < 3; r++) {
-				__m256i ra = _mm256_set1_epi64x(in->sha[blk * in->sha_step + r0 + r]);
-				int64_t *p = s + (r0 + r) * 16;
-
-				for (unsigned q = 0; q < 4; q++) {
-					__m256i v = acc[r][q / 2];
-					__m256i w = _mm256_cvtepi32_epi64(q % 2 ? _mm256_extracti128_si256(v, 1)
-										: _mm256_castsi256_si128(v));
-
-					w = _mm256_sllv_epi64(w, _mm256_add_epi64(ra, cs[q]));
-					_mm256_store_si256((__m256i *)(p + 4 * q), _mm256_add_epi64(
-						_mm256_load_si256((const __m256i *)(p + 4 * q)), w));
-				}
+				w = _mm256_sllv_epi64(w, _mm256_add_epi64(ra, cs[q]));
+				_mm256_store_si256((__m256i *)(p + 4 * q), _mm256_add_epi64(
+					_mm256_load_si256((const __m256i *)(p + 4 * q)), w));
 			}
 		}
+	}
+	if (full) {
+		for (unsigned i = 0; i < MXE_MR; i++)
+#pragma GCC unroll 4
+			for (unsigned j = 0; j < 16; j += 4)
+				_mm256_storeu_si256((__m256i *)(t + i * ldt + j),
+						    _mm256_load_si256((const __m256i *)(s + i * 16 + j)));
+		return;
 	}
 	for (unsigned i = 0; i < mr; i++)
 		for (unsigned j = 0; j < nr; j++)
