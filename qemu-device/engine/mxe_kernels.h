@@ -295,8 +295,8 @@ void mxe_kern_s8x2_vnni_x64(const struct mxe_ks8 *in, size_t k, const struct mxe
 /*
  * The same without VNNI, one B panel (@in->b0; @u nr <= 16): vpmaddubsw adds two
  * products in int16; with @g 8 a block's eight such sums are added in int16 before
- * they are widened, with @g 1 each is widened at once. The caller keeps them inside
- * int16 (mxe_tiled.c, s8_avx2_group()). AVX2 hosts.
+ * they are widened, with @g 2 two at a time, with @g 1 each is widened at once. The
+ * caller keeps them inside int16 (mxe_tiled.c, s8_avx2_group()). AVX2 hosts.
  */
 void mxe_kern_s8_avx2(const struct mxe_ks8 *in, size_t k, unsigned g, const struct mxe_kf32 *u);
 void mxe_kern_s8_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g,

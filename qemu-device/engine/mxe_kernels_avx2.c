@@ -347,9 +347,10 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
  * sums in the operands h.., ymm12/13 one k group's two B vectors, ymm14 the broadcast
  * A bytes, ymm15 the products. vpmaddubsw multiplies A's biased bytes by B's and adds
  * adjacent pairs in int16. With @g 8 the eight k groups' pair sums are added in int16
- * (vpaddw) and widened once at the end; otherwise each is widened at once (vpmaddwd by
- * ones) and added in int32. The caller's bound (mxe_tiled.c, s8_avx2_group()) keeps
- * a pair sum, or eight, inside int16: nothing saturates or wraps. Then less the bias,
+ * (vpaddw) and widened once at the end; with @g 2 two at a time (S8P3ASM, below); with
+ * @g 1 each is widened at once (vpmaddwd by ones) and added in int32. The caller's bound
+ * (mxe_tiled.c, s8_avx2_group()) keeps a pair sum, or @g of them, inside int16: nothing
+ * saturates or wraps. Then less the bias,
  * converted and scaled as there: the float kernels' q exactly. Row i is q[2 i]
  * (columns 0-7) and q[2 i + 1] (8-15). (Intrinsics left GCC spilling the sums.)
  */
@@ -378,6 +379,40 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 		: [a] "r"(a), [b] "r"(b), [ones] "m"(ones)				\
 		: "xmm12", "xmm13", "xmm14", "xmm15", "memory")
 
+/*
+ * @g 2: two k groups' pair sums added in int16, then widened and added in int32, three
+ * rows at a time so that both groups' B vectors (ymm6-9), their A bytes (ymm10/11),
+ * the products (ymm12-14) and the ones (ymm15) stay in registers beside six sums: with
+ * all six rows, B came from memory and the loads bounded it at g 1's speed.
+ */
+#define S8P3H(o, i, h, b0, b1, p)						\
+	"vpmaddubsw %%" b0 ", %%ymm10, %%" p "\n\t"				\
+	"vpmaddubsw %%" b1 ", %%ymm11, %%ymm13\n\t"				\
+	"vpaddw %%ymm13, %%" p ", %%" p "\n\t"					\
+	"vpmaddwd %%ymm15, %%" p ", %%" p "\n\t"				\
+	"vpaddd %%" p ", %[" #h "], %[" #h "]\n\t"
+#define S8P3ROW(o, i, h0, h1)							\
+	"vbroadcastss " #o "*24+(" #i ")*4(%[a]), %%ymm10\n\t"			\
+	"vbroadcastss " #o "*24+24+(" #i ")*4(%[a]), %%ymm11\n\t"		\
+	S8P3H(o, i, h0, "ymm6", "ymm8", "ymm12") S8P3H(o, i, h1, "ymm7", "ymm9", "ymm14")
+#define S8P3B(o)								\
+	"vmovdqa " #o "*64(%[b]), %%ymm6\n\t"					\
+	"vmovdqa " #o "*64+32(%[b]), %%ymm7\n\t"				\
+	"vmovdqa " #o "*64+64(%[b]), %%ymm8\n\t"				\
+	"vmovdqa " #o "*64+96(%[b]), %%ymm9\n\t"
+#define S8P3(o, r)								\
+	S8P3B(o) S8P3ROW(o, r, h0, h1) S8P3ROW(o, r + 1, h2, h3) S8P3ROW(o, r + 2, h4, h5)
+/* the next A panel's three lines of this block (1536 bytes on) */
+#define S8PF "prefetcht0 1536(%[a])\n\t" "prefetcht0 1600(%[a])\n\t" "prefetcht0 1664(%[a])\n\t"
+#define S8P3ASM(STEPS, r, x)							\
+	__asm__("vmovdqa %[ones], %%ymm15\n\t"					\
+		STEPS(r)							\
+		: [h0] "+x"(h[x]), [h1] "+x"(h[x + 1]), [h2] "+x"(h[x + 2]),		\
+		  [h3] "+x"(h[x + 3]), [h4] "+x"(h[x + 4]), [h5] "+x"(h[x + 5])	\
+		: [a] "r"(a), [b] "r"(b), [ones] "m"(ones)				\
+		: "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",	\
+		  "xmm14", "xmm15", "memory")
+
 _Static_assert(MXE_MR == 6 && MXE_NR == 16 && MXE_FAST_KBLOCK == 256,
 	       "S8STEP's offsets: 6 A rows, 16 B columns; S8ASM's: A panels 6 x 256 bytes apart");
 
@@ -401,6 +436,11 @@ s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, __m256 q[12])
 #pragma GCC unroll 12
 		for (int x = 0; x < 12; x++)
 			h[x] = _mm256_madd_epi16(h[x], ones);
+	} else if (g == 2) {
+#define STEPS(r) S8P3(0, r) S8P3(2, r) S8PF S8P3(4, r) S8P3(6, r)
+		S8P3ASM(STEPS, 0, 0);
+		S8P3ASM(STEPS, 3, 6);
+#undef STEPS
 	} else {
 #define S8ADD(h) "vpmaddwd %[ones], %%ymm15, %%ymm15\n\t" "vpaddd %%ymm15, %[" #h "], %[" #h "]\n\t"
 		S8ASM(a, b);
@@ -425,6 +465,12 @@ s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, __m256 q[12])
 #undef S8ROW
 #undef S8STEP
 #undef S8ASM
+#undef S8P3H
+#undef S8P3ROW
+#undef S8P3B
+#undef S8P3
+#undef S8P3ASM
+#undef S8PF
 
 /* FAST: the block sums p = q, then p = p + q, and the update of @u. */
 AVX2 static inline __attribute__((always_inline)) void
@@ -502,6 +548,8 @@ AVX2 void mxe_kern_s8_avx2(const struct mxe_ks8 *in, size_t k, unsigned g,
 {
 	if (g == 8)
 		s8_kern_avx2(in, k, 8, u);
+	else if (g == 2)
+		s8_kern_avx2(in, k, 2, u);
 	else
 		s8_kern_avx2(in, k, 1, u);
 }
@@ -511,6 +559,8 @@ AVX2 void mxe_kern_s8_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g,
 {
 	if (g == 8)
 		s8_kern_avx2_x64(in, k, 8, u);
+	else if (g == 2)
+		s8_kern_avx2_x64(in, k, 2, u);
 	else
 		s8_kern_avx2_x64(in, k, 1, u);
 }

@@ -634,16 +634,17 @@ static int s8_max_int(unsigned t)
  * in int16. A's bias @bias_a is its type's largest magnitude, so its bytes lie in 0 .. twice
  * that (MXINT8: 0 .. 255), the least that makes them unsigned: 8 when a 32-k block's
  * eight pair sums a lane add up inside int16 (E2M1 x E2M1: 8 x 576; E2M1 x E2M3 and
- * E2M3 x E2M1: 8 x 2880), 1 when one pair sum does and each is widened at once (E2M3 x
- * E2M3: 14400; E2M3 x MXINT8: 30720), 0 when one could pass 2^15 - 1 (MXINT8 x
- * MXINT8: 65280; the float kernels run).
+ * E2M3 x E2M1: 8 x 2880), 2 when two k groups' do and each two are widened (E2M3 x
+ * E2M3: 2 x 14400; E2M1 x MXINT8: 2 x 6144; MXINT8 x E2M1: 2 x 6120), 1 when one pair
+ * sum does and each is widened at once (E2M3 x MXINT8: 30720; MXINT8 x E2M3: 30600),
+ * 0 when one could pass 2^15 - 1 (MXINT8 x MXINT8: 65280; the float kernels run).
  */
 static unsigned s8_avx2_group(int bias_a, unsigned tb)
 {
 	int top = 2 * bias_a < 255 ? 2 * bias_a : 255;
 	long pair = 2L * top * s8_max_int(tb);
 
-	return 8 * pair <= INT16_MAX ? 8 : pair <= INT16_MAX ? 1 : 0;
+	return 8 * pair <= INT16_MAX ? 8 : 2 * pair <= INT16_MAX ? 2 : pair <= INT16_MAX ? 1 : 0;
 }
 
 /*
