@@ -244,6 +244,14 @@ int mxe_wgmma_w16_rows_avx512(const uint8_t *p, size_t ld, unsigned rows, int ne
  */
 void mxe_kern_wgmma_w16_vnni(const uint32_t *a, const uint32_t *bt, size_t ldb, unsigned w,
 			     const int *wa, const int *wb, double *s);
+/*
+ * The same two on AVX2 hosts (vpmaddwd and vpaddd; rows in groups of 8, @w at most 32 and
+ * a multiple of 8: the kernel reads no column past the strip).
+ */
+int mxe_wgmma_w16_rows_avx2(const uint8_t *p, size_t ld, unsigned rows, int neg,
+			    uint32_t *hi, size_t ldt, int *w);
+void mxe_kern_wgmma_w16_avx2(const uint32_t *a, const uint32_t *bt, size_t ldb, unsigned w,
+			     const int *wa, const int *wb, double *s);
 /**
  * mxe_kern_wgmma_w16_add_vnni() - a strip of 32 columns as mxe_kern_wgmma_w16_vnni() sums
  * it, each row finished while its sums are in registers as mxe_kern_wgmma_d64_add_avx512()

@@ -1058,6 +1058,206 @@ AVX2 void mxe_kern_wgmma_d64_avx2(const double *a, const double *bs, unsigned k,
 			wg_block(a, bs, k, w, s, i0, jc);
 }
 
+/* ---- EXACT E4M3 WGMMAs on int16 windows without VNNI (mxe_wgmma_exact.c) ---------- */
+
+/* 8 E4M3 codes (one a lane) as magnitudes over 2^-9: m (e = 0), else (8 + m) << (e - 1) */
+AVX2 static inline __m256i wg16_e4m3_mag(__m256i c)
+{
+	__m256i e = _mm256_and_si256(_mm256_srli_epi32(c, 3), _mm256_set1_epi32(15));
+	__m256i nz = _mm256_cmpgt_epi32(e, _mm256_setzero_si256());	/* -1: normal */
+
+	return _mm256_sllv_epi32(_mm256_or_si256(_mm256_and_si256(c, _mm256_set1_epi32(7)),
+						 _mm256_and_si256(nz, _mm256_set1_epi32(8))),
+				 _mm256_add_epi32(e, nz));
+}
+
+/* Row @row's 32 codes as int16 windows (16 words, two vectors) into @out and its window
+ * into *@w: mxe_wgmma_w16_rows_avx512()'s w16_e4m3_row(). 0: a NaN code or values more
+ * than 13 bits apart. The magnitudes are windowed, then signed. */
+AVX2 static inline int wg16_row(const uint8_t *row, int neg, __m256i out[2], int *w)
+{
+	const __m256i low7 = _mm256_set1_epi8(0x7F);
+	__m256i v[4], sg[4], o = _mm256_setzero_si256();
+	__m256i flip = neg ? _mm256_set1_epi32(-1) : _mm256_setzero_si256();
+	uint32_t m;
+	int top, sh;
+
+	if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(
+		    _mm256_loadu_si256((const __m256i *)row), low7), low7)))
+		return 0;	/* a NaN code */
+	for (unsigned q = 0; q < 4; q++) {
+		__m256i c = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(row + 8 * q)));
+
+		v[q] = wg16_e4m3_mag(c);
+		sg[q] = _mm256_xor_si256(_mm256_cmpgt_epi32(c, _mm256_set1_epi32(0x7F)), flip);
+		o = _mm256_or_si256(o, v[q]);
+	}
+	o = _mm256_or_si256(o, _mm256_permute2x128_si256(o, o, 1));
+	o = _mm256_or_si256(o, _mm256_shuffle_epi32(o, 0x4E));
+	o = _mm256_or_si256(o, _mm256_shuffle_epi32(o, 0xB1));
+	m = (uint32_t)_mm256_cvtsi256_si32(o);
+	if (!m) {
+		out[0] = out[1] = _mm256_setzero_si256();
+		*w = 0;
+		return 1;
+	}
+	top = 31 - __builtin_clz(m);
+	if (top - __builtin_ctz(m) > 12)
+		return 0;
+	sh = top - 12;
+	*w = sh;
+	for (unsigned q = 0; q < 4; q++) {	/* exact: multiples of 2^sh, or shifted up */
+		v[q] = sh >= 0 ? _mm256_srl_epi32(v[q], _mm_cvtsi32_si128(sh))
+			       : _mm256_sll_epi32(v[q], _mm_cvtsi32_si128(-sh));
+		v[q] = _mm256_sub_epi32(_mm256_xor_si256(v[q], sg[q]), sg[q]);
+	}
+	for (unsigned h = 0; h < 2; h++)	/* in order: packs interleaves 128-bit lanes */
+		out[h] = _mm256_permute4x64_epi64(_mm256_packs_epi32(v[2 * h], v[2 * h + 1]), 0xD8);
+	return 1;
+}
+
+/* 8 rows' words @x[r][h] (16 words a row) into @dst[k * @ld + r], k < 16: two 8 x 8
+ * transposes of 32-bit words. */
+AVX2 static inline void wg16_transpose8(const __m256i x[8][2], uint32_t *dst, size_t ld)
+{
+	for (unsigned h = 0; h < 2; h++) {
+		__m256i t[8], u[8];
+
+		for (unsigned i = 0; i < 4; i++) {
+			t[2 * i] = _mm256_unpacklo_epi32(x[2 * i][h], x[2 * i + 1][h]);
+			t[2 * i + 1] = _mm256_unpackhi_epi32(x[2 * i][h], x[2 * i + 1][h]);
+		}
+		for (unsigned i = 0; i < 2; i++) {	/* u[4 i + c]: word c (of each 4), rows 4 i .. */
+			u[4 * i] = _mm256_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
+			u[4 * i + 1] = _mm256_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
+			u[4 * i + 2] = _mm256_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
+			u[4 * i + 3] = _mm256_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
+		}
+		for (unsigned c = 0; c < 4; c++) {	/* words c and 4 + c of this half */
+			_mm256_storeu_si256((__m256i *)(dst + (8 * h + c) * ld),
+					    _mm256_permute2x128_si256(u[c], u[4 + c], 0x20));
+			_mm256_storeu_si256((__m256i *)(dst + (8 * h + 4 + c) * ld),
+					    _mm256_permute2x128_si256(u[c], u[4 + c], 0x31));
+		}
+	}
+}
+
+AVX2 int mxe_wgmma_w16_rows_avx2(const uint8_t *p, size_t ld, unsigned rows, int neg,
+				 uint32_t *hi, size_t ldt, int *w)
+{
+	for (unsigned r0 = 0; r0 < rows; r0 += 8) {
+		__m256i x[8][2];
+
+		for (unsigned r = 0; r < 8; r++) {
+			if (!wg16_row(p + (r0 + r) * ld, neg, x[r], &w[r0 + r]))
+				return 0;
+			if (!ldt)
+				for (unsigned h = 0; h < 2; h++)
+					_mm256_storeu_si256((__m256i *)(hi + 16 * (r0 + r) + 8 * h),
+							    x[r][h]);
+		}
+		if (ldt)
+			wg16_transpose8(x, hi + r0, ldt);
+	}
+	return 1;
+}
+
+/*
+ * Rows @i, @i + 1 of a strip of 32 columns: the int32 dot products of A's rows (16 words
+ * a row) and @bt's columns ([16][@ldb] words) in fixed registers (ymm8-11 a k pair's B,
+ * ymm12 the broadcast A pair, ymm13 the products), as mxe_kern_w16_avx2() does.
+ */
+#define WG16ROW(o, h0, h1, h2, h3)						\
+	"vbroadcastss " #o "(%[ap]), %%ymm12\n\t"				\
+	"vpmaddwd %%ymm8, %%ymm12, %%ymm13\n\t"					\
+	"vpaddd %%ymm13, %[" #h0 "], %[" #h0 "]\n\t"				\
+	"vpmaddwd %%ymm9, %%ymm12, %%ymm13\n\t"					\
+	"vpaddd %%ymm13, %[" #h1 "], %[" #h1 "]\n\t"				\
+	"vpmaddwd %%ymm10, %%ymm12, %%ymm13\n\t"				\
+	"vpaddd %%ymm13, %[" #h2 "], %[" #h2 "]\n\t"				\
+	"vpmaddwd %%ymm11, %%ymm12, %%ymm13\n\t"				\
+	"vpaddd %%ymm13, %[" #h3 "], %[" #h3 "]\n\t"
+
+AVX2 static inline __attribute__((always_inline)) void
+wg16_rows2(const uint32_t *a, const uint32_t *bt, size_t ldb, __m256i h[8])
+{
+	long cnt;
+
+#pragma GCC unroll 8
+	for (int x = 0; x < 8; x++)
+		h[x] = _mm256_setzero_si256();
+	__asm__("mov $16, %[cnt]\n\t"
+		"1:\n\t"
+		"vmovdqu (%[bp]), %%ymm8\n\t"
+		"vmovdqu 32(%[bp]), %%ymm9\n\t"
+		"vmovdqu 64(%[bp]), %%ymm10\n\t"
+		"vmovdqu 96(%[bp]), %%ymm11\n\t"
+		WG16ROW(0, h00, h01, h02, h03)
+		WG16ROW(64, h10, h11, h12, h13)
+		"add $4, %[ap]\n\t"
+		"add %[ldb4], %[bp]\n\t"
+		"dec %[cnt]\n\t"
+		"jnz 1b\n\t"
+		: [h00] "+x"(h[0]), [h01] "+x"(h[1]), [h02] "+x"(h[2]), [h03] "+x"(h[3]),
+		  [h10] "+x"(h[4]), [h11] "+x"(h[5]), [h12] "+x"(h[6]), [h13] "+x"(h[7]),
+		  [ap] "+r"(a), [bp] "+r"(bt), [cnt] "=&r"(cnt)
+		: [ldb4] "r"(ldb * 4)
+		: "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "memory", "cc");
+}
+#undef WG16ROW
+
+/* 2^(e - 9) as a double vector (e a window: the factor is a normal double) */
+AVX2 static inline __m256d wg16_factor(__m128i e)
+{
+	return _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_cvtepi32_epi64(
+		_mm_add_epi32(e, _mm_set1_epi32(1023 - 9))), 52));
+}
+
+AVX2 void mxe_kern_wgmma_w16_avx2(const uint32_t *a, const uint32_t *bt, size_t ldb, unsigned w,
+				  const int *wa, const int *wb, double *s)
+{
+	__m256d fb[8];	/* the columns' factors, four a vector */
+
+	for (unsigned q = 0; q < w / 4; q++)
+		fb[q] = wg16_factor(_mm_loadu_si128((const __m128i *)(wb + 4 * q)));
+	for (unsigned i = 0; i < 64; i += 2) {
+		__m256i h[8];
+
+		if (w == 32) {
+			wg16_rows2(a + i * 16, bt, ldb, h);
+		} else {	/* the last strip of a WGMMA whose N is not a multiple of 32 */
+			for (unsigned x = 0; x < 8; x++)
+				h[x] = _mm256_setzero_si256();
+			for (unsigned kp = 0; kp < 16; kp++)
+				for (unsigned q = 0; q < w / 8; q++) {
+					__m256i b = _mm256_loadu_si256((const __m256i *)(bt + kp * ldb + 8 * q));
+
+					for (unsigned r = 0; r < 2; r++)
+						h[4 * r + q] = _mm256_add_epi32(h[4 * r + q], _mm256_madd_epi16(
+							_mm256_set1_epi32((int)a[(i + r) * 16 + kp]), b));
+				}
+		}
+#pragma GCC unroll 2
+		for (unsigned r = 0; r < 2; r++) {
+			__m256d fa = wg16_factor(_mm_set1_epi32(wa[i + r]));
+
+#pragma GCC unroll 4
+			for (unsigned q = 0; q < w / 8; q++) {
+				__m256i v = h[4 * r + q];
+
+#pragma GCC unroll 2
+				for (unsigned c = 0; c < 2; c++) {
+					__m256d x = _mm256_cvtepi32_pd(c ? _mm256_extracti128_si256(v, 1)
+									 : _mm256_castsi256_si128(v));
+
+					_mm256_storeu_pd(s + (i + r) * w + 8 * q + 4 * c,
+							 _mm256_mul_pd(_mm256_mul_pd(x, fa), fb[2 * q + c]));
+				}
+			}
+		}
+	}
+}
+
 /*
  * mxe_finish_f32_avx512() for C alone, four lanes: h + l = s + C by TwoSum; h outside
  * f32's normal range, or at an f32 midpoint with l != 0, goes back to the caller.
@@ -1505,6 +1705,19 @@ void mxe_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
 {
 	(void)src, (void)dst, (void)n, (void)e4m3, (void)scales, (void)k0;
 }
+int mxe_wgmma_w16_rows_avx2(const uint8_t *p, size_t ld, unsigned rows, int neg,
+			    uint32_t *hi, size_t ldt, int *w)
+{
+	(void)p, (void)ld, (void)rows, (void)neg, (void)hi, (void)ldt, (void)w;
+	return 0;
+}
+
+void mxe_kern_wgmma_w16_avx2(const uint32_t *a, const uint32_t *bt, size_t ldb, unsigned w,
+			     const int *wa, const int *wb, double *s)
+{
+	(void)a, (void)bt, (void)ldb, (void)w, (void)wa, (void)wb, (void)s;
+}
+
 void mxe_kern_wgmma_d64_avx2(const double *a, const double *bs, unsigned k, unsigned w,
 			     double *s)
 {

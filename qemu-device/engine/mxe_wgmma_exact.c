@@ -21,10 +21,12 @@
  * on 2^-18 below 2^18); the others are read from the exponent fields of the data.
  * The tiled path, built for large K, spent most of a WGMMA packing panels and pairs.
  *
- * E4M3 x E4M3 with AVX512-VNNI: where every row of A and of B holds values at most 13
- * bits apart (no NaN), the rows become int16 windows (struct mxe_kw16) and each sum an
- * int32 dot product times a power of two (mxe_kern_wgmma_w16_vnni(), a quarter of the
- * double FMAs' instructions), the same exact sums; otherwise the double FMAs.
+ * E4M3 x E4M3 with AVX512-VNNI or on AVX2 (not AVX-512 without VNNI): where every row
+ * of A and of B holds values at most 13 bits apart (no NaN), the rows become int16
+ * windows (struct mxe_kw16) and each sum an int32 dot product times a power of two
+ * (mxe_kern_wgmma_w16_vnni(), a quarter of the double FMAs' instructions;
+ * mxe_kern_wgmma_w16_avx2(), vpmaddwd and vpaddd, half), the same exact sums;
+ * otherwise the double FMAs.
  */
 #include <string.h>
 
@@ -41,13 +43,14 @@ static uint64_t wgmma_w16;			/* of those, on int16 windows */
  * A's and B's rows as int16 windows, B's K-major ([16][@ldb] words) for the kernel: 0
  * where a row does not fit (mxe_wgmma_w16_rows_avx512()).
  */
-static int w16_rows(const struct mxe_gemm_desc *g, const struct mxe_op *op, uint32_t *a,
-		    uint32_t *bt, size_t ldb, int *wa, int *wb)
+static int w16_rows(int avx2, const struct mxe_gemm_desc *g, const struct mxe_op *op,
+		    uint32_t *a, uint32_t *bt, size_t ldb, int *wa, int *wb)
 {
-	return mxe_wgmma_w16_rows_avx512(g->a, op->lda, 64, !!(g->flags & MXE_GEMM_NEGATE_A), a, 0,
-					 wa) &&
-	       mxe_wgmma_w16_rows_avx512(g->b, op->ldb, g->n, !!(g->flags & MXE_GEMM_NEGATE_B), bt,
-					 ldb, wb);
+	int (*rows)(const uint8_t *, size_t, unsigned, int, uint32_t *, size_t, int *) =
+		avx2 ? mxe_wgmma_w16_rows_avx2 : mxe_wgmma_w16_rows_avx512;
+
+	return rows(g->a, op->lda, 64, !!(g->flags & MXE_GEMM_NEGATE_A), a, 0, wa) &&
+	       rows(g->b, op->ldb, g->n, !!(g->flags & MXE_GEMM_NEGATE_B), bt, ldb, wb);
 }
 
 /* Mantissa bits and exponent bias of the types this path takes; 0: not one. */
@@ -147,12 +150,12 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 	if (!a || !s)
 		return MXE_ENGINE_ENOMEM;
 	bt = a + 64 * k;
-	if (simd >= MXE_SIMD_AVX512VNNI && g->type_a == MXA_DTYPE_E4M3 &&
+	if ((simd >= MXE_SIMD_AVX512VNNI || !wide) && g->type_a == MXA_DTYPE_E4M3 &&
 	    g->type_b == MXA_DTYPE_E4M3) {
 		/* A's rows, B K-major: in the double panels' room (it fits) */
 		wi = (uint32_t *)a;
 		wbt = wi + 64 * 16;
-		if (!w16_rows(g, &op, wi, wbt, wld, wa, wb))
+		if (!w16_rows(!wide, g, &op, wi, wbt, wld, wa, wb))
 			wi = NULL;
 	}
 	if (!wi && k == 32)	/* else the sums come from the int16 windows */
@@ -183,7 +186,8 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 					return MXE_ENGINE_ENOMEM;
 			continue;
 		} else if (wi) {
-			mxe_kern_wgmma_w16_vnni(wi, wbt + j0, wld, w, wa, wb + j0, s);
+			(wide ? mxe_kern_wgmma_w16_vnni : mxe_kern_wgmma_w16_avx2)(
+				wi, wbt + j0, wld, w, wa, wb + j0, s);
 		} else {
 			(wide ? mxe_kern_wgmma_d64_avx512 : mxe_kern_wgmma_d64_avx2)(
 				a, bt + (size_t)j0 * k, k, w, s);

@@ -304,18 +304,20 @@ static void test_wgmma_exact_e4m3(struct mxe_engine *eng)
 }
 
 /*
- * EXACT E4M3 WGMMAs on int16 windows (AVX512-VNNI hosts): rows of bench-gemm pipeline's
- * codes (0.5 ... 3.75, values a few bits apart) take them, with the bits of the reference,
- * of mxe_gemm()'s EXACT, and of the double sums (capped at AVX-512 without VNNI), at N
- * 8, 40 and 256, with and without C, negated sides, rows 48 bytes apart, and C values
- * that one conversion cannot round (Inf, NaN, FLT_MAX, -sum, and +-2^-80 that decides
- * the midpoint 64 + 2^-18 of 8.0 and 2^-9, 12 bits apart). A row of 16.0 and 2^-9 (13
- * bits apart) or a NaN code sends the WGMMA to the double sums.
+ * EXACT E4M3 WGMMAs on int16 windows (AVX512-VNNI and AVX2 hosts): rows of bench-gemm
+ * pipeline's codes (0.5 ... 3.75, values a few bits apart) take them, with the bits of
+ * the reference, of mxe_gemm()'s EXACT, of the double sums (capped at AVX-512 without
+ * VNNI) and of the AVX2 windows (capped at AVX2), at N 8, 40 and 256, with and without
+ * C, negated sides, rows 48 bytes apart, and C values that one conversion cannot round
+ * (Inf, NaN, FLT_MAX, -sum, and +-2^-80 that decides the midpoint 64 + 2^-18 of 8.0 and
+ * 2^-9, 12 bits apart). A row of 16.0 and 2^-9 (13 bits apart) or a NaN code sends the
+ * WGMMA to the double sums.
  */
 static void test_wgmma_exact_w16(struct mxe_engine *eng)
 {
 	static const unsigned ns[] = { 8, 40, 256 };
 	int vnni = !mxe_engine_set_simd("avx512vnni"), w512 = !mxe_engine_set_simd("avx512");
+	int avx2 = !mxe_engine_set_simd("avx2");
 
 	mxe_engine_set_simd(NULL);
 	for (size_t t = 0; t < sizeof(ns) / sizeof(ns[0]); t++) {
@@ -324,7 +326,7 @@ static void test_wgmma_exact_w16(struct mxe_engine *eng)
 			struct mxe_gemm_desc d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 64, n,
 						    32, v > 0, 0);
 			uint64_t w0 = mxe_wgmma_exact_w16(), w1;
-			int rc, same, good, capped = 1, want = vnni && v < 4;
+			int rc, same, good, capped = 1, want = vnni && v < 4, on2 = 1;
 
 			for (unsigned i = 0; i < 64 * lda; i++)
 				A[i] = (uint8_t)(0x30 + (i * 2654435761u >> 13) % 0x18) | (i & 0x80);
@@ -360,14 +362,29 @@ static void test_wgmma_exact_w16(struct mxe_engine *eng)
 				rc |= mxe_gemm(eng, &d);
 				same = !memcmp(ref, D, 64 * (size_t)n * 4);
 			}
-			host_check(!rc && good && same && capped && w1 - w0 == (uint64_t)want,
+			if (avx2) {	/* the AVX2 windows: D as the reference's */
+				static uint8_t ref[64 * 256 * 4];
+				uint64_t w2;
+
+				memcpy(ref, D, 64 * (size_t)n * 4);
+				mxe_engine_set_simd("avx2");
+				d.accum = MXE_ACCUM_EXACT;
+				memset(D, 0xA5, 64 * (size_t)n * 4);
+				w2 = mxe_wgmma_exact_w16();
+				on2 = mxe_wgmma(eng, &d) == 0 && !memcmp(ref, D, 64 * (size_t)n * 4) &&
+				      mxe_wgmma_exact_w16() - w2 == (uint64_t)(v < 4);
+				mxe_engine_set_simd(NULL);
+			}
+			host_check(!rc && good && same && capped && on2 && w1 - w0 == (uint64_t)want,
 				   "wgmma m64n%uk32 f32.e4m3%s on int16 windows: bit-exact vs reference: "
-				   "%s, the double sums and mxe_gemm(): %s; ran there: %s (want %s)", n,
+				   "%s, the double sums and mxe_gemm(): %s; ran there: %s (want %s); "
+				   "capped at AVX2, the same D, on its windows where they fit: %s", n,
 				   v == 0 ? "" : v == 1 ? " C, -A -B" : v == 2 ? " C, rows 48 apart" :
 				   v == 3 ? " C Inf/NaN/FLT_MAX/-sum/midpoint" :
 				   v == 4 ? " C, a row 13 bits wide" : " C, a NaN code",
 				   good ? "yes" : "NO", same && capped ? "yes" : "NO",
-				   w1 - w0 ? "yes" : "no", want ? "yes" : "no");
+				   w1 - w0 ? "yes" : "no", want ? "yes" : "no",
+				   avx2 ? (on2 ? "yes" : "NO") : "(no AVX2)");
 		}
 	}
 }
