@@ -89,13 +89,14 @@ def main():
            "--run", "/bin/cat /proc/kallsyms", "--run", "/bin/echo MXA-PROFILE-START",
            "--run", " ".join(a.command)]
     guest = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-    kallsyms, recorder = [], None
+    kallsyms, recorder, recorded = [], None, []
 
     def record():
         pid = open(os.path.join(tmp, "qemu.pid")).read().strip()
         time.sleep(a.delay)
-        subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "4000", "-p", pid,
-                        "-o", data, "--", "sleep", str(a.seconds)], check=True)
+        recorded.append(subprocess.run(
+            ["perf", "record", "-q", "-e", "cpu-clock", "-F", "4000", "-p", pid, "-o", data,
+             "--", "sleep", str(a.seconds)]).returncode)
 
     for line in guest.stdout:
         m = re.match(r"([0-9a-f]{16}) [tTwW] (\S+)(\s+\[(\w+)\])?", line)
@@ -111,6 +112,12 @@ def main():
     if recorder is None:
         sys.exit("guest-profile: the guest did not reach the command (see %s)" % tmp)
     recorder.join()
+    # (when QEMU ends first, perf stops its sleep by SIGTERM and exits by it too: the
+    # samples are there all the same)
+    if not os.path.exists(data) or not os.path.getsize(data):
+        sys.exit("guest-profile: perf recorded nothing (exit %s): QEMU had ended before "
+                 "--delay %.1f s passed? A shorter --delay, or a longer command" %
+                 (recorded[0] if recorded else "?", a.delay))
     report = subprocess.run(["perf", "report", "-i", data, "--sort", "sym", "--stdio"],
                             capture_output=True, text=True, check=True).stdout
     samples = re.search(r"# Samples: (\S+)", report)
