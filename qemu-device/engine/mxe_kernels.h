@@ -473,7 +473,7 @@ void mxe_decode_fp8_avx2(const uint8_t *src, float *dst, size_t n, int e4m3,
 /*
  * The EXACT WGMMA path's functions for AVX2 hosts (Zen 3): the AVX-512 ones' contracts,
  * with 4-double vectors. mxe_finish_f32_avx2() takes C alone (no separate sums), @n a
- * multiple of 4; mxe_finish_f32_add_avx2() is mxe_finish_f32_add_avx512() in groups of 16.
+ * multiple of 4.
  */
 void mxe_kern_wgmma_d64_avx2(const double *a, const double *bs, unsigned k, unsigned w,
 			     double *s);
@@ -485,7 +485,10 @@ void mxe_wgmma_decode16_avx2(const uint8_t *a, size_t lda, const uint8_t *b, siz
 void mxe_wgmma_exp_fields_avx2(const uint8_t *p, size_t ld, unsigned rows, int bits16,
 			       unsigned mbits, int e4m3, unsigned *lo, unsigned *hi);
 uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, unsigned n);
-uint64_t mxe_finish_f32_add_avx2(const double *s, const float *c, float *d, unsigned n,
-				 int c_lo, int c_span);
+/* mxe_finish_f32_add_avx512() in groups of 16 for @rows rows of @w sums (@s, @w apart; C
+ * and D rows @ldc and @ldd bytes apart), row i's outputs left to the caller in @left[i] */
+void mxe_finish_rows_f32_add_avx2(const double *s, unsigned w, const float *c, size_t ldc,
+				  float *d, size_t ldd, unsigned rows, int c_lo, int c_span,
+				  uint64_t *left);
 
 #endif /* MXE_KERNELS_H */

@@ -168,6 +168,15 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 			bt);
 	for (unsigned j0 = 0, w; j0 < n; j0 += w) {	/* strips of 32 columns */
 		w = n - j0 >= 32 ? 32 : n - j0;
+		/* C's part of the strip (a pipeline's accumulator, in the device's SRAM: out
+		 * of L1) comes in while the kernel runs; its first load was a seventh of the
+		 * rounding's time in QEMU */
+		for (unsigned i = 0; acc && i < 64; i++) {
+			const uint8_t *cr = (const uint8_t *)g->c + i * op.ldc + j0 * 4;
+
+			__builtin_prefetch(cr);
+			__builtin_prefetch(cr + w * 4 - 1);
+		}
 		if (wide && win && w == 32) {	/* summed and rounded in registers */
 			uint64_t left[64];
 
@@ -192,6 +201,16 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 			(wide ? mxe_kern_wgmma_d64_avx512 : mxe_kern_wgmma_d64_avx2)(
 				a, bt + (size_t)j0 * k, k, w, s);
 		}
+		if (!wide && win) {	/* the strip's rows in one call */
+			uint64_t left[64];
+
+			mxe_finish_rows_f32_add_avx2(s, w, (const float *)g->c + j0, op.ldc,
+						     (float *)g->d + j0, op.ldd, 64, c_lo, c_span, left);
+			for (unsigned i = 0; i < 64; i++)
+				if (redo(&op, i, j0, left[i]))
+					return MXE_ENGINE_ENOMEM;
+			continue;
+		}
 		for (unsigned i = 0; i < 64; i++) {
 			float *d = (float *)((uint8_t *)g->d + i * op.ldd) + j0;
 			const float *c = acc ? (const float *)((const uint8_t *)g->c + i * op.ldc) + j0
@@ -199,7 +218,6 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 			uint64_t left =
 				wide && win ? mxe_finish_f32_add_avx512(s + i * w, c, d, w, c_lo, c_span) :
 				wide ? mxe_finish_f32_avx512(s + i * w, NULL, c, d, w) :
-				win ? mxe_finish_f32_add_avx2(s + i * w, c, d, w, c_lo, c_span) :
 				mxe_finish_f32_avx2(s + i * w, c, d, w);
 
 			if (redo(&op, i, j0, left))
