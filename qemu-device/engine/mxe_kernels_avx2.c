@@ -385,7 +385,7 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
  * the products (ymm12-14) and the ones (ymm15) stay in registers beside six sums: with
  * all six rows, B came from memory and the loads bounded it at g 1's speed.
  */
-#define S8P3H(o, i, h, b0, b1, p)						\
+#define S8P3H(h, b0, b1, p)							\
 	"vpmaddubsw %%" b0 ", %%ymm10, %%" p "\n\t"				\
 	"vpmaddubsw %%" b1 ", %%ymm11, %%ymm13\n\t"				\
 	"vpaddw %%ymm13, %%" p ", %%" p "\n\t"					\
@@ -394,7 +394,7 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 #define S8P3ROW(o, i, h0, h1)							\
 	"vbroadcastss " #o "*24+(" #i ")*4(%[a]), %%ymm10\n\t"			\
 	"vbroadcastss " #o "*24+24+(" #i ")*4(%[a]), %%ymm11\n\t"		\
-	S8P3H(o, i, h0, "ymm6", "ymm8", "ymm12") S8P3H(o, i, h1, "ymm7", "ymm9", "ymm14")
+	S8P3H(h0, "ymm6", "ymm8", "ymm12") S8P3H(h1, "ymm7", "ymm9", "ymm14")
 #define S8P3B(o)								\
 	"vmovdqa " #o "*64(%[b]), %%ymm6\n\t"					\
 	"vmovdqa " #o "*64+32(%[b]), %%ymm7\n\t"				\
