@@ -102,6 +102,8 @@ static unsigned fast_phase_tasks(void *arg, unsigned phase)
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
+#include "mxe_avx2.h"
+
 /*
  * A FAST task for one SIMD level: @columns (always inline) per weight type, and one
  * row of A apart (its chains in registers, no row count to test).
@@ -639,28 +641,6 @@ static inline __m256 fp8_8(__m128i x, unsigned t, int nan)
 	return v;
 }
 
-/* Transpose 8 rows of 8 floats in place: r[i][j] -> r[j][i]. */
-__attribute__((target("avx2,fma,f16c"), always_inline))
-static inline void transpose8(__m256 r[8])
-{
-	__m256 t[8], u[8];
-
-	for (int i = 0; i < 4; i++) {
-		t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-		t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-	}
-	for (int i = 0; i < 2; i++) {
-		u[4 * i] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
-		u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xee);
-		u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
-		u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xee);
-	}
-	for (int i = 0; i < 4; i++) {
-		r[i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x20);
-		r[4 + i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x31);
-	}
-}
-
 /* bytes_scales() on AVX2: st[ss][c] for sub-blocks s0 .. s0 + n - 1 (n <= 16) of the
  * 64 columns, times @mul; eight columns' codes widened at a time, then transposed. */
 __attribute__((target("avx2,fma,f16c"), always_inline))
@@ -695,7 +675,7 @@ static inline void scales8(const struct mxe_op *op, size_t j0, size_t nc, size_t
 						       _mm256_cmpeq_epi32(b, _mm256_set1_epi32(0xFF)));
 				r[c] = _mm256_mul_ps(_mm256_castsi256_ps(u), f);
 			}
-			transpose8(r);		/* r[ss]: sub-block s0 + 8 h + ss of the 8 columns */
+			mxe_transpose8_avx2(r);		/* r[ss]: sub-block s0 + 8 h + ss of the 8 columns */
 			for (unsigned ss = 0; ss < nh; ss++)
 				_mm256_store_ps(st[8 * h + ss] + 8 * g, r[ss]);
 		}
@@ -772,7 +752,7 @@ static inline void int_transpose8(const float qc[COLS][INT_CHUNK], float qi[INT_
 
 			for (unsigned i = 0; i < 8; i++)
 				r[i] = _mm256_load_ps(qc[8 * g + i] + 8 * h);
-			transpose8(r);
+			mxe_transpose8_avx2(r);
 			for (unsigned t = 0; t < 8; t++)
 				_mm256_store_ps(qi[8 * h + t][g], r[t]);
 		}

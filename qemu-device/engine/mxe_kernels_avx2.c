@@ -19,6 +19,8 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
+#include "mxe_avx2.h"
+
 #define AVX2 __attribute__((target("avx2,fma,f16c")))
 
 AVX2 static inline __m256 upd(__m256 p, const float *d, const float *c, unsigned flags)
@@ -644,27 +646,6 @@ AVX2 void mxe_decode_f16_avx2(const uint16_t *src, float *dst, size_t n)
 	}
 }
 
-AVX2 static inline void transpose8(__m256 *r)
-{
-	__m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-	__m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-	__m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
-	__m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
-	__m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-	__m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-	__m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-	__m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-
-	r[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
-	r[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
-	r[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
-	r[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
-	r[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
-	r[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
-	r[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
-	r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
-}
-
 AVX2 void mxe_interleave_avx2(const float *src, size_t stride, unsigned rows, size_t n,
 			      float *dst, int nt)
 {
@@ -677,7 +658,7 @@ AVX2 void mxe_interleave_avx2(const float *src, size_t stride, unsigned rows, si
 
 				for (int i = 0; i < 8; i++)
 					r[i] = _mm256_loadu_ps(src + (size_t)(8 * h + i) * stride + k);
-				transpose8(r);
+				mxe_transpose8_avx2(r);
 				for (int i = 0; i < 8; i++)
 					_mm256_stream_ps(dst + (k + i) * 16 + 8 * h, r[i]);
 			}
@@ -689,7 +670,7 @@ AVX2 void mxe_interleave_avx2(const float *src, size_t stride, unsigned rows, si
 
 				for (int i = 0; i < 8; i++)
 					r[i] = _mm256_loadu_ps(src + (size_t)(8 * h + i) * stride + k);
-				transpose8(r);
+				mxe_transpose8_avx2(r);
 				for (int i = 0; i < 8; i++)
 					_mm256_storeu_ps(dst + (k + i) * 16 + 8 * h, r[i]);
 			}
@@ -704,7 +685,7 @@ AVX2 void mxe_interleave_avx2(const float *src, size_t stride, unsigned rows, si
 			for (int i = 0; i < 6; i++)
 				r[i] = _mm256_loadu_ps(src + (size_t)i * stride + k);
 			r[6] = r[7] = _mm256_setzero_ps();
-			transpose8(r);
+			mxe_transpose8_avx2(r);
 			for (int i = 0; i < 7; i++)
 				_mm256_storeu_ps(dst + (k + i) * 6, r[i]);
 			if (k + 8 < n) {
@@ -1060,6 +1041,22 @@ AVX2 void mxe_kern_wgmma_d64_avx2(const double *a, const double *bs, unsigned k,
 
 /* ---- EXACT E4M3 WGMMAs on int16 windows without VNNI (mxe_wgmma_exact.c) ---------- */
 
+/* v over 2^sh (sh < 0: times 2^-sh). */
+AVX2 static inline __m256i w16_shift8(__m256i v, int sh)
+{
+	return sh >= 0 ? _mm256_srl_epi32(v, _mm_cvtsi32_si128(sh))
+		       : _mm256_sll_epi32(v, _mm_cvtsi32_si128(-sh));
+}
+
+/* The OR of @o's eight lanes: a block's or a row's magnitudes, for its leading bit. */
+AVX2 static inline uint32_t w16_or_lanes(__m256i o)
+{
+	o = _mm256_or_si256(o, _mm256_permute2x128_si256(o, o, 1));
+	o = _mm256_or_si256(o, _mm256_shuffle_epi32(o, 0x4E));
+	o = _mm256_or_si256(o, _mm256_shuffle_epi32(o, 0xB1));
+	return (uint32_t)_mm256_cvtsi256_si32(o);
+}
+
 /* 8 E4M3 codes (one a lane) as magnitudes over 2^-9: m (e = 0), else (8 + m) << (e - 1) */
 AVX2 static inline __m256i wg16_e4m3_mag(__m256i c)
 {
@@ -1092,10 +1089,7 @@ AVX2 static inline int wg16_row(const uint8_t *row, int neg, __m256i out[2], int
 		sg[q] = _mm256_xor_si256(_mm256_cmpgt_epi32(c, _mm256_set1_epi32(0x7F)), flip);
 		o = _mm256_or_si256(o, v[q]);
 	}
-	o = _mm256_or_si256(o, _mm256_permute2x128_si256(o, o, 1));
-	o = _mm256_or_si256(o, _mm256_shuffle_epi32(o, 0x4E));
-	o = _mm256_or_si256(o, _mm256_shuffle_epi32(o, 0xB1));
-	m = (uint32_t)_mm256_cvtsi256_si32(o);
+	m = w16_or_lanes(o);
 	if (!m) {
 		out[0] = out[1] = _mm256_setzero_si256();
 		*w = 0;
@@ -1107,8 +1101,7 @@ AVX2 static inline int wg16_row(const uint8_t *row, int neg, __m256i out[2], int
 	sh = top - 12;
 	*w = sh;
 	for (unsigned q = 0; q < 4; q++) {	/* exact: multiples of 2^sh, or shifted up */
-		v[q] = sh >= 0 ? _mm256_srl_epi32(v[q], _mm_cvtsi32_si128(sh))
-			       : _mm256_sll_epi32(v[q], _mm_cvtsi32_si128(-sh));
+		v[q] = w16_shift8(v[q], sh);
 		v[q] = _mm256_sub_epi32(_mm256_xor_si256(v[q], sg[q]), sg[q]);
 	}
 	for (unsigned h = 0; h < 2; h++)	/* in order: packs interleaves 128-bit lanes */
@@ -1121,24 +1114,13 @@ AVX2 static inline int wg16_row(const uint8_t *row, int neg, __m256i out[2], int
 AVX2 static inline void wg16_transpose8(const __m256i x[8][2], uint32_t *dst, size_t ld)
 {
 	for (unsigned h = 0; h < 2; h++) {
-		__m256i t[8], u[8];
+		__m256 r[8];
 
-		for (unsigned i = 0; i < 4; i++) {
-			t[2 * i] = _mm256_unpacklo_epi32(x[2 * i][h], x[2 * i + 1][h]);
-			t[2 * i + 1] = _mm256_unpackhi_epi32(x[2 * i][h], x[2 * i + 1][h]);
-		}
-		for (unsigned i = 0; i < 2; i++) {	/* u[4 i + c]: word c (of each 4), rows 4 i .. */
-			u[4 * i] = _mm256_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
-			u[4 * i + 1] = _mm256_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
-			u[4 * i + 2] = _mm256_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
-			u[4 * i + 3] = _mm256_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
-		}
-		for (unsigned c = 0; c < 4; c++) {	/* words c and 4 + c of this half */
-			_mm256_storeu_si256((__m256i *)(dst + (8 * h + c) * ld),
-					    _mm256_permute2x128_si256(u[c], u[4 + c], 0x20));
-			_mm256_storeu_si256((__m256i *)(dst + (8 * h + 4 + c) * ld),
-					    _mm256_permute2x128_si256(u[c], u[4 + c], 0x31));
-		}
+		for (unsigned i = 0; i < 8; i++)
+			r[i] = _mm256_castsi256_ps(x[i][h]);
+		mxe_transpose8_avx2(r);
+		for (unsigned c = 0; c < 8; c++)
+			_mm256_storeu_ps((float *)(dst + (8 * h + c) * ld), r[c]);
 	}
 }
 
@@ -1417,10 +1399,7 @@ AVX2 int mxe_w16_tops_avx2(const uint8_t *row, unsigned t, const int32_t *lut, s
 		}
 		if (isbad)
 			return 0;
-		o = _mm256_or_si256(o, _mm256_permute2x128_si256(o, o, 1));
-		o = _mm256_or_si256(o, _mm256_shuffle_epi32(o, 0x4E));
-		o = _mm256_or_si256(o, _mm256_shuffle_epi32(o, 0xB1));
-		m = (uint32_t)_mm256_cvtsi256_si32(o);
+		m = w16_or_lanes(o);
 		if (!m) {
 			top[b] = MXE_W16_ZERO;
 			continue;
@@ -1439,13 +1418,6 @@ AVX2 int mxe_w16_tops_avx2(const uint8_t *row, unsigned t, const int32_t *lut, s
 		}
 	}
 	return 1;
-}
-
-/* v over 2^sh (sh < 0: times 2^-sh). */
-AVX2 static inline __m256i w16_shift8(__m256i v, int sh)
-{
-	return sh >= 0 ? _mm256_srl_epi32(v, _mm_cvtsi32_si128(sh))
-		       : _mm256_sll_epi32(v, _mm_cvtsi32_si128(-sh));
 }
 
 /* 16 int32 (each fits int16) as int16, in order. */
