@@ -439,6 +439,7 @@ static void mxa_job_pending_done(struct mxa_uqueue *uq)
 int mxa_job_queue(struct mxa_job *job, bool may_wait, bool batch)
 {
 	struct mxa_uqueue *uq = job->uq;
+	bool direct = false;
 	int ret;
 
 	for (;;) {
@@ -453,6 +454,7 @@ int mxa_job_queue(struct mxa_job *job, bool may_wait, bool batch)
 			atomic_inc(&uq->pending);
 			/* Under the submit lock: the queue's jobs keep their order. */
 			if (!inputs && mxa_queue_run_direct(job, batch)) {
+				direct = true;
 				if (job->sched_init)
 					drm_sched_job_cleanup(&job->base);
 				job->sched_init = false;
@@ -489,6 +491,9 @@ int mxa_job_queue(struct mxa_job *job, bool may_wait, bool batch)
 	mutex_unlock(&uq->submit_lock);
 	if (!ret)
 		mxa_job_attach_signals(job);
+	/* it may have ended already; a plugged batch polls when its doorbell rings */
+	if (direct && !current->plug)
+		mxa_queue_poll(job->queue);
 	return ret;
 }
 

@@ -167,14 +167,23 @@ static void mxa_queue_doorbell(struct mxa_queue *q)
 	atomic64_inc(&q->mdev->doorbells);
 }
 
+/* A batch's doorbell state, kept by its plug (zeroed when the batch's first job is placed). */
+struct mxa_plug_cb {
+	struct blk_plug_cb cb;		/* first: blk_check_plugged() returns it */
+	bool rang_early;		/* the doorbell rang at a job that found the ring empty */
+};
+
 /*
  * The doorbell of the jobs one io_uring_enter() puts straight on the ring: at the first
  * of them when the ring was empty, so that the device wakes up and runs jobs while the
- * submitter places the others; every MXA_DOORBELL_EVERY jobs after it; and for the rest
+ * submitter places the others (once a batch: a job the doorbell ran leaves the ring
+ * empty again, and a doorbell a job would cost the batch's jobs their overlap with the
+ * device); every MXA_DOORBELL_EVERY jobs after it; and for the rest
  * when io_uring finishes its submission plug (it plugs batches of more than two SQEs),
  * in the submitting task before io_uring_enter() returns, or when the task sleeps
  * (@from_schedule; the issue path does not sleep once a job is placed). A few MMIO
- * writes a batch instead of one a job.
+ * writes a batch instead of one a job. Then, but in schedule(), the jobs the doorbell
+ * ran are completed at once (mxa_queue_poll()).
  */
 static void mxa_queue_unplug(struct blk_plug_cb *cb, bool from_schedule)
 {
@@ -186,6 +195,8 @@ static void mxa_queue_unplug(struct blk_plug_cb *cb, bool from_schedule)
 		mxa_queue_doorbell(q);
 	spin_unlock_irqrestore(&q->lock, flags);
 	kfree(cb);
+	if (!from_schedule)
+		mxa_queue_poll(q);
 }
 
 /**
@@ -208,6 +219,7 @@ static void mxa_queue_unplug(struct blk_plug_cb *cb, bool from_schedule)
 bool mxa_queue_run_direct(struct mxa_job *job, bool batch)
 {
 	struct mxa_queue *q = job->queue;
+	struct mxa_plug_cb *plug;
 	unsigned long flags;
 	bool placed = false, idle;
 
@@ -223,9 +235,15 @@ bool mxa_queue_run_direct(struct mxa_job *job, bool batch)
 		trace_mxa_job_submit(q->idx, job->vm->ctx, job->id, job->fence->seqno, false);
 		idle = q->head == q->tail;
 		mxa_queue_place(q, mxa_job_get(job));
-		if (!batch || idle || ++q->unrung >= MXA_DOORBELL_EVERY ||
-		    !blk_check_plugged(mxa_queue_unplug, q, sizeof(struct blk_plug_cb)))
+		plug = batch ? (struct mxa_plug_cb *)blk_check_plugged(mxa_queue_unplug, q,
+									sizeof(*plug)) : NULL;
+		/* early only at the batch's first job: others may find the ring empty too */
+		if (plug && idle && !plug->rang_early) {
+			plug->rang_early = true;
 			mxa_queue_doorbell(q);
+		} else if (!plug || ++q->unrung >= MXA_DOORBELL_EVERY) {
+			mxa_queue_doorbell(q);
+		}
 		mxa_queue_watch(q);
 		atomic64_inc(&q->mdev->jobs_direct);
 		placed = true;
@@ -380,6 +398,23 @@ void mxa_queue_complete(struct mxa_queue *q)
 		mxa_queue_refill(q);
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+/**
+ * mxa_queue_poll() - complete the queue's finished jobs now when the oldest job in
+ * its ring has a record: the device may finish a short job before the doorbell write
+ * returns (device.rst, "Jobs a doorbell runs"), and its interrupt may go to another
+ * CPU, which may be asleep. A peek at memory first, so a job still running costs no
+ * register read. Called by the submitter after a job went straight to the ring.
+ * @q: the queue.
+ */
+void mxa_queue_poll(struct mxa_queue *q)
+{
+	u32 head = READ_ONCE(q->head);
+
+	if (head != READ_ONCE(q->tail) &&
+	    READ_ONCE(q->comps[head].status) != MXA_JOB_STATUS_PENDING)
+		mxa_queue_complete(q);
 }
 
 /**

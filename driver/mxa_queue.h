@@ -173,6 +173,7 @@ struct dma_fence *mxa_queue_run_job(struct mxa_job *job);
 bool mxa_queue_run_direct(struct mxa_job *job, bool batch);
 void mxa_queue_sched_left(struct mxa_job *job);
 void mxa_queue_complete(struct mxa_queue *q);
+void mxa_queue_poll(struct mxa_queue *q);
 void mxa_queue_halt(struct mxa_queue *q, bool for_good);
 void mxa_queue_abort(struct mxa_queue *q, int status, u32 error, bool backlog);
 void mxa_queue_requeue(struct mxa_queue *q, int status, u32 error);

@@ -238,6 +238,9 @@ struct MxaState {
     uint32_t max_host_mem_mb; /* budget of math-operand staging buffers, all queues */
     uint32_t mbar_timeout_us; /* an MBAR_WAIT longer than this fails (MXA_MBAR_ERR_TIMEOUT) */
     uint64_t host_mem_used; /* atomic: bytes of it in use */
+    bool doorbell_jobs;     /* a TAIL write runs control-only jobs itself (mxa_queue.c) */
+    MxaTlbEntry *doorbell_tlb; /* its TLB for reading their programs (BQL) */
+    uint64_t doorbell_dma_gen;
 
     /* registers (BQL) */
     uint32_t control;
@@ -399,6 +402,8 @@ typedef struct MxaLaunch {
     uint64_t commands;
     uint64_t tma_load_bytes;
     uint64_t *cycles;           /* each instance's modelled cycles */
+    bool at_doorbell;           /* run by a TAIL write: take a free core, never wait */
+    bool declined;              /* none was free: nothing ran, the queue thread runs it */
     /* a grid's modelled timeline spans (MxaTimelineSpan), placed when it ends */
     GArray *timeline;
 } MxaLaunch;
@@ -415,6 +420,7 @@ MxaCore *mxa_sram_owner(MxaJob *job, uint64_t *addr, uint64_t len, uint64_t alig
 
 /* mxa_exec.c */
 void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords);
+bool mxa_prog_is_control(const uint32_t *prog, uint32_t ndwords);
 int mxa_job_fail(MxaJob *job, uint32_t error, uint64_t addr, uint32_t info);
 /* mxa_exec.c: the job's scalar registers, for every command that takes them */
 uint64_t mxa_job_reg(MxaJob *job, uint32_t r);

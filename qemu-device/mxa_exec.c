@@ -469,6 +469,28 @@ static int mxa_exec_one(MxaJob *job, const struct mxa_isa_cmd *d, const uint32_t
     }
 }
 
+/*
+ * A program the doorbell may run itself (mxa_queue.c): every command quick (ISA table:
+ * a few cycles, no memory wait) but a LOOP, which repeats commands, or a FENCE_WRITE,
+ * which drains nothing where no command started an engine. So at most @ndwords
+ * commands, none of which waits. A malformed header says no: the queue thread runs the
+ * program and reports it.
+ */
+bool mxa_prog_is_control(const uint32_t *prog, uint32_t ndwords)
+{
+    for (uint32_t pc = 0; pc < ndwords;) {
+        uint32_t ndw = MXA_CMD_DWORDS(prog[pc]), op = MXA_CMD_OPCODE(prog[pc]);
+        const struct mxa_isa_cmd *d = mxa_isa_lookup(op);
+
+        if (!d || ndw == 0 || ndw > ndwords - pc || op == MXA_OP_LOOP ||
+            (!(d->attrs & MXA_ISA_A_QUICK) && op != MXA_OP_FENCE_WRITE)) {
+            return false;
+        }
+        pc += ndw;
+    }
+    return true;
+}
+
 void mxa_exec_program(MxaJob *job, const uint32_t *prog, uint32_t ndwords)
 {
     MxaState *s = job->q->dev;

@@ -234,7 +234,7 @@ static int mxa_va_access_rcu(MxaJob *job, MxaRamCache *ram, uint64_t va, void *b
         MemTxResult r;
 
         /* a reset stops a large transfer between runs, not after it */
-        if (qatomic_read(&job->core->abort)) {
+        if (job->core && qatomic_read(&job->core->abort)) {
             return mxa_job_fail(job, MXA_ERR_ABORTED, va, 0);
         }
         gen = ram->gen ? ram->gen : mxa_dma_begin(job);

@@ -13,9 +13,12 @@
  *     timeline   write an execution timeline there (Chrome/Perfetto trace JSON)
  *     numerics   "default" (exact sums, rounded once) or "hopper": WGMMA and MMA
  *                reproduce the H200 tensor core bit for bit (MXA_CAP_HOPPER_NUMERICS)
+ *     doorbell-jobs  on (default): a TAIL write runs an idle queue's control-only jobs
+ *                itself (mxa_queue.c); off: the queue thread runs every job
  *
- * MMIO callbacks only read and write registers and wake queue threads: programs run on the
- * queue threads (mxa_queue.c), which never take the BQL. Interrupts raised by those
+ * MMIO callbacks read and write registers and wake queue threads: programs run on the
+ * queue threads (mxa_queue.c), which never take the BQL, but for the few control
+ * commands of a job that a doorbell runs itself. Interrupts raised by those
  * threads are collected in irq_pending and sent under the BQL by the boot vCPU (queue
  * interrupts) or a bottom half (errors, unmasking).
  *
@@ -89,7 +92,8 @@ static void mxa_irq_on_cpu(CPUState *cpu, run_on_cpu_data data)
 
 /*
  * Called from queue threads, which never take the BQL (the system reset waits for
- * them under it): the boot vCPU sends the message, as work of its own. A bottom half
+ * them under it): the boot vCPU sends the message, as work of its own. Under the BQL
+ * (a doorbell that ran its jobs, the queue's timer) it is sent at once. A bottom half
  * woke the main loop, which then woke the vCPU: two thread wake-ups for a completion
  * where this takes one (Documentation/performance.rst, "Submission"). The work holds a
  * reference to the device: it may run after an unplug, when MSI-X is off.
@@ -100,7 +104,9 @@ void mxa_raise_queue_irq(MxaState *s, unsigned q)
 
     qatomic_or(&s->int_status, MXA_INT_QUEUE(q));
     qatomic_or(&s->irq_pending, 1u << q);
-    if (!cpu) {
+    if (bql_locked()) {
+        mxa_irq_send(s);    /* a job run by its doorbell, or the queue's timer */
+    } else if (!cpu) {
         qemu_bh_schedule(s->irq_bh);
     } else if (!qatomic_xchg(&s->irq_work_queued, true)) {
         object_ref(OBJECT(s));
@@ -349,6 +355,7 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
         mxa_timeline_close(s);
         return;
     }
+    s->doorbell_tlb = g_new0(MxaTlbEntry, MXA_TLB_SLOTS);
     s->irq_bh = qemu_bh_new_guarded(mxa_irq_bh, s, &DEVICE(pdev)->mem_reentrancy_guard);
     mxa_reset_registers(s);
     qemu_mutex_init(&s->sem_lock);
@@ -376,6 +383,7 @@ static void mxa_pci_exit(PCIDevice *pdev)
     qemu_mutex_destroy(&s->core_lock);
     qemu_bh_delete(s->irq_bh);
     qemu_mutex_destroy(&s->sem_lock);
+    g_free(s->doorbell_tlb);
     mxe_engine_destroy(s->engine);
     msix_uninit_exclusive_bar(pdev);
     mxa_timeline_close(s);
@@ -402,6 +410,7 @@ static const Property mxa_properties[] = {
     DEFINE_PROP_UINT32("spin-ns", MxaState, spin_ns, MXA_SPIN_NS),
     DEFINE_PROP_UINT32("lane-spin-ns", MxaState, lane_spin_ns, MXA_SPIN_NS),
     DEFINE_PROP_UINT32("irq-coalesce", MxaState, irq_coalesce, 32),
+    DEFINE_PROP_BOOL("doorbell-jobs", MxaState, doorbell_jobs, true),
     /* host memory for staging math operands, all queues together (job error beyond) */
     DEFINE_PROP_UINT32("max-host-mem-mb", MxaState, max_host_mem_mb, 4096),
     DEFINE_PROP_UINT32("mbar-timeout-us", MxaState, mbar_timeout_us, MXA_SEM_MAX_TIMEOUT_US),

@@ -23,6 +23,23 @@
 #include "engine/mxe_engine.h"
 #include "trace.h"
 
+static void mxa_queue_doorbell_run(MxaQueue *q, uint64_t desc_addr);
+
+/*
+ * Caller holds q->lock: a job waits at HEAD and nothing runs the queue; mark it busy,
+ * its descriptor's address into @desc_addr.
+ */
+static bool mxa_queue_claim_locked(MxaQueue *q, uint64_t *desc_addr)
+{
+    if ((q->control & MXA_QCTRL_ENABLE) && (q->dev->control & MXA_CONTROL_ENABLE) &&
+        !q->stopped && !q->reset_pending && !q->shutdown && !q->busy && q->head != q->tail) {
+        q->busy = true;
+        *desc_addr = q->ring_base + (uint64_t)q->head * sizeof(struct mxa_job_desc);
+        return true;
+    }
+    return false;
+}
+
 static bool mxa_is_pow2_ring(uint32_t n)
 {
     return n >= 2 && n <= MXA_RING_MAX_ENTRIES && (n & (n - 1)) == 0;
@@ -86,6 +103,9 @@ uint32_t mxa_queue_reg_read(MxaQueue *q, unsigned reg)
 
 void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
 {
+    uint64_t desc_addr = 0;
+    bool run_here = false, lone;
+
     qemu_mutex_lock(&q->lock);
     if (q->reset_pending && reg != MXA_QREG_CONTROL) {
         /* writes during a reset are dropped: the reset clears the queue anyway */
@@ -140,8 +160,14 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
             break;
         }
         trace_mxa_doorbell(q->index, val);
+        /* a lone job: the ring was empty, and the write adds one */
+        lone = q->head == q->tail && val == ((q->tail + 1) & (q->ring_size - 1));
         q->tail = val;
-        qemu_cond_signal(&q->cond);
+        if (lone && q->dev->doorbell_jobs && mxa_queue_claim_locked(q, &desc_addr)) {
+            run_here = true;    /* mxa_queue_doorbell_run() */
+        } else {
+            qemu_cond_signal(&q->cond);
+        }
         break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "mxa: queue %u: write to read-only/unknown register "
@@ -150,6 +176,9 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
         break;
     }
     qemu_mutex_unlock(&q->lock);
+    if (run_here) {
+        mxa_queue_doorbell_run(q, desc_addr);
+    }
 }
 
 /*
@@ -327,9 +356,13 @@ static void mxa_queue_launch(MxaLaunch *l, MxaJob *res)
             if (qatomic_read(&q->abort) || qatomic_read(&l->error) || free_cores >= csize) {
                 break;
             }
+            if (l->at_doorbell) {
+                l->declined = true;     /* under the BQL: never wait for a core */
+                break;
+            }
             qemu_cond_wait(&s->core_cond, &s->core_lock);
         }
-        if (qatomic_read(&q->abort) || qatomic_read(&l->error)) {
+        if (qatomic_read(&q->abort) || qatomic_read(&l->error) || l->declined) {
             qemu_mutex_unlock(&s->core_lock);
             break;     /* a reset, or an instance failed: place no more */
         }
@@ -370,6 +403,12 @@ static void mxa_queue_launch(MxaLaunch *l, MxaJob *res)
         qemu_mutex_unlock(&s->core_lock);
     }
     mxa_launch_wait(l);
+    if (l->declined) {
+        g_free(l->cycles);
+        qemu_cond_destroy(&l->cond);
+        qemu_mutex_destroy(&l->lock);
+        return;
+    }
 
     res->error = l->error;
     res->err_offset = l->err_offset;
@@ -444,17 +483,138 @@ static void mxa_queue_complete_job(MxaJob *job, const MxaLaunch *l, uint64_t sta
     }
 }
 
+/*
+ * Jobs a doorbell runs itself. A job of one instance whose program is a few control
+ * commands (mxa_prog_is_control(): none waits, loops or starts an engine) takes a few
+ * microseconds; waking the queue thread for it took 30-60 us under TCG
+ * (Documentation/performance.rst, "Submission"). So a TAIL write that adds one job to
+ * an empty ring runs such a job on the writer's thread, under the BQL, the queue busy
+ * for its thread meanwhile; any other job, or one that finds no core free, goes to
+ * the thread, and so do several jobs at once, which the thread runs while the guest
+ * goes on. Same commands, results and cycles: only the completion comes sooner.
+ * Property doorbell-jobs=off leaves every job to the thread.
+ */
+enum { MXA_DOORBELL_PROG_DWORDS = 16 };  /* the longest program a doorbell runs */
+
+/* The job of @desc is one a doorbell runs: one instance, a short control program. */
+static bool mxa_queue_doorbell_job(MxaQueue *q, const struct mxa_job_desc *desc)
+{
+    MxaState *s = q->dev;
+    uint32_t prog[MXA_DOORBELL_PROG_DWORDS];
+    uint32_t size = desc->prog_size;
+    /* no core: a TLB of its own; a fault here is reported when the thread runs it */
+    MxaJob job = { .q = q, .desc = *desc, .tlb = s->doorbell_tlb,
+                   .dma_gen = &s->doorbell_dma_gen };
+
+    if (desc->grid_x > 1 || desc->grid_y > 1 || desc->cluster_x > 1 ||
+        desc->cluster_y > 1 || size == 0 || size % 4 || size > sizeof(prog) ||
+        desc->prog_va % 4) {
+        return false;
+    }
+    if (mxa_mmu_bind(&job) || mxa_va_read(&job, desc->prog_va, prog, size)) {
+        return false;
+    }
+    for (uint32_t i = 0; i < size / 4; i++) {
+        prog[i] = le32_to_cpu(prog[i]);
+    }
+    return mxa_prog_is_control(prog, size / 4);
+}
+
+/*
+ * Run the job at @head, its descriptor at @desc_addr (q->busy set by the caller;
+ * cleared here with HEAD moved past it). @at_doorbell: only a job mxa_queue_doorbell_job() accepts, on a core free now;
+ * false when it is not one (nothing ran, q->busy still set).
+ */
+static bool mxa_queue_run_head(MxaQueue *q, uint32_t head, uint64_t desc_addr,
+                               bool at_doorbell)
+{
+    MxaState *s = q->dev;
+    MxaJob job = { .q = q };
+    MxaLaunch launch = { .q = q, .at_doorbell = at_doorbell };
+    uint64_t start_ns;
+    uint32_t deferred;
+    bool aborted, drained;
+
+    if (mxa_dma_read(s, desc_addr, &job.desc, sizeof(job.desc)) != MEMTX_OK) {
+        qemu_mutex_lock(&q->lock);
+        q->busy = false;
+        mxa_queue_stop_locked(q, MXA_DEVERR_RING_DMA);
+        qemu_mutex_unlock(&q->lock);
+        return true;
+    }
+    job.desc.flags = le32_to_cpu(job.desc.flags);
+    job.desc.ctx = le32_to_cpu(job.desc.ctx);
+    job.desc.prog_va = le64_to_cpu(job.desc.prog_va);
+    job.desc.prog_size = le32_to_cpu(job.desc.prog_size);
+    job.desc.completion = le64_to_cpu(job.desc.completion);
+    job.desc.job_id = le64_to_cpu(job.desc.job_id);
+    job.desc.grid_x = le16_to_cpu(job.desc.grid_x);
+    job.desc.grid_y = le16_to_cpu(job.desc.grid_y);
+    launch.desc = job.desc;
+    if (at_doorbell && !mxa_queue_doorbell_job(q, &job.desc)) {
+        return false;
+    }
+
+    start_ns = get_clock();
+    qatomic_set(&q->timeline_job_ns, start_ns);
+    trace_mxa_job_start(q->index, job.desc.job_id, job.desc.ctx, job.desc.prog_va,
+                        job.desc.prog_size);
+    mxa_queue_launch(&launch, &job);
+    if (launch.declined) {
+        return false;
+    }
+    aborted = qatomic_read(&q->abort);
+    if (aborted && !job.error) {
+        job.err_offset = launch.abort_offset;
+        job.cur_offset = launch.abort_offset;
+        job.cur_header = launch.abort_header;
+    }
+    mxa_queue_complete_job(&job, &launch, start_ns, aborted);
+    if (qatomic_read(&s->timeline)) {
+        char name[40];
+
+        snprintf(name, sizeof(name), "job %" PRIu64, (uint64_t)job.desc.job_id);
+        mxa_timeline_span(s, q->index, MXA_TIMELINE_JOBS, name, start_ns, get_clock(),
+                          job.desc.job_id, 0, job.error, 0, job.cycles);
+        mxa_timeline_flush(s);
+    }
+
+    qemu_mutex_lock(&q->lock);
+    q->busy = false;
+    if (!q->reset_pending) {
+        q->head = (head + 1) & (q->ring_size - 1);
+        q->completed++;
+    }
+    drained = q->head == q->tail || q->reset_pending || q->stopped;
+    qemu_mutex_unlock(&q->lock);
+    if ((job.desc.flags & MXA_JOB_F_IRQ) && !qatomic_fetch_inc(&q->irq_deferred)) {
+        q->irq_deferred_ns = get_clock();
+    }
+    deferred = qatomic_read(&q->irq_deferred);
+    if (drained || deferred >= s->irq_coalesce ||
+        (deferred && get_clock() - q->irq_deferred_ns >= MXA_IRQ_DEFER_NS)) {
+        mxa_queue_irq_flush(q);
+    }
+    return true;
+}
+
+/* After a TAIL write that claimed the queue for its lone job (BQL held). */
+static void mxa_queue_doorbell_run(MxaQueue *q, uint64_t desc_addr)
+{
+    if (!mxa_queue_run_head(q, q->head, desc_addr, true)) {
+        qemu_mutex_lock(&q->lock);
+        q->busy = false;
+        qemu_cond_signal(&q->cond);     /* not one the doorbell runs: the thread's */
+        qemu_mutex_unlock(&q->lock);
+    }
+}
+
 static void *mxa_queue_thread(void *opaque)
 {
     MxaQueue *q = opaque;
-    MxaState *s = q->dev;
 
     for (;;) {
-        MxaJob job = { .q = q };
-        MxaLaunch launch = { .q = q };
-        uint64_t desc_addr, start_ns;
-        uint32_t head, deferred;
-        bool aborted, drained;
+        uint64_t desc_addr;
 
         qemu_mutex_lock(&q->lock);
         for (;;) {
@@ -462,7 +622,7 @@ static void *mxa_queue_thread(void *opaque)
                 qemu_mutex_unlock(&q->lock);
                 return NULL;
             }
-            if (q->reset_pending) {
+            if (q->reset_pending && !q->busy) {
                 q->ring_base = 0;
                 q->ring_size = 0;
                 q->control = 0;
@@ -474,72 +634,14 @@ static void *mxa_queue_thread(void *opaque)
                 q->reset_pending = false;
                 continue;
             }
-            if ((q->control & MXA_QCTRL_ENABLE) && (s->control & MXA_CONTROL_ENABLE) &&
-                !q->stopped && q->head != q->tail) {
+            if (mxa_queue_claim_locked(q, &desc_addr)) {
                 break;
             }
             mxa_queue_irq_flush(q);
             qemu_cond_wait(&q->cond, &q->lock);
         }
-        head = q->head;
-        desc_addr = q->ring_base + (uint64_t)head * sizeof(struct mxa_job_desc);
-        q->busy = true;
         qemu_mutex_unlock(&q->lock);
-
-        if (mxa_dma_read(s, desc_addr, &job.desc, sizeof(job.desc)) != MEMTX_OK) {
-            qemu_mutex_lock(&q->lock);
-            q->busy = false;
-            mxa_queue_stop_locked(q, MXA_DEVERR_RING_DMA);
-            qemu_mutex_unlock(&q->lock);
-            continue;
-        }
-        job.desc.flags = le32_to_cpu(job.desc.flags);
-        job.desc.ctx = le32_to_cpu(job.desc.ctx);
-        job.desc.prog_va = le64_to_cpu(job.desc.prog_va);
-        job.desc.prog_size = le32_to_cpu(job.desc.prog_size);
-        job.desc.completion = le64_to_cpu(job.desc.completion);
-        job.desc.job_id = le64_to_cpu(job.desc.job_id);
-        job.desc.grid_x = le16_to_cpu(job.desc.grid_x);
-        job.desc.grid_y = le16_to_cpu(job.desc.grid_y);
-        launch.desc = job.desc;
-
-        start_ns = get_clock();
-        qatomic_set(&q->timeline_job_ns, start_ns);
-        trace_mxa_job_start(q->index, job.desc.job_id, job.desc.ctx, job.desc.prog_va,
-                            job.desc.prog_size);
-        mxa_queue_launch(&launch, &job);
-        aborted = qatomic_read(&q->abort);
-        if (aborted && !job.error) {
-            job.err_offset = launch.abort_offset;
-            job.cur_offset = launch.abort_offset;
-            job.cur_header = launch.abort_header;
-        }
-        mxa_queue_complete_job(&job, &launch, start_ns, aborted);
-        if (qatomic_read(&s->timeline)) {
-            char name[40];
-
-            snprintf(name, sizeof(name), "job %" PRIu64, (uint64_t)job.desc.job_id);
-            mxa_timeline_span(s, q->index, MXA_TIMELINE_JOBS, name, start_ns, get_clock(),
-                              job.desc.job_id, 0, job.error, 0, job.cycles);
-            mxa_timeline_flush(s);
-        }
-
-        qemu_mutex_lock(&q->lock);
-        q->busy = false;
-        if (!q->reset_pending) {
-            q->head = (head + 1) & (q->ring_size - 1);
-            q->completed++;
-        }
-        drained = q->head == q->tail || q->reset_pending || q->stopped;
-        qemu_mutex_unlock(&q->lock);
-        if ((job.desc.flags & MXA_JOB_F_IRQ) && !qatomic_fetch_inc(&q->irq_deferred)) {
-            q->irq_deferred_ns = get_clock();
-        }
-        deferred = qatomic_read(&q->irq_deferred);
-        if (drained || deferred >= s->irq_coalesce ||
-            (deferred && get_clock() - q->irq_deferred_ns >= MXA_IRQ_DEFER_NS)) {
-            mxa_queue_irq_flush(q);
-        }
+        mxa_queue_run_head(q, q->head, desc_addr, false);
     }
 }
 

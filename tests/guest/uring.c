@@ -373,6 +373,33 @@ TEST_F(uring, a_batch_rings_the_doorbell_early_and_every_8_jobs)
 	EXPECT_GE(20, rung);
 }
 
+/*
+ * A lone job of a few control commands runs at its doorbell and is completed by its
+ * submitter (submit.c has the ioctl's twin): its CQE is posted when io_uring_submit()
+ * returns, with nothing waited for.
+ */
+TEST_F(uring, a_lone_control_job_has_ended_when_its_submission_returns)
+{
+	volatile uint64_t *d = self->data.map;
+	struct io_uring_cqe *cqe;
+	struct drm_mxa_submit s;
+	uint32_t *p;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		d[0] = 0;
+		p = mxa_put_fence(self->prog.map, self->data.va, 200 + i);
+		s = submit_args(&self->prog, 0, mxa_bytes(self->prog.map, p), 0);
+		ASSERT_EQ(0, queue_cmd(&self->ring, self->fd, MXA_URING_CMD_SUBMIT, &s, i));
+		ASSERT_EQ(1, io_uring_submit(&self->ring));
+		EXPECT_EQ(200 + i, d[0]) TH_LOG("job %d", i);
+		ASSERT_EQ(0, io_uring_peek_cqe(&self->ring, &cqe)) TH_LOG("job %d", i);
+		EXPECT_EQ(0, cqe->res);
+		EXPECT_EQ(i, cqe->user_data);
+		io_uring_cqe_seen(&self->ring, cqe);
+	}
+}
+
 TEST_F_TIMEOUT(uring, ring_closed_with_commands_in_flight, 120)
 {
 	uint32_t size = nop_program(&self->prog, 100000);

@@ -7,7 +7,7 @@
 # `make fuzz-device SECONDS=N` (coverage guided) and `make fuzz-device-qtest SECONDS=N`.
 . "$(dirname "$0")/../../scripts/mxa-env.sh"
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 secs=${MXA_FUZZ_CHECK_SECONDS:-20}
 if out=$("$MXA_BUILD/tests/fuzz-device" --qemu "$MXA_CACHE/qemu/qemu-system-x86_64" \
 	--seconds "$secs" 2>&1); then
@@ -43,15 +43,18 @@ scenario 3 tlb-barrier "-global mxa.x-dma-delay-us=300000" \
 # of generations missed the run in flight there.
 scenario 4 tlb-barrier "-global mxa.x-dma-delay-us=300000 -global mxa.x-tlb-gen=0xfffffffffffffffa" \
 	"the same across the TLB generation's wrap"
+# A lone control job ends within its doorbell write; what the doorbell leaves to the
+# queue thread (a COPY, an unmapped program) ends there with the results it had before.
+scenario 5 doorbell-jobs "" "a lone control job ends within its doorbell write"
 # The coverage-guided target, from its seeds alone (a fresh corpus each time).
 csecs=${MXA_FUZZ_CHECK_COVERAGE_SECONDS:-30}
 corpus="$MXA_BUILD/fuzz/device-corpus-check"
 rm -rf "$corpus"
 if out=$("$(dirname "$0")/../fuzz/run-qemu-fuzz.sh" "$csecs" "$corpus" "$MXA_BUILD/fuzz/device-seeds" 2>&1); then
-	echo "ok 5 $(echo "$out" | tail -n1)"
+	echo "ok 6 $(echo "$out" | tail -n1)"
 else
 	echo "$out" | tail -n 30 | sed 's/^/# /'
-	echo "not ok 5 the coverage-guided mxa target found a problem (input in $MXA_BUILD/fuzz/)"
+	echo "not ok 6 the coverage-guided mxa target found a problem (input in $MXA_BUILD/fuzz/)"
 	fail=1
 fi
 exit ${fail:-0}
