@@ -6,12 +6,14 @@
  * free cores as it has instances, all at once (mxa_core.c runs them), waits for every
  * instance, writes the completion record (status last) and raises the queue's
  * interrupt. Ring registers are validated when the queue is enabled and on every
- * doorbell; a bad value stops the queue with a device error instead of running.
+ * doorbell; a bad value stops the queue with a device error instead of running. A
+ * doorbell that adds a lone job of a few control commands runs it itself (below,
+ * "Jobs a doorbell runs"); whoever runs the queue's job holds q->busy.
  *
  * Locking: q->lock protects the ring registers and state flags; it is never held while
  * a program runs or DMA is in flight, and the thread never takes the BQL (its DMA
- * reaches RAM only: mxa_dma.c). Lock order: q->lock, then MxaState.core_lock, then a
- * launch's lock.
+ * reaches RAM only: mxa_dma.c); a doorbell's job runs under it, but never waits. Lock
+ * order: q->lock, then MxaState.core_lock, then a launch's lock.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
