@@ -18,7 +18,7 @@
  *
  * MMIO callbacks read and write registers and wake queue threads: programs run on the
  * queue threads (mxa_queue.c), which never take the BQL, but for the few control
- * commands of a job that a doorbell runs itself. Interrupts raised by those
+ * commands of the jobs that a doorbell runs itself. Interrupts raised by those
  * threads are collected in irq_pending and sent under the BQL by the boot vCPU (queue
  * interrupts) or a bottom half (errors, unmasking).
  *

@@ -7,8 +7,8 @@
  * instance, writes the completion record (status last) and raises the queue's
  * interrupt. Ring registers are validated when the queue is enabled and on every
  * doorbell; a bad value stops the queue with a device error instead of running. A
- * doorbell that adds a lone job of a few control commands runs it itself (below,
- * "Jobs a doorbell runs"); whoever runs the queue's job holds q->busy.
+ * doorbell on an empty ring runs the jobs of a few control commands it added itself
+ * (below, "Jobs a doorbell runs"); whoever runs the queue's job holds q->busy.
  *
  * Locking: q->lock protects the ring registers and state flags; it is never held while
  * a program runs or DMA is in flight, and the thread never takes the BQL (its DMA
@@ -106,7 +106,7 @@ uint32_t mxa_queue_reg_read(MxaQueue *q, unsigned reg)
 void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
 {
     uint64_t desc_addr = 0;
-    bool run_here = false, lone;
+    bool run_here = false, idle;
 
     qemu_mutex_lock(&q->lock);
     if (q->reset_pending && reg != MXA_QREG_CONTROL) {
@@ -162,10 +162,9 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
             break;
         }
         trace_mxa_doorbell(q->index, val);
-        /* a lone job: the ring was empty, and the write adds one */
-        lone = q->head == q->tail && val == ((q->tail + 1) & (q->ring_size - 1));
+        idle = q->head == q->tail;      /* the ring was empty: nothing runs */
         q->tail = val;
-        if (lone && q->dev->doorbell_jobs && mxa_queue_claim_locked(q, &desc_addr)) {
+        if (idle && q->dev->doorbell_jobs && mxa_queue_claim_locked(q, &desc_addr)) {
             run_here = true;    /* mxa_queue_doorbell_run() */
         } else {
             qemu_cond_signal(&q->cond);
@@ -489,14 +488,17 @@ static void mxa_queue_complete_job(MxaJob *job, const MxaLaunch *l, uint64_t sta
  * Jobs a doorbell runs itself. A job of one instance whose program is a few control
  * commands (mxa_prog_is_control(): none waits, loops or starts an engine) takes a few
  * microseconds; waking the queue thread for it took 30-60 us under TCG
- * (Documentation/performance.rst, "Submission"). So a TAIL write that adds one job to
- * an empty ring runs such a job on the writer's thread, under the BQL, the queue busy
- * for its thread meanwhile; any other job, or one that finds no core free, goes to
- * the thread, and so do several jobs at once, which the thread runs while the guest
- * goes on. Same commands, results and cycles: only the completion comes sooner.
- * Property doorbell-jobs=off leaves every job to the thread.
+ * (Documentation/performance.rst, "Submission"). So a TAIL write to an empty ring runs
+ * the jobs it added, in ring order, while they are such jobs (at most
+ * MXA_DOORBELL_JOBS_MAX: the BQL is held), on the writer's thread, the queue busy for
+ * its thread meanwhile; the first other job, or one that finds no core free, goes to
+ * the thread with the rest. Same commands, results and cycles: only the completion
+ * comes sooner. Property doorbell-jobs=off leaves every job to the thread.
  */
-enum { MXA_DOORBELL_PROG_DWORDS = 16 };  /* the longest program a doorbell runs */
+enum {
+    MXA_DOORBELL_PROG_DWORDS = 16,      /* the longest program a doorbell runs */
+    MXA_DOORBELL_JOBS_MAX = 32,         /* jobs a doorbell runs at most */
+};
 
 /* The job of @desc is one a doorbell runs: one instance, a short control program. */
 static bool mxa_queue_doorbell_job(MxaQueue *q, const struct mxa_job_desc *desc)
@@ -600,15 +602,25 @@ static bool mxa_queue_run_head(MxaQueue *q, uint32_t head, uint64_t desc_addr,
     return true;
 }
 
-/* After a TAIL write that claimed the queue for its lone job (BQL held). */
+/* After a TAIL write that claimed the idle queue (BQL held): its control-only jobs. */
 static void mxa_queue_doorbell_run(MxaQueue *q, uint64_t desc_addr)
 {
-    if (!mxa_queue_run_head(q, q->head, desc_addr, true)) {
+    bool claimed = true;
+
+    for (unsigned n = 0; claimed && n < MXA_DOORBELL_JOBS_MAX; n++) {
+        if (!mxa_queue_run_head(q, q->head, desc_addr, true)) {
+            break;      /* q->busy still set */
+        }
         qemu_mutex_lock(&q->lock);
-        q->busy = false;
-        qemu_cond_signal(&q->cond);     /* not one the doorbell runs: the thread's */
+        claimed = mxa_queue_claim_locked(q, &desc_addr);
         qemu_mutex_unlock(&q->lock);
     }
+    qemu_mutex_lock(&q->lock);
+    if (claimed) {
+        q->busy = false;
+    }
+    qemu_cond_signal(&q->cond);     /* the rest, if any, is the thread's */
+    qemu_mutex_unlock(&q->lock);
 }
 
 static void *mxa_queue_thread(void *opaque)

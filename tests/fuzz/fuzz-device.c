@@ -380,54 +380,75 @@ static void scenario_tlb_barrier(void)
 }
 
 /*
- * Scenario doorbell-jobs: a lone job of control commands (a TIMESTAMP and a FENCE_WRITE)
- * on an idle queue has ended when its TAIL write returns: read right after the write,
- * COMPLETED counts it, its record says OK and its fence is written (device.rst, "Jobs
- * a doorbell runs"), twice in a row. What the doorbell leaves to the queue thread ends
- * too, with the same results as before: a lone COPY, and a lone control job whose
- * program is not mapped (an MMU fault at the program's VA).
+ * Scenario doorbell-jobs: control jobs (a TIMESTAMP and a FENCE_WRITE) on an idle queue
+ * have ended when their TAIL write returns: read right after the write, COMPLETED
+ * counts them, their records say OK and their fences are written (device.rst, "Jobs a
+ * doorbell runs"): one job a write, twice, then two in one write. What a doorbell
+ * leaves to the queue thread ends too, with the results it had before: a COPY and the
+ * control job behind it (one write), and a control job whose program is not mapped
+ * (an MMU fault at the program's VA).
  */
 #define DB_JOB(slot)	(COMPLETIONS + (slot) * sizeof(struct mxa_completion))
+#define DB_PROG(slot)	(0x1000 + (slot) * 0x100)	/* the programs, in DATA */
 
-/*
- * Put a job in ring slot @slot and write TAIL past it, and read COMPLETED in the same
- * write to QEMU: qtest runs the two back to back under the BQL, so the queue thread
- * has microseconds, not a round trip, to end the job. Returns COMPLETED.
- */
-static uint32_t db_submit(uint32_t slot, uint64_t prog_va, uint32_t size)
+static void db_place(uint32_t slot, uint64_t prog_va, uint32_t size)
 {
 	struct mxa_job_desc d = { .flags = MXA_JOB_F_IRQ, .ctx = 1, .prog_va = prog_va,
 				  .prog_size = size, .completion = DB_JOB(slot),
 				  .job_id = 100 + slot };
 
 	memwrite(RINGS + slot * sizeof(d), &d, sizeof(d));
+}
+
+/*
+ * Write TAIL and read COMPLETED in one write to QEMU: qtest runs the two back to back
+ * under the BQL, so the queue thread has microseconds, not a round trip, to end a
+ * job. Returns COMPLETED.
+ */
+static uint32_t db_ring(uint32_t tail)
+{
 	qtest("writel 0x%llx 0x%x\nreadl 0x%llx\n",
-	      (unsigned long long)(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_TAIL)), slot + 1,
+	      (unsigned long long)(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_TAIL)), tail,
 	      (unsigned long long)(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_COMPLETED)));
 	return strtoul(qtest_line() + 3, NULL, 0);
 }
 
-static void db_wait(uint32_t slot)
+/* A control job in @slot whose fence writes @slot + 1 at DATA + 0x2000 + 16 * slot. */
+static void db_control_job(uint32_t slot)
+{
+	const uint64_t fence_va = DATA_VA + 0x2000 + 16 * slot;
+	uint32_t ctl[MXA_TIMESTAMP_DWORDS + MXA_FENCE_WRITE_DWORDS] = {
+		MXA_CMD_HEADER(MXA_OP_TIMESTAMP, MXA_TIMESTAMP_DWORDS, 0),
+		(uint32_t)(fence_va + 8), 0,
+		MXA_CMD_HEADER(MXA_OP_FENCE_WRITE, MXA_FENCE_WRITE_DWORDS, 0),
+		(uint32_t)fence_va, 0, slot + 1, 0x600d };
+
+	memwrite(DATA + DB_PROG(slot), ctl, sizeof(ctl));
+	db_place(slot, DATA_VA + DB_PROG(slot), sizeof(ctl));
+}
+
+static int db_control_ended(uint32_t slot)
+{
+	return readl(DB_JOB(slot) + 8) == MXA_JOB_STATUS_OK &&
+	       readl(DATA + 0x2000 + 16 * slot) == slot + 1 &&
+	       (readl(DATA + 0x2008 + 16 * slot) || readl(DATA + 0x200c + 16 * slot));
+}
+
+static void db_wait(uint32_t completed)
 {
 	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_COMPLETED)) <= slot &&
+	while (readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_COMPLETED)) < completed &&
 	       within(&t0, WAIT_SECONDS))
 		;
-	if (readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_COMPLETED)) <= slot)
+	if (readl(BAR0 + MXA_QUEUE_REG(0, MXA_QREG_COMPLETED)) < completed)
 		die_finding("doorbell-jobs: a job the queue thread runs never ended");
 }
 
 static void scenario_doorbell_jobs(void)
 {
-	const uint64_t prog_va = DATA_VA + 0x1000, fence_va = DATA_VA + 0x2000;
 	const uint64_t unmapped_va = DATA_VA + 60 * 4096;	/* setup_memory() skips it */
-	uint32_t ctl[MXA_TIMESTAMP_DWORDS + MXA_FENCE_WRITE_DWORDS] = {
-		MXA_CMD_HEADER(MXA_OP_TIMESTAMP, MXA_TIMESTAMP_DWORDS, 0),
-		(uint32_t)(fence_va + 8), 0,
-		MXA_CMD_HEADER(MXA_OP_FENCE_WRITE, MXA_FENCE_WRITE_DWORDS, 0),
-		(uint32_t)fence_va, 0, 0, 0x600d };
 	uint32_t copy[7] = { MXA_CMD_HEADER(MXA_OP_COPY, 7, 0), (uint32_t)(DATA_VA + 0x3000), 0,
 			     (uint32_t)(DATA_VA + 0x4000), 0, 64, 0 };
 	static uint8_t zero[8192], src[64];
@@ -441,29 +462,35 @@ static void scenario_doorbell_jobs(void)
 	memwrite(DATA + 0x4000, zero, 4096);
 	enable_queue(0, 64);
 	for (slot = 0; slot < 2; slot++) {
-		ctl[MXA_TIMESTAMP_DWORDS + 3] = slot + 1;	/* the fence's low word */
-		memwrite(DATA + 0x1000, ctl, sizeof(ctl));
-		if (db_submit(slot, prog_va, sizeof(ctl)) != slot + 1 ||
-		    readl(DB_JOB(slot) + 8) != MXA_JOB_STATUS_OK || readl(DATA + 0x2000) != slot + 1)
-			die_finding("doorbell-jobs: a lone control job had not ended when its "
+		db_control_job(slot);
+		if (db_ring(slot + 1) != slot + 1 || !db_control_ended(slot))
+			die_finding("doorbell-jobs: a control job had not ended when its "
 				    "doorbell write returned");
-		if (!readl(DATA + 0x2008) && !readl(DATA + 0x200c))
-			die_finding("doorbell-jobs: the control job's TIMESTAMP wrote nothing");
 	}
-	memwrite(DATA + 0x1000, copy, sizeof(copy));
-	db_submit(2, prog_va, sizeof(copy));
-	db_wait(2);
-	if (readl(DB_JOB(2) + 8) != MXA_JOB_STATUS_OK || readl(DATA + 0x4000) != 0x5c5c5c5c ||
-	    readl(DATA + 0x403c) != 0x5c5c5c5c)
-		die_finding("doorbell-jobs: the COPY after them did not copy");
-	db_submit(3, unmapped_va, sizeof(ctl));
-	db_wait(3);
-	if (readl(DB_JOB(3) + 8) != MXA_JOB_STATUS_ERROR ||
-	    readl(DB_JOB(3) + 12) != MXA_ERR_MMU_FAULT || readl(DB_JOB(3) + 24) != (uint32_t)unmapped_va)
+	db_control_job(2);
+	db_control_job(3);
+	if (db_ring(4) != 4 || !db_control_ended(2) || !db_control_ended(3))
+		die_finding("doorbell-jobs: two control jobs of one doorbell write had not "
+			    "ended when it returned");
+	/* a COPY, then a control job: both the thread's */
+	memwrite(DATA + DB_PROG(4), copy, sizeof(copy));
+	db_place(4, DATA_VA + DB_PROG(4), sizeof(copy));
+	db_control_job(5);
+	db_ring(6);
+	db_wait(6);
+	if (readl(DB_JOB(4) + 8) != MXA_JOB_STATUS_OK || readl(DATA + 0x4000) != 0x5c5c5c5c ||
+	    readl(DATA + 0x403c) != 0x5c5c5c5c || !db_control_ended(5))
+		die_finding("doorbell-jobs: the COPY and the control job behind it did not end "
+			    "as they should");
+	db_place(6, unmapped_va, 32);
+	db_ring(7);
+	db_wait(7);
+	if (readl(DB_JOB(6) + 8) != MXA_JOB_STATUS_ERROR ||
+	    readl(DB_JOB(6) + 12) != MXA_ERR_MMU_FAULT || readl(DB_JOB(6) + 24) != (uint32_t)unmapped_va)
 		die_finding("doorbell-jobs: an unmapped program did not fail with an MMU fault "
 			    "at its VA");
-	printf("fuzz-device: doorbell-jobs: two control jobs ended within their doorbell "
-	       "writes; a COPY and an unmapped program ended on the queue thread\n");
+	printf("fuzz-device: doorbell-jobs: four control jobs ended within their doorbell "
+	       "writes; a COPY, the job behind it and an unmapped program on the queue thread\n");
 }
 
 /* The seeds of the coverage-guided target: input i of a run with @seed, as bytes. */

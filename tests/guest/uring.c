@@ -400,6 +400,41 @@ TEST_F(uring, a_lone_control_job_has_ended_when_its_submission_returns)
 	}
 }
 
+/*
+ * A batch of control jobs: the first rings the doorbell early and runs at it, the
+ * other seven ring once when the call ends, run at that doorbell (the ring is empty
+ * again) and are completed by the submitting call: all eight CQEs are posted when
+ * io_uring_submit() returns.
+ */
+TEST_F(uring, a_batch_of_control_jobs_has_ended_when_its_submission_returns)
+{
+	volatile uint64_t *d = self->data.map;
+	struct io_uring_cqe *cqe;
+	struct drm_mxa_submit s;
+	uint32_t *p, *start;
+	int i, seen = 0;
+
+	p = self->prog.map;
+	for (i = 0; i < 8; i++) {
+		d[i] = 0;
+		start = p;
+		p = mxa_put_fence(p, self->data.va + 8 * i, 300 + i);
+		s = submit_args(&self->prog, 4 * (start - (uint32_t *)self->prog.map),
+				mxa_bytes(start, p), 0);
+		ASSERT_EQ(0, queue_cmd(&self->ring, self->fd, MXA_URING_CMD_SUBMIT, &s, i));
+	}
+	ASSERT_EQ(8, io_uring_submit(&self->ring));
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(300 + i, d[i]) TH_LOG("job %d", i);
+	while (io_uring_peek_cqe(&self->ring, &cqe) == 0) {
+		EXPECT_EQ(0, cqe->res);
+		EXPECT_EQ(seen, cqe->user_data);
+		io_uring_cqe_seen(&self->ring, cqe);
+		seen++;
+	}
+	EXPECT_EQ(8, seen);
+}
+
 TEST_F_TIMEOUT(uring, ring_closed_with_commands_in_flight, 120)
 {
 	uint32_t size = nop_program(&self->prog, 100000);

@@ -43,9 +43,10 @@ scenario 3 tlb-barrier "-global mxa.x-dma-delay-us=300000" \
 # of generations missed the run in flight there.
 scenario 4 tlb-barrier "-global mxa.x-dma-delay-us=300000 -global mxa.x-tlb-gen=0xfffffffffffffffa" \
 	"the same across the TLB generation's wrap"
-# A lone control job ends within its doorbell write; what the doorbell leaves to the
-# queue thread (a COPY, an unmapped program) ends there with the results it had before.
-scenario 5 doorbell-jobs "" "a lone control job ends within its doorbell write"
+# Control jobs end within their doorbell write; what the doorbell leaves to the queue
+# thread (a COPY and the job behind it, an unmapped program) ends there with the
+# results it had before.
+scenario 5 doorbell-jobs "" "control jobs end within their doorbell write"
 # The coverage-guided target, from its seeds alone (a fresh corpus each time).
 csecs=${MXA_FUZZ_CHECK_COVERAGE_SECONDS:-30}
 corpus="$MXA_BUILD/fuzz/device-corpus-check"
