@@ -404,17 +404,25 @@ void mxa_queue_complete(struct mxa_queue *q)
  * mxa_queue_poll() - complete the queue's finished jobs now when the oldest job in
  * its ring has a record: the device may finish a short job before the doorbell write
  * returns (device.rst, "Jobs a doorbell runs"), and its interrupt may go to another
- * CPU, which may be asleep. A peek at memory first, so a job still running costs no
- * register read. Called by the submitter after a job went straight to the ring.
+ * CPU, which may be asleep. Under the queue's lock even when there is nothing to
+ * harvest: an interrupt handler on another CPU may have taken the submitter's job
+ * from the ring and not yet signalled it, and it does both under the lock; so when
+ * this returns, the job is complete if the device has finished it. The record is read
+ * first, so a job still running costs no register read. Called by the submitter after
+ * a job went straight to the ring.
  * @q: the queue.
  */
 void mxa_queue_poll(struct mxa_queue *q)
 {
-	u32 head = READ_ONCE(q->head);
+	unsigned long flags;
 
-	if (head != READ_ONCE(q->tail) &&
-	    READ_ONCE(q->comps[head].status) != MXA_JOB_STATUS_PENDING)
-		mxa_queue_complete(q);
+	spin_lock_irqsave(&q->lock, flags);
+	if (!q->recovering && q->head != q->tail &&
+	    READ_ONCE(q->comps[q->head].status) != MXA_JOB_STATUS_PENDING) {
+		mxa_queue_harvest(q);
+		mxa_queue_refill(q);
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
 }
 
 /**
