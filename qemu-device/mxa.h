@@ -183,7 +183,7 @@ typedef struct MxaQueue {
     int64_t timeline_job_ns; /* host start of the running job (the timeline's model origin) */
     /* interrupt moderation: completions not yet signalled */
     uint32_t irq_deferred;  /* atomic: jobs with MXA_JOB_F_IRQ completed since the last MSI-X */
-    int64_t irq_deferred_ns; /* queue thread only: when the oldest of them completed */
+    int64_t irq_deferred_ns; /* whoever runs the job (busy): when the oldest completed */
     QEMUTimer *irq_timer;   /* sends them when due while the queue thread runs a grid */
 } MxaQueue;
 

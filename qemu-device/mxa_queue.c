@@ -526,8 +526,9 @@ static bool mxa_queue_doorbell_job(MxaQueue *q, const struct mxa_job_desc *desc)
 
 /*
  * Run the job at @head, its descriptor at @desc_addr (q->busy set by the caller;
- * cleared here with HEAD moved past it). @at_doorbell: only a job mxa_queue_doorbell_job() accepts, on a core free now;
- * false when it is not one (nothing ran, q->busy still set).
+ * cleared here with HEAD moved past it). @at_doorbell: only a job that
+ * mxa_queue_doorbell_job() accepts, on a core free now; false when it is not one
+ * (nothing ran, q->busy still set).
  */
 static bool mxa_queue_run_head(MxaQueue *q, uint32_t head, uint64_t desc_addr,
                                bool at_doorbell)
