@@ -193,7 +193,7 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
  */
 void mxa_queue_irq_flush(MxaQueue *q)
 {
-    /* the queue thread or the queue's timer (main loop), whichever comes first */
+    /* whoever runs the queue's job (thread or doorbell) or its timer: first one wins */
     if (qatomic_xchg(&q->irq_deferred, 0)) {
         mxa_raise_queue_irq(q->dev, q->index);
     }
