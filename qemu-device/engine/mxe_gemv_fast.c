@@ -42,7 +42,8 @@
 #define SUB		MXE_FAST_KSUB
 #define SUBS_PER_BLOCK	(MXE_FAST_KBLOCK / MXE_FAST_KSUB)
 #define INT_CHUNK	16	/* blocks of A an integer chunk (int_span()) */
-#define INT_SPAN	4	/* chunks a column runs at a time */
+#define INT_SPAN	16	/* chunks a column runs at a time: a row of K <= 8192 at once,
+			   so a task reads its rows one after the other, in order */
 #define INT_MISS_MAX	2	/* blocks of a chunk the chains may run besides the integers */
 #define STAGE		64	/* bytes of each column staged at a time (stage_rows()) */
 #define STAGE_AHEAD	(4 * STAGE)	/* prefetched into L2 this far ahead */
@@ -350,6 +351,7 @@ static inline void int_span(const struct fast_job *job, const uint8_t *const row
 
 			if (!lanes[ch])
 				continue;
+			_Pragma("GCC unroll 8")	/* v[] in registers, not on the stack */
 			for (int i = 0; i < 8; i++) {
 				if (!(i & 1))
 					_mm_prefetch((const char *)next + (b0 + 2 * i) * 16, _MM_HINT_T0);
@@ -357,9 +359,11 @@ static inline void int_span(const struct fast_job *job, const uint8_t *const row
 			}
 			/* lane 4 L + d of v[i]: a quarter of block 2 i + L / 2; three levels
 			 * of adds leave block int_lane_block[t] in lane t */
+			_Pragma("GCC unroll 4")
 			for (int i = 0; i < 4; i++)
 				u[i] = _mm512_add_epi32(_mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]),
 							_mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]));
+			_Pragma("GCC unroll 2")
 			for (int i = 0; i < 2; i++)
 				w[i] = _mm512_add_epi32(_mm512_unpacklo_epi64(u[2 * i], u[2 * i + 1]),
 							_mm512_unpackhi_epi64(u[2 * i], u[2 * i + 1]));
@@ -712,12 +716,14 @@ static inline void int_span8(const struct fast_job *job, const uint8_t *const ro
 				size_t b0 = (c0 + ch) * INT_CHUNK + 8 * h;
 				__m256i v[8], u[4], r, s, eb;
 
+				_Pragma("GCC unroll 4")	/* v[] in registers */
 				for (int i = 0; i < 4; i++) {
 					if (!(i & 1))
 						_mm_prefetch((const char *)next + (b0 + 2 * i) * 16, _MM_HINT_T0);
 					mxe_e2m1_pair_avx2(rows[c], job->a16, b0 + 2 * i, lut, &v[2 * i],
 							   &v[2 * i + 1]);
 				}
+				_Pragma("GCC unroll 4")
 				for (int i = 0; i < 4; i++)
 					u[i] = _mm256_hadd_epi32(v[2 * i], v[2 * i + 1]);
 				u[0] = _mm256_hadd_epi32(u[0], u[1]);

@@ -491,8 +491,8 @@ static void fast_row_end_cases(struct mxe_engine *eng)
  * blocks by the chain), none of a block too wide, none of a chunk with more than two
  * such blocks (the integers would not pay for the chains), a NaN scale or
  * a grid below the normal f32 range or above 2^104; negation with sums of exactly 0
- * (an all-zero column must stay +0: K = 1024, all of it in chunks), and K = 2560, whose
- * fifth chunk is a second span.
+ * (an all-zero column must stay +0: K = 1024, all of it in chunks), and K = 8704, whose
+ * seventeenth chunk is a second span.
  */
 static void fast_int_cases(struct mxe_engine *eng)
 {
@@ -505,7 +505,7 @@ static void fast_int_cases(struct mxe_engine *eng)
 
 	for (unsigned c = 0; c < 8; c++) {
 		/* the last case without the chain's last two blocks, whose +0 would hide a -0 */
-		unsigned k = c == 5 ? 1024 : c == 6 ? 2560 : K;
+		unsigned k = c == 5 ? 1024 : c == 6 ? 8704 : K;
 		struct mxe_gemm_desc g = desc(1, N, k, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
 		uint16_t *a = (uint16_t *)abuf;
 		/* sub-block sums expected from integers: chunks 0 and 1, 16 blocks each */
@@ -541,8 +541,8 @@ static void fast_int_cases(struct mxe_engine *eng)
 				sbbuf[j * NB + 2] = 127 + 20;
 			want -= 16 * N;
 			break;
-		case 6:	/* five chunks: spans of four (mxe_gemv_fast.c, INT_SPAN) and one */
-			a[70 * 32 + 3] = bf16_pow2(-30);
+		case 6:	/* 17 chunks: spans of 16 (mxe_gemv_fast.c, INT_SPAN) and one */
+			a[266 * 32 + 3] = bf16_pow2(-30);	/* in the second span */
 			want -= N;
 			break;
 		case 7:	/* more than INT_MISS_MAX: the chains run the whole chunk */
@@ -598,10 +598,10 @@ int main(void)
 
 	ksft_print_header();
 	alloc64_cases();
-	abuf = malloc(32 * 1088 * 4);	/* M <= 32, N <= 64, K <= 1088 */
-	bbuf = malloc(64 * 1088 * 2);
+	abuf = malloc(32 * 1088 * 4);	/* M <= 32, N <= 64, K <= 1088; M = 1, N = 37, K = 8704 */
+	bbuf = malloc(37 * 8704 / 2);
 	sabuf = malloc(32 * 34);
-	sbbuf = malloc(64 * 80);
+	sbbuf = malloc(37 * 8704 / 32);
 	d1 = malloc(32 * 64 * 4);
 	d2 = malloc(32 * 64 * 4);
 	/* every SIMD level this CPU has: the GEMV path needs AVX2 (portable: both sides
