@@ -961,12 +961,16 @@ static void *fast_int_prepare(struct fast_job *job, const float *a, size_t k)
 		const float *v = a + b * SUB;
 		int lo = INT_MAX, hi = INT_MIN, finite = 1;
 
-		for (int q = 0; q < SUB; q++) {
+		for (int q = 0; q < SUB; q++) {	/* on doubles: bits, no libm (ilogbf, ldexpf) */
 			if (!isfinite(v[q])) {
 				finite = 0;
 			} else if (v[q] != 0) {
-				int l = mxe_lsb_exponent(v[q]), h = ilogbf(v[q]);
+				double d = v[q];
+				uint64_t u;
+				int l = mxe_lsb_exponent(d), h;
 
+				memcpy(&u, &d, 8);
+				h = (int)((u >> 52) & 0x7FF) - 1023;	/* a float is a normal double */
 				lo = l < lo ? l : lo;
 				hi = h > hi ? h : hi;
 			}
@@ -975,8 +979,8 @@ static void *fast_int_prepare(struct fast_job *job, const float *a, size_t k)
 			lo = hi = 0;	/* all zero */
 		if (!finite || hi - lo > 14)
 			continue;
-		for (int q = 0; q < SUB; q++)
-			a16[mxe_e2m1_int_at(nb, b, q)] = (int16_t)ldexpf(v[q], -lo);
+		for (int q = 0; q < SUB; q++)	/* exact: |v| 2^-lo < 2^15, -lo <= 149 */
+			a16[mxe_e2m1_int_at(nb, b, q)] = (int16_t)(v[q] * mxe_pow2(-lo));
 		aexp[b] = lo - 1;
 		afit[b / INT_CHUNK] |= (uint16_t)(1u << (b % INT_CHUNK));
 	}

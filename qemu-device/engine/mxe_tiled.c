@@ -148,40 +148,108 @@ static void mx_exp_range(unsigned t, int *lsb, int *top)
 	}
 }
 
-/* Every scaled element exact in f32? (NaN scales are fine: they poison.) */
-static int mx_scales_safe(unsigned t, const uint8_t *s, size_t rows, size_t nb, size_t ld)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* Whether any of the @n codes at @r lies outside lo .. hi but for NaN (0xFF): 64 a step. */
+__attribute__((target("avx512f,avx512bw")))
+static int scales_bad_avx512(const uint8_t *r, size_t n, int lo, int hi)
+{
+	const __m512i vlo = _mm512_set1_epi8((char)lo), vhi = _mm512_set1_epi8((char)hi);
+	const __m512i ones = _mm512_set1_epi8((char)0xFF);
+	__mmask64 bad = 0;
+	size_t b = 0;
+
+	for (; b < n; b += 64) {
+		__mmask64 in = n - b < 64 ? (__mmask64)-1 >> (64 - (n - b)) : (__mmask64)-1;
+		__m512i c = _mm512_maskz_loadu_epi8(in, r + b);	/* no read past the codes */
+
+		bad |= _mm512_mask_cmplt_epu8_mask(in, c, vlo) |
+		       (_mm512_mask_cmpgt_epu8_mask(in, c, vhi) & _mm512_cmpneq_epi8_mask(c, ones));
+	}
+	return bad != 0;
+}
+
+/* The same, 32 a step: c < lo where max(c, lo) != c, c > hi where min(c, hi) != c. */
+__attribute__((target("avx2")))
+static int scales_bad_avx2(const uint8_t *r, size_t n, int lo, int hi)
+{
+	const __m256i vlo = _mm256_set1_epi8((char)lo), vhi = _mm256_set1_epi8((char)hi);
+	const __m256i ones = _mm256_set1_epi8((char)0xFF);
+	__m256i ok = _mm256_set1_epi8((char)0xFF);
+	size_t b = 0;
+	int bad = 0;
+
+	for (; b + 32 <= n; b += 32) {
+		__m256i c = _mm256_loadu_si256((const __m256i *)(r + b));
+
+		ok = _mm256_and_si256(ok, _mm256_cmpeq_epi8(_mm256_max_epu8(c, vlo), c));
+		ok = _mm256_and_si256(ok, _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_min_epu8(c, vhi), c),
+							  _mm256_cmpeq_epi8(c, ones)));
+	}
+	bad = _mm256_movemask_epi8(ok) != -1;
+	for (; b < n; b++)
+		bad |= r[b] != 0xFF && (r[b] < lo || r[b] > hi);
+	return bad;
+}
+#endif
+
+/* Whether any of the @n codes at @r lies outside lo .. hi but for NaN (0xFF). */
+static int scales_bad(const uint8_t *r, size_t n, int lo, int hi)
+{
+	size_t b = 0;
+	int bad = 0;
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (mxe_cpu_simd() >= MXE_SIMD_AVX512)
+		return scales_bad_avx512(r, n, lo, hi);
+	if (mxe_cpu_simd() >= MXE_SIMD_AVX2)
+		return scales_bad_avx2(r, n, lo, hi);
+#endif
+#ifdef __SSE2__
+	const __m128i flip = _mm_set1_epi8((char)0x80), ones = _mm_set1_epi8((char)0xFF);
+	const __m128i vlo = _mm_set1_epi8((char)(lo ^ 0x80)), vhi = _mm_set1_epi8((char)(hi ^ 0x80));
+	__m128i acc = _mm_setzero_si128();
+
+	for (; b + 16 <= n; b += 16) {	/* unsigned compares: signed ones on c ^ 0x80 */
+		__m128i c = _mm_loadu_si128((const __m128i *)(r + b)), x = _mm_xor_si128(c, flip);
+
+		acc = _mm_or_si128(acc, _mm_cmpgt_epi8(vlo, x));
+		acc = _mm_or_si128(acc, _mm_andnot_si128(_mm_cmpeq_epi8(c, ones),
+							 _mm_cmpgt_epi8(x, vhi)));
+	}
+	bad = _mm_movemask_epi8(acc);
+#endif
+	for (; b < n; b++)
+		bad |= r[b] != 0xFF && (r[b] < lo || r[b] > hi);
+	return bad != 0;
+}
+
+/*
+ * Every scaled element of type @t exact in f32? (NaN scales are fine: they poison.)
+ * Code c (2^(c - 127)) is safe when c - 127 + lsb >= -149 and c - 127 + top <= 127,
+ * or NaN (0xFF). @nrows rows of @nb codes from @rows (or, when NULL, @ld apart from
+ * @s), rows that follow each other in memory checked as one: a 4096^2 GEMV's weights
+ * have 512 Ki scales, read before the threads start (11 % of its time one code at a
+ * time, some 40 us 16 at a time in rows of 128).
+ */
+static int mx_scales_safe(unsigned t, const uint8_t *s, const uint8_t *const *rows,
+			  size_t nrows, size_t nb, size_t ld)
 {
 	int lsb, top, lo, hi;
 
 	mx_exp_range(t, &lsb, &top);
-	/* code c (2^(c - 127)) is safe when c - 127 + lsb >= -149 and c - 127 + top <= 127,
-	 * or NaN (0xFF); 16 codes a step (a 4096^2 GEMV's weights have 512 Ki scales, read
-	 * before the threads start: 11 % of its time one code at a time) */
 	lo = -22 - lsb < 0 ? 0 : -22 - lsb;
 	hi = 254 - top > 254 ? 254 : 254 - top;
-	for (size_t i = 0; i < rows; i++) {
-		const uint8_t *r = s + i * ld;
-		size_t b = 0;
-		int bad = 0;
+	for (size_t i = 0; i < nrows;) {
+		const uint8_t *r = rows ? rows[i] : s + i * ld;
+		size_t n = 1;
 
-#ifdef __SSE2__
-		const __m128i flip = _mm_set1_epi8((char)0x80), ones = _mm_set1_epi8((char)0xFF);
-		const __m128i vlo = _mm_set1_epi8((char)(lo ^ 0x80)), vhi = _mm_set1_epi8((char)(hi ^ 0x80));
-		__m128i acc = _mm_setzero_si128();
-
-		for (; b + 16 <= nb; b += 16) {	/* unsigned compares: signed ones on c ^ 0x80 */
-			__m128i c = _mm_loadu_si128((const __m128i *)(r + b)), x = _mm_xor_si128(c, flip);
-
-			acc = _mm_or_si128(acc, _mm_cmpgt_epi8(vlo, x));
-			acc = _mm_or_si128(acc, _mm_andnot_si128(_mm_cmpeq_epi8(c, ones),
-								 _mm_cmpgt_epi8(x, vhi)));
-		}
-		bad = _mm_movemask_epi8(acc);
-#endif
-		for (; b < nb; b++)
-			bad |= r[b] != 0xFF && (r[b] < lo || r[b] > hi);
-		if (bad)
+		while (i + n < nrows && (rows ? rows[i + n] : s + (i + n) * ld) == r + n * nb)
+			n++;
+		if (scales_bad(r, n * nb, lo, hi))
 			return 0;
+		i += n;
 	}
 	return 1;
 }
@@ -190,12 +258,10 @@ int mxe_fast_scales_safe(const struct mxe_op *op)
 {
 	size_t nb = op->d.k / 32;
 
-	if (op->scale_a && !mx_scales_safe(op->d.type_a, op->d.scale_a, op->d.m, nb, op->ld_sa))
+	if (op->scale_a && !mx_scales_safe(op->d.type_a, op->d.scale_a, NULL, op->d.m, nb, op->ld_sa))
 		return 0;
-	for (size_t j = 0; op->scale_b && j < op->d.n; j++)	/* row by row: desc.b_rows */
-		if (!mx_scales_safe(op->d.type_b, mxe_op_b_scales(op, j), 1, nb, 0))
-			return 0;
-	return 1;
+	return !op->scale_b || mx_scales_safe(op->d.type_b, op->d.scale_b, op->d.scale_b_rows,
+					      op->d.n, nb, op->ld_sb);
 }
 
 static void decode_f32(const struct mxe_op *op, unsigned t, const uint8_t *row,
