@@ -581,6 +581,28 @@ static inline void int_pairs_avx512(const struct gemv_job *job, const uint8_t *r
 	}
 }
 
+/*
+ * Blocks @b .. @b + 15 (b even) over every part of A as doubles (exact: every lane
+ * |sum| < 2^51), *@lo blocks b .. b + 7 and *@hi the next eight, each half in the
+ * order of MXE_E2M1_SUMS16_LANES.
+ */
+__attribute__((target("avx512f,avx512bw"), always_inline))
+static inline void int_sums16_avx512(const struct gemv_job *job, const uint8_t *row, size_t b,
+				     __m512i lut, const uint8_t *next, __m512d *lo, __m512d *hi)
+{
+	__m512i r = mxe_e2m1_sums16_avx512(row, job->part[0], b, lut, next);
+
+	*lo = _mm512_cvtepi32_pd(_mm512_castsi512_si256(r));
+	*hi = _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(r, 1));
+	for (unsigned i = 1; i < job->parts; i++) {
+		__m512d f = _mm512_set1_pd(gemv_part_weight[i]);
+
+		r = mxe_e2m1_sums16_avx512(row, job->part[i], b, lut, NULL);
+		*lo = _mm512_fmadd_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(r)), f, *lo);
+		*hi = _mm512_fmadd_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(r, 1)), f, *hi);
+	}
+}
+
 /* A lone last block over every part of A's row whose form starts @off values in. */
 __attribute__((target("avx512f,avx512bw")))
 static inline __m512d int_blocks_avx512(const struct gemv_job *job, const uint8_t *row, size_t b,
@@ -605,6 +627,8 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 	__m512i nan = _mm512_setzero_si512();
 	double fac[GEMV_INT_CHUNK], s, e, bound;
 	const uint8_t *next = gemv_next_row(job, j);
+	/* lane t of int_sums16_avx512()'s halves: block lanes[t] of their eight */
+	const __m512i lanes = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
 
 	for (size_t b0 = 0; b0 < c.nb; b0 += GEMV_INT_CHUNK) {
 		size_t n = c.nb - b0 < GEMV_INT_CHUNK ? c.nb - b0 : GEMV_INT_CHUNK, b;
@@ -632,8 +656,17 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 			if (job->tr)
 				tbnd = _mm512_add_pd(tbnd, _mm512_maskz_mov_pd(1, _mm512_set1_pd(job->tr[b0 + b] * f)));
 		}
-		/* two chains (FMA latency), named so that they stay in registers */
-		for (b = 0; b + 2 <= n; b += 2) {
+		/* 16 blocks' integer sums at a time (one vector), then pairs; two chains
+		 * (FMA latency), named so that they stay in registers */
+		for (b = 0; b + 16 <= n; b += 16) {
+			__m512d lo, hi;
+
+			int_sums16_avx512(job, c.row, b0 + b, lut16, next, &lo, &hi);
+			acc0 = _mm512_fmadd_pd(lo, _mm512_permutexvar_pd(lanes, _mm512_loadu_pd(fac + b)), acc0);
+			acc1 = _mm512_fmadd_pd(hi, _mm512_permutexvar_pd(lanes, _mm512_loadu_pd(fac + b + 8)),
+					       acc1);
+		}
+		for (; b + 2 <= n; b += 2) {
 			__m512d p0, p1;
 
 			if (next && !(b & 3))

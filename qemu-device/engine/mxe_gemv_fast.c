@@ -312,9 +312,7 @@ static inline int e4m3_has_nan(const __m512i w[4])
  */
 
 /* The block (of a chunk) whose sum int_span()'s reduction leaves in lane t. */
-static const int32_t int_lane_block[16] __attribute__((aligned(64))) = {
-	0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15
-};
+static const int32_t int_lane_block[16] __attribute__((aligned(64))) = { MXE_E2M1_SUMS16_LANES };
 
 /*
  * The integer sums of chunks c0 .. c0 + n - 1 (n <= INT_SPAN) for the task's 64
@@ -347,28 +345,11 @@ static inline void int_span(const struct fast_job *job, const uint8_t *const row
 
 		for (unsigned ch = 0; ch < n; ch++) {
 			size_t b0 = (c0 + ch) * INT_CHUNK;
-			__m512i v[8], u[4], w[2], r, s, eb;
+			__m512i r, s, eb;
 
 			if (!lanes[ch])
 				continue;
-			_Pragma("GCC unroll 8")	/* v[] in registers, not on the stack */
-			for (int i = 0; i < 8; i++) {
-				if (!(i & 1))
-					_mm_prefetch((const char *)next + (b0 + 2 * i) * 16, _MM_HINT_T0);
-				v[i] = mxe_e2m1_pair_avx512(rows[c], job->a16, b0 + 2 * i, lut);
-			}
-			/* lane 4 L + d of v[i]: a quarter of block 2 i + L / 2; three levels
-			 * of adds leave block int_lane_block[t] in lane t */
-			_Pragma("GCC unroll 4")
-			for (int i = 0; i < 4; i++)
-				u[i] = _mm512_add_epi32(_mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]),
-							_mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]));
-			_Pragma("GCC unroll 2")
-			for (int i = 0; i < 2; i++)
-				w[i] = _mm512_add_epi32(_mm512_unpacklo_epi64(u[2 * i], u[2 * i + 1]),
-							_mm512_unpackhi_epi64(u[2 * i], u[2 * i + 1]));
-			r = _mm512_add_epi32(_mm512_shuffle_i32x4(w[0], w[1], 0x88),
-					     _mm512_shuffle_i32x4(w[0], w[1], 0xdd));
+			r = mxe_e2m1_sums16_avx512(rows[c], job->a16, b0, lut, next);
 			if (neg)	/* on the integer: 0 stays +0 */
 				r = _mm512_sub_epi32(zero, r);
 			s = sc ? _mm512_permutexvar_epi32(perm, _mm512_cvtepu8_epi32(

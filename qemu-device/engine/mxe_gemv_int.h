@@ -74,6 +74,41 @@ static inline __m512i mxe_e2m1_pair_avx512(const uint8_t *row, const int16_t *a1
 	return mxe_e2m1_madd_avx512(wl, wh, a16 + b * 32);
 }
 
+/* The block (of 16) whose sum mxe_e2m1_sums16_avx512() leaves in lane t. */
+#define MXE_E2M1_SUMS16_LANES 0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15
+
+/*
+ * The integer sums of blocks @b0 .. @b0 + 15 (b0 even) of a weight row against A's
+ * int16 form, one a lane (lane t: block MXE_E2M1_SUMS16_LANES[t]): eight pairs, then
+ * three levels of adds, fewer instructions than widening each pair's 16 lanes. The
+ * lines of @next (the row read after this one; NULL: none) at the same blocks are
+ * prefetched alongside.
+ */
+__attribute__((target("avx512f,avx512bw"), always_inline))
+static inline __m512i mxe_e2m1_sums16_avx512(const uint8_t *row, const int16_t *a16, size_t b0,
+					     __m512i lut, const uint8_t *next)
+{
+	__m512i v[8], u[4], w[2];
+
+	_Pragma("GCC unroll 8")	/* v[] in registers, not on the stack */
+	for (int i = 0; i < 8; i++) {
+		if (next && !(i & 1))
+			_mm_prefetch((const char *)next + (b0 + 2 * i) * 16, _MM_HINT_T0);
+		v[i] = mxe_e2m1_pair_avx512(row, a16, b0 + 2 * i, lut);
+	}
+	/* lane 4 L + d of v[i]: a quarter of block 2 i + L / 2 */
+	_Pragma("GCC unroll 4")
+	for (int i = 0; i < 4; i++)
+		u[i] = _mm512_add_epi32(_mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]),
+					_mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]));
+	_Pragma("GCC unroll 2")
+	for (int i = 0; i < 2; i++)
+		w[i] = _mm512_add_epi32(_mm512_unpacklo_epi64(u[2 * i], u[2 * i + 1]),
+					_mm512_unpackhi_epi64(u[2 * i], u[2 * i + 1]));
+	return _mm512_add_epi32(_mm512_shuffle_i32x4(w[0], w[1], 0x88),
+				_mm512_shuffle_i32x4(w[0], w[1], 0xdd));
+}
+
 /* mxe_e2m1_pair_avx512() on AVX2: the lookups are pshufb (@lut: the table in both
  * lanes), block b's 8 lanes in *@p0, block b + 1's in *@p1. */
 __attribute__((target("avx2"), always_inline))

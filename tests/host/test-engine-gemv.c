@@ -209,13 +209,14 @@ static void llm_activations(uint16_t *a, size_t n, unsigned binades)
  * E2M1 weights against one row of activations in 16-bit integer parts (one, two or
  * three, or blocks rounded to 44 bits with the rounding in the proof's bound), and
  * against 3 and 9 rows (AVX-512): the integer block kernels, with
- * and without scales, K / 32 a multiple of 8 or not, a
+ * and without scales, K / 32 a multiple of 8 or not (608: 16 blocks summed as one
+ * vector, a pair and a lone block), a
  * NaN scale; and the same weights as a table of row pointers (desc.b_rows, the
  * device's in-place weights) in another order in memory.
  */
 static void int_block_cases(struct mxe_engine *eng)
 {
-	static const unsigned ks[] = { 1024, 416, 32 };
+	static const unsigned ks[] = { 1024, 608, 32 };
 	static const uint8_t *rows[64], *srows[64];
 	static uint8_t wcopy[64 * 512], scopy[64 * 32];
 	size_t cases = 0, bad = 0, nbad;
