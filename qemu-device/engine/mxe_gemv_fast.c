@@ -44,7 +44,7 @@
 #define INT_CHUNK	16	/* blocks of A an integer chunk (int_span()) */
 #define INT_SPAN	16	/* chunks a column runs at a time: a row of K <= 8192 at once,
 			   so a task reads its rows one after the other, in order */
-#define INT_MISS_MAX	2	/* blocks of a chunk the chains may run besides the integers */
+#define INT_MISS_MAX	10	/* blocks of a chunk the chains may run besides the integers */
 #define STAGE		64	/* bytes of each column staged at a time (stage_rows()) */
 #define STAGE_AHEAD	(4 * STAGE)	/* prefetched into L2 this far ahead */
 

@@ -493,8 +493,9 @@ static void fast_row_end_cases(struct mxe_engine *eng)
  * sums come from integer products (mxe_gemv_fast.c, int_span()), 16 blocks a chunk,
  * and must be the chains' bits. The count of sums taken that way tells which chunks
  * the integers took: all full chunks of fitting blocks (K = 1088: two, the last two
- * blocks by the chain), none of a block too wide, none of a chunk with more than two
- * such blocks (the integers would not pay for the chains), a NaN scale or
+ * blocks by the chain), none of a block too wide, the rest of a chunk with ten such
+ * blocks but none of one with 11 (the integers would not pay for the chains), a NaN
+ * scale or
  * a grid below the normal f32 range or above 2^104; negation with sums of exactly 0
  * (an all-zero column must stay +0: K = 1024, all of it in chunks), and K = 8704, whose
  * seventeenth chunk is a second span.
@@ -505,10 +506,10 @@ static void fast_int_cases(struct mxe_engine *eng)
 	static const char *const what[] = { "all fit", "a wide block", "a NaN scale",
 					     "a grid below 2^-126", "a grid above 2^104",
 					     "negated, sums of 0", "a second span of chunks",
-					     "three wide blocks in a chunk" };
+					     "11 wide blocks in a chunk", "10 wide blocks in a chunk" };
 	size_t bad = 0;
 
-	for (unsigned c = 0; c < 8; c++) {
+	for (unsigned c = 0; c < 9; c++) {
 		/* the last case without the chain's last two blocks, whose +0 would hide a -0 */
 		unsigned k = c == 5 ? 1024 : c == 6 ? 8704 : K;
 		struct mxe_gemm_desc g = desc(1, N, k, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
@@ -550,10 +551,15 @@ static void fast_int_cases(struct mxe_engine *eng)
 			a[266 * 32 + 3] = bf16_pow2(-30);	/* in the second span */
 			want -= N;
 			break;
-		case 7:	/* more than INT_MISS_MAX: the chains run the whole chunk */
-			for (int b = 17; b < 20; b++)
+		case 7:	/* more than INT_MISS_MAX (10): the chains run the whole chunk */
+			for (int b = 17; b < 28; b++)
 				a[b * 32 + 1] = bf16_pow2(-40);
 			want -= 16 * N;
+			break;
+		case 8:	/* INT_MISS_MAX: the chains run those blocks, the integers the rest */
+			for (int b = 17; b < 27; b++)
+				a[b * 32 + 1] = bf16_pow2(-40);
+			want -= 10 * N;
 			break;
 		case 5:
 			g.flags = MXE_GEMM_NEGATE_B | MXE_GEMM_NEGATE_A;
