@@ -582,9 +582,10 @@ static inline void int_pairs_avx512(const struct gemv_job *job, const uint8_t *r
 }
 
 /*
- * Blocks @b .. @b + 15 (b even) over every part of A as doubles (exact: every lane
- * |sum| < 2^51), *@lo blocks b .. b + 7 and *@hi the next eight, each half in the
- * order of MXE_E2M1_SUMS16_LANES.
+ * Blocks @b .. @b + 15 (b even) over every part of A as doubles, *@lo blocks b .. b + 7
+ * and *@hi the next eight, each half in the order of MXE_E2M1_SUMS16_LANES. Exact: a
+ * lane is one block's sum, |sum| <= 32 x 12 x 2^44 < 2^53 (|n| <= 2^44 over the parts),
+ * and the first two parts' < 32 x 12 x 2^30.
  */
 __attribute__((target("avx512f,avx512bw"), always_inline))
 static inline void int_sums16_avx512(const struct gemv_job *job, const uint8_t *row, size_t b,
