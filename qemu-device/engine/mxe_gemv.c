@@ -583,7 +583,7 @@ static inline void int_pairs_avx512(const struct gemv_job *job, const uint8_t *r
 
 /*
  * Blocks @b .. @b + 15 (b even) over every part of A as doubles, *@lo blocks b .. b + 7
- * and *@hi the next eight, each half in the order of MXE_E2M1_SUMS16_LANES. Exact: a
+ * and *@hi the next eight, each half in the order of mxe_e2m1_sums16_lanes. Exact: a
  * lane is one block's sum, |sum| <= 32 x 12 x 2^44 < 2^53 (|n| <= 2^44 over the parts),
  * and the first two parts' < 32 x 12 x 2^30.
  */
@@ -629,7 +629,8 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 	double fac[GEMV_INT_CHUNK], s, e, bound;
 	const uint8_t *next = gemv_next_row(job, j);
 	/* lane t of int_sums16_avx512()'s halves: block lanes[t] of their eight */
-	const __m512i lanes = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+	const __m512i lanes = _mm512_cvtepi32_epi64(
+		_mm256_load_si256((const __m256i *)mxe_e2m1_sums16_lanes));
 
 	for (size_t b0 = 0; b0 < c.nb; b0 += GEMV_INT_CHUNK) {
 		size_t n = c.nb - b0 < GEMV_INT_CHUNK ? c.nb - b0 : GEMV_INT_CHUNK, b;

@@ -311,15 +311,13 @@ static inline int e4m3_has_nan(const __m512i w[4])
  * grid out of that range, run the chain.
  */
 
-/* The block (of a chunk) whose sum int_span()'s reduction leaves in lane t. */
-static const int32_t int_lane_block[16] __attribute__((aligned(64))) = { MXE_E2M1_SUMS16_LANES };
-
 /*
  * The integer sums of chunks c0 .. c0 + n - 1 (n <= INT_SPAN) for the task's 64
  * columns, column by column (a row streams 16 n x 16 bytes at once, the next row's
- * lines prefetched alongside), as qc[ch][c][t] (lane t: block int_lane_block[t] of
- * chunk c0 + ch); take[ch] the chunk's sub-blocks to take from them: its fitting
- * blocks, or none where a scale is NaN or puts a grid out of range.
+ * lines prefetched alongside), as qc[ch][c][t] (lane t: block
+ * mxe_e2m1_sums16_lanes[t] of chunk c0 + ch); take[ch] the chunk's sub-blocks to take
+ * from them: its fitting blocks, or none where a scale is NaN or puts a grid out of
+ * range.
  */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 static inline void int_span(const struct fast_job *job, const uint8_t *const rows[COLS],
@@ -328,7 +326,7 @@ static inline void int_span(const struct fast_job *job, const uint8_t *const row
 {
 	const struct mxe_op *op = job->op;
 	const __m512i lut = mxe_e2m1_lut_avx512(), zero = _mm512_setzero_si512();
-	const __m512i perm = _mm512_load_si512(int_lane_block);
+	const __m512i perm = _mm512_load_si512(mxe_e2m1_sums16_lanes);
 	const int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
 	__m512i ae[INT_SPAN];
 	__mmask16 lanes[INT_SPAN], bad[INT_SPAN];
@@ -337,7 +335,7 @@ static inline void int_span(const struct fast_job *job, const uint8_t *const row
 		ae[ch] = _mm512_permutexvar_epi32(perm, _mm512_loadu_si512(job->aexp + (c0 + ch) * INT_CHUNK));
 		lanes[ch] = bad[ch] = 0;
 		for (unsigned t = 0; t < 16; t++)
-			lanes[ch] |= (__mmask16)(((job->afit[c0 + ch] >> int_lane_block[t]) & 1) << t);
+			lanes[ch] |= (__mmask16)(((job->afit[c0 + ch] >> mxe_e2m1_sums16_lanes[t]) & 1) << t);
 	}
 	for (unsigned c = 0; c < COLS; c++) {
 		const uint8_t *next = rows[c + 1 < COLS ? c + 1 : c];
@@ -378,7 +376,7 @@ static inline void int_transpose(const float qc[COLS][16], float qi[INT_CHUNK][G
 			r[i] = _mm512_load_ps(qc[16 * g + i]);
 		transpose16(r);		/* r[t]: lane t's block over the 16 columns */
 		for (unsigned t = 0; t < 16; t++)
-			_mm512_store_ps(qi[int_lane_block[t]][g], r[t]);
+			_mm512_store_ps(qi[mxe_e2m1_sums16_lanes[t]][g], r[t]);
 	}
 }
 

@@ -74,12 +74,15 @@ static inline __m512i mxe_e2m1_pair_avx512(const uint8_t *row, const int16_t *a1
 	return mxe_e2m1_madd_avx512(wl, wh, a16 + b * 32);
 }
 
-/* The block (of 16) whose sum mxe_e2m1_sums16_avx512() leaves in lane t. */
-#define MXE_E2M1_SUMS16_LANES 0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15
+/* The block (of 16) whose sum mxe_e2m1_sums16_avx512() leaves in lane t; each half
+ * holds its own eight blocks, so the first eight entries order either half. */
+static const int32_t mxe_e2m1_sums16_lanes[16] __attribute__((aligned(64))) = {
+	0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15
+};
 
 /*
  * The integer sums of blocks @b0 .. @b0 + 15 (b0 even) of a weight row against A's
- * int16 form, one a lane (lane t: block MXE_E2M1_SUMS16_LANES[t]): eight pairs, then
+ * int16 form, one a lane (lane t: block mxe_e2m1_sums16_lanes[t]): eight pairs, then
  * three levels of adds, fewer instructions than widening each pair's 16 lanes. The
  * lines of @next (the row read after this one; NULL: none) at the same blocks are
  * prefetched alongside.
