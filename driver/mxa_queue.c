@@ -383,6 +383,24 @@ static u32 mxa_queue_harvest(struct mxa_queue *q)
 	return done;
 }
 
+/*
+ * Harvest and refill under the queue's lock; with @only_if_done, only when the oldest
+ * job in the ring has its record (mxa_queue_poll()).
+ */
+static void mxa_queue_finish(struct mxa_queue *q, bool only_if_done)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (!q->recovering &&
+	    (!only_if_done || (q->head != q->tail &&
+			       READ_ONCE(q->comps[q->head].status) != MXA_JOB_STATUS_PENDING))) {
+		mxa_queue_harvest(q);
+		mxa_queue_refill(q);
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
 /**
  * mxa_queue_complete() - complete every job the device has finished on a queue
  * and refill the ring from the backlog. Called from the queue's interrupt handler.
@@ -390,14 +408,7 @@ static u32 mxa_queue_harvest(struct mxa_queue *q)
  */
 void mxa_queue_complete(struct mxa_queue *q)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&q->lock, flags);
-	if (!q->recovering) {
-		mxa_queue_harvest(q);
-		mxa_queue_refill(q);
-	}
-	spin_unlock_irqrestore(&q->lock, flags);
+	mxa_queue_finish(q, false);
 }
 
 /**
@@ -414,15 +425,7 @@ void mxa_queue_complete(struct mxa_queue *q)
  */
 void mxa_queue_poll(struct mxa_queue *q)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&q->lock, flags);
-	if (!q->recovering && q->head != q->tail &&
-	    READ_ONCE(q->comps[q->head].status) != MXA_JOB_STATUS_PENDING) {
-		mxa_queue_harvest(q);
-		mxa_queue_refill(q);
-	}
-	spin_unlock_irqrestore(&q->lock, flags);
+	mxa_queue_finish(q, true);
 }
 
 /**
