@@ -21,7 +21,9 @@
  * With more than one row of A the sums are bound by the FMAs, not by the weights: a
  * task runs its 16 columns over one span of k at a time (GEMV_SPAN_BLOCKS), each span
  * of A staying in L1 for all of them, the accumulators in registers and between spans
- * in struct gemv_acc (Documentation/performance.rst, gemv.csv).
+ * in struct gemv_acc (Documentation/performance.rst, gemv.csv). E2M1 weights sum in
+ * integers instead: one row of A column by column, several with the task's 16 columns
+ * as the lanes of int32 dot products (gemv_int_cols_t()).
  */
 #include <limits.h>
 #include <math.h>
@@ -84,15 +86,17 @@ struct gemv_job {
 	const int *ga;		/* per row: lowest set bit exponent, INT_MAX: all zero */
 	unsigned groups;	/* of 8 rows */
 	int avx512;		/* else AVX2 */
+	int vnni;		/* AVX512-VNNI (several rows' integer blocks) */
 	unsigned tasks;
 	int failed;
-	/* E2M1 weights: the integer block path (gemv_int_prepare()), or NULL; per row of A
-	 * (rows of a group of 8 past M zero), row r's at r K / 32 blocks */
-	const int16_t *a16;	/* [K / 32][32]: mxe_gemv_int.h's order */
+	/* E2M1 weights: the integer block path (gemv_int_prepare()), or NULL; per row of A,
+	 * row r's at r K / 32 blocks */
+	const int16_t *a16;	/* [K / 32][32]: mxe_gemv_int.h's order (M = 1), else k's */
 	const int16_t *part[3];	/* a16, then the next 15 bits up (times 2^15), the next */
 	unsigned parts;		/* 1 .. 3 */
 	const double *tr;	/* [K / 32]: bound of sum |a - its integer form|, or NULL */
 	const int64_t *ebias;	/* [K / 32]: a block factor's exponent field, less the scale */
+	const double *rfac;	/* [K / 32]: the block factor less the scale, 2^(e - 1) */
 	const double *asum;	/* [K / 32]: sum |a| of the block */
 	const uint8_t *ones;	/* K / 32 scale bytes of 127, for weights without scales */
 };
@@ -692,106 +696,189 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 }
 
 /*
- * gemv_int_column_avx512() for the 8 rows of group @g (several rows of A): each pair of
- * blocks' codes are looked up once for all of them, each row's products summed in
- * its own two chains (16 accumulators in registers); rows past M are zero and not
- * stored. Returns the rows whose proofs failed (to redo on the general path).
+ * Byte i of 16 columns' E2M1 codes (k = 2 i in the low nibble, 2 i + 1 in the high one)
+ * as 16 dwords, each the pair of twice their values as int16 (low word: the even k),
+ * as A's pairs are.
  */
-__attribute__((target("avx512f,avx512bw")))
-static unsigned gemv_int_rows_avx512(const struct gemv_job *job, size_t j, unsigned g)
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline __m512i e2m1_col_pairs(__m128i x, __m512i lut)
 {
-	struct gemv_col c = gemv_col(job, j, g);
-	const uint8_t *sc = c.sc ? c.sc : job->ones;
+	__m512i d = _mm512_cvtepu8_epi32(x);
+
+	/* (d | d << 12) & 0x000F000F: the low nibble in word 0, the high one in word 1 */
+	return _mm512_permutexvar_epi16(_mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12),
+								  _mm512_set1_epi32(0x000F000F), 0xA8),
+					lut);
+}
+
+/*
+ * @acc plus the pair products of @w and the pair at @a in every lane: vpdpwssd with A's
+ * pair broadcast from memory, in assembly so that the kernel below can hold both
+ * forms (a function with AVX512-VNNI's target would not inline into the other).
+ */
+__attribute__((target("avx512f"), always_inline))
+static inline __m512i dpwssd_bcast(__m512i acc, __m512i w, const int32_t *a)
+{
+	__asm__("vpdpwssd %2%{1to16%}, %1, %0" : "+v"(acc) : "v"(w), "m"(*a));
+	return acc;
+}
+
+/*
+ * Block rb % K / 32 of row rb / (K / 32) of A's form (@parts of it) against the 16
+ * columns' pairs @wp: the int32 sums (four chains), then into the row's @acc (times the
+ * scales @sf and the row's factor) and the proof's bounds.
+ */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16],
+				const __m512d sf[2], size_t rb, unsigned parts, int tr, int vnni,
+				__m512d acc[2], __m512d bnd[2], __m512d tbnd[2])
+{
+	__m512d t[2] = { _mm512_setzero_pd(), _mm512_setzero_pd() };
+	const __m512d f = _mm512_set1_pd(job->rfac[rb]), as = _mm512_set1_pd(job->asum[rb]);
+
+	for (unsigned p = 0; p < parts; p++) {
+		const int32_t *a = (const int32_t *)(job->part[p] + rb * BLK);
+		__m512i q[4];
+
+		_Pragma("GCC unroll 4")
+		for (int i = 0; i < 4; i++)
+			q[i] = _mm512_setzero_si512();
+		_Pragma("GCC unroll 16")
+		for (int i = 0; i < 16; i++)
+			q[i % 4] = vnni ? dpwssd_bcast(q[i % 4], wp[i], a + i) :
+				   _mm512_add_epi32(q[i % 4], _mm512_madd_epi16(wp[i], _mm512_set1_epi32(a[i])));
+		q[0] = _mm512_add_epi32(_mm512_add_epi32(q[0], q[1]), _mm512_add_epi32(q[2], q[3]));
+		_Pragma("GCC unroll 2")
+		for (int h = 0; h < 2; h++) {
+			__m512d d = _mm512_cvtepi32_pd(h ? _mm512_extracti64x4_epi64(q[0], 1) :
+							   _mm512_castsi512_si256(q[0]));
+
+			t[h] = p ? _mm512_fmadd_pd(d, _mm512_set1_pd(gemv_part_weight[p]), t[h]) : d;
+		}
+	}
+	_Pragma("GCC unroll 2")
+	for (int h = 0; h < 2; h++) {
+		acc[h] = _mm512_fmadd_pd(t[h], _mm512_mul_pd(sf[h], f), acc[h]);
+		bnd[h] = _mm512_fmadd_pd(sf[h], as, bnd[h]);
+		if (tr)
+			tbnd[h] = _mm512_fmadd_pd(sf[h], _mm512_set1_pd(job->tr[rb]), tbnd[h]);
+	}
+}
+
+/*
+ * Several rows of A (AVX-512): the task's 16 columns are the lanes. Each block's codes
+ * of the 16 columns are transposed and looked up once, then every row of A adds the
+ * block in int32 lanes, one dot product per pair of k (vpdpwssd, or vpmaddwd and
+ * vpaddd without VNNI), A's pair broadcast from its int16 form in k order: no
+ * horizontal sums, and A's form is read once per 16 columns, where column by column
+ * its 64 KiB (8 rows of K = 4096) streamed from L2 for every column. A lane's block
+ * sum is exact (|sum| <= 32 x 12 x 2^15 < 2^31; over the parts < 2^53 in a double),
+ * times the exact factor 2^(s - 127) 2^(e - 1), added into one double chain per row
+ * and column, in the proof's bound (K / 32 adds). Returns, per row, a mask of the
+ * task's columns whose proofs failed (@redo), for the general path.
+ */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vnni,
+				   uint16_t redo[GEMV_MAX_M])
+{
+	const struct mxe_op *op = job->op;
+	const size_t m = op->d.m, k = op->d.k, nb = k / BLK, n = op->d.n;
+	const size_t nc = n - j0 < GEMV_COLS ? n - j0 : GEMV_COLS;
 	const __m512i lut = mxe_e2m1_lut_avx512();
-	const __m128i lut8 = _mm_setr_epi8(MXE_E2M1_INT_LUT);
-	const size_t rs = c.nb * BLK;		/* int16 values of a row of A's form */
-	const size_t r0 = (size_t)8 * g * c.nb;	/* the group's first row's blocks */
-	const uint8_t *next = gemv_next_row(job, j);
-	__m512d acc[8][2], bnd[8], tbnd[8];
-	double fac[8][GEMV_INT_CHUNK];
-	unsigned redo = 0;
-	int nan = 0;
+	const uint8_t *rows[16], *srows[16];
+	__m512d acc[GEMV_MAX_M][2], bnd[GEMV_MAX_M][2], tbnd[GEMV_MAX_M][2];
+	__mmask16 nan = 0;
+	uint8_t sct[4][64] __attribute__((aligned(64)));	/* block 4 T + i: sct[i] + 16 T */
 
-	for (int r = 0; r < 8; r++)
-		acc[r][0] = acc[r][1] = bnd[r] = tbnd[r] = _mm512_setzero_pd();
-	for (size_t b0 = 0; b0 < c.nb; b0 += GEMV_INT_CHUNK) {
-		size_t n = c.nb - b0 < GEMV_INT_CHUNK ? c.nb - b0 : GEMV_INT_CHUNK, b;
+	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
+		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
+		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
+	}
+	for (size_t r = 0; r < m; r++)
+		for (int h = 0; h < 2; h++)
+			acc[r][h] = bnd[r][h] = tbnd[r][h] = _mm512_setzero_pd();
+	for (size_t b = 0; b < nb; b++) {
+		__m512i w[4], wp[16];
+		__m512d sf[2];
 
-		/* per row: the block factors 2^(s - 127) 2^(e - 1) (exponent fields add) and
-		 * the proofs' bounds, sum |a| 2^(s - 127) */
-		for (b = 0; b + 8 <= n; b += 8) {
-			__m512i s8 = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(sc + b0 + b)));
-			__m512d sf = _mm512_castsi512_pd(_mm512_slli_epi64(
-				_mm512_add_epi64(s8, _mm512_set1_epi64(1023 - 127)), 52));
+		if (b % 16 == 0) {	/* the next 16 blocks' scales, transposed */
+			__m512i st[4];
 
-			nan |= _mm512_cmpeq_epi64_mask(s8, _mm512_set1_epi64(0xFF)) != 0;
-			for (int r = 0; r < 8; r++) {
-				size_t at = r0 + r * c.nb + b0 + b;
+			if (nb - b >= 16) {
+				mxe_bytes16_t_avx512(srows, b, st);
+			} else {
+				uint8_t tail[16][16];
+				const uint8_t *tr[16];
 
-				_mm512_storeu_pd(fac[r] + b, _mm512_castsi512_pd(_mm512_slli_epi64(
-					_mm512_add_epi64(s8, _mm512_loadu_si512(job->ebias + at)), 52)));
-				bnd[r] = _mm512_fmadd_pd(_mm512_loadu_pd(job->asum + at), sf, bnd[r]);
-				if (job->tr)
-					tbnd[r] = _mm512_fmadd_pd(_mm512_loadu_pd(job->tr + at), sf, tbnd[r]);
-			}
-		}
-		for (; b < n; b++) {	/* K / 32 not a multiple of 8 */
-			double f = block_factor(sc, b0 + b, 0);
-
-			nan |= sc[b0 + b] == 0xFF;
-			for (int r = 0; r < 8; r++) {
-				size_t at = r0 + r * c.nb + b0 + b;
-
-				fac[r][b] = mxe_pow2((int)sc[b0 + b] + (int)job->ebias[at] - 1023);
-				bnd[r] = _mm512_add_pd(bnd[r], _mm512_maskz_mov_pd(1, _mm512_set1_pd(job->asum[at] * f)));
-				if (job->tr)
-					tbnd[r] = _mm512_add_pd(tbnd[r], _mm512_maskz_mov_pd(1, _mm512_set1_pd(job->tr[at] * f)));
-			}
-		}
-		for (b = 0; b + 2 <= n; b += 2) {
-			const size_t bb = b0 + b;
-			__m512i wl, wh;
-
-			mxe_e2m1_codes_avx512(c.row, bb, lut, &wl, &wh);
-			if (next && !(b & 3))
-				_mm_prefetch((const char *)next + bb * 16, _MM_HINT_T0);
-#pragma GCC unroll 8
-			for (int r = 0; r < 8; r++) {
-				__m512i p = mxe_e2m1_madd_avx512(wl, wh, job->part[0] + (8 * (size_t)g + r) * rs +
-											  bb * BLK);
-				__m512d d0 = _mm512_cvtepi32_pd(_mm512_castsi512_si256(p));
-				__m512d d1 = _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(p, 1));
-
-				for (unsigned i = 1; i < job->parts; i++) {	/* exact: |lane| < 2^51 */
-					__m512d f = _mm512_set1_pd(gemv_part_weight[i]);
-					__m512i h = mxe_e2m1_madd_avx512(wl, wh, job->part[i] + (8 * (size_t)g + r) * rs +
-										    bb * BLK);
-
-					d0 = _mm512_fmadd_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(h)), f, d0);
-					d1 = _mm512_fmadd_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(h, 1)), f, d1);
+				for (unsigned c = 0; c < 16; c++) {
+					memset(tail[c], 127, 16);
+					memcpy(tail[c], srows[c] + b, nb - b);
+					tr[c] = tail[c];
 				}
-				acc[r][0] = _mm512_fmadd_pd(d0, _mm512_set1_pd(fac[r][b]), acc[r][0]);
-				acc[r][1] = _mm512_fmadd_pd(d1, _mm512_set1_pd(fac[r][b + 1]), acc[r][1]);
+				mxe_bytes16_t_avx512(tr, 0, st);
 			}
+			for (int i = 0; i < 4; i++)
+				_mm512_store_si512(sct[i], st[i]);
 		}
-		if (b < n)	/* a lone last block */
-			for (int r = 0; r < 8; r++)
-				acc[r][0] = _mm512_fmadd_pd(int_blocks_avx512(job, c.row, b0 + b, lut8,
-									      (8 * (size_t)g + r) * rs),
-							    _mm512_set1_pd(fac[r][b]), acc[r][0]);
-	}
-	if (nan)
-		return (1u << c.rows) - 1;
-	for (unsigned r = 0; r < c.rows; r++) {
-		double sum = _mm512_reduce_add_pd(_mm512_add_pd(acc[r][0], acc[r][1]));
-		double bound = _mm512_reduce_add_pd(bnd[r]) * job->w.max;
-		double e = (double)(c.k / 8 + 8) * 0x1p-52 * bound +
-			   _mm512_reduce_add_pd(tbnd[r]) * job->w.max;
+		if (b % 4 == 0)	/* a line (4 blocks) of each column, 16 blocks ahead */
+			for (unsigned c = 0; c < 16; c++)
+				if (b + 16 < nb)
+					_mm_prefetch((const char *)rows[c] + (b + 16) * 16, _MM_HINT_T0);
+		{
+			__m128i s8 = _mm_load_si128((const __m128i *)(sct[b % 4] + b % 16 / 4 * 16));
 
-		if (sum == 0 || !gemv_store(job, c.sc, 8 * g + r, j, sum, e, bound))
-			redo |= 1u << r;
+			nan |= _mm_cmpeq_epi8_mask(s8, _mm_set1_epi8((char)0xFF));
+			_Pragma("GCC unroll 2")
+			for (int h = 0; h < 2; h++)	/* 2^(s - 127), columns 8 h .. 8 h + 7 */
+				sf[h] = _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_add_epi64(
+					_mm512_cvtepu8_epi64(h ? _mm_srli_si128(s8, 8) : s8),
+					_mm512_set1_epi64(1023 - 127)), 52));
+		}
+		mxe_bytes16_t_avx512(rows, b * 16, w);	/* lane T of w[i]: byte 4 T + i */
+#define COL_PAIRS(T)										\
+		_Pragma("GCC unroll 4")								\
+		for (int i = 0; i < 4; i++)							\
+			wp[4 * T + i] = e2m1_col_pairs(_mm512_extracti32x4_epi32(w[i], T), lut);
+		COL_PAIRS(0) COL_PAIRS(1) COL_PAIRS(2) COL_PAIRS(3)
+#undef COL_PAIRS
+		if (job->parts == 1 && !job->tr)	/* the common case, its loops resolved */
+			for (size_t r = 0; r < m; r++)
+				int_cols_row(job, wp, sf, r * nb + b, 1, 0, vnni, acc[r], bnd[r], NULL);
+		else
+			for (size_t r = 0; r < m; r++)
+				int_cols_row(job, wp, sf, r * nb + b, job->parts, job->tr != NULL, vnni,
+					     acc[r], bnd[r], tbnd[r]);
 	}
-	return redo;
+	for (size_t r = 0; r < m; r++) {
+		double s[16], bd[16], tb[16];
+
+		redo[r] = 0;
+		for (int h = 0; h < 2; h++) {
+			_mm512_storeu_pd(s + 8 * h, acc[r][h]);
+			_mm512_storeu_pd(bd + 8 * h, bnd[r][h]);
+			_mm512_storeu_pd(tb + 8 * h, tbnd[r][h]);
+		}
+		for (unsigned c = 0; c < nc; c++) {
+			double bound = bd[c] * job->w.max;
+			double e = (double)(k / 8 + 8) * 0x1p-52 * bound + tb[c] * job->w.max;
+
+			if (((nan >> c) & 1) || s[c] == 0 ||
+			    !gemv_store(job, op->scale_b ? srows[c] : NULL, r, j0 + c, s[c], e, bound))
+				redo[r] |= (uint16_t)(1u << c);
+		}
+	}
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+static void gemv_int_cols_avx512(const struct gemv_job *job, size_t j0, uint16_t redo[GEMV_MAX_M])
+{
+	gemv_int_cols_t(job, j0, 0, redo);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+static void gemv_int_cols_vnni(const struct gemv_job *job, size_t j0, uint16_t redo[GEMV_MAX_M])
+{
+	gemv_int_cols_t(job, j0, 1, redo);
 }
 
 __attribute__((target("avx2,fma")))
@@ -945,7 +1032,8 @@ uint64_t mxe_gemv_int_outputs(void)
 
 /*
  * The integer block kernels' form of A's @m rows @a (K values each, in k order, @lda
- * apart), in @mp >= m rows (those past m all zero). Block b of a row is n * 2^E with
+ * apart): one row in mxe_gemv_int.h's order, several in k order (gemv_int_cols_t()).
+ * Block b of a row is n * 2^E with
  * integers n in up to three int16 parts (n = n0 + n1 2^15 + n2 2^30): one part when its
  * finite values span at most 15 bits (from the highest bit of the largest to the lowest
  * set bit of any), as activations of narrow types and BF16 ones of similar size do; two
@@ -957,15 +1045,15 @@ uint64_t mxe_gemv_int_outputs(void)
  * holds NaN or Inf, and the double kernels run.
  */
 static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, size_t m,
-			      size_t mp, size_t k)
+			      size_t k)
 {
-	size_t nb = k / BLK, nr = mp * nb;	/* blocks of a row, of all rows */
+	size_t nb = k / BLK, nr = m * nb;	/* blocks of a row, of all rows */
 	int16_t *part[3];
 	int64_t *ebias;
-	double *asum, *tr;
+	double *asum, *tr, *rfac;
 	uint8_t *ones;
 	int parts = 1, rounded = 0, *lo, *hi;
-	void *buf = mxe_alloc64(nr * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 2 * sizeof(double) +
+	void *buf = mxe_alloc64(nr * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 3 * sizeof(double) +
 				      2 * sizeof(int)) + nb, 1);
 
 	if (!buf)
@@ -976,7 +1064,8 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda,
 	ebias = (int64_t *)(part[2] + nr * BLK);
 	asum = (double *)(ebias + nr);
 	tr = asum + nr;
-	lo = (int *)(tr + nr);
+	rfac = tr + nr;
+	lo = (int *)(rfac + nr);
 	hi = lo + nr;
 	ones = (uint8_t *)(hi + nr);
 	memset(ones, 127, nb);
@@ -1005,15 +1094,11 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda,
 		if (hi[rb] - lo[rb] > 29)
 			parts = 3;
 	}
-	for (size_t rb = 0; rb < mp * nb; rb++) {
+	for (size_t rb = 0; rb < m * nb; rb++) {
 		const double *v = a + rb / nb * lda + rb % nb * BLK;
 		size_t b = rb % nb;
-		int e = rb < m * nb ? lo[rb] : 0;
+		int e = lo[rb];
 
-		if (rb >= m * nb) {		/* a padding row: zeros (mxe_alloc64()) */
-			ebias[rb] = e - 1 - 127 + 1023;
-			continue;
-		}
 		if (hi[rb] - lo[rb] > 44) {	/* round to the top 44 bits: |n| <= 2^44 */
 			e = hi[rb] - 43;
 			tr[rb] = 0x1p4 * ldexp(1.0, e);	/* 32 roundings of at most 2^(e - 1) */
@@ -1022,8 +1107,8 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda,
 		}
 		if (e < -890 || e > 890)
 			goto no;
-		for (int q = 0; q < BLK; q++) {	/* the nibbles' order: mxe_gemv_int.h */
-			size_t at = rb / nb * nb * BLK + mxe_e2m1_int_at(nb, b, q);
+		for (int q = 0; q < BLK; q++) {	/* one row: the nibbles' order (mxe_gemv_int.h) */
+			size_t at = m == 1 ? mxe_e2m1_int_at(nb, b, q) : rb * BLK + q;
 			int64_t n = (int64_t)nearbyint(ldexp(v[q], -e)), n2, n1;
 
 			/* n0 holds n itself when it fits, else parts by floor shifts */
@@ -1036,12 +1121,14 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda,
 			part[2][at] = (int16_t)n2;
 		}
 		ebias[rb] = e - 1 - 127 + 1023;	/* 2^(e - 1) 2^(scale - 127) */
+		rfac[rb] = mxe_pow2(e - 1);
 	}
 	job->a16 = part[0];
 	memcpy(job->part, part, sizeof(part));
 	job->parts = (unsigned)parts;
 	job->tr = rounded ? tr : NULL;
 	job->ebias = ebias;
+	job->rfac = rfac;
 	job->asum = asum;
 	job->ones = ones;
 	return buf;
@@ -1098,11 +1185,19 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 		return;
 	}
 	if (job->a16) {		/* several rows: AVX-512 (mxe_gemv_run()) */
+		uint16_t redo[GEMV_MAX_M];
+
+		if (job->vnni)
+			gemv_int_cols_vnni(job, j0, redo);
+		else
+			gemv_int_cols_avx512(job, j0, redo);
 		for (size_t j = j0; j < j1; j++)
 			for (unsigned g = 0; g < groups; g++) {
-				unsigned redo = gemv_int_rows_avx512(job, j, g);
+				unsigned rm = 0;
 
-				if (redo && gemv_redo(job, j, g, redo))
+				for (unsigned r = 0; r < 8 && 8 * g + r < op->d.m; r++)
+					rm |= ((redo[8 * g + r] >> (j - j0)) & 1u) << r;
+				if (rm && gemv_redo(job, j, g, rm))
 					job->failed = 1;
 			}
 		return;
@@ -1198,6 +1293,7 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 		return 1;
 	job.groups = (unsigned)((m + 7) / 8);
 	job.avx512 = mxe_cpu_simd() >= MXE_SIMD_AVX512;
+	job.vnni = mxe_cpu_simd() >= MXE_SIMD_AVX512VNNI;
 	job.tasks = (unsigned)((d->n + GEMV_COLS - 1) / GEMV_COLS);
 	/*
 	 * Rows of A 512 bytes apart modulo 4 KiB: a span of 8 rows then fills every set
@@ -1233,7 +1329,7 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	/* E2M1: the integer blocks (several rows: AVX-512 only), then A in the order the
 	 * double kernels decode the weights */
 	if (d->type_b == MXA_DTYPE_E2M1 && (m == 1 || job.avx512))
-		ibuf = gemv_int_prepare(&job, av, job.lda, m, m == 1 ? 1 : 8 * (size_t)job.groups, k);
+		ibuf = gemv_int_prepare(&job, av, job.lda, m, k);
 	for (size_t i = 0; d->type_b == MXA_DTYPE_E2M1 && i < m; i++)
 		deinterleave(av + i * job.lda, k);
 	job.av = av;

@@ -112,6 +112,36 @@ static inline __m512i mxe_e2m1_sums16_avx512(const uint8_t *row, const int16_t *
 				_mm512_shuffle_i32x4(w[0], w[1], 0xdd));
 }
 
+/* 16 bytes at @off of 16 rows (a FAST group's columns, or a task's in the EXACT GEMV of
+ * several rows) as w[i] (lane T: byte 4 T + i of the rows). */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void mxe_bytes16_t_avx512(const uint8_t *const rows[16], size_t off, __m512i w[4])
+{
+	/* dword 4 T + c' <- dword 4 c' + T; in each lane byte 4 t' + c' <- byte 4 c' + t' */
+	const __m512i pd = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+	const __m512i pb = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6,
+								 10, 14, 3, 7, 11, 15));
+	__m512i z[4], u[4];
+
+	for (int q = 0; q < 4; q++) {
+		__m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(rows[4 * q] + off)));
+
+		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 1] + off)), 1);
+		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 2] + off)), 2);
+		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 3] + off)), 3);
+		z[q] = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(pd, v), pb);
+	}
+	/* lane T of z[q], dword t': byte 4 T + t' of rows 4 q .. 4 q + 3 */
+	u[0] = _mm512_unpacklo_epi32(z[0], z[1]);
+	u[1] = _mm512_unpackhi_epi32(z[0], z[1]);
+	u[2] = _mm512_unpacklo_epi32(z[2], z[3]);
+	u[3] = _mm512_unpackhi_epi32(z[2], z[3]);
+	w[0] = _mm512_unpacklo_epi64(u[0], u[2]);
+	w[1] = _mm512_unpackhi_epi64(u[0], u[2]);
+	w[2] = _mm512_unpacklo_epi64(u[1], u[3]);
+	w[3] = _mm512_unpackhi_epi64(u[1], u[3]);
+}
+
 /* mxe_e2m1_pair_avx512() on AVX2: the lookups are pshufb (@lut: the table in both
  * lanes), block b's 8 lanes in *@p0, block b + 1's in *@p1. */
 __attribute__((target("avx2"), always_inline))

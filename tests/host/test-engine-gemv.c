@@ -249,7 +249,7 @@ static void int_block_cases(struct mxe_engine *eng)
 		   mxe_engine_simd(), cases, (unsigned long long)(redo1 - redo0),
 		   (unsigned long long)(out1 - out0));
 
-	/* several rows (AVX-512: the weights' codes looked up once for 8 rows), each of
+	/* several rows (AVX-512: 16 columns' codes looked up once for all rows), each of
 	 * its own width, so that the rows' parts and rounding differ; M not a multiple of
 	 * 8; a NaN scale in one column */
 	cases = bad = 0;
