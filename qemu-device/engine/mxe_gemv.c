@@ -127,23 +127,28 @@ static inline double block_factor(const uint8_t *sc, size_t b, int adj)
  * f32, that is the result. Else, if every product is a multiple of 2^g (the lowest bits
  * of row i and of the weights' grid under column j's smallest scale) and 2 bound <
  * 2^(g + 52), every partial sum was exact, so s is the exact sum: round it (a tie
- * among low-precision data is common). Returns 0 when neither holds.
+ * among low-precision data is common). Returns 0 when neither holds. *@smin caches
+ * the smallest of the column's scale codes @sc (127 without) for the column's other
+ * rows, -1 until the second proof first needs it.
  */
-static int gemv_store(const struct gemv_job *job, const uint8_t *sc, size_t i, size_t j,
+static int gemv_store(const struct gemv_job *job, const uint8_t *sc, int *smin, size_t i, size_t j,
 		      double s, double e, double bound)
 {
 	const struct mxe_op *op = job->op;
 	float lo = (float)(s - e), hi = (float)(s + e);
-	int g, smin = 127;
+	int g;
 
 	if (!isfinite(s) || !isfinite(e))
 		return 0;
 	if (memcmp(&lo, &hi, sizeof(lo))) {
 		if (job->ga[i] == INT_MAX || job->tr)	/* rounded blocks: no exact sum */
 			return 0;
-		for (size_t b = 0; sc && b < op->d.k / BLK; b++)
-			smin = sc[b] < smin ? sc[b] : smin;
-		g = job->ga[i] + job->w.lsb + (sc ? smin - 127 : 0);
+		if (*smin < 0) {
+			*smin = 127;
+			for (size_t b = 0; sc && b < op->d.k / BLK; b++)
+				*smin = sc[b] < *smin ? sc[b] : *smin;
+		}
+		g = job->ga[i] + job->w.lsb + (sc ? *smin - 127 : 0);
 		if (g + 52 < -1022 || g + 52 > 1023 || !(2 * bound < mxe_pow2(g + 52)))
 			return 0;
 	}
@@ -379,9 +384,10 @@ static unsigned gemv_finish_avx512(const struct gemv_job *job, const struct gemv
 {
 	double e = (double)(st->c.k / 8 + 8) * 0x1p-52;
 	unsigned redo = 0;
+	int smin = -1;
 
 	for (unsigned r = 0; r < st->c.rows; r++)
-		if (st->nan || !gemv_store(job, st->c.sc, 8 * st->g + r, st->j,
+		if (st->nan || !gemv_store(job, st->c.sc, &smin, 8 * st->g + r, st->j,
 					   _mm512_reduce_add_pd(_mm512_loadu_pd(st->acc[r])),
 					   e * st->bnd[r], st->bnd[r]))
 			redo |= 1u << r;
@@ -514,11 +520,12 @@ static unsigned gemv_finish_avx2(const struct gemv_job *job, const struct gemv_a
 {
 	double e = (double)(st->c.k / 4 + 8) * 0x1p-52;
 	unsigned redo = 0;
+	int smin = -1;
 
 	for (unsigned r = 0; r < st->c.rows; r++) {
 		const double *l = st->acc[r];
 
-		if (st->nan || !gemv_store(job, st->c.sc, 8 * st->g + r, st->j, (l[0] + l[1]) + (l[2] + l[3]),
+		if (st->nan || !gemv_store(job, st->c.sc, &smin, 8 * st->g + r, st->j, (l[0] + l[1]) + (l[2] + l[3]),
 					   e * st->bnd[r], st->bnd[r]))
 			redo |= 1u << r;
 	}
@@ -692,7 +699,7 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 	s = _mm512_reduce_add_pd(_mm512_add_pd(acc0, acc1));
 	bound = _mm512_reduce_add_pd(bnd) * job->w.max;
 	e = (double)(c.k / 8 + 8) * 0x1p-52 * bound + _mm512_reduce_add_pd(tbnd) * job->w.max;
-	return s == 0 || !gemv_store(job, c.sc, 0, j, s, e, bound);
+	return s == 0 || !gemv_store(job, c.sc, &(int){ -1 }, 0, j, s, e, bound);
 }
 
 /*
@@ -788,6 +795,8 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 	const uint8_t *rows[16], *srows[16];
 	__m512d acc[GEMV_MAX_M][2], bnd[GEMV_MAX_M][2], tbnd[GEMV_MAX_M][2];
 	__mmask16 nan = 0;
+	__m128i smin = _mm_set1_epi8((char)0xFF);	/* per column, for gemv_store() */
+	uint8_t mins[16];
 	uint8_t sct[4][64] __attribute__((aligned(64)));	/* block 4 T + i: sct[i] + 16 T */
 
 	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
@@ -828,6 +837,7 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 			__m128i s8 = _mm_load_si128((const __m128i *)(sct[b % 4] + b % 16 / 4 * 16));
 
 			nan |= _mm_cmpeq_epi8_mask(s8, _mm_set1_epi8((char)0xFF));
+			smin = _mm_min_epu8(smin, s8);
 			_Pragma("GCC unroll 2")
 			for (int h = 0; h < 2; h++)	/* 2^(s - 127), columns 8 h .. 8 h + 7 */
 				sf[h] = _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_add_epi64(
@@ -849,6 +859,7 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 				int_cols_row(job, wp, sf, r * nb + b, job->parts, job->tr != NULL, vnni,
 					     acc[r], bnd[r], tbnd[r]);
 	}
+	_mm_storeu_si128((__m128i *)mins, smin);
 	for (size_t r = 0; r < m; r++) {
 		double s[16], bd[16], tb[16];
 
@@ -863,7 +874,8 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 			double e = (double)(k / 8 + 8) * 0x1p-52 * bound + tb[c] * job->w.max;
 
 			if (((nan >> c) & 1) || s[c] == 0 ||
-			    !gemv_store(job, op->scale_b ? srows[c] : NULL, r, j0 + c, s[c], e, bound))
+			    !gemv_store(job, op->scale_b ? srows[c] : NULL, &(int){ mins[c] }, r, j0 + c, s[c], e,
+					bound))
 				redo[r] |= (uint16_t)(1u << c);
 		}
 	}
@@ -1001,7 +1013,7 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 	e = (double)(c.k / 4 + 8) * 0x1p-52 * bound;
 	_mm256_storeu_pd(lanes, tbnd);
 	e += ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) * job->w.max;
-	return s == 0 || !gemv_store(job, c.sc, 0, j, s, e, bound);
+	return s == 0 || !gemv_store(job, c.sc, &(int){ -1 }, 0, j, s, e, bound);
 }
 #endif
 
