@@ -1090,8 +1090,12 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda,
 		for (int q = 0; q < BLK; q++) {
 			if (!isfinite(v[q]))
 				goto no;
-			if (v[q] != 0) {
-				int l = mxe_lsb_exponent(v[q]), h = ilogb(v[q]);
+			if (v[q] != 0) {	/* finite doubles of A's types: normal */
+				uint64_t u;
+				int l = mxe_lsb_exponent(v[q]), h;
+
+				memcpy(&u, &v[q], 8);
+				h = (int)((u >> 52) & 0x7FF) - 1023;
 
 				lo[rb] = l < lo[rb] ? l : lo[rb];
 				hi[rb] = h > hi[rb] ? h : hi[rb];
@@ -1121,7 +1125,7 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda,
 			goto no;
 		for (int q = 0; q < BLK; q++) {	/* one row: the nibbles' order (mxe_gemv_int.h) */
 			size_t at = m == 1 ? mxe_e2m1_int_at(nb, b, q) : rb * BLK + q;
-			int64_t n = (int64_t)nearbyint(ldexp(v[q], -e)), n2, n1;
+			int64_t n = (int64_t)nearbyint(v[q] * mxe_pow2(-e)), n2, n1;	/* exact scaling */
 
 			/* n0 holds n itself when it fits, else parts by floor shifts */
 			n2 = parts == 3 && (n < INT16_MIN || n > INT16_MAX) ? n >> (2 * GEMV_PART_BITS) : 0;
