@@ -1045,19 +1045,19 @@ uint64_t mxe_gemv_int_outputs(void)
 /*
  * The integer block kernels' form of A's @m rows @a (K values each, in k order, @lda
  * apart): one row in mxe_gemv_int.h's order, several in k order (gemv_int_cols_t()).
- * Block b of a row is n * 2^E with
- * integers n in up to three int16 parts (n = n0 + n1 2^15 + n2 2^30): one part when its
+ * Block b of a row is n * 2^E with integers n in up to three int16 parts (n = n0 + n1 2^15 + n2 2^30): one part when its
  * finite values span at most 15 bits (from the highest bit of the largest to the lowest
  * set bit of any), as activations of narrow types and BF16 ones of similar size do; two
  * up to 30 bits, three up to 45, each part's int32 sum combining exactly in a double.
  * All rows take as many parts as the widest block of any. A block that spans more (a
  * SiLU output next to a large value) is rounded to its top 44 bits: the kernels then
  * add a bound of what that rounding can change to the proof's error (job->tr), and
- * prove by the interval alone. Returns the buffer (the caller frees it) or NULL when A
- * holds NaN or Inf, and the double kernels run.
+ * prove by the interval alone. Sets job->a16 and the rest in the calling thread's
+ * scratch slot 4 (its tasks use 0 .. 2), or leaves job->a16 NULL when A holds NaN or
+ * Inf, and the double kernels run.
  */
-static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, size_t m,
-			      size_t k)
+static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, size_t m,
+			     size_t k)
 {
 	size_t nb = k / BLK, nr = m * nb;	/* blocks of a row, of all rows */
 	int16_t *part[3];
@@ -1065,11 +1065,11 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda,
 	double *asum, *tr, *rfac;
 	uint8_t *ones;
 	int parts = 1, rounded = 0, *lo, *hi;
-	void *buf = mxe_alloc64(nr * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 3 * sizeof(double) +
-				      2 * sizeof(int)) + nb, 1);
+	void *buf = mxe_scratch(4, nr * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 3 * sizeof(double) +
+				      2 * sizeof(int)) + nb);
 
 	if (!buf)
-		return NULL;
+		return;
 	part[0] = buf;		/* first: every block's 64 bytes on a line */
 	part[1] = part[0] + nr * BLK;
 	part[2] = part[1] + nr * BLK;
@@ -1115,6 +1115,7 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda,
 		size_t b = rb % nb;
 		int e = lo[rb];
 
+		tr[rb] = 0;
 		if (hi[rb] - lo[rb] > 44) {	/* round to the top 44 bits: |n| <= 2^44 */
 			e = hi[rb] - 43;
 			tr[rb] = 0x1p4 * ldexp(1.0, e);	/* 32 roundings of at most 2^(e - 1) */
@@ -1147,10 +1148,9 @@ static void *gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda,
 	job->rfac = rfac;
 	job->asum = asum;
 	job->ones = ones;
-	return buf;
+	return;
 no:
-	free(buf);
-	return NULL;
+	job->a16 = NULL;
 }
 
 /* The general path's value of outputs (8 g + r, j) for the rows in @redo. */
@@ -1302,7 +1302,6 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	struct gemv_job job = { .op = op };
 	size_t k = d->k, nb = k / BLK, m = d->m;
 	double *av, *ablk;
-	void *ibuf = NULL;
 	int *ga;
 
 	if (!gemv_applies(op, &job.w))
@@ -1317,8 +1316,9 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	 * in the same half of the sets and evict each other.
 	 */
 	job.lda = m == 1 ? k : k + (64 + 512 - k % 512) % 512;
-	av = mxe_alloc64(m * job.lda * sizeof(double) + nb * job.groups * 8 * sizeof(double) +
-			 m * sizeof(int), 0);
+	/* kept by the calling thread for the next GEMV (its tasks use slots 0 .. 2) */
+	av = mxe_scratch(3, m * job.lda * sizeof(double) + nb * job.groups * 8 * sizeof(double) +
+			 m * sizeof(int));
 	if (!av)
 		return MXE_ENGINE_ENOMEM;
 	ga = (int *)(av + m * job.lda + nb * job.groups * 8);
@@ -1345,7 +1345,7 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	/* E2M1: the integer blocks (several rows: AVX-512 only), then A in the order the
 	 * double kernels decode the weights */
 	if (d->type_b == MXA_DTYPE_E2M1 && (m == 1 || job.avx512))
-		ibuf = gemv_int_prepare(&job, av, job.lda, m, k);
+		gemv_int_prepare(&job, av, job.lda, m, k);
 	for (size_t i = 0; d->type_b == MXA_DTYPE_E2M1 && i < m; i++)
 		deinterleave(av + i * job.lda, k);
 	job.av = av;
@@ -1355,7 +1355,5 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	if (job.a16)
 		__atomic_add_fetch(&gemv_int, m * d->n, __ATOMIC_RELAXED);
 	mxe_pool_run(eng, d->nthreads, &gemv_ops, &job);
-	free(ibuf);
-	free(av);
 	return job.failed ? MXE_ENGINE_ENOMEM : 0;
 }
