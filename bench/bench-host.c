@@ -18,6 +18,8 @@
  *                                        data, EXACT and FAST
  *   host,fma-f64,products,ns             one thread's double multiply-adds, the bound of
  *                                        an EXACT GEMV's arithmetic (fma_f64_ns())
+ *   host,dot-i16,products,ns             one thread's int16 products in dot products (the
+ *                                        E2M1 GEMV kernels' arithmetic, bench_fma.h)
  *   host,engine-wgmma-e4m3-64xNx32,1,ns  one EXACT WGMMA on the calling thread, C = D as
  *                                        in a pipeline's K loop, bench-gemm pipeline's
  *                                        data (mxe_wgmma(); best of 100 x --reps): the
@@ -217,6 +219,10 @@ int main(int argc, char **argv)
 
 		if (ns > 0)
 			printf("host,fma-f64,%.0f,%.0f\n", products, ns);
+		double gops = bench_dot16_gops(1, 20000000);
+
+		if (gops > 0)	/* per 10^9 products */
+			printf("host,dot-i16,1000000000,%.0f\n", 1e9 / gops);
 	}
 	eng = mxe_engine_create(1);
 	for (uint32_t wn = 64; wn <= 256; wn *= 4) {

@@ -6,6 +6,8 @@
  * (more than latency x throughput) for @steps steps, all threads at once.
  * bench_fma_gflops() returns the FLOP/s (2 a lane) of the best of 3 runs, in G; 0 where
  * the engine has no FMA vectors (its portable path) or @threads is above 8.
+ * bench_dot16_gops() does the same for the int16 dot products of the E2M1 GEMV kernels
+ * (mxe_gemv.c; the bound of those rows): G products a second.
  * The caller includes mxe_engine.h (mxe_engine_simd()).
  */
 #ifndef BENCH_FMA_H
@@ -17,6 +19,7 @@
 
 struct bench_fma {
 	int f64, wide;	/* doubles or floats; 512-bit vectors or 256-bit */
+	int dot, vnni;	/* int16 dot products instead (bench_dot16_gops()) */
 	long steps;
 };
 
@@ -59,21 +62,63 @@ __attribute__((target("avx512f"))) static inline void bench_fma_avx512(int f64, 
 		BENCH_FMA_LOOP("vfmadd231ps", "zmm", "vpxorq", n);
 }
 
+/*
+ * Pairs of int16 products added into int32 lanes: vpdpwssd with AVX512-VNNI, else
+ * vpmaddwd into a register of its own and vpaddd (AVX2: 6 chains, 16 registers).
+ */
+#define BENCH_DOT_MADD(reg, i, t)							\
+	"vpmaddwd %%" reg "14, %%" reg "15, %%" reg t "\n\t"				\
+	"vpaddd %%" reg t ", %%" reg i ", %%" reg i "\n\t"
+__attribute__((target("avx512f,avx512bw"))) static inline void bench_dot_avx512(int vnni, long n)
+{
+	if (vnni)
+		BENCH_FMA_LOOP("vpdpwssd", "zmm", "vpxorq", n);
+	else
+		__asm__ volatile("vpxorq %%zmm14, %%zmm14, %%zmm14\n\t"
+				 "vpxorq %%zmm15, %%zmm15, %%zmm15\n\t"
+				 "1:\n\t"
+				 BENCH_DOT_MADD("zmm", "0", "16") BENCH_DOT_MADD("zmm", "1", "17")
+				 BENCH_DOT_MADD("zmm", "2", "18") BENCH_DOT_MADD("zmm", "3", "19")
+				 BENCH_DOT_MADD("zmm", "4", "20") BENCH_DOT_MADD("zmm", "5", "21")
+				 BENCH_DOT_MADD("zmm", "6", "22") BENCH_DOT_MADD("zmm", "7", "23")
+				 BENCH_DOT_MADD("zmm", "8", "24") BENCH_DOT_MADD("zmm", "9", "25")
+				 BENCH_DOT_MADD("zmm", "10", "26") BENCH_DOT_MADD("zmm", "11", "27")
+				 "dec %0\n\t" "jnz 1b\n\t"
+				 : "+r"(n) : : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+				   "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm14", "xmm15", "xmm16",
+				   "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",
+				   "xmm24", "xmm25", "xmm26", "xmm27", "cc");
+}
+
+__attribute__((target("avx2"))) static inline void bench_dot_avx2(long n)
+{
+	__asm__ volatile("vpxor %%ymm14, %%ymm14, %%ymm14\n\t"
+			 "vpxor %%ymm15, %%ymm15, %%ymm15\n\t"
+			 "1:\n\t"
+			 BENCH_DOT_MADD("ymm", "0", "6") BENCH_DOT_MADD("ymm", "1", "7")
+			 BENCH_DOT_MADD("ymm", "2", "8") BENCH_DOT_MADD("ymm", "3", "9")
+			 BENCH_DOT_MADD("ymm", "4", "10") BENCH_DOT_MADD("ymm", "5", "11")
+			 "dec %0\n\t" "jnz 1b\n\t"
+			 : "+r"(n) : : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+			   "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm14", "xmm15", "cc");
+}
+
 static void *bench_fma_thread(void *arg)
 {
 	const struct bench_fma *f = arg;
 
-	if (f->wide)
+	if (f->dot)
+		f->wide ? bench_dot_avx512(f->vnni, f->steps) : bench_dot_avx2(f->steps);
+	else if (f->wide)
 		bench_fma_avx512(f->f64, f->steps);
 	else
 		bench_fma_avx2(f->f64, f->steps);
 	return NULL;
 }
 
-static inline double bench_fma_gflops(int f64, int threads, long steps)
+/* The best of 3 runs of @f on @threads threads, in seconds; 0 where none can run. */
+static inline double bench_fma_best(const struct bench_fma *f, int threads)
 {
-	struct bench_fma f = { .f64 = f64, .wide = !strncmp(mxe_engine_simd(), "avx512", 6),
-			       .steps = steps };
 	double best = 1e30;
 	pthread_t t[8];
 
@@ -85,19 +130,44 @@ static inline double bench_fma_gflops(int f64, int threads, long steps)
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		for (int i = 0; i < threads; i++)
-			pthread_create(&t[i], NULL, bench_fma_thread, &f);
+			pthread_create(&t[i], NULL, bench_fma_thread, (void *)f);
 		for (int i = 0; i < threads; i++)
 			pthread_join(t[i], NULL);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		dt = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
 		best = dt < best ? dt : best;
 	}
-	return 2.0 * (f.wide ? 64 : 32) / (f64 ? 8 : 4) * 12 * steps * threads / best / 1e9;
+	return best;
+}
+
+static inline double bench_fma_gflops(int f64, int threads, long steps)
+{
+	struct bench_fma f = { .f64 = f64, .wide = !strncmp(mxe_engine_simd(), "avx512", 6),
+			       .steps = steps };
+	double best = bench_fma_best(&f, threads);
+
+	return best > 0 ? 2.0 * (f.wide ? 64 : 32) / (f64 ? 8 : 4) * 12 * steps * threads / best / 1e9 : 0;
+}
+
+static inline double bench_dot16_gops(int threads, long steps)
+{
+	struct bench_fma f = { .dot = 1, .wide = !strncmp(mxe_engine_simd(), "avx512", 6),
+			       .vnni = !strcmp(mxe_engine_simd(), "avx512vnni"), .steps = steps };
+	double best = bench_fma_best(&f, threads);
+
+	/* 2 products a 32-bit lane; AVX2 runs 6 chains */
+	return best > 0 ? (f.wide ? 32.0 * 12 : 16.0 * 6) * steps * threads / best / 1e9 : 0;
 }
 #else
 static inline double bench_fma_gflops(int f64, int threads, long steps)
 {
 	(void)f64, (void)threads, (void)steps;
+	return 0;
+}
+
+static inline double bench_dot16_gops(int threads, long steps)
+{
+	(void)threads, (void)steps;
 	return 0;
 }
 #endif
