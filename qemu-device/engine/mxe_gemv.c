@@ -792,7 +792,8 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 	const size_t m = op->d.m, k = op->d.k, nb = k / BLK, n = op->d.n;
 	const size_t nc = n - j0 < GEMV_COLS ? n - j0 : GEMV_COLS;
 	const __m512i lut = mxe_e2m1_lut_avx512();
-	const uint8_t *rows[16], *srows[16];
+	const uint8_t *rows[16], *srows[16], *wrows[16];
+	uint8_t stage[16][64] __attribute__((aligned(64)));	/* 4 blocks of each column */
 	__m512d acc[GEMV_MAX_M][2], bnd[GEMV_MAX_M][2], tbnd[GEMV_MAX_M][2];
 	__mmask16 nan = 0;
 	__m128i smin = _mm_set1_epi8((char)0xFF);	/* per column, for gemv_store() */
@@ -802,6 +803,7 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
+		wrows[c] = stage[c];
 	}
 	for (size_t r = 0; r < m; r++)
 		for (int h = 0; h < 2; h++)
@@ -829,10 +831,21 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 			for (int i = 0; i < 4; i++)
 				_mm512_store_si512(sct[i], st[i]);
 		}
-		if (b % 4 == 0)	/* a line (4 blocks) of each column, 16 blocks ahead */
-			for (unsigned c = 0; c < 16; c++)
+		/*
+		 * 4 blocks (a line) of each column copied at once, the line 16 blocks ahead
+		 * prefetched: rows 4 KiB apart (K = 8192) fall in one set of L1, where the
+		 * transposes' 16-byte reads of 16 rows missed it at every block
+		 */
+		if (b % 4 == 0) {
+			for (unsigned c = 0; c < 16; c++) {
+				if (nb - b >= 4)
+					_mm512_store_si512(stage[c], _mm512_loadu_si512(rows[c] + b * 16));
+				else
+					memcpy(stage[c], rows[c] + b * 16, (nb - b) * 16);
 				if (b + 16 < nb)
 					_mm_prefetch((const char *)rows[c] + (b + 16) * 16, _MM_HINT_T0);
+			}
+		}
 		{
 			__m128i s8 = _mm_load_si128((const __m128i *)(sct[b % 4] + b % 16 / 4 * 16));
 
@@ -844,7 +857,7 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 					_mm512_cvtepu8_epi64(h ? _mm_srli_si128(s8, 8) : s8),
 					_mm512_set1_epi64(1023 - 127)), 52));
 		}
-		mxe_bytes16_t_avx512(rows, b * 16, w);	/* lane T of w[i]: byte 4 T + i */
+		mxe_bytes16_t_avx512(wrows, b % 4 * 16, w);	/* lane T of w[i]: byte 4 T + i */
 #define COL_PAIRS(T)										\
 		_Pragma("GCC unroll 4")								\
 		for (int i = 0; i < 4; i++)							\
