@@ -731,6 +731,29 @@ static inline __m512i dpwssd_bcast(__m512i acc, __m512i w, const int32_t *a)
 }
 
 /*
+ * Row @r's outputs of the task's @nc columns from @j0 (sums @s, the proof's bounds @bd
+ * and @tb): those that neither a NaN scale (@nan) nor gemv_store() stops, stored; the
+ * others returned as a mask of columns. @mins: the columns' smallest scale codes.
+ */
+static uint16_t int_cols_store(const struct gemv_job *job, size_t j0, size_t nc, size_t r,
+			       const double s[16], const double bd[16], const double tb[16],
+			       unsigned nan, const uint8_t mins[16], const uint8_t *const srows[16])
+{
+	uint16_t redo = 0;
+
+	for (unsigned c = 0; c < nc; c++) {
+		double bound = bd[c] * job->w.max;
+		double e = (double)(job->op->d.k / 8 + 8) * 0x1p-52 * bound + tb[c] * job->w.max;
+
+		if (((nan >> c) & 1) || s[c] == 0 ||
+		    !gemv_store(job, job->op->scale_b ? srows[c] : NULL, &(int){ mins[c] }, r, j0 + c,
+				s[c], e, bound))
+			redo |= (uint16_t)(1u << c);
+	}
+	return redo;
+}
+
+/*
  * Block rb % K / 32 of row rb / (K / 32) of A's form (@parts of it) against the 16
  * columns' pairs @wp: the int32 sums (four chains), then into the row's @acc (times the
  * scales @sf and the row's factor) and the proof's bounds.
@@ -876,21 +899,12 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 	for (size_t r = 0; r < m; r++) {
 		double s[16], bd[16], tb[16];
 
-		redo[r] = 0;
 		for (int h = 0; h < 2; h++) {
 			_mm512_storeu_pd(s + 8 * h, acc[r][h]);
 			_mm512_storeu_pd(bd + 8 * h, bnd[r][h]);
 			_mm512_storeu_pd(tb + 8 * h, tbnd[r][h]);
 		}
-		for (unsigned c = 0; c < nc; c++) {
-			double bound = bd[c] * job->w.max;
-			double e = (double)(k / 8 + 8) * 0x1p-52 * bound + tb[c] * job->w.max;
-
-			if (((nan >> c) & 1) || s[c] == 0 ||
-			    !gemv_store(job, op->scale_b ? srows[c] : NULL, &(int){ mins[c] }, r, j0 + c, s[c], e,
-					bound))
-				redo[r] |= (uint16_t)(1u << c);
-		}
+		redo[r] = int_cols_store(job, j0, nc, r, s, bd, tb, nan, mins, srows);
 	}
 }
 
@@ -904,6 +918,145 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 static void gemv_int_cols_vnni(const struct gemv_job *job, size_t j0, uint16_t redo[GEMV_MAX_M])
 {
 	gemv_int_cols_t(job, j0, 1, redo);
+}
+
+/*
+ * int_cols_row() on AVX2: @wp the 16 pairs of each half of the columns (in L1: 16
+ * registers hold too few), vpmaddwd and vpaddd, the sums as 4 vectors of 4 doubles.
+ */
+__attribute__((target("avx2,fma"), always_inline))
+static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i wp[16][2],
+				     const __m256d sf[4], size_t rb, unsigned parts, int tr,
+				     double acc[16], double bnd[16], double tbnd[16])
+{
+	__m256d t[4] = { _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(),
+			 _mm256_setzero_pd() };
+	const __m256d f = _mm256_set1_pd(job->rfac[rb]), as = _mm256_set1_pd(job->asum[rb]);
+
+	for (unsigned p = 0; p < parts; p++) {
+		const int32_t *a = (const int32_t *)(job->part[p] + rb * BLK);
+		__m256i q[2][2];
+
+		q[0][0] = q[0][1] = q[1][0] = q[1][1] = _mm256_setzero_si256();
+		_Pragma("GCC unroll 16")
+		for (int i = 0; i < 16; i++) {
+			const __m256i av = _mm256_set1_epi32(a[i]);
+
+			q[0][i % 2] = _mm256_add_epi32(q[0][i % 2], _mm256_madd_epi16(wp[i][0], av));
+			q[1][i % 2] = _mm256_add_epi32(q[1][i % 2], _mm256_madd_epi16(wp[i][1], av));
+			/* each sum stays a chain in its register: GCC otherwise reorders the
+			 * integer adds into a tree and spills all 32 products first */
+			__asm__("" : "+x"(q[0][i % 2]), "+x"(q[1][i % 2]));
+		}
+		_Pragma("GCC unroll 2")
+		for (int h = 0; h < 2; h++) {
+			__m256i v = _mm256_add_epi32(q[h][0], q[h][1]);
+			__m256d d0 = _mm256_cvtepi32_pd(_mm256_castsi256_si128(v));
+			__m256d d1 = _mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1));
+
+			t[2 * h] = p ? _mm256_fmadd_pd(d0, _mm256_set1_pd(gemv_part_weight[p]), t[2 * h]) : d0;
+			t[2 * h + 1] = p ? _mm256_fmadd_pd(d1, _mm256_set1_pd(gemv_part_weight[p]), t[2 * h + 1]) :
+					   d1;
+		}
+	}
+	_Pragma("GCC unroll 4")
+	for (int q = 0; q < 4; q++) {
+		_mm256_store_pd(acc + 4 * q, _mm256_fmadd_pd(t[q], _mm256_mul_pd(sf[q], f),
+							     _mm256_load_pd(acc + 4 * q)));
+		_mm256_store_pd(bnd + 4 * q, _mm256_fmadd_pd(sf[q], as, _mm256_load_pd(bnd + 4 * q)));
+		if (tr)
+			_mm256_store_pd(tbnd + 4 * q, _mm256_fmadd_pd(sf[q], _mm256_set1_pd(job->tr[rb]),
+								      _mm256_load_pd(tbnd + 4 * q)));
+	}
+}
+
+/*
+ * gemv_int_cols_t() on AVX2 (a Zen 3): the 16 columns as two halves of 8 lanes, each
+ * block's codes transposed as bytes (mxe_bytes8_t_avx2()), looked up as int8 (pshufb)
+ * and widened to the int16 pairs, rows through int_cols_row_avx2().
+ */
+__attribute__((target("avx2,fma")))
+static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t redo[GEMV_MAX_M])
+{
+	const struct mxe_op *op = job->op;
+	const size_t m = op->d.m, nb = op->d.k / BLK, n = op->d.n;
+	const size_t nc = n - j0 < GEMV_COLS ? n - j0 : GEMV_COLS;
+	const __m256i lut = _mm256_setr_epi8(MXE_E2M1_INT_LUT, MXE_E2M1_INT_LUT);
+	const __m256i m4 = _mm256_set1_epi8(15);
+	const uint8_t *rows[16], *srows[16], *wrows[16];
+	uint8_t stage[16][64] __attribute__((aligned(64)));	/* 4 blocks of each column */
+	__m256i wp[16][2];
+	/* per row: the sums, the proof's bounds and the rounded blocks' bounds */
+	double acc[GEMV_MAX_M][16] __attribute__((aligned(32)));
+	double bnd[GEMV_MAX_M][16] __attribute__((aligned(32)));
+	double tbnd[GEMV_MAX_M][16] __attribute__((aligned(32)));
+	uint8_t mins[16];
+	unsigned nan = 0;
+
+	memset(acc, 0, m * sizeof(acc[0]));
+	memset(bnd, 0, m * sizeof(bnd[0]));
+	memset(tbnd, 0, m * sizeof(tbnd[0]));
+	memset(mins, 0xFF, sizeof(mins));
+	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
+		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
+		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
+		wrows[c] = stage[c];
+	}
+	for (size_t b = 0; b < nb; b++) {
+		uint8_t s8[16] __attribute__((aligned(16)));
+		__m256d sf[4];
+
+		if (b % 4 == 0) {	/* a line of each column at once (gemv_int_cols_t()) */
+			for (unsigned c = 0; c < 16; c++) {
+				if (nb - b >= 4) {
+					_mm256_store_si256((__m256i *)stage[c],
+							   _mm256_loadu_si256((const __m256i *)(rows[c] + b * 16)));
+					_mm256_store_si256((__m256i *)stage[c] + 1,
+							   _mm256_loadu_si256((const __m256i *)(rows[c] + b * 16) + 1));
+				} else {
+					memcpy(stage[c], rows[c] + b * 16, (nb - b) * 16);
+				}
+				if (b + 16 < nb)
+					_mm_prefetch((const char *)rows[c] + (b + 16) * 16, _MM_HINT_T0);
+			}
+		}
+		for (unsigned c = 0; c < 16; c++) {
+			s8[c] = srows[c][b];
+			nan |= (unsigned)(s8[c] == 0xFF) << c;
+			mins[c] = s8[c] < mins[c] ? s8[c] : mins[c];
+		}
+		_Pragma("GCC unroll 4")
+		for (int q = 0; q < 4; q++)	/* 2^(s - 127), columns 4 q .. 4 q + 3 */
+			sf[q] = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(
+				_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(*(const int *)(s8 + 4 * q))),
+				_mm256_set1_epi64x(1023 - 127)), 52));
+		for (int h = 0; h < 2; h++) {
+			__m256i cb[4];
+
+			mxe_bytes8_t_avx2(wrows + 8 * h, b % 4 * 16, cb);	/* cb[j] qword i: byte 4 j + i */
+			_Pragma("GCC unroll 4")
+			for (int j = 0; j < 4; j++) {
+				__m256i lo = _mm256_shuffle_epi8(lut, _mm256_and_si256(cb[j], m4));
+				__m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(cb[j], 4), m4));
+				/* per lane: bytes (lo, hi) of qword 0 (unpacklo) or 1 (unpackhi) */
+				__m256i u0 = _mm256_unpacklo_epi8(lo, hi), u1 = _mm256_unpackhi_epi8(lo, hi);
+
+				wp[4 * j][h] = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(u0));
+				wp[4 * j + 1][h] = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(u1));
+				wp[4 * j + 2][h] = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(u0, 1));
+				wp[4 * j + 3][h] = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(u1, 1));
+			}
+		}
+		if (job->parts == 1 && !job->tr)
+			for (size_t r = 0; r < m; r++)
+				int_cols_row_avx2(job, wp, sf, r * nb + b, 1, 0, acc[r], bnd[r], NULL);
+		else
+			for (size_t r = 0; r < m; r++)
+				int_cols_row_avx2(job, wp, sf, r * nb + b, job->parts, job->tr != NULL,
+						  acc[r], bnd[r], tbnd[r]);
+	}
+	for (size_t r = 0; r < m; r++)
+		redo[r] = int_cols_store(job, j0, nc, r, acc[r], bnd[r], tbnd[r], nan, mins, srows);
 }
 
 __attribute__((target("avx2,fma")))
@@ -1213,13 +1366,15 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 		}
 		return;
 	}
-	if (job->a16) {		/* several rows: AVX-512 (mxe_gemv_run()) */
+	if (job->a16) {		/* several rows */
 		uint16_t redo[GEMV_MAX_M];
 
 		if (job->vnni)
 			gemv_int_cols_vnni(job, j0, redo);
-		else
+		else if (job->avx512)
 			gemv_int_cols_avx512(job, j0, redo);
+		else
+			gemv_int_cols_avx2(job, j0, redo);
 		for (size_t j = j0; j < j1; j++)
 			for (unsigned g = 0; g < groups; g++) {
 				unsigned rm = 0;
@@ -1355,9 +1510,9 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 			ablk[b * job.groups * 8 + i] = s;
 		}
 	}
-	/* E2M1: the integer blocks (several rows: AVX-512 only), then A in the order the
-	 * double kernels decode the weights */
-	if (d->type_b == MXA_DTYPE_E2M1 && (m == 1 || job.avx512))
+	/* E2M1: the integer blocks, then A in the order the double kernels decode the
+	 * weights */
+	if (d->type_b == MXA_DTYPE_E2M1)
 		gemv_int_prepare(&job, av, job.lda, m, k);
 	for (size_t i = 0; d->type_b == MXA_DTYPE_E2M1 && i < m; i++)
 		deinterleave(av + i * job.lda, k);

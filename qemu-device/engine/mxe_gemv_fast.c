@@ -529,33 +529,6 @@ FAST_TASK(fast_task, fast_columns_bytes, "avx512f,avx512bw,avx512vl,avx512dq")
 
 /* ---- AVX2: 8 lanes, eight groups of 8 columns (the same 64 columns a task) ---- */
 
-/*
- * The codes of a group's 8 columns x 16 bytes (an E2M1 sub-block, or half of an FP8
- * one) transposed as bytes, as on AVX-512: rows paired into the two lanes, unpacked by
- * bytes and words, then a dword permute per result: c[j] qword i holds byte 4 j + i of
- * the 8 columns.
- */
-__attribute__((target("avx2,fma,f16c"), always_inline))
-static inline void bytes_t8(const uint8_t *const rows[8], size_t off, __m256i c[4])
-{
-	const __m256i pd = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-	__m256i y[4], a[4];
-
-	for (int q = 0; q < 4; q++)	/* lane 0: row q, lane 1: row q + 4 */
-		y[q] = _mm256_inserti128_si256(
-			_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(rows[q] + off))),
-			_mm_loadu_si128((const __m128i *)(rows[q + 4] + off)), 1);
-	a[0] = _mm256_unpacklo_epi8(y[0], y[1]);	/* rows (0, 1), (4, 5): bytes 0..7 */
-	a[1] = _mm256_unpackhi_epi8(y[0], y[1]);	/* bytes 8..15 */
-	a[2] = _mm256_unpacklo_epi8(y[2], y[3]);	/* rows (2, 3), (6, 7) */
-	a[3] = _mm256_unpackhi_epi8(y[2], y[3]);
-	/* lane 0 dword i: rows 0..3 of byte 4 j + i; lane 1: rows 4..7 */
-	c[0] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(a[0], a[2]), pd);
-	c[1] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(a[0], a[2]), pd);
-	c[2] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(a[1], a[3]), pd);
-	c[3] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(a[1], a[3]), pd);
-}
-
 /* Qword @i of @c as the low 8 bytes of an xmm. */
 __attribute__((target("avx2,fma,f16c"), always_inline))
 static inline __m128i qword8(__m256i c, int i)
@@ -802,9 +775,9 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 				int nan = 0;
 
 				if (ints)
-					bytes_t8(rows + 8 * g, s * 16 * halves + 16 * h, c);
+					mxe_bytes8_t_avx2(rows + 8 * g, s * 16 * halves + 16 * h, c);
 				else
-					bytes_t8(srows + 8 * g, (s * 16 * halves + 16 * h) % STAGE, c);
+					mxe_bytes8_t_avx2(srows + 8 * g, (s * 16 * halves + 16 * h) % STAGE, c);
 				if (t == MXA_DTYPE_E4M3) {
 					const __m256i m7 = _mm256_set1_epi8(0x7F);
 					__m256i any = _mm256_setzero_si256();

@@ -165,6 +165,33 @@ static inline void mxe_e2m1_pair_avx2(const uint8_t *row, const int16_t *a16, si
 		_mm256_madd_epi16(_mm256_cvtepi8_epi16(_mm256_extracti128_si256(hi, 1)),
 				  _mm256_loadu_si256((const __m256i *)(a + 48))));
 }
+
+/*
+ * 16 bytes at @off of 8 rows (a FAST group's 8 columns: an E2M1 sub-block, or half of
+ * an FP8 one; or half a task's in the EXACT GEMV of several rows) transposed as bytes:
+ * rows paired into the two lanes, unpacked by bytes and words, then a dword permute
+ * per result: c[j] qword i holds byte 4 j + i of the 8 rows.
+ */
+__attribute__((target("avx2"), always_inline))
+static inline void mxe_bytes8_t_avx2(const uint8_t *const rows[8], size_t off, __m256i c[4])
+{
+	const __m256i pd = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+	__m256i y[4], a[4];
+
+	for (int q = 0; q < 4; q++)	/* lane 0: row q, lane 1: row q + 4 */
+		y[q] = _mm256_inserti128_si256(
+			_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(rows[q] + off))),
+			_mm_loadu_si128((const __m128i *)(rows[q + 4] + off)), 1);
+	a[0] = _mm256_unpacklo_epi8(y[0], y[1]);	/* rows (0, 1), (4, 5): bytes 0..7 */
+	a[1] = _mm256_unpackhi_epi8(y[0], y[1]);	/* bytes 8..15 */
+	a[2] = _mm256_unpacklo_epi8(y[2], y[3]);	/* rows (2, 3), (6, 7) */
+	a[3] = _mm256_unpackhi_epi8(y[2], y[3]);
+	/* lane 0 dword i: rows 0..3 of byte 4 j + i; lane 1: rows 4..7 */
+	c[0] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(a[0], a[2]), pd);
+	c[1] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(a[0], a[2]), pd);
+	c[2] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(a[1], a[3]), pd);
+	c[3] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(a[1], a[3]), pd);
+}
 #endif
 
 #endif /* MXE_GEMV_INT_H */
