@@ -703,34 +703,6 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 }
 
 /*
- * Byte i of 16 columns' E2M1 codes (k = 2 i in the low nibble, 2 i + 1 in the high one)
- * as 16 dwords, each the pair of twice their values as int16 (low word: the even k),
- * as A's pairs are.
- */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline __m512i e2m1_col_pairs(__m128i x, __m512i lut)
-{
-	__m512i d = _mm512_cvtepu8_epi32(x);
-
-	/* (d | d << 12) & 0x000F000F: the low nibble in word 0, the high one in word 1 */
-	return _mm512_permutexvar_epi16(_mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12),
-								  _mm512_set1_epi32(0x000F000F), 0xA8),
-					lut);
-}
-
-/*
- * @acc plus the pair products of @w and the pair at @a in every lane: vpdpwssd with A's
- * pair broadcast from memory, in assembly so that the kernel below can hold both
- * forms (a function with AVX512-VNNI's target would not inline into the other).
- */
-__attribute__((target("avx512f"), always_inline))
-static inline __m512i dpwssd_bcast(__m512i acc, __m512i w, const int32_t *a)
-{
-	__asm__("vpdpwssd %2%{1to16%}, %1, %0" : "+v"(acc) : "v"(w), "m"(*a));
-	return acc;
-}
-
-/*
  * Row @r's outputs of the task's @nc columns from @j0 (sums @s, the proof's bounds @bd
  * and @tb): those that neither a NaN scale (@nan) nor gemv_store() stops, stored; the
  * others returned as a mask of columns. @mins: the columns' smallest scale codes.
@@ -775,7 +747,7 @@ static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16]
 			q[i] = _mm512_setzero_si512();
 		_Pragma("GCC unroll 16")
 		for (int i = 0; i < 16; i++)
-			q[i % 4] = vnni ? dpwssd_bcast(q[i % 4], wp[i], a + i) :
+			q[i % 4] = vnni ? mxe_dpwssd_bcast_avx512(q[i % 4], wp[i], a + i) :
 				   _mm512_add_epi32(q[i % 4], _mm512_madd_epi16(wp[i], _mm512_set1_epi32(a[i])));
 		q[0] = _mm512_add_epi32(_mm512_add_epi32(q[0], q[1]), _mm512_add_epi32(q[2], q[3]));
 		_Pragma("GCC unroll 2")
@@ -812,81 +784,36 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 				   uint16_t redo[GEMV_MAX_M])
 {
 	const struct mxe_op *op = job->op;
-	const size_t m = op->d.m, k = op->d.k, nb = k / BLK, n = op->d.n;
+	const size_t m = op->d.m, nb = op->d.k / BLK, n = op->d.n;
 	const size_t nc = n - j0 < GEMV_COLS ? n - j0 : GEMV_COLS;
 	const __m512i lut = mxe_e2m1_lut_avx512();
-	const uint8_t *rows[16], *srows[16], *wrows[16];
-	uint8_t stage[16][64] __attribute__((aligned(64)));	/* 4 blocks of each column */
+	const uint8_t *rows[16], *srows[16];
+	struct mxe_cols16 cols;
 	__m512d acc[GEMV_MAX_M][2], bnd[GEMV_MAX_M][2], tbnd[GEMV_MAX_M][2];
 	__mmask16 nan = 0;
 	__m128i smin = _mm_set1_epi8((char)0xFF);	/* per column, for gemv_store() */
 	uint8_t mins[16];
-	uint8_t sct[4][64] __attribute__((aligned(64)));	/* block 4 T + i: sct[i] + 16 T */
 
 	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
-		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
-		wrows[c] = stage[c];
+		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : NULL;
 	}
+	mxe_cols16_init(&cols, rows, op->scale_b ? srows : NULL, nb);
 	for (size_t r = 0; r < m; r++)
 		for (int h = 0; h < 2; h++)
 			acc[r][h] = bnd[r][h] = tbnd[r][h] = _mm512_setzero_pd();
 	for (size_t b = 0; b < nb; b++) {
-		__m512i w[4], wp[16];
+		__m512i wp[16];
 		__m512d sf[2];
+		__m128i s8 = mxe_cols16_block_avx512(&cols, b, lut, wp);
 
-		if (b % 16 == 0) {	/* the next 16 blocks' scales, transposed */
-			__m512i st[4];
-
-			if (nb - b >= 16) {
-				mxe_bytes16_t_avx512(srows, b, st);
-			} else {
-				uint8_t tail[16][16];
-				const uint8_t *tr[16];
-
-				for (unsigned c = 0; c < 16; c++) {
-					memset(tail[c], 127, 16);
-					memcpy(tail[c], srows[c] + b, nb - b);
-					tr[c] = tail[c];
-				}
-				mxe_bytes16_t_avx512(tr, 0, st);
-			}
-			for (int i = 0; i < 4; i++)
-				_mm512_store_si512(sct[i], st[i]);
-		}
-		/*
-		 * 4 blocks (a line) of each column copied at once, the line 16 blocks ahead
-		 * prefetched: rows 4 KiB apart (K = 8192) fall in one set of L1, where the
-		 * transposes' 16-byte reads of 16 rows missed it at every block
-		 */
-		if (b % 4 == 0) {
-			for (unsigned c = 0; c < 16; c++) {
-				if (nb - b >= 4)
-					_mm512_store_si512(stage[c], _mm512_loadu_si512(rows[c] + b * 16));
-				else
-					memcpy(stage[c], rows[c] + b * 16, (nb - b) * 16);
-				if (b + 16 < nb)
-					_mm_prefetch((const char *)rows[c] + (b + 16) * 16, _MM_HINT_T0);
-			}
-		}
-		{
-			__m128i s8 = _mm_load_si128((const __m128i *)(sct[b % 4] + b % 16 / 4 * 16));
-
-			nan |= _mm_cmpeq_epi8_mask(s8, _mm_set1_epi8((char)0xFF));
-			smin = _mm_min_epu8(smin, s8);
-			_Pragma("GCC unroll 2")
-			for (int h = 0; h < 2; h++)	/* 2^(s - 127), columns 8 h .. 8 h + 7 */
-				sf[h] = _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_add_epi64(
-					_mm512_cvtepu8_epi64(h ? _mm_srli_si128(s8, 8) : s8),
-					_mm512_set1_epi64(1023 - 127)), 52));
-		}
-		mxe_bytes16_t_avx512(wrows, b % 4 * 16, w);	/* lane T of w[i]: byte 4 T + i */
-#define COL_PAIRS(T)										\
-		_Pragma("GCC unroll 4")								\
-		for (int i = 0; i < 4; i++)							\
-			wp[4 * T + i] = e2m1_col_pairs(_mm512_extracti32x4_epi32(w[i], T), lut);
-		COL_PAIRS(0) COL_PAIRS(1) COL_PAIRS(2) COL_PAIRS(3)
-#undef COL_PAIRS
+		nan |= _mm_cmpeq_epi8_mask(s8, _mm_set1_epi8((char)0xFF));
+		smin = _mm_min_epu8(smin, s8);
+		_Pragma("GCC unroll 2")
+		for (int h = 0; h < 2; h++)	/* 2^(s - 127), columns 8 h .. 8 h + 7 */
+			sf[h] = _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_add_epi64(
+				_mm512_cvtepu8_epi64(h ? _mm_srli_si128(s8, 8) : s8),
+				_mm512_set1_epi64(1023 - 127)), 52));
 		if (job->parts == 1 && !job->tr)	/* the common case, its loops resolved */
 			for (size_t r = 0; r < m; r++)
 				int_cols_row(job, wp, sf, r * nb + b, 1, 0, vnni, acc[r], bnd[r], NULL);
