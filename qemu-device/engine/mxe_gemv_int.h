@@ -2,7 +2,8 @@
 /*
  * mxe_gemv_int.h - E2M1 weights against a row of A in int16 form: the integer products
  * of two 32-k blocks that the EXACT GEMV (mxe_gemv.c) and the FAST one
- * (mxe_gemv_fast.c) share.
+ * (mxe_gemv_fast.c) share, and the byte transposes of 16 (AVX2: 8) weight rows both
+ * use for their kernels with columns as lanes.
  *
  * A block b of A is n * 2^e with integers n, stored per pair of blocks (b even) as
  * [even k of b | even k of b + 1 | odd k of b | odd k of b + 1] (16 values each), a
@@ -15,7 +16,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #define MXE_E2M1_INT_LUT 0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12
 
@@ -141,109 +141,6 @@ static inline void mxe_bytes16_t_avx512(const uint8_t *const rows[16], size_t of
 	w[1] = _mm512_unpackhi_epi64(u[0], u[2]);
 	w[2] = _mm512_unpacklo_epi64(u[1], u[3]);
 	w[3] = _mm512_unpackhi_epi64(u[1], u[3]);
-}
-
-/*
- * Byte i of 16 columns' E2M1 codes (k = 2 i in the low nibble, 2 i + 1 in the high one)
- * as 16 dwords, each the pair of twice their values as int16 (low word: the even k),
- * as A's pairs are: the GEMVs of several rows, 16 columns the lanes.
- */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline __m512i mxe_e2m1_col_pairs_avx512(__m128i x, __m512i lut)
-{
-	__m512i d = _mm512_cvtepu8_epi32(x);
-
-	/* (d | d << 12) & 0x000F000F: the low nibble in word 0, the high one in word 1 */
-	return _mm512_permutexvar_epi16(_mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12),
-								  _mm512_set1_epi32(0x000F000F), 0xA8),
-					lut);
-}
-
-/*
- * @acc plus the pair products of @w and the pair at @a in every lane: vpdpwssd with A's
- * pair broadcast from memory, in assembly so that one kernel can hold both forms
- * (a function with AVX512-VNNI's target would not inline into one without).
- */
-__attribute__((target("avx512f"), always_inline))
-static inline __m512i mxe_dpwssd_bcast_avx512(__m512i acc, __m512i w, const int32_t *a)
-{
-	__asm__("vpdpwssd %2%{1to16%}, %1, %0" : "+v"(acc) : "v"(w), "m"(*a));
-	return acc;
-}
-
-/*
- * A task's 16 columns of E2M1 weights, block by block, for the GEMVs of several rows:
- * each block's codes of the 16 columns as int16 pairs (mxe_e2m1_col_pairs_avx512()),
- * and its 16 scale codes (127 without scales). A line (4 blocks) of each column is
- * copied at once and the line 16 blocks ahead prefetched: rows 4 KiB apart (K = 8192)
- * fall in one set of L1, where 16-byte reads of 16 rows missed it at every block. The
- * scales are transposed 16 blocks at a time.
- */
-struct mxe_cols16 {
-	uint8_t stage[16][64] __attribute__((aligned(64)));	/* 4 blocks of each column */
-	uint8_t sct[4][64] __attribute__((aligned(64)));	/* block 4 T + i: sct[i] + 16 T */
-	const uint8_t *rows[16], *srows[16], *wrows[16];
-	size_t nb;
-};
-
-/* @rows, @srows (NULL: no scales) of 16 columns, @nb blocks each. */
-static inline void mxe_cols16_init(struct mxe_cols16 *c, const uint8_t *const rows[16],
-				   const uint8_t *const srows[16], size_t nb)
-{
-	for (unsigned i = 0; i < 16; i++) {
-		c->rows[i] = rows[i];
-		c->srows[i] = srows ? srows[i] : NULL;
-		c->wrows[i] = c->stage[i];
-	}
-	c->nb = nb;
-}
-
-/* Block @b (in increasing order from 0): its pairs in @wp, its scale codes returned. */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline __m128i mxe_cols16_block_avx512(struct mxe_cols16 *c, size_t b, __m512i lut,
-					      __m512i wp[16])
-{
-	const size_t nb = c->nb;
-	__m512i w[4];
-
-	if (b % 16 == 0) {
-		__m512i st[4];
-
-		if (c->srows[0] && nb - b >= 16) {
-			mxe_bytes16_t_avx512(c->srows, b, st);
-		} else {
-			uint8_t tail[16][16];
-			const uint8_t *tr[16];
-
-			for (unsigned i = 0; i < 16; i++) {
-				memset(tail[i], 127, 16);
-				if (c->srows[i])
-					memcpy(tail[i], c->srows[i] + b, nb - b < 16 ? nb - b : 16);
-				tr[i] = tail[i];
-			}
-			mxe_bytes16_t_avx512(tr, 0, st);
-		}
-		for (int i = 0; i < 4; i++)
-			_mm512_store_si512(c->sct[i], st[i]);
-	}
-	if (b % 4 == 0) {
-		for (unsigned i = 0; i < 16; i++) {
-			if (nb - b >= 4)
-				_mm512_store_si512(c->stage[i], _mm512_loadu_si512(c->rows[i] + b * 16));
-			else
-				memcpy(c->stage[i], c->rows[i] + b * 16, (nb - b) * 16);
-			if (b + 16 < nb)
-				_mm_prefetch((const char *)c->rows[i] + (b + 16) * 16, _MM_HINT_T0);
-		}
-	}
-	mxe_bytes16_t_avx512(c->wrows, b % 4 * 16, w);	/* lane T of w[i]: byte 4 T + i */
-#define MXE_COL_PAIRS(T)									\
-	_Pragma("GCC unroll 4")									\
-	for (int i = 0; i < 4; i++)								\
-		wp[4 * T + i] = mxe_e2m1_col_pairs_avx512(_mm512_extracti32x4_epi32(w[i], T), lut);
-	MXE_COL_PAIRS(0) MXE_COL_PAIRS(1) MXE_COL_PAIRS(2) MXE_COL_PAIRS(3)
-#undef MXE_COL_PAIRS
-	return _mm_load_si128((const __m128i *)(c->sct[b % 4] + b % 16 / 4 * 16));
 }
 
 /* mxe_e2m1_pair_avx512() on AVX2: the lookups are pshufb (@lut: the table in both
