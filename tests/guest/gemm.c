@@ -545,9 +545,10 @@ TEST_F(gemm, bf16_activations_times_mx_fp8_weights)
  * memory (whether the buffer's own pages lie in ascending or descending order).
  * Rows inside a page are read where they lie, rows across a page boundary are copied;
  * either way D equals the engine's on the same matrix stored contiguously. MXFP4 rows
- * of 2 KiB (dense, and 2 KiB + 32 apart: every other row crosses a page), MX-FP8 rows
- * of 8 KiB (two pages each), M = 1 and M = 3, EXACT and FAST numerics (each its own
- * GEMV kernel). Then one page of the weights is unbound:
+ * of 2 KiB (dense, and 2 KiB + 32 apart: every other row crosses a page) against 1 and
+ * 3 rows of A (the one-row and several-row integer kernels, 40 columns: a last task of
+ * 8), MX-FP8 rows of 8 KiB (two pages each), M = 1 and M = 3, EXACT and FAST numerics
+ * (each its own GEMV kernel). Then one page of the weights is unbound:
  * the job fails with the MMU fault at that page, as a staged copy did.
  */
 #define W_VA	0x7100000000ull
@@ -633,6 +634,8 @@ TEST_F(gemm, gemv_weights_read_in_place)
 		gemv_in_place(_metadata, self, 1, 96, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 2048,
 			      accum);
 		gemv_in_place(_metadata, self, 1, 96, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1,
+			      2048 + 32, accum);
+		gemv_in_place(_metadata, self, 3, 40, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1,
 			      2048 + 32, accum);
 		gemv_in_place(_metadata, self, 3, 40, 8192, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, 8192,
 			      accum);
