@@ -69,38 +69,36 @@ __attribute__((target("avx512f"))) static inline void bench_fma_avx512(int f64, 
 #define BENCH_DOT_MADD(reg, i, t)							\
 	"vpmaddwd %%" reg "14, %%" reg "15, %%" reg t "\n\t"				\
 	"vpaddd %%" reg t ", %%" reg i ", %%" reg i "\n\t"
+#define BENCH_DOT_LOOP(zero, reg, body, n, ...)						\
+	__asm__ volatile(zero " %%" reg "14, %%" reg "14, %%" reg "14\n\t"		\
+			 zero " %%" reg "15, %%" reg "15, %%" reg "15\n\t"		\
+			 "1:\n\t" body "dec %0\n\t" "jnz 1b\n\t"			\
+			 : "+r"(n) : : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",	\
+			   "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm14",	\
+			   "xmm15", __VA_ARGS__)
 __attribute__((target("avx512f,avx512bw"))) static inline void bench_dot_avx512(int vnni, long n)
 {
 	if (vnni)
 		BENCH_FMA_LOOP("vpdpwssd", "zmm", "vpxorq", n);
 	else
-		__asm__ volatile("vpxorq %%zmm14, %%zmm14, %%zmm14\n\t"
-				 "vpxorq %%zmm15, %%zmm15, %%zmm15\n\t"
-				 "1:\n\t"
-				 BENCH_DOT_MADD("zmm", "0", "16") BENCH_DOT_MADD("zmm", "1", "17")
-				 BENCH_DOT_MADD("zmm", "2", "18") BENCH_DOT_MADD("zmm", "3", "19")
-				 BENCH_DOT_MADD("zmm", "4", "20") BENCH_DOT_MADD("zmm", "5", "21")
-				 BENCH_DOT_MADD("zmm", "6", "22") BENCH_DOT_MADD("zmm", "7", "23")
-				 BENCH_DOT_MADD("zmm", "8", "24") BENCH_DOT_MADD("zmm", "9", "25")
-				 BENCH_DOT_MADD("zmm", "10", "26") BENCH_DOT_MADD("zmm", "11", "27")
-				 "dec %0\n\t" "jnz 1b\n\t"
-				 : "+r"(n) : : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-				   "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm14", "xmm15", "xmm16",
-				   "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",
-				   "xmm24", "xmm25", "xmm26", "xmm27", "cc");
+		BENCH_DOT_LOOP("vpxorq", "zmm",
+			       BENCH_DOT_MADD("zmm", "0", "16") BENCH_DOT_MADD("zmm", "1", "17")
+			       BENCH_DOT_MADD("zmm", "2", "18") BENCH_DOT_MADD("zmm", "3", "19")
+			       BENCH_DOT_MADD("zmm", "4", "20") BENCH_DOT_MADD("zmm", "5", "21")
+			       BENCH_DOT_MADD("zmm", "6", "22") BENCH_DOT_MADD("zmm", "7", "23")
+			       BENCH_DOT_MADD("zmm", "8", "24") BENCH_DOT_MADD("zmm", "9", "25")
+			       BENCH_DOT_MADD("zmm", "10", "26") BENCH_DOT_MADD("zmm", "11", "27"),
+			       n, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",
+			       "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "cc");
 }
 
 __attribute__((target("avx2"))) static inline void bench_dot_avx2(long n)
 {
-	__asm__ volatile("vpxor %%ymm14, %%ymm14, %%ymm14\n\t"
-			 "vpxor %%ymm15, %%ymm15, %%ymm15\n\t"
-			 "1:\n\t"
-			 BENCH_DOT_MADD("ymm", "0", "6") BENCH_DOT_MADD("ymm", "1", "7")
-			 BENCH_DOT_MADD("ymm", "2", "8") BENCH_DOT_MADD("ymm", "3", "9")
-			 BENCH_DOT_MADD("ymm", "4", "10") BENCH_DOT_MADD("ymm", "5", "11")
-			 "dec %0\n\t" "jnz 1b\n\t"
-			 : "+r"(n) : : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-			   "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm14", "xmm15", "cc");
+	BENCH_DOT_LOOP("vpxor", "ymm",
+		       BENCH_DOT_MADD("ymm", "0", "6") BENCH_DOT_MADD("ymm", "1", "7")
+		       BENCH_DOT_MADD("ymm", "2", "8") BENCH_DOT_MADD("ymm", "3", "9")
+		       BENCH_DOT_MADD("ymm", "4", "10") BENCH_DOT_MADD("ymm", "5", "11"),
+		       n, "cc");
 }
 
 static void *bench_fma_thread(void *arg)
