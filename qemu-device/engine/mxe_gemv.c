@@ -23,7 +23,7 @@
  * of A staying in L1 for all of them, the accumulators in registers and between spans
  * in struct gemv_acc (Documentation/performance.rst, gemv.csv). E2M1 weights sum in
  * integers instead: one row of A column by column, several with the task's 16 columns
- * as the lanes of int32 dot products (gemv_int_cols_t()).
+ * as the lanes of int32 dot products (gemv_int_cols_t(), gemv_int_cols_avx2()).
  */
 #include <limits.h>
 #include <math.h>
@@ -884,7 +884,7 @@ static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16]
  * vpaddd without VNNI), A's pair broadcast from its int16 form in k order: no
  * horizontal sums, and A's form is read once per 16 columns, where column by column
  * its 64 KiB (8 rows of K = 4096) streamed from L2 for every column. A lane's block
- * sum is exact (|sum| <= 32 x 12 x 2^15 < 2^31; over the parts < 2^53 in a double),
+ * sum is exact (|sum| <= 32 x 12 x 2^15 < 2^24; over the parts < 2^53 in a double),
  * times the exact factor 2^(s - 127) 2^(e - 1), added into one double chain per row
  * and column, in the proof's bound (K / 32 adds). Returns, per row, a mask of the
  * task's columns whose proofs failed (@redo), for the general path.
@@ -1050,10 +1050,13 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t r
 			mins[c] = s8[c] < mins[c] ? s8[c] : mins[c];
 		}
 		_Pragma("GCC unroll 4")
-		for (int q = 0; q < 4; q++)	/* 2^(s - 127), columns 4 q .. 4 q + 3 */
+		for (int q = 0; q < 4; q++) {	/* 2^(s - 127), columns 4 q .. 4 q + 3 */
+			int s4;
+
+			memcpy(&s4, s8 + 4 * q, 4);
 			sf[q] = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(
-				_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(*(const int *)(s8 + 4 * q))),
-				_mm256_set1_epi64x(1023 - 127)), 52));
+				_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(s4)), _mm256_set1_epi64x(1023 - 127)), 52));
+		}
 		for (int h = 0; h < 2; h++) {
 			__m256i cb[4];
 
