@@ -96,7 +96,6 @@ struct gemv_job {
 	unsigned parts;		/* 1 .. 3 */
 	const double *tr;	/* [K / 32]: bound of sum |a - its integer form|, or NULL */
 	const int64_t *ebias;	/* [K / 32]: a block factor's exponent field, less the scale */
-	const double *rfac;	/* [K / 32]: the block factor less the scale, 2^(e - 1) */
 	const double *asum;	/* [K / 32]: sum |a| of the block */
 	const uint8_t *ones;	/* K / 32 scale bytes of 127, for weights without scales */
 };
@@ -836,6 +835,15 @@ static uint16_t int_cols_store(const struct gemv_job *job, size_t j0, size_t nc,
 }
 
 /*
+ * The row's part of block @rb's factor, 2^(e - 1), as a term to add to the exponent
+ * field of the scales' 2^(s - 127): the sum stays a normal double (job->ebias).
+ */
+static inline uint64_t int_cols_exp(const struct gemv_job *job, size_t rb)
+{
+	return (uint64_t)(job->ebias[rb] + 127 - 1023) << 52;
+}
+
+/*
  * Block rb % K / 32 of row rb / (K / 32) of A's form (@parts of it) against the 16
  * columns' pairs @wp: the int32 sums (four chains), then into the row's @acc (times the
  * scales @sf and the row's factor) and the proof's bounds.
@@ -846,7 +854,8 @@ static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16]
 				__m512d acc[2], __m512d bnd[2], __m512d tbnd[2])
 {
 	__m512d t[2] = { _mm512_setzero_pd(), _mm512_setzero_pd() };
-	const __m512d f = _mm512_set1_pd(job->rfac[rb]), as = _mm512_set1_pd(job->asum[rb]);
+	const __m512i f = _mm512_set1_epi64((long long)int_cols_exp(job, rb));
+	const __m512d as = _mm512_set1_pd(job->asum[rb]);
 
 	for (unsigned p = 0; p < parts; p++) {
 		const int32_t *a = (const int32_t *)(job->part[p] + rb * BLK);
@@ -870,7 +879,8 @@ static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16]
 	}
 	_Pragma("GCC unroll 2")
 	for (int h = 0; h < 2; h++) {
-		acc[h] = _mm512_fmadd_pd(t[h], _mm512_mul_pd(sf[h], f), acc[h]);
+		acc[h] = _mm512_fmadd_pd(t[h], _mm512_castsi512_pd(_mm512_add_epi64(
+			_mm512_castpd_si512(sf[h]), f)), acc[h]);
 		bnd[h] = _mm512_fmadd_pd(sf[h], as, bnd[h]);
 		if (tr)
 			tbnd[h] = _mm512_fmadd_pd(sf[h], _mm512_set1_pd(job->tr[rb]), tbnd[h]);
@@ -968,7 +978,8 @@ static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i w
 {
 	__m256d t[4] = { _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(),
 			 _mm256_setzero_pd() };
-	const __m256d f = _mm256_set1_pd(job->rfac[rb]), as = _mm256_set1_pd(job->asum[rb]);
+	const __m256i f = _mm256_set1_epi64x((long long)int_cols_exp(job, rb));
+	const __m256d as = _mm256_set1_pd(job->asum[rb]);
 
 	for (unsigned p = 0; p < parts; p++) {
 		const int32_t *a = (const int32_t *)(job->part[p] + rb * BLK);
@@ -998,8 +1009,8 @@ static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i w
 	}
 	_Pragma("GCC unroll 4")
 	for (int q = 0; q < 4; q++) {
-		_mm256_store_pd(acc + 4 * q, _mm256_fmadd_pd(t[q], _mm256_mul_pd(sf[q], f),
-							     _mm256_load_pd(acc + 4 * q)));
+		_mm256_store_pd(acc + 4 * q, _mm256_fmadd_pd(t[q], _mm256_castsi256_pd(_mm256_add_epi64(
+			_mm256_castpd_si256(sf[q]), f)), _mm256_load_pd(acc + 4 * q)));
 		_mm256_store_pd(bnd + 4 * q, _mm256_fmadd_pd(sf[q], as, _mm256_load_pd(bnd + 4 * q)));
 		if (tr)
 			_mm256_store_pd(tbnd + 4 * q, _mm256_fmadd_pd(sf[q], _mm256_set1_pd(job->tr[rb]),
@@ -1255,10 +1266,10 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 	size_t nb = k / BLK, nr = m * nb;	/* blocks of a row, of all rows */
 	int16_t *part[3];
 	int64_t *ebias;
-	double *asum, *tr, *rfac;
+	double *asum, *tr;
 	uint8_t *ones;
 	int parts = 1, rounded = 0, *lo, *hi;
-	void *buf = mxe_scratch(4, nr * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 3 * sizeof(double) +
+	void *buf = mxe_scratch(4, nr * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 2 * sizeof(double) +
 				      2 * sizeof(int)) + nb);
 
 	if (!buf)
@@ -1269,8 +1280,7 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 	ebias = (int64_t *)(part[2] + nr * BLK);
 	asum = (double *)(ebias + nr);
 	tr = asum + nr;
-	rfac = tr + nr;
-	lo = (int *)(rfac + nr);
+	lo = (int *)(tr + nr);
 	hi = lo + nr;
 	ones = (uint8_t *)(hi + nr);
 	memset(ones, 127, nb);
@@ -1331,14 +1341,12 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 			part[2][at] = (int16_t)n2;
 		}
 		ebias[rb] = e - 1 - 127 + 1023;	/* 2^(e - 1) 2^(scale - 127) */
-		rfac[rb] = mxe_pow2(e - 1);
 	}
 	job->a16 = part[0];
 	memcpy(job->part, part, sizeof(part));
 	job->parts = (unsigned)parts;
 	job->tr = rounded ? tr : NULL;
 	job->ebias = ebias;
-	job->rfac = rfac;
 	job->asum = asum;
 	job->ones = ones;
 	return;
