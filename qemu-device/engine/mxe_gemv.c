@@ -732,7 +732,7 @@ static inline __m512i dpwssd_bcast_avx512(__m512i acc, __m512i w, const int32_t 
 /*
  * A task's 16 columns of E2M1 weights, block by block, for several rows of A: each
  * block's codes of the 16 columns as int16 pairs (e2m1_col_pairs_avx512(); AVX2:
- * gemv_int_cols_avx2()), and its 16 scale codes (127 without scales). A line (4
+ * gemv_int_cols_avx2()), and its 16 scale codes (job->ones without scales). A line (4
  * blocks) of each column is copied at once (cols16_stage()) and the line 16 blocks
  * ahead prefetched: rows 4 KiB apart (K = 8192) fall in one set of L1, where 16-byte
  * reads of 16 rows missed it at every block. The scales are transposed 16 blocks at a
@@ -760,13 +760,13 @@ static inline void cols16_stage(struct cols16 *c, size_t b)
 	}
 }
 
-/* @rows, @srows (NULL: no scales) of 16 columns, @nb blocks each. */
+/* @rows, @srows of 16 columns, @nb blocks each. */
 static inline void cols16_init(struct cols16 *c, const uint8_t *const rows[16],
-				   const uint8_t *const srows[16], size_t nb)
+			       const uint8_t *const srows[16], size_t nb)
 {
 	for (unsigned i = 0; i < 16; i++) {
 		c->rows[i] = rows[i];
-		c->srows[i] = srows ? srows[i] : NULL;
+		c->srows[i] = srows[i];
 		c->wrows[i] = c->stage[i];
 	}
 	c->nb = nb;
@@ -783,16 +783,15 @@ static inline __m128i cols16_block_avx512(struct cols16 *c, size_t b, __m512i lu
 	if (b % 16 == 0) {
 		__m512i st[4];
 
-		if (c->srows[0] && nb - b >= 16) {
+		if (nb - b >= 16) {
 			mxe_bytes16_t_avx512(c->srows, b, st);
-		} else {
+		} else {	/* no 16-byte read past the scales (a mapping may end there) */
 			uint8_t tail[16][16];
 			const uint8_t *tr[16];
 
 			for (unsigned i = 0; i < 16; i++) {
 				memset(tail[i], 127, 16);
-				if (c->srows[i])
-					memcpy(tail[i], c->srows[i] + b, nb - b < 16 ? nb - b : 16);
+				memcpy(tail[i], c->srows[i] + b, nb - b);
 				tr[i] = tail[i];
 			}
 			mxe_bytes16_t_avx512(tr, 0, st);
@@ -916,9 +915,9 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 
 	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
-		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : NULL;
+		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
 	}
-	cols16_init(&cols, rows, op->scale_b ? srows : NULL, nb);
+	cols16_init(&cols, rows, srows, nb);
 	for (size_t r = 0; r < m; r++)
 		for (int h = 0; h < 2; h++)
 			acc[r][h] = bnd[r][h] = tbnd[r][h] = _mm512_setzero_pd();
@@ -1032,7 +1031,7 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t r
 	const __m256i lut = _mm256_setr_epi8(MXE_E2M1_INT_LUT, MXE_E2M1_INT_LUT);
 	const __m256i m4 = _mm256_set1_epi8(15);
 	const uint8_t *rows[16], *srows[16];
-	struct cols16 cols;	/* its weights' staging; the scales are read apart */
+	struct cols16 cols;	/* its weights' staging (the scales are read a block at a time) */
 	__m256i wp[16][2];
 	/* per row: the sums, the proof's bounds and the rounded blocks' bounds */
 	double acc[GEMV_MAX_M][16] __attribute__((aligned(32)));
@@ -1049,7 +1048,7 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t r
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
 	}
-	cols16_init(&cols, rows, NULL, nb);
+	cols16_init(&cols, rows, srows, nb);
 	for (size_t b = 0; b < nb; b++) {
 		uint8_t s8[16] __attribute__((aligned(16)));
 		__m256d sf[4];
