@@ -1285,7 +1285,6 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 	memset(ones, 127, nb);
 	for (size_t rb = 0; rb < m * nb; rb++) {	/* each block's bits, and the parts they need */
 		const double *v = a + rb / nb * lda + rb % nb * BLK;
-		double sum = 0;
 
 		lo[rb] = INT_MAX;
 		hi[rb] = INT_MIN;
@@ -1302,9 +1301,8 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 				lo[rb] = l < lo[rb] ? l : lo[rb];
 				hi[rb] = h > hi[rb] ? h : hi[rb];
 			}
-			sum += fabs(v[q]);
 		}
-		asum[rb] = sum;
+		asum[rb] = job->ablk[rb % nb * job->groups * 8 + rb / nb];	/* mxe_gemv_run()'s sum */
 		if (lo[rb] == INT_MAX)
 			lo[rb] = hi[rb] = 0;	/* all zero */
 		if (hi[rb] - lo[rb] > 14 && parts < 2)
@@ -1544,15 +1542,15 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 			ablk[b * job.groups * 8 + i] = s;
 		}
 	}
+	job.av = av;
+	job.ablk = ablk;
+	job.ga = ga;
 	/* E2M1: the integer blocks, then A in the order the double kernels decode the
 	 * weights */
 	if (d->type_b == MXA_DTYPE_E2M1)
 		gemv_int_prepare(&job, av, job.lda, m, k);
 	for (size_t i = 0; d->type_b == MXA_DTYPE_E2M1 && i < m; i++)
 		deinterleave(av + i * job.lda, k);
-	job.av = av;
-	job.ablk = ablk;
-	job.ga = ga;
 	__atomic_add_fetch(&gemv_outputs, m * d->n, __ATOMIC_RELAXED);
 	if (job.a16)
 		__atomic_add_fetch(&gemv_int, m * d->n, __ATOMIC_RELAXED);
