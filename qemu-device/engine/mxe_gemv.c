@@ -733,10 +733,9 @@ static inline __m512i dpwssd_bcast_avx512(__m512i acc, __m512i w, const int32_t 
  * A task's 16 columns of E2M1 weights, block by block, for several rows of A: each
  * block's codes of the 16 columns as int16 pairs (e2m1_col_pairs_avx512(); AVX2:
  * gemv_int_cols_avx2()), and its 16 scale codes (job->ones without scales). A line (4
- * blocks) of each column is copied at once (cols16_stage()) and the line 16 blocks
- * ahead prefetched: rows 4 KiB apart (K = 8192) fall in one set of L1, where 16-byte
- * reads of 16 rows missed it at every block. The scales are transposed 16 blocks at a
- * time.
+ * blocks) of each column is copied at once and the line 16 blocks ahead prefetched
+ * (mxe_gemv_stage(): rows 4 KiB apart, K = 8192, fall in one set of L1). The scales are
+ * transposed 16 blocks at a time.
  */
 struct cols16 {
 	uint8_t stage[16][64] __attribute__((aligned(64)));	/* 4 blocks of each column */
@@ -748,16 +747,8 @@ struct cols16 {
 /* The line of block @b of each column into c->stage, when a line starts there. */
 static inline void cols16_stage(struct cols16 *c, size_t b)
 {
-	if (b % 4)
-		return;
-	for (unsigned i = 0; i < 16; i++) {
-		if (c->nb - b >= 4)	/* a constant size: two or one vector moves */
-			memcpy(c->stage[i], c->rows[i] + b * 16, 64);
-		else
-			memcpy(c->stage[i], c->rows[i] + b * 16, (c->nb - b) * 16);
-		if (b + 16 < c->nb)
-			__builtin_prefetch(c->rows[i] + (b + 16) * 16);
-	}
+	if (b % 4 == 0)
+		mxe_gemv_stage(c->rows, 16, b * 16, c->nb * 16, c->stage, 16 * 16, 0);
 }
 
 /* @rows, @srows of 16 columns, @nb blocks each. */

@@ -18,7 +18,7 @@
  * them), on any thread count. With E2M1 weights and one row of A, the sub-blocks whose
  * chains cannot round come from integer products instead, column by column with no
  * transpose of the weights (int_span()). The chains read each column's codes from a
- * copy of its next 64 bytes (stage_rows()), not in place.
+ * copy of its next 64 bytes (mxe_gemv_stage()), not in place.
  *
  * Taken: AVX-512 (16 lanes) or AVX2 (8 lanes), FAST, M <= 32, an f32 D without C,
  * K % 32 == 0, B (N x K) of E4M3, E5M2 or E2M1 with or without MX scales, A of any float
@@ -45,7 +45,7 @@
 #define INT_SPAN	16	/* chunks a column runs at a time: a row of K <= 8192 at once,
 			   so a task reads its rows one after the other, in order */
 #define INT_MISS_MAX	10	/* blocks of a chunk the chains may run besides the integers */
-#define STAGE		64	/* bytes of each column staged at a time (stage_rows()) */
+#define STAGE		64	/* bytes of each column staged at a time (mxe_gemv_stage()) */
 #define STAGE_AHEAD	(4 * STAGE)	/* prefetched into L2 this far ahead */
 
 struct fast_job {
@@ -134,27 +134,6 @@ static void name(void *arg, unsigned phase, unsigned task)				\
 		FAST_ROWS(columns, MXA_DTYPE_E2M1);					\
 		break;									\
 	}										\
-}
-
-/*
- * The next STAGE bytes from @off of each of a task's 64 columns (rows @bytes long),
- * copied to @stage, and lines further on prefetched into L2: rows a multiple of 4 KiB
- * apart (K = 4096 FP8 codes) fall in one set of L1, so reading them in place, 16 bytes
- * of 64 rows per sub-block, missed L1 on nearly every load and waited for it; here each
- * line is read once, by copies that do not wait on each other.
- */
-static inline void stage_rows(const uint8_t *const rows[COLS], size_t off, size_t bytes,
-			      uint8_t stage[COLS][STAGE])
-{
-	if (bytes - off < STAGE) {	/* the rows' ends: no read past them (a mapping may end) */
-		for (unsigned c = 0; c < COLS; c++)
-			memcpy(stage[c], rows[c] + off, bytes - off);
-		return;
-	}
-	for (unsigned c = 0; c < COLS; c++) {
-		memcpy(stage[c], rows[c] + off, STAGE);
-		_mm_prefetch((const char *)rows[c] + off + STAGE_AHEAD, _MM_HINT_T1);
-	}
 }
 
 /* Transpose 16 rows of 16 floats in place: r[i][j] -> r[j][i]. */
@@ -417,7 +396,7 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 		__m512 sv[GROUPS], q[GROUPS];
 
 		if (!ints && (s * 16 * halves) % STAGE == 0)
-			stage_rows(rows, s * 16 * halves, rowbytes, stage);
+			mxe_gemv_stage(rows, COLS, s * 16 * halves, rowbytes, stage, STAGE_AHEAD, 1);
 		if (ints && s % INT_CHUNK == 0) {
 			unsigned n = int_span_at(s, nsub);
 
@@ -749,7 +728,7 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 		__m256 q[8];
 
 		if (!ints && (s * 16 * halves) % STAGE == 0)
-			stage_rows(rows, s * 16 * halves, rowbytes, stage);
+			mxe_gemv_stage(rows, COLS, s * 16 * halves, rowbytes, stage, STAGE_AHEAD, 1);
 		if (ints && s % INT_CHUNK == 0) {
 			unsigned n = int_span_at(s, nsub);
 

@@ -2,8 +2,8 @@
 /*
  * mxe_gemv_int.h - E2M1 weights against a row of A in int16 form: the integer products
  * of two 32-k blocks that the EXACT GEMV (mxe_gemv.c) and the FAST one
- * (mxe_gemv_fast.c) share, and the byte transposes of 16 (AVX2: 8) weight rows both
- * use for their kernels with columns as lanes.
+ * (mxe_gemv_fast.c) share, and the staging and byte transposes of 16 (AVX2: 8) weight
+ * rows both use for their kernels with columns as lanes.
  *
  * A block b of A is n * 2^e with integers n, stored per pair of blocks (b even) as
  * [even k of b | even k of b + 1 | odd k of b | odd k of b + 1] (16 values each), a
@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define MXE_E2M1_INT_LUT 0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12
 
@@ -28,6 +29,29 @@ static inline size_t mxe_e2m1_int_at(size_t nb, size_t b, int q)
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+
+/*
+ * The line (64 bytes) at @off of each of @n weight rows, @bytes long, copied to @stage,
+ * and the line @ahead bytes on prefetched (into L2 when @l2, else L1): rows a multiple
+ * of 4 KiB apart fall in one set of L1, so reading a few bytes of each row in place
+ * missed it at nearly every load; here each line is read once, by copies that do not
+ * wait on each other. At the rows' ends no read goes past them (a mapping may end).
+ */
+__attribute__((always_inline))
+static inline void mxe_gemv_stage(const uint8_t *const *rows, unsigned n, size_t off,
+				  size_t bytes, uint8_t (*stage)[64], size_t ahead, int l2)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (bytes - off >= 64)	/* a constant size: one or two vector moves */
+			memcpy(stage[i], rows[i] + off, 64);
+		else
+			memcpy(stage[i], rows[i] + off, bytes - off);
+		if (l2)
+			_mm_prefetch((const char *)rows[i] + off + ahead, _MM_HINT_T1);
+		else
+			_mm_prefetch((const char *)rows[i] + off + ahead, _MM_HINT_T0);
+	}
+}
 
 /* The 16-bit table of twice the E2M1 values, for mxe_e2m1_pair_avx512(). */
 __attribute__((target("avx512f,avx512bw"), always_inline))
