@@ -280,8 +280,10 @@ void mxe_wgmma_exp_fields_avx512(const uint8_t *p, size_t ld, unsigned rows, int
  * column's factor: the f32 chain q of the float kernels, exactly (the caller
  * checks that no such q, nor any factor, leaves f32's range).
  * @a:   A panel, this K range: [k / 4][MXE_MR][4] bytes, each integer + the bias (the
- *       largest magnitude of A's type: the bytes are 0 .. 255)
- * @b0:  B panel: [k / 4][MXE_NR][4] int8; @b1 the next one (== @b0: none)
+ *       largest magnitude of A's type: the bytes are 0 .. 255); for the AVX2 kernels'
+ *       @g 16, [k / 2][MXE_MR] words of int16 pairs (the even k low), no bias
+ * @b0:  B panel: [k / 4][MXE_NR][4] int8 (@g 16: [k / 2][MXE_NR] int16 pair words);
+ *       @b1 the next one (== @b0: none)
  * @sa:  per block, MXE_MR row factors 2^(scale + lowest bit); the next block's
  *       @sa_step floats on
  * @sb0, @sb1: per block, MXE_NR column factors; @cb0, @cb1: the bias x each
@@ -304,7 +306,9 @@ void mxe_kern_s8x2_vnni_x64(const struct mxe_ks8 *in, size_t k, const struct mxe
  * The same without VNNI, one B panel (@in->b0; @u nr <= 16): vpmaddubsw adds two
  * products in int16; with @g 8 a block's eight such sums are added in int16 before
  * they are widened, with @g 2 two at a time, with @g 1 each is widened at once. The
- * caller keeps them inside int16 (mxe_tiled.c, s8_avx2_group()). AVX2 hosts.
+ * caller keeps them inside int16 (mxe_tiled.c, s8_avx2_group()). With @g 16 the panels
+ * hold int16 pairs (no bias, each block's @cb zero) and vpmaddwd adds each pair in
+ * int32: no bound. AVX2 hosts.
  */
 void mxe_kern_s8_avx2(const struct mxe_ks8 *in, size_t k, unsigned g, const struct mxe_kf32 *u);
 void mxe_kern_s8_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g,

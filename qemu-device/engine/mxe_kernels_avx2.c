@@ -352,15 +352,17 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
  * (vpaddw) and widened once at the end; with @g 2 two at a time (S8P3ASM, below); with
  * @g 1 each is widened at once (vpmaddwd by ones) and added in int32. The caller's bound
  * (mxe_tiled.c, s8_avx2_group()) keeps a pair sum, or @g of them, inside int16: nothing
- * saturates or wraps. Then less the bias,
+ * saturates or wraps. With @g 16 the panels hold int16 pairs without a bias (a block
+ * is 16 k pairs; MXINT8 x MXINT8, whose byte pairs pass int16): vpmaddwd adds each pair
+ * in int32 (|pair| <= 2 x 128^2) and vpaddd the block's. Then less the bias,
  * converted and scaled as there: the float kernels' q exactly. Row i is q[2 i]
  * (columns 0-7) and q[2 i + 1] (8-15). (Intrinsics left GCC spilling the sums.)
  */
 #define S8ROW(o, i, h0, h1)							\
 	"vbroadcastss " #o "*24+" #i "*4(%[a]), %%ymm14\n\t"			\
-	"vpmaddubsw %%ymm12, %%ymm14, %%ymm15\n\t"				\
+	S8MUL " %%ymm12, %%ymm14, %%ymm15\n\t"					\
 	S8ADD(h0)								\
-	"vpmaddubsw %%ymm13, %%ymm14, %%ymm15\n\t"				\
+	S8MUL " %%ymm13, %%ymm14, %%ymm15\n\t"					\
 	S8ADD(h1)
 #define S8STEP(o)								\
 	"vmovdqa " #o "*64(%[b]), %%ymm12\n\t"					\
@@ -379,6 +381,20 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 		  [h20] "+x"(h[4]), [h21] "+x"(h[5]), [h30] "+x"(h[6]), [h31] "+x"(h[7]),	\
 		  [h40] "+x"(h[8]), [h41] "+x"(h[9]), [h50] "+x"(h[10]), [h51] "+x"(h[11])	\
 		: [a] "r"(a), [b] "r"(b), [ones] "m"(ones)				\
+		: "xmm12", "xmm13", "xmm14", "xmm15", "memory")
+/* int16 panels: 16 k pairs a block, the next A panel's six lines of it 3072 bytes on */
+#define I16ASM(a, b)								\
+	__asm__(S8STEP(0) S8STEP(1) S8STEP(2) S8STEP(3)				\
+		"prefetcht0 3072(%[a])\n\t" "prefetcht0 3136(%[a])\n\t"		\
+		S8STEP(4) S8STEP(5) S8STEP(6) S8STEP(7)				\
+		"prefetcht0 3200(%[a])\n\t" "prefetcht0 3264(%[a])\n\t"		\
+		S8STEP(8) S8STEP(9) S8STEP(10) S8STEP(11)				\
+		"prefetcht0 3328(%[a])\n\t" "prefetcht0 3392(%[a])\n\t"		\
+		S8STEP(12) S8STEP(13) S8STEP(14) S8STEP(15)				\
+		: [h00] "+x"(h[0]), [h01] "+x"(h[1]), [h10] "+x"(h[2]), [h11] "+x"(h[3]),	\
+		  [h20] "+x"(h[4]), [h21] "+x"(h[5]), [h30] "+x"(h[6]), [h31] "+x"(h[7]),	\
+		  [h40] "+x"(h[8]), [h41] "+x"(h[9]), [h50] "+x"(h[10]), [h51] "+x"(h[11])	\
+		: [a] "r"(a), [b] "r"(b)						\
 		: "xmm12", "xmm13", "xmm14", "xmm15", "memory")
 
 /*
@@ -421,8 +437,9 @@ _Static_assert(MXE_MR == 6 && MXE_NR == 16 && MXE_FAST_KBLOCK == 256,
 AVX2 static inline __attribute__((always_inline)) void
 s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, __m256 q[12])
 {
-	const uint8_t *a = in->a + blk * 8 * MXE_MR * 4;
-	const int8_t *b = in->b0 + blk * 8 * MXE_NR * 4;
+	/* a block: 8 words a row or column of bytes, 16 of int16 pairs */
+	const uint8_t *a = in->a + blk * (g == 16 ? 16 : 8) * MXE_MR * 4;
+	const int8_t *b = in->b0 + blk * (g == 16 ? 16 : 8) * MXE_NR * 4;
 	const __m256i ones = _mm256_set1_epi16(1);
 	const int32_t *cb = in->cb0 + blk * in->sb_step;
 	const float *sb = in->sb0 + blk * in->sb_step;
@@ -431,10 +448,18 @@ s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, __m256 q[12])
 #pragma GCC unroll 12
 	for (int x = 0; x < 12; x++)
 		h[x] = _mm256_setzero_si256();
-	if (g == 8) {
+	if (g == 16) {
+#define S8MUL "vpmaddwd"
+#define S8ADD(h) "vpaddd %%ymm15, %[" #h "], %[" #h "]\n\t"
+		I16ASM(a, b);
+#undef S8ADD
+#undef S8MUL
+	} else if (g == 8) {
+#define S8MUL "vpmaddubsw"
 #define S8ADD(h) "vpaddw %%ymm15, %[" #h "], %[" #h "]\n\t"
 		S8ASM(a, b);
 #undef S8ADD
+#undef S8MUL
 #pragma GCC unroll 12
 		for (int x = 0; x < 12; x++)
 			h[x] = _mm256_madd_epi16(h[x], ones);
@@ -444,9 +469,11 @@ s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, __m256 q[12])
 		S8P3ASM(STEPS, 3, 6);
 #undef STEPS
 	} else {
+#define S8MUL "vpmaddubsw"
 #define S8ADD(h) "vpmaddwd %[ones], %%ymm15, %%ymm15\n\t" "vpaddd %%ymm15, %[" #h "], %[" #h "]\n\t"
 		S8ASM(a, b);
 #undef S8ADD
+#undef S8MUL
 	}
 	{
 		__m256i c0 = _mm256_loadu_si256((const __m256i *)(const void *)cb);
@@ -467,6 +494,7 @@ s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, __m256 q[12])
 #undef S8ROW
 #undef S8STEP
 #undef S8ASM
+#undef I16ASM
 #undef S8P3H
 #undef S8P3ROW
 #undef S8P3B
@@ -548,7 +576,9 @@ s8_kern_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g, const struct mx
 AVX2 void mxe_kern_s8_avx2(const struct mxe_ks8 *in, size_t k, unsigned g,
 			   const struct mxe_kf32 *u)
 {
-	if (g == 8)
+	if (g == 16)
+		s8_kern_avx2(in, k, 16, u);
+	else if (g == 8)
 		s8_kern_avx2(in, k, 8, u);
 	else if (g == 2)
 		s8_kern_avx2(in, k, 2, u);
@@ -559,7 +589,9 @@ AVX2 void mxe_kern_s8_avx2(const struct mxe_ks8 *in, size_t k, unsigned g,
 AVX2 void mxe_kern_s8_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g,
 			       const struct mxe_kx64 *u)
 {
-	if (g == 8)
+	if (g == 16)
+		s8_kern_avx2_x64(in, k, 16, u);
+	else if (g == 8)
 		s8_kern_avx2_x64(in, k, 8, u);
 	else if (g == 2)
 		s8_kern_avx2_x64(in, k, 2, u);

@@ -17,7 +17,8 @@
  * On AVX512-VNNI CPUs, MX E2M1/E2M3/MXINT8 operations are packed as int8
  * panels instead and each 32-k block summed as an integer dot product, which
  * is that block's f32 chain exactly (s8_applies()); the rest is the same. AVX2
- * CPUs do so too where int16 pair sums cannot overflow (not MXINT8 x MXINT8).
+ * CPUs do so too, as int16 pairs where a pair of bytes could overflow int16 (MXINT8
+ * x MXINT8, a negated MXINT8).
  *
  * Integers (s8, s4) are multiplied as int16 pairs and summed exactly in
  * int32 (|sum| < 2^31 for up to 131072 products) and once in int64 with C,
@@ -102,7 +103,7 @@ struct tiled {
 	int8_t lut8[2][256];
 	int lsb8[2];
 	int s8_bias;			/* added to A's integers: the largest magnitude of its type */
-	unsigned s8_g;			/* without VNNI: s8_avx2_group() */
+	unsigned s8_g;			/* without VNNI: s8_avx2_group(); 16: int16 pairs */
 	/* TK_W16: per side each code's integer, each row's blocks' leading bits (all of
 	 * K), the least window exponent; per panel block the list of parts under the
 	 * windows (in a panel of their own, the place of the block), per 32-k block of
@@ -599,11 +600,18 @@ static uint64_t s8_ops;	/* operations run on the int8 panels (tests) */
 
 /* ---- int8 panels (TK_S8) ----------------------------------------------------- */
 
-/* The bytes of element @k (a multiple of 4) of panel @p: f32_panel()'s layout in
- * bytes, each k group of four holding [rows][4]. */
-static uint8_t *s8_panel(void *base, size_t npanels, unsigned rows, size_t p, size_t k)
+/* Bytes an element of the int8 panels takes: 2 where they hold int16 pairs. */
+static unsigned s8_esize(const struct tiled *tl)
 {
-	return (uint8_t *)base + ((k / KB * npanels + p) * KB + k % KB) * rows;
+	return tl->s8_g == 16 ? 2 : 1;
+}
+
+/* The bytes of element @k (a multiple of 4) of panel @p: f32_panel()'s layout in
+ * bytes, each k group of four holding [rows][4] (int16 pairs: each pair [rows][2]). */
+static uint8_t *s8_panel(const struct tiled *tl, void *base, size_t npanels, unsigned rows,
+			 size_t p, size_t k)
+{
+	return (uint8_t *)base + ((k / KB * npanels + p) * KB + k % KB) * rows * s8_esize(tl);
 }
 
 /* Integer of each code of a side's type (its value over 2^lowest bit), negated as the op says. */
@@ -634,10 +642,22 @@ static float s8_factor(const struct tiled *tl, int side, size_t r, size_t b)
 	return e >= -126 && e <= 127 ? mxe_bits_f32((uint32_t)(e + 127) << 23) : ldexpf(1.0f, e);
 }
 
+/* A block's 32 integers @v (negated where @neg) as int16 pairs, the even k low, into
+ * @dst[kp * @rows] for each k pair kp. */
+static void s16_pairs(const int8_t *v, int neg, uint32_t *dst, unsigned rows)
+{
+	for (unsigned kp = 0; kp < MXA_MX_BLOCK / 2; kp++) {
+		int lo = neg ? -v[2 * kp] : v[2 * kp], hi = neg ? -v[2 * kp + 1] : v[2 * kp + 1];
+
+		dst[kp * rows] = (uint32_t)(uint16_t)lo | (uint32_t)(uint16_t)hi << 16;
+	}
+}
+
 /*
  * Pack @rows rows of a side from @r0 (zeros from @nvalid on), elements k0 .. k0 +
  * len (multiples of 32), into panel @pidx: A's integers + tl->s8_bias as bytes, B's as
- * int8 with each block's column sums (times the bias) and factors.
+ * int8 with each block's column sums (times the bias) and factors; or both sides'
+ * integers as int16 pairs (tl->s8_g 16, no bias).
  */
 static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, size_t nvalid,
 			  size_t k0, size_t len, size_t pidx)
@@ -649,10 +669,13 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 	void *pack = side ? tl->bpack : tl->apack;
 	float *fac = side ? tl->sfb : tl->sfa;
 	int8_t v[MXA_MX_BLOCK];
+	/* a negated MXINT8 (int16 pairs only): the integers negated as they widen */
+	int neg16 = t == MXA_DTYPE_MXINT8 &&
+		    (op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A));
 
 	for (size_t c = 0; c < len; c += MXA_MX_BLOCK) {
 		size_t blk = c / MXA_MX_BLOCK, at = (blk * npanels + pidx) * rows;
-		uint8_t *dst = s8_panel(pack, npanels, rows, pidx, c);	/* 32 k: one run */
+		uint8_t *dst = s8_panel(tl, pack, npanels, rows, pidx, c);	/* 32 k: one run */
 
 		for (unsigned r = 0; r < rows; r++) {
 			int32_t sum = 0;
@@ -674,8 +697,11 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 			}
 			if (side)
 				tl->scb[at + r] = tl->s8_bias * sum;
-			for (unsigned g = 0; g < MXA_MX_BLOCK / 4; g++)	/* k groups of four */
-				memcpy(dst + g * rows * 4 + r * 4, v + 4 * g, 4);
+			if (tl->s8_g == 16)	/* int16 pairs: k pairs of [rows] words */
+				s16_pairs(v, neg16, (uint32_t *)(void *)dst + r, rows);
+			else
+				for (unsigned g = 0; g < MXA_MX_BLOCK / 4; g++)	/* k groups of four */
+					memcpy(dst + g * rows * 4 + r * 4, v + 4 * g, 4);
 		}
 	}
 }
@@ -716,31 +742,39 @@ static unsigned s8_avx2_group(int bias_a, unsigned tb)
 /*
  * Whether the int8 panels take @tl's float operation: E2M1, E2M3 or MXINT8 on both
  * sides (integers of at most 8 bits over the type's lowest bit), an AVX512-VNNI
- * CPU or an AVX2 one where s8_avx2_group() allows, every block's exact sum and
+ * CPU or an AVX2 one, every block's exact sum and
  * factor inside f32 (products on a grid of at least 2^-149, block sums below 2^127:
- * the float kernels' q exactly), no NaN scale, B as N x K, and no negated MXINT8
- * (-(-128) is not an int8).
+ * the float kernels' q exactly), no NaN scale, B as N x K, and with VNNI no negated
+ * MXINT8 (-(-128) is not an int8). On AVX2, bytes where s8_avx2_group() allows, else
+ * int16 pairs (vpmaddwd: in measured 2048^3 runs faster than the float kernels, where
+ * vpmaddubsw's pairs, widened at once, were not).
  */
 static int s8_applies(struct tiled *tl)
 {
 	const struct mxe_op *op = tl->op;
-	int la, ta, lb, tb;
+	int la, ta, lb, tb, neg8 = 0;
 	unsigned t[2] = { op->d.type_a, op->d.type_b };
 
 	/* (AVX-512 without VNNI keeps its float kernels: 16 lanes a FMA, two B panels) */
 	if ((tl->simd < MXE_SIMD_AVX512VNNI && tl->simd != MXE_SIMD_AVX2) ||
 	    (op->d.flags & MXA_GEMM_F_B_KN) || tl->k % MXA_MX_BLOCK)
 		return 0;
-	for (int side = 0; side < 2; side++)
-		if ((t[side] != MXA_DTYPE_E2M1 && t[side] != MXA_DTYPE_E2M3 &&
-		     t[side] != MXA_DTYPE_MXINT8) ||
-		    (t[side] == MXA_DTYPE_MXINT8 &&
-		     (op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A))))
+	for (int side = 0; side < 2; side++) {
+		if (t[side] != MXA_DTYPE_E2M1 && t[side] != MXA_DTYPE_E2M3 &&
+		    t[side] != MXA_DTYPE_MXINT8)
 			return 0;
-	tl->s8_bias = s8_max_int(t[0]);
-	tl->s8_g = tl->simd == MXE_SIMD_AVX2 ? s8_avx2_group(tl->s8_bias, t[1]) : 0;
-	if (tl->simd == MXE_SIMD_AVX2 && !tl->s8_g)
+		if (t[side] == MXA_DTYPE_MXINT8 &&
+		    (op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A)))
+			neg8 = 1;
+	}
+	if (neg8 && tl->simd != MXE_SIMD_AVX2)
 		return 0;
+	tl->s8_bias = s8_max_int(t[0]);
+	tl->s8_g = tl->simd == MXE_SIMD_AVX2 && !neg8 ? s8_avx2_group(tl->s8_bias, t[1]) : 0;
+	if (tl->simd == MXE_SIMD_AVX2 && !tl->s8_g) {
+		tl->s8_g = 16;
+		tl->s8_bias = 0;
+	}
 	mx_exp_range(t[0], &la, &ta);
 	mx_exp_range(t[1], &lb, &tb);
 	if (!tiled_scales(tl))
@@ -1009,9 +1043,9 @@ static void s8_in(const struct tiled *tl, size_t p, size_t q, size_t kr, unsigne
 {
 	size_t blk = kr / MXA_MX_BLOCK, sq = (blk * tl->np + q) * MXE_NR;
 
-	in->a = s8_panel(tl->apack, tl->mp, MXE_MR, p, kr);
-	in->b0 = (const int8_t *)s8_panel(tl->bpack, tl->np, MXE_NR, q, kr);
-	in->b1 = strip == 2 ? (const int8_t *)s8_panel(tl->bpack, tl->np, MXE_NR, q + 1, kr)
+	in->a = s8_panel(tl, tl->apack, tl->mp, MXE_MR, p, kr);
+	in->b0 = (const int8_t *)s8_panel(tl, tl->bpack, tl->np, MXE_NR, q, kr);
+	in->b1 = strip == 2 ? (const int8_t *)s8_panel(tl, tl->bpack, tl->np, MXE_NR, q + 1, kr)
 			    : in->b0;
 	in->sa = tl->sfa + (blk * tl->mp + p) * MXE_MR;
 	in->sb0 = tl->sfb + sq;
@@ -1050,11 +1084,11 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 			unsigned strip = wide && q + 1 < q1 ? 2 : 1;
 			/* the int8 panels hold a byte an element, in their own layout */
 			int s8 = tl->kind == TK_S8;
-			const char *bnext = s8 ? (const char *)s8_panel(tl->bpack, tl->np, MXE_NR, q + strip,
-									 kb0 - k0)
+			const char *bnext = s8 ? (const char *)s8_panel(tl, tl->bpack, tl->np, MXE_NR,
+									 q + strip, kb0 - k0)
 					       : (const char *)(b + strip * MXE_NR * KB);
 			size_t np = p1 - p0, next = q1 - q - strip < strip ? q1 - q - strip : strip;
-			size_t lines = next * len * MXE_NR * (s8 ? 1 : sizeof(float)) / 64;
+			size_t lines = next * len * MXE_NR * (s8 ? s8_esize(tl) : sizeof(float)) / 64;
 			size_t per = (lines + np - 1) / np;
 
 			for (size_t p = p0; p < p1; p++) {
@@ -1854,7 +1888,8 @@ static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, 
 	/* packed bytes per k: f32, half of an int16 pair word (two for the int16 windows'
 	 * high and low panels), or int8 (and, per 32 k, the int8 panels' factors and sums) */
 	per_k = (tl->mp * MXE_MR + tl->np * MXE_NR) *
-		(tl->kind == TK_F32 || tl->kind == TK_W16 ? 4 : tl->kind == TK_S16 ? 2 : 1);
+		(tl->kind == TK_F32 || tl->kind == TK_W16 ? 4 : tl->kind == TK_S16 ? 2 :
+		 s8_esize(tl));
 	if (op->d.sched == MXE_SCHED_INTERWAVE) {
 		tl->ks = KB;
 	} else {
@@ -1868,7 +1903,7 @@ static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, 
 		tl->ks = (tl->k + KB - 1) / KB * KB;
 	tl->nsuper = (unsigned)((tl->k + tl->ks - 1) / tl->ks);
 	kwords = tl->kind == TK_F32 ? tl->ks :
-		 tl->kind == TK_S16 || tl->kind == TK_W16 ? tl->ks / 2 : tl->ks / 4;
+		 tl->kind == TK_S16 || tl->kind == TK_W16 ? tl->ks / 2 : tl->ks * s8_esize(tl) / 4;
 	tl->ks_words = kwords;
 	apanel_bytes = (tl->mp * MXE_MR * kwords * 4 + 63) & ~(size_t)63;
 	bytes = apanel_bytes + ((tl->np * MXE_NR * kwords * 4 + 63) & ~(size_t)63) + 64;
