@@ -239,6 +239,13 @@ static const char *gemm_desc_bad_field(const struct accel_gemm_desc *d)
 	return NULL;
 }
 
+/* Stages of @kw K steps (32 bytes each) that fit in SRAM beside the f32 D tile: a
+ * stage's boxes, its "full" and (in a cluster) "empty" mbarriers; C's mbarrier. */
+static uint32_t pipe_stages_fit(uint32_t tile_m, uint32_t tile_n, uint32_t kw)
+{
+	return (MXA_SRAM_SIZE - tile_m * tile_n * 4 - 16) / ((tile_m + tile_n) * 32 * kw + 32);
+}
+
 int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *plan)
 {
 	struct accel_gemm_plan p = { 0 };
@@ -280,8 +287,8 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 			  p.accum && tiles < 8 ? ACCEL_GEMM_SCHED_INTERWAVE : ACCEL_GEMM_SCHED_INTRAWAVE;
 	} else {
 		uint32_t ks = wgmma_k_step(d->type_a, d->type_b);
-		uint32_t slices = (d->k + ks - 1) / ks, kw = slices >= 2 ? 2 : 1;
-		uint32_t t, stage_bytes, fit, st;
+		uint32_t slices = (d->k + ks - 1) / ks, kw = 0;
+		uint32_t t, stage_bytes, fit, st, want = d->stages ? d->stages : 4;
 
 		p.algo = ACCEL_GEMM_ALGO_PIPELINE;
 		p.why = "";
@@ -289,12 +296,23 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 		p.k_chunk = ks;
 		p.tile_m = d->tile_m ? d->tile_m : d->m > 64 ? 128 : 64;
 		p.tile_n = d->tile_n ? d->tile_n : d->n >= 256 ? 256 : (d->n + 7) & ~7u;
+		/*
+		 * K steps a stage: 4 (boxes of 128-byte rows) where K and the SRAM still
+		 * give the stages asked for, else 2, else 1; where none does, 2 if K has
+		 * them. Each stage is one TMA per operand and a wait: a 64 x 64 x 65536
+		 * FP8 GEMM ran in half the time with 4 as with 2 (performance.rst).
+		 */
+		for (uint32_t w = 4; w && !kw; w /= 2)
+			if ((slices + w - 1) / w >= want && w <= slices &&
+			    pipe_stages_fit(p.tile_m, p.tile_n, w) >= want)
+				kw = w;
+		if (!kw)
+			kw = slices >= 2 ? 2 : 1;
 		p.k_stage = kw * ks;
 		stage_bytes = (p.tile_m + p.tile_n) * 32 * kw;
 		t = (slices + kw - 1) / kw;
-		/* a stage: its boxes, its "full" and (in a cluster) "empty" mbarriers; C's */
-		fit = (MXA_SRAM_SIZE - p.tile_m * p.tile_n * 4 - 16) / (stage_bytes + 32);
-		st = d->stages ? d->stages : 4;
+		fit = pipe_stages_fit(p.tile_m, p.tile_n, kw);
+		st = want;
 		if (st > t)
 			st = t;
 		if (st > fit)
@@ -404,12 +422,13 @@ static int gemm_desc_command(struct accel_prog *prog, const struct accel_gemm_de
 }
 
 static void map2(struct mxa_tensor_map *m, uint64_t va, uint32_t eb, uint32_t cols,
-		 uint32_t rows, uint64_t ld, uint32_t box0, uint32_t box1)
+		 uint32_t rows, uint64_t ld, uint32_t box0, uint32_t box1, uint8_t swizzle)
 {
 	memset(m, 0, sizeof(*m));
 	m->global_addr = va;
 	m->rank = 2;
 	m->elem_bytes = eb;
+	m->swizzle = swizzle;
 	m->oob_fill = MXA_TMA_OOB_ZERO;
 	m->dims[0] = cols;
 	m->dims[1] = rows;
@@ -439,7 +458,7 @@ struct pipe {
 	const struct accel_gemm_plan *p;
 	uint64_t maps_va;
 	uint8_t ta, tb;
-	uint32_t kw, stage_bytes, d_sram, mbar0, cbar, ebar0, cl, wflags;
+	uint32_t kw, box, stage_bytes, d_sram, mbar0, cbar, ebar0, cl, wflags;
 	int err;
 };
 
@@ -455,33 +474,28 @@ static void pipe_load(struct pipe *q, uint32_t st, uint32_t parity)
 
 	if (q->cl > 1 && !q->err)
 		q->err = accel_prog_mbar_wait(q->prog, q->ebar0 + 16 * st, parity, R_PAR);
+	/* one box of each operand: the stage's K steps side by side in each row */
+	struct accel_tma a = {
+		.map = q->maps_va, .sram = base, .mbar = mbar, .coord_reg = { R_K, R_M },
+	};
+	struct accel_tma b = {
+		.map = q->maps_va + 128, .sram = base + p->tile_m * q->box, .mbar = mbar,
+		.coord_reg = { R_K, R_N },
+	};
+
+	if (q->cl > 1) {
+		/* this rank's rows of the B tile, into every instance of the cluster */
+		b.map = q->maps_va + 512;
+		b.sram_reg = R_SB;
+		b.coord_reg[1] = R_NB;
+		b.cta_mask = (uint8_t)((1u << q->cl) - 1);
+	}
 	if (!q->err)
 		q->err = accel_prog_mbar_arrive(q->prog, mbar, q->stage_bytes);
-	for (uint32_t j = 0; j < q->kw; j++) {
-		struct accel_tma a = {
-			.map = q->maps_va, .sram = base + j * p->tile_m * 32, .mbar = mbar,
-			.coord = { (int32_t)(j * p->k_step), 0 }, .coord_reg = { R_K, R_M },
-		};
-		struct accel_tma b = {
-			.map = q->maps_va + 128,
-			.sram = base + q->kw * p->tile_m * 32 + j * p->tile_n * 32,
-			.mbar = mbar, .coord = { (int32_t)(j * p->k_step), 0 },
-			.coord_reg = { R_K, R_N },
-		};
-
-		if (q->cl > 1) {
-			/* this rank's rows of the B tile, into every instance of the cluster */
-			b.map = q->maps_va + 512;
-			b.sram_reg = R_SB;
-			b.coord_reg[1] = R_NB;
-			b.cta_mask = (uint8_t)((1u << q->cl) - 1);
-		}
-
-		if (!q->err)
-			q->err = accel_prog_tma(q->prog, 0, &a);
-		if (!q->err)
-			q->err = accel_prog_tma(q->prog, 0, &b);
-	}
+	if (!q->err)
+		q->err = accel_prog_tma(q->prog, 0, &a);
+	if (!q->err)
+		q->err = accel_prog_tma(q->prog, 0, &b);
 	if (!q->err)
 		q->err = accel_prog_reg_add(q->prog, R_K, R_K, 0, p->k_stage);
 }
@@ -498,22 +512,29 @@ static void pipe_compute(struct pipe *q, uint32_t st, int first)
 	const struct accel_gemm_plan *p = q->p;
 	uint32_t base = st * q->stage_bytes;
 
+	/* the box's swizzle, as the descriptors name it */
+	uint32_t swz = q->box == 128 ? MXA_SMEM_DESC_SWIZZLE_128B :
+		       q->box == 64 ? MXA_SMEM_DESC_SWIZZLE_64B : MXA_SMEM_DESC_SWIZZLE_32B;
+
 	if (!q->err)
 		q->err = accel_prog_mbar_wait(q->prog, q->mbar0 + 16 * st, 0, R_PAR);
+	/* K step j: 32 bytes j x 32 into each box row; groups of 8 rows 8 rows apart */
 	for (uint32_t j = 0; j < q->kw; j++) {
 		for (uint32_t h = 0; h < p->tile_m / 64; h++) {
-			struct accel_wgmma w = {
+			struct accel_wgmma_desc w = {
 				.flags = q->wflags, .type_a = q->ta, .type_b = q->tb,
 				.type_d = MXA_DTYPE_F32, .n = p->tile_n,
-				.a = base + j * p->tile_m * 32 + h * 64 * 32,
-				.b = base + q->kw * p->tile_m * 32 + j * p->tile_n * 32,
+				.desc_a = MXA_SMEM_DESC(base + h * 64 * q->box + j * 32, 16,
+							8 * q->box, 0, swz),
+				.desc_b = MXA_SMEM_DESC(base + p->tile_m * q->box + j * 32, 16,
+							8 * q->box, 0, swz),
 				.d = q->d_sram + h * 64 * p->tile_n * 4,
 			};
 
 			if (!(first && j == 0) || p->device_c)
 				w.flags |= MXA_WGMMA_F_ACCUMULATE;
 			if (!q->err)
-				q->err = accel_prog_wgmma(q->prog, &w);
+				q->err = accel_prog_wgmma_desc(q->prog, &w);
 		}
 	}
 	if (!q->err)
@@ -566,29 +587,34 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 	struct accel_tma ldc = { .map = maps_va + 384, .coord_reg = { R_N, R_M } };
 	size_t undo = accel_prog_size(prog) / 4, undo_cmds = accel_prog_commands(prog);
 	uint32_t gx = p->grid_x ? p->grid_x : 1, gy = p->grid_y ? p->grid_y : 1;
+	uint8_t swz;
 
 	q.cl = p->cluster_x ? p->cluster_x : 1;
 	if (!maps || (maps_va & 63) || tiles_m % gx || tiles_n % gy || gx % q.cl ||
 	    p->tile_n % q.cl || q.cl > MXA_CLUSTER_MAX)
 		return -EINVAL;
-	q.stage_bytes = (p->tile_m + p->tile_n) * 32 * q.kw;
+	q.box = 32 * q.kw;
+	q.stage_bytes = (p->tile_m + p->tile_n) * q.box;
 	q.d_sram = S * q.stage_bytes;
 	q.mbar0 = q.d_sram + dbytes;
 	q.cbar = q.mbar0 + 16 * S;
 	q.ebar0 = q.cbar + 16;
 	st.sram = ldc.sram = q.d_sram;
 	ldc.mbar = q.cbar;
+	/* A and B in boxes of a stage's K (rows of q.box bytes, swizzled as wide) */
+	swz = q.box == 128 ? MXA_TMA_SWIZZLE_128B : q.box == 64 ? MXA_TMA_SWIZZLE_64B :
+							      MXA_TMA_SWIZZLE_32B;
 	map2(&m[0], d->a, elem_bytes(d->type_a), d->k, d->m,
-	     d->lda ? d->lda : dense_ld(d->type_a, d->k), p->k_step, p->tile_m);
+	     d->lda ? d->lda : dense_ld(d->type_a, d->k), p->k_stage, p->tile_m, swz);
 	map2(&m[1], d->b, elem_bytes(d->type_b), d->k, d->n,
-	     d->ldb ? d->ldb : dense_ld(d->type_b, d->k), p->k_step, p->tile_n);
+	     d->ldb ? d->ldb : dense_ld(d->type_b, d->k), p->k_stage, p->tile_n, swz);
 	map2(&m[2], d->d, 4, d->n, d->m, d->ldd ? d->ldd : (uint64_t)d->n * 4, p->tile_n,
-	     p->tile_m);
+	     p->tile_m, MXA_TMA_SWIZZLE_NONE);
 	map2(&m[3], d->c, 4, d->n, d->m, d->ldc ? d->ldc : (uint64_t)d->n * 4, p->tile_n,
-	     p->tile_m);
+	     p->tile_m, MXA_TMA_SWIZZLE_NONE);
 	/* a rank's share of a B tile */
 	map2(&m[4], d->b, elem_bytes(d->type_b), d->k, d->n,
-	     d->ldb ? d->ldb : dense_ld(d->type_b, d->k), p->k_step, p->tile_n / q.cl);
+	     d->ldb ? d->ldb : dense_ld(d->type_b, d->k), p->k_stage, p->tile_n / q.cl, swz);
 
 	for (uint32_t s = 0; s < S && !q.err; s++)
 		q.err = accel_prog_mbar_init(prog, q.mbar0 + 16 * s, 1);
@@ -602,7 +628,7 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 						   p->tile_n / q.cl);
 		if (!q.err)
 			q.err = accel_prog_reg_cta(prog, R_SB, MXA_SREG_CLUSTER_CTARANK,
-						   p->tile_n / q.cl * 32);
+						   p->tile_n / q.cl * q.box);
 		/* no peer multicasts into this instance before its barriers exist */
 		if (!q.err)
 			q.err = accel_prog_cluster_arrive(prog);

@@ -233,10 +233,11 @@ static int check(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d, int 
 			want_algo);
 		return -1;
 	}
-	fprintf(stderr, "# %ux%ux%u %s x %s: %s, tile %ux%u, %u stages, %s, k_chunk %u\n",
+	fprintf(stderr, "# %ux%ux%u %s x %s: %s, tile %ux%u, %u stages of K %u, %s, "
+		"k_chunk %u\n",
 		d->m, d->n, d->k, accel_dtype_name(d->type_a), accel_dtype_name(d->type_b),
 		self->plan.algo == ACCEL_GEMM_ALGO_PIPELINE ? "pipeline" : "command",
-		self->plan.tile_m, self->plan.tile_n, self->plan.stages,
+		self->plan.tile_m, self->plan.tile_n, self->plan.stages, self->plan.k_stage,
 		self->plan.sched == ACCEL_GEMM_SCHED_INTERWAVE ? "interwave" : "intrawave",
 		self->plan.k_chunk);
 	ret = expect(self, d, &self->plan);
@@ -408,6 +409,34 @@ TEST_F(gemm, serial_multistage_intrawave_interwave_bit_identical)
 		EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
 		EXPECT_EQ(v[i].stages, self->plan.stages);
 		EXPECT_EQ(v[i].sched, self->plan.sched);
+	}
+}
+
+/*
+ * A stage holds 4 K steps (boxes of 128-byte rows) where K and the SRAM give the stages
+ * asked for, else 2 or 1 (64- or 32-byte rows, each swizzled as wide); where none does,
+ * 2. Every width gives the engine's bits, K's tail zero-filled.
+ */
+TEST_F(gemm, pipeline_stage_k_steps)
+{
+	static const struct { uint32_t m, n, k; uint8_t ta, stages; uint32_t k_stage, st; } v[] = {
+		{ 64, 64, 1024, MXA_DTYPE_E4M3, 0, 128, 4 },	/* 4 steps: 8 stages of K */
+		{ 64, 64, 992, MXA_DTYPE_E4M3, 1, 128, 1 },	/* serial, a ragged last box */
+		{ 64, 64, 320, MXA_DTYPE_E4M3, 0, 64, 4 },	/* 4 steps give 3 stages: 2 */
+		{ 64, 64, 96, MXA_DTYPE_E4M3, 0, 64, 2 },	/* none gives 4: 2 steps */
+		{ 64, 64, 96, MXA_DTYPE_E4M3, 3, 32, 3 },	/* 3 stages of one step */
+		{ 40, 24, 32, MXA_DTYPE_E4M3, 0, 32, 1 },	/* one step in all */
+		{ 128, 256, 2048, MXA_DTYPE_BF16, 0, 32, 4 },	/* 4 steps fit 2 stages: 2 */
+		{ 72, 48, 200, MXA_DTYPE_BF16, 0, 64, 4 },	/* 13 steps: 4 a stage, ragged */
+	};
+	struct accel_gemm_desc d;
+
+	for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		desc(self, &d, v[i].m, v[i].n, v[i].k, v[i].ta, v[i].ta);
+		d.stages = v[i].stages;
+		EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
+		EXPECT_EQ(v[i].k_stage, self->plan.k_stage);
+		EXPECT_EQ(v[i].st, self->plan.stages);
 	}
 }
 
