@@ -298,14 +298,19 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 		p.tile_n = d->tile_n ? d->tile_n : d->n >= 256 ? 256 : (d->n + 7) & ~7u;
 		/*
 		 * K steps a stage: 4 (boxes of 128-byte rows) where K and the SRAM still
-		 * give the stages asked for, else 2, else 1; where none does, 2 if K has
-		 * them. Each stage is one TMA per operand and a wait: a 64 x 64 x 65536
-		 * FP8 GEMM ran in half the time with 4 as with 2 (performance.rst).
+		 * give the stages asked for (auto: two, a stage loading while one
+		 * computes), else 2, else 1; where none does, 2 if K has them. Each stage
+		 * is one TMA per operand and a wait: a 64 x 64 x 65536 FP8 GEMM ran in
+		 * half the time with 4 as with 2, and 512 x 512 x 2048 on 128 x 256 tiles
+		 * (room for 2 such stages) faster in 2 than in 4 stages of 2 (performance.rst).
 		 */
-		for (uint32_t w = 4; w && !kw; w /= 2)
-			if ((slices + w - 1) / w >= want && w <= slices &&
-			    pipe_stages_fit(p.tile_m, p.tile_n, w) >= want)
+		for (uint32_t w = 4; w && !kw; w /= 2) {
+			uint32_t tw = (slices + w - 1) / w, fw = pipe_stages_fit(p.tile_m, p.tile_n, w);
+			uint32_t need = d->stages ? d->stages : 2;
+
+			if (w <= slices && tw >= need && fw >= need)
 				kw = w;
+		}
 		if (!kw)
 			kw = slices >= 2 ? 2 : 1;
 		p.k_stage = kw * ks;

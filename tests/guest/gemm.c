@@ -414,19 +414,21 @@ TEST_F(gemm, serial_multistage_intrawave_interwave_bit_identical)
 
 /*
  * A stage holds 4 K steps (boxes of 128-byte rows) where K and the SRAM give the stages
- * asked for, else 2 or 1 (64- or 32-byte rows, each swizzled as wide); where none does,
- * 2. Every width gives the engine's bits, K's tail zero-filled.
+ * asked for (auto: 2), else 2 or 1 (64- or 32-byte rows, each swizzled as wide); where
+ * none does, 2. Every width gives the engine's bits, K's tail zero-filled.
  */
 TEST_F(gemm, pipeline_stage_k_steps)
 {
 	static const struct { uint32_t m, n, k; uint8_t ta, stages; uint32_t k_stage, st; } v[] = {
 		{ 64, 64, 1024, MXA_DTYPE_E4M3, 0, 128, 4 },	/* 4 steps: 8 stages of K */
 		{ 64, 64, 992, MXA_DTYPE_E4M3, 1, 128, 1 },	/* serial, a ragged last box */
-		{ 64, 64, 320, MXA_DTYPE_E4M3, 0, 64, 4 },	/* 4 steps give 3 stages: 2 */
+		{ 64, 64, 320, MXA_DTYPE_E4M3, 0, 128, 3 },	/* 4 steps give 3 stages */
+		{ 64, 64, 320, MXA_DTYPE_E4M3, 4, 64, 4 },	/* 4 asked for: 2 steps */
 		{ 64, 64, 96, MXA_DTYPE_E4M3, 0, 64, 2 },	/* none gives 4: 2 steps */
 		{ 64, 64, 96, MXA_DTYPE_E4M3, 3, 32, 3 },	/* 3 stages of one step */
 		{ 40, 24, 32, MXA_DTYPE_E4M3, 0, 32, 1 },	/* one step in all */
-		{ 128, 256, 2048, MXA_DTYPE_BF16, 0, 32, 4 },	/* 4 steps fit 2 stages: 2 */
+		{ 128, 256, 2048, MXA_DTYPE_BF16, 0, 64, 2 },	/* 4 steps fit 2 stages */
+		{ 128, 256, 2048, MXA_DTYPE_BF16, 4, 32, 4 },	/* 4 asked for: 2 steps */
 		{ 72, 48, 200, MXA_DTYPE_BF16, 0, 64, 4 },	/* 13 steps: 4 a stage, ragged */
 	};
 	struct accel_gemm_desc d;
