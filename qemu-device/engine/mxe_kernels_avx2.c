@@ -435,7 +435,7 @@ _Static_assert(MXE_MR == 6 && MXE_NR == 16 && MXE_FAST_KBLOCK == 256,
 	       "S8STEP's offsets: 6 A rows, 16 B columns; S8ASM's: A panels 6 x 256 bytes apart");
 
 AVX2 static inline __attribute__((always_inline)) void
-s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, __m256 q[12])
+s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, int add, __m256 q[12])
 {
 	/* a block: 8 words a row or column of bytes, 16 of int16 pairs */
 	const uint8_t *a = in->a + blk * (g == 16 ? 16 : 8) * MXE_MR * 4;
@@ -480,14 +480,15 @@ s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, __m256 q[12])
 		__m256i c1 = _mm256_loadu_si256((const __m256i *)(const void *)(cb + 8));
 		__m256 s0 = _mm256_loadu_ps(sb), s1 = _mm256_loadu_ps(sb + 8);
 
-#pragma GCC unroll 6
-		for (unsigned i = 0; i < MXE_MR; i++) {
-			__m256 fa = _mm256_set1_ps(in->sa[blk * in->sa_step + i]);
+#pragma GCC unroll 12
+		for (unsigned x = 0; x < 12; x++) {
+			__m256 f = _mm256_mul_ps(_mm256_set1_ps(in->sa[blk * in->sa_step + x / 2]),
+						 x % 2 ? s1 : s0);
+			/* int16 pairs have no bias to remove */
+			__m256 v = _mm256_cvtepi32_ps(g == 16 ? h[x] : _mm256_sub_epi32(h[x], x % 2 ? c1 : c0));
 
-			q[2 * i] = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(h[2 * i], c0)),
-						 _mm256_mul_ps(fa, s0));
-			q[2 * i + 1] = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(h[2 * i + 1], c1)),
-						     _mm256_mul_ps(fa, s1));
+			/* the product is exact (q), so one FMA rounds q + p as an add would */
+			q[x] = add ? _mm256_fmadd_ps(v, f, q[x]) : _mm256_mul_ps(v, f);
 		}
 	}
 }
@@ -507,15 +508,11 @@ AVX2 static inline __attribute__((always_inline)) void
 s8_kern_avx2(const struct mxe_ks8 *in, size_t k, unsigned g, const struct mxe_kf32 *u)
 {
 	float p[MXE_MR * MXE_NR] __attribute__((aligned(32)));
-	__m256 pv[12], q[12];
+	__m256 pv[12];
 
-	s8_block_avx2(in, 0, g, pv);
-	for (size_t blk = 1; blk < k / MXE_FAST_KSUB; blk++) {
-		s8_block_avx2(in, blk, g, q);
-#pragma GCC unroll 12
-		for (int x = 0; x < 12; x++)
-			pv[x] = _mm256_add_ps(pv[x], q[x]);
-	}
+	s8_block_avx2(in, 0, g, 0, pv);
+	for (size_t blk = 1; blk < k / MXE_FAST_KSUB; blk++)
+		s8_block_avx2(in, blk, g, 1, pv);
 	if (u->mr == MXE_MR && u->nr == MXE_NR) {
 		const float *c = (u->flags & MXE_KF_C) ? u->c : NULL;
 
@@ -551,7 +548,7 @@ s8_kern_avx2_x64(const struct mxe_ks8 *in, size_t k, unsigned g, const struct mx
 	for (size_t blk = 0; blk < nb; blk++) {
 		__m256 q[12];
 
-		s8_block_avx2(in, blk, g, q);
+		s8_block_avx2(in, blk, g, 0, q);
 #pragma GCC unroll 12
 		for (int x = 0; x < 12; x++)
 			_mm256_store_ps(qs[blk] + 8 * x, q[x]);
