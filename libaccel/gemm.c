@@ -239,6 +239,8 @@ static const char *gemm_desc_bad_field(const struct accel_gemm_desc *d)
 	return NULL;
 }
 
+static uint32_t gemm_cluster_m(const struct accel_gemm_desc *d);
+
 /* Stages of @kw K steps (32 bytes each) that fit in SRAM beside the f32 D tile: a
  * stage's boxes, its "full" and (in a cluster) "empty" mbarriers; C's mbarrier. */
 static uint32_t pipe_stages_fit(uint32_t tile_m, uint32_t tile_n, uint32_t kw)
@@ -303,8 +305,13 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 		 * is one TMA per operand and a wait: a 64 x 64 x 65536 FP8 GEMM ran in
 		 * half the time with 4 as with 2, and 512 x 512 x 2048 on 128 x 256 tiles
 		 * (room for 2 such stages) faster in 2 than in 4 stages of 2 (performance.rst).
+		 * In clusters of 4 a rank's share of a B tile (tile_n / 4 rows, an even
+		 * number) lands a multiple of 128 bytes into the stage, as TMA needs, only
+		 * with rows of 64 bytes or more: 2 K steps at least (zero-filled past K).
 		 */
-		for (uint32_t w = 4; w && !kw; w /= 2) {
+		uint32_t kw_min = gemm_cluster_m(d) == 4 ? 2 : 1;
+
+		for (uint32_t w = 4; w >= kw_min && !kw; w /= 2) {
 			uint32_t tw = (slices + w - 1) / w, fw = pipe_stages_fit(p.tile_m, p.tile_n, w);
 			uint32_t need = d->stages ? d->stages : 2;
 
@@ -312,7 +319,7 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 				kw = w;
 		}
 		if (!kw)
-			kw = slices >= 2 ? 2 : 1;
+			kw = slices >= 2 ? 2 : kw_min;
 		p.k_stage = kw * ks;
 		stage_bytes = (p.tile_m + p.tile_n) * 32 * kw;
 		t = (slices + kw - 1) / kw;

@@ -291,6 +291,10 @@ TEST_F(gemm, pipeline_clusters_multicast_b)
 		{ 512, 256, 256, 0, 64, 0, 2 },	/* 4 x 4 tiles: 4 tiles an instance */
 		{ 512, 256, 256, 0, 64, 1, 4 },	/* serial stages, clusters of 4 */
 		{ 250, 200, 200, 64, 64, 3, 2 },	/* ragged M, N, K: zero-filled boxes */
+		/* shares of 2 and 4 rows of B: 128-byte aligned with 2 K steps a stage */
+		{ 256, 8, 16, 64, 8, 0, 4 },	/* one K step: the second zero-filled */
+		{ 256, 16, 16, 64, 16, 0, 4 },
+		{ 256, 8, 64, 64, 8, 0, 2 },
 	};
 	uint32_t cores = accel_device_info(self->dev)->num_cores;
 
