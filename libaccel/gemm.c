@@ -291,6 +291,7 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 		uint32_t ks = wgmma_k_step(d->type_a, d->type_b);
 		uint32_t slices = (d->k + ks - 1) / ks, kw = 0;
 		uint32_t t, stage_bytes, fit, st, want = d->stages ? d->stages : 4;
+		uint32_t kw_min = gemm_cluster_m(d) == 4 ? 2 : 1;	/* see below */
 
 		p.algo = ACCEL_GEMM_ALGO_PIPELINE;
 		p.why = "";
@@ -309,8 +310,6 @@ int accel_gemm_plan(const struct accel_gemm_desc *d, struct accel_gemm_plan *pla
 		 * number) lands a multiple of 128 bytes into the stage, as TMA needs, only
 		 * with rows of 64 bytes or more: 2 K steps at least (zero-filled past K).
 		 */
-		uint32_t kw_min = gemm_cluster_m(d) == 4 ? 2 : 1;
-
 		for (uint32_t w = 4; w >= kw_min && !kw; w /= 2) {
 			uint32_t tw = (slices + w - 1) / w, fw = pipe_stages_fit(p.tile_m, p.tile_n, w);
 			uint32_t need = d->stages ? d->stages : 2;
@@ -471,6 +470,7 @@ struct pipe {
 	uint64_t maps_va;
 	uint8_t ta, tb;
 	uint32_t kw, box, stage_bytes, d_sram, mbar0, cbar, ebar0, cl, wflags;
+	uint32_t desc_swizzle;	/* the boxes' swizzle as the descriptors name it */
 	int err;
 };
 
@@ -483,9 +483,6 @@ static void pipe_load(struct pipe *q, uint32_t st, uint32_t parity)
 {
 	const struct accel_gemm_plan *p = q->p;
 	uint32_t base = st * q->stage_bytes, mbar = q->mbar0 + 16 * st;
-
-	if (q->cl > 1 && !q->err)
-		q->err = accel_prog_mbar_wait(q->prog, q->ebar0 + 16 * st, parity, R_PAR);
 	/* one box of each operand: the stage's K steps side by side in each row */
 	struct accel_tma a = {
 		.map = q->maps_va, .sram = base, .mbar = mbar, .coord_reg = { R_K, R_M },
@@ -495,6 +492,8 @@ static void pipe_load(struct pipe *q, uint32_t st, uint32_t parity)
 		.coord_reg = { R_K, R_N },
 	};
 
+	if (q->cl > 1 && !q->err)
+		q->err = accel_prog_mbar_wait(q->prog, q->ebar0 + 16 * st, parity, R_PAR);
 	if (q->cl > 1) {
 		/* this rank's rows of the B tile, into every instance of the cluster */
 		b.map = q->maps_va + 512;
@@ -522,11 +521,7 @@ static void pipe_release(struct pipe *q, uint32_t st)
 static void pipe_compute(struct pipe *q, uint32_t st, int first)
 {
 	const struct accel_gemm_plan *p = q->p;
-	uint32_t base = st * q->stage_bytes;
-
-	/* the box's swizzle, as the descriptors name it */
-	uint32_t swz = q->box == 128 ? MXA_SMEM_DESC_SWIZZLE_128B :
-		       q->box == 64 ? MXA_SMEM_DESC_SWIZZLE_64B : MXA_SMEM_DESC_SWIZZLE_32B;
+	uint32_t base = st * q->stage_bytes, swz = q->desc_swizzle;
 
 	if (!q->err)
 		q->err = accel_prog_mbar_wait(q->prog, q->mbar0 + 16 * st, 0, R_PAR);
@@ -616,6 +611,8 @@ static int gemm_desc_pipeline(struct accel_prog *prog, const struct accel_gemm_d
 	/* A and B in boxes of a stage's K (rows of q.box bytes, swizzled as wide) */
 	swz = q.box == 128 ? MXA_TMA_SWIZZLE_128B : q.box == 64 ? MXA_TMA_SWIZZLE_64B :
 							      MXA_TMA_SWIZZLE_32B;
+	q.desc_swizzle = q.box == 128 ? MXA_SMEM_DESC_SWIZZLE_128B :
+			 q.box == 64 ? MXA_SMEM_DESC_SWIZZLE_64B : MXA_SMEM_DESC_SWIZZLE_32B;
 	map2(&m[0], d->a, elem_bytes(d->type_a), d->k, d->m,
 	     d->lda ? d->lda : dense_ld(d->type_a, d->k), p->k_stage, p->tile_m, swz);
 	map2(&m[1], d->b, elem_bytes(d->type_b), d->k, d->n,
