@@ -344,6 +344,52 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 }
 
 /*
+ * One 32-k block of the 6 x 16 int32 sums of int16 pair panels ([16][MXE_MR] words of A,
+ * [16][MXE_NR] of B) in fixed registers: ymm12/13 one k pair's two B vectors, ymm14 the
+ * broadcast A pair, ymm15 the products (vpmaddwd: a pair's two products in int32, then
+ * vpaddd). In C with intrinsics, GCC kept half the sums on the stack and reloaded them
+ * every k pair. The int16 windows (TK_W16) and the int8 panels' int16 pairs (@g 16)
+ * both run it; the next A panel's six lines of the block (3072 bytes on in both
+ * layouts) stream in meanwhile.
+ */
+#define W16ROW(o, i, h0, h1)							\
+	"vbroadcastss " #o "*24+" #i "*4(%[a]), %%ymm14\n\t"			\
+	"vpmaddwd %%ymm12, %%ymm14, %%ymm15\n\t"				\
+	"vpaddd %%ymm15, %[" #h0 "], %[" #h0 "]\n\t"				\
+	"vpmaddwd %%ymm13, %%ymm14, %%ymm15\n\t"				\
+	"vpaddd %%ymm15, %[" #h1 "], %[" #h1 "]\n\t"
+#define W16STEP(o)								\
+	"vmovdqu " #o "*64(%[b]), %%ymm12\n\t"					\
+	"vmovdqu " #o "*64+32(%[b]), %%ymm13\n\t"				\
+	W16ROW(o, 0, h00, h01) W16ROW(o, 1, h10, h11) W16ROW(o, 2, h20, h21)	\
+	W16ROW(o, 3, h30, h31) W16ROW(o, 4, h40, h41) W16ROW(o, 5, h50, h51)
+
+_Static_assert(MXE_MR == 6 && MXE_NR == 16 && MXE_FAST_KBLOCK == 256,
+	       "W16STEP's offsets: 6 A words and 16 B words a k pair; A panels 3072 bytes apart");
+
+AVX2 static inline __attribute__((always_inline)) void
+i16_block_avx2(const void *a, const void *b, __m256i h[12])
+{
+#pragma GCC unroll 12
+	for (int x = 0; x < 12; x++)
+		h[x] = _mm256_setzero_si256();
+	__asm__(W16STEP(0) W16STEP(1) W16STEP(2) W16STEP(3)
+		"prefetcht0 3072(%[a])\n\t" "prefetcht0 3136(%[a])\n\t"
+		W16STEP(4) W16STEP(5) W16STEP(6) W16STEP(7)
+		"prefetcht0 3200(%[a])\n\t" "prefetcht0 3264(%[a])\n\t"
+		W16STEP(8) W16STEP(9) W16STEP(10) W16STEP(11)
+		"prefetcht0 3328(%[a])\n\t" "prefetcht0 3392(%[a])\n\t"
+		W16STEP(12) W16STEP(13) W16STEP(14) W16STEP(15)
+		: [h00] "+x"(h[0]), [h01] "+x"(h[1]), [h10] "+x"(h[2]), [h11] "+x"(h[3]),
+		  [h20] "+x"(h[4]), [h21] "+x"(h[5]), [h30] "+x"(h[6]), [h31] "+x"(h[7]),
+		  [h40] "+x"(h[8]), [h41] "+x"(h[9]), [h50] "+x"(h[10]), [h51] "+x"(h[11])
+		: [a] "r"(a), [b] "r"(b)
+		: "xmm12", "xmm13", "xmm14", "xmm15", "memory");
+}
+#undef W16ROW
+#undef W16STEP
+
+/*
  * The int8 panels (struct mxe_ks8) without AVX512-VNNI: a Zen 3's AVX2. One 32-k block
  * of a 6 x 16 product as the VNNI kernel forms it, in fixed registers: the twelve
  * sums in the operands h.., ymm12/13 one k group's two B vectors, ymm14 the broadcast
@@ -353,16 +399,16 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
  * @g 1 each is widened at once (vpmaddwd by ones) and added in int32. The caller's bound
  * (mxe_tiled.c, s8_avx2_group()) keeps a pair sum, or @g of them, inside int16: nothing
  * saturates or wraps. With @g 16 the panels hold int16 pairs without a bias (a block
- * is 16 k pairs; MXINT8 x MXINT8, whose byte pairs pass int16): vpmaddwd adds each pair
- * in int32 (|pair| <= 2 x 128^2) and vpaddd the block's. Then less the bias,
+ * is 16 k pairs; MXINT8 x MXINT8, whose byte pairs pass int16), summed in int32 by the
+ * int16 windows' block (i16_block_avx2(): |pair| <= 2 x 128^2). Then less the bias,
  * converted and scaled as there: the float kernels' q exactly. Row i is q[2 i]
  * (columns 0-7) and q[2 i + 1] (8-15). (Intrinsics left GCC spilling the sums.)
  */
 #define S8ROW(o, i, h0, h1)							\
 	"vbroadcastss " #o "*24+" #i "*4(%[a]), %%ymm14\n\t"			\
-	S8MUL " %%ymm12, %%ymm14, %%ymm15\n\t"					\
+	"vpmaddubsw %%ymm12, %%ymm14, %%ymm15\n\t"				\
 	S8ADD(h0)								\
-	S8MUL " %%ymm13, %%ymm14, %%ymm15\n\t"					\
+	"vpmaddubsw %%ymm13, %%ymm14, %%ymm15\n\t"				\
 	S8ADD(h1)
 #define S8STEP(o)								\
 	"vmovdqa " #o "*64(%[b]), %%ymm12\n\t"					\
@@ -381,20 +427,6 @@ AVX2 void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
 		  [h20] "+x"(h[4]), [h21] "+x"(h[5]), [h30] "+x"(h[6]), [h31] "+x"(h[7]),	\
 		  [h40] "+x"(h[8]), [h41] "+x"(h[9]), [h50] "+x"(h[10]), [h51] "+x"(h[11])	\
 		: [a] "r"(a), [b] "r"(b), [ones] "m"(ones)				\
-		: "xmm12", "xmm13", "xmm14", "xmm15", "memory")
-/* int16 panels: 16 k pairs a block, the next A panel's six lines of it 3072 bytes on */
-#define I16ASM(a, b)								\
-	__asm__(S8STEP(0) S8STEP(1) S8STEP(2) S8STEP(3)				\
-		"prefetcht0 3072(%[a])\n\t" "prefetcht0 3136(%[a])\n\t"		\
-		S8STEP(4) S8STEP(5) S8STEP(6) S8STEP(7)				\
-		"prefetcht0 3200(%[a])\n\t" "prefetcht0 3264(%[a])\n\t"		\
-		S8STEP(8) S8STEP(9) S8STEP(10) S8STEP(11)				\
-		"prefetcht0 3328(%[a])\n\t" "prefetcht0 3392(%[a])\n\t"		\
-		S8STEP(12) S8STEP(13) S8STEP(14) S8STEP(15)				\
-		: [h00] "+x"(h[0]), [h01] "+x"(h[1]), [h10] "+x"(h[2]), [h11] "+x"(h[3]),	\
-		  [h20] "+x"(h[4]), [h21] "+x"(h[5]), [h30] "+x"(h[6]), [h31] "+x"(h[7]),	\
-		  [h40] "+x"(h[8]), [h41] "+x"(h[9]), [h50] "+x"(h[10]), [h51] "+x"(h[11])	\
-		: [a] "r"(a), [b] "r"(b)						\
 		: "xmm12", "xmm13", "xmm14", "xmm15", "memory")
 
 /*
@@ -449,17 +481,11 @@ s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, int add, __m256 
 	for (int x = 0; x < 12; x++)
 		h[x] = _mm256_setzero_si256();
 	if (g == 16) {
-#define S8MUL "vpmaddwd"
-#define S8ADD(h) "vpaddd %%ymm15, %[" #h "], %[" #h "]\n\t"
-		I16ASM(a, b);
-#undef S8ADD
-#undef S8MUL
+		i16_block_avx2(a, b, h);
 	} else if (g == 8) {
-#define S8MUL "vpmaddubsw"
 #define S8ADD(h) "vpaddw %%ymm15, %[" #h "], %[" #h "]\n\t"
 		S8ASM(a, b);
 #undef S8ADD
-#undef S8MUL
 #pragma GCC unroll 12
 		for (int x = 0; x < 12; x++)
 			h[x] = _mm256_madd_epi16(h[x], ones);
@@ -469,11 +495,9 @@ s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, int add, __m256 
 		S8P3ASM(STEPS, 3, 6);
 #undef STEPS
 	} else {
-#define S8MUL "vpmaddubsw"
 #define S8ADD(h) "vpmaddwd %[ones], %%ymm15, %%ymm15\n\t" "vpaddd %%ymm15, %[" #h "], %[" #h "]\n\t"
 		S8ASM(a, b);
 #undef S8ADD
-#undef S8MUL
 	}
 	{
 		__m256i c0 = _mm256_loadu_si256((const __m256i *)(const void *)cb);
@@ -495,7 +519,6 @@ s8_block_avx2(const struct mxe_ks8 *in, size_t blk, unsigned g, int add, __m256 
 #undef S8ROW
 #undef S8STEP
 #undef S8ASM
-#undef I16ASM
 #undef S8P3H
 #undef S8P3ROW
 #undef S8P3B
@@ -1482,45 +1505,6 @@ AVX2 uint32_t mxe_w16_block_avx2(const uint8_t *row, unsigned t, const int32_t *
 	return any;
 }
 
-/*
- * One 32-k block of the 6 x 16 int32 sums in fixed registers, as the int8 kernel's
- * (S8ASM): ymm12/13 one k pair's two B vectors, ymm14 the broadcast A pair, ymm15
- * the products. In C with intrinsics, GCC kept half the sums on the stack and
- * reloaded them every k pair.
- */
-#define W16ROW(o, i, h0, h1)							\
-	"vbroadcastss " #o "*24+" #i "*4(%[a]), %%ymm14\n\t"			\
-	"vpmaddwd %%ymm12, %%ymm14, %%ymm15\n\t"				\
-	"vpaddd %%ymm15, %[" #h0 "], %[" #h0 "]\n\t"				\
-	"vpmaddwd %%ymm13, %%ymm14, %%ymm15\n\t"				\
-	"vpaddd %%ymm15, %[" #h1 "], %[" #h1 "]\n\t"
-#define W16STEP(o)								\
-	"vmovdqu " #o "*64(%[b]), %%ymm12\n\t"					\
-	"vmovdqu " #o "*64+32(%[b]), %%ymm13\n\t"				\
-	W16ROW(o, 0, h00, h01) W16ROW(o, 1, h10, h11) W16ROW(o, 2, h20, h21)	\
-	W16ROW(o, 3, h30, h31) W16ROW(o, 4, h40, h41) W16ROW(o, 5, h50, h51)
-
-_Static_assert(MXE_MR == 6 && MXE_NR == 16,
-	       "W16STEP's offsets: 6 A words and 16 B words a k pair");
-
-AVX2 static inline __attribute__((always_inline)) void
-w16_block_avx2(const uint32_t *a, const uint32_t *b, __m256i h[12])
-{
-#pragma GCC unroll 12
-	for (int x = 0; x < 12; x++)
-		h[x] = _mm256_setzero_si256();
-	__asm__(W16STEP(0) W16STEP(1) W16STEP(2) W16STEP(3) W16STEP(4) W16STEP(5)
-		W16STEP(6) W16STEP(7) W16STEP(8) W16STEP(9) W16STEP(10) W16STEP(11)
-		W16STEP(12) W16STEP(13) W16STEP(14) W16STEP(15)
-		: [h00] "+x"(h[0]), [h01] "+x"(h[1]), [h10] "+x"(h[2]), [h11] "+x"(h[3]),
-		  [h20] "+x"(h[4]), [h21] "+x"(h[5]), [h30] "+x"(h[6]), [h31] "+x"(h[7]),
-		  [h40] "+x"(h[8]), [h41] "+x"(h[9]), [h50] "+x"(h[10]), [h51] "+x"(h[11])
-		: [a] "r"(a), [b] "r"(b)
-		: "xmm12", "xmm13", "xmm14", "xmm15", "memory");
-}
-#undef W16ROW
-#undef W16STEP
-
 AVX2 void mxe_kern_w16_avx2(const struct mxe_kw16 *in, size_t nblk, int64_t *t, ptrdiff_t ldt,
 			    unsigned mr, unsigned nr, int first)
 {
@@ -1543,7 +1527,7 @@ AVX2 void mxe_kern_w16_avx2(const struct mxe_kw16 *in, size_t nblk, int64_t *t, 
 		const int32_t *sb = in->shb0 + blk * in->shb_step;
 		__m256i cs[4], h[12];
 
-		w16_block_avx2(in->a + blk * 16 * MXE_MR, in->b0 + blk * 16 * MXE_NR, h);
+		i16_block_avx2(in->a + blk * 16 * MXE_MR, in->b0 + blk * 16 * MXE_NR, h);
 #pragma GCC unroll 4
 		for (unsigned q = 0; q < 4; q++)
 			cs[q] = _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(sb + 4 * q)));

@@ -1395,7 +1395,7 @@ static void test_s8_panels(struct mxe_engine *eng)
 					mxe_engine_set_simd(NULL);
 					if (!rc && !accum)
 						rc = run_and_compare(eng, &d, &bad);
-					/* a negated MXINT8 side keeps the float kernels */
+					/* with VNNI a negated MXINT8 side keeps the float kernels */
 					neg8 = ((neg & 1) && cbs[c].a == MXA_DTYPE_MXINT8) ||
 					       ((neg & 2) && cbs[c].b == MXA_DTYPE_MXINT8);
 					want[0] = has[0];
