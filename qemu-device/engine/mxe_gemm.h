@@ -42,6 +42,18 @@ int mxe_gemm_a_km(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, voi
  */
 int mxe_nvfp4_expand(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, void **tmp);
 
+/** mxe_nvfp4_layout() - the row strides of an NVFP4 operation's codes (@ld) and scales
+ * (@ld_s), A's then B's, in bytes, defaults filled; MXE_ENGINE_EINVAL_LAYOUT below a row. */
+int mxe_nvfp4_layout(const struct mxe_gemm_desc *in, size_t ld[2], size_t ld_s[2]);
+
+/**
+ * mxe_tiled_nvfp4_run() - NVFP4 x NVFP4 in FAST on an AVX2 host without its BF16 copies:
+ * each 32-k block's elements times their scales as int16 pairs on the int8 panels'
+ * kernel (mxe_tiled.c), where the FAST chains cannot round; the BF16 path's bits.
+ * Returns 1 when it does not apply (the caller expands).
+ */
+int mxe_tiled_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc);
+
 /**
  * mxe_gemm_copies() - the operand copies @in needs before any kernel: NVFP4's expansion or
  * the M x K copy of a K x M A (*@tmp malloc()ed; @tmp NULL: only checked); else @out = @in.

@@ -65,9 +65,22 @@ static void expand_rows(const uint8_t *codes, size_t ld, const uint8_t *scales, 
 	}
 }
 
+int mxe_nvfp4_layout(const struct mxe_gemm_desc *in, size_t ld[2], size_t ld_s[2])
+{
+	size_t row = mxe_dtype_row_bytes(MXA_DTYPE_NVFP4, in->k);
+	size_t kb = (in->k + MXA_NVFP4_BLOCK - 1) / MXA_NVFP4_BLOCK;
+
+	ld[0] = in->lda ? in->lda : row;
+	ld[1] = in->ldb ? in->ldb : row;
+	ld_s[0] = in->ld_scale_a ? in->ld_scale_a : kb;
+	ld_s[1] = in->ld_scale_b ? in->ld_scale_b : kb;
+	return ld[0] < row || ld[1] < row || ld_s[0] < kb || ld_s[1] < kb ?
+	       MXE_ENGINE_EINVAL_LAYOUT : 0;
+}
+
 int mxe_nvfp4_expand(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, void **tmp)
 {
-	size_t row, kb, ld_a, ld_b, ld_sa, ld_sb, elems;
+	size_t ld[2], ld_s[2], elems;
 	uint16_t *a, *b;
 
 	*out = *in;
@@ -87,13 +100,7 @@ int mxe_nvfp4_expand(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, 
 		return MXE_ENGINE_EINVAL_LAYOUT;	/* 4-bit codes: K contiguous */
 	if (in->accum == MXE_ACCUM_HOPPER)
 		return MXE_ENGINE_EINVAL_OPTION;	/* no H200 instruction takes NVFP4 */
-	row = mxe_dtype_row_bytes(MXA_DTYPE_NVFP4, in->k);
-	kb = (in->k + MXA_NVFP4_BLOCK - 1) / MXA_NVFP4_BLOCK;
-	ld_a = in->lda ? in->lda : row;
-	ld_b = in->ldb ? in->ldb : row;
-	ld_sa = in->ld_scale_a ? in->ld_scale_a : kb;
-	ld_sb = in->ld_scale_b ? in->ld_scale_b : kb;
-	if (ld_a < row || ld_b < row || ld_sa < kb || ld_sb < kb)
+	if (mxe_nvfp4_layout(in, ld, ld_s))
 		return MXE_ENGINE_EINVAL_LAYOUT;
 	if (__builtin_mul_overflow((size_t)in->m + in->n, (size_t)in->k, &elems) ||
 	    __builtin_mul_overflow(elems, sizeof(uint16_t), &elems))
@@ -111,8 +118,8 @@ int mxe_nvfp4_expand(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, 
 		return MXE_ENGINE_ENOMEM;
 	b = a + (size_t)in->m * in->k;
 	pthread_once(&expand_once, expand_init);
-	expand_rows(in->a, ld_a, in->scale_a, ld_sa, in->m, in->k, a);
-	expand_rows(in->b, ld_b, in->scale_b, ld_sb, in->n, in->k, b);
+	expand_rows(in->a, ld[0], in->scale_a, ld_s[0], in->m, in->k, a);
+	expand_rows(in->b, ld[1], in->scale_b, ld_s[1], in->n, in->k, b);
 	out->a = a;
 	out->b = b;
 	*tmp = a;

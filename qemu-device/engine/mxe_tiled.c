@@ -68,6 +68,12 @@
  * windows of MX blocks (EXACT, struct mxe_kw16) */
 enum tkind { TK_F32, TK_S16, TK_S8, TK_W16 };
 
+/* An NVFP4 operation's codes and UE4M3 scales, A's then B's (mxe_tiled_nvfp4_run()). */
+struct nv_src {
+	const uint8_t *codes[2], *scales[2];
+	size_t ld[2], ld_s[2];
+};
+
 struct tiled {
 	const struct mxe_op *op;
 	enum tkind kind;
@@ -104,6 +110,7 @@ struct tiled {
 	int lsb8[2];
 	int s8_bias;			/* added to A's integers: the largest magnitude of its type */
 	unsigned s8_g;			/* without VNNI: s8_avx2_group(); 16: int16 pairs */
+	const struct nv_src *nv;	/* NVFP4 codes behind a BF16 stand-in (int16 pairs) */
 	/* TK_W16: per side each code's integer, each row's blocks' leading bits (all of
 	 * K), the least window exponent; per panel block the list of parts under the
 	 * windows (in a panel of their own, the place of the block), per 32-k block of
@@ -642,14 +649,68 @@ static float s8_factor(const struct tiled *tl, int side, size_t r, size_t b)
 	return e >= -126 && e <= 127 ? mxe_bits_f32((uint32_t)(e + 127) << 23) : ldexpf(1.0f, e);
 }
 
-/* A block's 32 integers @v (negated where @neg) as int16 pairs, the even k low, into
- * @dst[kp * @rows] for each k pair kp. */
-static void s16_pairs(const int8_t *v, int neg, uint32_t *dst, unsigned rows)
+/* A block's 32 integers @v as int16 pairs, the even k low, into @dst[kp * @rows] for
+ * each k pair kp. */
+static void s16_pairs(const int16_t *v, uint32_t *dst, unsigned rows)
 {
-	for (unsigned kp = 0; kp < MXA_MX_BLOCK / 2; kp++) {
-		int lo = neg ? -v[2 * kp] : v[2 * kp], hi = neg ? -v[2 * kp + 1] : v[2 * kp + 1];
+	for (unsigned kp = 0; kp < MXA_MX_BLOCK / 2; kp++)
+		dst[kp * rows] = (uint32_t)(uint16_t)v[2 * kp] | (uint32_t)(uint16_t)v[2 * kp + 1] << 16;
+}
 
-		dst[kp * rows] = (uint32_t)(uint16_t)lo | (uint32_t)(uint16_t)hi << 16;
+/* UE4M3 scale @s (its sign bit not read) as m 2^*@x, m an integer of at most 15 (0: a
+ * zero scale); -1: NaN. */
+static int nv_scale(uint8_t s, int *x)
+{
+	unsigned e = (s >> 3) & 0xF, m = s & 7;
+
+	if ((s & 0x7F) == 0x7F)
+		return -1;
+	*x = e ? (int)e - 10 : -9;
+	return e ? (int)(8 + m) : (int)m;
+}
+
+/*
+ * Row @r's 32-k block @b of an NVFP4 side: its two halves' scales m 2^x; the lower x of
+ * the nonzero ones is the block's grid, the other half's shift above it in *@shift.
+ * Returns the grid's x, INT_MAX for a block of zero scales, INT_MIN for a NaN scale.
+ */
+static int nv_block(const struct nv_src *nv, int side, size_t r, size_t b, int m[2],
+		    int shift[2])
+{
+	const uint8_t *sc = nv->scales[side] + r * nv->ld_s[side] + 2 * b;
+	int x[2], lo = INT_MAX;
+
+	for (int h = 0; h < 2; h++) {
+		m[h] = nv_scale(sc[h], &x[h]);
+		if (m[h] < 0)
+			return INT_MIN;
+		if (m[h] && x[h] < lo)
+			lo = x[h];
+	}
+	for (int h = 0; h < 2; h++)
+		shift[h] = m[h] ? x[h] - lo : 0;
+	return lo;
+}
+
+/* Row @r's 32-k block @b of an NVFP4 side as integers (@v) times *@fac: an element's
+ * code's integer (twice its E2M1 value, negated as the op says) times its scale's m,
+ * shifted above the block's grid; fac = 2^(grid - 1). */
+static void nv_pack_block(const struct tiled *tl, int side, size_t r, size_t b, int16_t *v,
+			  float *fac)
+{
+	const struct nv_src *nv = tl->nv;
+	int m[2], shift[2], lo = nv_block(nv, side, r, b, m, shift);
+	int8_t c8[MXA_MX_BLOCK];
+
+	*fac = lo == INT_MAX ? 1.0f : ldexpf(1.0f, lo - 1);
+	/* the codes' integers (E2M1's table; AVX2 hosts only take this path) */
+	mxe_s8_e2m1_block(nv->codes[side] + r * nv->ld[side] + b * MXA_MX_BLOCK / 2,
+			  tl->lut8[side], 0, c8);
+	for (int h = 0; h < 2; h++) {
+		int16_t f = (int16_t)(lo == INT_MAX ? 0 : m[h] << shift[h]);
+
+		for (int i = 0; i < MXA_NVFP4_BLOCK; i++)
+			v[h * MXA_NVFP4_BLOCK + i] = (int16_t)(c8[h * MXA_NVFP4_BLOCK + i] * f);
 	}
 }
 
@@ -669,6 +730,7 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 	void *pack = side ? tl->bpack : tl->apack;
 	float *fac = side ? tl->sfb : tl->sfa;
 	int8_t v[MXA_MX_BLOCK];
+	int16_t w[MXA_MX_BLOCK];
 	/* a negated MXINT8 (int16 pairs only): the integers negated as they widen */
 	int neg16 = t == MXA_DTYPE_MXINT8 &&
 		    (op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A));
@@ -680,6 +742,19 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 		for (unsigned r = 0; r < rows; r++) {
 			int32_t sum = 0;
 
+			if (tl->nv) {	/* NVFP4: int16 pairs, no bias, no sums */
+				if (r0 + r < nvalid) {
+					nv_pack_block(tl, side, r0 + r, (k0 + c) / MXA_MX_BLOCK, w,
+						      &fac[at + r]);
+				} else {
+					memset(w, 0, sizeof(w));
+					fac[at + r] = 1.0f;
+				}
+				if (side)
+					tl->scb[at + r] = 0;
+				s16_pairs(w, (uint32_t *)(void *)dst + r, rows);
+				continue;
+			}
 			if (r0 + r < nvalid) {	/* the integers, biased for A, and their sum */
 				const uint8_t *row = base + (r0 + r) * ld;
 
@@ -697,9 +772,11 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 			}
 			if (side)
 				tl->scb[at + r] = tl->s8_bias * sum;
-			if (tl->s8_g == 16)	/* int16 pairs: k pairs of [rows] words */
-				s16_pairs(v, neg16, (uint32_t *)(void *)dst + r, rows);
-			else
+			if (tl->s8_g == 16) {	/* int16 pairs: k pairs of [rows] words */
+				for (unsigned i = 0; i < MXA_MX_BLOCK; i++)
+					w[i] = (int16_t)(neg16 ? -v[i] : v[i]);
+				s16_pairs(w, (uint32_t *)(void *)dst + r, rows);
+			} else
 				for (unsigned g = 0; g < MXA_MX_BLOCK / 4; g++)	/* k groups of four */
 					memcpy(dst + g * rows * 4 + r * 4, v + 4 * g, 4);
 		}
@@ -740,6 +817,48 @@ static unsigned s8_avx2_group(int bias_a, unsigned tb)
 }
 
 /*
+ * Whether an NVFP4 operation (tl->nv) runs as int16 pairs, and their tables: an AVX2
+ * host (with VNNI the panels hold bytes, too narrow for these integers), K a multiple of
+ * 32, no NaN scale, and shifts small enough that FAST's f32 chain over a 32-k block
+ * cannot round: a half's 16 products stay below 16 x (12 x 15)^2 < 2^19 units of their
+ * own grid, and with the largest shift of A's blocks and of B's adding up to at most 4
+ * the block's sum stays below 2^19 x 17 < 2^24 units of the block's grid, so every
+ * partial sum of the chain is that integer exactly (and +0 where it is 0), as the
+ * kernel's sum is. Elements then reach 12 x 15 x 2^4 = 2880: int16.
+ */
+static int nv_applies(struct tiled *tl)
+{
+	const struct nv_src *nv = tl->nv;
+	const float *lut = mxe_decode_lut(MXA_DTYPE_E2M1);
+	int most[2] = { 0, 0 };
+
+	if (tl->simd != MXE_SIMD_AVX2 || tl->k % MXA_MX_BLOCK)
+		return 0;
+	for (int side = 0; side < 2; side++) {
+		size_t rows = side ? tl->n : tl->m;
+		int neg = !!(tl->op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A));
+
+		for (size_t r = 0; r < rows; r++) {
+			for (size_t b = 0; b < tl->k / MXA_MX_BLOCK; b++) {
+				int m[2], shift[2];
+
+				if (nv_block(nv, side, r, b, m, shift) == INT_MIN)
+					return 0;
+				for (int h = 0; h < 2; h++)
+					most[side] = shift[h] > most[side] ? shift[h] : most[side];
+			}
+		}
+		for (unsigned c = 0; c < 16; c++)
+			tl->lut8[side][c] = (int8_t)(neg ? -2.0f * lut[c] : 2.0f * lut[c]);
+	}
+	if (most[0] + most[1] > 4)
+		return 0;
+	tl->s8_g = 16;
+	tl->s8_bias = 0;
+	return 1;
+}
+
+/*
  * Whether the int8 panels take @tl's float operation: E2M1, E2M3 or MXINT8 on both
  * sides (integers of at most 8 bits over the type's lowest bit), an AVX512-VNNI
  * CPU or an AVX2 one, every block's exact sum and
@@ -754,6 +873,9 @@ static int s8_applies(struct tiled *tl)
 	const struct mxe_op *op = tl->op;
 	int la, ta, lb, tb, neg8 = 0;
 	unsigned t[2] = { op->d.type_a, op->d.type_b };
+
+	if (tl->nv)
+		return nv_applies(tl);
 
 	/* (AVX-512 without VNNI keeps its float kernels: 16 lanes a FMA, two B panels) */
 	if ((tl->simd < MXE_SIMD_AVX512VNNI && tl->simd != MXE_SIMD_AVX2) ||
@@ -1881,9 +2003,13 @@ static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, 
 	if (tl->kind == TK_F32 && exact != 2 && s8_applies(tl)) {
 		__atomic_fetch_add(&s8_ops, 1, __ATOMIC_RELAXED);
 		tl->kind = TK_S8;
-		s8_lut(tl, 0);
-		s8_lut(tl, 1);
+		if (!tl->nv) {
+			s8_lut(tl, 0);
+			s8_lut(tl, 1);
+		}
 	}
+	if (tl->nv && tl->kind != TK_S8)
+		return 1;	/* the stand-in's A and B are NVFP4 codes: the panels or nothing */
 	/* Super chunk: all of K (intrawave) within the budget, else KB. */
 	/* packed bytes per k: f32, half of an int16 pair word (two for the int16 windows'
 	 * high and low panels), or int8 (and, per 32 k, the int8 panels' factors and sums) */
@@ -1993,6 +2119,27 @@ static int tiled_run(struct mxe_engine *eng, const struct mxe_op *op, int exact)
 int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op)
 {
 	return tiled_run(eng, op, 0);
+}
+
+int mxe_tiled_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
+{
+	struct mxe_gemm_desc bf;
+	struct mxe_op op;
+	struct nv_src nv;
+	struct tiled tl;
+
+	if (desc->type_a != MXA_DTYPE_NVFP4 || desc->type_b != MXA_DTYPE_NVFP4 ||
+	    desc->accum != MXE_ACCUM_FAST || mxe_cpu_simd() != MXE_SIMD_AVX2 ||
+	    mxe_nvfp4_expand(desc, &bf, NULL) || mxe_op_prepare(&bf, &op) ||
+	    mxe_nvfp4_layout(desc, nv.ld, nv.ld_s))
+		return 1;	/* (errors: the expansion's own report them) */
+	nv.codes[0] = desc->a;
+	nv.codes[1] = desc->b;
+	nv.scales[0] = desc->scale_a;
+	nv.scales[1] = desc->scale_b;
+	memset(&tl, 0, sizeof(tl));
+	tl.nv = &nv;
+	return tiled_go(eng, &op, 0, &tl);
 }
 
 int mxe_tiled_exact_run(struct mxe_engine *eng, const struct mxe_op *op)

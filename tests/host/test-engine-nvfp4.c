@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "mxe_engine.h"
+#include "mxe_gemm.h"
 #include "mxe_golden.h"
 #include "host_check.h"
 
@@ -224,6 +225,97 @@ static void check_gemm_command(struct mxe_engine *eng)
 	mxe_golden_free(&gc);
 }
 
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+
+static uint32_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 16);
+}
+
+/*
+ * FAST on an AVX2 host runs NVFP4 on int16 pairs (mxe_tiled_nvfp4_run()) where its
+ * blocks' shifts allow, else on the BF16 copies; either way the bits are those of the
+ * BF16 operation on the copies (the default SIMD level). 40 x 45 x 608: a partial B
+ * panel, K over several 256-k blocks and not a multiple of 256. Scale shifts of A's and
+ * B's blocks adding up to 4 take the pairs (the "largest" case holds every element at
+ * 6.0 with the largest scales, A's halves 2^4 apart), 5 do not, nor does a NaN scale or
+ * K not a multiple of 32 (K = 48).
+ */
+static void check_int_pairs(struct mxe_engine *eng)
+{
+	enum { M = 40, N = 45, KMAX = 608 };
+	static const char *const what[] = {
+		"scales 0.5 .. 15 with zeros", "largest, A's shifts 4", "shifts 3 + 2",
+		"a NaN scale", "K = 48",
+	};
+	static uint8_t a[M * KMAX / 2], b[N * KMAX / 2], sa[M * KMAX / 16], sb[N * KMAX / 16];
+	static float c[M * N], d[M * N], ref[M * N];
+	int avx2 = !mxe_engine_set_simd("avx2");
+
+	mxe_engine_set_simd(NULL);
+	for (unsigned cs = 0; cs < sizeof(what) / sizeof(what[0]); cs++) {
+		for (unsigned neg = 0; neg < 4; neg++) {
+			unsigned k = cs == 4 ? 48 : KMAX, kb = k / 16;
+			struct mxe_gemm_desc g = { 0 }, bf;
+			void *tmp = NULL;
+			uint64_t ops0;
+			int rc, ran, want = avx2 && cs < 2;
+
+			for (size_t i = 0; i < sizeof(a); i++)
+				a[i] = cs == 1 ? 0x77 : (uint8_t)rnd();
+			for (size_t i = 0; i < sizeof(b); i++)
+				b[i] = cs == 1 ? 0x77 : (uint8_t)rnd();
+			for (size_t i = 0; i < M * kb; i++)	/* 0x30 .. 0x47: 0.5 .. 15 */
+				sa[i] = cs == 1 ? (i % 2 ? 0x5F : 0x7E) :
+					cs == 0 && rnd() % 8 == 0 ? 0x80 : (uint8_t)(0x30 + rnd() % 0x18);
+			for (size_t i = 0; i < N * kb; i++)
+				sb[i] = cs == 1 ? 0x7E : (uint8_t)(0x30 + rnd() % 0x18 + (rnd() % 2) * 0x80);
+			if (cs == 2) {	/* A: 2^3 between one block's halves, B: 2^2 */
+				sa[3 * kb + 4] = 0x38, sa[3 * kb + 5] = 0x50;
+				sb[7 * kb + 10] = 0x48, sb[7 * kb + 11] = 0x38;
+			}
+			if (cs == 3)
+				sb[11 * kb + 6] = 0xFF;
+			for (size_t i = 0; i < M * N; i++)
+				c[i] = (float)((int)(rnd() % 2001) - 1000) / 64.0f;
+			g.m = M;
+			g.n = N;
+			g.k = k;
+			g.type_a = g.type_b = MXA_DTYPE_NVFP4;
+			g.type_c = g.type_d = MXA_DTYPE_F32;
+			g.a = a;
+			g.b = b;
+			g.scale_a = sa;
+			g.scale_b = sb;
+			g.scale_block = MXA_NVFP4_BLOCK;
+			g.c = c;
+			g.d = ref;
+			g.accum = MXE_ACCUM_FAST;
+			g.flags = MXA_GEMM_F_ACCUMULATE | (neg & 1 ? MXE_GEMM_NEGATE_A : 0) |
+				  (neg & 2 ? MXE_GEMM_NEGATE_B : 0);
+			rc = mxe_nvfp4_expand(&g, &bf, &tmp);
+			rc |= mxe_gemm(eng, &bf);
+			free(tmp);
+			g.d = d;
+			memset(d, 0xA5, sizeof(d));
+			ops0 = mxe_tiled_s8_ops();
+			if (avx2)
+				mxe_engine_set_simd("avx2");
+			rc |= mxe_gemm(eng, &g);
+			ran = mxe_tiled_s8_ops() > ops0;
+			mxe_engine_set_simd(NULL);
+			host_check(!rc && !memcmp(d, ref, (size_t)M * N * 4) && ran == want,
+				   "NVFP4 FAST on AVX2, %s%s%s: the BF16 copies' bits: %s, on int16 "
+				   "pairs: %s (want %s)", what[cs], neg & 1 ? ", -A" : "",
+				   neg & 2 ? ", -B" : "", !rc && !memcmp(d, ref, (size_t)M * N * 4) ?
+				   "yes" : "NO", ran ? "yes" : "no", want ? "yes" : "no");
+		}
+	}
+}
+
 static void check_errors(void)
 {
 	static uint8_t buf[4096];
@@ -296,6 +388,7 @@ int main(void)
 	check_quantize();
 	check_golden(eng);
 	check_gemm_command(eng);
+	check_int_pairs(eng);
 	check_errors();
 	mxe_engine_destroy(eng);
 	return host_check_end();
