@@ -24,7 +24,9 @@
  *                                        in a pipeline's K loop, bench-gemm pipeline's
  *                                        data (mxe_wgmma(); best of 100 x --reps): the
  *                                        fixed cost of a pipeline step
- *   bench-host [M N K] [--threads T] [--reps N]
+ *   bench-host [M N K] [--threads T] [--reps N] [--short-reps S]
+ * The memcpy references and the engine's GEMVs (0.2-10 ms each) take the best of S runs
+ * (default: N), as bench-gemm's TMA and GEMV rows do in make bench (BENCH_SHORT_REPS).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,16 +123,20 @@ static double best_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *g, i
 int main(int argc, char **argv)
 {
 	uint32_t sz[3] = { 2048, 2048, 2048 };
-	int nsz = 0, reps = 3, threads = 2;
+	int nsz = 0, reps = 3, threads = 2, short_reps = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--reps") && i + 1 < argc)
 			reps = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--short-reps") && i + 1 < argc)
+			short_reps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
 			threads = atoi(argv[++i]);
 		else if (nsz < 3)
 			sz[nsz++] = (uint32_t)atoi(argv[i]);
 	}
+	if (short_reps <= 0)
+		short_reps = reps;
 	uint32_t m = sz[0], n = sz[1], k = sz[2];
 	size_t sa = (size_t)m * k, sb = (size_t)n * k;
 	uint8_t *p = page_alloc(sa + sb + sa / 32 + sb / 32);
@@ -188,7 +194,7 @@ int main(int argc, char **argv)
 	for (int pages = 0; pages < 2; pages++) {
 		for (int store = 0; store < 2; store++) {
 			best = 1e30;
-			for (int r = 0; r < reps; r++) {
+			for (int r = 0; r < short_reps; r++) {
 				double t0 = now_ns(), t;
 
 				for (size_t off = 0; off < big; off += box) {
@@ -242,7 +248,7 @@ int main(int argc, char **argv)
 			gemv_fill(a, nk, fp8);
 			memset(b, 0x3c, l.weight_bytes);
 			best = 1e30;
-			for (int r = 0; r < reps; r++) {
+			for (int r = 0; r < short_reps; r++) {
 				double t0 = now_ns(), t;
 
 				memcpy(b, a, l.weight_bytes);
@@ -258,7 +264,7 @@ int main(int argc, char **argv)
 					memset(&g, 0, sizeof(g));
 					GEMV_DESC(g, m, nk, fp8, a, l, NULL);
 					g.accum = fast ? MXE_ACCUM_FAST : MXE_ACCUM_EXACT;
-					best = best_gemm(eng, &g, reps);
+					best = best_gemm(eng, &g, short_reps);
 					if (best < 0)
 						return 1;
 					printf("host,engine-gemv-%s%s-%ux%ux%u,%d,%.0f\n",
