@@ -793,16 +793,25 @@ static void exact_task(void *arg, unsigned phase, unsigned task)
 
 int mxe_exact_output(const struct mxe_op *op, size_t i, size_t j)
 {
-	struct chunk_ctx cc = { .td = op->d.type_d };
-	size_t k = op->d.k, kc = op->k_chunk;
-	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
-	double *a = mxe_scratch(0, 2 * k * sizeof(double)), *b, run;
+	size_t k = op->d.k;
+	double *a = mxe_scratch(0, 2 * k * sizeof(double));
 
 	if (!a)
 		return -1;
-	b = a + k;
 	mxe_op_row_values(op, 0, i, a);
-	mxe_op_row_values(op, 1, j, b);
+	mxe_op_row_values(op, 1, j, a + k);
+	mxe_exact_output_rows(op, i, j, a, a + k);
+	return 0;
+}
+
+void mxe_exact_output_rows(const struct mxe_op *op, size_t i, size_t j, const double *a,
+			   const double *b)
+{
+	struct chunk_ctx cc = { .td = op->d.type_d };
+	size_t k = op->d.k, kc = op->k_chunk;
+	int acc = !!(op->d.flags & MXA_GEMM_F_ACCUMULATE);
+	double run;
+
 	mxe_accum_format(cc.td, &cc.prec, &cc.emin, &cc.emax);
 	mxe_xacc_init(&cc.x);
 	run = mxe_op_load_c(op, i, j);
@@ -811,7 +820,6 @@ int mxe_exact_output(const struct mxe_op *op, size_t i, size_t j)
 		acc = 1;
 	}
 	mxe_op_store_d(op, i, j, run);
-	return 0;
 }
 
 double mxe_exact_dot(const struct mxe_op *op, const double *a, const double *b)

@@ -47,10 +47,11 @@ int mxe_nvfp4_expand(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, 
 int mxe_nvfp4_layout(const struct mxe_gemm_desc *in, size_t ld[2], size_t ld_s[2]);
 
 /**
- * mxe_tiled_nvfp4_run() - NVFP4 x NVFP4 in FAST on an AVX2 host without its BF16 copies:
- * each 32-k block's elements times their scales as int16 pairs on the int8 panels'
- * kernel (mxe_tiled.c), where the FAST chains cannot round; the BF16 path's bits.
- * Returns 1 when it does not apply (the caller expands).
+ * mxe_tiled_nvfp4_run() - NVFP4 x NVFP4 without its BF16 copies: each 32-k block's
+ * elements times their scales as int16 pairs on the int8 panels' AVX2 kernel
+ * (mxe_tiled.c), where its block sums are exact in f32: FAST on an AVX2 host, EXACT
+ * (intrawave) on any host with AVX2; the BF16 path's bits. Returns 1 when it does not
+ * apply (the caller expands).
  */
 int mxe_tiled_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc);
 
@@ -161,6 +162,10 @@ int mxe_interwave_run(struct mxe_engine *eng, const struct mxe_op *op);
 int mxe_interwave_applies(const struct mxe_op *op);
 /** Output (i, j) on the general exact path, C included, stored to D; -1: no memory. */
 int mxe_exact_output(const struct mxe_op *op, size_t i, size_t j);
+/** The same from the values of row @i of A (@a) and row @j of B (@b), K of each, as
+ * mxe_op_row_values() gives them (where @op's own rows are not what it multiplies). */
+void mxe_exact_output_rows(const struct mxe_op *op, size_t i, size_t j, const double *a,
+			   const double *b);
 void mxe_stats_count_intrawave(void);
 
 /** Value of C(i, j) as a double (0 when not accumulating). */

@@ -111,6 +111,9 @@ struct tiled {
 	int s8_bias;			/* added to A's integers: the largest magnitude of its type */
 	unsigned s8_g;			/* without VNNI: s8_avx2_group(); 16: int16 pairs */
 	const struct nv_src *nv;	/* NVFP4 codes behind a BF16 stand-in (int16 pairs) */
+	/* its scales, found once (nv_scan()): 0 not yet, 1 found, -1 a NaN scale; per side
+	 * the largest shift in a block and the lowest and highest x of a nonzero scale */
+	int nv_state, nv_most[2], nv_xlo[2], nv_xhi[2];
 	/* TK_W16: per side each code's integer, each row's blocks' leading bits (all of
 	 * K), the least window exponent; per panel block the list of parts under the
 	 * windows (in a panel of their own, the place of the block), per 32-k block of
@@ -816,46 +819,119 @@ static unsigned s8_avx2_group(int bias_a, unsigned tb)
 	return 8 * pair <= INT16_MAX ? 8 : 2 * pair <= INT16_MAX ? 2 : pair <= INT16_MAX ? 1 : 0;
 }
 
-/*
- * Whether an NVFP4 operation (tl->nv) runs as int16 pairs, and their tables: an AVX2
- * host (with VNNI the panels hold bytes, too narrow for these integers), K a multiple of
- * 32, no NaN scale, and shifts small enough that FAST's f32 chain over a 32-k block
- * cannot round: a half's 16 products stay below 16 x (12 x 15)^2 < 2^19 units of their
- * own grid, and with the largest shift of A's blocks and of B's adding up to at most 4
- * the block's sum stays below 2^19 x 17 < 2^24 units of the block's grid, so every
- * partial sum of the chain is that integer exactly (and +0 where it is 0), as the
- * kernel's sum is. Elements then reach 12 x 15 x 2^4 = 2880: int16.
- */
-static int nv_applies(struct tiled *tl)
+/* An NVFP4 operation's scales, read once (tl->nv_*); 0: a NaN scale. */
+static int nv_scan(struct tiled *tl)
 {
-	const struct nv_src *nv = tl->nv;
-	const float *lut = mxe_decode_lut(MXA_DTYPE_E2M1);
-	int most[2] = { 0, 0 };
-
-	if (tl->simd != MXE_SIMD_AVX2 || tl->k % MXA_MX_BLOCK)
-		return 0;
+	if (tl->nv_state)
+		return tl->nv_state > 0;
+	tl->nv_state = -1;
 	for (int side = 0; side < 2; side++) {
 		size_t rows = side ? tl->n : tl->m;
-		int neg = !!(tl->op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A));
+		int most = 0, lo = INT_MAX, hi = INT_MIN;
 
 		for (size_t r = 0; r < rows; r++) {
 			for (size_t b = 0; b < tl->k / MXA_MX_BLOCK; b++) {
-				int m[2], shift[2];
+				int m[2], shift[2], x = nv_block(tl->nv, side, r, b, m, shift);
 
-				if (nv_block(nv, side, r, b, m, shift) == INT_MIN)
+				if (x == INT_MIN)
 					return 0;
-				for (int h = 0; h < 2; h++)
-					most[side] = shift[h] > most[side] ? shift[h] : most[side];
+				if (x == INT_MAX)
+					continue;
+				shift[0] = shift[0] > shift[1] ? shift[0] : shift[1];
+				most = shift[0] > most ? shift[0] : most;
+				lo = x < lo ? x : lo;
+				hi = x + shift[0] > hi ? x + shift[0] : hi;
 			}
 		}
+		tl->nv_most[side] = most;
+		tl->nv_xlo[side] = lo;
+		tl->nv_xhi[side] = hi;
+	}
+	tl->nv_state = 1;
+	return 1;
+}
+
+/*
+ * EXACT's certificate for an NVFP4 operation on the int16 pairs (exact_blocks_certified()
+ * for its types): every block sum is a multiple of 2^g, g the two sides' lowest grids
+ * (x - 1 each), and with |element| <= 6 x 15 x 2^x < 2^(x + 7) no partial sum of K
+ * products reaches 2^(g + 53). A side without a nonzero scale makes every sum zero.
+ */
+static int nv_exact_certified(struct tiled *tl)
+{
+	int g, top;
+
+	if (tl->op->d.sched == MXE_SCHED_INTERWAVE || !nv_scan(tl))
+		return 0;
+	if (tl->nv_xlo[0] == INT_MAX || tl->nv_xlo[1] == INT_MAX)
+		return 1;
+	g = tl->nv_xlo[0] - 1 + tl->nv_xlo[1] - 1;
+	top = tl->nv_xhi[0] + 7 + tl->nv_xhi[1] + 7;
+	tl->exact_g = g;
+	tl->exact_bound = (double)tl->k * ldexp(1.0, top);
+	return tl->exact_bound < ldexp(1.0, g + 53);
+}
+
+/*
+ * Whether an NVFP4 operation (tl->nv) runs as int16 pairs, and their tables: on the
+ * AVX2 kernel (with VNNI the panels hold bytes, too narrow for these integers; FAST
+ * only where AVX2 is the host's level, AVX-512's BF16 kernels being faster there), K
+ * a multiple of 32, no NaN scale, and shifts small enough that FAST's f32 chain over a
+ * 32-k block cannot round: a half's 16 products stay below 16 x (12 x 15)^2 < 2^19
+ * units of their own grid, and with the largest shift of A's blocks and of B's adding
+ * up to at most 4 the block's sum stays below 2^19 x 17 < 2^24 units of the block's
+ * grid, so every partial sum of the chain is that integer exactly (and +0 where it is
+ * 0), as the kernel's sum is, and so is EXACT's block sum. Elements then reach
+ * 12 x 15 x 2^4 = 2880: int16.
+ */
+static int nv_applies(struct tiled *tl)
+{
+	const float *lut = mxe_decode_lut(MXA_DTYPE_E2M1);
+
+	if (tl->simd < MXE_SIMD_AVX2 || (!tl->exact && tl->simd != MXE_SIMD_AVX2) ||
+	    tl->k % MXA_MX_BLOCK || !nv_scan(tl) || tl->nv_most[0] + tl->nv_most[1] > 4)
+		return 0;
+	for (int side = 0; side < 2; side++) {
+		int neg = !!(tl->op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A));
+
 		for (unsigned c = 0; c < 16; c++)
 			tl->lut8[side][c] = (int8_t)(neg ? -2.0f * lut[c] : 2.0f * lut[c]);
 	}
-	if (most[0] + most[1] > 4)
-		return 0;
+	tl->simd = MXE_SIMD_AVX2;	/* its kernels, panels and rounding, on any host */
 	tl->s8_g = 16;
 	tl->s8_bias = 0;
 	return 1;
+}
+
+/* Row @r of an NVFP4 side's values (element x scale, negated as the op says) into @out,
+ * as mxe_op_row_values() gives the BF16 copies'. */
+static void nv_row_values(const struct tiled *tl, int side, size_t r, double *out)
+{
+	const struct nv_src *nv = tl->nv;
+	const uint8_t *codes = nv->codes[side] + r * nv->ld[side];
+	const uint8_t *sc = nv->scales[side] + r * nv->ld_s[side];
+	int neg = !!(tl->op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A));
+	const float *lut = mxe_decode_lut(MXA_DTYPE_E2M1);
+
+	for (size_t kk = 0; kk < tl->k; kk++) {
+		int x = 0, m = nv_scale(sc[kk / MXA_NVFP4_BLOCK], &x);	/* no NaN: nv_scan() */
+		double v = (double)lut[codes[kk / 2] >> (kk & 1) * 4 & 0xF] * ldexp(m, x);
+
+		out[kk] = neg ? -v : v;
+	}
+}
+
+/* Output (i, j) of an NVFP4 operation on the general exact path (mxe_exact_output()). */
+static int nv_exact_output(const struct tiled *tl, size_t i, size_t j)
+{
+	double *a = mxe_scratch(0, 2 * tl->k * sizeof(double));
+
+	if (!a)
+		return -1;
+	nv_row_values(tl, 0, i, a);
+	nv_row_values(tl, 1, j, a + tl->k);
+	mxe_exact_output_rows(tl->op, i, j, a, a + tl->k);
+	return 0;
 }
 
 /*
@@ -1405,7 +1481,7 @@ static unsigned finish_one(struct tiled *tl, double h, const double *cs, float *
 	/* a zero (its sign is the general path's rule), a C that is not finite, NaN or
 	 * Inf elements (E4M3, E5M2), or a sum near the top of f32: the general path */
 	if (h == 0 || !(fabs(h) < 0x1p127)) {
-		if (mxe_exact_output(op, i, j))
+		if (tl->nv ? nv_exact_output(tl, i, j) : mxe_exact_output(op, i, j))
 			tl->failed = 1;
 		return 1;
 	}
@@ -1972,7 +2048,10 @@ static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, 
 	if (exact) {
 		if (op->k_chunk != op->d.k || tl->k % MXA_MX_BLOCK)
 			return 1;
-		if (exact_blocks_certified(tl)) {
+		if (tl->nv) {
+			if (!nv_exact_certified(tl))
+				return 1;
+		} else if (exact_blocks_certified(tl)) {
 			/* the float kernels, or the int8 panels (below) */
 		} else if (w16_applies(tl)) {
 			__atomic_fetch_add(&w16_ops, 1, __ATOMIC_RELAXED);
@@ -2129,9 +2208,9 @@ int mxe_tiled_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc
 	struct tiled tl;
 
 	if (desc->type_a != MXA_DTYPE_NVFP4 || desc->type_b != MXA_DTYPE_NVFP4 ||
-	    desc->accum != MXE_ACCUM_FAST || mxe_cpu_simd() != MXE_SIMD_AVX2 ||
-	    mxe_nvfp4_expand(desc, &bf, NULL) || mxe_op_prepare(&bf, &op) ||
-	    mxe_nvfp4_layout(desc, nv.ld, nv.ld_s))
+	    (desc->accum != MXE_ACCUM_FAST && desc->accum != MXE_ACCUM_EXACT) ||
+	    mxe_cpu_simd() < MXE_SIMD_AVX2 || mxe_nvfp4_expand(desc, &bf, NULL) ||
+	    mxe_op_prepare(&bf, &op) || mxe_nvfp4_layout(desc, nv.ld, nv.ld_s))
 		return 1;	/* (errors: the expansion's own report them) */
 	nv.codes[0] = desc->a;
 	nv.codes[1] = desc->b;
@@ -2139,7 +2218,7 @@ int mxe_tiled_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc
 	nv.scales[1] = desc->scale_b;
 	memset(&tl, 0, sizeof(tl));
 	tl.nv = &nv;
-	return tiled_go(eng, &op, 0, &tl);
+	return tiled_go(eng, &op, desc->accum == MXE_ACCUM_EXACT, &tl);
 }
 
 int mxe_tiled_exact_run(struct mxe_engine *eng, const struct mxe_op *op)

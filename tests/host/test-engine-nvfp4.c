@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mxe_cpu.h"
 #include "mxe_engine.h"
 #include "mxe_gemm.h"
 #include "mxe_golden.h"
@@ -236,13 +237,16 @@ static uint32_t rnd(void)
 }
 
 /*
- * FAST on an AVX2 host runs NVFP4 on int16 pairs (mxe_tiled_nvfp4_run()) where its
- * blocks' shifts allow, else on the BF16 copies; either way the bits are those of the
- * BF16 operation on the copies (the default SIMD level). 40 x 45 x 608: a partial B
- * panel, K over several 256-k blocks and not a multiple of 256. Scale shifts of A's and
- * B's blocks adding up to 4 take the pairs (the "largest" case holds every element at
- * 6.0 with the largest scales, A's halves 2^4 apart), 5 do not, nor does a NaN scale or
- * K not a multiple of 32 (K = 48).
+ * NVFP4 on int16 pairs (mxe_tiled_nvfp4_run(): FAST where AVX2 is the level, EXACT on
+ * any AVX2 host) where its blocks' shifts allow, else on the BF16 copies; either way the
+ * bits are those of the BF16 operation on the copies (at the default SIMD level), at the
+ * default level and capped at AVX2. 40 x 45 x 608: a partial B panel, K over several
+ * 256-k blocks and not a multiple of 256. Shifts of A's and B's blocks adding up to 4
+ * take the pairs (the "largest" case holds every element at 6.0 with the largest
+ * scales, A's halves 2^4 apart), 5 do not, nor does a NaN scale or K not a multiple of
+ * 32 (K = 48). The first case has a row of A whose sums are exact zeros with C = +-0
+ * (-0 elements against a column without signs and C = -0: -0 unless a side is negated)
+ * and an infinite C, which EXACT hands to the general path from the codes.
  */
 static void check_int_pairs(struct mxe_engine *eng)
 {
@@ -253,21 +257,28 @@ static void check_int_pairs(struct mxe_engine *eng)
 	};
 	static uint8_t a[M * KMAX / 2], b[N * KMAX / 2], sa[M * KMAX / 16], sb[N * KMAX / 16];
 	static float c[M * N], d[M * N], ref[M * N];
-	int avx2 = !mxe_engine_set_simd("avx2");
+	int avx2 = !mxe_engine_set_simd("avx2"), top;
 
 	mxe_engine_set_simd(NULL);
+	top = mxe_cpu_simd();
 	for (unsigned cs = 0; cs < sizeof(what) / sizeof(what[0]); cs++) {
-		for (unsigned neg = 0; neg < 4; neg++) {
+		for (unsigned v = 0; v < 16; v++) {	/* negations, numerics, level */
+			unsigned neg = v & 3, exact = v >> 2 & 1, capped = v >> 3;
 			unsigned k = cs == 4 ? 48 : KMAX, kb = k / 16;
 			struct mxe_gemm_desc g = { 0 }, bf;
 			void *tmp = NULL;
-			uint64_t ops0;
-			int rc, ran, want = avx2 && cs < 2;
+			uint64_t ops0, out0, redo0, out1, redo1;
+			int rc, ran, same, level = capped ? MXE_SIMD_AVX2 : top;
+			int want = cs < 2 && level >= MXE_SIMD_AVX2 &&
+				   (exact || level == MXE_SIMD_AVX2);
 
-			for (size_t i = 0; i < sizeof(a); i++)
-				a[i] = cs == 1 ? 0x77 : (uint8_t)rnd();
-			for (size_t i = 0; i < sizeof(b); i++)
-				b[i] = cs == 1 ? 0x77 : (uint8_t)rnd();
+			if (capped && !avx2)
+				continue;
+			for (size_t i = 0; i < sizeof(a); i++)	/* row 5: -0 */
+				a[i] = cs == 1 ? 0x77 : cs == 0 && i / (KMAX / 2) == 5 ? 0x88 :
+				       (uint8_t)rnd();
+			for (size_t i = 0; i < sizeof(b); i++)	/* column 4: no sign */
+				b[i] = cs == 1 ? 0x77 : (uint8_t)(rnd() & (i / (KMAX / 2) == 4 ? 0x77 : 0xFF));
 			for (size_t i = 0; i < M * kb; i++)	/* 0x30 .. 0x47: 0.5 .. 15 */
 				sa[i] = cs == 1 ? (i % 2 ? 0x5F : 0x7E) :
 					cs == 0 && rnd() % 8 == 0 ? 0x80 : (uint8_t)(0x30 + rnd() % 0x18);
@@ -280,7 +291,10 @@ static void check_int_pairs(struct mxe_engine *eng)
 			if (cs == 3)
 				sb[11 * kb + 6] = 0xFF;
 			for (size_t i = 0; i < M * N; i++)
-				c[i] = (float)((int)(rnd() % 2001) - 1000) / 64.0f;
+				c[i] = cs == 0 && i / N == 5 ? (i % 2 || i % N == 4 ? -0.0f : 0.0f) :
+				       (float)((int)(rnd() % 2001) - 1000) / 64.0f;
+			if (cs == 0)
+				c[7 * N + 3] = INFINITY;
 			g.m = M;
 			g.n = N;
 			g.k = k;
@@ -293,7 +307,7 @@ static void check_int_pairs(struct mxe_engine *eng)
 			g.scale_block = MXA_NVFP4_BLOCK;
 			g.c = c;
 			g.d = ref;
-			g.accum = MXE_ACCUM_FAST;
+			g.accum = exact ? MXE_ACCUM_EXACT : MXE_ACCUM_FAST;
 			g.flags = MXA_GEMM_F_ACCUMULATE | (neg & 1 ? MXE_GEMM_NEGATE_A : 0) |
 				  (neg & 2 ? MXE_GEMM_NEGATE_B : 0);
 			rc = mxe_nvfp4_expand(&g, &bf, &tmp);
@@ -302,16 +316,21 @@ static void check_int_pairs(struct mxe_engine *eng)
 			g.d = d;
 			memset(d, 0xA5, sizeof(d));
 			ops0 = mxe_tiled_s8_ops();
-			if (avx2)
+			mxe_tiled_exact_counts(&out0, &redo0);
+			if (capped)
 				mxe_engine_set_simd("avx2");
 			rc |= mxe_gemm(eng, &g);
-			ran = mxe_tiled_s8_ops() > ops0;
 			mxe_engine_set_simd(NULL);
-			host_check(!rc && !memcmp(d, ref, (size_t)M * N * 4) && ran == want,
-				   "NVFP4 FAST on AVX2, %s%s%s: the BF16 copies' bits: %s, on int16 "
-				   "pairs: %s (want %s)", what[cs], neg & 1 ? ", -A" : "",
-				   neg & 2 ? ", -B" : "", !rc && !memcmp(d, ref, (size_t)M * N * 4) ?
-				   "yes" : "NO", ran ? "yes" : "no", want ? "yes" : "no");
+			ran = mxe_tiled_s8_ops() > ops0;
+			mxe_tiled_exact_counts(&out1, &redo1);
+			same = !rc && !memcmp(d, ref, (size_t)M * N * 4);
+			host_check(same && ran == want && (!exact || !ran || cs || redo1 - redo0 >= N),
+				   "NVFP4 %s%s, %s%s%s: the BF16 copies' bits: %s, on int16 pairs: "
+				   "%s (want %s), outputs from the general path: %llu",
+				   exact ? "EXACT" : "FAST", capped ? " capped at AVX2" : "", what[cs],
+				   neg & 1 ? ", -A" : "", neg & 2 ? ", -B" : "", same ? "yes" : "NO",
+				   ran ? "yes" : "no", want ? "yes" : "no",
+				   (unsigned long long)(redo1 - redo0));
 		}
 	}
 }
