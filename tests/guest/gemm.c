@@ -461,15 +461,15 @@ TEST_F(gemm, mx_fp8_and_fp4_through_the_command)
 }
 
 /* Quantise @rows x @k random floats (one tensor: one amax) into NVFP4 at @off, scales at
- * @scale_off; the tensor scale goes to *@ts. */
+ * @scale_off, blocks of 16 over ranges 1 .. @spread apart; the tensor scale goes to *@ts. */
 static void fill_nvfp4(FIXTURE_DATA(gemm) *self, uint32_t off, uint32_t scale_off,
-		       uint32_t rows, uint32_t k, float *ts)
+		       uint32_t rows, uint32_t k, uint32_t spread, float *ts)
 {
 	float *f = malloc((size_t)rows * k * sizeof(float));
 	float amax;
 
 	for (size_t i = 0; i < (size_t)rows * k; i++)
-		f[i] = rnd() * (float)(1 + (i / 16) % 5);	/* blocks of different ranges */
+		f[i] = rnd() * (float)(1 + (i / 16) % spread);
 	amax = accel_nvfp4_amax(f, (size_t)rows * k);
 	for (uint32_t r = 0; r < rows; r++)
 		accel_nvfp4_quantize(f + (size_t)r * k, k, amax,
@@ -491,44 +491,55 @@ static double nvfp4_value(const uint8_t *row, const uint8_t *scales, uint32_t i)
  * reference is float64 arithmetic in this test, not the engine: each product has at most
  * 12 significant bits and the blocks span a few binades, so the double sum is exact;
  * EXACT rounds it once to f32, the post-pass multiplies by ts_a x ts_b (f32 products).
- * K = 88 leaves a partial last block.
+ * K = 88 leaves a partial last block (the BF16 copies); K = 128 with blocks of ranges
+ * at most 2 apart runs on the engine's int16 pairs (numerics.rst "NVFP4").
  */
 TEST_F(gemm, nvfp4_through_accel_gemm_checked_in_float64)
 {
-	const uint32_t m = 37, n = 29, k = 88, kb = (k + 15) / 16;
-	size_t row = accel_dtype_row_bytes(MXA_DTYPE_NVFP4, k);
+	static const uint32_t ks[2] = { 88, 128 }, spreads[2] = { 5, 2 };
+	const uint32_t m = 37, n = 29;
 	struct accel_gemm_desc d;
 	float ts_a, ts_b, back[88];
-	int bad = 0;
+	uint32_t k = 88;
 
-	desc(self, &d, m, n, k, MXA_DTYPE_NVFP4, MXA_DTYPE_NVFP4);
-	d.mx_scale_a = self->va + SA_OFF;
-	d.mx_scale_b = self->va + SB_OFF;
-	fill_nvfp4(self, A_OFF, SA_OFF, m, k, &ts_a);
-	fill_nvfp4(self, B_OFF, SB_OFF, n, k, &ts_b);
-	d.scale_a = ts_a;
-	d.scale_b = ts_b;
-	memset(self->p + D_OFF, 0x5a, (size_t)m * n * 4);
-	ASSERT_EQ(0, run(self, &d));
-	EXPECT_EQ(ACCEL_GEMM_ALGO_COMMAND, self->plan.algo);
-	EXPECT_EQ(1, self->plan.post_pass);
-	for (uint32_t i = 0; i < m; i++) {
-		for (uint32_t j = 0; j < n; j++) {
-			const uint8_t *ar = self->p + A_OFF + i * row, *br = self->p + B_OFF + j * row;
-			double sum = 0;
-			float s = d.alpha * d.scale_a, want, got;
+	for (int t = 0; t < 2; t++) {
+		uint32_t kt = ks[t], kb = (kt + 15) / 16;
+		size_t row = accel_dtype_row_bytes(MXA_DTYPE_NVFP4, kt);
+		int bad = 0;
 
-			for (uint32_t kk = 0; kk < k; kk++)
-				sum += nvfp4_value(ar, self->p + SA_OFF + i * kb, kk) *
-				       nvfp4_value(br, self->p + SB_OFF + j * kb, kk);
-			s = s * d.scale_b;
-			want = s * (float)sum;
-			memcpy(&got, self->p + D_OFF + 4 * ((size_t)i * n + j), 4);
-			if (memcmp(&got, &want, 4) && bad++ < 5)
-				fprintf(stderr, "# D[%u][%u] = %a, want %a\n", i, j, got, want);
+		desc(self, &d, m, n, kt, MXA_DTYPE_NVFP4, MXA_DTYPE_NVFP4);
+		d.mx_scale_a = self->va + SA_OFF;
+		d.mx_scale_b = self->va + SB_OFF;
+		fill_nvfp4(self, A_OFF, SA_OFF, m, kt, spreads[t], &ts_a);
+		fill_nvfp4(self, B_OFF, SB_OFF, n, kt, spreads[t], &ts_b);
+		d.scale_a = ts_a;
+		d.scale_b = ts_b;
+		memset(self->p + D_OFF, 0x5a, (size_t)m * n * 4);
+		ASSERT_EQ(0, run(self, &d));
+		EXPECT_EQ(ACCEL_GEMM_ALGO_COMMAND, self->plan.algo);
+		EXPECT_EQ(1, self->plan.post_pass);
+		for (uint32_t i = 0; i < m; i++) {
+			for (uint32_t j = 0; j < n; j++) {
+				const uint8_t *ar = self->p + A_OFF + i * row;
+				const uint8_t *br = self->p + B_OFF + j * row;
+				double sum = 0;
+				float s = d.alpha * d.scale_a, want, got;
+
+				for (uint32_t kk = 0; kk < kt; kk++)
+					sum += nvfp4_value(ar, self->p + SA_OFF + i * kb, kk) *
+					       nvfp4_value(br, self->p + SB_OFF + j * kb, kk);
+				s = s * d.scale_b;
+				want = s * (float)sum;
+				memcpy(&got, self->p + D_OFF + 4 * ((size_t)i * n + j), 4);
+				if (memcmp(&got, &want, 4) && bad++ < 5)
+					fprintf(stderr, "# K = %u: D[%u][%u] = %a, want %a\n", kt,
+						i, j, got, want);
+			}
 		}
+		EXPECT_EQ(0, bad);
 	}
-	EXPECT_EQ(0, bad);
+	/* K = 88 again for what follows */
+	fill_nvfp4(self, A_OFF, SA_OFF, m, k, 5, &ts_a);
 	/* dequantised: element x block scale x tensor scale */
 	ASSERT_EQ(0, accel_nvfp4_dequantize(self->p + SA_OFF, self->p + A_OFF, k, ts_a, back));
 	for (uint32_t kk = 0; kk < k; kk++)
