@@ -18,7 +18,9 @@
  * panels instead and each 32-k block summed as an integer dot product, which
  * is that block's f32 chain exactly (s8_applies()); the rest is the same. AVX2
  * CPUs do so too, as int16 pairs where a pair of bytes could overflow int16 (MXINT8
- * x MXINT8, a negated MXINT8).
+ * x MXINT8, a negated MXINT8). NVFP4 takes the same int16 pairs from its codes, each
+ * element times its UE4M3 scale's integer, where its block sums are exact in f32
+ * (mxe_tiled_nvfp4_run(), nv_applies()): FAST on AVX2 CPUs, EXACT on any with AVX2.
  *
  * Integers (s8, s4) are multiplied as int16 pairs and summed exactly in
  * int32 (|sum| < 2^31 for up to 131072 products) and once in int64 with C,
