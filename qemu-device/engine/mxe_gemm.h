@@ -49,9 +49,9 @@ int mxe_nvfp4_layout(const struct mxe_gemm_desc *in, size_t ld[2], size_t ld_s[2
 /**
  * mxe_tiled_nvfp4_run() - NVFP4 x NVFP4 without its BF16 copies: each 32-k block's
  * elements times their scales as int16 pairs on the int8 panels' AVX2 kernel
- * (mxe_tiled.c), where its block sums are exact in f32: FAST on an AVX2 host, EXACT
- * (intrawave) on any host with AVX2; the BF16 path's bits. Returns 1 when it does not
- * apply (the caller expands).
+ * (mxe_tiled.c), where its block sums are exact in f32: EXACT (intrawave) and FAST on
+ * any host with AVX2 (FAST above AVX2 only where M or N is below 1024); the BF16
+ * path's bits. Returns 1 when it does not apply (the caller expands).
  */
 int mxe_tiled_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc);
 

@@ -10,9 +10,9 @@
  * so BF16 holds it exactly, and the BF16 kernels then compute the same products and sums
  * (EXACT, FAST) as kernels on the scaled E2M1 codes would. A NaN scale (UE4M3 0x7F: the
  * sign bit is not read) makes its block NaN, which poisons every output that uses it, as
- * an MX NaN scale does. FAST on an AVX2 host, and EXACT on any host with AVX2, first try
- * the int8 panels' int16 pairs on the codes themselves (mxe_tiled_nvfp4_run(),
- * mxe_tiled.c), with the same bits.
+ * an MX NaN scale does. On a host with AVX2, EXACT and FAST first try the int8 panels'
+ * int16 pairs on the codes themselves (mxe_tiled_nvfp4_run(), mxe_tiled.c; FAST on an
+ * AVX-512 host only for narrow operations), with the same bits.
  *
  * DOC: NVFP4 quantisation
  *

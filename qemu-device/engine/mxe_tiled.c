@@ -20,7 +20,8 @@
  * CPUs do so too, as int16 pairs where a pair of bytes could overflow int16 (MXINT8
  * x MXINT8, a negated MXINT8). NVFP4 takes the same int16 pairs from its codes, each
  * element times its UE4M3 scale's integer, where its block sums are exact in f32
- * (mxe_tiled_nvfp4_run(), nv_applies()): FAST on AVX2 CPUs, EXACT on any with AVX2.
+ * (mxe_tiled_nvfp4_run(), nv_applies()): EXACT on any CPU with AVX2, FAST too (on
+ * AVX-512 ones only where M or N is below NV_FAST_WIDE_MIN).
  *
  * Integers (s8, s4) are multiplied as int16 pairs and summed exactly in
  * int32 (|sum| < 2^31 for up to 131072 products) and once in int64 with C,
@@ -875,9 +876,18 @@ static int nv_exact_certified(struct tiled *tl)
 }
 
 /*
+ * FAST on an AVX-512 host takes the pairs below this many rows or columns, where the
+ * BF16 copies and their f32 panels cost more than the AVX-512 kernels save (bench-engine
+ * --types nvfp4, 2 threads: 2048^3 259-264 GFLOP/s on the pairs, 293-300 on the BF16
+ * kernels; 1024^3 235-239 / 235-248; 512^3 110-163 / 113-118; M = 1 and 8 x 4096^2
+ * 13 ms / 155 and 117 ms).
+ */
+#define NV_FAST_WIDE_MIN 1024
+
+/*
  * Whether an NVFP4 operation (tl->nv) runs as int16 pairs, and their tables: on the
- * AVX2 kernel (with VNNI the panels hold bytes, too narrow for these integers; FAST
- * only where AVX2 is the host's level, AVX-512's BF16 kernels being faster there), K
+ * AVX2 kernel (with VNNI the panels hold bytes, too narrow for these integers; FAST on
+ * an AVX-512 host only for narrow operations, NV_FAST_WIDE_MIN), K
  * a multiple of 32, no NaN scale, and shifts small enough that FAST's f32 chain over a
  * 32-k block cannot round: a half's 16 products stay below 16 x (12 x 15)^2 < 2^19
  * units of their own grid, and with the largest shift of A's blocks and of B's adding
@@ -890,7 +900,8 @@ static int nv_applies(struct tiled *tl)
 {
 	const float *lut = mxe_decode_lut(MXA_DTYPE_E2M1);
 
-	if (tl->simd < MXE_SIMD_AVX2 || (!tl->exact && tl->simd != MXE_SIMD_AVX2) ||
+	if (tl->simd < MXE_SIMD_AVX2 || (!tl->exact && tl->simd != MXE_SIMD_AVX2 &&
+					 tl->m >= NV_FAST_WIDE_MIN && tl->n >= NV_FAST_WIDE_MIN) ||
 	    tl->k % MXA_MX_BLOCK || !nv_scan(tl) || tl->nv_most[0] + tl->nv_most[1] > 4)
 		return 0;
 	for (int side = 0; side < 2; side++) {

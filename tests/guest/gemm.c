@@ -465,7 +465,7 @@ TEST_F(gemm, mx_fp8_and_fp4_through_the_command)
 static void fill_nvfp4(FIXTURE_DATA(gemm) *self, uint32_t off, uint32_t scale_off,
 		       uint32_t rows, uint32_t k, uint32_t spread, float *ts)
 {
-	float *f = malloc((size_t)rows * k * sizeof(float));
+	float *f = calloc((size_t)rows * k, sizeof(float));
 	float amax;
 
 	for (size_t i = 0; i < (size_t)rows * k; i++)
