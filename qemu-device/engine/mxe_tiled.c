@@ -2083,8 +2083,6 @@ static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, 
 	}
 
 	tl->exact = exact;
-	if (exact)
-		mxe_stats_count_intrawave();
 	tl->simd = mxe_cpu_simd();
 	tl->avx2 = tl->simd >= MXE_SIMD_AVX2;
 	tl->kf32 = tl->avx2 ? mxe_kern_f32_avx2 : mxe_kern_f32_portable;
@@ -2102,6 +2100,8 @@ static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, 
 	}
 	if (tl->nv && tl->kind != TK_S8)
 		return 1;	/* the stand-in's A and B are NVFP4 codes: the panels or nothing */
+	if (exact)
+		mxe_stats_count_intrawave();
 	/* Super chunk: all of K (intrawave) within the budget, else KB. */
 	/* packed bytes per k: f32, half of an int16 pair word (two for the int16 windows'
 	 * high and low panels), or int8 (and, per 32 k, the int8 panels' factors and sums) */
