@@ -705,19 +705,49 @@ static void nv_pack_block(const struct tiled *tl, int side, size_t r, size_t b, 
 			  float *fac)
 {
 	const struct nv_src *nv = tl->nv;
-	int m[2], shift[2], lo = nv_block(nv, side, r, b, m, shift);
+	const uint8_t *sc = nv->scales[side] + r * nv->ld_s[side] + 2 * b;
 	int8_t c8[MXA_MX_BLOCK];
+	int m[2], x[2], lo;
 
-	*fac = lo == INT_MAX ? 1.0f : ldexpf(1.0f, lo - 1);
+	/* nv_scale() without its branches (nv_scan() found no NaN): they mispredicted */
+	for (int h = 0; h < 2; h++) {
+		unsigned e = (sc[h] >> 3) & 0xF;
+
+		m[h] = (int)((sc[h] & 7u) | (e ? 8u : 0u));
+		x[h] = e ? (int)e - 10 : -9;
+	}
+	lo = !m[0] ? x[1] : !m[1] || x[0] < x[1] ? x[0] : x[1];	/* both zero: any grid */
+	*fac = mxe_bits_f32((uint32_t)(lo - 1 + 127) << 23);
 	/* the codes' integers (E2M1's table; AVX2 hosts only take this path) */
 	mxe_s8_e2m1_block(nv->codes[side] + r * nv->ld[side] + b * MXA_MX_BLOCK / 2,
 			  tl->lut8[side], 0, c8);
 	for (int h = 0; h < 2; h++) {
-		int16_t f = (int16_t)(lo == INT_MAX ? 0 : m[h] << shift[h]);
+		int16_t f = (int16_t)(m[h] << (m[h] ? x[h] - lo : 0));
 
 		for (int i = 0; i < MXA_NVFP4_BLOCK; i++)
 			v[h * MXA_NVFP4_BLOCK + i] = (int16_t)(c8[h * MXA_NVFP4_BLOCK + i] * f);
 	}
+}
+
+/* The 32-k block @b of a panel's @rows rows from @r0 (zeros from @nvalid on) of an
+ * NVFP4 side, as s16_pairs() lays them out, the panel's words written in order; the
+ * rows' factors into @fac. */
+static void nv_pack_rows(const struct tiled *tl, int side, size_t r0, unsigned rows,
+			 size_t nvalid, size_t b, uint32_t *dst, float *fac)
+{
+	uint32_t words[MXE_NR][MXA_MX_BLOCK / 2];	/* k pairs of each row: int16 pairs */
+
+	for (unsigned r = 0; r < rows; r++) {
+		if (r0 + r < nvalid) {
+			nv_pack_block(tl, side, r0 + r, b, (int16_t *)(void *)words[r], &fac[r]);
+		} else {
+			memset(words[r], 0, sizeof(words[r]));
+			fac[r] = 1.0f;
+		}
+	}
+	for (unsigned kp = 0; kp < MXA_MX_BLOCK / 2; kp++)
+		for (unsigned r = 0; r < rows; r++)
+			dst[kp * rows + r] = words[r][kp];
 }
 
 /*
@@ -745,22 +775,16 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 		size_t blk = c / MXA_MX_BLOCK, at = (blk * npanels + pidx) * rows;
 		uint8_t *dst = s8_panel(tl, pack, npanels, rows, pidx, c);	/* 32 k: one run */
 
+		if (tl->nv) {	/* NVFP4: int16 pairs, no bias, no sums */
+			nv_pack_rows(tl, side, r0, rows, nvalid, (k0 + c) / MXA_MX_BLOCK,
+				     (uint32_t *)(void *)dst, &fac[at]);
+			if (side)
+				memset(&tl->scb[at], 0, rows * sizeof(tl->scb[0]));
+			continue;
+		}
 		for (unsigned r = 0; r < rows; r++) {
 			int32_t sum = 0;
 
-			if (tl->nv) {	/* NVFP4: int16 pairs, no bias, no sums */
-				if (r0 + r < nvalid) {
-					nv_pack_block(tl, side, r0 + r, (k0 + c) / MXA_MX_BLOCK, w,
-						      &fac[at + r]);
-				} else {
-					memset(w, 0, sizeof(w));
-					fac[at + r] = 1.0f;
-				}
-				if (side)
-					tl->scb[at + r] = 0;
-				s16_pairs(w, (uint32_t *)(void *)dst + r, rows);
-				continue;
-			}
 			if (r0 + r < nvalid) {	/* the integers, biased for A, and their sum */
 				const uint8_t *row = base + (r0 + r) * ld;
 
