@@ -627,11 +627,12 @@ static uint8_t *s8_panel(const struct tiled *tl, void *base, size_t npanels, uns
 	return (uint8_t *)base + ((k / KB * npanels + p) * KB + k % KB) * rows * s8_esize(tl);
 }
 
-/* Integer of each code of a side's type (its value over 2^lowest bit), negated as the op says. */
+/* Integer of each code of a side's type (its value over 2^lowest bit; NVFP4: E2M1's
+ * codes, twice their value), negated as the op says. */
 static void s8_lut(struct tiled *tl, int side)
 {
 	const struct mxe_op *op = tl->op;
-	unsigned t = side ? op->d.type_b : op->d.type_a;
+	unsigned t = tl->nv ? MXA_DTYPE_E2M1 : side ? op->d.type_b : op->d.type_a;
 	const float *lut = mxe_decode_lut(t);
 	int neg = !!(op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A)), top;
 
@@ -655,24 +656,25 @@ static float s8_factor(const struct tiled *tl, int side, size_t r, size_t b)
 	return e >= -126 && e <= 127 ? mxe_bits_f32((uint32_t)(e + 127) << 23) : ldexpf(1.0f, e);
 }
 
-/* A block's 32 integers @v as int16 pairs, the even k low, into @dst[kp * @rows] for
- * each k pair kp. */
-static void s16_pairs(const int16_t *v, uint32_t *dst, unsigned rows)
+/* A block's 32 integers @v (negated where @neg) as int16 pairs, the even k low, into
+ * @dst[kp * @rows] for each k pair kp. */
+static void s16_pairs(const int8_t *v, int neg, uint32_t *dst, unsigned rows)
 {
-	for (unsigned kp = 0; kp < MXA_MX_BLOCK / 2; kp++)
-		dst[kp * rows] = (uint32_t)(uint16_t)v[2 * kp] | (uint32_t)(uint16_t)v[2 * kp + 1] << 16;
+	for (unsigned kp = 0; kp < MXA_MX_BLOCK / 2; kp++) {
+		int lo = neg ? -v[2 * kp] : v[2 * kp], hi = neg ? -v[2 * kp + 1] : v[2 * kp + 1];
+
+		dst[kp * rows] = (uint32_t)(uint16_t)lo | (uint32_t)(uint16_t)hi << 16;
+	}
 }
 
-/* UE4M3 scale @s (its sign bit not read) as m 2^*@x, m an integer of at most 15 (0: a
- * zero scale); -1: NaN. */
-static int nv_scale(uint8_t s, int *x)
+/* UE4M3 scale @s (its sign bit not read; not NaN, 0x7F) as m 2^*@x, m an integer of at
+ * most 15 (0: a zero scale). No branches: the packing's mispredicted. */
+static inline int nv_scale(uint8_t s, int *x)
 {
-	unsigned e = (s >> 3) & 0xF, m = s & 7;
+	unsigned e = (s >> 3) & 0xF;
 
-	if ((s & 0x7F) == 0x7F)
-		return -1;
 	*x = e ? (int)e - 10 : -9;
-	return e ? (int)(8 + m) : (int)m;
+	return (int)((s & 7u) | (e ? 8u : 0u));
 }
 
 /*
@@ -680,21 +682,19 @@ static int nv_scale(uint8_t s, int *x)
  * the nonzero ones is the block's grid, the other half's shift above it in *@shift.
  * Returns the grid's x, INT_MAX for a block of zero scales, INT_MIN for a NaN scale.
  */
-static int nv_block(const struct nv_src *nv, int side, size_t r, size_t b, int m[2],
-		    int shift[2])
+static inline int nv_block(const struct nv_src *nv, int side, size_t r, size_t b, int m[2],
+			   int shift[2])
 {
 	const uint8_t *sc = nv->scales[side] + r * nv->ld_s[side] + 2 * b;
-	int x[2], lo = INT_MAX;
+	int x[2], lo;
 
-	for (int h = 0; h < 2; h++) {
-		m[h] = nv_scale(sc[h], &x[h]);
-		if (m[h] < 0)
-			return INT_MIN;
-		if (m[h] && x[h] < lo)
-			lo = x[h];
-	}
-	for (int h = 0; h < 2; h++)
-		shift[h] = m[h] ? x[h] - lo : 0;
+	if ((sc[0] & 0x7F) == 0x7F || (sc[1] & 0x7F) == 0x7F)
+		return INT_MIN;
+	m[0] = nv_scale(sc[0], &x[0]);
+	m[1] = nv_scale(sc[1], &x[1]);
+	lo = !m[0] ? (m[1] ? x[1] : INT_MAX) : !m[1] || x[0] < x[1] ? x[0] : x[1];
+	shift[0] = m[0] ? x[0] - lo : 0;
+	shift[1] = m[1] ? x[1] - lo : 0;
 	return lo;
 }
 
@@ -705,24 +705,15 @@ static void nv_pack_block(const struct tiled *tl, int side, size_t r, size_t b, 
 			  float *fac)
 {
 	const struct nv_src *nv = tl->nv;
-	const uint8_t *sc = nv->scales[side] + r * nv->ld_s[side] + 2 * b;
+	int m[2], shift[2], lo = nv_block(nv, side, r, b, m, shift);	/* no NaN: nv_scan() */
 	int8_t c8[MXA_MX_BLOCK];
-	int m[2], x[2], lo;
 
-	/* nv_scale() without its branches (nv_scan() found no NaN): they mispredicted */
-	for (int h = 0; h < 2; h++) {
-		unsigned e = (sc[h] >> 3) & 0xF;
-
-		m[h] = (int)((sc[h] & 7u) | (e ? 8u : 0u));
-		x[h] = e ? (int)e - 10 : -9;
-	}
-	lo = !m[0] ? x[1] : !m[1] || x[0] < x[1] ? x[0] : x[1];	/* both zero: any grid */
-	*fac = mxe_bits_f32((uint32_t)(lo - 1 + 127) << 23);
+	*fac = lo == INT_MAX ? 1.0f : mxe_bits_f32((uint32_t)(lo - 1 + 127) << 23);
 	/* the codes' integers (E2M1's table; AVX2 hosts only take this path) */
 	mxe_s8_e2m1_block(nv->codes[side] + r * nv->ld[side] + b * MXA_MX_BLOCK / 2,
 			  tl->lut8[side], 0, c8);
 	for (int h = 0; h < 2; h++) {
-		int16_t f = (int16_t)(m[h] << (m[h] ? x[h] - lo : 0));
+		int16_t f = (int16_t)(m[h] << shift[h]);
 
 		for (int i = 0; i < MXA_NVFP4_BLOCK; i++)
 			v[h * MXA_NVFP4_BLOCK + i] = (int16_t)(c8[h * MXA_NVFP4_BLOCK + i] * f);
@@ -766,7 +757,6 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 	void *pack = side ? tl->bpack : tl->apack;
 	float *fac = side ? tl->sfb : tl->sfa;
 	int8_t v[MXA_MX_BLOCK];
-	int16_t w[MXA_MX_BLOCK];
 	/* a negated MXINT8 (int16 pairs only): the integers negated as they widen */
 	int neg16 = t == MXA_DTYPE_MXINT8 &&
 		    (op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A));
@@ -802,11 +792,9 @@ static void pack_s8_panel(struct tiled *tl, int side, size_t r0, unsigned rows, 
 			}
 			if (side)
 				tl->scb[at + r] = tl->s8_bias * sum;
-			if (tl->s8_g == 16) {	/* int16 pairs: k pairs of [rows] words */
-				for (unsigned i = 0; i < MXA_MX_BLOCK; i++)
-					w[i] = (int16_t)(neg16 ? -v[i] : v[i]);
-				s16_pairs(w, (uint32_t *)(void *)dst + r, rows);
-			} else
+			if (tl->s8_g == 16)	/* int16 pairs: k pairs of [rows] words */
+				s16_pairs(v, neg16, (uint32_t *)(void *)dst + r, rows);
+			else
 				for (unsigned g = 0; g < MXA_MX_BLOCK / 4; g++)	/* k groups of four */
 					memcpy(dst + g * rows * 4 + r * 4, v + 4 * g, 4);
 		}
@@ -909,7 +897,8 @@ static int nv_exact_certified(struct tiled *tl)
 #define NV_FAST_WIDE_MIN 1024
 
 /*
- * Whether an NVFP4 operation (tl->nv) runs as int16 pairs, and their tables: on the
+ * Whether an NVFP4 operation (tl->nv) runs as int16 pairs (s8_lut() then gives their
+ * tables): on the
  * AVX2 kernel (with VNNI the panels hold bytes, too narrow for these integers; FAST on
  * an AVX-512 host only for narrow operations, NV_FAST_WIDE_MIN), K
  * a multiple of 32, no NaN scale, and shifts small enough that FAST's f32 chain over a
@@ -922,18 +911,10 @@ static int nv_exact_certified(struct tiled *tl)
  */
 static int nv_applies(struct tiled *tl)
 {
-	const float *lut = mxe_decode_lut(MXA_DTYPE_E2M1);
-
 	if (tl->simd < MXE_SIMD_AVX2 || (!tl->exact && tl->simd != MXE_SIMD_AVX2 &&
 					 tl->m >= NV_FAST_WIDE_MIN && tl->n >= NV_FAST_WIDE_MIN) ||
 	    tl->k % MXA_MX_BLOCK || !nv_scan(tl) || tl->nv_most[0] + tl->nv_most[1] > 4)
 		return 0;
-	for (int side = 0; side < 2; side++) {
-		int neg = !!(tl->op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A));
-
-		for (unsigned c = 0; c < 16; c++)
-			tl->lut8[side][c] = (int8_t)(neg ? -2.0f * lut[c] : 2.0f * lut[c]);
-	}
 	tl->simd = MXE_SIMD_AVX2;	/* its kernels, panels and rounding, on any host */
 	tl->s8_g = 16;
 	tl->s8_bias = 0;
@@ -951,7 +932,7 @@ static void nv_row_values(const struct tiled *tl, int side, size_t r, double *ou
 	const float *lut = mxe_decode_lut(MXA_DTYPE_E2M1);
 
 	for (size_t kk = 0; kk < tl->k; kk++) {
-		int x = 0, m = nv_scale(sc[kk / MXA_NVFP4_BLOCK], &x);	/* no NaN: nv_scan() */
+		int x, m = nv_scale(sc[kk / MXA_NVFP4_BLOCK], &x);	/* no NaN: nv_scan() */
 		double v = (double)lut[codes[kk / 2] >> (kk & 1) * 4 & 0xF] * ldexp(m, x);
 
 		out[kk] = neg ? -v : v;
@@ -2117,10 +2098,8 @@ static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, 
 	if (tl->kind == TK_F32 && exact != 2 && s8_applies(tl)) {
 		__atomic_fetch_add(&s8_ops, 1, __ATOMIC_RELAXED);
 		tl->kind = TK_S8;
-		if (!tl->nv) {
-			s8_lut(tl, 0);
-			s8_lut(tl, 1);
-		}
+		s8_lut(tl, 0);
+		s8_lut(tl, 1);
 	}
 	if (tl->nv && tl->kind != TK_S8)
 		return 1;	/* the stand-in's A and B are NVFP4 codes: the panels or nothing */
