@@ -27,6 +27,7 @@ ENGINE_SRCS := \
 	$(ENGINE_DIR)/mxe_exact.c \
 	$(ENGINE_DIR)/mxe_gemv.c \
 	$(ENGINE_DIR)/mxe_gemv_fast.c \
+	$(ENGINE_DIR)/mxe_gemv_nvfp4.c \
 	$(ENGINE_DIR)/mxe_interwave.c \
 	$(ENGINE_DIR)/mxe_hopper.c \
 	$(ENGINE_DIR)/mxe_cublas_plan.c \

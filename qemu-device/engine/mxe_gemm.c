@@ -480,7 +480,10 @@ int mxe_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 		struct mxe_gemm_desc d;
 		void *tmp;
 
-		rc = mxe_tiled_nvfp4_run(eng, desc);	/* NVFP4 without its copies */
+		rc = mxe_gemv_nvfp4_run(eng, desc);	/* NVFP4 without its copies */
+		if (rc <= 0)
+			return rc;
+		rc = mxe_tiled_nvfp4_run(eng, desc);
 		if (rc <= 0)
 			return rc;
 		rc = mxe_gemm_copies(desc, &d, &tmp);

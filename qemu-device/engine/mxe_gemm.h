@@ -46,6 +46,21 @@ int mxe_nvfp4_expand(const struct mxe_gemm_desc *in, struct mxe_gemm_desc *out, 
  * (@ld_s), A's then B's, in bytes, defaults filled; MXE_ENGINE_EINVAL_LAYOUT below a row. */
 int mxe_nvfp4_layout(const struct mxe_gemm_desc *in, size_t ld[2], size_t ld_s[2]);
 
+/** mxe_nvfp4_row_values() - @k values of an NVFP4 row (element x scale, NaN under a NaN
+ * scale, negated when @neg), as the BF16 copies hold them. */
+void mxe_nvfp4_row_values(const uint8_t *codes, const uint8_t *scales, size_t k, int neg,
+			  double *out);
+
+/**
+ * mxe_gemv_nvfp4_run() - NVFP4 x NVFP4 with few rows of A (mxe_gemv_nvfp4.c): each
+ * column's codes read once per row, 16-k block sums in integers; EXACT and FAST with the
+ * BF16 path's bits. Returns 1 when it does not apply.
+ */
+int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc);
+/** Outputs it computed, those it handed to the general exact path, and the FAST
+ * sub-blocks it ran as chains, since the process started. */
+void mxe_gemv_nvfp4_counts(uint64_t *outputs, uint64_t *redone, uint64_t *chains);
+
 /**
  * mxe_tiled_nvfp4_run() - NVFP4 x NVFP4 without its BF16 copies: each 32-k block's
  * elements times their scales as int16 pairs on the int8 panels' AVX2 kernel

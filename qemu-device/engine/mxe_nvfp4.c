@@ -67,6 +67,17 @@ static void expand_rows(const uint8_t *codes, size_t ld, const uint8_t *scales, 
 	}
 }
 
+void mxe_nvfp4_row_values(const uint8_t *codes, const uint8_t *scales, size_t k, int neg,
+			  double *out)
+{
+	for (size_t kk = 0; kk < k; kk++) {
+		double v = (double)mxe_cvt_e2m1_to_f32((codes[kk / 2] >> (kk & 1) * 4) & 0xF) *
+			   mxe_cvt_ue4m3_to_f32(scales[kk / MXA_NVFP4_BLOCK]);
+
+		out[kk] = neg ? -v : v;
+	}
+}
+
 int mxe_nvfp4_layout(const struct mxe_gemm_desc *in, size_t ld[2], size_t ld_s[2])
 {
 	size_t row = mxe_dtype_row_bytes(MXA_DTYPE_NVFP4, in->k);

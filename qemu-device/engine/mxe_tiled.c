@@ -926,17 +926,10 @@ static int nv_applies(struct tiled *tl)
 static void nv_row_values(const struct tiled *tl, int side, size_t r, double *out)
 {
 	const struct nv_src *nv = tl->nv;
-	const uint8_t *codes = nv->codes[side] + r * nv->ld[side];
-	const uint8_t *sc = nv->scales[side] + r * nv->ld_s[side];
-	int neg = !!(tl->op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A));
-	const float *lut = mxe_decode_lut(MXA_DTYPE_E2M1);
 
-	for (size_t kk = 0; kk < tl->k; kk++) {
-		int x, m = nv_scale(sc[kk / MXA_NVFP4_BLOCK], &x);	/* no NaN: nv_scan() */
-		double v = (double)lut[codes[kk / 2] >> (kk & 1) * 4 & 0xF] * ldexp(m, x);
-
-		out[kk] = neg ? -v : v;
-	}
+	mxe_nvfp4_row_values(nv->codes[side] + r * nv->ld[side], nv->scales[side] + r * nv->ld_s[side],
+			     tl->k, !!(tl->op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A)),
+			     out);
 }
 
 /* Output (i, j) of an NVFP4 operation on the general exact path (mxe_exact_output()). */

@@ -372,6 +372,114 @@ static void check_int_pairs(struct mxe_engine *eng)
 	check_wide_fast(eng, top);
 }
 
+/*
+ * NVFP4 GEMVs (mxe_gemv_nvfp4_run(): M <= 16, K a multiple of 64, an f32 D without C):
+ * the bits of the BF16 operation on the copies (default SIMD level) at the default level
+ * and capped at AVX2, EXACT and FAST, every negation. K = 576 and 1088 run whole vector
+ * steps (512 k, AVX2 256) and a tail, 64 the tail alone; N = 37 ends in a partial task.
+ * Cases: random codes and scales (a zero scale, with and without the unread sign bit,
+ * among them); a row of A all -0 against a column without signs (EXACT's zero sums go to
+ * the general path: -0 where every product is -0); a sub-block whose halves' products are
+ * 2^8 apart, where the chain loses a bit that the exact sum keeps (81 units of the grid,
+ * then eight products of 5832 and eight of -5832 in units of 2^9: the partial sum passes
+ * 2^24 units and rounds to 80), which FAST runs as a chain at every output; the largest scale and elements (448 x 6);
+ * a NaN scale in two columns of B (in a tail, in a vector step) and in a row of A.
+ */
+static void check_gemv(struct mxe_engine *eng)
+{
+	enum { MMAX = 16, N = 37, KMAX = 1088 };
+	static const char *const what[] = {
+		"random scales with zeros", "a row of -0", "a chain that rounds", "largest",
+		"a NaN scale in B", "a NaN scale in A",
+	};
+	static const unsigned ks[] = { 64, 576, 1088 }, ms[] = { 1, 3, 16 };
+	static uint8_t a[MMAX * KMAX / 2], b[N * KMAX / 2], sa[MMAX * KMAX / 16], sb[N * KMAX / 16];
+	static float d[MMAX * N], ref[MMAX * N];
+	int avx2 = !mxe_engine_set_simd("avx2");
+
+	mxe_engine_set_simd(NULL);
+	for (unsigned cs = 0; cs < sizeof(what) / sizeof(what[0]); cs++) {
+		for (unsigned v = 0; v < 16 * 3; v++) {	/* negations, numerics, level, shape */
+			unsigned neg = v & 3, exact = v >> 2 & 1, capped = v >> 3 & 1;
+			unsigned k = ks[v >> 4], m = ms[((v >> 4) + cs) % 3], kb = k / 16;
+			struct mxe_gemm_desc g = { 0 }, bf;
+			void *tmp = NULL;
+			uint64_t out0, redo0, ch0, out1, redo1, ch1;
+			int rc, same, ran, special;
+
+			if (capped && !avx2)
+				continue;
+			for (size_t i = 0; i < m * k / 2; i++)
+				a[i] = cs == 3 ? 0x77 : cs == 1 && i / (k / 2) == 0 ? 0x88 : (uint8_t)rnd();
+			for (size_t i = 0; i < N * k / 2; i++)	/* column 4: no sign */
+				b[i] = cs == 3 ? 0x77 : (uint8_t)(rnd() & (i / (k / 2) == 4 ? 0x77 : 0xFF));
+			for (size_t i = 0; i < m * kb; i++)	/* 0x30 .. 0x47: 0.5 .. 15 */
+				sa[i] = cs == 3 ? 0x7E : rnd() % 8 == 0 ? (uint8_t)(rnd() % 2 * 0x80) :
+					(uint8_t)(0x30 + rnd() % 0x18);
+			for (size_t i = 0; i < N * kb; i++)
+				sb[i] = cs == 3 ? 0x7E : rnd() % 16 == 0 ? 0 :
+					(uint8_t)(0x30 + rnd() % 0x18 + (rnd() % 2) * 0x80);
+			if (cs == 2) {	/* sub-block 1: a chain that rounds at every output */
+				for (size_t i = 0; i < m; i++) {
+					memset(a + i * k / 2 + 16, 0, 8);	/* k 32: 0.5, 33 .. 47: 0 */
+					a[i * k / 2 + 16] = 0x01;
+					memset(a + i * k / 2 + 24, 0x77, 4);	/* k 48 .. 55: 6 */
+					memset(a + i * k / 2 + 28, 0xFF, 4);	/* k 56 .. 63: -6 */
+					sa[i * kb + 2] = 0x31, sa[i * kb + 3] = 0x69;	/* 9 x 2^-4, 9 x 2^3 */
+				}
+				for (size_t j = 0; j < N; j++) {
+					memset(b + j * k / 2 + 16, 0x11, 8);	/* 0.5 */
+					memset(b + j * k / 2 + 24, 0x77, 8);
+					sb[j * kb + 2] = 0x39, sb[j * kb + 3] = 0x41;	/* 9 x 2^-3, 2^-2 */
+				}
+			}
+			if (cs == 4)	/* the last block (a tail's), one in the middle */
+				sb[11 * kb + kb - 1] = 0xFF, sb[20 * kb + kb / 2 - 1] = 0x7F;
+			if (cs == 5)
+				sa[(m - 1) * kb] = 0x7F;
+			g.m = m;
+			g.n = N;
+			g.k = k;
+			g.type_a = g.type_b = MXA_DTYPE_NVFP4;
+			g.type_c = g.type_d = MXA_DTYPE_F32;
+			g.a = a;
+			g.b = b;
+			g.scale_a = sa;
+			g.scale_b = sb;
+			g.scale_block = MXA_NVFP4_BLOCK;
+			g.d = ref;
+			g.accum = exact ? MXE_ACCUM_EXACT : MXE_ACCUM_FAST;
+			g.flags = (neg & 1 ? MXE_GEMM_NEGATE_A : 0) | (neg & 2 ? MXE_GEMM_NEGATE_B : 0);
+			rc = mxe_nvfp4_expand(&g, &bf, &tmp);
+			rc |= mxe_gemm(eng, &bf);
+			free(tmp);
+			g.d = d;
+			memset(d, 0xA5, sizeof(d));
+			mxe_gemv_nvfp4_counts(&out0, &redo0, &ch0);
+			if (capped)
+				mxe_engine_set_simd("avx2");
+			rc |= mxe_gemm(eng, &g);
+			mxe_engine_set_simd(NULL);
+			mxe_gemv_nvfp4_counts(&out1, &redo1, &ch1);
+			same = !rc && !memcmp(d, ref, (size_t)m * N * 4);
+			ran = out1 - out0 == (uint64_t)m * N;
+			/* what the special cases must send to the general path or the chains */
+			special = cs == 1 ? !exact || redo1 - redo0 >= N :
+				  cs == 2 ? exact || ch1 - ch0 >= (uint64_t)m * N :
+				  cs == 4 ? (exact ? redo1 - redo0 >= 2 * m : ch1 - ch0 >= (uint64_t)m * k / 16) :
+				  cs == 5 ? (exact ? redo1 - redo0 >= N : ch1 - ch0 >= (uint64_t)N * k / 32) :
+				  1;
+			host_check(same && ran && special,
+				   "NVFP4 GEMV %s%s %u x %d x %u, %s%s%s: the BF16 copies' bits: %s, "
+				   "on the GEMV: %s, general path %llu, chains %llu",
+				   exact ? "EXACT" : "FAST", capped ? " capped at AVX2" : "", m, N, k,
+				   what[cs], neg & 1 ? ", -A" : "", neg & 2 ? ", -B" : "",
+				   same ? "yes" : "NO", ran ? "yes" : "NO",
+				   (unsigned long long)(redo1 - redo0), (unsigned long long)(ch1 - ch0));
+		}
+	}
+}
+
 static void check_errors(void)
 {
 	static uint8_t buf[4096];
@@ -445,6 +553,7 @@ int main(void)
 	check_golden(eng);
 	check_gemm_command(eng);
 	check_int_pairs(eng);
+	check_gemv(eng);
 	check_errors();
 	mxe_engine_destroy(eng);
 	return host_check_end();

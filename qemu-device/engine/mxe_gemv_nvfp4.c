@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mxe_gemv_nvfp4.c - NVFP4 x NVFP4 with few rows of A (an LLM's decode step on NVFP4
+ * weights and activations), EXACT and FAST, at the speed of streaming the weights'
+ * codes and scales, with the bits of the BF16 operation on the copies (mxe_nvfp4.c).
+ *
+ * The general NVFP4 paths pack all of B before they multiply (the int16 pairs of
+ * mxe_tiled.c: 32 MiB of words for a 4096^2 GEMV's 8 MiB of codes, 10-13 ms), which
+ * one row of A cannot amortise. Here each column's codes are read once, per row of A:
+ *
+ * A UE4M3 scale is m 2^x with an integer m <= 15 (nv_scale() in mxe_tiled.c), an E2M1
+ * element twice an integer e (|2e| <= 12). Row i of A is kept as int16 words 2e m_a
+ * (|.| <= 180) in mxe_gemv_int.h's order, so a 16-k block's sum against the weights'
+ * integers 2e_b is I = sum 2e_a m_a 2e_b, exact in int32 (|I| <= 34560), and the block
+ * contributes T = I m_b 2^(x_a + x_b - 2), with |I m_b| < 2^19.
+ *
+ * EXACT: every T is an integer times 2^-20 (x >= -9 on either side), below 2^47 of
+ * those units (x <= 5), so the sum of K / 16 <= 2^16 of them is exact in int64:
+ * S = sum I m_b << (x_a + x_b + 18), and the output is S 2^-20 rounded once to f32
+ * ((float)S: the conversion rounds to nearest even). An exact zero (whose sign the
+ * integers lose) and a NaN scale go to the general exact path from the codes' values.
+ *
+ * FAST: the copies' chain q = fma(a_k, b_k, q) from +0 over a 32-k sub-block cannot
+ * round where the two 16-k halves' exponents x_a + x_b are at most 4 apart: each
+ * product is an integer below 144 x 225 x 2^d units of the sub-block's grid
+ * 2^(min x - 2), their 32 magnitudes add up to less than 518400 (1 + 2^4) < 2^24 such
+ * units, so every partial sum is exact and q = T_0 + T_1 (+0 for 0). Each T is exact
+ * in f32 (I converted, times the f32 scale times 2^(x_a - 2)), and so is their sum.
+ * Sub-blocks further apart (or with a NaN scale) run the chain itself, element by
+ * element. The sub-block sums then go into the block sums and the accumulator in f32,
+ * in K order, as the tiled kernels add them (numerics.rst "FAST").
+ *
+ * Kernels: AVX-512 (512 k of a column at a time: eight pairs of 32-k blocks, their
+ * 16-bit products reduced to 32 block sums in two vectors) and AVX2 (256 k: 16 block
+ * sums), then pairs of 32-k blocks. The block sums come out of the reduction in a
+ * fixed lane order; the weights' scale bytes are shuffled into that order, A's
+ * per-block data is stored in it (nvg_lane()). An exponent sum x_a + x_b + 18 is
+ * never negative; NVG_NONE (a zero scale: no product) makes it so.
+ *
+ * Taken: NVFP4 x NVFP4, EXACT (one chunk of K) or FAST, M <= NVG_MAX_M, K a multiple of
+ * 64 up to 2^20, an f32 D without C, a host with AVX2. Returns 1 otherwise.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mxe_cpu.h"
+#include "mxe_formats.h"
+#include "mxe_gemm.h"
+#include "mxe_gemv_int.h"
+#include "mxe_pool.h"
+
+#define NVG_MAX_M	16
+#define NVG_COLS	16		/* columns per task */
+#define NVG_KMAX	((size_t)1 << 20)	/* S below 2^63 */
+#define NVG_HB		MXA_NVFP4_BLOCK	/* 16 k per scale */
+#define NVG_SUB		MXE_FAST_KSUB	/* 32: FAST's chains */
+#define NVG_SUBS_PER_BLOCK (MXE_FAST_KBLOCK / MXE_FAST_KSUB)
+#define NVG_CHUNK_512	32		/* 16-k blocks per AVX-512 step */
+#define NVG_CHUNK_256	16		/* and per AVX2 step */
+#define NVG_NONE	(-1000)		/* a zero scale's exponent: no product */
+
+struct nvg_job {
+	const struct mxe_op *op;	/* the BF16 operation standing in: D, flags, threads */
+	const uint8_t *codes_b, *scales_b;
+	size_t ld_b, ld_sb;
+	size_t m, n, k, nhb;		/* nhb: 16-k blocks of a row */
+	int exact, avx512, neg, neg_b;
+	size_t chunk;			/* 16-k blocks per vector step */
+	/* A, per row (row i at i k words, i nhb blocks) */
+	int16_t *a16;			/* 2e m_a, mxe_gemv_int.h's order */
+	int32_t *ax;			/* per block, in lane order: x_a + 8, NVG_NONE for m_a = 0 */
+	float *fa;			/* per block, in lane order: 2^(x_a + 6) */
+	double *av;			/* the values, negated as the op says */
+	float *af;			/* the same in f32 (FAST's chains) */
+	uint8_t *anan;			/* a NaN scale in the row */
+	unsigned tasks;
+	int failed;
+};
+
+static uint64_t nvg_outputs, nvg_redone, nvg_chains;	/* since the process started */
+
+void mxe_gemv_nvfp4_counts(uint64_t *outputs, uint64_t *redone, uint64_t *chains)
+{
+	*outputs = __atomic_load_n(&nvg_outputs, __ATOMIC_RELAXED);
+	*redone = __atomic_load_n(&nvg_redone, __ATOMIC_RELAXED);
+	*chains = __atomic_load_n(&nvg_chains, __ATOMIC_RELAXED);
+}
+
+/*
+ * Where 16-k block @hb of a row sits in the per-block arrays: the lane that holds its
+ * sum after a vector step's reduction (AVX-512: lane 4 L + e of a half holds block
+ * 4 e + L, AVX2: block 2 e + L), or @hb itself past the last whole step.
+ */
+static size_t nvg_lane(const struct nvg_job *job, size_t hb)
+{
+	size_t c = job->chunk, base = hb / c * c, r = hb % c;
+
+	if (base + c > job->nhb)
+		return hb;
+	if (job->avx512)
+		return base + r / 16 * 16 + 4 * (r % 4) + r % 16 / 4;
+	return base + r / 8 * 8 + 4 * (r % 2) + r % 8 / 2;
+}
+
+/* UE4M3 scale byte @s as m 2^x (m <= 15; a zero scale m = 0), its x + 10 in *@xe. */
+static inline int nvg_scale(uint8_t s, int *xe)
+{
+	int e = (s >> 3) & 0xF;
+
+	*xe = e ? e : 1;
+	return (s & 7) | (e ? 8 : 0);
+}
+
+static inline int nvg_nan(uint8_t s)
+{
+	return (s & 0x7F) == 0x7F;
+}
+
+/* FAST's chain over sub-block @s of row @i against column @j: the copies' own q. */
+static float nvg_chain(const struct nvg_job *job, size_t i, const uint8_t *row,
+		       const uint8_t *sc, size_t s)
+{
+	const float *a = job->af + i * job->k + s * NVG_SUB;
+	const float *lut = mxe_decode_lut(MXA_DTYPE_E2M1);
+	float q = 0.0f;
+
+	__atomic_add_fetch(&nvg_chains, 1, __ATOMIC_RELAXED);
+	for (int t = 0; t < NVG_SUB; t++) {
+		size_t kk = s * NVG_SUB + t;
+		float b = lut[row[kk / 2] >> (kk & 1) * 4 & 0xF] * mxe_cvt_ue4m3_to_f32(sc[kk / NVG_HB]);
+
+		q = fmaf(a[t], job->neg_b ? -b : b, q);
+	}
+	return q;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/*
+ * What a column's kernel leaves: EXACT its integer sum and whether a weight scale is
+ * NaN; FAST the sub-block sums q[s NVG_COLS] (the task's columns side by side), those
+ * still to run as chains marked in redo[] (one bit a sub-block).
+ */
+struct nvg_col {
+	int64_t s;
+	int nan;
+	float *q;
+	uint64_t *redo;
+};
+
+/* Pairs of 32-k blocks from 16-k block @hb0 on, one at a time (the steps' tail). */
+__attribute__((target("avx2")))
+static void nvg_tail(const struct nvg_job *job, size_t i, const uint8_t *row, const uint8_t *sc,
+		     size_t hb0, struct nvg_col *o)
+{
+	const __m256i lut = _mm256_setr_epi8(MXE_E2M1_INT_LUT, MXE_E2M1_INT_LUT);
+	const int16_t *a16 = job->a16 + i * job->k;
+	const int32_t *ax = job->ax + i * job->nhb;
+	const float *fa = job->fa + i * job->nhb;
+
+	for (size_t hb = hb0; hb < job->nhb; hb += 4) {
+		int32_t l[16];
+		__m256i p0, p1;
+		float t[4];
+		int xs[4];
+
+		mxe_e2m1_pair_avx2(row, a16, hb / 2, lut, &p0, &p1);
+		_mm256_storeu_si256((__m256i *)l, p0);
+		_mm256_storeu_si256((__m256i *)(l + 8), p1);
+		for (int q = 0; q < 4; q++) {
+			int32_t in = l[4 * q] + l[4 * q + 1] + l[4 * q + 2] + l[4 * q + 3];
+			int xe, mb = nvg_scale(sc[hb + q], &xe);
+
+			in = job->neg ? -in : in;
+			o->nan |= nvg_nan(sc[hb + q]);
+			xs[q] = ax[hb + q] == NVG_NONE || !mb ? NVG_NONE : ax[hb + q] + xe;
+			if (job->exact) {
+				if (xs[q] != NVG_NONE)
+					o->s += (int64_t)(in * mb) * ((int64_t)1 << xs[q]);
+				continue;
+			}
+			t[q] = (float)in * (mxe_cvt_ue4m3_to_f32(sc[hb + q] & 0x7F) * 0x1p-8f * fa[hb + q]);
+		}
+		for (int h = 0; !job->exact && h < 2; h++) {
+			size_t s = hb / 2 + h;
+			int a = xs[2 * h], b = xs[2 * h + 1];
+
+			o->q[s * NVG_COLS] = t[2 * h] + t[2 * h + 1];
+			if (a != NVG_NONE && b != NVG_NONE && abs(a - b) > 4)
+				o->redo[s / 64] |= 1ull << (s % 64);
+		}
+	}
+}
+
+#define NVG_AVX512 "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma,f16c"
+
+/*
+ * Row @i against the column @row (codes) / @sc (scales) on AVX-512, @exact constant
+ * where inlined: 32 blocks a step, eight pairs' 16-bit products (lane 4 L + d of pair
+ * t: a quarter of block 4 t + L) reduced by two levels of adds to w[h], whose lane
+ * 4 L + e holds block 16 h + 4 e + L.
+ */
+__attribute__((target(NVG_AVX512), always_inline))
+static inline void nvg_column_avx512_t(const struct nvg_job *job, size_t i, const uint8_t *row,
+				       const uint8_t *sc, struct nvg_col *o, int exact)
+{
+	const __m512i lut = mxe_e2m1_lut_avx512();
+	const __m128i order = _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+	const __m512i m7f = _mm512_set1_epi32(0x7F), one = _mm512_set1_epi32(1);
+	const __m512i none = _mm512_set1_epi32(NVG_NONE);
+	const int16_t *a16 = job->a16 + i * job->k;
+	const int32_t *ax = job->ax + i * job->nhb;
+	const float *fa = job->fa + i * job->nhb;
+	size_t steps = job->nhb / NVG_CHUNK_512;
+	__m512i acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
+	__mmask16 nan = 0;
+
+	for (size_t c = 0; c < steps; c++) {
+		size_t hb0 = c * NVG_CHUNK_512;
+		__m512i v[8], u[4], w[2], xs[2];
+		__m512 t[2];
+
+		_Pragma("GCC unroll 8")
+		for (int p = 0; p < 8; p++)
+			v[p] = mxe_e2m1_pair_avx512(row, a16, hb0 / 2 + 2 * p, lut);
+		_Pragma("GCC unroll 4")
+		for (int p = 0; p < 4; p++)
+			u[p] = _mm512_add_epi32(_mm512_unpacklo_epi32(v[2 * p], v[2 * p + 1]),
+						_mm512_unpackhi_epi32(v[2 * p], v[2 * p + 1]));
+		_Pragma("GCC unroll 2")
+		for (int h = 0; h < 2; h++) {
+			__m128i sb8 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(sc + hb0 + 16 * h)),
+						       order);
+			__m512i s = _mm512_and_si512(_mm512_cvtepu8_epi32(sb8), m7f);
+			__m512i e = _mm512_srli_epi32(s, 3);
+			__mmask16 zero = _mm512_cmpeq_epi32_mask(s, _mm512_setzero_si512());
+
+			w[h] = _mm512_add_epi32(_mm512_unpacklo_epi64(u[2 * h], u[2 * h + 1]),
+						_mm512_unpackhi_epi64(u[2 * h], u[2 * h + 1]));
+			if (job->neg)
+				w[h] = _mm512_sub_epi32(_mm512_setzero_si512(), w[h]);
+			nan |= _mm512_cmpeq_epi32_mask(s, m7f);
+			xs[h] = _mm512_add_epi32(_mm512_max_epi32(e, one),
+						 _mm512_loadu_si512(ax + hb0 + 16 * h));
+			if (exact) {
+				__m512i mb = _mm512_or_si512(_mm512_and_si512(s, _mm512_set1_epi32(7)),
+							     _mm512_slli_epi32(_mm512_min_epu32(e, one), 3));
+				__m512i im = _mm512_mullo_epi32(w[h], mb);
+
+				/* a negative shift (no product) shifts everything out */
+				acc0 = _mm512_add_epi64(acc0, _mm512_sllv_epi64(
+					_mm512_cvtepi32_epi64(_mm512_castsi512_si256(im)),
+					_mm512_cvtepi32_epi64(_mm512_castsi512_si256(xs[h]))));
+				acc1 = _mm512_add_epi64(acc1, _mm512_sllv_epi64(
+					_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(im, 1)),
+					_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(xs[h], 1))));
+			} else {
+				/* UE4M3 as an f16 pattern: its value times 2^-8 */
+				__m512 f = _mm512_cvtph_ps(_mm256_slli_epi16(_mm256_cvtepu8_epi16(
+					_mm_and_si128(sb8, _mm_set1_epi8(0x7F))), 7));
+
+				t[h] = _mm512_mul_ps(_mm512_cvtepi32_ps(w[h]),
+						     _mm512_mul_ps(f, _mm512_loadu_ps(fa + hb0 + 16 * h)));
+				xs[h] = _mm512_mask_mov_epi32(xs[h], zero, none);
+			}
+		}
+		if (!exact) {
+			/* lanes 4 M + e: sub-block 8 (M / 2) + 2 e + M % 2 of the step */
+			static const uint8_t sub[16] = { 0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15 };
+			__m512 q = _mm512_add_ps(_mm512_shuffle_f32x4(t[0], t[1], 0x88),
+						 _mm512_shuffle_f32x4(t[0], t[1], 0xdd));
+			__m512i xe = _mm512_shuffle_i32x4(xs[0], xs[1], 0x88);
+			__m512i xo = _mm512_shuffle_i32x4(xs[0], xs[1], 0xdd);
+			__mmask16 bad = _mm512_cmpgt_epi32_mask(_mm512_abs_epi32(_mm512_sub_epi32(xe, xo)),
+								 _mm512_set1_epi32(4)) &
+					_mm512_cmpgt_epi32_mask(xe, _mm512_set1_epi32(-1)) &
+					_mm512_cmpgt_epi32_mask(xo, _mm512_set1_epi32(-1));
+			float qs[16];
+			size_t s0 = hb0 / 2;
+
+			_mm512_storeu_ps(qs, q);
+			for (int l = 0; l < 16; l++)
+				o->q[(s0 + sub[l]) * NVG_COLS] = qs[l];
+			while (bad) {
+				int l = __builtin_ctz(bad);
+
+				o->redo[(s0 + sub[l]) / 64] |= 1ull << ((s0 + sub[l]) % 64);
+				bad &= (__mmask16)(bad - 1);
+			}
+		}
+	}
+	if (exact)
+		o->s += _mm512_reduce_add_epi64(_mm512_add_epi64(acc0, acc1));
+	o->nan |= nan != 0;
+	nvg_tail(job, i, row, sc, steps * NVG_CHUNK_512, o);
+}
+
+__attribute__((target(NVG_AVX512)))
+static void nvg_column_avx512(const struct nvg_job *job, size_t i, const uint8_t *row,
+			      const uint8_t *sc, struct nvg_col *o)
+{
+	if (job->exact)
+		nvg_column_avx512_t(job, i, row, sc, o, 1);
+	else
+		nvg_column_avx512_t(job, i, row, sc, o, 0);
+}
+
+/*
+ * The same on AVX2: 16 blocks a step, four pairs (p[2 t] and p[2 t + 1]: lane 4 L + d a
+ * quarter of block 2 n + L of p[n]) reduced to w[h], whose lane 4 L + e holds block
+ * 8 h + 2 e + L, so a sub-block's two halves are the two 128-bit lanes.
+ */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void nvg_column_avx2_t(const struct nvg_job *job, size_t i, const uint8_t *row,
+				     const uint8_t *sc, struct nvg_col *o, int exact)
+{
+	const __m256i lut = _mm256_setr_epi8(MXE_E2M1_INT_LUT, MXE_E2M1_INT_LUT);
+	const __m128i order = _mm_setr_epi8(0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15);
+	const __m256i m7f = _mm256_set1_epi32(0x7F), one = _mm256_set1_epi32(1);
+	const __m256i none = _mm256_set1_epi32(NVG_NONE);
+	const int16_t *a16 = job->a16 + i * job->k;
+	const int32_t *ax = job->ax + i * job->nhb;
+	const float *fa = job->fa + i * job->nhb;
+	size_t steps = job->nhb / NVG_CHUNK_256;
+	__m256i acc[4] = { _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
+			   _mm256_setzero_si256() };
+	__m256i nan = _mm256_setzero_si256();
+
+	for (size_t c = 0; c < steps; c++) {
+		size_t hb0 = c * NVG_CHUNK_256;
+		__m128i sb16 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(sc + hb0)), order);
+		__m256i p[8], u[4];
+
+		_Pragma("GCC unroll 4")
+		for (int t = 0; t < 4; t++)
+			mxe_e2m1_pair_avx2(row, a16, hb0 / 2 + 2 * t, lut, &p[2 * t], &p[2 * t + 1]);
+		_Pragma("GCC unroll 4")
+		for (int t = 0; t < 4; t++)
+			u[t] = _mm256_add_epi32(_mm256_unpacklo_epi32(p[2 * t], p[2 * t + 1]),
+						_mm256_unpackhi_epi32(p[2 * t], p[2 * t + 1]));
+		_Pragma("GCC unroll 2")
+		for (int h = 0; h < 2; h++) {
+			__m128i sb8 = h ? _mm_unpackhi_epi64(sb16, sb16) : sb16;
+			__m256i s = _mm256_and_si256(_mm256_cvtepu8_epi32(sb8), m7f);
+			__m256i e = _mm256_srli_epi32(s, 3);
+			__m256i w = _mm256_add_epi32(_mm256_unpacklo_epi64(u[2 * h], u[2 * h + 1]),
+						     _mm256_unpackhi_epi64(u[2 * h], u[2 * h + 1]));
+			__m256i xs = _mm256_add_epi32(_mm256_max_epi32(e, one),
+						      _mm256_loadu_si256((const __m256i *)(ax + hb0 + 8 * h)));
+
+			if (job->neg)
+				w = _mm256_sub_epi32(_mm256_setzero_si256(), w);
+			nan = _mm256_or_si256(nan, _mm256_cmpeq_epi32(s, m7f));
+			if (exact) {
+				__m256i mb = _mm256_or_si256(_mm256_and_si256(s, _mm256_set1_epi32(7)),
+							     _mm256_slli_epi32(_mm256_min_epu32(e, one), 3));
+				__m256i im = _mm256_mullo_epi32(w, mb);
+
+				/* a negative shift (no product) shifts everything out */
+				acc[2 * h] = _mm256_add_epi64(acc[2 * h], _mm256_sllv_epi64(
+					_mm256_cvtepi32_epi64(_mm256_castsi256_si128(im)),
+					_mm256_cvtepi32_epi64(_mm256_castsi256_si128(xs))));
+				acc[2 * h + 1] = _mm256_add_epi64(acc[2 * h + 1], _mm256_sllv_epi64(
+					_mm256_cvtepi32_epi64(_mm256_extracti128_si256(im, 1)),
+					_mm256_cvtepi32_epi64(_mm256_extracti128_si256(xs, 1))));
+			} else {
+				__m256 f = _mm256_cvtph_ps(_mm_slli_epi16(_mm_cvtepu8_epi16(
+					_mm_and_si128(sb8, _mm_set1_epi8(0x7F))), 7));
+				__m256 t = _mm256_mul_ps(_mm256_cvtepi32_ps(w),
+							 _mm256_mul_ps(f, _mm256_loadu_ps(fa + hb0 + 8 * h)));
+				__m128 q = _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1));
+				__m128i xl, xh, d;
+				size_t s0 = hb0 / 2 + 4 * h;
+				unsigned bad;
+				float qs[4];
+
+				xs = _mm256_blendv_epi8(xs, none, _mm256_cmpeq_epi32(s, _mm256_setzero_si256()));
+				xl = _mm256_castsi256_si128(xs);
+				xh = _mm256_extracti128_si256(xs, 1);
+				d = _mm_and_si128(_mm_and_si128(_mm_cmpgt_epi32(xl, _mm_set1_epi32(-1)),
+								_mm_cmpgt_epi32(xh, _mm_set1_epi32(-1))),
+						  _mm_cmpgt_epi32(_mm_abs_epi32(_mm_sub_epi32(xl, xh)),
+								  _mm_set1_epi32(4)));
+				_mm_storeu_ps(qs, q);
+				for (int l = 0; l < 4; l++)
+					o->q[(s0 + l) * NVG_COLS] = qs[l];
+				bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(d));
+				if (bad)
+					o->redo[s0 / 64] |= (uint64_t)bad << (s0 % 64);
+			}
+		}
+	}
+	if (exact) {
+		int64_t l[4];
+
+		_mm256_storeu_si256((__m256i *)l, _mm256_add_epi64(_mm256_add_epi64(acc[0], acc[1]),
+								    _mm256_add_epi64(acc[2], acc[3])));
+		o->s += (l[0] + l[1]) + (l[2] + l[3]);
+	}
+	o->nan |= !_mm256_testz_si256(nan, nan);
+	nvg_tail(job, i, row, sc, steps * NVG_CHUNK_256, o);
+}
+
+__attribute__((target("avx2,fma,f16c")))
+static void nvg_column_avx2(const struct nvg_job *job, size_t i, const uint8_t *row,
+			    const uint8_t *sc, struct nvg_col *o)
+{
+	if (job->exact)
+		nvg_column_avx2_t(job, i, row, sc, o, 1);
+	else
+		nvg_column_avx2_t(job, i, row, sc, o, 0);
+}
+
+/* Output (i, j) on the general exact path from the codes' values (@bv: column j's). */
+static void nvg_redo_exact(const struct nvg_job *job, size_t i, size_t j, double *bv,
+			   int *have_bv)
+{
+	if (!*have_bv) {
+		mxe_nvfp4_row_values(job->codes_b + j * job->ld_b, job->scales_b + j * job->ld_sb,
+				     job->k, job->neg_b, bv);
+		*have_bv = 1;
+	}
+	__atomic_add_fetch(&nvg_redone, 1, __ATOMIC_RELAXED);
+	mxe_exact_output_rows(job->op, i, j, job->av + i * job->k, bv);
+}
+
+/*
+ * FAST's outputs of row @i for the task's @nc columns from their sub-block sums @qt
+ * (NVG_COLS a sub-block): block sums, then the accumulator, in K order, each column a
+ * lane.
+ */
+__attribute__((target("avx2")))
+static void nvg_fast_store(const struct nvg_job *job, size_t i, size_t j0, size_t nc,
+			   const float *qt)
+{
+	size_t nsub = job->k / NVG_SUB;
+	__m256 p[2] = { _mm256_setzero_ps(), _mm256_setzero_ps() }, acc[2] = { p[0], p[1] };
+	float out[NVG_COLS];
+
+	for (size_t s = 0; s < nsub; s++) {
+		for (int h = 0; h < 2; h++) {
+			__m256 q = _mm256_loadu_ps(qt + s * NVG_COLS + 8 * h);
+
+			p[h] = s % NVG_SUBS_PER_BLOCK ? _mm256_add_ps(p[h], q) : q;
+			if (s % NVG_SUBS_PER_BLOCK == NVG_SUBS_PER_BLOCK - 1 || s == nsub - 1)
+				acc[h] = s < NVG_SUBS_PER_BLOCK ? p[h] : _mm256_add_ps(acc[h], p[h]);
+		}
+	}
+	_mm256_storeu_ps(out, acc[0]);
+	_mm256_storeu_ps(out + 8, acc[1]);
+	for (size_t c = 0; c < nc; c++)
+		mxe_op_store_d(job->op, i, j0 + c, out[c]);
+}
+
+static unsigned nvg_phase_tasks(void *arg, unsigned phase)
+{
+	struct nvg_job *job = arg;
+
+	return phase == 0 ? job->tasks : 0;
+}
+
+static void nvg_task(void *arg, unsigned phase, unsigned task)
+{
+	struct nvg_job *job = arg;
+	size_t j0 = (size_t)task * NVG_COLS, j1 = j0 + NVG_COLS < job->n ? j0 + NVG_COLS : job->n;
+	size_t nsub = job->k / NVG_SUB, words = (nsub + 63) / 64;
+	double *bv = mxe_scratch(0, job->k * sizeof(double));
+	float *qt = job->exact ? NULL :
+		    mxe_scratch(1, job->m * nsub * NVG_COLS * sizeof(float) + words * sizeof(uint64_t));
+	uint64_t *redo = qt ? (uint64_t *)(qt + job->m * nsub * NVG_COLS) : NULL;
+
+	(void)phase;
+	if (!bv || (!job->exact && !qt)) {
+		job->failed = 1;
+		return;
+	}
+	for (size_t j = j0; j < j1; j++) {
+		const uint8_t *row = job->codes_b + j * job->ld_b, *sc = job->scales_b + j * job->ld_sb;
+		int have_bv = 0;
+
+		for (size_t i = 0; i < job->m; i++) {
+			struct nvg_col o = { 0 };
+
+			if (!job->exact) {
+				o.q = qt + i * nsub * NVG_COLS + (j - j0);
+				o.redo = redo;
+				memset(redo, 0, words * sizeof(uint64_t));
+			}
+			if (job->anan[i]) {	/* NaN everywhere: the general paths */
+				o.nan = 1;
+			} else if (job->avx512) {
+				nvg_column_avx512(job, i, row, sc, &o);
+			} else {
+				nvg_column_avx2(job, i, row, sc, &o);
+			}
+			if (job->exact) {
+				if (o.nan || !o.s)
+					nvg_redo_exact(job, i, j, bv, &have_bv);
+				else
+					mxe_op_store_d(job->op, i, j, (double)((float)o.s * 0x1p-20f));
+				continue;
+			}
+			for (size_t w = 0; w < words; w++) {
+				uint64_t bits = o.nan ? ~0ull : redo[w];
+
+				for (; bits && w * 64 + __builtin_ctzll(bits) < nsub; bits &= bits - 1) {
+					size_t s = w * 64 + __builtin_ctzll(bits);
+
+					o.q[s * NVG_COLS] = nvg_chain(job, i, row, sc, s);
+				}
+			}
+		}
+	}
+	for (size_t i = 0; !job->exact && i < job->m; i++)
+		nvg_fast_store(job, i, j0, j1 - j0, qt + i * nsub * NVG_COLS);
+}
+
+static const struct mxe_pool_job_ops nvg_ops = {
+	.phase_tasks = nvg_phase_tasks,
+	.task = nvg_task,
+};
+
+/* A's rows: their values, int16 words and per-block exponents and factors. */
+static void nvg_prepare_a(struct nvg_job *job, const uint8_t *codes, size_t ld,
+			  const uint8_t *scales, size_t ld_s, int neg_a)
+{
+	static const int8_t twice[16] = { MXE_E2M1_INT_LUT };
+	size_t k = job->k, nb = k / MXA_MX_BLOCK;
+
+	for (size_t i = 0; i < job->m; i++) {
+		const uint8_t *c = codes + i * ld, *sc = scales + i * ld_s;
+
+		mxe_nvfp4_row_values(c, sc, k, neg_a, job->av + i * k);
+		for (size_t kk = 0; kk < k; kk++)
+			job->af[i * k + kk] = (float)job->av[i * k + kk];	/* exact */
+		job->anan[i] = 0;
+		for (size_t hb = 0; hb < job->nhb; hb++) {
+			int xe, ma = nvg_scale(sc[hb], &xe);
+			size_t l = i * job->nhb + nvg_lane(job, hb);
+
+			job->anan[i] |= nvg_nan(sc[hb]);
+			job->ax[l] = ma ? xe - 10 + 8 : NVG_NONE;
+			job->fa[l] = ldexpf(1.0f, xe - 10 + 6);
+			for (int t = 0; t < NVG_HB; t++) {
+				size_t kk = hb * NVG_HB + t;
+				int q = (int)(kk % MXA_MX_BLOCK);
+
+				job->a16[i * k + mxe_e2m1_int_at(nb, kk / MXA_MX_BLOCK, q)] =
+					(int16_t)(twice[c[kk / 2] >> (kk & 1) * 4 & 0xF] * ma);
+			}
+		}
+	}
+}
+
+int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
+{
+	struct nvg_job job = { 0 };
+	struct mxe_gemm_desc bf;
+	struct mxe_op op;
+	size_t ld[2], ld_s[2];
+	void *buf;
+
+	if (desc->type_a != MXA_DTYPE_NVFP4 || desc->type_b != MXA_DTYPE_NVFP4 ||
+	    (desc->accum != MXE_ACCUM_FAST && desc->accum != MXE_ACCUM_EXACT) ||
+	    !mxe_cpu_use_avx2() || desc->m > NVG_MAX_M || desc->k % 64 || desc->k > NVG_KMAX ||
+	    desc->type_d != MXA_DTYPE_F32 ||
+	    (desc->flags & ~(MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B)) ||
+	    mxe_nvfp4_expand(desc, &bf, NULL) || mxe_op_prepare(&bf, &op) ||
+	    op.has_plan || (desc->accum == MXE_ACCUM_EXACT && op.k_chunk != desc->k) ||
+	    mxe_nvfp4_layout(desc, ld, ld_s))
+		return 1;	/* (errors: the expansion's own report them) */
+	job.op = &op;
+	job.m = desc->m;
+	job.n = desc->n;
+	job.k = desc->k;
+	job.nhb = desc->k / NVG_HB;
+	job.exact = desc->accum == MXE_ACCUM_EXACT;
+	job.avx512 = mxe_cpu_simd() >= MXE_SIMD_AVX512;
+	job.chunk = job.avx512 ? NVG_CHUNK_512 : NVG_CHUNK_256;
+	job.neg_b = !!(desc->flags & MXE_GEMM_NEGATE_B);
+	job.neg = !!(desc->flags & MXE_GEMM_NEGATE_A) ^ job.neg_b;
+	job.codes_b = desc->b;
+	job.scales_b = desc->scale_b;
+	job.ld_b = ld[1];
+	job.ld_sb = ld_s[1];
+	buf = malloc(job.m * job.k * (sizeof(int16_t) + sizeof(double) + sizeof(float)) +
+		     job.m * job.nhb * (sizeof(int32_t) + sizeof(float)) + job.m);
+	if (!buf)
+		return MXE_ENGINE_ENOMEM;
+	job.av = buf;
+	job.af = (float *)(job.av + job.m * job.k);
+	job.ax = (int32_t *)(job.af + job.m * job.k);
+	job.fa = (float *)(job.ax + job.m * job.nhb);
+	job.a16 = (int16_t *)(job.fa + job.m * job.nhb);
+	job.anan = (uint8_t *)(job.a16 + job.m * job.k);
+	nvg_prepare_a(&job, desc->a, ld[0], desc->scale_a, ld_s[0],
+		      !!(desc->flags & MXE_GEMM_NEGATE_A));
+	job.tasks = (unsigned)((job.n + NVG_COLS - 1) / NVG_COLS);
+	__atomic_add_fetch(&nvg_outputs, job.m * job.n, __ATOMIC_RELAXED);
+	mxe_pool_run(eng, op.d.nthreads, &nvg_ops, &job);
+	free(buf);
+	return job.failed ? MXE_ENGINE_ENOMEM : 0;
+}
+#else
+int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
+{
+	(void)eng, (void)desc;
+	return 1;
+}
+#endif
