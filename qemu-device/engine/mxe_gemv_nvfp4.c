@@ -45,13 +45,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mxe_avx2.h"
 #include "mxe_cpu.h"
 #include "mxe_formats.h"
 #include "mxe_gemm.h"
 #include "mxe_gemv_int.h"
 #include "mxe_pool.h"
 
-#define NVG_MAX_M	16
+#define NVG_MAX_M	32
 #define NVG_COLS	16		/* columns per task */
 #define NVG_KMAX	((size_t)1 << 20)	/* S below 2^63 */
 #define NVG_HB		MXA_NVFP4_BLOCK	/* 16 k per scale */
@@ -139,8 +140,8 @@ static float nvg_chain(const struct nvg_job *job, size_t i, const uint8_t *row,
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 /*
  * What a column's kernel leaves: EXACT its integer sum and whether a weight scale is
- * NaN; FAST the sub-block sums q[s NVG_COLS] (the task's columns side by side), those
- * still to run as chains marked in redo[] (one bit a sub-block).
+ * NaN; FAST the sub-block sums q[] in K order, those still to run as chains marked in
+ * redo[] (one bit a sub-block).
  */
 struct nvg_col {
 	int64_t s;
@@ -186,7 +187,7 @@ static void nvg_tail(const struct nvg_job *job, size_t i, const uint8_t *row, co
 			size_t s = hb / 2 + h;
 			int a = xs[2 * h], b = xs[2 * h + 1];
 
-			o->q[s * NVG_COLS] = t[2 * h] + t[2 * h + 1];
+			o->q[s] = t[2 * h] + t[2 * h + 1];
 			if (a != NVG_NONE && b != NVG_NONE && abs(a - b) > 4)
 				o->redo[s / 64] |= 1ull << (s % 64);
 		}
@@ -266,8 +267,10 @@ static inline void nvg_column_avx512_t(const struct nvg_job *job, size_t i, cons
 			}
 		}
 		if (!exact) {
-			/* lanes 4 M + e: sub-block 8 (M / 2) + 2 e + M % 2 of the step */
+			/* lanes 4 M + e: sub-block 8 (M / 2) + 2 e + M % 2 of the step; in K
+			 * order by the permute */
 			static const uint8_t sub[16] = { 0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15 };
+			const __m512i ksort = _mm512_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
 			__m512 q = _mm512_add_ps(_mm512_shuffle_f32x4(t[0], t[1], 0x88),
 						 _mm512_shuffle_f32x4(t[0], t[1], 0xdd));
 			__m512i xe = _mm512_shuffle_i32x4(xs[0], xs[1], 0x88);
@@ -276,12 +279,9 @@ static inline void nvg_column_avx512_t(const struct nvg_job *job, size_t i, cons
 								 _mm512_set1_epi32(4)) &
 					_mm512_cmpgt_epi32_mask(xe, _mm512_set1_epi32(-1)) &
 					_mm512_cmpgt_epi32_mask(xo, _mm512_set1_epi32(-1));
-			float qs[16];
 			size_t s0 = hb0 / 2;
 
-			_mm512_storeu_ps(qs, q);
-			for (int l = 0; l < 16; l++)
-				o->q[(s0 + sub[l]) * NVG_COLS] = qs[l];
+			_mm512_storeu_ps(o->q + s0, _mm512_permutexvar_ps(ksort, q));
 			while (bad) {
 				int l = __builtin_ctz(bad);
 
@@ -373,7 +373,6 @@ static inline void nvg_column_avx2_t(const struct nvg_job *job, size_t i, const 
 				__m128i xl, xh, d;
 				size_t s0 = hb0 / 2 + 4 * h;
 				unsigned bad;
-				float qs[4];
 
 				xs = _mm256_blendv_epi8(xs, none, _mm256_cmpeq_epi32(s, _mm256_setzero_si256()));
 				xl = _mm256_castsi256_si128(xs);
@@ -382,9 +381,7 @@ static inline void nvg_column_avx2_t(const struct nvg_job *job, size_t i, const 
 								_mm_cmpgt_epi32(xh, _mm_set1_epi32(-1))),
 						  _mm_cmpgt_epi32(_mm_abs_epi32(_mm_sub_epi32(xl, xh)),
 								  _mm_set1_epi32(4)));
-				_mm_storeu_ps(qs, q);
-				for (int l = 0; l < 4; l++)
-					o->q[(s0 + l) * NVG_COLS] = qs[l];
+				_mm_storeu_ps(o->q + s0, q);
 				bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(d));
 				if (bad)
 					o->redo[s0 / 64] |= (uint64_t)bad << (s0 % 64);
@@ -426,25 +423,34 @@ static void nvg_redo_exact(const struct nvg_job *job, size_t i, size_t j, double
 }
 
 /*
- * FAST's outputs of row @i for the task's @nc columns from their sub-block sums @qt
- * (NVG_COLS a sub-block): block sums, then the accumulator, in K order, each column a
- * lane.
+ * FAST's outputs of row @i for the task's @nc columns from their sub-block sums @qc (a
+ * column's @stride apart, K order): block sums, then the accumulator, in K order, each
+ * column a lane (8 x 8 transposes bring 8 sub-blocks of 8 columns into lanes).
  */
 __attribute__((target("avx2")))
 static void nvg_fast_store(const struct nvg_job *job, size_t i, size_t j0, size_t nc,
-			   const float *qt)
+			   const float *qc, size_t stride)
 {
 	size_t nsub = job->k / NVG_SUB;
 	__m256 p[2] = { _mm256_setzero_ps(), _mm256_setzero_ps() }, acc[2] = { p[0], p[1] };
 	float out[NVG_COLS];
 
-	for (size_t s = 0; s < nsub; s++) {
-		for (int h = 0; h < 2; h++) {
-			__m256 q = _mm256_loadu_ps(qt + s * NVG_COLS + 8 * h);
+	for (size_t s0 = 0; s0 < nsub; s0 += 8) {
+		__m256 r[2][8];
 
-			p[h] = s % NVG_SUBS_PER_BLOCK ? _mm256_add_ps(p[h], q) : q;
-			if (s % NVG_SUBS_PER_BLOCK == NVG_SUBS_PER_BLOCK - 1 || s == nsub - 1)
-				acc[h] = s < NVG_SUBS_PER_BLOCK ? p[h] : _mm256_add_ps(acc[h], p[h]);
+		for (int h = 0; h < 2; h++) {
+			for (int c = 0; c < 8; c++)
+				r[h][c] = _mm256_loadu_ps(qc + (8 * h + c) * stride + s0);
+			mxe_transpose8_avx2(r[h]);	/* r[h][e]: sub-block s0 + e */
+		}
+		for (size_t s = s0; s < s0 + 8 && s < nsub; s++) {
+			for (int h = 0; h < 2; h++) {
+				__m256 q = r[h][s - s0];
+
+				p[h] = s % NVG_SUBS_PER_BLOCK ? _mm256_add_ps(p[h], q) : q;
+				if (s % NVG_SUBS_PER_BLOCK == NVG_SUBS_PER_BLOCK - 1 || s == nsub - 1)
+					acc[h] = s < NVG_SUBS_PER_BLOCK ? p[h] : _mm256_add_ps(acc[h], p[h]);
+			}
 		}
 	}
 	_mm256_storeu_ps(out, acc[0]);
@@ -465,10 +471,11 @@ static void nvg_task(void *arg, unsigned phase, unsigned task)
 	struct nvg_job *job = arg;
 	size_t j0 = (size_t)task * NVG_COLS, j1 = j0 + NVG_COLS < job->n ? j0 + NVG_COLS : job->n;
 	size_t nsub = job->k / NVG_SUB, words = (nsub + 63) / 64;
+	size_t stride = (nsub + 7) / 8 * 8;	/* whole transposes (nvg_fast_store()) */
 	double *bv = mxe_scratch(0, job->k * sizeof(double));
 	float *qt = job->exact ? NULL :
-		    mxe_scratch(1, job->m * nsub * NVG_COLS * sizeof(float) + words * sizeof(uint64_t));
-	uint64_t *redo = qt ? (uint64_t *)(qt + job->m * nsub * NVG_COLS) : NULL;
+		    mxe_scratch(1, job->m * NVG_COLS * stride * sizeof(float) + words * sizeof(uint64_t));
+	uint64_t *redo = qt ? (uint64_t *)(qt + job->m * NVG_COLS * stride) : NULL;
 
 	(void)phase;
 	if (!bv || (!job->exact && !qt)) {
@@ -483,7 +490,7 @@ static void nvg_task(void *arg, unsigned phase, unsigned task)
 			struct nvg_col o = { 0 };
 
 			if (!job->exact) {
-				o.q = qt + i * nsub * NVG_COLS + (j - j0);
+				o.q = qt + (i * NVG_COLS + (j - j0)) * stride;
 				o.redo = redo;
 				memset(redo, 0, words * sizeof(uint64_t));
 			}
@@ -507,13 +514,13 @@ static void nvg_task(void *arg, unsigned phase, unsigned task)
 				for (; bits && w * 64 + __builtin_ctzll(bits) < nsub; bits &= bits - 1) {
 					size_t s = w * 64 + __builtin_ctzll(bits);
 
-					o.q[s * NVG_COLS] = nvg_chain(job, i, row, sc, s);
+					o.q[s] = nvg_chain(job, i, row, sc, s);
 				}
 			}
 		}
 	}
 	for (size_t i = 0; !job->exact && i < job->m; i++)
-		nvg_fast_store(job, i, j0, j1 - j0, qt + i * nsub * NVG_COLS);
+		nvg_fast_store(job, i, j0, j1 - j0, qt + i * NVG_COLS * stride, stride);
 }
 
 static const struct mxe_pool_job_ops nvg_ops = {

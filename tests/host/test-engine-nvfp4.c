@@ -373,7 +373,7 @@ static void check_int_pairs(struct mxe_engine *eng)
 }
 
 /*
- * NVFP4 GEMVs (mxe_gemv_nvfp4_run(): M <= 16, K a multiple of 64, an f32 D without C):
+ * NVFP4 GEMVs (mxe_gemv_nvfp4_run(): M <= 32, K a multiple of 64, an f32 D without C):
  * the bits of the BF16 operation on the copies (default SIMD level) at the default level
  * and capped at AVX2, EXACT and FAST, every negation. K = 576 and 1088 run whole vector
  * steps (512 k, AVX2 256) and a tail, 64 the tail alone; N = 37 ends in a partial task.
@@ -387,12 +387,12 @@ static void check_int_pairs(struct mxe_engine *eng)
  */
 static void check_gemv(struct mxe_engine *eng)
 {
-	enum { MMAX = 16, N = 37, KMAX = 1088 };
+	enum { MMAX = 32, N = 37, KMAX = 1088 };
 	static const char *const what[] = {
 		"random scales with zeros", "a row of -0", "a chain that rounds", "largest",
 		"a NaN scale in B", "a NaN scale in A",
 	};
-	static const unsigned ks[] = { 64, 576, 1088 }, ms[] = { 1, 3, 16 };
+	static const unsigned ks[] = { 64, 576, 1088 }, ms[] = { 1, 5, 32 };
 	static uint8_t a[MMAX * KMAX / 2], b[N * KMAX / 2], sa[MMAX * KMAX / 16], sb[N * KMAX / 16];
 	static float d[MMAX * N], ref[MMAX * N];
 	int avx2 = !mxe_engine_set_simd("avx2");
