@@ -17,8 +17,9 @@
  *                            over a 32 MiB tensor (device time); loads through a ring
  *                            of --stages buffers (default 3)
  *   bench-gemm gemv          LLM-style GEMV through accel_gemm(): MXFP4 weights (E2M1,
- *                            E8M0 scales) against BF16 activations and MX-FP8 weights
- *                            against MX-E4M3 ones, M = 1, 8, 32, N = K = 4096, 8192,
+ *                            E8M0 scales) against BF16 activations, MX-FP8 weights
+ *                            against MX-E4M3 ones, NVFP4 against NVFP4 (bench_gemv.h),
+ *                            M = 1, 8, 32, N = K = 4096, 8192,
  *                            default (EXACT) and FAST numerics (device time;
  *                            "gemv,TYPE-MxNxK,device[-fast],ns")
  * Options after the mode: --reps N (default 3); gemv also --m M, --nk NK (only that M,
@@ -389,15 +390,15 @@ static void gemv(struct accel_device *dev)
 {
 	static const uint32_t ms[] = { 1, 8, 32 }, nks[] = { 4096, 8192 };
 
-	for (int fp8 = 0; fp8 < 2; fp8++) {
+	for (int fmt = 0; fmt < GEMV_FMTS; fmt++) {
 		for (unsigned s = 0; s < 2; s++) {
 			uint32_t nk = only_nk ? only_nk : nks[s];
-			struct gemv_layout l = gemv_layout(nk, fp8);
+			struct gemv_layout l = gemv_layout(nk, fmt);
 			struct accel_bo *bo;
 			uint64_t va;
 
 			die(accel_bo_alloc(dev, l.bytes, &bo), "bo");
-			gemv_fill(accel_bo_map(bo), nk, fp8);
+			gemv_fill(accel_bo_map(bo), nk, fmt);
 			va = accel_bo_va(bo);
 			for (unsigned mi = 0; mi < 6; mi++) {	/* EXACT, then FAST */
 				struct accel_gemm g = { 0 };
@@ -405,7 +406,7 @@ static void gemv(struct accel_device *dev)
 
 				if (only_m && ms[mi % 3] != only_m)
 					continue;
-				GEMV_DESC(g, ms[mi % 3], nk, fp8, va, l, 0);
+				GEMV_DESC(g, ms[mi % 3], nk, fmt, va, l, 0);
 				g.accum = mi < 3 ? MXA_GEMM_ACCUM_EXACT : MXA_GEMM_ACCUM_FAST;
 				for (int i = 0; i < reps; i++) {
 					struct accel_job_result r;
@@ -414,7 +415,7 @@ static void gemv(struct accel_device *dev)
 					if (r.end_ns - r.start_ns < devt)
 						devt = r.end_ns - r.start_ns;
 				}
-				printf("gemv,%s-%ux%ux%u,device%s,%.0f\n", fp8 ? "mxfp8" : "mxfp4", g.m,
+				printf("gemv,%s-%ux%ux%u,device%s,%.0f\n", gemv_fmt_name[fmt], g.m,
 				       nk, nk, mi < 3 ? "" : "-fast", devt);
 				fflush(stdout);
 			}

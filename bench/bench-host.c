@@ -13,7 +13,7 @@
  *   host,memcpy-store-pages,bytes,ns     32 MiB (a BO's shmem pages): the copy engine's
  *                                        bound
  *   host,memcpy-weights,bytes,ns         memcpy of bench-gemm gemv's weights and
- *                                        scales (MXFP4 and MX-FP8, N = K = 4096, 8192)
+ *                                        scales (MXFP4, MX-FP8, NVFP4, N = K = 4096, 8192)
  *   host,engine-gemv-TYPE[-fast]-MxNxK,threads,ns  mxe_gemm() alone on bench-gemm gemv's
  *                                        data, EXACT and FAST
  *   host,fma-f64,products,ns             one thread's double multiply-adds, the bound of
@@ -238,14 +238,14 @@ int main(int argc, char **argv)
 		printf("host,engine-wgmma-e4m3-64x%ux32,1,%.0f\n", wn, best);
 	}
 	mxe_engine_destroy(eng);
-	for (int fp8 = 0; fp8 < 2; fp8++) {
+	for (int fmt = 0; fmt < GEMV_FMTS; fmt++) {
 		for (uint32_t nk = 4096; nk <= 8192; nk *= 2) {
-			struct gemv_layout l = gemv_layout(nk, fp8);
+			struct gemv_layout l = gemv_layout(nk, fmt);
 			uint8_t *a = page_alloc(l.bytes), *b = page_alloc(l.weight_bytes);
 
 			if (!a || !b)
 				return 1;
-			gemv_fill(a, nk, fp8);
+			gemv_fill(a, nk, fmt);
 			memset(b, 0x3c, l.weight_bytes);
 			best = 1e30;
 			for (int r = 0; r < short_reps; r++) {
@@ -262,13 +262,13 @@ int main(int argc, char **argv)
 			for (uint32_t m = 1; m <= 32; m *= m == 1 ? 8 : 4) {
 				for (int fast = 0; fast < 2; fast++) {
 					memset(&g, 0, sizeof(g));
-					GEMV_DESC(g, m, nk, fp8, a, l, NULL);
+					GEMV_DESC(g, m, nk, fmt, a, l, NULL);
 					g.accum = fast ? MXE_ACCUM_FAST : MXE_ACCUM_EXACT;
 					best = best_gemm(eng, &g, short_reps);
 					if (best < 0)
 						return 1;
 					printf("host,engine-gemv-%s%s-%ux%ux%u,%d,%.0f\n",
-					       fp8 ? "mxfp8" : "mxfp4", fast ? "-fast" : "", m, nk, nk,
+					       gemv_fmt_name[fmt], fast ? "-fast" : "", m, nk, nk,
 					       threads, best);
 				}
 			}

@@ -355,7 +355,8 @@ int mxe_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *desc);
 
 /**
  * mxe_gemm_copy_bytes() - host memory mxe_gemm() takes for copies of @desc's operands
- * (an A stored K x M transposed; NVFP4 expanded to BF16), for a caller's memory budget.
+ * (an A stored K x M transposed; NVFP4 expanded to BF16, none where its GEMV takes it),
+ * for a caller's memory budget.
  */
 size_t mxe_gemm_copy_bytes(const struct mxe_gemm_desc *desc);
 
@@ -363,8 +364,9 @@ size_t mxe_gemm_copy_bytes(const struct mxe_gemm_desc *desc);
 int mxe_gemm_check(const struct mxe_gemm_desc *desc);
 
 /**
- * mxe_gemv_takes() - whether mxe_gemm() runs @desc on its GEMV path (EXACT numerics,
- * M <= 32, narrow weights; mxe_gemv.c), the one path that takes desc.b_rows.
+ * mxe_gemv_takes() - whether mxe_gemm() runs @desc on its GEMV paths (M <= 32, narrow
+ * weights; mxe_gemv.c, mxe_gemv_fast.c, NVFP4's mxe_gemv_nvfp4.c), the ones that take
+ * desc.b_rows.
  */
 int mxe_gemv_takes(const struct mxe_gemm_desc *desc);
 

@@ -264,6 +264,8 @@ size_t mxe_gemm_copy_bytes(const struct mxe_gemm_desc *d)
 {
 	if (!d || !needs_copies(d))
 		return 0;
+	if (mxe_gemv_nvfp4_takes(d))
+		return 0;	/* reads the codes themselves */
 	if (d->type_a == MXA_DTYPE_NVFP4 || d->type_b == MXA_DTYPE_NVFP4)
 		return ((size_t)d->m + d->n) * d->k * sizeof(uint16_t);
 	return (size_t)d->m * d->k * (mxe_dtype_bits(d->type_a) / 8);

@@ -57,6 +57,8 @@ void mxe_nvfp4_row_values(const uint8_t *codes, const uint8_t *scales, size_t k,
  * BF16 path's bits. Returns 1 when it does not apply.
  */
 int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc);
+/** Whether mxe_gemv_nvfp4_run() takes @desc (then also with desc.b_rows). */
+int mxe_gemv_nvfp4_takes(const struct mxe_gemm_desc *desc);
 /** Outputs it computed, those it handed to the general exact path, and the FAST
  * sub-blocks it ran as chains, since the process started. */
 void mxe_gemv_nvfp4_counts(uint64_t *outputs, uint64_t *redone, uint64_t *chains);

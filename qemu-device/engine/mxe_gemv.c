@@ -1474,6 +1474,8 @@ int mxe_gemv_takes(const struct mxe_gemm_desc *desc)
 	struct mxe_op op;
 	struct wfmt w;
 
+	if (desc && (desc->type_a == MXA_DTYPE_NVFP4 || desc->type_b == MXA_DTYPE_NVFP4))
+		return mxe_gemv_nvfp4_takes(desc);	/* its own GEMV (mxe_gemv_nvfp4.c) */
 	if (!desc || (desc->flags & MXA_GEMM_F_A_KM) || mxe_op_prepare(desc, &op))
 		return 0;
 	if (op.d.accum == MXE_ACCUM_FAST) {

@@ -38,7 +38,8 @@
  * never negative; NVG_NONE (a zero scale: no product) makes it so.
  *
  * Taken: NVFP4 x NVFP4, EXACT (one chunk of K) or FAST, M <= NVG_MAX_M, K a multiple of
- * 64 up to 2^20, an f32 D without C, a host with AVX2. Returns 1 otherwise.
+ * 64 up to 2^20, an f32 D without C, a host with AVX2, B as one array or row by row (the
+ * device's weights read in place, mxe_gemv_takes()). Returns 1 otherwise.
  */
 #include <limits.h>
 #include <math.h>
@@ -66,6 +67,7 @@ struct nvg_job {
 	const struct mxe_op *op;	/* the BF16 operation standing in: D, flags, threads */
 	const uint8_t *codes_b, *scales_b;
 	size_t ld_b, ld_sb;
+	const uint8_t *const *b_rows, *const *scale_b_rows;	/* or row by row (in place) */
 	size_t m, n, k, nhb;		/* nhb: 16-k blocks of a row */
 	int exact, avx512, neg, neg_b;
 	size_t chunk;			/* 16-k blocks per vector step */
@@ -409,13 +411,20 @@ static void nvg_column_avx2(const struct nvg_job *job, size_t i, const uint8_t *
 		nvg_column_avx2_t(job, i, row, sc, o, 0);
 }
 
-/* Output (i, j) on the general exact path from the codes' values (@bv: column j's). */
-static void nvg_redo_exact(const struct nvg_job *job, size_t i, size_t j, double *bv,
-			   int *have_bv)
+/* Column @j's codes, and its scales in *@sc. */
+static inline const uint8_t *nvg_b_row(const struct nvg_job *job, size_t j, const uint8_t **sc)
+{
+	*sc = job->scale_b_rows ? job->scale_b_rows[j] : job->scales_b + j * job->ld_sb;
+	return job->b_rows ? job->b_rows[j] : job->codes_b + j * job->ld_b;
+}
+
+/* Output (i, j) on the general exact path from the codes' values (@bv: column j's,
+ * @row and @sc). */
+static void nvg_redo_exact(const struct nvg_job *job, size_t i, size_t j, const uint8_t *row,
+			   const uint8_t *sc, double *bv, int *have_bv)
 {
 	if (!*have_bv) {
-		mxe_nvfp4_row_values(job->codes_b + j * job->ld_b, job->scales_b + j * job->ld_sb,
-				     job->k, job->neg_b, bv);
+		mxe_nvfp4_row_values(row, sc, job->k, job->neg_b, bv);
 		*have_bv = 1;
 	}
 	__atomic_add_fetch(&nvg_redone, 1, __ATOMIC_RELAXED);
@@ -483,7 +492,7 @@ static void nvg_task(void *arg, unsigned phase, unsigned task)
 		return;
 	}
 	for (size_t j = j0; j < j1; j++) {
-		const uint8_t *row = job->codes_b + j * job->ld_b, *sc = job->scales_b + j * job->ld_sb;
+		const uint8_t *sc, *row = nvg_b_row(job, j, &sc);
 		int have_bv = 0;
 
 		for (size_t i = 0; i < job->m; i++) {
@@ -503,7 +512,7 @@ static void nvg_task(void *arg, unsigned phase, unsigned task)
 			}
 			if (job->exact) {
 				if (o.nan || !o.s)
-					nvg_redo_exact(job, i, j, bv, &have_bv);
+					nvg_redo_exact(job, i, j, row, sc, bv, &have_bv);
 				else
 					mxe_op_store_d(job->op, i, j, (double)((float)o.s * 0x1p-20f));
 				continue;
@@ -560,22 +569,46 @@ static void nvg_prepare_a(struct nvg_job *job, const uint8_t *codes, size_t ld,
 	}
 }
 
-int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
+/*
+ * Whether the GEMV runs @desc: its BF16 stand-in in *@op, the strides in @ld, @ld_s.
+ * Weights row by row (b_rows) are checked as if they were one array: the expansion
+ * that checks the rest refuses them.
+ */
+static int nvg_applies(const struct mxe_gemm_desc *desc, struct mxe_op *op, size_t ld[2],
+		       size_t ld_s[2])
 {
-	struct nvg_job job = { 0 };
-	struct mxe_gemm_desc bf;
-	struct mxe_op op;
-	size_t ld[2], ld_s[2];
-	void *buf;
+	struct mxe_gemm_desc d, bf;
 
-	if (desc->type_a != MXA_DTYPE_NVFP4 || desc->type_b != MXA_DTYPE_NVFP4 ||
+	if (!desc || desc->type_a != MXA_DTYPE_NVFP4 || desc->type_b != MXA_DTYPE_NVFP4 ||
 	    (desc->accum != MXE_ACCUM_FAST && desc->accum != MXE_ACCUM_EXACT) ||
 	    !mxe_cpu_use_avx2() || desc->m > NVG_MAX_M || desc->k % 64 || desc->k > NVG_KMAX ||
 	    desc->type_d != MXA_DTYPE_F32 ||
 	    (desc->flags & ~(MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B)) ||
-	    mxe_nvfp4_expand(desc, &bf, NULL) || mxe_op_prepare(&bf, &op) ||
-	    op.has_plan || (desc->accum == MXE_ACCUM_EXACT && op.k_chunk != desc->k) ||
-	    mxe_nvfp4_layout(desc, ld, ld_s))
+	    (desc->b_rows && !desc->scale_b_rows))
+		return 0;
+	d = *desc;
+	d.b_rows = d.scale_b_rows = NULL;
+	return !mxe_nvfp4_expand(&d, &bf, NULL) && !mxe_op_prepare(&bf, op) && !op->has_plan &&
+	       (desc->accum != MXE_ACCUM_EXACT || op->k_chunk == desc->k) &&
+	       !mxe_nvfp4_layout(&d, ld, ld_s);
+}
+
+int mxe_gemv_nvfp4_takes(const struct mxe_gemm_desc *desc)
+{
+	struct mxe_op op;
+	size_t ld[2], ld_s[2];
+
+	return nvg_applies(desc, &op, ld, ld_s);
+}
+
+int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
+{
+	struct nvg_job job = { 0 };
+	struct mxe_op op;
+	size_t ld[2], ld_s[2];
+	void *buf;
+
+	if (!nvg_applies(desc, &op, ld, ld_s))
 		return 1;	/* (errors: the expansion's own report them) */
 	job.op = &op;
 	job.m = desc->m;
@@ -591,6 +624,8 @@ int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	job.scales_b = desc->scale_b;
 	job.ld_b = ld[1];
 	job.ld_sb = ld_s[1];
+	job.b_rows = desc->b_rows;
+	job.scale_b_rows = desc->scale_b_rows;
 	buf = malloc(job.m * job.k * (sizeof(int16_t) + sizeof(double) + sizeof(float)) +
 		     job.m * job.nhb * (sizeof(int32_t) + sizeof(float)) + job.m);
 	if (!buf)
@@ -610,6 +645,12 @@ int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	return job.failed ? MXE_ENGINE_ENOMEM : 0;
 }
 #else
+int mxe_gemv_nvfp4_takes(const struct mxe_gemm_desc *desc)
+{
+	(void)desc;
+	return 0;
+}
+
 int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 {
 	(void)eng, (void)desc;

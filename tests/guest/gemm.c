@@ -492,21 +492,25 @@ static double nvfp4_value(const uint8_t *row, const uint8_t *scales, uint32_t i)
  * 12 significant bits and the blocks span a few binades, so the double sum is exact;
  * EXACT rounds it once to f32, the post-pass multiplies by ts_a x ts_b (f32 products).
  * K = 88 leaves a partial last block (the BF16 copies); K = 128 with blocks of ranges
- * at most 2 apart runs on the engine's int16 pairs (numerics.rst "NVFP4").
+ * at most 2 apart runs on the engine's int16 pairs (numerics.rst "NVFP4"); 3 rows of A
+ * with ranges 5 apart run on its NVFP4 GEMV, the weights read in place.
  */
 TEST_F(gemm, nvfp4_through_accel_gemm_checked_in_float64)
 {
-	static const uint32_t ks[2] = { 88, 128 }, spreads[2] = { 5, 2 };
-	const uint32_t m = 37, n = 29;
+	static const uint32_t ks[3] = { 88, 128, 128 }, spreads[3] = { 5, 2, 5 };
+	static const uint32_t ms[3] = { 37, 37, 3 };
+	const uint32_t n = 29;
+	uint32_t m = 37;
 	struct accel_gemm_desc d;
 	float ts_a, ts_b, back[88];
 	uint32_t k = 88;
 
-	for (int t = 0; t < 2; t++) {
+	for (int t = 0; t < 3; t++) {
 		uint32_t kt = ks[t], kb = (kt + 15) / 16;
 		size_t row = accel_dtype_row_bytes(MXA_DTYPE_NVFP4, kt);
 		int bad = 0;
 
+		m = ms[t];
 		desc(self, &d, m, n, kt, MXA_DTYPE_NVFP4, MXA_DTYPE_NVFP4);
 		d.mx_scale_a = self->va + SA_OFF;
 		d.mx_scale_b = self->va + SB_OFF;
@@ -539,6 +543,7 @@ TEST_F(gemm, nvfp4_through_accel_gemm_checked_in_float64)
 		EXPECT_EQ(0, bad);
 	}
 	/* K = 88 again for what follows */
+	m = 37;
 	fill_nvfp4(self, A_OFF, SA_OFF, m, k, 5, &ts_a);
 	/* dequantised: element x block scale x tensor scale */
 	ASSERT_EQ(0, accel_nvfp4_dequantize(self->p + SA_OFF, self->p + A_OFF, k, ts_a, back));

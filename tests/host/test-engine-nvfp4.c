@@ -374,16 +374,18 @@ static void check_int_pairs(struct mxe_engine *eng)
 
 /*
  * NVFP4 GEMVs (mxe_gemv_nvfp4_run(): M <= 32, K a multiple of 64, an f32 D without C):
- * the bits of the BF16 operation on the copies (default SIMD level) at the default level
- * and capped at AVX2, EXACT and FAST, every negation. K = 576 and 1088 run whole vector
- * steps (512 k, AVX2 256) and a tail, 64 the tail alone; N = 37 ends in a partial task.
- * Cases: random codes and scales (a zero scale, with and without the unread sign bit,
- * among them); a row of A all -0 against a column without signs (EXACT's zero sums go to
- * the general path: -0 where every product is -0); a sub-block whose halves' products are
- * 2^8 apart, where the chain loses a bit that the exact sum keeps (81 units of the grid,
- * then eight products of 5832 and eight of -5832 in units of 2^9: the partial sum passes
- * 2^24 units and rounds to 80), which FAST runs as a chain at every output; the largest scale and elements (448 x 6);
- * a NaN scale in two columns of B (in a tail, in a vector step) and in a row of A.
+ * the bits of the BF16 operation on the copies (default SIMD level) at the default
+ * level and capped at AVX2, EXACT and FAST, every negation. K = 576 and 1088 run whole
+ * vector steps (512 k, AVX2 256) and a tail, 64 the tail alone; N = 37 ends in a
+ * partial task; K = 576 hands B row by row, as the device does (its weights read in
+ * place), the last row first. Cases: random codes and scales (a zero scale, with and
+ * without the unread sign bit, among them); a row of A all -0 against a column without
+ * signs (EXACT's zero sums go to the general path: -0 where every product is -0); a
+ * sub-block whose halves' products are 2^8 apart, where the chain loses a bit that the
+ * exact sum keeps (81 units of the grid, then eight products of 5832 and eight of -5832
+ * in units of 2^9: the partial sum passes 2^24 units and rounds to 80), which FAST runs
+ * as a chain at every output; the largest scale and elements (448 x 6); a NaN scale in
+ * two columns of B (in a tail, in a vector step) and in a row of A.
  */
 static void check_gemv(struct mxe_engine *eng)
 {
@@ -394,18 +396,21 @@ static void check_gemv(struct mxe_engine *eng)
 	};
 	static const unsigned ks[] = { 64, 576, 1088 }, ms[] = { 1, 5, 32 };
 	static uint8_t a[MMAX * KMAX / 2], b[N * KMAX / 2], sa[MMAX * KMAX / 16], sb[N * KMAX / 16];
+	static uint8_t b2[N * KMAX / 2], sb2[N * KMAX / 16];	/* B's rows apart, last first */
 	static float d[MMAX * N], ref[MMAX * N];
-	int avx2 = !mxe_engine_set_simd("avx2");
+	const uint8_t *rows[N], *srows[N];
+	int avx2 = !mxe_engine_set_simd("avx2"), rc;
+	struct mxe_gemm_desc g = { 0 };
 
 	mxe_engine_set_simd(NULL);
 	for (unsigned cs = 0; cs < sizeof(what) / sizeof(what[0]); cs++) {
 		for (unsigned v = 0; v < 16 * 3; v++) {	/* negations, numerics, level, shape */
 			unsigned neg = v & 3, exact = v >> 2 & 1, capped = v >> 3 & 1;
 			unsigned k = ks[v >> 4], m = ms[((v >> 4) + cs) % 3], kb = k / 16;
-			struct mxe_gemm_desc g = { 0 }, bf;
+			struct mxe_gemm_desc bf;
 			void *tmp = NULL;
 			uint64_t out0, redo0, ch0, out1, redo1, ch1;
-			int rc, same, ran, special;
+			int same, ran, special, in_place = v >> 4 == 1;
 
 			if (capped && !avx2)
 				continue;
@@ -437,6 +442,7 @@ static void check_gemv(struct mxe_engine *eng)
 				sb[11 * kb + kb - 1] = 0xFF, sb[20 * kb + kb / 2 - 1] = 0x7F;
 			if (cs == 5)
 				sa[(m - 1) * kb] = 0x7F;
+			memset(&g, 0, sizeof(g));
 			g.m = m;
 			g.n = N;
 			g.k = k;
@@ -454,6 +460,17 @@ static void check_gemv(struct mxe_engine *eng)
 			rc |= mxe_gemm(eng, &bf);
 			free(tmp);
 			g.d = d;
+			if (in_place) {	/* as the device hands its weights: row by row */
+				for (size_t j = 0; j < N; j++) {
+					rows[j] = b2 + (N - 1 - j) * k / 2;
+					srows[j] = sb2 + (N - 1 - j) * kb;
+					memcpy(b2 + (N - 1 - j) * k / 2, b + j * k / 2, k / 2);
+					memcpy(sb2 + (N - 1 - j) * kb, sb + j * kb, kb);
+				}
+				g.b_rows = rows;
+				g.scale_b_rows = srows;
+				rc |= !mxe_gemv_takes(&g);
+			}
 			memset(d, 0xA5, sizeof(d));
 			mxe_gemv_nvfp4_counts(&out0, &redo0, &ch0);
 			if (capped)
@@ -470,14 +487,36 @@ static void check_gemv(struct mxe_engine *eng)
 				  cs == 5 ? (exact ? redo1 - redo0 >= N : ch1 - ch0 >= (uint64_t)N * k / 32) :
 				  1;
 			host_check(same && ran && special,
-				   "NVFP4 GEMV %s%s %u x %d x %u, %s%s%s: the BF16 copies' bits: %s, "
+				   "NVFP4 GEMV %s%s %u x %d x %u%s, %s%s%s: the BF16 copies' bits: %s, "
 				   "on the GEMV: %s, general path %llu, chains %llu",
 				   exact ? "EXACT" : "FAST", capped ? " capped at AVX2" : "", m, N, k,
+				   in_place ? " (B row by row)" : "",
 				   what[cs], neg & 1 ? ", -A" : "", neg & 2 ? ", -B" : "",
 				   same ? "yes" : "NO", ran ? "yes" : "NO",
 				   (unsigned long long)(redo1 - redo0), (unsigned long long)(ch1 - ch0));
 		}
 	}
+	/* the copies a device budgets for: none on the GEMV, the BF16 expansion past it */
+	g.m = 32;
+	g.k = 576;
+	g.b_rows = NULL;
+	g.scale_b_rows = NULL;
+	host_check(mxe_gemm_copy_bytes(&g) == 0 &&
+		   mxe_gemm_copy_bytes(&(struct mxe_gemm_desc){ .m = 33, .n = g.n, .k = g.k,
+				.type_a = g.type_a, .type_b = g.type_b, .type_c = g.type_c,
+				.type_d = g.type_d, .a = g.a, .b = g.b, .d = g.d, .scale_a = g.scale_a,
+				.scale_b = g.scale_b, .scale_block = g.scale_block, .accum = g.accum }) ==
+		   (size_t)(33 + N) * 576 * 2,
+		   "NVFP4 copy bytes: 32 rows %zu (the GEMV: 0), 33 rows the BF16 copies'",
+		   mxe_gemm_copy_bytes(&g));
+	/* 33 rows: not the GEMV, and no other path reads B row by row */
+	g.m = 33;
+	g.b_rows = rows;
+	g.scale_b_rows = srows;
+	rc = mxe_gemm(eng, &g);
+	host_check(rc == MXE_ENGINE_EINVAL_LAYOUT && !mxe_gemv_takes(&g),
+		   "NVFP4 with B row by row and 33 rows: refused (rc %d, want %d)", rc,
+		   MXE_ENGINE_EINVAL_LAYOUT);
 }
 
 static void check_errors(void)
