@@ -10,7 +10,9 @@
  * so BF16 holds it exactly, and the BF16 kernels then compute the same products and sums
  * (EXACT, FAST) as kernels on the scaled E2M1 codes would. A NaN scale (UE4M3 0x7F: the
  * sign bit is not read) makes its block NaN, which poisons every output that uses it, as
- * an MX NaN scale does. On a host with AVX2, EXACT and FAST first try the int8 panels'
+ * an MX NaN scale does. On a host with AVX2, EXACT and FAST first try a GEMV of their
+ * own for up to 32 rows of A (mxe_gemv_nvfp4_run(), mxe_gemv_nvfp4.c: 16-k block sums
+ * of the codes as integers, each column read once per row), then the int8 panels'
  * int16 pairs on the codes themselves (mxe_tiled_nvfp4_run(), mxe_tiled.c; FAST on an
  * AVX-512 host only for narrow operations), with the same bits.
  *
