@@ -702,106 +702,6 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
 }
 
 /*
- * Byte i of 16 columns' E2M1 codes (k = 2 i in the low nibble, 2 i + 1 in the high one)
- * as 16 dwords, each the pair of twice their values as int16 (low word: the even k),
- * as A's pairs are: the GEMVs of several rows, 16 columns the lanes.
- */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline __m512i e2m1_col_pairs_avx512(__m128i x, __m512i lut)
-{
-	__m512i d = _mm512_cvtepu8_epi32(x);
-
-	/* (d | d << 12) & 0x000F000F: the low nibble in word 0, the high one in word 1 */
-	return _mm512_permutexvar_epi16(_mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12),
-								  _mm512_set1_epi32(0x000F000F), 0xA8),
-					lut);
-}
-
-/*
- * @acc plus the pair products of @w and the pair at @a in every lane: vpdpwssd with A's
- * pair broadcast from memory, in assembly so that one kernel can hold both forms
- * (a function with AVX512-VNNI's target would not inline into one without).
- */
-__attribute__((target("avx512f"), always_inline))
-static inline __m512i dpwssd_bcast_avx512(__m512i acc, __m512i w, const int32_t *a)
-{
-	__asm__("vpdpwssd %2%{1to16%}, %1, %0" : "+v"(acc) : "v"(w), "m"(*a));
-	return acc;
-}
-
-/*
- * A task's 16 columns of E2M1 weights, block by block, for several rows of A: each
- * block's codes of the 16 columns as int16 pairs (e2m1_col_pairs_avx512(); AVX2:
- * gemv_int_cols_avx2()), and its 16 scale codes (job->ones without scales). A line (4
- * blocks) of each column is copied at once and the line 16 blocks ahead prefetched
- * (mxe_gemv_stage(): rows 4 KiB apart, K = 8192, fall in one set of L1). The scales are
- * transposed 16 blocks at a time.
- */
-struct cols16 {
-	uint8_t stage[16][64] __attribute__((aligned(64)));	/* 4 blocks of each column */
-	uint8_t sct[4][64] __attribute__((aligned(64)));	/* block 4 T + i: sct[i] + 16 T */
-	const uint8_t *rows[16], *srows[16], *wrows[16];
-	size_t nb;
-};
-
-/* The line of block @b of each column into c->stage, when a line starts there. */
-static inline void cols16_stage(struct cols16 *c, size_t b)
-{
-	if (b % 4 == 0)
-		mxe_gemv_stage(c->rows, 16, b * 16, c->nb * 16, c->stage, 16 * 16, 0);
-}
-
-/* @rows, @srows of 16 columns, @nb blocks each. */
-static inline void cols16_init(struct cols16 *c, const uint8_t *const rows[16],
-			       const uint8_t *const srows[16], size_t nb)
-{
-	for (unsigned i = 0; i < 16; i++) {
-		c->rows[i] = rows[i];
-		c->srows[i] = srows[i];
-		c->wrows[i] = c->stage[i];
-	}
-	c->nb = nb;
-}
-
-/* Block @b (in increasing order from 0): its pairs in @wp, its scale codes returned. */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline __m128i cols16_block_avx512(struct cols16 *c, size_t b, __m512i lut,
-					      __m512i wp[16])
-{
-	const size_t nb = c->nb;
-	__m512i w[4];
-
-	if (b % 16 == 0) {
-		__m512i st[4];
-
-		if (nb - b >= 16) {
-			mxe_bytes16_t_avx512(c->srows, b, st);
-		} else {	/* no 16-byte read past the scales (a mapping may end there) */
-			uint8_t tail[16][16];
-			const uint8_t *tr[16];
-
-			for (unsigned i = 0; i < 16; i++) {
-				memset(tail[i], 127, 16);
-				memcpy(tail[i], c->srows[i] + b, nb - b);
-				tr[i] = tail[i];
-			}
-			mxe_bytes16_t_avx512(tr, 0, st);
-		}
-		for (int i = 0; i < 4; i++)
-			_mm512_store_si512(c->sct[i], st[i]);
-	}
-	cols16_stage(c, b);
-	mxe_bytes16_t_avx512(c->wrows, b % 4 * 16, w);	/* lane T of w[i]: byte 4 T + i */
-#define COL_PAIRS(T)									\
-	_Pragma("GCC unroll 4")									\
-	for (int i = 0; i < 4; i++)								\
-		wp[4 * T + i] = e2m1_col_pairs_avx512(_mm512_extracti32x4_epi32(w[i], T), lut);
-	COL_PAIRS(0) COL_PAIRS(1) COL_PAIRS(2) COL_PAIRS(3)
-#undef COL_PAIRS
-	return _mm_load_si128((const __m128i *)(c->sct[b % 4] + b % 16 / 4 * 16));
-}
-
-/*
  * Row @r's outputs of the task's @nc columns from @j0 (sums @s, the proof's bounds @bd
  * and @tb): those that neither a NaN scale (@nan) nor gemv_store() stops, stored; the
  * others returned as a mask of columns. @mins: the columns' smallest scale codes.
@@ -856,7 +756,7 @@ static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16]
 			q[i] = _mm512_setzero_si512();
 		_Pragma("GCC unroll 16")
 		for (int i = 0; i < 16; i++)
-			q[i % 4] = vnni ? dpwssd_bcast_avx512(q[i % 4], wp[i], a + i) :
+			q[i % 4] = vnni ? mxe_dpwssd_bcast_avx512(q[i % 4], wp[i], a + i) :
 				   _mm512_add_epi32(q[i % 4], _mm512_madd_epi16(wp[i], _mm512_set1_epi32(a[i])));
 		q[0] = _mm512_add_epi32(_mm512_add_epi32(q[0], q[1]), _mm512_add_epi32(q[2], q[3]));
 		_Pragma("GCC unroll 2")
@@ -898,7 +798,7 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 	const size_t nc = n - j0 < GEMV_COLS ? n - j0 : GEMV_COLS;
 	const __m512i lut = mxe_e2m1_lut_avx512();
 	const uint8_t *rows[16], *srows[16];
-	struct cols16 cols;
+	struct mxe_cols16 cols;
 	__m512d acc[GEMV_MAX_M][2], bnd[GEMV_MAX_M][2], tbnd[GEMV_MAX_M][2];
 	__mmask16 nan = 0;
 	__m128i smin = _mm_set1_epi8((char)0xFF);	/* per column, for gemv_store() */
@@ -908,14 +808,16 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
 	}
-	cols16_init(&cols, rows, srows, nb);
+	mxe_cols16_init(&cols, rows, srows, nb, nb);
 	for (size_t r = 0; r < m; r++)
 		for (int h = 0; h < 2; h++)
 			acc[r][h] = bnd[r][h] = tbnd[r][h] = _mm512_setzero_pd();
 	for (size_t b = 0; b < nb; b++) {
 		__m512i wp[16];
 		__m512d sf[2];
-		__m128i s8 = cols16_block_avx512(&cols, b, lut, wp);
+		__m128i s8 = mxe_cols16_scales_avx512(&cols, b, 127);
+
+		mxe_cols16_codes_avx512(&cols, b, lut, wp);
 
 		nan |= _mm_cmpeq_epi8_mask(s8, _mm_set1_epi8((char)0xFF));
 		smin = _mm_min_epu8(smin, s8);
@@ -1022,7 +924,7 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t r
 	const __m256i lut = _mm256_setr_epi8(MXE_E2M1_INT_LUT, MXE_E2M1_INT_LUT);
 	const __m256i m4 = _mm256_set1_epi8(15);
 	const uint8_t *rows[16], *srows[16];
-	struct cols16 cols;	/* its weights' staging (the scales are read a block at a time) */
+	struct mxe_cols16 cols;	/* its weights' staging (the scales are read a block at a time) */
 	__m256i wp[16][2];
 	/* per row: the sums, the proof's bounds and the rounded blocks' bounds */
 	double acc[GEMV_MAX_M][16] __attribute__((aligned(32)));
@@ -1039,12 +941,12 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t r
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
 	}
-	cols16_init(&cols, rows, srows, nb);
+	mxe_cols16_init(&cols, rows, srows, nb, nb);
 	for (size_t b = 0; b < nb; b++) {
 		uint8_t s8[16] __attribute__((aligned(16)));
 		__m256d sf[4];
 
-		cols16_stage(&cols, b);
+		mxe_cols16_stage(&cols, b);
 		for (unsigned c = 0; c < 16; c++) {
 			s8[c] = srows[c][b];
 			nan |= (unsigned)(s8[c] == 0xFF) << c;

@@ -217,6 +217,115 @@ static inline void mxe_bytes8_t_avx2(const uint8_t *const rows[8], size_t off, _
 	c[2] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(a[1], a[3]), pd);
 	c[3] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(a[1], a[3]), pd);
 }
+/*
+ * Byte i of 16 columns' E2M1 codes (k = 2 i in the low nibble, 2 i + 1 in the high one)
+ * as 16 dwords, each the pair of twice their values as int16 (low word: the even k),
+ * as A's pairs are: the GEMVs of several rows, 16 columns the lanes.
+ */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline __m512i mxe_e2m1_col_pairs_avx512(__m128i x, __m512i lut)
+{
+	__m512i d = _mm512_cvtepu8_epi32(x);
+
+	/* (d | d << 12) & 0x000F000F: the low nibble in word 0, the high one in word 1 */
+	return _mm512_permutexvar_epi16(_mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12),
+								  _mm512_set1_epi32(0x000F000F), 0xA8),
+					lut);
+}
+
+/*
+ * @acc plus the pair products of @w and the pair at @a in every lane: vpdpwssd with A's
+ * pair broadcast from memory, in assembly so that one kernel can hold both forms
+ * (a function with AVX512-VNNI's target would not inline into one without).
+ */
+__attribute__((target("avx512f"), always_inline))
+static inline __m512i mxe_dpwssd_bcast_avx512(__m512i acc, __m512i w, const int32_t *a)
+{
+	__asm__("vpdpwssd %2%{1to16%}, %1, %0" : "+v"(acc) : "v"(w), "m"(*a));
+	return acc;
+}
+
+/*
+ * A task's 16 columns of E2M1 weights, 32-k block by block, for several rows of A
+ * (mxe_gemv.c's MX kernels, mxe_gemv_nvfp4.c's): each block's codes of the 16 columns
+ * as int16 pairs (mxe_cols16_codes_avx512(); AVX2: mxe_gemv.c's gemv_int_cols_avx2()),
+ * and the columns' scale bytes (mxe_cols16_scales_avx512(): one a block for MX, two
+ * for NVFP4). A line (4 blocks) of each column is copied at once and the line 16
+ * blocks ahead prefetched (mxe_gemv_stage(): rows 4 KiB apart, K = 8192, fall in one
+ * set of L1). The scales are transposed 16 bytes at a time.
+ */
+struct mxe_cols16 {
+	uint8_t stage[16][64] __attribute__((aligned(64)));	/* 4 blocks of each column */
+	uint8_t sct[4][64] __attribute__((aligned(64)));	/* byte 4 T + i: sct[i] + 16 T */
+	const uint8_t *rows[16], *srows[16], *wrows[16];
+	size_t nb, nsb;		/* 32-k blocks and scale bytes a column */
+};
+
+/* The line of block @b of each column into c->stage, when a line starts there. */
+static inline void mxe_cols16_stage(struct mxe_cols16 *c, size_t b)
+{
+	if (b % 4 == 0)
+		mxe_gemv_stage(c->rows, 16, b * 16, c->nb * 16, c->stage, 16 * 16, 0);
+}
+
+/* @rows, @srows of 16 columns, @nb blocks and @nsb scale bytes each. */
+static inline void mxe_cols16_init(struct mxe_cols16 *c, const uint8_t *const rows[16],
+				   const uint8_t *const srows[16], size_t nb, size_t nsb)
+{
+	for (unsigned i = 0; i < 16; i++) {
+		c->rows[i] = rows[i];
+		c->srows[i] = srows[i];
+		c->wrows[i] = c->stage[i];
+	}
+	c->nb = nb;
+	c->nsb = nsb;
+}
+
+/* The columns' scale byte @s (in increasing order from 0; @fill stands past the end of
+ * a transposed 16 that the scales do not fill). */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline __m128i mxe_cols16_scales_avx512(struct mxe_cols16 *c, size_t s, uint8_t fill)
+{
+	if (s % 16 == 0) {
+		__m512i st[4];
+
+		if (c->nsb - s >= 16) {
+			mxe_bytes16_t_avx512(c->srows, s, st);
+		} else {	/* no 16-byte read past the scales (a mapping may end there) */
+			uint8_t tail[16][16];
+			const uint8_t *tr[16];
+
+			for (unsigned i = 0; i < 16; i++) {
+				memset(tail[i], fill, 16);
+				memcpy(tail[i], c->srows[i] + s, c->nsb - s);
+				tr[i] = tail[i];
+			}
+			mxe_bytes16_t_avx512(tr, 0, st);
+		}
+		for (int i = 0; i < 4; i++)
+			_mm512_store_si512(c->sct[i], st[i]);
+	}
+	return _mm_load_si128((const __m128i *)(c->sct[s % 4] + s % 16 / 4 * 16));
+}
+
+/* Block @b (in increasing order from 0) of the 16 columns as int16 pairs: wp[i] holds
+ * the pair of k 2 i, 2 i + 1 of each column. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void mxe_cols16_codes_avx512(struct mxe_cols16 *c, size_t b, __m512i lut,
+					   __m512i wp[16])
+{
+	__m512i w[4];
+
+	mxe_cols16_stage(c, b);
+	mxe_bytes16_t_avx512(c->wrows, b % 4 * 16, w);	/* lane T of w[i]: byte 4 T + i */
+#define MXE_COL_PAIRS(T)								\
+	_Pragma("GCC unroll 4")								\
+	for (int i = 0; i < 4; i++)							\
+		wp[4 * T + i] = mxe_e2m1_col_pairs_avx512(_mm512_extracti32x4_epi32(w[i], T), lut);
+	MXE_COL_PAIRS(0) MXE_COL_PAIRS(1) MXE_COL_PAIRS(2) MXE_COL_PAIRS(3)
+#undef MXE_COL_PAIRS
+}
+
 #endif
 
 #endif /* MXE_GEMV_INT_H */
