@@ -30,9 +30,11 @@
  * element. The sub-block sums then go into the block sums and the accumulator in f32,
  * in K order, as the tiled kernels add them (numerics.rst "FAST").
  *
- * Kernels: AVX-512 (512 k of a column at a time: eight pairs of 32-k blocks, their
- * 16-bit products reduced to 32 block sums in two vectors) and AVX2 (256 k: 16 block
- * sums), then pairs of 32-k blocks. The block sums come out of the reduction in a
+ * Kernels, one row at a time: AVX-512 (512 k of a column at a time: eight pairs of 32-k
+ * blocks, their 16-bit products reduced to 32 block sums in two vectors) and AVX2 (256
+ * k: 16 block sums), then pairs of 32-k blocks. Several rows on AVX-512: the task's 16
+ * columns as lanes (nvg_cols_avx512_t()), each block's codes decoded once for every
+ * row. The block sums come out of the reduction in a
  * fixed lane order; the weights' scale bytes are shuffled into that order, A's
  * per-block data is stored in it (nvg_lane()). An exponent sum x_a + x_b + 18 is
  * never negative; NVG_NONE (a zero scale: no product) makes it so.
@@ -62,6 +64,12 @@
 #define NVG_CHUNK_512	32		/* 16-k blocks per AVX-512 step */
 #define NVG_CHUNK_256	16		/* and per AVX2 step */
 #define NVG_NONE	(-1000)		/* a zero scale's exponent: no product */
+/*
+ * EXACT with fewer rows runs them one by one (a host loop over mxe_gemm(), 4096^2, 2
+ * threads, best of 7: 2 rows 0.58 ms one by one, 0.79 as lanes; 3 rows 0.87 / 1.00;
+ * 4 rows 1.15 / 1.04); FAST takes the lanes from 2 rows (0.78 / 0.75).
+ */
+#define NVG_COLS_MIN_EXACT 4
 
 struct nvg_job {
 	const struct mxe_op *op;	/* the BF16 operation standing in: D, flags, threads */
@@ -70,11 +78,12 @@ struct nvg_job {
 	const uint8_t *const *b_rows, *const *scale_b_rows;	/* or row by row (in place) */
 	size_t m, n, k, nhb;		/* nhb: 16-k blocks of a row */
 	int exact, avx512, neg, neg_b;
-	size_t chunk;			/* 16-k blocks per vector step */
+	int cols, vnni;			/* several rows: the task's columns as lanes */
+	size_t chunk;			/* 16-k blocks per vector step (one row) */
 	/* A, per row (row i at i k words, i nhb blocks) */
-	int16_t *a16;			/* 2e m_a, mxe_gemv_int.h's order */
+	int16_t *a16;			/* 2e m_a, mxe_gemv_int.h's order (cols: k order) */
 	int32_t *ax;			/* per block, in lane order: x_a + 8, NVG_NONE for m_a = 0 */
-	float *fa;			/* per block, in lane order: 2^(x_a + 6) */
+	float *fa;			/* per block, in lane order: 2^(x_a + 6) (cols: k order) */
 	double *av;			/* the values, negated as the op says */
 	float *af;			/* the same in f32 (FAST's chains) */
 	uint8_t *anan;			/* a NaN scale in the row */
@@ -100,7 +109,7 @@ static size_t nvg_lane(const struct nvg_job *job, size_t hb)
 {
 	size_t c = job->chunk, base = hb / c * c, r = hb % c;
 
-	if (base + c > job->nhb)
+	if (job->cols || base + c > job->nhb)
 		return hb;
 	if (job->avx512)
 		return base + r / 16 * 16 + 4 * (r % 4) + r % 16 / 4;
@@ -431,6 +440,180 @@ static void nvg_redo_exact(const struct nvg_job *job, size_t i, size_t j, const 
 	mxe_exact_output_rows(job->op, i, j, job->av + i * job->k, bv);
 }
 
+/* FAST's output (i, j) from chains alone (a NaN scale: NaN where it reaches). */
+static float nvg_fast_chains(const struct nvg_job *job, size_t i, const uint8_t *row,
+			     const uint8_t *sc)
+{
+	size_t nsub = job->k / NVG_SUB;
+	float p = 0.0f, acc = 0.0f;
+
+	for (size_t s = 0; s < nsub; s++) {
+		float q = nvg_chain(job, i, row, sc, s);
+
+		p = s % NVG_SUBS_PER_BLOCK ? p + q : q;
+		if (s % NVG_SUBS_PER_BLOCK == NVG_SUBS_PER_BLOCK - 1 || s == nsub - 1)
+			acc = s < NVG_SUBS_PER_BLOCK ? p : acc + p;
+	}
+	return acc;
+}
+
+/*
+ * Several rows of A on AVX-512: the task's 16 columns are the lanes. Each 32-k block's
+ * codes of the columns are transposed and looked up once (struct mxe_cols16), then
+ * every row adds each 16-k half as eight pair products (vpdpwssd with A's pair
+ * broadcast from its k order, or vpmaddwd and vpaddd without VNNI) and scales it:
+ * EXACT into two int64 vectors a row, FAST into the row's sub-block, block and
+ * accumulator sums in f32, K order, with the columns' chains where a lane's halves
+ * are too far apart. A column with a NaN scale, a row with one, and EXACT's exact
+ * zeros go to the general paths at the end (@bv: K doubles for a column's values).
+ * @exact, @vnni constant where inlined.
+ */
+__attribute__((target(NVG_AVX512), always_inline))
+static inline void nvg_cols_avx512_t(const struct nvg_job *job, size_t j0, double *bv, int exact,
+				     int vnni)
+{
+	const size_t m = job->m, nb = job->k / MXA_MX_BLOCK;
+	const size_t nc = job->n - j0 < 16 ? job->n - j0 : 16;
+	const __m512i lut = mxe_e2m1_lut_avx512(), m7f = _mm512_set1_epi32(0x7F);
+	const __m512i one = _mm512_set1_epi32(1), none = _mm512_set1_epi32(NVG_NONE);
+	const uint8_t *rows[16], *srows[16];
+	struct mxe_cols16 cols;
+	__m512i acc[NVG_MAX_M][2];
+	__m512 p[NVG_MAX_M], sum[NVG_MAX_M];
+	__mmask16 nan = 0;
+
+	for (unsigned c = 0; c < 16; c++)	/* columns past N read the last one's */
+		rows[c] = nvg_b_row(job, j0 + (c < nc ? c : nc - 1), &srows[c]);
+	mxe_cols16_init(&cols, rows, srows, nb, job->nhb);
+	for (size_t r = 0; r < m; r++) {
+		acc[r][0] = acc[r][1] = _mm512_setzero_si512();
+		p[r] = sum[r] = _mm512_setzero_ps();
+	}
+	for (size_t b = 0; b < nb; b++) {
+		__m512i wp[16], mb[2], emax[2];
+		__m512 f[2];
+		__mmask16 bz[2];
+
+		mxe_cols16_codes_avx512(&cols, b, lut, wp);
+		_Pragma("GCC unroll 2")
+		for (int h = 0; h < 2; h++) {
+			__m128i s8 = mxe_cols16_scales_avx512(&cols, 2 * b + h, 0);
+			__m512i s = _mm512_and_si512(_mm512_cvtepu8_epi32(s8), m7f);
+			__m512i e = _mm512_srli_epi32(s, 3);
+
+			nan |= _mm512_cmpeq_epi32_mask(s, m7f);
+			emax[h] = _mm512_max_epi32(e, one);
+			mb[h] = _mm512_or_si512(_mm512_and_si512(s, _mm512_set1_epi32(7)),
+						_mm512_slli_epi32(_mm512_min_epu32(e, one), 3));
+			f[h] = _mm512_cvtph_ps(_mm256_slli_epi16(_mm256_cvtepu8_epi16(
+				_mm_and_si128(s8, _mm_set1_epi8(0x7F))), 7));
+			bz[h] = _mm512_cmpeq_epi32_mask(s, _mm512_setzero_si512());
+		}
+		for (size_t r = 0; r < m; r++) {
+			const int32_t *a = (const int32_t *)(job->a16 + r * job->k + b * MXA_MX_BLOCK);
+			__m512 t[2];
+			__m512i xs[2];
+
+			_Pragma("GCC unroll 2")
+			for (int h = 0; h < 2; h++) {
+				size_t hb = 2 * b + h;
+				int32_t ax = job->ax[r * job->nhb + hb];
+				__m512i q0 = _mm512_setzero_si512(), q1 = q0, in;
+
+				_Pragma("GCC unroll 8")
+				for (int i = 0; i < 8; i += 2) {
+					if (vnni) {
+						q0 = mxe_dpwssd_bcast_avx512(q0, wp[8 * h + i], a + 8 * h + i);
+						q1 = mxe_dpwssd_bcast_avx512(q1, wp[8 * h + i + 1], a + 8 * h + i + 1);
+					} else {
+						q0 = _mm512_add_epi32(q0, _mm512_madd_epi16(wp[8 * h + i],
+							_mm512_set1_epi32(a[8 * h + i])));
+						q1 = _mm512_add_epi32(q1, _mm512_madd_epi16(wp[8 * h + i + 1],
+							_mm512_set1_epi32(a[8 * h + i + 1])));
+					}
+				}
+				in = _mm512_add_epi32(q0, q1);
+				if (job->neg)
+					in = _mm512_sub_epi32(_mm512_setzero_si512(), in);
+				xs[h] = _mm512_add_epi32(emax[h], _mm512_set1_epi32(ax));
+				if (exact) {
+					/* a negative shift (no product) shifts everything out */
+					__m512i im = _mm512_mullo_epi32(in, mb[h]);
+
+					acc[r][0] = _mm512_add_epi64(acc[r][0], _mm512_sllv_epi64(
+						_mm512_cvtepi32_epi64(_mm512_castsi512_si256(im)),
+						_mm512_cvtepi32_epi64(_mm512_castsi512_si256(xs[h]))));
+					acc[r][1] = _mm512_add_epi64(acc[r][1], _mm512_sllv_epi64(
+						_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(im, 1)),
+						_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(xs[h], 1))));
+				} else {
+					t[h] = _mm512_mul_ps(_mm512_cvtepi32_ps(in), _mm512_mul_ps(f[h],
+							     _mm512_set1_ps(job->fa[r * job->nhb + hb])));
+					xs[h] = _mm512_mask_mov_epi32(xs[h], bz[h], none);
+				}
+			}
+			if (!exact) {
+				__m512 q = _mm512_add_ps(t[0], t[1]);
+				__mmask16 bad = _mm512_cmpgt_epi32_mask(_mm512_abs_epi32(
+							_mm512_sub_epi32(xs[0], xs[1])), _mm512_set1_epi32(4)) &
+						_mm512_cmpgt_epi32_mask(xs[0], _mm512_set1_epi32(-1)) &
+						_mm512_cmpgt_epi32_mask(xs[1], _mm512_set1_epi32(-1)) &
+						(__mmask16)((1u << nc) - 1);
+
+				if (bad) {	/* rare: those columns' chains */
+					float qs[16];
+
+					_mm512_storeu_ps(qs, q);
+					for (; bad; bad &= (__mmask16)(bad - 1)) {
+						int c = __builtin_ctz(bad);
+
+						qs[c] = nvg_chain(job, r, rows[c], srows[c], b);
+					}
+					q = _mm512_loadu_ps(qs);
+				}
+				p[r] = b % NVG_SUBS_PER_BLOCK ? _mm512_add_ps(p[r], q) : q;
+				if (b % NVG_SUBS_PER_BLOCK == NVG_SUBS_PER_BLOCK - 1 || b == nb - 1)
+					sum[r] = b < NVG_SUBS_PER_BLOCK ? p[r] : _mm512_add_ps(sum[r], p[r]);
+			}
+		}
+	}
+	for (size_t c = 0; c < nc; c++) {
+		int have_bv = 0;
+
+		for (size_t r = 0; r < m; r++) {
+			int64_t sr[8];
+			float o[8];
+			int bad = job->anan[r] || ((nan >> c) & 1);
+
+			if (!exact) {
+				_mm256_storeu_ps(o, c < 8 ? _mm512_castps512_ps256(sum[r]) :
+					_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(sum[r]), 1)));
+				mxe_op_store_d(job->op, r, j0 + c,
+					       bad ? nvg_fast_chains(job, r, rows[c], srows[c]) : o[c % 8]);
+				continue;
+			}
+			_mm512_storeu_si512(sr, acc[r][c / 8]);
+			if (bad || !sr[c % 8])
+				nvg_redo_exact(job, r, j0 + c, rows[c], srows[c], bv, &have_bv);
+			else
+				mxe_op_store_d(job->op, r, j0 + c, (double)((float)sr[c % 8] * 0x1p-20f));
+		}
+	}
+}
+
+__attribute__((target(NVG_AVX512)))
+static void nvg_cols_avx512(const struct nvg_job *job, size_t j0, double *bv)
+{
+	if (job->exact && job->vnni)
+		nvg_cols_avx512_t(job, j0, bv, 1, 1);
+	else if (job->exact)
+		nvg_cols_avx512_t(job, j0, bv, 1, 0);
+	else if (job->vnni)
+		nvg_cols_avx512_t(job, j0, bv, 0, 1);
+	else
+		nvg_cols_avx512_t(job, j0, bv, 0, 0);
+}
+
 /*
  * FAST's outputs of row @i for the task's @nc columns from their sub-block sums @qc (a
  * column's @stride apart, K order): block sums, then the accumulator, in K order, each
@@ -482,11 +665,15 @@ static void nvg_task(void *arg, unsigned phase, unsigned task)
 	size_t nsub = job->k / NVG_SUB, words = (nsub + 63) / 64;
 	size_t stride = (nsub + 7) / 8 * 8;	/* whole transposes (nvg_fast_store()) */
 	double *bv = mxe_scratch(0, job->k * sizeof(double));
-	float *qt = job->exact ? NULL :
+	float *qt = job->exact || job->cols ? NULL :
 		    mxe_scratch(1, job->m * NVG_COLS * stride * sizeof(float) + words * sizeof(uint64_t));
 	uint64_t *redo = qt ? (uint64_t *)(qt + job->m * NVG_COLS * stride) : NULL;
 
 	(void)phase;
+	if (bv && job->cols) {
+		nvg_cols_avx512(job, j0, bv);
+		return;
+	}
 	if (!bv || (!job->exact && !qt)) {
 		job->failed = 1;
 		return;
@@ -562,7 +749,7 @@ static void nvg_prepare_a(struct nvg_job *job, const uint8_t *codes, size_t ld,
 				size_t kk = hb * NVG_HB + t;
 				int q = (int)(kk % MXA_MX_BLOCK);
 
-				job->a16[i * k + mxe_e2m1_int_at(nb, kk / MXA_MX_BLOCK, q)] =
+				job->a16[i * k + (job->cols ? kk : mxe_e2m1_int_at(nb, kk / MXA_MX_BLOCK, q))] =
 					(int16_t)(twice[c[kk / 2] >> (kk & 1) * 4 & 0xF] * ma);
 			}
 		}
@@ -618,6 +805,8 @@ int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	job.exact = desc->accum == MXE_ACCUM_EXACT;
 	job.avx512 = mxe_cpu_simd() >= MXE_SIMD_AVX512;
 	job.chunk = job.avx512 ? NVG_CHUNK_512 : NVG_CHUNK_256;
+	job.cols = job.avx512 && job.m >= (job.exact ? NVG_COLS_MIN_EXACT : 2);
+	job.vnni = mxe_cpu_simd() >= MXE_SIMD_AVX512VNNI;
 	job.neg_b = !!(desc->flags & MXE_GEMM_NEGATE_B);
 	job.neg = !!(desc->flags & MXE_GEMM_NEGATE_A) ^ job.neg_b;
 	job.codes_b = desc->b;

@@ -375,7 +375,7 @@ static void check_int_pairs(struct mxe_engine *eng)
 /*
  * NVFP4 GEMVs (mxe_gemv_nvfp4_run(): M <= 32, K a multiple of 64, an f32 D without C):
  * the bits of the BF16 operation on the copies (default SIMD level) at the default
- * level and capped at AVX2, EXACT and FAST, every negation. K = 576 and 1088 run whole
+ * level, capped at AVX-512 without VNNI and at AVX2, EXACT and FAST, every negation. K = 576 and 1088 run whole
  * vector steps (512 k, AVX2 256) and a tail, 64 the tail alone; N = 37 ends in a
  * partial task; K = 576 hands B row by row, as the device does (its weights read in
  * place), the last row first. Cases: random codes and scales (a zero scale, with and
@@ -398,21 +398,26 @@ static void check_gemv(struct mxe_engine *eng)
 	static uint8_t a[MMAX * KMAX / 2], b[N * KMAX / 2], sa[MMAX * KMAX / 16], sb[N * KMAX / 16];
 	static uint8_t b2[N * KMAX / 2], sb2[N * KMAX / 16];	/* B's rows apart, last first */
 	static float d[MMAX * N], ref[MMAX * N];
+	/* the default level, AVX-512 without VNNI (vpmaddwd for vpdpwssd), AVX2 */
+	static const char *const level[] = { NULL, "avx512", "avx2" };
 	const uint8_t *rows[N], *srows[N];
-	int avx2 = !mxe_engine_set_simd("avx2"), rc;
+	int has[3] = { 1, 0, 0 }, rc;
 	struct mxe_gemm_desc g = { 0 };
 
-	mxe_engine_set_simd(NULL);
+	for (int l = 1; l < 3; l++) {
+		has[l] = !mxe_engine_set_simd(level[l]);
+		mxe_engine_set_simd(NULL);
+	}
 	for (unsigned cs = 0; cs < sizeof(what) / sizeof(what[0]); cs++) {
-		for (unsigned v = 0; v < 16 * 3; v++) {	/* negations, numerics, level, shape */
-			unsigned neg = v & 3, exact = v >> 2 & 1, capped = v >> 3 & 1;
-			unsigned k = ks[v >> 4], m = ms[((v >> 4) + cs) % 3], kb = k / 16;
+		for (unsigned v = 0; v < 8 * 3 * 3; v++) {	/* negations, numerics, level, shape */
+			unsigned neg = v & 3, exact = v >> 2 & 1, lv = (v >> 3) % 3;
+			unsigned shape = v / 24, k = ks[shape], m = ms[(shape + cs) % 3], kb = k / 16;
 			struct mxe_gemm_desc bf;
 			void *tmp = NULL;
 			uint64_t out0, redo0, ch0, out1, redo1, ch1;
-			int same, ran, special, in_place = v >> 4 == 1;
+			int same, ran, special, in_place = shape == 1;
 
-			if (capped && !avx2)
+			if (!has[lv])
 				continue;
 			for (size_t i = 0; i < m * k / 2; i++)
 				a[i] = cs == 3 ? 0x77 : cs == 1 && i / (k / 2) == 0 ? 0x88 : (uint8_t)rnd();
@@ -473,8 +478,8 @@ static void check_gemv(struct mxe_engine *eng)
 			}
 			memset(d, 0xA5, sizeof(d));
 			mxe_gemv_nvfp4_counts(&out0, &redo0, &ch0);
-			if (capped)
-				mxe_engine_set_simd("avx2");
+			if (level[lv])
+				mxe_engine_set_simd(level[lv]);
 			rc |= mxe_gemm(eng, &g);
 			mxe_engine_set_simd(NULL);
 			mxe_gemv_nvfp4_counts(&out1, &redo1, &ch1);
@@ -487,9 +492,10 @@ static void check_gemv(struct mxe_engine *eng)
 				  cs == 5 ? (exact ? redo1 - redo0 >= N : ch1 - ch0 >= (uint64_t)N * k / 32) :
 				  1;
 			host_check(same && ran && special,
-				   "NVFP4 GEMV %s%s %u x %d x %u%s, %s%s%s: the BF16 copies' bits: %s, "
+				   "NVFP4 GEMV %s%s%s %u x %d x %u%s, %s%s%s: the BF16 copies' bits: %s, "
 				   "on the GEMV: %s, general path %llu, chains %llu",
-				   exact ? "EXACT" : "FAST", capped ? " capped at AVX2" : "", m, N, k,
+				   exact ? "EXACT" : "FAST", level[lv] ? " capped at " : "",
+				   level[lv] ? level[lv] : "", m, N, k,
 				   in_place ? " (B row by row)" : "",
 				   what[cs], neg & 1 ? ", -A" : "", neg & 2 ? ", -B" : "",
 				   same ? "yes" : "NO", ran ? "yes" : "NO",
