@@ -33,15 +33,15 @@
  * Kernels, one row at a time: AVX-512 (512 k of a column at a time: eight pairs of 32-k
  * blocks, their 16-bit products reduced to 32 block sums in two vectors) and AVX2 (256
  * k: 16 block sums), then pairs of 32-k blocks. Several rows on AVX-512: the task's 16
- * columns as lanes (nvg_cols_avx512_t()), each block's codes decoded once for every
- * row. The block sums come out of the reduction in a
- * fixed lane order; the weights' scale bytes are shuffled into that order, A's
- * per-block data is stored in it (nvg_lane()). An exponent sum x_a + x_b + 18 is
- * never negative; NVG_NONE (a zero scale: no product) makes it so.
+ * columns as lanes (nvg_cols_avx512_t()), each block's codes decoded once for every row.
+ * The block sums come out of the reduction in a fixed lane order; the weights' scale
+ * bytes are shuffled into that order, A's per-block data is stored in it (nvg_lane()).
+ * An exponent sum x_a + x_b + 18 is never negative; NVG_NONE (a zero scale: no product)
+ * makes it so.
  *
- * Taken: NVFP4 x NVFP4, EXACT (one chunk of K) or FAST, M <= NVG_MAX_M, K a multiple of
- * 64 up to 2^20, an f32 D without C, a host with AVX2, B as one array or row by row (the
- * device's weights read in place, mxe_gemv_takes()). Returns 1 otherwise.
+ * Taken: NVFP4 x NVFP4, EXACT (one chunk of K) or FAST, M <= 32 (AVX2: 16), K a multiple
+ * of 64 up to 2^20, an f32 D without C, a host with AVX2, B as one array or row by row
+ * (the device's weights read in place, mxe_gemv_takes()). Returns 1 otherwise.
  */
 #include <limits.h>
 #include <math.h>
@@ -56,6 +56,10 @@
 #include "mxe_pool.h"
 
 #define NVG_MAX_M	32
+/* rows one by one on AVX2 hosts: past 16 the tiled path's int16 pairs are faster (capped
+ * at AVX2, 4096^2, ms, EXACT / FAST: 16 rows 8.4 / 10.9 here, 12.0 / 11.7 there; 24 rows
+ * 12.8 / 15.9 against 13.3 / 12.0) */
+#define NVG_MAX_M_AVX2	16
 #define NVG_COLS	16		/* columns per task */
 #define NVG_KMAX	((size_t)1 << 20)	/* S below 2^63 */
 #define NVG_HB		MXA_NVFP4_BLOCK	/* 16 k per scale */
@@ -768,7 +772,8 @@ static int nvg_applies(const struct mxe_gemm_desc *desc, struct mxe_op *op, size
 
 	if (!desc || desc->type_a != MXA_DTYPE_NVFP4 || desc->type_b != MXA_DTYPE_NVFP4 ||
 	    (desc->accum != MXE_ACCUM_FAST && desc->accum != MXE_ACCUM_EXACT) ||
-	    !mxe_cpu_use_avx2() || desc->m > NVG_MAX_M || desc->k % 64 || desc->k > NVG_KMAX ||
+	    !mxe_cpu_use_avx2() || desc->k % 64 || desc->k > NVG_KMAX ||
+	    desc->m > (mxe_cpu_simd() >= MXE_SIMD_AVX512 ? NVG_MAX_M : NVG_MAX_M_AVX2) ||
 	    desc->type_d != MXA_DTYPE_F32 ||
 	    (desc->flags & ~(MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B)) ||
 	    (desc->b_rows && !desc->scale_b_rows))
