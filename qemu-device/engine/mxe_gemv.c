@@ -912,8 +912,8 @@ static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i w
 
 /*
  * gemv_int_cols_t() on AVX2 (a Zen 3): the 16 columns as two halves of 8 lanes, each
- * block's codes transposed as bytes (mxe_bytes8_t_avx2()), looked up as int8 (pshufb)
- * and widened to the int16 pairs, rows through int_cols_row_avx2().
+ * block's codes as int16 pairs (mxe_cols16_codes_avx2()), rows through
+ * int_cols_row_avx2().
  */
 __attribute__((target("avx2,fma")))
 static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t redo[GEMV_MAX_M])
@@ -921,8 +921,6 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t r
 	const struct mxe_op *op = job->op;
 	const size_t m = op->d.m, nb = op->d.k / BLK, n = op->d.n;
 	const size_t nc = n - j0 < GEMV_COLS ? n - j0 : GEMV_COLS;
-	const __m256i lut = _mm256_setr_epi8(MXE_E2M1_INT_LUT, MXE_E2M1_INT_LUT);
-	const __m256i m4 = _mm256_set1_epi8(15);
 	const uint8_t *rows[16], *srows[16];
 	struct mxe_cols16 cols;	/* its weights' staging (the scales are read a block at a time) */
 	__m256i wp[16][2];
@@ -946,7 +944,6 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t r
 		uint8_t s8[16] __attribute__((aligned(16)));
 		__m256d sf[4];
 
-		mxe_cols16_stage(&cols, b);
 		for (unsigned c = 0; c < 16; c++) {
 			s8[c] = srows[c][b];
 			nan |= (unsigned)(s8[c] == 0xFF) << c;
@@ -960,23 +957,7 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t r
 			sf[q] = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(
 				_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(s4)), _mm256_set1_epi64x(1023 - 127)), 52));
 		}
-		for (int h = 0; h < 2; h++) {
-			__m256i cb[4];
-
-			mxe_bytes8_t_avx2(cols.wrows + 8 * h, b % 4 * 16, cb);	/* cb[j] qword i: byte 4 j + i */
-			_Pragma("GCC unroll 4")
-			for (int j = 0; j < 4; j++) {
-				__m256i lo = _mm256_shuffle_epi8(lut, _mm256_and_si256(cb[j], m4));
-				__m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(cb[j], 4), m4));
-				/* per lane: bytes (lo, hi) of qword 0 (unpacklo) or 1 (unpackhi) */
-				__m256i u0 = _mm256_unpacklo_epi8(lo, hi), u1 = _mm256_unpackhi_epi8(lo, hi);
-
-				wp[4 * j][h] = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(u0));
-				wp[4 * j + 1][h] = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(u1));
-				wp[4 * j + 2][h] = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(u0, 1));
-				wp[4 * j + 3][h] = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(u1, 1));
-			}
-		}
+		mxe_cols16_codes_avx2(&cols, b, wp);
 		if (job->parts == 1 && !job->tr)
 			for (size_t r = 0; r < m; r++)
 				int_cols_row_avx2(job, wp, sf, r * nb + b, 1, 0, acc[r], bnd[r], NULL);

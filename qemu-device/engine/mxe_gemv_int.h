@@ -248,7 +248,7 @@ static inline __m512i mxe_dpwssd_bcast_avx512(__m512i acc, __m512i w, const int3
 /*
  * A task's 16 columns of E2M1 weights, 32-k block by block, for several rows of A
  * (mxe_gemv.c's MX kernels, mxe_gemv_nvfp4.c's): each block's codes of the 16 columns
- * as int16 pairs (mxe_cols16_codes_avx512(); AVX2: mxe_gemv.c's gemv_int_cols_avx2()),
+ * as int16 pairs (mxe_cols16_codes_avx512(), mxe_cols16_codes_avx2()),
  * and the columns' scale bytes (mxe_cols16_scales_avx512(): one a block for MX, two
  * for NVFP4). A line (4 blocks) of each column is copied at once and the line 16
  * blocks ahead prefetched (mxe_gemv_stage(): rows 4 KiB apart, K = 8192, fall in one
@@ -324,6 +324,37 @@ static inline void mxe_cols16_codes_avx512(struct mxe_cols16 *c, size_t b, __m51
 		wp[4 * T + i] = mxe_e2m1_col_pairs_avx512(_mm512_extracti32x4_epi32(w[i], T), lut);
 	MXE_COL_PAIRS(0) MXE_COL_PAIRS(1) MXE_COL_PAIRS(2) MXE_COL_PAIRS(3)
 #undef MXE_COL_PAIRS
+}
+
+/*
+ * mxe_cols16_codes_avx512() on AVX2: block @b of the 16 columns as two halves of 8
+ * lanes, wp[i][h] the pairs of k 2 i, 2 i + 1 of columns 8 h .. 8 h + 7: the codes
+ * transposed as bytes (mxe_bytes8_t_avx2()), looked up as int8 (pshufb) and widened.
+ */
+__attribute__((target("avx2"), always_inline))
+static inline void mxe_cols16_codes_avx2(struct mxe_cols16 *c, size_t b, __m256i wp[16][2])
+{
+	const __m256i lut = _mm256_setr_epi8(MXE_E2M1_INT_LUT, MXE_E2M1_INT_LUT);
+	const __m256i m4 = _mm256_set1_epi8(15);
+
+	mxe_cols16_stage(c, b);
+	for (int h = 0; h < 2; h++) {
+		__m256i cb[4];
+
+		mxe_bytes8_t_avx2(c->wrows + 8 * h, b % 4 * 16, cb);	/* cb[j] qword i: byte 4 j + i */
+		_Pragma("GCC unroll 4")
+		for (int j = 0; j < 4; j++) {
+			__m256i lo = _mm256_shuffle_epi8(lut, _mm256_and_si256(cb[j], m4));
+			__m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(cb[j], 4), m4));
+			/* per lane: bytes (lo, hi) of qword 0 (unpacklo) or 1 (unpackhi) */
+			__m256i u0 = _mm256_unpacklo_epi8(lo, hi), u1 = _mm256_unpackhi_epi8(lo, hi);
+
+			wp[4 * j][h] = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(u0));
+			wp[4 * j + 1][h] = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(u1));
+			wp[4 * j + 2][h] = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(u0, 1));
+			wp[4 * j + 3][h] = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(u1, 1));
+		}
+	}
 }
 
 #endif

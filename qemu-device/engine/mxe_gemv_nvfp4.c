@@ -32,16 +32,17 @@
  *
  * Kernels, one row at a time: AVX-512 (512 k of a column at a time: eight pairs of 32-k
  * blocks, their 16-bit products reduced to 32 block sums in two vectors) and AVX2 (256
- * k: 16 block sums), then pairs of 32-k blocks. Several rows on AVX-512: the task's 16
- * columns as lanes (nvg_cols_avx512_t()), each block's codes decoded once for every row.
+ * k: 16 block sums), then pairs of 32-k blocks. Several rows: the task's 16 columns as
+ * lanes (nvg_cols_avx512_t(), nvg_cols_avx2_t()), each block's codes decoded once for
+ * every row.
  * The block sums come out of the reduction in a fixed lane order; the weights' scale
  * bytes are shuffled into that order, A's per-block data is stored in it (nvg_lane()).
  * An exponent sum x_a + x_b + 18 is never negative; NVG_NONE (a zero scale: no product)
  * makes it so.
  *
- * Taken: NVFP4 x NVFP4, EXACT (one chunk of K) or FAST, M <= 32 (AVX2: 16), K a multiple
- * of 64 up to 2^20, an f32 D without C, a host with AVX2, B as one array or row by row
- * (the device's weights read in place, mxe_gemv_takes()). Returns 1 otherwise.
+ * Taken: NVFP4 x NVFP4, EXACT (one chunk of K) or FAST, M <= 32 (FAST on AVX2: 24), K a
+ * multiple of 64 up to 2^20, an f32 D without C, a host with AVX2, B as one array or row
+ * by row (the device's weights read in place, mxe_gemv_takes()). Returns 1 otherwise.
  */
 #include <limits.h>
 #include <math.h>
@@ -56,10 +57,9 @@
 #include "mxe_pool.h"
 
 #define NVG_MAX_M	32
-/* rows one by one on AVX2 hosts: past 16 the tiled path's int16 pairs are faster (capped
- * at AVX2, 4096^2, ms, EXACT / FAST: 16 rows 8.4 / 10.9 here, 12.0 / 11.7 there; 24 rows
- * 12.8 / 15.9 against 13.3 / 12.0) */
-#define NVG_MAX_M_AVX2	16
+/* FAST on AVX2 hosts: past 24 rows the tiled path's int16 pairs are faster (capped at
+ * AVX2, 4096^2, ms: 24 rows 8.7 here, 8.8 there; 32 rows 11.4 against 10.3) */
+#define NVG_MAX_M_FAST_AVX2 24
 #define NVG_COLS	16		/* columns per task */
 #define NVG_KMAX	((size_t)1 << 20)	/* S below 2^63 */
 #define NVG_HB		MXA_NVFP4_BLOCK	/* 16 k per scale */
@@ -69,11 +69,13 @@
 #define NVG_CHUNK_256	16		/* and per AVX2 step */
 #define NVG_NONE	(-1000)		/* a zero scale's exponent: no product */
 /*
- * EXACT with fewer rows runs them one by one (a host loop over mxe_gemm(), 4096^2, 2
- * threads, best of 7: 2 rows 0.58 ms one by one, 0.79 as lanes; 3 rows 0.87 / 1.00;
- * 4 rows 1.15 / 1.04); FAST takes the lanes from 2 rows (0.78 / 0.75).
+ * Fewer rows run one by one (a host loop over mxe_gemm(), 4096^2, 2 threads, best of 5
+ * to 7, ms one by one / as lanes, EXACT: 2 rows 0.58 / 0.79, 3 rows 0.87 / 1.00, 4 rows
+ * 1.15 / 1.04; capped at AVX2 4 rows 2.04 / 2.08, 8 rows 3.9 / 3.2); but FAST on
+ * AVX-512 from 2 rows (0.78 / 0.75; capped at AVX2 2 rows 1.24 / 1.58, 4 rows 2.44 /
+ * 2.28).
  */
-#define NVG_COLS_MIN_EXACT 4
+#define NVG_COLS_MIN 4
 
 struct nvg_job {
 	const struct mxe_op *op;	/* the BF16 operation standing in: D, flags, threads */
@@ -619,6 +621,157 @@ static void nvg_cols_avx512(const struct nvg_job *job, size_t j0, double *bv)
 }
 
 /*
+ * nvg_cols_avx512_t() on AVX2: the 16 columns as two halves of 8 lanes (the pairs in
+ * L1: 16 registers hold too few), vpmaddwd and vpaddd, A's pair broadcast.
+ */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double *bv, int exact)
+{
+	const size_t m = job->m, nb = job->k / MXA_MX_BLOCK;
+	const size_t nc = job->n - j0 < 16 ? job->n - j0 : 16;
+	const __m256i one = _mm256_set1_epi32(1);
+	const __m256i none = _mm256_set1_epi32(NVG_NONE), lim = _mm256_set1_epi32(4);
+	const uint8_t *rows[16], *srows[16];
+	struct mxe_cols16 cols;
+	__m256i wp[16][2];
+	/* per row and half of the columns: EXACT's int64 sums (two vectors), FAST's sums */
+	__m256i acc[NVG_MAX_M][2][2];
+	__m256 p[NVG_MAX_M][2], sum[NVG_MAX_M][2];
+	unsigned nan = 0;
+
+	for (unsigned c = 0; c < 16; c++)	/* columns past N read the last one's */
+		rows[c] = nvg_b_row(job, j0 + (c < nc ? c : nc - 1), &srows[c]);
+	mxe_cols16_init(&cols, rows, srows, nb, job->nhb);
+	for (size_t r = 0; r < m; r++)
+		for (int g = 0; g < 2; g++) {
+			acc[r][g][0] = acc[r][g][1] = _mm256_setzero_si256();
+			p[r][g] = sum[r][g] = _mm256_setzero_ps();
+		}
+	for (size_t b = 0; b < nb; b++) {
+		__m256i mb[2][2], emax[2][2], bz[2][2];
+		__m256 f[2][2];
+
+		mxe_cols16_codes_avx2(&cols, b, wp);
+		for (int h = 0; h < 2; h++) {
+			uint8_t s8[16];
+
+			for (unsigned c = 0; c < 16; c++) {
+				s8[c] = srows[c][2 * b + h] & 0x7F;
+				nan |= (unsigned)(s8[c] == 0x7F) << c;
+			}
+			for (int g = 0; g < 2; g++) {
+				__m128i x = _mm_loadl_epi64((const __m128i *)(s8 + 8 * g));
+				__m256i s = _mm256_cvtepu8_epi32(x), e = _mm256_srli_epi32(s, 3);
+
+				emax[h][g] = _mm256_max_epi32(e, one);
+				mb[h][g] = _mm256_or_si256(_mm256_and_si256(s, _mm256_set1_epi32(7)),
+							   _mm256_slli_epi32(_mm256_min_epu32(e, one), 3));
+				f[h][g] = _mm256_cvtph_ps(_mm_slli_epi16(_mm_cvtepu8_epi16(x), 7));
+				bz[h][g] = _mm256_cmpeq_epi32(s, _mm256_setzero_si256());
+			}
+		}
+		for (size_t r = 0; r < m; r++) {
+			const int32_t *a = (const int32_t *)(job->a16 + r * job->k + b * MXA_MX_BLOCK);
+			__m256 t[2][2];
+			__m256i xs[2][2];
+
+			for (int h = 0; h < 2; h++) {
+				size_t hb = 2 * b + h;
+				__m256i ax = _mm256_set1_epi32(job->ax[r * job->nhb + hb]);
+				__m256i q[2][2];
+
+				q[0][0] = q[0][1] = q[1][0] = q[1][1] = _mm256_setzero_si256();
+				_Pragma("GCC unroll 8")
+				for (int i = 0; i < 8; i++) {
+					const __m256i av = _mm256_set1_epi32(a[8 * h + i]);
+
+					q[0][i % 2] = _mm256_add_epi32(q[0][i % 2], _mm256_madd_epi16(wp[8 * h + i][0], av));
+					q[1][i % 2] = _mm256_add_epi32(q[1][i % 2], _mm256_madd_epi16(wp[8 * h + i][1], av));
+					/* chains in registers (GCC would spill a tree of products) */
+					__asm__("" : "+x"(q[0][i % 2]), "+x"(q[1][i % 2]));
+				}
+				for (int g = 0; g < 2; g++) {
+					__m256i in = _mm256_add_epi32(q[g][0], q[g][1]);
+
+					if (job->neg)
+						in = _mm256_sub_epi32(_mm256_setzero_si256(), in);
+					xs[h][g] = _mm256_add_epi32(emax[h][g], ax);
+					if (exact) {
+						/* a negative shift (no product) shifts everything out */
+						__m256i im = _mm256_mullo_epi32(in, mb[h][g]);
+
+						acc[r][g][0] = _mm256_add_epi64(acc[r][g][0], _mm256_sllv_epi64(
+							_mm256_cvtepi32_epi64(_mm256_castsi256_si128(im)),
+							_mm256_cvtepi32_epi64(_mm256_castsi256_si128(xs[h][g]))));
+						acc[r][g][1] = _mm256_add_epi64(acc[r][g][1], _mm256_sllv_epi64(
+							_mm256_cvtepi32_epi64(_mm256_extracti128_si256(im, 1)),
+							_mm256_cvtepi32_epi64(_mm256_extracti128_si256(xs[h][g], 1))));
+					} else {
+						t[h][g] = _mm256_mul_ps(_mm256_cvtepi32_ps(in), _mm256_mul_ps(f[h][g],
+								_mm256_set1_ps(job->fa[r * job->nhb + hb])));
+						xs[h][g] = _mm256_blendv_epi8(xs[h][g], none, bz[h][g]);
+					}
+				}
+			}
+			for (int g = 0; !exact && g < 2; g++) {
+				__m256 q = _mm256_add_ps(t[0][g], t[1][g]);
+				__m256i d = _mm256_and_si256(_mm256_and_si256(
+						_mm256_cmpgt_epi32(xs[0][g], _mm256_set1_epi32(-1)),
+						_mm256_cmpgt_epi32(xs[1][g], _mm256_set1_epi32(-1))),
+					_mm256_cmpgt_epi32(_mm256_abs_epi32(_mm256_sub_epi32(xs[0][g], xs[1][g])), lim));
+				unsigned bad = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(d));
+
+				if (bad) {	/* rare: those columns' chains */
+					float qs[8];
+
+					_mm256_storeu_ps(qs, q);
+					for (; bad; bad &= bad - 1) {
+						unsigned c = 8 * g + (unsigned)__builtin_ctz(bad);
+
+						if (c < nc)
+							qs[c - 8 * g] = nvg_chain(job, r, rows[c], srows[c], b);
+					}
+					q = _mm256_loadu_ps(qs);
+				}
+				p[r][g] = b % NVG_SUBS_PER_BLOCK ? _mm256_add_ps(p[r][g], q) : q;
+				if (b % NVG_SUBS_PER_BLOCK == NVG_SUBS_PER_BLOCK - 1 || b == nb - 1)
+					sum[r][g] = b < NVG_SUBS_PER_BLOCK ? p[r][g] : _mm256_add_ps(sum[r][g], p[r][g]);
+			}
+		}
+	}
+	for (size_t c = 0; c < nc; c++) {
+		int have_bv = 0;
+
+		for (size_t r = 0; r < m; r++) {
+			int64_t sr[4];
+			float o[8];
+			int bad = job->anan[r] || ((nan >> c) & 1);
+
+			if (!exact) {
+				_mm256_storeu_ps(o, sum[r][c / 8]);
+				mxe_op_store_d(job->op, r, j0 + c,
+					       bad ? nvg_fast_chains(job, r, rows[c], srows[c]) : o[c % 8]);
+				continue;
+			}
+			_mm256_storeu_si256((__m256i *)sr, acc[r][c / 8][c % 8 / 4]);
+			if (bad || !sr[c % 4])
+				nvg_redo_exact(job, r, j0 + c, rows[c], srows[c], bv, &have_bv);
+			else
+				mxe_op_store_d(job->op, r, j0 + c, (double)((float)sr[c % 4] * 0x1p-20f));
+		}
+	}
+}
+
+__attribute__((target("avx2,fma,f16c")))
+static void nvg_cols_avx2(const struct nvg_job *job, size_t j0, double *bv)
+{
+	if (job->exact)
+		nvg_cols_avx2_t(job, j0, bv, 1);
+	else
+		nvg_cols_avx2_t(job, j0, bv, 0);
+}
+
+/*
  * FAST's outputs of row @i for the task's @nc columns from their sub-block sums @qc (a
  * column's @stride apart, K order): block sums, then the accumulator, in K order, each
  * column a lane (8 x 8 transposes bring 8 sub-blocks of 8 columns into lanes).
@@ -675,7 +828,10 @@ static void nvg_task(void *arg, unsigned phase, unsigned task)
 
 	(void)phase;
 	if (bv && job->cols) {
-		nvg_cols_avx512(job, j0, bv);
+		if (job->avx512)
+			nvg_cols_avx512(job, j0, bv);
+		else
+			nvg_cols_avx2(job, j0, bv);
 		return;
 	}
 	if (!bv || (!job->exact && !qt)) {
@@ -773,7 +929,8 @@ static int nvg_applies(const struct mxe_gemm_desc *desc, struct mxe_op *op, size
 	if (!desc || desc->type_a != MXA_DTYPE_NVFP4 || desc->type_b != MXA_DTYPE_NVFP4 ||
 	    (desc->accum != MXE_ACCUM_FAST && desc->accum != MXE_ACCUM_EXACT) ||
 	    !mxe_cpu_use_avx2() || desc->k % 64 || desc->k > NVG_KMAX ||
-	    desc->m > (mxe_cpu_simd() >= MXE_SIMD_AVX512 ? NVG_MAX_M : NVG_MAX_M_AVX2) ||
+	    desc->m > (mxe_cpu_simd() < MXE_SIMD_AVX512 && desc->accum == MXE_ACCUM_FAST ?
+		       NVG_MAX_M_FAST_AVX2 : NVG_MAX_M) ||
 	    desc->type_d != MXA_DTYPE_F32 ||
 	    (desc->flags & ~(MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B)) ||
 	    (desc->b_rows && !desc->scale_b_rows))
@@ -810,7 +967,7 @@ int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	job.exact = desc->accum == MXE_ACCUM_EXACT;
 	job.avx512 = mxe_cpu_simd() >= MXE_SIMD_AVX512;
 	job.chunk = job.avx512 ? NVG_CHUNK_512 : NVG_CHUNK_256;
-	job.cols = job.avx512 && job.m >= (job.exact ? NVG_COLS_MIN_EXACT : 2);
+	job.cols = job.m >= NVG_COLS_MIN || (job.avx512 && !job.exact && job.m >= 2);
 	job.vnni = mxe_cpu_simd() >= MXE_SIMD_AVX512VNNI;
 	job.neg_b = !!(desc->flags & MXE_GEMM_NEGATE_B);
 	job.neg = !!(desc->flags & MXE_GEMM_NEGATE_A) ^ job.neg_b;

@@ -373,8 +373,8 @@ static void check_int_pairs(struct mxe_engine *eng)
 }
 
 /*
- * NVFP4 GEMVs (mxe_gemv_nvfp4_run(): M <= 32, AVX2 16, K a multiple of 64, an f32 D
- * without C):
+ * NVFP4 GEMVs (mxe_gemv_nvfp4_run(): M <= 32, FAST on AVX2 24, K a multiple of 64, an
+ * f32 D without C):
  * the bits of the BF16 operation on the copies (default SIMD level) at the default
  * level, capped at AVX-512 without VNNI and at AVX2, EXACT and FAST, every negation. K = 576 and 1088 run whole
  * vector steps (512 k, AVX2 256) and a tail, 64 the tail alone; N = 37 ends in a
@@ -395,7 +395,7 @@ static void check_gemv(struct mxe_engine *eng)
 		"random scales with zeros", "a row of -0", "a chain that rounds", "largest",
 		"a NaN scale in B", "a NaN scale in A",
 	};
-	static const unsigned ks[] = { 64, 576, 1088 }, ms[] = { 1, 3, 32 };
+	static const unsigned ks[] = { 64, 576, 1088 }, ms[] = { 1, 3, 24 };
 	static uint8_t a[MMAX * KMAX / 2], b[N * KMAX / 2], sa[MMAX * KMAX / 16], sb[N * KMAX / 16];
 	static uint8_t b2[N * KMAX / 2], sb2[N * KMAX / 16];	/* B's rows apart, last first */
 	static float d[MMAX * N], ref[MMAX * N];
@@ -416,8 +416,8 @@ static void check_gemv(struct mxe_engine *eng)
 			struct mxe_gemm_desc bf;
 			void *tmp = NULL;
 			uint64_t out0, redo0, ch0, out1, redo1, ch1;
-			/* AVX2 hosts take at most 16 rows: the tiled path's bits past them */
-			int want = (lv == 0 ? top >= MXE_SIMD_AVX512 : lv == 1) || m <= 16;
+			/* FAST on AVX2 takes at most 24 rows: the tiled path's bits past them */
+			int want = (lv == 0 ? top >= MXE_SIMD_AVX512 : lv == 1) || exact || m <= 24;
 			int same, ran, special, in_place = shape == 1 && want;
 
 			if (!has[lv])
