@@ -464,6 +464,33 @@ static float nvg_fast_chains(const struct nvg_job *job, size_t i, const uint8_t 
 }
 
 /*
+ * The outputs of a task's @nc columns from @j0 (@rows, @srows) for every row, from the
+ * column kernels' sums (EXACT's @sx, FAST's @sf, per row): the columns of @nan (a NaN
+ * scale), the rows with one, and EXACT's exact zeros go to the general paths (@bv: K
+ * doubles for a column's values).
+ */
+static void nvg_cols_store(const struct nvg_job *job, size_t j0, size_t nc,
+			   const uint8_t *const rows[16], const uint8_t *const srows[16],
+			   unsigned nan, double *bv, const int64_t sx[][16], const float sf[][16])
+{
+	for (size_t c = 0; c < nc; c++) {
+		int have_bv = 0;
+
+		for (size_t r = 0; r < job->m; r++) {
+			int bad = job->anan[r] || ((nan >> c) & 1);
+
+			if (!job->exact)
+				mxe_op_store_d(job->op, r, j0 + c,
+					       bad ? nvg_fast_chains(job, r, rows[c], srows[c]) : sf[r][c]);
+			else if (bad || !sx[r][c])
+				nvg_redo_exact(job, r, j0 + c, rows[c], srows[c], bv, &have_bv);
+			else
+				mxe_op_store_d(job->op, r, j0 + c, (double)((float)sx[r][c] * 0x1p-20f));
+		}
+	}
+}
+
+/*
  * Several rows of A on AVX-512: the task's 16 columns are the lanes. Each 32-k block's
  * codes of the columns are transposed and looked up once (struct mxe_cols16), then
  * every row adds each 16-k half as eight pair products (vpdpwssd with A's pair
@@ -486,6 +513,8 @@ static inline void nvg_cols_avx512_t(const struct nvg_job *job, size_t j0, doubl
 	struct mxe_cols16 cols;
 	__m512i acc[NVG_MAX_M][2];
 	__m512 p[NVG_MAX_M], sum[NVG_MAX_M];
+	int64_t sx[NVG_MAX_M][16];
+	float sf[NVG_MAX_M][16];
 	__mmask16 nan = 0;
 
 	for (unsigned c = 0; c < 16; c++)	/* columns past N read the last one's */
@@ -583,28 +612,12 @@ static inline void nvg_cols_avx512_t(const struct nvg_job *job, size_t j0, doubl
 			}
 		}
 	}
-	for (size_t c = 0; c < nc; c++) {
-		int have_bv = 0;
-
-		for (size_t r = 0; r < m; r++) {
-			int64_t sr[8];
-			float o[8];
-			int bad = job->anan[r] || ((nan >> c) & 1);
-
-			if (!exact) {
-				_mm256_storeu_ps(o, c < 8 ? _mm512_castps512_ps256(sum[r]) :
-					_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(sum[r]), 1)));
-				mxe_op_store_d(job->op, r, j0 + c,
-					       bad ? nvg_fast_chains(job, r, rows[c], srows[c]) : o[c % 8]);
-				continue;
-			}
-			_mm512_storeu_si512(sr, acc[r][c / 8]);
-			if (bad || !sr[c % 8])
-				nvg_redo_exact(job, r, j0 + c, rows[c], srows[c], bv, &have_bv);
-			else
-				mxe_op_store_d(job->op, r, j0 + c, (double)((float)sr[c % 8] * 0x1p-20f));
-		}
+	for (size_t r = 0; r < m; r++) {
+		_mm512_storeu_si512(sx[r], acc[r][0]);
+		_mm512_storeu_si512(sx[r] + 8, acc[r][1]);
+		_mm512_storeu_ps(sf[r], sum[r]);
 	}
+	nvg_cols_store(job, j0, nc, rows, srows, nan, bv, sx, sf);
 }
 
 __attribute__((target(NVG_AVX512)))
@@ -637,6 +650,8 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 	/* per row and half of the columns: EXACT's int64 sums (two vectors), FAST's sums */
 	__m256i acc[NVG_MAX_M][2][2];
 	__m256 p[NVG_MAX_M][2], sum[NVG_MAX_M][2];
+	int64_t sx[NVG_MAX_M][16];
+	float sf[NVG_MAX_M][16];
 	unsigned nan = 0;
 
 	for (unsigned c = 0; c < 16; c++)	/* columns past N read the last one's */
@@ -739,27 +754,14 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 			}
 		}
 	}
-	for (size_t c = 0; c < nc; c++) {
-		int have_bv = 0;
-
-		for (size_t r = 0; r < m; r++) {
-			int64_t sr[4];
-			float o[8];
-			int bad = job->anan[r] || ((nan >> c) & 1);
-
-			if (!exact) {
-				_mm256_storeu_ps(o, sum[r][c / 8]);
-				mxe_op_store_d(job->op, r, j0 + c,
-					       bad ? nvg_fast_chains(job, r, rows[c], srows[c]) : o[c % 8]);
-				continue;
-			}
-			_mm256_storeu_si256((__m256i *)sr, acc[r][c / 8][c % 8 / 4]);
-			if (bad || !sr[c % 4])
-				nvg_redo_exact(job, r, j0 + c, rows[c], srows[c], bv, &have_bv);
-			else
-				mxe_op_store_d(job->op, r, j0 + c, (double)((float)sr[c % 4] * 0x1p-20f));
+	for (size_t r = 0; r < m; r++) {
+		for (int g = 0; g < 2; g++) {
+			_mm256_storeu_si256((__m256i *)(sx[r] + 8 * g), acc[r][g][0]);
+			_mm256_storeu_si256((__m256i *)(sx[r] + 8 * g + 4), acc[r][g][1]);
+			_mm256_storeu_ps(sf[r] + 8 * g, sum[r][g]);
 		}
 	}
+	nvg_cols_store(job, j0, nc, rows, srows, nan, bv, sx, sf);
 }
 
 __attribute__((target("avx2,fma,f16c")))

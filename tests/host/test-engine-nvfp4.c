@@ -236,6 +236,28 @@ static uint32_t rnd(void)
 	return (uint32_t)(rng >> 16);
 }
 
+/* An NVFP4 x NVFP4 operation D = A B^T into @d, EXACT or FAST, negations (@neg: bit 0
+ * A, bit 1 B), no C. */
+static void nv_desc(struct mxe_gemm_desc *g, unsigned m, unsigned n, unsigned k,
+		    const uint8_t *a, const uint8_t *b, const uint8_t *sa, const uint8_t *sb,
+		    float *d, int exact, unsigned neg)
+{
+	memset(g, 0, sizeof(*g));
+	g->m = m;
+	g->n = n;
+	g->k = k;
+	g->type_a = g->type_b = MXA_DTYPE_NVFP4;
+	g->type_c = g->type_d = MXA_DTYPE_F32;
+	g->a = a;
+	g->b = b;
+	g->scale_a = sa;
+	g->scale_b = sb;
+	g->scale_block = MXA_NVFP4_BLOCK;
+	g->d = d;
+	g->accum = exact ? MXE_ACCUM_EXACT : MXE_ACCUM_FAST;
+	g->flags = (neg & 1 ? MXE_GEMM_NEGATE_A : 0) | (neg & 2 ? MXE_GEMM_NEGATE_B : 0);
+}
+
 /* FAST on 1024 x 1024 x 32 (ones, scales 1): the pairs where AVX2 is the level, the
  * BF16 kernels above it; the same D either way (32 at every output). */
 static void check_wide_fast(struct mxe_engine *eng, int top)
@@ -331,21 +353,9 @@ static void check_int_pairs(struct mxe_engine *eng)
 				       (float)((int)(rnd() % 2001) - 1000) / 64.0f;
 			if (cs == 0)
 				c[7 * N + 3] = INFINITY;
-			g.m = M;
-			g.n = N;
-			g.k = k;
-			g.type_a = g.type_b = MXA_DTYPE_NVFP4;
-			g.type_c = g.type_d = MXA_DTYPE_F32;
-			g.a = a;
-			g.b = b;
-			g.scale_a = sa;
-			g.scale_b = sb;
-			g.scale_block = MXA_NVFP4_BLOCK;
+			nv_desc(&g, M, N, k, a, b, sa, sb, ref, exact, neg);
 			g.c = c;
-			g.d = ref;
-			g.accum = exact ? MXE_ACCUM_EXACT : MXE_ACCUM_FAST;
-			g.flags = MXA_GEMM_F_ACCUMULATE | (neg & 1 ? MXE_GEMM_NEGATE_A : 0) |
-				  (neg & 2 ? MXE_GEMM_NEGATE_B : 0);
+			g.flags |= MXA_GEMM_F_ACCUMULATE;
 			rc = mxe_nvfp4_expand(&g, &bf, &tmp);
 			rc |= mxe_gemm(eng, &bf);
 			free(tmp);
@@ -450,20 +460,7 @@ static void check_gemv(struct mxe_engine *eng)
 				sb[11 * kb + kb - 1] = 0xFF, sb[20 * kb + kb / 2 - 1] = 0x7F;
 			if (cs == 5)
 				sa[(m - 1) * kb] = 0x7F;
-			memset(&g, 0, sizeof(g));
-			g.m = m;
-			g.n = N;
-			g.k = k;
-			g.type_a = g.type_b = MXA_DTYPE_NVFP4;
-			g.type_c = g.type_d = MXA_DTYPE_F32;
-			g.a = a;
-			g.b = b;
-			g.scale_a = sa;
-			g.scale_b = sb;
-			g.scale_block = MXA_NVFP4_BLOCK;
-			g.d = ref;
-			g.accum = exact ? MXE_ACCUM_EXACT : MXE_ACCUM_FAST;
-			g.flags = (neg & 1 ? MXE_GEMM_NEGATE_A : 0) | (neg & 2 ? MXE_GEMM_NEGATE_B : 0);
+			nv_desc(&g, m, N, k, a, b, sa, sb, ref, exact, neg);
 			rc = mxe_nvfp4_expand(&g, &bf, &tmp);
 			rc |= mxe_gemm(eng, &bf);
 			free(tmp);
