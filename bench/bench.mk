@@ -79,6 +79,8 @@ bench-gemm: $(BENCH_HOST) $(GUEST_READY)
 		--run "/bin/bench-gemm tma --reps $(BENCH_SHORT_REPS)" \
 		--run "/bin/bench-gemm gemv --reps $(BENCH_SHORT_REPS)" \
 		--run "/bin/accel-llm --csv" --run "/bin/accel-llm --csv --numerics fast" \
+		--run "/bin/accel-llm --csv --weights nvfp4" \
+		--run "/bin/accel-llm --csv --weights nvfp4 --numerics fast" \
 		>$(BUILD)/bench/gemm-raw.csv
 	@$(BENCH_HOST) $(BENCH_GEMM_SHAPE) --threads 2 --reps $(BENCH_REPS) \
 		--short-reps $(BENCH_SHORT_REPS) >$(BUILD)/bench/host-raw.csv

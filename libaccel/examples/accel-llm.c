@@ -7,17 +7,20 @@
  * the last step are checked against the same model computed on the CPU (the weights
  * dequantised, the activations rounded to BF16 as the device gets them), each product
  * in the GEMMs' numerics: in float64 rounded once to f32 (EXACT), or in FAST's f32 chains
- * in FAST's order.
+ * in FAST's order. --weights nvfp4 gives the model NVFP4 weights (E2M1, UE4M3 scales per
+ * 16) and quantises each GEMM's BF16 activations to NVFP4 on the CPU
+ * (accel_nvfp4_quantize(), the same for device and reference), whose tensor scale then
+ * multiplies the GEMM's f32 outputs.
  *
  *   accel-llm [--layers L] [--dim D] [--vocab V] [--context T] [--steps S]
- *             [--numerics exact|fast] [--csv]
+ *             [--numerics exact|fast] [--weights mxfp4|nvfp4] [--csv]
  *
  * Defaults: 8 layers, d = 2048 (QKV d x 3d, O d x d, MLP d x 4d and 4d x d), vocab 4096,
  * 16 cached tokens, 3 steps, the GEMMs' default numerics (EXACT: each output the exact
  * sum rounded once); --numerics fast asks for FAST (f32 chains, Documentation/numerics.rst),
  * whose logits differ from the reference by f32 roundings, within the same check. Prints
  * tokens/s (wall time of a step), the device time of its GEMMs and the weight bytes per
- * second of that time; --csv prints "llm,MODEL,bytes,ns" (MODEL: mxfp4[-fast]-LxD) for
+ * second of that time; --csv prints "llm,MODEL,bytes,ns" (MODEL: mxfp4|nvfp4[-fast]-LxD) for
  * make bench (bench/ratios.py sets it against memcpy).
  */
 #include <math.h>
@@ -28,7 +31,15 @@
 
 #include "accel.h"
 
-struct mat {		/* an MXFP4 weight matrix on the device, N x K (K contiguous) */
+static int nvfp4;	/* --weights nvfp4 */
+
+/* Elements per weight scale: MX's 32, NVFP4's 16. */
+static uint32_t wblock(void)
+{
+	return nvfp4 ? 16 : 32;
+}
+
+struct mat {		/* an MXFP4 (NVFP4) weight matrix on the device, N x K (K contiguous) */
 	uint32_t n, k;
 	uint64_t va, scales_va;
 	const uint8_t *codes, *scales;	/* the CPU's view, for the reference */
@@ -81,10 +92,11 @@ struct model {
 	size_t weight_bytes;
 };
 
-/* Carve an N x K MXFP4 matrix with random codes and scales 2^-6 .. 2^-3 out of the buffer. */
+/* Carve an N x K MXFP4 (NVFP4) matrix with random codes and scales 2^-6 .. 2^-3 (UE4M3
+ * 2^-6 .. 2^-2) out of the buffer. */
 static void mat_make(struct model *m, struct mat *w, uint32_t n, uint32_t k, size_t *off)
 {
-	size_t cb = (size_t)n * k / 2, sb = (size_t)n * k / 32;
+	size_t cb = (size_t)n * k / 2, sb = (size_t)n * k / wblock();
 
 	w->n = n, w->k = k;
 	w->va = m->va + *off;
@@ -95,20 +107,28 @@ static void mat_make(struct model *m, struct mat *w, uint32_t n, uint32_t k, siz
 	w->scales_va = m->va + *off;
 	w->scales = m->base + *off;
 	for (size_t i = 0; i < sb; i++)
-		m->base[*off + i] = (uint8_t)(121 + rnd() % 4);
+		m->base[*off + i] = (uint8_t)(nvfp4 ? 0x08 + rnd() % 0x20 : 121 + rnd() % 4);
 	*off += sb;
 	m->weight_bytes += cb + sb;
 }
 
-/* y (N floats) = W x (K activations, as BF16) on the device; returns its device ns. */
+/*
+ * y (N floats) = W x (K activations: BF16, or NVFP4 codes with their UE4M3 scales at
+ * @xs_va) on the device; returns its device ns.
+ */
 static double dev_gemv(struct accel_device *dev, const struct mat *w, uint64_t x_va,
-		       uint64_t y_va, uint8_t accum, int *err)
+		       uint64_t xs_va, uint64_t y_va, uint8_t accum, int *err)
 {
 	struct accel_gemm g = {
 		.m = 1, .n = w->n, .k = w->k, .type_a = MXA_DTYPE_BF16, .type_b = MXA_DTYPE_E2M1,
-		.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32, .scale_block = 32,
+		.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32, .scale_block = wblock(),
 		.a = x_va, .b = w->va, .scale_b = w->scales_va, .d = y_va, .accum = accum,
 	};
+
+	if (nvfp4) {
+		g.type_a = g.type_b = MXA_DTYPE_NVFP4;
+		g.scale_a = xs_va;
+	}
 	struct accel_job_result r;
 	int ret = accel_gemm(dev, 0, &g, &r);
 
@@ -121,6 +141,57 @@ static double dev_gemv(struct accel_device *dev, const struct mat *w, uint64_t x
 		return 0;
 	}
 	return (double)(r.end_ns - r.start_ns);
+}
+
+/*
+ * NVFP4: @x (K BF16 activations) quantised to codes @xc and UE4M3 scales @xsc with the
+ * vector's own amax; returns the tensor scale.
+ */
+static float quant_x(const uint16_t *x, uint32_t k, uint8_t *xc, uint8_t *xsc)
+{
+	float *f = malloc(sizeof(float) * k), ts = 0;
+
+	for (uint32_t i = 0; i < k; i++)
+		f[i] = from_bf16(x[i]);
+	accel_nvfp4_quantize(f, k, accel_nvfp4_amax(f, k), xsc, xc, &ts);
+	free(f);
+	return ts;
+}
+
+/*
+ * The NVFP4 references: x quantised as the device gets it, every element times its
+ * block scale (exact in f32), then EXACT's float64 sum rounded once, or FAST's chains;
+ * either times the tensor scale in f32, as dev_fn() does.
+ */
+static void ref_gemv_nvfp4(const struct mat *w, const uint16_t *x, int fast, float *y)
+{
+	uint8_t *xc = malloc(w->k / 2), *xsc = malloc(w->k / 16);
+	float *xf = malloc(sizeof(float) * 2 * w->k), *wf = xf + w->k;
+	float ts = quant_x(x, w->k, xc, xsc);
+
+	accel_nvfp4_dequantize(xsc, xc, w->k, 1.0f, xf);
+	for (uint32_t j = 0; j < w->n; j++) {
+		float acc = 0, p = 0;
+		double s = 0;
+
+		accel_nvfp4_dequantize(w->scales + (size_t)j * w->k / 16,
+				       w->codes + (size_t)j * w->k / 2, w->k, 1.0f, wf);
+		for (uint32_t b = 0; b < w->k / 32; b++) {
+			float q = 0;
+
+			for (uint32_t k = 32 * b; k < 32 * b + 32; k++) {
+				q = fmaf(xf[k], wf[k], q);
+				s += (double)xf[k] * wf[k];
+			}
+			p = b % 8 ? p + q : q;
+			if (b % 8 == 7 || b == w->k / 32 - 1)
+				acc = b < 8 ? p : acc + p;
+		}
+		y[j] = (fast ? acc : (float)s) * ts;
+	}
+	free(xc);
+	free(xsc);
+	free(xf);
 }
 
 /* The reference of EXACT: y = W x in float64 on the dequantised weights. */
@@ -266,11 +337,18 @@ struct dev_ctx {
 static int dev_fn(void *p, const struct mat *w, const uint16_t *x, float *y)
 {
 	struct dev_ctx *c = p;
+	/* NVFP4: the codes where BF16 would go, their scales right after them */
+	uint8_t *xs = (uint8_t *)c->x + w->k / 2;
+	float ts = 1.0f;
 	int err = 0;
 
-	memcpy(c->x, x, 2 * w->k);
-	c->device_ns += dev_gemv(c->dev, w, c->x_va, c->y_va, c->accum, &err);
-	memcpy(y, c->y, 4 * w->n);
+	if (nvfp4)
+		ts = quant_x(x, w->k, (uint8_t *)c->x, xs);
+	else
+		memcpy(c->x, x, 2 * w->k);
+	c->device_ns += dev_gemv(c->dev, w, c->x_va, c->x_va + w->k / 2, c->y_va, c->accum, &err);
+	for (uint32_t j = 0; j < w->n; j++)
+		y[j] = nvfp4 ? c->y[j] * ts : c->y[j];
 	return err;
 }
 
@@ -278,6 +356,10 @@ static int ref_fn(void *p, const struct mat *w, const uint16_t *x, float *y)
 {
 	double *t;
 
+	if (nvfp4) {
+		ref_gemv_nvfp4(w, x, *(const uint8_t *)p, y);
+		return 0;
+	}
 	if (*(const uint8_t *)p) {	/* struct accel_gemm's accum: FAST */
 		ref_gemv_fast(w, x, y);
 		return 0;
@@ -316,11 +398,15 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--numerics") && i + 1 < argc &&
 			 (!strcmp(argv[i + 1], "exact") || !strcmp(argv[i + 1], "fast")))
 			c.accum = !strcmp(argv[++i], "fast");
+		else if (!strcmp(argv[i], "--weights") && i + 1 < argc &&
+			 (!strcmp(argv[i + 1], "mxfp4") || !strcmp(argv[i + 1], "nvfp4")))
+			nvfp4 = !strcmp(argv[++i], "nvfp4");
 		else if (!strcmp(argv[i], "--csv"))
 			csv = 1;
 		else {
 			fprintf(stderr, "usage: %s [--layers L] [--dim D] [--vocab V] [--context T] "
-				"[--steps S] [--numerics exact|fast] [--csv]\n", argv[0]);
+				"[--steps S] [--numerics exact|fast] [--weights mxfp4|nvfp4] [--csv]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -333,7 +419,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "accel-llm: %s\n", accel_strerror(ret));
 		return 1;
 	}
-	total = (size_t)m.layers * 12 * m.d * m.d * 17 / 32 + (size_t)m.vocab * m.d * 17 / 32 + 4096;
+	/* codes (1/2 byte an element) and scales (1/32 or 1/16) */
+	total = (size_t)m.layers * 12 * m.d * m.d * 18 / 32 + (size_t)m.vocab * m.d * 18 / 32 + 4096;
 	if ((ret = accel_bo_alloc(dev, total, &wbo)) ||
 	    (ret = accel_bo_alloc(dev, 2 * 4 * m.d + 4 * (m.vocab > 4 * m.d ? m.vocab : 4 * m.d), &iobo))) {
 		fprintf(stderr, "accel-llm: %zu MiB of weights: %s\n", total >> 20, accel_strerror(ret));
@@ -384,9 +471,9 @@ int main(int argc, char **argv)
 		maxerr = fmax(maxerr, fabs((double)logits[i] - want[i]));
 		scale = fmax(scale, fabs((double)want[i]));
 	}
-	printf("model: %u layers, d = %u, vocab %u, %u cached tokens, %.1f MiB of MXFP4 weights "
+	printf("model: %u layers, d = %u, vocab %u, %u cached tokens, %.1f MiB of %s weights "
 	       "(with scales), %s numerics\n", m.layers, m.d, m.vocab, m.ctx,
-	       m.weight_bytes / 1048576.0, c.accum ? "FAST" : "EXACT");
+	       m.weight_bytes / 1048576.0, nvfp4 ? "NVFP4" : "MXFP4", c.accum ? "FAST" : "EXACT");
 	printf("decode step: %.1f ms (%.2f tokens/s), device GEMMs %.1f ms: %.2f GB/s of weights\n",
 	       best * 1e3, 1.0 / best, best_dev / 1e6, m.weight_bytes / best_dev);
 	/* EXACT's reference sums in float64, which may round a sum to the other side of an
@@ -397,7 +484,8 @@ int main(int argc, char **argv)
 	       c.accum ? "FAST's f32 chains" : "float64, rounded once", maxerr, scale);
 	printf("result: %s\n", maxerr <= tol ? "PASS" : "FAIL");
 	if (csv)
-		printf("llm,mxfp4%s-%ux%u,%zu,%.0f\n", c.accum ? "-fast" : "", m.layers, m.d,
+		printf("llm,%s%s-%ux%u,%zu,%.0f\n", nvfp4 ? "nvfp4" : "mxfp4", c.accum ? "-fast" : "",
+		       m.layers, m.d,
 		       m.weight_bytes, best_dev);
 	accel_bo_free(iobo);
 	accel_bo_free(wbo);

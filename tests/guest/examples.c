@@ -3,7 +3,7 @@
  * Guest kselftest "examples": the example programs in /bin run and pass: accel-gemm (an
  * MX-FP8 GEMM through accel_gemm, checked against float64), accel-queues (producer and
  * consumer on two queues through a semaphore), accel-llm (a transformer decode step with
- * MXFP4 weights, logits against float64) and accel-demo (jobs over all queues).
+ * MXFP4 or NVFP4 weights, logits against float64) and accel-demo (jobs over all queues).
  * libaccel/examples/pipeline.s runs in the "asm" and "tools" tests.
  */
 #include "mxa_test.h"
@@ -64,6 +64,25 @@ TEST(accel_llm_decode_fast)
 	EXPECT_NE(NULL, strstr(out, "FAST numerics"));
 	EXPECT_NE(NULL, strstr(out, "result: PASS"));
 	EXPECT_NE(0, sh("/bin/accel-llm --numerics quick"));
+}
+
+/*
+ * With NVFP4 weights, the activations quantised to NVFP4 (the engine's NVFP4 GEMV): the
+ * logits equal the float64 reference's in EXACT and FAST's chains' bit for bit; a
+ * format it does not know refused.
+ */
+TEST(accel_llm_decode_nvfp4)
+{
+	EXPECT_EQ(0, sh("/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2 --weights nvfp4"));
+	TH_LOG("\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "of NVFP4 weights"));
+	EXPECT_NE(NULL, strstr(out, "result: PASS"));
+	EXPECT_EQ(0, sh("/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2 --weights nvfp4 "
+			"--numerics fast"));
+	TH_LOG("\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "max |device - reference (FAST's f32 chains)| = 0 "));
+	EXPECT_NE(NULL, strstr(out, "result: PASS"));
+	EXPECT_NE(0, sh("/bin/accel-llm --weights fp4"));
 }
 
 TEST(accel_demo)
