@@ -525,6 +525,60 @@ static void check_gemv(struct mxe_engine *eng)
 		   MXE_ENGINE_EINVAL_LAYOUT);
 }
 
+/*
+ * The longest K the NVFP4 GEMV takes, 2^20: EXACT's int64 sum of 2^16 block terms, each
+ * below 2^47 units of 2^-20, stays below 2^63. Mostly large scales (2^5 .. 448, a
+ * quarter over the whole range down to 2^-9) and mostly positive elements take the sum
+ * past 2^55 units, beyond a double's integers and an int32's by far; FAST runs the
+ * copies' chains. The BF16 copies' bits either way.
+ */
+static void check_gemv_long(struct mxe_engine *eng)
+{
+	enum { M = 1, N = 4, K = 1 << 20 };
+	uint8_t *a = malloc(K / 2 + K / 16), *b = malloc((size_t)N * (K / 2 + K / 16));
+	uint8_t *sa = a + K / 2, *sb = b + (size_t)N * K / 2;
+	float d[M * N], ref[M * N];
+	uint64_t out0, redo0, ch0, out1, redo1, ch1;
+
+	for (size_t i = 0; i < K / 2; i++)	/* 1 in 8 elements negative */
+		a[i] = (uint8_t)(rnd() & (rnd() % 4 ? 0x77 : 0xFF));
+	for (size_t i = 0; i < (size_t)N * K / 2; i++)
+		b[i] = (uint8_t)(rnd() & (rnd() % 4 ? 0x77 : 0xFF));
+	for (size_t i = 0; i < K / 16; i++)	/* 2^5 .. 448 mostly, else 2^-9 .. 448 */
+		sa[i] = (uint8_t)(rnd() % 4 ? 0x60 + rnd() % 0x1F : 1 + rnd() % 0x7E);
+	for (size_t i = 0; i < (size_t)N * K / 16; i++)
+		sb[i] = (uint8_t)(rnd() % 4 ? 0x60 + rnd() % 0x1F : 1 + rnd() % 0x7E);
+	for (int v = 0; v < 4; v++) {	/* EXACT, FAST; the default level, AVX2 */
+		struct mxe_gemm_desc g, bf;
+		void *tmp = NULL;
+		int rc, ran, exact = v & 1, avx2 = v >> 1;
+
+		if (avx2 && mxe_engine_set_simd("avx2"))
+			break;
+		mxe_engine_set_simd(NULL);
+		nv_desc(&g, M, N, K, a, b, sa, sb, ref, exact, 0);
+		rc = mxe_nvfp4_expand(&g, &bf, &tmp);
+		rc |= mxe_gemm(eng, &bf);
+		free(tmp);
+		g.d = d;
+		memset(d, 0xA5, sizeof(d));
+		mxe_gemv_nvfp4_counts(&out0, &redo0, &ch0);
+		if (avx2)
+			mxe_engine_set_simd("avx2");
+		rc |= mxe_gemm(eng, &g);
+		mxe_engine_set_simd(NULL);
+		mxe_gemv_nvfp4_counts(&out1, &redo1, &ch1);
+		ran = out1 - out0 == M * N;
+		host_check(!rc && ran && !memcmp(d, ref, sizeof(d)),
+			   "NVFP4 GEMV %s%s 1 x %d x 2^20, scales over their range: the BF16 copies' "
+			   "bits: %s (D[0] %a, want %a), on the GEMV: %s", exact ? "EXACT" : "FAST",
+			   avx2 ? " capped at AVX2" : "", N,
+			   !memcmp(d, ref, sizeof(d)) ? "yes" : "NO", d[0], ref[0], ran ? "yes" : "NO");
+	}
+	free(a);
+	free(b);
+}
+
 static void check_errors(void)
 {
 	static uint8_t buf[4096];
@@ -599,6 +653,7 @@ int main(void)
 	check_gemm_command(eng);
 	check_int_pairs(eng);
 	check_gemv(eng);
+	check_gemv_long(eng);
 	check_errors();
 	mxe_engine_destroy(eng);
 	return host_check_end();
