@@ -45,6 +45,24 @@ static inline double mxe_bits_f64(uint64_t u)
 	return f;
 }
 
+/* UE4M3, NVFP4's block scale (its sign bit is not read): 0x7F is NaN. */
+#define MXE_UE4M3_NAN 0x7Fu
+
+static inline int mxe_ue4m3_nan(uint8_t s)
+{
+	return (s & MXE_UE4M3_NAN) == MXE_UE4M3_NAN;
+}
+
+/* A finite UE4M3 scale @s as m 2^*@x, m an integer of at most 15 (0: a zero scale), x
+ * from -9 to 5. No branches: the kernels' packing mispredicted them. */
+static inline int mxe_ue4m3_int(uint8_t s, int *x)
+{
+	unsigned e = (s >> 3) & 0xF;
+
+	*x = e ? (int)e - 10 : -9;
+	return (int)((s & 7u) | (e ? 8u : 0u));
+}
+
 /** Raw code of element @i of a packed row (sign-extension is the caller's). */
 static inline uint64_t mxe_row_code(enum mxa_isa_dtype t, const void *row, size_t i)
 {

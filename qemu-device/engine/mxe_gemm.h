@@ -118,6 +118,27 @@ uint64_t mxe_gemv_fast_int_sums(void);
 /** Whether FAST can take @op's MX scales: every scaled element exact in f32. */
 int mxe_fast_scales_safe(const struct mxe_op *op);
 
+/*
+ * FAST's adds (MXE_ACCUM_FAST), for kernels that take its sub-block sums q in K order:
+ * p = q where sub-block @s opens a block sum, else p + q; where it closes one (of @nsub),
+ * the accumulator = p in the first block, else accumulator + p.
+ */
+#define MXE_FAST_SUBS_PER_BLOCK (MXE_FAST_KBLOCK / MXE_FAST_KSUB)
+static inline int mxe_fast_opens_block(size_t s)
+{
+	return s % MXE_FAST_SUBS_PER_BLOCK == 0;
+}
+
+static inline int mxe_fast_closes_block(size_t s, size_t nsub)
+{
+	return s % MXE_FAST_SUBS_PER_BLOCK == MXE_FAST_SUBS_PER_BLOCK - 1 || s == nsub - 1;
+}
+
+static inline int mxe_fast_first_block(size_t s)
+{
+	return s < MXE_FAST_SUBS_PER_BLOCK;
+}
+
 /** One output of the exact path: a . b over all of K, no C, rounded to type_d. */
 double mxe_exact_dot(const struct mxe_op *op, const double *a, const double *b);
 

@@ -40,7 +40,6 @@
 #define GROUPS		4	/* of 16 columns (the lanes) per task */
 #define COLS		(16 * GROUPS)
 #define SUB		MXE_FAST_KSUB
-#define SUBS_PER_BLOCK	(MXE_FAST_KBLOCK / MXE_FAST_KSUB)
 #define INT_CHUNK	16	/* blocks of A an integer chunk (int_span()) */
 #define INT_SPAN	16	/* chunks a column runs at a time: a row of K <= 8192 at once,
 			   so a task reads its rows one after the other, in order */
@@ -484,9 +483,9 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 				for (unsigned g = 0; g < GROUPS; g++) {
 					if (m > 1)
 						q[g] = qr[r - r0][g];
-					p[r][g] = s % SUBS_PER_BLOCK ? _mm512_add_ps(p[r][g], q[g]) : q[g];
-					if (s % SUBS_PER_BLOCK == SUBS_PER_BLOCK - 1 || s == nsub - 1)
-						acc[r][g] = s < SUBS_PER_BLOCK ? p[r][g] :
+					p[r][g] = mxe_fast_opens_block(s) ? q[g] : _mm512_add_ps(p[r][g], q[g]);
+					if (mxe_fast_closes_block(s, nsub))
+						acc[r][g] = mxe_fast_first_block(s) ? p[r][g] :
 							    _mm512_add_ps(acc[r][g], p[r][g]);
 				}
 			}
@@ -816,9 +815,9 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 				for (unsigned g = 0; g < 8; g++) {
 					if (m > 1)
 						q[g] = qr[r - r0][g];
-					p[r][g] = s % SUBS_PER_BLOCK ? _mm256_add_ps(p[r][g], q[g]) : q[g];
-					if (s % SUBS_PER_BLOCK == SUBS_PER_BLOCK - 1 || s == nsub - 1)
-						acc[r][g] = s < SUBS_PER_BLOCK ? p[r][g] :
+					p[r][g] = mxe_fast_opens_block(s) ? q[g] : _mm256_add_ps(p[r][g], q[g]);
+					if (mxe_fast_closes_block(s, nsub))
+						acc[r][g] = mxe_fast_first_block(s) ? p[r][g] :
 							    _mm256_add_ps(acc[r][g], p[r][g]);
 				}
 			}

@@ -8,7 +8,7 @@
  * mxe_tiled.c: 32 MiB of words for a 4096^2 GEMV's 8 MiB of codes, 10-13 ms), which
  * one row of A cannot amortise. Here each column's codes are read once, per row of A:
  *
- * A UE4M3 scale is m 2^x with an integer m <= 15 (nv_scale() in mxe_tiled.c), an E2M1
+ * A UE4M3 scale is m 2^x with an integer m <= 15 (mxe_ue4m3_int()), an E2M1
  * element twice an integer e (|2e| <= 12). Row i of A is kept as int16 words 2e m_a
  * (|.| <= 180) in mxe_gemv_int.h's order, so a 16-k block's sum against the weights'
  * integers 2e_b is I = sum 2e_a m_a 2e_b, exact in int32 (|I| <= 34560), and the block
@@ -64,10 +64,10 @@
 #define NVG_KMAX	((size_t)1 << 20)	/* S below 2^63 */
 #define NVG_HB		MXA_NVFP4_BLOCK	/* 16 k per scale */
 #define NVG_SUB		MXE_FAST_KSUB	/* 32: FAST's chains */
-#define NVG_SUBS_PER_BLOCK (MXE_FAST_KBLOCK / MXE_FAST_KSUB)
 #define NVG_CHUNK_512	32		/* 16-k blocks per AVX-512 step */
 #define NVG_CHUNK_256	16		/* and per AVX2 step */
 #define NVG_NONE	(-1000)		/* a zero scale's exponent: no product */
+#define NVG_FAR		4		/* halves' exponent sums further apart: FAST's chain */
 /*
  * Fewer rows run one by one (a host loop over mxe_gemm(), 4096^2, 2 threads, best of 5
  * to 7, ms one by one / as lanes, EXACT: 2 rows 0.58 / 0.79, 3 rows 0.87 / 1.00, 4 rows
@@ -122,20 +122,6 @@ static size_t nvg_lane(const struct nvg_job *job, size_t hb)
 	return base + r / 8 * 8 + 4 * (r % 2) + r % 8 / 2;
 }
 
-/* UE4M3 scale byte @s as m 2^x (m <= 15; a zero scale m = 0), its x + 10 in *@xe. */
-static inline int nvg_scale(uint8_t s, int *xe)
-{
-	int e = (s >> 3) & 0xF;
-
-	*xe = e ? e : 1;
-	return (s & 7) | (e ? 8 : 0);
-}
-
-static inline int nvg_nan(uint8_t s)
-{
-	return (s & 0x7F) == 0x7F;
-}
-
 /* FAST's chain over sub-block @s of row @i against column @j: the copies' own q. */
 static float nvg_chain(const struct nvg_job *job, size_t i, const uint8_t *row,
 		       const uint8_t *sc, size_t s)
@@ -188,30 +174,77 @@ static void nvg_tail(const struct nvg_job *job, size_t i, const uint8_t *row, co
 		_mm256_storeu_si256((__m256i *)(l + 8), p1);
 		for (int q = 0; q < 4; q++) {
 			int32_t in = l[4 * q] + l[4 * q + 1] + l[4 * q + 2] + l[4 * q + 3];
-			int xe, mb = nvg_scale(sc[hb + q], &xe);
+			int x, mb = mxe_ue4m3_int(sc[hb + q], &x);
 
 			in = job->neg ? -in : in;
-			o->nan |= nvg_nan(sc[hb + q]);
-			xs[q] = ax[hb + q] == NVG_NONE || !mb ? NVG_NONE : ax[hb + q] + xe;
+			o->nan |= mxe_ue4m3_nan(sc[hb + q]);
+			xs[q] = ax[hb + q] == NVG_NONE || !mb ? NVG_NONE : ax[hb + q] + x + 10;
 			if (job->exact) {
 				if (xs[q] != NVG_NONE)
 					o->s += (int64_t)(in * mb) * ((int64_t)1 << xs[q]);
 				continue;
 			}
-			t[q] = (float)in * (mxe_cvt_ue4m3_to_f32(sc[hb + q] & 0x7F) * 0x1p-8f * fa[hb + q]);
+			t[q] = (float)in * (mxe_cvt_ue4m3_to_f32(sc[hb + q]) * 0x1p-8f * fa[hb + q]);
 		}
 		for (int h = 0; !job->exact && h < 2; h++) {
 			size_t s = hb / 2 + h;
 			int a = xs[2 * h], b = xs[2 * h + 1];
 
 			o->q[s] = t[2 * h] + t[2 * h + 1];
-			if (a != NVG_NONE && b != NVG_NONE && abs(a - b) > 4)
+			if (a != NVG_NONE && b != NVG_NONE && abs(a - b) > NVG_FAR)
 				o->redo[s / 64] |= 1ull << (s % 64);
 		}
 	}
 }
 
 #define NVG_AVX512 "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma,f16c"
+
+/*
+ * 16 UE4M3 scale bytes @s8 as lanes: m (*@mb), max(e, 1) = x + 10 (*@xe), the value
+ * times 2^-8 (*@f, an f16 pattern's), and the zero and NaN scales (*@zero, *@nan).
+ */
+__attribute__((target(NVG_AVX512), always_inline))
+static inline void nvg_scales_avx512(__m128i s8, __m512i *mb, __m512i *xe, __m512 *f,
+				     __mmask16 *zero, __mmask16 *nan)
+{
+	const __m512i one = _mm512_set1_epi32(1), m7f = _mm512_set1_epi32(MXE_UE4M3_NAN);
+	__m512i s = _mm512_and_si512(_mm512_cvtepu8_epi32(s8), m7f);
+	__m512i e = _mm512_srli_epi32(s, 3);
+
+	*mb = _mm512_or_si512(_mm512_and_si512(s, _mm512_set1_epi32(7)),
+			      _mm512_slli_epi32(_mm512_min_epu32(e, one), 3));
+	*xe = _mm512_max_epi32(e, one);
+	*f = _mm512_cvtph_ps(_mm256_slli_epi16(_mm256_cvtepu8_epi16(
+		_mm_and_si128(s8, _mm_set1_epi8(MXE_UE4M3_NAN))), 7));
+	*zero = _mm512_cmpeq_epi32_mask(s, _mm512_setzero_si512());
+	*nan = _mm512_cmpeq_epi32_mask(s, m7f);
+}
+
+/* EXACT: @acc (two int64 vectors) += @in m_b << @xs lane by lane (a negative shift, no
+ * product, shifts everything out). */
+__attribute__((target(NVG_AVX512), always_inline))
+static inline void nvg_exact_add_avx512(__m512i acc[2], __m512i in, __m512i mb, __m512i xs)
+{
+	__m512i im = _mm512_mullo_epi32(in, mb);
+
+	acc[0] = _mm512_add_epi64(acc[0], _mm512_sllv_epi64(
+		_mm512_cvtepi32_epi64(_mm512_castsi512_si256(im)),
+		_mm512_cvtepi32_epi64(_mm512_castsi512_si256(xs))));
+	acc[1] = _mm512_add_epi64(acc[1], _mm512_sllv_epi64(
+		_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(im, 1)),
+		_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(xs, 1))));
+}
+
+/* FAST: the lanes whose halves' exponent sums @x0, @x1 (negative: no product) lie more
+ * than NVG_FAR apart, where the chain may round. */
+__attribute__((target(NVG_AVX512), always_inline))
+static inline __mmask16 nvg_far_avx512(__m512i x0, __m512i x1)
+{
+	return _mm512_cmpgt_epi32_mask(_mm512_abs_epi32(_mm512_sub_epi32(x0, x1)),
+				       _mm512_set1_epi32(NVG_FAR)) &
+	       _mm512_cmpgt_epi32_mask(x0, _mm512_set1_epi32(-1)) &
+	       _mm512_cmpgt_epi32_mask(x1, _mm512_set1_epi32(-1));
+}
 
 /*
  * Row @i against the column @row (codes) / @sc (scales) on AVX-512, @exact constant
@@ -225,13 +258,12 @@ static inline void nvg_column_avx512_t(const struct nvg_job *job, size_t i, cons
 {
 	const __m512i lut = mxe_e2m1_lut_avx512();
 	const __m128i order = _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-	const __m512i m7f = _mm512_set1_epi32(0x7F), one = _mm512_set1_epi32(1);
 	const __m512i none = _mm512_set1_epi32(NVG_NONE);
 	const int16_t *a16 = job->a16 + i * job->k;
 	const int32_t *ax = job->ax + i * job->nhb;
 	const float *fa = job->fa + i * job->nhb;
 	size_t steps = job->nhb / NVG_CHUNK_512;
-	__m512i acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
+	__m512i acc[2] = { _mm512_setzero_si512(), _mm512_setzero_si512() };
 	__mmask16 nan = 0;
 
 	for (size_t c = 0; c < steps; c++) {
@@ -250,34 +282,20 @@ static inline void nvg_column_avx512_t(const struct nvg_job *job, size_t i, cons
 		for (int h = 0; h < 2; h++) {
 			__m128i sb8 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(sc + hb0 + 16 * h)),
 						       order);
-			__m512i s = _mm512_and_si512(_mm512_cvtepu8_epi32(sb8), m7f);
-			__m512i e = _mm512_srli_epi32(s, 3);
-			__mmask16 zero = _mm512_cmpeq_epi32_mask(s, _mm512_setzero_si512());
+			__m512i mb, xe;
+			__m512 f;
+			__mmask16 zero, nh;
 
+			nvg_scales_avx512(sb8, &mb, &xe, &f, &zero, &nh);
+			nan |= nh;
 			w[h] = _mm512_add_epi32(_mm512_unpacklo_epi64(u[2 * h], u[2 * h + 1]),
 						_mm512_unpackhi_epi64(u[2 * h], u[2 * h + 1]));
 			if (job->neg)
 				w[h] = _mm512_sub_epi32(_mm512_setzero_si512(), w[h]);
-			nan |= _mm512_cmpeq_epi32_mask(s, m7f);
-			xs[h] = _mm512_add_epi32(_mm512_max_epi32(e, one),
-						 _mm512_loadu_si512(ax + hb0 + 16 * h));
+			xs[h] = _mm512_add_epi32(xe, _mm512_loadu_si512(ax + hb0 + 16 * h));
 			if (exact) {
-				__m512i mb = _mm512_or_si512(_mm512_and_si512(s, _mm512_set1_epi32(7)),
-							     _mm512_slli_epi32(_mm512_min_epu32(e, one), 3));
-				__m512i im = _mm512_mullo_epi32(w[h], mb);
-
-				/* a negative shift (no product) shifts everything out */
-				acc0 = _mm512_add_epi64(acc0, _mm512_sllv_epi64(
-					_mm512_cvtepi32_epi64(_mm512_castsi512_si256(im)),
-					_mm512_cvtepi32_epi64(_mm512_castsi512_si256(xs[h]))));
-				acc1 = _mm512_add_epi64(acc1, _mm512_sllv_epi64(
-					_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(im, 1)),
-					_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(xs[h], 1))));
+				nvg_exact_add_avx512(acc, w[h], mb, xs[h]);
 			} else {
-				/* UE4M3 as an f16 pattern: its value times 2^-8 */
-				__m512 f = _mm512_cvtph_ps(_mm256_slli_epi16(_mm256_cvtepu8_epi16(
-					_mm_and_si128(sb8, _mm_set1_epi8(0x7F))), 7));
-
 				t[h] = _mm512_mul_ps(_mm512_cvtepi32_ps(w[h]),
 						     _mm512_mul_ps(f, _mm512_loadu_ps(fa + hb0 + 16 * h)));
 				xs[h] = _mm512_mask_mov_epi32(xs[h], zero, none);
@@ -290,12 +308,8 @@ static inline void nvg_column_avx512_t(const struct nvg_job *job, size_t i, cons
 			const __m512i ksort = _mm512_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
 			__m512 q = _mm512_add_ps(_mm512_shuffle_f32x4(t[0], t[1], 0x88),
 						 _mm512_shuffle_f32x4(t[0], t[1], 0xdd));
-			__m512i xe = _mm512_shuffle_i32x4(xs[0], xs[1], 0x88);
-			__m512i xo = _mm512_shuffle_i32x4(xs[0], xs[1], 0xdd);
-			__mmask16 bad = _mm512_cmpgt_epi32_mask(_mm512_abs_epi32(_mm512_sub_epi32(xe, xo)),
-								 _mm512_set1_epi32(4)) &
-					_mm512_cmpgt_epi32_mask(xe, _mm512_set1_epi32(-1)) &
-					_mm512_cmpgt_epi32_mask(xo, _mm512_set1_epi32(-1));
+			__mmask16 bad = nvg_far_avx512(_mm512_shuffle_i32x4(xs[0], xs[1], 0x88),
+						       _mm512_shuffle_i32x4(xs[0], xs[1], 0xdd));
 			size_t s0 = hb0 / 2;
 
 			_mm512_storeu_ps(o->q + s0, _mm512_permutexvar_ps(ksort, q));
@@ -308,7 +322,7 @@ static inline void nvg_column_avx512_t(const struct nvg_job *job, size_t i, cons
 		}
 	}
 	if (exact)
-		o->s += _mm512_reduce_add_epi64(_mm512_add_epi64(acc0, acc1));
+		o->s += _mm512_reduce_add_epi64(_mm512_add_epi64(acc[0], acc[1]));
 	o->nan |= nan != 0;
 	nvg_tail(job, i, row, sc, steps * NVG_CHUNK_512, o);
 }
@@ -323,6 +337,51 @@ static void nvg_column_avx512(const struct nvg_job *job, size_t i, const uint8_t
 		nvg_column_avx512_t(job, i, row, sc, o, 0);
 }
 
+/* nvg_scales_avx512() on AVX2: 8 scale bytes (the low ones of @s8), the zero and NaN
+ * scales as lane masks. */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void nvg_scales_avx2(__m128i s8, __m256i *mb, __m256i *xe, __m256 *f,
+				   __m256i *zero, __m256i *nan)
+{
+	const __m256i one = _mm256_set1_epi32(1), m7f = _mm256_set1_epi32(MXE_UE4M3_NAN);
+	__m256i s = _mm256_and_si256(_mm256_cvtepu8_epi32(s8), m7f);
+	__m256i e = _mm256_srli_epi32(s, 3);
+
+	*mb = _mm256_or_si256(_mm256_and_si256(s, _mm256_set1_epi32(7)),
+			      _mm256_slli_epi32(_mm256_min_epu32(e, one), 3));
+	*xe = _mm256_max_epi32(e, one);
+	*f = _mm256_cvtph_ps(_mm_slli_epi16(_mm_cvtepu8_epi16(
+		_mm_and_si128(s8, _mm_set1_epi8(MXE_UE4M3_NAN))), 7));
+	*zero = _mm256_cmpeq_epi32(s, _mm256_setzero_si256());
+	*nan = _mm256_cmpeq_epi32(s, m7f);
+}
+
+/* nvg_exact_add_avx512() on AVX2. */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void nvg_exact_add_avx2(__m256i acc[2], __m256i in, __m256i mb, __m256i xs)
+{
+	__m256i im = _mm256_mullo_epi32(in, mb);
+
+	acc[0] = _mm256_add_epi64(acc[0], _mm256_sllv_epi64(
+		_mm256_cvtepi32_epi64(_mm256_castsi256_si128(im)),
+		_mm256_cvtepi32_epi64(_mm256_castsi256_si128(xs))));
+	acc[1] = _mm256_add_epi64(acc[1], _mm256_sllv_epi64(
+		_mm256_cvtepi32_epi64(_mm256_extracti128_si256(im, 1)),
+		_mm256_cvtepi32_epi64(_mm256_extracti128_si256(xs, 1))));
+}
+
+/* nvg_far_avx512() on AVX2, as a mask of the 8 lanes. */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline unsigned nvg_far_avx2(__m256i x0, __m256i x1)
+{
+	__m256i d = _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi32(x0, _mm256_set1_epi32(-1)),
+						      _mm256_cmpgt_epi32(x1, _mm256_set1_epi32(-1))),
+				     _mm256_cmpgt_epi32(_mm256_abs_epi32(_mm256_sub_epi32(x0, x1)),
+							_mm256_set1_epi32(NVG_FAR)));
+
+	return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(d));
+}
+
 /*
  * The same on AVX2: 16 blocks a step, four pairs (p[2 t] and p[2 t + 1]: lane 4 L + d a
  * quarter of block 2 n + L of p[n]) reduced to w[h], whose lane 4 L + e holds block
@@ -334,7 +393,6 @@ static inline void nvg_column_avx2_t(const struct nvg_job *job, size_t i, const 
 {
 	const __m256i lut = _mm256_setr_epi8(MXE_E2M1_INT_LUT, MXE_E2M1_INT_LUT);
 	const __m128i order = _mm_setr_epi8(0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15);
-	const __m256i m7f = _mm256_set1_epi32(0x7F), one = _mm256_set1_epi32(1);
 	const __m256i none = _mm256_set1_epi32(NVG_NONE);
 	const int16_t *a16 = job->a16 + i * job->k;
 	const int32_t *ax = job->ax + i * job->nhb;
@@ -359,47 +417,29 @@ static inline void nvg_column_avx2_t(const struct nvg_job *job, size_t i, const 
 		_Pragma("GCC unroll 2")
 		for (int h = 0; h < 2; h++) {
 			__m128i sb8 = h ? _mm_unpackhi_epi64(sb16, sb16) : sb16;
-			__m256i s = _mm256_and_si256(_mm256_cvtepu8_epi32(sb8), m7f);
-			__m256i e = _mm256_srli_epi32(s, 3);
 			__m256i w = _mm256_add_epi32(_mm256_unpacklo_epi64(u[2 * h], u[2 * h + 1]),
 						     _mm256_unpackhi_epi64(u[2 * h], u[2 * h + 1]));
-			__m256i xs = _mm256_add_epi32(_mm256_max_epi32(e, one),
-						      _mm256_loadu_si256((const __m256i *)(ax + hb0 + 8 * h)));
+			__m256i mb, xe, zero, nh, xs;
+			__m256 f;
 
+			nvg_scales_avx2(sb8, &mb, &xe, &f, &zero, &nh);
+			nan = _mm256_or_si256(nan, nh);
 			if (job->neg)
 				w = _mm256_sub_epi32(_mm256_setzero_si256(), w);
-			nan = _mm256_or_si256(nan, _mm256_cmpeq_epi32(s, m7f));
+			xs = _mm256_add_epi32(xe, _mm256_loadu_si256((const __m256i *)(ax + hb0 + 8 * h)));
 			if (exact) {
-				__m256i mb = _mm256_or_si256(_mm256_and_si256(s, _mm256_set1_epi32(7)),
-							     _mm256_slli_epi32(_mm256_min_epu32(e, one), 3));
-				__m256i im = _mm256_mullo_epi32(w, mb);
-
-				/* a negative shift (no product) shifts everything out */
-				acc[2 * h] = _mm256_add_epi64(acc[2 * h], _mm256_sllv_epi64(
-					_mm256_cvtepi32_epi64(_mm256_castsi256_si128(im)),
-					_mm256_cvtepi32_epi64(_mm256_castsi256_si128(xs))));
-				acc[2 * h + 1] = _mm256_add_epi64(acc[2 * h + 1], _mm256_sllv_epi64(
-					_mm256_cvtepi32_epi64(_mm256_extracti128_si256(im, 1)),
-					_mm256_cvtepi32_epi64(_mm256_extracti128_si256(xs, 1))));
+				nvg_exact_add_avx2(acc + 2 * h, w, mb, xs);
 			} else {
-				__m256 f = _mm256_cvtph_ps(_mm_slli_epi16(_mm_cvtepu8_epi16(
-					_mm_and_si128(sb8, _mm_set1_epi8(0x7F))), 7));
 				__m256 t = _mm256_mul_ps(_mm256_cvtepi32_ps(w),
 							 _mm256_mul_ps(f, _mm256_loadu_ps(fa + hb0 + 8 * h)));
 				__m128 q = _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1));
-				__m128i xl, xh, d;
 				size_t s0 = hb0 / 2 + 4 * h;
 				unsigned bad;
 
-				xs = _mm256_blendv_epi8(xs, none, _mm256_cmpeq_epi32(s, _mm256_setzero_si256()));
-				xl = _mm256_castsi256_si128(xs);
-				xh = _mm256_extracti128_si256(xs, 1);
-				d = _mm_and_si128(_mm_and_si128(_mm_cmpgt_epi32(xl, _mm_set1_epi32(-1)),
-								_mm_cmpgt_epi32(xh, _mm_set1_epi32(-1))),
-						  _mm_cmpgt_epi32(_mm_abs_epi32(_mm_sub_epi32(xl, xh)),
-								  _mm_set1_epi32(4)));
+				/* a sub-block's halves are the two 128-bit lanes */
+				xs = _mm256_blendv_epi8(xs, none, zero);
+				bad = nvg_far_avx2(xs, _mm256_permute2x128_si256(xs, xs, 1)) & 0xF;
 				_mm_storeu_ps(o->q + s0, q);
-				bad = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(d));
 				if (bad)
 					o->redo[s0 / 64] |= (uint64_t)bad << (s0 % 64);
 			}
@@ -456,9 +496,9 @@ static float nvg_fast_chains(const struct nvg_job *job, size_t i, const uint8_t 
 	for (size_t s = 0; s < nsub; s++) {
 		float q = nvg_chain(job, i, row, sc, s);
 
-		p = s % NVG_SUBS_PER_BLOCK ? p + q : q;
-		if (s % NVG_SUBS_PER_BLOCK == NVG_SUBS_PER_BLOCK - 1 || s == nsub - 1)
-			acc = s < NVG_SUBS_PER_BLOCK ? p : acc + p;
+		p = mxe_fast_opens_block(s) ? q : p + q;
+		if (mxe_fast_closes_block(s, nsub))
+			acc = mxe_fast_first_block(s) ? p : acc + p;
 	}
 	return acc;
 }
@@ -507,8 +547,7 @@ static inline void nvg_cols_avx512_t(const struct nvg_job *job, size_t j0, doubl
 {
 	const size_t m = job->m, nb = job->k / MXA_MX_BLOCK;
 	const size_t nc = job->n - j0 < 16 ? job->n - j0 : 16;
-	const __m512i lut = mxe_e2m1_lut_avx512(), m7f = _mm512_set1_epi32(0x7F);
-	const __m512i one = _mm512_set1_epi32(1), none = _mm512_set1_epi32(NVG_NONE);
+	const __m512i lut = mxe_e2m1_lut_avx512(), none = _mm512_set1_epi32(NVG_NONE);
 	const uint8_t *rows[16], *srows[16];
 	struct mxe_cols16 cols;
 	__m512i acc[NVG_MAX_M][2];
@@ -532,17 +571,11 @@ static inline void nvg_cols_avx512_t(const struct nvg_job *job, size_t j0, doubl
 		mxe_cols16_codes_avx512(&cols, b, lut, wp);
 		_Pragma("GCC unroll 2")
 		for (int h = 0; h < 2; h++) {
-			__m128i s8 = mxe_cols16_scales_avx512(&cols, 2 * b + h, 0);
-			__m512i s = _mm512_and_si512(_mm512_cvtepu8_epi32(s8), m7f);
-			__m512i e = _mm512_srli_epi32(s, 3);
+			__mmask16 nh;
 
-			nan |= _mm512_cmpeq_epi32_mask(s, m7f);
-			emax[h] = _mm512_max_epi32(e, one);
-			mb[h] = _mm512_or_si512(_mm512_and_si512(s, _mm512_set1_epi32(7)),
-						_mm512_slli_epi32(_mm512_min_epu32(e, one), 3));
-			f[h] = _mm512_cvtph_ps(_mm256_slli_epi16(_mm256_cvtepu8_epi16(
-				_mm_and_si128(s8, _mm_set1_epi8(0x7F))), 7));
-			bz[h] = _mm512_cmpeq_epi32_mask(s, _mm512_setzero_si512());
+			nvg_scales_avx512(mxe_cols16_scales_avx512(&cols, 2 * b + h, 0), &mb[h], &emax[h],
+					  &f[h], &bz[h], &nh);
+			nan |= nh;
 		}
 		for (size_t r = 0; r < m; r++) {
 			const int32_t *a = (const int32_t *)(job->a16 + r * job->k + b * MXA_MX_BLOCK);
@@ -572,15 +605,7 @@ static inline void nvg_cols_avx512_t(const struct nvg_job *job, size_t j0, doubl
 					in = _mm512_sub_epi32(_mm512_setzero_si512(), in);
 				xs[h] = _mm512_add_epi32(emax[h], _mm512_set1_epi32(ax));
 				if (exact) {
-					/* a negative shift (no product) shifts everything out */
-					__m512i im = _mm512_mullo_epi32(in, mb[h]);
-
-					acc[r][0] = _mm512_add_epi64(acc[r][0], _mm512_sllv_epi64(
-						_mm512_cvtepi32_epi64(_mm512_castsi512_si256(im)),
-						_mm512_cvtepi32_epi64(_mm512_castsi512_si256(xs[h]))));
-					acc[r][1] = _mm512_add_epi64(acc[r][1], _mm512_sllv_epi64(
-						_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(im, 1)),
-						_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(xs[h], 1))));
+					nvg_exact_add_avx512(acc[r], in, mb[h], xs[h]);
 				} else {
 					t[h] = _mm512_mul_ps(_mm512_cvtepi32_ps(in), _mm512_mul_ps(f[h],
 							     _mm512_set1_ps(job->fa[r * job->nhb + hb])));
@@ -589,11 +614,7 @@ static inline void nvg_cols_avx512_t(const struct nvg_job *job, size_t j0, doubl
 			}
 			if (!exact) {
 				__m512 q = _mm512_add_ps(t[0], t[1]);
-				__mmask16 bad = _mm512_cmpgt_epi32_mask(_mm512_abs_epi32(
-							_mm512_sub_epi32(xs[0], xs[1])), _mm512_set1_epi32(4)) &
-						_mm512_cmpgt_epi32_mask(xs[0], _mm512_set1_epi32(-1)) &
-						_mm512_cmpgt_epi32_mask(xs[1], _mm512_set1_epi32(-1)) &
-						(__mmask16)((1u << nc) - 1);
+				__mmask16 bad = nvg_far_avx512(xs[0], xs[1]) & (__mmask16)((1u << nc) - 1);
 
 				if (bad) {	/* rare: those columns' chains */
 					float qs[16];
@@ -606,9 +627,9 @@ static inline void nvg_cols_avx512_t(const struct nvg_job *job, size_t j0, doubl
 					}
 					q = _mm512_loadu_ps(qs);
 				}
-				p[r] = b % NVG_SUBS_PER_BLOCK ? _mm512_add_ps(p[r], q) : q;
-				if (b % NVG_SUBS_PER_BLOCK == NVG_SUBS_PER_BLOCK - 1 || b == nb - 1)
-					sum[r] = b < NVG_SUBS_PER_BLOCK ? p[r] : _mm512_add_ps(sum[r], p[r]);
+				p[r] = mxe_fast_opens_block(b) ? q : _mm512_add_ps(p[r], q);
+				if (mxe_fast_closes_block(b, nb))
+					sum[r] = mxe_fast_first_block(b) ? p[r] : _mm512_add_ps(sum[r], p[r]);
 			}
 		}
 	}
@@ -642,8 +663,7 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 {
 	const size_t m = job->m, nb = job->k / MXA_MX_BLOCK;
 	const size_t nc = job->n - j0 < 16 ? job->n - j0 : 16;
-	const __m256i one = _mm256_set1_epi32(1);
-	const __m256i none = _mm256_set1_epi32(NVG_NONE), lim = _mm256_set1_epi32(4);
+	const __m256i none = _mm256_set1_epi32(NVG_NONE);
 	const uint8_t *rows[16], *srows[16];
 	struct mxe_cols16 cols;
 	__m256i wp[16][2];
@@ -670,19 +690,14 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 		for (int h = 0; h < 2; h++) {
 			uint8_t s8[16];
 
-			for (unsigned c = 0; c < 16; c++) {
-				s8[c] = srows[c][2 * b + h] & 0x7F;
-				nan |= (unsigned)(s8[c] == 0x7F) << c;
-			}
+			for (unsigned c = 0; c < 16; c++)
+				s8[c] = srows[c][2 * b + h];
 			for (int g = 0; g < 2; g++) {
-				__m128i x = _mm_loadl_epi64((const __m128i *)(s8 + 8 * g));
-				__m256i s = _mm256_cvtepu8_epi32(x), e = _mm256_srli_epi32(s, 3);
+				__m256i nh;
 
-				emax[h][g] = _mm256_max_epi32(e, one);
-				mb[h][g] = _mm256_or_si256(_mm256_and_si256(s, _mm256_set1_epi32(7)),
-							   _mm256_slli_epi32(_mm256_min_epu32(e, one), 3));
-				f[h][g] = _mm256_cvtph_ps(_mm_slli_epi16(_mm_cvtepu8_epi16(x), 7));
-				bz[h][g] = _mm256_cmpeq_epi32(s, _mm256_setzero_si256());
+				nvg_scales_avx2(_mm_loadl_epi64((const __m128i *)(s8 + 8 * g)), &mb[h][g],
+						&emax[h][g], &f[h][g], &bz[h][g], &nh);
+				nan |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(nh)) << 8 * g;
 			}
 		}
 		for (size_t r = 0; r < m; r++) {
@@ -712,15 +727,7 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 						in = _mm256_sub_epi32(_mm256_setzero_si256(), in);
 					xs[h][g] = _mm256_add_epi32(emax[h][g], ax);
 					if (exact) {
-						/* a negative shift (no product) shifts everything out */
-						__m256i im = _mm256_mullo_epi32(in, mb[h][g]);
-
-						acc[r][g][0] = _mm256_add_epi64(acc[r][g][0], _mm256_sllv_epi64(
-							_mm256_cvtepi32_epi64(_mm256_castsi256_si128(im)),
-							_mm256_cvtepi32_epi64(_mm256_castsi256_si128(xs[h][g]))));
-						acc[r][g][1] = _mm256_add_epi64(acc[r][g][1], _mm256_sllv_epi64(
-							_mm256_cvtepi32_epi64(_mm256_extracti128_si256(im, 1)),
-							_mm256_cvtepi32_epi64(_mm256_extracti128_si256(xs[h][g], 1))));
+						nvg_exact_add_avx2(acc[r][g], in, mb[h][g], xs[h][g]);
 					} else {
 						t[h][g] = _mm256_mul_ps(_mm256_cvtepi32_ps(in), _mm256_mul_ps(f[h][g],
 								_mm256_set1_ps(job->fa[r * job->nhb + hb])));
@@ -730,11 +737,7 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 			}
 			for (int g = 0; !exact && g < 2; g++) {
 				__m256 q = _mm256_add_ps(t[0][g], t[1][g]);
-				__m256i d = _mm256_and_si256(_mm256_and_si256(
-						_mm256_cmpgt_epi32(xs[0][g], _mm256_set1_epi32(-1)),
-						_mm256_cmpgt_epi32(xs[1][g], _mm256_set1_epi32(-1))),
-					_mm256_cmpgt_epi32(_mm256_abs_epi32(_mm256_sub_epi32(xs[0][g], xs[1][g])), lim));
-				unsigned bad = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(d));
+				unsigned bad = nvg_far_avx2(xs[0][g], xs[1][g]);
 
 				if (bad) {	/* rare: those columns' chains */
 					float qs[8];
@@ -748,9 +751,10 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 					}
 					q = _mm256_loadu_ps(qs);
 				}
-				p[r][g] = b % NVG_SUBS_PER_BLOCK ? _mm256_add_ps(p[r][g], q) : q;
-				if (b % NVG_SUBS_PER_BLOCK == NVG_SUBS_PER_BLOCK - 1 || b == nb - 1)
-					sum[r][g] = b < NVG_SUBS_PER_BLOCK ? p[r][g] : _mm256_add_ps(sum[r][g], p[r][g]);
+				p[r][g] = mxe_fast_opens_block(b) ? q : _mm256_add_ps(p[r][g], q);
+				if (mxe_fast_closes_block(b, nb))
+					sum[r][g] = mxe_fast_first_block(b) ? p[r][g] :
+						    _mm256_add_ps(sum[r][g], p[r][g]);
 			}
 		}
 	}
@@ -790,17 +794,18 @@ static void nvg_fast_store(const struct nvg_job *job, size_t i, size_t j0, size_
 		__m256 r[2][8];
 
 		for (int h = 0; h < 2; h++) {
-			for (int c = 0; c < 8; c++)
-				r[h][c] = _mm256_loadu_ps(qc + (8 * h + c) * stride + s0);
+			for (int c = 0; c < 8; c++)	/* columns past the task's: none stored */
+				r[h][c] = 8 * h + c < (int)nc ? _mm256_loadu_ps(qc + (8 * h + c) * stride + s0) :
+				       _mm256_setzero_ps();
 			mxe_transpose8_avx2(r[h]);	/* r[h][e]: sub-block s0 + e */
 		}
 		for (size_t s = s0; s < s0 + 8 && s < nsub; s++) {
 			for (int h = 0; h < 2; h++) {
 				__m256 q = r[h][s - s0];
 
-				p[h] = s % NVG_SUBS_PER_BLOCK ? _mm256_add_ps(p[h], q) : q;
-				if (s % NVG_SUBS_PER_BLOCK == NVG_SUBS_PER_BLOCK - 1 || s == nsub - 1)
-					acc[h] = s < NVG_SUBS_PER_BLOCK ? p[h] : _mm256_add_ps(acc[h], p[h]);
+				p[h] = mxe_fast_opens_block(s) ? q : _mm256_add_ps(p[h], q);
+				if (mxe_fast_closes_block(s, nsub))
+					acc[h] = mxe_fast_first_block(s) ? p[h] : _mm256_add_ps(acc[h], p[h]);
 			}
 		}
 	}
@@ -901,12 +906,12 @@ static void nvg_prepare_a(struct nvg_job *job, const uint8_t *codes, size_t ld,
 			job->af[i * k + kk] = (float)job->av[i * k + kk];	/* exact */
 		job->anan[i] = 0;
 		for (size_t hb = 0; hb < job->nhb; hb++) {
-			int xe, ma = nvg_scale(sc[hb], &xe);
+			int x, ma = mxe_ue4m3_int(sc[hb], &x);
 			size_t l = i * job->nhb + nvg_lane(job, hb);
 
-			job->anan[i] |= nvg_nan(sc[hb]);
-			job->ax[l] = ma ? xe - 10 + 8 : NVG_NONE;
-			job->fa[l] = ldexpf(1.0f, xe - 10 + 6);
+			job->anan[i] |= mxe_ue4m3_nan(sc[hb]);
+			job->ax[l] = ma ? x + 8 : NVG_NONE;
+			job->fa[l] = ldexpf(1.0f, x + 6);
 			for (int t = 0; t < NVG_HB; t++) {
 				size_t kk = hb * NVG_HB + t;
 				int q = (int)(kk % MXA_MX_BLOCK);

@@ -35,7 +35,6 @@
 #include "mxe_gemm.h"
 
 #define FP4_MAX 6.0f
-#define UE4M3_NAN 0x7Fu
 
 /* bf16 bits of every element code (16) times every scale code (128, sign dropped) */
 static uint16_t expand_lut[128][16];
@@ -45,14 +44,14 @@ static void expand_init(void)
 {
 	for (unsigned s = 0; s < 128; s++)
 		for (unsigned c = 0; c < 16; c++)
-			expand_lut[s][c] = s == UE4M3_NAN ? 0x7FC0 :
+			expand_lut[s][c] = s == MXE_UE4M3_NAN ? 0x7FC0 :
 				mxe_cvt_f32_to_bf16(mxe_cvt_e2m1_to_f32((uint8_t)c) *
 						    mxe_cvt_e4m3_to_f32((uint8_t)s), 0);
 }
 
 float mxe_cvt_ue4m3_to_f32(uint8_t v)
 {
-	return mxe_cvt_e4m3_to_f32(v & UE4M3_NAN);
+	return mxe_cvt_e4m3_to_f32(v & MXE_UE4M3_NAN);
 }
 
 /* Rows x K of NVFP4 codes and their scales -> rows x K BF16, dense. */
@@ -64,7 +63,7 @@ static void expand_rows(const uint8_t *codes, size_t ld, const uint8_t *scales, 
 		uint16_t *o = out + r * k;
 
 		for (size_t kk = 0; kk < k; kk++)
-			o[kk] = expand_lut[sc[kk / MXA_NVFP4_BLOCK] & UE4M3_NAN]
+			o[kk] = expand_lut[sc[kk / MXA_NVFP4_BLOCK] & MXE_UE4M3_NAN]
 					  [(row[kk >> 1] >> ((kk & 1) * 4)) & 0xF];
 	}
 }
@@ -191,7 +190,7 @@ int mxe_nvfp4_quantize(const float *src, size_t n, float amax, uint8_t *scales, 
 				bamax = fabsf(src[i]);
 		}
 		if (special) {
-			scales[b] = UE4M3_NAN;
+			scales[b] = MXE_UE4M3_NAN;
 			for (size_t i = i0; i < i1; i++)
 				mxe_row_store_code(MXA_DTYPE_NVFP4, elems, i, 0);
 			continue;
@@ -213,10 +212,10 @@ int mxe_nvfp4_dequantize(const uint8_t *scales, const void *elems, size_t n,
 	if ((!scales || !elems || !dst) && n)
 		return MXE_ENGINE_EINVAL;
 	for (size_t i = 0; i < n; i++) {
-		uint8_t s = scales[i / MXA_NVFP4_BLOCK] & UE4M3_NAN;
+		uint8_t s = scales[i / MXA_NVFP4_BLOCK] & MXE_UE4M3_NAN;
 		float v = mxe_cvt_e2m1_to_f32((uint8_t)mxe_row_code(MXA_DTYPE_NVFP4, elems, i));
 
-		dst[i] = s == UE4M3_NAN ? mxe_bits_f32(MXE_F32_CANON_NAN) :
+		dst[i] = s == MXE_UE4M3_NAN ? mxe_bits_f32(MXE_F32_CANON_NAN) :
 					  v * mxe_cvt_e4m3_to_f32(s) * tensor_scale;
 	}
 	return 0;

@@ -667,16 +667,6 @@ static void s16_pairs(const int8_t *v, int neg, uint32_t *dst, unsigned rows)
 	}
 }
 
-/* UE4M3 scale @s (its sign bit not read; not NaN, 0x7F) as m 2^*@x, m an integer of at
- * most 15 (0: a zero scale). No branches: the packing's mispredicted. */
-static inline int nv_scale(uint8_t s, int *x)
-{
-	unsigned e = (s >> 3) & 0xF;
-
-	*x = e ? (int)e - 10 : -9;
-	return (int)((s & 7u) | (e ? 8u : 0u));
-}
-
 /*
  * Row @r's 32-k block @b of an NVFP4 side: its two halves' scales m 2^x; the lower x of
  * the nonzero ones is the block's grid, the other half's shift above it in *@shift.
@@ -688,10 +678,10 @@ static inline int nv_block(const struct nv_src *nv, int side, size_t r, size_t b
 	const uint8_t *sc = nv->scales[side] + r * nv->ld_s[side] + 2 * b;
 	int x[2], lo;
 
-	if ((sc[0] & 0x7F) == 0x7F || (sc[1] & 0x7F) == 0x7F)
+	if (mxe_ue4m3_nan(sc[0]) || mxe_ue4m3_nan(sc[1]))
 		return INT_MIN;
-	m[0] = nv_scale(sc[0], &x[0]);
-	m[1] = nv_scale(sc[1], &x[1]);
+	m[0] = mxe_ue4m3_int(sc[0], &x[0]);
+	m[1] = mxe_ue4m3_int(sc[1], &x[1]);
 	lo = !m[0] ? (m[1] ? x[1] : INT_MAX) : !m[1] || x[0] < x[1] ? x[0] : x[1];
 	shift[0] = m[0] ? x[0] - lo : 0;
 	shift[1] = m[1] ? x[1] - lo : 0;
