@@ -56,7 +56,14 @@ struct fast_job {
 	const int16_t *a16;	/* [K / 32][32], the layout of mxe_gemv_int.h */
 	const int32_t *aexp;	/* [K / 32]: e - 1 for block n * 2^e (the weights' 2^-1) */
 	const uint16_t *afit;	/* [K / 512]: which of a chunk's 16 blocks have a form */
+	/* E2M1 weights, several rows (fast_int_rows_prepare()): A's int16 form in k order
+	 * ([M][K / 32][32]), aexp [M][K / 32] (FAST_NO_FORM: none), ones: K / 32 scale
+	 * bytes of 127 for weights without scales; vnni: AVX512-VNNI */
+	const uint8_t *ones;
+	int vnni;
 };
+
+#define FAST_NO_FORM (-1000)	/* aexp of a block without an int16 form: no grid fits */
 
 static uint64_t fast_outputs, fast_int_sums;	/* since the process started */
 
@@ -505,6 +512,134 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 FAST_TASK(fast_task, fast_columns_bytes, "avx512f,avx512bw,avx512vl,avx512dq")
 #define FAST_HAVE_AVX512 1
 
+/*
+ * E2M1 weights, several rows of A: the task's 16 columns are the lanes (struct
+ * mxe_cols16, as in the EXACT GEMV's several-row kernels), each sub-block's codes of
+ * the columns transposed and looked up once as int16 pairs. Where a row's block has
+ * an int16 form (fast_int_rows_prepare()) and every column's grid is a normal f32
+ * with room for 2^24 units, the chain cannot round (int_span() says why): its q is
+ * the integer dot product (16 vpdpwssd with A's pairs broadcast, or vpmaddwd and
+ * vpaddd) times the grid, one conversion and one multiply where the chain takes 32
+ * FMAs. A NaN scale makes its column's q NaN, as the chain would. Other rows run the
+ * chain on the weights decoded once from the same pairs (int_cols_decode()). The
+ * sub-block sums go into the block sums and the accumulator in K order, as the tiled
+ * kernels add them. @vnni constant where inlined.
+ */
+
+/* Sub-block @s of the 16 columns as f32 weights bt[k][lane] (scales, negation applied). */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void int_cols_decode(const __m512i wp[16], __m512i se, float half,
+				   float bt[SUB][16])
+{
+	__m512i u = _mm512_slli_epi32(se, 23);	/* 2^(s - 127), as bytes_scales() */
+	__m512 sv;
+
+	u = _mm512_mask_mov_epi32(u, _mm512_cmpeq_epi32_mask(se, _mm512_setzero_si512()),
+				  _mm512_set1_epi32(0x00400000));
+	u = _mm512_mask_mov_epi32(u, _mm512_cmpeq_epi32_mask(se, _mm512_set1_epi32(0xFF)),
+				  _mm512_set1_epi32(0x7FC00000));
+	sv = _mm512_mul_ps(_mm512_castsi512_ps(u), _mm512_set1_ps(half));	/* twice the values */
+	for (int i = 0; i < 16; i++) {
+		__m512i lo = _mm512_srai_epi32(_mm512_slli_epi32(wp[i], 16), 16);
+
+		_mm512_store_ps(bt[2 * i], _mm512_mul_ps(_mm512_cvtepi32_ps(lo), sv));
+		_mm512_store_ps(bt[2 * i + 1],
+				_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srai_epi32(wp[i], 16)), sv));
+	}
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, uint64_t *ints)
+{
+	const struct mxe_op *op = job->op;
+	const size_t m = op->d.m, k = op->d.k, nsub = k / SUB, n = op->d.n;
+	const size_t nc = n - j0 < 16 ? n - j0 : 16;
+	const int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
+	const __m512i lut = mxe_e2m1_lut_avx512(), zero = _mm512_setzero_si512();
+	const uint8_t *rows[16], *srows[16];
+	struct mxe_cols16 cols;
+	__m512 p[FAST_MAX_M], acc[FAST_MAX_M];
+	float bt[SUB][16] __attribute__((aligned(64)));
+
+	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
+		size_t j = j0 + (c < nc ? c : nc - 1);
+
+		rows[c] = mxe_op_b_row(op, j);
+		srows[c] = op->scale_b ? mxe_op_b_scales(op, j) : job->ones;
+	}
+	mxe_cols16_init(&cols, rows, srows, nsub, nsub);
+	for (size_t s = 0; s < nsub; s++) {
+		__m512i wp[16], se;
+		__mmask16 nan;
+		int lo = 127, hi = 127, decoded = 0;
+
+		mxe_cols16_codes_avx512(&cols, s, lut, wp);
+		se = _mm512_cvtepu8_epi32(mxe_cols16_scales_avx512(&cols, s, 127));
+		nan = _mm512_cmpeq_epi32_mask(se, _mm512_set1_epi32(0xFF));
+		if (nan != 0xFFFF) {	/* the grids' exponent range over the other lanes */
+			lo = _mm512_mask_reduce_min_epi32((__mmask16)~nan, se);
+			hi = _mm512_mask_reduce_max_epi32((__mmask16)~nan, se);
+		}
+		for (size_t r = 0; r < m; r++) {
+			const int32_t ae = job->aexp[s * m + r];
+			__m512 q;
+
+			if (ae + lo >= 1 && ae + hi <= 231) {	/* every grid's biased exponent */
+				const int32_t *a = (const int32_t *)(job->a16 + (s * m + r) * SUB);
+				__m512i q4[4] = { zero, zero, zero, zero }, in;
+
+				_Pragma("GCC unroll 16")	/* four chains: the latency */
+				for (int i = 0; i < 16; i++)
+					q4[i % 4] = vnni ? mxe_dpwssd_bcast_avx512(q4[i % 4], wp[i], a + i) :
+						    _mm512_add_epi32(q4[i % 4], _mm512_madd_epi16(wp[i],
+								     _mm512_set1_epi32(a[i])));
+				in = _mm512_add_epi32(_mm512_add_epi32(q4[0], q4[1]),
+						      _mm512_add_epi32(q4[2], q4[3]));
+				if (neg)	/* on the integer: 0 stays +0 */
+					in = _mm512_sub_epi32(zero, in);
+				q = _mm512_mul_ps(_mm512_cvtepi32_ps(in), _mm512_castsi512_ps(_mm512_slli_epi32(
+						  _mm512_add_epi32(se, _mm512_set1_epi32(ae)), 23)));
+				if (nan)
+					q = _mm512_mask_mov_ps(q, nan, _mm512_set1_ps(NAN));
+				*ints += nc;
+			} else {
+				const float *a = job->af + r * k + s * SUB;
+
+				if (!decoded++)
+					int_cols_decode(wp, se, neg ? -0.5f : 0.5f, bt);
+				q = _mm512_setzero_ps();
+				for (int i = 0; i < SUB; i++)
+					q = _mm512_fmadd_ps(_mm512_set1_ps(a[i]), _mm512_load_ps(bt[i]), q);
+			}
+			p[r] = mxe_fast_opens_block(s) ? q : _mm512_add_ps(p[r], q);
+			if (mxe_fast_closes_block(s, nsub))
+				acc[r] = mxe_fast_first_block(s) ? p[r] : _mm512_add_ps(acc[r], p[r]);
+		}
+	}
+	for (size_t r = 0; r < m; r++) {
+		float out[16];
+
+		_mm512_storeu_ps(out, acc[r]);
+		for (size_t c = 0; c < nc; c++)
+			mxe_op_store_d(op, r, j0 + c, out[c]);	/* NaN: 0x7FFFFFFF */
+	}
+}
+
+/* A task of int_cols_t(): 16 columns, the VNNI form or not resolved once. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+static void fast_int_task(void *arg, unsigned phase, unsigned task)
+{
+	struct fast_job *job = arg;
+	uint64_t ints = 0;
+
+	(void)phase;
+	if (job->vnni)
+		int_cols_t(job, (size_t)task * 16, 1, &ints);
+	else
+		int_cols_t(job, (size_t)task * 16, 0, &ints);
+	__atomic_add_fetch(&fast_int_sums, ints, __ATOMIC_RELAXED);
+}
+
 /* ---- AVX2: 8 lanes, eight groups of 8 columns (the same 64 columns a task) ---- */
 
 /* Qword @i of @c as the low 8 bytes of an xmm. */
@@ -834,7 +969,170 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 }
 
 FAST_TASK(fast_task8, fast_columns8, "avx2,fma,f16c")
+
+/* int_cols_decode() on AVX2: half @g of the columns (lanes 8 g .. 8 g + 7 of bt). */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void int_cols_decode8(const __m256i wp[16][2], int g, __m256i se, float half,
+				    float bt[SUB][16])
+{
+	__m256i u = _mm256_slli_epi32(se, 23);	/* 2^(s - 127), as bytes_scales() */
+	__m256 sv;
+
+	u = _mm256_blendv_epi8(u, _mm256_set1_epi32(0x00400000),
+			       _mm256_cmpeq_epi32(se, _mm256_setzero_si256()));
+	u = _mm256_blendv_epi8(u, _mm256_set1_epi32(0x7FC00000),
+			       _mm256_cmpeq_epi32(se, _mm256_set1_epi32(0xFF)));
+	sv = _mm256_mul_ps(_mm256_castsi256_ps(u), _mm256_set1_ps(half));
+	for (int i = 0; i < 16; i++) {
+		__m256i lo = _mm256_srai_epi32(_mm256_slli_epi32(wp[i][g], 16), 16);
+
+		_mm256_store_ps(bt[2 * i] + 8 * g, _mm256_mul_ps(_mm256_cvtepi32_ps(lo), sv));
+		_mm256_store_ps(bt[2 * i + 1] + 8 * g,
+				_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(wp[i][g], 16)), sv));
+	}
+}
+
+/*
+ * int_cols_t() on AVX2: the 16 columns as two halves of 8 lanes (their pairs in L1:
+ * 16 registers hold too few), vpmaddwd and vpaddd with A's pair broadcast.
+ */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void int_cols8_t(const struct fast_job *job, size_t j0, uint64_t *ints)
+{
+	const struct mxe_op *op = job->op;
+	const size_t m = op->d.m, k = op->d.k, nsub = k / SUB, n = op->d.n;
+	const size_t nc = n - j0 < 16 ? n - j0 : 16;
+	const int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
+	const __m256i zero = _mm256_setzero_si256();
+	const uint8_t *rows[16], *srows[16];
+	struct mxe_cols16 cols;
+	__m256i wp[16][2];
+	__m256 p[FAST_MAX_M][2], acc[FAST_MAX_M][2];
+	float bt[SUB][16] __attribute__((aligned(32)));
+
+	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
+		size_t j = j0 + (c < nc ? c : nc - 1);
+
+		rows[c] = mxe_op_b_row(op, j);
+		srows[c] = op->scale_b ? mxe_op_b_scales(op, j) : job->ones;
+	}
+	mxe_cols16_init(&cols, rows, srows, nsub, nsub);
+	for (size_t s = 0; s < nsub; s++) {
+		uint8_t s8[16];
+		__m256i se[2], nan[2];
+		int lo = 255, hi = 0, anynan = 0, decoded = 0;
+
+		mxe_cols16_codes_avx2(&cols, s, wp);
+		for (unsigned c = 0; c < 16; c++) {	/* the grids' exponent range, NaN apart */
+			s8[c] = srows[c][s];
+			anynan |= s8[c] == 0xFF;
+			lo = s8[c] != 0xFF && s8[c] < lo ? s8[c] : lo;
+			hi = s8[c] != 0xFF && s8[c] > hi ? s8[c] : hi;
+		}
+		if (lo > hi)	/* every scale NaN */
+			lo = hi = 127;
+		for (int g = 0; g < 2; g++) {
+			se[g] = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(s8 + 8 * g)));
+			nan[g] = _mm256_cmpeq_epi32(se[g], _mm256_set1_epi32(0xFF));
+		}
+		for (size_t r = 0; r < m; r++) {
+			const int32_t ae = job->aexp[s * m + r];
+			__m256 q[2];
+
+			if (ae + lo >= 1 && ae + hi <= 231) {	/* every grid's biased exponent */
+				const int32_t *a = (const int32_t *)(job->a16 + (s * m + r) * SUB);
+				__m256i qi[2][2] = { { zero, zero }, { zero, zero } };
+
+				_Pragma("GCC unroll 16")
+				for (int i = 0; i < 16; i++) {
+					const __m256i av = _mm256_set1_epi32(a[i]);
+
+					qi[0][i % 2] = _mm256_add_epi32(qi[0][i % 2], _mm256_madd_epi16(wp[i][0], av));
+					qi[1][i % 2] = _mm256_add_epi32(qi[1][i % 2], _mm256_madd_epi16(wp[i][1], av));
+					/* chains in registers (GCC would spill a tree of products) */
+					__asm__("" : "+x"(qi[0][i % 2]), "+x"(qi[1][i % 2]));
+				}
+				for (int g = 0; g < 2; g++) {
+					__m256i in = _mm256_add_epi32(qi[g][0], qi[g][1]);
+
+					if (neg)	/* on the integer: 0 stays +0 */
+						in = _mm256_sub_epi32(zero, in);
+					q[g] = _mm256_mul_ps(_mm256_cvtepi32_ps(in), _mm256_castsi256_ps(
+						_mm256_slli_epi32(_mm256_add_epi32(se[g], _mm256_set1_epi32(ae)), 23)));
+					if (anynan)
+						q[g] = _mm256_blendv_ps(q[g], _mm256_set1_ps(NAN),
+									_mm256_castsi256_ps(nan[g]));
+				}
+				*ints += nc;
+			} else {
+				const float *a = job->af + r * k + s * SUB;
+
+				if (!decoded++)
+					for (int g = 0; g < 2; g++)
+						int_cols_decode8(wp, g, se[g], neg ? -0.5f : 0.5f, bt);
+				q[0] = q[1] = _mm256_setzero_ps();
+				for (int i = 0; i < SUB; i++) {
+					const __m256 av = _mm256_set1_ps(a[i]);
+
+					q[0] = _mm256_fmadd_ps(av, _mm256_load_ps(bt[i]), q[0]);
+					q[1] = _mm256_fmadd_ps(av, _mm256_load_ps(bt[i] + 8), q[1]);
+				}
+			}
+			for (int g = 0; g < 2; g++) {
+				p[r][g] = mxe_fast_opens_block(s) ? q[g] : _mm256_add_ps(p[r][g], q[g]);
+				if (mxe_fast_closes_block(s, nsub))
+					acc[r][g] = mxe_fast_first_block(s) ? p[r][g] :
+						    _mm256_add_ps(acc[r][g], p[r][g]);
+			}
+		}
+	}
+	for (size_t r = 0; r < m; r++) {
+		float out[16];
+
+		_mm256_storeu_ps(out, acc[r][0]);
+		_mm256_storeu_ps(out + 8, acc[r][1]);
+		for (size_t c = 0; c < nc; c++)
+			mxe_op_store_d(op, r, j0 + c, out[c]);	/* NaN: 0x7FFFFFFF */
+	}
+}
+
+__attribute__((target("avx2,fma,f16c")))
+static void fast_int_task8(void *arg, unsigned phase, unsigned task)
+{
+	struct fast_job *job = arg;
+	uint64_t ints = 0;
+
+	(void)phase;
+	int_cols8_t(job, (size_t)task * 16, &ints);
+	__atomic_add_fetch(&fast_int_sums, ints, __ATOMIC_RELAXED);
+}
 #endif
+
+/*
+ * The exponents of the lowest set bit (*@lo) and of the highest (*@hi) over a block's
+ * 32 values (both 0 for a block of zeros); 0 when one is not finite.
+ */
+static int fast_block_span(const float *v, int *lo, int *hi)
+{
+	*lo = INT_MAX, *hi = INT_MIN;
+	for (int q = 0; q < SUB; q++) {	/* on doubles: bits, no libm (ilogbf, ldexpf) */
+		if (!isfinite(v[q])) {
+			return 0;
+		} else if (v[q] != 0) {
+			double d = v[q];
+			uint64_t u;
+			int l = mxe_lsb_exponent(d), h;
+
+			memcpy(&u, &d, 8);
+			h = (int)((u >> 52) & 0x7FF) - 1023;	/* a float is a normal double */
+			*lo = l < *lo ? l : *lo;
+			*hi = h > *hi ? h : *hi;
+		}
+	}
+	if (*lo == INT_MAX)
+		*lo = *hi = 0;	/* all zero */
+	return 1;
+}
 
 /*
  * The int16 form (mxe_gemv_int.h) of A's one row @a where a block's finite values span
@@ -860,25 +1158,9 @@ static void *fast_int_prepare(struct fast_job *job, const float *a, size_t k)
 	afit = (uint16_t *)(aexp + nb);
 	for (size_t b = 0; b < nch * INT_CHUNK; b++) {
 		const float *v = a + b * SUB;
-		int lo = INT_MAX, hi = INT_MIN, finite = 1;
+		int lo, hi;
 
-		for (int q = 0; q < SUB; q++) {	/* on doubles: bits, no libm (ilogbf, ldexpf) */
-			if (!isfinite(v[q])) {
-				finite = 0;
-			} else if (v[q] != 0) {
-				double d = v[q];
-				uint64_t u;
-				int l = mxe_lsb_exponent(d), h;
-
-				memcpy(&u, &d, 8);
-				h = (int)((u >> 52) & 0x7FF) - 1023;	/* a float is a normal double */
-				lo = l < lo ? l : lo;
-				hi = h > hi ? h : hi;
-			}
-		}
-		if (lo == INT_MAX)
-			lo = hi = 0;	/* all zero */
-		if (!finite || hi - lo > 14)
+		if (!fast_block_span(v, &lo, &hi) || hi - lo > 14)
 			continue;
 		for (int q = 0; q < SUB; q++)	/* exact: |v| 2^-lo < 2^15, -lo <= 149 */
 			a16[mxe_e2m1_int_at(nb, b, q)] = (int16_t)(v[q] * mxe_pow2(-lo));
@@ -900,6 +1182,49 @@ static void *fast_int_prepare(struct fast_job *job, const float *a, size_t k)
 	return buf;
 }
 
+/*
+ * Several rows of A against E2M1 weights (int_cols_t()): each row's blocks whose
+ * finite values span at most 15 bits as n * 2^e with int16 n, in k order, and aexp
+ * e - 1 (FAST_NO_FORM for the others); returns the buffer (the caller frees it) or
+ * NULL when no block has a form.
+ */
+static void *fast_int_rows_prepare(struct fast_job *job, const float *a, size_t m, size_t k)
+{
+	size_t nb = k / SUB;
+	int16_t *a16;
+	int32_t *aexp;
+	uint8_t *ones;
+	int any = 0;
+	void *buf = mxe_alloc64(m * nb * (SUB * sizeof(*a16) + sizeof(*aexp)) + nb, 0);
+
+	if (!buf)
+		return NULL;
+	a16 = buf;
+	aexp = (int32_t *)(a16 + m * nb * SUB);
+	ones = (uint8_t *)(aexp + m * nb);
+	memset(ones, 127, nb);
+	for (size_t b = 0; b < m * nb; b++) {	/* row b % m, block b / m */
+		const float *v = a + (b % m) * k + b / m * SUB;
+		int lo, hi;
+
+		aexp[b] = FAST_NO_FORM;
+		if (!fast_block_span(v, &lo, &hi) || hi - lo > 14)
+			continue;
+		for (int q = 0; q < SUB; q++)	/* exact: |v| 2^-lo < 2^15, -lo <= 149 */
+			a16[b * SUB + q] = (int16_t)(v[q] * mxe_pow2(-lo));
+		aexp[b] = lo - 1;
+		any = 1;
+	}
+	if (!any) {
+		free(buf);
+		return NULL;
+	}
+	job->a16 = a16;
+	job->aexp = aexp;
+	job->ones = ones;
+	return buf;
+}
+
 static const struct mxe_pool_job_ops fast_ops = {
 	.phase_tasks = fast_phase_tasks,
 #ifdef FAST_HAVE_AVX512
@@ -911,6 +1236,20 @@ static const struct mxe_pool_job_ops fast_ops8 = {
 	.phase_tasks = fast_phase_tasks,
 #ifdef FAST_HAVE_AVX512
 	.task = fast_task8,
+#endif
+};
+
+static const struct mxe_pool_job_ops fast_int_ops = {
+	.phase_tasks = fast_phase_tasks,
+#ifdef FAST_HAVE_AVX512
+	.task = fast_int_task,
+#endif
+};
+
+static const struct mxe_pool_job_ops fast_int_ops8 = {
+	.phase_tasks = fast_phase_tasks,
+#ifdef FAST_HAVE_AVX512
+	.task = fast_int_task8,
 #endif
 };
 
@@ -954,9 +1293,18 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 	job.tasks = (unsigned)((d->n + COLS - 1) / COLS);
 	if (m == 1 && d->type_b == MXA_DTYPE_E2M1)
 		ibuf = fast_int_prepare(&job, af, k);
+	else if (d->type_b == MXA_DTYPE_E2M1)
+		ibuf = fast_int_rows_prepare(&job, af, m, k);
 	__atomic_add_fetch(&fast_outputs, m * d->n, __ATOMIC_RELAXED);
-	mxe_pool_run(eng, d->nthreads, mxe_cpu_simd() >= MXE_SIMD_AVX512 ? &fast_ops : &fast_ops8,
-		     &job);
+	if (m > 1 && ibuf) {	/* int_cols_t(): 16 columns a task */
+		job.tasks = (unsigned)((d->n + 15) / 16);
+		job.vnni = mxe_cpu_simd() >= MXE_SIMD_AVX512VNNI;
+		mxe_pool_run(eng, d->nthreads,
+			     mxe_cpu_simd() >= MXE_SIMD_AVX512 ? &fast_int_ops : &fast_int_ops8, &job);
+	} else {
+		mxe_pool_run(eng, d->nthreads,
+			     mxe_cpu_simd() >= MXE_SIMD_AVX512 ? &fast_ops : &fast_ops8, &job);
+	}
 	free(ibuf);
 	free(af);
 	return 0;

@@ -583,6 +583,103 @@ static void fast_int_cases(struct mxe_engine *eng)
 }
 
 /*
+ * FAST, E2M1 weights, several rows of A (mxe_gemv_fast.c, int_cols_t()): where a row's
+ * block spans at most 15 bits and every column's grid in the task's 16 is a normal f32
+ * with room for 2^24 units, the sub-block sum comes from integer products, else from
+ * the chain; either way the tiled path's bits. The count of sums taken from integers
+ * (one per row, block and column) tells which: all (2, 5 and 32 rows; K = 1088 ends in
+ * a partial 256-block, N = 37 in a partial group of columns), a wide block in one row,
+ * a NaN scale (its column NaN from the integers too), a column whose grid falls below
+ * 2^-126 or rises past 2^104 (its group's 16 columns, every row, by the chain), negated
+ * A and B with sums of exactly 0 (+0), rows of B by pointer, and a row whose every
+ * block is wide.
+ */
+static void fast_int_rows_cases(struct mxe_engine *eng)
+{
+	enum { K = 1088, N = 37, NB = K / 32 };
+	static const char *const what[] = { "all fit, 5 rows", "all fit, 2 rows", "all fit, 32 rows",
+					    "a wide block", "a NaN scale", "a grid below 2^-126",
+					    "a grid above 2^104", "negated, sums of 0",
+					    "rows of B by pointer", "a row of wide blocks" };
+	static const uint8_t *rows[N], *srows[N];
+	static uint8_t rb[N * K / 2], rsc[N * NB];
+	static float dr[5 * N];
+	size_t bad = 0;
+
+	for (unsigned c = 0; c < 10; c++) {
+		unsigned m = c == 1 ? 2 : c == 2 ? 32 : 5;
+		struct mxe_gemm_desc g = desc(m, N, K, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
+		uint16_t *a = (uint16_t *)abuf;
+		size_t want = (size_t)m * NB * N, nbad = 0;
+		uint64_t i0 = mxe_gemv_fast_int_sums();
+
+		g.accum = MXE_ACCUM_FAST;
+		llm_activations(a, (size_t)m * K, 8);
+		tu_fill(MXA_DTYPE_E2M1, bbuf, N, K, K / 2);
+		for (size_t i = 0; i < N * NB; i++)
+			sbbuf[i] = (uint8_t)(120 + tu_rand_code(MXA_DTYPE_E8M0) % 12);
+		memset(a + K + 3 * 32, 0, 64);			/* an all-zero block fits */
+		switch (c) {
+		case 3:
+			a[2 * K + 5 * 32 + 9] = bf16_pow2(-30);	/* row 2, block 5 */
+			want -= N;
+			break;
+		case 4:
+			sbbuf[20 * NB + 17] = 0xFF;		/* column 20, block 17 */
+			break;
+		case 5:	/* column 3, block 9: 2^-127 under values near 2^-7 .. 2^2 */
+			sbbuf[3 * NB + 9] = 0;
+			want -= (size_t)m * 16;
+			break;
+		case 6:	/* column 33 (the last group), block 2: 2^123 */
+			sbbuf[33 * NB + 2] = 250;
+			want -= (size_t)m * (N - 32);
+			break;
+		case 7:
+			g.flags = MXE_GEMM_NEGATE_B | MXE_GEMM_NEGATE_A;
+			memset(bbuf, 0, K / 2);			/* column 0: every weight +0 */
+			for (int i = 0; i < 16; i++)		/* column 1, block 0: 1 - 1 ... */
+				bbuf[K / 2 + i] = 0xA2;
+			for (int i = 0; i < 32; i++)
+				a[i] = bf16_one;
+			break;
+		case 8:	/* a copy of B stored last row first, read through row pointers */
+			for (unsigned j = 0; j < N; j++) {
+				memcpy(rb + (N - 1 - j) * (K / 2), bbuf + j * (K / 2), K / 2);
+				memcpy(rsc + (N - 1 - j) * NB, sbbuf + j * NB, NB);
+				rows[j] = rb + (N - 1 - j) * (K / 2);
+				srows[j] = rsc + (N - 1 - j) * NB;
+			}
+			g.b_rows = rows;
+			g.scale_b_rows = srows;
+			g.d = d1;
+			nbad = (size_t)mxe_gemm(eng, &g);
+			memcpy(dr, d1, sizeof(dr));
+			g.b_rows = NULL;
+			g.scale_b_rows = NULL;
+			want *= 2;	/* the reference's run below takes them too */
+			break;
+		case 9:
+			for (int b = 0; b < NB; b++)		/* row 4 */
+				a[4 * K + b * 32 + 1] = bf16_pow2(-40);
+			want -= (size_t)NB * N;
+			break;
+		}
+		nbad += fast_vs_tiled(eng, &g);
+		for (size_t i = 0; c == 8 && i < (size_t)m * N; i++)
+			nbad += memcmp(&dr[i], &d1[i], 4) != 0;
+		if (nbad || mxe_gemv_fast_int_sums() - i0 != want) {
+			bad++;
+			host_diag("  FAST E2M1 integer sums, several rows, %s: %zu outputs differ, %llu "
+				  "sums from integers (want %zu)", what[c], nbad,
+				  (unsigned long long)(mxe_gemv_fast_int_sums() - i0), want);
+		}
+	}
+	host_check(bad == 0, "%s: FAST E2M1 GEMV of several rows, sub-block sums from integers "
+		   "where no chain rounds: the tiled path's bits", mxe_engine_simd());
+}
+
+/*
  * The GEMV kernels' buffers of A (its values, its int16 form) come from mxe_alloc64():
  * on a cache line, zeroed when asked, at sizes malloc() serves from the heap and from
  * mmap() (where it starts 16 bytes in).
@@ -631,6 +728,8 @@ int main(void)
 			fast_row_end_cases(eng);
 		if (mxe_cpu_use_avx2())
 			fast_int_cases(eng);
+		if (mxe_cpu_use_avx2())
+			fast_int_rows_cases(eng);
 	}
 	mxe_engine_set_simd(NULL);
 	mxe_engine_destroy(eng);
