@@ -15,9 +15,10 @@
  * sub-block sums go into the block sum (p = q, then p = p + q) and the block sums
  * (MXE_FAST_KBLOCK) into the accumulator in increasing order, exactly as the tiled
  * kernels do. So the result is the tiled path's bit for bit (test-engine-gemv compares
- * them), on any thread count. With E2M1 weights and one row of A, the sub-blocks whose
- * chains cannot round come from integer products instead, column by column with no
- * transpose of the weights (int_span()). The chains read each column's codes from a
+ * them), on any thread count. With E2M1 weights, the sub-blocks whose chains cannot
+ * round come from integer products instead: one row of A column by column with no
+ * transpose of the weights (int_span()), several rows with 16 columns as the lanes of
+ * int16 pair products (int_cols_t()). The chains read each column's codes from a
  * copy of its next 64 bytes (mxe_gemv_stage()), not in place.
  *
  * Taken: AVX-512 (16 lanes) or AVX2 (8 lanes), FAST, M <= 32, an f32 D without C,
