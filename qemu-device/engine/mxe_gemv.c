@@ -98,7 +98,13 @@ struct gemv_job {
 	const int64_t *ebias;	/* [K / 32]: a block factor's exponent field, less the scale */
 	const double *asum;	/* [K / 32]: sum |a| of the block */
 	const uint8_t *ones;	/* K / 32 scale bytes of 127, for weights without scales */
+	/* one part, no rounding: the widest span of a row's nonzero blocks' exponents
+	 * (gemv_int_cols_t()'s exact sums), else INT_MAX */
+	int erange;
 };
+
+/* outputs of the several-row kernels summed without a bound (gemv_sums_exact()) */
+static uint64_t gemv_exact_sums;
 
 static unsigned gemv_phase_tasks(void *arg, unsigned phase)
 {
@@ -733,6 +739,66 @@ static inline uint64_t int_cols_exp(const struct gemv_job *job, size_t rb)
 	return (uint64_t)(job->ebias[rb] + 127 - 1023) << 52;
 }
 
+/* The smallest of an AVX2 vector's 32 unsigned bytes. */
+__attribute__((target("avx2"), always_inline))
+static inline int gemv_min_epu8(__m256i v)
+{
+	__m128i x = _mm_min_epu8(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+
+	x = _mm_min_epu8(x, _mm_srli_si128(x, 8));
+	x = _mm_min_epu8(x, _mm_srli_si128(x, 4));
+	x = _mm_min_epu8(x, _mm_srli_si128(x, 2));
+	x = _mm_min_epu8(x, _mm_srli_si128(x, 1));
+	return _mm_cvtsi128_si32(x) & 0xFF;
+}
+
+/*
+ * Whether the several-row kernels' double sums are exact for the task's @nc columns
+ * (scales @srows, @nb each), so that they need no bound: with one part and no
+ * rounding, a block's integer sum is below 2^24 and times 2^E (E its row's exponent
+ * plus the column's scale); where every row's nonzero blocks' E span at most
+ * R = 29 - ceil(log2(nb)) bits, each partial sum is a multiple of the smallest grid
+ * below 2^53 of it, and every addition is exact. The sum s is then the exact sum,
+ * rounded once to f32 by the store (zero sums, whose sign the integers lose, and NaN
+ * scales still go to the general path).
+ */
+__attribute__((target("avx2")))
+static int gemv_sums_exact(const struct gemv_job *job, const uint8_t *const srows[16], size_t nc,
+			   size_t nb)
+{
+	const __m256i ff = _mm256_set1_epi8((char)0xFF);
+	int r = 29, srange = 0;
+
+	for (size_t n = 1; n < nb; n *= 2)
+		r--;
+	if (job->erange > r)
+		return 0;
+	for (size_t c = 0; c < nc && job->op->scale_b; c++) {
+		const uint8_t *sc = srows[c];
+		__m256i mn = ff, mx = _mm256_setzero_si256();	/* NaN codes: no grid */
+		int lo, hi;
+		size_t b = 0;
+
+		for (; b + 32 <= nb; b += 32) {
+			__m256i v = _mm256_loadu_si256((const __m256i *)(sc + b));
+
+			mn = _mm256_min_epu8(mn, v);
+			mx = _mm256_max_epu8(mx, _mm256_andnot_si256(_mm256_cmpeq_epi8(v, ff), v));
+		}
+		lo = gemv_min_epu8(mn);
+		hi = 255 - gemv_min_epu8(_mm256_xor_si256(mx, ff));
+		for (; b < nb; b++) {
+			lo = sc[b] < lo ? sc[b] : lo;
+			hi = sc[b] != 0xFF && sc[b] > hi ? sc[b] : hi;
+		}
+		srange = hi - lo > srange ? hi - lo : srange;
+	}
+	if (job->erange + srange > r)
+		return 0;
+	__atomic_add_fetch(&gemv_exact_sums, job->op->d.m * nc, __ATOMIC_RELAXED);
+	return 1;
+}
+
 /*
  * Block rb % K / 32 of row rb / (K / 32) of A's form (@parts of it) against the 16
  * columns' pairs @wp: the int32 sums (four chains), then into the row's @acc (times the
@@ -741,7 +807,7 @@ static inline uint64_t int_cols_exp(const struct gemv_job *job, size_t rb)
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16],
 				const __m512d sf[2], size_t rb, unsigned parts, int tr, int vnni,
-				__m512d acc[2], __m512d bnd[2], __m512d tbnd[2])
+				int bound, __m512d acc[2], __m512d bnd[2], __m512d tbnd[2])
 {
 	__m512d t[2] = { _mm512_setzero_pd(), _mm512_setzero_pd() };
 	const __m512i f = _mm512_set1_epi64((long long)int_cols_exp(job, rb));
@@ -771,7 +837,8 @@ static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16]
 	for (int h = 0; h < 2; h++) {
 		acc[h] = _mm512_fmadd_pd(t[h], _mm512_castsi512_pd(_mm512_add_epi64(
 			_mm512_castpd_si512(sf[h]), f)), acc[h]);
-		bnd[h] = _mm512_fmadd_pd(sf[h], as, bnd[h]);
+		if (bound)
+			bnd[h] = _mm512_fmadd_pd(sf[h], as, bnd[h]);
 		if (tr)
 			tbnd[h] = _mm512_fmadd_pd(sf[h], _mm512_set1_pd(job->tr[rb]), tbnd[h]);
 	}
@@ -803,11 +870,13 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 	__mmask16 nan = 0;
 	__m128i smin = _mm_set1_epi8((char)0xFF);	/* per column, for gemv_store() */
 	uint8_t mins[16];
+	int exact;
 
 	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
 	}
+	exact = gemv_sums_exact(job, srows, nc, nb);
 	mxe_cols16_init(&cols, rows, srows, nb, nb);
 	for (size_t r = 0; r < m; r++)
 		for (int h = 0; h < 2; h++)
@@ -826,13 +895,16 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 			sf[h] = _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_add_epi64(
 				_mm512_cvtepu8_epi64(h ? _mm_srli_si128(s8, 8) : s8),
 				_mm512_set1_epi64(1023 - 127)), 52));
-		if (job->parts == 1 && !job->tr)	/* the common case, its loops resolved */
+		if (exact)	/* the common case, its loops resolved */
 			for (size_t r = 0; r < m; r++)
-				int_cols_row(job, wp, sf, r * nb + b, 1, 0, vnni, acc[r], bnd[r], NULL);
+				int_cols_row(job, wp, sf, r * nb + b, 1, 0, vnni, 0, acc[r], bnd[r], NULL);
+		else if (job->parts == 1 && !job->tr)
+			for (size_t r = 0; r < m; r++)
+				int_cols_row(job, wp, sf, r * nb + b, 1, 0, vnni, 1, acc[r], bnd[r], NULL);
 		else
 			for (size_t r = 0; r < m; r++)
 				int_cols_row(job, wp, sf, r * nb + b, job->parts, job->tr != NULL, vnni,
-					     acc[r], bnd[r], tbnd[r]);
+					     1, acc[r], bnd[r], tbnd[r]);
 	}
 	_mm_storeu_si128((__m128i *)mins, smin);
 	for (size_t r = 0; r < m; r++) {
@@ -865,7 +937,7 @@ static void gemv_int_cols_vnni(const struct gemv_job *job, size_t j0, uint16_t r
  */
 __attribute__((target("avx2,fma"), always_inline))
 static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i wp[16][2],
-				     const __m256d sf[4], size_t rb, unsigned parts, int tr,
+				     const __m256d sf[4], size_t rb, unsigned parts, int tr, int bound,
 				     double acc[16], double bnd[16], double tbnd[16])
 {
 	__m256d t[4] = { _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(),
@@ -903,7 +975,8 @@ static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i w
 	for (int q = 0; q < 4; q++) {
 		_mm256_store_pd(acc + 4 * q, _mm256_fmadd_pd(t[q], _mm256_castsi256_pd(_mm256_add_epi64(
 			_mm256_castpd_si256(sf[q]), f)), _mm256_load_pd(acc + 4 * q)));
-		_mm256_store_pd(bnd + 4 * q, _mm256_fmadd_pd(sf[q], as, _mm256_load_pd(bnd + 4 * q)));
+		if (bound)
+			_mm256_store_pd(bnd + 4 * q, _mm256_fmadd_pd(sf[q], as, _mm256_load_pd(bnd + 4 * q)));
 		if (tr)
 			_mm256_store_pd(tbnd + 4 * q, _mm256_fmadd_pd(sf[q], _mm256_set1_pd(job->tr[rb]),
 								      _mm256_load_pd(tbnd + 4 * q)));
@@ -930,6 +1003,7 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t r
 	double tbnd[GEMV_MAX_M][16] __attribute__((aligned(32)));
 	uint8_t mins[16];
 	unsigned nan = 0;
+	int exact;
 
 	memset(acc, 0, m * sizeof(acc[0]));
 	memset(bnd, 0, m * sizeof(bnd[0]));
@@ -939,6 +1013,7 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t r
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
 	}
+	exact = gemv_sums_exact(job, srows, nc, nb);
 	mxe_cols16_init(&cols, rows, srows, nb, nb);
 	for (size_t b = 0; b < nb; b++) {
 		uint8_t s8[16] __attribute__((aligned(16)));
@@ -958,12 +1033,15 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t r
 				_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(s4)), _mm256_set1_epi64x(1023 - 127)), 52));
 		}
 		mxe_cols16_codes_avx2(&cols, b, wp);
-		if (job->parts == 1 && !job->tr)
+		if (exact)
 			for (size_t r = 0; r < m; r++)
-				int_cols_row_avx2(job, wp, sf, r * nb + b, 1, 0, acc[r], bnd[r], NULL);
+				int_cols_row_avx2(job, wp, sf, r * nb + b, 1, 0, 0, acc[r], bnd[r], NULL);
+		else if (job->parts == 1 && !job->tr)
+			for (size_t r = 0; r < m; r++)
+				int_cols_row_avx2(job, wp, sf, r * nb + b, 1, 0, 1, acc[r], bnd[r], NULL);
 		else
 			for (size_t r = 0; r < m; r++)
-				int_cols_row_avx2(job, wp, sf, r * nb + b, job->parts, job->tr != NULL,
+				int_cols_row_avx2(job, wp, sf, r * nb + b, job->parts, job->tr != NULL, 1,
 						  acc[r], bnd[r], tbnd[r]);
 	}
 	for (size_t r = 0; r < m; r++)
@@ -1108,6 +1186,11 @@ static void deinterleave(double *v, size_t k)
 
 static uint64_t gemv_outputs, gemv_redone, gemv_int;	/* since the process started */
 
+uint64_t mxe_gemv_exact_sums(void)
+{
+	return __atomic_load_n(&gemv_exact_sums, __ATOMIC_RELAXED);
+}
+
 void mxe_gemv_counts(uint64_t *outputs, uint64_t *redone)
 {
 	*outputs = __atomic_load_n(&gemv_outputs, __ATOMIC_RELAXED);
@@ -1141,12 +1224,13 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 	int64_t *ebias;
 	double *asum, *tr;
 	uint8_t *ones;
-	int parts = 1, rounded = 0, *lo, *hi;
+	int parts = 1, rounded = 0, *lo, *hi, elo = INT_MAX, ehi = INT_MIN;
 	void *buf = mxe_scratch(4, nr * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 2 * sizeof(double) +
 				      2 * sizeof(int)) + nb);
 
 	if (!buf)
 		return;
+	job->erange = 0;
 	part[0] = buf;		/* first: every block's 64 bytes on a line */
 	part[1] = part[0] + nr * BLK;
 	part[2] = part[1] + nr * BLK;
@@ -1177,8 +1261,15 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 			}
 		}
 		asum[rb] = job->ablk[rb % nb * job->groups * 8 + rb / nb];	/* mxe_gemv_run()'s sum */
-		if (lo[rb] == INT_MAX)
-			lo[rb] = hi[rb] = 0;	/* all zero */
+		if (rb % nb == 0)	/* a row starts: the last one's span */
+			job->erange = elo > ehi || job->erange > ehi - elo ? job->erange : ehi - elo,
+			elo = INT_MAX, ehi = INT_MIN;
+		if (lo[rb] == INT_MAX) {
+			lo[rb] = hi[rb] = 0;	/* all zero: no product, no exponent */
+		} else {
+			elo = lo[rb] < elo ? lo[rb] : elo;
+			ehi = lo[rb] > ehi ? lo[rb] : ehi;
+		}
 		if (hi[rb] - lo[rb] > 14 && parts < 2)
 			parts = 2;
 		if (hi[rb] - lo[rb] > 29)
@@ -1213,6 +1304,9 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 		}
 		ebias[rb] = e - 1 - 127 + 1023;	/* 2^(e - 1) 2^(scale - 127) */
 	}
+	job->erange = elo > ehi || job->erange > ehi - elo ? job->erange : ehi - elo;
+	if (parts > 1 || rounded)
+		job->erange = INT_MAX;
 	job->a16 = part[0];
 	memcpy(job->part, part, sizeof(part));
 	job->parts = (unsigned)parts;

@@ -280,6 +280,44 @@ static void int_block_cases(struct mxe_engine *eng)
 		   "outputs on the integer blocks, %llu redone)", mxe_engine_simd(),
 		   (unsigned long long)(mxe_gemv_int_outputs() - i0), (unsigned long long)(redo1 - redo0));
 
+	/*
+	 * several rows whose sums need no bound (mxe_gemv.c, gemv_sums_exact(); K = 1024:
+	 * exponents may span 29 - log2(32) = 24 bits): narrow activations and scales
+	 * 2^-7 .. 2^4, every output; a column whose scales span 2^-126 .. 2^123, none of its
+	 * task's 16; activations 1 with one block of the last row 2^-24, every output, and
+	 * 2^-25, none; scales 1 with one column's block 2^24, every output, and 2^25, none
+	 * of its task's
+	 */
+	bad = 0;
+	for (unsigned c = 0; c < 6; c++) {
+		static const unsigned want[] = { 5 * 64, 5 * 48, 5 * 64, 0, 5 * 64, 5 * 48 };
+		struct mxe_gemm_desc g = desc(5, 64, 1024, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
+		uint16_t *a = (uint16_t *)abuf;
+		uint64_t e0 = mxe_gemv_exact_sums();
+
+		llm_activations(a, 5 * 1024, 4);
+		tu_fill(MXA_DTYPE_E2M1, bbuf, 64, 1024, 512);
+		for (size_t i = 0; i < 64 * 32; i++)
+			sbbuf[i] = (uint8_t)(c < 2 ? 120 + tu_rand_code(MXA_DTYPE_E8M0) % 12 : 127);
+		for (int i = 0; c >= 2 && i < 5 * 1024; i++)
+			a[i] = bf16_one;
+		if (c == 1)
+			sbbuf[3 * 32] = 1, sbbuf[3 * 32 + 1] = 250;
+		for (int i = 0; (c == 2 || c == 3) && i < 32; i++)	/* row 4, block 7 */
+			a[4 * 1024 + 7 * 32 + i] = bf16_pow2(c == 2 ? -24 : -25);
+		if (c >= 4)
+			sbbuf[5 * 32 + 9] = (uint8_t)(127 + (c == 4 ? 24 : 25));
+		if (same_as_general(eng, &g, &nbad) || nbad ||
+		    mxe_gemv_exact_sums() - e0 != (mxe_cpu_use_avx2() ? want[c] : 0)) {
+			bad++;
+			host_diag("  exact sums, case %u: %zu outputs differ, %llu summed without a "
+				  "bound (want %u)", c, nbad,
+				  (unsigned long long)(mxe_gemv_exact_sums() - e0), want[c]);
+		}
+	}
+	host_check(bad == 0, "%s: several rows summed without a bound where every addition is "
+		   "exact: the general path's bits", mxe_engine_simd());
+
 	/* the rows as pointers, stored in reverse order elsewhere */
 	{
 		struct mxe_gemm_desc g = desc(1, 64, 1024, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
