@@ -527,6 +527,15 @@ FAST_TASK(fast_task, fast_columns_bytes, "avx512f,avx512bw,avx512vl,avx512dq")
  * kernels add them. @vnni constant where inlined.
  */
 
+/* The outputs of int_cols_t() and int_cols8_t(): every row's @nc columns from @j0. */
+static void int_cols_out(const struct mxe_op *op, size_t j0, size_t nc,
+			 const float out[][16])
+{
+	for (size_t r = 0; r < op->d.m; r++)
+		for (size_t c = 0; c < nc; c++)
+			mxe_op_store_d(op, r, j0 + c, out[r][c]);	/* NaN: 0x7FFFFFFF */
+}
+
 /* Sub-block @s of the 16 columns as f32 weights bt[k][lane] (scales, negation applied). */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 static inline void int_cols_decode(const __m512i wp[16], __m512i se, float half,
@@ -560,7 +569,7 @@ static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, u
 	const uint8_t *rows[16], *srows[16];
 	struct mxe_cols16 cols;
 	__m512 p[FAST_MAX_M], acc[FAST_MAX_M];
-	float bt[SUB][16] __attribute__((aligned(64)));
+	float bt[SUB][16] __attribute__((aligned(64))), out[FAST_MAX_M][16];
 
 	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
 		size_t j = j0 + (c < nc ? c : nc - 1);
@@ -617,13 +626,9 @@ static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, u
 				acc[r] = mxe_fast_first_block(s) ? p[r] : _mm512_add_ps(acc[r], p[r]);
 		}
 	}
-	for (size_t r = 0; r < m; r++) {
-		float out[16];
-
-		_mm512_storeu_ps(out, acc[r]);
-		for (size_t c = 0; c < nc; c++)
-			mxe_op_store_d(op, r, j0 + c, out[c]);	/* NaN: 0x7FFFFFFF */
-	}
+	for (size_t r = 0; r < m; r++)
+		_mm512_storeu_ps(out[r], acc[r]);
+	int_cols_out(op, j0, nc, out);
 }
 
 /* A task of int_cols_t(): 16 columns, the VNNI form or not resolved once. */
@@ -1009,7 +1014,7 @@ static inline void int_cols8_t(const struct fast_job *job, size_t j0, uint64_t *
 	struct mxe_cols16 cols;
 	__m256i wp[16][2];
 	__m256 p[FAST_MAX_M][2], acc[FAST_MAX_M][2];
-	float bt[SUB][16] __attribute__((aligned(32)));
+	float bt[SUB][16] __attribute__((aligned(32))), out[FAST_MAX_M][16];
 
 	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
 		size_t j = j0 + (c < nc ? c : nc - 1);
@@ -1088,13 +1093,10 @@ static inline void int_cols8_t(const struct fast_job *job, size_t j0, uint64_t *
 		}
 	}
 	for (size_t r = 0; r < m; r++) {
-		float out[16];
-
-		_mm256_storeu_ps(out, acc[r][0]);
-		_mm256_storeu_ps(out + 8, acc[r][1]);
-		for (size_t c = 0; c < nc; c++)
-			mxe_op_store_d(op, r, j0 + c, out[c]);	/* NaN: 0x7FFFFFFF */
+		_mm256_storeu_ps(out[r], acc[r][0]);
+		_mm256_storeu_ps(out[r] + 8, acc[r][1]);
 	}
+	int_cols_out(op, j0, nc, out);
 }
 
 __attribute__((target("avx2,fma,f16c")))
@@ -1226,33 +1228,18 @@ static void *fast_int_rows_prepare(struct fast_job *job, const float *a, size_t 
 	return buf;
 }
 
-static const struct mxe_pool_job_ops fast_ops = {
-	.phase_tasks = fast_phase_tasks,
+/* The pool's ops for each kind of task (none without the x86 kernels: never run) */
 #ifdef FAST_HAVE_AVX512
-	.task = fast_task,
+#define FAST_OPS(name, fn) \
+	static const struct mxe_pool_job_ops name = { .phase_tasks = fast_phase_tasks, .task = fn }
+#else
+#define FAST_OPS(name, fn) \
+	static const struct mxe_pool_job_ops name = { .phase_tasks = fast_phase_tasks }
 #endif
-};
-
-static const struct mxe_pool_job_ops fast_ops8 = {
-	.phase_tasks = fast_phase_tasks,
-#ifdef FAST_HAVE_AVX512
-	.task = fast_task8,
-#endif
-};
-
-static const struct mxe_pool_job_ops fast_int_ops = {
-	.phase_tasks = fast_phase_tasks,
-#ifdef FAST_HAVE_AVX512
-	.task = fast_int_task,
-#endif
-};
-
-static const struct mxe_pool_job_ops fast_int_ops8 = {
-	.phase_tasks = fast_phase_tasks,
-#ifdef FAST_HAVE_AVX512
-	.task = fast_int_task8,
-#endif
-};
+FAST_OPS(fast_ops, fast_task);
+FAST_OPS(fast_ops8, fast_task8);
+FAST_OPS(fast_int_ops, fast_int_task);
+FAST_OPS(fast_int_ops8, fast_int_task8);
 
 int mxe_gemv_fast_applies(const struct mxe_op *op)
 {

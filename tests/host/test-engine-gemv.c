@@ -526,6 +526,18 @@ static void fast_row_end_cases(struct mxe_engine *eng)
 		   "the tiled path's bits, on the GEMV kernel", mxe_engine_simd(), cases);
 }
 
+/* Negated A and B whose sums are exactly 0: column 0 of B every weight +0, column 1's
+ * first block 1, -1, ... (E2M1 0xA2) against row 0's first 32 values of 1. */
+static void zero_sums(struct mxe_gemm_desc *g, uint16_t *a, unsigned k)
+{
+	g->flags = MXE_GEMM_NEGATE_B | MXE_GEMM_NEGATE_A;
+	memset(bbuf, 0, k / 2);
+	for (int i = 0; i < 16; i++)
+		bbuf[k / 2 + i] = 0xA2;
+	for (int i = 0; i < 32; i++)
+		a[i] = bf16_one;
+}
+
 /*
  * FAST, E2M1 weights, one row of A whose blocks span at most 15 bits: the sub-block
  * sums come from integer products (mxe_gemv_fast.c, int_span()), 16 blocks a chunk,
@@ -600,12 +612,7 @@ static void fast_int_cases(struct mxe_engine *eng)
 			want -= 10 * N;
 			break;
 		case 5:
-			g.flags = MXE_GEMM_NEGATE_B | MXE_GEMM_NEGATE_A;
-			memset(bbuf, 0, k / 2);			/* column 0: every weight +0 */
-			for (int i = 0; i < 16; i++)		/* column 1, block 0: 1 - 1 ... */
-				bbuf[k / 2 + i] = 0xA2;
-			for (int i = 0; i < 32; i++)
-				a[i] = bf16_one;
+			zero_sums(&g, a, k);
 			break;
 		}
 		nbad = fast_vs_tiled(eng, &g);
@@ -674,12 +681,7 @@ static void fast_int_rows_cases(struct mxe_engine *eng)
 			want -= (size_t)m * (N - 32);
 			break;
 		case 7:
-			g.flags = MXE_GEMM_NEGATE_B | MXE_GEMM_NEGATE_A;
-			memset(bbuf, 0, K / 2);			/* column 0: every weight +0 */
-			for (int i = 0; i < 16; i++)		/* column 1, block 0: 1 - 1 ... */
-				bbuf[K / 2 + i] = 0xA2;
-			for (int i = 0; i < 32; i++)
-				a[i] = bf16_one;
+			zero_sums(&g, a, K);
 			break;
 		case 8:	/* a copy of B stored last row first, read through row pointers */
 			for (unsigned j = 0; j < N; j++) {
