@@ -740,19 +740,6 @@ static inline uint64_t int_cols_exp(const struct gemv_job *job, size_t rb)
 	return (uint64_t)(job->ebias[rb] + 127 - 1023) << 52;
 }
 
-/* The smallest of an AVX2 vector's 32 unsigned bytes. */
-__attribute__((target("avx2"), always_inline))
-static inline int gemv_min_epu8(__m256i v)
-{
-	__m128i x = _mm_min_epu8(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-
-	x = _mm_min_epu8(x, _mm_srli_si128(x, 8));
-	x = _mm_min_epu8(x, _mm_srli_si128(x, 4));
-	x = _mm_min_epu8(x, _mm_srli_si128(x, 2));
-	x = _mm_min_epu8(x, _mm_srli_si128(x, 1));
-	return _mm_cvtsi128_si32(x) & 0xFF;
-}
-
 /*
  * Whether the several-row kernels' double sums are exact for the task's @nc columns
  * (scales @srows, @nb each), so that they need no bound: with one part and no
@@ -767,7 +754,6 @@ __attribute__((target("avx2")))
 static int gemv_sums_exact(const struct gemv_job *job, const uint8_t *const srows[16], size_t nc,
 			   size_t nb)
 {
-	const __m256i ff = _mm256_set1_epi8((char)0xFF);
 	int r = 29, srange = 0;
 
 	for (size_t n = 1; n < nb; n *= 2)
@@ -775,23 +761,9 @@ static int gemv_sums_exact(const struct gemv_job *job, const uint8_t *const srow
 	if (job->erange > r)
 		return 0;
 	for (size_t c = 0; c < nc && job->op->scale_b; c++) {
-		const uint8_t *sc = srows[c];
-		__m256i mn = ff, mx = _mm256_setzero_si256();	/* NaN codes: no grid */
 		int lo, hi;
-		size_t b = 0;
 
-		for (; b + 32 <= nb; b += 32) {
-			__m256i v = _mm256_loadu_si256((const __m256i *)(sc + b));
-
-			mn = _mm256_min_epu8(mn, v);
-			mx = _mm256_max_epu8(mx, _mm256_andnot_si256(_mm256_cmpeq_epi8(v, ff), v));
-		}
-		lo = gemv_min_epu8(mn);
-		hi = 255 - gemv_min_epu8(_mm256_xor_si256(mx, ff));
-		for (; b < nb; b++) {
-			lo = sc[b] < lo ? sc[b] : lo;
-			hi = sc[b] != 0xFF && sc[b] > hi ? sc[b] : hi;
-		}
+		mxe_scale_range_avx2(srows[c], nb, &lo, &hi);
 		srange = hi - lo > srange ? hi - lo : srange;
 	}
 	if (job->erange + srange > r)

@@ -527,6 +527,21 @@ FAST_TASK(fast_task, fast_columns_bytes, "avx512f,avx512bw,avx512vl,avx512dq")
  * kernels add them. @vnni constant where inlined.
  */
 
+/* The range of the task's 16 columns' scale codes but NaN over all of K (*@lo > *@hi:
+ * none): a row's block whose grids fit it needs no look at its sub-block's. */
+__attribute__((target("avx2")))
+static void int_cols_range(const uint8_t *const srows[16], size_t nsub, int *lo, int *hi)
+{
+	*lo = 255, *hi = 0;
+	for (unsigned c = 0; c < 16; c++) {
+		int l, h;
+
+		mxe_scale_range_avx2(srows[c], nsub, &l, &h);
+		*lo = l < *lo ? l : *lo;
+		*hi = h > *hi ? h : *hi;
+	}
+}
+
 /* The outputs of int_cols_t() and int_cols8_t(): every row's @nc columns from @j0. */
 static void int_cols_out(const struct mxe_op *op, size_t j0, size_t nc,
 			 const float out[][16])
@@ -570,6 +585,7 @@ static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, u
 	struct mxe_cols16 cols;
 	__m512 p[FAST_MAX_M], acc[FAST_MAX_M];
 	float bt[SUB][16] __attribute__((aligned(64))), out[FAST_MAX_M][16];
+	int tlo, thi;
 
 	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
 		size_t j = j0 + (c < nc ? c : nc - 1);
@@ -577,24 +593,33 @@ static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, u
 		rows[c] = mxe_op_b_row(op, j);
 		srows[c] = op->scale_b ? mxe_op_b_scales(op, j) : job->ones;
 	}
+	int_cols_range(srows, nsub, &tlo, &thi);
 	mxe_cols16_init(&cols, rows, srows, nsub, nsub);
 	for (size_t s = 0; s < nsub; s++) {
 		__m512i wp[16], se;
 		__mmask16 nan;
-		int lo = 127, hi = 127, decoded = 0;
+		int lo = -1, hi = 0, decoded = 0;
 
 		mxe_cols16_codes_avx512(&cols, s, lut, wp);
 		se = _mm512_cvtepu8_epi32(mxe_cols16_scales_avx512(&cols, s, 127));
 		nan = _mm512_cmpeq_epi32_mask(se, _mm512_set1_epi32(0xFF));
-		if (nan != 0xFFFF) {	/* the grids' exponent range over the other lanes */
-			lo = _mm512_mask_reduce_min_epi32((__mmask16)~nan, se);
-			hi = _mm512_mask_reduce_max_epi32((__mmask16)~nan, se);
-		}
 		for (size_t r = 0; r < m; r++) {
 			const int32_t ae = job->aexp[s * m + r];
+			/* every grid's biased exponent in range: the task's, else the sub-block's */
+			int fits = ae + tlo >= 1 && ae + thi <= 231;
 			__m512 q;
 
-			if (ae + lo >= 1 && ae + hi <= 231) {	/* every grid's biased exponent */
+			if (!fits && ae != FAST_NO_FORM) {
+				if (lo < 0) {	/* the sub-block's range over its lanes but NaN */
+					lo = hi = 127;
+					if (nan != 0xFFFF) {
+						lo = _mm512_mask_reduce_min_epi32((__mmask16)~nan, se);
+						hi = _mm512_mask_reduce_max_epi32((__mmask16)~nan, se);
+					}
+				}
+				fits = ae + lo >= 1 && ae + hi <= 231;
+			}
+			if (fits) {
 				const int32_t *a = (const int32_t *)(job->a16 + (s * m + r) * SUB);
 				__m512i q4[4] = { zero, zero, zero, zero }, in;
 
@@ -1015,6 +1040,7 @@ static inline void int_cols8_t(const struct fast_job *job, size_t j0, uint64_t *
 	__m256i wp[16][2];
 	__m256 p[FAST_MAX_M][2], acc[FAST_MAX_M][2];
 	float bt[SUB][16] __attribute__((aligned(32))), out[FAST_MAX_M][16];
+	int tlo, thi;
 
 	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
 		size_t j = j0 + (c < nc ? c : nc - 1);
@@ -1022,30 +1048,41 @@ static inline void int_cols8_t(const struct fast_job *job, size_t j0, uint64_t *
 		rows[c] = mxe_op_b_row(op, j);
 		srows[c] = op->scale_b ? mxe_op_b_scales(op, j) : job->ones;
 	}
+	int_cols_range(srows, nsub, &tlo, &thi);
 	mxe_cols16_init(&cols, rows, srows, nsub, nsub);
 	for (size_t s = 0; s < nsub; s++) {
 		uint8_t s8[16];
 		__m256i se[2], nan[2];
-		int lo = 255, hi = 0, anynan = 0, decoded = 0;
+		int lo = -1, hi = 0, anynan, decoded = 0;
 
 		mxe_cols16_codes_avx2(&cols, s, wp);
-		for (unsigned c = 0; c < 16; c++) {	/* the grids' exponent range, NaN apart */
+		for (unsigned c = 0; c < 16; c++)
 			s8[c] = srows[c][s];
-			anynan |= s8[c] == 0xFF;
-			lo = s8[c] != 0xFF && s8[c] < lo ? s8[c] : lo;
-			hi = s8[c] != 0xFF && s8[c] > hi ? s8[c] : hi;
-		}
-		if (lo > hi)	/* every scale NaN */
-			lo = hi = 127;
 		for (int g = 0; g < 2; g++) {
 			se[g] = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(s8 + 8 * g)));
 			nan[g] = _mm256_cmpeq_epi32(se[g], _mm256_set1_epi32(0xFF));
 		}
+		anynan = !_mm256_testz_si256(_mm256_or_si256(nan[0], nan[1]),
+					     _mm256_or_si256(nan[0], nan[1]));
 		for (size_t r = 0; r < m; r++) {
 			const int32_t ae = job->aexp[s * m + r];
+			/* every grid's biased exponent in range: the task's, else the sub-block's */
+			int fits = ae + tlo >= 1 && ae + thi <= 231;
 			__m256 q[2];
 
-			if (ae + lo >= 1 && ae + hi <= 231) {	/* every grid's biased exponent */
+			if (!fits && ae != FAST_NO_FORM) {
+				if (lo < 0) {	/* the sub-block's range over its lanes but NaN */
+					lo = 255;
+					for (unsigned c = 0; c < 16; c++) {
+						lo = s8[c] != 0xFF && s8[c] < lo ? s8[c] : lo;
+						hi = s8[c] != 0xFF && s8[c] > hi ? s8[c] : hi;
+					}
+					if (lo > hi)	/* every scale NaN */
+						lo = hi = 127;
+				}
+				fits = ae + lo >= 1 && ae + hi <= 231;
+			}
+			if (fits) {
 				const int32_t *a = (const int32_t *)(job->a16 + (s * m + r) * SUB);
 				__m256i qi[2][2] = { { zero, zero }, { zero, zero } };
 

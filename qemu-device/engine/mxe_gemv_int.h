@@ -53,6 +53,44 @@ static inline void mxe_gemv_stage(const uint8_t *const *rows, unsigned n, size_t
 	}
 }
 
+/* The smallest of an AVX2 vector's 32 unsigned bytes. */
+__attribute__((target("avx2"), always_inline))
+static inline int mxe_min_epu8_avx2(__m256i v)
+{
+	__m128i x = _mm_min_epu8(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+
+	x = _mm_min_epu8(x, _mm_srli_si128(x, 8));
+	x = _mm_min_epu8(x, _mm_srli_si128(x, 4));
+	x = _mm_min_epu8(x, _mm_srli_si128(x, 2));
+	x = _mm_min_epu8(x, _mm_srli_si128(x, 1));
+	return _mm_cvtsi128_si32(x) & 0xFF;
+}
+
+/*
+ * The smallest (*@lo) and largest (*@hi) of @n E8M0 scale codes @sc but NaN (0xFF):
+ * the range of a column's grids (lo > hi: every code NaN, or none).
+ */
+__attribute__((target("avx2"), always_inline))
+static inline void mxe_scale_range_avx2(const uint8_t *sc, size_t n, int *lo, int *hi)
+{
+	const __m256i ff = _mm256_set1_epi8((char)0xFF);
+	__m256i mn = ff, mx = _mm256_setzero_si256();	/* NaN codes: 0 for the largest */
+	size_t b = 0;
+
+	for (; b + 32 <= n; b += 32) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(sc + b));
+
+		mn = _mm256_min_epu8(mn, v);
+		mx = _mm256_max_epu8(mx, _mm256_andnot_si256(_mm256_cmpeq_epi8(v, ff), v));
+	}
+	*lo = mxe_min_epu8_avx2(mn);
+	*hi = 255 - mxe_min_epu8_avx2(_mm256_xor_si256(mx, ff));
+	for (; b < n; b++) {
+		*lo = sc[b] < *lo ? sc[b] : *lo;
+		*hi = sc[b] != 0xFF && sc[b] > *hi ? sc[b] : *hi;
+	}
+}
+
 /* The 16-bit table of twice the E2M1 values, for mxe_e2m1_pair_avx512(). */
 __attribute__((target("avx512f,avx512bw"), always_inline))
 static inline __m512i mxe_e2m1_lut_avx512(void)
