@@ -1197,13 +1197,12 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 	int64_t *ebias;
 	double *asum, *tr;
 	uint8_t *ones;
-	int parts = 1, rounded = 0, *lo, *hi, elo = INT_MAX, ehi = INT_MIN;
+	int parts = 1, rounded = 0, *lo, *hi;
 	void *buf = mxe_scratch(4, nr * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 2 * sizeof(double) +
 				      2 * sizeof(int)) + nb);
 
 	if (!buf)
 		return;
-	job->erange = 0;
 	part[0] = buf;		/* first: every block's 64 bytes on a line */
 	part[1] = part[0] + nr * BLK;
 	part[2] = part[1] + nr * BLK;
@@ -1234,15 +1233,8 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 			}
 		}
 		asum[rb] = job->ablk[rb % nb * job->groups * 8 + rb / nb];	/* mxe_gemv_run()'s sum */
-		if (rb % nb == 0)	/* a row starts: the last one's span */
-			job->erange = elo > ehi || job->erange > ehi - elo ? job->erange : ehi - elo,
-			elo = INT_MAX, ehi = INT_MIN;
-		if (lo[rb] == INT_MAX) {
-			lo[rb] = hi[rb] = 0;	/* all zero: no product, no exponent */
-		} else {
-			elo = lo[rb] < elo ? lo[rb] : elo;
-			ehi = lo[rb] > ehi ? lo[rb] : ehi;
-		}
+		if (lo[rb] == INT_MAX)
+			lo[rb] = hi[rb] = 0;	/* all zero */
 		if (hi[rb] - lo[rb] > 14 && parts < 2)
 			parts = 2;
 		if (hi[rb] - lo[rb] > 29)
@@ -1277,9 +1269,18 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 		}
 		ebias[rb] = e - 1 - 127 + 1023;	/* 2^(e - 1) 2^(scale - 127) */
 	}
-	job->erange = elo > ehi || job->erange > ehi - elo ? job->erange : ehi - elo;
-	if (parts > 1 || rounded)
-		job->erange = INT_MAX;
+	job->erange = parts > 1 || rounded ? INT_MAX : 0;
+	for (size_t i = 0; job->erange != INT_MAX && i < m; i++) {	/* each row's span */
+		int elo = INT_MAX, ehi = INT_MIN;
+
+		for (size_t rb = i * nb; rb < (i + 1) * nb; rb++) {
+			if (job->ablk[rb % nb * job->groups * 8 + i] == 0)
+				continue;	/* all zero: no product, no exponent */
+			elo = lo[rb] < elo ? lo[rb] : elo;
+			ehi = lo[rb] > ehi ? lo[rb] : ehi;
+		}
+		job->erange = elo <= ehi && ehi - elo > job->erange ? ehi - elo : job->erange;
+	}
 	job->a16 = part[0];
 	memcpy(job->part, part, sizeof(part));
 	job->parts = (unsigned)parts;
