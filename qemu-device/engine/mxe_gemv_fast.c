@@ -57,8 +57,8 @@ struct fast_job {
 	const int16_t *a16;	/* [K / 32][32], the layout of mxe_gemv_int.h */
 	const int32_t *aexp;	/* [K / 32]: e - 1 for block n * 2^e (the weights' 2^-1) */
 	const uint16_t *afit;	/* [K / 512]: which of a chunk's 16 blocks have a form */
-	/* E2M1 weights, several rows (fast_int_rows_prepare()): A's int16 form in k order
-	 * ([M][K / 32][32]), aexp [M][K / 32] (FAST_NO_FORM: none), ones: K / 32 scale
+	/* E2M1 weights, several rows (fast_int_rows_prepare()): A's int16 form in k order,
+	 * block-major ([K / 32][M][32]), aexp [K / 32][M] (FAST_NO_FORM: none), ones: K / 32 scale
 	 * bytes of 127 for weights without scales; vnni: AVX512-VNNI */
 	const uint8_t *ones;
 	int vnni;
@@ -513,20 +513,6 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 FAST_TASK(fast_task, fast_columns_bytes, "avx512f,avx512bw,avx512vl,avx512dq")
 #define FAST_HAVE_AVX512 1
 
-/*
- * E2M1 weights, several rows of A: the task's 16 columns are the lanes (struct
- * mxe_cols16, as in the EXACT GEMV's several-row kernels), each sub-block's codes of
- * the columns transposed and looked up once as int16 pairs. Where a row's block has
- * an int16 form (fast_int_rows_prepare()) and every column's grid is a normal f32
- * with room for 2^24 units, the chain cannot round (int_span() says why): its q is
- * the integer dot product (16 vpdpwssd with A's pairs broadcast, or vpmaddwd and
- * vpaddd) times the grid, one conversion and one multiply where the chain takes 32
- * FMAs. A NaN scale makes its column's q NaN, as the chain would. Other rows run the
- * chain on the weights decoded once from the same pairs (int_cols_decode()). The
- * sub-block sums go into the block sums and the accumulator in K order, as the tiled
- * kernels add them. @vnni constant where inlined.
- */
-
 /* The range of the task's 16 columns' scale codes but NaN over all of K (*@lo > *@hi:
  * none): a row's block whose grids fit it needs no look at its sub-block's. */
 __attribute__((target("avx2")))
@@ -573,6 +559,19 @@ static inline void int_cols_decode(const __m512i wp[16], __m512i se, float half,
 	}
 }
 
+/*
+ * E2M1 weights, several rows of A: the task's 16 columns are the lanes (struct
+ * mxe_cols16, as in the EXACT GEMV's several-row kernels), each sub-block's codes of
+ * the columns transposed and looked up once as int16 pairs. Where a row's block has
+ * an int16 form (fast_int_rows_prepare()) and every column's grid is a normal f32
+ * with room for 2^24 units, the chain cannot round (int_span() says why): its q is
+ * the integer dot product (16 vpdpwssd with A's pairs broadcast, or vpmaddwd and
+ * vpaddd) times the grid, one conversion and one multiply where the chain takes 32
+ * FMAs. A NaN scale makes its column's q NaN, as the chain would. Other rows run the
+ * chain on the weights decoded once from the same pairs (int_cols_decode()). The
+ * sub-block sums go into the block sums and the accumulator in K order, as the tiled
+ * kernels add them. @vnni constant where inlined.
+ */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, uint64_t *ints)
 {
