@@ -465,6 +465,22 @@ void mxe_op_store_d(const struct mxe_op *op, size_t i, size_t j, double v)
 			   mxe_encode_value(op->d.type_d, v, 0));
 }
 
+void mxe_op_store_row_f32(const struct mxe_op *op, size_t i, size_t j0, const float *v, size_t n)
+{
+	uint8_t *row = (uint8_t *)op->d.d + i * op->ldd + 4 * j0;
+
+	if (op->d.type_d != MXA_DTYPE_F32) {
+		for (size_t c = 0; c < n; c++)
+			mxe_op_store_d(op, i, j0 + c, v[c]);
+		return;
+	}
+	for (size_t c = 0; c < n; c++) {	/* as mxe_op_store_d(), without a call a value */
+		uint32_t u = v[c] != v[c] ? MXE_F32_CANON_NAN : mxe_f32_bits(v[c]);
+
+		memcpy(row + 4 * c, &u, 4);
+	}
+}
+
 void mxe_op_store_d_int(const struct mxe_op *op, size_t i, size_t j, int64_t v)
 {
 	mxe_row_store_code(MXA_DTYPE_S32, (uint8_t *)op->d.d + i * op->ldd, j,

@@ -214,6 +214,8 @@ double mxe_op_load_c(const struct mxe_op *op, size_t i, size_t j);
 int64_t mxe_op_load_c_int(const struct mxe_op *op, size_t i, size_t j);
 /** Store D(i, j) from an already rounded value. */
 void mxe_op_store_d(const struct mxe_op *op, size_t i, size_t j, double v);
+/** Store D(i, j0 .. j0 + @n - 1) from @n rounded f32 values (a GEMV's outputs). */
+void mxe_op_store_row_f32(const struct mxe_op *op, size_t i, size_t j0, const float *v, size_t n);
 void mxe_op_store_d_int(const struct mxe_op *op, size_t i, size_t j, int64_t v);
 
 /** Integer accumulator update: C + sum, then wrap or clamp to int32. */

@@ -504,8 +504,7 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 
 		for (unsigned g = 0; g < GROUPS; g++)
 			_mm512_storeu_ps(out + 16 * g, acc[r][g]);
-		for (size_t c = 0; c < nc; c++)
-			mxe_op_store_d(op, r, j0 + c, out[c]);	/* NaN: 0x7FFFFFFF */
+		mxe_op_store_row_f32(op, r, j0, out, nc);	/* NaN: 0x7FFFFFFF */
 	}
 }
 
@@ -533,8 +532,7 @@ static void int_cols_out(const struct mxe_op *op, size_t j0, size_t nc,
 			 const float out[][16])
 {
 	for (size_t r = 0; r < op->d.m; r++)
-		for (size_t c = 0; c < nc; c++)
-			mxe_op_store_d(op, r, j0 + c, out[r][c]);	/* NaN: 0x7FFFFFFF */
+		mxe_op_store_row_f32(op, r, j0, out[r], nc);	/* NaN: 0x7FFFFFFF */
 }
 
 /* Sub-block @s of the 16 columns as f32 weights bt[k][lane] (scales, negation applied). */
@@ -993,8 +991,7 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 
 		for (unsigned g = 0; g < 8; g++)
 			_mm256_storeu_ps(out + 8 * g, acc[r][g]);
-		for (size_t c = 0; c < nc; c++)
-			mxe_op_store_d(op, r, j0 + c, out[c]);	/* NaN: 0x7FFFFFFF */
+		mxe_op_store_row_f32(op, r, j0, out, nc);	/* NaN: 0x7FFFFFFF */
 	}
 }
 
@@ -1145,124 +1142,153 @@ static void fast_int_task8(void *arg, unsigned phase, unsigned task)
 	int_cols8_t(job, (size_t)task * 16, &ints);
 	__atomic_add_fetch(&fast_int_sums, ints, __ATOMIC_RELAXED);
 }
-#endif
 
 /*
- * The exponents of the lowest set bit (*@lo) and of the highest (*@hi) over a block's
- * 32 values (both 0 for a block of zeros); 0 when one is not finite.
+ * A block's 32 f32 values of A as n 2^lo with int16 n, in k order into @n, where all
+ * are finite and the nonzero ones' set bits span at most 15 (their highest and lowest
+ * bits' exponents hi - lo <= 14): returns lo (0 for a block of zeros), else
+ * FAST_NO_FORM (@n untouched). On bits: a value is sig 2^eb with the integer
+ * significand sig < 2^24 (the hidden bit set where normal), and the exponents of sig's
+ * highest and lowest bits are those of sig and of sig & -sig converted to f32, exact.
  */
-static int fast_block_span(const float *v, int *lo, int *hi)
+__attribute__((target("avx2")))
+static int fast_block_form(const float *v, int16_t n[SUB])
 {
-	*lo = INT_MAX, *hi = INT_MIN;
-	for (int q = 0; q < SUB; q++) {	/* on doubles: bits, no libm (ilogbf, ldexpf) */
-		if (!isfinite(v[q])) {
-			return 0;
-		} else if (v[q] != 0) {
-			double d = v[q];
-			uint64_t u;
-			int l = mxe_lsb_exponent(d), h;
+	const __m256i zero = _mm256_setzero_si256(), ff = _mm256_set1_epi32(0xFF);
+	const __m256i bias = _mm256_set1_epi32(127);
+	__m256i u[4], sig[4], eb[4], nonfin = zero;
+	__m256i vlo = _mm256_set1_epi32(INT_MAX), vhi = _mm256_set1_epi32(INT_MIN);
+	int32_t l8[8], h8[8];
+	int lo = INT_MAX, hi = INT_MIN;
 
-			memcpy(&u, &d, 8);
-			h = (int)((u >> 52) & 0x7FF) - 1023;	/* a float is a normal double */
-			*lo = l < *lo ? l : *lo;
-			*hi = h > *hi ? h : *hi;
-		}
+	for (int i = 0; i < 4; i++) {
+		__m256i e, low, h, l, nz;
+
+		u[i] = _mm256_loadu_si256((const __m256i *)(v + 8 * i));
+		e = _mm256_and_si256(_mm256_srli_epi32(u[i], 23), ff);
+		nonfin = _mm256_or_si256(nonfin, _mm256_cmpeq_epi32(e, ff));
+		sig[i] = _mm256_or_si256(_mm256_and_si256(u[i], _mm256_set1_epi32(0x7FFFFF)),
+					 _mm256_andnot_si256(_mm256_cmpeq_epi32(e, zero),
+							     _mm256_set1_epi32(0x800000)));
+		eb[i] = _mm256_sub_epi32(_mm256_max_epi32(e, _mm256_set1_epi32(1)),
+					 _mm256_set1_epi32(150));
+		low = _mm256_and_si256(sig[i], _mm256_sub_epi32(zero, sig[i]));
+		h = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(sig[i])), 23);
+		l = _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(low)), 23);
+		nz = _mm256_cmpeq_epi32(sig[i], zero);	/* zeros: no bits */
+		vhi = _mm256_max_epi32(vhi, _mm256_blendv_epi8(_mm256_add_epi32(eb[i], _mm256_sub_epi32(h, bias)),
+							       _mm256_set1_epi32(INT_MIN), nz));
+		vlo = _mm256_min_epi32(vlo, _mm256_blendv_epi8(_mm256_add_epi32(eb[i], _mm256_sub_epi32(l, bias)),
+							       _mm256_set1_epi32(INT_MAX), nz));
 	}
-	if (*lo == INT_MAX)
-		*lo = *hi = 0;	/* all zero */
-	return 1;
+	if (!_mm256_testz_si256(nonfin, nonfin))
+		return FAST_NO_FORM;
+	_mm256_storeu_si256((__m256i *)l8, vlo);
+	_mm256_storeu_si256((__m256i *)h8, vhi);
+	for (int i = 0; i < 8; i++) {
+		lo = l8[i] < lo ? l8[i] : lo;
+		hi = h8[i] > hi ? h8[i] : hi;
+	}
+	if (lo == INT_MAX)
+		lo = hi = 0;	/* all zero */
+	if (hi - lo > 14)
+		return FAST_NO_FORM;
+	for (int i = 0; i < 4; i += 2) {	/* |n| = sig 2^(eb - lo) < 2^15, shifted out exactly */
+		__m256i x[2];
+
+		for (int j = 0; j < 2; j++) {
+			__m256i d = _mm256_sub_epi32(eb[i + j], _mm256_set1_epi32(lo));
+
+			x[j] = _mm256_sllv_epi32(sig[i + j], _mm256_max_epi32(d, zero));
+			x[j] = _mm256_srlv_epi32(x[j], _mm256_max_epi32(_mm256_sub_epi32(zero, d), zero));
+			x[j] = _mm256_sign_epi32(x[j], u[i + j]);	/* the sign bit; +0 and -0 give 0 */
+		}
+		_mm256_storeu_si256((__m256i *)(n + 8 * i),
+				    _mm256_permute4x64_epi64(_mm256_packs_epi32(x[0], x[1]), 0xD8));
+	}
+	return lo;
 }
 
 /*
- * The int16 form (mxe_gemv_int.h) of A's one row @a where a block's finite values span
- * at most 15 bits (the integer chunks above), per chunk of 16 blocks; returns the buffer (the caller
- * frees it) or NULL when no block has one.
+ * Bytes of fast_int_prepare()'s buffer (@m 1) or fast_int_rows_prepare()'s for @m rows
+ * of @k.
  */
-static void *fast_int_prepare(struct fast_job *job, const float *a, size_t k)
+static size_t fast_int_bytes(size_t m, size_t k)
+{
+	size_t nb = k / SUB;
+
+	return m == 1 ? nb * (SUB * sizeof(int16_t) + sizeof(int32_t)) + nb / INT_CHUNK * sizeof(uint16_t) :
+			m * nb * (SUB * sizeof(int16_t) + sizeof(int32_t)) + nb;
+}
+
+/*
+ * The int16 form (mxe_gemv_int.h) of A's one row @a where a block has one
+ * (fast_block_form()), per chunk of 16 blocks, in @buf (fast_int_bytes()); returns 0
+ * when no chunk has enough.
+ */
+static int fast_int_prepare(struct fast_job *job, const float *a, size_t k, void *buf)
 {
 	size_t nb = k / SUB, nch = nb / INT_CHUNK;
-	int16_t *a16;
-	int32_t *aexp;
-	uint16_t *afit;
+	int16_t *a16 = buf;
+	int32_t *aexp = (int32_t *)(a16 + nb * SUB);
+	uint16_t *afit = (uint16_t *)(aexp + nb);
 	int any = 0;
-	void *buf;
 
 	if (!nch)
-		return NULL;
-	buf = mxe_alloc64(nb * (SUB * sizeof(*a16) + sizeof(*aexp)) + nch * sizeof(*afit), 1);
-	if (!buf)
-		return NULL;
-	a16 = buf;
-	aexp = (int32_t *)(a16 + nb * SUB);
-	afit = (uint16_t *)(aexp + nb);
+		return 0;
+	memset(afit, 0, nch * sizeof(*afit));
 	for (size_t b = 0; b < nch * INT_CHUNK; b++) {
-		const float *v = a + b * SUB;
-		int lo, hi;
+		int16_t n[SUB] = { 0 };
+		int lo = fast_block_form(a + b * SUB, n);
 
-		if (!fast_block_span(v, &lo, &hi) || hi - lo > 14)
-			continue;
-		for (int q = 0; q < SUB; q++)	/* exact: |v| 2^-lo < 2^15, -lo <= 149 */
-			a16[mxe_e2m1_int_at(nb, b, q)] = (int16_t)(v[q] * mxe_pow2(-lo));
-		aexp[b] = lo - 1;
-		afit[b / INT_CHUNK] |= (uint16_t)(1u << (b % INT_CHUNK));
+		for (int q = 0; q < SUB; q++)	/* zeros where none: the sums read every block */
+			a16[mxe_e2m1_int_at(nb, b, q)] = n[q];
+		aexp[b] = lo == FAST_NO_FORM ? 0 : lo - 1;
+		if (lo != FAST_NO_FORM)
+			afit[b / INT_CHUNK] |= (uint16_t)(1u << (b % INT_CHUNK));
 	}
 	for (size_t ch = 0; ch < nch; ch++) {
 		if (__builtin_popcount(afit[ch]) < INT_CHUNK - INT_MISS_MAX)
 			afit[ch] = 0;
 		any |= afit[ch] != 0;
 	}
-	if (!any) {
-		free(buf);
-		return NULL;
-	}
+	if (!any)
+		return 0;
 	job->a16 = a16;
 	job->aexp = aexp;
 	job->afit = afit;
-	return buf;
+	return 1;
 }
 
 /*
- * Several rows of A against E2M1 weights (int_cols_t()): each row's blocks whose
- * finite values span at most 15 bits as n * 2^e with int16 n, in k order, and aexp
- * e - 1 (FAST_NO_FORM for the others); returns the buffer (the caller frees it) or
- * NULL when no block has a form.
+ * Several rows of A against E2M1 weights (int_cols_t()), in @buf (fast_int_bytes()):
+ * each row's blocks that have a form (fast_block_form()), block-major, and aexp lo - 1
+ * (FAST_NO_FORM for the others); returns 0 when no block has one.
  */
-static void *fast_int_rows_prepare(struct fast_job *job, const float *a, size_t m, size_t k)
+static int fast_int_rows_prepare(struct fast_job *job, const float *a, size_t m, size_t k,
+				 void *buf)
 {
 	size_t nb = k / SUB;
-	int16_t *a16;
-	int32_t *aexp;
-	uint8_t *ones;
+	int16_t *a16 = buf;
+	int32_t *aexp = (int32_t *)(a16 + m * nb * SUB);
+	uint8_t *ones = (uint8_t *)(aexp + m * nb);
 	int any = 0;
-	void *buf = mxe_alloc64(m * nb * (SUB * sizeof(*a16) + sizeof(*aexp)) + nb, 0);
 
-	if (!buf)
-		return NULL;
-	a16 = buf;
-	aexp = (int32_t *)(a16 + m * nb * SUB);
-	ones = (uint8_t *)(aexp + m * nb);
 	memset(ones, 127, nb);
 	for (size_t b = 0; b < m * nb; b++) {	/* row b % m, block b / m */
-		const float *v = a + (b % m) * k + b / m * SUB;
-		int lo, hi;
+		int lo = fast_block_form(a + (b % m) * k + b / m * SUB, a16 + b * SUB);
 
-		aexp[b] = FAST_NO_FORM;
-		if (!fast_block_span(v, &lo, &hi) || hi - lo > 14)
-			continue;
-		for (int q = 0; q < SUB; q++)	/* exact: |v| 2^-lo < 2^15, -lo <= 149 */
-			a16[b * SUB + q] = (int16_t)(v[q] * mxe_pow2(-lo));
-		aexp[b] = lo - 1;
-		any = 1;
+		aexp[b] = lo == FAST_NO_FORM ? FAST_NO_FORM : lo - 1;
+		any |= lo != FAST_NO_FORM;
 	}
-	if (!any) {
-		free(buf);
-		return NULL;
-	}
+	if (!any)
+		return 0;
 	job->a16 = a16;
 	job->aexp = aexp;
 	job->ones = ones;
-	return buf;
+	return 1;
 }
+#endif
 
 /* The pool's ops for each kind of task (none without the x86 kernels: never run) */
 #ifdef FAST_HAVE_AVX512
@@ -1297,17 +1323,18 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 {
 	const struct mxe_gemm_desc *d = &op->d;
 	struct fast_job job = { .op = op };
-	size_t m = d->m, k = d->k;
-	void *ibuf = NULL;
+	size_t m = d->m, k = d->k, abytes = (m * k * sizeof(float) + 63) & ~(size_t)63;
+	int ints = 0;
 	double *row;
 	float *af;
 
 	if (!mxe_gemv_fast_applies(op) || !mxe_fast_scales_safe(op))
 		return 1;	/* the tiled path declines these too: the exact path */
-	af = malloc(m * k * sizeof(float) + k * sizeof(double));
+	/* the calling thread's scratch (its tasks use none): no pages faulted in per call */
+	af = mxe_scratch(3, abytes + k * sizeof(double) + fast_int_bytes(m, k));
 	if (!af)
 		return MXE_ENGINE_ENOMEM;
-	row = (double *)(af + m * k);
+	row = (double *)((uint8_t *)af + abytes);
 	for (size_t i = 0; i < m; i++) {
 		mxe_op_row_values(op, 0, i, row);	/* exact, and exact in f32 (checked) */
 		for (size_t kk = 0; kk < k; kk++)
@@ -1315,12 +1342,14 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 	}
 	job.af = af;
 	job.tasks = (unsigned)((d->n + COLS - 1) / COLS);
+#ifdef FAST_HAVE_AVX512
 	if (m == 1 && d->type_b == MXA_DTYPE_E2M1)
-		ibuf = fast_int_prepare(&job, af, k);
+		ints = fast_int_prepare(&job, af, k, row + k);
 	else if (d->type_b == MXA_DTYPE_E2M1)
-		ibuf = fast_int_rows_prepare(&job, af, m, k);
+		ints = fast_int_rows_prepare(&job, af, m, k, row + k);
+#endif
 	__atomic_add_fetch(&fast_outputs, m * d->n, __ATOMIC_RELAXED);
-	if (m > 1 && ibuf) {	/* int_cols_t(): 16 columns a task */
+	if (m > 1 && ints) {	/* int_cols_t(): 16 columns a task */
 		job.tasks = (unsigned)((d->n + 15) / 16);
 		job.vnni = mxe_cpu_simd() >= MXE_SIMD_AVX512VNNI;
 		mxe_pool_run(eng, d->nthreads,
@@ -1329,7 +1358,5 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 		mxe_pool_run(eng, d->nthreads,
 			     mxe_cpu_simd() >= MXE_SIMD_AVX512 ? &fast_ops : &fast_ops8, &job);
 	}
-	free(ibuf);
-	free(af);
 	return 0;
 }

@@ -636,8 +636,9 @@ static void fast_int_cases(struct mxe_engine *eng)
  * a partial 256-block, N = 37 in a partial group of columns), a wide block in one row,
  * a NaN scale (its column NaN from the integers too), a column whose grid falls below
  * 2^-126 or rises past 2^104 (its group's 16 columns, every row, by the chain), negated
- * A and B with sums of exactly 0 (+0), rows of B by pointer, and a row whose every
- * block is wide.
+ * A and B with sums of exactly 0 (+0), rows of B by pointer, a row whose every
+ * block is wide, and a row whose one nonzero block holds f32 subnormals beside
+ * 2^-126 (fast_block_form()'s significands without the hidden bit).
  */
 static void fast_int_rows_cases(struct mxe_engine *eng)
 {
@@ -645,13 +646,14 @@ static void fast_int_rows_cases(struct mxe_engine *eng)
 	static const char *const what[] = { "all fit, 5 rows", "all fit, 2 rows", "all fit, 32 rows",
 					    "a wide block", "a NaN scale", "a grid below 2^-126",
 					    "a grid above 2^104", "negated, sums of 0",
-					    "rows of B by pointer", "a row of wide blocks" };
+					    "rows of B by pointer", "a row of wide blocks",
+					    "a block of f32 subnormals" };
 	static const uint8_t *rows[N], *srows[N];
 	static uint8_t rb[N * K / 2], rsc[N * NB];
 	static float dr[5 * N];
 	size_t bad = 0;
 
-	for (unsigned c = 0; c < 10; c++) {
+	for (unsigned c = 0; c < 11; c++) {
 		unsigned m = c == 1 ? 2 : c == 2 ? 32 : 5;
 		struct mxe_gemm_desc g = desc(m, N, K, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
 		uint16_t *a = (uint16_t *)abuf;
@@ -704,6 +706,16 @@ static void fast_int_rows_cases(struct mxe_engine *eng)
 				a[4 * K + b * 32 + 1] = bf16_pow2(-40);
 			want -= (size_t)NB * N;
 			break;
+		case 10:	/* row 1, block 6 (the rest of the row 0): subnormals (n 2^-133)
+				 * beside 2^-126 (1 + n / 128), under scales of 2^13 .. 2^16 so that
+				 * the grids are normal */
+			memset(a + K, 0, K * sizeof(*a));
+			for (int q = 0; q < 32; q++)
+				a[K + 6 * 32 + q] = (uint16_t)((q % 3 ? 0x8000 : 0) |
+							       (q % 2 ? 0x0080 | (q * 5 % 128) : q + 1));
+			for (unsigned j = 0; j < N; j++)
+				sbbuf[j * NB + 6] = (uint8_t)(140 + j % 4);
+			break;
 		}
 		nbad += fast_vs_tiled(eng, &g);
 		for (size_t i = 0; c == 8 && i < (size_t)m * N; i++)
@@ -720,7 +732,8 @@ static void fast_int_rows_cases(struct mxe_engine *eng)
 }
 
 /*
- * The GEMV kernels' buffers of A (its values, its int16 form) come from mxe_alloc64():
+ * The GEMV kernels' buffers of A (its values, its int16 form) come from mxe_scratch(),
+ * whose buffers below 2 MiB come from mxe_alloc64():
  * on a cache line, zeroed when asked, at sizes malloc() serves from the heap and from
  * mmap() (where it starts 16 bytes in).
  */
