@@ -1256,7 +1256,9 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 			goto no;
 		for (int q = 0; q < BLK; q++) {	/* one row: the nibbles' order (mxe_gemv_int.h) */
 			size_t at = m == 1 ? mxe_e2m1_int_at(nb, b, q) : rb * BLK + q;
-			int64_t n = (int64_t)nearbyint(v[q] * mxe_pow2(-e)), n2, n1;	/* exact scaling */
+			double x = v[q] * mxe_pow2(-e);	/* exact scaling */
+			/* an integer unless the block is rounded (libm's nearbyint() a call) */
+			int64_t n = tr[rb] == 0 ? (int64_t)x : (int64_t)nearbyint(x), n2, n1;
 
 			/* n0 holds n itself when it fits, else parts by floor shifts */
 			n2 = parts == 3 && (n < INT16_MIN || n > INT16_MAX) ? n >> (2 * GEMV_PART_BITS) : 0;
