@@ -78,11 +78,30 @@ static int weight_fmt(unsigned t, struct wfmt *f)
 	return 1;
 }
 
+/*
+ * A's preparation, a row a task (gemv_phase_tasks()): the buffers the tasks write, which
+ * the job's const views then read, and what each row needs of the integer form.
+ */
+struct gemv_prep {
+	double *av, *ablk;
+	int *ga;
+	int16_t *part[3];	/* E2M1: the integer form (gemv_int_row_bits()), or NULL */
+	int64_t *ebias;
+	double *asum, *tr;
+	int *lo, *hi;		/* [M][K / 32]: each block's lowest and highest bit */
+	uint8_t *ones;
+	/* per row: the parts its widest block needs (1 .. 3, 4: rounded, 0: NaN or Inf);
+	 * its nonzero blocks' exponent span (-1: none); a block's exponent out of range */
+	int need[GEMV_MAX_M], span[GEMV_MAX_M], out[GEMV_MAX_M];
+	int parts, rounded;	/* all rows' (gemv_int_parts()) */
+	unsigned phase_cols;	/* the columns' phase: 1, or 2 after the integer form's */
+};
+
 struct gemv_job {
 	const struct mxe_op *op;
 	struct wfmt w;
 	const double *av;	/* M x K values of A, scales and negation applied */
-	size_t lda;		/* its row stride (gemv_run()) */
+	size_t lda;		/* its row stride (mxe_gemv_run()) */
 	const double *ablk;	/* [K / 32][8 * groups]: sum |a| per block and row */
 	const int *ga;		/* per row: lowest set bit exponent, INT_MAX: all zero */
 	unsigned groups;	/* of 8 rows */
@@ -90,7 +109,7 @@ struct gemv_job {
 	int vnni;		/* AVX512-VNNI (several rows' integer blocks) */
 	unsigned tasks;
 	int failed;
-	/* E2M1 weights: the integer block path (gemv_int_prepare()), or NULL; per row of A,
+	/* E2M1 weights: the integer block path (gemv_int_finish()), or NULL; per row of A,
 	 * row r's at r K / 32 blocks */
 	const int16_t *a16;	/* [K / 32][32]: mxe_gemv_int.h's order (M = 1), else k's */
 	const int16_t *part[3];	/* a16, then the next 15 bits up (times 2^15), the next */
@@ -102,17 +121,12 @@ struct gemv_job {
 	/* one part, no rounding: the widest span of a row's nonzero blocks' exponents
 	 * (gemv_int_cols_t()'s exact sums), else INT_MAX */
 	int erange;
+	struct gemv_prep prep;
 };
 
 /* outputs of the several-row kernels summed without a bound (gemv_sums_exact()) */
 static uint64_t gemv_exact_sums;
 
-static unsigned gemv_phase_tasks(void *arg, unsigned phase)
-{
-	struct gemv_job *job = arg;
-
-	return phase == 0 ? job->tasks : 0;
-}
 
 /* 2^(s - 127 + adj) for block scale s (1 without scales); NaN for 0xFF. */
 static inline double block_factor(const uint8_t *sc, size_t b, int adj)
@@ -541,7 +555,7 @@ static unsigned gemv_finish_avx2(const struct gemv_job *job, const struct gemv_a
 
 /*
  * The integer block kernels: E2M1 weights, one row of A. Each block of A is an int16
- * vector times 2^E (gemv_int_prepare()), each weight an integer times 2^-1, so a
+ * vector times 2^E (gemv_int_row_form()), each weight an integer times 2^-1, so a
  * block's 32 products sum exactly in int32 (|a| < 2^15, |w| <= 12); the sum times the
  * block's factor 2^(E - 1) 2^(scale - 127) is exact in a double, and the blocks add up
  * in double chains as on the other kernels (fewer additions: the same proof holds).
@@ -552,7 +566,7 @@ static unsigned gemv_finish_avx2(const struct gemv_job *job, const struct gemv_a
  * zero, whose sign the integers lose.
  */
 #define GEMV_INT_CHUNK 64	/* block factors computed ahead, per column */
-#define GEMV_PART_BITS 15	/* bits of A per int16 part (gemv_int_prepare()) */
+#define GEMV_PART_BITS 15	/* bits of A per int16 part (gemv_int_row_form()) */
 /* what each part of A weighs: 2^(15 i) */
 static const double gemv_part_weight[3] = { 1.0, 0x1p15, 0x1p30 };
 
@@ -1176,8 +1190,8 @@ uint64_t mxe_gemv_int_outputs(void)
 }
 
 /*
- * The integer block kernels' form of A's @m rows @a (K values each, in k order, @lda
- * apart): one row in mxe_gemv_int.h's order, several in k order (gemv_int_cols_t()).
+ * The integer block kernels' form of A's rows (K values each, in k order, @lda apart):
+ * one row in mxe_gemv_int.h's order, several in k order (gemv_int_cols_t()).
  * Block b of a row is n * 2^E with integers n in up to three int16 parts (n = n0 + n1 2^15 + n2 2^30): one part when its
  * finite values span at most 15 bits (from the highest bit of the largest to the lowest
  * set bit of any), as activations of narrow types and BF16 ones of similar size do; two
@@ -1185,42 +1199,51 @@ uint64_t mxe_gemv_int_outputs(void)
  * All rows take as many parts as the widest block of any. A block that spans more (a
  * SiLU output next to a large value) is rounded to its top 44 bits: the kernels then
  * add a bound of what that rounding can change to the proof's error (job->tr), and
- * prove by the interval alone. Sets job->a16 and the rest in the calling thread's
- * scratch slot 4 (its tasks use 0 .. 2), or leaves job->a16 NULL when A holds NaN or
- * Inf, and the double kernels run.
+ * prove by the interval alone. In three steps: each row's blocks' bits
+ * (gemv_int_row_bits(), a task a row), all rows' parts (gemv_int_parts()), each row's
+ * form (gemv_int_row_form(), a task a row); gemv_int_finish() then sets job->a16 and
+ * the rest, or leaves job->a16 NULL where A holds NaN or Inf, and the double kernels
+ * run. The buffers are the calling thread's scratch slot 4 (its tasks use 0 .. 2).
  */
-static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, size_t m,
-			     size_t k)
+static int gemv_int_alloc(struct gemv_job *job, size_t m, size_t k)
 {
+	struct gemv_prep *p = &job->prep;
 	size_t nb = k / BLK, nr = m * nb;	/* blocks of a row, of all rows */
-	int16_t *part[3];
-	int64_t *ebias;
-	double *asum, *tr;
-	uint8_t *ones;
-	int parts = 1, rounded = 0, *lo, *hi;
-	void *buf = mxe_scratch(4, nr * (3 * BLK * sizeof(int16_t) + sizeof(*ebias) + 2 * sizeof(double) +
+	void *buf = mxe_scratch(4, nr * (3 * BLK * sizeof(int16_t) + sizeof(int64_t) + 2 * sizeof(double) +
 				      2 * sizeof(int)) + nb);
 
 	if (!buf)
-		return;
-	part[0] = buf;		/* first: every block's 64 bytes on a line */
-	part[1] = part[0] + nr * BLK;
-	part[2] = part[1] + nr * BLK;
-	ebias = (int64_t *)(part[2] + nr * BLK);
-	asum = (double *)(ebias + nr);
-	tr = asum + nr;
-	lo = (int *)(tr + nr);
-	hi = lo + nr;
-	ones = (uint8_t *)(hi + nr);
-	memset(ones, 127, nb);
-	for (size_t rb = 0; rb < m * nb; rb++) {	/* each block's bits, and the parts they need */
-		const double *v = a + rb / nb * lda + rb % nb * BLK;
+		return 0;
+	p->part[0] = buf;		/* first: every block's 64 bytes on a line */
+	p->part[1] = p->part[0] + nr * BLK;
+	p->part[2] = p->part[1] + nr * BLK;
+	p->ebias = (int64_t *)(p->part[2] + nr * BLK);
+	p->asum = (double *)(p->ebias + nr);
+	p->tr = p->asum + nr;
+	p->lo = (int *)(p->tr + nr);
+	p->hi = p->lo + nr;
+	p->ones = (uint8_t *)(p->hi + nr);
+	memset(p->ones, 127, nb);
+	return 1;
+}
 
-		lo[rb] = INT_MAX;
-		hi[rb] = INT_MIN;
+/* Row @i's blocks' lowest and highest set bits, and the parts the row needs. */
+static void gemv_int_row_bits(struct gemv_job *job, size_t i)
+{
+	struct gemv_prep *p = &job->prep;
+	size_t nb = job->op->d.k / BLK;
+	int need = 1;
+
+	for (size_t rb = i * nb; rb < (i + 1) * nb; rb++) {
+		const double *v = p->av + i * job->lda + rb % nb * BLK;
+
+		p->lo[rb] = INT_MAX;
+		p->hi[rb] = INT_MIN;
 		for (int q = 0; q < BLK; q++) {
-			if (!isfinite(v[q]))
-				goto no;
+			if (!isfinite(v[q])) {
+				p->need[i] = 0;
+				return;
+			}
 			if (v[q] != 0) {	/* finite doubles of A's types: normal */
 				uint64_t u;
 				int l = mxe_lsb_exponent(v[q]), h;
@@ -1228,71 +1251,102 @@ static void gemv_int_prepare(struct gemv_job *job, const double *a, size_t lda, 
 				memcpy(&u, &v[q], 8);
 				h = (int)((u >> 52) & 0x7FF) - 1023;
 
-				lo[rb] = l < lo[rb] ? l : lo[rb];
-				hi[rb] = h > hi[rb] ? h : hi[rb];
+				p->lo[rb] = l < p->lo[rb] ? l : p->lo[rb];
+				p->hi[rb] = h > p->hi[rb] ? h : p->hi[rb];
 			}
 		}
-		asum[rb] = job->ablk[rb % nb * job->groups * 8 + rb / nb];	/* mxe_gemv_run()'s sum */
-		if (lo[rb] == INT_MAX)
-			lo[rb] = hi[rb] = 0;	/* all zero */
-		if (hi[rb] - lo[rb] > 14 && parts < 2)
-			parts = 2;
-		if (hi[rb] - lo[rb] > 29)
-			parts = 3;
+		if (p->lo[rb] == INT_MAX)
+			p->lo[rb] = p->hi[rb] = 0;	/* all zero */
+		need = p->hi[rb] - p->lo[rb] > 44 ? 4 : p->hi[rb] - p->lo[rb] > 29 && need < 3 ? 3 :
+		       p->hi[rb] - p->lo[rb] > 14 && need < 2 ? 2 : need;
 	}
-	for (size_t rb = 0; rb < m * nb; rb++) {
-		const double *v = a + rb / nb * lda + rb % nb * BLK;
-		size_t b = rb % nb;
-		int e = lo[rb];
+	p->need[i] = need;
+}
 
-		tr[rb] = 0;
-		if (hi[rb] - lo[rb] > 44) {	/* round to the top 44 bits: |n| <= 2^44 */
-			e = hi[rb] - 43;
-			tr[rb] = 0x1p4 * ldexp(1.0, e);	/* 32 roundings of at most 2^(e - 1) */
-			asum[rb] += tr[rb];
-			rounded = 1;
+/* All @m rows' parts, between the two row steps: 0 where a row holds NaN or Inf. */
+static void gemv_int_parts(struct gemv_job *job, size_t m)
+{
+	struct gemv_prep *p = &job->prep;
+
+	p->parts = 1;
+	p->rounded = 0;
+	for (size_t i = 0; i < m; i++) {
+		if (!p->need[i]) {
+			p->parts = 0;
+			return;
 		}
-		if (e < -890 || e > 890)
-			goto no;
+		p->parts = p->need[i] > p->parts ? (p->need[i] > 3 ? 3 : p->need[i]) : p->parts;
+		p->rounded |= p->need[i] == 4;
+	}
+}
+
+/* Row @i's form in gemv_int_parts()' parts, and its nonzero blocks' exponent span. */
+static void gemv_int_row_form(struct gemv_job *job, size_t i)
+{
+	struct gemv_prep *p = &job->prep;
+	size_t m = job->op->d.m, nb = job->op->d.k / BLK;
+	int elo = INT_MAX, ehi = INT_MIN;
+
+	p->out[i] = 0;
+	for (size_t rb = i * nb; rb < (i + 1) * nb; rb++) {
+		const double *v = p->av + i * job->lda + rb % nb * BLK;
+		size_t b = rb % nb;
+		int e = p->lo[rb];
+
+		p->asum[rb] = p->ablk[b * job->groups * 8 + i];	/* gemv_prepare_row()'s sum */
+		p->tr[rb] = 0;
+		if (p->hi[rb] - p->lo[rb] > 44) {	/* round to the top 44 bits: |n| <= 2^44 */
+			e = p->hi[rb] - 43;
+			p->tr[rb] = 0x1p4 * ldexp(1.0, e);	/* 32 roundings of at most 2^(e - 1) */
+			p->asum[rb] += p->tr[rb];
+		}
+		if (e < -890 || e > 890) {
+			p->out[i] = 1;
+			return;
+		}
 		for (int q = 0; q < BLK; q++) {	/* one row: the nibbles' order (mxe_gemv_int.h) */
 			size_t at = m == 1 ? mxe_e2m1_int_at(nb, b, q) : rb * BLK + q;
 			double x = v[q] * mxe_pow2(-e);	/* exact scaling */
 			/* an integer unless the block is rounded (libm's nearbyint() a call) */
-			int64_t n = tr[rb] == 0 ? (int64_t)x : (int64_t)nearbyint(x), n2, n1;
+			int64_t n = p->tr[rb] == 0 ? (int64_t)x : (int64_t)nearbyint(x), n2, n1;
 
 			/* n0 holds n itself when it fits, else parts by floor shifts */
-			n2 = parts == 3 && (n < INT16_MIN || n > INT16_MAX) ? n >> (2 * GEMV_PART_BITS) : 0;
+			n2 = p->parts == 3 && (n < INT16_MIN || n > INT16_MAX) ? n >> (2 * GEMV_PART_BITS) : 0;
 			n -= n2 * ((int64_t)1 << (2 * GEMV_PART_BITS));
-			n1 = parts >= 2 && (n < INT16_MIN || n > INT16_MAX) ? n >> GEMV_PART_BITS : 0;
+			n1 = p->parts >= 2 && (n < INT16_MIN || n > INT16_MAX) ? n >> GEMV_PART_BITS : 0;
 			n -= n1 * ((int64_t)1 << GEMV_PART_BITS);
-			part[0][at] = (int16_t)n;
-			part[1][at] = (int16_t)n1;
-			part[2][at] = (int16_t)n2;
+			p->part[0][at] = (int16_t)n;
+			p->part[1][at] = (int16_t)n1;
+			p->part[2][at] = (int16_t)n2;
 		}
-		ebias[rb] = e - 1 - 127 + 1023;	/* 2^(e - 1) 2^(scale - 127) */
+		p->ebias[rb] = e - 1 - 127 + 1023;	/* 2^(e - 1) 2^(scale - 127) */
+		if (p->ablk[b * job->groups * 8 + i] != 0) {	/* all zero: no product, no exponent */
+			elo = p->lo[rb] < elo ? p->lo[rb] : elo;
+			ehi = p->lo[rb] > ehi ? p->lo[rb] : ehi;
+		}
 	}
-	job->erange = parts > 1 || rounded ? INT_MAX : 0;
-	for (size_t i = 0; job->erange != INT_MAX && i < m; i++) {	/* each row's span */
-		int elo = INT_MAX, ehi = INT_MIN;
+	p->span[i] = elo <= ehi ? ehi - elo : -1;
+}
 
-		for (size_t rb = i * nb; rb < (i + 1) * nb; rb++) {
-			if (job->ablk[rb % nb * job->groups * 8 + i] == 0)
-				continue;	/* all zero: no product, no exponent */
-			elo = lo[rb] < elo ? lo[rb] : elo;
-			ehi = lo[rb] > ehi ? lo[rb] : ehi;
-		}
-		job->erange = elo <= ehi && ehi - elo > job->erange ? ehi - elo : job->erange;
-	}
-	job->a16 = part[0];
-	memcpy(job->part, part, sizeof(part));
-	job->parts = (unsigned)parts;
-	job->tr = rounded ? tr : NULL;
-	job->ebias = ebias;
-	job->asum = asum;
-	job->ones = ones;
-	return;
-no:
+/* After the rows' forms: the job's views of them, or none (job->a16 NULL). */
+static void gemv_int_finish(struct gemv_job *job, size_t m)
+{
+	struct gemv_prep *p = &job->prep;
+
 	job->a16 = NULL;
+	for (size_t i = 0; i < m; i++)
+		if (p->out[i])
+			return;
+	job->erange = p->parts > 1 || p->rounded ? INT_MAX : 0;
+	for (size_t i = 0; job->erange != INT_MAX && i < m; i++)	/* each row's span */
+		job->erange = p->span[i] > job->erange ? p->span[i] : job->erange;
+	job->a16 = p->part[0];
+	memcpy(job->part, p->part, sizeof(p->part));
+	job->parts = (unsigned)p->parts;
+	job->tr = p->rounded ? p->tr : NULL;
+	job->ebias = p->ebias;
+	job->asum = p->asum;
+	job->ones = p->ones;
 }
 
 /* The general path's value of outputs (8 g + r, j) for the rows in @redo. */
@@ -1321,6 +1375,62 @@ static int gemv_redo(const struct gemv_job *job, size_t j, unsigned g, unsigned 
  */
 #define GEMV_SPAN_BLOCKS 8
 
+/*
+ * Row @i of A (a task of the first phase): its values, the lowest set bit of any (ga)
+ * and its blocks' sums of |a| (ablk); with E2M1 weights its blocks' bits.
+ */
+static void gemv_prepare_row(struct gemv_job *job, size_t i)
+{
+	struct gemv_prep *p = &job->prep;
+	size_t k = job->op->d.k, nb = k / BLK;
+	double *ar = p->av + i * job->lda;
+
+	mxe_op_row_values(job->op, 0, i, ar);
+	p->ga[i] = INT_MAX;
+	for (size_t kk = 0; kk < k; kk++) {
+		int l = ar[kk] != 0 && isfinite(ar[kk]) ? mxe_lsb_exponent(ar[kk]) : INT_MAX;
+
+		p->ga[i] = l < p->ga[i] ? l : p->ga[i];
+	}
+	for (size_t b = 0; b < nb; b++) {
+		double s = 0;
+
+		for (size_t kk = b * BLK; kk < (b + 1) * BLK; kk++)
+			s += fabs(ar[kk]);
+		p->ablk[b * job->groups * 8 + i] = s;
+	}
+	if (p->part[0])
+		gemv_int_row_bits(job, i);
+}
+
+/*
+ * The phases: A's rows (gemv_prepare_row()), with E2M1 weights their integer form
+ * (gemv_int_row_form(), then the row in the double kernels' order), then the columns,
+ * each a task a row or a group of columns. The steps between (all rows' parts, the
+ * job's views of the form) run here, once, in the thread that ended a phase.
+ */
+static unsigned gemv_phase_tasks(void *arg, unsigned phase)
+{
+	struct gemv_job *job = arg;
+	struct gemv_prep *p = &job->prep;
+	size_t m = job->op->d.m;
+
+	if (phase == 0)
+		return (unsigned)m;
+	if (phase == 1 && p->phase_cols == 2) {
+		if (p->part[0])
+			gemv_int_parts(job, m);
+		return (unsigned)m;
+	}
+	if (phase != p->phase_cols)
+		return 0;
+	if (p->part[0] && p->parts)
+		gemv_int_finish(job, m);
+	if (job->a16)
+		__atomic_add_fetch(&gemv_int, m * job->op->d.n, __ATOMIC_RELAXED);
+	return job->tasks;
+}
+
 static void gemv_task(void *arg, unsigned phase, unsigned task)
 {
 	struct gemv_job *job = arg;
@@ -1330,7 +1440,16 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 	unsigned groups = job->groups;
 	struct gemv_acc *st;
 
-	(void)phase;
+	if (phase == 0) {
+		gemv_prepare_row(job, task);
+		return;
+	}
+	if (phase < job->prep.phase_cols) {	/* E2M1 */
+		if (job->prep.part[0] && job->prep.parts)
+			gemv_int_row_form(job, task);
+		deinterleave(job->prep.av + task * job->lda, op->d.k);
+		return;
+	}
 #ifdef GEMV_HAVE_AVX512
 	if (job->a16 && op->d.m == 1) {
 		for (size_t j = j0; j < j1; j++) {
@@ -1447,8 +1566,7 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	const struct mxe_gemm_desc *d = &op->d;
 	struct gemv_job job = { .op = op };
 	size_t k = d->k, nb = k / BLK, m = d->m;
-	double *av, *ablk;
-	int *ga;
+	double *av;
 
 	if (!gemv_applies(op, &job.w))
 		return 1;
@@ -1467,39 +1585,19 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 			 m * sizeof(int));
 	if (!av)
 		return MXE_ENGINE_ENOMEM;
-	ga = (int *)(av + m * job.lda + nb * job.groups * 8);
-	ablk = av + m * job.lda;
-	memset(ablk, 0, nb * job.groups * 8 * sizeof(double));
-	for (size_t i = 0; i < m; i++) {
-		double *ar = av + i * job.lda;
-
-		mxe_op_row_values(op, 0, i, ar);
-		ga[i] = INT_MAX;
-		for (size_t kk = 0; kk < k; kk++) {
-			int l = ar[kk] != 0 && isfinite(ar[kk]) ? mxe_lsb_exponent(ar[kk]) : INT_MAX;
-
-			ga[i] = l < ga[i] ? l : ga[i];
-		}
-		for (size_t b = 0; b < nb; b++) {
-			double s = 0;
-
-			for (size_t kk = b * BLK; kk < (b + 1) * BLK; kk++)
-				s += fabs(ar[kk]);
-			ablk[b * job.groups * 8 + i] = s;
-		}
-	}
-	job.av = av;
-	job.ablk = ablk;
-	job.ga = ga;
-	/* E2M1: the integer blocks, then A in the order the double kernels decode the
-	 * weights */
-	if (d->type_b == MXA_DTYPE_E2M1)
-		gemv_int_prepare(&job, av, job.lda, m, k);
-	for (size_t i = 0; d->type_b == MXA_DTYPE_E2M1 && i < m; i++)
-		deinterleave(av + i * job.lda, k);
+	job.prep.av = av;
+	job.prep.ablk = av + m * job.lda;
+	job.prep.ga = (int *)(job.prep.ablk + nb * job.groups * 8);
+	memset(job.prep.ablk, 0, nb * job.groups * 8 * sizeof(double));
+	job.av = job.prep.av;
+	job.ablk = job.prep.ablk;
+	job.ga = job.prep.ga;
+	/* E2M1: the integer blocks, and A in the order the double kernels decode the
+	 * weights (a phase of its own) */
+	job.prep.phase_cols = d->type_b == MXA_DTYPE_E2M1 ? 2 : 1;
+	if (d->type_b == MXA_DTYPE_E2M1 && !gemv_int_alloc(&job, m, k))
+		job.prep.part[0] = NULL;
 	__atomic_add_fetch(&gemv_outputs, m * d->n, __ATOMIC_RELAXED);
-	if (job.a16)
-		__atomic_add_fetch(&gemv_int, m * d->n, __ATOMIC_RELAXED);
 	mxe_pool_run(eng, d->nthreads, &gemv_ops, &job);
 	return job.failed ? MXE_ENGINE_ENOMEM : 0;
 }

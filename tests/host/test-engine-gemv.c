@@ -280,6 +280,22 @@ static void int_block_cases(struct mxe_engine *eng)
 		   "outputs on the integer blocks, %llu redone)", mxe_engine_simd(),
 		   (unsigned long long)(mxe_gemv_int_outputs() - i0), (unsigned long long)(redo1 - redo0));
 
+	/* an Inf in one row of 9: no integer form for any (its rows share their parts),
+	 * the double kernels' bits, Inf and NaN (Inf times a zero weight) in that row */
+	{
+		struct mxe_gemm_desc g = desc(9, 64, 608, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
+		uint64_t n0 = mxe_gemv_int_outputs();
+
+		llm_activations((uint16_t *)abuf, 9 * 608, 8);
+		((uint16_t *)abuf)[4 * 608 + 300] = 0x7f80;
+		tu_fill(MXA_DTYPE_E2M1, bbuf, 64, 608, 304);
+		host_check(!same_as_general(eng, &g, &nbad) && !nbad &&
+			   mxe_gemv_int_outputs() == n0 && isinf(d1[4 * 64]) + isnan(d1[4 * 64]) &&
+			   !isinf(d1[3 * 64]) && !isnan(d1[3 * 64]),
+			   "%s: an Inf in one row of A: every row on the double kernels, the general "
+			   "path's bits", mxe_engine_simd());
+	}
+
 	/*
 	 * several rows whose sums need no bound (mxe_gemv.c, gemv_sums_exact(); K = 1024:
 	 * exponents may span 29 - log2(32) = 24 bits): narrow activations and scales
