@@ -984,8 +984,10 @@ int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	job.ld_sb = ld_s[1];
 	job.b_rows = desc->b_rows;
 	job.scale_b_rows = desc->scale_b_rows;
-	buf = malloc(job.m * job.k * (sizeof(int16_t) + sizeof(double) + sizeof(float)) +
-		     job.m * job.nhb * (sizeof(int32_t) + sizeof(float)) + job.m);
+	/* the calling thread's scratch (its tasks use slots 0 and 1): no pages faulted in
+	 * a call */
+	buf = mxe_scratch(3, job.m * job.k * (sizeof(int16_t) + sizeof(double) + sizeof(float)) +
+			  job.m * job.nhb * (sizeof(int32_t) + sizeof(float)) + job.m);
 	if (!buf)
 		return MXE_ENGINE_ENOMEM;
 	job.av = buf;
@@ -999,7 +1001,6 @@ int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	job.tasks = (unsigned)((job.n + NVG_COLS - 1) / NVG_COLS);
 	__atomic_add_fetch(&nvg_outputs, job.m * job.n, __ATOMIC_RELAXED);
 	mxe_pool_run(eng, op.d.nthreads, &nvg_ops, &job);
-	free(buf);
 	return job.failed ? MXE_ENGINE_ENOMEM : 0;
 }
 #else

@@ -71,9 +71,12 @@ static void expand_rows(const uint8_t *codes, size_t ld, const uint8_t *scales, 
 void mxe_nvfp4_row_values(const uint8_t *codes, const uint8_t *scales, size_t k, int neg,
 			  double *out)
 {
+	/* the tables of mxe_cvt_e2m1_to_f32() and mxe_cvt_ue4m3_to_f32(), looked up once */
+	const float *e2m1 = mxe_decode_lut(MXA_DTYPE_E2M1), *e4m3 = mxe_decode_lut(MXA_DTYPE_E4M3);
+
 	for (size_t kk = 0; kk < k; kk++) {
-		double v = (double)mxe_cvt_e2m1_to_f32((codes[kk / 2] >> (kk & 1) * 4) & 0xF) *
-			   mxe_cvt_ue4m3_to_f32(scales[kk / MXA_NVFP4_BLOCK]);
+		double v = (double)e2m1[(codes[kk / 2] >> (kk & 1) * 4) & 0xF] *
+			   e4m3[scales[kk / MXA_NVFP4_BLOCK] & MXE_UE4M3_NAN];
 
 		out[kk] = neg ? -v : v;
 	}
