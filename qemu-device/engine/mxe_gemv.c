@@ -727,19 +727,49 @@ static unsigned gemv_int_column_avx512(const struct gemv_job *job, size_t j)
  * and @tb): those that neither a NaN scale (@nan) nor gemv_store() stops, stored; the
  * others returned as a mask of columns. @mins: the columns' smallest scale codes.
  */
+__attribute__((target("avx2")))
 static uint16_t int_cols_store(const struct gemv_job *job, size_t j0, size_t nc, size_t r,
 			       const double s[16], const double bd[16], const double tb[16],
 			       unsigned nan, const uint8_t mins[16], const uint8_t *const srows[16])
 {
+	/* gemv_store()'s first proof on vectors: where s - e and s + e round to the same
+	 * f32, s does too, and the row stores at once when every column has it */
+	const __m256d wmax = _mm256_set1_pd(job->w.max), sgn = _mm256_set1_pd(-0.0);
+	const __m256d ke = _mm256_set1_pd((double)(job->op->d.k / 8 + 8) * 0x1p-52);
+	const __m256d inf = _mm256_set1_pd(INFINITY);
+	const unsigned lanes = (1u << nc) - 1;
+	float out[16];
+	unsigned ok = 0;
 	uint16_t redo = 0;
 
+	for (unsigned c = 0; c < 16; c += 4) {
+		__m256d sv = _mm256_loadu_pd(s + c), bound = _mm256_mul_pd(_mm256_loadu_pd(bd + c), wmax);
+		__m256d e = _mm256_add_pd(_mm256_mul_pd(ke, bound),
+					  _mm256_mul_pd(_mm256_loadu_pd(tb + c), wmax));
+		__m128i lo = _mm_castps_si128(_mm256_cvtpd_ps(_mm256_sub_pd(sv, e)));
+		__m128i hi = _mm_castps_si128(_mm256_cvtpd_ps(_mm256_add_pd(sv, e)));
+		__m256d fine = _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sgn, sv), inf, _CMP_LT_OQ),
+					     _mm256_cmp_pd(_mm256_andnot_pd(sgn, e), inf, _CMP_LT_OQ));
+
+		fine = _mm256_and_pd(fine, _mm256_cmp_pd(sv, _mm256_setzero_pd(), _CMP_NEQ_OQ));
+		ok |= (unsigned)(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(lo, hi))) &
+				 _mm256_movemask_pd(fine)) << c;
+		_mm_storeu_ps(out + c, _mm256_cvtpd_ps(sv));
+	}
+	ok &= ~nan & lanes;
+	if (ok == lanes) {
+		mxe_op_store_row_f32(job->op, r, j0, out, nc);
+		return 0;
+	}
 	for (unsigned c = 0; c < nc; c++) {
 		double bound = bd[c] * job->w.max;
 		double e = (double)(job->op->d.k / 8 + 8) * 0x1p-52 * bound + tb[c] * job->w.max;
 
-		if (((nan >> c) & 1) || s[c] == 0 ||
-		    !gemv_store(job, job->op->scale_b ? srows[c] : NULL, &(int){ mins[c] }, r, j0 + c,
-				s[c], e, bound))
+		if ((ok >> c) & 1)
+			mxe_op_store_d(job->op, r, j0 + c, out[c]);
+		else if (((nan >> c) & 1) || s[c] == 0 ||
+			 !gemv_store(job, job->op->scale_b ? srows[c] : NULL, &(int){ mins[c] }, r,
+				     j0 + c, s[c], e, bound))
 			redo |= (uint16_t)(1u << c);
 	}
 	return redo;

@@ -296,6 +296,30 @@ static void int_block_cases(struct mxe_engine *eng)
 			   "path's bits", mxe_engine_simd());
 	}
 
+	/* several rows, weights 1 at k = 0, 32, 64 of every column: row 0 sums
+	 * 1 + 2^-24 + 2^-60 (just above a tie: 1 + 2^-23), row 1 1 + 2^-24 (the tie: 1),
+	 * where the double sum loses 2^-60 and only the proof's interval tells */
+	{
+		struct mxe_gemm_desc g = desc(3, 16, 128, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
+		uint16_t *a = (uint16_t *)abuf;
+
+		memset(a, 0, 3 * 128 * sizeof(*a));
+		memset(bbuf, 0, 16 * 64);
+		memset(sbbuf, 127, 16 * 4);
+		for (unsigned j = 0; j < 16; j++)
+			for (unsigned b = 0; b < 3; b++)
+				bbuf[j * 64 + b * 16] = 0x2;	/* E2M1 1.0 at k = 32 b */
+		for (unsigned i = 0; i < 3; i++) {
+			a[i * 128] = bf16_one;
+			a[i * 128 + 32] = i < 2 ? bf16_pow2(-24) : bf16_pow2(-20);
+			a[i * 128 + 64] = i == 0 ? bf16_pow2(-60) : 0;
+		}
+		host_check(!same_as_general(eng, &g, &nbad) && !nbad && d1[0] == 1.0f + 0x1p-23f &&
+			   d1[15] == 1.0f + 0x1p-23f && d1[16] == 1.0f && d1[2 * 16] == 1.0f + 0x1p-20f,
+			   "%s: several rows at and just above an f32 tie: the proof's interval sends "
+			   "them to the general path", mxe_engine_simd());
+	}
+
 	/*
 	 * several rows whose sums need no bound (mxe_gemv.c, gemv_sums_exact(); K = 1024:
 	 * exponents may span 29 - log2(32) = 24 bits): narrow activations and scales
