@@ -513,12 +513,29 @@ static void nvg_cols_store(const struct nvg_job *job, size_t j0, size_t nc,
 			   const uint8_t *const rows[16], const uint8_t *const srows[16],
 			   unsigned nan, double *bv, const int64_t sx[][16], const float sf[][16])
 {
+	uint64_t done = 0;	/* rows stored at once: no NaN scale, no exact zero */
+
+	for (size_t r = 0; r < job->m && !nan; r++) {
+		float out[16];
+		int zero = 0;
+
+		for (size_t c = 0; c < nc; c++) {
+			zero |= job->exact && !sx[r][c];
+			out[c] = job->exact ? (float)sx[r][c] * 0x1p-20f : sf[r][c];
+		}
+		if (!job->anan[r] && !zero) {
+			mxe_op_store_row_f32(job->op, r, j0, out, nc);
+			done |= UINT64_C(1) << r;
+		}
+	}
 	for (size_t c = 0; c < nc; c++) {
 		int have_bv = 0;
 
 		for (size_t r = 0; r < job->m; r++) {
 			int bad = job->anan[r] || ((nan >> c) & 1);
 
+			if ((done >> r) & 1)
+				continue;
 			if (!job->exact)
 				mxe_op_store_d(job->op, r, j0 + c,
 					       bad ? nvg_fast_chains(job, r, rows[c], srows[c]) : sf[r][c]);
