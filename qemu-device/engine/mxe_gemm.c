@@ -453,10 +453,16 @@ int64_t mxe_op_load_c_int(const struct mxe_op *op, size_t i, size_t j)
 	return (int32_t)mxe_row_code(MXA_DTYPE_S32, (const uint8_t *)op->d.c + i * op->ldc, j);
 }
 
+/* The bits an F32 D holds for @f: every NaN as MXE_F32_CANON_NAN. */
+static inline uint32_t d_f32_bits(float f)
+{
+	return f != f ? MXE_F32_CANON_NAN : mxe_f32_bits(f);
+}
+
 void mxe_op_store_d(const struct mxe_op *op, size_t i, size_t j, double v)
 {
 	if (op->d.type_d == MXA_DTYPE_F32) {
-		uint32_t u = v != v ? MXE_F32_CANON_NAN : mxe_f32_bits((float)v);
+		uint32_t u = d_f32_bits((float)v);
 
 		memcpy((uint8_t *)op->d.d + i * op->ldd + 4 * j, &u, 4);
 		return;
@@ -475,7 +481,7 @@ void mxe_op_store_row_f32(const struct mxe_op *op, size_t i, size_t j0, const fl
 		return;
 	}
 	for (size_t c = 0; c < n; c++) {	/* as mxe_op_store_d(), without a call a value */
-		uint32_t u = v[c] != v[c] ? MXE_F32_CANON_NAN : mxe_f32_bits(v[c]);
+		uint32_t u = d_f32_bits(v[c]);
 
 		memcpy(row + 4 * c, &u, 4);
 	}

@@ -738,6 +738,7 @@ static uint16_t int_cols_store(const struct gemv_job *job, size_t j0, size_t nc,
 	const __m256d ke = _mm256_set1_pd((double)(job->op->d.k / 8 + 8) * 0x1p-52);
 	const __m256d inf = _mm256_set1_pd(INFINITY);
 	const unsigned lanes = (1u << nc) - 1;
+	double bounds[16], errs[16];	/* for the columns that go on to gemv_store() */
 	float out[16];
 	unsigned ok = 0;
 	uint16_t redo = 0;
@@ -755,6 +756,8 @@ static uint16_t int_cols_store(const struct gemv_job *job, size_t j0, size_t nc,
 		ok |= (unsigned)(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(lo, hi))) &
 				 _mm256_movemask_pd(fine)) << c;
 		_mm_storeu_ps(out + c, _mm256_cvtpd_ps(sv));
+		_mm256_storeu_pd(bounds + c, bound);
+		_mm256_storeu_pd(errs + c, e);
 	}
 	ok &= ~nan & lanes;
 	if (ok == lanes) {
@@ -762,14 +765,11 @@ static uint16_t int_cols_store(const struct gemv_job *job, size_t j0, size_t nc,
 		return 0;
 	}
 	for (unsigned c = 0; c < nc; c++) {
-		double bound = bd[c] * job->w.max;
-		double e = (double)(job->op->d.k / 8 + 8) * 0x1p-52 * bound + tb[c] * job->w.max;
-
 		if ((ok >> c) & 1)
 			mxe_op_store_d(job->op, r, j0 + c, out[c]);
 		else if (((nan >> c) & 1) || s[c] == 0 ||
 			 !gemv_store(job, job->op->scale_b ? srows[c] : NULL, &(int){ mins[c] }, r,
-				     j0 + c, s[c], e, bound))
+				     j0 + c, s[c], errs[c], bounds[c]))
 			redo |= (uint16_t)(1u << c);
 	}
 	return redo;

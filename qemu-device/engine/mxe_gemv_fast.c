@@ -29,7 +29,6 @@
  */
 #include <limits.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "mxe_cpu.h"

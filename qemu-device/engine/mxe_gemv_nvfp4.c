@@ -46,7 +46,6 @@
  */
 #include <limits.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "mxe_avx2.h"
