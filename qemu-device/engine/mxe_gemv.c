@@ -86,6 +86,8 @@ struct gemv_prep {
 	double *av, *ablk;
 	int *ga;
 	int16_t *part[3];	/* E2M1: the integer form (gemv_int_row_bits()), or NULL */
+	int8_t *a8[3];		/* several rows with VNNI: the parts as bytes, */
+	int32_t *acorr[3];	/* mxe_e2m1_a8_block() */
 	int64_t *ebias;
 	double *asum, *tr;
 	int *lo, *hi;		/* [M][K / 32]: each block's lowest and highest bit */
@@ -113,6 +115,8 @@ struct gemv_job {
 	 * row r's at r K / 32 blocks */
 	const int16_t *a16;	/* [K / 32][32]: mxe_gemv_int.h's order (M = 1), else k's */
 	const int16_t *part[3];	/* a16, then the next 15 bits up (times 2^15), the next */
+	const int8_t *a8[3];	/* several rows with VNNI: the parts as bytes ([M K / 32][64]) */
+	const int32_t *acorr[3];	/* and their blocks' corrections (mxe_e2m1_a8_block()) */
 	unsigned parts;		/* 1 .. 3 */
 	const double *tr;	/* [K / 32]: bound of sum |a - its integer form|, or NULL */
 	const int64_t *ebias;	/* [K / 32]: a block factor's exponent field, less the scale */
@@ -822,7 +826,7 @@ static int gemv_sums_exact(const struct gemv_job *job, const uint8_t *const srow
  * scales @sf and the row's factor) and the proof's bounds.
  */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16],
+static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16], __m512i cs,
 				const __m512d sf[2], size_t rb, unsigned parts, int tr, int vnni,
 				int bound, __m512d acc[2], __m512d bnd[2], __m512d tbnd[2])
 {
@@ -837,11 +841,22 @@ static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16]
 		_Pragma("GCC unroll 4")
 		for (int i = 0; i < 4; i++)
 			q[i] = _mm512_setzero_si512();
-		_Pragma("GCC unroll 16")
-		for (int i = 0; i < 16; i++)
-			q[i % 4] = vnni ? mxe_dpwssd_bcast_avx512(q[i % 4], wp[i], a + i) :
-				   _mm512_add_epi32(q[i % 4], _mm512_madd_epi16(wp[i], _mm512_set1_epi32(a[i])));
-		q[0] = _mm512_add_epi32(_mm512_add_epi32(q[0], q[1]), _mm512_add_epi32(q[2], q[3]));
+		if (vnni) {	/* @wp: the bytes; A's low bytes' sums plus 256 the high */
+			a = (const int32_t *)(job->a8[p] + rb * 2 * BLK);
+			q[0] = _mm512_add_epi32(cs, _mm512_set1_epi32(job->acorr[p][rb]));
+			_Pragma("GCC unroll 8")	/* two chains: the rows overlap them */
+			for (int i = 0; i < 8; i++) {
+				q[0] = mxe_dpbusd_bcast_avx512(q[0], wp[i], a + i);
+				q[1] = mxe_dpbusd_bcast_avx512(q[1], wp[i], a + 8 + i);
+			}
+			q[0] = _mm512_add_epi32(q[0], _mm512_slli_epi32(q[1], 8));
+		} else {
+			_Pragma("GCC unroll 16")
+			for (int i = 0; i < 16; i++)
+				q[i % 4] = _mm512_add_epi32(q[i % 4], _mm512_madd_epi16(wp[i],
+							    _mm512_set1_epi32(a[i])));
+			q[0] = _mm512_add_epi32(_mm512_add_epi32(q[0], q[1]), _mm512_add_epi32(q[2], q[3]));
+		}
 		_Pragma("GCC unroll 2")
 		for (int h = 0; h < 2; h++) {
 			__m512d d = _mm512_cvtepi32_pd(h ? _mm512_extracti64x4_epi64(q[0], 1) :
@@ -864,8 +879,9 @@ static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16]
 /*
  * Several rows of A (AVX-512): the task's 16 columns are the lanes. Each block's codes
  * of the 16 columns are transposed and looked up once, then every row of A adds the
- * block in int32 lanes, one dot product per pair of k (vpdpwssd, or vpmaddwd and
- * vpaddd without VNNI), A's pair broadcast from its int16 form in k order: no
+ * block in int32 lanes: with VNNI 16 vpdpbusd, each on four of the weights' bytes and
+ * four of A's (mxe_cols16_bytes_avx512(), mxe_e2m1_a8_block()), else one vpmaddwd and
+ * vpaddd a pair of k on the int16 pairs, A's pair broadcast from its form in k order: no
  * horizontal sums, and A's form is read once per 16 columns, where column by column
  * its 64 KiB (8 rows of K = 4096) streamed from L2 for every column. A lane's block
  * sum is exact (|sum| <= 32 x 12 x 2^15 < 2^24; over the parts < 2^53 in a double),
@@ -899,11 +915,18 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 		for (int h = 0; h < 2; h++)
 			acc[r][h] = bnd[r][h] = tbnd[r][h] = _mm512_setzero_pd();
 	for (size_t b = 0; b < nb; b++) {
-		__m512i wp[16];
+		__m512i wp[16], cs = _mm512_setzero_si512();	/* VNNI: wp[0 .. 7] the bytes */
 		__m512d sf[2];
 		__m128i s8 = mxe_cols16_scales_avx512(&cols, b, 127);
 
-		mxe_cols16_codes_avx512(&cols, b, lut, wp);
+		if (vnni) {
+			__m512i ch[2];
+
+			mxe_cols16_bytes_avx512(&cols, b, wp, ch);
+			cs = _mm512_add_epi32(ch[0], ch[1]);
+		}
+		else
+			mxe_cols16_codes_avx512(&cols, b, lut, wp);
 
 		nan |= _mm_cmpeq_epi8_mask(s8, _mm_set1_epi8((char)0xFF));
 		smin = _mm_min_epu8(smin, s8);
@@ -914,13 +937,13 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 				_mm512_set1_epi64(1023 - 127)), 52));
 		if (exact)	/* the common case, its loops resolved */
 			for (size_t r = 0; r < m; r++)
-				int_cols_row(job, wp, sf, r * nb + b, 1, 0, vnni, 0, acc[r], bnd[r], NULL);
+				int_cols_row(job, wp, cs, sf, r * nb + b, 1, 0, vnni, 0, acc[r], bnd[r], NULL);
 		else if (job->parts == 1 && !job->tr)
 			for (size_t r = 0; r < m; r++)
-				int_cols_row(job, wp, sf, r * nb + b, 1, 0, vnni, 1, acc[r], bnd[r], NULL);
+				int_cols_row(job, wp, cs, sf, r * nb + b, 1, 0, vnni, 1, acc[r], bnd[r], NULL);
 		else
 			for (size_t r = 0; r < m; r++)
-				int_cols_row(job, wp, sf, r * nb + b, job->parts, job->tr != NULL, vnni,
+				int_cols_row(job, wp, cs, sf, r * nb + b, job->parts, job->tr != NULL, vnni,
 					     1, acc[r], bnd[r], tbnd[r]);
 	}
 	_mm_storeu_si128((__m128i *)mins, smin);
@@ -1239,20 +1262,26 @@ static int gemv_int_alloc(struct gemv_job *job, size_t m, size_t k)
 {
 	struct gemv_prep *p = &job->prep;
 	size_t nb = k / BLK, nr = m * nb;	/* blocks of a row, of all rows */
-	void *buf = mxe_scratch(4, nr * (3 * BLK * sizeof(int16_t) + sizeof(int64_t) + 2 * sizeof(double) +
-				      2 * sizeof(int)) + nb);
+	void *buf = mxe_scratch(4, nr * (3 * BLK * sizeof(int16_t) + 3 * (2 * BLK + sizeof(int32_t)) +
+				      sizeof(int64_t) + 2 * sizeof(double) + 2 * sizeof(int)) + nb);
 
 	if (!buf)
 		return 0;
 	p->part[0] = buf;		/* first: every block's 64 bytes on a line */
 	p->part[1] = p->part[0] + nr * BLK;
 	p->part[2] = p->part[1] + nr * BLK;
-	p->ebias = (int64_t *)(p->part[2] + nr * BLK);
+	p->a8[0] = (int8_t *)(p->part[2] + nr * BLK);
+	p->a8[1] = p->a8[0] + nr * 2 * BLK;
+	p->a8[2] = p->a8[1] + nr * 2 * BLK;
+	p->ebias = (int64_t *)(p->a8[2] + nr * 2 * BLK);
 	p->asum = (double *)(p->ebias + nr);
 	p->tr = p->asum + nr;
 	p->lo = (int *)(p->tr + nr);
 	p->hi = p->lo + nr;
-	p->ones = (uint8_t *)(p->hi + nr);
+	p->acorr[0] = p->hi + nr;
+	p->acorr[1] = p->acorr[0] + nr;
+	p->acorr[2] = p->acorr[1] + nr;
+	p->ones = (uint8_t *)(p->acorr[2] + nr);
 	memset(p->ones, 127, nb);
 	return 1;
 }
@@ -1349,6 +1378,14 @@ static void gemv_int_row_form(struct gemv_job *job, size_t i)
 			p->part[1][at] = (int16_t)n1;
 			p->part[2][at] = (int16_t)n2;
 		}
+#ifdef GEMV_HAVE_AVX512
+		for (int q = 0; m > 1 && job->vnni && q < p->parts; q++) {	/* gemv_int_cols_t()'s */
+			int32_t corr[2];
+
+			mxe_e2m1_a8_block(p->part[q] + rb * BLK, p->a8[q] + rb * 2 * BLK, corr);
+			p->acorr[q][rb] = corr[0] + corr[1];
+		}
+#endif
 		p->ebias[rb] = e - 1 - 127 + 1023;	/* 2^(e - 1) 2^(scale - 127) */
 		if (p->ablk[b * job->groups * 8 + i] != 0) {	/* all zero: no product, no exponent */
 			elo = p->lo[rb] < elo ? p->lo[rb] : elo;
@@ -1372,6 +1409,8 @@ static void gemv_int_finish(struct gemv_job *job, size_t m)
 		job->erange = p->span[i] > job->erange ? p->span[i] : job->erange;
 	job->a16 = p->part[0];
 	memcpy(job->part, p->part, sizeof(p->part));
+	memcpy(job->a8, p->a8, sizeof(p->a8));
+	memcpy(job->acorr, p->acorr, sizeof(p->acorr));
 	job->parts = (unsigned)p->parts;
 	job->tr = p->rounded ? p->tr : NULL;
 	job->ebias = p->ebias;

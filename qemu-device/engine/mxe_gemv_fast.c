@@ -58,8 +58,12 @@ struct fast_job {
 	const uint16_t *afit;	/* [K / 512]: which of a chunk's 16 blocks have a form */
 	/* E2M1 weights, several rows (fast_int_rows_prepare()): A's int16 form in k order,
 	 * block-major ([K / 32][M][32]), aexp [K / 32][M] (FAST_NO_FORM: none), ones: K / 32 scale
-	 * bytes of 127 for weights without scales; vnni: AVX512-VNNI */
+	 * bytes of 127 for weights without scales; vnni: AVX512-VNNI, whose kernel takes A
+	 * as the signed bytes a8 ([K / 32][M][64]) and acorr ([K / 32][M]) instead
+	 * (mxe_e2m1_a8_block()) */
 	const uint8_t *ones;
+	const int8_t *a8;
+	const int32_t *acorr;
 	int vnni;
 };
 
@@ -534,19 +538,27 @@ static void int_cols_out(const struct mxe_op *op, size_t j0, size_t nc,
 		mxe_op_store_row_f32(op, r, j0, out[r], nc);	/* NaN: 0x7FFFFFFF */
 }
 
-/* Sub-block @s of the 16 columns as f32 weights bt[k][lane] (scales, negation applied). */
+/* The 16 columns' scales @se (E8M0 codes) times @half (0.5 for twice the values, or
+ * -0.5 negated), as bytes_scales() takes them. */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void int_cols_decode(const __m512i wp[16], __m512i se, float half,
-				   float bt[SUB][16])
+static inline __m512 int_cols_scales(__m512i se, float half)
 {
-	__m512i u = _mm512_slli_epi32(se, 23);	/* 2^(s - 127), as bytes_scales() */
-	__m512 sv;
+	__m512i u = _mm512_slli_epi32(se, 23);	/* 2^(s - 127) */
 
 	u = _mm512_mask_mov_epi32(u, _mm512_cmpeq_epi32_mask(se, _mm512_setzero_si512()),
 				  _mm512_set1_epi32(0x00400000));
 	u = _mm512_mask_mov_epi32(u, _mm512_cmpeq_epi32_mask(se, _mm512_set1_epi32(0xFF)),
 				  _mm512_set1_epi32(0x7FC00000));
-	sv = _mm512_mul_ps(_mm512_castsi512_ps(u), _mm512_set1_ps(half));	/* twice the values */
+	return _mm512_mul_ps(_mm512_castsi512_ps(u), _mm512_set1_ps(half));
+}
+
+/* Sub-block @s of the 16 columns as f32 weights bt[k][lane] (scales, negation applied). */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void int_cols_decode(const __m512i wp[16], __m512i se, float half,
+				   float bt[SUB][16])
+{
+	__m512 sv = int_cols_scales(se, half);
+
 	for (int i = 0; i < 16; i++) {
 		__m512i lo = _mm512_srai_epi32(_mm512_slli_epi32(wp[i], 16), 16);
 
@@ -556,16 +568,33 @@ static inline void int_cols_decode(const __m512i wp[16], __m512i se, float half,
 	}
 }
 
+/* int_cols_decode() from mxe_cols16_bytes_avx512()'s bytes (twice the values plus 12). */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void int_cols_decode_bytes(const __m512i wb[8], __m512i se, float half,
+					 float bt[SUB][16])
+{
+	__m512 sv = int_cols_scales(se, half);
+
+	for (int i = 0; i < 8; i++)	/* k = 8 g + 2 j + h at byte j of wb[2 g + h] */
+		for (int j = 0; j < 4; j++) {
+			__m512i w = _mm512_sub_epi32(_mm512_srli_epi32(_mm512_slli_epi32(wb[i], 24 - 8 * j), 24),
+						     _mm512_set1_epi32(12));
+
+			_mm512_store_ps(bt[8 * (i / 2) + 2 * j + i % 2], _mm512_mul_ps(_mm512_cvtepi32_ps(w), sv));
+		}
+}
+
 /*
  * E2M1 weights, several rows of A: the task's 16 columns are the lanes (struct
  * mxe_cols16, as in the EXACT GEMV's several-row kernels), each sub-block's codes of
- * the columns transposed and looked up once as int16 pairs. Where a row's block has
- * an int16 form (fast_int_rows_prepare()) and every column's grid is a normal f32
- * with room for 2^24 units, the chain cannot round (int_span() says why): its q is
- * the integer dot product (16 vpdpwssd with A's pairs broadcast, or vpmaddwd and
- * vpaddd) times the grid, one conversion and one multiply where the chain takes 32
- * FMAs. A NaN scale makes its column's q NaN, as the chain would. Other rows run the
- * chain on the weights decoded once from the same pairs (int_cols_decode()). The
+ * the columns transposed and looked up once: with VNNI as bytes, else as int16 pairs.
+ * Where a row's block has an int16 form (fast_int_rows_prepare()) and every column's
+ * grid is a normal f32 with room for 2^24 units, the chain cannot round (int_span()
+ * says why): its q is the integer dot product (16 vpdpbusd on A's bytes, broadcast,
+ * mxe_e2m1_a8_block(); or 16 vpmaddwd and vpaddd on its pairs) times the grid, one
+ * conversion and one multiply where the chain takes 32 FMAs. A NaN scale makes its
+ * column's q NaN, as the chain would. Other rows run the chain on the weights decoded
+ * once from the same codes (int_cols_decode(), int_cols_decode_bytes()). The
  * sub-block sums go into the block sums and the accumulator in K order, as the tiled
  * kernels add them. @vnni constant where inlined.
  */
@@ -592,11 +621,16 @@ static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, u
 	int_cols_range(srows, nsub, &tlo, &thi);
 	mxe_cols16_init(&cols, rows, srows, nsub, nsub);
 	for (size_t s = 0; s < nsub; s++) {
-		__m512i wp[16], se;
+		__m512i wp[16], wb[8], cs[2], se;
 		__mmask16 nan;
 		int lo = -1, hi = 0, decoded = 0;
 
-		mxe_cols16_codes_avx512(&cols, s, lut, wp);
+		if (vnni) {
+			mxe_cols16_bytes_avx512(&cols, s, wb, cs);
+			cs[0] = _mm512_add_epi32(cs[0], cs[1]);
+		} else {
+			mxe_cols16_codes_avx512(&cols, s, lut, wp);
+		}
 		se = _mm512_cvtepu8_epi32(mxe_cols16_scales_avx512(&cols, s, 127));
 		nan = _mm512_cmpeq_epi32_mask(se, _mm512_set1_epi32(0xFF));
 		for (size_t r = 0; r < m; r++) {
@@ -616,16 +650,28 @@ static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, u
 				fits = ae + lo >= 1 && ae + hi <= 231;
 			}
 			if (fits) {
-				const int32_t *a = (const int32_t *)(job->a16 + (s * m + r) * SUB);
 				__m512i q4[4] = { zero, zero, zero, zero }, in;
 
-				_Pragma("GCC unroll 16")	/* four chains: the latency */
-				for (int i = 0; i < 16; i++)
-					q4[i % 4] = vnni ? mxe_dpwssd_bcast_avx512(q4[i % 4], wp[i], a + i) :
-						    _mm512_add_epi32(q4[i % 4], _mm512_madd_epi16(wp[i],
-								     _mm512_set1_epi32(a[i])));
-				in = _mm512_add_epi32(_mm512_add_epi32(q4[0], q4[1]),
-						      _mm512_add_epi32(q4[2], q4[3]));
+				if (vnni) {	/* A's bytes: the low ones' sums plus 256 the high */
+					const int32_t *a = (const int32_t *)(job->a8 + (s * m + r) * 64);
+
+					q4[0] = _mm512_add_epi32(cs[0], _mm512_set1_epi32(job->acorr[s * m + r]));
+					_Pragma("GCC unroll 8")	/* two chains: the rows overlap them */
+					for (int i = 0; i < 8; i++) {
+						q4[0] = mxe_dpbusd_bcast_avx512(q4[0], wb[i], a + i);
+						q4[1] = mxe_dpbusd_bcast_avx512(q4[1], wb[i], a + 8 + i);
+					}
+					in = _mm512_add_epi32(q4[0], _mm512_slli_epi32(q4[1], 8));
+				} else {
+					const int32_t *a = (const int32_t *)(job->a16 + (s * m + r) * SUB);
+
+					_Pragma("GCC unroll 16")	/* four chains: the latency */
+					for (int i = 0; i < 16; i++)
+						q4[i % 4] = _mm512_add_epi32(q4[i % 4], _mm512_madd_epi16(
+							wp[i], _mm512_set1_epi32(a[i])));
+					in = _mm512_add_epi32(_mm512_add_epi32(q4[0], q4[1]),
+							      _mm512_add_epi32(q4[2], q4[3]));
+				}
 				if (neg)	/* on the integer: 0 stays +0 */
 					in = _mm512_sub_epi32(zero, in);
 				q = _mm512_mul_ps(_mm512_cvtepi32_ps(in), _mm512_castsi512_ps(_mm512_slli_epi32(
@@ -636,8 +682,13 @@ static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, u
 			} else {
 				const float *a = job->af + r * k + s * SUB;
 
-				if (!decoded++)
-					int_cols_decode(wp, se, neg ? -0.5f : 0.5f, bt);
+				if (!decoded) {
+					decoded = 1;
+					if (vnni)
+						int_cols_decode_bytes(wb, se, neg ? -0.5f : 0.5f, bt);
+					else
+						int_cols_decode(wp, se, neg ? -0.5f : 0.5f, bt);
+				}
 				q = _mm512_setzero_ps();
 				for (int i = 0; i < SUB; i++)
 					q = _mm512_fmadd_ps(_mm512_set1_ps(a[i]), _mm512_load_ps(bt[i]), q);
@@ -1217,7 +1268,7 @@ static size_t fast_int_bytes(size_t m, size_t k)
 	size_t nb = k / SUB;
 
 	return m == 1 ? nb * (SUB * sizeof(int16_t) + sizeof(int32_t)) + nb / INT_CHUNK * sizeof(uint16_t) :
-			m * nb * (SUB * sizeof(int16_t) + sizeof(int32_t)) + nb;
+			m * nb * (SUB * sizeof(int16_t) + sizeof(int32_t) + 2 * SUB + sizeof(int32_t)) + nb;
 }
 
 /*
@@ -1262,21 +1313,29 @@ static int fast_int_prepare(struct fast_job *job, const float *a, size_t k, void
 /*
  * Several rows of A against E2M1 weights (int_cols_t()), in @buf (fast_int_bytes()):
  * each row's blocks that have a form (fast_block_form()), block-major, and aexp lo - 1
- * (FAST_NO_FORM for the others); returns 0 when no block has one.
+ * (FAST_NO_FORM for the others); with VNNI the forms as bytes too
+ * (mxe_e2m1_a8_block()). Returns 0 when no block has one.
  */
 static int fast_int_rows_prepare(struct fast_job *job, const float *a, size_t m, size_t k,
 				 void *buf)
 {
 	size_t nb = k / SUB;
 	int16_t *a16 = buf;
-	int32_t *aexp = (int32_t *)(a16 + m * nb * SUB);
-	uint8_t *ones = (uint8_t *)(aexp + m * nb);
+	int32_t *aexp = (int32_t *)(a16 + m * nb * SUB), *acorr = aexp + m * nb;
+	int8_t *a8 = (int8_t *)(acorr + m * nb);
+	uint8_t *ones = (uint8_t *)(a8 + m * nb * 2 * SUB);
 	int any = 0;
 
 	memset(ones, 127, nb);
 	for (size_t b = 0; b < m * nb; b++) {	/* row b % m, block b / m */
 		int lo = fast_block_form(a + (b % m) * k + b / m * SUB, a16 + b * SUB);
 
+		if (lo != FAST_NO_FORM && job->vnni) {
+			int32_t corr[2];
+
+			mxe_e2m1_a8_block(a16 + b * SUB, a8 + b * 2 * SUB, corr);
+			acorr[b] = corr[0] + corr[1];
+		}
 		aexp[b] = lo == FAST_NO_FORM ? FAST_NO_FORM : lo - 1;
 		any |= lo != FAST_NO_FORM;
 	}
@@ -1285,6 +1344,8 @@ static int fast_int_rows_prepare(struct fast_job *job, const float *a, size_t m,
 	job->a16 = a16;
 	job->aexp = aexp;
 	job->ones = ones;
+	job->a8 = a8;
+	job->acorr = acorr;
 	return 1;
 }
 #endif
@@ -1341,6 +1402,7 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 	}
 	job.af = af;
 	job.tasks = (unsigned)((d->n + COLS - 1) / COLS);
+	job.vnni = mxe_cpu_simd() >= MXE_SIMD_AVX512VNNI;
 #ifdef FAST_HAVE_AVX512
 	if (m == 1 && d->type_b == MXA_DTYPE_E2M1)
 		ints = fast_int_prepare(&job, af, k, row + k);
@@ -1350,7 +1412,6 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 	__atomic_add_fetch(&fast_outputs, m * d->n, __ATOMIC_RELAXED);
 	if (m > 1 && ints) {	/* int_cols_t(): 16 columns a task */
 		job.tasks = (unsigned)((d->n + 15) / 16);
-		job.vnni = mxe_cpu_simd() >= MXE_SIMD_AVX512VNNI;
 		mxe_pool_run(eng, d->nthreads,
 			     mxe_cpu_simd() >= MXE_SIMD_AVX512 ? &fast_int_ops : &fast_int_ops8, &job);
 	} else {

@@ -3,7 +3,9 @@
  * mxe_gemv_int.h - E2M1 weights against a row of A in int16 form: the integer products
  * of two 32-k blocks that the EXACT GEMV (mxe_gemv.c) and the FAST one
  * (mxe_gemv_fast.c) share, and the staging and byte transposes of 16 (AVX2: 8) weight
- * rows both use for their kernels with columns as lanes.
+ * rows both use for their kernels with columns as lanes (with AVX512-VNNI: the rows'
+ * lines transposed as dwords and looked up as unsigned bytes, A split into two signed
+ * bytes, mxe_cols16_bytes_avx512() and mxe_e2m1_a8_block()).
  *
  * A block b of A is n * 2^e with integers n, stored per pair of blocks (b even) as
  * [even k of b | even k of b + 1 | odd k of b | odd k of b + 1] (16 values each), a
@@ -272,18 +274,6 @@ static inline __m512i mxe_e2m1_col_pairs_avx512(__m128i x, __m512i lut)
 }
 
 /*
- * @acc plus the pair products of @w and the pair at @a in every lane: vpdpwssd with A's
- * pair broadcast from memory, in assembly so that one kernel can hold both forms
- * (a function with AVX512-VNNI's target would not inline into one without).
- */
-__attribute__((target("avx512f"), always_inline))
-static inline __m512i mxe_dpwssd_bcast_avx512(__m512i acc, __m512i w, const int32_t *a)
-{
-	__asm__("vpdpwssd %2%{1to16%}, %1, %0" : "+v"(acc) : "v"(w), "m"(*a));
-	return acc;
-}
-
-/*
  * A task's 16 columns of E2M1 weights, 32-k block by block, for several rows of A
  * (mxe_gemv.c's MX kernels, mxe_gemv_nvfp4.c's): each block's codes of the 16 columns
  * as int16 pairs (mxe_cols16_codes_avx512(), mxe_cols16_codes_avx2()),
@@ -294,6 +284,7 @@ static inline __m512i mxe_dpwssd_bcast_avx512(__m512i acc, __m512i w, const int3
  */
 struct mxe_cols16 {
 	uint8_t stage[16][64] __attribute__((aligned(64)));	/* 4 blocks of each column */
+	uint32_t tq[16][16] __attribute__((aligned(64)));	/* dword g of a line: tq[g][column] */
 	uint8_t sct[4][64] __attribute__((aligned(64)));	/* byte 4 T + i: sct[i] + 16 T */
 	const uint8_t *rows[16], *srows[16], *wrows[16];
 	size_t nb, nsb;		/* 32-k blocks and scale bytes a column */
@@ -362,6 +353,127 @@ static inline void mxe_cols16_codes_avx512(struct mxe_cols16 *c, size_t b, __m51
 		wp[4 * T + i] = mxe_e2m1_col_pairs_avx512(_mm512_extracti32x4_epi32(w[i], T), lut);
 	MXE_COL_PAIRS(0) MXE_COL_PAIRS(1) MXE_COL_PAIRS(2) MXE_COL_PAIRS(3)
 #undef MXE_COL_PAIRS
+}
+
+/*
+ * Block @b (in increasing order from 0) of the 16 columns as unsigned bytes for
+ * vpdpbusd: lane c of wb[2 g + h] holds the code of k = 8 g + 2 j + h (byte j = 0..3)
+ * of column c, looked up as twice its value plus 12 (0..24), and lane c of cs[h] 128
+ * times the sum of them over the block's half h (k 16 h .. 16 h + 15, wb[4 h .. 4 h +
+ * 3]), for A's biased low bytes (mxe_e2m1_a8_block()).
+ * The four blocks of a line are loaded straight from each column (one 64-byte load
+ * a column, nothing staged) and transposed as dwords into c->tq at once: half the
+ * instructions of the int16 pairs' byte transpose and lookups.
+ */
+#define MXE_E2M1_U8_LUT 12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void mxe_cols16_bytes_avx512(struct mxe_cols16 *c, size_t b, __m512i wb[8],
+					   __m512i cs[2])
+{
+	const __m512i lut = _mm512_broadcast_i32x4(_mm_setr_epi8(MXE_E2M1_U8_LUT));
+	const __m512i m4 = _mm512_set1_epi8(15);
+
+	if (b % 4 == 0) {
+		const size_t off = b * 16, left = c->nb * 16 - off;
+		/* no read past a row's end (a mapping may end there): masked bytes do not fault */
+		const __mmask64 k = left >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << left) - 1;
+		__m512i l[16], t[16];
+
+		_Pragma("GCC unroll 16")
+		for (int i = 0; i < 16; i++) {
+			l[i] = _mm512_maskz_loadu_epi8(k, c->rows[i] + off);
+			_mm_prefetch((const char *)c->rows[i] + off + 256, _MM_HINT_T0);
+		}
+		_Pragma("GCC unroll 8")
+		for (int i = 0; i < 16; i += 2) {
+			t[i] = _mm512_unpacklo_epi32(l[i], l[i + 1]);
+			t[i + 1] = _mm512_unpackhi_epi32(l[i], l[i + 1]);
+		}
+		/* l[4 q + d], 128-bit lane L: dword 4 L + d of columns 4 q .. 4 q + 3 */
+		_Pragma("GCC unroll 4")
+		for (int q = 0; q < 4; q++) {
+			l[4 * q] = _mm512_unpacklo_epi64(t[4 * q], t[4 * q + 2]);
+			l[4 * q + 1] = _mm512_unpackhi_epi64(t[4 * q], t[4 * q + 2]);
+			l[4 * q + 2] = _mm512_unpacklo_epi64(t[4 * q + 1], t[4 * q + 3]);
+			l[4 * q + 3] = _mm512_unpackhi_epi64(t[4 * q + 1], t[4 * q + 3]);
+		}
+		_Pragma("GCC unroll 4")
+		for (int d = 0; d < 4; d++) {	/* the 128-bit lanes' 4 x 4 transpose */
+			__m512i v0 = _mm512_shuffle_i32x4(l[d], l[4 + d], 0x44);
+			__m512i v1 = _mm512_shuffle_i32x4(l[d], l[4 + d], 0xEE);
+			__m512i w0 = _mm512_shuffle_i32x4(l[8 + d], l[12 + d], 0x44);
+			__m512i w1 = _mm512_shuffle_i32x4(l[8 + d], l[12 + d], 0xEE);
+
+			_mm512_store_si512(c->tq[d], _mm512_shuffle_i32x4(v0, w0, 0x88));
+			_mm512_store_si512(c->tq[4 + d], _mm512_shuffle_i32x4(v0, w0, 0xDD));
+			_mm512_store_si512(c->tq[8 + d], _mm512_shuffle_i32x4(v1, w1, 0x88));
+			_mm512_store_si512(c->tq[12 + d], _mm512_shuffle_i32x4(v1, w1, 0xDD));
+		}
+	}
+	_Pragma("GCC unroll 4")
+	for (int g = 0; g < 4; g++) {
+		__m512i x = _mm512_load_si512(c->tq[b % 4 * 4 + g]);
+
+		wb[2 * g] = _mm512_shuffle_epi8(lut, _mm512_and_si512(x, m4));
+		wb[2 * g + 1] = _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(x, 4), m4));
+	}
+	_Pragma("GCC unroll 2")
+	for (int h = 0; h < 2; h++) {	/* bytes of at most 4 x 24, then a lane's four */
+		__m512i s = _mm512_add_epi8(_mm512_add_epi8(wb[4 * h], wb[4 * h + 1]),
+					    _mm512_add_epi8(wb[4 * h + 2], wb[4 * h + 3]));
+
+		s = _mm512_madd_epi16(_mm512_maddubs_epi16(s, _mm512_set1_epi8(1)), _mm512_set1_epi16(1));
+		cs[h] = _mm512_slli_epi32(s, 7);
+	}
+}
+
+/*
+ * @acc plus, in every lane, the four products of @w's unsigned bytes and the signed
+ * bytes at @a (broadcast from memory): vpdpbusd, in assembly so that one kernel can
+ * hold the VNNI form and the one without (a function with AVX512-VNNI's target would
+ * not inline into one without).
+ */
+__attribute__((target("avx512f"), always_inline))
+static inline __m512i mxe_dpbusd_bcast_avx512(__m512i acc, __m512i w, const int32_t *a)
+{
+	__asm__("vpdpbusd %2%{1to16%}, %1, %0" : "+v"(acc) : "v"(w), "m"(*a));
+	return acc;
+}
+
+/*
+ * A block of A's int16 form @n (k order) as the signed bytes mxe_cols16_bytes_avx512()'s
+ * weights take (@a8, 64 bytes: n = 256 hi + lo + 128, lo's 32 bytes then hi's, k = 8 g
+ * + 2 j + h at byte 4 (2 g + h) + j of each), and corr[t] = -12 times the sum of its
+ * half t (k 16 t .. 16 t + 15). The weights' bytes are 2 w + 12, so a half's sum of 2 w
+ * n is 256 (hi's sum) + lo's sum + 128 (the weights' sum, cs[t]) + corr[t]: every int16
+ * fits, and no sum leaves int32 (|256 x 32 x 24 x 128| < 2^25).
+ */
+__attribute__((target("avx2")))
+static inline void mxe_e2m1_a8_block(const int16_t n[32], int8_t a8[64], int32_t corr[2])
+{
+	/* in each 8 k, byte 2 j + h (k order) to 4 h + j */
+	const __m256i perm = _mm256_setr_epi8(0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15,
+					      0, 2, 4, 6, 1, 3, 5, 7, 8, 10, 12, 14, 9, 11, 13, 15);
+	const __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)n);
+	const __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(n + 16));
+	const __m256i ff = _mm256_set1_epi16(0xFF);
+	/* lo: n & 255 less 128 (its top bit flipped), hi: n >> 8; both packed in k order */
+	__m256i lo = _mm256_permute4x64_epi64(_mm256_packus_epi16(_mm256_and_si256(v0, ff),
+								  _mm256_and_si256(v1, ff)), 0xD8);
+	__m256i hi = _mm256_permute4x64_epi64(_mm256_packs_epi16(_mm256_srai_epi16(v0, 8),
+								 _mm256_srai_epi16(v1, 8)), 0xD8);
+
+	lo = _mm256_xor_si256(lo, _mm256_set1_epi8((char)0x80));
+	_mm256_storeu_si256((__m256i *)(void *)a8, _mm256_shuffle_epi8(lo, perm));
+	_mm256_storeu_si256((__m256i *)(void *)(a8 + 32), _mm256_shuffle_epi8(hi, perm));
+	for (int t = 0; t < 2; t++) {
+		__m256i s = _mm256_madd_epi16(t ? v1 : v0, _mm256_set1_epi16(1));
+		__m128i x = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+
+		x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4E));
+		x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xB1));
+		corr[t] = -12 * _mm_cvtsi128_si32(x);
+	}
 }
 
 /*

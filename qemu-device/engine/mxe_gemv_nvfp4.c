@@ -87,6 +87,8 @@ struct nvg_job {
 	size_t chunk;			/* 16-k blocks per vector step (one row) */
 	/* A, per row (row i at i k words, i nhb blocks) */
 	int16_t *a16;			/* 2e m_a, mxe_gemv_int.h's order (cols: k order) */
+	int8_t *a8;			/* cols with VNNI: a16 as bytes, per 32-k block, */
+	int32_t *acorr;			/* and per 16-k one (mxe_e2m1_a8_block()) */
 	int32_t *ax;			/* per block, in lane order: x_a + 8, NVG_NONE for m_a = 0 */
 	float *fa;			/* per block, in lane order: 2^(x_a + 6) (cols: k order) */
 	double *av;			/* the values, negated as the op says */
@@ -549,8 +551,9 @@ static void nvg_cols_store(const struct nvg_job *job, size_t j0, size_t nc,
 /*
  * Several rows of A on AVX-512: the task's 16 columns are the lanes. Each 32-k block's
  * codes of the columns are transposed and looked up once (struct mxe_cols16), then
- * every row adds each 16-k half as eight pair products (vpdpwssd with A's pair
- * broadcast from its k order, or vpmaddwd and vpaddd without VNNI) and scales it:
+ * every row adds each 16-k half (with VNNI eight vpdpbusd on the weights' bytes and A's,
+ * mxe_e2m1_a8_block(); without, eight vpmaddwd and vpaddd on int16 pairs, A's pair
+ * broadcast from its k order) and scales it:
  * EXACT into two int64 vectors a row, FAST into the row's sub-block, block and
  * accumulator sums in f32, K order, with the columns' chains where a lane's halves
  * are too far apart. A column with a NaN scale, a row with one, and EXACT's exact
@@ -580,11 +583,14 @@ static inline void nvg_cols_avx512_t(const struct nvg_job *job, size_t j0, doubl
 		p[r] = sum[r] = _mm512_setzero_ps();
 	}
 	for (size_t b = 0; b < nb; b++) {
-		__m512i wp[16], mb[2], emax[2];
+		__m512i wp[16], cs[2], mb[2], emax[2];	/* VNNI: wp[0 .. 7] the bytes */
 		__m512 f[2];
 		__mmask16 bz[2];
 
-		mxe_cols16_codes_avx512(&cols, b, lut, wp);
+		if (vnni)
+			mxe_cols16_bytes_avx512(&cols, b, wp, cs);
+		else
+			mxe_cols16_codes_avx512(&cols, b, lut, wp);
 		_Pragma("GCC unroll 2")
 		for (int h = 0; h < 2; h++) {
 			__mmask16 nh;
@@ -604,19 +610,27 @@ static inline void nvg_cols_avx512_t(const struct nvg_job *job, size_t j0, doubl
 				int32_t ax = job->ax[r * job->nhb + hb];
 				__m512i q0 = _mm512_setzero_si512(), q1 = q0, in;
 
-				_Pragma("GCC unroll 8")
-				for (int i = 0; i < 8; i += 2) {
-					if (vnni) {
-						q0 = mxe_dpwssd_bcast_avx512(q0, wp[8 * h + i], a + 8 * h + i);
-						q1 = mxe_dpwssd_bcast_avx512(q1, wp[8 * h + i + 1], a + 8 * h + i + 1);
-					} else {
+				if (vnni) {	/* A's low bytes' sums plus 256 the high */
+					const int32_t *a8 = (const int32_t *)(job->a8 + (r * nb + b) * 64);
+
+					q0 = _mm512_add_epi32(cs[h], _mm512_set1_epi32(
+						job->acorr[(r * nb + b) * 2 + h]));
+					_Pragma("GCC unroll 4")
+					for (int i = 4 * h; i < 4 * h + 4; i++) {
+						q0 = mxe_dpbusd_bcast_avx512(q0, wp[i], a8 + i);
+						q1 = mxe_dpbusd_bcast_avx512(q1, wp[i], a8 + 8 + i);
+					}
+					in = _mm512_add_epi32(q0, _mm512_slli_epi32(q1, 8));
+				} else {
+					_Pragma("GCC unroll 8")
+					for (int i = 0; i < 8; i += 2) {
 						q0 = _mm512_add_epi32(q0, _mm512_madd_epi16(wp[8 * h + i],
 							_mm512_set1_epi32(a[8 * h + i])));
 						q1 = _mm512_add_epi32(q1, _mm512_madd_epi16(wp[8 * h + i + 1],
 							_mm512_set1_epi32(a[8 * h + i + 1])));
 					}
+					in = _mm512_add_epi32(q0, q1);
 				}
-				in = _mm512_add_epi32(q0, q1);
 				if (job->neg)
 					in = _mm512_sub_epi32(_mm512_setzero_si512(), in);
 				xs[h] = _mm512_add_epi32(emax[h], _mm512_set1_epi32(ax));
@@ -936,6 +950,9 @@ static void nvg_prepare_a(struct nvg_job *job, const uint8_t *codes, size_t ld,
 					(int16_t)(twice[c[kk / 2] >> (kk & 1) * 4 & 0xF] * ma);
 			}
 		}
+		for (size_t b = 0; job->a8 && b < nb; b++)
+			mxe_e2m1_a8_block(job->a16 + i * k + b * MXA_MX_BLOCK, job->a8 + (i * nb + b) * 64,
+					  job->acorr + (i * nb + b) * 2);
 	}
 }
 
@@ -1002,8 +1019,8 @@ int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	job.scale_b_rows = desc->scale_b_rows;
 	/* the calling thread's scratch (its tasks use slots 0 and 1): no pages faulted in
 	 * a call */
-	buf = mxe_scratch(3, job.m * job.k * (sizeof(int16_t) + sizeof(double) + sizeof(float)) +
-			  job.m * job.nhb * (sizeof(int32_t) + sizeof(float)) + job.m);
+	buf = mxe_scratch(3, job.m * job.k * (sizeof(int16_t) + sizeof(double) + sizeof(float) + 2) +
+			  job.m * job.nhb * (2 * sizeof(int32_t) + sizeof(float)) + job.m);
 	if (!buf)
 		return MXE_ENGINE_ENOMEM;
 	job.av = buf;
@@ -1011,7 +1028,11 @@ int mxe_gemv_nvfp4_run(struct mxe_engine *eng, const struct mxe_gemm_desc *desc)
 	job.ax = (int32_t *)(job.af + job.m * job.k);
 	job.fa = (float *)(job.ax + job.m * job.nhb);
 	job.a16 = (int16_t *)(job.fa + job.m * job.nhb);
-	job.anan = (uint8_t *)(job.a16 + job.m * job.k);
+	job.acorr = (int32_t *)(job.a16 + job.m * job.k);	/* 2 a 32-k block: one a 16-k */
+	job.a8 = (int8_t *)(job.acorr + job.m * job.nhb);
+	job.anan = (uint8_t *)(job.a8 + job.m * job.k * 2);
+	if (!(job.cols && job.avx512 && job.vnni))
+		job.a8 = NULL;	/* nvg_cols_avx512_t() alone takes them */
 	nvg_prepare_a(&job, desc->a, ld[0], desc->scale_a, ld_s[0],
 		      !!(desc->flags & MXE_GEMM_NEGATE_A));
 	job.tasks = (unsigned)((job.n + NVG_COLS - 1) / NVG_COLS);

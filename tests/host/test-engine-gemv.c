@@ -772,6 +772,65 @@ static void fast_int_rows_cases(struct mxe_engine *eng)
 }
 
 /*
+ * A's integer forms at the edges of the bytes the VNNI kernels split them into (n =
+ * 256 hi + lo + 128, mxe_e2m1_a8_block()): F32 rows whose blocks hold n = +-32767,
+ * 32640, 32639, -32768, +-255, +-256, -129, 127, ... times one power of two, with one,
+ * two and three int16 parts in EXACT (every row takes the widest row's), against E2M1
+ * weights of 48 bytes a row (a line that ends early) and 37 columns (a task's last
+ * lanes past N): EXACT against the general path, FAST against the tiled one, and both
+ * on the integer kernels.
+ */
+static void int_byte_cases(struct mxe_engine *eng)
+{
+	enum { M = 3, N = 37, K = 96 };
+	static const int32_t edge[32] = {
+		32767, -32767, 32640, -32640, 32639, 255, -255, 256, -256, 128, -128, 127, -129, 1,
+		-1, 0, 16384, -16385, 257, -257, 383, -383, 511, -512, 32512, -32513, 12345, -12345,
+		100, -100, 2, 3,
+	};
+	static const char *const what[] = { "one part", "two parts", "three parts" };
+	size_t bad = 0;
+
+	for (unsigned c = 0; c < 3; c++) {
+		struct mxe_gemm_desc g = desc(M, N, K, MXA_DTYPE_F32, MXA_DTYPE_E2M1, 1);
+		float *a = (float *)abuf;
+		uint64_t i0 = mxe_gemv_int_outputs(), f0 = mxe_gemv_fast_int_sums();
+		size_t nbad = 0, fbad;
+
+		for (unsigned r = 0; r < M; r++)
+			for (unsigned q = 0; q < K; q++) {
+				int32_t n = edge[(q + 7 * (q / 32) * r) % 32] * (r == 1 ? -1 : 1);
+
+				if (c == 1 && r == 2 && q == 40)
+					n = -32768;	/* 16 bits: two parts (n0 = -32768) */
+				if (c == 1 && r == 1 && q == 70)
+					n = 65535;	/* two parts: n0 = 32767, n1 = 1 */
+				if (c == 2 && r == 0 && q == 3)
+					n = 1 << 30;	/* 31 bits: three parts */
+				a[r * K + q] = ldexpf((float)n, (int)(q / 32) - 12);
+			}
+		tu_fill(MXA_DTYPE_E2M1, bbuf, N, K, K / 2);
+		for (size_t i = 0; i < N * K / 32; i++)
+			sbbuf[i] = (uint8_t)(120 + tu_rand_code(MXA_DTYPE_E8M0) % 12);
+		if (same_as_general(eng, &g, &nbad))
+			nbad++;
+		g.accum = MXE_ACCUM_FAST;
+		fbad = fast_vs_tiled(eng, &g);
+		if (nbad || fbad || mxe_gemv_int_outputs() - i0 != (size_t)M * N ||
+		    (c == 0 && mxe_gemv_fast_int_sums() == f0)) {
+			bad++;
+			host_diag("  %s: EXACT %zu, FAST %zu outputs differ; %llu on the integer blocks, "
+				  "%llu FAST sums from integers", what[c], nbad, fbad,
+				  (unsigned long long)(mxe_gemv_int_outputs() - i0),
+				  (unsigned long long)(mxe_gemv_fast_int_sums() - f0));
+		}
+	}
+	host_check(bad == 0, "%s: A's integer forms at the byte split's edges (+-32767, -32768, "
+		   "+-256, ...; one to three parts): the general and tiled paths' bits, on the integer "
+		   "kernels", mxe_engine_simd());
+}
+
+/*
  * The GEMV kernels' buffers of A (its values, its int16 form) come from mxe_scratch(),
  * whose buffers below 2 MiB come from mxe_alloc64():
  * on a cache line, zeroed when asked, at sizes malloc() serves from the heap and from
@@ -823,6 +882,8 @@ int main(void)
 			fast_int_cases(eng);
 		if (mxe_cpu_use_avx2())
 			fast_int_rows_cases(eng);
+		if (mxe_cpu_use_avx2())
+			int_byte_cases(eng);
 	}
 	mxe_engine_set_simd(NULL);
 	mxe_engine_destroy(eng);
