@@ -146,40 +146,6 @@ static void name(void *arg, unsigned phase, unsigned task)				\
 	}										\
 }
 
-/* Transpose 16 rows of 16 floats in place: r[i][j] -> r[j][i]. */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void transpose16(__m512 r[16])
-{
-	__m512 t[16];
-
-	for (int i = 0; i < 8; i++) {
-		t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-		t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-	}
-	for (int i = 0; i < 4; i++) {
-		__m512d a = _mm512_castps_pd(t[4 * i]), b = _mm512_castps_pd(t[4 * i + 2]);
-		__m512d c = _mm512_castps_pd(t[4 * i + 1]), d = _mm512_castps_pd(t[4 * i + 3]);
-
-		r[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));
-		r[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));
-		r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, d));
-		r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, d));
-	}
-	/* r[4 g + m], 128-bit lane l: rows 4g..4g+3, element 4 l + m */
-	for (int m = 0; m < 4; m++) {
-		t[m] = _mm512_shuffle_f32x4(r[m], r[4 + m], 0x88);
-		t[4 + m] = _mm512_shuffle_f32x4(r[m], r[4 + m], 0xdd);
-		t[8 + m] = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0x88);
-		t[12 + m] = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0xdd);
-	}
-	for (int m = 0; m < 4; m++) {
-		r[m] = _mm512_shuffle_f32x4(t[m], t[8 + m], 0x88);
-		r[m + 8] = _mm512_shuffle_f32x4(t[m], t[8 + m], 0xdd);
-		r[m + 4] = _mm512_shuffle_f32x4(t[4 + m], t[12 + m], 0x88);
-		r[m + 12] = _mm512_shuffle_f32x4(t[4 + m], t[12 + m], 0xdd);
-	}
-}
-
 /*
  * AVX-512: the codes are transposed as bytes, not as floats. A group's 16 columns x 16
  * bytes (an E2M1 sub-block, or half of an FP8 one) take four dword permutes, four
@@ -220,7 +186,7 @@ static inline void bytes_scales(const struct mxe_op *op, size_t j0, size_t nc, s
 						  _mm512_set1_epi32(0x7FC00000));	/* NaN */
 			r[c] = _mm512_mul_ps(_mm512_castsi512_ps(u), f);
 		}
-		transpose16(r);		/* r[ss]: sub-block s0 + ss of the 16 columns */
+		mxe_transpose16_ps_avx512(r);		/* r[ss]: sub-block s0 + ss of the 16 columns */
 		for (unsigned ss = 0; ss < n; ss++)
 			_mm512_store_ps(st[ss] + 16 * g, r[ss]);
 	}
@@ -334,7 +300,7 @@ static inline void int_transpose(const float qc[COLS][16], float qi[INT_CHUNK][G
 
 		for (unsigned i = 0; i < 16; i++)
 			r[i] = _mm512_load_ps(qc[16 * g + i]);
-		transpose16(r);		/* r[t]: lane t's block over the 16 columns */
+		mxe_transpose16_ps_avx512(r);		/* r[t]: lane t's block over the 16 columns */
 		for (unsigned t = 0; t < 16; t++)
 			_mm512_store_ps(qi[mxe_e2m1_sums16_lanes[t]][g], r[t]);
 	}

@@ -845,6 +845,32 @@ static void nvg_fast_store(const struct nvg_job *job, size_t i, size_t j0, size_
 		mxe_op_store_d(job->op, i, j0 + c, out[c]);
 }
 
+/* nvg_fast_store() on AVX-512: 16 sub-blocks of the 16 columns a transpose. */
+__attribute__((target(NVG_AVX512)))
+static void nvg_fast_store_avx512(const struct nvg_job *job, size_t i, size_t j0, size_t nc,
+				  const float *qc, size_t stride)
+{
+	size_t nsub = job->k / NVG_SUB;
+	__m512 p = _mm512_setzero_ps(), acc = p;
+	float out[NVG_COLS];
+
+	for (size_t s0 = 0; s0 < nsub; s0 += 16) {
+		__m512 r[16];
+
+		for (int c = 0; c < 16; c++)	/* columns past the task's: none stored */
+			r[c] = c < (int)nc ? _mm512_loadu_ps(qc + c * stride + s0) : _mm512_setzero_ps();
+		mxe_transpose16_ps_avx512(r);	/* r[e]: sub-block s0 + e */
+		for (size_t s = s0; s < s0 + 16 && s < nsub; s++) {
+			p = mxe_fast_opens_block(s) ? r[s - s0] : _mm512_add_ps(p, r[s - s0]);
+			if (mxe_fast_closes_block(s, nsub))
+				acc = mxe_fast_first_block(s) ? p : _mm512_add_ps(acc, p);
+		}
+	}
+	_mm512_storeu_ps(out, acc);
+	for (size_t c = 0; c < nc; c++)
+		mxe_op_store_d(job->op, i, j0 + c, out[c]);
+}
+
 static unsigned nvg_phase_tasks(void *arg, unsigned phase)
 {
 	struct nvg_job *job = arg;
@@ -857,7 +883,7 @@ static void nvg_task(void *arg, unsigned phase, unsigned task)
 	struct nvg_job *job = arg;
 	size_t j0 = (size_t)task * NVG_COLS, j1 = j0 + NVG_COLS < job->n ? j0 + NVG_COLS : job->n;
 	size_t nsub = job->k / NVG_SUB, words = (nsub + 63) / 64;
-	size_t stride = (nsub + 7) / 8 * 8;	/* whole transposes (nvg_fast_store()) */
+	size_t stride = (nsub + 15) / 16 * 16;	/* whole transposes (nvg_fast_store*()) */
 	double *bv = mxe_scratch(0, job->k * sizeof(double));
 	float *qt = job->exact || job->cols ? NULL :
 		    mxe_scratch(1, job->m * NVG_COLS * stride * sizeof(float) + words * sizeof(uint64_t));
@@ -912,8 +938,12 @@ static void nvg_task(void *arg, unsigned phase, unsigned task)
 			}
 		}
 	}
-	for (size_t i = 0; !job->exact && i < job->m; i++)
-		nvg_fast_store(job, i, j0, j1 - j0, qt + i * NVG_COLS * stride, stride);
+	for (size_t i = 0; !job->exact && i < job->m; i++) {
+		if (job->avx512)
+			nvg_fast_store_avx512(job, i, j0, j1 - j0, qt + i * NVG_COLS * stride, stride);
+		else
+			nvg_fast_store(job, i, j0, j1 - j0, qt + i * NVG_COLS * stride, stride);
+	}
 }
 
 static const struct mxe_pool_job_ops nvg_ops = {
