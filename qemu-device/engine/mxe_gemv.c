@@ -925,9 +925,9 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 
 			mxe_cols16_bytes_avx512(&cols, b, wp, ch);
 			cs = _mm512_add_epi32(ch[0], ch[1]);
-		}
-		else
+		} else {
 			mxe_cols16_codes_avx512(&cols, b, lut, wp);
+		}
 
 		nan |= _mm_cmpeq_epi8_mask(s8, _mm_set1_epi8((char)0xFF));
 		smin = _mm_min_epu8(smin, s8);

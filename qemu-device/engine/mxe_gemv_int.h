@@ -57,8 +57,9 @@ static inline void mxe_gemv_stage(const uint8_t *const *rows, unsigned n, size_t
 
 /*
  * Transpose 16 rows of 16 32-bit words (or floats, cast) in place: r[i][j] -> r[j][i].
- * Each step's results overwrite the inputs it has read: with a second array for the last
- * step, GCC spilled and the byte kernels (mxe_cols16_bytes_avx512()) ran 20 % slower.
+ * Unrolled, each step's results over the inputs it has read: in loops GCC did not
+ * unroll, or with a second array for the last step, it kept the rows on the stack and
+ * the byte kernels (mxe_cols16_bytes_avx512()) ran 20 % slower.
  */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 static inline void mxe_transpose16_avx512(__m512i r[16])
