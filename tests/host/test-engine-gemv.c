@@ -772,6 +772,52 @@ static void fast_int_rows_cases(struct mxe_engine *eng)
 }
 
 /*
+ * The second proof's grid (gemv_store(), numerics.rst "GEMV"): products 1, 2^-24 and
+ * 2^-61, the last under a block scale of 2^-40. The double sum loses 2^-61 and lands on
+ * the f32 tie 1 + 2^-24 (to even: 1), where the exact sum rounds up to 1 + 2^-23; the
+ * first proof cannot tell, and the second must take the column's smallest scale, not
+ * 127, for its grid, and send the output to the general path. One row and three.
+ */
+static void proof_grid_cases(struct mxe_engine *eng)
+{
+	enum { N = 16, K = 64 };
+	size_t bad = 0;
+
+	for (unsigned m = 1; m <= 3; m += 2) {
+		struct mxe_gemm_desc g = desc(m, N, K, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
+		uint16_t *a = (uint16_t *)abuf;
+		size_t nbad = 0;
+		uint32_t want = 0x3F800001, got[3];
+
+		memset(abuf, 0, (size_t)m * K * 2);
+		memset(bbuf, 0, N * K / 2);
+		memset(sbbuf, 127, N * K / 32);
+		for (unsigned r = 0; r < m; r++) {
+			a[r * K] = 0x3F80;		/* 1 */
+			a[r * K + 1] = bf16_pow2(-24);
+			a[r * K + 32] = bf16_pow2(-21);
+		}
+		bbuf[0] = 0x22;			/* column 0: 1 at k = 0, 1 and 32 */
+		bbuf[16] = 0x02;
+		sbbuf[1] = 127 - 40;
+		if (same_as_general(eng, &g, &nbad))
+			nbad++;
+		for (unsigned r = 0; r < m; r++) {
+			memcpy(&got[r], &d1[r * N], 4);
+			nbad += got[r] != want;
+		}
+		if (nbad) {
+			bad++;
+			host_diag("  M=%u: %zu outputs differ, D[0][0] = 0x%08x (want 0x%08x)", m, nbad,
+				  got[0], want);
+		}
+	}
+	host_check(bad == 0, "%s: the second proof's grid from a column's smallest scale: a sum "
+		   "the double chain rounds to an f32 tie goes to the general path (1 + 2^-23)",
+		   mxe_engine_simd());
+}
+
+/*
  * A's integer forms at the edges of the bytes the VNNI kernels split them into (n =
  * 256 hi + lo + 128, mxe_e2m1_a8_block()): F32 rows whose blocks hold n = +-32767,
  * 32640, 32639, -32768, +-255, +-256, -129, 127, ... times one power of two, with one,
@@ -884,6 +930,8 @@ int main(void)
 			fast_int_rows_cases(eng);
 		if (mxe_cpu_use_avx2())
 			int_byte_cases(eng);
+		if (mxe_cpu_use_avx2())
+			proof_grid_cases(eng);
 	}
 	mxe_engine_set_simd(NULL);
 	mxe_engine_destroy(eng);
