@@ -851,16 +851,9 @@ static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16]
 		_Pragma("GCC unroll 4")
 		for (int i = 0; i < 4; i++)
 			q[i] = _mm512_setzero_si512();
-		if (vnni) {	/* @wp: the bytes; A's low bytes' sums plus 256 the high */
-			a = (const int32_t *)(job->a8[p] + rb * 2 * BLK);
-			q[0] = _mm512_add_epi32(cs, _mm512_set1_epi32(job->acorr[p][rb]));
-			_Pragma("GCC unroll 8")	/* four chains: the latency, at few rows */
-			for (int i = 0; i < 8; i++) {
-				q[i % 2] = mxe_dpbusd_bcast_avx512(q[i % 2], wp[i], a + i);
-				q[2 + i % 2] = mxe_dpbusd_bcast_avx512(q[2 + i % 2], wp[i], a + 8 + i);
-			}
-			q[0] = _mm512_add_epi32(_mm512_add_epi32(q[0], q[1]),
-						_mm512_slli_epi32(_mm512_add_epi32(q[2], q[3]), 8));
+		if (vnni) {	/* @wp: the bytes */
+			q[0] = mxe_e2m1_a8_dot_avx512(wp, (const int32_t *)(job->a8[p] + rb * 2 * BLK), 0, 8,
+						      _mm512_add_epi32(cs, _mm512_set1_epi32(job->acorr[p][rb])));
 		} else {
 			_Pragma("GCC unroll 16")
 			for (int i = 0; i < 16; i++)

@@ -618,18 +618,10 @@ static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, u
 			if (fits) {
 				__m512i q4[4] = { zero, zero, zero, zero }, in;
 
-				if (vnni) {	/* A's bytes: the low ones' sums plus 256 the high */
-					const int32_t *a = (const int32_t *)(job->a8 + (s * m + r) * 64);
-
-					q4[0] = _mm512_add_epi32(cs[0], _mm512_set1_epi32(job->acorr[s * m + r]));
-					_Pragma("GCC unroll 8")	/* four chains: the latency, at few rows */
-					for (int i = 0; i < 8; i++) {
-						q4[i % 2] = mxe_dpbusd_bcast_avx512(q4[i % 2], wb[i], a + i);
-						q4[2 + i % 2] = mxe_dpbusd_bcast_avx512(q4[2 + i % 2], wb[i],
-											a + 8 + i);
-					}
-					in = _mm512_add_epi32(_mm512_add_epi32(q4[0], q4[1]),
-							      _mm512_slli_epi32(_mm512_add_epi32(q4[2], q4[3]), 8));
+				if (vnni) {
+					in = mxe_e2m1_a8_dot_avx512(wb, (const int32_t *)(job->a8 + (s * m + r) * 64),
+								    0, 8, _mm512_add_epi32(cs[0], _mm512_set1_epi32(
+									    job->acorr[s * m + r])));
 				} else {
 					const int32_t *a = (const int32_t *)(job->a16 + (s * m + r) * SUB);
 

@@ -473,6 +473,29 @@ static inline __m512i mxe_dpbusd_bcast_avx512(__m512i acc, __m512i w, const int3
 }
 
 /*
+ * The lanes' integer sums of 2 w n over the weights' bytes wb[@i0 .. @i1)
+ * (mxe_cols16_bytes_avx512(): a whole block 0 .. 8, a half 4 h .. 4 h + 4) against A's
+ * bytes at @a (mxe_e2m1_a8_block()), from @init (the weights' sums cs plus A's corr for
+ * the same k): the low bytes' sums plus 256 the high ones', in four chains (their
+ * latency shows at few rows).
+ */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline __m512i mxe_e2m1_a8_dot_avx512(const __m512i wb[8], const int32_t *a, unsigned i0,
+					     unsigned i1, __m512i init)
+{
+	__m512i q[4] = { init, _mm512_setzero_si512(), _mm512_setzero_si512(),
+			 _mm512_setzero_si512() };
+
+	_Pragma("GCC unroll 8")
+	for (unsigned i = i0; i < i1; i++) {
+		q[i % 2] = mxe_dpbusd_bcast_avx512(q[i % 2], wb[i], a + i);
+		q[2 + i % 2] = mxe_dpbusd_bcast_avx512(q[2 + i % 2], wb[i], a + 8 + i);
+	}
+	return _mm512_add_epi32(_mm512_add_epi32(q[0], q[1]),
+				_mm512_slli_epi32(_mm512_add_epi32(q[2], q[3]), 8));
+}
+
+/*
  * A block of A's int16 form @n (k order) as the signed bytes mxe_cols16_bytes_avx512()'s
  * weights take (@a8, 64 bytes: n = 256 hi + lo + 128, lo's 32 bytes then hi's, k = 8 g
  * + 2 j + h at byte 4 (2 g + h) + j of each), and corr[t] = -12 times the sum of its

@@ -610,17 +610,11 @@ static inline void nvg_cols_avx512_t(const struct nvg_job *job, size_t j0, doubl
 				int32_t ax = job->ax[r * job->nhb + hb];
 				__m512i q0 = _mm512_setzero_si512(), q1 = q0, in;
 
-				if (vnni) {	/* A's low bytes' sums plus 256 the high */
-					const int32_t *a8 = (const int32_t *)(job->a8 + (r * nb + b) * 64);
-
-					q0 = _mm512_add_epi32(cs[h], _mm512_set1_epi32(
-						job->acorr[(r * nb + b) * 2 + h]));
-					_Pragma("GCC unroll 4")
-					for (int i = 4 * h; i < 4 * h + 4; i++) {
-						q0 = mxe_dpbusd_bcast_avx512(q0, wp[i], a8 + i);
-						q1 = mxe_dpbusd_bcast_avx512(q1, wp[i], a8 + 8 + i);
-					}
-					in = _mm512_add_epi32(q0, _mm512_slli_epi32(q1, 8));
+				if (vnni) {
+					in = mxe_e2m1_a8_dot_avx512(
+						wp, (const int32_t *)(job->a8 + (r * nb + b) * 64), 4 * h, 4 * h + 4,
+						_mm512_add_epi32(cs[h], _mm512_set1_epi32(
+							job->acorr[(r * nb + b) * 2 + h])));
 				} else {
 					_Pragma("GCC unroll 8")
 					for (int i = 0; i < 8; i += 2) {
