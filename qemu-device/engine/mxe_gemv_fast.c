@@ -496,12 +496,13 @@ static void int_cols_range(const uint8_t *const srows[16], size_t nsub, int *lo,
 	}
 }
 
-/* The outputs of int_cols_t() and int_cols8_t(): every row's @nc columns from @j0. */
-static void int_cols_out(const struct mxe_op *op, size_t j0, size_t nc,
-			 const float out[][16])
+/* The outputs of int_cols_t() and int_cols8_t(): every row's @nc columns from @j0,
+ * row r at @out + r @ld. */
+static void int_cols_out(const struct mxe_op *op, size_t j0, size_t nc, const float *out,
+			 size_t ld)
 {
 	for (size_t r = 0; r < op->d.m; r++)
-		mxe_op_store_row_f32(op, r, j0, out[r], nc);	/* NaN: 0x7FFFFFFF */
+		mxe_op_store_row_f32(op, r, j0, out + r * ld, nc);	/* NaN: 0x7FFFFFFF */
 }
 
 /* The 16 columns' scales @se (E8M0 codes) times @half (0.5 for twice the values, or
@@ -551,130 +552,165 @@ static inline void int_cols_decode_bytes(const __m512i wb[8], __m512i se, float 
 }
 
 /*
- * E2M1 weights, several rows of A: the task's 16 columns are the lanes (struct
- * mxe_cols16, as in the EXACT GEMV's several-row kernels), each sub-block's codes of
- * the columns transposed and looked up once: with VNNI as bytes, else as int16 pairs.
- * Where a row's block has an int16 form (fast_int_rows_prepare()) and every column's
- * grid is a normal f32 with room for 2^24 units, the chain cannot round (int_span()
- * says why): its q is the integer dot product (16 vpdpbusd on A's bytes, broadcast,
- * mxe_e2m1_a8_block(); or 16 vpmaddwd and vpaddd on its pairs) times the grid, one
- * conversion and one multiply where the chain takes 32 FMAs. A NaN scale makes its
- * column's q NaN, as the chain would. Other rows run the chain on the weights decoded
- * once from the same codes (int_cols_decode(), int_cols_decode_bytes()). The
+ * E2M1 weights, several rows of A: the task's 16 @groups columns are the lanes of
+ * @groups vectors (struct mxe_cols16, as in the EXACT GEMV's several-row kernels),
+ * each sub-block's codes of the columns transposed and looked up once: with VNNI as
+ * bytes, else as int16 pairs. Where a row's block has an int16 form
+ * (fast_int_rows_prepare()) and every column's grid is a normal f32 with room for 2^24
+ * units, the chain cannot round (int_span() says why): its q is the integer dot
+ * product (16 vpdpbusd on A's bytes, broadcast, mxe_e2m1_a8_block(); or 16 vpmaddwd
+ * and vpaddd on its pairs) times the grid, one conversion and one multiply where the
+ * chain takes 32 FMAs. Two groups (VNNI only: their 16 byte vectors fit the registers)
+ * load each of A's bytes once for both (mxe_e2m1_a8_dot2_avx512()). A NaN scale makes
+ * its column's q NaN, as the chain would. Other rows run the chain on the weights
+ * decoded once from the same codes (int_cols_decode(), int_cols_decode_bytes()). The
  * sub-block sums go into the block sums and the accumulator in K order, as the tiled
- * kernels add them. @vnni constant where inlined.
+ * kernels add them. @vnni and @groups constant where inlined.
  */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, uint64_t *ints)
+static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, int groups,
+			      uint64_t *ints)
 {
 	const struct mxe_op *op = job->op;
 	const size_t m = op->d.m, k = op->d.k, nsub = k / SUB, n = op->d.n;
-	const size_t nc = n - j0 < 16 ? n - j0 : 16;
+	const size_t nc = n - j0 < 16 * (size_t)groups ? n - j0 : 16 * (size_t)groups;
 	const int neg = !!(op->d.flags & MXE_GEMM_NEGATE_B);
 	const __m512i lut = mxe_e2m1_lut_avx512(), zero = _mm512_setzero_si512();
-	const uint8_t *rows[16], *srows[16];
-	struct mxe_cols16 cols;
-	__m512 p[FAST_MAX_M], acc[FAST_MAX_M];
-	float bt[SUB][16] __attribute__((aligned(64))), out[FAST_MAX_M][16];
-	int tlo, thi;
+	const uint8_t *rows[32], *srows[32];
+	struct mxe_cols16 cols[2];
+	__m512 p[FAST_MAX_M][2], acc[FAST_MAX_M][2];
+	float bt[2][SUB][16] __attribute__((aligned(64))), out[FAST_MAX_M][32];
+	int tlo[2], thi[2];
+	size_t gc[2];	/* the group's columns that are the task's */
 
-	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
+	for (unsigned c = 0; c < 16 * (unsigned)groups; c++) {	/* past N: the last one's */
 		size_t j = j0 + (c < nc ? c : nc - 1);
 
 		rows[c] = mxe_op_b_row(op, j);
 		srows[c] = op->scale_b ? mxe_op_b_scales(op, j) : job->ones;
 	}
-	int_cols_range(srows, nsub, &tlo, &thi);
-	mxe_cols16_init(&cols, rows, srows, nsub, nsub);
+	for (int g = 0; g < groups; g++) {
+		int_cols_range(srows + 16 * g, nsub, &tlo[g], &thi[g]);
+		mxe_cols16_init(&cols[g], rows + 16 * g, srows + 16 * g, nsub, nsub);
+		gc[g] = nc > 16 * (size_t)g ? (nc - 16 * g < 16 ? nc - 16 * g : 16) : 0;
+	}
 	for (size_t s = 0; s < nsub; s++) {
-		__m512i wp[16], wb[8], cs[2], se;
-		__mmask16 nan;
-		int lo = -1, hi = 0, decoded = 0;
+		__m512i wp[16], wb[2][8], cs[2], se[2];
+		__mmask16 nan[2];
+		int lo[2] = { -1, -1 }, hi[2] = { 0, 0 }, decoded[2] = { 0, 0 };
 
-		if (vnni) {
-			mxe_cols16_bytes_avx512(&cols, s, wb, cs);
-			cs[0] = _mm512_add_epi32(cs[0], cs[1]);
-		} else {
-			mxe_cols16_codes_avx512(&cols, s, lut, wp);
+		_Pragma("GCC unroll 2")
+		for (int g = 0; g < groups; g++) {
+			if (vnni) {
+				__m512i ch[2];
+
+				mxe_cols16_bytes_avx512(&cols[g], s, wb[g], ch);
+				cs[g] = _mm512_add_epi32(ch[0], ch[1]);
+			} else {
+				mxe_cols16_codes_avx512(&cols[g], s, lut, wp);
+			}
+			se[g] = _mm512_cvtepu8_epi32(mxe_cols16_scales_avx512(&cols[g], s, 127));
+			nan[g] = _mm512_cmpeq_epi32_mask(se[g], _mm512_set1_epi32(0xFF));
 		}
-		se = _mm512_cvtepu8_epi32(mxe_cols16_scales_avx512(&cols, s, 127));
-		nan = _mm512_cmpeq_epi32_mask(se, _mm512_set1_epi32(0xFF));
 		for (size_t r = 0; r < m; r++) {
 			const int32_t ae = job->aexp[s * m + r];
-			/* every grid's biased exponent in range: the task's, else the sub-block's */
-			int fits = ae + tlo >= 1 && ae + thi <= 231;
-			__m512 q;
+			int fits[2], any = 0;
+			__m512i in[2] = { zero, zero };
 
-			if (!fits && ae != FAST_NO_FORM) {
-				if (lo < 0) {	/* the sub-block's range over its lanes but NaN */
-					lo = hi = 127;
-					if (nan != 0xFFFF) {
-						lo = _mm512_mask_reduce_min_epi32((__mmask16)~nan, se);
-						hi = _mm512_mask_reduce_max_epi32((__mmask16)~nan, se);
+			_Pragma("GCC unroll 2")
+			for (int g = 0; g < groups; g++) {
+				/* every grid's biased exponent in range: the task's, else the sub-block's */
+				fits[g] = ae + tlo[g] >= 1 && ae + thi[g] <= 231;
+				if (!fits[g] && ae != FAST_NO_FORM) {
+					if (lo[g] < 0) {	/* the sub-block's range over its lanes but NaN */
+						lo[g] = hi[g] = 127;
+						if (nan[g] != 0xFFFF) {
+							lo[g] = _mm512_mask_reduce_min_epi32((__mmask16)~nan[g], se[g]);
+							hi[g] = _mm512_mask_reduce_max_epi32((__mmask16)~nan[g], se[g]);
+						}
 					}
+					fits[g] = ae + lo[g] >= 1 && ae + hi[g] <= 231;
 				}
-				fits = ae + lo >= 1 && ae + hi <= 231;
+				any |= fits[g];
 			}
-			if (fits) {
-				__m512i q4[4] = { zero, zero, zero, zero }, in;
+			if (any && vnni) {
+				const int32_t *a8 = (const int32_t *)(job->a8 + (s * m + r) * 64);
+				const __m512i corr = _mm512_set1_epi32(job->acorr[s * m + r]);
 
-				if (vnni) {
-					in = mxe_e2m1_a8_dot_avx512(wb, (const int32_t *)(job->a8 + (s * m + r) * 64),
-								    0, 8, _mm512_add_epi32(cs[0], _mm512_set1_epi32(
-									    job->acorr[s * m + r])));
+				if (groups == 2) {
+					const __m512i init[2] = { _mm512_add_epi32(cs[0], corr),
+								  _mm512_add_epi32(cs[1], corr) };
+
+					mxe_e2m1_a8_dot2_avx512(wb, a8, init, in);
 				} else {
-					const int32_t *a = (const int32_t *)(job->a16 + (s * m + r) * SUB);
-
-					_Pragma("GCC unroll 16")	/* four chains: the latency */
-					for (int i = 0; i < 16; i++)
-						q4[i % 4] = _mm512_add_epi32(q4[i % 4], _mm512_madd_epi16(
-							wp[i], _mm512_set1_epi32(a[i])));
-					in = _mm512_add_epi32(_mm512_add_epi32(q4[0], q4[1]),
-							      _mm512_add_epi32(q4[2], q4[3]));
+					in[0] = mxe_e2m1_a8_dot_avx512(wb[0], a8, 0, 8,
+								       _mm512_add_epi32(cs[0], corr));
 				}
-				if (neg)	/* on the integer: 0 stays +0 */
-					in = _mm512_sub_epi32(zero, in);
-				q = _mm512_mul_ps(_mm512_cvtepi32_ps(in), _mm512_castsi512_ps(_mm512_slli_epi32(
-						  _mm512_add_epi32(se, _mm512_set1_epi32(ae)), 23)));
-				if (nan)
-					q = _mm512_mask_mov_ps(q, nan, _mm512_set1_ps(NAN));
-				*ints += nc;
-			} else {
-				const float *a = job->af + r * k + s * SUB;
+			} else if (any) {
+				const int32_t *a = (const int32_t *)(job->a16 + (s * m + r) * SUB);
+				__m512i q4[4] = { zero, zero, zero, zero };
 
-				if (!decoded) {
-					decoded = 1;
-					if (vnni)
-						int_cols_decode_bytes(wb, se, neg ? -0.5f : 0.5f, bt);
-					else
-						int_cols_decode(wp, se, neg ? -0.5f : 0.5f, bt);
-				}
-				q = _mm512_setzero_ps();
-				for (int i = 0; i < SUB; i++)
-					q = _mm512_fmadd_ps(_mm512_set1_ps(a[i]), _mm512_load_ps(bt[i]), q);
+				_Pragma("GCC unroll 16")	/* four chains: the latency */
+				for (int i = 0; i < 16; i++)
+					q4[i % 4] = _mm512_add_epi32(q4[i % 4], _mm512_madd_epi16(
+						wp[i], _mm512_set1_epi32(a[i])));
+				in[0] = _mm512_add_epi32(_mm512_add_epi32(q4[0], q4[1]),
+							 _mm512_add_epi32(q4[2], q4[3]));
 			}
-			p[r] = mxe_fast_opens_block(s) ? q : _mm512_add_ps(p[r], q);
-			if (mxe_fast_closes_block(s, nsub))
-				acc[r] = mxe_fast_first_block(s) ? p[r] : _mm512_add_ps(acc[r], p[r]);
+			_Pragma("GCC unroll 2")
+			for (int g = 0; g < groups; g++) {
+				__m512 q;
+
+				if (fits[g]) {
+					__m512i v = neg ? _mm512_sub_epi32(zero, in[g]) : in[g];	/* 0 stays +0 */
+
+					q = _mm512_mul_ps(_mm512_cvtepi32_ps(v), _mm512_castsi512_ps(
+						_mm512_slli_epi32(_mm512_add_epi32(se[g], _mm512_set1_epi32(ae)), 23)));
+					if (nan[g])
+						q = _mm512_mask_mov_ps(q, nan[g], _mm512_set1_ps(NAN));
+					*ints += gc[g];
+				} else {
+					const float *a = job->af + r * k + s * SUB;
+
+					if (!decoded[g]) {
+						decoded[g] = 1;
+						if (vnni)
+							int_cols_decode_bytes(wb[g], se[g], neg ? -0.5f : 0.5f, bt[g]);
+						else
+							int_cols_decode(wp, se[g], neg ? -0.5f : 0.5f, bt[g]);
+					}
+					q = _mm512_setzero_ps();
+					for (int i = 0; i < SUB; i++)
+						q = _mm512_fmadd_ps(_mm512_set1_ps(a[i]), _mm512_load_ps(bt[g][i]), q);
+				}
+				p[r][g] = mxe_fast_opens_block(s) ? q : _mm512_add_ps(p[r][g], q);
+				if (mxe_fast_closes_block(s, nsub))
+					acc[r][g] = mxe_fast_first_block(s) ? p[r][g] : _mm512_add_ps(acc[r][g], p[r][g]);
+			}
 		}
 	}
 	for (size_t r = 0; r < m; r++)
-		_mm512_storeu_ps(out[r], acc[r]);
-	int_cols_out(op, j0, nc, out);
+		for (int g = 0; g < groups; g++)
+			_mm512_storeu_ps(out[r] + 16 * g, acc[r][g]);
+	int_cols_out(op, j0, nc, out[0], 32);
 }
 
-/* A task of int_cols_t(): 16 columns, the VNNI form or not resolved once. */
+/* A task of int_cols_t(): 32 columns with VNNI (16 where the last task has no more),
+ * else 16; the forms resolved once. */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 static void fast_int_task(void *arg, unsigned phase, unsigned task)
 {
 	struct fast_job *job = arg;
 	uint64_t ints = 0;
+	size_t j0 = (size_t)task * (job->vnni ? 32 : 16);
 
 	(void)phase;
-	if (job->vnni)
-		int_cols_t(job, (size_t)task * 16, 1, &ints);
+	if (job->vnni && job->op->d.n - j0 > 16)
+		int_cols_t(job, j0, 1, 2, &ints);
+	else if (job->vnni)
+		int_cols_t(job, j0, 1, 1, &ints);
 	else
-		int_cols_t(job, (size_t)task * 16, 0, &ints);
+		int_cols_t(job, j0, 0, 1, &ints);
 	__atomic_add_fetch(&fast_int_sums, ints, __ATOMIC_RELAXED);
 }
 
@@ -1139,7 +1175,7 @@ static inline void int_cols8_t(const struct fast_job *job, size_t j0, uint64_t *
 		_mm256_storeu_ps(out[r], acc[r][0]);
 		_mm256_storeu_ps(out[r] + 8, acc[r][1]);
 	}
-	int_cols_out(op, j0, nc, out);
+	int_cols_out(op, j0, nc, out[0], 16);
 }
 
 __attribute__((target("avx2,fma,f16c")))
@@ -1370,8 +1406,8 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 		ints = fast_int_rows_prepare(&job, af, m, k, row + k);
 #endif
 	__atomic_add_fetch(&fast_outputs, m * d->n, __ATOMIC_RELAXED);
-	if (m > 1 && ints) {	/* int_cols_t(): 16 columns a task */
-		job.tasks = (unsigned)((d->n + 15) / 16);
+	if (m > 1 && ints) {	/* int_cols_t(): 32 columns a task with VNNI, else 16 */
+		job.tasks = (unsigned)((d->n + (job.vnni ? 31 : 15)) / (job.vnni ? 32 : 16));
 		mxe_pool_run(eng, d->nthreads,
 			     mxe_cpu_simd() >= MXE_SIMD_AVX512 ? &fast_int_ops : &fast_int_ops8, &job);
 	} else {
