@@ -831,148 +831,189 @@ static int gemv_sums_exact(const struct gemv_job *job, const uint8_t *const srow
 }
 
 /*
- * Block rb % K / 32 of row rb / (K / 32) of A's form (@parts of it) against the 16
- * columns' pairs @wp: the int32 sums (four chains), then into the row's @acc (times the
- * scales @sf and the row's factor) and the proof's bounds.
+ * Block rb % K / 32 of row rb / (K / 32) of A's form (@parts of it) against @groups
+ * of 16 columns: their pairs @wp (one group), or with VNNI their bytes @wb, each of A's
+ * bytes loaded once for both groups (mxe_e2m1_a8_dot2_avx512()); the int32 sums (four
+ * chains a group), then into the row's @acc (times the scales @sf and the row's factor)
+ * and the proof's bounds.
  */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16], __m512i cs,
-				const __m512d sf[2], size_t rb, unsigned parts, int tr, int vnni,
-				int bound, __m512d acc[2], __m512d bnd[2], __m512d tbnd[2])
+static inline void int_cols_row(const struct gemv_job *job, const __m512i wp[16],
+				const __m512i wb[2][8], const __m512i cs[2], const __m512d sf[2][2],
+				size_t rb, unsigned parts, int tr, int vnni, int groups, int bound,
+				__m512d acc[2][2], __m512d bnd[2][2], __m512d tbnd[2][2])
 {
-	__m512d t[2] = { _mm512_setzero_pd(), _mm512_setzero_pd() };
+	__m512d t[2][2] = { { _mm512_setzero_pd(), _mm512_setzero_pd() },
+			    { _mm512_setzero_pd(), _mm512_setzero_pd() } };
 	const __m512i f = _mm512_set1_epi64((long long)int_cols_exp(job, rb));
 	const __m512d as = _mm512_set1_pd(job->asum[rb]);
 
 	for (unsigned p = 0; p < parts; p++) {
-		const int32_t *a = (const int32_t *)(job->part[p] + rb * BLK);
-		__m512i q[4];
+		__m512i q[2];
 
-		_Pragma("GCC unroll 4")
-		for (int i = 0; i < 4; i++)
-			q[i] = _mm512_setzero_si512();
-		if (vnni) {	/* @wp: the bytes */
-			q[0] = mxe_e2m1_a8_dot_avx512(wp, (const int32_t *)(job->a8[p] + rb * 2 * BLK), 0, 8,
-						      _mm512_add_epi32(cs, _mm512_set1_epi32(job->acorr[p][rb])));
+		if (vnni) {
+			const int32_t *a8 = (const int32_t *)(job->a8[p] + rb * 2 * BLK);
+			const __m512i corr = _mm512_set1_epi32(job->acorr[p][rb]);
+
+			if (groups == 2) {
+				const __m512i init[2] = { _mm512_add_epi32(cs[0], corr),
+							  _mm512_add_epi32(cs[1], corr) };
+
+				mxe_e2m1_a8_dot2_avx512(wb, a8, init, q);
+			} else {
+				q[0] = mxe_e2m1_a8_dot_avx512(wb[0], a8, 0, 8, _mm512_add_epi32(cs[0], corr));
+			}
 		} else {
+			const int32_t *a = (const int32_t *)(job->part[p] + rb * BLK);
+			__m512i q4[4];
+
+			_Pragma("GCC unroll 4")
+			for (int i = 0; i < 4; i++)
+				q4[i] = _mm512_setzero_si512();
 			_Pragma("GCC unroll 16")
 			for (int i = 0; i < 16; i++)
-				q[i % 4] = _mm512_add_epi32(q[i % 4], _mm512_madd_epi16(wp[i],
-							    _mm512_set1_epi32(a[i])));
-			q[0] = _mm512_add_epi32(_mm512_add_epi32(q[0], q[1]), _mm512_add_epi32(q[2], q[3]));
+				q4[i % 4] = _mm512_add_epi32(q4[i % 4], _mm512_madd_epi16(wp[i],
+							     _mm512_set1_epi32(a[i])));
+			q[0] = _mm512_add_epi32(_mm512_add_epi32(q4[0], q4[1]), _mm512_add_epi32(q4[2], q4[3]));
 		}
 		_Pragma("GCC unroll 2")
-		for (int h = 0; h < 2; h++) {
-			__m512d d = _mm512_cvtepi32_pd(h ? _mm512_extracti64x4_epi64(q[0], 1) :
-							   _mm512_castsi512_si256(q[0]));
+		for (int g = 0; g < groups; g++)
+			_Pragma("GCC unroll 2")
+			for (int h = 0; h < 2; h++) {
+				__m512d d = _mm512_cvtepi32_pd(h ? _mm512_extracti64x4_epi64(q[g], 1) :
+								   _mm512_castsi512_si256(q[g]));
 
-			t[h] = p ? _mm512_fmadd_pd(d, _mm512_set1_pd(gemv_part_weight[p]), t[h]) : d;
-		}
+				t[g][h] = p ? _mm512_fmadd_pd(d, _mm512_set1_pd(gemv_part_weight[p]), t[g][h]) : d;
+			}
 	}
 	_Pragma("GCC unroll 2")
-	for (int h = 0; h < 2; h++) {
-		acc[h] = _mm512_fmadd_pd(t[h], _mm512_castsi512_pd(_mm512_add_epi64(
-			_mm512_castpd_si512(sf[h]), f)), acc[h]);
-		if (bound)
-			bnd[h] = _mm512_fmadd_pd(sf[h], as, bnd[h]);
-		if (tr)
-			tbnd[h] = _mm512_fmadd_pd(sf[h], _mm512_set1_pd(job->tr[rb]), tbnd[h]);
-	}
+	for (int g = 0; g < groups; g++)
+		_Pragma("GCC unroll 2")
+		for (int h = 0; h < 2; h++) {
+			acc[g][h] = _mm512_fmadd_pd(t[g][h], _mm512_castsi512_pd(_mm512_add_epi64(
+				_mm512_castpd_si512(sf[g][h]), f)), acc[g][h]);
+			if (bound)
+				bnd[g][h] = _mm512_fmadd_pd(sf[g][h], as, bnd[g][h]);
+			if (tr)
+				tbnd[g][h] = _mm512_fmadd_pd(sf[g][h], _mm512_set1_pd(job->tr[rb]), tbnd[g][h]);
+		}
 }
 
 /*
- * Several rows of A (AVX-512): the task's 16 columns are the lanes. Each block's codes
- * of the 16 columns are transposed and looked up once, then every row of A adds the
- * block in int32 lanes: with VNNI 16 vpdpbusd, each on four of the weights' bytes and
- * four of A's (mxe_cols16_bytes_avx512(), mxe_e2m1_a8_block()), else one vpmaddwd and
- * vpaddd a pair of k on the int16 pairs, A's pair broadcast from its form in k order: no
- * horizontal sums, and A's form is read once per 16 columns, where column by column
- * its 64 KiB (8 rows of K = 4096) streamed from L2 for every column. A lane's block
- * sum is exact (|sum| <= 32 x 12 x 2^15 < 2^24; over the parts < 2^53 in a double),
- * times the exact factor 2^(s - 127) 2^(e - 1), added into one double chain per row
- * and column, in the proof's bound (K / 32 adds). Returns, per row, a mask of the
- * task's columns whose proofs failed (@redo), for the general path.
+ * Several rows of A (AVX-512): the task's 16 @groups columns are the lanes of @groups
+ * vectors (two with VNNI, one without). Each block's codes of the columns are
+ * transposed and looked up once, then every row of A adds the block in int32 lanes:
+ * with VNNI 16 vpdpbusd a group, each on four of the weights' bytes and four of A's
+ * (mxe_cols16_bytes_avx512(), mxe_e2m1_a8_block()), A's bytes loaded once for both
+ * groups, else one vpmaddwd and vpaddd a pair of k on the int16 pairs, A's pair
+ * broadcast from its form in k order: no horizontal sums, and A's form is read once per
+ * task, where column by column its 64 KiB (8 rows of K = 4096) streamed from L2 for
+ * every column. A lane's block sum is exact (|sum| <= 32 x 12 x 2^15 < 2^24; over the
+ * parts < 2^53 in a double), times the exact factor 2^(s - 127) 2^(e - 1), added into
+ * one double chain per row and column, in the proof's bound (K / 32 adds). Returns,
+ * per row, a mask of the task's columns whose proofs failed (@redo), for the general
+ * path. A group whose sums are exact (gemv_sums_exact()) needs no bound: its bounds
+ * are dropped where the other group's are kept.
  */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vnni,
-				   uint16_t redo[GEMV_MAX_M])
+static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vnni, int groups,
+				   uint32_t redo[GEMV_MAX_M])
 {
 	const struct mxe_op *op = job->op;
 	const size_t m = op->d.m, nb = op->d.k / BLK, n = op->d.n;
-	const size_t nc = n - j0 < GEMV_COLS ? n - j0 : GEMV_COLS;
+	const size_t nc = n - j0 < 16 * (size_t)groups ? n - j0 : 16 * (size_t)groups;
 	const __m512i lut = mxe_e2m1_lut_avx512();
-	const uint8_t *rows[16], *srows[16];
-	struct mxe_cols16 cols;
-	__m512d acc[GEMV_MAX_M][2], bnd[GEMV_MAX_M][2], tbnd[GEMV_MAX_M][2];
-	__mmask16 nan = 0;
-	__m128i smin = _mm_set1_epi8((char)0xFF);	/* per column, for gemv_store() */
-	uint8_t mins[16];
-	int exact;
+	const uint8_t *rows[32], *srows[32];
+	struct mxe_cols16 cols[2];
+	__m512d acc[GEMV_MAX_M][2][2], bnd[GEMV_MAX_M][2][2], tbnd[GEMV_MAX_M][2][2];
+	__mmask16 nan[2] = { 0, 0 };
+	__m128i smin[2];	/* per column, for gemv_store() */
+	uint8_t mins[2][16];
+	size_t gc[2];		/* the group's columns that are the task's */
+	int exact[2] = { 1, 1 };
 
-	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
+	for (unsigned c = 0; c < 16 * (unsigned)groups; c++) {	/* past N: the last one's */
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
 	}
-	exact = gemv_sums_exact(job, srows, nc, nb);
-	mxe_cols16_init(&cols, rows, srows, nb, nb);
+	for (int g = 0; g < groups; g++) {
+		gc[g] = nc - 16 * g < 16 ? nc - 16 * g : 16;	/* groups == 2: nc > 16 */
+		exact[g] = gemv_sums_exact(job, srows + 16 * g, gc[g], nb);
+		mxe_cols16_init(&cols[g], rows + 16 * g, srows + 16 * g, nb, nb);
+		smin[g] = _mm_set1_epi8((char)0xFF);
+	}
 	for (size_t r = 0; r < m; r++)
-		for (int h = 0; h < 2; h++)
-			acc[r][h] = bnd[r][h] = tbnd[r][h] = _mm512_setzero_pd();
+		for (int g = 0; g < 2; g++)
+			for (int h = 0; h < 2; h++)
+				acc[r][g][h] = bnd[r][g][h] = tbnd[r][g][h] = _mm512_setzero_pd();
 	for (size_t b = 0; b < nb; b++) {
-		__m512i wp[16], cs = _mm512_setzero_si512();	/* VNNI: wp[0 .. 7] the bytes */
-		__m512d sf[2];
-		__m128i s8 = mxe_cols16_scales_avx512(&cols, b, 127);
+		__m512i wp[16], wb[2][8], cs[2] = { _mm512_setzero_si512(), _mm512_setzero_si512() };
+		__m512d sf[2][2];
 
-		if (vnni) {
-			__m512i ch[2];
-
-			mxe_cols16_bytes_avx512(&cols, b, wp, ch);
-			cs = _mm512_add_epi32(ch[0], ch[1]);
-		} else {
-			mxe_cols16_codes_avx512(&cols, b, lut, wp);
-		}
-
-		nan |= _mm_cmpeq_epi8_mask(s8, _mm_set1_epi8((char)0xFF));
-		smin = _mm_min_epu8(smin, s8);
 		_Pragma("GCC unroll 2")
-		for (int h = 0; h < 2; h++)	/* 2^(s - 127), columns 8 h .. 8 h + 7 */
-			sf[h] = _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_add_epi64(
-				_mm512_cvtepu8_epi64(h ? _mm_srli_si128(s8, 8) : s8),
-				_mm512_set1_epi64(1023 - 127)), 52));
-		if (exact)	/* the common case, its loops resolved */
+		for (int g = 0; g < groups; g++) {
+			__m128i s8 = mxe_cols16_scales_avx512(&cols[g], b, 127);
+
+			if (vnni) {
+				__m512i ch[2];
+
+				mxe_cols16_bytes_avx512(&cols[g], b, wb[g], ch);
+				cs[g] = _mm512_add_epi32(ch[0], ch[1]);
+			} else {
+				mxe_cols16_codes_avx512(&cols[g], b, lut, wp);
+			}
+			nan[g] |= _mm_cmpeq_epi8_mask(s8, _mm_set1_epi8((char)0xFF));
+			smin[g] = _mm_min_epu8(smin[g], s8);
+			_Pragma("GCC unroll 2")
+			for (int h = 0; h < 2; h++)	/* 2^(s - 127), columns 8 h .. 8 h + 7 */
+				sf[g][h] = _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_add_epi64(
+					_mm512_cvtepu8_epi64(h ? _mm_srli_si128(s8, 8) : s8),
+					_mm512_set1_epi64(1023 - 127)), 52));
+		}
+		if (exact[0] && (groups == 1 || exact[1]))	/* the common case, its loops resolved */
 			for (size_t r = 0; r < m; r++)
-				int_cols_row(job, wp, cs, sf, r * nb + b, 1, 0, vnni, 0, acc[r], bnd[r], NULL);
+				int_cols_row(job, wp, wb, cs, sf, r * nb + b, 1, 0, vnni, groups, 0,
+					     acc[r], bnd[r], NULL);
 		else if (job->parts == 1 && !job->tr)
 			for (size_t r = 0; r < m; r++)
-				int_cols_row(job, wp, cs, sf, r * nb + b, 1, 0, vnni, 1, acc[r], bnd[r], NULL);
+				int_cols_row(job, wp, wb, cs, sf, r * nb + b, 1, 0, vnni, groups, 1,
+					     acc[r], bnd[r], NULL);
 		else
 			for (size_t r = 0; r < m; r++)
-				int_cols_row(job, wp, cs, sf, r * nb + b, job->parts, job->tr != NULL, vnni,
-					     1, acc[r], bnd[r], tbnd[r]);
+				int_cols_row(job, wp, wb, cs, sf, r * nb + b, job->parts, job->tr != NULL,
+					     vnni, groups, 1, acc[r], bnd[r], tbnd[r]);
 	}
-	_mm_storeu_si128((__m128i *)mins, smin);
+	for (int g = 0; g < groups; g++)
+		_mm_storeu_si128((__m128i *)mins[g], smin[g]);
 	for (size_t r = 0; r < m; r++) {
-		double s[16], bd[16], tb[16];
+		redo[r] = 0;
+		for (int g = 0; g < groups; g++) {
+			double s[16], bd[16], tb[16];
 
-		for (int h = 0; h < 2; h++) {
-			_mm512_storeu_pd(s + 8 * h, acc[r][h]);
-			_mm512_storeu_pd(bd + 8 * h, bnd[r][h]);
-			_mm512_storeu_pd(tb + 8 * h, tbnd[r][h]);
+			for (int h = 0; h < 2; h++) {
+				_mm512_storeu_pd(s + 8 * h, acc[r][g][h]);
+				_mm512_storeu_pd(bd + 8 * h, exact[g] ? _mm512_setzero_pd() : bnd[r][g][h]);
+				_mm512_storeu_pd(tb + 8 * h, tbnd[r][g][h]);
+			}
+			redo[r] |= (uint32_t)int_cols_store(job, j0 + 16 * g, gc[g], r, s, bd, tb, nan[g],
+							    mins[g], srows + 16 * g) << (16 * g);
 		}
-		redo[r] = int_cols_store(job, j0, nc, r, s, bd, tb, nan, mins, srows);
 	}
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
-static void gemv_int_cols_avx512(const struct gemv_job *job, size_t j0, uint16_t redo[GEMV_MAX_M])
+static void gemv_int_cols_avx512(const struct gemv_job *job, size_t j0, uint32_t redo[GEMV_MAX_M])
 {
-	gemv_int_cols_t(job, j0, 0, redo);
+	gemv_int_cols_t(job, j0, 0, 1, redo);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
-static void gemv_int_cols_vnni(const struct gemv_job *job, size_t j0, uint16_t redo[GEMV_MAX_M])
+static void gemv_int_cols_vnni(const struct gemv_job *job, size_t j0, uint32_t redo[GEMV_MAX_M])
 {
-	gemv_int_cols_t(job, j0, 1, redo);
+	if (job->op->d.n - j0 > 16)
+		gemv_int_cols_t(job, j0, 1, 2, redo);
+	else
+		gemv_int_cols_t(job, j0, 1, 1, redo);
 }
 
 /*
@@ -1033,7 +1074,7 @@ static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i w
  * int_cols_row_avx2().
  */
 __attribute__((target("avx2,fma")))
-static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint16_t redo[GEMV_MAX_M])
+static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint32_t redo[GEMV_MAX_M])
 {
 	const struct mxe_op *op = job->op;
 	const size_t m = op->d.m, nb = op->d.k / BLK, n = op->d.n;
@@ -1501,6 +1542,8 @@ static unsigned gemv_phase_tasks(void *arg, unsigned phase)
 		gemv_int_finish(job, m);
 	if (job->a16)
 		__atomic_add_fetch(&gemv_int, m * job->op->d.n, __ATOMIC_RELAXED);
+	if (job->a16 && m > 1 && job->vnni)	/* gemv_int_cols_t(): 32 columns a task */
+		return (unsigned)((job->op->d.n + 31) / 32);
 	return job->tasks;
 }
 
@@ -1534,8 +1577,13 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 		}
 		return;
 	}
-	if (job->a16) {		/* several rows */
-		uint16_t redo[GEMV_MAX_M];
+	if (job->a16) {		/* several rows: 32 columns a task with VNNI */
+		uint32_t redo[GEMV_MAX_M];
+
+		if (job->vnni) {
+			j0 = (size_t)task * 32;
+			j1 = j0 + 32 < op->d.n ? j0 + 32 : op->d.n;
+		}
 
 		if (job->vnni)
 			gemv_int_cols_vnni(job, j0, redo);
