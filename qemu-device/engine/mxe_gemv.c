@@ -24,8 +24,8 @@
  * in struct gemv_acc (Documentation/performance.rst, gemv.csv). E2M1 weights sum in
  * integers instead: one row of A column by column, several with the task's 16 columns
  * (32 with VNNI, two vectors) as the lanes of int32 dot products (gemv_int_cols_t(),
- * gemv_int_cols_avx2()), whose
- * double sums need no bound where every addition is exact (gemv_sums_exact()).
+ * gemv_int_cols_avx2()), whose double sums need no bound where every addition is exact
+ * (gemv_sums_exact()).
  */
 #include <limits.h>
 #include <math.h>
