@@ -599,8 +599,10 @@ TEST_F(gemm, bf16_activations_times_mx_fp8_weights)
  * of 2 KiB (dense, and 2 KiB + 32 apart: every other row crosses a page) against 1 and
  * 3 rows of A (the one-row and several-row integer kernels, 40 columns: a last task of
  * 8), MX-FP8 rows of 8 KiB (two pages each), M = 1 and M = 3, EXACT and FAST numerics
- * (each its own GEMV kernel). Then one page of the weights is unbound:
- * the job fails with the MMU fault at that page, as a staged copy did.
+ * (each its own GEMV kernel), and the weights across two leaf page tables (the device
+ * reads a leaf table's entries in bulk). Then one page of the weights is unbound (across
+ * the tables: the second's first): the job fails with the MMU fault at that page, as a
+ * staged copy did.
  */
 #define W_VA	0x7100000000ull
 
@@ -617,8 +619,9 @@ static uint32_t gcd(uint32_t a, uint32_t b)
 
 static int gemv_in_place(struct __test_metadata *_metadata, FIXTURE_DATA(gemm) *self,
 			 uint32_t m, uint32_t n, uint32_t k, enum mxa_isa_dtype ta,
-			 enum mxa_isa_dtype tb, uint32_t ldb, uint8_t accum)
+			 enum mxa_isa_dtype tb, uint32_t ldb, uint8_t accum, uint64_t va_off)
 {
+	const uint64_t wva = W_VA + va_off;
 	const uint32_t pages = (uint32_t)(((size_t)(n - 1) * ldb + accel_dtype_row_bytes(tb, k) + 4095) / 4096);
 	uint8_t *w = calloc(pages, 4096);
 	struct accel_gemm g = { 0 };
@@ -641,12 +644,12 @@ static int gemv_in_place(struct __test_metadata *_metadata, FIXTURE_DATA(gemm) *
 		size_t at = B_OFF + (size_t)(i * stride % pages) * 4096;
 
 		memcpy(self->p + at, w + (size_t)i * 4096, 4096);
-		ASSERT_EQ(0, accel_vm_bind(self->dev, self->bo, at, W_VA + (uint64_t)i * 4096, 4096,
+		ASSERT_EQ(0, accel_vm_bind(self->dev, self->bo, at, wva + (uint64_t)i * 4096, 4096,
 					   ACCEL_VM_BIND_READ_ONLY));
 	}
 	g.m = m, g.n = n, g.k = k;
 	g.type_a = ta, g.type_b = tb, g.type_c = g.type_d = MXA_DTYPE_F32;
-	g.a = self->va + A_OFF, g.b = W_VA, g.ldb = ldb, g.d = self->va + D_OFF;
+	g.a = self->va + A_OFF, g.b = wva, g.ldb = ldb, g.d = self->va + D_OFF;
 	g.scale_block = 32;
 	g.scale_b = self->va + SB_OFF;
 	g.scale_a = mxe_dtype_is_mx_elem(ta) ? self->va + SA_OFF : 0;
@@ -667,14 +670,14 @@ static int gemv_in_place(struct __test_metadata *_metadata, FIXTURE_DATA(gemm) *
 	EXPECT_EQ(0, bad) TH_LOG("%ux%ux%u %s x %s, ldb %u, accum %u: %d outputs differ", m, n,
 				 k, accel_dtype_name(ta), accel_dtype_name(tb), ldb, accum, bad);
 	/* a page of the weights gone: the fault names it */
-	ASSERT_EQ(0, accel_vm_unbind(self->dev, W_VA + (uint64_t)(pages / 2) * 4096, 4096));
+	ASSERT_EQ(0, accel_vm_unbind(self->dev, wva + (uint64_t)(pages / 2) * 4096, 4096));
 	EXPECT_EQ(-EFAULT, accel_gemm(self->dev, 0, &g, &r));
 	EXPECT_EQ(MXA_ERR_MMU_FAULT, r.error);
-	EXPECT_EQ(W_VA + (uint64_t)(pages / 2) * 4096, r.err_addr);
+	EXPECT_EQ(wva + (uint64_t)(pages / 2) * 4096, r.err_addr);
 	EXPECT_EQ(MXA_FAULT_READ | MXA_FAULT_NOT_PRESENT, r.err_info);
 	for (uint32_t i = 0; i < pages; i++)
 		if (i != pages / 2)
-			EXPECT_EQ(0, accel_vm_unbind(self->dev, W_VA + (uint64_t)i * 4096, 4096));
+			EXPECT_EQ(0, accel_vm_unbind(self->dev, wva + (uint64_t)i * 4096, 4096));
 	free(w);
 	return bad;
 }
@@ -683,13 +686,16 @@ TEST_F(gemm, gemv_weights_read_in_place)
 {
 	for (uint8_t accum = MXA_GEMM_ACCUM_EXACT; ; accum = MXA_GEMM_ACCUM_FAST) {
 		gemv_in_place(_metadata, self, 1, 96, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 2048,
-			      accum);
+			      accum, 0);
 		gemv_in_place(_metadata, self, 1, 96, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1,
-			      2048 + 32, accum);
+			      2048 + 32, accum, 0);
 		gemv_in_place(_metadata, self, 3, 40, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1,
-			      2048 + 32, accum);
+			      2048 + 32, accum, 0);
+		/* 21 pages over two leaf tables, the second's first page the one unbound */
+		gemv_in_place(_metadata, self, 3, 40, 4096, MXA_DTYPE_BF16, MXA_DTYPE_E2M1,
+			      2048 + 32, accum, (2 << 20) - 10 * 4096);
 		gemv_in_place(_metadata, self, 3, 40, 8192, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, 8192,
-			      accum);
+			      accum, 0);
 		if (accum == MXA_GEMM_ACCUM_FAST)
 			break;
 	}
