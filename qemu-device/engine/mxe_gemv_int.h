@@ -438,7 +438,7 @@ static inline void mxe_cols16_bytes_avx512(struct mxe_cols16 *c, size_t b, __m51
 			/* 8 lines ahead: 4 left a few rows' step short of the memory's latency
 			 * (FAST, one thread, 2 and 8 rows 4096^2, pages scattered as a guest's:
 			 * 0.69-0.72 -> 0.64-0.66 ms and 1.52-1.61 -> 1.26; 16 and 32 lines ahead
-			 * ran past a row of 2 KiB into pages not read next) */
+			 * were slower there) */
 			_mm_prefetch((const char *)c->rows[i] + off + 512, _MM_HINT_T0);
 		}
 		mxe_transpose16_avx512(l);	/* l[g], lane c: dword g of column c's line */
