@@ -509,9 +509,10 @@ static inline __m512i mxe_dpbusd_avx512(__m512i acc, __m512i w, __m512i a)
 
 /*
  * mxe_e2m1_a8_dot_avx512() over a whole block for two tasks' columns at once (@wb[0],
- * @wb[1]; sums into @out[0], @out[1]): each of A's 16 dwords is loaded once for 32
+ * @wb[1]; sums into @out[0], @out[1]): each of A's 16 dwords is loaded once for two
  * vpdpbusd, where one group takes a load a vpdpbusd (the host's two loads a cycle
- * then bind as much as its two vpdpbusd a cycle). A FAST GEMV of 32 rows 4096^2, one
+ * then bind as much as its two vpdpbusd a cycle). NVFP4's several-row kernel keeps one
+ * group: two ran 3-9 % faster at 16 and 32 rows but 7-10 % slower in FAST at 4 and 8. A FAST GEMV of 32 rows 4096^2, one
  * thread: 4.70-4.75 -> 3.85-3.94 ms (16 rows 2.26-2.37 -> 2.04-2.07, 8 rows 1.27-1.30
  * -> 1.18-1.20).
  */
