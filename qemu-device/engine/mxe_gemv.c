@@ -955,14 +955,7 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 		for (int g = 0; g < groups; g++) {
 			__m128i s8 = mxe_cols16_scales_avx512(&cols[g], b, 127);
 
-			if (vnni) {
-				__m512i ch[2];
-
-				mxe_cols16_bytes_avx512(&cols[g], b, wb[g], ch);
-				cs[g] = _mm512_add_epi32(ch[0], ch[1]);
-			} else {
-				mxe_cols16_codes_avx512(&cols[g], b, lut, wp);
-			}
+			cs[g] = mxe_cols16_block_avx512(&cols[g], b, vnni, lut, wb[g], wp);
 			nan[g] |= _mm_cmpeq_epi8_mask(s8, _mm_set1_epi8((char)0xFF));
 			smin[g] = _mm_min_epu8(smin[g], s8);
 			_Pragma("GCC unroll 2")

@@ -601,14 +601,7 @@ static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, i
 
 		_Pragma("GCC unroll 2")
 		for (int g = 0; g < groups; g++) {
-			if (vnni) {
-				__m512i ch[2];
-
-				mxe_cols16_bytes_avx512(&cols[g], s, wb[g], ch);
-				cs[g] = _mm512_add_epi32(ch[0], ch[1]);
-			} else {
-				mxe_cols16_codes_avx512(&cols[g], s, lut, wp);
-			}
+			cs[g] = mxe_cols16_block_avx512(&cols[g], s, vnni, lut, wb[g], wp);
 			se[g] = _mm512_cvtepu8_epi32(mxe_cols16_scales_avx512(&cols[g], s, 127));
 			nan[g] = _mm512_cmpeq_epi32_mask(se[g], _mm512_set1_epi32(0xFF));
 		}

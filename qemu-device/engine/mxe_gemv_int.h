@@ -464,6 +464,25 @@ static inline void mxe_cols16_bytes_avx512(struct mxe_cols16 *c, size_t b, __m51
 }
 
 /*
+ * Block @b of the 16 columns as the several-row MX kernels take it: with @vnni their
+ * bytes @wb, returning both halves' cs added (mxe_cols16_bytes_avx512()), else their
+ * int16 pairs @wp (returning 0).
+ */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline __m512i mxe_cols16_block_avx512(struct mxe_cols16 *c, size_t b, int vnni,
+					     __m512i lut, __m512i wb[8], __m512i wp[16])
+{
+	__m512i ch[2];
+
+	if (!vnni) {
+		mxe_cols16_codes_avx512(c, b, lut, wp);
+		return _mm512_setzero_si512();
+	}
+	mxe_cols16_bytes_avx512(c, b, wb, ch);
+	return _mm512_add_epi32(ch[0], ch[1]);
+}
+
+/*
  * @acc plus, in every lane, the four products of @w's unsigned bytes and the signed
  * bytes at @a (broadcast from memory): vpdpbusd, in assembly so that one kernel can
  * hold the VNNI form and the one without (a function with AVX512-VNNI's target would
