@@ -18,7 +18,8 @@
  * them), on any thread count. With E2M1 weights, the sub-blocks whose chains cannot
  * round come from integer products instead: one row of A column by column with no
  * transpose of the weights (int_span()), several rows with 16 columns as the lanes of
- * int16 pair products (int_cols_t()). The chains read each column's codes from a
+ * int16 pair products, or with VNNI 32 as two vectors of byte products (int_cols_t()).
+ * The chains read each column's codes from a
  * copy of its next 64 bytes (mxe_gemv_stage()), not in place.
  *
  * Taken: AVX-512 (16 lanes) or AVX2 (8 lanes), FAST, M <= 32, an f32 D without C,
@@ -481,7 +482,7 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 FAST_TASK(fast_task, fast_columns_bytes, "avx512f,avx512bw,avx512vl,avx512dq")
 #define FAST_HAVE_AVX512 1
 
-/* The range of the task's 16 columns' scale codes but NaN over all of K (*@lo > *@hi:
+/* The range of 16 columns' scale codes (a vector's) but NaN over all of K (*@lo > *@hi:
  * none): a row's block whose grids fit it needs no look at its sub-block's. */
 __attribute__((target("avx2")))
 static void int_cols_range(const uint8_t *const srows[16], size_t nsub, int *lo, int *hi)
