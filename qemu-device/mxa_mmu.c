@@ -139,18 +139,13 @@ static bool mxa_tlb_hit(const MxaTlbEntry *e, uint64_t tag, uint32_t ctx, uint64
 }
 
 /*
- * Fill the TLB for @va: walk to the leaf table (the upper levels are skipped when the
- * walk cache, slot MXA_TLB_WALK, already names the leaf table of this 2 MiB region),
- * then read MXA_TLB_PREFETCH aligned leaf entries in one DMA and cache the valid ones,
- * so that a sequential stream costs one small read per 16 pages.
- */
-/*
  * The DMA address of the leaf table that maps @va: the upper levels walked, or the walk
  * cache (slot MXA_TLB_WALK) when it already names this 2 MiB region's table.
  */
 static int mxa_mmu_leaf_table(MxaJob *job, uint64_t va, bool write, uint64_t gen, bool probe,
                               uint64_t *table)
 {
+    const uint32_t why = MXA_FAULT_NOT_PRESENT | (probe ? MXA_MMU_PROBE : 0);
     uint64_t region = va >> (MXA_PAGE_SHIFT + 9), t = job->pt_root, pte = 0;
     MxaTlbEntry *w = &job->tlb[MXA_TLB_WALK];
 
@@ -162,11 +157,11 @@ static int mxa_mmu_leaf_table(MxaJob *job, uint64_t va, bool write, uint64_t gen
         uint64_t addr = t + mxa_pt_index(va, level) * sizeof(uint64_t);
 
         if (mxa_dma_read(job->q->dev, addr, &pte, sizeof(pte)) != MEMTX_OK) {
-            return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT | (probe ? MXA_MMU_PROBE : 0));
+            return mxa_mmu_fault(job, va, write, why);
         }
         pte = le64_to_cpu(pte);
         if (!(pte & MXA_PTE_VALID)) {
-            return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT | (probe ? MXA_MMU_PROBE : 0));
+            return mxa_mmu_fault(job, va, write, why);
         }
         t = pte & MXA_PTE_ADDR_MASK;
     }
@@ -175,10 +170,17 @@ static int mxa_mmu_leaf_table(MxaJob *job, uint64_t va, bool write, uint64_t gen
     return 0;
 }
 
+/*
+ * Fill the TLB for @va: walk to the leaf table (the upper levels are skipped when the
+ * walk cache, slot MXA_TLB_WALK, already names the leaf table of this 2 MiB region),
+ * then read MXA_TLB_PREFETCH aligned leaf entries in one DMA and cache the valid ones,
+ * so that a sequential stream costs one small read per 16 pages.
+ */
 static int mxa_mmu_walk(MxaJob *job, uint64_t va, bool write, uint64_t gen, bool probe)
 {
     MxaQueue *q = job->q;
     uint64_t vpn = va >> MXA_PAGE_SHIFT, first = vpn & ~(uint64_t)(MXA_TLB_PREFETCH - 1);
+    const uint32_t why = MXA_FAULT_NOT_PRESENT | (probe ? MXA_MMU_PROBE : 0);
     uint64_t table, pte;
     uint64_t ptes[MXA_TLB_PREFETCH];
 
@@ -191,7 +193,7 @@ static int mxa_mmu_walk(MxaJob *job, uint64_t va, bool write, uint64_t gen, bool
     if (mxa_dma_read(q->dev,
                      table + (first & (MXA_PT_ENTRIES - 1)) * sizeof(uint64_t), ptes,
                      sizeof(ptes)) != MEMTX_OK) {
-        return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT | (probe ? MXA_MMU_PROBE : 0));
+        return mxa_mmu_fault(job, va, write, why);
     }
     for (unsigned i = 0; i < MXA_TLB_PREFETCH; i++) {
         pte = le64_to_cpu(ptes[i]);
@@ -202,7 +204,7 @@ static int mxa_mmu_walk(MxaJob *job, uint64_t va, bool write, uint64_t gen, bool
         }
     }
     if (!(le64_to_cpu(ptes[vpn - first]) & MXA_PTE_VALID)) {
-        return mxa_mmu_fault(job, va, write, MXA_FAULT_NOT_PRESENT | (probe ? MXA_MMU_PROBE : 0));
+        return mxa_mmu_fault(job, va, write, why);
     }
     return 0;
 }
@@ -374,8 +376,8 @@ static const uint8_t *mxa_va_page(MxaJob *job, MxaRamCache *c, uint64_t va, uint
  * 16 pages, a fill through the memory API (15 ns a page: 0.04 ms of a 4096^2 MXFP4
  * GEMV's 0.4). A page that does not translate fails the job at its VA, or at @fault_va
  * for the first page (the operand's start). Returns 0, -1 (the job failed), or 1
- * where a leaf table is not RAM the device reads in place: the caller translates those
- * pages one by one.
+ * where a leaf table is not RAM the device reads in place (or the range leaves the VA
+ * space): the pages from there on stay NULL, for the caller to translate one by one.
  */
 static int mxa_va_pages(MxaJob *job, uint64_t gen, MxaRamCache *ram, uint64_t va, uint64_t n,
                         const uint8_t **page, uint64_t fault_va)
@@ -450,15 +452,10 @@ int mxa_va_rows_map(MxaJob *job, uint64_t gen, MxaRows *m, uint64_t va, uint64_t
     }
     /* the pages rows touch (with ld > row_bytes some pages in between are skipped) */
     memset(page, 0, npages * sizeof(*page));
-    if (ld - row_bytes < MXA_PAGE_SIZE) {   /* no gap holds a page: every page, in bulk */
-        int r = mxa_va_pages(job, gen, &ram, first << MXA_PAGE_SHIFT, npages, page, va);
-
-        if (r < 0) {
-            goto out;
-        }
-        if (r > 0) {
-            memset(page, 0, npages * sizeof(*page));
-        }
+    /* no gap holds a page: every page, in bulk (those it leaves NULL: below) */
+    if (ld - row_bytes < MXA_PAGE_SIZE &&
+        mxa_va_pages(job, gen, &ram, first << MXA_PAGE_SHIFT, npages, page, va) < 0) {
+        goto out;
     }
     for (uint64_t r = 0; r < rows; r++) {
         uint64_t a = va + r * ld;

@@ -110,7 +110,6 @@ struct gemv_job {
 	unsigned groups;	/* of 8 rows */
 	int avx512;		/* else AVX2 */
 	int vnni;		/* AVX512-VNNI (several rows' integer blocks) */
-	unsigned tasks;
 	int failed;
 	/* E2M1 weights: the integer block path (gemv_int_finish()), or NULL; per row of A,
 	 * row r's at r K / 32 blocks */
@@ -938,7 +937,7 @@ static inline void gemv_int_cols_t(const struct gemv_job *job, size_t j0, int vn
 		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
 	}
 	for (int g = 0; g < groups; g++) {
-		gc[g] = nc - 16 * g < 16 ? nc - 16 * g : 16;	/* groups == 2: nc > 16 */
+		gc[g] = mxe_cols16_group_cols(nc, g);
 		exact[g] = gemv_sums_exact(job, srows + 16 * g, gc[g], nb);
 		mxe_cols16_init(&cols[g], rows + 16 * g, srows + 16 * g, nb, nb);
 		smin[g] = _mm_set1_epi8((char)0xFF);
@@ -1004,7 +1003,7 @@ static void gemv_int_cols_avx512(const struct gemv_job *job, size_t j0, uint32_t
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
 static void gemv_int_cols_vnni(const struct gemv_job *job, size_t j0, uint32_t redo[GEMV_MAX_M])
 {
-	if (job->op->d.n - j0 > 16)
+	if (mxe_cols16_task_groups(1, job->op->d.n, j0) == 2)
 		gemv_int_cols_t(job, j0, 1, 2, redo);
 	else
 		gemv_int_cols_t(job, j0, 1, 1, redo);
@@ -1517,6 +1516,13 @@ static void gemv_prepare_row(struct gemv_job *job, size_t i)
  * each a task a row or a group of columns. The steps between (all rows' parts, the
  * job's views of the form) run here, once, in the thread that ended a phase.
  */
+/* Columns a task of the columns' phase takes, once A is prepared: the several-row
+ * integer kernels' (mxe_cols16_task_cols()), else GEMV_COLS. */
+static size_t gemv_task_cols(const struct gemv_job *job)
+{
+	return job->a16 && job->op->d.m > 1 ? mxe_cols16_task_cols(job->vnni) : GEMV_COLS;
+}
+
 static unsigned gemv_phase_tasks(void *arg, unsigned phase)
 {
 	struct gemv_job *job = arg;
@@ -1536,17 +1542,14 @@ static unsigned gemv_phase_tasks(void *arg, unsigned phase)
 		gemv_int_finish(job, m);
 	if (job->a16)
 		__atomic_add_fetch(&gemv_int, m * job->op->d.n, __ATOMIC_RELAXED);
-	if (job->a16 && m > 1 && job->vnni)	/* gemv_int_cols_t(): 32 columns a task */
-		return (unsigned)((job->op->d.n + 31) / 32);
-	return job->tasks;
+	return (unsigned)((job->op->d.n + gemv_task_cols(job) - 1) / gemv_task_cols(job));
 }
 
 static void gemv_task(void *arg, unsigned phase, unsigned task)
 {
 	struct gemv_job *job = arg;
 	const struct mxe_op *op = job->op;
-	size_t j0 = (size_t)task * GEMV_COLS, j1 = j0 + GEMV_COLS < op->d.n ? j0 + GEMV_COLS : op->d.n;
-	size_t nb = op->d.k / BLK, span = op->d.m == 1 ? nb : GEMV_SPAN_BLOCKS;
+	size_t j0, j1, nb = op->d.k / BLK, span = op->d.m == 1 ? nb : GEMV_SPAN_BLOCKS;
 	unsigned groups = job->groups;
 	struct gemv_acc *st;
 
@@ -1560,6 +1563,8 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 		deinterleave(job->prep.av + task * job->lda, op->d.k);
 		return;
 	}
+	j0 = (size_t)task * gemv_task_cols(job);	/* the columns' phase: A prepared */
+	j1 = j0 + gemv_task_cols(job) < op->d.n ? j0 + gemv_task_cols(job) : op->d.n;
 #ifdef GEMV_HAVE_AVX512
 	if (job->a16 && op->d.m == 1) {
 		for (size_t j = j0; j < j1; j++) {
@@ -1571,13 +1576,8 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 		}
 		return;
 	}
-	if (job->a16) {		/* several rows: 32 columns a task with VNNI */
+	if (job->a16) {		/* several rows */
 		uint32_t redo[GEMV_MAX_M];
-
-		if (job->vnni) {
-			j0 = (size_t)task * 32;
-			j1 = j0 + 32 < op->d.n ? j0 + 32 : op->d.n;
-		}
 
 		if (job->vnni)
 			gemv_int_cols_vnni(job, j0, redo);
@@ -1688,7 +1688,6 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	job.groups = (unsigned)((m + 7) / 8);
 	job.avx512 = mxe_cpu_simd() >= MXE_SIMD_AVX512;
 	job.vnni = mxe_cpu_simd() >= MXE_SIMD_AVX512VNNI;
-	job.tasks = (unsigned)((d->n + GEMV_COLS - 1) / GEMV_COLS);
 	/*
 	 * Rows of A 512 bytes apart modulo 4 KiB: a span of 8 rows then fills every set
 	 * of L1 evenly, where rows a multiple of 4 KiB apart (K = 4096) would all fall

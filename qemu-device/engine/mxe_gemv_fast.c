@@ -593,7 +593,7 @@ static inline void int_cols_t(const struct fast_job *job, size_t j0, int vnni, i
 	for (int g = 0; g < groups; g++) {
 		int_cols_range(srows + 16 * g, nsub, &tlo[g], &thi[g]);
 		mxe_cols16_init(&cols[g], rows + 16 * g, srows + 16 * g, nsub, nsub);
-		gc[g] = nc > 16 * (size_t)g ? (nc - 16 * g < 16 ? nc - 16 * g : 16) : 0;
+		gc[g] = mxe_cols16_group_cols(nc, g);
 	}
 	for (size_t s = 0; s < nsub; s++) {
 		__m512i wp[16], wb[2][8], cs[2], se[2];
@@ -696,10 +696,10 @@ static void fast_int_task(void *arg, unsigned phase, unsigned task)
 {
 	struct fast_job *job = arg;
 	uint64_t ints = 0;
-	size_t j0 = (size_t)task * (job->vnni ? 32 : 16);
+	size_t j0 = (size_t)task * mxe_cols16_task_cols(job->vnni);
 
 	(void)phase;
-	if (job->vnni && job->op->d.n - j0 > 16)
+	if (mxe_cols16_task_groups(job->vnni, job->op->d.n, j0) == 2)
 		int_cols_t(job, j0, 1, 2, &ints);
 	else if (job->vnni)
 		int_cols_t(job, j0, 1, 1, &ints);
@@ -1401,7 +1401,9 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 #endif
 	__atomic_add_fetch(&fast_outputs, m * d->n, __ATOMIC_RELAXED);
 	if (m > 1 && ints) {	/* int_cols_t(): 32 columns a task with VNNI, else 16 */
-		job.tasks = (unsigned)((d->n + (job.vnni ? 31 : 15)) / (job.vnni ? 32 : 16));
+		size_t w = mxe_cols16_task_cols(job.vnni);
+
+		job.tasks = (unsigned)((d->n + w - 1) / w);
 		mxe_pool_run(eng, d->nthreads,
 			     mxe_cpu_simd() >= MXE_SIMD_AVX512 ? &fast_int_ops : &fast_int_ops8, &job);
 	} else {

@@ -29,6 +29,28 @@ static inline size_t mxe_e2m1_int_at(size_t nb, size_t b, int q)
 				       b * 32 + (q % 2) * 16 + q / 2;
 }
 
+/*
+ * A several-row MX task's columns: with VNNI two groups of 16 (two vectors of lanes,
+ * A's bytes loaded once for both: mxe_e2m1_a8_dot2_avx512()), else one.
+ * mxe_cols16_task_groups(): the groups a task from column j0 of @n takes (one where no
+ * more than 16 are left); mxe_cols16_group_cols(): how many of its @nc columns are
+ * group @g's.
+ */
+static inline size_t mxe_cols16_task_cols(int vnni)
+{
+	return vnni ? 32 : 16;
+}
+
+static inline int mxe_cols16_task_groups(int vnni, size_t n, size_t j0)
+{
+	return vnni && n - j0 > 16 ? 2 : 1;
+}
+
+static inline size_t mxe_cols16_group_cols(size_t nc, int g)
+{
+	return nc - 16 * (size_t)g < 16 ? nc - 16 * (size_t)g : 16;	/* nc > 16 g */
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -495,6 +517,15 @@ static inline __m512i mxe_dpbusd_bcast_avx512(__m512i acc, __m512i w, const int3
 	return acc;
 }
 
+/* A row's four chains of vpdpbusd (two on A's low bytes, two on its high) as the sum:
+ * the low ones' plus 256 the high ones'. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline __m512i mxe_e2m1_a8_sum_avx512(const __m512i q[4])
+{
+	return _mm512_add_epi32(_mm512_add_epi32(q[0], q[1]),
+				_mm512_slli_epi32(_mm512_add_epi32(q[2], q[3]), 8));
+}
+
 /*
  * The lanes' integer sums of 2 w n over the weights' bytes wb[@i0 .. @i1)
  * (mxe_cols16_bytes_avx512(): a whole block 0 .. 8, a half 4 h .. 4 h + 4) against A's
@@ -514,8 +545,7 @@ static inline __m512i mxe_e2m1_a8_dot_avx512(const __m512i wb[8], const int32_t 
 		q[i % 2] = mxe_dpbusd_bcast_avx512(q[i % 2], wb[i], a + i);
 		q[2 + i % 2] = mxe_dpbusd_bcast_avx512(q[2 + i % 2], wb[i], a + 8 + i);
 	}
-	return _mm512_add_epi32(_mm512_add_epi32(q[0], q[1]),
-				_mm512_slli_epi32(_mm512_add_epi32(q[2], q[3]), 8));
+	return mxe_e2m1_a8_sum_avx512(q);
 }
 
 /* mxe_dpbusd_bcast_avx512() with A's four bytes already broadcast in @a. */
@@ -527,13 +557,13 @@ static inline __m512i mxe_dpbusd_avx512(__m512i acc, __m512i w, __m512i a)
 }
 
 /*
- * mxe_e2m1_a8_dot_avx512() over a whole block for two tasks' columns at once (@wb[0],
- * @wb[1]; sums into @out[0], @out[1]): each of A's 16 dwords is loaded once for two
- * vpdpbusd, where one group takes a load a vpdpbusd (the host's two loads a cycle
- * then bind as much as its two vpdpbusd a cycle). NVFP4's several-row kernel keeps one
- * group: two ran 3-9 % faster at 16 and 32 rows but 7-10 % slower in FAST at 4 and 8. A FAST GEMV of 32 rows 4096^2, one
- * thread: 4.70-4.75 -> 3.85-3.94 ms (16 rows 2.26-2.37 -> 2.04-2.07, 8 rows 1.27-1.30
- * -> 1.18-1.20).
+ * mxe_e2m1_a8_dot_avx512() over a whole block for two groups of 16 columns at once
+ * (@wb[0], @wb[1]; sums into @out[0], @out[1]): each of A's 16 dwords is loaded once
+ * for two vpdpbusd, where one group takes a load a vpdpbusd (the host's two loads a
+ * cycle then bind as much as its two vpdpbusd a cycle). A FAST GEMV of 32 rows
+ * 4096^2, one thread: 4.70-4.75 -> 3.85-3.94 ms (16 rows 2.26-2.37 -> 2.04-2.07, 8 rows
+ * 1.27-1.30 -> 1.18-1.20). NVFP4's several-row kernel keeps one group: two ran 3-9 %
+ * faster at 16 and 32 rows but 7-10 % slower in FAST at 4 and 8.
  */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 static inline void mxe_e2m1_a8_dot2_avx512(const __m512i wb[2][8], const int32_t *a,
@@ -558,8 +588,7 @@ static inline void mxe_e2m1_a8_dot2_avx512(const __m512i wb[2][8], const int32_t
 	}
 	_Pragma("GCC unroll 2")
 	for (int g = 0; g < 2; g++)
-		out[g] = _mm512_add_epi32(_mm512_add_epi32(q[g][0], q[g][1]),
-					  _mm512_slli_epi32(_mm512_add_epi32(q[g][2], q[g][3]), 8));
+		out[g] = mxe_e2m1_a8_sum_avx512(q[g]);
 }
 
 /*
