@@ -23,8 +23,9 @@
  *                            default (EXACT) and FAST numerics (device time;
  *                            "gemv,TYPE-MxNxK,device[-fast],ns")
  * Options after the mode: --reps N (default 3); gemv also --m M, --nk NK (only that M,
- * only N = K = NK, a multiple of 64); pipeline also --shape memory|compute (only that one,
- * to profile it).
+ * only N = K = NK, a multiple of 64); pipeline also --shape memory|compute (only that one)
+ * and --program NAME (only the programs whose third field begins with NAME, such as
+ * "intrawave-pipelined" or "command-fast"), to profile them.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -44,6 +45,13 @@ static int reps = 3;
 static unsigned only_m;	/* gemv --m: only this M */
 static unsigned only_nk;	/* gemv --nk: only N = K = this */
 static const char *only_shape;	/* pipeline --shape: only this one */
+static const char *only_program;	/* pipeline --program: only those named so */
+
+/* pipeline --program: does the program printed as @name run? */
+static bool program_runs(const char *name)
+{
+	return !only_program || !strncmp(name, only_program, strlen(only_program));
+}
 
 static double now_ns(void)
 {
@@ -202,6 +210,7 @@ static void pipeline(struct accel_device *dev)
 		struct accel_bo *bo, *maps;
 		uint8_t *p;
 		uint64_t va;
+		bool planner_ran = false;
 
 		if (only_shape && strcmp(only_shape, shapes[s].name))
 			continue;
@@ -218,7 +227,7 @@ static void pipeline(struct accel_device *dev)
 				struct accel_gemm_plan pl;
 				struct accel_grid grid = { .cluster_x = 1, .cluster_y = 1 };
 				struct accel_prog *prog;
-				char kind[16];
+				char kind[16], name[64];
 
 				fp8_desc(&d, m, n, k, va);
 				d.algo = ACCEL_GEMM_ALGO_PIPELINE;
@@ -231,44 +240,53 @@ static void pipeline(struct accel_device *dev)
 							       accel_device_info(dev)->num_cores);
 				if (serial == -2 && pl.cluster_x != 2)
 					continue;	/* the tiles of M make no 2x1 clusters */
+				snprintf(kind, sizeof(kind), "grid%uc%u", pl.grid_x * pl.grid_y,
+					 pl.cluster_x);
+				snprintf(name, sizeof(name), "%s-%s-%ustage",
+					 w ? "interwave" : "intrawave",
+					 serial > 0 ? "serial" : serial == 0 ? "pipelined" : kind,
+					 pl.stages);
+				if (!program_runs(name))
+					continue;
 				grid.x = pl.grid_x;
 				grid.y = pl.grid_y;
 				grid.cluster_x = pl.cluster_x;
 				die(accel_prog_new(&prog), "prog");
 				die(accel_prog_gemm_desc(prog, &d, &pl, accel_bo_map(maps),
 							 accel_bo_va(maps)), "build");
-				snprintf(kind, sizeof(kind), "grid%uc%u", pl.grid_x * pl.grid_y,
-					 pl.cluster_x);
-				printf("pipeline,%s-%ux%ux%u,%s-%s-%ustage,%.0f\n", shapes[s].name,
-				       m, n, k, w ? "interwave" : "intrawave",
-				       serial > 0 ? "serial" : serial == 0 ? "pipelined" : kind,
-				       pl.stages, run_best(dev, prog, &grid));
+				printf("pipeline,%s-%ux%ux%u,%s,%.0f\n", shapes[s].name, m, n, k, name,
+				       run_best(dev, prog, &grid));
 				fflush(stdout);
 				accel_prog_free(prog);
+				planner_ran = true;
 			}
 		}
 		/* the hand-written pipeline, one instance and (more than one tile) a grid of
-		 * one per tile: the same bits as the planner's */
+		 * one per tile: the same bits as the planner's (when a planned one ran) */
 		for (int gf = 0; gf < 2 && (!gf || m * n > 128 * 128); gf++) {
 			size_t dbytes = (size_t)m * n * 4;
-			uint8_t *planned = malloc(dbytes);
+			uint8_t *planned;
+			char name[64];
 			double t;
 
+			snprintf(name, sizeof(name), "intrawave-handwritten%s-4stage",
+				 gf ? "grid" : "");
+			if (!program_runs(name))
+				continue;
+			planned = malloc(dbytes);
 			if (!planned)
 				die(-ENOMEM, "malloc");
 			memcpy(planned, p + sa + sb, dbytes);
 			memset(p + sa + sb, 0, dbytes);
 			t = handwritten(dev, maps, va, m, n, k, gf);
-			if (memcmp(planned, p + sa + sb, dbytes))
+			if (planner_ran && memcmp(planned, p + sa + sb, dbytes))
 				die(-EIO, "the hand-written pipeline's D differs from the planner's");
-			memcpy(p + sa + sb, planned, dbytes);
 			free(planned);
-			printf("pipeline,%s-%ux%ux%u,intrawave-handwritten%s-4stage,%.0f\n",
-			       shapes[s].name, m, n, k, gf ? "grid" : "", t);
+			printf("pipeline,%s-%ux%ux%u,%s,%.0f\n", shapes[s].name, m, n, k, name, t);
 			fflush(stdout);
 		}
 		/* the reference: the engine's FAST GEMM command on the same operands */
-		{
+		if (program_runs("command-fast")) {
 			struct accel_gemm_desc d;
 			struct accel_gemm_plan pl;
 			struct accel_prog *prog;
@@ -442,6 +460,8 @@ int main(int argc, char **argv)
 			only_nk = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--shape") && i + 1 < argc)
 			only_shape = argv[++i];
+		else if (!strcmp(argv[i], "--program") && i + 1 < argc)
+			only_program = argv[++i];
 		else if (!strcmp(argv[i], "--stages") && i + 1 < argc)
 			stages = (unsigned)atoi(argv[++i]);
 		else if (nsz < 3)

@@ -236,6 +236,7 @@ struct MxaState {
     uint32_t dma_delay_us;  /* x-dma-delay-us (tests): widens the DMA-in-flight window */
     uint64_t tlb_gen_start; /* x-tlb-gen (tests): first TLB generation */
     uint32_t max_host_mem_mb; /* budget of math-operand staging buffers, all queues */
+    uint32_t host_cpus;     /* the host CPUs QEMU may run on (its affinity) */
     uint32_t mbar_timeout_us; /* an MBAR_WAIT longer than this fails (MXA_MBAR_ERR_TIMEOUT) */
     uint64_t host_mem_used; /* atomic: bytes of it in use */
     bool doorbell_jobs;     /* a TAIL write runs control-only jobs itself (mxa_queue.c) */

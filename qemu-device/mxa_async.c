@@ -279,6 +279,31 @@ static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, uint64_t do
     return ret;
 }
 
+/*
+ * The lane of class @cls is idle: does the command processor run @op itself, at once?
+ * The results, the errors and the modelled cycles are the lane's either way (the lane
+ * has nothing queued or running, so the order of its ops is kept).
+ * - A TMA box on an idle copy engine: handed over, the command processor would spin,
+ *   and on a host with few CPUs share one with the lane's thread (performance.rst,
+ *   tma.csv). A TMA is one bounded box; COPY, which may be large, always goes to the lane.
+ * - A WGMMA on an idle math engine where the launch's instances that run at once need
+ *   more threads (a command processor and a math engine each) than QEMU has CPUs to run
+ *   on: the math engines would take turns on them with the command processors, each
+ *   waking the other (performance.rst, pipeline-fast.csv). One instance on a 2-CPU
+ *   host keeps both threads, so that its TMAs overlap its WGMMAs.
+ */
+static bool mxa_async_inline(MxaJob *job, unsigned cls, const MxaAsyncOp *op)
+{
+    MxaState *s = job->q->dev;
+    uint32_t opc = MXA_CMD_OPCODE(op->header);
+
+    if (cls == MXA_GROUP_COPY) {
+        return opc == MXA_OP_TMA_LOAD || opc == MXA_OP_TMA_STORE;
+    }
+    return (opc == MXA_OP_WGMMA || opc == MXA_OP_WGMMA_DESC) && job->core->launch &&
+           2 * MIN(job->core->launch->count, s->num_cores) > s->host_cpus;
+}
+
 /* Queue @op (allocated by the caller, freed by the lane) on the lane of class @cls. */
 int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
 {
@@ -300,16 +325,7 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
     op->issue_cycle = job->cycles;
     mxa_timing_issue(job->q->dev, lane, op, job->cycles);
     op->seq = lane->issued++;
-    if (!lane->head && lane->done + 1 == lane->issued && cls == MXA_GROUP_COPY &&
-        (MXA_CMD_OPCODE(op->header) == MXA_OP_TMA_LOAD ||
-         MXA_CMD_OPCODE(op->header) == MXA_OP_TMA_STORE)) {
-        /*
-         * An idle copy engine: the command processor moves the box itself. It would
-         * otherwise hand the op over, spin, and on a host with few CPUs share one with
-         * the lane's thread (Documentation/performance.rst, tma.csv). The results,
-         * the errors and the modelled cycles are the lane's (a TMA is one bounded box;
-         * COPY, which may be large, always goes to the lane).
-         */
+    if (!lane->head && lane->done + 1 == lane->issued && mxa_async_inline(job, cls, op)) {
         mxa_lane_run(lane, op);
         qatomic_set(&lane->done, lane->done + 1);
         qemu_mutex_unlock(&lane->lock);

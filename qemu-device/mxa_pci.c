@@ -303,6 +303,19 @@ static const MemoryRegionOps mxa_mmio_ops = {
     .impl = { .min_access_size = 4, .max_access_size = 4 },
 };
 
+/* The CPUs this process may run on (taskset, cgroups' cpusets): its threads share them. */
+static uint32_t mxa_host_cpus(void)
+{
+    cpu_set_t set;
+    long n;
+
+    if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0) {
+        return CPU_COUNT(&set);
+    }
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? n : 1;
+}
+
 static void mxa_realize(PCIDevice *pdev, Error **errp)
 {
     MxaState *s = MXA(pdev);
@@ -325,6 +338,7 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
         error_setg(errp, "mxa: engine-threads must be in 1..256");
         return;
     }
+    s->host_cpus = mxa_host_cpus();
     s->timing = mxa_timing_preset(s->timing_name);
     if (!s->timing) {
         error_setg(errp, "mxa: timing must be mxa or h200");
