@@ -192,6 +192,17 @@ typedef struct MxaQueue {
  * asynchronous engines, running one instance of a job's grid at a time. The queue
  * thread that launches a grid hands an instance over in @launch and @cta.
  */
+/*
+ * The SRAM footprint of a WGMMA_DESC operand, kept for the next command with the same
+ * descriptor: working it out visits each of its 16-byte chunks, 1 us for N = 256, an
+ * eighth of the WGMMA's math, and a pipeline's stages reuse a few descriptors.
+ */
+#define MXA_DESC_SPANS 64      /* indexed by the top 6 bits of a hash */
+typedef struct MxaDescSpan {
+    uint64_t desc, lo, hi;
+    uint32_t key;           /* 1 << 31 | rows << 1 | mn_major; 0: empty */
+} MxaDescSpan;
+
 typedef struct MxaCore {
     struct MxaState *dev;
     unsigned index;
@@ -215,6 +226,7 @@ typedef struct MxaCore {
     QemuMutex mbar_lock;    /* protects the mbarriers in sram */
     QemuCond mbar_cond;     /* signalled when an mbarrier phase completes */
     MxaTile tiles[MXA_TILE_CLASSES][MXA_TILES_PER_CLASS]; /* instance's thread only */
+    MxaDescSpan desc_spans[MXA_DESC_SPANS]; /* instance's thread only (mxa_wgmma.c) */
 } MxaCore;
 
 struct MxaState {

@@ -192,15 +192,26 @@ int mxa_exec_wgmma(MxaJob *job, const uint32_t *cmd)
 static int mxa_wgmma_desc_span(MxaJob *job, uint64_t desc, bool mn_major, uint32_t type,
                                unsigned rows, unsigned operand, uint64_t *lo, uint64_t *hi)
 {
+    uint32_t key = 1u << 31 | rows << 1 | mn_major;
+    /* a multiplicative hash: a stage's A and B descriptors differ in high bits only */
+    MxaDescSpan *e = &job->core->desc_spans[((desc ^ (uint64_t)key << 40) *
+                                             0x9e3779b97f4a7c15ull) >> 58];
+
     if (mn_major && mxe_dtype_bits(type) != 16) {
         return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, type,
                             MXA_BADOP(MXA_BADOP_DTYPE, operand == MXA_OPERAND_A ?
                                       MXA_OPERAND_TYPE_A : MXA_OPERAND_TYPE_B));
     }
+    if (e->key == key && e->desc == desc) {
+        *lo = e->lo;
+        *hi = e->hi;
+        return 0;
+    }
     if (mxe_smem_desc_span(desc, mn_major, rows, MXA_SRAM_SIZE, lo, hi)) {
         return mxa_job_fail(job, MXA_ERR_BAD_OPERAND, desc,
                             MXA_BADOP(MXA_BADOP_LAYOUT, operand));
     }
+    *e = (MxaDescSpan){ .desc = desc, .lo = *lo, .hi = *hi, .key = key };
     return 0;
 }
 

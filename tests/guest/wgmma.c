@@ -375,6 +375,44 @@ TEST_F(wgmma, errors_name_the_operand)
 }
 
 /*
+ * An operand's footprint is the descriptor's and the rows': the device keeps the last
+ * footprints it worked out, and the same B descriptor that fits 8 rows (one group of 8)
+ * runs past the end of SRAM with 64 (SBO 16 KiB x 7 groups), in the same job.
+ */
+TEST_F(wgmma, footprint_follows_the_rows)
+{
+	struct accel_wgmma_desc w = {
+		.type_a = MXA_DTYPE_BF16, .type_b = MXA_DTYPE_BF16, .type_d = MXA_DTYPE_F32,
+		.n = 8, .desc_a = MXA_SMEM_DESC(A_SRAM, 16, 1024, 0, MXA_SMEM_DESC_SWIZZLE_128B),
+		.desc_b = MXA_SMEM_DESC(MXA_SRAM_SIZE - 0x10000, 16, 0x4000, 0, 0),
+		.d = D_SRAM,
+	};
+	struct accel_prog *p = self->prog;
+	size_t at;
+
+	accel_prog_reset(p);
+	for (int i = 0; i < 2; i++)	/* twice: the second finds the footprint kept */
+		ASSERT_EQ(0, accel_prog_wgmma_desc(p, &w));
+	accel_prog_commit_group(p, MXA_GROUP_MMA);
+	accel_prog_wait_group(p, MXA_GROUP_MMA, 0);
+	w.n = 64;
+	at = accel_prog_size(p);
+	ASSERT_EQ(0, accel_prog_wgmma_desc(p, &w));
+	ASSERT_EQ(0, accel_test_run_self(self));
+	EXPECT_EQ(MXA_ERR_BAD_OPERAND, self->r.error);
+	EXPECT_EQ(MXA_BADOP(MXA_BADOP_LAYOUT, MXA_OPERAND_B), self->r.err_info);
+	EXPECT_EQ(at, self->r.err_offset);
+	/* and 8 rows alone run */
+	accel_prog_reset(p);
+	w.n = 8;
+	ASSERT_EQ(0, accel_prog_wgmma_desc(p, &w));
+	accel_prog_commit_group(p, MXA_GROUP_MMA);
+	accel_prog_wait_group(p, MXA_GROUP_MMA, 0);
+	ASSERT_EQ(0, accel_test_run_self(self));
+	EXPECT_EQ(0, self->r.status);
+}
+
+/*
  * A pending WGMMA_DESC owns what it reads: a TMA load into its B's footprint (here the
  * last row group, 7 KiB past the start) and a TILE_LOAD into its tile A are
  * MXA_ERR_OPERAND_HAZARD until a WAIT_GROUP covers it, and fine after.
