@@ -11,8 +11,10 @@
  * job's page-table root), never under the BQL. A failing op records its error with the
  * offset of the command that issued it; later ops of the job are dropped and the error
  * reaches the job at the next WAIT_GROUP, fence or at the end of the job. A TMA issued
- * to an idle copy engine runs on the command processor's thread at once, as the lane
- * (mxa_lane_run(): same context, same error record, same modelled cycles). A reset
+ * to an idle copy engine, and a WGMMA to an idle math engine where the host has fewer
+ * CPUs than the running instances' threads, run on the command processor's thread at
+ * once, as the lane (mxa_async_inline(), mxa_lane_run(): same context, same error
+ * record, same modelled cycles). A reset
  * (core->abort) makes the lane drop its queued ops and every wait return at once.
  *
  * Cycle model (mxa_timing.c): an op's modelled completion is fixed when it is issued,
