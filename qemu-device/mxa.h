@@ -188,11 +188,6 @@ typedef struct MxaQueue {
 } MxaQueue;
 
 /*
- * A core (mxa_core.c): a command processor (its thread), SRAM, tile registers and the
- * asynchronous engines, running one instance of a job's grid at a time. The queue
- * thread that launches a grid hands an instance over in @launch and @cta.
- */
-/*
  * The SRAM footprint of a WGMMA_DESC operand, kept for the next command with the same
  * descriptor: working it out visits each of its 16-byte chunks, 1 us for N = 256, an
  * eighth of the WGMMA's math, and a pipeline's stages reuse a few descriptors.
@@ -203,6 +198,11 @@ typedef struct MxaDescSpan {
     uint32_t key;           /* 1 << 31 | rows << 1 | mn_major; 0: empty */
 } MxaDescSpan;
 
+/*
+ * A core (mxa_core.c): a command processor (its thread), SRAM, tile registers and the
+ * asynchronous engines, running one instance of a job's grid at a time. The queue
+ * thread that launches a grid hands an instance over in @launch and @cta.
+ */
 typedef struct MxaCore {
     struct MxaState *dev;
     unsigned index;
