@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# make check: host tests, the guest kselftests in five TCG guests and once more on the
+# make check: host tests, the guest kselftests in six TCG guests and once more on the
 # debug kernel (KASAN, lockdep, UBSAN, kmemleak, fault injection), the cycle model against
-# the H200 in a seventh; one TAP stream in $BUILD/check.tap and one summary line.
+# the H200 in an eighth; one TAP stream in $BUILD/check.tap and one summary line.
 # usage: run-check.sh BUILD "host tests" "guest tests"
 #
 # Nothing can pass by not running: each results directory lists the binaries expected to
@@ -26,14 +26,15 @@ for t in $host_tests; do
 	mxa_info "$name: exit $(cat "$tapdir/host/$name.rc") ($(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")s)"
 done
 
-# boot LABEL "TESTS" [run-guest.py options]: one guest running TESTS, results in $tapdir/LABEL
+# boot LABEL "TESTS" [run-guest.py options]: one guest running TESTS, results in $tapdir/LABEL;
+# with boot_cpu set, QEMU runs on that host CPU alone (taskset)
 boot() {
 	local label=$1 tests=$2; shift 2
 	local dir="$tapdir/$label"
 	mkdir -p "$dir"
 	{ names $tests; echo kernel; } >"$dir/EXPECTED"
-	"$(dirname "$0")/vm/boot-guest.sh" --log "$build/$label-console.log" --tap-dir "$dir" \
-		--tests "$tests" "$@"
+	${boot_cpu:+taskset -c "$boot_cpu"} "$(dirname "$0")/vm/boot-guest.sh" \
+		--log "$build/$label-console.log" --tap-dir "$dir" --tests "$tests" "$@"
 	echo $? >"$dir/HARNESS.rc"
 }
 
@@ -80,6 +81,16 @@ boot guest-timeline "tma async grid" --device-args "timeline=$(realpath -m "$bui
 echo $? >"$tapdir/guest-timeline/timeline.rc"
 echo timeline >>"$tapdir/guest-timeline/EXPECTED"
 
+# QEMU on one host CPU (boot_cpu): a launch's instances then need more threads than it
+# has, so every WGMMA issued to an idle math engine runs on the command processor
+# (mxa_async_inline()), and the WGMMA and GEMM tests check that path's bits
+cpu=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
+mxa_step "guest tests with QEMU on host CPU $cpu alone: WGMMAs on the command processors (console log: $build/guest-1cpu-console.log)"
+boot_cpu=$cpu boot guest-1cpu "wgmma gemm"
+require guest-1cpu wgmma "one-CPU boot" wgmma.k_major_128b_swizzle_start_advances_in_the_row \
+	wgmma.footprint_follows_the_rows
+require guest-1cpu gemm "one-CPU boot" gemm.pipeline_spread_over_the_cores
+
 mxa_step "guest tests on the debug kernel: KASAN, lockdep, UBSAN, kmemleak, fault injection (console log: $build/guest-debug-console.log)"
 kobj=$("$(dirname "$0")/../scripts/build-debug-kernel.sh")
 MXA_GUEST_KERNEL="$kobj/arch/x86/boot/bzImage" MXA_INITRD="$build/debug/initramfs.cpio.gz" \
@@ -98,4 +109,5 @@ mxa_step "results ($build/check.tap)"
 exec "$(dirname "$0")/tap-merge.py" "$build/check.tap" host="$tapdir/host" guest="$tapdir/guest" \
 	guest-hopper="$tapdir/guest-hopper" guest-2dev="$tapdir/guest-2dev" \
 	guest-limits="$tapdir/guest-limits" guest-timeline="$tapdir/guest-timeline" \
+	guest-1cpu="$tapdir/guest-1cpu" \
 	guest-debug="$tapdir/guest-debug" guest-model="$tapdir/guest-model"
