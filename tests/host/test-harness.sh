@@ -64,11 +64,12 @@ for broken in "$work/qemu-kills-harness" "$work/no-such-qemu"; do
 	rc=$?
 	expect "run-check: guest runs broken by $(basename "$broken") make it exit non-zero" test "$rc" != 0
 	expect "run-check: ... and every guest binary of every boot counts as failed" \
-		sh -c "grep -qx '0 passed, 26 failed' '$work/rc.out' &&
+		sh -c "grep -qx '0 passed, 32 failed' '$work/rc.out' &&
 		       grep -q 'guest-debug/bo: never reported' '$work/rc.out' &&
 		       grep -q 'bench-model reported no kernel' '$work/rc.out' &&
 		       grep -q 'guest/bo: never reported' '$work/rc.out' &&
-		       grep -q 'guest-2dev/prime: never reported' '$work/rc.out'"
+		       grep -q 'guest-2dev/prime: never reported' '$work/rc.out' &&
+		       grep -q 'guest-1cpu/gemm: never reported' '$work/rc.out'"
 done
 
 # --- run-guest.py: the kernel-log scan (no guest needed) ---
