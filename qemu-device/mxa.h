@@ -336,6 +336,7 @@ typedef struct MxaJob {
     MxaTlbEntry *tlb;       /* the TLB (MXA_TLB_SLOTS) of the thread using this job */
     MxaStage *stage;        /* that thread's GEMM staging buffers (MXA_STAGE_SLOTS) */
     uint64_t *dma_gen;      /* that thread's in-flight generation (mxa_mmu.c, TLB_STATUS) */
+    bool mma_inline;        /* a WGMMA to its idle math engine runs here (mxa_async_inline()) */
     uint64_t regs[MXA_NUM_REGS];
     MxaLoop loops[MXA_LOOP_MAX_DEPTH];
     unsigned loop_depth;

@@ -213,6 +213,10 @@ void mxa_lanes_fini(MxaCore *core)
 /* The core starts an instance: the lanes are idle (the last one drained them). */
 void mxa_lanes_job_start(MxaJob *job)
 {
+    /* the launch's instances that run at once, a command processor and engines each */
+    uint32_t at_once = MIN(job->core->launch->count, job->core->dev->num_cores);
+
+    job->mma_inline = 2 * at_once > job->core->dev->host_cpus;
     for (unsigned i = 0; i < MXA_GROUP_CLASSES; i++) {
         MxaLane *lane = &job->core->lanes[i];
 
@@ -220,7 +224,7 @@ void mxa_lanes_job_start(MxaJob *job)
         lane->issued = lane->done = 0;
         lane->model_clock = lane->model_done = lane->model_fabric = lane->model_busy = 0;
         /* a function of the grid's shape: the same cycles whatever else runs */
-        lane->model_loaders = MIN(job->core->launch->count, job->core->dev->num_cores);
+        lane->model_loaders = at_once;
         lane->error = 0;
         lane->jq = job->q;
         lane->cluster = job->cluster;
@@ -294,16 +298,14 @@ static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, uint64_t do
  *   waking the other (performance.rst, pipeline-fast.csv). One instance on a 2-CPU
  *   host keeps both threads, so that its TMAs overlap its WGMMAs.
  */
-static bool mxa_async_inline(MxaJob *job, unsigned cls, const MxaAsyncOp *op)
+static bool mxa_async_inline(const MxaJob *job, unsigned cls, const MxaAsyncOp *op)
 {
-    MxaState *s = job->q->dev;
     uint32_t opc = MXA_CMD_OPCODE(op->header);
 
     if (cls == MXA_GROUP_COPY) {
         return opc == MXA_OP_TMA_LOAD || opc == MXA_OP_TMA_STORE;
     }
-    return (opc == MXA_OP_WGMMA || opc == MXA_OP_WGMMA_DESC) && job->core->launch &&
-           2 * MIN(job->core->launch->count, s->num_cores) > s->host_cpus;
+    return job->mma_inline && (opc == MXA_OP_WGMMA || opc == MXA_OP_WGMMA_DESC);
 }
 
 /* Queue @op (allocated by the caller, freed by the lane) on the lane of class @cls. */

@@ -1510,12 +1510,6 @@ static void gemv_prepare_row(struct gemv_job *job, size_t i)
 		gemv_int_row_bits(job, i);
 }
 
-/*
- * The phases: A's rows (gemv_prepare_row()), with E2M1 weights their integer form
- * (gemv_int_row_form(), then the row in the double kernels' order), then the columns,
- * each a task a row or a group of columns. The steps between (all rows' parts, the
- * job's views of the form) run here, once, in the thread that ended a phase.
- */
 /* Columns a task of the columns' phase takes, once A is prepared: the several-row
  * integer kernels' (mxe_cols16_task_cols()), else GEMV_COLS. */
 static size_t gemv_task_cols(const struct gemv_job *job)
@@ -1523,11 +1517,17 @@ static size_t gemv_task_cols(const struct gemv_job *job)
 	return job->a16 && job->op->d.m > 1 ? mxe_cols16_task_cols(job->vnni) : GEMV_COLS;
 }
 
+/*
+ * The phases: A's rows (gemv_prepare_row()), with E2M1 weights their integer form
+ * (gemv_int_row_form(), then the row in the double kernels' order), then the columns,
+ * each a task a row or a group of columns. The steps between (all rows' parts, the
+ * job's views of the form) run here, once, in the thread that ended a phase.
+ */
 static unsigned gemv_phase_tasks(void *arg, unsigned phase)
 {
 	struct gemv_job *job = arg;
 	struct gemv_prep *p = &job->prep;
-	size_t m = job->op->d.m;
+	size_t m = job->op->d.m, w;
 
 	if (phase == 0)
 		return (unsigned)m;
@@ -1542,7 +1542,8 @@ static unsigned gemv_phase_tasks(void *arg, unsigned phase)
 		gemv_int_finish(job, m);
 	if (job->a16)
 		__atomic_add_fetch(&gemv_int, m * job->op->d.n, __ATOMIC_RELAXED);
-	return (unsigned)((job->op->d.n + gemv_task_cols(job) - 1) / gemv_task_cols(job));
+	w = gemv_task_cols(job);
+	return (unsigned)((job->op->d.n + w - 1) / w);
 }
 
 static void gemv_task(void *arg, unsigned phase, unsigned task)
@@ -1564,7 +1565,8 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 		return;
 	}
 	j0 = (size_t)task * gemv_task_cols(job);	/* the columns' phase: A prepared */
-	j1 = j0 + gemv_task_cols(job) < op->d.n ? j0 + gemv_task_cols(job) : op->d.n;
+	j1 = j0 + gemv_task_cols(job);
+	j1 = j1 < op->d.n ? j1 : op->d.n;
 #ifdef GEMV_HAVE_AVX512
 	if (job->a16 && op->d.m == 1) {
 		for (size_t j = j0; j < j1; j++) {
