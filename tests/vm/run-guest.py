@@ -99,6 +99,19 @@ def qemu_cmdline(a, tap_path):
     return cmd
 
 
+def qemu_exit_text(rc):
+    """How QEMU ended, for a report: "stopped: QEMU exited with status 1" or "... killed
+    by SIGABRT"."""
+    if rc is None:
+        return "stopped: QEMU still running"
+    if rc < 0:
+        try:
+            return "stopped: QEMU killed by %s" % signal.Signals(-rc).name
+        except ValueError:
+            return "stopped: QEMU killed by signal %d" % -rc
+    return "stopped: QEMU exited with status %d" % rc
+
+
 def qmp_path(a):
     return a.log + ".qmp"
 
@@ -258,8 +271,12 @@ def main():
     if qemu_out.strip():
         print("  qemu: " + qemu_out.strip().replace("\n", "\n  qemu: "), file=sys.stderr)
     if current and current != "run":
-        results[current] = (cur_lines + ["# test did not finish (guest %s)" %
-                                         ("timed out" if timed_out else "stopped")], 124)
+        # why QEMU went away with a test running: its exit status and last words
+        why = ("timed out" if timed_out else "interrupted" if interrupted else
+               qemu_exit_text(proc.returncode))
+        results[current] = (cur_lines + ["# test did not finish (guest %s)" % why] +
+                            ["# qemu: " + l for l in qemu_out.strip().splitlines()[-10:]],
+                            124)
 
     with open(a.log, errors="replace") as f:
         console_text = f.read()
@@ -271,6 +288,8 @@ def main():
     bad += ["kmemleak: " + l for l in leaks]
 
     ok = done and not timed_out and not interrupted and not guest_errors and not bad
+    # a guest that did not finish: the console's last words (a panic, a hang's last message)
+    last_console = [] if done else console_text.splitlines()[-15:]
     if a.tap_dir:
         os.makedirs(a.tap_dir, exist_ok=True)
         for t in tests:
@@ -282,10 +301,13 @@ def main():
                 f.write("%d\n" % rc)
         with open(os.path.join(a.tap_dir, "kernel.tap"), "w") as f:
             why = ("timed out after %.0fs" % a.timeout if timed_out else
-                   "interrupted" if interrupted else "no completion marker")
+                   "interrupted" if interrupted else
+                   "no completion marker (guest %s)" % qemu_exit_text(proc.returncode))
             f.write("%s 1 guest booted, ran its tests and powered off%s\n" %
                     ("ok" if done and not timed_out else "not ok",
                      "" if done and not timed_out else " # " + why))
+            for l in last_console:
+                f.write("#   console: %s\n" % l)
             f.write("%s 2 guest setup (modules, /dev/accel/accel0)\n" %
                     ("not ok" if guest_errors else "ok"))
             for e in guest_errors:
@@ -309,7 +331,7 @@ def main():
             print("    " + l, file=sys.stderr)
     if not done:
         print("  guest did not finish; last console lines (%s):" % a.log, file=sys.stderr)
-        for l in console_text.splitlines()[-15:]:
+        for l in last_console:
             print("    " + l, file=sys.stderr)
     if a.run:
         if not a.raw:
