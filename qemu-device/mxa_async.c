@@ -257,11 +257,11 @@ static int mxa_lane_error_locked(MxaJob *job, MxaLane *lane)
 }
 
 /*
- * Wait until @lane has finished its first @count ops. @abortable: return -1 at once on
- * a reset (the job is being aborted); otherwise wait anyway (lanes drop ops quickly
- * once core->abort is set), so that no op outlives its job.
+ * Wait until @lane has finished its first @count ops; the job's clock then moves to
+ * @done_cycle. @abortable: return -1 at once on a reset (the job is being aborted);
+ * otherwise wait anyway (lanes drop ops quickly once core->abort is set), so that no
+ * op outlives its job.
  */
-/* Wait until @count ops of @lane are done; the job's clock moves to @done_cycle. */
 static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, uint64_t done_cycle,
                          bool abortable)
 {
