@@ -248,9 +248,11 @@ TEST_F_TIMEOUT(hotplug, device_del_with_file_maps_and_jobs, 180)
 	ASSERT_TRUE(mxa_wait_until(w.tid && mxa_thread_blocked_in(w.tid, SYS_ioctl), 10000))
 		TH_LOG("the waiter never blocked in its ioctl");
 
+	TH_LOG("%d commands and %d ioctl jobs in flight, the waiter blocked", ncmds, nids);
 	printf("# MXA-HOST device_del mxa0\n");
 	fflush(stdout);
 	ASSERT_EQ(0, wait_for_node_gone(60)) TH_LOG("/dev/accel/accel0 did not go away");
+	TH_LOG("/dev/accel/accel0 gone");
 
 	/* The waiter gets its job's end: aborted with the device. */
 	ASSERT_EQ(0, pthread_join(thread, NULL));

@@ -215,6 +215,9 @@ def main():
                     dev_id = line.split()[3]
                     reply = qmp_command(a, "device_del", {"id": dev_id})
                     print("  host: device_del %s: %s" % (dev_id, reply), file=sys.stderr)
+                    # in the test's output too: whether a stop came before or after it
+                    cur_lines.append("# host: device_del %s at %.1fs: %s" %
+                                     (dev_id, time.monotonic() - start, reply))
                 elif line.startswith("# MXA-GUEST-ERROR"):
                     guest_errors.append(line[len("# MXA-GUEST-ERROR "):])
                     print("  guest: " + line, file=sys.stderr)
