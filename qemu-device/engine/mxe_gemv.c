@@ -1564,9 +1564,9 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 		deinterleave(job->prep.av + task * job->lda, op->d.k);
 		return;
 	}
-	j0 = (size_t)task * gemv_task_cols(job);	/* the columns' phase: A prepared */
-	j1 = j0 + gemv_task_cols(job);
-	j1 = j1 < op->d.n ? j1 : op->d.n;
+	j1 = gemv_task_cols(job);		/* the columns' phase: A prepared */
+	j0 = (size_t)task * j1;
+	j1 = j0 + j1 < op->d.n ? j0 + j1 : op->d.n;
 #ifdef GEMV_HAVE_AVX512
 	if (job->a16 && op->d.m == 1) {
 		for (size_t j = j0; j < j1; j++) {

@@ -273,10 +273,10 @@ def main():
             qemu_out = ""
     if qemu_out.strip():
         print("  qemu: " + qemu_out.strip().replace("\n", "\n  qemu: "), file=sys.stderr)
+    ended = qemu_exit_text(proc.returncode)   # how QEMU went away, for the reports
     if current and current != "run":
-        # why QEMU went away with a test running: its exit status and last words
-        why = ("timed out" if timed_out else "interrupted" if interrupted else
-               qemu_exit_text(proc.returncode))
+        # a test running when QEMU went away: how, and QEMU's last words
+        why = "timed out" if timed_out else "interrupted" if interrupted else ended
         results[current] = (cur_lines + ["# test did not finish (guest %s)" % why] +
                             ["# qemu: " + l for l in qemu_out.strip().splitlines()[-10:]],
                             124)
@@ -305,7 +305,7 @@ def main():
         with open(os.path.join(a.tap_dir, "kernel.tap"), "w") as f:
             why = ("timed out after %.0fs" % a.timeout if timed_out else
                    "interrupted" if interrupted else
-                   "no completion marker (guest %s)" % qemu_exit_text(proc.returncode))
+                   "no completion marker (guest %s)" % ended)
             f.write("%s 1 guest booted, ran its tests and powered off%s\n" %
                     ("ok" if done and not timed_out else "not ok",
                      "" if done and not timed_out else " # " + why))
