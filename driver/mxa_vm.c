@@ -278,8 +278,13 @@ int mxa_vm_map_sgt(struct mxa_vm *vm, struct drm_mm_node *node, u64 size,
 		return -EINVAL;
 
 	mutex_lock(&vm->lock);
+	/*
+	 * The lowest free range: buffers fill the VM from va_start up, so a program that
+	 * binds at VAs of its own choosing (VM_BIND) high in the VM meets no buffer there
+	 * (best fit put a buffer right after such a bind, where the next bind then failed).
+	 */
 	ret = drm_mm_insert_node_generic(&vm->mm, node, size + MXA_VM_GUARD_SIZE,
-					 MXA_PAGE_SIZE, 0, DRM_MM_INSERT_BEST);
+					 MXA_PAGE_SIZE, 0, DRM_MM_INSERT_LOW);
 	if (ret)
 		goto out_unlock;
 

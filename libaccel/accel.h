@@ -584,7 +584,8 @@ struct accel_gemm {
 int accel_prog_gemm(struct accel_prog *prog, const struct accel_gemm *g);
 
 /**
- * accel_gemm() - run one GEMM on @queue and wait for it.
+ * accel_gemm() - run one GEMM on @queue and wait for it. The program goes into a
+ * buffer the handle keeps for the next call (freed by accel_close()).
  * @result: out (may be NULL): the job's result, with the device's start/end time.
  * Return: 0, a submission error, or the job's status (-EIO with @result->error, e.g.
  * MXA_ERR_K_ALIGN, when the device rejected the operands).

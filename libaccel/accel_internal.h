@@ -39,6 +39,10 @@ struct accel_device {
 
 	/* commits per queue (group.c): which group a job belongs to, for accel_wait_group() */
 	uint64_t commits[ACCEL_GROUP_QUEUES];
+
+	/* the program buffer of accel_gemm() and accel_gemm_run(), kept for the next one
+	 * (gemm.c, accel_run_prog()); NULL while one of them runs, or none yet */
+	struct accel_bo *prog_bo;
 };
 
 struct accel_bo {

@@ -60,12 +60,54 @@ int accel_prog_gemm(struct accel_prog *prog, const struct accel_gemm *g)
 	return accel_prog_emit_command(prog, cmd, MXA_GEMM_DWORDS);
 }
 
+/*
+ * Run @prog as one job on @queue (a grid when @grid is not NULL), wait for it and give
+ * its result. The program goes into the device handle's kept buffer where it fits: a
+ * buffer made and freed for every call (create, mmap, map into the device's VM, unmap
+ * with a TLB invalidation) cost more than the job's round trip in a TCG guest. The
+ * buffer is kept only once its job has ended, so no later program overwrites one the
+ * device may still read.
+ */
+static int accel_run_prog(struct accel_device *dev, unsigned int queue, struct accel_prog *prog,
+			  const struct accel_grid *grid, struct accel_job_result *result)
+{
+	size_t size = accel_prog_size(prog);
+	struct accel_bo *bo = dev->prog_bo;
+	struct accel_job *job = NULL;
+	int ret = 0, ended = 0;
+
+	dev->prog_bo = NULL;
+	if (bo && accel_bo_size(bo) < size) {
+		accel_bo_free(bo);
+		bo = NULL;
+	}
+	if (!bo)
+		ret = accel_bo_alloc(dev, size, &bo);
+	if (!ret)
+		ret = accel_prog_upload(prog, bo, 0);
+	if (!ret)
+		ret = accel_submit_grid(dev, queue, bo, 0, size, grid, &job);
+	if (!ret)
+		ret = accel_wait(job, -1);
+	if (!ret) {
+		ended = 1;
+		if (result)
+			*result = *accel_job_result(job);
+		ret = accel_job_result(job)->status;
+	}
+	accel_job_free(job);
+	/* a job that was never submitted (ret before it) cannot read the buffer either */
+	if (bo && (ended || !job))
+		dev->prog_bo = bo;
+	else
+		accel_bo_free(bo);
+	return ret;
+}
+
 int accel_gemm(struct accel_device *dev, unsigned int queue, const struct accel_gemm *g,
 	       struct accel_job_result *result)
 {
 	struct accel_prog *prog = NULL;
-	struct accel_bo *bo = NULL;
-	struct accel_job *job = NULL;
 	int ret;
 
 	ret = accel_prog_new(&prog);
@@ -73,20 +115,7 @@ int accel_gemm(struct accel_device *dev, unsigned int queue, const struct accel_
 		return ret;
 	ret = accel_prog_gemm(prog, g);
 	if (!ret)
-		ret = accel_bo_alloc(dev, accel_prog_size(prog), &bo);
-	if (!ret)
-		ret = accel_prog_upload(prog, bo, 0);
-	if (!ret)
-		ret = accel_submit(dev, queue, bo, 0, accel_prog_size(prog), &job);
-	if (!ret)
-		ret = accel_wait(job, -1);
-	if (!ret) {
-		if (result)
-			*result = *accel_job_result(job);
-		ret = accel_job_result(job)->status;
-	}
-	accel_job_free(job);
-	accel_bo_free(bo);
+		ret = accel_run_prog(dev, queue, prog, NULL, result);
 	accel_prog_free(prog);
 	return ret;
 }
@@ -757,29 +786,6 @@ static int copy_rows(struct accel_prog *prog, uint64_t dst, uint64_t dld, uint64
 	return ret;
 }
 
-static int run_prog(struct accel_device *dev, unsigned int queue, struct accel_prog *prog,
-		    const struct accel_grid *grid, struct accel_job_result *result)
-{
-	struct accel_bo *bo = NULL;
-	struct accel_job *job = NULL;
-	int ret;
-
-	ret = accel_bo_alloc(dev, accel_prog_size(prog), &bo);
-	if (!ret)
-		ret = accel_prog_upload(prog, bo, 0);
-	if (!ret)
-		ret = accel_submit_grid(dev, queue, bo, 0, accel_prog_size(prog), grid, &job);
-	if (!ret)
-		ret = accel_wait(job, -1);
-	if (!ret) {
-		*result = *accel_job_result(job);
-		ret = result->status;
-	}
-	accel_job_free(job);
-	accel_bo_free(bo);
-	return ret;
-}
-
 static float load_f(uint8_t type, const uint8_t *p)
 {
 	if (type == MXA_DTYPE_F16) {
@@ -869,7 +875,7 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 		ret = copy_rows(prog, accel_bo_va(dscr), drow, d->d, d->ldd ? d->ldd : drow,
 				d->m, drow);
 	if (!ret)
-		ret = run_prog(dev, queue, prog, &grid, &r);
+		ret = accel_run_prog(dev, queue, prog, &grid, &r);
 	if (!ret && dscr) {
 		struct accel_job_result r2;
 
@@ -878,7 +884,7 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 		ret = copy_rows(prog, d->d, d->ldd ? d->ldd : drow, accel_bo_va(dscr), drow,
 				d->m, drow);
 		if (!ret)
-			ret = run_prog(dev, queue, prog, NULL, &r2);
+			ret = accel_run_prog(dev, queue, prog, NULL, &r2);
 		if (!ret)
 			r.end_ns = r2.end_ns;
 		else

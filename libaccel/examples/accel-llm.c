@@ -13,7 +13,7 @@
  * multiplies the GEMM's f32 outputs.
  *
  *   accel-llm [--layers L] [--dim D] [--vocab V] [--context T] [--steps S]
- *             [--numerics exact|fast] [--weights mxfp4|nvfp4] [--csv]
+ *             [--numerics exact|fast] [--weights mxfp4|nvfp4] [--csv] [--profile]
  *
  * Defaults: 8 layers, d = 2048 (QKV d x 3d, O d x d, MLP d x 4d and 4d x d), vocab 4096,
  * 16 cached tokens, 3 steps, the GEMMs' default numerics (EXACT: each output the exact
@@ -21,7 +21,8 @@
  * whose logits differ from the reference by f32 roundings, within the same check. Prints
  * tokens/s (wall time of a step), the device time of its GEMMs and the weight bytes per
  * second of that time; --csv prints "llm,MODEL,bytes,ns" (MODEL: mxfp4|nvfp4[-fast]-LxD) for
- * make bench (bench/ratios.py sets it against memcpy).
+ * make bench (bench/ratios.py sets it against memcpy); --profile adds, for the best step,
+ * each kind of matrix (QKV, O, up, down, head) with its shape, its device time and GB/s.
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,8 +40,14 @@ static uint32_t wblock(void)
 	return nvfp4 ? 16 : 32;
 }
 
+/* the kinds of weight matrix, for --profile */
+enum mat_kind { MAT_QKV, MAT_O, MAT_UP, MAT_DOWN, MAT_HEAD, MAT_KINDS };
+
+static const char *const mat_kind_name[MAT_KINDS] = { "qkv", "o", "up", "down", "head" };
+
 struct mat {		/* an MXFP4 (NVFP4) weight matrix on the device, N x K (K contiguous) */
 	uint32_t n, k;
+	enum mat_kind kind;
 	uint64_t va, scales_va;
 	const uint8_t *codes, *scales;	/* the CPU's view, for the reference */
 };
@@ -94,11 +101,12 @@ struct model {
 
 /* Carve an N x K MXFP4 (NVFP4) matrix with random codes and scales 2^-6 .. 2^-3 (UE4M3
  * 2^-6 .. 2^-2) out of the buffer. */
-static void mat_make(struct model *m, struct mat *w, uint32_t n, uint32_t k, size_t *off)
+static void mat_make(struct model *m, struct mat *w, enum mat_kind kind, uint32_t n, uint32_t k,
+		     size_t *off)
 {
 	size_t cb = (size_t)n * k / 2, sb = (size_t)n * k / wblock();
 
-	w->n = n, w->k = k;
+	w->n = n, w->k = k, w->kind = kind;
 	w->va = m->va + *off;
 	w->codes = m->base + *off;
 	for (size_t i = 0; i < cb; i++)
@@ -332,6 +340,7 @@ struct dev_ctx {
 	uint64_t x_va, y_va;
 	uint8_t accum;		/* struct accel_gemm's */
 	double device_ns;
+	double kind_ns[MAT_KINDS];	/* this step's device time by kind of matrix */
 };
 
 static int dev_fn(void *p, const struct mat *w, const uint16_t *x, float *y)
@@ -346,7 +355,10 @@ static int dev_fn(void *p, const struct mat *w, const uint16_t *x, float *y)
 		ts = quant_x(x, w->k, (uint8_t *)c->x, xs);
 	else
 		memcpy(c->x, x, 2 * w->k);
-	c->device_ns += dev_gemv(c->dev, w, c->x_va, c->x_va + w->k / 2, c->y_va, c->accum, &err);
+	double ns = dev_gemv(c->dev, w, c->x_va, c->x_va + w->k / 2, c->y_va, c->accum, &err);
+
+	c->device_ns += ns;
+	c->kind_ns[w->kind] += ns;
 	for (uint32_t j = 0; j < w->n; j++)
 		y[j] = nvfp4 ? c->y[j] * ts : c->y[j];
 	return err;
@@ -376,13 +388,13 @@ int main(int argc, char **argv)
 {
 	struct model m = { .layers = 8, .d = 2048, .vocab = 4096, .ctx = 16 };
 	uint32_t steps = 3;
-	int csv = 0, ret;
+	int csv = 0, profile = 0, ret;
 	struct accel_device *dev;
 	struct accel_bo *wbo, *iobo;
 	struct dev_ctx c = { 0 };
 	size_t off = 0, total;
 	float *h, *h0, *logits, *want;
-	double best = 1e30, best_dev = 0, maxerr = 0, scale = 0, tol;
+	double best = 1e30, best_dev = 0, best_kind[MAT_KINDS] = { 0 }, maxerr = 0, scale = 0, tol;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--layers") && i + 1 < argc)
@@ -403,9 +415,12 @@ int main(int argc, char **argv)
 			nvfp4 = !strcmp(argv[++i], "nvfp4");
 		else if (!strcmp(argv[i], "--csv"))
 			csv = 1;
+		else if (!strcmp(argv[i], "--profile"))
+			profile = 1;
 		else {
 			fprintf(stderr, "usage: %s [--layers L] [--dim D] [--vocab V] [--context T] "
-				"[--steps S] [--numerics exact|fast] [--weights mxfp4|nvfp4] [--csv]\n",
+				"[--steps S] [--numerics exact|fast] [--weights mxfp4|nvfp4] [--csv] "
+				"[--profile]\n",
 				argv[0]);
 			return 2;
 		}
@@ -431,12 +446,12 @@ int main(int argc, char **argv)
 	m.qkv = calloc(4 * m.layers, sizeof(struct mat));
 	m.o = m.qkv + m.layers, m.up = m.o + m.layers, m.down = m.up + m.layers;
 	for (uint32_t l = 0; l < m.layers; l++) {
-		mat_make(&m, &m.qkv[l], 3 * m.d, m.d, &off);
-		mat_make(&m, &m.o[l], m.d, m.d, &off);
-		mat_make(&m, &m.up[l], 4 * m.d, m.d, &off);
-		mat_make(&m, &m.down[l], m.d, 4 * m.d, &off);
+		mat_make(&m, &m.qkv[l], MAT_QKV, 3 * m.d, m.d, &off);
+		mat_make(&m, &m.o[l], MAT_O, m.d, m.d, &off);
+		mat_make(&m, &m.up[l], MAT_UP, 4 * m.d, m.d, &off);
+		mat_make(&m, &m.down[l], MAT_DOWN, m.d, 4 * m.d, &off);
 	}
-	mat_make(&m, &m.head, m.vocab, m.d, &off);
+	mat_make(&m, &m.head, MAT_HEAD, m.vocab, m.d, &off);
 	m.kcache = malloc(sizeof(float) * 2 * m.layers * m.ctx * m.d);
 	m.vcache = m.kcache + (size_t)m.layers * m.ctx * m.d;
 	for (size_t i = 0; i < 2 * (size_t)m.layers * m.ctx * m.d; i++)
@@ -457,13 +472,16 @@ int main(int argc, char **argv)
 
 		memcpy(h, h0, sizeof(float) * m.d);	/* the same token each step */
 		c.device_ns = 0;
+		memset(c.kind_ns, 0, sizeof(c.kind_ns));
 		if (decode_step(&m, h, logits, dev_fn, &c)) {
 			printf("result: FAIL, a device GEMM failed\n");
 			return 1;
 		}
 		t = now() - t0;
-		if (t < best)
+		if (t < best) {
 			best = t, best_dev = c.device_ns;
+			memcpy(best_kind, c.kind_ns, sizeof(best_kind));
+		}
 	}
 	memcpy(h, h0, sizeof(float) * m.d);
 	decode_step(&m, h, want, ref_fn, &c.accum);
@@ -476,6 +494,20 @@ int main(int argc, char **argv)
 	       m.weight_bytes / 1048576.0, nvfp4 ? "NVFP4" : "MXFP4", c.accum ? "FAST" : "EXACT");
 	printf("decode step: %.1f ms (%.2f tokens/s), device GEMMs %.1f ms: %.2f GB/s of weights\n",
 	       best * 1e3, 1.0 / best, best_dev / 1e6, m.weight_bytes / best_dev);
+	if (profile) {
+		const struct mat *one[MAT_KINDS] = { m.qkv, m.o, m.up, m.down, &m.head };
+
+		printf("%-5s %12s %5s %9s %9s %8s\n", "kind", "N x K", "calls", "ms a call",
+		       "ms a step", "GB/s");
+		for (int kd = 0; kd < MAT_KINDS; kd++) {
+			uint32_t calls = kd == MAT_HEAD ? 1 : m.layers;
+			size_t nk = (size_t)one[kd]->n * one[kd]->k, bytes = nk / 2 + nk / wblock();
+
+			printf("%-5s %5u x %-5u %5u %9.3f %9.2f %8.2f\n", mat_kind_name[kd],
+			       one[kd]->n, one[kd]->k, calls, best_kind[kd] / calls / 1e6,
+			       best_kind[kd] / 1e6, (double)bytes * calls / best_kind[kd]);
+		}
+	}
 	/* EXACT's reference sums in float64, which may round a sum to the other side of an
 	 * f32 boundary: an activation then rounds differently to BF16, so that check allows
 	 * a little. FAST's reference does what the device does: the bits must agree. */

@@ -8,7 +8,8 @@
  * multistage, intrawave and interwave, beta = 1 on the device, alpha/beta/per-tensor
  * scales through the post-pass, MX FP8/FP4 and B stored K x N through the GEMM command,
  * a program built from a plan by the caller (accel_prog_gemm_desc), and the errors (K %
- * 64 for FP8 MX as the job's error, A^T, impossible pipelines).
+ * 64 for FP8 MX as the job's error, A^T, impossible pipelines). accel_gemm() keeps its
+ * program buffer from one call to the next.
  *
  * accel_gemm() on every A/B type pair the GEMM command takes (float, FP8, MX FP8/FP6/FP4/
  * INT8 with block scales, F64, S8/S4, B1; B stored N x K and, for whole-byte types,
@@ -26,6 +27,7 @@
 #include "accel.h"
 #include "accel_test.h"
 #include "kselftest_harness.h"
+#include "../stress/mxa_counters.h"
 #include "../../qemu-device/engine/mxe_engine.h"
 
 #define DATA_BYTES	(8u << 20)
@@ -252,6 +254,69 @@ TEST_F(gemm, pipeline_f16_tile_multiples)
 
 	desc(self, &d, 128, 128, 128, MXA_DTYPE_F16, MXA_DTYPE_F16);
 	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
+}
+
+/*
+ * accel_gemm() and accel_gemm_run() keep their program buffer for the next call
+ * (libaccel.rst): after the first call the device holds one buffer more than before,
+ * and no more after many calls of either, a pipeline's longer program and a job that
+ * faulted included (it ended, so its buffer is kept and serves the next call, whose D
+ * is the engine's again).
+ */
+TEST_F(gemm, program_buffer_kept_between_calls)
+{
+	const uint32_t m = 16, n = 24, k = 64;
+	long bos = mxa_counter("bos");
+	struct accel_gemm g = { 0 };
+	struct mxe_gemm_desc e = { 0 };
+	struct accel_gemm_desc d;
+	struct accel_job_result r;
+	struct accel_prog *prog;
+	static uint8_t maps[ACCEL_GEMM_MAPS_BYTES];
+
+	ASSERT_GE(bos, 1);
+	desc(self, &d, m, n, k, MXA_DTYPE_BF16, MXA_DTYPE_BF16);
+	fill_inputs(self, &d);
+	g.m = m, g.n = n, g.k = k;
+	g.type_a = g.type_b = MXA_DTYPE_BF16, g.type_c = g.type_d = MXA_DTYPE_F32;
+	g.a = d.a, g.b = d.b, g.d = d.d;
+	e.m = m, e.n = n, e.k = k;
+	e.type_a = e.type_b = MXA_DTYPE_BF16, e.type_c = e.type_d = MXA_DTYPE_F32;
+	e.a = self->p + A_OFF, e.b = self->p + B_OFF, e.d = self->want;
+	ASSERT_EQ(0, mxe_gemm(NULL, &e));
+	ASSERT_EQ(0, accel_gemm(self->dev, 0, &g, &r));
+	EXPECT_EQ(bos + 1, mxa_counter("bos"));
+	for (int i = 0; i < 20; i++)
+		ASSERT_EQ(0, accel_gemm(self->dev, 0, &g, &r));
+	EXPECT_EQ(bos + 1, mxa_counter("bos"));
+	/* B at a VA nothing maps: the job faults there and ends */
+	g.b = 0x7f00000000ull;
+	EXPECT_EQ(-EFAULT, accel_gemm(self->dev, 0, &g, &r));
+	EXPECT_EQ(MXA_ERR_MMU_FAULT, r.error);
+	EXPECT_EQ(g.b, r.err_addr);
+	EXPECT_EQ(bos + 1, mxa_counter("bos"));
+	g.b = d.b;
+	memset(self->p + D_OFF, 0x5a, (size_t)m * n * 4);
+	ASSERT_EQ(0, accel_gemm(self->dev, 0, &g, &r));
+	EXPECT_EQ(0, compare(self, &d));
+	/* a pipeline's program through accel_gemm_run(), longer than the buffer's page:
+	 * the kept buffer is replaced by a larger one */
+	desc(self, &d, 128, 128, 4096, MXA_DTYPE_F16, MXA_DTYPE_F16);
+	ASSERT_EQ(0, accel_gemm_plan(&d, &self->plan));
+	ASSERT_EQ(0, accel_prog_new(&prog));
+	ASSERT_EQ(0, accel_prog_gemm_desc(prog, &d, &self->plan, maps, 0x100000));
+	EXPECT_GT(accel_prog_size(prog), 4096);
+	accel_prog_free(prog);
+	EXPECT_EQ(0, check(self, &d, ACCEL_GEMM_ALGO_PIPELINE));
+	EXPECT_EQ(bos + 1, mxa_counter("bos"));
+	/* and serves the command's program again */
+	desc(self, &d, m, n, k, MXA_DTYPE_BF16, MXA_DTYPE_BF16);
+	fill_inputs(self, &d);
+	ASSERT_EQ(0, mxe_gemm(NULL, &e));
+	memset(self->p + D_OFF, 0x5a, (size_t)m * n * 4);
+	ASSERT_EQ(0, accel_gemm(self->dev, 0, &g, &r));
+	EXPECT_EQ(0, compare(self, &d));
+	EXPECT_EQ(bos + 1, mxa_counter("bos"));
 }
 
 /*

@@ -5,7 +5,8 @@
  * job and fault on a write (MXA_FAULT_READ_ONLY); overlapping binds are refused;
  * unmapping invalidates the device TLB (a job that used the range before faults after);
  * page tables emptied by an unmap are freed (debugfs counter page_tables); binds left
- * at close leak nothing; libaccel's accel_vm_bind()/accel_vm_unbind().
+ * at close leak nothing; buffers take the lowest free VAs, clear of binds high in the
+ * VM; libaccel's accel_vm_bind()/accel_vm_unbind().
  */
 #include "mxa_test.h"
 
@@ -162,6 +163,36 @@ TEST_F(vm, overlaps_refused)
 	EXPECT_EQ(0, unmap(self->fd, BIND_VA, 2 * 4096));
 	EXPECT_EQ(-ENOENT, unmap(self->fd, BIND_VA, 2 * 4096));
 	EXPECT_EQ(0, unmap(self->fd, BIND_VA + 2 * 4096, 4096));
+}
+
+/*
+ * Buffers take the lowest free VAs (uapi.rst): one created after a bind high in the VM
+ * lies below it, so a second bind right after the first still finds its range free
+ * (best fit put the buffer there), and a buffer freed between two others leaves the
+ * lowest hole, which the next buffer of its size takes.
+ */
+TEST_F(vm, buffers_take_the_lowest_free_vas)
+{
+	struct mxa_bo a, b, c;
+	uint64_t hole;
+
+	ASSERT_EQ(0, map(self->fd, 0, self->data.handle, 0, BIND_VA, 2 * 4096));
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &a));
+	EXPECT_LT(a.va, BIND_VA);
+	EXPECT_EQ(0, map(self->fd, 0, self->data.handle, 0, BIND_VA + 2 * 4096, 4096));
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &b));
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &c));
+	EXPECT_LT(b.va, BIND_VA);
+	EXPECT_LT(c.va, BIND_VA);
+	hole = b.va;
+	mxa_bo_free(self->fd, &b);
+	ASSERT_EQ(0, mxa_bo_new(self->fd, 4096, &b));
+	EXPECT_EQ(hole, b.va);
+	mxa_bo_free(self->fd, &c);
+	mxa_bo_free(self->fd, &b);
+	mxa_bo_free(self->fd, &a);
+	EXPECT_EQ(0, unmap(self->fd, BIND_VA + 2 * 4096, 4096));
+	EXPECT_EQ(0, unmap(self->fd, BIND_VA, 2 * 4096));
 }
 
 /* A file holds at most DRM_MXA_VM_MAX_BINDS mappings (-ENOSPC); unmapping frees a slot. */
