@@ -123,19 +123,22 @@ write("gemv.csv", ["bench", "weights", "numerics", "shape", "weight_MiB", "devic
                    "engine_ms", "arith_bound_ms", "bound_ratio", "weight_GBps", "memcpy_GBps",
                    "ratio"], lines)
 
-# 1b. the LLM decode step (libaccel/examples/accel-llm.c): weight bytes per second of
-# the step's device GEMM time against the host memcpy of the largest GEMV weight set
-# (66 MiB, beyond the caches, as 208 MiB of weights are)
+# 1b. the LLM decode step (libaccel/examples/accel-llm.c): the step's wall time and
+# tokens/s, and weight bytes per second of the step's device GEMM time against the host
+# memcpy of the largest GEMV weight set (66 MiB, beyond the caches, as 208 MiB of
+# weights are)
 lines = []
 big = max(((int(n), v) for (m, n), v in host.items() if m == "memcpy-weights"), default=None)
 for r in rows:
     if r[0] == "llm" and big:
         b = int(r[2])
         ours, ref = b / float(r[3]), big[0] / big[1]
-        lines.append(("llm", r[1], "%.1f" % (b / 2**20), "%.2f" % (float(r[3]) / 1e6),
+        step = float(r[4]) if len(r) > 4 else 0
+        lines.append(("llm", r[1], "%.1f" % (b / 2**20), "%.1f" % (step / 1e6) if step else "",
+                      "%.2f" % (1e9 / step) if step else "", "%.2f" % (float(r[3]) / 1e6),
                       "%.2f" % ours, "%.2f" % ref, "%.3f" % (ours / ref)))
-write("llm.csv", ["bench", "model", "weight_MiB", "device_ms", "weight_GBps", "memcpy_GBps",
-                  "ratio"], lines)
+write("llm.csv", ["bench", "model", "weight_MiB", "step_ms", "tokens_per_s", "device_ms",
+                  "weight_GBps", "memcpy_GBps", "ratio"], lines)
 
 # 5. TMA against host memcpy of the same bytes (bandwidth ratio)
 lines = []

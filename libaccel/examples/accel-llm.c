@@ -20,8 +20,9 @@
  * sum rounded once); --numerics fast asks for FAST (f32 chains, Documentation/numerics.rst),
  * whose logits differ from the reference by f32 roundings, within the same check. Prints
  * tokens/s (wall time of a step), the device time of its GEMMs and the weight bytes per
- * second of that time; --csv prints "llm,MODEL,bytes,ns" (MODEL: mxfp4|nvfp4[-fast]-LxD) for
- * make bench (bench/ratios.py sets it against memcpy); --profile adds, for the best step,
+ * second of that time; --csv prints "llm,MODEL,bytes,ns,step_ns" (MODEL: mxfp4|nvfp4[-fast]-LxD:
+ * the weights' bytes, the device time of a step's GEMMs, the step's wall time) for make
+ * bench (bench/ratios.py sets it against memcpy); --profile adds, for the best step,
  * each kind of matrix (QKV, O, up, down, head) with its shape, its device time and GB/s.
  */
 #include <math.h>
@@ -516,9 +517,8 @@ int main(int argc, char **argv)
 	       c.accum ? "FAST's f32 chains" : "float64, rounded once", maxerr, scale);
 	printf("result: %s\n", maxerr <= tol ? "PASS" : "FAIL");
 	if (csv)
-		printf("llm,%s%s-%ux%u,%zu,%.0f\n", nvfp4 ? "nvfp4" : "mxfp4", c.accum ? "-fast" : "",
-		       m.layers, m.d,
-		       m.weight_bytes, best_dev);
+		printf("llm,%s%s-%ux%u,%zu,%.0f,%.0f\n", nvfp4 ? "nvfp4" : "mxfp4",
+		       c.accum ? "-fast" : "", m.layers, m.d, m.weight_bytes, best_dev, best * 1e9);
 	accel_bo_free(iobo);
 	accel_bo_free(wbo);
 	accel_close(dev);

@@ -3,11 +3,13 @@
  * Guest kselftest "examples": the example programs in /bin run and pass: accel-gemm (an
  * MX-FP8 GEMM through accel_gemm, checked against float64), accel-queues (producer and
  * consumer on two queues through a semaphore), accel-llm (a transformer decode step with
- * MXFP4 or NVFP4 weights, logits against float64) and accel-demo (jobs over all queues).
+ * MXFP4 or NVFP4 weights, logits against float64; its --profile and --csv lines) and
+ * accel-demo (jobs over all queues).
  * libaccel/examples/pipeline.s runs in the "asm" and "tools" tests.
  */
 #include "mxa_test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <sys/wait.h>
 
@@ -54,6 +56,56 @@ TEST(accel_llm_decode)
 	EXPECT_EQ(0, sh("/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2"));
 	TH_LOG("\n%s", out);
 	EXPECT_NE(NULL, strstr(out, "result: PASS"));
+}
+
+/*
+ * --profile: each kind of matrix with its shape, its calls, and device times that add up
+ * (a call's times the calls make the step's; the kinds' make the step's GEMMs); --csv:
+ * the model's weight bytes, the GEMMs' device time and the step's wall time, which
+ * holds them.
+ */
+TEST(accel_llm_profile_and_csv)
+{
+	static const struct { const char *kind; unsigned n, k, calls; } want[] = {
+		{ "qkv", 768, 256, 2 }, { "o", 256, 256, 2 }, { "up", 1024, 256, 2 },
+		{ "down", 256, 1024, 2 }, { "head", 512, 256, 1 },
+	};
+	double sum = 0, dev_ms = -1, dev_ns = 0, step_ns = 0;
+	unsigned long long bytes = 0;
+	const char *at;
+
+	EXPECT_EQ(0, sh("/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2 --profile --csv"));
+	TH_LOG("\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "result: PASS"));
+	at = strstr(out, "device GEMMs ");
+	ASSERT_NE(NULL, at);
+	EXPECT_EQ(1, sscanf(at, "device GEMMs %lf ms", &dev_ms));
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char head[16], kind[8];
+		unsigned n = 0, k = 0, calls = 0;
+		double call = -1, step = -1, gbps = -1;
+
+		snprintf(head, sizeof(head), "\n%s ", want[i].kind);
+		at = strstr(out, head);
+		ASSERT_NE(NULL, at) TH_LOG("no line for %s", want[i].kind);
+		ASSERT_EQ(7, sscanf(at + 1, "%7s %u x %u %u %lf %lf %lf", kind, &n, &k, &calls, &call,
+				    &step, &gbps));
+		EXPECT_EQ(want[i].n, n);
+		EXPECT_EQ(want[i].k, k);
+		EXPECT_EQ(want[i].calls, calls);
+		EXPECT_GT(call, 0);
+		EXPECT_GT(gbps, 0);
+		EXPECT_LE(fabs(call * calls - step), 0.005 * calls + 0.005);
+		sum += step;
+	}
+	EXPECT_LE(fabs(sum - dev_ms), 0.05 + 0.005 * 5);
+	at = strstr(out, "\nllm,mxfp4-2x256,");
+	ASSERT_NE(NULL, at);
+	ASSERT_EQ(3, sscanf(at + 1, "llm,mxfp4-2x256,%llu,%lf,%lf", &bytes, &dev_ns, &step_ns));
+	/* 2 layers of 12 d^2 weights and the 512 x 256 head: half a byte and a 32nd each */
+	EXPECT_EQ((2ull * 12 * 256 * 256 + 512 * 256) * 17 / 32, bytes);
+	EXPECT_LE(fabs(dev_ns / 1e6 - dev_ms), 0.05);
+	EXPECT_GT(step_ns, dev_ns);
 }
 
 /* The same in FAST numerics: within the check despite f32 roundings; a bad value refused. */
