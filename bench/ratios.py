@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# Join bench-gemm's guest lines and bench-host's host lines (kind,name,param,ns) into
+# Join bench-gemm's guest lines and bench-host's host lines (kind,name,param,ns; accel-llm's
+# llm lines add the step's wall ns) into
 # build/bench/{gemm,pipeline,tma}.csv, each with a ratio column (ours / reference, higher
 # is better). usage: ratios.py DIR (reads DIR/gemm-raw.csv and DIR/host-raw.csv)
 import csv, sys, os
@@ -9,7 +10,8 @@ rows = []
 for f in ("gemm-raw.csv", "host-raw.csv"):
     path = os.path.join(out, f)
     if os.path.exists(path):
-        rows += [r for r in csv.reader(open(path)) if len(r) == 4 and r[3].replace('.', '').isdigit()]
+        rows += [r for r in csv.reader(open(path))
+                 if len(r) in (4, 5) and all(x.replace('.', '').isdigit() for x in r[3:])]
 host = {(r[1], r[2]): float(r[3]) for r in rows if r[0] == "host"}
 
 def write(name, header, lines):
