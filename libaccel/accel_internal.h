@@ -40,9 +40,10 @@ struct accel_device {
 	/* commits per queue (group.c): which group a job belongs to, for accel_wait_group() */
 	uint64_t commits[ACCEL_GROUP_QUEUES];
 
-	/* the program buffer of accel_gemm() and accel_gemm_run(), kept for the next one
-	 * (gemm.c, accel_run_prog()); NULL while one of them runs, or none yet */
-	struct accel_bo *prog_bo;
+	/* the program buffer of accel_gemm() and accel_gemm_run(), and the latter's tensor
+	 * maps, kept for the next call (gemm.c, accel_keep_take()); NULL while one of them
+	 * runs, or none yet */
+	struct accel_bo *prog_bo, *maps_bo;
 };
 
 struct accel_bo {

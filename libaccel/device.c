@@ -155,6 +155,7 @@ void accel_close(struct accel_device *dev)
 		accel_job_finish(job);
 	}
 	accel_bo_free(dev->prog_bo);
+	accel_bo_free(dev->maps_bo);
 	if (dev->mode == ACCEL_SUBMIT_URING)
 		accel_uring_fini(dev);
 	close(dev->fd);

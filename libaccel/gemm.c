@@ -61,28 +61,50 @@ int accel_prog_gemm(struct accel_prog *prog, const struct accel_gemm *g)
 }
 
 /*
- * Run @prog as one job on @queue (a grid when @grid is not NULL), wait for it and give
- * its result. The program goes into the device handle's kept buffer where it fits: a
- * buffer made and freed for every call (create, mmap, map into the device's VM, unmap
- * with a TLB invalidation) cost more than the job's round trip in a TCG guest. The
- * buffer is kept only once its job has ended, so no later program overwrites one the
- * device may still read.
+ * The buffers accel_gemm() and accel_gemm_run() use for every call (the program, a
+ * pipeline's tensor maps) are kept in the device handle for the next one: a buffer made
+ * and freed for every call (create, mmap, map into the device's VM, unmap with a TLB
+ * invalidation) cost more than the job's round trip in a TCG guest. A buffer goes back
+ * only once its job has ended, so that nothing the device may still read is rewritten.
+ */
+
+/* The buffer kept in @slot if it holds @size bytes, else a new one. */
+static int accel_keep_take(struct accel_device *dev, struct accel_bo **slot, size_t size,
+			   struct accel_bo **bo)
+{
+	*bo = *slot;
+	*slot = NULL;
+	if (*bo && accel_bo_size(*bo) >= size)
+		return 0;
+	accel_bo_free(*bo);
+	*bo = NULL;
+	return accel_bo_alloc(dev, size, bo);
+}
+
+/* @bo back into @slot, or freed while a job may still read it (@busy). */
+static void accel_keep_put(struct accel_bo **slot, struct accel_bo *bo, int busy)
+{
+	if (busy || *slot)
+		accel_bo_free(bo);
+	else
+		*slot = bo;
+}
+
+/*
+ * Run @prog as one job on @queue (a grid when @grid is not NULL) from the kept program
+ * buffer, wait for it and give its result; *@busy (may be NULL): 1 when the job was
+ * submitted and did not end (waiting failed), so that its other buffers stay untouched.
  */
 static int accel_run_prog(struct accel_device *dev, unsigned int queue, struct accel_prog *prog,
-			  const struct accel_grid *grid, struct accel_job_result *result)
+			  const struct accel_grid *grid, struct accel_job_result *result,
+			  int *busy)
 {
 	size_t size = accel_prog_size(prog);
-	struct accel_bo *bo = dev->prog_bo;
+	struct accel_bo *bo = NULL;
 	struct accel_job *job = NULL;
-	int ret = 0, ended = 0;
+	int ret, ended = 0, pending;
 
-	dev->prog_bo = NULL;
-	if (bo && accel_bo_size(bo) < size) {
-		accel_bo_free(bo);
-		bo = NULL;
-	}
-	if (!bo)
-		ret = accel_bo_alloc(dev, size, &bo);
+	ret = accel_keep_take(dev, &dev->prog_bo, size, &bo);
 	if (!ret)
 		ret = accel_prog_upload(prog, bo, 0);
 	if (!ret)
@@ -95,12 +117,11 @@ static int accel_run_prog(struct accel_device *dev, unsigned int queue, struct a
 			*result = *accel_job_result(job);
 		ret = accel_job_result(job)->status;
 	}
+	pending = job && !ended;	/* the device may still read its buffers */
 	accel_job_free(job);
-	/* a job that was never submitted (ret before it) cannot read the buffer either */
-	if (bo && (ended || !job))
-		dev->prog_bo = bo;
-	else
-		accel_bo_free(bo);
+	if (busy)
+		*busy = pending;
+	accel_keep_put(&dev->prog_bo, bo, pending);
 	return ret;
 }
 
@@ -115,7 +136,7 @@ int accel_gemm(struct accel_device *dev, unsigned int queue, const struct accel_
 		return ret;
 	ret = accel_prog_gemm(prog, g);
 	if (!ret)
-		ret = accel_run_prog(dev, queue, prog, NULL, result);
+		ret = accel_run_prog(dev, queue, prog, NULL, result, NULL);
 	accel_prog_free(prog);
 	return ret;
 }
@@ -831,7 +852,7 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 	struct accel_prog *prog = NULL;
 	struct accel_bo *maps = NULL, *dscr = NULL, *cscr = NULL;
 	uint32_t drow, crow;
-	int ret;
+	int ret, busy = 0;
 
 	ret = accel_gemm_plan(d, &p);
 	if (ret)
@@ -855,7 +876,7 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 	crow = (uint32_t)accel_dtype_row_bytes(d->type_c, d->n);
 	ret = accel_prog_new(&prog);
 	if (!ret && p.algo == ACCEL_GEMM_ALGO_PIPELINE)
-		ret = accel_bo_alloc(dev, ACCEL_GEMM_MAPS_BYTES, &maps);
+		ret = accel_keep_take(dev, &dev->maps_bo, ACCEL_GEMM_MAPS_BYTES, &maps);
 	if (!ret && p.post_pass)
 		ret = accel_bo_alloc(dev, (size_t)drow * d->m, &dscr);
 	if (!ret && p.post_pass && d->beta != 0.0f)
@@ -875,7 +896,7 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 		ret = copy_rows(prog, accel_bo_va(dscr), drow, d->d, d->ldd ? d->ldd : drow,
 				d->m, drow);
 	if (!ret)
-		ret = accel_run_prog(dev, queue, prog, &grid, &r);
+		ret = accel_run_prog(dev, queue, prog, &grid, &r, &busy);
 	if (!ret && dscr) {
 		struct accel_job_result r2;
 
@@ -884,7 +905,7 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 		ret = copy_rows(prog, d->d, d->ldd ? d->ldd : drow, accel_bo_va(dscr), drow,
 				d->m, drow);
 		if (!ret)
-			ret = accel_run_prog(dev, queue, prog, NULL, &r2);
+			ret = accel_run_prog(dev, queue, prog, NULL, &r2, NULL);
 		if (!ret)
 			r.end_ns = r2.end_ns;
 		else
@@ -894,7 +915,8 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 		*result = r;
 	accel_bo_free(cscr);
 	accel_bo_free(dscr);
-	accel_bo_free(maps);
+	if (maps)
+		accel_keep_put(&dev->maps_bo, maps, busy);
 	accel_prog_free(prog);
 	return ret;
 }
