@@ -14,6 +14,7 @@
  *
  *   accel-llm [--layers L] [--dim D] [--vocab V] [--context T] [--steps S]
  *             [--numerics exact|fast] [--weights mxfp4|nvfp4] [--csv] [--profile]
+ *             [--gemms-only]
  *
  * Defaults: 8 layers, d = 2048 (QKV d x 3d, O d x d, MLP d x 4d and 4d x d), vocab 4096,
  * 16 cached tokens, 3 steps, the GEMMs' default numerics (EXACT: each output the exact
@@ -23,7 +24,8 @@
  * second of that time; --csv prints "llm,MODEL,bytes,ns,step_ns" (MODEL: mxfp4|nvfp4[-fast]-LxD:
  * the weights' bytes, the device time of a step's GEMMs, the step's wall time) for make
  * bench (bench/ratios.py sets it against memcpy); --profile adds, for the best step,
- * each kind of matrix (QKV, O, up, down, head) with its shape, its device time and GB/s.
+ * each kind of matrix (QKV, O, up, down, head) with its shape, its device time and GB/s;
+ * --gemms-only times a step's GEMMs alone as well (gemms_only()).
  */
 #include <math.h>
 #include <stdio.h>
@@ -365,6 +367,42 @@ static int dev_fn(void *p, const struct mat *w, const uint16_t *x, float *y)
 	return err;
 }
 
+/*
+ * --gemms-only: a step's matrix products alone, back to back in the step's order on
+ * fixed activations (@h0 in BF16, repeated), @steps times; prints the best step's wall
+ * and device time and what each call took beyond its device time (submission, the
+ * interrupt, the copies in and out), which a decode step hides among its CPU parts.
+ */
+static int gemms_only(const struct model *m, struct dev_ctx *c, const float *h0, uint32_t steps,
+		      double *best, double *best_dev)
+{
+	uint32_t d = m->d;
+	uint16_t *x = malloc(2 * 4 * d);
+	float *y = malloc(sizeof(float) * (m->vocab > 4 * d ? m->vocab : 4 * d));
+	int ret = 0;
+
+	for (uint32_t i = 0; i < 4 * d; i++)
+		x[i] = to_bf16(h0[i % d]);
+	for (uint32_t s = 0; s < steps && !ret; s++) {
+		double t0 = now(), t;
+
+		c->device_ns = 0;
+		for (uint32_t l = 0; l < m->layers && !ret; l++) {
+			ret |= dev_fn(c, &m->qkv[l], x, y);
+			ret |= dev_fn(c, &m->o[l], x, y);
+			ret |= dev_fn(c, &m->up[l], x, y);
+			ret |= dev_fn(c, &m->down[l], x, y);
+		}
+		ret |= dev_fn(c, &m->head, x, y);
+		t = now() - t0;
+		if (t < *best)
+			*best = t, *best_dev = c->device_ns;
+	}
+	free(x);
+	free(y);
+	return ret;
+}
+
 static int ref_fn(void *p, const struct mat *w, const uint16_t *x, float *y)
 {
 	double *t;
@@ -389,13 +427,14 @@ int main(int argc, char **argv)
 {
 	struct model m = { .layers = 8, .d = 2048, .vocab = 4096, .ctx = 16 };
 	uint32_t steps = 3;
-	int csv = 0, profile = 0, ret;
+	int csv = 0, profile = 0, gemms = 0, ret;
 	struct accel_device *dev;
 	struct accel_bo *wbo, *iobo;
 	struct dev_ctx c = { 0 };
 	size_t off = 0, total;
 	float *h, *h0, *logits, *want;
 	double best = 1e30, best_dev = 0, best_kind[MAT_KINDS] = { 0 }, maxerr = 0, scale = 0, tol;
+	double gbest = 1e30, gbest_dev = 0;	/* --gemms-only */
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--layers") && i + 1 < argc)
@@ -418,10 +457,12 @@ int main(int argc, char **argv)
 			csv = 1;
 		else if (!strcmp(argv[i], "--profile"))
 			profile = 1;
+		else if (!strcmp(argv[i], "--gemms-only"))
+			gemms = 1;
 		else {
 			fprintf(stderr, "usage: %s [--layers L] [--dim D] [--vocab V] [--context T] "
 				"[--steps S] [--numerics exact|fast] [--weights mxfp4|nvfp4] [--csv] "
-				"[--profile]\n",
+				"[--profile] [--gemms-only]\n",
 				argv[0]);
 			return 2;
 		}
@@ -484,6 +525,10 @@ int main(int argc, char **argv)
 			memcpy(best_kind, c.kind_ns, sizeof(best_kind));
 		}
 	}
+	if (gemms && gemms_only(&m, &c, h0, steps, &gbest, &gbest_dev)) {
+		printf("result: FAIL, a device GEMM failed\n");
+		return 1;
+	}
 	memcpy(h, h0, sizeof(float) * m.d);
 	decode_step(&m, h, want, ref_fn, &c.accum);
 	for (uint32_t i = 0; i < m.vocab; i++) {
@@ -509,6 +554,10 @@ int main(int argc, char **argv)
 			       best_kind[kd] / 1e6, (double)bytes * calls / best_kind[kd]);
 		}
 	}
+	if (gemms)
+		printf("GEMMs alone: %u calls a step, best of %u: %.1f ms of wall time, %.1f ms of "
+		       "device time, %.0f us a call beyond the device\n", 4 * m.layers + 1, steps,
+		       gbest * 1e3, gbest_dev / 1e6, (gbest - gbest_dev / 1e9) / (4 * m.layers + 1) * 1e6);
 	/* EXACT's reference sums in float64, which may round a sum to the other side of an
 	 * f32 boundary: an activation then rounds differently to BF16, so that check allows
 	 * a little. FAST's reference does what the device does: the bits must agree. */

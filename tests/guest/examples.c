@@ -3,7 +3,8 @@
  * Guest kselftest "examples": the example programs in /bin run and pass: accel-gemm (an
  * MX-FP8 GEMM through accel_gemm, checked against float64), accel-queues (producer and
  * consumer on two queues through a semaphore), accel-llm (a transformer decode step with
- * MXFP4 or NVFP4 weights, logits against float64; its --profile and --csv lines) and
+ * MXFP4 or NVFP4 weights, logits against float64; its --profile, --csv and --gemms-only
+ * lines) and
  * accel-demo (jobs over all queues).
  * libaccel/examples/pipeline.s runs in the "asm" and "tools" tests.
  */
@@ -106,6 +107,32 @@ TEST(accel_llm_profile_and_csv)
 	EXPECT_EQ((2ull * 12 * 256 * 256 + 512 * 256) * 17 / 32, bytes);
 	EXPECT_LE(fabs(dev_ns / 1e6 - dev_ms), 0.05);
 	EXPECT_GT(step_ns, dev_ns);
+}
+
+/*
+ * --gemms-only: a step's 4 L + 1 GEMMs alone, whose wall time holds their device time,
+ * and the time a call beyond the device that the two give.
+ */
+TEST(accel_llm_gemms_only)
+{
+	unsigned calls = 0, steps = 0;
+	double wall = -1, dev = -1, beyond = -1;
+	const char *at;
+
+	EXPECT_EQ(0, sh("/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2 --gemms-only"));
+	TH_LOG("\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "result: PASS"));
+	at = strstr(out, "GEMMs alone: ");
+	ASSERT_NE(NULL, at);
+	ASSERT_EQ(5, sscanf(at, "GEMMs alone: %u calls a step, best of %u: %lf ms of wall time, "
+			    "%lf ms of device time, %lf us a call beyond the device", &calls, &steps,
+			    &wall, &dev, &beyond));
+	EXPECT_EQ(9, calls);
+	EXPECT_EQ(2, steps);
+	EXPECT_GT(dev, 0);
+	EXPECT_GE(wall, dev);
+	/* the figures are rounded to 0.1 ms and 1 us */
+	EXPECT_LE(fabs((wall - dev) * 1000 / calls - beyond), 0.1 * 1000 / calls + 1);
 }
 
 /* The same in FAST numerics: within the check despite f32 roundings; a bad value refused. */
