@@ -36,7 +36,7 @@ spec() {
 	exact|exact-avx2) echo "type|m threads|0.5|FAST numerics on the same data|m = n = k, threads" ;;
 	gemm) echo "measure|shape|0.85|the engine alone (host)" ;;
 	gemv) echo "weights numerics|shape|0.5|host memcpy of the weights||host arithmetic" ;;
-	llm) echo "model|bench||host memcpy of 66 MiB" ;;
+	llm) echo "model|model tokens_per_s||host memcpy of 66 MiB (the GEMMs' weight bytes a second)|model, tokens/s of the step" ;;
 	tma) echo "dir|unit|0.5|host memcpy" ;;
 	pipeline) echo "sched|shape|1.2|the same program serial" ;;
 	pipeline-fast) echo "program sched|shape|0.5|the engine's FAST GEMM command||WGMMA time" ;;
