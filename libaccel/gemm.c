@@ -81,10 +81,11 @@ static int accel_keep_take(struct accel_device *dev, struct accel_bo **slot, siz
 	return accel_bo_alloc(dev, size, bo);
 }
 
-/* @bo back into @slot, or freed while a job may still read it (@busy). */
+/* @bo back into @slot (emptied by accel_keep_take()), or freed while a job may still
+ * read it (@busy). */
 static void accel_keep_put(struct accel_bo **slot, struct accel_bo *bo, int busy)
 {
-	if (busy || *slot)
+	if (busy)
 		accel_bo_free(bo);
 	else
 		*slot = bo;

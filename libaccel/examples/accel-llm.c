@@ -51,6 +51,7 @@ static const char *const mat_kind_name[MAT_KINDS] = { "qkv", "o", "up", "down", 
 struct mat {		/* an MXFP4 (NVFP4) weight matrix on the device, N x K (K contiguous) */
 	uint32_t n, k;
 	enum mat_kind kind;
+	size_t bytes;		/* codes and scales */
 	uint64_t va, scales_va;
 	const uint8_t *codes, *scales;	/* the CPU's view, for the reference */
 };
@@ -109,7 +110,7 @@ static void mat_make(struct model *m, struct mat *w, enum mat_kind kind, uint32_
 {
 	size_t cb = (size_t)n * k / 2, sb = (size_t)n * k / wblock();
 
-	w->n = n, w->k = k, w->kind = kind;
+	w->n = n, w->k = k, w->kind = kind, w->bytes = cb + sb;
 	w->va = m->va + *off;
 	w->codes = m->base + *off;
 	for (size_t i = 0; i < cb; i++)
@@ -120,7 +121,7 @@ static void mat_make(struct model *m, struct mat *w, enum mat_kind kind, uint32_
 	for (size_t i = 0; i < sb; i++)
 		m->base[*off + i] = (uint8_t)(nvfp4 ? 0x08 + rnd() % 0x20 : 121 + rnd() % 4);
 	*off += sb;
-	m->weight_bytes += cb + sb;
+	m->weight_bytes += w->bytes;
 }
 
 /*
@@ -547,17 +548,19 @@ int main(int argc, char **argv)
 		       "ms a step", "GB/s");
 		for (int kd = 0; kd < MAT_KINDS; kd++) {
 			uint32_t calls = kd == MAT_HEAD ? 1 : m.layers;
-			size_t nk = (size_t)one[kd]->n * one[kd]->k, bytes = nk / 2 + nk / wblock();
 
 			printf("%-5s %5u x %-5u %5u %9.3f %9.2f %8.2f\n", mat_kind_name[kd],
 			       one[kd]->n, one[kd]->k, calls, best_kind[kd] / calls / 1e6,
-			       best_kind[kd] / 1e6, (double)bytes * calls / best_kind[kd]);
+			       best_kind[kd] / 1e6, (double)one[kd]->bytes * calls / best_kind[kd]);
 		}
 	}
-	if (gemms)
+	if (gemms) {
+		uint32_t calls = 4 * m.layers + 1;
+
 		printf("GEMMs alone: %u calls a step, best of %u: %.1f ms of wall time, %.1f ms of "
-		       "device time, %.0f us a call beyond the device\n", 4 * m.layers + 1, steps,
-		       gbest * 1e3, gbest_dev / 1e6, (gbest - gbest_dev / 1e9) / (4 * m.layers + 1) * 1e6);
+		       "device time, %.0f us a call beyond the device\n", calls, steps, gbest * 1e3,
+		       gbest_dev / 1e6, (gbest - gbest_dev / 1e9) / calls * 1e6);
+	}
 	/* EXACT's reference sums in float64, which may round a sum to the other side of an
 	 * f32 boundary: an activation then rounds differently to BF16, so that check allows
 	 * a little. FAST's reference does what the device does: the bits must agree. */

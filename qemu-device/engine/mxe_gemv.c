@@ -1550,7 +1550,7 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 {
 	struct gemv_job *job = arg;
 	const struct mxe_op *op = job->op;
-	size_t j0, j1, nb = op->d.k / BLK, span = op->d.m == 1 ? nb : GEMV_SPAN_BLOCKS;
+	size_t j0, j1, cols, nb = op->d.k / BLK, span = op->d.m == 1 ? nb : GEMV_SPAN_BLOCKS;
 	unsigned groups = job->groups;
 	struct gemv_acc *st;
 
@@ -1564,9 +1564,9 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 		deinterleave(job->prep.av + task * job->lda, op->d.k);
 		return;
 	}
-	j1 = gemv_task_cols(job);		/* the columns' phase: A prepared */
-	j0 = (size_t)task * j1;
-	j1 = j0 + j1 < op->d.n ? j0 + j1 : op->d.n;
+	cols = gemv_task_cols(job);		/* the columns' phase: A prepared */
+	j0 = (size_t)task * cols;
+	j1 = j0 + cols < op->d.n ? j0 + cols : op->d.n;
 #ifdef GEMV_HAVE_AVX512
 	if (job->a16 && op->d.m == 1) {
 		for (size_t j = j0; j < j1; j++) {

@@ -4,8 +4,7 @@
  * MX-FP8 GEMM through accel_gemm, checked against float64), accel-queues (producer and
  * consumer on two queues through a semaphore), accel-llm (a transformer decode step with
  * MXFP4 or NVFP4 weights, logits against float64; its --profile, --csv and --gemms-only
- * lines) and
- * accel-demo (jobs over all queues).
+ * lines) and accel-demo (jobs over all queues).
  * libaccel/examples/pipeline.s runs in the "asm" and "tools" tests.
  */
 #include "mxa_test.h"
@@ -33,6 +32,16 @@ static int sh(const char *cmd)
 	out[n] = 0;
 	st = pclose(p);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Run @cmd, which must pass; where its output's first line starting with @line is, or NULL. */
+static const char *passing_line(struct __test_metadata *_metadata, const char *cmd,
+				const char *line)
+{
+	EXPECT_EQ(0, sh(cmd));
+	TH_LOG("\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "result: PASS"));
+	return strstr(out, line);
 }
 
 TEST(accel_gemm_mx_fp8)
@@ -75,10 +84,8 @@ TEST(accel_llm_profile_and_csv)
 	unsigned long long bytes = 0;
 	const char *at;
 
-	EXPECT_EQ(0, sh("/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2 --profile --csv"));
-	TH_LOG("\n%s", out);
-	EXPECT_NE(NULL, strstr(out, "result: PASS"));
-	at = strstr(out, "device GEMMs ");
+	at = passing_line(_metadata, "/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2 "
+			  "--profile --csv", "device GEMMs ");
 	ASSERT_NE(NULL, at);
 	EXPECT_EQ(1, sscanf(at, "device GEMMs %lf ms", &dev_ms));
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -119,10 +126,8 @@ TEST(accel_llm_gemms_only)
 	double wall = -1, dev = -1, beyond = -1;
 	const char *at;
 
-	EXPECT_EQ(0, sh("/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2 --gemms-only"));
-	TH_LOG("\n%s", out);
-	EXPECT_NE(NULL, strstr(out, "result: PASS"));
-	at = strstr(out, "GEMMs alone: ");
+	at = passing_line(_metadata, "/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2 "
+			  "--gemms-only", "GEMMs alone: ");
 	ASSERT_NE(NULL, at);
 	ASSERT_EQ(5, sscanf(at, "GEMMs alone: %u calls a step, best of %u: %lf ms of wall time, "
 			    "%lf ms of device time, %lf us a call beyond the device", &calls, &steps,
