@@ -244,6 +244,7 @@ struct MxaState {
     const MxaTiming *timing;
     uint32_t spin_ns;       /* command processor waits on lanes/mbarriers spin first */
     uint32_t lane_spin_ns;  /* an idle lane spins for the next op first */
+    uint32_t engine_spin_ns; /* an idle engine thread spins for the next task first */
     uint32_t irq_coalesce;  /* at most this many completions per queue interrupt */
     uint32_t dma_delay_us;  /* x-dma-delay-us (tests): widens the DMA-in-flight window */
     uint64_t tlb_gen_start; /* x-tlb-gen (tests): first TLB generation */
@@ -537,6 +538,9 @@ void mxa_timeline_span(MxaState *s, unsigned q, unsigned tid, const char *name,
 void mxa_timeline_core_span(MxaCore *core, unsigned engine, const char *name,
                             int64_t start_ns, int64_t end_ns, uint64_t job, uint32_t offset,
                             uint32_t error, uint64_t model_start, uint64_t model_end);
+/* A "doorbell" or "interrupt" at @ns on queue @q's jobs track (host time only). */
+void mxa_timeline_instant(MxaState *s, unsigned q, const char *name, int64_t ns,
+                          uint32_t value);
 /* The grid's kept spans, each instance from @start[cta] on modelled core @core[cta]. */
 void mxa_timeline_launch_end(MxaLaunch *l, const uint64_t *start, const unsigned *core);
 void mxa_timeline_flush(MxaState *s);

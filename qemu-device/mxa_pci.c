@@ -71,6 +71,10 @@ static void mxa_irq_send(MxaState *s)
         }
         if (msix_enabled(pdev)) {
             trace_mxa_irq(v);
+            if (v < s->num_queues && qatomic_read(&s->timeline)) {
+                mxa_timeline_instant(s, v, "interrupt", get_clock(),
+                                     qatomic_read(&s->queues[v].completed));
+            }
             msix_notify(pdev, v);
         }
     }
@@ -369,6 +373,7 @@ static void mxa_realize(PCIDevice *pdev, Error **errp)
         mxa_timeline_close(s);
         return;
     }
+    mxe_engine_set_spin_ns(s->engine, s->engine_spin_ns);
     s->doorbell_tlb = g_new0(MxaTlbEntry, MXA_TLB_SLOTS);
     s->irq_bh = qemu_bh_new_guarded(mxa_irq_bh, s, &DEVICE(pdev)->mem_reentrancy_guard);
     mxa_reset_registers(s);
@@ -423,6 +428,7 @@ static const Property mxa_properties[] = {
     DEFINE_PROP_STRING("timing", MxaState, timing_name),
     DEFINE_PROP_UINT32("spin-ns", MxaState, spin_ns, MXA_SPIN_NS),
     DEFINE_PROP_UINT32("lane-spin-ns", MxaState, lane_spin_ns, MXA_SPIN_NS),
+    DEFINE_PROP_UINT32("engine-spin-ns", MxaState, engine_spin_ns, MXA_SPIN_NS),
     DEFINE_PROP_UINT32("irq-coalesce", MxaState, irq_coalesce, 32),
     DEFINE_PROP_BOOL("doorbell-jobs", MxaState, doorbell_jobs, true),
     /* host memory for staging math operands, all queues together (job error beyond) */

@@ -106,6 +106,7 @@ uint32_t mxa_queue_reg_read(MxaQueue *q, unsigned reg)
 void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
 {
     uint64_t desc_addr = 0;
+    int64_t doorbell_ns = 0;   /* a TAIL write, for the timeline */
     bool run_here = false, idle;
 
     qemu_mutex_lock(&q->lock);
@@ -162,6 +163,7 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
             break;
         }
         trace_mxa_doorbell(q->index, val);
+        doorbell_ns = get_clock();
         idle = q->head == q->tail;      /* the ring was empty: nothing runs */
         q->tail = val;
         if (idle && q->dev->doorbell_jobs && mxa_queue_claim_locked(q, &desc_addr)) {
@@ -177,6 +179,9 @@ void mxa_queue_reg_write(MxaQueue *q, unsigned reg, uint32_t val)
         break;
     }
     qemu_mutex_unlock(&q->lock);
+    if (doorbell_ns && qatomic_read(&q->dev->timeline)) {
+        mxa_timeline_instant(q->dev, q->index, "doorbell", doorbell_ns, val);
+    }
     if (run_here) {
         mxa_queue_doorbell_run(q, desc_addr);
     }
@@ -592,6 +597,9 @@ static bool mxa_queue_run_head(MxaQueue *q, uint32_t head, uint64_t desc_addr,
     }
     drained = q->head == q->tail || q->reset_pending || q->stopped;
     qemu_mutex_unlock(&q->lock);
+    if (drained && !at_doorbell) {
+        mxe_engine_park(s->engine);     /* the host's cores to the guest, who is next */
+    }
     if ((job.desc.flags & MXA_JOB_F_IRQ) && !qatomic_fetch_inc(&q->irq_deferred)) {
         q->irq_deferred_ns = get_clock();
     }

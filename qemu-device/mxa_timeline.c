@@ -166,6 +166,26 @@ static void mxa_timeline_model_event(MxaState *s, unsigned q, unsigned tid, cons
                        cycles / (double)s->cycle_mhz, job, offset, error, cycles);
 }
 
+/*
+ * A moment on queue @q's jobs track in host time only (the model has no doorbells or
+ * interrupts): "doorbell" when the guest moved TAIL (@value: the new TAIL), "interrupt"
+ * when the device sent the queue's MSI-X message (@value: the jobs it had completed).
+ * Between them and the jobs' spans a reader sees where a job's round trip goes: from
+ * the doorbell to the job's start the queue's thread waking, from its end to the
+ * interrupt the completion, from the interrupt to the next doorbell the guest.
+ */
+void mxa_timeline_instant(MxaState *s, unsigned q, const char *name, int64_t ns,
+                          uint32_t value)
+{
+    if (!mxa_timeline_begin(s, q, MXA_TIMELINE_JOBS, ns)) {
+        return;
+    }
+    fprintf(s->timeline, "{\"name\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,"
+            "\"tid\":%u,\"ts\":%.3f,\"args\":{\"value\":%u}},\n", name, q,
+            MXA_TIMELINE_JOBS, (ns - s->timeline_t0) / 1000.0, value);
+    qemu_mutex_unlock(&s->timeline_lock);
+}
+
 /* The host-time event of a span, and its modelled one unless @model is false. */
 static void mxa_timeline_write(MxaState *s, unsigned q, unsigned tid, const char *name,
                                int64_t start_ns, int64_t end_ns, uint64_t job,

@@ -347,6 +347,29 @@ void mxe_engine_destroy(struct mxe_engine *eng);
 unsigned mxe_engine_nthreads(const struct mxe_engine *eng);
 
 /**
+ * mxe_engine_park() - no work is coming soon: workers that spin for the next task
+ * (mxe_engine_set_spin_ns() after their last one, so that the next phase or job of
+ * a running operation starts without a thread wake-up) sleep now. The device calls it
+ * when a queue has run its last job, whose submitter then needs the host's cores:
+ * on a host with as many cores as workers, the spinning held back its interrupt and
+ * its next submission (Documentation/performance.rst, "Submission").
+ */
+void mxe_engine_park(struct mxe_engine *eng);
+
+/**
+ * mxe_engine_set_spin_ns() - how long @eng's threads spin for the next task before
+ * they sleep (50 us from mxe_engine_create(); 0: sleep at once).
+ */
+void mxe_engine_set_spin_ns(struct mxe_engine *eng, uint64_t ns);
+
+/**
+ * mxe_engine_idle_threads() - how many of @eng's threads wait for work now, spinning
+ * (*@spinning) or asleep (*@sleeping).
+ */
+void mxe_engine_idle_threads(const struct mxe_engine *eng, unsigned *spinning,
+			     unsigned *sleeping);
+
+/**
  * mxe_gemm() - the general tiled GEMM the device uses for large operations.
  * @eng may be NULL: the calling thread does all the work.
  * Results are bit-identical for any thread count and scheduling policy.

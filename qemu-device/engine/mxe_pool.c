@@ -71,6 +71,9 @@ struct mxe_engine {
 	pthread_mutex_t lock;	/* protects everything below and all jobs */
 	pthread_cond_t cond;	/* new job, new phase, job finished */
 	unsigned gen;		/* counts those events (pool_signal()); read unlocked */
+	unsigned park;		/* counts mxe_engine_park() calls; read unlocked */
+	uint64_t spin_ns;	/* how long an idle thread spins (MXE_POOL_SPIN_NS) */
+	unsigned spinning, sleeping;	/* threads in pool_wait() doing so (atomic) */
 	struct mxe_pool_job *jobs;	/* jobs that may want helpers */
 	int stop;
 	unsigned nworkers;
@@ -81,7 +84,8 @@ struct mxe_engine {
  * A thread with nothing to do spins up to MXE_POOL_SPIN_NS for the next event before it
  * sleeps: a phase of a mid-sized GEMM lasts a few hundred microseconds, and a wake-up
  * through the condition variable cost so much of that on a VM that two threads ran a
- * 512^3 GEMM slower than one.
+ * 512^3 GEMM slower than one. mxe_engine_park() ends the spinning at once;
+ * mxe_engine_set_spin_ns() sets the time (the device's engine-spin-ns).
  */
 #define MXE_POOL_SPIN_NS 50000
 
@@ -110,17 +114,23 @@ static void pool_signal(struct mxe_engine *eng)
 /* With eng->lock held: wait for the next event, spinning first; returns with it held. */
 static void pool_wait(struct mxe_engine *eng)
 {
-	unsigned seen = eng->gen;
+	unsigned seen = eng->gen, park = __atomic_load_n(&eng->park, __ATOMIC_RELAXED);
 	uint64_t t0;
 
 	pthread_mutex_unlock(&eng->lock);
+	__atomic_add_fetch(&eng->spinning, 1, __ATOMIC_RELAXED);
 	t0 = pool_now_ns();
 	while (__atomic_load_n(&eng->gen, __ATOMIC_ACQUIRE) == seen &&
-	       pool_now_ns() - t0 < MXE_POOL_SPIN_NS)
+	       __atomic_load_n(&eng->park, __ATOMIC_RELAXED) == park &&
+	       pool_now_ns() - t0 < eng->spin_ns)
 		pool_relax();
+	__atomic_sub_fetch(&eng->spinning, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&eng->lock);
-	if (eng->gen == seen)	/* signals come with the lock held: none is lost */
+	if (eng->gen == seen) {	/* signals come with the lock held: none is lost */
+		__atomic_add_fetch(&eng->sleeping, 1, __ATOMIC_RELAXED);
 		pthread_cond_wait(&eng->cond, &eng->lock);
+		__atomic_sub_fetch(&eng->sleeping, 1, __ATOMIC_RELAXED);
+	}
 }
 
 /* Called with eng->lock held (or on a private job, @eng NULL): the task just finished. */
@@ -235,6 +245,25 @@ void mxe_pool_run(struct mxe_engine *eng, unsigned nthreads,
 	pthread_mutex_unlock(&eng->lock);
 }
 
+void mxe_engine_park(struct mxe_engine *eng)
+{
+	if (eng)
+		__atomic_add_fetch(&eng->park, 1, __ATOMIC_RELAXED);
+}
+
+void mxe_engine_idle_threads(const struct mxe_engine *eng, unsigned *spinning,
+			     unsigned *sleeping)
+{
+	*spinning = eng ? __atomic_load_n(&eng->spinning, __ATOMIC_RELAXED) : 0;
+	*sleeping = eng ? __atomic_load_n(&eng->sleeping, __ATOMIC_RELAXED) : 0;
+}
+
+void mxe_engine_set_spin_ns(struct mxe_engine *eng, uint64_t ns)
+{
+	if (eng)
+		eng->spin_ns = ns;
+}
+
 struct mxe_engine *mxe_engine_create(unsigned nthreads)
 {
 	struct mxe_engine *eng;
@@ -252,6 +281,7 @@ struct mxe_engine *mxe_engine_create(unsigned nthreads)
 		return NULL;
 	pthread_mutex_init(&eng->lock, NULL);
 	pthread_cond_init(&eng->cond, NULL);
+	eng->spin_ns = MXE_POOL_SPIN_NS;
 	eng->workers = calloc(nthreads, sizeof(pthread_t));
 	if (!eng->workers) {
 		free(eng);

@@ -11,7 +11,7 @@ engine with the math engine in modelled time (a pipelined K loop), and a grid's 
 one after another on each core's modelled track. usage:
 check-timeline.py FILE [PRESET]   (PRESET: the timing preset the device was given)
 """
-import json, sys
+import json, os, subprocess, sys
 
 points = []
 
@@ -81,6 +81,34 @@ for evs in tracks.values():
     clash += sum(b["ts"] < a["ts"] + a["dur"] - 0.002 for a, b in zip(evs, evs[1:]))
 check(clash == 0, "timeline: a core's modelled command-processor spans never overlap "
       "(%d overlaps on %d tracks)" % (clash, len(tracks)))
+
+# the moments of a job's round trip on each queue's jobs track (host time): every job
+# after a doorbell of its queue, every interrupt after a job's end and the last job
+# reported by one; bench/timeline-latency.py splits the round trips from them
+bells = [e for e in events if e.get("ph") == "i" and e.get("name") == "doorbell"]
+irqs = [e for e in events if e.get("ph") == "i" and e.get("name") == "interrupt"]
+jobs = [e for e in host if e["tid"] == 0]
+early = [j for j in jobs if not any(b["pid"] == j["pid"] and b["ts"] <= j["ts"] for b in bells)]
+check(bells and all(b["tid"] == 0 and "value" in b["args"] for b in bells) and not early,
+      "timeline: %d doorbells on the jobs tracks, every job after one (%d before any)"
+      % (len(bells), len(early)))
+stray = [i for i in irqs if not any(j["pid"] == i["pid"] and j["ts"] + j["dur"] <= i["ts"]
+                                    for j in jobs)]
+last = {}
+for j in jobs:
+    last[j["pid"]] = max(last.get(j["pid"], 0), j["ts"] + j["dur"])
+unreported = [q for q, t in last.items() if not any(i["pid"] == q and i["ts"] >= t for i in irqs)]
+check(irqs and not stray and not unreported,
+      "timeline: %d interrupts, each after a job's end (%d not), the last job of each queue "
+      "reported (%d queues not)" % (len(irqs), len(stray), len(unreported)))
+lat = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                   "..", "..", "bench", "timeline-latency.py"),
+                      sys.argv[1]], capture_output=True, text=True)
+rows = {l.split()[0]: l.split() for l in lat.stdout.splitlines() if l.split()}
+check(lat.returncode == 0 and all(k in rows for k in ("wake", "run", "irq", "guest"))
+      and "round" in rows and float(rows["round"][2]) > 0,
+      "timeline-latency.py splits queue 0's round trips (%s)"
+      % (" ".join(lat.stdout.splitlines()[:1]) or lat.stderr.strip()))
 
 print("TAP version 13")
 for i, (ok, what) in enumerate(points, 1):

@@ -8,6 +8,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "host_check.h"
 #include "test-engine-util.h"
@@ -224,6 +225,49 @@ int main(void)
 			job_free(&j);
 		}
 		mxe_engine_destroy(e2);
+	}
+	{
+		/*
+		 * mxe_engine_park(): a worker spinning for the next task sleeps at once. The
+		 * spin set to 60 s (mxe_engine_set_spin_ns()) so that only the park can end it: the
+		 * worker still spins 20 ms after its last task, and sleeps soon after the park.
+		 */
+		struct mxe_engine *e2;
+		struct job j;
+		unsigned spinning = 0, sleeping = 0, still, asleep;
+		struct timespec ms = { 0, 1000000 };
+
+		e2 = mxe_engine_create(2);
+		mxe_engine_set_spin_ns(e2, 60000000000ull);
+		job_init(&j, MXA_DTYPE_BF16, MXA_DTYPE_BF16, MXA_DTYPE_F32, 256, 192, 512, 0,
+			 MXE_ACCUM_FAST);
+		j.d.d = j.want;
+		mxe_gemm(NULL, &j.d);
+		j.d.d = j.got;
+		j.d.nthreads = 2;
+		mxe_gemm(e2, &j.d);
+		for (int i = 0; i < 2000 && !spinning && !sleeping; i++) {	/* the worker's last task */
+			mxe_engine_idle_threads(e2, &spinning, &sleeping);
+			nanosleep(&ms, NULL);
+		}
+		for (int i = 0; i < 20; i++)
+			nanosleep(&ms, NULL);
+		mxe_engine_idle_threads(e2, &still, &asleep);
+		host_check(spinning == 1 && still == 1 && !asleep, "with a 60 s spin the worker "
+			   "still spins 20 ms after its last task (%u/%u spinning, %u asleep)",
+			   spinning, still, asleep);
+		mxe_engine_park(e2);
+		for (int i = 0; i < 2000 && !asleep; i++) {
+			nanosleep(&ms, NULL);
+			mxe_engine_idle_threads(e2, &still, &asleep);
+		}
+		host_check(!still && asleep == 1, "mxe_engine_park(): it sleeps (%u spinning, %u "
+			   "asleep)", still, asleep);
+		memset(j.got, 0xAA, j.dbytes);
+		host_check(!mxe_gemm(e2, &j.d) && !memcmp(j.got, j.want, j.dbytes),
+			   "the next 2-thread call after a park gives the reference bits");
+		mxe_engine_destroy(e2);
+		job_free(&j);
 	}
 	{
 		struct mxe_engine *e0 = mxe_engine_create(0);
