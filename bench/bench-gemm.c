@@ -18,7 +18,8 @@
  *                            of --stages buffers (default 3)
  *   bench-gemm gemv          LLM-style GEMV through accel_gemm(): MXFP4 weights (E2M1,
  *                            E8M0 scales) against BF16 activations, MX-FP8 weights
- *                            against MX-E4M3 ones, NVFP4 against NVFP4 (bench_gemv.h),
+ *                            against MX-E4M3 ones, NVFP4 against NVFP4, MXFP4 against
+ *                            an MLP's SiLU outputs in BF16 (bench_gemv.h),
  *                            M = 1, 8, 32, N = K = 4096, 8192,
  *                            default (EXACT) and FAST numerics (device time;
  *                            "gemv,TYPE-MxNxK,device[-fast],ns")

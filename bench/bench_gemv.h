@@ -3,21 +3,25 @@
  * bench_gemv.h - the data of the GEMV benchmark, the same in the guest (bench-gemm gemv)
  * and on the host (bench-host's engine-alone reference): one buffer holding
  * W (N x K weights) and its scales, 32 rows of activations and their scales, at the
- * offsets gemv_layout() gives, for three formats: MXFP4 weights (E2M1, E8M0 scales per
- * 32) against BF16 activations, MX-FP8 (E4M3, E8M0) against MX-E4M3, and NVFP4 (E2M1,
- * UE4M3 scales per 16) on both sides.
+ * offsets gemv_layout() gives, for four formats: MXFP4 weights (E2M1, E8M0 scales per
+ * 32) against BF16 activations, MX-FP8 (E4M3, E8M0) against MX-E4M3, NVFP4 (E2M1,
+ * UE4M3 scales per 16) on both sides, and MXFP4 weights against BF16 activations as an
+ * LLM's MLP gives its down projection: SiLU outputs, whose blocks span 30-45 bits where
+ * the first format's span 15 (the EXACT E2M1 kernels sum them in two or three int16
+ * parts instead of one, mxe_gemv.c).
  */
 #ifndef BENCH_GEMV_H
 #define BENCH_GEMV_H
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #define GEMV_MAX_ROWS 32
 
-enum gemv_fmt { GEMV_MXFP4, GEMV_MXFP8, GEMV_NVFP4, GEMV_FMTS };
+enum gemv_fmt { GEMV_MXFP4, GEMV_MXFP8, GEMV_NVFP4, GEMV_MXFP4_SILU, GEMV_FMTS };
 
-static const char *const gemv_fmt_name[GEMV_FMTS] = { "mxfp4", "mxfp8", "nvfp4" };
+static const char *const gemv_fmt_name[GEMV_FMTS] = { "mxfp4", "mxfp8", "nvfp4", "mxfp4silu" };
 
 /* Elements per scale of the format (both sides). */
 static inline uint32_t gemv_block(int fmt)
@@ -62,7 +66,8 @@ static inline struct gemv_layout gemv_layout(uint32_t nk, int fmt)
 	(g).b = (BASE) + (L).w;								\
 	(g).scale_b = (BASE) + (L).scales;						\
 	(g).a = (BASE) + (L).act;							\
-	(g).scale_a = (FMT) != GEMV_MXFP4 ? (BASE) + (L).act_scales : (NONE);		\
+	(g).scale_a = (FMT) == GEMV_MXFP8 || (FMT) == GEMV_NVFP4 ?			\
+		      (BASE) + (L).act_scales : (NONE);					\
 	(g).d = (BASE) + (L).d;								\
 } while (0)
 
@@ -76,8 +81,25 @@ static inline uint32_t gemv_rand(void)
 	return (uint32_t)(gemv_rs >> 16);
 }
 
+/* SiLU of a normal variable of deviation 6 (an MLP's up projection's outputs in
+ * accel-llm), from four uniforms, rounded to BF16 (nearest even). */
+static inline uint16_t gemv_silu_bf16(void)
+{
+	double g = 0;
+	float f;
+	uint32_t u;
+
+	for (int i = 0; i < 4; i++)
+		g += (gemv_rand() & 0xFFFF) / 65536.0;
+	g = (g - 2) * 1.7320508075688772 * 6;	/* mean 0, deviation 6 */
+	f = (float)(g / (1 + exp(-g)));
+	memcpy(&u, &f, 4);
+	return (uint16_t)((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
+}
+
 /*
- * Weights of every finite code; MX scales 2^-4 .. 2^3, BF16 (or E4M3 pairs) around 1.
+ * Weights of every finite code; MX scales 2^-4 .. 2^3, BF16 (or E4M3 pairs) around 1
+ * (mxfp4silu: gemv_silu_bf16()).
  * NVFP4: random codes on both sides, UE4M3 scales 0.5 .. 15 (the block scales of one
  * tensor span a few binades, as a tensor scale of 2688 / amax leaves them).
  */
@@ -99,6 +121,8 @@ static inline void gemv_fill(uint8_t *p, uint32_t nk, int fmt)
 
 		if (nv)
 			v = (uint16_t)gemv_rand();
+		if (fmt == GEMV_MXFP4_SILU)
+			v = gemv_silu_bf16();
 		memcpy(p + i, &v, 2);
 		for (int h = 0; fp8 && h < 2; h++)
 			if ((p[i + h] & 0x7f) == 0x7f)

@@ -92,8 +92,9 @@ write("pipeline-fast.csv", ["bench", "shape", "program", "sched", "stages", "pip
 # 1. GEMV: weight bytes (elements and scales) per second of device time against host
 # memcpy of the same bytes. arith_bound_ms is the least time the host's arithmetic
 # allows: M N K products on the device's 2 engine threads at bench-host's fma-f64 rate
-# (FAST: f32, twice the lanes), or for E2M1 weights (MXFP4, NVFP4) at its dot-i16 rate
-# (the int16 dot products their kernels sum in); bound_ratio the ratio a row would have at that time
+# (FAST: f32, twice the lanes), or for E2M1 weights (mxfp4, nvfp4, mxfp4silu) at its
+# dot-i16 rate (the int16 dot products their kernels sum in, once a part of A: the
+# bound counts one); bound_ratio the ratio a row would have at that time
 # (below the goal: the row is bound by the host's arithmetic, not by streaming the
 # weights).
 fma = [(int(t), v) for (nm, t), v in host.items() if nm == "fma-f64"]
@@ -113,7 +114,7 @@ for r in rows:
         bound = ""
         if fma:
             per_ns = 2 * fma[0][0] / fma[0][1] * (2 if numerics == "fast" else 1)
-            if kind in ("mxfp4", "nvfp4") and dot:
+            if kind in ("mxfp4", "nvfp4", "mxfp4silu") and dot:
                 per_ns = max(per_ns, 2 * dot[0][0] / dot[0][1])
             bound_ns = m * n * k / per_ns
             bound = ("%.2f" % (bound_ns / 1e6), "%.2f" % (b / bound_ns / ref))

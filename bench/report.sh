@@ -95,8 +95,10 @@ for csv in "$dir"/*.csv; do
 		boundplot=", \"$dat\" using 1:(\$6 <= $ymax ? \$6 : 1/0) with points pt 11 ps 1.5 lc rgb 'black' title \"bound: $boundname\""
 		boundplot+=", \"$dat\" using 1:(\$6 > $ymax ? 0.97 * $ymax : 1/0) with points pt 9 ps 1.5 lc rgb 'black' title \"bound above the axis\""
 	fi
+	# wide enough that each bar's label stands clear of the next (gemv: 48 bars)
+	width=$(awk 'END { w = 420 + 20 * NR; print (w > 1100 ? w : 1100) }' "$dat")
 	gnuplot <<EOT
-set terminal pngcairo size 1100,560 noenhanced
+set terminal pngcairo size $width,560 noenhanced
 set output "$dir/$name.png"
 set datafile separator "\t"
 set title "$name: ours / $ref (higher is better)\n$cpu, $simd$capped"
