@@ -41,9 +41,9 @@ struct accel_device {
 	uint64_t commits[ACCEL_GROUP_QUEUES];
 
 	/* the program buffer of accel_gemm() and accel_gemm_run(), and the latter's tensor
-	 * maps, kept for the next call (gemm.c, accel_keep_take()); NULL while one of them
-	 * runs, or none yet */
-	struct accel_bo *prog_bo, *maps_bo;
+	 * maps and post-pass copies of D and C, kept for the next call (gemm.c,
+	 * accel_keep_take()); NULL while one of them runs, or none yet */
+	struct accel_bo *prog_bo, *maps_bo, *post_d_bo, *post_c_bo;
 };
 
 struct accel_bo {

@@ -156,6 +156,8 @@ void accel_close(struct accel_device *dev)
 	}
 	accel_bo_free(dev->prog_bo);
 	accel_bo_free(dev->maps_bo);
+	accel_bo_free(dev->post_d_bo);
+	accel_bo_free(dev->post_c_bo);
 	if (dev->mode == ACCEL_SUBMIT_URING)
 		accel_uring_fini(dev);
 	close(dev->fd);

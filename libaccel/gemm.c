@@ -62,7 +62,7 @@ int accel_prog_gemm(struct accel_prog *prog, const struct accel_gemm *g)
 
 /*
  * The buffers accel_gemm() and accel_gemm_run() use for every call (the program, a
- * pipeline's tensor maps) are kept in the device handle for the next one: a buffer made
+ * pipeline's tensor maps, a post-pass's copies of D and C) are kept in the device handle for the next one: a buffer made
  * and freed for every call (create, mmap, map into the device's VM, unmap with a TLB
  * invalidation) cost more than the job's round trip in a TCG guest. A buffer goes back
  * only once its job has ended, so that nothing the device may still read is rewritten.
@@ -853,7 +853,7 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 	struct accel_prog *prog = NULL;
 	struct accel_bo *maps = NULL, *dscr = NULL, *cscr = NULL;
 	uint32_t drow, crow;
-	int ret, busy = 0;
+	int ret, busy = 0, busy2 = 0;
 
 	ret = accel_gemm_plan(d, &p);
 	if (ret)
@@ -879,9 +879,9 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 	if (!ret && p.algo == ACCEL_GEMM_ALGO_PIPELINE)
 		ret = accel_keep_take(dev, &dev->maps_bo, ACCEL_GEMM_MAPS_BYTES, &maps);
 	if (!ret && p.post_pass)
-		ret = accel_bo_alloc(dev, (size_t)drow * d->m, &dscr);
+		ret = accel_keep_take(dev, &dev->post_d_bo, (size_t)drow * d->m, &dscr);
 	if (!ret && p.post_pass && d->beta != 0.0f)
-		ret = accel_bo_alloc(dev, (size_t)crow * d->m, &cscr);
+		ret = accel_keep_take(dev, &dev->post_c_bo, (size_t)crow * d->m, &cscr);
 	/* C first: it may be D, which the GEMM overwrites */
 	if (!ret && cscr)
 		ret = copy_rows(prog, accel_bo_va(cscr), crow, d->c, d->ldc ? d->ldc : crow,
@@ -906,7 +906,7 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 		ret = copy_rows(prog, d->d, d->ldd ? d->ldd : drow, accel_bo_va(dscr), drow,
 				d->m, drow);
 		if (!ret)
-			ret = accel_run_prog(dev, queue, prog, NULL, &r2, NULL);
+			ret = accel_run_prog(dev, queue, prog, NULL, &r2, &busy2);
 		if (!ret)
 			r.end_ns = r2.end_ns;
 		else
@@ -914,8 +914,10 @@ int accel_gemm_run(struct accel_device *dev, unsigned int queue,
 	}
 	if (result)
 		*result = r;
-	accel_bo_free(cscr);
-	accel_bo_free(dscr);
+	if (cscr)
+		accel_keep_put(&dev->post_c_bo, cscr, busy);
+	if (dscr)
+		accel_keep_put(&dev->post_d_bo, dscr, busy || busy2);
 	if (maps)
 		accel_keep_put(&dev->maps_bo, maps, busy);
 	accel_prog_free(prog);

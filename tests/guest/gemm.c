@@ -221,6 +221,29 @@ static int run(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d)
 	return ret;
 }
 
+/*
+ * The elements of D that differ from the post-pass's f32 arithmetic on the engine's
+ * product (self->want, expect()) and C: alpha x scale_a x scale_b x product + beta x C,
+ * products left to right as documented.
+ */
+static int post_pass_mismatches(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d)
+{
+	const float *c = (const float *)(self->p + C_OFF);
+	int bad = 0;
+
+	for (uint32_t i = 0; i < d->m * d->n; i++) {
+		float s = d->alpha * d->scale_a, v, got;
+
+		s = s * d->scale_b;
+		v = s * self->want[i];
+		v = v + d->beta * c[i];
+		memcpy(&got, self->p + D_OFF + 4 * i, 4);
+		if (memcmp(&got, &v, 4) && bad++ < 5)
+			fprintf(stderr, "# D[%u] = %a, want %a\n", i, got, v);
+	}
+	return bad;
+}
+
 /* Run @d on the device and the engine; 0 when every bit of D agrees. */
 static int check(FIXTURE_DATA(gemm) *self, const struct accel_gemm_desc *d, int want_algo)
 {
@@ -321,6 +344,21 @@ TEST_F(gemm, program_buffer_kept_between_calls)
 	ASSERT_EQ(0, accel_gemm(self->dev, 0, &g, &r));
 	EXPECT_EQ(0, compare(self, &d));
 	EXPECT_EQ(bos + 2, mxa_counter("bos"));
+	/* a post-pass on the CPU (alpha, beta): its copies of D and C are kept too */
+	desc(self, &d, 66, 40, 96, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3);
+	d.alpha = 0.75f;
+	d.beta = -1.5f;
+	fill_inputs(self, &d);
+	ASSERT_EQ(0, run(self, &d));
+	ASSERT_EQ(1, self->plan.post_pass);
+	EXPECT_EQ(bos + 4, mxa_counter("bos"));
+	for (int i = 0; i < 5; i++) {
+		fill_inputs(self, &d);
+		ASSERT_EQ(0, run(self, &d));
+	}
+	EXPECT_EQ(bos + 4, mxa_counter("bos"));
+	ASSERT_EQ(0, expect(self, &d, &self->plan));
+	EXPECT_EQ(0, post_pass_mismatches(self, &d));
 }
 
 /*
@@ -787,8 +825,6 @@ TEST_F(gemm, b_stored_k_by_n_and_fast_numerics)
 TEST_F(gemm, alpha_beta_scales_post_pass)
 {
 	struct accel_gemm_desc d;
-	const float *c = (const float *)(self->p + C_OFF);
-	int bad = 0;
 
 	desc(self, &d, 66, 40, 96, MXA_DTYPE_E4M3, MXA_DTYPE_E4M3);
 	d.alpha = 0.75f;
@@ -800,17 +836,7 @@ TEST_F(gemm, alpha_beta_scales_post_pass)
 	EXPECT_EQ(1, self->plan.post_pass);
 	EXPECT_EQ(0, self->plan.device_c);
 	ASSERT_EQ(0, expect(self, &d, &self->plan));
-	for (uint32_t i = 0; i < d.m * d.n; i++) {
-		float s = d.alpha * d.scale_a, v, got;
-
-		s = s * d.scale_b;	/* the documented order: f32 products left to right */
-		v = s * self->want[i];
-		v = v + d.beta * c[i];
-		memcpy(&got, self->p + D_OFF + 4 * i, 4);
-		if (memcmp(&got, &v, 4) && bad++ < 5)
-			fprintf(stderr, "# D[%u] = %a, want %a\n", i, got, v);
-	}
-	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, post_pass_mismatches(self, &d));
 }
 
 /* accel_prog_gemm_desc(): the plan's program built by the caller, maps in its buffer */
