@@ -283,11 +283,13 @@ static void attention(const float *q, const float *k, const float *v, const floa
 	}
 	for (uint32_t t = 0; t <= ctx; t++)
 		sum += (w[t] = exp(w[t] - mx));
+	for (uint32_t t = 0; t <= ctx; t++)	/* the weights once, not once an element */
+		w[t] /= sum;
 	for (uint32_t i = 0; i < d; i++) {
 		double s = 0;
 
 		for (uint32_t t = 0; t <= ctx; t++)
-			s += w[t] / sum * (t < ctx ? vc[(size_t)t * d + i] : v[i]);
+			s += w[t] * (t < ctx ? vc[(size_t)t * d + i] : v[i]);
 		out[i] = (float)s;
 	}
 }
