@@ -72,7 +72,7 @@ struct mxe_engine {
 	pthread_cond_t cond;	/* new job, new phase, job finished */
 	unsigned gen;		/* counts those events (pool_signal()); read unlocked */
 	unsigned park;		/* counts mxe_engine_park() calls; read unlocked */
-	uint64_t spin_ns;	/* how long an idle thread spins (MXE_POOL_SPIN_NS) */
+	uint64_t spin_ns;	/* how long an idle thread spins (MXE_POOL_SPIN_NS; atomic) */
 	unsigned spinning, sleeping;	/* threads in pool_wait() doing so (atomic) */
 	struct mxe_pool_job *jobs;	/* jobs that may want helpers */
 	int stop;
@@ -122,7 +122,7 @@ static void pool_wait(struct mxe_engine *eng)
 	t0 = pool_now_ns();
 	while (__atomic_load_n(&eng->gen, __ATOMIC_ACQUIRE) == seen &&
 	       __atomic_load_n(&eng->park, __ATOMIC_RELAXED) == park &&
-	       pool_now_ns() - t0 < eng->spin_ns)
+	       pool_now_ns() - t0 < __atomic_load_n(&eng->spin_ns, __ATOMIC_RELAXED))
 		pool_relax();
 	__atomic_sub_fetch(&eng->spinning, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&eng->lock);
@@ -260,8 +260,8 @@ void mxe_engine_idle_threads(const struct mxe_engine *eng, unsigned *spinning,
 
 void mxe_engine_set_spin_ns(struct mxe_engine *eng, uint64_t ns)
 {
-	if (eng)
-		eng->spin_ns = ns;
+	if (eng)	/* the workers may be waiting already */
+		__atomic_store_n(&eng->spin_ns, ns, __ATOMIC_RELAXED);
 }
 
 struct mxe_engine *mxe_engine_create(unsigned nthreads)
