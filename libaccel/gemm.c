@@ -62,10 +62,11 @@ int accel_prog_gemm(struct accel_prog *prog, const struct accel_gemm *g)
 
 /*
  * The buffers accel_gemm() and accel_gemm_run() use for every call (the program, a
- * pipeline's tensor maps, a post-pass's copies of D and C) are kept in the device handle for the next one: a buffer made
- * and freed for every call (create, mmap, map into the device's VM, unmap with a TLB
- * invalidation) cost more than the job's round trip in a TCG guest. A buffer goes back
- * only once its job has ended, so that nothing the device may still read is rewritten.
+ * pipeline's tensor maps, a post-pass's copies of D and C) are kept in the device
+ * handle for the next one: a buffer made and freed for every call (create, mmap, map
+ * into the device's VM, unmap with a TLB invalidation) cost more than the job's round
+ * trip in a TCG guest. A buffer goes back only once its job has ended, so that nothing
+ * the device may still read is rewritten.
  */
 
 /* The buffer kept in @slot if it holds @size bytes, else a new one. */
