@@ -117,8 +117,9 @@ TEST(accel_llm_profile_and_csv)
 }
 
 /*
- * --gemms-only: a step's 4 L + 1 GEMMs alone, whose wall time holds their device time,
- * and the time a call beyond the device that the two give.
+ * --gemms-only: a step's 4 L + 1 GEMMs alone, on the activations each got in the step,
+ * whose wall time holds their device time, the time a call beyond the device that the
+ * two give, and outputs equal to the step's.
  */
 TEST(accel_llm_gemms_only)
 {
@@ -138,6 +139,8 @@ TEST(accel_llm_gemms_only)
 	EXPECT_GE(wall, dev);
 	/* the figures are rounded to 0.1 ms and 1 us */
 	EXPECT_LE(fabs((wall - dev) * 1000 / calls - beyond), 0.1 * 1000 / calls + 1);
+	/* replayed on the activations the step recorded: the step's bits */
+	EXPECT_NE(NULL, strstr(out, "GEMMs alone: on the step's activations, 0 outputs differ"));
 }
 
 /* The same in FAST numerics: within the check despite f32 roundings; a bad value refused. */
