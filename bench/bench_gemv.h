@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../qemu-device/engine/mxe_engine.h"	/* in libaccel too: mxe_cvt_f32_to_bf16() */
+
 #define GEMV_MAX_ROWS 32
 
 enum gemv_fmt { GEMV_MXFP4, GEMV_MXFP8, GEMV_NVFP4, GEMV_MXFP4_SILU, GEMV_FMTS };
@@ -86,15 +88,11 @@ static inline uint32_t gemv_rand(void)
 static inline uint16_t gemv_silu_bf16(void)
 {
 	double g = 0;
-	float f;
-	uint32_t u;
 
 	for (int i = 0; i < 4; i++)
 		g += (gemv_rand() & 0xFFFF) / 65536.0;
 	g = (g - 2) * 1.7320508075688772 * 6;	/* mean 0, deviation 6 */
-	f = (float)(g / (1 + exp(-g)));
-	memcpy(&u, &f, 4);
-	return (uint16_t)((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
+	return mxe_cvt_f32_to_bf16((float)(g / (1 + exp(-g))), 0);
 }
 
 /*

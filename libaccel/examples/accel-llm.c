@@ -104,6 +104,18 @@ struct model {
 	size_t weight_bytes;
 };
 
+/* The GEMMs of a decode step (QKV, O, up, down a layer, the head), and the widest
+ * output of one (N floats). */
+static uint32_t step_gemms(const struct model *m)
+{
+	return 4 * m->layers + 1;
+}
+
+static uint32_t widest_output(const struct model *m)
+{
+	return m->vocab > 4 * m->d ? m->vocab : 4 * m->d;
+}
+
 /* Carve an N x K MXFP4 (NVFP4) matrix with random codes and scales 2^-6 .. 2^-3 (UE4M3
  * 2^-6 .. 2^-2) out of the buffer. */
 static void mat_make(struct model *m, struct mat *w, enum mat_kind kind, uint32_t n, uint32_t k,
@@ -348,8 +360,9 @@ struct dev_ctx {
 	uint8_t accum;		/* struct accel_gemm's */
 	double device_ns;
 	double kind_ns[MAT_KINDS];	/* this step's device time by kind of matrix */
-	/* --gemms-only: each GEMM's activations and outputs in a step (rec_nx and rec_ny
-	 * apart), the next GEMM's slot */
+	/* --gemms-only: each GEMM of a step, its matrix, activations and outputs (rec_nx
+	 * and rec_ny apart), the next GEMM's slot */
+	const struct mat **rec_w;
 	uint16_t *rec_x;
 	float *rec_y;
 	uint32_t rec_i, rec_nx, rec_ny;
@@ -374,6 +387,7 @@ static int dev_fn(void *p, const struct mat *w, const uint16_t *x, float *y)
 	for (uint32_t j = 0; j < w->n; j++)
 		y[j] = nvfp4 ? c->y[j] * ts : c->y[j];
 	if (c->rec_x) {
+		c->rec_w[c->rec_i] = w;
 		memcpy(c->rec_x + (size_t)c->rec_i * c->rec_nx, x, 2 * w->k);
 		memcpy(c->rec_y + (size_t)c->rec_i * c->rec_ny, y, sizeof(float) * w->n);
 		c->rec_i++;
@@ -382,30 +396,31 @@ static int dev_fn(void *p, const struct mat *w, const uint16_t *x, float *y)
 }
 
 /*
- * --gemms-only: a step's matrix products alone, back to back in the step's order, on
- * the activations each got in the last decode step (@rx, recorded by dev_fn(), so the
+ * --gemms-only: a step's matrix products alone, back to back, as the last decode step
+ * made them (dev_fn() recorded each one's matrix, activations and outputs in @c, so the
  * same integer parts and proofs in EXACT), @steps times: the best step's wall and
  * device time, what each call took beyond its device time (submission, the interrupt,
  * the copies in and out; NVFP4: the activations' quantisation), which a decode step
- * hides among its CPU parts, and in
- * *@differ the outputs that differ from the step's (@ry).
+ * hides among its CPU parts, and in *@differ the outputs that differ from the step's.
  */
-static int gemms_only(const struct model *m, struct dev_ctx *c, const uint16_t *rx,
-		      const float *ry, uint32_t steps, double *best, double *best_dev,
+static int gemms_only(struct dev_ctx *c, uint32_t steps, double *best, double *best_dev,
 		      uint64_t *differ)
 {
-	const struct mat *layer[4] = { m->qkv, m->o, m->up, m->down };	/* the step's order */
-	uint32_t calls = 4 * m->layers + 1, nx = c->rec_nx, ny = c->rec_ny;
+	const struct mat **rw = c->rec_w;
+	const uint16_t *rx = c->rec_x;
+	const float *ry = c->rec_y;
+	uint32_t calls = c->rec_i, nx = c->rec_nx, ny = c->rec_ny;
 	float *y = malloc(sizeof(float) * ny);
 	int ret = 0;
 
+	c->rec_x = NULL;	/* replayed, not recorded again */
 	*differ = 0;
 	for (uint32_t s = 0; s < steps && !ret; s++) {
 		double t0 = now(), t;
 
 		c->device_ns = 0;
 		for (uint32_t i = 0; i < calls && !ret; i++) {
-			const struct mat *w = i + 1 < calls ? &layer[i % 4][i / 4] : &m->head;
+			const struct mat *w = rw[i];
 
 			ret |= dev_fn(c, w, rx + (size_t)i * nx, y);
 			for (uint32_t j = 0; j < w->n; j++)
@@ -496,7 +511,7 @@ int main(int argc, char **argv)
 	/* codes (1/2 byte an element) and scales (1/32 or 1/16) */
 	total = (size_t)m.layers * 12 * m.d * m.d * 18 / 32 + (size_t)m.vocab * m.d * 18 / 32 + 4096;
 	if ((ret = accel_bo_alloc(dev, total, &wbo)) ||
-	    (ret = accel_bo_alloc(dev, 2 * 4 * m.d + 4 * (m.vocab > 4 * m.d ? m.vocab : 4 * m.d), &iobo))) {
+	    (ret = accel_bo_alloc(dev, 2 * 4 * m.d + 4 * widest_output(&m), &iobo))) {
 		fprintf(stderr, "accel-llm: %zu MiB of weights: %s\n", total >> 20, accel_strerror(ret));
 		return 1;
 	}
@@ -526,11 +541,12 @@ int main(int argc, char **argv)
 	want = malloc(sizeof(float) * m.vocab);
 	for (uint32_t i = 0; i < m.d; i++)
 		h0[i] = (float)((int)(rnd() % 2001) - 1000) / 1000.0f;
-	if (gemms) {	/* each GEMM's activations and outputs, for gemms_only() */
+	if (gemms) {	/* each GEMM's matrix, activations and outputs, for gemms_only() */
 		c.rec_nx = 4 * m.d;
-		c.rec_ny = m.vocab > 4 * m.d ? m.vocab : 4 * m.d;
-		c.rec_x = malloc(sizeof(uint16_t) * c.rec_nx * (4 * m.layers + 1));
-		c.rec_y = malloc(sizeof(float) * c.rec_ny * (4 * m.layers + 1));
+		c.rec_ny = widest_output(&m);
+		c.rec_w = malloc(sizeof(*c.rec_w) * step_gemms(&m));
+		c.rec_x = malloc(sizeof(uint16_t) * c.rec_nx * step_gemms(&m));
+		c.rec_y = malloc(sizeof(float) * c.rec_ny * step_gemms(&m));
 	}
 	for (uint32_t s = 0; s < steps; s++) {
 		double t0 = now(), t;
@@ -552,11 +568,11 @@ int main(int argc, char **argv)
 	if (gemms) {
 		uint16_t *rx = c.rec_x;
 
-		c.rec_x = NULL;	/* replayed, not recorded again */
-		if (gemms_only(&m, &c, rx, c.rec_y, steps, &gbest, &gbest_dev, &gdiffer)) {
+		if (gemms_only(&c, steps, &gbest, &gbest_dev, &gdiffer)) {
 			printf("result: FAIL, a device GEMM failed\n");
 			return 1;
 		}
+		free(c.rec_w);
 		free(rx);
 		free(c.rec_y);
 	}
@@ -585,7 +601,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (gemms) {
-		uint32_t calls = 4 * m.layers + 1;
+		uint32_t calls = step_gemms(&m);
 
 		printf("GEMMs alone: %u calls a step, best of %u: %.1f ms of wall time, %.1f ms of "
 		       "device time, %.0f us a call beyond the device\n", calls, steps, gbest * 1e3,
