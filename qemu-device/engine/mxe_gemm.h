@@ -93,6 +93,9 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op);
  * its integer block kernel computed (E2M1 weights, M = 1). */
 void mxe_gemv_counts(uint64_t *outputs, uint64_t *redone);
 uint64_t mxe_gemv_int_outputs(void);
+/** Of the outputs handed on, those summed exactly from the integer form instead
+ * (mxe_gemv.c, gemv_int_redo()). */
+uint64_t mxe_gemv_int_redone(void);
 /** Outputs of its several-row integer kernels summed without the proof's bound, their
  * double sums exact (mxe_gemv.c, gemv_sums_exact()). */
 uint64_t mxe_gemv_exact_sums(void);

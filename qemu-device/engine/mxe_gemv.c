@@ -16,7 +16,8 @@
  * blocks of sum |a| times the block's largest possible |b|. When s - e and s + e
  * round to the same f32, that f32 is the exact sum's; otherwise (a sum near a
  * rounding boundary or a tie, heavy cancellation, NaN or Inf, an E4M3 NaN code) that
- * output is redone on the general path. Either way the bits are the general path's.
+ * output is redone: from E2M1 weights' integer blocks, summed exactly (gemv_int_redo()),
+ * else on the general path. Either way the bits are the general path's.
  *
  * With more than one row of A the sums are bound by the FMAs, not by the weights: a
  * task runs its 16 columns over one span of k at a time (GEMV_SPAN_BLOCKS), each span
@@ -36,6 +37,7 @@
 #include "mxe_gemm.h"
 #include "mxe_gemv_int.h"
 #include "mxe_pool.h"
+#include "mxe_xacc.h"
 
 #define GEMV_MAX_M	32
 #define GEMV_COLS	16	/* columns per task */
@@ -636,16 +638,21 @@ __attribute__((target("avx512f,avx512bw"), always_inline))
 static inline void int_sums16_avx512(const struct gemv_job *job, const uint8_t *row, size_t b,
 				     __m512i lut, const uint8_t *next, __m512d *lo, __m512d *hi)
 {
-	__m512i r = mxe_e2m1_sums16_avx512(row, job->part[0], b, lut, next);
+	__m512i r[3];
 
-	*lo = _mm512_cvtepi32_pd(_mm512_castsi512_si256(r));
-	*hi = _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(r, 1));
+	if (job->parts == 1)
+		r[0] = mxe_e2m1_sums16_avx512(row, job->part[0], b, lut, next);
+	else if (job->parts == 2)
+		mxe_e2m1_sums16_parts_avx512(row, job->part, 2, b, lut, next, r);
+	else
+		mxe_e2m1_sums16_parts_avx512(row, job->part, 3, b, lut, next, r);
+	*lo = _mm512_cvtepi32_pd(_mm512_castsi512_si256(r[0]));
+	*hi = _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(r[0], 1));
 	for (unsigned i = 1; i < job->parts; i++) {
 		__m512d f = _mm512_set1_pd(gemv_part_weight[i]);
 
-		r = mxe_e2m1_sums16_avx512(row, job->part[i], b, lut, NULL);
-		*lo = _mm512_fmadd_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(r)), f, *lo);
-		*hi = _mm512_fmadd_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(r, 1)), f, *hi);
+		*lo = _mm512_fmadd_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(r[i])), f, *lo);
+		*hi = _mm512_fmadd_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(r[i], 1)), f, *hi);
 	}
 }
 
@@ -1262,7 +1269,7 @@ static void deinterleave(double *v, size_t k)
 	}
 }
 
-static uint64_t gemv_outputs, gemv_redone, gemv_int;	/* since the process started */
+static uint64_t gemv_outputs, gemv_redone, gemv_int, gemv_int_redone;	/* since the process started */
 
 uint64_t mxe_gemv_exact_sums(void)
 {
@@ -1273,6 +1280,11 @@ void mxe_gemv_counts(uint64_t *outputs, uint64_t *redone)
 {
 	*outputs = __atomic_load_n(&gemv_outputs, __ATOMIC_RELAXED);
 	*redone = __atomic_load_n(&gemv_redone, __ATOMIC_RELAXED);
+}
+
+uint64_t mxe_gemv_int_redone(void)
+{
+	return __atomic_load_n(&gemv_int_redone, __ATOMIC_RELAXED);
 }
 
 uint64_t mxe_gemv_int_outputs(void)
@@ -1456,15 +1468,124 @@ static void gemv_int_finish(struct gemv_job *job, size_t m)
 	job->ones = p->ones;
 }
 
+#ifdef GEMV_HAVE_AVX512
+/* A block's 16 bytes of E2M1 codes as 2 w (MXE_E2M1_INT_LUT), in A's order: per 16 k
+ * (8 bytes) the low nibbles (even k), then the high ones. */
+__attribute__((target("avx2")))
+static void int_block_w2(const uint8_t *codes, int8_t w2[BLK])
+{
+	const __m128i lut = _mm_setr_epi8(MXE_E2M1_INT_LUT), m4 = _mm_set1_epi8(15);
+	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)codes);
+	const __m128i lo = _mm_shuffle_epi8(lut, _mm_and_si128(x, m4));
+	const __m128i hi = _mm_shuffle_epi8(lut, _mm_and_si128(_mm_srli_epi16(x, 4), m4));
+
+	_mm_storeu_si128((__m128i *)(void *)w2, _mm_unpacklo_epi64(lo, hi));
+	_mm_storeu_si128((__m128i *)(void *)(w2 + 16), _mm_unpackhi_epi64(lo, hi));
+}
+
+/* gemv_int_redo()'s sum of a block's n 2 w: @a the block's values, @f 2^-lo. */
+__attribute__((target("avx512f,avx512dq")))
+static int64_t int_block_n_avx512(const double *a, double f, const int8_t w2[BLK])
+{
+	__m512i s = _mm512_setzero_si512();
+
+	for (int q = 0; q < BLK; q += 8) {
+		__m512i n = _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_loadu_pd(a + q), _mm512_set1_pd(f)));
+
+		s = _mm512_add_epi64(s, _mm512_mullo_epi64(n, _mm512_cvtepi8_epi64(
+			_mm_loadl_epi64((const __m128i *)(const void *)(w2 + q)))));
+	}
+	return _mm512_reduce_add_epi64(s);
+}
+#endif
+
+/*
+ * Outputs (8 g + r, j) for the rows in @redo whose proofs failed, summed exactly from
+ * the integer form (E2M1 weights, no rounded block): block b of row i is n 2^lo with
+ * |n| < 2^45, the weights 2 w with |2 w| <= 12 (MXE_E2M1_INT_LUT), so the block's
+ * sum of n 2 w is below 2^54 in an int64, and times 2^(lo - 1 + s - 127) (s the
+ * column's scale) it goes into an exact accumulator, K / 32 terms where the general
+ * path decodes the column and sums K products. Returns the rows it leaves to the
+ * general path: a NaN scale, and a sum of zero (whose sign the integers lose).
+ */
+static unsigned gemv_int_redo(const struct gemv_job *job, size_t j, unsigned g, unsigned redo)
+{
+#ifndef GEMV_HAVE_AVX512
+	static const int8_t w2lut[16] = { MXE_E2M1_INT_LUT };
+#endif
+	const struct mxe_op *op = job->op;
+	const size_t nb = op->d.k / BLK;
+	const uint8_t *row = mxe_op_b_row(op, j), *sc = op->scale_b ? mxe_op_b_scales(op, j) : NULL;
+	struct mxe_xacc x[8];
+	int prec, emin, emax;
+
+	for (size_t b = 0; sc && b < nb; b++)
+		if (sc[b] == 0xFF)
+			return redo;
+	for (unsigned r = 0; r < 8; r++)
+		if ((redo >> r) & 1)
+			mxe_xacc_init(&x[r]);
+	for (size_t b = 0; b < nb; b++) {
+		int8_t w2[BLK];	/* in A's order: per 16 k the even k, then the odd */
+
+#ifdef GEMV_HAVE_AVX512
+		int_block_w2(row + b * 16, w2);
+#else
+		for (int q = 0; q < BLK; q++) {
+			uint8_t c = row[b * 16 + q / 16 * 8 + q % 8];
+
+			w2[q] = w2lut[q % 16 < 8 ? c & 15 : c >> 4];
+		}
+#endif
+		for (unsigned r = 0; r < 8; r++) {
+			size_t i = 8 * (size_t)g + r, rb = i * op->d.k / BLK + b;
+			const double *a = job->av + i * job->lda + b * BLK;
+			double f;
+			int64_t n = 0;
+
+			if (!((redo >> r) & 1))
+				continue;
+			f = mxe_pow2(-job->prep.lo[rb]);
+#ifdef GEMV_HAVE_AVX512
+			if (job->avx512)
+				n = int_block_n_avx512(a, f, w2);
+			else
+#endif
+				for (int q = 0; q < BLK; q++)
+					n += (int64_t)(a[q] * f) * w2[q];
+			mxe_xacc_add_int(&x[r], n, job->prep.lo[rb] - 1 + (sc ? sc[b] - 127 : 0));
+		}
+	}
+	mxe_accum_format(op->d.type_d, &prec, &emin, &emax);
+	for (unsigned r = 0; r < 8; r++) {
+		double v;
+
+		if (!((redo >> r) & 1))
+			continue;
+		v = mxe_xacc_round(&x[r], prec, emin, emax);
+		if (v != 0) {
+			mxe_op_store_d(op, 8 * (size_t)g + r, j, v);
+			redo &= ~(1u << r);
+			__atomic_add_fetch(&gemv_int_redone, 1, __ATOMIC_RELAXED);
+		}
+	}
+	return redo;
+}
+
 /* The general path's value of outputs (8 g + r, j) for the rows in @redo. */
 static int gemv_redo(const struct gemv_job *job, size_t j, unsigned g, unsigned redo)
 {
 	const struct mxe_op *op = job->op;
-	double *bv = mxe_scratch(1, op->d.k * sizeof(double));
+	double *bv;
 
+	__atomic_add_fetch(&gemv_redone, __builtin_popcount(redo), __ATOMIC_RELAXED);
+	if (job->a16 && !job->tr)
+		redo = gemv_int_redo(job, j, g, redo);
+	if (!redo)
+		return 0;
+	bv = mxe_scratch(1, op->d.k * sizeof(double));
 	if (!bv)
 		return -1;
-	__atomic_add_fetch(&gemv_redone, __builtin_popcount(redo), __ATOMIC_RELAXED);
 	mxe_op_row_values(op, 1, j, bv);
 	if (op->d.type_b == MXA_DTYPE_E2M1)
 		deinterleave(bv, op->d.k);	/* as the rows of A are */

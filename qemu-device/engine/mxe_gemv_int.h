@@ -252,6 +252,51 @@ static inline __m512i mxe_e2m1_sums16_avx512(const uint8_t *row, const int16_t *
 				_mm512_shuffle_i32x4(w[0], w[1], 0xdd));
 }
 
+/*
+ * mxe_e2m1_sums16_avx512() over @parts (2 or 3) int16 forms of A at once (@a16[p]):
+ * each pair's codes are loaded and looked up once for all parts (the lookups and the
+ * widening are shuffles, as the sums' adds are), the first level of adds done as the
+ * pairs come so that few registers stay live; r[p] the part's sums.
+ */
+__attribute__((target("avx512f,avx512bw"), always_inline))
+static inline void mxe_e2m1_sums16_parts_avx512(const uint8_t *row, const int16_t *const a16[3],
+						unsigned parts, size_t b0, __m512i lut,
+						const uint8_t *next, __m512i r[3])
+{
+	__m512i u[3][4], w[2];
+
+	_Pragma("GCC unroll 4")
+	for (int i = 0; i < 4; i++) {
+		__m512i v[3][2];
+
+		_Pragma("GCC unroll 2")
+		for (int h = 0; h < 2; h++) {
+			const size_t b = b0 + 4 * i + 2 * h;
+			__m512i wl, wh;
+
+			if (next && !h)
+				_mm_prefetch((const char *)next + b * 16, _MM_HINT_T0);
+			mxe_e2m1_codes_avx512(row, b, lut, &wl, &wh);
+			_Pragma("GCC unroll 3")
+			for (unsigned p = 0; p < parts; p++)
+				v[p][h] = mxe_e2m1_madd_avx512(wl, wh, a16[p] + b * 32);
+		}
+		_Pragma("GCC unroll 3")
+		for (unsigned p = 0; p < parts; p++)
+			u[p][i] = _mm512_add_epi32(_mm512_unpacklo_epi32(v[p][0], v[p][1]),
+						   _mm512_unpackhi_epi32(v[p][0], v[p][1]));
+	}
+	_Pragma("GCC unroll 3")
+	for (unsigned p = 0; p < parts; p++) {
+		_Pragma("GCC unroll 2")
+		for (int i = 0; i < 2; i++)
+			w[i] = _mm512_add_epi32(_mm512_unpacklo_epi64(u[p][2 * i], u[p][2 * i + 1]),
+						_mm512_unpackhi_epi64(u[p][2 * i], u[p][2 * i + 1]));
+		r[p] = _mm512_add_epi32(_mm512_shuffle_i32x4(w[0], w[1], 0x88),
+					_mm512_shuffle_i32x4(w[0], w[1], 0xdd));
+	}
+}
+
 /* 16 bytes at @off of 16 rows (a FAST group's columns, or a task's in the EXACT GEMV of
  * several rows) as w[i] (lane T: byte 4 T + i of the rows). */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))

@@ -138,8 +138,8 @@ static int sum_of(struct mxe_engine *eng, const uint16_t *a, unsigned k, float *
 static void proof_defeating_cases(struct mxe_engine *eng)
 {
 	uint16_t a[64] = { 0 };
-	uint64_t redone;
-	float f;
+	uint64_t redone, redone2;
+	float f, f2;
 	int rc;
 
 	/* 1 + 2^-24: a tie between 1 and 1 + 2^-23, to even (the lowest-bit proof) */
@@ -153,6 +153,26 @@ static void proof_defeating_cases(struct mxe_engine *eng)
 	rc = sum_of(eng, a, 64, &f, &redone);
 	host_check(!rc && f == 1.0f + 0x1p-23f,
 		   "%s: 1 + 2^-24 + 2^-60 rounds up", mxe_engine_simd());
+	/* 1 + 2^-24 -+ 2^-60 in three blocks (k = 0, 32, 64): each block one part, not
+	 * rounded, but the double sum loses 2^-60 and its interval holds the tie; summed
+	 * exactly from the integer form (gemv_int_redo()), not the general path */
+	{
+		uint16_t w[128] = { 0 };
+		uint64_t x0 = mxe_gemv_int_redone(), n = mxe_cpu_use_avx2() ? 8 : 0;	/* 4 columns */
+
+		w[0] = bf16_one;
+		w[32] = bf16_pow2(-24);
+		w[64] = bf16_pow2(-60);
+		rc = sum_of(eng, w, 128, &f, &redone);
+		w[64] |= 0x8000;
+		rc |= sum_of(eng, w, 128, &f2, &redone2);
+		host_check(!rc && f == 1.0f + 0x1p-23f && f2 == 1.0f && redone + redone2 == n &&
+			   mxe_gemv_int_redone() - x0 == n,
+			   "%s: 1 + 2^-24 + 2^-60 and 1 + 2^-24 - 2^-60 over three blocks: the "
+			   "proofs fail, %llu outputs summed exactly from the integer blocks, up and "
+			   "down from the tie", mxe_engine_simd(),
+			   (unsigned long long)(mxe_gemv_int_redone() - x0));
+	}
 	/* 2^40 - 2^40 + 2^-30: cancellation leaves the small term */
 	memset(a, 0, sizeof(a));
 	a[0] = bf16_pow2(40);
@@ -302,6 +322,7 @@ static void int_block_cases(struct mxe_engine *eng)
 	{
 		struct mxe_gemm_desc g = desc(3, 16, 128, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
 		uint16_t *a = (uint16_t *)abuf;
+		uint64_t x0 = mxe_gemv_int_redone();
 
 		memset(a, 0, 3 * 128 * sizeof(*a));
 		memset(bbuf, 0, 16 * 64);
@@ -315,9 +336,10 @@ static void int_block_cases(struct mxe_engine *eng)
 			a[i * 128 + 64] = i == 0 ? bf16_pow2(-60) : 0;
 		}
 		host_check(!same_as_general(eng, &g, &nbad) && !nbad && d1[0] == 1.0f + 0x1p-23f &&
-			   d1[15] == 1.0f + 0x1p-23f && d1[16] == 1.0f && d1[2 * 16] == 1.0f + 0x1p-20f,
-			   "%s: several rows at and just above an f32 tie: the proof's interval sends "
-			   "them to the general path", mxe_engine_simd());
+			   d1[15] == 1.0f + 0x1p-23f && d1[16] == 1.0f && d1[2 * 16] == 1.0f + 0x1p-20f &&
+			   mxe_gemv_int_redone() - x0 == (mxe_cpu_use_avx2() ? 16 : 0),
+			   "%s: several rows at and just above an f32 tie: the proof's interval fails, "
+			   "row 0's 16 outputs summed exactly from the integer blocks", mxe_engine_simd());
 	}
 
 	/*
@@ -776,7 +798,7 @@ static void fast_int_rows_cases(struct mxe_engine *eng)
  * 2^-61, the last under a block scale of 2^-40. The double sum loses 2^-61 and lands on
  * the f32 tie 1 + 2^-24 (to even: 1), where the exact sum rounds up to 1 + 2^-23; the
  * first proof cannot tell, and the second must take the column's smallest scale, not
- * 127, for its grid, and send the output to the general path. One row and three.
+ * 127, for its grid, and hand the output on to be redone. One row and three.
  */
 static void proof_grid_cases(struct mxe_engine *eng)
 {
@@ -813,7 +835,7 @@ static void proof_grid_cases(struct mxe_engine *eng)
 		}
 	}
 	host_check(bad == 0, "%s: the second proof's grid from a column's smallest scale: a sum "
-		   "the double chain rounds to an f32 tie goes to the general path (1 + 2^-23)",
+		   "the double chain rounds to an f32 tie is redone (1 + 2^-23)",
 		   mxe_engine_simd());
 }
 
