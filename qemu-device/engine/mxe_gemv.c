@@ -1501,12 +1501,14 @@ static int64_t int_block_n_avx512(const double *a, double f, const int8_t w2[BLK
 
 /*
  * Outputs (8 g + r, j) for the rows in @redo whose proofs failed, summed exactly from
- * the integer form (E2M1 weights, no rounded block): block b of row i is n 2^lo with
- * |n| < 2^45, the weights 2 w with |2 w| <= 12 (MXE_E2M1_INT_LUT), so the block's
- * sum of n 2 w is below 2^54 in an int64, and times 2^(lo - 1 + s - 127) (s the
- * column's scale) it goes into an exact accumulator, K / 32 terms where the general
- * path decodes the column and sums K products. Returns the rows it leaves to the
- * general path: a NaN scale, and a sum of zero (whose sign the integers lose).
+ * the integer form (E2M1 weights): block b of row i is n 2^lo with |n| < 2^45, the
+ * weights 2 w with |2 w| <= 12 (MXE_E2M1_INT_LUT), so the block's sum of n 2 w is
+ * below 2^54 in an int64, and times 2^(lo - 1 + s - 127) (s the column's scale) it
+ * goes into an exact accumulator, K / 32 terms where the general path decodes the
+ * column and sums K products. A block the form rounds (span over 44 bits) adds its
+ * 32 products, each exact in a double (8 bits of A's times 3 of the weight's). Returns
+ * the rows it leaves to the general path: a NaN scale, and a sum of zero (whose sign
+ * the integers lose).
  */
 static unsigned gemv_int_redo(const struct gemv_job *job, size_t j, unsigned g, unsigned redo)
 {
@@ -1545,6 +1547,12 @@ static unsigned gemv_int_redo(const struct gemv_job *job, size_t j, unsigned g, 
 
 			if (!((redo >> r) & 1))
 				continue;
+			if (job->prep.hi[rb] - job->prep.lo[rb] > 44) {	/* rounded: each product */
+				f = mxe_pow2((sc ? sc[b] - 127 : 0) - 1);
+				for (int q = 0; q < BLK; q++)
+					mxe_xacc_add(&x[r], a[q] * (w2[q] * f));
+				continue;
+			}
 			f = mxe_pow2(-job->prep.lo[rb]);
 #ifdef GEMV_HAVE_AVX512
 			if (job->avx512)
@@ -1579,7 +1587,7 @@ static int gemv_redo(const struct gemv_job *job, size_t j, unsigned g, unsigned 
 	double *bv;
 
 	__atomic_add_fetch(&gemv_redone, __builtin_popcount(redo), __ATOMIC_RELAXED);
-	if (job->a16 && !job->tr)
+	if (job->a16)
 		redo = gemv_int_redo(job, j, g, redo);
 	if (!redo)
 		return 0;
