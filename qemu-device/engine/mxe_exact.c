@@ -63,13 +63,54 @@ struct chunk_ctx {
 	struct mxe_hopper_ctx hc;
 };
 
+/*
+ * run + a . b rounded to @td when a plain double sum proves it (products exact, !twoprod):
+ * four chains of n + 1 terms sum to s within e = (n + 2) 2^-52 (sum |a b| + |run|) of
+ * the exact sum (each addition rounds by at most 2^-53 of a partial sum that the
+ * absolute sum bounds; the factor 2 also covers the rounding of e and of s -+ e).
+ * Rounding is monotonic, so where s - e and s + e round to the same bits, so does the
+ * exact sum: a tie or a sum near one fails, as does a NaN or an infinity. Zeros keep
+ * IEEE's signs: the chains start from -0 (or run), so only -0 terms give -0.
+ */
+static int chunk_proof(unsigned td, const double *a, const double *b, size_t n, double run,
+		       int have_run, double *out)
+{
+	double s[4] = { have_run ? run : -0.0, -0.0, -0.0, -0.0 }, m[4] = { fabs(run) * have_run };
+	double sum, abs, e, lo, hi;
+	size_t i = 0;
+
+	for (; i + 4 <= n; i += 4)
+		for (int l = 0; l < 4; l++) {
+			s[l] += a[i + l] * b[i + l];
+			m[l] += fabs(a[i + l] * b[i + l]);
+		}
+	for (; i < n; i++) {
+		s[0] += a[i] * b[i];
+		m[0] += fabs(a[i] * b[i]);
+	}
+	sum = (s[0] + s[1]) + (s[2] + s[3]);
+	abs = (m[0] + m[1]) + (m[2] + m[3]);
+	e = (double)(n + 2) * 0x1p-52 * abs;
+	if (!isfinite(sum) || !isfinite(e))
+		return 0;
+	lo = mxe_round_to_accum(sum - e, td);
+	hi = mxe_round_to_accum(sum + e, td);
+	if (memcmp(&lo, &hi, sizeof(lo)))
+		return 0;
+	*out = e == 0 ? mxe_round_to_accum(sum, td) : lo;
+	return 1;
+}
+
 /* One chunk of one element: run (the incoming value, or none) + a . b. */
 static double chunk_scalar(struct chunk_ctx *cc, const double *a, const double *b, size_t n,
 			   double run, int have_run)
 {
 	double s;
 
-	/* Most chunk sums are exact in a double: round that once. */
+	/* Most chunk sums round to one value over their error bound; most of the rest
+	 * are exact in a double: round that once. */
+	if (!cc->twoprod && isfinite(run) && chunk_proof(cc->td, a, b, n, run, have_run, &s))
+		return s;
 	if (!cc->twoprod && isfinite(run) &&
 	    mxe_dot_try_double(a, b, n, have_run ? run : -0.0, &s))
 		return mxe_round_to_accum(s, cc->td);

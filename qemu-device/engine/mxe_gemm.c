@@ -368,12 +368,50 @@ static int row_values_simd(unsigned t, const uint8_t *row, const float *lut, siz
 	return 1;
 }
 
+/*
+ * Element @j of @k rows @ld bytes apart (B stored K x N) for F32, BF16 and F16, the
+ * types an attention's cache takes: their values as the row decoders give them, without
+ * a call an element (mxe_op_elem_b()). Returns 0 for the other types.
+ */
+static int column_values(unsigned t, const uint8_t *b, size_t ld, size_t j, size_t k,
+			 double *out)
+{
+	switch (t) {
+	case MXA_DTYPE_F32:
+		for (size_t kk = 0; kk < k; kk++) {
+			float f;
+
+			memcpy(&f, b + kk * ld + 4 * j, 4);
+			out[kk] = f;
+		}
+		return 1;
+	case MXA_DTYPE_BF16:
+	case MXA_DTYPE_F16:
+		for (size_t kk = 0; kk < k; kk++) {
+			uint16_t h;
+
+			memcpy(&h, b + kk * ld + 2 * j, 2);
+			out[kk] = t == MXA_DTYPE_BF16 ? mxe_cvt_bf16_to_f32(h) : mxe_cvt_f16_to_f32(h);
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* The same one element at a time, for every type. */
 static void row_values_scalar(const struct mxe_op *op, unsigned t, const uint8_t *row,
 			      const float *lut, size_t k, double *out)
 {
 	switch (t) {
-	case MXA_DTYPE_F32:
+	case MXA_DTYPE_F32:	/* mxe_decode_code()'s value, without a call an element */
+		for (size_t kk = 0; kk < k; kk++) {
+			float f;
+
+			memcpy(&f, row + 4 * kk, 4);
+			out[kk] = f;
+		}
+		break;
 	case MXA_DTYPE_F64:
 	case MXA_DTYPE_TF32:
 	case MXA_DTYPE_S32:
@@ -409,16 +447,19 @@ void mxe_op_row_range(const struct mxe_op *op, int side, size_t r, size_t k0, si
 	const float *lut;
 
 	if (side && (op->d.flags & MXA_GEMM_F_B_KN)) {
-		for (size_t kk = 0; kk < k; kk++)
-			out[kk] = mxe_op_elem_b(op, r, k0 + kk);
-		return;
+		if (!column_values(t, (const uint8_t *)op->d.b + k0 * op->ldb, op->ldb, r, k, out)) {
+			for (size_t kk = 0; kk < k; kk++)
+				out[kk] = mxe_op_elem_b(op, r, k0 + kk);
+			return;
+		}
+	} else {
+		/* k0 is 0 or a multiple of 256: a whole byte of every type */
+		row = (side ? mxe_op_b_row(op, r) : (const uint8_t *)op->d.a + r * op->lda) +
+		      mxe_dtype_row_bytes(t, k0);
+		lut = mxe_decode_lut(t);
+		if (!row_values_simd(t, row, lut, k, out))
+			row_values_scalar(op, t, row, lut, k, out);
 	}
-	/* k0 is 0 or a multiple of 256: a whole byte of every type */
-	row = (side ? mxe_op_b_row(op, r) : (const uint8_t *)op->d.a + r * op->lda) +
-	      mxe_dtype_row_bytes(t, k0);
-	lut = mxe_decode_lut(t);
-	if (!row_values_simd(t, row, lut, k, out))
-		row_values_scalar(op, t, row, lut, k, out);
 	if (side ? op->scale_b : op->scale_a) {
 		const uint8_t *sc = side ? mxe_op_b_scales(op, r) : op->d.scale_a + r * op->ld_sa;
 

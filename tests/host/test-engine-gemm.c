@@ -307,6 +307,63 @@ static void test_specials(struct mxe_engine *eng)
 }
 
 /*
+ * F32 sums whose plain double sum rounds to the wrong f32 (mxe_exact.c, chunk_proof():
+ * its interval must fail there), on B as N x K and as K x N (an attention's cache): 1 +
+ * 2^-24 + 2^-70 and 1 + 2^-24 - 2^-70 around a tie, spread over K = 40 between zeros
+ * and pairs that cancel (x and -x), and 1 + 2^-24 exactly (the tie, to even), against
+ * random sums of the same K that the proof takes.
+ */
+static void test_f32_ties(struct mxe_engine *eng)
+{
+	static const struct combo cb = { MXA_DTYPE_F32, MXA_DTYPE_F32, MXA_DTYPE_F32, 0 };
+	static const float want[3] = { 1.0f + 0x1p-23f, 1.0f, 1.0f };
+	int bad = 0;
+
+	for (int kn = 0; kn < 2; kn++) {
+		struct mxe_gemm_desc d = make_op(&cb, 2, 3, 40, 0);
+		float *a = (float *)B.a, *b = (float *)B.b, *out = (float *)B.d, ref[3];
+
+		memset(a, 0, 40 * sizeof(float));	/* row 0: the ties; row 1 random */
+		for (int j = 0; j < 3; j++) {
+			float *col = b + (size_t)j * 40;
+
+			memset(col, 0, 40 * sizeof(float));
+			col[3] = 1.0f;
+			col[17] = 0x1p-24f;
+			col[30] = j == 0 ? 0x1p-70f : j == 1 ? -0x1p-70f : 0;
+			col[8] = 3.0f, col[9] = -3.0f;		/* cancel */
+		}
+		a[3] = a[17] = a[30] = a[8] = a[9] = 1.0f;
+		for (int j = 0; j < 3; j++) {
+			double s = 0;
+
+			for (int k = 0; k < 40; k++)
+				s += (double)a[40 + k] * b[(size_t)j * 40 + k];
+			ref[j] = (float)s;	/* random data: near the float64 sum */
+		}
+		if (kn) {	/* the same B stored K x N */
+			float t[120];
+
+			for (int j = 0; j < 3; j++)
+				for (int k = 0; k < 40; k++)
+					t[k * 3 + j] = b[(size_t)j * 40 + k];
+			memcpy(b, t, sizeof(t));
+			d.flags |= MXA_GEMM_F_B_KN;
+		}
+		if (mxe_gemm(eng, &d)) {
+			bad++;
+			continue;
+		}
+		for (int j = 0; j < 3; j++) {
+			bad += memcmp(&out[j], &want[j], 4) != 0;
+			bad += fabsf(out[3 + j] - ref[j]) > 0x1p-20f * fabsf(ref[j]);
+		}
+	}
+	host_check(!bad, "f32 sums around a tie the double sum misrounds (1 + 2^-24 -+ 2^-70), "
+		   "B as N x K and K x N: the exact sums' f32 (%d wrong)", bad);
+}
+
+/*
  * MX data with K % 32 != 0: ceil(K / 32) scales a row, the last block partial. The
  * result is that of K padded with zero elements to the next 32 (same scales), in EXACT
  * and in FAST, for FP4, FP6 and MXINT8 (FP8 needs K % 64).
@@ -1672,6 +1729,7 @@ int main(void)
 	test_layouts(eng);
 	test_a_km(eng);
 	test_specials(eng);
+	test_f32_ties(eng);
 	test_errors(eng);
 	test_exact_beyond_double(eng);
 	test_exact_mx_blocks(eng);
