@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * accel-llm: one decode step after another of a small transformer with MXFP4 weights.
- * Every matrix product runs on the device (accel_gemm(): the GEMM command, BF16
- * activations x MXFP4 weights with E8M0 scales, the engine's GEMV path); the rest
- * (RMS norm, attention over a KV cache, SiLU, residuals) runs on the CPU. The logits of
- * the last step are checked against the same model computed on the CPU (the weights
- * dequantised, the activations rounded to BF16 as the device gets them), each product
- * in the GEMMs' numerics: in float64 rounded once to f32 (EXACT), or in FAST's f32 chains
- * in FAST's order. --weights nvfp4 gives the model NVFP4 weights (E2M1, UE4M3 scales per
+ * Every matrix product runs on the device (accel_gemm(): the GEMM command): the weights'
+ * (BF16 activations x MXFP4 weights with E8M0 scales, the engine's GEMV path) and
+ * attention's two (the query against the f32 KV cache, kept on the device, and the
+ * softmax weights against its values); the rest (RMS norm, softmax, SiLU, residuals)
+ * runs on the CPU. The logits of the last step are checked against the same model
+ * computed on the CPU (the weights dequantised, the activations rounded to BF16 as the
+ * device gets them), each product in the GEMMs' numerics: in float64 rounded once to
+ * f32 (EXACT), or in FAST's f32 chains in FAST's order. --weights nvfp4 gives the model NVFP4 weights (E2M1, UE4M3 scales per
  * 16) and quantises each GEMM's BF16 activations to NVFP4 on the CPU
  * (accel_nvfp4_quantize(), the same for device and reference), whose tensor scale then
  * multiplies the GEMM's f32 outputs.
@@ -20,13 +21,15 @@
  * 16 cached tokens, 3 steps, the GEMMs' default numerics (EXACT: each output the exact
  * sum rounded once); --numerics fast asks for FAST (f32 chains, Documentation/numerics.rst),
  * whose logits differ from the reference by f32 roundings, within the same check. Prints
- * tokens/s (wall time of a step), the device time of its GEMMs and the weight bytes per
- * second of that time; --csv prints "llm,MODEL,bytes,ns,step_ns" (MODEL: mxfp4|nvfp4[-fast]-LxD:
- * the weights' bytes, the device time of a step's GEMMs, the step's wall time) for make
- * bench (bench/ratios.py sets it against memcpy); --profile adds, for the best step,
- * each kind of matrix (QKV, O, up, down, head) with its shape, its device time and GB/s;
- * --gemms-only times a step's GEMMs alone as well, on the activations each got in the
- * step, whose outputs must equal the step's (gemms_only()).
+ * tokens/s (wall time of a step), the device time of its weight GEMMs and the weight
+ * bytes per second of that time, and the device time of attention's GEMMs; --csv prints
+ * "llm,MODEL,bytes,ns,step_ns" (MODEL: mxfp4|nvfp4[-fast]-LxD: the weights' bytes, the
+ * device time of a step's weight GEMMs, the step's wall time) for make bench
+ * (bench/ratios.py sets it against memcpy); --profile adds, for the best step, each kind
+ * of matrix (QKV, O, up, down, head; attention's score and value products against the
+ * cache) with its shape, its device time and GB/s; --gemms-only times a step's weight
+ * GEMMs alone as well, on the activations each got in the step, whose outputs must
+ * equal the step's (gemms_only()).
  */
 #include <math.h>
 #include <stdio.h>
@@ -44,10 +47,13 @@ static uint32_t wblock(void)
 	return nvfp4 ? 16 : 32;
 }
 
-/* the kinds of weight matrix, for --profile */
-enum mat_kind { MAT_QKV, MAT_O, MAT_UP, MAT_DOWN, MAT_HEAD, MAT_KINDS };
+/* the kinds of weight matrix, then attention's products against the KV cache (score:
+ * q K^T, value: the softmax weights times V), for --profile */
+enum mat_kind { MAT_QKV, MAT_O, MAT_UP, MAT_DOWN, MAT_HEAD, MAT_WEIGHT_KINDS,
+		MAT_SCORE = MAT_WEIGHT_KINDS, MAT_VALUE, MAT_KINDS };
 
-static const char *const mat_kind_name[MAT_KINDS] = { "qkv", "o", "up", "down", "head" };
+static const char *const mat_kind_name[MAT_KINDS] = { "qkv", "o", "up", "down", "head",
+						      "score", "value" };
 
 struct mat {		/* an MXFP4 (NVFP4) weight matrix on the device, N x K (K contiguous) */
 	uint32_t n, k;
@@ -98,7 +104,10 @@ static const double e2m1[16] = { 0, 0.5, 1, 1.5, 2, 3, 4, 6, -0.0, -0.5, -1, -1.
 struct model {
 	uint32_t layers, d, vocab, ctx;
 	struct mat *qkv, *o, *up, *down, head;
-	float *kcache, *vcache;	/* per layer ctx x d */
+	/* per layer the K rows then the V rows, ctx + 1 of d each: the cached tokens', then
+	 * the new token's (written by each step); on the device at kv_va */
+	float *kv;
+	uint64_t kv_va;
 	uint8_t *base;		/* the weights buffer, mapped */
 	uint64_t va;
 	size_t weight_bytes;
@@ -114,6 +123,12 @@ static uint32_t step_gemms(const struct model *m)
 static uint32_t widest_output(const struct model *m)
 {
 	return m->vocab > 4 * m->d ? m->vocab : 4 * m->d;
+}
+
+/* The offset in floats of layer @l's K rows (@v 0) or V rows (@v 1) in the cache. */
+static size_t kv_off(const struct model *m, uint32_t l, int v)
+{
+	return ((size_t)2 * l + v) * (m->ctx + 1) * m->d;
 }
 
 /* Carve an N x K MXFP4 (NVFP4) matrix with random codes and scales 2^-6 .. 2^-3 (UE4M3
@@ -137,6 +152,23 @@ static void mat_make(struct model *m, struct mat *w, enum mat_kind kind, uint32_
 	m->weight_bytes += w->bytes;
 }
 
+/* One GEMM on the device; returns its device ns (0 and *@err on an error). */
+static double dev_gemm(struct accel_device *dev, const struct accel_gemm *g, int *err)
+{
+	struct accel_job_result r;
+	int ret = accel_gemm(dev, 0, g, &r);
+
+	if (ret) {
+		char why[256];
+
+		accel_job_explain(&r, why, sizeof(why));
+		fprintf(stderr, "accel-llm: %s\n", why);
+		*err = ret;
+		return 0;
+	}
+	return (double)(r.end_ns - r.start_ns);
+}
+
 /*
  * y (N floats) = W x (K activations: BF16, or NVFP4 codes with their UE4M3 scales at
  * @xs_va) on the device; returns its device ns.
@@ -154,18 +186,7 @@ static double dev_gemv(struct accel_device *dev, const struct mat *w, uint64_t x
 		g.type_a = g.type_b = MXA_DTYPE_NVFP4;
 		g.scale_a = xs_va;
 	}
-	struct accel_job_result r;
-	int ret = accel_gemm(dev, 0, &g, &r);
-
-	if (ret) {
-		char why[256];
-
-		accel_job_explain(&r, why, sizeof(why));
-		fprintf(stderr, "accel-llm: %s\n", why);
-		*err = ret;
-		return 0;
-	}
-	return (double)(r.end_ns - r.start_ns);
+	return dev_gemm(dev, &g, err);
 }
 
 /*
@@ -184,6 +205,37 @@ static float quant_x(const uint16_t *x, uint32_t k, uint8_t *xc, uint8_t *xsc)
 }
 
 /*
+ * FAST's sum of a[i] b[i @bstride] over @k (Documentation/numerics.rst "FAST"): per 32 k
+ * an f32 chain q = fma(a, b, q) from +0 in increasing k, the chains of 256 k added in
+ * order into p, and the p into the sum in order.
+ */
+static float fast_dot(const float *a, const float *b, size_t bstride, uint32_t k)
+{
+	float acc = 0, p = 0;
+
+	for (uint32_t s = 0; 32 * s < k; s++) {
+		float q = 0;
+
+		for (uint32_t i = 32 * s; i < 32 * s + 32 && i < k; i++)
+			q = fmaf(a[i], b[i * bstride], q);
+		p = s % 8 ? p + q : q;
+		if (s % 8 == 7 || 32 * (s + 1) >= k)
+			acc = s < 8 ? p : acc + p;
+	}
+	return acc;
+}
+
+/* EXACT's reference of the same: float64, rounded once (the device's exact sum). */
+static float exact_dot(const float *a, const float *b, size_t bstride, uint32_t k)
+{
+	double s = 0;
+
+	for (uint32_t i = 0; i < k; i++)
+		s += (double)a[i] * b[i * bstride];
+	return (float)s;
+}
+
+/*
  * The NVFP4 references: x quantised as the device gets it, every element times its
  * block scale (exact in f32), then EXACT's float64 sum rounded once, or FAST's chains;
  * either times the tensor scale in f32, as dev_fn() does.
@@ -196,23 +248,9 @@ static void ref_gemv_nvfp4(const struct mat *w, const uint16_t *x, int fast, flo
 
 	accel_nvfp4_dequantize(xsc, xc, w->k, 1.0f, xf);
 	for (uint32_t j = 0; j < w->n; j++) {
-		float acc = 0, p = 0;
-		double s = 0;
-
 		accel_nvfp4_dequantize(w->scales + (size_t)j * w->k / 16,
 				       w->codes + (size_t)j * w->k / 2, w->k, 1.0f, wf);
-		for (uint32_t b = 0; b < w->k / 32; b++) {
-			float q = 0;
-
-			for (uint32_t k = 32 * b; k < 32 * b + 32; k++) {
-				q = fmaf(xf[k], wf[k], q);
-				s += (double)xf[k] * wf[k];
-			}
-			p = b % 8 ? p + q : q;
-			if (b % 8 == 7 || b == w->k / 32 - 1)
-				acc = b < 8 ? p : acc + p;
-		}
-		y[j] = (fast ? acc : (float)s) * ts;
+		y[j] = (fast ? fast_dot(xf, wf, 1, w->k) : exact_dot(xf, wf, 1, w->k)) * ts;
 	}
 	free(xc);
 	free(xsc);
@@ -243,29 +281,22 @@ static void ref_gemv(const struct mat *w, const uint16_t *x, double *y)
 	free(xf);
 }
 
-/*
- * The reference of FAST (Documentation/numerics.rst "FAST"): per 32 k an f32 chain
- * q = fma(x, w, q) from +0 in increasing k, the chains of 256 k added in order into p,
- * and the p into y in order.
- */
+/* The reference of FAST: fast_dot() of x and each row of W, scaled exactly in f32. */
 static void ref_gemv_fast(const struct mat *w, const uint16_t *x, float *y)
 {
+	float *xf = malloc(sizeof(float) * 2 * w->k), *wf = xf + w->k;
+
+	for (uint32_t k = 0; k < w->k; k++)
+		xf[k] = from_bf16(x[k]);
 	for (uint32_t j = 0; j < w->n; j++) {
 		const uint8_t *row = w->codes + (size_t)j * w->k / 2;
 		const uint8_t *sc = w->scales + (size_t)j * w->k / 32;
-		float acc = 0, p = 0;
 
-		for (uint32_t b = 0; b < w->k / 32; b++) {
-			float f = ldexpf(1.0f, sc[b] - 127), q = 0;
-
-			for (uint32_t k = 32 * b; k < 32 * b + 32; k++)
-				q = fmaf(from_bf16(x[k]), (float)e2m1[(row[k / 2] >> (4 * (k & 1))) & 15] * f, q);
-			p = b % 8 ? p + q : q;
-			if (b % 8 == 7 || b == w->k / 32 - 1)
-				acc = b < 8 ? p : acc + p;
-		}
-		y[j] = acc;
+		for (uint32_t k = 0; k < w->k; k++)
+			wf[k] = (float)e2m1[(row[k / 2] >> (4 * (k & 1))) & 15] * ldexpf(1.0f, sc[k / 32] - 127);
+		y[j] = fast_dot(xf, wf, 1, w->k);
 	}
+	free(xf);
 }
 
 static void rms_norm(const float *x, uint32_t d, float *out)
@@ -279,41 +310,50 @@ static void rms_norm(const float *x, uint32_t d, float *out)
 		out[i] = (float)(x[i] * s);
 }
 
-/* One attention head over the cache and the new token: out = softmax(q k^T / sqrt d) v. */
-static void attention(const float *q, const float *k, const float *v, const float *kc,
-		      const float *vc, uint32_t ctx, uint32_t d, float *out)
+/* The softmax of @n scores / sqrt(@d), in float64, as the f32 weights of the values. */
+static void softmax_weights(const float *score, uint32_t n, uint32_t d, float *w)
 {
-	double w[65], mx = -INFINITY, sum = 0;
+	double e[65], mx = -INFINITY, sum = 0;
 
-	for (uint32_t t = 0; t <= ctx; t++) {
-		const float *kt = t < ctx ? kc + (size_t)t * d : k;
-		double s = 0;
-
-		for (uint32_t i = 0; i < d; i++)
-			s += (double)q[i] * kt[i];
-		w[t] = s / sqrt(d);
-		mx = w[t] > mx ? w[t] : mx;
+	for (uint32_t t = 0; t < n; t++) {
+		e[t] = score[t] / sqrt(d);
+		mx = e[t] > mx ? e[t] : mx;
 	}
-	for (uint32_t t = 0; t <= ctx; t++)
-		sum += (w[t] = exp(w[t] - mx));
-	for (uint32_t t = 0; t <= ctx; t++)	/* the weights once, not once an element */
-		w[t] /= sum;
-	for (uint32_t i = 0; i < d; i++) {
-		double s = 0;
-
-		for (uint32_t t = 0; t <= ctx; t++)
-			s += w[t] * (t < ctx ? vc[(size_t)t * d + i] : v[i]);
-		out[i] = (float)s;
-	}
+	for (uint32_t t = 0; t < n; t++)
+		sum += (e[t] = exp(e[t] - mx));
+	for (uint32_t t = 0; t < n; t++)	/* the sum's reciprocal once, not once a weight */
+		w[t] = (float)(e[t] / sum);
 }
 
 /*
  * One decode step from the hidden state @h (d floats). @gemv computes y = W x for BF16
- * x (the device, or the float64 reference); the CPU parts are shared.
+ * x, @attn layer l's attention head over its cache, whose last rows hold the new k and
+ * v: out = softmax(q K^T / sqrt d) V (the device, or the references); the CPU parts
+ * are shared.
  */
 typedef int (*gemv_fn)(void *ctx, const struct mat *w, const uint16_t *x, float *y);
+typedef int (*attn_fn)(void *ctx, const struct model *m, uint32_t l, const float *q,
+		       float *out);
 
-static int decode_step(const struct model *m, float *h, float *logits, gemv_fn gemv, void *ctx)
+/* The references' attention: both products in the numerics of @p (FAST: 1). */
+static int ref_attn(void *p, const struct model *m, uint32_t l, const float *q, float *out)
+{
+	const float *kc = m->kv + kv_off(m, l, 0), *vc = m->kv + kv_off(m, l, 1);
+	uint32_t n = m->ctx + 1, d = m->d;
+	int fast = *(const uint8_t *)p;
+	float score[65], w[65];
+
+	for (uint32_t t = 0; t < n; t++)
+		score[t] = fast ? fast_dot(q, kc + (size_t)t * d, 1, d) :
+				  exact_dot(q, kc + (size_t)t * d, 1, d);
+	softmax_weights(score, n, d, w);
+	for (uint32_t i = 0; i < d; i++)
+		out[i] = fast ? fast_dot(w, vc + i, d, n) : exact_dot(w, vc + i, d, n);
+	return 0;
+}
+
+static int decode_step(const struct model *m, float *h, float *logits, gemv_fn gemv,
+		       attn_fn attn, void *ctx)
 {
 	uint32_t d = m->d;
 	float *t = malloc(sizeof(float) * (3 * d + 4 * d + d + d));
@@ -326,8 +366,10 @@ static int decode_step(const struct model *m, float *h, float *logits, gemv_fn g
 		for (uint32_t i = 0; i < d; i++)
 			x[i] = to_bf16(a[i]);
 		ret |= gemv(ctx, &m->qkv[l], x, qkv);
-		attention(qkv, qkv + d, qkv + 2 * d, m->kcache + (size_t)l * m->ctx * d,
-			  m->vcache + (size_t)l * m->ctx * d, m->ctx, d, a);
+		/* the new token's k and v: the cache's last rows */
+		memcpy(m->kv + kv_off(m, l, 0) + (size_t)m->ctx * d, qkv + d, sizeof(float) * d);
+		memcpy(m->kv + kv_off(m, l, 1) + (size_t)m->ctx * d, qkv + 2 * d, sizeof(float) * d);
+		ret |= attn(ctx, m, l, qkv, a);
 		for (uint32_t i = 0; i < d; i++)
 			x[i] = to_bf16(a[i]);
 		ret |= gemv(ctx, &m->o[l], x, o);
@@ -358,7 +400,8 @@ struct dev_ctx {
 	float *y;
 	uint64_t x_va, y_va;
 	uint8_t accum;		/* struct accel_gemm's */
-	double device_ns;
+	double device_ns;		/* this step's weight GEMMs' device time */
+	double attn_ns;			/* and attention's */
 	double kind_ns[MAT_KINDS];	/* this step's device time by kind of matrix */
 	/* --gemms-only: each GEMM of a step, its matrix, activations and outputs (rec_nx
 	 * and rec_ny apart), the next GEMM's slot */
@@ -396,7 +439,40 @@ static int dev_fn(void *p, const struct mat *w, const uint16_t *x, float *y)
 }
 
 /*
- * --gemms-only: a step's matrix products alone, back to back, as the last decode step
+ * Layer @l's attention head on the device: the scores q K^T (1 x (ctx + 1), K = d: the
+ * cache's K rows are B as stored, N x K), their softmax on the CPU, then the weights
+ * times V (1 x d, K = ctx + 1: the V rows are B stored K x N, MXA_GEMM_F_B_KN), f32
+ * operands, in the numerics of the weight GEMMs.
+ */
+static int dev_attn(void *p, const struct model *m, uint32_t l, const float *q, float *out)
+{
+	struct dev_ctx *c = p;
+	uint32_t n = m->ctx + 1, d = m->d;
+	float *xf = (float *)(void *)c->x, w[65];
+	struct accel_gemm g = {
+		.m = 1, .n = n, .k = d, .type_a = MXA_DTYPE_F32, .type_b = MXA_DTYPE_F32,
+		.type_c = MXA_DTYPE_F32, .type_d = MXA_DTYPE_F32, .a = c->x_va,
+		.b = m->kv_va + sizeof(float) * kv_off(m, l, 0), .d = c->y_va, .accum = c->accum,
+	};
+	double ns[2];
+	int err = 0;
+
+	memcpy(xf, q, sizeof(float) * d);
+	ns[0] = dev_gemm(c->dev, &g, &err);
+	softmax_weights(c->y, n, d, w);
+	memcpy(xf, w, sizeof(float) * n);
+	g.n = d, g.k = n, g.flags = MXA_GEMM_F_B_KN;
+	g.b = m->kv_va + sizeof(float) * kv_off(m, l, 1);
+	ns[1] = err ? 0 : dev_gemm(c->dev, &g, &err);
+	memcpy(out, c->y, sizeof(float) * d);
+	c->kind_ns[MAT_SCORE] += ns[0];
+	c->kind_ns[MAT_VALUE] += ns[1];
+	c->attn_ns += ns[0] + ns[1];
+	return err;
+}
+
+/*
+ * --gemms-only: a step's weight GEMMs alone, back to back, as the last decode step
  * made them (dev_fn() recorded each one's matrix, activations and outputs in @c, so the
  * same integer parts and proofs in EXACT), @steps times: the best step's wall and
  * device time, what each call took beyond its device time (submission, the interrupt,
@@ -460,11 +536,12 @@ int main(int argc, char **argv)
 	uint32_t steps = 3;
 	int csv = 0, profile = 0, gemms = 0, ret;
 	struct accel_device *dev;
-	struct accel_bo *wbo, *iobo;
+	struct accel_bo *wbo, *iobo, *kvbo;
 	struct dev_ctx c = { 0 };
 	size_t off = 0, total;
 	float *h, *h0, *logits, *want;
-	double best = 1e30, best_dev = 0, best_kind[MAT_KINDS] = { 0 }, maxerr = 0, scale = 0, tol;
+	double best = 1e30, best_dev = 0, best_attn = 0, best_kind[MAT_KINDS] = { 0 };
+	double maxerr = 0, scale = 0, tol;
 	double gbest = 1e30, gbest_dev = 0;	/* --gemms-only */
 	uint64_t gdiffer = 0;
 
@@ -511,7 +588,8 @@ int main(int argc, char **argv)
 	/* codes (1/2 byte an element) and scales (1/32 or 1/16) */
 	total = (size_t)m.layers * 12 * m.d * m.d * 18 / 32 + (size_t)m.vocab * m.d * 18 / 32 + 4096;
 	if ((ret = accel_bo_alloc(dev, total, &wbo)) ||
-	    (ret = accel_bo_alloc(dev, 2 * 4 * m.d + 4 * widest_output(&m), &iobo))) {
+	    (ret = accel_bo_alloc(dev, 2 * 4 * m.d + 4 * widest_output(&m), &iobo)) ||
+	    (ret = accel_bo_alloc(dev, sizeof(float) * kv_off(&m, m.layers, 0), &kvbo))) {
 		fprintf(stderr, "accel-llm: %zu MiB of weights: %s\n", total >> 20, accel_strerror(ret));
 		return 1;
 	}
@@ -526,10 +604,12 @@ int main(int argc, char **argv)
 		mat_make(&m, &m.down[l], MAT_DOWN, m.d, 4 * m.d, &off);
 	}
 	mat_make(&m, &m.head, MAT_HEAD, m.vocab, m.d, &off);
-	m.kcache = malloc(sizeof(float) * 2 * m.layers * m.ctx * m.d);
-	m.vcache = m.kcache + (size_t)m.layers * m.ctx * m.d;
-	for (size_t i = 0; i < 2 * (size_t)m.layers * m.ctx * m.d; i++)
-		m.kcache[i] = (float)((int)(rnd() % 2001) - 1000) / 1000.0f;
+	m.kv = accel_bo_map(kvbo);
+	m.kv_va = accel_bo_va(kvbo);
+	for (uint32_t l = 0; l < m.layers; l++)		/* the cached tokens' rows */
+		for (int v = 0; v < 2; v++)
+			for (size_t i = 0; i < (size_t)m.ctx * m.d; i++)
+				m.kv[kv_off(&m, l, v) + i] = (float)((int)(rnd() % 2001) - 1000) / 1000.0f;
 	c.dev = dev;
 	c.x = accel_bo_map(iobo);
 	c.x_va = accel_bo_va(iobo);
@@ -552,16 +632,16 @@ int main(int argc, char **argv)
 		double t0 = now(), t;
 
 		memcpy(h, h0, sizeof(float) * m.d);	/* the same token each step */
-		c.device_ns = 0;
+		c.device_ns = c.attn_ns = 0;
 		c.rec_i = 0;
 		memset(c.kind_ns, 0, sizeof(c.kind_ns));
-		if (decode_step(&m, h, logits, dev_fn, &c)) {
+		if (decode_step(&m, h, logits, dev_fn, dev_attn, &c)) {
 			printf("result: FAIL, a device GEMM failed\n");
 			return 1;
 		}
 		t = now() - t0;
 		if (t < best) {
-			best = t, best_dev = c.device_ns;
+			best = t, best_dev = c.device_ns, best_attn = c.attn_ns;
 			memcpy(best_kind, c.kind_ns, sizeof(best_kind));
 		}
 	}
@@ -577,7 +657,7 @@ int main(int argc, char **argv)
 		free(c.rec_y);
 	}
 	memcpy(h, h0, sizeof(float) * m.d);
-	decode_step(&m, h, want, ref_fn, &c.accum);
+	decode_step(&m, h, want, ref_fn, ref_attn, &c.accum);
 	for (uint32_t i = 0; i < m.vocab; i++) {
 		maxerr = fmax(maxerr, fabs((double)logits[i] - want[i]));
 		scale = fmax(scale, fabs((double)want[i]));
@@ -585,19 +665,24 @@ int main(int argc, char **argv)
 	printf("model: %u layers, d = %u, vocab %u, %u cached tokens, %.1f MiB of %s weights "
 	       "(with scales), %s numerics\n", m.layers, m.d, m.vocab, m.ctx,
 	       m.weight_bytes / 1048576.0, nvfp4 ? "NVFP4" : "MXFP4", c.accum ? "FAST" : "EXACT");
-	printf("decode step: %.1f ms (%.2f tokens/s), device GEMMs %.1f ms: %.2f GB/s of weights\n",
-	       best * 1e3, 1.0 / best, best_dev / 1e6, m.weight_bytes / best_dev);
+	printf("decode step: %.1f ms (%.2f tokens/s), device GEMMs %.1f ms: %.2f GB/s of weights; "
+	       "attention's %u GEMMs %.1f ms\n", best * 1e3, 1.0 / best, best_dev / 1e6,
+	       m.weight_bytes / best_dev, 2 * m.layers, best_attn / 1e6);
 	if (profile) {
-		const struct mat *one[MAT_KINDS] = { m.qkv, m.o, m.up, m.down, &m.head };
+		const struct mat *one[MAT_WEIGHT_KINDS] = { m.qkv, m.o, m.up, m.down, &m.head };
 
 		printf("%-5s %12s %5s %9s %9s %8s\n", "kind", "N x K", "calls", "ms a call",
 		       "ms a step", "GB/s");
 		for (int kd = 0; kd < MAT_KINDS; kd++) {
 			uint32_t calls = kd == MAT_HEAD ? 1 : m.layers;
+			/* attention's B: the layer's f32 K or V rows */
+			uint32_t n = kd == MAT_SCORE ? m.ctx + 1 : kd == MAT_VALUE ? m.d : one[kd]->n;
+			uint32_t k = kd == MAT_SCORE ? m.d : kd == MAT_VALUE ? m.ctx + 1 : one[kd]->k;
+			size_t bytes = kd >= MAT_WEIGHT_KINDS ? sizeof(float) * n * k : one[kd]->bytes;
 
-			printf("%-5s %5u x %-5u %5u %9.3f %9.2f %8.2f\n", mat_kind_name[kd],
-			       one[kd]->n, one[kd]->k, calls, best_kind[kd] / calls / 1e6,
-			       best_kind[kd] / 1e6, (double)one[kd]->bytes * calls / best_kind[kd]);
+			printf("%-5s %5u x %-5u %5u %9.3f %9.2f %8.2f\n", mat_kind_name[kd], n, k,
+			       calls, best_kind[kd] / calls / 1e6, best_kind[kd] / 1e6,
+			       (double)bytes * calls / best_kind[kd]);
 		}
 	}
 	if (gemms) {
@@ -619,6 +704,7 @@ int main(int argc, char **argv)
 	if (csv)
 		printf("llm,%s%s-%ux%u,%zu,%.0f,%.0f\n", nvfp4 ? "nvfp4" : "mxfp4",
 		       c.accum ? "-fast" : "", m.layers, m.d, m.weight_bytes, best_dev, best * 1e9);
+	accel_bo_free(kvbo);
 	accel_bo_free(iobo);
 	accel_bo_free(wbo);
 	accel_close(dev);

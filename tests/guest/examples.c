@@ -60,7 +60,8 @@ TEST(accel_queues_semaphores)
 	EXPECT_NE(NULL, strstr(out, "PASS"));
 }
 
-/* The LLM decode example, small: its logits equal the float64 reference's. */
+/* The LLM decode example, small: its logits equal the float64 reference's, attention's
+ * products on the device too. */
 TEST(accel_llm_decode)
 {
 	EXPECT_EQ(0, sh("/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2"));
@@ -70,24 +71,29 @@ TEST(accel_llm_decode)
 
 /*
  * --profile: each kind of matrix with its shape, its calls, and device times that add up
- * (a call's times the calls make the step's; the kinds' make the step's GEMMs); --csv:
- * the model's weight bytes, the GEMMs' device time and the step's wall time, which
- * holds them.
+ * (a call's times the calls make the step's; the weight kinds' make the step's weight
+ * GEMMs, attention's score and value products against the KV cache its attention
+ * GEMMs); --csv: the model's weight bytes, the weight GEMMs' device time and the step's
+ * wall time, which holds them.
  */
 TEST(accel_llm_profile_and_csv)
 {
 	static const struct { const char *kind; unsigned n, k, calls; } want[] = {
 		{ "qkv", 768, 256, 2 }, { "o", 256, 256, 2 }, { "up", 1024, 256, 2 },
 		{ "down", 256, 1024, 2 }, { "head", 512, 256, 1 },
+		{ "score", 17, 256, 2 }, { "value", 256, 17, 2 },	/* 16 cached tokens + 1 */
 	};
-	double sum = 0, dev_ms = -1, dev_ns = 0, step_ns = 0;
+	double sum = 0, attn = 0, dev_ms = -1, attn_ms = -1, dev_ns = 0, step_ns = 0;
+	unsigned attn_gemms = 0;
 	unsigned long long bytes = 0;
 	const char *at;
 
 	at = passing_line(_metadata, "/bin/accel-llm --layers 2 --dim 256 --vocab 512 --steps 2 "
 			  "--profile --csv", "device GEMMs ");
 	ASSERT_NE(NULL, at);
-	EXPECT_EQ(1, sscanf(at, "device GEMMs %lf ms", &dev_ms));
+	EXPECT_EQ(3, sscanf(at, "device GEMMs %lf ms: %*f GB/s of weights; attention's %u GEMMs "
+			    "%lf ms", &dev_ms, &attn_gemms, &attn_ms));
+	EXPECT_EQ(4, attn_gemms);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		char head[16], kind[8];
 		unsigned n = 0, k = 0, calls = 0;
@@ -104,9 +110,13 @@ TEST(accel_llm_profile_and_csv)
 		EXPECT_GT(call, 0);
 		EXPECT_GT(gbps, 0);
 		EXPECT_LE(fabs(call * calls - step), 0.005 * calls + 0.005);
-		sum += step;
+		if (i < 5)
+			sum += step;
+		else
+			attn += step;
 	}
 	EXPECT_LE(fabs(sum - dev_ms), 0.05 + 0.005 * 5);
+	EXPECT_LE(fabs(attn - attn_ms), 0.05 + 0.005 * 2);
 	at = strstr(out, "\nllm,mxfp4-2x256,");
 	ASSERT_NE(NULL, at);
 	ASSERT_EQ(3, sscanf(at + 1, "llm,mxfp4-2x256,%llu,%lf,%lf", &bytes, &dev_ns, &step_ns));
