@@ -27,7 +27,8 @@
  * device time of a step's weight GEMMs, the step's wall time) for make bench
  * (bench/ratios.py sets it against memcpy); --profile adds, for the best step, each kind
  * of matrix (QKV, O, up, down, head; attention's score and value products against the
- * cache) with its shape, its device time and GB/s; --gemms-only times a step's weight
+ * cache) with its shape, its device time and GB/s, and the step's wall time split into
+ * its accel_gemm() calls and the CPU's parts; --gemms-only times a step's weight
  * GEMMs alone as well, on the activations each got in the step, whose outputs must
  * equal the step's (gemms_only()).
  */
@@ -152,11 +153,16 @@ static void mat_make(struct model *m, struct mat *w, enum mat_kind kind, uint32_
 	m->weight_bytes += w->bytes;
 }
 
+static double gemm_wall;	/* seconds in accel_gemm() calls since the step began */
+
 /* One GEMM on the device; returns its device ns (0 and *@err on an error). */
 static double dev_gemm(struct accel_device *dev, const struct accel_gemm *g, int *err)
 {
 	struct accel_job_result r;
+	double t0 = now();
 	int ret = accel_gemm(dev, 0, g, &r);
+
+	gemm_wall += now() - t0;
 
 	if (ret) {
 		char why[256];
@@ -540,7 +546,7 @@ int main(int argc, char **argv)
 	struct dev_ctx c = { 0 };
 	size_t off = 0, total;
 	float *h, *h0, *logits, *want;
-	double best = 1e30, best_dev = 0, best_attn = 0, best_kind[MAT_KINDS] = { 0 };
+	double best = 1e30, best_dev = 0, best_attn = 0, best_wall = 0, best_kind[MAT_KINDS] = { 0 };
 	double maxerr = 0, scale = 0, tol;
 	double gbest = 1e30, gbest_dev = 0;	/* --gemms-only */
 	uint64_t gdiffer = 0;
@@ -633,6 +639,7 @@ int main(int argc, char **argv)
 
 		memcpy(h, h0, sizeof(float) * m.d);	/* the same token each step */
 		c.device_ns = c.attn_ns = 0;
+		gemm_wall = 0;
 		c.rec_i = 0;
 		memset(c.kind_ns, 0, sizeof(c.kind_ns));
 		if (decode_step(&m, h, logits, dev_fn, dev_attn, &c)) {
@@ -641,7 +648,7 @@ int main(int argc, char **argv)
 		}
 		t = now() - t0;
 		if (t < best) {
-			best = t, best_dev = c.device_ns, best_attn = c.attn_ns;
+			best = t, best_dev = c.device_ns, best_attn = c.attn_ns, best_wall = gemm_wall;
 			memcpy(best_kind, c.kind_ns, sizeof(best_kind));
 		}
 	}
@@ -684,6 +691,9 @@ int main(int argc, char **argv)
 			       calls, best_kind[kd] / calls / 1e6, best_kind[kd] / 1e6,
 			       (double)bytes * calls / best_kind[kd]);
 		}
+		printf("step: %.1f ms = accel_gemm() calls %.1f ms (%.1f ms of them on the device) "
+		       "+ the CPU's parts %.1f ms\n", best * 1e3, best_wall * 1e3,
+		       (best_dev + best_attn) / 1e6, (best - best_wall) * 1e3);
 	}
 	if (gemms) {
 		uint32_t calls = step_gemms(&m);

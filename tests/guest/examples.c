@@ -73,8 +73,9 @@ TEST(accel_llm_decode)
  * --profile: each kind of matrix with its shape, its calls, and device times that add up
  * (a call's times the calls make the step's; the weight kinds' make the step's weight
  * GEMMs, attention's score and value products against the KV cache its attention
- * GEMMs); --csv: the model's weight bytes, the weight GEMMs' device time and the step's
- * wall time, which holds them.
+ * GEMMs), and the step's wall time as its accel_gemm() calls and the CPU's parts; --csv:
+ * the model's weight bytes, the weight GEMMs' device time and the step's wall time,
+ * which holds them.
  */
 TEST(accel_llm_profile_and_csv)
 {
@@ -84,6 +85,7 @@ TEST(accel_llm_profile_and_csv)
 		{ "score", 17, 256, 2 }, { "value", 256, 17, 2 },	/* 16 cached tokens + 1 */
 	};
 	double sum = 0, attn = 0, dev_ms = -1, attn_ms = -1, dev_ns = 0, step_ns = 0;
+	double step = -1, in_calls = -1, dev = -1, cpu = -1;	/* the line "step: " */
 	unsigned attn_gemms = 0;
 	unsigned long long bytes = 0;
 	const char *at;
@@ -117,6 +119,16 @@ TEST(accel_llm_profile_and_csv)
 	}
 	EXPECT_LE(fabs(sum - dev_ms), 0.05 + 0.005 * 5);
 	EXPECT_LE(fabs(attn - attn_ms), 0.05 + 0.005 * 2);
+	/* the step's wall time: its accel_gemm() calls, which hold their device time, and
+	 * the CPU's parts (each figure rounded to 0.1 ms) */
+	at = strstr(out, "\nstep: ");
+	ASSERT_NE(NULL, at);
+	ASSERT_EQ(4, sscanf(at + 1, "step: %lf ms = accel_gemm() calls %lf ms (%lf ms of them on "
+			    "the device) + the CPU's parts %lf ms", &step, &in_calls, &dev, &cpu));
+	EXPECT_LE(fabs(dev - dev_ms - attn_ms), 0.15);
+	EXPECT_GE(in_calls + 0.05, dev);
+	EXPECT_GT(cpu, 0);
+	EXPECT_LE(fabs(step - in_calls - cpu), 0.15);
 	at = strstr(out, "\nllm,mxfp4-2x256,");
 	ASSERT_NE(NULL, at);
 	ASSERT_EQ(3, sscanf(at + 1, "llm,mxfp4-2x256,%llu,%lf,%lf", &bytes, &dev_ns, &step_ns));
