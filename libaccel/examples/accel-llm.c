@@ -8,10 +8,10 @@
  * runs on the CPU. The logits of the last step are checked against the same model
  * computed on the CPU (the weights dequantised, the activations rounded to BF16 as the
  * device gets them), each product in the GEMMs' numerics: in float64 rounded once to
- * f32 (EXACT), or in FAST's f32 chains in FAST's order. --weights nvfp4 gives the model NVFP4 weights (E2M1, UE4M3 scales per
- * 16) and quantises each GEMM's BF16 activations to NVFP4 on the CPU
- * (accel_nvfp4_quantize(), the same for device and reference), whose tensor scale then
- * multiplies the GEMM's f32 outputs.
+ * f32 (EXACT), or in FAST's f32 chains in FAST's order. --weights nvfp4 gives the model
+ * NVFP4 weights (E2M1, UE4M3 scales per 16) and quantises each weight GEMM's BF16
+ * activations to NVFP4 on the CPU (accel_nvfp4_quantize(), the same for device and
+ * reference), whose tensor scale then multiplies the GEMM's f32 outputs.
  *
  *   accel-llm [--layers L] [--dim D] [--vocab V] [--context T] [--steps S]
  *             [--numerics exact|fast] [--weights mxfp4|nvfp4] [--csv] [--profile]
@@ -163,7 +163,6 @@ static double dev_gemm(struct accel_device *dev, const struct accel_gemm *g, int
 	int ret = accel_gemm(dev, 0, g, &r);
 
 	gemm_wall += now() - t0;
-
 	if (ret) {
 		char why[256];
 
