@@ -297,8 +297,12 @@ static void ref_gemv_fast(const struct mat *w, const uint16_t *x, float *y)
 		const uint8_t *row = w->codes + (size_t)j * w->k / 2;
 		const uint8_t *sc = w->scales + (size_t)j * w->k / 32;
 
-		for (uint32_t k = 0; k < w->k; k++)
-			wf[k] = (float)e2m1[(row[k / 2] >> (4 * (k & 1))) & 15] * ldexpf(1.0f, sc[k / 32] - 127);
+		for (uint32_t b = 0; b < w->k / 32; b++) {	/* a block's scale once */
+			float f = ldexpf(1.0f, sc[b] - 127);
+
+			for (uint32_t k = 32 * b; k < 32 * b + 32; k++)
+				wf[k] = (float)e2m1[(row[k / 2] >> (4 * (k & 1))) & 15] * f;
+		}
 		y[j] = fast_dot(xf, wf, 1, w->k);
 	}
 	free(xf);
