@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Host test of the test machinery itself (TAP 13): the TAP merger counts failures,
 # crashes and skips correctly, the VM harness reports a failing guest program, kills a
-# hung guest and tells injected allocation failures from kernel problems. Needs the QEMU binary, kernel and initramfs that `make check`
-# builds first (paths from scripts/mxa-env.sh and $MXA_BUILD).
+# hung guest, boots once more (and says so) where the guest kernel died or hung before
+# /init, and tells injected allocation failures from kernel problems. Needs the QEMU
+# binary, kernel and initramfs that `make check` builds first (paths from
+# scripts/mxa-env.sh and $MXA_BUILD).
 set -u
 . "$(dirname "$0")/../../scripts/mxa-env.sh"
 top=$MXA_TOP
@@ -18,7 +20,7 @@ expect() { # description command... ; passes when the command succeeds
 	if "$@" >"$work/out" 2>&1; then tap ok "$d"; else tap not-ok "$d"; sed 's/^/# /' "$work/out" | tail -20; fi
 }
 echo "TAP version 13"
-echo "1..18"
+echo "1..22"
 
 # --- tap-merge.py ---
 mkdir -p "$work/t1"
@@ -111,4 +113,33 @@ expect "run-guest: a hung guest is killed at the timeout and fails the run (${to
 left=$(pgrep -f "[q]emu-system-x86_64 .*$work/hang.log" || true)
 expect "run-guest: the hang is reported in TAP and no QEMU is left running" \
 	sh -c "grep -q '^not ok 1 .*timed out' '$work/hang/kernel.tap' && [ -z '$left' ]"
+
+# A guest kernel that dies before /init (a QEMU whose first boot only prints an oops on
+# the console, as Debian's kernel once did under TCG) is booted once more, and the report
+# says so; one that hangs before /init is killed at --boot-timeout, twice, and fails.
+con_log='for a; do case "$a" in file,id=con,path=*) log=${a#file,id=con,path=};; esac; done'
+printf '#!/bin/sh\n%s\nif [ ! -e "%s" ]; then\n\ttouch "%s"\n\techo "[    0.52] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" >>"$log"\n\texit 1\nfi\nexec "%s" "$@"\n' \
+	"$con_log" "$work/oopsed" "$work/oopsed" "$MXA_QEMU" >"$work/qemu-oops-once"
+printf '#!/bin/sh\n%s\necho "[    0.31] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:" >>"$log"\nexec sleep 1000\n' \
+	"$con_log" >"$work/qemu-stalls"
+chmod +x "$work/qemu-oops-once" "$work/qemu-stalls"
+MXA_QEMU="$work/qemu-oops-once" vm --log "$work/oops.log" --tap-dir "$work/oops" --run "true" \
+	--timeout 120 >"$work/oops.out" 2>&1
+expect "run-guest: a kernel that oopses before /init is booted once more, and the run passes" \
+	test $? = 0
+expect "run-guest: ... kernel.tap names the first boot's oops and keeps its console" \
+	sh -c "grep -q '^ok 1 ' '$work/oops/kernel.tap' &&
+	       grep -q '^# this was the second boot; the first: QEMU exited with status 1 before /init (.*Oops: int3.*oops.log.boot1' '$work/oops/kernel.tap' &&
+	       grep -q 'Oops: int3' '$work/oops.log.boot1'"
+start=$SECONDS
+MXA_QEMU="$work/qemu-stalls" vm --log "$work/stall.log" --tap-dir "$work/stall" --run "true" \
+	--timeout 120 --boot-timeout 3 >"$work/stall.out" 2>&1
+rc=$?
+took=$((SECONDS - start))
+expect "run-guest: a kernel that hangs before /init twice fails at the boot timeout (${took}s)" \
+	test "$rc" != 0 -a "$took" -lt 60
+left=$(pgrep -f "^sleep 1000$" || true)
+expect "run-guest: ... both boots are reported and nothing is left running" \
+	sh -c "grep -q '^not ok 1 .*did not reach /init in 3s' '$work/stall/kernel.tap' &&
+	       grep -q '^# this was the second boot' '$work/stall/kernel.tap' && [ -z '$left' ]"
 exit $((fails > 0))

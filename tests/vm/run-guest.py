@@ -6,6 +6,8 @@ and prints its TAP between markers on the harness channel (ttyS1); the kernel co
 (ttyS0) is streamed to --log. This script:
   * enforces --timeout on the whole run and always tears QEMU down (success, failure,
     timeout, Ctrl-C);
+  * boots a second time, once, where the guest kernel died or hung (--boot-timeout)
+    before /init, and says so in kernel.tap and on stderr;
   * writes <tap-dir>/<test>.tap and <test>.rc for each test, plus kernel.tap: whether the
     guest reported at all and whether the kernel logged a WARN, BUG or oops;
   * exits non-zero when anything failed.
@@ -58,6 +60,9 @@ def parse_args():
                    help="run this guest command (repeatable; they run in order, stopping at a failure)")
     p.add_argument("--raw", action="store_true", help="print the --run output as it comes")
     p.add_argument("--timeout", type=float, default=float(os.environ.get("MXA_VM_TIMEOUT", 900)))
+    p.add_argument("--boot-timeout", type=float,
+                   default=float(os.environ.get("MXA_VM_BOOT_TIMEOUT", 300)),
+                   help="kill a guest that has not reached /init after this many seconds")
     p.add_argument("--devices", type=int, default=int(os.environ.get("MXA_VM_DEVICES", 1)))
     p.add_argument("--device-args", default=os.environ.get("MXA_DEVICE_ARGS", ""))
     p.add_argument("--module-args", default="")
@@ -163,43 +168,30 @@ class Channel:
         return out
 
 
-def main():
-    a = parse_args()
-    os.makedirs(os.path.dirname(os.path.abspath(a.log)), exist_ok=True)
-    tap_path = a.log + ".chan"
+class Attempt:
+    """One boot of QEMU: what the guest reported on its channel and how QEMU ended."""
+
+    def __init__(self):
+        self.results = {}          # test -> (lines, rc)
+        self.current, self.cur_lines = None, []
+        self.dmesg, self.kmemleak, self.kmemleak_scanned = [], [], False
+        self.booted = self.done = False
+        self.guest_errors = []
+        self.run_rc = None
+        self.timed_out = self.boot_timed_out = False
+        self.returncode, self.qemu_out = None, ""
+
+
+def boot(a, cmd, tap_path, state):
+    """Boot QEMU once and follow the guest until it powers off, the timeout passes, it has
+    not reached /init after --boot-timeout, or the harness is interrupted (@state)."""
     for p in (a.log, tap_path):
         open(p, "w").close()
-    cmd = qemu_cmdline(a, tap_path)
-    with open(a.log + ".cmd", "w") as f:
-        f.write(" ".join(cmd) + "\n")
-
-    tests = a.tests.split()
-    results = {}          # test -> (lines, rc)
-    current, cur_lines = None, []
-    dmesg, in_dmesg = [], False
-    kmemleak, in_kmemleak, kmemleak_scanned = [], False, False
-    booted = done = False
-    guest_errors = []
-    run_rc = None
-    timed_out = interrupted = False
-
+    t = Attempt()
+    in_dmesg = in_kmemleak = False
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
-
-    def kill_qemu(*_):
-        if proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-    def on_signal(signum, frame):
-        nonlocal interrupted
-        interrupted = True
-        kill_qemu()
-
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
+    state["proc"] = proc
     chan = Channel(tap_path)
     console = Channel(a.log)
     start = time.monotonic()
@@ -208,7 +200,7 @@ def main():
             exited = proc.poll() is not None
             for line in chan.lines():
                 if line.startswith("# MXA-GUEST-BOOTED"):
-                    booted = True
+                    t.booted = True
                     print("  guest booted (%.1fs)" % (time.monotonic() - start), file=sys.stderr)
                 elif line.startswith("# MXA-HOST device_del "):
                     # a guest test asks the host to hot-unplug a device (by id: mxa0...)
@@ -216,64 +208,131 @@ def main():
                     reply = qmp_command(a, "device_del", {"id": dev_id})
                     print("  host: device_del %s: %s" % (dev_id, reply), file=sys.stderr)
                     # in the test's output too: whether a stop came before or after it
-                    cur_lines.append("# host: device_del %s at %.1fs: %s" %
-                                     (dev_id, time.monotonic() - start, reply))
+                    t.cur_lines.append("# host: device_del %s at %.1fs: %s" %
+                                       (dev_id, time.monotonic() - start, reply))
                 elif line.startswith("# MXA-GUEST-ERROR"):
-                    guest_errors.append(line[len("# MXA-GUEST-ERROR "):])
+                    t.guest_errors.append(line[len("# MXA-GUEST-ERROR "):])
                     print("  guest: " + line, file=sys.stderr)
                 elif line.startswith("# MXA-TEST-BEGIN "):
-                    current, cur_lines = line.split()[2], []
-                    print("  running %s ..." % current, file=sys.stderr)
+                    t.current, t.cur_lines = line.split()[2], []
+                    print("  running %s ..." % t.current, file=sys.stderr)
                 elif line.startswith("# MXA-TEST-END "):
                     _, _, name, rc = line.split()[:4]
-                    results[name] = (cur_lines, int(rc))
+                    t.results[name] = (t.cur_lines, int(rc))
                     print("  %s: exit %s (%.1fs)" % (name, rc, time.monotonic() - start),
                           file=sys.stderr)
-                    current = None
+                    t.current = None
                 elif line.startswith("# MXA-RUN-BEGIN"):
-                    current, cur_lines = "run", []
+                    t.current, t.cur_lines = "run", []
                 elif line.startswith("# MXA-RUN-END "):
-                    run_rc = int(line.split()[2])
-                    results["run"] = (cur_lines, run_rc)
-                    current = None
+                    t.run_rc = int(line.split()[2])
+                    t.results["run"] = (t.cur_lines, t.run_rc)
+                    t.current = None
                 elif line == "# MXA-KMEMLEAK-BEGIN":
-                    in_kmemleak = kmemleak_scanned = True
+                    in_kmemleak = t.kmemleak_scanned = True
                 elif line == "# MXA-KMEMLEAK-END":
                     in_kmemleak = False
                 elif in_kmemleak:
-                    kmemleak.append(line)
+                    t.kmemleak.append(line)
                 elif line == "# MXA-DMESG-BEGIN":
                     in_dmesg = True
                 elif line == "# MXA-DMESG-END":
                     in_dmesg = False
                 elif line == "# MXA-GUEST-DONE":
-                    done = True
+                    t.done = True
                 elif in_dmesg:
-                    dmesg.append(line)
-                elif current:
-                    cur_lines.append(line)
-                    if a.raw and current == "run":
+                    t.dmesg.append(line)
+                elif t.current:
+                    t.cur_lines.append(line)
+                    if a.raw and t.current == "run":
                         print(line, flush=True)
             for line in console.lines():
                 if a.verbose:
                     print("  console: " + line, file=sys.stderr)
-            if exited or interrupted:
+            if exited or state["interrupted"]:
                 break
             if time.monotonic() - start > a.timeout:
-                timed_out = True
+                t.timed_out = True
                 print("  guest timed out after %.0fs: killing QEMU" % a.timeout, file=sys.stderr)
-                kill_qemu()
+                break
+            if not t.booted and time.monotonic() - start > a.boot_timeout:
+                t.timed_out = t.boot_timed_out = True
+                print("  guest did not reach /init in %.0fs: killing QEMU" % a.boot_timeout,
+                      file=sys.stderr)
                 break
             time.sleep(0.05)
     finally:
-        kill_qemu()
+        kill_group(proc)
         try:
-            qemu_out = proc.communicate(timeout=10)[0].decode(errors="replace")
+            t.qemu_out = proc.communicate(timeout=10)[0].decode(errors="replace")
         except subprocess.TimeoutExpired:
-            qemu_out = ""
+            pass
+    t.returncode = proc.returncode
+    return t
+
+
+def kill_group(proc):
+    if proc is not None and proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def early_failure(a, t, state):
+    """Why a boot that never reached /init may be tried again, or None: the guest kernel
+    ran (its console has output) and died or hung before /init started, which is
+    before the driver or any test. Debian's kernel under TCG has done so rarely (an int3
+    oops in sched_init_debug on one host CPU, an RCU stall with a vCPU's timer never
+    firing, a KASAN report while LA57 was clear), never twice in a row."""
+    if t.booted or state["interrupted"]:
+        return None
+    with open(a.log, errors="replace") as f:
+        lines = f.read().splitlines()
+    if not lines:
+        return None             # QEMU never ran a kernel: trying again would not help
+    bad, _ = kernel_problems(lines)
+    if t.boot_timed_out:
+        return "the guest did not reach /init in %.0fs (its last console line: %s)" % (
+            a.boot_timeout, lines[-1].strip())
+    return "%s before /init (%s)" % (qemu_exit_text(t.returncode).replace("stopped: ", "", 1),
+                                     (bad[0] if bad else lines[-1]).strip())
+
+
+def main():
+    a = parse_args()
+    os.makedirs(os.path.dirname(os.path.abspath(a.log)), exist_ok=True)
+    tap_path = a.log + ".chan"
+    cmd = qemu_cmdline(a, tap_path)
+    with open(a.log + ".cmd", "w") as f:
+        f.write(" ".join(cmd) + "\n")
+
+    tests = a.tests.split()
+    state = {"proc": None, "interrupted": False}
+
+    def on_signal(signum, frame):
+        state["interrupted"] = True
+        kill_group(state["proc"])
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    t = boot(a, cmd, tap_path, state)
+    retried = early_failure(a, t, state)
+    if retried:
+        # the first boot's console is kept beside the log; the second boot's is the log
+        os.replace(a.log, a.log + ".boot1")
+        print("  retrying the boot once: %s (console: %s.boot1)" % (retried, a.log),
+              file=sys.stderr)
+        t = boot(a, cmd, tap_path, state)
+    interrupted = state["interrupted"]
+    results, current, cur_lines = t.results, t.current, t.cur_lines
+    dmesg, kmemleak, kmemleak_scanned = t.dmesg, t.kmemleak, t.kmemleak_scanned
+    done, guest_errors, run_rc, timed_out = t.done, t.guest_errors, t.run_rc, t.timed_out
+    qemu_out = t.qemu_out
     if qemu_out.strip():
         print("  qemu: " + qemu_out.strip().replace("\n", "\n  qemu: "), file=sys.stderr)
-    ended = qemu_exit_text(proc.returncode)   # how QEMU went away, for the reports
+    ended = qemu_exit_text(t.returncode)   # how QEMU went away, for the reports
+    limit = a.boot_timeout if t.boot_timed_out else a.timeout
     if current and current != "run":
         # a test running when QEMU went away: how, and QEMU's last words
         why = "timed out" if timed_out else "interrupted" if interrupted else ended
@@ -303,7 +362,8 @@ def main():
             with open(os.path.join(a.tap_dir, t + ".rc"), "w") as f:
                 f.write("%d\n" % rc)
         with open(os.path.join(a.tap_dir, "kernel.tap"), "w") as f:
-            why = ("timed out after %.0fs" % a.timeout if timed_out else
+            why = ("did not reach /init in %.0fs" % limit if t.boot_timed_out else
+                   "timed out after %.0fs" % limit if timed_out else
                    "interrupted" if interrupted else
                    "no completion marker (guest %s)" % ended)
             f.write("%s 1 guest booted, ran its tests and powered off%s\n" %
@@ -311,6 +371,9 @@ def main():
                      "" if done and not timed_out else " # " + why))
             for l in last_console:
                 f.write("#   console: %s\n" % l)
+            if retried:
+                f.write("# this was the second boot; the first: %s; its console: %s.boot1\n"
+                        % (retried, os.path.basename(a.log)))
             f.write("%s 2 guest setup (modules, /dev/accel/accel0)\n" %
                     ("not ok" if guest_errors else "ok"))
             for e in guest_errors:
@@ -343,6 +406,7 @@ def main():
     else:
         ok = ok and all(results.get(t, ([], 1))[1] == 0 for t in tests)
     return 0 if ok else 1
+
 
 
 if __name__ == "__main__":
