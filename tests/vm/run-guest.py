@@ -316,23 +316,23 @@ def main():
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
-    t = boot(a, cmd, tap_path, state)
-    retried = early_failure(a, t, state)
+    att = boot(a, cmd, tap_path, state)
+    retried = early_failure(a, att, state)
     if retried:
         # the first boot's console is kept beside the log; the second boot's is the log
         os.replace(a.log, a.log + ".boot1")
         print("  retrying the boot once: %s (console: %s.boot1)" % (retried, a.log),
               file=sys.stderr)
-        t = boot(a, cmd, tap_path, state)
+        att = boot(a, cmd, tap_path, state)
     interrupted = state["interrupted"]
-    results, current, cur_lines = t.results, t.current, t.cur_lines
-    dmesg, kmemleak, kmemleak_scanned = t.dmesg, t.kmemleak, t.kmemleak_scanned
-    done, guest_errors, run_rc, timed_out = t.done, t.guest_errors, t.run_rc, t.timed_out
-    qemu_out = t.qemu_out
+    results, current, cur_lines = att.results, att.current, att.cur_lines
+    dmesg, kmemleak, kmemleak_scanned = att.dmesg, att.kmemleak, att.kmemleak_scanned
+    done, guest_errors, run_rc, timed_out = att.done, att.guest_errors, att.run_rc, att.timed_out
+    qemu_out = att.qemu_out
     if qemu_out.strip():
         print("  qemu: " + qemu_out.strip().replace("\n", "\n  qemu: "), file=sys.stderr)
-    ended = qemu_exit_text(t.returncode)   # how QEMU went away, for the reports
-    limit = a.boot_timeout if t.boot_timed_out else a.timeout
+    ended = qemu_exit_text(att.returncode)   # how QEMU went away, for the reports
+    limit = a.boot_timeout if att.boot_timed_out else a.timeout
     if current and current != "run":
         # a test running when QEMU went away: how, and QEMU's last words
         why = "timed out" if timed_out else "interrupted" if interrupted else ended
@@ -354,15 +354,15 @@ def main():
     last_console = [] if done else console_text.splitlines()[-15:]
     if a.tap_dir:
         os.makedirs(a.tap_dir, exist_ok=True)
-        for t in tests:
-            lines, rc = results.get(t, (["# never ran: guest %s" %
+        for name in tests:
+            lines, rc = results.get(name, (["# never ran: guest %s" %
                                          ("timed out" if timed_out else "did not get to it")], 125))
-            with open(os.path.join(a.tap_dir, t + ".tap"), "w") as f:
+            with open(os.path.join(a.tap_dir, name + ".tap"), "w") as f:
                 f.write("\n".join(lines) + "\n")
-            with open(os.path.join(a.tap_dir, t + ".rc"), "w") as f:
+            with open(os.path.join(a.tap_dir, name + ".rc"), "w") as f:
                 f.write("%d\n" % rc)
         with open(os.path.join(a.tap_dir, "kernel.tap"), "w") as f:
-            why = ("did not reach /init in %.0fs" % limit if t.boot_timed_out else
+            why = ("did not reach /init in %.0fs" % limit if att.boot_timed_out else
                    "timed out after %.0fs" % limit if timed_out else
                    "interrupted" if interrupted else
                    "no completion marker (guest %s)" % ended)
@@ -404,7 +404,7 @@ def main():
             print("\n".join(results.get("run", ([], 0))[0]))
         ok = ok and run_rc == 0
     else:
-        ok = ok and all(results.get(t, ([], 1))[1] == 0 for t in tests)
+        ok = ok and all(results.get(name, ([], 1))[1] == 0 for name in tests)
     return 0 if ok else 1
 
 
