@@ -103,16 +103,22 @@ vm --log "$work/fail.log" --run "false" --timeout 120 >"$work/fail.out" 2>&1
 rc=$?
 expect "run-guest: a failing guest program makes the run fail" test "$rc" != 0
 
-start=$SECONDS
-vm --log "$work/hang.log" --tap-dir "$work/hang" --run "sleep 100000" \
-	--timeout 25 >"$work/hang.out" 2>&1
-rc=$?
-took=$((SECONDS - start))
-expect "run-guest: a hung guest is killed at the timeout and fails the run (${took}s)" \
-	test "$rc" != 0 -a "$took" -lt 60
-left=$(pgrep -f "[q]emu-system-x86_64 .*$work/hang.log" || true)
-expect "run-guest: the hang is reported in TAP and no QEMU is left running" \
-	sh -c "grep -q '^not ok 1 .*timed out' '$work/hang/kernel.tap' && [ -z '$left' ]"
+# hung NAME WHAT LEFT REPORT VM-ARGS...: a guest run that hangs (WHAT) must fail within 60 s,
+# leave no process matching LEFT and a kernel.tap matching each REPORT (a | b: both)
+hung() {
+	local name=$1 what=$2 left_re=$3 report=$4 start=$SECONDS rc took left
+	shift 4
+	vm --log "$work/$name.log" --tap-dir "$work/$name" "$@" >"$work/$name.out" 2>&1
+	rc=$?
+	took=$((SECONDS - start))
+	expect "run-guest: $what fails the run (${took}s)" test "$rc" != 0 -a "$took" -lt 60
+	left=$(pgrep -f "$left_re" || true)
+	expect "run-guest: ... it is reported in TAP and nothing is left running" \
+		sh -c "for r in $report; do grep -q \"\$r\" '$work/$name/kernel.tap' || exit 1; done
+		       [ -z '$left' ]"
+}
+hung hang "a hung guest is killed at the timeout and" "[q]emu-system-x86_64 .*$work/hang.log" \
+	"'^not ok 1 .*timed out'" --run "sleep 100000" --timeout 25
 
 # A guest kernel that dies before /init (a QEMU whose first boot only prints an oops on
 # the console, as Debian's kernel once did under TCG) is booted once more, and the report
@@ -132,15 +138,8 @@ expect "run-guest: ... kernel.tap names the first boot's oops and keeps its cons
 	sh -c "grep -q '^ok 1 ' '$work/oops/kernel.tap' &&
 	       grep -q '^# this was the second boot; the first: QEMU exited with status 1 before /init (.*Oops: int3.*oops.log.boot1' '$work/oops/kernel.tap' &&
 	       grep -q 'Oops: int3' '$work/oops.log.boot1'"
-start=$SECONDS
-MXA_QEMU="$work/qemu-stalls" vm --log "$work/stall.log" --tap-dir "$work/stall" --run "true" \
-	--timeout 120 --boot-timeout 3 >"$work/stall.out" 2>&1
-rc=$?
-took=$((SECONDS - start))
-expect "run-guest: a kernel that hangs before /init twice fails at the boot timeout (${took}s)" \
-	test "$rc" != 0 -a "$took" -lt 60
-left=$(pgrep -f "^sleep 1000$" || true)
-expect "run-guest: ... both boots are reported and nothing is left running" \
-	sh -c "grep -q '^not ok 1 .*did not reach /init in 3s' '$work/stall/kernel.tap' &&
-	       grep -q '^# this was the second boot' '$work/stall/kernel.tap' && [ -z '$left' ]"
+MXA_QEMU="$work/qemu-stalls" hung stall \
+	"a kernel that hangs before /init twice is killed at the boot timeout and" \
+	"^sleep 1000\$" "'^not ok 1 .*did not reach /init in 3s' '^# this was the second boot'" \
+	--run "true" --timeout 120 --boot-timeout 3
 exit $((fails > 0))
