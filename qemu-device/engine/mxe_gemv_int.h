@@ -221,42 +221,14 @@ static const int32_t mxe_e2m1_sums16_lanes[16] __attribute__((aligned(64))) = {
 };
 
 /*
- * The integer sums of blocks @b0 .. @b0 + 15 (b0 even) of a weight row against A's
- * int16 form, one a lane (lane t: block mxe_e2m1_sums16_lanes[t]): eight pairs, then
- * three levels of adds, fewer instructions than widening each pair's 16 lanes. The
- * lines of @next (the row read after this one; NULL: none) at the same blocks are
- * prefetched alongside.
- */
-__attribute__((target("avx512f,avx512bw"), always_inline))
-static inline __m512i mxe_e2m1_sums16_avx512(const uint8_t *row, const int16_t *a16, size_t b0,
-					     __m512i lut, const uint8_t *next)
-{
-	__m512i v[8], u[4], w[2];
-
-	_Pragma("GCC unroll 8")	/* v[] in registers, not on the stack */
-	for (int i = 0; i < 8; i++) {
-		if (next && !(i & 1))
-			_mm_prefetch((const char *)next + (b0 + 2 * i) * 16, _MM_HINT_T0);
-		v[i] = mxe_e2m1_pair_avx512(row, a16, b0 + 2 * i, lut);
-	}
-	/* lane 4 L + d of v[i]: a quarter of block 2 i + L / 2 */
-	_Pragma("GCC unroll 4")
-	for (int i = 0; i < 4; i++)
-		u[i] = _mm512_add_epi32(_mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]),
-					_mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]));
-	_Pragma("GCC unroll 2")
-	for (int i = 0; i < 2; i++)
-		w[i] = _mm512_add_epi32(_mm512_unpacklo_epi64(u[2 * i], u[2 * i + 1]),
-					_mm512_unpackhi_epi64(u[2 * i], u[2 * i + 1]));
-	return _mm512_add_epi32(_mm512_shuffle_i32x4(w[0], w[1], 0x88),
-				_mm512_shuffle_i32x4(w[0], w[1], 0xdd));
-}
-
-/*
- * mxe_e2m1_sums16_avx512() over @parts (2 or 3) int16 forms of A at once (@a16[p]):
- * each pair's codes are loaded and looked up once for all parts (the lookups and the
- * widening are shuffles, as the sums' adds are), the first level of adds done as the
- * pairs come so that few registers stay live; r[p] the part's sums.
+ * The integer sums of blocks @b0 .. @b0 + 15 (b0 even) of a weight row against @parts
+ * (1 .. 3) int16 forms of A (@a16[p]), one a lane (lane t: block
+ * mxe_e2m1_sums16_lanes[t]): eight pairs, then three levels of adds, fewer
+ * instructions than widening each pair's 16 lanes; r[p] the part's sums. Each pair's
+ * codes are loaded and looked up once for all parts (the lookups and the widening are
+ * shuffles, as the sums' adds are), the first level of adds done as the pairs come so
+ * that few registers stay live. The lines of @next (the row read after this one; NULL:
+ * none) at the same blocks are prefetched alongside.
  */
 __attribute__((target("avx512f,avx512bw"), always_inline))
 static inline void mxe_e2m1_sums16_parts_avx512(const uint8_t *row, const int16_t *const a16[3],
@@ -295,6 +267,18 @@ static inline void mxe_e2m1_sums16_parts_avx512(const uint8_t *row, const int16_
 		r[p] = _mm512_add_epi32(_mm512_shuffle_i32x4(w[0], w[1], 0x88),
 					_mm512_shuffle_i32x4(w[0], w[1], 0xdd));
 	}
+}
+
+/* mxe_e2m1_sums16_parts_avx512() of one int16 form of A. */
+__attribute__((target("avx512f,avx512bw"), always_inline))
+static inline __m512i mxe_e2m1_sums16_avx512(const uint8_t *row, const int16_t *a16, size_t b0,
+					     __m512i lut, const uint8_t *next)
+{
+	const int16_t *const a[3] = { a16, a16, a16 };
+	__m512i r[3];
+
+	mxe_e2m1_sums16_parts_avx512(row, a, 1, b0, lut, next, r);
+	return r[0];
 }
 
 /* 16 bytes at @off of 16 rows (a FAST group's columns, or a task's in the EXACT GEMV of
