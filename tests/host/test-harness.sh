@@ -124,7 +124,7 @@ hung hang "a hung guest is killed at the timeout and" "[q]emu-system-x86_64 .*$w
 # the console, as Debian's kernel once did under TCG) is booted once more, and the report
 # says so; one that hangs before /init is killed at --boot-timeout, twice, and fails.
 con_log='for a; do case "$a" in file,id=con,path=*) log=${a#file,id=con,path=};; esac; done'
-printf '#!/bin/sh\n%s\nif [ ! -e "%s" ]; then\n\ttouch "%s"\n\techo "[    0.52] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" >>"$log"\n\texit 1\nfi\nexec "%s" "$@"\n' \
+printf '#!/bin/sh\n%s\nif [ ! -e "%s" ]; then\n\ttouch "%s"\n\techo "[    0.52] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" >>"$log"\n\techo "fake QEMU: the first boot stops"\n\texit 1\nfi\nexec "%s" "$@"\n' \
 	"$con_log" "$work/oopsed" "$work/oopsed" "$MXA_QEMU" >"$work/qemu-oops-once"
 printf '#!/bin/sh\n%s\necho "[    0.31] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:" >>"$log"\nexec sleep 1000\n' \
 	"$con_log" >"$work/qemu-stalls"
@@ -134,10 +134,11 @@ MXA_QEMU="$work/qemu-oops-once" vm --log "$work/oops.log" --tap-dir "$work/oops"
 rc=$?
 expect "run-guest: a kernel that oopses before /init is booted once more, and its tests pass" \
 	sh -c "[ $rc = 0 ] && grep -qx 0 '$work/oops/device.rc' && grep -q '^ok ' '$work/oops/device.tap'"
-expect "run-guest: ... kernel.tap names the first boot's oops and keeps its console" \
+expect "run-guest: ... kernel.tap names the first boot's oops; its console and QEMU output are kept" \
 	sh -c "grep -q '^ok 1 ' '$work/oops/kernel.tap' &&
 	       grep -q '^# this was the second boot; the first: QEMU exited with status 1 before /init (.*Oops: int3.*oops.log.boot1' '$work/oops/kernel.tap' &&
-	       grep -q 'Oops: int3' '$work/oops.log.boot1'"
+	       grep -q 'Oops: int3' '$work/oops.log.boot1' &&
+	       grep -qx '# qemu: fake QEMU: the first boot stops' '$work/oops.log.boot1'"
 MXA_QEMU="$work/qemu-stalls" hung stall \
 	"a kernel that hangs before /init twice is killed at the boot timeout and" \
 	"^sleep 1000\$" "'^not ok 1 .*did not reach /init in 3s' '^# this was the second boot'" \

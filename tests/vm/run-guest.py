@@ -321,62 +321,61 @@ def main():
     if retried:
         # the first boot's console is kept beside the log; the second boot's is the log
         os.replace(a.log, a.log + ".boot1")
+        if att.qemu_out.strip():
+            with open(a.log + ".boot1", "a") as f:
+                f.write("".join("# qemu: %s\n" % l for l in att.qemu_out.strip().splitlines()))
         print("  retrying the boot once: %s (console: %s.boot1)" % (retried, a.log),
               file=sys.stderr)
         att = boot(a, cmd, tap_path, state)
     interrupted = state["interrupted"]
-    results, current, cur_lines = att.results, att.current, att.cur_lines
-    dmesg, kmemleak, kmemleak_scanned = att.dmesg, att.kmemleak, att.kmemleak_scanned
-    done, guest_errors, run_rc, timed_out = att.done, att.guest_errors, att.run_rc, att.timed_out
-    qemu_out = att.qemu_out
-    if qemu_out.strip():
-        print("  qemu: " + qemu_out.strip().replace("\n", "\n  qemu: "), file=sys.stderr)
+    if att.qemu_out.strip():
+        print("  qemu: " + att.qemu_out.strip().replace("\n", "\n  qemu: "), file=sys.stderr)
     ended = qemu_exit_text(att.returncode)   # how QEMU went away, for the reports
     limit = a.boot_timeout if att.boot_timed_out else a.timeout
-    if current and current != "run":
+    if att.current and att.current != "run":
         # a test running when QEMU went away: how, and QEMU's last words
-        why = "timed out" if timed_out else "interrupted" if interrupted else ended
-        results[current] = (cur_lines + ["# test did not finish (guest %s)" % why] +
-                            ["# qemu: " + l for l in qemu_out.strip().splitlines()[-10:]],
-                            124)
+        why = "timed out" if att.timed_out else "interrupted" if interrupted else ended
+        att.results[att.current] = (
+            att.cur_lines + ["# test did not finish (guest %s)" % why] +
+            ["# qemu: " + l for l in att.qemu_out.strip().splitlines()[-10:]], 124)
 
     with open(a.log, errors="replace") as f:
         console_text = f.read()
     with open(a.log + ".dmesg", "w") as f:
-        f.write("\n".join(dmesg) + "\n")
+        f.write("\n".join(att.dmesg) + "\n")
     bad, excused = kernel_problems(console_text.splitlines())
-    bad += kernel_problems(dmesg)[0]
-    leaks = [l for l in kmemleak if l.startswith("unreferenced object")]
+    bad += kernel_problems(att.dmesg)[0]
+    leaks = [l for l in att.kmemleak if l.startswith("unreferenced object")]
     bad += ["kmemleak: " + l for l in leaks]
 
-    ok = done and not timed_out and not interrupted and not guest_errors and not bad
+    ok = att.done and not att.timed_out and not interrupted and not att.guest_errors and not bad
     # a guest that did not finish: the console's last words (a panic, a hang's last message)
-    last_console = [] if done else console_text.splitlines()[-15:]
+    last_console = [] if att.done else console_text.splitlines()[-15:]
     if a.tap_dir:
         os.makedirs(a.tap_dir, exist_ok=True)
         for name in tests:
-            lines, rc = results.get(name, (["# never ran: guest %s" %
-                                         ("timed out" if timed_out else "did not get to it")], 125))
+            lines, rc = att.results.get(name, (["# never ran: guest %s" % (
+                "timed out" if att.timed_out else "did not get to it")], 125))
             with open(os.path.join(a.tap_dir, name + ".tap"), "w") as f:
                 f.write("\n".join(lines) + "\n")
             with open(os.path.join(a.tap_dir, name + ".rc"), "w") as f:
                 f.write("%d\n" % rc)
         with open(os.path.join(a.tap_dir, "kernel.tap"), "w") as f:
             why = ("did not reach /init in %.0fs" % limit if att.boot_timed_out else
-                   "timed out after %.0fs" % limit if timed_out else
+                   "timed out after %.0fs" % limit if att.timed_out else
                    "interrupted" if interrupted else
                    "no completion marker (guest %s)" % ended)
             f.write("%s 1 guest booted, ran its tests and powered off%s\n" %
-                    ("ok" if done and not timed_out else "not ok",
-                     "" if done and not timed_out else " # " + why))
+                    ("ok" if att.done and not att.timed_out else "not ok",
+                     "" if att.done and not att.timed_out else " # " + why))
             for l in last_console:
                 f.write("#   console: %s\n" % l)
             if retried:
                 f.write("# this was the second boot; the first: %s; its console: %s.boot1\n"
                         % (retried, os.path.basename(a.log)))
             f.write("%s 2 guest setup (modules, /dev/accel/accel0)\n" %
-                    ("not ok" if guest_errors else "ok"))
-            for e in guest_errors:
+                    ("not ok" if att.guest_errors else "ok"))
+            for e in att.guest_errors:
                 f.write("# %s\n" % e)
             f.write("%s 3 kernel log has no WARN, BUG or oops\n" % ("not ok" if bad else "ok"))
             for l in bad[:20]:
@@ -384,10 +383,10 @@ def main():
             if excused:
                 f.write("# %d allocation-failure reports were injected faults (mxa-kfault)\n"
                         % excused)
-            if kmemleak_scanned:
+            if att.kmemleak_scanned:
                 f.write("%s 4 kmemleak finds no unreferenced object after the tests\n" %
                         ("not ok" if leaks else "ok"))
-                for l in kmemleak[:40]:
+                for l in att.kmemleak[:40]:
                     f.write("# %s\n" % l)
         with open(os.path.join(a.tap_dir, "kernel.rc"), "w") as f:
             f.write("0\n")
@@ -395,18 +394,17 @@ def main():
         print("  kernel log shows problems (full log: %s):" % a.log, file=sys.stderr)
         for l in bad[:20]:
             print("    " + l, file=sys.stderr)
-    if not done:
+    if not att.done:
         print("  guest did not finish; last console lines (%s):" % a.log, file=sys.stderr)
         for l in last_console:
             print("    " + l, file=sys.stderr)
     if a.run:
         if not a.raw:
-            print("\n".join(results.get("run", ([], 0))[0]))
-        ok = ok and run_rc == 0
+            print("\n".join(att.results.get("run", ([], 0))[0]))
+        ok = ok and att.run_rc == 0
     else:
-        ok = ok and all(results.get(name, ([], 1))[1] == 0 for name in tests)
+        ok = ok and all(att.results.get(name, ([], 1))[1] == 0 for name in tests)
     return 0 if ok else 1
-
 
 
 if __name__ == "__main__":
