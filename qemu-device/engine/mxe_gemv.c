@@ -1507,9 +1507,8 @@ static int64_t int_block_n_avx512(const double *a, double f, const int8_t w2[BLK
  * goes into an exact accumulator, K / 32 terms where the general path decodes the
  * column and sums K products. A block the form rounds (span over 44 bits) adds its
  * 32 products, each exact in a double (A's float types hold at most 24 significant
- * bits, a weight 2). Returns
- * the rows it leaves to the general path: a NaN scale, and a sum of zero (whose sign
- * the integers lose).
+ * bits, a weight 2). Returns the rows it leaves to the general path: a NaN scale, and
+ * a sum of zero (whose sign the integers lose).
  */
 static unsigned gemv_int_redo(const struct gemv_job *job, size_t j, unsigned g, unsigned redo)
 {

@@ -274,7 +274,7 @@ __attribute__((target("avx512f,avx512bw"), always_inline))
 static inline __m512i mxe_e2m1_sums16_avx512(const uint8_t *row, const int16_t *a16, size_t b0,
 					     __m512i lut, const uint8_t *next)
 {
-	const int16_t *const a[3] = { a16, a16, a16 };
+	const int16_t *const a[3] = { a16 };
 	__m512i r[3];
 
 	mxe_e2m1_sums16_parts_avx512(row, a, 1, b0, lut, next, r);
