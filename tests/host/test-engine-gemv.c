@@ -218,6 +218,30 @@ static void proof_defeating_cases(struct mxe_engine *eng)
 			   !isnan(d1[8 * 8 + 4]),
 			   "%s: NaN scales and NaN codes give the general path's NaN", mxe_engine_simd());
 	}
+	/* E5M2's Inf and NaN codes (S.11111.xx), for one row and for nine: the general
+	 * path's Inf and NaN (the AVX-512 kernel's decode must see them: its doubles' bits
+	 * would make them finite) */
+	for (unsigned m = 1; m <= 9; m += 8) {
+		struct mxe_gemm_desc g = desc(m, 8, 1088, MXA_DTYPE_BF16, MXA_DTYPE_E5M2, 1);
+		size_t nbad;
+
+		tu_fill(MXA_DTYPE_BF16, abuf, m, 1088, 2 * 1088);
+		for (size_t i = 0; i < (size_t)m * 1088; i++)	/* A > 0: an Inf stays one */
+			((uint16_t *)abuf)[i] &= 0x7fff;
+		tu_fill(MXA_DTYPE_E5M2, bbuf, 8, 1088, 1088);
+		for (size_t i = 0; i < 8 * 1088; i++)		/* no Inf or NaN but these */
+			if ((bbuf[i] & 0x7c) == 0x7c)
+				bbuf[i] ^= 0x04;
+		memset(sbbuf, 127, 8 * 34);
+		bbuf[2 * 1088 + 20 * 32 + 3] = 0x7c;	/* +Inf */
+		bbuf[3 * 1088 + 9 * 32 + 30] = 0xfc;	/* -Inf */
+		bbuf[6 * 1088 + 33 * 32 + 1] = 0x7e;	/* NaN */
+		host_check(!same_as_general(eng, &g, &nbad) && !nbad && isinf(d1[2]) && d1[2] > 0 &&
+			   isinf(d1[3]) && d1[3] < 0 && isnan(d1[6]) && isfinite(d1[5]) &&
+			   isinf(d1[(m - 1) * 8 + 2]) && isnan(d1[(m - 1) * 8 + 6]),
+			   "%s: E5M2 Inf and NaN codes, %u row%s of A: the general path's Inf and NaN",
+			   mxe_engine_simd(), m, m > 1 ? "s" : "");
+	}
 }
 
 /*
