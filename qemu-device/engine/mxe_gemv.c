@@ -15,7 +15,7 @@
  * rounding of the bound itself). Here sum |a * b| is bounded by the sum over
  * blocks of sum |a| times the block's largest possible |b|. When s - e and s + e
  * round to the same f32, that f32 is the exact sum's; otherwise (a sum near a
- * rounding boundary or a tie, heavy cancellation, NaN or Inf, an E4M3 NaN code) that
+ * rounding boundary or a tie, heavy cancellation, NaN or Inf in A or in the weights) that
  * output is redone: from E2M1 weights' integer blocks, summed exactly (gemv_int_redo()),
  * else on the general path. Either way the bits are the general path's.
  *
@@ -44,12 +44,13 @@
 #define BLK		MXA_MX_BLOCK
 
 /*
- * How a weight code becomes a float bit pattern the CPU converts: the pattern's value
- * times 2^adj is the weight's (AVX-512: an f16 pattern, AVX2: an f32 one, E2M1 a table
- * lookup, MXINT8 an integer times 2^-6); max is the largest |weight| of a finite code.
+ * How a weight code becomes an f32 bit pattern the AVX2 kernel converts: the pattern's
+ * value times 2^adj is the weight's (E2M1 a table lookup, MXINT8 an integer times
+ * 2^-6; AVX-512 makes doubles' bits, decode32_pd_avx512()); max is the largest |weight|
+ * of a finite code.
  */
 struct wfmt {
-	int adj, adj2;
+	int adj;
 	double max;
 	int lsb;	/* exponent of the lowest bit a nonzero code can have */
 };
@@ -58,22 +59,22 @@ static int weight_fmt(unsigned t, struct wfmt *f)
 {
 	switch (t) {
 	case MXA_DTYPE_E2M1:	/* looked up as values */
-		f->adj = 0, f->adj2 = 0, f->max = 6.0, f->lsb = -1;
+		f->adj = 0, f->max = 6.0, f->lsb = -1;
 		break;
-	case MXA_DTYPE_E4M3:	/* s eeee mmm: f16 (x & 0x7f) << 7, f32 << 20 */
-		f->adj = 8, f->adj2 = 120, f->max = 448.0, f->lsb = -9;
+	case MXA_DTYPE_E4M3:	/* s eeee mmm: (x & 0x7f) << 20 */
+		f->adj = 120, f->max = 448.0, f->lsb = -9;
 		break;
-	case MXA_DTYPE_E5M2:	/* the high byte of an f16; f32 (x & 0x7f) << 21 */
-		f->adj = 0, f->adj2 = 112, f->max = 57344.0, f->lsb = -16;
+	case MXA_DTYPE_E5M2:	/* s eeeee mm: (x & 0x7f) << 21 */
+		f->adj = 112, f->max = 57344.0, f->lsb = -16;
 		break;
-	case MXA_DTYPE_E3M2:	/* s eee mm: f16 (x & 0x1f) << 8, f32 << 21 */
-		f->adj = 12, f->adj2 = 124, f->max = 28.0, f->lsb = -4;
+	case MXA_DTYPE_E3M2:	/* s eee mm: (x & 0x1f) << 21 */
+		f->adj = 124, f->max = 28.0, f->lsb = -4;
 		break;
-	case MXA_DTYPE_E2M3:	/* s ee mmm: f16 (x & 0x1f) << 7, f32 << 20 */
-		f->adj = 14, f->adj2 = 126, f->max = 7.5, f->lsb = -3;
+	case MXA_DTYPE_E2M3:	/* s ee mmm: (x & 0x1f) << 20 */
+		f->adj = 126, f->max = 7.5, f->lsb = -3;
 		break;
 	case MXA_DTYPE_MXINT8:	/* an int8, times 2^-6 */
-		f->adj = 0, f->adj2 = 0, f->max = 128.0 / 64, f->lsb = -6;
+		f->adj = 0, f->max = 128.0 / 64, f->lsb = -6;
 		break;
 	default:
 		return 0;
@@ -260,28 +261,67 @@ static inline void gemv_prefetch_span(const struct gemv_col *c, size_t b0, size_
 		_mm_prefetch((const char *)c->sc + b0, _MM_HINT_T0);
 }
 
-/* 32 byte-sized weight codes of block @b of @row as f16 patterns; *@nan when an E4M3 NaN is among them. */
-__attribute__((target("avx512f,avx512bw")))
-static __m512i decode32_avx512(unsigned t, const uint8_t *row, size_t b, int *nan)
-{
-	__m512i w;
+/* A subnormal code's mantissa @m (exponent field 0) times 2^@k: its double's top 16 bits. */
+#define GEMV_SUB16(m, k)							\
+	((m) == 0 ? 0 :								\
+	 (m) == 1 ? (1023 + (k)) << 4 :						\
+	 (m) <= 3 ? (1024 + (k)) << 4 | ((m) - 2) << 3 :			\
+		    (1025 + (k)) << 4 | ((m) - 4) << 2)
+#define GEMV_SUB16_ROW(k)							\
+	{ GEMV_SUB16(0, k), GEMV_SUB16(1, k), GEMV_SUB16(2, k), GEMV_SUB16(3, k),	\
+	  GEMV_SUB16(4, k), GEMV_SUB16(5, k), GEMV_SUB16(6, k), GEMV_SUB16(7, k) }
 
-	w = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(row + b * 32)));
-	switch (t) {
-	case MXA_DTYPE_E4M3:
-		*nan |= _mm512_cmpeq_epi16_mask(_mm512_and_si512(w, _mm512_set1_epi16(0x7f)),
-						_mm512_set1_epi16(0x7f)) != 0;
-		return _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x7f)), 7),
-				       _mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x80)), 8));
-	case MXA_DTYPE_E5M2:
-		return _mm512_slli_epi16(w, 8);
-	case MXA_DTYPE_E3M2:
-		return _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x1f)), 8),
-				       _mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x20)), 10));
-	default:	/* E2M3 */
-		return _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x1f)), 7),
-				       _mm512_slli_epi16(_mm512_and_si512(w, _mm512_set1_epi16(0x20)), 10));
-	}
+/* Per FP8 and FP6 type (E4M3, E5M2, E3M2, E2M3): the subnormal codes' top 16 bits,
+ * mantissa m at 2^(1 - bias - mantissa bits), 32 entries for vpermw. */
+static const uint16_t gemv_sub16[4][32] = {
+	GEMV_SUB16_ROW(-9), GEMV_SUB16_ROW(-16), GEMV_SUB16_ROW(-4), GEMV_SUB16_ROW(-3),
+};
+
+/*
+ * The 32 byte-sized FP8 or FP6 codes of block @b of @row times 2^@e (the block's scale)
+ * as doubles, k's order, in @w. Each double's top 16 bits (sign, exponent, the top 4 of
+ * the mantissa) hold every such value; they are made from the codes in 16-bit lanes (a
+ * normal code's exponent and mantissa bits shifted into place plus the exponent bias, a
+ * subnormal's from gemv_sub16, @e added to the exponent of each nonzero code) and moved
+ * to the top of each 64-bit lane by vpermw: all integer operations, where converting f16
+ * patterns (vcvtph2ps, vcvtps2pd) and multiplying by the scale bound a one-row GEMV.
+ * *@nan when a NaN or Inf code is among them.
+ */
+__attribute__((target("avx512f,avx512bw"), always_inline))
+static inline void decode32_pd_avx512(unsigned t, const uint8_t *row, size_t b, int e, int *nan,
+				      __m512d w[4])
+{
+	/* magnitude bits, mantissa bits, the format's bias, exponent bits */
+	const int mag = t == MXA_DTYPE_E4M3 || t == MXA_DTYPE_E5M2 ? 0x7f : 0x1f;
+	const int mb = t == MXA_DTYPE_E5M2 || t == MXA_DTYPE_E3M2 ? 2 : 3;
+	const int bias = t == MXA_DTYPE_E4M3 ? 7 : t == MXA_DTYPE_E5M2 ? 15 :
+			 t == MXA_DTYPE_E3M2 ? 3 : 1;
+	const int expo = mag & ~((1 << mb) - 1);
+	const unsigned sshift = mag == 0x7f ? 8 : 10;	/* the sign (bit 7 or 5) to bit 15 */
+	const unsigned ti = t == MXA_DTYPE_E4M3 ? 0 : t == MXA_DTYPE_E5M2 ? 1 :
+			    t == MXA_DTYPE_E3M2 ? 2 : 3;
+	__m512i c = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(row + b * 32)));
+	__m512i m = _mm512_and_si512(c, _mm512_set1_epi16((short)mag)), h;
+	__mmask32 nz = _mm512_test_epi16_mask(c, _mm512_set1_epi16((short)mag));
+	__mmask32 sub = _mm512_testn_epi16_mask(c, _mm512_set1_epi16((short)expo));
+
+	if (t == MXA_DTYPE_E4M3)	/* NaN: S.1111.111 */
+		*nan |= _mm512_cmpeq_epi16_mask(m, _mm512_set1_epi16(0x7f)) != 0;
+	else if (t == MXA_DTYPE_E5M2)	/* Inf and NaN: S.11111.xx */
+		*nan |= _mm512_cmpeq_epi16_mask(_mm512_and_si512(c, _mm512_set1_epi16(0x7c)),
+						_mm512_set1_epi16(0x7c)) != 0;
+	h = _mm512_add_epi16(_mm512_slli_epi16(m, (unsigned)(4 - mb)),
+			     _mm512_set1_epi16((short)((1023 - bias) << 4)));
+	h = _mm512_mask_permutexvar_epi16(h, sub, m, _mm512_loadu_si512(gemv_sub16[ti]));
+	h = _mm512_mask_add_epi16(h, nz, h, _mm512_set1_epi16((short)(e * 16)));
+	h = _mm512_ternarylogic_epi32(h, _mm512_slli_epi16(c, sshift),	/* h | sign & 0x8000 */
+				      _mm512_set1_epi16((short)0x8000), 0xF8);
+	for (int q = 0; q < 4; q++)	/* word 4i + 3 of vector q: word 8q + i of h */
+		w[q] = _mm512_castsi512_pd(_mm512_maskz_permutexvar_epi16(
+			0x88888888u, _mm512_add_epi16(_mm512_set_epi64(7ll << 48, 6ll << 48, 5ll << 48,
+								       4ll << 48, 3ll << 48, 2ll << 48,
+								       1ll << 48, 0),
+						      _mm512_set1_epi16((short)(8 * q))), h));
 }
 
 /*
@@ -313,10 +353,11 @@ static inline void gemv_span_avx512_t(const struct gemv_job *job, struct gemv_ac
 		if (next && !(b & 1))
 			_mm_prefetch((const char *)next + b * blk_bytes, _MM_HINT_T0);
 		double f = block_factor(sc, b, 0);
-		__m512d fv = _mm512_set1_pd(f * mxe_pow2(job->w.adj)), w[4];
+		__m512d w[4];	/* the block's weights times its scale (exact: a power of two) */
 
 		if (t == MXA_DTYPE_E2M1) {
 			/* table lookups, activations stored even k then odd k per 16 */
+			__m512d fv = _mm512_set1_pd(f);
 			__m512d tl = _mm512_mul_pd(_mm512_setr_pd(0, 0.5, 1, 1.5, 2, 3, 4, 6), fv);
 			__m512d th = _mm512_mul_pd(_mm512_setr_pd(-0.0, -0.5, -1, -1.5, -2, -3, -4, -6), fv);
 
@@ -326,41 +367,32 @@ static inline void gemv_span_avx512_t(const struct gemv_job *job, struct gemv_ac
 				w[2 * h] = _mm512_permutex2var_pd(tl, _mm512_and_si512(q, _mm512_set1_epi64(15)), th);
 				w[2 * h + 1] = _mm512_permutex2var_pd(tl, _mm512_srli_epi64(q, 4), th);
 			}
-			fv = _mm512_set1_pd(1.0);
 		} else if (t == MXA_DTYPE_MXINT8) {
 			__m512i x = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(row + b * 32)));
 			__m512i y = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(row + b * 32 + 16)));
 			__m512 xf = _mm512_cvtepi32_ps(x), yf = _mm512_cvtepi32_ps(y);
+			__m512d fv = _mm512_set1_pd(f * 0x1p-6);	/* MXINT8: int8 / 64 */
 
 			w[0] = _mm512_cvtps_pd(_mm512_castps512_ps256(xf));
 			w[1] = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(xf), 1)));
 			w[2] = _mm512_cvtps_pd(_mm512_castps512_ps256(yf));
 			w[3] = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(yf), 1)));
-			fv = _mm512_set1_pd(f * 0x1p-6);	/* MXINT8: int8 / 64 */
-		} else {
-			__m512i h = decode32_avx512(t, row, b, &nan);
-			__m512 lo = _mm512_cvtph_ps(_mm512_castsi512_si256(h));
-			__m512 hi = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(h, 1));
-
-			w[0] = _mm512_cvtps_pd(_mm512_castps512_ps256(lo));
-			w[1] = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(lo), 1)));
-			w[2] = _mm512_cvtps_pd(_mm512_castps512_ps256(hi));
-			w[3] = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(hi), 1)));
+#pragma GCC unroll 4	/* a loop kept w[] on the stack: a store and reload per block */
+			for (int q = 0; q < 4; q++)
+				w[q] = _mm512_mul_pd(w[q], fv);
+		} else {	/* a NaN scale (0xFF) makes f, so the bound, NaN: redone */
+			decode32_pd_avx512(t, row, b, sc ? (int)sc[b] - 127 : 0, &nan, w);
 		}
 		if (rows == 1) {
-			/* the block's products summed unscaled, then scaled once (exact: a
-			 * power of two): per lane still K / 8 additions, as with four chains */
+			/* the block's products summed, then added: per lane still K / 8
+			 * additions, as with four chains */
 			const double *a = a0 + b * BLK;
 			__m512d p = _mm512_mul_pd(_mm512_loadu_pd(a), w[0]);
 
 			for (int q = 1; q < 4; q++)
 				p = _mm512_fmadd_pd(_mm512_loadu_pd(a + 8 * q), w[q], p);
-			acc[0] = _mm512_fmadd_pd(p, fv, acc[0]);
+			acc[0] = _mm512_add_pd(p, acc[0]);
 		} else {
-			if (t != MXA_DTYPE_E2M1)
-#pragma GCC unroll 4	/* a loop kept w[] on the stack: a store and reload per block */
-				for (int q = 0; q < 4; q++)
-					w[q] = _mm512_mul_pd(w[q], fv);	/* exact: a power of two */
 #pragma GCC unroll 8
 			for (unsigned r = 0; r < rows; r++) {
 				const double *a = a0 + r * job->lda + b * BLK;
@@ -493,7 +525,7 @@ static inline void gemv_span_avx2_t(const struct gemv_job *job, struct gemv_acc 
 			_mm_prefetch((const char *)next + b * blk_bytes, _MM_HINT_T0);
 		double f = block_factor(sc, b, 0);
 		__m256d fv = _mm256_set1_pd(t == MXA_DTYPE_MXINT8 ? f * 0x1p-6 :
-					    f * mxe_pow2(job->w.adj2));
+					    f * mxe_pow2(job->w.adj));
 		__m256 wf[4];
 
 		if (t == MXA_DTYPE_E2M1) {	/* even k, then odd k, per 16 */
