@@ -1500,9 +1500,9 @@ static void gemv_int_finish(struct gemv_job *job, size_t m)
 	job->ones = p->ones;
 }
 
-#ifdef GEMV_HAVE_AVX512
 /* A block's 16 bytes of E2M1 codes as 2 w (MXE_E2M1_INT_LUT), in A's order: per 16 k
  * (8 bytes) the low nibbles (even k), then the high ones. */
+#ifdef GEMV_HAVE_AVX512
 __attribute__((target("avx2")))
 static void int_block_w2(const uint8_t *codes, int8_t w2[BLK])
 {
@@ -1514,6 +1514,20 @@ static void int_block_w2(const uint8_t *codes, int8_t w2[BLK])
 	_mm_storeu_si128((__m128i *)(void *)w2, _mm_unpacklo_epi64(lo, hi));
 	_mm_storeu_si128((__m128i *)(void *)(w2 + 16), _mm_unpackhi_epi64(lo, hi));
 }
+#else	/* compiled where the GEMV never runs (gemv_applies()) */
+static void int_block_w2(const uint8_t *codes, int8_t w2[BLK])
+{
+	static const int8_t lut[16] = { MXE_E2M1_INT_LUT };
+
+	for (int q = 0; q < BLK; q++) {
+		uint8_t c = codes[q / 16 * 8 + q % 8];
+
+		w2[q] = lut[q % 16 < 8 ? c & 15 : c >> 4];
+	}
+}
+#endif
+
+#ifdef GEMV_HAVE_AVX512
 
 /* gemv_int_redo()'s sum of a block's n 2 w: @a the block's values, @f 2^-lo. */
 __attribute__((target("avx512f,avx512dq")))
@@ -1544,9 +1558,6 @@ static int64_t int_block_n_avx512(const double *a, double f, const int8_t w2[BLK
  */
 static unsigned gemv_int_redo(const struct gemv_job *job, size_t j, unsigned g, unsigned redo)
 {
-#ifndef GEMV_HAVE_AVX512
-	static const int8_t w2lut[16] = { MXE_E2M1_INT_LUT };
-#endif
 	const struct mxe_op *op = job->op;
 	const size_t nb = op->d.k / BLK;
 	const uint8_t *row = mxe_op_b_row(op, j), *sc = op->scale_b ? mxe_op_b_scales(op, j) : NULL;
@@ -1562,15 +1573,7 @@ static unsigned gemv_int_redo(const struct gemv_job *job, size_t j, unsigned g, 
 	for (size_t b = 0; b < nb; b++) {
 		int8_t w2[BLK];	/* in A's order: per 16 k the even k, then the odd */
 
-#ifdef GEMV_HAVE_AVX512
 		int_block_w2(row + b * 16, w2);
-#else
-		for (int q = 0; q < BLK; q++) {
-			uint8_t c = row[b * 16 + q / 16 * 8 + q % 8];
-
-			w2[q] = w2lut[q % 16 < 8 ? c & 15 : c >> 4];
-		}
-#endif
 		for (unsigned r = 0; r < 8; r++) {
 			size_t i = 8 * (size_t)g + r, rb = i * op->d.k / BLK + b;
 			const double *a = job->av + i * job->lda + b * BLK;
