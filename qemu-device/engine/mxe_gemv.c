@@ -1528,7 +1528,6 @@ static void int_block_w2(const uint8_t *codes, int8_t w2[BLK])
 #endif
 
 #ifdef GEMV_HAVE_AVX512
-
 /* gemv_int_redo()'s sum of a block's n 2 w: @a the block's values, @f 2^-lo. */
 __attribute__((target("avx512f,avx512dq")))
 static int64_t int_block_n_avx512(const double *a, double f, const int8_t w2[BLK])
