@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "mxe_cpu.h"
+#include "mxe_formats.h"
 #include "mxe_gemm.h"
 #include "mxe_gemv_int.h"
 #include "mxe_pool.h"
@@ -44,40 +45,84 @@
 #define BLK		MXA_MX_BLOCK
 
 /*
- * How a weight code becomes an f32 bit pattern the AVX2 kernel converts: the pattern's
- * value times 2^adj is the weight's (E2M1 a table lookup, MXINT8 an integer times
- * 2^-6; AVX-512 makes doubles' bits, decode32_pd_avx512()); max is the largest |weight|
- * of a finite code.
+ * A weight type's facts for the kernels, from its format (mxe_formats.c): max, the
+ * largest |weight| of a finite code, and lsb, the exponent of the lowest bit a nonzero
+ * code can have, for the proofs; for the FP8 and FP6 types how their codes become
+ * numbers: on AVX2 an f32 bit pattern whose value times 2^adj is the weight's, on
+ * AVX-512 the top 16 bits of the weight's double (decode32_pd_avx512(), subnormal codes
+ * from sub16). E2M1 weights are looked up as values, MXINT8 ones converted as integers
+ * (times 2^-6).
  */
 struct wfmt {
-	int adj;
 	double max;
-	int lsb;	/* exponent of the lowest bit a nonzero code can have */
+	int lsb;
+	int adj;
+	uint16_t sub16[32];	/* subnormal code m: its double's top 16 bits */
 };
 
-static int weight_fmt(unsigned t, struct wfmt *f)
+/*
+ * An FP8 or FP6 code's fields for both decoders' shifts and masks (immediates where @t
+ * is a constant): magnitude bits (the sign the next bit up), mantissa bits, exponent
+ * bias, and the codes that are no finite number: code & nan_mask == nan_mask (E4M3's
+ * NaN S.1111.111, E5M2's Inf and NaN S.11111.xx; FP6 has none: 0).
+ */
+struct gemv_fp_layout {
+	unsigned mag, mbits;
+	int bias;
+	unsigned nan_mask;
+};
+
+static inline struct gemv_fp_layout gemv_fp_layout(unsigned t)
 {
 	switch (t) {
-	case MXA_DTYPE_E2M1:	/* looked up as values */
-		f->adj = 0, f->max = 6.0, f->lsb = -1;
-		break;
-	case MXA_DTYPE_E4M3:	/* s eeee mmm: (x & 0x7f) << 20 */
-		f->adj = 120, f->max = 448.0, f->lsb = -9;
-		break;
-	case MXA_DTYPE_E5M2:	/* s eeeee mm: (x & 0x7f) << 21 */
-		f->adj = 112, f->max = 57344.0, f->lsb = -16;
-		break;
-	case MXA_DTYPE_E3M2:	/* s eee mm: (x & 0x1f) << 21 */
-		f->adj = 124, f->max = 28.0, f->lsb = -4;
-		break;
-	case MXA_DTYPE_E2M3:	/* s ee mmm: (x & 0x1f) << 20 */
-		f->adj = 126, f->max = 7.5, f->lsb = -3;
-		break;
-	case MXA_DTYPE_MXINT8:	/* an int8, times 2^-6 */
-		f->adj = 0, f->max = 128.0 / 64, f->lsb = -6;
+	case MXA_DTYPE_E4M3:
+		return (struct gemv_fp_layout){ 0x7f, 3, 7, 0x7f };
+	case MXA_DTYPE_E5M2:
+		return (struct gemv_fp_layout){ 0x7f, 2, 15, 0x7c };
+	case MXA_DTYPE_E3M2:
+		return (struct gemv_fp_layout){ 0x1f, 2, 3, 0 };
+	default:	/* E2M3 */
+		return (struct gemv_fp_layout){ 0x1f, 3, 1, 0 };
+	}
+}
+
+/* Fills @f for weight type @t; 0 where the GEMV does not take @t. */
+static int weight_fmt(unsigned t, struct wfmt *f)
+{
+	struct gemv_fp_layout l = gemv_fp_layout(t);
+	unsigned mb;
+	int bias = 0;
+	double v;
+	uint64_t u;
+
+	memset(f, 0, sizeof(*f));
+	switch (t) {
+	case MXA_DTYPE_MXINT8:	/* an int8, times 2^-6: |-128| the largest */
+		f->max = 128.0 / 64, f->lsb = -6;
+		return 1;
+	case MXA_DTYPE_E2M1:
+	case MXA_DTYPE_E4M3:
+	case MXA_DTYPE_E5M2:
+	case MXA_DTYPE_E3M2:
+	case MXA_DTYPE_E2M3:
 		break;
 	default:
 		return 0;
+	}
+	mb = mxe_dtype_float_bits(t, &bias);
+	f->max = mxe_dtype_max_finite(t);
+	f->lsb = 1 - bias - (int)mb;
+	if (t == MXA_DTYPE_E2M1)
+		return 1;
+	/* the decoders' layout is the format's (the bias is 2^(exponent bits - 1) - 1) */
+	if (l.mbits != mb || l.bias != bias ||
+	    l.mag != (1u << (__builtin_ctz((unsigned)bias + 1) + 1 + mb)) - 1)
+		return 0;
+	f->adj = 127 - bias;	/* the magnitude bits at an f32's exponent and mantissa */
+	for (unsigned m = 1; m < 1u << mb; m++) {
+		v = ldexp(m, f->lsb);
+		memcpy(&u, &v, sizeof(u));
+		f->sub16[m] = (uint16_t)(u >> 48);
 	}
 	return 1;
 }
@@ -261,61 +306,40 @@ static inline void gemv_prefetch_span(const struct gemv_col *c, size_t b0, size_
 		_mm_prefetch((const char *)c->sc + b0, _MM_HINT_T0);
 }
 
-/* A subnormal code's mantissa @m (exponent field 0) times 2^@k: its double's top 16 bits. */
-#define GEMV_SUB16(m, k)							\
-	((m) == 0 ? 0 :								\
-	 (m) == 1 ? (1023 + (k)) << 4 :						\
-	 (m) <= 3 ? (1024 + (k)) << 4 | ((m) - 2) << 3 :			\
-		    (1025 + (k)) << 4 | ((m) - 4) << 2)
-#define GEMV_SUB16_ROW(k)							\
-	{ GEMV_SUB16(0, k), GEMV_SUB16(1, k), GEMV_SUB16(2, k), GEMV_SUB16(3, k),	\
-	  GEMV_SUB16(4, k), GEMV_SUB16(5, k), GEMV_SUB16(6, k), GEMV_SUB16(7, k) }
-
-/* Per FP8 and FP6 type (E4M3, E5M2, E3M2, E2M3): the subnormal codes' top 16 bits,
- * mantissa m at 2^(1 - bias - mantissa bits), 32 entries for vpermw. */
-static const uint16_t gemv_sub16[4][32] = {
-	GEMV_SUB16_ROW(-9), GEMV_SUB16_ROW(-16), GEMV_SUB16_ROW(-4), GEMV_SUB16_ROW(-3),
-};
-
 /*
- * The 32 byte-sized FP8 or FP6 codes of block @b of @row times 2^@e (the block's scale)
- * as doubles, k's order, in @w. Each double's top 16 bits (sign, exponent, the top 4 of
- * the mantissa) hold every such value; they are made from the codes in 16-bit lanes (a
- * normal code's exponent and mantissa bits shifted into place plus the exponent bias, a
- * subnormal's from gemv_sub16, @e added to the exponent of each nonzero code) and moved
- * to the top of each 64-bit lane by vpermw: all integer operations, where converting f16
- * patterns (vcvtph2ps, vcvtps2pd) and multiplying by the scale bound a one-row GEMV.
- * *@nan when a NaN or Inf code is among them.
+ * The 32 byte-sized FP8 or FP6 codes (type @t) of block @b of @row times 2^@e (the
+ * block's scale) as doubles, k's order, in @w. Each double's top 16 bits (sign,
+ * exponent, the top 4 of the mantissa) hold every such value; they are made from the
+ * codes in 16-bit lanes (a normal code's exponent and mantissa bits shifted into place
+ * plus the exponent bias, a subnormal's from @sub, the format's sub16 loaded once a
+ * span, @e added to the exponent of each nonzero code) and moved to the top of each 64-bit lane
+ * by vpermw: all integer operations, where converting f16 patterns (vcvtph2ps,
+ * vcvtps2pd) and multiplying by the scale bound a one-row GEMV. The layout comes from @t
+ * (gemv_fp_layout(): immediates where @t is a constant; weight_fmt() checks it against
+ * the format's definition). *@nan when a NaN or Inf code is among them.
  */
 __attribute__((target("avx512f,avx512bw"), always_inline))
-static inline void decode32_pd_avx512(unsigned t, const uint8_t *row, size_t b, int e, int *nan,
-				      __m512d w[4])
+static inline void decode32_pd_avx512(unsigned t, __m512i sub, const uint8_t *row, size_t b,
+				      int e, int *nan, __m512d w[4])
 {
-	/* magnitude bits, mantissa bits, the format's bias, exponent bits */
-	const int mag = t == MXA_DTYPE_E4M3 || t == MXA_DTYPE_E5M2 ? 0x7f : 0x1f;
-	const int mb = t == MXA_DTYPE_E5M2 || t == MXA_DTYPE_E3M2 ? 2 : 3;
-	const int bias = t == MXA_DTYPE_E4M3 ? 7 : t == MXA_DTYPE_E5M2 ? 15 :
-			 t == MXA_DTYPE_E3M2 ? 3 : 1;
-	const int expo = mag & ~((1 << mb) - 1);
-	const unsigned sshift = mag == 0x7f ? 8 : 10;	/* the sign (bit 7 or 5) to bit 15 */
-	const unsigned ti = t == MXA_DTYPE_E4M3 ? 0 : t == MXA_DTYPE_E5M2 ? 1 :
-			    t == MXA_DTYPE_E3M2 ? 2 : 3;
+	const struct gemv_fp_layout l = gemv_fp_layout(t);
 	__m512i c = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(row + b * 32)));
-	__m512i m = _mm512_and_si512(c, _mm512_set1_epi16((short)mag)), h;
-	__mmask32 nz = _mm512_test_epi16_mask(c, _mm512_set1_epi16((short)mag));
-	__mmask32 sub = _mm512_testn_epi16_mask(c, _mm512_set1_epi16((short)expo));
+	__m512i m = _mm512_and_si512(c, _mm512_set1_epi16((short)l.mag)), h;
+	__mmask32 nz = _mm512_test_epi16_mask(c, _mm512_set1_epi16((short)l.mag));
+	__mmask32 subn = _mm512_testn_epi16_mask(c, _mm512_set1_epi16(
+		(short)(l.mag & ~((1u << l.mbits) - 1))));	/* exponent field 0 */
 
-	if (t == MXA_DTYPE_E4M3)	/* NaN: S.1111.111 */
-		*nan |= _mm512_cmpeq_epi16_mask(m, _mm512_set1_epi16(0x7f)) != 0;
-	else if (t == MXA_DTYPE_E5M2)	/* Inf and NaN: S.11111.xx */
-		*nan |= _mm512_cmpeq_epi16_mask(_mm512_and_si512(c, _mm512_set1_epi16(0x7c)),
-						_mm512_set1_epi16(0x7c)) != 0;
-	h = _mm512_add_epi16(_mm512_slli_epi16(m, (unsigned)(4 - mb)),
-			     _mm512_set1_epi16((short)((1023 - bias) << 4)));
-	h = _mm512_mask_permutexvar_epi16(h, sub, m, _mm512_loadu_si512(gemv_sub16[ti]));
+	if (l.nan_mask == l.mag)
+		*nan |= _mm512_cmpeq_epi16_mask(m, _mm512_set1_epi16((short)l.mag)) != 0;
+	else if (l.nan_mask)
+		*nan |= _mm512_cmpeq_epi16_mask(_mm512_and_si512(c, _mm512_set1_epi16((short)l.nan_mask)),
+						_mm512_set1_epi16((short)l.nan_mask)) != 0;
+	h = _mm512_add_epi16(_mm512_slli_epi16(m, (unsigned)(4 - l.mbits)),
+			     _mm512_set1_epi16((short)((1023 - l.bias) << 4)));
+	h = _mm512_mask_permutexvar_epi16(h, subn, m, sub);
 	h = _mm512_mask_add_epi16(h, nz, h, _mm512_set1_epi16((short)(e * 16)));
-	h = _mm512_ternarylogic_epi32(h, _mm512_slli_epi16(c, sshift),	/* h | sign & 0x8000 */
-				      _mm512_set1_epi16((short)0x8000), 0xF8);
+	h = _mm512_ternarylogic_epi32(h, _mm512_slli_epi16(c, l.mag == 0x7f ? 8 : 10),
+				      _mm512_set1_epi16((short)0x8000), 0xF8);	/* | sign & 0x8000 */
 	for (int q = 0; q < 4; q++)	/* word 4i + 3 of vector q: word 8q + i of h */
 		w[q] = _mm512_castsi512_pd(_mm512_maskz_permutexvar_epi16(
 			0x88888888u, _mm512_add_epi16(_mm512_set_epi64(7ll << 48, 6ll << 48, 5ll << 48,
@@ -346,6 +370,7 @@ static inline void gemv_span_avx512_t(const struct gemv_job *job, struct gemv_ac
 		acc[r] = r < rows ? _mm512_loadu_pd(st->acc[r]) : _mm512_setzero_pd();
 	const uint8_t *next = rows == 1 ? gemv_next_row(job, j) : NULL;
 	const size_t blk_bytes = mxe_dtype_row_bytes(t, BLK);
+	const __m512i sub = _mm512_loadu_si512(job->w.sub16);
 
 	if (rows > 1 && g == 0)
 		gemv_prefetch_span(&c, b1, b1 + (b1 - b0), blk_bytes);
@@ -381,7 +406,7 @@ static inline void gemv_span_avx512_t(const struct gemv_job *job, struct gemv_ac
 			for (int q = 0; q < 4; q++)
 				w[q] = _mm512_mul_pd(w[q], fv);
 		} else {	/* a NaN scale (0xFF) makes f, so the bound, NaN: redone */
-			decode32_pd_avx512(t, row, b, sc ? (int)sc[b] - 127 : 0, &nan, w);
+			decode32_pd_avx512(t, sub, row, b, sc ? (int)sc[b] - 127 : 0, &nan, w);
 		}
 		if (rows == 1) {
 			/* the block's products summed, then added: per lane still K / 8
@@ -476,26 +501,18 @@ static inline __m256 decode8_avx2(unsigned t, __m256i x, int *nan)
 	}
 	case MXA_DTYPE_MXINT8:
 		return _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(x, 24), 24));
-	case MXA_DTYPE_E4M3:
-		*nan |= _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7f)),
-								  _mm256_set1_epi32(0x7f))) != 0;
+	default: {	/* FP8, FP6: f32 patterns whose value times 2^adj is the weight's */
+		const struct gemv_fp_layout l = gemv_fp_layout(t);
+
+		if (l.nan_mask)
+			*nan |= _mm256_movemask_epi8(_mm256_cmpeq_epi32(
+				_mm256_and_si256(x, _mm256_set1_epi32((int)l.nan_mask)),
+				_mm256_set1_epi32((int)l.nan_mask))) != 0;
 		return _mm256_castsi256_ps(_mm256_or_si256(
-			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7f)), 20),
-			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x80)), 24)));
-	case MXA_DTYPE_E5M2:
-		*nan |= _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7c)),
-								  _mm256_set1_epi32(0x7c))) != 0;
-		return _mm256_castsi256_ps(_mm256_or_si256(
-			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7f)), 21),
-			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x80)), 24)));
-	case MXA_DTYPE_E3M2:
-		return _mm256_castsi256_ps(_mm256_or_si256(
-			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x1f)), 21),
-			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x20)), 26)));
-	default:	/* E2M3 */
-		return _mm256_castsi256_ps(_mm256_or_si256(
-			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x1f)), 20),
-			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x20)), 26)));
+			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32((int)l.mag)), 23 - l.mbits),
+			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32((int)l.mag + 1)),
+					  l.mag == 0x7f ? 24 : 26)));
+	}
 	}
 }
 

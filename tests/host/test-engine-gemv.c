@@ -102,6 +102,18 @@ static void random_cases(struct mxe_engine *eng)
 	mxe_gemv_counts(&out1, &redo1);
 	host_check(bad == 0, "%s: %zu random GEMV cases: the general exact path's bits",
 		   mxe_engine_simd(), cases);
+	/* each weight type on the GEMV (mxe_gemv.c declines an FP8 or FP6 type whose
+	 * decoders' layout is not its format's: the bits stay right, the speed would go) */
+	for (unsigned w = 0, taken = 0; w < sizeof(wtypes) / sizeof(wtypes[0]); w++) {
+		struct mxe_gemm_desc g = desc(1, 37, 64, MXA_DTYPE_BF16, wtypes[w], 1);
+
+		g.d = d1;
+		taken += !!mxe_gemv_takes(&g);
+		if (w + 1 == sizeof(wtypes) / sizeof(wtypes[0]))
+			host_check(taken == (mxe_cpu_use_avx2() ? w + 1 : 0),
+				   "%s: the GEMV takes %u of the %u weight types (%s)", mxe_engine_simd(),
+				   taken, w + 1, mxe_cpu_use_avx2() ? "all" : "none: it needs AVX2");
+	}
 	if (mxe_cpu_use_avx2())
 		host_check(out1 - out0 > 50000 && (redo1 - redo0) * 100 < out1 - out0,
 			   "%s: the GEMV path ran them (%llu outputs; %llu, under 1%%, redone)",
