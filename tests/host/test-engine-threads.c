@@ -4,13 +4,15 @@
  * gives the same bits with any thread count, either scheduling policy
  * (intrawave/interwave), either SIMD path, and while several threads share
  * one engine; a cancelled call runs none of its tasks, and the next call of
- * the thread, uncancelled, gives the reference bits.
+ * the thread, uncancelled, gives the reference bits; the pool runs every task of
+ * a phase once, and a phase only after the one before (tasks taken in runs).
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
 
 #include "host_check.h"
+#include "mxe_pool.h"
 #include "test-engine-util.h"
 
 struct job {
@@ -44,6 +46,32 @@ static void job_init(struct job *j, enum mxa_isa_dtype ta, enum mxa_isa_dtype tb
 		j->d.scale_b = j->s_b;
 		j->d.scale_block = 32;
 	}
+}
+
+/* A pool job of three phases (1000, 37 and 1 tasks) that counts each task's runs. */
+#define POOL_PHASES 3
+static const unsigned pool_tasks[POOL_PHASES] = { 1000, 37, 1 };
+
+struct pool_count {
+	unsigned runs[POOL_PHASES][1000];
+	unsigned early;		/* tasks that ran before the phase before had ended */
+	unsigned job;		/* jobs run before this one */
+};
+
+static unsigned pool_count_tasks(void *arg, unsigned phase)
+{
+	(void)arg;
+	return phase < POOL_PHASES ? pool_tasks[phase] : 0;
+}
+
+static void pool_count_task(void *arg, unsigned phase, unsigned task)
+{
+	struct pool_count *c = arg;
+
+	for (unsigned t = 0; phase && t < pool_tasks[phase - 1]; t++)
+		if (__atomic_load_n(&c->runs[phase - 1][t], __ATOMIC_ACQUIRE) != c->job + 1)
+			__atomic_add_fetch(&c->early, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&c->runs[phase][task], 1, __ATOMIC_RELEASE);
 }
 
 static void job_free(struct job *j)
@@ -268,6 +296,20 @@ int main(void)
 			   "the next 2-thread call after a park gives the reference bits");
 		mxe_engine_destroy(e2);
 		job_free(&j);
+	}
+	{
+		static const struct mxe_pool_job_ops ops = { pool_count_tasks, pool_count_task };
+		static struct pool_count c;
+		unsigned wrong = 0;
+
+		for (c.job = 0; c.job < 20; c.job++)
+			mxe_pool_run(engs[2], 4, &ops, &c);
+		for (unsigned p = 0; p < POOL_PHASES; p++)
+			for (unsigned t = 0; t < pool_tasks[p]; t++)
+				wrong += c.runs[p][t] != 20;
+		host_check(!wrong && !c.early, "20 pool jobs of 1000, 37 and 1 tasks on 4 threads: "
+			   "every task ran once a job (%u did not), none before its phase "
+			   "(%u did)", wrong, c.early);
 	}
 	{
 		struct mxe_engine *e0 = mxe_engine_create(0);
