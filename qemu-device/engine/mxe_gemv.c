@@ -134,7 +134,7 @@ static int weight_fmt(unsigned t, struct wfmt *f)
 struct gemv_prep {
 	double *av, *ablk;
 	int *ga;
-	int16_t *part[3];	/* E2M1: the integer form (gemv_int_row_bits()), or NULL */
+	int16_t *part[3];	/* E2M1: the integer form (gemv_int_alloc()), or NULL */
 	int8_t *a8[3];		/* several rows with VNNI: the parts as bytes, */
 	int32_t *acorr[3];	/* mxe_e2m1_a8_block() */
 	int64_t *ebias;
@@ -1341,6 +1341,39 @@ uint64_t mxe_gemv_int_outputs(void)
 	return __atomic_load_n(&gemv_int, __ATOMIC_RELAXED);
 }
 
+#ifdef GEMV_HAVE_AVX512
+/* gemv_block_bits() on AVX-512 (DQ: the 64-bit conversion). */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+static int gemv_block_bits_avx512(const double *v, int *lo, int *hi)
+{
+	const __m512i emask = _mm512_set1_epi64(0x7FF), mmask = _mm512_set1_epi64((INT64_C(1) << 52) - 1);
+	__m512i l = _mm512_set1_epi64(INT_MAX), h = _mm512_set1_epi64(INT_MIN);
+	__mmask8 inf = 0;
+
+	for (int q = 0; q < BLK; q += 8) {
+		__m512i u = _mm512_loadu_si512(v + q), e = _mm512_and_si512(_mm512_srli_epi64(u, 52), emask);
+		__m512i m = _mm512_and_si512(u, mmask), low, tz;
+		__mmask8 nz, fin = _mm512_cmpneq_epi64_mask(e, emask);
+
+		inf |= (__mmask8)~fin;
+		nz = _mm512_mask_test_epi64_mask(fin, u, _mm512_set1_epi64(INT64_MAX));
+		/* the significand with its implicit bit; its lowest set bit as a power of two */
+		m = _mm512_mask_or_epi64(m, _mm512_test_epi64_mask(e, e), m,
+					 _mm512_set1_epi64(INT64_C(1) << 52));
+		low = _mm512_and_si512(m, _mm512_sub_epi64(_mm512_setzero_si512(), m));
+		tz = _mm512_sub_epi64(_mm512_srli_epi64(_mm512_castpd_si512(_mm512_cvtepu64_pd(low)), 52),
+				      _mm512_set1_epi64(1023));
+		/* mxe_lsb_exponent(): (e ? e - 1075 : -1074) + tz */
+		l = _mm512_mask_min_epi64(l, nz, l, _mm512_add_epi64(_mm512_sub_epi64(
+			_mm512_max_epi64(e, _mm512_set1_epi64(1)), _mm512_set1_epi64(1075)), tz));
+		h = _mm512_mask_max_epi64(h, nz, h, _mm512_sub_epi64(e, _mm512_set1_epi64(1023)));
+	}
+	*lo = (int)_mm512_reduce_min_epi64(l);
+	*hi = (int)_mm512_reduce_max_epi64(h);
+	return !inf;
+}
+#endif
+
 /*
  * The integer block kernels' form of A's rows (K values each, in k order, @lda apart):
  * one row in mxe_gemv_int.h's order, several in k order (gemv_int_cols_t()).
@@ -1352,7 +1385,7 @@ uint64_t mxe_gemv_int_outputs(void)
  * SiLU output next to a large value) is rounded to its top 44 bits: the kernels then
  * add a bound of what that rounding can change to the proof's error (job->tr), and
  * prove by the interval alone. In three steps: each row's blocks' bits
- * (gemv_int_row_bits(), a task a row), all rows' parts (gemv_int_parts()), each row's
+ * (gemv_int_block_bits(), in gemv_prepare_row(): a task a row), all rows' parts (gemv_int_parts()), each row's
  * form (gemv_int_row_form(), a task a row); gemv_int_finish() then sets job->a16 and
  * the rest, or leaves job->a16 NULL where A holds NaN or Inf, and the double kernels
  * run. The buffers are the calling thread's scratch slot 4 (its tasks use 0 .. 2).
@@ -1385,40 +1418,25 @@ static int gemv_int_alloc(struct gemv_job *job, size_t m, size_t k)
 	return 1;
 }
 
-/* Row @i's blocks' lowest and highest set bits, and the parts the row needs. */
-static void gemv_int_row_bits(struct gemv_job *job, size_t i)
+/*
+ * Block rb of row @i (@fin: its values all finite; @lo, @hi: gemv_block_bits()): its
+ * lowest and highest set bits, and the parts the row needs so far (need[i], from 1;
+ * 0 once a value is NaN or Inf).
+ */
+static void gemv_int_block_bits(struct gemv_job *job, size_t i, size_t rb, int fin, int lo, int hi)
 {
 	struct gemv_prep *p = &job->prep;
-	size_t nb = job->op->d.k / BLK;
-	int need = 1;
+	int need = p->need[i];
 
-	for (size_t rb = i * nb; rb < (i + 1) * nb; rb++) {
-		const double *v = p->av + i * job->lda + rb % nb * BLK;
-
-		p->lo[rb] = INT_MAX;
-		p->hi[rb] = INT_MIN;
-		for (int q = 0; q < BLK; q++) {
-			if (!isfinite(v[q])) {
-				p->need[i] = 0;
-				return;
-			}
-			if (v[q] != 0) {	/* finite doubles of A's types: normal */
-				uint64_t u;
-				int l = mxe_lsb_exponent(v[q]), h;
-
-				memcpy(&u, &v[q], 8);
-				h = (int)((u >> 52) & 0x7FF) - 1023;
-
-				p->lo[rb] = l < p->lo[rb] ? l : p->lo[rb];
-				p->hi[rb] = h > p->hi[rb] ? h : p->hi[rb];
-			}
-		}
-		if (p->lo[rb] == INT_MAX)
-			p->lo[rb] = p->hi[rb] = 0;	/* all zero */
-		need = p->hi[rb] - p->lo[rb] > 44 ? 4 : p->hi[rb] - p->lo[rb] > 29 && need < 3 ? 3 :
-		       p->hi[rb] - p->lo[rb] > 14 && need < 2 ? 2 : need;
+	if (!fin || !need) {
+		p->need[i] = 0;
+		return;
 	}
-	p->need[i] = need;
+	if (lo == INT_MAX)
+		lo = hi = 0;	/* all zero */
+	p->lo[rb] = lo;
+	p->hi[rb] = hi;
+	p->need[i] = hi - lo > 44 ? 4 : hi - lo > 29 && need < 3 ? 3 : hi - lo > 14 && need < 2 ? 2 : need;
 }
 
 /* All @m rows' parts, between the two row steps: 0 where a row holds NaN or Inf. */
@@ -1663,6 +1681,43 @@ static int gemv_redo(const struct gemv_job *job, size_t j, unsigned g, unsigned 
 #define GEMV_SPAN_BLOCKS 8
 
 /*
+ * Over a block of A's values @v (32 doubles): the exponent of the lowest set bit (*@lo)
+ * and the highest exponent (*@hi) of its nonzero finite ones (INT_MAX, INT_MIN: none),
+ * and whether all are finite. AVX-512: eight at a time, the lowest bit isolated
+ * (m & -m) and converted to a double, whose exponent is its position (a host loop of
+ * 8 rows' blocks of K = 4096: this and the form were a tenth of an 8-row GEMV).
+ */
+static int gemv_block_bits(const struct gemv_job *job, const double *v, int *lo, int *hi)
+{
+	int fin = 1;
+
+#ifdef GEMV_HAVE_AVX512
+	if (job->avx512)
+		return gemv_block_bits_avx512(v, lo, hi);
+#endif
+	(void)job;
+	*lo = INT_MAX;
+	*hi = INT_MIN;
+	for (int q = 0; q < BLK; q++) {
+		uint64_t u;
+		int h;
+
+		if (!isfinite(v[q])) {
+			fin = 0;
+			continue;
+		}
+		if (v[q] == 0)
+			continue;
+		memcpy(&u, &v[q], 8);
+		h = (int)((u >> 52) & 0x7FF) - 1023;
+		*hi = h > *hi ? h : *hi;
+		h = mxe_lsb_exponent(v[q]);
+		*lo = h < *lo ? h : *lo;
+	}
+	return fin;
+}
+
+/*
  * Row @i of A (a task of the first phase): its values, the lowest set bit of any (ga)
  * and its blocks' sums of |a| (ablk); with E2M1 weights its blocks' bits.
  */
@@ -1674,20 +1729,18 @@ static void gemv_prepare_row(struct gemv_job *job, size_t i)
 
 	mxe_op_row_values(job->op, 0, i, ar);
 	p->ga[i] = INT_MAX;
-	for (size_t kk = 0; kk < k; kk++) {
-		int l = ar[kk] != 0 && isfinite(ar[kk]) ? mxe_lsb_exponent(ar[kk]) : INT_MAX;
-
-		p->ga[i] = l < p->ga[i] ? l : p->ga[i];
-	}
+	p->need[i] = 1;
 	for (size_t b = 0; b < nb; b++) {
+		int lo, hi, fin = gemv_block_bits(job, ar + b * BLK, &lo, &hi);
 		double s = 0;
 
+		p->ga[i] = lo < p->ga[i] ? lo : p->ga[i];
 		for (size_t kk = b * BLK; kk < (b + 1) * BLK; kk++)
 			s += fabs(ar[kk]);
 		p->ablk[b * job->groups * 8 + i] = s;
+		if (p->part[0])
+			gemv_int_block_bits(job, i, i * nb + b, fin, lo, hi);
 	}
-	if (p->part[0])
-		gemv_int_row_bits(job, i);
 }
 
 /* Columns a task of the columns' phase takes, once A is prepared: the several-row
@@ -1759,7 +1812,7 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 		return;
 	}
 	if (job->a16) {		/* several rows */
-		uint32_t redo[GEMV_MAX_M];
+		uint32_t redo[GEMV_MAX_M], any = 0;
 
 		if (job->vnni)
 			gemv_int_cols_vnni(job, j0, redo);
@@ -1767,7 +1820,9 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 			gemv_int_cols_avx512(job, j0, redo);
 		else
 			gemv_int_cols_avx2(job, j0, redo);
-		for (size_t j = j0; j < j1; j++)
+		for (size_t r = 0; r < op->d.m; r++)
+			any |= redo[r];
+		for (size_t j = j0; j < j1 && any; j++)
 			for (unsigned g = 0; g < groups; g++) {
 				unsigned rm = 0;
 
