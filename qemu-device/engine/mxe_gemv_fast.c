@@ -38,8 +38,16 @@
 #include "mxe_pool.h"
 
 #define FAST_MAX_M	32
-#define GROUPS		4	/* of 16 columns (the lanes) per task */
+/*
+ * AVX-512 tasks: two groups of 16 columns (the lanes). Four held 16 vectors of
+ * transposed codes besides their chains and scales and spilled them: a host loop, FAST,
+ * two threads, four groups -> two, three alternations, ms: MX-FP8 1x4096^2 1.19-1.22 ->
+ * 1.06-1.09, 1x8192^2 5.9-6.0 -> 5.2-5.7, 8x8192^2 9.5-9.6 -> 8.6-9.3; MXFP4 1x8192^2
+ * 1.27-1.34 -> 1.21-1.25; SiLU outputs against MXFP4 within the noise.
+ */
+#define GROUPS		2
 #define COLS		(16 * GROUPS)
+#define COLS8		64	/* AVX2 tasks: eight groups of 8 columns */
 #define SUB		MXE_FAST_KSUB
 #define INT_CHUNK	16	/* blocks of A an integer chunk (int_span()) */
 #define INT_SPAN	16	/* chunks a column runs at a time: a row of K <= 8192 at once,
@@ -159,7 +167,7 @@ static void name(void *arg, unsigned phase, unsigned task)				\
  */
 #define SCALE_SUBS INT_CHUNK	/* integer chunks skip their scales */
 
-/* Scales of sub-blocks s0 .. s0 + n - 1 (n <= 16) of the 64 columns: st[ss][c], times
+/* Scales of sub-blocks s0 .. s0 + n - 1 (n <= 16) of the task's columns: st[ss][c], times
  * @mul (-1 for a negated B, 2^8 for E4M3's f16 decoding); @mul alone without scales. */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 static inline void bytes_scales(const struct mxe_op *op, size_t j0, size_t nc, size_t s0,
@@ -233,7 +241,7 @@ static inline int e4m3_has_nan(const __m512i w[4])
  * rounds, so q is the integer dot product times the grid, summed in any order (and +0
  * when it is 0, as the chain from +0 gives). The integers come column by column
  * (mxe_gemv_int.h: no transpose of the weights), 16 blocks at a time; the 16 sums of
- * the 64 columns are then transposed as floats for the block adds, which stay the
+ * the task's columns are then transposed as floats for the block adds, which stay the
  * tiled path's. Blocks without such a form, and chunks where a scale is NaN or puts a
  * grid out of that range, run the chain.
  */
@@ -708,7 +716,7 @@ static void fast_int_task(void *arg, unsigned phase, unsigned task)
 	__atomic_add_fetch(&fast_int_sums, ints, __ATOMIC_RELAXED);
 }
 
-/* ---- AVX2: 8 lanes, eight groups of 8 columns (the same 64 columns a task) ---- */
+/* ---- AVX2: 8 lanes, eight groups of 8 columns (COLS8 a task) ---- */
 
 /* Qword @i of @c as the low 8 bytes of an xmm. */
 __attribute__((target("avx2,fma,f16c"), always_inline))
@@ -753,7 +761,7 @@ static inline __m256 fp8_8(__m128i x, unsigned t, int nan)
  * 64 columns, times @mul; eight columns' codes widened at a time, then transposed. */
 __attribute__((target("avx2,fma,f16c"), always_inline))
 static inline void scales8(const struct mxe_op *op, size_t j0, size_t nc, size_t s0,
-			   unsigned n, float mul, float st[SCALE_SUBS][COLS])
+			   unsigned n, float mul, float st[SCALE_SUBS][COLS8])
 {
 	const __m256 f = _mm256_set1_ps(mul);
 
@@ -791,9 +799,9 @@ static inline void scales8(const struct mxe_op *op, size_t j0, size_t nc, size_t
 
 /* int_span() on AVX2: qc[ch][c][t], lane t block t of chunk c0 + ch. */
 __attribute__((target("avx2,fma,f16c"), always_inline))
-static inline void int_span8(const struct fast_job *job, const uint8_t *const rows[COLS],
+static inline void int_span8(const struct fast_job *job, const uint8_t *const rows[COLS8],
 			     size_t j0, size_t nc, size_t c0, unsigned n, unsigned take[INT_SPAN],
-			     float qc[INT_SPAN][COLS][INT_CHUNK])
+			     float qc[INT_SPAN][COLS8][INT_CHUNK])
 {
 	const struct mxe_op *op = job->op;
 	const __m256i lut = _mm256_broadcastsi128_si256(_mm_setr_epi8(MXE_E2M1_INT_LUT));
@@ -809,8 +817,8 @@ static inline void int_span8(const struct fast_job *job, const uint8_t *const ro
 				_mm256_set1_epi32((int)(job->afit[c0 + ch] >> (8 * h))), bit), bit);
 		}
 	}
-	for (unsigned c = 0; c < COLS; c++) {
-		const uint8_t *next = rows[c + 1 < COLS ? c + 1 : c];
+	for (unsigned c = 0; c < COLS8; c++) {
+		const uint8_t *next = rows[c + 1 < COLS8 ? c + 1 : c];
 		const uint8_t *sc = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : NULL;
 
 		for (unsigned ch = 0; ch < n; ch++) {
@@ -854,7 +862,7 @@ static inline void int_span8(const struct fast_job *job, const uint8_t *const ro
 
 /* int_transpose() on AVX2: qi[s][g], group g of 8 columns. */
 __attribute__((target("avx2,fma,f16c"), always_inline))
-static inline void int_transpose8(const float qc[COLS][INT_CHUNK], float qi[INT_CHUNK][8][8])
+static inline void int_transpose8(const float qc[COLS8][INT_CHUNK], float qi[INT_CHUNK][8][8])
 {
 	for (unsigned g = 0; g < 8; g++) {
 		for (int h = 0; h < 2; h++) {
@@ -904,25 +912,25 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 {
 	const struct mxe_op *op = job->op;
 	size_t m = one ? 1 : op->d.m, k = op->d.k, n = op->d.n, nsub = k / SUB;
-	size_t j0 = (size_t)task * COLS, nc = n - j0 < COLS ? n - j0 : COLS;
+	size_t j0 = (size_t)task * COLS8, nc = n - j0 < COLS8 ? n - j0 : COLS8;
 	int e2m1 = t == MXA_DTYPE_E2M1;
 	const unsigned halves = e2m1 ? 1 : 2;
 	float mul = (op->d.flags & MXE_GEMM_NEGATE_B ? -1.0f : 1.0f) *
 		    (t == MXA_DTYPE_E4M3 ? 256.0f : 1.0f);
-	const uint8_t *rows[COLS];
+	const uint8_t *rows[COLS8];
 	__m256 p[FAST_MAX_M][8], acc[FAST_MAX_M][8];
 	float bt[SUB][8][8] __attribute__((aligned(32)));	/* k, group, lane */
-	float st[SCALE_SUBS][COLS] __attribute__((aligned(32)));
-	float qc[INT_SPAN][COLS][INT_CHUNK] __attribute__((aligned(32)));
+	float st[SCALE_SUBS][COLS8] __attribute__((aligned(32)));
+	float qc[INT_SPAN][COLS8][INT_CHUNK] __attribute__((aligned(32)));
 	float qi[INT_CHUNK][8][8] __attribute__((aligned(32)));
 	unsigned take = 0, span[INT_SPAN] = { 0 };	/* sub-blocks whose sums are in qi, qc */
 	const int ints = e2m1 && m == 1 && job->a16;
 
-	uint8_t stage[COLS][STAGE] __attribute__((aligned(64)));
-	const uint8_t *srows[COLS];
+	uint8_t stage[COLS8][STAGE] __attribute__((aligned(64)));
+	const uint8_t *srows[COLS8];
 	const size_t rowbytes = mxe_dtype_row_bytes(t, k);
 
-	for (unsigned c = 0; c < COLS; c++) {	/* columns past the end read the last one's */
+	for (unsigned c = 0; c < COLS8; c++) {	/* columns past the end read the last one's */
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 		srows[c] = stage[c];
 	}
@@ -930,7 +938,7 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 		__m256 q[8];
 
 		if (!ints && (s * 16 * halves) % STAGE == 0)
-			mxe_gemv_stage(rows, COLS, s * 16 * halves, rowbytes, stage, STAGE_AHEAD, 1);
+			mxe_gemv_stage(rows, COLS8, s * 16 * halves, rowbytes, stage, STAGE_AHEAD, 1);
 		if (ints && s % INT_CHUNK == 0) {
 			unsigned n = int_span_at(s, nsub);
 
@@ -1027,7 +1035,7 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 		}
 	}
 	for (size_t r = 0; r < m; r++) {
-		float out[COLS];
+		float out[COLS8];
 
 		for (unsigned g = 0; g < 8; g++)
 			_mm256_storeu_ps(out + 8 * g, acc[r][g]);
@@ -1373,7 +1381,7 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 {
 	const struct mxe_gemm_desc *d = &op->d;
 	struct fast_job job = { .op = op };
-	size_t m = d->m, k = d->k, abytes = (m * k * sizeof(float) + 63) & ~(size_t)63;
+	size_t m = d->m, k = d->k, abytes = (m * k * sizeof(float) + 63) & ~(size_t)63, cols;
 	int ints = 0;
 	double *row;
 	float *af;
@@ -1391,7 +1399,8 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 			af[i * k + kk] = (float)row[kk];
 	}
 	job.af = af;
-	job.tasks = (unsigned)((d->n + COLS - 1) / COLS);
+	cols = mxe_cpu_simd() >= MXE_SIMD_AVX512 ? COLS : COLS8;
+	job.tasks = (unsigned)((d->n + cols - 1) / cols);
 	job.vnni = mxe_cpu_simd() >= MXE_SIMD_AVX512VNNI;
 #ifdef FAST_HAVE_AVX512
 	if (m == 1 && d->type_b == MXA_DTYPE_E2M1)
