@@ -360,6 +360,13 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 	const unsigned halves = e2m1 ? 1 : 2;	/* 16 bytes each: a sub-block's bytes */
 	const __m512 lut = _mm512_setr_ps(0, 0.5f, 1, 1.5f, 2, 3, 4, 6,
 					  -0.0f, -0.5f, -1, -1.5f, -2, -3, -4, -6);
+	/* vpshufb indices: byte 4 c + i of each lane to dword c's low byte, zeros above */
+	const __m512i c4 = _mm512_broadcast_i32x4(_mm_setr_epi32(0, 4, 8, 12));
+	const __m512i e2ix[4] = {
+		_mm512_or_si512(c4, _mm512_set1_epi32((int)0x80808000)),
+		_mm512_or_si512(_mm512_add_epi32(c4, _mm512_set1_epi32(1)), _mm512_set1_epi32((int)0x80808000)),
+		_mm512_or_si512(_mm512_add_epi32(c4, _mm512_set1_epi32(2)), _mm512_set1_epi32((int)0x80808000)),
+		_mm512_or_si512(_mm512_add_epi32(c4, _mm512_set1_epi32(3)), _mm512_set1_epi32((int)0x80808000)) };
 	const uint8_t *rows[COLS];
 	__m512 p[FAST_MAX_M][GROUPS], acc[FAST_MAX_M][GROUPS];
 	float bt[SUB][GROUPS][16] __attribute__((aligned(64)));	/* k, group, lane */
@@ -403,10 +410,13 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 			int nan = 0;
 
 			for (unsigned g = 0; g < GROUPS; g++) {
-				if (ints)
-					mxe_bytes16_t_avx512(rows + 16 * g, s * 16 * halves + 16 * h, w[g]);
+				const uint8_t *const *r = ints ? rows + 16 * g : srows + 16 * g;
+				size_t off = ints ? s * 16 * halves + 16 * h : (s * 16 * halves + 16 * h) % STAGE;
+
+				if (e2m1)	/* w[g][T] (lane L: columns 4 L ..): bytes 4 T .. 4 T + 3 */
+					mxe_bytes16_q_avx512(r, off, w[g]);
 				else
-					mxe_bytes16_t_avx512(srows + 16 * g, (s * 16 * halves + 16 * h) % STAGE, w[g]);
+					mxe_bytes16_t_avx512(r, off, w[g]);
 				if (t == MXA_DTYPE_E4M3)
 					nan |= e4m3_has_nan(w[g]);
 			}
@@ -415,11 +425,10 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 #define BYTES_ONE(T, i)									\
 			_Pragma("GCC unroll 4")						\
 			for (unsigned g = 0; g < GROUPS; g++) {				\
-				__m128i x = _mm512_extracti32x4_epi32(w[g][i], T);		\
 				unsigned kb = 4 * T + i;					\
 											\
-				if (e2m1) {							\
-					__m512i x32 = _mm512_cvtepu8_epi32(x);			\
+				if (e2m1) {	/* the byte alone in its dword: vpermps reads its low nibble */ \
+					__m512i x32 = _mm512_shuffle_epi8(w[g][T], e2ix[i]);	\
 					__m512 lo = _mm512_mul_ps(_mm512_permutexvar_ps(x32, lut), sv[g]); \
 					__m512 hi = _mm512_mul_ps(_mm512_permutexvar_ps(	\
 						_mm512_srli_epi32(x32, 4), lut), sv[g]);	\
@@ -434,7 +443,8 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 						_mm512_store_ps(bt[2 * kb + 1][g], hi);		\
 					}							\
 				} else {							\
-					__m512 v = _mm512_mul_ps(fp8_lane(x, t, NAN_), sv[g]);	\
+					__m512 v = _mm512_mul_ps(fp8_lane(			\
+						_mm512_extracti32x4_epi32(w[g][i], T), t, NAN_), sv[g]); \
 											\
 					if (m == 1)						\
 						q[g] = _mm512_fmadd_ps(_mm512_set1_ps(		\

@@ -281,25 +281,32 @@ static inline __m512i mxe_e2m1_sums16_avx512(const uint8_t *row, const int16_t *
 	return r[0];
 }
 
+/* 16 bytes at @off of rows 4 q .. 4 q + 3 of @rows, row 4 q + c' as lane c', dwords
+ * regrouped: lane T, dword c': bytes 4 T .. 4 T + 3 of row 4 q + c'. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline __m512i mxe_bytes4x16_avx512(const uint8_t *const rows[16], size_t off, int q)
+{
+	const __m512i pd = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+	__m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(rows[4 * q] + off)));
+
+	v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 1] + off)), 1);
+	v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 2] + off)), 2);
+	v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 3] + off)), 3);
+	return _mm512_permutexvar_epi32(pd, v);
+}
+
 /* 16 bytes at @off of 16 rows (a FAST group's columns, or a task's in the EXACT GEMV of
  * several rows) as w[i] (lane T: byte 4 T + i of the rows). */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
 static inline void mxe_bytes16_t_avx512(const uint8_t *const rows[16], size_t off, __m512i w[4])
 {
-	/* dword 4 T + c' <- dword 4 c' + T; in each lane byte 4 t' + c' <- byte 4 c' + t' */
-	const __m512i pd = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+	/* in each lane byte 4 t' + c' <- byte 4 c' + t' */
 	const __m512i pb = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6,
 								 10, 14, 3, 7, 11, 15));
 	__m512i z[4], u[4];
 
-	for (int q = 0; q < 4; q++) {
-		__m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(rows[4 * q] + off)));
-
-		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 1] + off)), 1);
-		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 2] + off)), 2);
-		v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(rows[4 * q + 3] + off)), 3);
-		z[q] = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(pd, v), pb);
-	}
+	for (int q = 0; q < 4; q++)
+		z[q] = _mm512_shuffle_epi8(mxe_bytes4x16_avx512(rows, off, q), pb);
 	/* lane T of z[q], dword t': byte 4 T + t' of rows 4 q .. 4 q + 3 */
 	u[0] = _mm512_unpacklo_epi32(z[0], z[1]);
 	u[1] = _mm512_unpackhi_epi32(z[0], z[1]);
@@ -309,6 +316,29 @@ static inline void mxe_bytes16_t_avx512(const uint8_t *const rows[16], size_t of
 	w[1] = _mm512_unpackhi_epi64(u[0], u[2]);
 	w[2] = _mm512_unpacklo_epi64(u[1], u[3]);
 	w[3] = _mm512_unpackhi_epi64(u[1], u[3]);
+}
+
+/*
+ * 16 bytes at @off of 16 rows as x[j] (lane L, dword c, byte kk: byte 4 j + kk of row
+ * 4 L + c): mxe_bytes4x16_avx512()'s lanes transposed, 16 shuffles where
+ * mxe_bytes16_t_avx512() takes 28; an in-lane vpshufb then gives one byte of every row
+ * in a dword each.
+ */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void mxe_bytes16_q_avx512(const uint8_t *const rows[16], size_t off, __m512i x[4])
+{
+	__m512i z[4], v0, v1, w0, w1;
+
+	for (int q = 0; q < 4; q++)
+		z[q] = mxe_bytes4x16_avx512(rows, off, q);
+	v0 = _mm512_shuffle_i32x4(z[0], z[1], 0x44);
+	v1 = _mm512_shuffle_i32x4(z[0], z[1], 0xEE);
+	w0 = _mm512_shuffle_i32x4(z[2], z[3], 0x44);
+	w1 = _mm512_shuffle_i32x4(z[2], z[3], 0xEE);
+	x[0] = _mm512_shuffle_i32x4(v0, w0, 0x88);
+	x[1] = _mm512_shuffle_i32x4(v0, w0, 0xDD);
+	x[2] = _mm512_shuffle_i32x4(v1, w1, 0x88);
+	x[3] = _mm512_shuffle_i32x4(v1, w1, 0xDD);
 }
 
 /* mxe_e2m1_pair_avx512() on AVX2: the lookups are pshufb (@lut: the table in both
