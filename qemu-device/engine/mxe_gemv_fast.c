@@ -349,6 +349,20 @@ static inline void rows_chains(const float *a, size_t k, unsigned nr,
 	}
 }
 
+/* Sub-block @s's chain sums @q into the block sums @p and the accumulator @acc of a
+ * row's groups, in K order, as the tiled kernels add them. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline void fast_block_adds(const __m512 q[GROUPS], size_t s, size_t nsub, __m512 p[GROUPS],
+				   __m512 acc[GROUPS])
+{
+	_Pragma("GCC unroll 2")
+	for (unsigned g = 0; g < GROUPS; g++) {
+		p[g] = mxe_fast_opens_block(s) ? q[g] : _mm512_add_ps(p[g], q[g]);
+		if (mxe_fast_closes_block(s, nsub))
+			acc[g] = mxe_fast_first_block(s) ? p[g] : _mm512_add_ps(acc[g], p[g]);
+	}
+}
+
 /*
  * One row's chains of E2M1 sub-blocks s and s + 1 (@a: the row from s; both without
  * integer sums; codes at @off of @rows, scales @st0, @st1), interleaved: four chains
@@ -484,6 +498,9 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 		srows[c] = stage[c];
 	}
+	for (size_t r = 0; r < m; r++)		/* set by sub-block 0 (fast_block_adds()) */
+		for (unsigned g = 0; g < GROUPS; g++)
+			p[r][g] = acc[r][g] = _mm512_setzero_ps();
 	for (size_t s = 0; s < nsub; s++) {
 		__m512 sv[GROUPS], q[GROUPS];
 
@@ -502,37 +519,21 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 		if (s % SCALE_SUBS == 0 && take != 0xFFFF)
 			bytes_scales(op, j0, nc, s, (unsigned)(nsub - s < SCALE_SUBS ? nsub - s : SCALE_SUBS),
 				     (neg ? -1.0f : 1.0f) * (t == MXA_DTYPE_E4M3 ? 256.0f : 1.0f), st);
-		if (one && e2m1 && s % 2 == 0 && s + 1 < nsub && !((take >> (s % INT_CHUNK)) & 3)) {
+		/* one row: two sub-blocks' chains at once, where both run chains (E2M1:
+		 * no integer sums; FP8: one stage without E4M3 NaN codes) */
+		if (one && s % 2 == 0 && s + 1 < nsub &&
+		    (e2m1 ? !((take >> (s % INT_CHUNK)) & 3) : !stage_nan)) {
 			__m512 q2[2][GROUPS];
 
-			chains2_e2m1(job->af + s * SUB, ints ? rows : srows,
-				     ints ? s * 16 : s * 16 % STAGE, st[s % SCALE_SUBS],
-				     st[(s + 1) % SCALE_SUBS], lut, e2ix, q2);
-			for (unsigned d = 0; d < 2; d++)	/* in K order, as below */
-				for (unsigned g = 0; g < GROUPS; g++) {
-					p[0][g] = mxe_fast_opens_block(s + d) ? q2[d][g] :
-						  _mm512_add_ps(p[0][g], q2[d][g]);
-					if (mxe_fast_closes_block(s + d, nsub))
-						acc[0][g] = mxe_fast_first_block(s + d) ? p[0][g] :
-							    _mm512_add_ps(acc[0][g], p[0][g]);
-				}
-			s++;
-			continue;
-		}
-		if (one && !e2m1 && s % 2 == 0 && s + 1 < nsub && !stage_nan) {	/* one stage */
-			__m512 q2[2][GROUPS];
-
-			chains2_fp8(job->af + s * SUB, srows, s * 32 % STAGE, t, st[s % SCALE_SUBS],
-				    st[(s + 1) % SCALE_SUBS], q2);
-			for (unsigned d = 0; d < 2; d++)	/* in K order, as below */
-				for (unsigned g = 0; g < GROUPS; g++) {
-					p[0][g] = mxe_fast_opens_block(s + d) ? q2[d][g] :
-						  _mm512_add_ps(p[0][g], q2[d][g]);
-					if (mxe_fast_closes_block(s + d, nsub))
-						acc[0][g] = mxe_fast_first_block(s + d) ? p[0][g] :
-							    _mm512_add_ps(acc[0][g], p[0][g]);
-				}
-			s++;
+			if (e2m1)
+				chains2_e2m1(job->af + s * SUB, ints ? rows : srows,
+					     ints ? s * 16 : s * 16 % STAGE, st[s % SCALE_SUBS],
+					     st[(s + 1) % SCALE_SUBS], lut, e2ix, q2);
+			else
+				chains2_fp8(job->af + s * SUB, srows, s * 32 % STAGE, t,
+					    st[s % SCALE_SUBS], st[(s + 1) % SCALE_SUBS], q2);
+			fast_block_adds(q2[0], s, nsub, p[0], acc[0]);
+			fast_block_adds(q2[1], ++s, nsub, p[0], acc[0]);
 			continue;
 		}
 		for (unsigned g = 0; g < GROUPS; g++) {
@@ -610,16 +611,8 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 			else if (m > 1)
 				for (size_t r = 0; r < nr; r++)
 					rows_chains(job->af + (r0 + r) * k + s * SUB, k, 1, bt, qr + r);
-			for (size_t r = r0; r < r0 + nr; r++) {
-				for (unsigned g = 0; g < GROUPS; g++) {
-					if (m > 1)
-						q[g] = qr[r - r0][g];
-					p[r][g] = mxe_fast_opens_block(s) ? q[g] : _mm512_add_ps(p[r][g], q[g]);
-					if (mxe_fast_closes_block(s, nsub))
-						acc[r][g] = mxe_fast_first_block(s) ? p[r][g] :
-							    _mm512_add_ps(acc[r][g], p[r][g]);
-				}
-			}
+			for (size_t r = r0; r < r0 + nr; r++)
+				fast_block_adds(m > 1 ? qr[r - r0] : q, s, nsub, p[r], acc[r]);
 		}
 	}
 	for (size_t r = 0; r < m; r++) {
