@@ -364,58 +364,23 @@ static inline void fast_block_adds(const __m512 q[GROUPS], size_t s, size_t nsub
 }
 
 /*
- * One row's chains of E2M1 sub-blocks s and s + 1 (@a: the row from s; both without
- * integer sums; codes at @off of @rows, scales @st0, @st1), interleaved: four chains
- * of 32 FMAs, where one sub-block's two groups give two, whose latency then bound
- * the kernel (SiLU outputs against MXFP4, FAST, one thread, 256 columns of 8192:
- * 2.18 -> 2.06-2.10 ns a block and column; 4096 and 8192 columns, two threads, with
- * the lanes of four columns before: 0.67-0.68 -> 0.59-0.64 ms and 3.19-3.36 -> 2.89-3.07).
+ * One row's chains of sub-blocks s and s + 1 (@a: the row from s; their codes at @off
+ * of @rows, scales @st0, @st1) interleaved: four chains of 32 FMAs, where one
+ * sub-block's two groups give two, whose latency then bound the kernel. E2M1 (no
+ * integer sums in either; in mxe_bytes16_q_avx512()'s lanes, @e2ix and @lut as
+ * fast_columns_bytes() has them): SiLU outputs, FAST, one thread, 256 columns of 8192:
+ * 2.18 -> 2.06-2.10 ns a block and column; 4096 and 8192 columns, two threads, with the
+ * lanes of four columns before: 0.67-0.68 -> 0.59-0.64 ms and 3.19-3.36 -> 2.89-3.07.
+ * FP8 (one stage without E4M3 NaN codes): MX-FP8, two threads, 1x4096^2 1.20-1.23 ->
+ * 1.05-1.08 ms, 1x8192^2 5.73-5.84 -> 5.01-5.22.
  */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void chains2_e2m1(const float *a, const uint8_t *const *rows, size_t off,
+static inline void fast_chains2(unsigned t, const float *a, const uint8_t *const *rows, size_t off,
 				const float *st0, const float *st1, __m512 lut,
 				const __m512i e2ix[4], __m512 q[2][GROUPS])
 {
-	__m512i w[2][GROUPS][4];
-	__m512 sv[2][GROUPS];
-
-	_Pragma("GCC unroll 2")
-	for (unsigned d = 0; d < 2; d++)
-		_Pragma("GCC unroll 2")
-		for (unsigned g = 0; g < GROUPS; g++) {
-			mxe_bytes16_q_avx512(rows + 16 * g, off + 16 * d, w[d][g]);
-			sv[d][g] = _mm512_load_ps((d ? st1 : st0) + 16 * g);
-			q[d][g] = _mm512_setzero_ps();
-		}
-	_Pragma("GCC unroll 4")
-	for (unsigned T = 0; T < 4; T++)
-		_Pragma("GCC unroll 4")
-		for (unsigned i = 0; i < 4; i++)
-			_Pragma("GCC unroll 2")
-			for (unsigned d = 0; d < 2; d++)
-				_Pragma("GCC unroll 2")
-				for (unsigned g = 0; g < GROUPS; g++) {
-					const float *ak = a + d * SUB + 2 * (4 * T + i);
-					__m512i x = _mm512_shuffle_epi8(w[d][g][T], e2ix[i]);
-					__m512 lo = _mm512_mul_ps(_mm512_permutexvar_ps(x, lut), sv[d][g]);
-					__m512 hi = _mm512_mul_ps(_mm512_permutexvar_ps(
-						_mm512_srli_epi32(x, 4), lut), sv[d][g]);
-
-					q[d][g] = _mm512_fmadd_ps(_mm512_set1_ps(ak[0]), lo, q[d][g]);
-					q[d][g] = _mm512_fmadd_ps(_mm512_set1_ps(ak[1]), hi, q[d][g]);
-				}
-}
-
-/*
- * One row's chains of FP8 sub-blocks s and s + 1 (@a: the row from s; codes staged at
- * @off of @srows, no E4M3 NaN code among them; scales @st0, @st1), interleaved as
- * chains2_e2m1() does: four chains for two (MX-FP8, FAST, two threads, ms: 1x4096^2
- * 1.20-1.23 -> 1.05-1.08, 1x8192^2 5.73-5.84 -> 5.01-5.22).
- */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
-static inline void chains2_fp8(const float *a, const uint8_t *const *srows, size_t off,
-			       unsigned t, const float *st0, const float *st1, __m512 q[2][GROUPS])
-{
+	const int e2m1 = t == MXA_DTYPE_E2M1;
+	const unsigned halves = e2m1 ? 1 : 2;	/* 16 bytes each: a sub-block's bytes */
 	__m512 sv[2][GROUPS];
 
 	_Pragma("GCC unroll 2")
@@ -425,14 +390,18 @@ static inline void chains2_fp8(const float *a, const uint8_t *const *srows, size
 			sv[d][g] = _mm512_load_ps((d ? st1 : st0) + 16 * g);
 			q[d][g] = _mm512_setzero_ps();
 		}
-	for (unsigned h = 0; h < 2; h++) {
+	for (unsigned h = 0; h < halves; h++) {
 		__m512i w[2][GROUPS][4];
 
 		_Pragma("GCC unroll 2")
 		for (unsigned d = 0; d < 2; d++)
 			_Pragma("GCC unroll 2")
-			for (unsigned g = 0; g < GROUPS; g++)
-				mxe_bytes16_t_avx512(srows + 16 * g, off + 32 * d + 16 * h, w[d][g]);
+			for (unsigned g = 0; g < GROUPS; g++) {
+				if (e2m1)
+					mxe_bytes16_q_avx512(rows + 16 * g, off + 16 * d, w[d][g]);
+				else
+					mxe_bytes16_t_avx512(rows + 16 * g, off + 32 * d + 16 * h, w[d][g]);
+			}
 		_Pragma("GCC unroll 4")
 		for (unsigned T = 0; T < 4; T++)
 			_Pragma("GCC unroll 4")
@@ -441,11 +410,23 @@ static inline void chains2_fp8(const float *a, const uint8_t *const *srows, size
 				for (unsigned d = 0; d < 2; d++)
 					_Pragma("GCC unroll 2")
 					for (unsigned g = 0; g < GROUPS; g++) {
-						__m512 v = _mm512_mul_ps(fp8_lane(_mm512_extracti32x4_epi32(
-							w[d][g][i], T), t, 0), sv[d][g]);
+						/* byte b = 4 T + i: E2M1 k = 2 b, 2 b + 1; FP8 k = 16 h + b */
+						const float *ak = a + d * SUB + (e2m1 ? 2 : 1) * (4 * T + i) + 16 * h;
 
-						q[d][g] = _mm512_fmadd_ps(_mm512_set1_ps(
-							a[d * SUB + 16 * h + 4 * T + i]), v, q[d][g]);
+						if (e2m1) {
+							__m512i x = _mm512_shuffle_epi8(w[d][g][T], e2ix[i]);
+							__m512 lo = _mm512_mul_ps(_mm512_permutexvar_ps(x, lut), sv[d][g]);
+							__m512 hi = _mm512_mul_ps(_mm512_permutexvar_ps(
+								_mm512_srli_epi32(x, 4), lut), sv[d][g]);
+
+							q[d][g] = _mm512_fmadd_ps(_mm512_set1_ps(ak[0]), lo, q[d][g]);
+							q[d][g] = _mm512_fmadd_ps(_mm512_set1_ps(ak[1]), hi, q[d][g]);
+						} else {
+							__m512 v = _mm512_mul_ps(fp8_lane(_mm512_extracti32x4_epi32(
+								w[d][g][i], T), t, 0), sv[d][g]);
+
+							q[d][g] = _mm512_fmadd_ps(_mm512_set1_ps(ak[0]), v, q[d][g]);
+						}
 					}
 	}
 }
@@ -525,13 +506,9 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 		    (e2m1 ? !((take >> (s % INT_CHUNK)) & 3) : !stage_nan)) {
 			__m512 q2[2][GROUPS];
 
-			if (e2m1)
-				chains2_e2m1(job->af + s * SUB, ints ? rows : srows,
-					     ints ? s * 16 : s * 16 % STAGE, st[s % SCALE_SUBS],
-					     st[(s + 1) % SCALE_SUBS], lut, e2ix, q2);
-			else
-				chains2_fp8(job->af + s * SUB, srows, s * 32 % STAGE, t,
-					    st[s % SCALE_SUBS], st[(s + 1) % SCALE_SUBS], q2);
+			fast_chains2(t, job->af + s * SUB, ints ? rows : srows,
+				     ints ? s * 16 : s * 16 * halves % STAGE, st[s % SCALE_SUBS],
+				     st[(s + 1) % SCALE_SUBS], lut, e2ix, q2);
 			fast_block_adds(q2[0], s, nsub, p[0], acc[0]);
 			fast_block_adds(q2[1], ++s, nsub, p[0], acc[0]);
 			continue;
