@@ -272,6 +272,12 @@ static inline void nvg_column_avx512_t(const struct nvg_job *job, size_t i, cons
 		__m512i v[8], u[4], w[2], xs[2];
 		__m512 t[2];
 
+		/* FAST: the step's 256 bytes of codes prefetched 4 steps ahead (one thread,
+		 * 1x8192^2: 2.73-2.78 -> 2.29-2.31 ms; EXACT, which streams them without,
+		 * was slower with: 1.60-1.62 -> 1.74-1.88) */
+		_Pragma("GCC unroll 4")
+		for (int p = 0; p < 4 && !exact; p++)
+			_mm_prefetch((const char *)row + hb0 * 8 + 1024 + 64 * p, _MM_HINT_T0);
 		_Pragma("GCC unroll 8")
 		for (int p = 0; p < 8; p++)
 			v[p] = mxe_e2m1_pair_avx512(row, a16, hb0 / 2 + 2 * p, lut);
