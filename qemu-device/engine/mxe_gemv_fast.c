@@ -363,6 +363,23 @@ static inline void fast_block_adds(const __m512 q[GROUPS], size_t s, size_t nsub
 	}
 }
 
+/* 128-bit lane @T of @v: an immediate for each value (clang wants one before it
+ * unrolls a loop over @T). */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
+static inline __m128i lane128(__m512i v, unsigned T)
+{
+	switch (T) {
+	case 0:
+		return _mm512_extracti32x4_epi32(v, 0);
+	case 1:
+		return _mm512_extracti32x4_epi32(v, 1);
+	case 2:
+		return _mm512_extracti32x4_epi32(v, 2);
+	default:
+		return _mm512_extracti32x4_epi32(v, 3);
+	}
+}
+
 /*
  * One row's chains of sub-blocks s and s + 1 (@a: the row from s; their codes at @off
  * of @rows, scales @st0, @st1) interleaved: four chains of 32 FMAs, where one
@@ -422,8 +439,8 @@ static inline void fast_chains2(unsigned t, const float *a, const uint8_t *const
 							q[d][g] = _mm512_fmadd_ps(_mm512_set1_ps(ak[0]), lo, q[d][g]);
 							q[d][g] = _mm512_fmadd_ps(_mm512_set1_ps(ak[1]), hi, q[d][g]);
 						} else {
-							__m512 v = _mm512_mul_ps(fp8_lane(_mm512_extracti32x4_epi32(
-								w[d][g][i], T), t, 0), sv[d][g]);
+							__m512 v = _mm512_mul_ps(fp8_lane(lane128(w[d][g][i], T),
+											  t, 0), sv[d][g]);
 
 							q[d][g] = _mm512_fmadd_ps(_mm512_set1_ps(ak[0]), v, q[d][g]);
 						}
