@@ -300,10 +300,12 @@ int main(void)
 	{
 		static const struct mxe_pool_job_ops ops = { pool_count_tasks, pool_count_task };
 		static struct pool_count c;
+		struct mxe_engine *e4 = mxe_engine_create(4);
 		unsigned wrong = 0;
 
 		for (c.job = 0; c.job < 20; c.job++)
-			mxe_pool_run(engs[2], 4, &ops, &c);
+			mxe_pool_run(e4, 4, &ops, &c);
+		mxe_engine_destroy(e4);
 		for (unsigned p = 0; p < POOL_PHASES; p++)
 			for (unsigned t = 0; t < pool_tasks[p]; t++)
 				wrong += c.runs[p][t] != 20;
