@@ -891,11 +891,12 @@ static void proof_grid_cases(struct mxe_engine *eng)
  * two and three int16 parts in EXACT (every row takes the widest row's), against E2M1
  * weights of 48 bytes a row (a line that ends early) and 37 columns (a task's last
  * lanes past N): EXACT against the general path, FAST against the tiled one, and both
- * on the integer kernels.
+ * on the integer kernels. Then one row holding all three rows' edges: with two and
+ * three parts, VNNI runs it on the several-row kernel (gemv_int_parts()).
  */
 static void int_byte_cases(struct mxe_engine *eng)
 {
-	enum { M = 3, N = 37, K = 96 };
+	enum { N = 37, K = 96 };
 	static const int32_t edge[32] = {
 		32767, -32767, 32640, -32640, 32639, 255, -255, 256, -256, 128, -128, 127, -129, 1,
 		-1, 0, 16384, -16385, 257, -257, 383, -383, 511, -512, 32512, -32513, 12345, -12345,
@@ -904,7 +905,8 @@ static void int_byte_cases(struct mxe_engine *eng)
 	static const char *const what[] = { "one part", "two parts", "three parts" };
 	size_t bad = 0;
 
-	for (unsigned c = 0; c < 3; c++) {
+	for (unsigned c = 0; c < 6; c++) {
+		const unsigned M = c < 3 ? 3 : 1;
 		struct mxe_gemm_desc g = desc(M, N, K, MXA_DTYPE_F32, MXA_DTYPE_E2M1, 1);
 		float *a = (float *)abuf;
 		uint64_t i0 = mxe_gemv_int_outputs(), f0 = mxe_gemv_fast_int_sums();
@@ -914,11 +916,11 @@ static void int_byte_cases(struct mxe_engine *eng)
 			for (unsigned q = 0; q < K; q++) {
 				int32_t n = edge[(q + 7 * (q / 32) * r) % 32] * (r == 1 ? -1 : 1);
 
-				if (c == 1 && r == 2 && q == 40)
+				if (c % 3 == 1 && (M == 1 || r == 2) && q == 40)
 					n = -32768;	/* 16 bits: two parts (n0 = -32768) */
-				if (c == 1 && r == 1 && q == 70)
+				if (c % 3 == 1 && (M == 1 || r == 1) && q == 70)
 					n = 65535;	/* two parts: n0 = 32767, n1 = 1 */
-				if (c == 2 && r == 0 && q == 3)
+				if (c % 3 == 2 && r == 0 && q == 3)
 					n = 1 << 30;	/* 31 bits: three parts */
 				a[r * K + q] = ldexpf((float)n, (int)(q / 32) - 12);
 			}
@@ -932,15 +934,15 @@ static void int_byte_cases(struct mxe_engine *eng)
 		if (nbad || fbad || mxe_gemv_int_outputs() - i0 != (size_t)M * N ||
 		    (c == 0 && mxe_gemv_fast_int_sums() == f0)) {
 			bad++;
-			host_diag("  %s: EXACT %zu, FAST %zu outputs differ; %llu on the integer blocks, "
-				  "%llu FAST sums from integers", what[c], nbad, fbad,
+			host_diag("  M = %u, %s: EXACT %zu, FAST %zu outputs differ; %llu on the integer "
+				  "blocks, %llu FAST sums from integers", M, what[c % 3], nbad, fbad,
 				  (unsigned long long)(mxe_gemv_int_outputs() - i0),
 				  (unsigned long long)(mxe_gemv_fast_int_sums() - f0));
 		}
 	}
 	host_check(bad == 0, "%s: A's integer forms at the byte split's edges (+-32767, -32768, "
-		   "+-256, ...; one to three parts): the general and tiled paths' bits, on the integer "
-		   "kernels", mxe_engine_simd());
+		   "+-256, ...; one to three parts; 3 rows and 1): the general and tiled paths' bits, "
+		   "on the integer kernels", mxe_engine_simd());
 }
 
 /*
