@@ -23,13 +23,10 @@
  * task runs its 16 columns over one span of k at a time (GEMV_SPAN_BLOCKS), each span
  * of A staying in L1 for all of them, the accumulators in registers and between spans
  * in struct gemv_acc (Documentation/performance.rst, gemv.csv). E2M1 weights sum in
- * integers instead: with the task's 16 columns (32 with VNNI, two vectors) as the lanes
- * of int32 dot products (gemv_int_cols_t(), gemv_int_cols_avx2()), whose double sums
- * need no bound where every addition is exact (gemv_sums_exact()); one row of A without
- * VNNI column by column (gemv_int_column_avx512()). With VNNI one row takes the column
- * groups too: its vpdpbusd on 32 columns' bytes at once took 0.67-0.72 of the column
- * kernel's time from L2 (a host loop, one thread, 1 x 1024^2 MXFP4 and SiLU outputs,
- * on the Ice Lake Xeon of performance.rst), and no longer from memory.
+ * integers instead: one row of A column by column, several with the task's 16 columns
+ * (32 with VNNI, two vectors) as the lanes of int32 dot products (gemv_int_cols_t(),
+ * gemv_int_cols_avx2()), whose double sums need no bound where every addition is exact
+ * (gemv_sums_exact()).
  */
 #include <limits.h>
 #include <math.h>
@@ -161,12 +158,10 @@ struct gemv_job {
 	unsigned groups;	/* of 8 rows */
 	int avx512;		/* else AVX2 */
 	int vnni;		/* AVX512-VNNI (several rows' integer blocks) */
-	int cols16;		/* E2M1: the column groups' integer kernel (gemv_int_cols_t()) */
 	int failed;
 	/* E2M1 weights: the integer block path (gemv_int_finish()), or NULL; per row of A,
 	 * row r's at r K / 32 blocks */
-	const int16_t *a16;	/* [K / 32][32]: mxe_gemv_int.h's order (column by column,
-				 * !cols16), else k's */
+	const int16_t *a16;	/* [K / 32][32]: mxe_gemv_int.h's order (M = 1), else k's */
 	const int16_t *part[3];	/* a16, then the next 15 bits up (times 2^15), the next */
 	const int8_t *a8[3];	/* several rows with VNNI: the parts as bytes ([M K / 32][64]) */
 	const int32_t *acorr[3];	/* and their blocks' corrections (mxe_e2m1_a8_block()) */
@@ -1465,7 +1460,7 @@ static void gemv_int_parts(struct gemv_job *job, size_t m)
 static void gemv_int_row_form(struct gemv_job *job, size_t i)
 {
 	struct gemv_prep *p = &job->prep;
-	size_t nb = job->op->d.k / BLK;
+	size_t m = job->op->d.m, nb = job->op->d.k / BLK;
 	int elo = INT_MAX, ehi = INT_MIN;
 
 	p->out[i] = 0;
@@ -1485,8 +1480,8 @@ static void gemv_int_row_form(struct gemv_job *job, size_t i)
 			p->out[i] = 1;
 			return;
 		}
-		for (int q = 0; q < BLK; q++) {	/* column by column: the nibbles' order (mxe_gemv_int.h) */
-			size_t at = !job->cols16 ? mxe_e2m1_int_at(nb, b, q) : rb * BLK + q;
+		for (int q = 0; q < BLK; q++) {	/* one row: the nibbles' order (mxe_gemv_int.h) */
+			size_t at = m == 1 ? mxe_e2m1_int_at(nb, b, q) : rb * BLK + q;
 			double x = v[q] * mxe_pow2(-e);	/* exact scaling */
 			/* an integer unless the block is rounded (libm's nearbyint() a call) */
 			int64_t n = p->tr[rb] == 0 ? (int64_t)x : (int64_t)nearbyint(x), n2, n1;
@@ -1501,7 +1496,7 @@ static void gemv_int_row_form(struct gemv_job *job, size_t i)
 			p->part[2][at] = (int16_t)n2;
 		}
 #ifdef GEMV_HAVE_AVX512
-		for (int q = 0; job->cols16 && job->vnni && q < p->parts; q++) {	/* gemv_int_cols_t()'s */
+		for (int q = 0; m > 1 && job->vnni && q < p->parts; q++) {	/* gemv_int_cols_t()'s */
 			int32_t corr[2];
 
 			mxe_e2m1_a8_block(p->part[q] + rb * BLK, p->a8[q] + rb * 2 * BLK, corr);
@@ -1752,7 +1747,7 @@ static void gemv_prepare_row(struct gemv_job *job, size_t i)
  * integer kernels' (mxe_cols16_task_cols()), else GEMV_COLS. */
 static size_t gemv_task_cols(const struct gemv_job *job)
 {
-	return job->a16 && job->cols16 ? mxe_cols16_task_cols(job->vnni) : GEMV_COLS;
+	return job->a16 && job->op->d.m > 1 ? mxe_cols16_task_cols(job->vnni) : GEMV_COLS;
 }
 
 /*
@@ -1806,7 +1801,7 @@ static void gemv_task(void *arg, unsigned phase, unsigned task)
 	j0 = (size_t)task * cols;
 	j1 = j0 + cols < op->d.n ? j0 + cols : op->d.n;
 #ifdef GEMV_HAVE_AVX512
-	if (job->a16 && !job->cols16) {
+	if (job->a16 && op->d.m == 1) {
 		for (size_t j = j0; j < j1; j++) {
 			unsigned redo = job->avx512 ? gemv_int_column_avx512(job, j) :
 						      gemv_int_column_avx2(job, j);
@@ -1930,7 +1925,6 @@ int mxe_gemv_run(struct mxe_engine *eng, const struct mxe_op *op)
 	job.groups = (unsigned)((m + 7) / 8);
 	job.avx512 = mxe_cpu_simd() >= MXE_SIMD_AVX512;
 	job.vnni = mxe_cpu_simd() >= MXE_SIMD_AVX512VNNI;
-	job.cols16 = m > 1 || job.vnni;
 	/*
 	 * Rows of A 512 bytes apart modulo 4 KiB: a span of 8 rows then fills every set
 	 * of L1 evenly, where rows a multiple of 4 KiB apart (K = 4096) would all fall

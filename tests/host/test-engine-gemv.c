@@ -891,8 +891,8 @@ static void proof_grid_cases(struct mxe_engine *eng)
  * two and three int16 parts in EXACT (every row takes the widest row's), against E2M1
  * weights of 48 bytes a row (a line that ends early) and 37 columns (a task's last
  * lanes past N): EXACT against the general path, FAST against the tiled one, and both
- * on the integer kernels. Then one row holding all three rows' edges: with two and
- * three parts, VNNI runs it on the several-row kernel (gemv_int_parts()).
+ * on the integer kernels. Then one row holding all three rows' edges (the one-row
+ * kernels: gemv_int_column_avx512(), FAST's int_span()).
  */
 static void int_byte_cases(struct mxe_engine *eng)
 {
