@@ -285,9 +285,9 @@ TEST_F(gemm, pipeline_f16_tile_multiples)
  * buffer more than before, and no more after many calls, a job that faulted included
  * (it ended, so its buffer is kept and serves the next call, whose D is the engine's
  * again); a pipeline's longer program replaces it, and its maps add one, both kept.
+ * (120 s: the debug guest kernel took 230-290 s for this file's tests on the Ice Lake
+ * host, this one past the harness's default 30 s in one run.)
  */
-/* (120 s: the debug guest kernel took 230-290 s for this file's tests on the Ice Lake
- * host, this one past the harness's default 30 s in one run) */
 TEST_F_TIMEOUT(gemm, program_buffer_kept_between_calls, 120)
 {
 	const uint32_t m = 16, n = 24, k = 64;
