@@ -53,6 +53,15 @@
 #define INT_SPAN	16	/* chunks a column runs at a time: a row of K <= 8192 at once,
 			   so a task reads its rows one after the other, in order */
 #define INT_MISS_MAX	10	/* blocks of a chunk the chains may run besides the integers */
+/*
+ * Several rows: at most one block of A in INT_ROWS_MISS_IN without an integer form, or
+ * the float kernels. A host loop, FAST, MXFP4 weights 8192^2, one thread, some rows
+ * of SiLU outputs (no forms) and the rest of activations around 1 (all): with VNNI, 8
+ * rows, int_cols_t() against fast_task() 6.3 / 11.2 ms with every row in form, 12.3 /
+ * 11.2-11.9 with one row of eight out, 14.1 / 11.1 with two, 23.4-29 / 10.8-11 with
+ * (nearly) all; 32 rows with four out 29.0 / 32.5 (a tie).
+ */
+#define INT_ROWS_MISS_IN 16
 #define STAGE		64	/* bytes of each column staged at a time (mxe_gemv_stage()) */
 #define STAGE_AHEAD	(4 * STAGE)	/* prefetched into L2 this far ahead */
 
@@ -1447,7 +1456,9 @@ static int fast_int_prepare(struct fast_job *job, const float *a, size_t k, void
  * Several rows of A against E2M1 weights (int_cols_t()), in @buf (fast_int_bytes()):
  * each row's blocks that have a form (fast_block_form()), block-major, and aexp lo - 1
  * (FAST_NO_FORM for the others); with VNNI the forms as bytes too
- * (mxe_e2m1_a8_block()). Returns 0 when no block has one.
+ * (mxe_e2m1_a8_block()). Returns 0 when more than one block in INT_ROWS_MISS_IN
+ * has none: int_cols_t() then runs the chains on weights it decodes per sub-block,
+ * slower than the float kernels (fast_task()).
  */
 static int fast_int_rows_prepare(struct fast_job *job, const float *a, size_t m, size_t k,
 				 void *buf)
@@ -1457,7 +1468,7 @@ static int fast_int_rows_prepare(struct fast_job *job, const float *a, size_t m,
 	int32_t *aexp = (int32_t *)(a16 + m * nb * SUB), *acorr = aexp + m * nb;
 	int8_t *a8 = (int8_t *)(acorr + m * nb);
 	uint8_t *ones = (uint8_t *)(a8 + m * nb * 2 * SUB);
-	int any = 0;
+	size_t miss = 0;
 
 	memset(ones, 127, nb);
 	for (size_t b = 0; b < m * nb; b++) {	/* row b % m, block b / m */
@@ -1470,9 +1481,9 @@ static int fast_int_rows_prepare(struct fast_job *job, const float *a, size_t m,
 			acorr[b] = corr[0] + corr[1];
 		}
 		aexp[b] = lo == FAST_NO_FORM ? FAST_NO_FORM : lo - 1;
-		any |= lo != FAST_NO_FORM;
+		miss += lo == FAST_NO_FORM;
 	}
-	if (!any)
+	if (miss * INT_ROWS_MISS_IN > m * nb)
 		return 0;
 	job->a16 = a16;
 	job->aexp = aexp;

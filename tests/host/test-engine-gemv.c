@@ -743,9 +743,12 @@ static void fast_int_cases(struct mxe_engine *eng)
  * a partial 256-block, N = 37 in a partial group of columns), a wide block in one row,
  * a NaN scale (its column NaN from the integers too), a column whose grid falls below
  * 2^-126 or rises past 2^104 (its group's 16 columns, every row, by the chain), negated
- * A and B with sums of exactly 0 (+0), rows of B by pointer, a row whose every
+ * A and B with sums of exactly 0 (+0), rows of B by pointer, a row of 32 whose every
  * block is wide, and a row whose one nonzero block holds f32 subnormals beside
- * 2^-126 (fast_block_form()'s significands without the hidden bit).
+ * 2^-126 (fast_block_form()'s significands without the hidden bit). Where more than
+ * one block in 16 is wide the float kernels take the job, no sum from integers: one
+ * row of 16 wide takes the integers still, that and one block more does not, nor two
+ * rows of five.
  */
 static void fast_int_rows_cases(struct mxe_engine *eng)
 {
@@ -753,15 +756,16 @@ static void fast_int_rows_cases(struct mxe_engine *eng)
 	static const char *const what[] = { "all fit, 5 rows", "all fit, 2 rows", "all fit, 32 rows",
 					    "a wide block", "a NaN scale", "a grid below 2^-126",
 					    "a grid above 2^104", "negated, sums of 0",
-					    "rows of B by pointer", "a row of wide blocks",
-					    "a block of f32 subnormals" };
+					    "rows of B by pointer", "a row of 32 wide",
+					    "a block of f32 subnormals", "a row of 16 wide",
+					    "a row of 16 and a block wide", "two rows of five wide" };
 	static const uint8_t *rows[N], *srows[N];
 	static uint8_t rb[N * K / 2], rsc[N * NB];
 	static float dr[5 * N];
 	size_t bad = 0;
 
-	for (unsigned c = 0; c < 11; c++) {
-		unsigned m = c == 1 ? 2 : c == 2 ? 32 : 5;
+	for (unsigned c = 0; c < 14; c++) {
+		unsigned m = c == 1 ? 2 : c == 2 || c == 9 ? 32 : c == 11 || c == 12 ? 16 : 5;
 		struct mxe_gemm_desc g = desc(m, N, K, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
 		uint16_t *a = (uint16_t *)abuf;
 		size_t want = (size_t)m * NB * N, nbad = 0;
@@ -808,10 +812,20 @@ static void fast_int_rows_cases(struct mxe_engine *eng)
 			g.scale_b_rows = NULL;
 			want *= 2;	/* the reference's run below takes them too */
 			break;
-		case 9:
-			for (int b = 0; b < NB; b++)		/* row 4 */
+		case 9:		/* row 4: NB of 32 NB blocks */
+		case 11:	/* NB of 16 NB: one in 16, the most the integers take */
+			for (int b = 0; b < NB; b++)
 				a[4 * K + b * 32 + 1] = bf16_pow2(-40);
 			want -= (size_t)NB * N;
+			break;
+		case 12:	/* one block more: the float kernels */
+		case 13:	/* rows 1 and 3 of five */
+			for (int b = 0; b < NB; b++)
+				a[(c == 12 ? 4 : 1) * K + b * 32 + 1] = bf16_pow2(-40);
+			a[3 * K + (c == 12 ? 7 * 32 : 0) + 1] = bf16_pow2(-40);
+			for (int b = 1; c == 13 && b < NB; b++)
+				a[3 * K + b * 32 + 1] = bf16_pow2(-40);
+			want = 0;
 			break;
 		case 10:	/* row 1, block 6 (the rest of the row 0): subnormals (n 2^-133)
 				 * beside 2^-126 (1 + n / 128), under scales of 2^13 .. 2^16 so that
