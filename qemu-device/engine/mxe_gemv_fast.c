@@ -62,6 +62,15 @@
  * (nearly) all; 32 rows with four out 29.0 / 32.5 (a tie).
  */
 #define INT_ROWS_MISS_IN 16
+/*
+ * AVX2 (vpmaddwd and vpaddd, no VNNI): the integer kernel for at most this many rows,
+ * else the float kernels (fast_task8()), every row in form. The engine capped at AVX2
+ * on a Zen 5, MXFP4 4096^2 FAST, one thread, three alternations, integer against
+ * float: 2 rows 2.46-2.50 / 2.71-2.72 ms, 3 rows 2.91-3.18 / 3.04-3.33, 4 rows
+ * 3.64-3.74 / 3.44-3.60, 6 rows 4.77-4.92 / 4.24-4.43, 8 rows 6.43-6.63 / 4.82-4.92,
+ * 32 rows 21.4-21.8 / 13.4-14.1.
+ */
+#define INT_ROWS_AVX2_MAX 3
 #define STAGE		64	/* bytes of each column staged at a time (mxe_gemv_stage()) */
 #define STAGE_AHEAD	(4 * STAGE)	/* prefetched into L2 this far ahead */
 
@@ -1551,7 +1560,8 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 #ifdef FAST_HAVE_AVX512
 	if (m == 1 && d->type_b == MXA_DTYPE_E2M1)
 		ints = fast_int_prepare(&job, af, k, row + k);
-	else if (d->type_b == MXA_DTYPE_E2M1)
+	else if (d->type_b == MXA_DTYPE_E2M1 &&
+		 (mxe_cpu_simd() >= MXE_SIMD_AVX512 || m <= INT_ROWS_AVX2_MAX))
 		ints = fast_int_rows_prepare(&job, af, m, k, row + k);
 #endif
 	__atomic_add_fetch(&fast_outputs, m * d->n, __ATOMIC_RELAXED);

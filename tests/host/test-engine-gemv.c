@@ -748,12 +748,13 @@ static void fast_int_cases(struct mxe_engine *eng)
  * 2^-126 (fast_block_form()'s significands without the hidden bit). Where more than
  * one block in 16 is wide the float kernels take the job, no sum from integers: one
  * row of 16 wide takes the integers still, that and one block more does not, nor two
- * rows of five.
+ * rows of five. On AVX2 the integers take at most 3 rows: the cases of five rows run
+ * three there, and those of 16 and 32 the float kernels.
  */
 static void fast_int_rows_cases(struct mxe_engine *eng)
 {
 	enum { K = 1088, N = 37, NB = K / 32 };
-	static const char *const what[] = { "all fit, 5 rows", "all fit, 2 rows", "all fit, 32 rows",
+	static const char *const what[] = { "all fit, 5 rows (AVX2: 3)", "all fit, 2 rows", "all fit, 32 rows",
 					    "a wide block", "a NaN scale", "a grid below 2^-126",
 					    "a grid above 2^104", "negated, sums of 0",
 					    "rows of B by pointer", "a row of 32 wide",
@@ -764,8 +765,11 @@ static void fast_int_rows_cases(struct mxe_engine *eng)
 	static float dr[5 * N];
 	size_t bad = 0;
 
+	const int avx2 = !strcmp(mxe_engine_simd(), "avx2");
+
 	for (unsigned c = 0; c < 14; c++) {
-		unsigned m = c == 1 ? 2 : c == 2 || c == 9 ? 32 : c == 11 || c == 12 ? 16 : 5;
+		unsigned m = c == 1 ? 2 : c == 2 || c == 9 ? 32 : c == 11 || c == 12 ? 16 :
+			     avx2 && c != 13 ? 3 : 5;
 		struct mxe_gemm_desc g = desc(m, N, K, MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 1);
 		uint16_t *a = (uint16_t *)abuf;
 		size_t want = (size_t)m * NB * N, nbad = 0;
@@ -838,6 +842,8 @@ static void fast_int_rows_cases(struct mxe_engine *eng)
 				sbbuf[j * NB + 6] = (uint8_t)(140 + j % 4);
 			break;
 		}
+		if (avx2 && m > 3)
+			want = 0;
 		nbad += fast_vs_tiled(eng, &g);
 		for (size_t i = 0; c == 8 && i < (size_t)m * N; i++)
 			nbad += memcmp(&dr[i], &d1[i], 4) != 0;
