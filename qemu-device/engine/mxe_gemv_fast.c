@@ -1465,9 +1465,10 @@ static int fast_int_prepare(struct fast_job *job, const float *a, size_t k, void
  * Several rows of A against E2M1 weights (int_cols_t()), in @buf (fast_int_bytes()):
  * each row's blocks that have a form (fast_block_form()), block-major, and aexp lo - 1
  * (FAST_NO_FORM for the others); with VNNI the forms as bytes too
- * (mxe_e2m1_a8_block()). Returns 0 when more than one block in INT_ROWS_MISS_IN
- * has none: int_cols_t() then runs the chains on weights it decodes per sub-block,
- * slower than the float kernels (fast_task()).
+ * (mxe_e2m1_a8_block()). Returns 0, for the float kernels, on AVX2 above
+ * INT_ROWS_AVX2_MAX rows, and when more than one block in INT_ROWS_MISS_IN has none:
+ * int_cols_t() then runs the chains on weights it decodes per sub-block, slower than
+ * the float kernels (fast_task()).
  */
 static int fast_int_rows_prepare(struct fast_job *job, const float *a, size_t m, size_t k,
 				 void *buf)
@@ -1479,6 +1480,8 @@ static int fast_int_rows_prepare(struct fast_job *job, const float *a, size_t m,
 	uint8_t *ones = (uint8_t *)(a8 + m * nb * 2 * SUB);
 	size_t miss = 0;
 
+	if (mxe_cpu_simd() < MXE_SIMD_AVX512 && m > INT_ROWS_AVX2_MAX)
+		return 0;
 	memset(ones, 127, nb);
 	for (size_t b = 0; b < m * nb; b++) {	/* row b % m, block b / m */
 		int lo = fast_block_form(a + (b % m) * k + b / m * SUB, a16 + b * SUB);
@@ -1560,8 +1563,7 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 #ifdef FAST_HAVE_AVX512
 	if (m == 1 && d->type_b == MXA_DTYPE_E2M1)
 		ints = fast_int_prepare(&job, af, k, row + k);
-	else if (d->type_b == MXA_DTYPE_E2M1 &&
-		 (mxe_cpu_simd() >= MXE_SIMD_AVX512 || m <= INT_ROWS_AVX2_MAX))
+	else if (d->type_b == MXA_DTYPE_E2M1)
 		ints = fast_int_rows_prepare(&job, af, m, k, row + k);
 #endif
 	__atomic_add_fetch(&fast_outputs, m * d->n, __ATOMIC_RELAXED);

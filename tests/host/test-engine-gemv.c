@@ -643,6 +643,12 @@ static void zero_sums(struct mxe_gemm_desc *g, uint16_t *a, unsigned k)
 		a[i] = bf16_one;
 }
 
+/* Block @b of BF16 row @r (rows @k long) spans more than 15 bits: no int16 form. */
+static void wide_block(uint16_t *a, size_t k, unsigned r, int b)
+{
+	a[r * k + (size_t)b * 32 + 1] = bf16_pow2(-40);
+}
+
 /*
  * FAST, E2M1 weights, one row of A whose blocks span at most 15 bits: the sub-block
  * sums come from integer products (mxe_gemv_fast.c, int_span()), 16 blocks a chunk,
@@ -710,12 +716,12 @@ static void fast_int_cases(struct mxe_engine *eng)
 			break;
 		case 7:	/* more than INT_MISS_MAX (10): the chains run the whole chunk */
 			for (int b = 17; b < 28; b++)
-				a[b * 32 + 1] = bf16_pow2(-40);
+				wide_block(a, k, 0, b);
 			want -= 16 * N;
 			break;
 		case 8:	/* INT_MISS_MAX: the chains run those blocks, the integers the rest */
 			for (int b = 17; b < 27; b++)
-				a[b * 32 + 1] = bf16_pow2(-40);
+				wide_block(a, k, 0, b);
 			want -= 10 * N;
 			break;
 		case 5:
@@ -819,16 +825,20 @@ static void fast_int_rows_cases(struct mxe_engine *eng)
 		case 9:		/* row 4: NB of 32 NB blocks */
 		case 11:	/* NB of 16 NB: one in 16, the most the integers take */
 			for (int b = 0; b < NB; b++)
-				a[4 * K + b * 32 + 1] = bf16_pow2(-40);
+				wide_block(a, K, 4, b);
 			want -= (size_t)NB * N;
 			break;
-		case 12:	/* one block more: the float kernels */
-		case 13:	/* rows 1 and 3 of five */
+		case 12:	/* that and one block more (row 3, block 7): the float kernels */
 			for (int b = 0; b < NB; b++)
-				a[(c == 12 ? 4 : 1) * K + b * 32 + 1] = bf16_pow2(-40);
-			a[3 * K + (c == 12 ? 7 * 32 : 0) + 1] = bf16_pow2(-40);
-			for (int b = 1; c == 13 && b < NB; b++)
-				a[3 * K + b * 32 + 1] = bf16_pow2(-40);
+				wide_block(a, K, 4, b);
+			wide_block(a, K, 3, 7);
+			want = 0;
+			break;
+		case 13:	/* rows 1 and 3 of five */
+			for (int b = 0; b < NB; b++) {
+				wide_block(a, K, 1, b);
+				wide_block(a, K, 3, b);
+			}
 			want = 0;
 			break;
 		case 10:	/* row 1, block 6 (the rest of the row 0): subnormals (n 2^-133)
