@@ -150,7 +150,8 @@ static inline double bench_fma_gflops(int f64, int threads, long steps)
 static inline double bench_dot16_gops(int threads, long steps)
 {
 	struct bench_fma f = { .dot = 1, .wide = !strncmp(mxe_engine_simd(), "avx512", 6),
-			       .vnni = !strcmp(mxe_engine_simd(), "avx512vnni"), .steps = steps };
+			       .vnni = !strncmp(mxe_engine_simd(), "avx512vnni", 10) ||
+				       !strcmp(mxe_engine_simd(), "avx512bf16"), .steps = steps };
 	double best = bench_fma_best(&f, threads);
 
 	/* 2 products a 32-bit lane; AVX2 runs 6 chains */

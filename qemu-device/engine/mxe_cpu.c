@@ -4,7 +4,8 @@
  * __attribute__((target(...))) and chosen here at run time, so one binary
  * runs on any x86-64 (and the portable path on anything else). The level
  * can be capped for tests and comparisons: mxe_engine_set_simd(), or the
- * environment variable MXA_ENGINE_SIMD=portable|avx2|avx512|avx512vnni read once.
+ * environment variable MXA_ENGINE_SIMD=portable|avx2|avx512|avx512vnni|avx512bf16
+ * read once.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -13,8 +14,11 @@
 
 #include "mxe_cpu.h"
 #include "mxe_engine.h"
+#include "mxe_kernels.h"
 
-static const char *const simd_names[] = { "portable", "avx2", "avx512", "avx512vnni" };
+static const char *const simd_names[] = { "portable", "avx2", "avx512", "avx512vnni",
+					  "avx512bf16" };
+#define SIMD_BEST MXE_SIMD_AVX512BF16
 
 static atomic_int simd_cap = -1;	/* -1: not read from the environment yet */
 
@@ -36,6 +40,16 @@ static int cpu_has_avx512vnni(void)
 
 	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & (1u << 11));
 }
+
+/* CPUID.(7,1):EAX.AVX512_BF16[bit 5], and vdpbf16ps gives the FMA chain's bits on
+ * normal numbers (mxe_bf16_self_check()): the level is then safe to pick. */
+static int cpu_has_avx512bf16(void)
+{
+	unsigned int a, b, c, d;
+
+	return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 5)) &&
+	       mxe_bf16_self_check();
+}
 #endif
 
 static enum mxe_simd cpu_detect(void)
@@ -56,7 +70,9 @@ static enum mxe_simd cpu_detect(void)
 			    __builtin_cpu_supports("avx512bw") &&
 			    __builtin_cpu_supports("avx512dq") &&
 			    __builtin_cpu_supports("avx512vl"))
-				v = cpu_has_avx512vnni() ? MXE_SIMD_AVX512VNNI : MXE_SIMD_AVX512;
+				v = !cpu_has_avx512vnni() ? MXE_SIMD_AVX512 :
+				    cpu_has_avx512bf16() ? MXE_SIMD_AVX512BF16 :
+				    MXE_SIMD_AVX512VNNI;
 		}
 		atomic_store(&cached, v);
 	}
@@ -85,11 +101,11 @@ enum mxe_simd mxe_cpu_simd(void)
 
 		if (env && *env && want < 0)
 			fprintf(stderr, "mxa engine: MXA_ENGINE_SIMD=%s is not one of "
-				"portable, avx2, avx512, avx512vnni; ignored\n", env);
+				"portable, avx2, avx512, avx512vnni, avx512bf16; ignored\n", env);
 		if (env && want > (int)have)
 			fprintf(stderr, "mxa engine: MXA_ENGINE_SIMD=%s: this CPU has only %s\n",
 				env, simd_names[have]);
-		cap = want >= 0 ? want : MXE_SIMD_AVX512VNNI;
+		cap = want >= 0 ? want : SIMD_BEST;
 		/* a concurrent mxe_engine_set_simd() wins */
 		atomic_compare_exchange_strong(&simd_cap, &(int){ -1 }, cap);
 		cap = atomic_load(&simd_cap);
@@ -104,7 +120,7 @@ const char *mxe_engine_simd(void)
 
 int mxe_engine_set_simd(const char *name)
 {
-	int want = name ? simd_by_name(name) : MXE_SIMD_AVX512VNNI;
+	int want = name ? simd_by_name(name) : SIMD_BEST;
 
 	if (want < 0 || want > (int)cpu_detect())
 		return -1;

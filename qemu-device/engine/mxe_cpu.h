@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mxe_cpu.h - run-time choice between the AVX512-VNNI, AVX-512F, AVX2/FMA/F16C
- * and portable C kernels (which all give identical bits).
+ * mxe_cpu.h - run-time choice between the AVX512-BF16, AVX512-VNNI, AVX-512F,
+ * AVX2/FMA/F16C and portable C kernels (which all give identical bits).
  */
 #ifndef MXE_CPU_H
 #define MXE_CPU_H
@@ -12,6 +12,7 @@ enum mxe_simd {
 	MXE_SIMD_AVX2,		/* AVX2 + FMA + F16C */
 	MXE_SIMD_AVX512,	/* the above + AVX-512 F/BW/DQ/VL (CPU and OS state) */
 	MXE_SIMD_AVX512VNNI,	/* the above + AVX512-VNNI (int8 dot products) */
+	MXE_SIMD_AVX512BF16,	/* the above + AVX512-BF16 (bf16 pair dot products) */
 };
 
 /** The level that runs: what the CPU has, capped by mxe_engine_set_simd(). */

@@ -554,12 +554,13 @@ struct mxe_engine_stats {
 };
 void mxe_engine_stats(struct mxe_engine_stats *st);
 
-/** Which SIMD path runs: "avx512vnni", "avx512", "avx2" or "portable" (same bits). */
+/** Which SIMD path runs: "avx512bf16", "avx512vnni", "avx512", "avx2" or "portable"
+ * (same bits). */
 const char *mxe_engine_simd(void);
 /**
  * mxe_engine_set_simd() - cap the SIMD path at @name ("portable", "avx2",
- * "avx512", "avx512vnni"; NULL: the best the CPU has) for this process, e.g. to compare
- * paths. The environment variable MXA_ENGINE_SIMD sets the same cap at the
+ * "avx512", "avx512vnni", "avx512bf16"; NULL: the best the CPU has) for this
+ * process, e.g. to compare paths. The environment variable MXA_ENGINE_SIMD sets the same cap at the
  * first GEMM. Returns 0, or -1 for an unknown name or a level this CPU
  * does not have (the cap is then unchanged).
  */

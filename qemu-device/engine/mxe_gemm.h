@@ -163,6 +163,8 @@ int mxe_tiled_run(struct mxe_engine *eng, const struct mxe_op *op);
 int mxe_tiled_exact_run(struct mxe_engine *eng, const struct mxe_op *op);
 /** Operations the tiled path ran on its int8 panels (AVX512-VNNI), since the start. */
 uint64_t mxe_tiled_s8_ops(void);
+/** FAST operations it ran on BF16 pair panels (AVX512-BF16), since the start. */
+uint64_t mxe_tiled_bf16_ops(void);
 /** EXACT operations the tiled path ran on int16 windows (AVX512-VNNI), since the start. */
 uint64_t mxe_tiled_w16_ops(void);
 /** Elements it computed, and those it handed to the general path, since the start. */

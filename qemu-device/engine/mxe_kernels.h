@@ -86,6 +86,26 @@ void mxe_kern_s16_avx2(const uint32_t *a, const uint32_t *b, size_t kpairs,
  */
 void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
 			   const struct mxe_kf32 *u0, const struct mxe_kf32 *u1);
+/*
+ * The same chains from BF16 pairs (AVX512-BF16; mxe_cpu_simd() >= MXE_SIMD_AVX512BF16):
+ * a pair word holds the element of k in its high half and k + 1 in its low half. A's
+ * rows at @a, MXE_KA_STRIDE / 2 words apart (a float panel's row, halved); B's pair
+ * rows k-major, MXE_NR words each, the second panel MXE_NR * MXE_FAST_KBLOCK words on.
+ * The bits of the f32 kernels where no element, product or partial sum is subnormal
+ * (the caller's certificate: vdpbf16ps flushes those). @k a multiple of
+ * MXE_FAST_KSUB.
+ */
+void mxe_kern_bf16x2_avx512(const uint32_t *a, const uint32_t *b, size_t k,
+			    const struct mxe_kf32 *u0, const struct mxe_kf32 *u1);
+/* @n f32 (exact in BF16, @n even) to @n / 2 pair words */
+void mxe_bf16_pack_avx512(const float *src, uint32_t *dst, size_t n);
+/* A k-major f32 panel block ([@nk][MXE_NR]) to pair rows ([@nk / 2][MXE_NR]); in place
+ * when @dst is @src */
+void mxe_bf16_fold_avx512(const float *src, size_t nk, uint32_t *dst);
+/* The least exponent field of @n BF16 values' nonzero ones (255: none) */
+unsigned mxe_bf16_min_exp_avx512(const uint16_t *p, size_t n);
+/* 1 when vdpbf16ps rounds as the kernel above needs (mxe_cpu.c, once) */
+int mxe_bf16_self_check(void);
 /* Integers, two B panels (@b0: columns 0..15, @b1: 16..31; @u1->nr == 0:
  * none): the same bits as two calls of mxe_kern_s16_avx2(). */
 void mxe_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t *b1,

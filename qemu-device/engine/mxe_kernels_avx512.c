@@ -11,7 +11,8 @@
  * sub-block of 32 k a chain q = fma(a_ik, b_jk, q) from +0, then p = q (the
  * first sub-block) or p = p + q. So the bits are the portable kernel's.
  * With AVX512-VNNI, the int8 kernels form the same q for small-integer MX
- * types as exact integer dot products (struct mxe_ks8).
+ * types as exact integer dot products (struct mxe_ks8); with AVX512-BF16, the
+ * BF16 pair kernel forms it two k a vdpbf16ps (mxe_kern_bf16x2_avx512()).
  */
 #include <string.h>
 
@@ -141,6 +142,209 @@ AVX512 void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
 	apply(p, u0);
 	if (u1->nr)
 		apply(p + MXE_MR * MXE_NR, u1);
+}
+
+/* ---- BF16 pairs (AVX512-BF16) ------------------------------------------------
+ *
+ * vdpbf16ps adds to each f32 lane two products of BF16 pairs, each as an f32 FMA
+ * rounded to nearest even: the odd (high) element's product first, then the even
+ * one's; inputs and results below 2^-126 are flushed to zero. With the element of
+ * k in a pair's high half and k + 1 in its low half, one vdpbf16ps is two steps of
+ * FAST's chain q = fma(a_k, b_k, q), in k's order, as long as no input, product or
+ * partial sum is subnormal: the caller (mxe_tiled.c) packs pairs only where every
+ * element is exact in BF16 and every product's grid is at least 2^-126, so a nonzero
+ * partial sum never falls below it. Twice the products of an FMA a cycle.
+ */
+#define BF16 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512bf16,avx2,fma")))
+
+/* Pair word j of @n f32 at @src (@n even): (BF16 of src[2j]) << 16 | BF16 of src[2j+1],
+ * truncated (the values are BF16 already); a NaN stays a NaN (quiet bit set). */
+BF16 void mxe_bf16_pack_avx512(const float *src, uint32_t *dst, size_t n)
+{
+	/* the 16-bit words of 32 floats (0..63): output word 2j = the high word of
+	 * float 2j + 1 (4j + 3), word 2j + 1 = that of float 2j (4j + 1) */
+	const __m512i idx = _mm512_set_epi16(61, 63, 57, 59, 53, 55, 49, 51, 45, 47, 41, 43,
+					     37, 39, 33, 35, 29, 31, 25, 27, 21, 23, 17, 19,
+					     13, 15, 9, 11, 5, 7, 1, 3);
+	const __m512i quiet = _mm512_set1_epi32(0x00400000), inf = _mm512_set1_epi32(0x7F800000);
+	const __m512i abs = _mm512_set1_epi32(0x7FFFFFFF);
+	size_t i = 0;
+
+	for (; i < n; i += 32) {
+		__mmask16 m0 = n - i >= 16 ? 0xFFFF : (__mmask16)((1u << (n - i)) - 1);
+		__mmask16 m1 = n - i >= 32 ? 0xFFFF : n - i <= 16 ? 0 :
+			       (__mmask16)((1u << (n - i - 16)) - 1);
+		__mmask16 out = n - i >= 32 ? 0xFFFF : (__mmask16)((1u << ((n - i) / 2)) - 1);
+		__m512i v0 = _mm512_maskz_loadu_epi32(m0, src + i);
+		__m512i v1 = _mm512_maskz_loadu_epi32(m1, src + i + 16);
+
+		v0 = _mm512_mask_or_epi32(v0, _mm512_cmpgt_epi32_mask(_mm512_and_si512(v0, abs), inf),
+					  v0, quiet);
+		v1 = _mm512_mask_or_epi32(v1, _mm512_cmpgt_epi32_mask(_mm512_and_si512(v1, abs), inf),
+					  v1, quiet);
+		_mm512_mask_storeu_epi32(dst + i / 2, out, _mm512_permutex2var_epi16(v0, idx, v1));
+	}
+}
+
+/* Rows 2kp and 2kp + 1 of the k-major [@nk][16] f32 at @src into pair row kp of @dst
+ * ([@nk / 2][16] words); @dst may be @src (each pair row is written after both of its
+ * rows, and after every row it overwrites, were read). */
+BF16 void mxe_bf16_fold_avx512(const float *src, size_t nk, uint32_t *dst)
+{
+	const __m512i quiet = _mm512_set1_epi32(0x00400000), inf = _mm512_set1_epi32(0x7F800000);
+	const __m512i abs = _mm512_set1_epi32(0x7FFFFFFF), hi = _mm512_set1_epi32((int)0xFFFF0000u);
+
+	for (size_t kp = 0; kp < nk / 2; kp++) {
+		__m512i e = _mm512_loadu_si512(src + 2 * kp * MXE_NR);
+		__m512i o = _mm512_loadu_si512(src + (2 * kp + 1) * MXE_NR);
+
+		e = _mm512_mask_or_epi32(e, _mm512_cmpgt_epi32_mask(_mm512_and_si512(e, abs), inf),
+					 e, quiet);
+		o = _mm512_mask_or_epi32(o, _mm512_cmpgt_epi32_mask(_mm512_and_si512(o, abs), inf),
+					 o, quiet);
+		/* (e & hi) | (o >> 16) */
+		_mm512_storeu_si512(dst + kp * MXE_NR,
+				    _mm512_ternarylogic_epi32(e, hi, _mm512_srli_epi32(o, 16), 0xEA));
+	}
+}
+
+/* The smallest exponent field of the nonzero BF16 values at @p (@n of them); 255
+ * when there is none (zeros, infinities and NaNs have no bearing on it). */
+BF16 unsigned mxe_bf16_min_exp_avx512(const uint16_t *p, size_t n)
+{
+	const __m512i mag = _mm512_set1_epi16(0x7FFF), top = _mm512_set1_epi16(0x7F80);
+	__m512i lo = top;
+	size_t i = 0;
+
+	for (; i < n; i += 32) {
+		__mmask32 in = n - i >= 32 ? 0xFFFFFFFFu : (__mmask32)((1u << (n - i)) - 1);
+		__m512i v = _mm512_and_si512(_mm512_maskz_loadu_epi16(in, p + i), mag);
+
+		/* a zero counts as the top exponent; a subnormal has field 0 */
+		lo = _mm512_min_epu16(lo, _mm512_mask_blend_epi16(_mm512_test_epi16_mask(v, v),
+								  top, _mm512_and_si512(v, top)));
+	}
+	lo = _mm512_min_epu16(lo, _mm512_srli_epi32(lo, 16));
+	{
+		uint16_t w[32];
+		unsigned m = 0x7F80;
+
+		_mm512_storeu_si512(w, lo);
+		for (int j = 0; j < 32; j += 2)
+			m = w[j] < m ? w[j] : m;
+		return m >> 7;
+	}
+}
+
+/* Chains of two B panels (row i: zmm 2i, 2i+1), the pairs as above: A's row i at
+ * i * 512 bytes (its block's f32 row stride, halved), a pair word a step. */
+#define BROWA(o, i, d0, d1)							\
+	"vpbroadcastd " #o "*4+" #i "*512(%[a]), %%zmm30\n\t"			\
+	"vdpbf16ps %%zmm28, %%zmm30, %%zmm" #d0 "\n\t"				\
+	"vdpbf16ps %%zmm29, %%zmm30, %%zmm" #d1 "\n\t"
+#define BSTEPQ(o) LOADB(o)							\
+	BROWA(o, 0, 0, 1) BROWA(o, 1, 2, 3) BROWA(o, 2, 4, 5)			\
+	BROWA(o, 3, 6, 7) BROWA(o, 4, 8, 9) BROWA(o, 5, 10, 11)
+#define BSTEPP(o) LOADB(o)							\
+	BROWA(o, 0, 16, 17) BROWA(o, 1, 18, 19) BROWA(o, 2, 20, 21)		\
+	BROWA(o, 3, 22, 23) BROWA(o, 4, 24, 25) BROWA(o, 5, 26, 27)
+/* 16 pairs: 2 iterations of 8, each prefetching 3 lines of the next A panel
+ * (its pairs: 3 KiB at 6 KiB on) */
+#define BSUB32(l, STEP)								\
+	"mov $2, %[cnt]\n\t"							\
+	#l ":\n\t"								\
+	STEP(0) STEP(1) STEP(2) STEP(3)						\
+	"prefetcht0 (%[pf])\n\t"						\
+	"prefetcht0 64(%[pf])\n\t"						\
+	"prefetcht0 128(%[pf])\n\t"						\
+	STEP(4) STEP(5) STEP(6) STEP(7)						\
+	"add $192, %[pf]\n\t"							\
+	"add $32, %[a]\n\t"							\
+	"add $512, %[b]\n\t"							\
+	"dec %[cnt]\n\t"							\
+	"jnz " #l "b\n\t"
+
+/* One B panel: the same chains, in intrinsics (the last panel of an odd count). */
+BF16 static void bf16_one_panel(const uint32_t *a, const uint32_t *b, size_t nsub, float *p)
+{
+	__m512 s[MXE_MR], q[MXE_MR];
+
+	for (size_t j = 0; j < nsub; j++) {
+		for (unsigned i = 0; i < MXE_MR; i++)
+			q[i] = _mm512_setzero_ps();
+		for (unsigned kp = 0; kp < MXE_FAST_KSUB / 2; kp++) {
+			__m512bh bv = (__m512bh)_mm512_loadu_si512(b + (j * 16 + kp) * MXE_NR);
+
+			for (unsigned i = 0; i < MXE_MR; i++)
+				q[i] = _mm512_dpbf16_ps(q[i], (__m512bh)_mm512_set1_epi32(
+							(int)a[i * MXE_KA_STRIDE / 2 + j * 16 + kp]), bv);
+		}
+		for (unsigned i = 0; i < MXE_MR; i++)
+			s[i] = j ? _mm512_add_ps(s[i], q[i]) : q[i];
+	}
+	for (unsigned i = 0; i < MXE_MR; i++)
+		_mm512_store_ps(p + i * MXE_NR, s[i]);
+}
+
+BF16 void mxe_kern_bf16x2_avx512(const uint32_t *a, const uint32_t *b, size_t k,
+				 const struct mxe_kf32 *u0, const struct mxe_kf32 *u1)
+{
+	float p[2 * MXE_MR * MXE_NR] __attribute__((aligned(64)));
+	size_t nsub = k / MXE_FAST_KSUB, cnt;
+	const uint32_t *pf = a + MXE_MR * MXE_KA_STRIDE;
+
+	for (unsigned i = 0; i < u0->mr; i++) {
+		__builtin_prefetch(u0->d + i * u0->ldd, 1, 3);
+		__builtin_prefetch(u0->d + i * u0->ldd + 16, 1, 3);
+	}
+	if (!u1->nr) {	/* the asm would read the panel after the last one */
+		bf16_one_panel(a, b, nsub, p);
+		apply(p, u0);
+		return;
+	}
+	__asm__ volatile(
+		ZERO_P
+		BSUB32(1, BSTEPP)
+		"dec %[nsub]\n\t"
+		"jz 3f\n\t"
+		"2:\n\t"
+		ZERO_Q
+		BSUB32(4, BSTEPQ)
+		ADD_QP
+		"dec %[nsub]\n\t"
+		"jnz 2b\n\t"
+		"3:\n\t"
+		STORE_P
+		: [a] "+r"(a), [b] "+r"(b), [nsub] "+r"(nsub), [cnt] "=&r"(cnt), [pf] "+r"(pf)
+		: [p] "r"(p)
+		: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+		  "xmm9", "xmm10", "xmm11", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20",
+		  "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28",
+		  "xmm29", "xmm30", "memory", "cc");
+	apply(p, u0);
+	apply(p + MXE_MR * MXE_NR, u1);
+}
+
+/* Whether vdpbf16ps gives the chain's bits (the high element's product first, each
+ * an FMA): a_k b_k = 1, a_k+1 b_k+1 = -1 from c = (i + 1) 2^-24 in lane i. The chain
+ * rounds c + 1 first (lane 0: to 1, a tie, so 0 in the end); the other order, or one
+ * rounding, keeps c (2^-24). */
+BF16 int mxe_bf16_self_check(void)
+{
+	float c[16], r[16];
+
+	for (int i = 0; i < 16; i++)
+		c[i] = (float)(i + 1) * 0x1p-24f;
+	_mm512_storeu_ps(r, _mm512_dpbf16_ps(_mm512_loadu_ps(c),
+					     (__m512bh)_mm512_set1_epi32(0x3F803F80),
+					     (__m512bh)_mm512_set1_epi32((int)0x3F80BF80u)));
+	for (int i = 0; i < 16; i++) {
+		float want = __builtin_fmaf(-1.0f, 1.0f, __builtin_fmaf(1.0f, 1.0f, c[i]));
+
+		if (memcmp(&want, &r[i], 4))
+			return 0;
+	}
+	return 1;
 }
 
 /* zmm r (row r / 2, panel r % 2) of one sub-block's chains to qp + 16 r */
@@ -1410,6 +1614,33 @@ void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
 	mxe_kern_f32_portable(a, b, k, u0);
 	if (u1->nr)
 		mxe_kern_f32_portable(a, b + MXE_NR * MXE_FAST_KBLOCK, k, u1);
+}
+
+int mxe_bf16_self_check(void)
+{
+	return 0;
+}
+
+void mxe_bf16_pack_avx512(const float *src, uint32_t *dst, size_t n)
+{
+	(void)src, (void)dst, (void)n;
+}
+
+void mxe_bf16_fold_avx512(const float *src, size_t nk, uint32_t *dst)
+{
+	(void)src, (void)nk, (void)dst;
+}
+
+unsigned mxe_bf16_min_exp_avx512(const uint16_t *p, size_t n)
+{
+	(void)p, (void)n;
+	return 0;
+}
+
+void mxe_kern_bf16x2_avx512(const uint32_t *a, const uint32_t *b, size_t k,
+			    const struct mxe_kf32 *u0, const struct mxe_kf32 *u1)
+{
+	(void)a, (void)b, (void)k, (void)u0, (void)u1;
 }
 
 void mxe_kern_s16x2_avx512(const uint32_t *a, const uint32_t *b0, const uint32_t *b1,

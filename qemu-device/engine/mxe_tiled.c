@@ -92,6 +92,7 @@ struct tiled {
 	size_t pack_ap, pack_bp;	/* panels per pack task */
 	int32_t *sacc;			/* integer running partial (> 1 block) */
 	int avx2;
+	int bf16;			/* TK_F32 as BF16 pair words (bf16_applies()) */
 	enum mxe_simd simd;
 	int failed;
 	mxe_kern_f32_fn kf32;
@@ -484,7 +485,18 @@ static void pack_panel(struct tiled *tl, int side, size_t r0, unsigned rows, siz
 				else
 					memset(tmp + r * PACK_KC, 0, cl * sizeof(float));
 			}
-			interleave(tl, tmp, rows, cl, f32_panel(base, npanels, rows, pidx, c0));
+			if (tl->bf16) {
+				/* k-major in L1, then its pairs into the block's first half */
+				float km[PACK_KC * MXE_NR] __attribute__((aligned(64)));
+				float *blk = f32_panel(base, npanels, rows, pidx, c0 - c0 % KB);
+
+				mxe_interleave_avx2(tmp, PACK_KC, rows, cl, km, 0);
+				mxe_bf16_fold_avx512(km, cl,
+						     (uint32_t *)blk + c0 % KB / 2 * MXE_NR);
+			} else {
+				interleave(tl, tmp, rows, cl,
+					   f32_panel(base, npanels, rows, pidx, c0));
+			}
 		}
 	} else {
 		int16_t *tmp = mxe_scratch(0, rows * (PACK_KC + 2) * sizeof(int16_t) + 64);
@@ -518,7 +530,7 @@ static void pack_a_rows(struct tiled *tl, size_t p, size_t k0, size_t len)
 	size_t r0 = p * MXE_MR;
 	float *tmp = NULL;
 
-	/* AVX2: through an L1 buffer, then out with non-temporal stores */
+	/* AVX2: through an L1 buffer, then out with non-temporal stores (or as pairs) */
 	if (tl->avx2 && !(tmp = mxe_scratch(0, KB * sizeof(float)))) {
 		tl->failed = 1;
 		return;
@@ -528,8 +540,13 @@ static void pack_a_rows(struct tiled *tl, size_t p, size_t k0, size_t len)
 		float *blk = f32_panel(tl->apack, tl->mp, MXE_MR, p, c0);
 
 		for (unsigned r = 0; r < MXE_MR; r++) {
-			if (r0 + r >= tl->m) {
+			if (tl->bf16 && r0 + r >= tl->m) {
+				memset(blk + r * MXE_KA_STRIDE / 2, 0, cl / 2 * sizeof(uint32_t));
+			} else if (r0 + r >= tl->m) {
 				memset(blk + r * MXE_KA_STRIDE, 0, cl * sizeof(float));
+			} else if (tl->bf16) {
+				row_f32(tl, 0, r0 + r, k0 + c0, cl, tmp);
+				mxe_bf16_pack_avx512(tmp, (uint32_t *)(blk + r * MXE_KA_STRIDE / 2), cl);
 			} else if (tmp) {
 				row_f32(tl, 0, r0 + r, k0 + c0, cl, tmp);
 				mxe_copy_nt_avx2(tmp, blk + r * MXE_KA_STRIDE, cl);
@@ -583,6 +600,11 @@ static void pack_b_panel_kn(struct tiled *tl, size_t q, size_t k0, size_t len)
 			dst[c] = v;
 		}
 	}
+	for (size_t kb = 0; tl->bf16 && kb < len; kb += KB) {	/* each block's pairs, in place */
+		float *blk = f32_panel(tl->bpack, tl->np, MXE_NR, q, kb);
+
+		mxe_bf16_fold_avx512(blk, len - kb < KB ? len - kb : KB, (uint32_t *)blk);
+	}
 }
 
 static void pack_b_panel(struct tiled *tl, size_t q, size_t k0, size_t len)
@@ -610,6 +632,60 @@ static int tiled_scales(struct tiled *tl)
 }
 
 static uint64_t s8_ops;	/* operations run on the int8 panels (tests) */
+static uint64_t bf16_ops;	/* FAST operations run on BF16 pair panels (tests) */
+
+/* ---- BF16 pair panels -------------------------------------------------------- */
+
+/*
+ * A side's elements for BF16 pairs: *@lsb the exponent of the lowest bit any nonzero
+ * element may have. 0 where one could be inexact in BF16 (more than 8 significant bits:
+ * F16, TF32, F32) or subnormal in f32 (vdpbf16ps would flush it). MX types and FP8: from
+ * the type and the least scale; BF16: from the data (the least exponent of a nonzero
+ * element, minus its 7 fraction bits).
+ */
+static int bf16_side(struct tiled *tl, int side, int *lsb)
+{
+	const struct mxe_op *op = tl->op;
+	unsigned t = side ? op->d.type_b : op->d.type_a;
+	int top;
+
+	if (t == MXA_DTYPE_BF16) {
+		int kn = side && (op->d.flags & MXA_GEMM_F_B_KN);
+		size_t rows = kn ? op->d.k : side ? op->d.n : op->d.m;
+		size_t cols = kn ? op->d.n : op->d.k;
+		unsigned e = 255;
+
+		for (size_t r = 0; r < rows && e; r++) {
+			const void *row = side ? (const void *)mxe_op_b_row(op, r) :
+					  (const uint8_t *)op->d.a + r * op->lda;
+			unsigned er = mxe_bf16_min_exp_avx512(row, cols);
+
+			e = er < e ? er : e;
+		}
+		*lsb = e == 255 ? 0 : (int)e - 127 - 7;	/* all zeros: any grid */
+		return e > 0;
+	}
+	if (!mxe_dtype_is_mx_elem(t) || t == MXA_DTYPE_NVFP4 || !tiled_scales(tl))
+		return 0;
+	mx_exp_range(t, lsb, &top);	/* the type's least nonzero magnitude */
+	*lsb += tl->sc_lo[side];
+	return *lsb >= -126;
+}
+
+/*
+ * FAST on BF16 pairs (mxe_kern_bf16x2_avx512()): an AVX512-BF16 host, whole MX
+ * sub-blocks, every element exact in BF16 and normal, and every product on a grid of at
+ * least 2^-126, so that no product or partial sum of a chain is subnormal.
+ */
+static int bf16_applies(struct tiled *tl)
+{
+	int la, lb;
+
+	if (tl->simd < MXE_SIMD_AVX512BF16 || tl->kind != TK_F32 || tl->exact || tl->nv ||
+	    tl->k % MXE_FAST_KSUB)
+		return 0;
+	return bf16_side(tl, 0, &la) && bf16_side(tl, 1, &lb) && la + lb >= -126;
+}
 
 /* ---- int8 panels (TK_S8) ----------------------------------------------------- */
 
@@ -1288,7 +1364,11 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 					       : (const char *)(b + strip * MXE_NR * KB);
 			size_t np = p1 - p0, next = q1 - q - strip < strip ? q1 - q - strip : strip;
 			size_t lines = next * len * MXE_NR * (s8 ? s8_esize(tl) : sizeof(float)) / 64;
-			size_t per = (lines + np - 1) / np;
+			/* BF16 pairs fill the first half of each panel's block */
+			size_t pl = tl->bf16 ? len * MXE_NR * 2 / 64 : lines, per;
+
+			lines = tl->bf16 ? next * pl : lines;
+			per = (lines + np - 1) / np;
 
 			for (size_t p = p0; p < p1; p++) {
 				const float *a = f32_panel(tl->apack, tl->mp, MXE_MR, p, kb0 - k0);
@@ -1299,7 +1379,8 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 				 * from L1: spread its prefetches over this strip's calls
 				 * (measured: +5% at 2048^3). */
 				for (size_t l = (p - p0) * per; l < (p - p0 + 1) * per && l < lines; l++)
-					__builtin_prefetch(bnext + l * 64, 0, 3);
+					__builtin_prefetch(bnext + l / pl * (MXE_NR * KB * 4) + l % pl * 64,
+							   0, 3);
 				/* the running sums of the next call: fetched a whole call early */
 				if (tbuf && p + 1 < p1)
 					for (unsigned r = 0; r < MXE_MR; r++)
@@ -1341,6 +1422,9 @@ static void compute_f32(struct tiled *tl, size_t k0, size_t k1, size_t p0, size_
 						mxe_kern_s8_avx2(&in, len, tl->s8_g, &u[0]);
 					else
 						mxe_kern_s8x2_vnni(&in, len, &u[0], &u[1]);
+				} else if (tl->bf16) {
+					mxe_kern_bf16x2_avx512((const uint32_t *)a, (const uint32_t *)b,
+							       len, &u[0], &u[1]);
 				} else if (wide) {
 					mxe_kern_f32x2_avx512(a, b, len, &u[0], &u[1]);
 				} else {
@@ -2086,6 +2170,10 @@ static int tiled_go(struct mxe_engine *eng, const struct mxe_op *op, int exact, 
 	}
 	if (tl->nv && tl->kind != TK_S8)
 		return 1;	/* the stand-in's A and B are NVFP4 codes: the panels or nothing */
+	if (bf16_applies(tl)) {
+		__atomic_fetch_add(&bf16_ops, 1, __ATOMIC_RELAXED);
+		tl->bf16 = 1;
+	}
 	if (exact)
 		mxe_stats_count_intrawave();
 	/* Super chunk: all of K (intrawave) within the budget, else KB. */
@@ -2235,6 +2323,11 @@ uint64_t mxe_tiled_w16_ops(void)
 uint64_t mxe_tiled_s8_ops(void)
 {
 	return __atomic_load_n(&s8_ops, __ATOMIC_RELAXED);
+}
+
+uint64_t mxe_tiled_bf16_ops(void)
+{
+	return __atomic_load_n(&bf16_ops, __ATOMIC_RELAXED);
 }
 
 void mxe_tiled_exact_counts(uint64_t *outputs, uint64_t *redone)

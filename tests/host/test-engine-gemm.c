@@ -42,6 +42,10 @@ static const struct combo combos[] = {
 	{ MXA_DTYPE_B1, MXA_DTYPE_B1, MXA_DTYPE_S32, 0 },
 };
 
+#define SIMD_LEVELS 5
+static const char *const simd[SIMD_LEVELS] = { "portable", "avx2", "avx512", "avx512vnni",
+					       "avx512bf16" };
+
 struct bufs {
 	uint8_t a[256 * 1024], b[256 * 1024], c[16384], d[16384], r[16384];
 	uint8_t sa[1024], sb[1024];
@@ -96,6 +100,16 @@ static void e4m3_no_nan(uint8_t *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if ((p[i] & 0x7F) == 0x7F)
 			p[i] ^= 1;
+}
+
+/* The NaN and Inf codes of E4M3 or E5M2 among @n made finite (other types: kept). */
+static void fp8_finite(uint8_t *p, size_t n, unsigned t)
+{
+	if (t == MXA_DTYPE_E4M3)
+		e4m3_no_nan(p, n);
+	for (size_t i = 0; t == MXA_DTYPE_E5M2 && i < n; i++)
+		if ((p[i] & 0x7C) == 0x7C)
+			p[i] ^= 0x04;
 }
 
 static int run_and_compare(struct mxe_engine *eng, struct mxe_gemm_desc *d, size_t *nbad)
@@ -468,17 +482,17 @@ static void test_errors(struct mxe_engine *eng)
 static char simd_paths[64];	/* the SIMD paths this CPU has, e.g. "portable/avx2" */
 
 /*
- * The SIMD levels that run int16 windows (AVX2, AVX512-VNNI; AVX-512 without VNNI keeps
- * the double kernels) among this CPU's, and whether the default level does.
+ * The SIMD levels that run int16 windows (AVX2, AVX512-VNNI and above; AVX-512 without
+ * VNNI keeps the double kernels) among this CPU's, and whether the default level does.
  */
 static unsigned w16_levels(int *dflt)
 {
 	int avx2 = !mxe_engine_set_simd("avx2"), avx512 = !mxe_engine_set_simd("avx512");
-	int vnni = !mxe_engine_set_simd("avx512vnni");
+	int vnni = !mxe_engine_set_simd("avx512vnni"), bf16 = !mxe_engine_set_simd("avx512bf16");
 
 	mxe_engine_set_simd(NULL);
 	*dflt = vnni || (avx2 && !avx512);
-	return (unsigned)(avx2 + vnni);
+	return (unsigned)(avx2 + vnni + bf16);
 }
 
 /*
@@ -489,12 +503,11 @@ static unsigned w16_levels(int *dflt)
 static int same_on_every_path(struct mxe_engine *eng, struct mxe_gemm_desc *d, size_t bytes,
 			      int *rc)
 {
-	static const char *const simd[4] = { "portable", "avx2", "avx512", "avx512vnni" };
 	static uint8_t ref[16384];
 	int same = 1;
 
 	*rc = 0;
-	for (int l = 0; l < 4; l++) {
+	for (int l = 0; l < SIMD_LEVELS; l++) {
 		if (mxe_engine_set_simd(simd[l]))
 			continue;
 		memset(d->d, 0xAA, bytes);
@@ -1680,6 +1693,146 @@ static void test_fast_kn(struct mxe_engine *eng)
 	}
 }
 
+/* @n BF16 values 2^(@lo .. @lo + @span - 1) with random fractions and signs, one in
+ * 16 zero. */
+static void fill_bf16(uint8_t *p, size_t n, int lo, unsigned span)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint16_t v = (uint16_t)((tu_rand() & 0x807F) | (127 + lo + tu_rand() % span) << 7);
+
+		memcpy(p + 2 * i, &v, 2);
+		if (tu_rand() % 16 == 0)
+			memset(p + 2 * i, 0, 2);
+	}
+}
+
+/* Run @d on every path: the same bits everywhere (the interwave policy's too), and on
+ * BF16 pairs at the default level when @want (with AVX512-BF16); 1 when all hold. */
+static int bf16_case(struct mxe_engine *eng, struct mxe_gemm_desc *d, int want, int *ran)
+{
+	static uint8_t intra[16384];
+	size_t bytes = (size_t)d->m * d->n * 4;
+	uint64_t o0;
+	int rc, same;
+
+	same = same_on_every_path(eng, d, bytes, &rc);
+	memcpy(intra, d->d, bytes);
+	o0 = mxe_tiled_bf16_ops();
+	d->sched = MXE_SCHED_INTERWAVE;
+	rc |= mxe_gemm(eng, d);
+	d->sched = MXE_SCHED_INTRAWAVE;
+	same &= !memcmp(intra, d->d, bytes);
+	rc |= mxe_gemm(eng, d);
+	*ran = mxe_tiled_bf16_ops() - o0 == 2;
+	return !rc && same && *ran == (want && !strcmp(mxe_engine_simd(), "avx512bf16"));
+}
+
+/*
+ * FAST on BF16 pairs (AVX512-BF16, mxe_kern_bf16x2_avx512()) gives the float kernels'
+ * bits: BF16, E4M3 and E5M2 with C, an odd number of B panels (the last one alone),
+ * K not a multiple of the 256-k block, negated sides, B as K x N, NaN and Inf elements.
+ * Operations where vdpbf16ps would flush a subnormal stay on the float kernels: a
+ * subnormal BF16 element (against elements of 2^15, so that the grid would do), or a
+ * product grid of 2^-127 (a1 b1 - a2 b2 = 2^-127 exactly: 129 2^-63 x 129 2^-64 -
+ * 2^-56 x 130 2^-64), where 2^-126 takes the pairs; an E4M3 scale that puts an element
+ * at 2^-127 (against 2^-126).
+ */
+static void test_fast_bf16_pairs(struct mxe_engine *eng)
+{
+	static const struct combo cbs[] = {
+		{ MXA_DTYPE_BF16, MXA_DTYPE_BF16, MXA_DTYPE_F32, 0 },
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_E5M2, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 },
+		{ MXA_DTYPE_F16, MXA_DTYPE_F16, MXA_DTYPE_F32, 0 },
+	};
+	static uint8_t bt[576 * 45 * 2];
+	int ran, ok;
+
+	for (size_t c = 0; c < sizeof(cbs) / sizeof(cbs[0]); c++) {
+		for (int v = 0; v < 3; v++) {	/* plain; negated, NaN and Inf; B as K x N */
+			unsigned m = 37, n = 45, k = 576;
+			struct mxe_gemm_desc d = make_op(&cbs[c], m, n, k, 1);
+			size_t es = mxe_dtype_bits(cbs[c].b) / 8;
+
+			d.accum = MXE_ACCUM_FAST;
+			if (cbs[c].a == MXA_DTYPE_BF16)
+				fill_bf16(B.a, (size_t)m * k, -8, 17);
+			if (cbs[c].b == MXA_DTYPE_BF16)
+				fill_bf16(B.b, (size_t)n * k, -8, 17);
+			if (cbs[c].mx) {
+				fill_scales(B.sa, (size_t)m * k / 32, 120, 14);
+				fill_scales(B.sb, (size_t)n * k / 32, 120, 14);
+			}
+			if (cbs[c].a == MXA_DTYPE_E4M3 || cbs[c].a == MXA_DTYPE_E5M2)
+				fp8_finite(B.a, (size_t)m * k, cbs[c].a);
+			fp8_finite(B.b, (size_t)n * k, cbs[c].b);
+			if (v == 1) {
+				d.flags |= MXE_GEMM_NEGATE_A | MXE_GEMM_NEGATE_B;
+				if (cbs[c].a == MXA_DTYPE_BF16) {
+					memcpy(B.a + 2 * (3 * k + 5), &(uint16_t){ 0x7FC1 }, 2);
+					memcpy(B.a + 2 * (4 * k + 300), &(uint16_t){ 0xFF80 }, 2);
+				}
+			}
+			if (v == 2) {
+				for (unsigned j = 0; j < n; j++)
+					for (unsigned kk = 0; kk < k; kk++)
+						memcpy(bt + (kk * n + j) * es, B.b + (j * k + kk) * es, es);
+				d.b = bt;
+				d.flags |= MXA_GEMM_F_B_KN;
+			}
+			ok = bf16_case(eng, &d, cbs[c].a != MXA_DTYPE_F16, &ran);
+			host_check(ok, "fast %s x %s (%s): on BF16 pairs: %s; the same bits on every SIMD "
+				   "path (%s)", mxe_dtype_name(cbs[c].a), mxe_dtype_name(cbs[c].b),
+				   v == 1 ? "negated, NaN and Inf" : v == 2 ? "B as K x N" : "with C",
+				   ran ? "yes" : "no", simd_paths);
+		}
+	}
+	for (int g = 0; g < 3; g++) {	/* a subnormal; grids 2^-127 and 2^-126 */
+		static const struct combo bf = { MXA_DTYPE_BF16, MXA_DTYPE_BF16, MXA_DTYPE_F32, 0 };
+		unsigned m = 8, n = 40, k = 64;
+		struct mxe_gemm_desc d = make_op(&bf, m, n, k, 0);
+
+		d.accum = MXE_ACCUM_FAST;
+		fill_bf16(B.a, (size_t)m * k, -8, 17);
+		fill_bf16(B.b, (size_t)n * k, -8, 17);
+		if (g == 0) {	/* 2^-133 against A's 2^15 .. 2^16: products above 2^-118 */
+			fill_bf16(B.a, (size_t)m * k, 15, 2);
+			memcpy(B.b + 2 * (7 * k + 33), &(uint16_t){ 0x0001 }, 2);
+		} else {
+			/* row 0 of A: 129 2^-63, -2^-56; column 0 of B: 129 2^-64, 130 2^-64
+			 * (g 2: twice that), every other element at least 2^-8 */
+			memcpy(B.a, &(uint16_t){ 0x2381 }, 2);
+			memcpy(B.a + 2, &(uint16_t){ 0xA380 }, 2);
+			memcpy(B.b, &(uint16_t){ g == 1 ? 0x2301 : 0x2381 }, 2);
+			memcpy(B.b + 2, &(uint16_t){ g == 1 ? 0x2302 : 0x2382 }, 2);
+			memset(B.a + 4, 0, 2 * (k - 2));
+			memset(B.b + 4, 0, 2 * (k - 2));
+		}
+		ok = bf16_case(eng, &d, g == 2, &ran);
+		host_check(ok && (g != 1 || ((const float *)B.d)[0] == 0x1p-127f),
+			   "fast bf16: %s: on BF16 pairs: %s, the same bits on every SIMD path",
+			   g == 0 ? "a subnormal element" : g == 1 ? "a product grid of 2^-127 "
+			   "(D = 2^-127)" : "a product grid of 2^-126", ran ? "yes" : "no");
+	}
+	for (int x = 9; x <= 10; x++) {	/* E4M3's least element 2^-9 at scale 2^(x - 127) */
+		static const struct combo e4 = { MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 1 };
+		unsigned m = 40, n = 40, k = 64;	/* not a GEMV: more than 32 rows */
+		struct mxe_gemm_desc d = make_op(&e4, m, n, k, 0);
+
+		d.accum = MXE_ACCUM_FAST;
+		fp8_finite(B.a, (size_t)m * k, MXA_DTYPE_E4M3);
+		fp8_finite(B.b, (size_t)n * k, MXA_DTYPE_E4M3);
+		fill_scales(B.sa, (size_t)m * k / 32, 136, 3);
+		fill_scales(B.sb, (size_t)n * k / 32, 137, 3);
+		B.sa[5] = (uint8_t)x;	/* A's least scale; B's elements all 2^1 or more */
+		B.a[2 * k + 32] = 0x01;	/* row 2, block 1: E4M3's least element */
+		ok = bf16_case(eng, &d, x == 10, &ran);
+		host_check(ok, "fast e4m3: scale 2^%d (least element 2^%d): on BF16 pairs: %s, the "
+			   "same bits on every SIMD path", x - 127, x - 136, ran ? "yes" : "no");
+	}
+}
+
 /*
  * TF32 at full f32 (MXE_TF32_IN_FULL, the GEMM command's default): EXACT is the exact sum
  * of the unrounded inputs (the reference's), which rounding them (RNE) changes; FAST gives
@@ -1714,9 +1867,7 @@ int main(void)
 	struct mxe_engine *eng = mxe_engine_create(2);
 
 	ksft_print_header();
-	static const char *const simd[4] = { "portable", "avx2", "avx512", "avx512vnni" };
-
-	for (int l = 0; l < 4; l++)
+	for (int l = 0; l < SIMD_LEVELS; l++)
 		if (!mxe_engine_set_simd(simd[l]))
 			snprintf(simd_paths + strlen(simd_paths),
 				 sizeof(simd_paths) - strlen(simd_paths), "%s%s", l ? "/" : "",
@@ -1744,6 +1895,7 @@ int main(void)
 	test_fast_int_limits(eng);
 	test_fast_mx_block_exact(eng);
 	test_fast_kn(eng);
+	test_fast_bf16_pairs(eng);
 	test_tf32_full(eng);
 	mxe_engine_destroy(eng);
 	return host_check_end();
