@@ -121,8 +121,12 @@ int mxe_gemv_fast_applies(const struct mxe_op *op);
 uint64_t mxe_gemv_fast_outputs(void);
 /** Sub-block sums it took from integer products (E2M1, M = 1) since the process started. */
 uint64_t mxe_gemv_fast_int_sums(void);
+/** Several-row GEMVs it ran on BF16 pairs (AVX512-BF16) since the process started. */
+uint64_t mxe_gemv_fast_pair_ops(void);
 /** Whether FAST can take @op's MX scales: every scaled element exact in f32. */
 int mxe_fast_scales_safe(const struct mxe_op *op);
+/** Whether every MX scale code of @op's B (if it has scales) is @lo or more, or NaN. */
+int mxe_fast_scales_b_from(const struct mxe_op *op, int lo);
 
 /*
  * FAST's adds (MXE_ACCUM_FAST), for kernels that take its sub-block sums q in K order:

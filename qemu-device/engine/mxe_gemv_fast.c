@@ -35,6 +35,7 @@
 #include "mxe_cpu.h"
 #include "mxe_gemm.h"
 #include "mxe_gemv_int.h"
+#include "mxe_kernels.h"
 #include "mxe_pool.h"
 
 #define FAST_MAX_M	32
@@ -92,11 +93,15 @@ struct fast_job {
 	const int8_t *a8;
 	const int32_t *acorr;
 	int vnni;
+	/* several rows on BF16 pairs (AVX512-BF16, fast_pairs_prepare()): A's rows as pair
+	 * words ([M][K / 2], k in the high half, k + 1 in the low one), or NULL */
+	const uint32_t *ap;
 };
 
 #define FAST_NO_FORM (-1000)	/* aexp of a block without an int16 form: no grid fits */
 
 static uint64_t fast_outputs, fast_int_sums;	/* since the process started */
+static uint64_t fast_pair_ops;			/* GEMVs run on BF16 pairs */
 
 uint64_t mxe_gemv_fast_outputs(void)
 {
@@ -106,6 +111,11 @@ uint64_t mxe_gemv_fast_outputs(void)
 uint64_t mxe_gemv_fast_int_sums(void)
 {
 	return __atomic_load_n(&fast_int_sums, __ATOMIC_RELAXED);
+}
+
+uint64_t mxe_gemv_fast_pair_ops(void)
+{
+	return __atomic_load_n(&fast_pair_ops, __ATOMIC_RELAXED);
 }
 
 /*
@@ -381,6 +391,70 @@ static inline void fast_block_adds(const __m512 q[GROUPS], size_t s, size_t nsub
 	}
 }
 
+/* rows_chains() on pair rows: @nr (1 or ROWS, a constant where inlined) rows of pair
+ * words at @a, @kh apart, two steps of each chain a vdpbf16ps. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16"), always_inline))
+static inline void pair_chains(const uint32_t *a, size_t kh, unsigned nr,
+			       const uint32_t bp[][GROUPS][16], __m512 q[][GROUPS])
+{
+	_Pragma("GCC unroll 4")
+	for (unsigned r = 0; r < nr; r++)
+		_Pragma("GCC unroll 2")
+		for (unsigned g = 0; g < GROUPS; g++)
+			q[r][g] = _mm512_setzero_ps();
+	for (unsigned kp = 0; kp < SUB / 2; kp++) {
+		__m512bh b[GROUPS];
+
+		_Pragma("GCC unroll 2")
+		for (unsigned g = 0; g < GROUPS; g++)
+			b[g] = (__m512bh)_mm512_load_si512(bp[kp][g]);
+		_Pragma("GCC unroll 4")
+		for (unsigned r = 0; r < nr; r++) {
+			__m512bh av = (__m512bh)_mm512_set1_epi32((int)a[r * kh + kp]);
+
+			_Pragma("GCC unroll 2")
+			for (unsigned g = 0; g < GROUPS; g++)
+				q[r][g] = _mm512_dpbf16_ps(q[r][g], av, b[g]);
+		}
+	}
+}
+
+/*
+ * Several rows on BF16 pairs (job->ap): sub-block @s's weights, decoded into @bt, are
+ * folded in place into pair rows ((k, k + 1) in one word, k high), and each row's
+ * chains run two steps a vdpbf16ps, then join @p and @acc as fast_block_adds() does:
+ * the float kernels' chains, the same bits under fast_pairs_prepare()'s certificate.
+ * ROWS rows share each pair row's loads. Its own function: the instruction needs
+ * AVX512-BF16, which the task's other code must not assume.
+ */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16"), noinline))
+static void pairs_rows(const uint32_t *ap, size_t kh, size_t m, float bt[SUB][GROUPS][16],
+		       size_t s, size_t nsub, __m512 p[][GROUPS], __m512 acc[][GROUPS])
+{
+	const __m512i hi = _mm512_set1_epi32((int)0xFFFF0000u);
+	uint32_t (*bp)[GROUPS][16] = (uint32_t (*)[GROUPS][16])(void *)bt;
+
+	for (unsigned kp = 0; kp < SUB / 2; kp++)	/* row kp after rows 2 kp, 2 kp + 1 */
+		_Pragma("GCC unroll 2")
+		for (unsigned g = 0; g < GROUPS; g++)
+			_mm512_store_si512(bp[kp][g], _mm512_ternarylogic_epi32(
+				_mm512_load_si512(bt[2 * kp][g]), hi,
+				_mm512_srli_epi32(_mm512_load_si512(bt[2 * kp + 1][g]), 16), 0xEA));
+	for (size_t r0 = 0; r0 < m; r0 += ROWS) {
+		const size_t nr = m - r0 < ROWS ? m - r0 : ROWS;
+		const uint32_t *a = ap + r0 * kh + s * (SUB / 2);
+		__m512 q[ROWS][GROUPS];
+
+		if (nr == ROWS)
+			pair_chains(a, kh, ROWS, bp, q);
+		else
+			for (size_t r = 0; r < nr; r++)
+				pair_chains(a + r * kh, kh, 1, bp, q + r);
+		for (size_t r = 0; r < nr; r++)
+			fast_block_adds(q[r], s, nsub, p[r0 + r], acc[r0 + r]);
+	}
+}
+
 /* 128-bit lane @T of @v: an immediate for each value (clang wants one before it
  * unrolls a loop over @T). */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq"), always_inline))
@@ -616,6 +690,10 @@ static inline void fast_columns_bytes(struct fast_job *job, unsigned task, unsig
 			}
 #undef BYTES_LANE
 #undef BYTES_ONE
+		}
+		if (m > 1 && job->ap) {
+			pairs_rows(job->ap, k / 2, m, bt, s, nsub, p, acc);
+			continue;
 		}
 		for (size_t r0 = 0; r0 < m; r0 += ROWS) {
 			const size_t nr = m - r0 < ROWS ? m - r0 : ROWS;
@@ -1504,6 +1582,37 @@ static int fast_int_rows_prepare(struct fast_job *job, const float *a, size_t m,
 	job->acorr = acorr;
 	return 1;
 }
+
+/*
+ * Several rows on BF16 pairs (pairs_rows()): an AVX512-BF16 host, every value of A
+ * exact in BF16 and not subnormal (its pair words written to @buf, [M][K / 2]), and
+ * the weights' least element (their type's least magnitude at their least scale) at
+ * least 2^-126 and, with A's lowest bit (its least exponent less 7), a product grid of
+ * at least 2^-126: no element, product or partial sum is subnormal, which vdpbf16ps
+ * would flush (numerics.rst, "Determinism").
+ */
+static int fast_pairs_prepare(struct fast_job *job, const float *a, size_t m, size_t k,
+			      uint32_t *buf)
+{
+	const struct mxe_op *op = job->op;
+	unsigned t = op->d.type_b, e;
+	int lsb = t == MXA_DTYPE_E4M3 ? -9 : t == MXA_DTYPE_E5M2 ? -16 : -1;	/* E2M1 */
+	int la, need;
+
+	if (mxe_cpu_simd() < MXE_SIMD_AVX512BF16 || m < 2)
+		return 0;
+	e = mxe_bf16_exact_min_exp_avx512(a, m * k);
+	if (!e)
+		return 0;
+	/* A's lowest bit; B's, lsb + x (x its least scale exponent), must reach need */
+	la = e == 255 ? 0 : (int)e - 127 - 7;
+	need = -126 - la > -126 ? -126 - la : -126;
+	if (op->scale_b ? !mxe_fast_scales_b_from(op, need - lsb + 127) : lsb < need)
+		return 0;
+	mxe_bf16_pack_avx512(a, buf, m * k);
+	job->ap = buf;
+	return 1;
+}
 #endif
 
 /* The pool's ops for each kind of task (none without the x86 kernels: never run) */
@@ -1540,6 +1649,7 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 	const struct mxe_gemm_desc *d = &op->d;
 	struct fast_job job = { .op = op };
 	size_t m = d->m, k = d->k, abytes = (m * k * sizeof(float) + 63) & ~(size_t)63, cols;
+	size_t ibytes = (fast_int_bytes(m, k) + 63) & ~(size_t)63;
 	int ints = 0;
 	double *row;
 	float *af;
@@ -1547,7 +1657,7 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 	if (!mxe_gemv_fast_applies(op) || !mxe_fast_scales_safe(op))
 		return 1;	/* the tiled path declines these too: the exact path */
 	/* the calling thread's scratch (its tasks use none): no pages faulted in per call */
-	af = mxe_scratch(3, abytes + k * sizeof(double) + fast_int_bytes(m, k));
+	af = mxe_scratch(3, abytes + k * sizeof(double) + ibytes + m * k / 2 * sizeof(uint32_t));
 	if (!af)
 		return MXE_ENGINE_ENOMEM;
 	row = (double *)((uint8_t *)af + abytes);
@@ -1565,6 +1675,9 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 		ints = fast_int_prepare(&job, af, k, row + k);
 	else if (d->type_b == MXA_DTYPE_E2M1)
 		ints = fast_int_rows_prepare(&job, af, m, k, row + k);
+	if (!ints && fast_pairs_prepare(&job, af, m, k, (uint32_t *)(void *)((uint8_t *)(row + k) +
+									     ibytes)))
+		__atomic_add_fetch(&fast_pair_ops, 1, __ATOMIC_RELAXED);
 #endif
 	__atomic_add_fetch(&fast_outputs, m * d->n, __ATOMIC_RELAXED);
 	if (m > 1 && ints) {	/* int_cols_t(): 32 columns a task with VNNI, else 16 */

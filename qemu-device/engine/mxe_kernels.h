@@ -104,6 +104,8 @@ void mxe_bf16_pack_avx512(const float *src, uint32_t *dst, size_t n);
 void mxe_bf16_fold_avx512(const float *src, size_t nk, uint32_t *dst);
 /* The least exponent field of @n BF16 values' nonzero ones (255: none) */
 unsigned mxe_bf16_min_exp_avx512(const uint16_t *p, size_t n);
+/* The same of @n f32 where each is exact in BF16 and not subnormal; else 0 */
+unsigned mxe_bf16_exact_min_exp_avx512(const float *src, size_t n);
 /* 1 when vdpbf16ps rounds as the kernel above needs (mxe_cpu.c, once) */
 int mxe_bf16_self_check(void);
 /* Integers, two B panels (@b0: columns 0..15, @b1: 16..31; @u1->nr == 0:

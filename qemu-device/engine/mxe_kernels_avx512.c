@@ -186,6 +186,29 @@ BF16 void mxe_bf16_pack_avx512(const float *src, uint32_t *dst, size_t n)
 	}
 }
 
+/* Whether @n f32 at @src are each exact in BF16 and zero, normal, Inf or NaN: the least
+ * exponent field of the nonzero finite ones (255: none), or 0 where one is not. */
+BF16 unsigned mxe_bf16_exact_min_exp_avx512(const float *src, size_t n)
+{
+	const __m512i abs = _mm512_set1_epi32(0x7FFFFFFF), low = _mm512_set1_epi32(0xFFFF);
+	__m512i lo = _mm512_set1_epi32(255);
+	__mmask16 bad = 0;
+
+	for (size_t i = 0; i < n; i += 16) {
+		__mmask16 in = n - i >= 16 ? 0xFFFF : (__mmask16)((1u << (n - i)) - 1);
+		__m512i v = _mm512_maskz_loadu_epi32(in, src + i);
+		__m512i e = _mm512_srli_epi32(_mm512_and_si512(v, abs), 23);
+		/* nonzero and finite */
+		__mmask16 f = _mm512_test_epi32_mask(v, abs) &
+			      _mm512_cmpneq_epi32_mask(e, _mm512_set1_epi32(255));
+
+		bad |= _mm512_mask_test_epi32_mask(f, v, low) |
+		       _mm512_mask_cmpeq_epi32_mask(f, e, _mm512_setzero_si512());
+		lo = _mm512_mask_min_epu32(lo, f, lo, e);
+	}
+	return bad ? 0 : (unsigned)_mm512_reduce_min_epu32(lo);
+}
+
 /* Rows 2kp and 2kp + 1 of the k-major [@nk][16] f32 at @src into pair row kp of @dst
  * ([@nk / 2][16] words); @dst may be @src (each pair row is written after both of its
  * rows, and after every row it overwrites, were read). */
@@ -1634,6 +1657,12 @@ void mxe_bf16_fold_avx512(const float *src, size_t nk, uint32_t *dst)
 unsigned mxe_bf16_min_exp_avx512(const uint16_t *p, size_t n)
 {
 	(void)p, (void)n;
+	return 0;
+}
+
+unsigned mxe_bf16_exact_min_exp_avx512(const float *src, size_t n)
+{
+	(void)src, (void)n;
 	return 0;
 }
 

@@ -241,21 +241,15 @@ static int scales_bad(const uint8_t *r, size_t n, int lo, int hi)
 }
 
 /*
- * Every scaled element of type @t exact in f32? (NaN scales are fine: they poison.)
- * Code c (2^(c - 127)) is safe when c - 127 + lsb >= -149 and c - 127 + top <= 127,
- * or NaN (0xFF). @nrows rows of @nb codes from @rows (or, when NULL, @ld apart from
- * @s), rows that follow each other in memory checked as one: a 4096^2 GEMV's weights
- * have 512 Ki scales, read before the threads start (11 % of its time one code at a
- * time, some 40 us 16 at a time in rows of 128).
+ * Whether every code of @nrows rows of @nb scale codes from @rows (or, when NULL, @ld
+ * apart from @s) lies in @lo .. @hi or is NaN (0xFF); rows that follow each other in
+ * memory checked as one: a 4096^2 GEMV's weights have 512 Ki scales, read before the
+ * threads start (11 % of its time one code at a time, some 40 us 16 at a time in rows
+ * of 128).
  */
-static int mx_scales_safe(unsigned t, const uint8_t *s, const uint8_t *const *rows,
-			  size_t nrows, size_t nb, size_t ld)
+static int scales_within(const uint8_t *s, const uint8_t *const *rows, size_t nrows, size_t nb,
+			 size_t ld, int lo, int hi)
 {
-	int lsb, top, lo, hi;
-
-	mx_exp_range(t, &lsb, &top);
-	lo = -22 - lsb < 0 ? 0 : -22 - lsb;
-	hi = 254 - top > 254 ? 254 : 254 - top;
 	for (size_t i = 0; i < nrows;) {
 		const uint8_t *r = rows ? rows[i] : s + i * ld;
 		size_t n = 1;
@@ -267,6 +261,28 @@ static int mx_scales_safe(unsigned t, const uint8_t *s, const uint8_t *const *ro
 		i += n;
 	}
 	return 1;
+}
+
+/*
+ * Every scaled element of type @t exact in f32? (NaN scales are fine: they poison.)
+ * Code c (2^(c - 127)) is safe when c - 127 + lsb >= -149 and c - 127 + top <= 127.
+ */
+static int mx_scales_safe(unsigned t, const uint8_t *s, const uint8_t *const *rows,
+			  size_t nrows, size_t nb, size_t ld)
+{
+	int lsb, top, lo, hi;
+
+	mx_exp_range(t, &lsb, &top);
+	lo = -22 - lsb < 0 ? 0 : -22 - lsb;
+	hi = 254 - top > 254 ? 254 : 254 - top;
+	return scales_within(s, rows, nrows, nb, ld, lo, hi);
+}
+
+int mxe_fast_scales_b_from(const struct mxe_op *op, int lo)
+{
+	return !op->scale_b || lo <= 0 ||
+	       scales_within(op->d.scale_b, op->d.scale_b_rows, op->d.n, op->d.k / 32, op->ld_sb,
+			     lo, 254);
 }
 
 int mxe_fast_scales_safe(const struct mxe_op *op)

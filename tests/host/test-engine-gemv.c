@@ -566,6 +566,96 @@ static void fast_cases(struct mxe_engine *eng)
 		   mxe_engine_simd(), cases, (unsigned long long)(mxe_gemv_fast_outputs() - f0));
 }
 
+/*
+ * Several rows of A on BF16 pairs (AVX512-BF16; mxe_gemv_fast.c, fast_pairs_prepare()):
+ * the bits of the same GEMV capped at avx512vnni (the f32 chains), and the pairs taken
+ * only where they may be. Taken: BF16 activations against E4M3, MX-E4M3 against E5M2
+ * (32 rows), SiLU-like BF16 against E2M1 (blocks without int16 forms), 3 and 9 rows,
+ * plain and negated, weights by row pointer; an E4M3 scale of 2^-102 against
+ * activations from 2^-8 (products on 2^-15 x 2^-9 x 2^-102 = 2^-126). Not: 2^-103
+ * (2^-127), an F16 row (11 bits), a subnormal BF16 element (against weights whose
+ * grid would take them).
+ */
+static void fast_pair_cases(struct mxe_engine *eng)
+{
+	static const struct {
+		unsigned ta, tb, m, k, want;
+		int what;	/* 0 plain, 1 -A, B by pointer, 2 scale 25, 3 scale 24,
+				 * 4 subnormal */
+	} cs[] = {
+		{ MXA_DTYPE_BF16, MXA_DTYPE_E4M3, 8, 1024, 1, 0 },
+		{ MXA_DTYPE_E4M3, MXA_DTYPE_E5M2, 32, 320, 1, 0 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_E2M1, 9, 1024, 1, 1 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_E4M3, 3, 320, 1, 1 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_E4M3, 8, 320, 1, 2 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_E4M3, 8, 320, 0, 3 },
+		{ MXA_DTYPE_F16, MXA_DTYPE_E4M3, 8, 320, 0, 0 },
+		{ MXA_DTYPE_BF16, MXA_DTYPE_E4M3, 8, 320, 0, 4 },
+	};
+	static const uint8_t *rows[64], *srows[64];
+	size_t bad = 0;
+
+	if (strcmp(mxe_engine_simd(), "avx512bf16"))
+		return;		/* the level that has them */
+	for (size_t c = 0; c < sizeof(cs) / sizeof(cs[0]); c++) {
+		unsigned m = cs[c].m, n = 64, k = cs[c].k, nb = k / 32;
+		struct mxe_gemm_desc g = desc(m, n, k, cs[c].ta, cs[c].tb, 1);
+		uint16_t *a = (uint16_t *)(void *)abuf;
+		uint64_t p0 = mxe_gemv_fast_pair_ops();
+		size_t nbad = 0;
+		int rc, ran;
+
+		g.accum = MXE_ACCUM_FAST;
+		tu_fill(g.type_a, abuf, m, k, mxe_dtype_row_bytes(g.type_a, k));
+		tu_fill(g.type_b, bbuf, n, k, mxe_dtype_row_bytes(g.type_b, k));
+		for (size_t i = 0; g.type_b == MXA_DTYPE_E4M3 && i < (size_t)n * k; i++)
+			bbuf[i] ^= (bbuf[i] & 0x7F) == 0x7F;	/* no NaN codes */
+		for (size_t i = 0; g.type_b == MXA_DTYPE_E5M2 && i < (size_t)n * k; i++)
+			bbuf[i] ^= (bbuf[i] & 0x7C) == 0x7C ? 4 : 0;	/* no Inf, NaN */
+		if (cs[c].ta == MXA_DTYPE_BF16)	/* 2^-8 .. 2^2; SiLU-like: 2^-29 .. 2^2 */
+			llm_activations(a, (size_t)m * k, cs[c].tb == MXA_DTYPE_E2M1 ? 32 : 11);
+		if (cs[c].ta == MXA_DTYPE_E4M3)
+			for (size_t i = 0; i < (size_t)m * k; i++)
+				abuf[i] ^= (abuf[i] & 0x7F) == 0x7F;
+		for (size_t i = 0; i < (size_t)m * nb; i++)
+			sabuf[i] = (uint8_t)(118 + tu_rand() % 20);
+		for (size_t i = 0; i < (size_t)n * nb; i++)	/* an F16 row, a subnormal: weights
+								 * from 2^14, whose grid would do */
+			sbbuf[i] = (uint8_t)(cs[c].what == 4 || cs[c].ta == MXA_DTYPE_F16 ?
+					     150 + tu_rand() % 8 : 118 + tu_rand() % 20);
+		if (cs[c].what == 2 || cs[c].what == 3)	/* E4M3's 2^-9 at 2^-102 / 2^-103 */
+			sbbuf[7 * nb + 3] = cs[c].what == 2 ? 25 : 24;
+		if (cs[c].what == 4)
+			a[5 * k + 100] = 0x0001;
+		if (cs[c].what == 1) {	/* (rows by pointer are not negated: the device's) */
+			g.flags = MXE_GEMM_NEGATE_A;
+			for (unsigned j = 0; j < n; j++) {
+				rows[j] = bbuf + (size_t)(n - 1 - j) * mxe_dtype_row_bytes(g.type_b, k);
+				srows[j] = sbbuf + (size_t)(n - 1 - j) * nb;
+			}
+			g.b_rows = rows;
+			g.scale_b_rows = srows;
+		}
+		g.d = d1;
+		rc = mxe_gemm(eng, &g);
+		ran = mxe_gemv_fast_pair_ops() - p0 == 1;
+		mxe_engine_set_simd("avx512vnni");
+		g.d = d2;
+		rc |= mxe_gemm(eng, &g);
+		mxe_engine_set_simd("avx512bf16");
+		for (size_t i = 0; i < (size_t)m * n; i++)
+			nbad += memcmp(&d1[i], &d2[i], 4) != 0;
+		if (rc || nbad || ran != (int)cs[c].want) {
+			bad++;
+			host_diag("  pairs %s x %s M=%u K=%u case %zu: rc %d, %zu differ, on pairs: %d",
+				  mxe_dtype_name(g.type_a), mxe_dtype_name(g.type_b), m, k, c, rc,
+				  nbad, ran);
+		}
+	}
+	host_check(!bad, "avx512bf16: %zu several-row FAST GEMVs: on BF16 pairs where they may "
+		   "be, the f32 chains' bits", sizeof(cs) / sizeof(cs[0]));
+}
+
 /* D of FAST @g through mxe_gemm() and through the tiled path; outputs that differ. */
 static size_t fast_vs_tiled(struct mxe_engine *eng, struct mxe_gemm_desc *g)
 {
@@ -1011,7 +1101,8 @@ int main(void)
 	d2 = malloc(32 * 64 * 4);
 	/* every SIMD level this CPU has: the GEMV path needs AVX2 (portable: both sides
 	 * are the general path) */
-	for (const char *const *l = (const char *const[]){ "avx512vnni", "avx512", "avx2", "portable", NULL };
+	for (const char *const *l = (const char *const[]){ "avx512bf16", "avx512vnni", "avx512", "avx2",
+							   "portable", NULL };
 	     *l; l++) {
 		if (mxe_engine_set_simd(*l))
 			continue;
@@ -1027,6 +1118,7 @@ int main(void)
 			fast_int_cases(eng);
 		if (mxe_cpu_use_avx2())
 			fast_int_rows_cases(eng);
+		fast_pair_cases(eng);
 		if (mxe_cpu_use_avx2())
 			int_byte_cases(eng);
 		if (mxe_cpu_use_avx2())
