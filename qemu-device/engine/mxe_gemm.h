@@ -125,8 +125,13 @@ uint64_t mxe_gemv_fast_int_sums(void);
 uint64_t mxe_gemv_fast_pair_ops(void);
 /** Whether FAST can take @op's MX scales: every scaled element exact in f32. */
 int mxe_fast_scales_safe(const struct mxe_op *op);
-/** Whether every MX scale code of @op's B (if it has scales) is @lo or more, or NaN. */
-int mxe_fast_scales_b_from(const struct mxe_op *op, int lo);
+/**
+ * mxe_fast_pairs_b() - B's part of the BF16 pairs' certificate (numerics.rst
+ * "Determinism"), for an MX or FP8 B against A's lowest bit 2^@la: B's least element
+ * (its type's least magnitude at its least scale; NaN scales aside) at least 2^-126,
+ * and products on a grid of at least 2^-126.
+ */
+int mxe_fast_pairs_b(const struct mxe_op *op, int la);
 
 /*
  * FAST's adds (MXE_ACCUM_FAST), for kernels that take its sub-block sums q in K order:

@@ -434,7 +434,9 @@ static void pairs_rows(const uint32_t *ap, size_t kh, size_t m, float bt[SUB][GR
 	const __m512i hi = _mm512_set1_epi32((int)0xFFFF0000u);
 	uint32_t (*bp)[GROUPS][16] = (uint32_t (*)[GROUPS][16])(void *)bt;
 
-	for (unsigned kp = 0; kp < SUB / 2; kp++)	/* row kp after rows 2 kp, 2 kp + 1 */
+	/* row kp after rows 2 kp, 2 kp + 1; a NaN among the decode's products is quiet, its
+	 * high half a NaN too */
+	for (unsigned kp = 0; kp < SUB / 2; kp++)
 		_Pragma("GCC unroll 2")
 		for (unsigned g = 0; g < GROUPS; g++)
 			_mm512_store_si512(bp[kp][g], _mm512_ternarylogic_epi32(
@@ -1594,20 +1596,13 @@ static int fast_int_rows_prepare(struct fast_job *job, const float *a, size_t m,
 static int fast_pairs_prepare(struct fast_job *job, const float *a, size_t m, size_t k,
 			      uint32_t *buf)
 {
-	const struct mxe_op *op = job->op;
-	unsigned t = op->d.type_b, e;
-	int lsb = t == MXA_DTYPE_E4M3 ? -9 : t == MXA_DTYPE_E5M2 ? -16 : -1;	/* E2M1 */
-	int la, need;
+	unsigned e;
 
 	if (mxe_cpu_simd() < MXE_SIMD_AVX512BF16 || m < 2)
 		return 0;
 	e = mxe_bf16_exact_min_exp_avx512(a, m * k);
-	if (!e)
-		return 0;
-	/* A's lowest bit; B's, lsb + x (x its least scale exponent), must reach need */
-	la = e == 255 ? 0 : (int)e - 127 - 7;
-	need = -126 - la > -126 ? -126 - la : -126;
-	if (op->scale_b ? !mxe_fast_scales_b_from(op, need - lsb + 127) : lsb < need)
+	/* A's lowest bit: its least exponent less 7 (all zeros: any) */
+	if (!e || !mxe_fast_pairs_b(job->op, e == 255 ? 0 : (int)e - 127 - 7))
 		return 0;
 	mxe_bf16_pack_avx512(a, buf, m * k);
 	job->ap = buf;

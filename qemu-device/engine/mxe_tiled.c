@@ -278,11 +278,17 @@ static int mx_scales_safe(unsigned t, const uint8_t *s, const uint8_t *const *ro
 	return scales_within(s, rows, nrows, nb, ld, lo, hi);
 }
 
-int mxe_fast_scales_b_from(const struct mxe_op *op, int lo)
+int mxe_fast_pairs_b(const struct mxe_op *op, int la)
 {
-	return !op->scale_b || lo <= 0 ||
+	int lsb, top, need = -126 - la > -126 ? -126 - la : -126;
+
+	/* lsb + x >= need, x = code - 127 the least scale exponent */
+	mx_exp_range(op->d.type_b, &lsb, &top);
+	if (!op->scale_b)
+		return lsb >= need;
+	return need - lsb + 127 <= 0 ||
 	       scales_within(op->d.scale_b, op->d.scale_b_rows, op->d.n, op->d.k / 32, op->ld_sb,
-			     lo, 254);
+			     need - lsb + 127, 254);
 }
 
 int mxe_fast_scales_safe(const struct mxe_op *op)
