@@ -99,6 +99,13 @@ void mxe_kern_bf16x2_avx512(const uint32_t *a, const uint32_t *b, size_t k,
 			    const struct mxe_kf32 *u0, const struct mxe_kf32 *u1);
 /* @n f32 (exact in BF16, @n even) to @n / 2 pair words */
 void mxe_bf16_pack_avx512(const float *src, uint32_t *dst, size_t n);
+/* The same straight from @n (a multiple of 32) E4M3 (@e4m3) or E5M2 codes of a row,
+ * from element @k0 (a multiple of 32), with its MX @scales (or NULL), negated where
+ * @neg: the values of mxe_decode_fp8_avx2() */
+void mxe_fp8_pairs_avx512(const uint8_t *src, uint32_t *dst, size_t n, int e4m3,
+			  const uint8_t *scales, size_t k0, int neg);
+/* The same from @n (even) BF16 values */
+void mxe_bf16_pairs_avx512(const uint16_t *src, uint32_t *dst, size_t n, int neg);
 /* A k-major f32 panel block ([@nk][MXE_NR]) to pair rows ([@nk / 2][MXE_NR]); in place
  * when @dst is @src */
 void mxe_bf16_fold_avx512(const float *src, size_t nk, uint32_t *dst);

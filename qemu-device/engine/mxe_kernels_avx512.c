@@ -14,6 +14,7 @@
  * types as exact integer dot products (struct mxe_ks8); with AVX512-BF16, the
  * BF16 pair kernel forms it two k a vdpbf16ps (mxe_kern_bf16x2_avx512()).
  */
+#include <math.h>
 #include <string.h>
 
 #include "mxe_kernels.h"
@@ -157,15 +158,21 @@ AVX512 void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
  */
 #define BF16 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512bf16,avx2,fma")))
 
+/* The 16 pair words of 32 f32 (@v0: 0..15, @v1: 16..31), each value's high half: of
+ * their 16-bit words (0..63) pair word j takes 4j + 3 (float 2j + 1) low, 4j + 1 high. */
+BF16 static inline __m512i pairs32(__m512i v0, __m512i v1)
+{
+	const __m512i idx = _mm512_set_epi16(61, 63, 57, 59, 53, 55, 49, 51, 45, 47, 41, 43,
+					     37, 39, 33, 35, 29, 31, 25, 27, 21, 23, 17, 19,
+					     13, 15, 9, 11, 5, 7, 1, 3);
+
+	return _mm512_permutex2var_epi16(v0, idx, v1);
+}
+
 /* Pair word j of @n f32 at @src (@n even): (BF16 of src[2j]) << 16 | BF16 of src[2j+1],
  * truncated (the values are BF16 already); a NaN stays a NaN (quiet bit set). */
 BF16 void mxe_bf16_pack_avx512(const float *src, uint32_t *dst, size_t n)
 {
-	/* the 16-bit words of 32 floats (0..63): output word 2j = the high word of
-	 * float 2j + 1 (4j + 3), word 2j + 1 = that of float 2j (4j + 1) */
-	const __m512i idx = _mm512_set_epi16(61, 63, 57, 59, 53, 55, 49, 51, 45, 47, 41, 43,
-					     37, 39, 33, 35, 29, 31, 25, 27, 21, 23, 17, 19,
-					     13, 15, 9, 11, 5, 7, 1, 3);
 	const __m512i quiet = _mm512_set1_epi32(0x00400000), inf = _mm512_set1_epi32(0x7F800000);
 	const __m512i abs = _mm512_set1_epi32(0x7FFFFFFF);
 	size_t i = 0;
@@ -182,7 +189,67 @@ BF16 void mxe_bf16_pack_avx512(const float *src, uint32_t *dst, size_t n)
 					  v0, quiet);
 		v1 = _mm512_mask_or_epi32(v1, _mm512_cmpgt_epi32_mask(_mm512_and_si512(v1, abs), inf),
 					  v1, quiet);
-		_mm512_mask_storeu_epi32(dst + i / 2, out, _mm512_permutex2var_epi16(v0, idx, v1));
+		_mm512_mask_storeu_epi32(dst + i / 2, out, pairs32(v0, v1));
+	}
+}
+
+/*
+ * @n (a multiple of 32) E4M3 (@e4m3) or E5M2 codes from element @k0 (a multiple of 32)
+ * of a row, with its MX @scales (or none), straight to pair words: the f32 values of
+ * mxe_decode_fp8_avx2() (through F16: E4M3 x 2^-8, E5M2 its high byte, times
+ * 2^(scale - 127) and back; NaN codes and scales 0x7FFFFFFF), negated where @neg, then
+ * truncated as mxe_bf16_pack_avx512() does: a pass and a buffer fewer.
+ */
+BF16 void mxe_fp8_pairs_avx512(const uint8_t *src, uint32_t *dst, size_t n, int e4m3,
+			       const uint8_t *scales, size_t k0, int neg)
+{
+	const __m512i qnan = _mm512_set1_epi32(0x7FFFFFFF);
+	const __m512i sign = _mm512_set1_epi32(neg ? (int)0x80000000u : 0);
+
+	for (size_t i = 0; i < n; i += 32) {
+		__m512i b = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(src + i)));
+		__m512i mag = _mm512_and_si512(b, _mm512_set1_epi16(0x7F)), h;
+		__mmask32 nan;
+		unsigned sb = scales ? scales[(k0 + i) / 32] : 127;
+		int x = (int)sb - 127 + (e4m3 ? 8 : 0);
+		__m512 f = x >= -126 && x <= 127 ? _mm512_castsi512_ps(_mm512_set1_epi32((x + 127) << 23))
+						 : _mm512_set1_ps(ldexpf(1.0f, x)), v[2];
+
+		if (e4m3) {	/* s.eeee.mmm -> F16 s.0eeee.mmm0000000 */
+			h = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(b, _mm512_set1_epi16(0x80)), 8),
+					    _mm512_slli_epi16(mag, 7));
+			nan = _mm512_cmpeq_epi16_mask(mag, _mm512_set1_epi16(0x7F));
+		} else {	/* E5M2: F16's high byte */
+			h = _mm512_slli_epi16(b, 8);
+			nan = _mm512_cmpgt_epi16_mask(mag, _mm512_set1_epi16(0x7C));
+		}
+		if (sb == 0xFF)
+			nan = 0xFFFFFFFFu;
+		for (int g = 0; g < 2; g++) {	/* (clang: the lane an immediate) */
+			__m256i hg = g ? _mm512_extracti64x4_epi64(h, 1) : _mm512_castsi512_si256(h);
+			__m512i w = _mm512_castps_si512(_mm512_mul_ps(_mm512_cvtph_ps(hg), f));
+
+			w = _mm512_mask_mov_epi32(w, (__mmask16)(nan >> (16 * g)), qnan);
+			v[g] = _mm512_castsi512_ps(_mm512_xor_si512(w, sign));
+		}
+		_mm512_storeu_si512(dst + i / 2, pairs32(_mm512_castps_si512(v[0]),
+						       _mm512_castps_si512(v[1])));
+	}
+}
+
+/* @n (even) BF16 values to pair words: each 32-bit word's halves swapped (k high),
+ * the signs flipped where @neg. */
+BF16 void mxe_bf16_pairs_avx512(const uint16_t *src, uint32_t *dst, size_t n, int neg)
+{
+	const __m512i sign = _mm512_set1_epi32(neg ? (int)0x80008000u : 0);
+	size_t i = 0;
+
+	for (; i < n; i += 32) {
+		__mmask16 in = n - i >= 32 ? 0xFFFF : (__mmask16)((1u << ((n - i) / 2)) - 1);
+		__m512i v = _mm512_maskz_loadu_epi32(in, src + i);
+
+		_mm512_mask_storeu_epi32(dst + i / 2, in,
+					 _mm512_xor_si512(_mm512_rol_epi32(v, 16), sign));
 	}
 }
 
@@ -1664,6 +1731,17 @@ unsigned mxe_bf16_exact_min_exp_avx512(const float *src, size_t n)
 {
 	(void)src, (void)n;
 	return 0;
+}
+
+void mxe_fp8_pairs_avx512(const uint8_t *src, uint32_t *dst, size_t n, int e4m3,
+			  const uint8_t *scales, size_t k0, int neg)
+{
+	(void)src, (void)dst, (void)n, (void)e4m3, (void)scales, (void)k0, (void)neg;
+}
+
+void mxe_bf16_pairs_avx512(const uint16_t *src, uint32_t *dst, size_t n, int neg)
+{
+	(void)src, (void)dst, (void)n, (void)neg;
 }
 
 void mxe_kern_bf16x2_avx512(const uint32_t *a, const uint32_t *b, size_t k,

@@ -415,6 +415,30 @@ static void row_f32(const struct tiled *tl, int side, size_t r, size_t k0, size_
 		negate(out, len);
 }
 
+/* The same as BF16 pair words (@len even; tl->bf16): E4M3 and E5M2 rows (@k0 and @len
+ * multiples of 32) and BF16 ones straight from their codes, others through f32 in
+ * @tmp (@len floats). */
+static void row_pairs(const struct tiled *tl, int side, size_t r, size_t k0, size_t len,
+		      float *tmp, uint32_t *out)
+{
+	const struct mxe_op *op = tl->op;
+	unsigned t = side ? op->d.type_b : op->d.type_a;
+	const uint8_t *row = (const uint8_t *)(side ? op->d.b : op->d.a) + r * (side ? op->ldb : op->lda);
+	const uint8_t *sc = NULL;
+	int neg = !!(op->d.flags & (side ? MXE_GEMM_NEGATE_B : MXE_GEMM_NEGATE_A));
+
+	if (side ? op->scale_b : op->scale_a)
+		sc = (side ? op->d.scale_b : op->d.scale_a) + r * (side ? op->ld_sb : op->ld_sa);
+	if ((t == MXA_DTYPE_E4M3 || t == MXA_DTYPE_E5M2) && k0 % 32 == 0 && len % 32 == 0) {
+		mxe_fp8_pairs_avx512(row + k0, out, len, t == MXA_DTYPE_E4M3, sc, k0, neg);
+	} else if (t == MXA_DTYPE_BF16 && !sc) {
+		mxe_bf16_pairs_avx512((const uint16_t *)(const void *)row + k0, out, len, neg);
+	} else {
+		row_f32(tl, side, r, k0, len, tmp);
+		mxe_bf16_pack_avx512(tmp, out, len);
+	}
+}
+
 static void row_s16(const struct tiled *tl, int side, size_t r, size_t k0, size_t len, int16_t *out)
 {
 	const struct mxe_op *op = tl->op;
@@ -501,24 +525,30 @@ static void pack_panel(struct tiled *tl, int side, size_t r0, unsigned rows, siz
 		for (size_t c0 = 0; c0 < len; c0 += PACK_KC) {
 			size_t cl = len - c0 < PACK_KC ? len - c0 : PACK_KC;
 
+			if (tl->bf16) {
+				/* each row's pair words, then k-major into the block's first half */
+				uint32_t pw[MXE_NR * PACK_KC / 2] __attribute__((aligned(64)));
+				float *blk = f32_panel(base, npanels, rows, pidx, c0 - c0 % KB);
+
+				for (unsigned r = 0; r < rows; r++) {
+					if (r0 + r < nvalid)
+						row_pairs(tl, side, r0 + r, k0 + c0, cl, tmp,
+							  pw + r * PACK_KC / 2);
+					else
+						memset(pw + r * PACK_KC / 2, 0, cl / 2 * sizeof(uint32_t));
+				}
+				mxe_interleave_avx2((const float *)(const void *)pw, PACK_KC / 2, rows,
+						    cl / 2, (float *)(void *)((uint32_t *)blk +
+									c0 % KB / 2 * MXE_NR), 1);
+				continue;
+			}
 			for (unsigned r = 0; r < rows; r++) {
 				if (r0 + r < nvalid)
 					row_f32(tl, side, r0 + r, k0 + c0, cl, tmp + r * PACK_KC);
 				else
 					memset(tmp + r * PACK_KC, 0, cl * sizeof(float));
 			}
-			if (tl->bf16) {
-				/* k-major in L1, then its pairs into the block's first half */
-				float km[PACK_KC * MXE_NR] __attribute__((aligned(64)));
-				float *blk = f32_panel(base, npanels, rows, pidx, c0 - c0 % KB);
-
-				mxe_interleave_avx2(tmp, PACK_KC, rows, cl, km, 0);
-				mxe_bf16_fold_avx512(km, cl,
-						     (uint32_t *)blk + c0 % KB / 2 * MXE_NR);
-			} else {
-				interleave(tl, tmp, rows, cl,
-					   f32_panel(base, npanels, rows, pidx, c0));
-			}
+			interleave(tl, tmp, rows, cl, f32_panel(base, npanels, rows, pidx, c0));
 		}
 	} else {
 		int16_t *tmp = mxe_scratch(0, rows * (PACK_KC + 2) * sizeof(int16_t) + 64);
@@ -567,8 +597,8 @@ static void pack_a_rows(struct tiled *tl, size_t p, size_t k0, size_t len)
 			} else if (r0 + r >= tl->m) {
 				memset(blk + r * MXE_KA_STRIDE, 0, cl * sizeof(float));
 			} else if (tl->bf16) {
-				row_f32(tl, 0, r0 + r, k0 + c0, cl, tmp);
-				mxe_bf16_pack_avx512(tmp, (uint32_t *)(blk + r * MXE_KA_STRIDE / 2), cl);
+				row_pairs(tl, 0, r0 + r, k0 + c0, cl, tmp,
+					  (uint32_t *)(blk + r * MXE_KA_STRIDE / 2));
 			} else if (tmp) {
 				row_f32(tl, 0, r0 + r, k0 + c0, cl, tmp);
 				mxe_copy_nt_avx2(tmp, blk + r * MXE_KA_STRIDE, cl);

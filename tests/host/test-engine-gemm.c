@@ -1772,7 +1772,12 @@ static void test_fast_bf16_pairs(struct mxe_engine *eng)
 				if (cbs[c].a == MXA_DTYPE_BF16) {
 					memcpy(B.a + 2 * (3 * k + 5), &(uint16_t){ 0x7FC1 }, 2);
 					memcpy(B.a + 2 * (4 * k + 300), &(uint16_t){ 0xFF80 }, 2);
+				} else {	/* E4M3 NaN; E5M2 NaN and -Inf */
+					B.a[3 * k + 5] = cbs[c].a == MXA_DTYPE_E4M3 ? 0x7F : 0x7E;
+					B.a[4 * k + 300] = cbs[c].a == MXA_DTYPE_E4M3 ? 0xFF : 0xFC;
 				}
+				if (cbs[c].b == MXA_DTYPE_E4M3)
+					B.b[9 * k + 70] = 0xFF;
 			}
 			if (v == 2) {
 				for (unsigned j = 0; j < n; j++)
