@@ -42,16 +42,20 @@ _Static_assert(BPANEL_BYTES == 16384, "STEP's second B panel is 16384 bytes on")
 #define LOADB(o)								\
 	"vmovaps " #o "*64(%[b]), %%zmm28\n\t"					\
 	"vmovaps " #o "*64+16384(%[b]), %%zmm29\n\t"
-#define STEPQ(o) LOADB(o)							\
-	ROWA(o, 0, 0, 1) ROWA(o, 1, 2, 3) ROWA(o, 2, 4, 5)			\
-	ROWA(o, 3, 6, 7) ROWA(o, 4, 8, 9) ROWA(o, 5, 10, 11)
-#define STEPP(o) LOADB(o)							\
-	ROWA(o, 0, 16, 17) ROWA(o, 1, 18, 19) ROWA(o, 2, 20, 21)		\
-	ROWA(o, 3, 22, 23) ROWA(o, 4, 24, 25) ROWA(o, 5, 26, 27)
-/* 32 k steps: 4 iterations of 8; each prefetches 3 lines of the next A
- * panel (6 KiB after this one in the packed layout) */
-#define SUB32(l, STEP)								\
-	"mov $4, %[cnt]\n\t"							\
+/* one step of the chains (q: zmm0-11) or of the block sums (p: zmm16-27), its
+ * products by ROW */
+#define STEPQ_(ROW, o) LOADB(o)							\
+	ROW(o, 0, 0, 1) ROW(o, 1, 2, 3) ROW(o, 2, 4, 5)				\
+	ROW(o, 3, 6, 7) ROW(o, 4, 8, 9) ROW(o, 5, 10, 11)
+#define STEPP_(ROW, o) LOADB(o)							\
+	ROW(o, 0, 16, 17) ROW(o, 1, 18, 19) ROW(o, 2, 20, 21)			\
+	ROW(o, 3, 22, 23) ROW(o, 4, 24, 25) ROW(o, 5, 26, 27)
+#define STEPQ(o) STEPQ_(ROWA, o)
+#define STEPP(o) STEPP_(ROWA, o)
+/* One MX sub-block: @n iterations of 8 steps, each prefetching 3 lines of the
+ * next A panel (6 KiB after this one in the packed layout) */
+#define SUBN(l, STEP, n)							\
+	"mov $" #n ", %[cnt]\n\t"						\
 	#l ":\n\t"								\
 	STEP(0) STEP(1) STEP(2) STEP(3)						\
 	"prefetcht0 (%[pf])\n\t"						\
@@ -63,6 +67,7 @@ _Static_assert(BPANEL_BYTES == 16384, "STEP's second B panel is 16384 bytes on")
 	"add $512, %[b]\n\t"							\
 	"dec %[cnt]\n\t"							\
 	"jnz " #l "b\n\t"
+#define SUB32(l, STEP) SUBN(l, STEP, 4)	/* 32 k steps */
 #define Z(r) "vpxord %%zmm" #r ", %%zmm" #r ", %%zmm" #r "\n\t"
 #define ZERO_Q Z(0) Z(1) Z(2) Z(3) Z(4) Z(5) Z(6) Z(7) Z(8) Z(9) Z(10) Z(11)
 #define ZERO_P Z(16) Z(17) Z(18) Z(19) Z(20) Z(21) Z(22) Z(23) Z(24) Z(25) Z(26) Z(27)
@@ -332,27 +337,10 @@ BF16 unsigned mxe_bf16_min_exp_avx512(const uint16_t *p, size_t n)
 	"vpbroadcastd " #o "*4+" #i "*512(%[a]), %%zmm30\n\t"			\
 	"vdpbf16ps %%zmm28, %%zmm30, %%zmm" #d0 "\n\t"				\
 	"vdpbf16ps %%zmm29, %%zmm30, %%zmm" #d1 "\n\t"
-#define BSTEPQ(o) LOADB(o)							\
-	BROWA(o, 0, 0, 1) BROWA(o, 1, 2, 3) BROWA(o, 2, 4, 5)			\
-	BROWA(o, 3, 6, 7) BROWA(o, 4, 8, 9) BROWA(o, 5, 10, 11)
-#define BSTEPP(o) LOADB(o)							\
-	BROWA(o, 0, 16, 17) BROWA(o, 1, 18, 19) BROWA(o, 2, 20, 21)		\
-	BROWA(o, 3, 22, 23) BROWA(o, 4, 24, 25) BROWA(o, 5, 26, 27)
-/* 16 pairs: 2 iterations of 8, each prefetching 3 lines of the next A panel
- * (its pairs: 3 KiB at 6 KiB on) */
-#define BSUB32(l, STEP)								\
-	"mov $2, %[cnt]\n\t"							\
-	#l ":\n\t"								\
-	STEP(0) STEP(1) STEP(2) STEP(3)						\
-	"prefetcht0 (%[pf])\n\t"						\
-	"prefetcht0 64(%[pf])\n\t"						\
-	"prefetcht0 128(%[pf])\n\t"						\
-	STEP(4) STEP(5) STEP(6) STEP(7)						\
-	"add $192, %[pf]\n\t"							\
-	"add $32, %[a]\n\t"							\
-	"add $512, %[b]\n\t"							\
-	"dec %[cnt]\n\t"							\
-	"jnz " #l "b\n\t"
+#define BSTEPQ(o) STEPQ_(BROWA, o)
+#define BSTEPP(o) STEPP_(BROWA, o)
+/* 16 pairs: 2 iterations of 8 (the next A panel's pairs: 3 KiB at 6 KiB on) */
+#define BSUB32(l, STEP) SUBN(l, STEP, 2)
 
 /* One B panel: the same chains, in intrinsics (the last panel of an odd count). */
 BF16 static void bf16_one_panel(const uint32_t *a, const uint32_t *b, size_t nsub, float *p)
