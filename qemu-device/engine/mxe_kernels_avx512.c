@@ -81,6 +81,33 @@ _Static_assert(BPANEL_BYTES == 16384, "STEP's second B panel is 16384 bytes on")
 	S1(21, 512) S1(22, 192) S1(23, 576) S1(24, 256) S1(25, 640)		\
 	S1(26, 320) S1(27, 704)
 
+/*
+ * A K block's chains of two B panels, @nsub sub-blocks of @SUB: the first one's
+ * straight into the block sums p, each later one's into q from +0 and then added to p;
+ * p stored to @p at the end. Operands a, b, nsub, cnt, pf and p of the caller.
+ */
+#define CHAINS(SUB, STEPP, STEPQ)						\
+	__asm__ volatile(							\
+		ZERO_P								\
+		SUB(1, STEPP)							\
+		"dec %[nsub]\n\t"						\
+		"jz 3f\n\t"							\
+		"2:\n\t"							\
+		ZERO_Q								\
+		SUB(4, STEPQ)							\
+		ADD_QP								\
+		"dec %[nsub]\n\t"						\
+		"jnz 2b\n\t"							\
+		"3:\n\t"							\
+		STORE_P								\
+		: [a] "+r"(a), [b] "+r"(b), [nsub] "+r"(nsub), [cnt] "=&r"(cnt),	\
+		  [pf] "+r"(pf)							\
+		: [p] "r"(p)							\
+		: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",	\
+		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm16", "xmm17", "xmm18",	\
+		  "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25",	\
+		  "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "memory", "cc")
+
 AVX512 static inline void upd_row(const float *p, float *d, const float *c, unsigned flags)
 {
 	__m512 v = _mm512_load_ps(p);
@@ -126,25 +153,7 @@ AVX512 void mxe_kern_f32x2_avx512(const float *a, const float *b, size_t k,
 		__builtin_prefetch(u0->d + i * u0->ldd, 1, 3);
 		__builtin_prefetch(u0->d + i * u0->ldd + 16, 1, 3);
 	}
-	__asm__ volatile(
-		ZERO_P
-		SUB32(1, STEPP)
-		"dec %[nsub]\n\t"
-		"jz 3f\n\t"
-		"2:\n\t"
-		ZERO_Q
-		SUB32(4, STEPQ)
-		ADD_QP
-		"dec %[nsub]\n\t"
-		"jnz 2b\n\t"
-		"3:\n\t"
-		STORE_P
-		: [a] "+r"(a), [b] "+r"(b), [nsub] "+r"(nsub), [cnt] "=&r"(cnt), [pf] "+r"(pf)
-		: [p] "r"(p)
-		: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
-		  "xmm9", "xmm10", "xmm11", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20",
-		  "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28",
-		  "xmm29", "xmm30", "memory", "cc");
+	CHAINS(SUB32, STEPP, STEPQ);
 	apply(p, u0);
 	if (u1->nr)
 		apply(p + MXE_MR * MXE_NR, u1);
@@ -380,25 +389,7 @@ BF16 void mxe_kern_bf16x2_avx512(const uint32_t *a, const uint32_t *b, size_t k,
 		apply(p, u0);
 		return;
 	}
-	__asm__ volatile(
-		ZERO_P
-		BSUB32(1, BSTEPP)
-		"dec %[nsub]\n\t"
-		"jz 3f\n\t"
-		"2:\n\t"
-		ZERO_Q
-		BSUB32(4, BSTEPQ)
-		ADD_QP
-		"dec %[nsub]\n\t"
-		"jnz 2b\n\t"
-		"3:\n\t"
-		STORE_P
-		: [a] "+r"(a), [b] "+r"(b), [nsub] "+r"(nsub), [cnt] "=&r"(cnt), [pf] "+r"(pf)
-		: [p] "r"(p)
-		: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
-		  "xmm9", "xmm10", "xmm11", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20",
-		  "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28",
-		  "xmm29", "xmm30", "memory", "cc");
+	CHAINS(BSUB32, BSTEPP, BSTEPQ);
 	apply(p, u0);
 	apply(p + MXE_MR * MXE_NR, u1);
 }
