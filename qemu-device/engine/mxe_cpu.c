@@ -118,6 +118,11 @@ const char *mxe_engine_simd(void)
 	return simd_names[mxe_cpu_simd()];
 }
 
+const char *mxe_engine_simd_name(unsigned level)
+{
+	return level < sizeof(simd_names) / sizeof(simd_names[0]) ? simd_names[level] : NULL;
+}
+
 int mxe_engine_set_simd(const char *name)
 {
 	int want = name ? simd_by_name(name) : SIMD_BEST;

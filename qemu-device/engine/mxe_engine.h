@@ -557,6 +557,9 @@ void mxe_engine_stats(struct mxe_engine_stats *st);
 /** Which SIMD path runs: "avx512bf16", "avx512vnni", "avx512", "avx2" or "portable"
  * (same bits). */
 const char *mxe_engine_simd(void);
+/** The name of SIMD level @level (0 portable, 1 avx2, ... the best one known), NULL past
+ * the last: the levels in increasing order, whether this CPU has them or not. */
+const char *mxe_engine_simd_name(unsigned level);
 /**
  * mxe_engine_set_simd() - cap the SIMD path at @name ("portable", "avx2",
  * "avx512", "avx512vnni", "avx512bf16"; NULL: the best the CPU has) for this

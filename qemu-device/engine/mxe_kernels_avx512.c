@@ -183,12 +183,20 @@ BF16 static inline __m512i pairs32(__m512i v0, __m512i v1)
 	return _mm512_permutex2var_epi16(v0, idx, v1);
 }
 
+/* @v's NaNs with their quiet bit set: a NaN's high half stays a NaN (a payload in the
+ * low half alone would truncate to an Inf). */
+BF16 static inline __m512i quiet_nans(__m512i v)
+{
+	const __m512i abs = _mm512_set1_epi32(0x7FFFFFFF), inf = _mm512_set1_epi32(0x7F800000);
+
+	return _mm512_mask_or_epi32(v, _mm512_cmpgt_epi32_mask(_mm512_and_si512(v, abs), inf), v,
+				    _mm512_set1_epi32(0x00400000));
+}
+
 /* Pair word j of @n f32 at @src (@n even): (BF16 of src[2j]) << 16 | BF16 of src[2j+1],
  * truncated (the values are BF16 already); a NaN stays a NaN (quiet bit set). */
 BF16 void mxe_bf16_pack_avx512(const float *src, uint32_t *dst, size_t n)
 {
-	const __m512i quiet = _mm512_set1_epi32(0x00400000), inf = _mm512_set1_epi32(0x7F800000);
-	const __m512i abs = _mm512_set1_epi32(0x7FFFFFFF);
 	size_t i = 0;
 
 	for (; i < n; i += 32) {
@@ -196,13 +204,9 @@ BF16 void mxe_bf16_pack_avx512(const float *src, uint32_t *dst, size_t n)
 		__mmask16 m1 = n - i >= 32 ? 0xFFFF : n - i <= 16 ? 0 :
 			       (__mmask16)((1u << (n - i - 16)) - 1);
 		__mmask16 out = n - i >= 32 ? 0xFFFF : (__mmask16)((1u << ((n - i) / 2)) - 1);
-		__m512i v0 = _mm512_maskz_loadu_epi32(m0, src + i);
-		__m512i v1 = _mm512_maskz_loadu_epi32(m1, src + i + 16);
+		__m512i v0 = quiet_nans(_mm512_maskz_loadu_epi32(m0, src + i));
+		__m512i v1 = quiet_nans(_mm512_maskz_loadu_epi32(m1, src + i + 16));
 
-		v0 = _mm512_mask_or_epi32(v0, _mm512_cmpgt_epi32_mask(_mm512_and_si512(v0, abs), inf),
-					  v0, quiet);
-		v1 = _mm512_mask_or_epi32(v1, _mm512_cmpgt_epi32_mask(_mm512_and_si512(v1, abs), inf),
-					  v1, quiet);
 		_mm512_mask_storeu_epi32(dst + i / 2, out, pairs32(v0, v1));
 	}
 }
@@ -295,17 +299,12 @@ BF16 unsigned mxe_bf16_exact_min_exp_avx512(const float *src, size_t n)
  * rows, and after every row it overwrites, were read). */
 BF16 void mxe_bf16_fold_avx512(const float *src, size_t nk, uint32_t *dst)
 {
-	const __m512i quiet = _mm512_set1_epi32(0x00400000), inf = _mm512_set1_epi32(0x7F800000);
-	const __m512i abs = _mm512_set1_epi32(0x7FFFFFFF), hi = _mm512_set1_epi32((int)0xFFFF0000u);
+	const __m512i hi = _mm512_set1_epi32((int)0xFFFF0000u);
 
 	for (size_t kp = 0; kp < nk / 2; kp++) {
-		__m512i e = _mm512_loadu_si512(src + 2 * kp * MXE_NR);
-		__m512i o = _mm512_loadu_si512(src + (2 * kp + 1) * MXE_NR);
+		__m512i e = quiet_nans(_mm512_loadu_si512(src + 2 * kp * MXE_NR));
+		__m512i o = quiet_nans(_mm512_loadu_si512(src + (2 * kp + 1) * MXE_NR));
 
-		e = _mm512_mask_or_epi32(e, _mm512_cmpgt_epi32_mask(_mm512_and_si512(e, abs), inf),
-					 e, quiet);
-		o = _mm512_mask_or_epi32(o, _mm512_cmpgt_epi32_mask(_mm512_and_si512(o, abs), inf),
-					 o, quiet);
 		/* (e & hi) | (o >> 16) */
 		_mm512_storeu_si512(dst + kp * MXE_NR,
 				    _mm512_ternarylogic_epi32(e, hi, _mm512_srli_epi32(o, 16), 0xEA));

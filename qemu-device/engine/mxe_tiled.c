@@ -592,10 +592,9 @@ static void pack_a_rows(struct tiled *tl, size_t p, size_t k0, size_t len)
 		float *blk = f32_panel(tl->apack, tl->mp, MXE_MR, p, c0);
 
 		for (unsigned r = 0; r < MXE_MR; r++) {
-			if (tl->bf16 && r0 + r >= tl->m) {
-				memset(blk + r * MXE_KA_STRIDE / 2, 0, cl / 2 * sizeof(uint32_t));
-			} else if (r0 + r >= tl->m) {
-				memset(blk + r * MXE_KA_STRIDE, 0, cl * sizeof(float));
+			if (r0 + r >= tl->m) {	/* pairs: half a row's bytes */
+				memset(blk + r * (tl->bf16 ? MXE_KA_STRIDE / 2 : MXE_KA_STRIDE), 0,
+				       cl * sizeof(float) >> tl->bf16);
 			} else if (tl->bf16) {
 				row_pairs(tl, 0, r0 + r, k0 + c0, cl, tmp,
 					  (uint32_t *)(blk + r * MXE_KA_STRIDE / 2));

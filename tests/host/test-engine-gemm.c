@@ -42,9 +42,6 @@ static const struct combo combos[] = {
 	{ MXA_DTYPE_B1, MXA_DTYPE_B1, MXA_DTYPE_S32, 0 },
 };
 
-#define SIMD_LEVELS 5
-static const char *const simd[SIMD_LEVELS] = { "portable", "avx2", "avx512", "avx512vnni",
-					       "avx512bf16" };
 
 struct bufs {
 	uint8_t a[256 * 1024], b[256 * 1024], c[16384], d[16384], r[16384];
@@ -507,8 +504,8 @@ static int same_on_every_path(struct mxe_engine *eng, struct mxe_gemm_desc *d, s
 	int same = 1;
 
 	*rc = 0;
-	for (int l = 0; l < SIMD_LEVELS; l++) {
-		if (mxe_engine_set_simd(simd[l]))
+	for (unsigned l = 0; mxe_engine_simd_name(l); l++) {
+		if (mxe_engine_set_simd(mxe_engine_simd_name(l)))
 			continue;
 		memset(d->d, 0xAA, bytes);
 		*rc |= mxe_gemm(eng, d);
@@ -1872,11 +1869,11 @@ int main(void)
 	struct mxe_engine *eng = mxe_engine_create(2);
 
 	ksft_print_header();
-	for (int l = 0; l < SIMD_LEVELS; l++)
-		if (!mxe_engine_set_simd(simd[l]))
+	for (unsigned l = 0; mxe_engine_simd_name(l); l++)
+		if (!mxe_engine_set_simd(mxe_engine_simd_name(l)))
 			snprintf(simd_paths + strlen(simd_paths),
 				 sizeof(simd_paths) - strlen(simd_paths), "%s%s", l ? "/" : "",
-				 simd[l]);
+				 mxe_engine_simd_name(l));
 	mxe_engine_set_simd(NULL);
 	host_diag("SIMD paths: %s; by default: %s", simd_paths, mxe_engine_simd());
 	test_combos(eng);

@@ -130,17 +130,15 @@ int main(void)
 		{ MXA_DTYPE_F16, MXA_DTYPE_F16, MXA_DTYPE_F16, 0, MXE_ACCUM_EXACT, 30, 20, 96 },
 		{ MXA_DTYPE_F64, MXA_DTYPE_F64, MXA_DTYPE_F64, 0, MXE_ACCUM_EXACT, 20, 20, 64 },
 	};
-	static const char *const simd[5] = { "portable", "avx2", "avx512", "avx512vnni",
-					      "avx512bf16" };
 	struct mxe_engine *engs[3];
 	unsigned nt[3] = { 1, 2, 4 };
 	char paths[64] = "";
 
 	ksft_print_header();
-	for (int l = 0; l < 5; l++)
-		if (!mxe_engine_set_simd(simd[l]))
+	for (unsigned l = 0; mxe_engine_simd_name(l); l++)
+		if (!mxe_engine_set_simd(mxe_engine_simd_name(l)))
 			snprintf(paths + strlen(paths), sizeof(paths) - strlen(paths), "%s%s",
-				 l ? "/" : "", simd[l]);
+				 l ? "/" : "", mxe_engine_simd_name(l));
 	mxe_engine_set_simd(NULL);
 	host_diag("SIMD paths on this CPU: %s (the best one runs by default: %s)", paths,
 		 mxe_engine_simd());
@@ -161,8 +159,8 @@ int main(void)
 		for (int e = 0; e < 3; e++) {
 			for (unsigned t = 0; t <= nt[e]; t++) {
 				for (int sched = 0; sched < 2; sched++) {
-					for (int l = 0; l < 5; l++) {
-						if (mxe_engine_set_simd(simd[l]))
+					for (unsigned l = 0; mxe_engine_simd_name(l); l++) {
+						if (mxe_engine_set_simd(mxe_engine_simd_name(l)))
 							continue;	/* not on this CPU */
 						j.d.nthreads = t;
 						j.d.sched = sched;
