@@ -127,7 +127,8 @@ int mxe_engine_set_simd(const char *name)
 {
 	int want = name ? simd_by_name(name) : SIMD_BEST;
 
-	if (want < 0 || want > (int)cpu_detect())
+	/* NULL lifts the cap on any CPU: mxe_cpu_simd() gives the lower of the two */
+	if (want < 0 || (name && want > (int)cpu_detect()))
 		return -1;
 	atomic_store(&simd_cap, want);
 	return 0;
