@@ -501,7 +501,7 @@ static inline __m256 decode8_avx2(unsigned t, __m256i x, int *nan)
 	}
 	case MXA_DTYPE_MXINT8:
 		return _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(x, 24), 24));
-	default: {	/* FP8, FP6: f32 patterns whose value times 2^adj is the weight's */
+	default: {	/* FP6 (and FP8, though gemv_span_avx2_t() decodes it itself): f32 patterns whose value times 2^adj is the weight's */
 		const struct gemv_fp_layout l = gemv_fp_layout(t);
 
 		if (l.nan_mask)
@@ -534,6 +534,10 @@ static inline void gemv_span_avx2_t(const struct gemv_job *job, struct gemv_acc 
 		acc[r] = r < rows ? _mm256_loadu_pd(st->acc[r]) : _mm256_setzero_pd();
 	const uint8_t *next = rows == 1 ? gemv_next_row(job, j) : NULL;
 	const size_t blk_bytes = mxe_dtype_row_bytes(t, BLK);
+	const struct gemv_fp_layout l = gemv_fp_layout(t);
+	const int fp8 = (t == MXA_DTYPE_E4M3 || t == MXA_DTYPE_E5M2);
+	const __m256i fp8_mask = _mm256_set1_epi32((int)(0x80000000u | l.mag << (23 - l.mbits)));
+	__m256i nanv = _mm256_setzero_si256();
 
 	if (rows > 1 && g == 0)
 		gemv_prefetch_span(&c, b1, b1 + (b1 - b0), blk_bytes);
@@ -552,25 +556,43 @@ static inline void gemv_span_avx2_t(const struct gemv_job *job, struct gemv_acc 
 				wf[2 * h] = decode8_avx2(t, _mm256_and_si256(q, _mm256_set1_epi32(15)), &nan);
 				wf[2 * h + 1] = decode8_avx2(t, _mm256_srli_epi32(q, 4), &nan);
 			}
+		} else if (fp8) {
+			/* sign-extended codes: one shift and one mask give the f32 pattern; the
+			 * NaN codes of the block's 32 bytes ORed up, tested once a span */
+			const __m256i m = _mm256_set1_epi8((char)l.nan_mask);
+
+			if (l.nan_mask)
+				nanv = _mm256_or_si256(nanv, _mm256_cmpeq_epi8(_mm256_and_si256(
+					_mm256_loadu_si256((const __m256i *)(row + b * 32)), m), m));
+#pragma GCC unroll 4	/* wf[] in registers: a loop stored and reloaded them */
+			for (int q = 0; q < 4; q++)
+				wf[q] = _mm256_castsi256_ps(_mm256_and_si256(_mm256_slli_epi32(
+						_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(row + b * 32 + 8 * q))),
+						23 - (int)l.mbits), fp8_mask));
 		} else {
 			for (int q = 0; q < 4; q++)
 				wf[q] = decode8_avx2(t, _mm256_cvtepu8_epi32(_mm_loadl_epi64(
 							(const __m128i *)(row + b * 32 + 8 * q))), &nan);
 		}
 		if (rows == 1) {	/* as on AVX-512: K / 4 additions per lane */
+			/* two chains of the block's products (a chain of 8 held the loop
+			 * back), then one sum: the same number of additions */
 			const double *a = a0 + b * BLK;
-			__m256d p = _mm256_mul_pd(_mm256_loadu_pd(a),
-						  _mm256_cvtps_pd(_mm256_castps256_ps128(wf[0])));
+			__m256d p[2];
 
-			p = _mm256_fmadd_pd(_mm256_loadu_pd(a + 4),
-					    _mm256_cvtps_pd(_mm256_extractf128_ps(wf[0], 1)), p);
-			for (int q = 1; q < 4; q++) {
-				p = _mm256_fmadd_pd(_mm256_loadu_pd(a + 8 * q),
-						    _mm256_cvtps_pd(_mm256_castps256_ps128(wf[q])), p);
-				p = _mm256_fmadd_pd(_mm256_loadu_pd(a + 8 * q + 4),
-						    _mm256_cvtps_pd(_mm256_extractf128_ps(wf[q], 1)), p);
+#pragma GCC unroll 2
+			for (int h = 0; h < 2; h++) {
+				p[h] = _mm256_mul_pd(_mm256_loadu_pd(a + 16 * h),
+						     _mm256_cvtps_pd(_mm256_castps256_ps128(wf[2 * h])));
+				p[h] = _mm256_fmadd_pd(_mm256_loadu_pd(a + 16 * h + 4),
+						       _mm256_cvtps_pd(_mm256_extractf128_ps(wf[2 * h], 1)), p[h]);
+				p[h] = _mm256_fmadd_pd(_mm256_loadu_pd(a + 16 * h + 8),
+						       _mm256_cvtps_pd(_mm256_castps256_ps128(wf[2 * h + 1])), p[h]);
+				p[h] = _mm256_fmadd_pd(_mm256_loadu_pd(a + 16 * h + 12),
+						       _mm256_cvtps_pd(_mm256_extractf128_ps(wf[2 * h + 1], 1)), p[h]);
 			}
-			acc[0] = _mm256_fmadd_pd(p, fv, acc[0]);
+			p[0] = _mm256_add_pd(p[0], p[1]);
+			acc[0] = _mm256_fmadd_pd(p[0], fv, acc[0]);
 		} else {
 			/* eight weights at a time into every row: few registers for them */
 			for (int q = 0; q < 4; q++) {
@@ -595,7 +617,7 @@ static inline void gemv_span_avx2_t(const struct gemv_job *job, struct gemv_acc 
 		_mm256_storeu_pd(st->acc[r], acc[r]);
 	_mm256_storeu_pd(st->bnd, bnd[0]);
 	_mm256_storeu_pd(st->bnd + 4, bnd[1]);
-	st->nan |= nan;
+	st->nan |= nan | !_mm256_testz_si256(nanv, nanv);
 }
 
 GEMV_SPAN_ENTRY(gemv_span_avx2, gemv_span_avx2_t, "avx2,fma")
@@ -1225,6 +1247,34 @@ static inline void int_pairs_avx2(const struct gemv_job *job, const uint8_t *row
 	}
 }
 
+/* The sums of blocks b .. b + 3 (int_pair_avx2() twice), lanes added across in
+ * integers: one conversion and one FMA for four blocks where pairs took two each. */
+__attribute__((target("avx2,fma")))
+static inline __m256d int_quad_avx2(const uint8_t *row, const int16_t *a16, size_t b, __m256i lut)
+{
+	__m256i p[4], u0, u1, v;
+
+	mxe_e2m1_pair_avx2(row, a16, b, lut, &p[0], &p[1]);
+	mxe_e2m1_pair_avx2(row, a16, b + 2, lut, &p[2], &p[3]);
+	/* 128-bit lane L: p0[0] + p0[2], p1[0] + p1[2], p0[1] + p0[3], p1[1] + p1[3] */
+	u0 = _mm256_add_epi32(_mm256_unpacklo_epi32(p[0], p[1]), _mm256_unpackhi_epi32(p[0], p[1]));
+	u1 = _mm256_add_epi32(_mm256_unpacklo_epi32(p[2], p[3]), _mm256_unpackhi_epi32(p[2], p[3]));
+	v = _mm256_add_epi32(_mm256_unpacklo_epi64(u0, u1), _mm256_unpackhi_epi64(u0, u1));
+	return _mm256_cvtepi32_pd(_mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+}
+
+__attribute__((target("avx2,fma")))
+static inline __m256d int_quads_avx2(const struct gemv_job *job, const uint8_t *row, size_t b,
+				     __m256i lut)
+{
+	__m256d d = int_quad_avx2(row, job->part[0], b, lut);
+
+	for (unsigned i = 1; i < job->parts; i++)
+		d = _mm256_fmadd_pd(int_quad_avx2(row, job->part[i], b, lut),
+				    _mm256_set1_pd(gemv_part_weight[i]), d);
+	return d;
+}
+
 __attribute__((target("avx2,fma")))
 static inline __m256d int_blocks_avx2(const struct gemv_job *job, const uint8_t *row, size_t b,
 				      __m128i lut)
@@ -1277,7 +1327,17 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 			if (job->tr)
 				tbnd = _mm256_add_pd(tbnd, _mm256_setr_pd(job->tr[b0 + b] * f, 0, 0, 0));
 		}
-		for (b = 0; b + 2 <= n; b += 2) {
+		for (b = 0; b + 8 <= n; b += 8) {	/* lane i: block b + i */
+			if (next) {
+				_mm_prefetch((const char *)next + (b0 + b) * 16, _MM_HINT_T0);
+				_mm_prefetch((const char *)next + (b0 + b) * 16 + 64, _MM_HINT_T0);
+			}
+			acc0 = _mm256_fmadd_pd(int_quads_avx2(job, c.row, b0 + b, lut2),
+					       _mm256_loadu_pd(fac + b), acc0);
+			acc1 = _mm256_fmadd_pd(int_quads_avx2(job, c.row, b0 + b + 4, lut2),
+					       _mm256_loadu_pd(fac + b + 4), acc1);
+		}
+		for (; b + 2 <= n; b += 2) {
 			__m256d p0, p1;
 
 			if (next && !(b & 3))
