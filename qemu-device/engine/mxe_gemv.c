@@ -501,7 +501,8 @@ static inline __m256 decode8_avx2(unsigned t, __m256i x, int *nan)
 	}
 	case MXA_DTYPE_MXINT8:
 		return _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(x, 24), 24));
-	default: {	/* FP6 (and FP8, though gemv_span_avx2_t() decodes it itself): f32 patterns whose value times 2^adj is the weight's */
+	default: {	/* FP6 (FP8: gemv_span_avx2_t() decodes it itself): f32 patterns
+			 * whose value times 2^adj is the weight's */
 		const struct gemv_fp_layout l = gemv_fp_layout(t);
 
 		if (l.nan_mask)
