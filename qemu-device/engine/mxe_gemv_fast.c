@@ -992,6 +992,57 @@ static inline __m256 fp8_8(__m128i x, unsigned t, int nan)
 	return v;
 }
 
+/*
+ * One sub-block of FP8 codes, one row of A (M = 1): the eight groups' chains run side by
+ * side, k by k, from the codes transposed once into @codes (qword k of a group: its 8
+ * columns' bytes at k). A group's chain of 32 FMAs after another's held the loop to the
+ * FMA's latency. Each chain is the one the loop over groups ran: the same bits.
+ */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void fp8_chains8_run(const uint64_t codes[8][SUB], unsigned t, int nan,
+				   const float *sv, const float *a, __m256 q[8])
+{
+	_Pragma("GCC unroll 8")
+	for (unsigned g = 0; g < 8; g++)
+		q[g] = _mm256_setzero_ps();
+	for (unsigned k = 0; k < SUB; k++) {
+		__m256 av = _mm256_set1_ps(a[k]);
+
+		_Pragma("GCC unroll 8")
+		for (unsigned g = 0; g < 8; g++)
+			q[g] = _mm256_fmadd_ps(av, _mm256_mul_ps(fp8_8(_mm_loadl_epi64((const __m128i *)&codes[g][k]),
+								       t, nan),
+							      _mm256_load_ps(sv + 8 * g)), q[g]);
+	}
+}
+
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void fp8_chains8(const uint8_t *const *srows, size_t off, unsigned t,
+			       const float *sv, const float *a, __m256 q[8])
+{
+	uint64_t codes[8][SUB] __attribute__((aligned(32)));
+	const __m256i m7 = _mm256_set1_epi8(0x7F);
+	__m256i any = _mm256_setzero_si256();
+
+	for (unsigned g = 0; g < 8; g++)
+		for (unsigned h = 0; h < 2; h++) {
+			__m256i c[4];
+
+			mxe_bytes8_t_avx2(srows + 8 * g, (off + 16 * h) % STAGE, c);
+			_Pragma("GCC unroll 4")
+			for (int j = 0; j < 4; j++) {	/* qword i of c[j]: k = 16 h + 4 j + i */
+				_mm256_store_si256((__m256i *)&codes[g][16 * h + 4 * j], c[j]);
+				if (t == MXA_DTYPE_E4M3)
+					any = _mm256_or_si256(any, _mm256_cmpeq_epi8(
+						_mm256_and_si256(c[j], m7), m7));
+			}
+		}
+	if (!_mm256_testz_si256(any, any))
+		fp8_chains8_run(codes, t, 1, sv, a, q);
+	else
+		fp8_chains8_run(codes, t, 0, sv, a, q);
+}
+
 /* bytes_scales() on AVX2: st[ss][c] for sub-blocks s0 .. s0 + n - 1 (n <= 16) of the
  * 64 columns, times @mul; eight columns' codes widened at a time, then transposed. */
 __attribute__((target("avx2,fma,f16c"), always_inline))
@@ -1185,7 +1236,9 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 		if (s % SCALE_SUBS == 0 && take != 0xFFFF)
 			scales8(op, j0, nc, s, (unsigned)(nsub - s < SCALE_SUBS ? nsub - s : SCALE_SUBS),
 				mul, st);
-		for (unsigned g = 0; g < 8; g++) {
+		if (!e2m1 && m == 1)
+			fp8_chains8(srows, s * SUB, t, st[s % SCALE_SUBS], job->af + s * SUB, q);
+		else for (unsigned g = 0; g < 8; g++) {
 			__m256 sv = _mm256_load_ps(st[s % SCALE_SUBS] + 8 * g);
 
 			if ((take >> (s % INT_CHUNK)) & 1) {
