@@ -1043,6 +1043,37 @@ static inline void fp8_chains8(const uint8_t *const *srows, size_t off, unsigned
 		fp8_chains8_run(codes, t, 0, sv, a, q);
 }
 
+/* fp8_chains8() for E2M1 codes: a sub-block is 16 bytes of each column, byte b giving
+ * k = 2 b (low nibble) and 2 b + 1; the rows at @off of @rows (staged or in place). */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void e2m1_chains8(const uint8_t *const *rows, size_t off, const float *sv,
+				const float *a, __m256 q[8])
+{
+	uint64_t codes[8][SUB / 2] __attribute__((aligned(32)));
+
+	for (unsigned g = 0; g < 8; g++) {
+		__m256i c[4];
+
+		mxe_bytes8_t_avx2(rows + 8 * g, off, c);
+		_Pragma("GCC unroll 4")
+		for (int j = 0; j < 4; j++)	/* qword i of c[j]: byte 4 j + i */
+			_mm256_store_si256((__m256i *)&codes[g][4 * j], c[j]);
+		q[g] = _mm256_setzero_ps();
+	}
+	for (unsigned b = 0; b < SUB / 2; b++) {
+		__m256 a0 = _mm256_set1_ps(a[2 * b]), a1 = _mm256_set1_ps(a[2 * b + 1]);
+
+		_Pragma("GCC unroll 8")
+		for (unsigned g = 0; g < 8; g++) {
+			__m256i x = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)&codes[g][b]));
+			__m256 s = _mm256_load_ps(sv + 8 * g);
+
+			q[g] = _mm256_fmadd_ps(a0, _mm256_mul_ps(e2m1_8(x), s), q[g]);
+			q[g] = _mm256_fmadd_ps(a1, _mm256_mul_ps(e2m1_8(_mm256_srli_epi32(x, 4)), s), q[g]);
+		}
+	}
+}
+
 /* bytes_scales() on AVX2: st[ss][c] for sub-blocks s0 .. s0 + n - 1 (n <= 16) of the
  * 64 columns, times @mul; eight columns' codes widened at a time, then transposed. */
 __attribute__((target("avx2,fma,f16c"), always_inline))
@@ -1238,6 +1269,9 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 				mul, st);
 		if (!e2m1 && m == 1)
 			fp8_chains8(srows, s * SUB, t, st[s % SCALE_SUBS], job->af + s * SUB, q);
+		else if (m == 1 && !((take >> (s % INT_CHUNK)) & 1))
+			e2m1_chains8(ints ? rows : srows, ints ? s * 16 : s * 16 % STAGE,
+				     st[s % SCALE_SUBS], job->af + s * SUB, q);
 		else for (unsigned g = 0; g < 8; g++) {
 			__m256 sv = _mm256_load_ps(st[s % SCALE_SUBS] + 8 * g);
 
