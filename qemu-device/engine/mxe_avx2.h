@@ -15,16 +15,20 @@ static inline void mxe_transpose8_avx2(__m256 r[8])
 {
 	__m256 t[8], u[8];
 
+	/* unrolled: GCC kept loops, and r, t and u on the stack (nvg_fast_store()) */
+	_Pragma("GCC unroll 4")
 	for (int i = 0; i < 4; i++) {
 		t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
 		t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
 	}
+	_Pragma("GCC unroll 2")
 	for (int i = 0; i < 2; i++) {
 		u[4 * i] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
 		u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xee);
 		u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
 		u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xee);
 	}
+	_Pragma("GCC unroll 4")
 	for (int i = 0; i < 4; i++) {
 		r[i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x20);
 		r[4 + i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x31);

@@ -823,15 +823,24 @@ static void nvg_fast_store(const struct nvg_job *job, size_t i, size_t j0, size_
 	for (size_t s0 = 0; s0 < nsub; s0 += 8) {
 		__m256 r[2][8];
 
+		_Pragma("GCC unroll 2")
 		for (int h = 0; h < 2; h++) {
+			_Pragma("GCC unroll 8")
 			for (int c = 0; c < 8; c++)	/* columns past the task's: none stored */
 				r[h][c] = 8 * h + c < (int)nc ? _mm256_loadu_ps(qc + (8 * h + c) * stride + s0) :
 				       _mm256_setzero_ps();
 			mxe_transpose8_avx2(r[h]);	/* r[h][e]: sub-block s0 + e */
 		}
-		for (size_t s = s0; s < s0 + 8 && s < nsub; s++) {
+		_Pragma("GCC unroll 8")	/* r[][] in registers: a loop kept it on the stack */
+		for (unsigned e = 0; e < 8; e++) {
+			const size_t s = s0 + e;
+
+			if (s >= nsub)
+				break;
+
+			_Pragma("GCC unroll 2")
 			for (int h = 0; h < 2; h++) {
-				__m256 q = r[h][s - s0];
+				__m256 q = r[h][e];
 
 				p[h] = mxe_fast_opens_block(s) ? q : _mm256_add_ps(p[h], q);
 				if (mxe_fast_closes_block(s, nsub))
