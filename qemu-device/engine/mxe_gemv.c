@@ -1264,28 +1264,20 @@ static inline __m256d int_quad_avx2(const uint8_t *row, const int16_t *a16, size
 	return _mm256_cvtepi32_pd(_mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
 }
 
-__attribute__((target("avx2,fma")))
-static inline __m256d int_quads_avx2(const struct gemv_job *job, const uint8_t *row, size_t b,
-				     __m256i lut)
+/* Blocks b .. b + 3 (@quad: int_quad_avx2()) or block b alone over A's int16 parts:
+ * part 0's sums, then each further part's times its weight. */
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m256d int_parts_avx2(const struct gemv_job *job, const uint8_t *row, size_t b,
+				     __m256i lut, int quad)
 {
-	__m256d d = int_quad_avx2(row, job->part[0], b, lut);
+#define INT_PART(i) (quad ? int_quad_avx2(row, job->part[i], b, lut) :			\
+		     int_block_avx2(row, job->part[i], b, _mm256_castsi256_si128(lut)))
+	__m256d d = INT_PART(0);
 
 	for (unsigned i = 1; i < job->parts; i++)
-		d = _mm256_fmadd_pd(int_quad_avx2(row, job->part[i], b, lut),
-				    _mm256_set1_pd(gemv_part_weight[i]), d);
+		d = _mm256_fmadd_pd(INT_PART(i), _mm256_set1_pd(gemv_part_weight[i]), d);
 	return d;
-}
-
-__attribute__((target("avx2,fma")))
-static inline __m256d int_blocks_avx2(const struct gemv_job *job, const uint8_t *row, size_t b,
-				      __m128i lut)
-{
-	__m256d d = int_block_avx2(row, job->part[0], b, lut);
-
-	for (unsigned i = 1; i < job->parts; i++)
-		d = _mm256_fmadd_pd(int_block_avx2(row, job->part[i], b, lut),
-				    _mm256_set1_pd(gemv_part_weight[i]), d);
-	return d;
+#undef INT_PART
 }
 
 __attribute__((target("avx2,fma")))
@@ -1333,9 +1325,9 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 				_mm_prefetch((const char *)next + (b0 + b) * 16, _MM_HINT_T0);
 				_mm_prefetch((const char *)next + (b0 + b) * 16 + 64, _MM_HINT_T0);
 			}
-			acc0 = _mm256_fmadd_pd(int_quads_avx2(job, c.row, b0 + b, lut2),
+			acc0 = _mm256_fmadd_pd(int_parts_avx2(job, c.row, b0 + b, lut2, 1),
 					       _mm256_loadu_pd(fac + b), acc0);
-			acc1 = _mm256_fmadd_pd(int_quads_avx2(job, c.row, b0 + b + 4, lut2),
+			acc1 = _mm256_fmadd_pd(int_parts_avx2(job, c.row, b0 + b + 4, lut2, 1),
 					       _mm256_loadu_pd(fac + b + 4), acc1);
 		}
 		for (; b + 2 <= n; b += 2) {
@@ -1349,7 +1341,7 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 			acc1 = _mm256_fmadd_pd(p1, _mm256_set1_pd(fac[b + 1]), acc1);
 		}
 		if (b < n) {
-			__m256d p0 = int_blocks_avx2(job, c.row, b0 + b, lut);
+			__m256d p0 = int_parts_avx2(job, c.row, b0 + b, lut2, 0);
 
 			acc0 = _mm256_fmadd_pd(p0, _mm256_set1_pd(fac[b]), acc0);
 		}
