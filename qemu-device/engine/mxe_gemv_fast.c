@@ -992,6 +992,18 @@ static inline __m256 fp8_8(__m128i x, unsigned t, int nan)
 	return v;
 }
 
+/* The E4M3 NaN codes (S.1111.111) among the 128 bytes of @c, as a byte mask. */
+__attribute__((target("avx2"), always_inline))
+static inline __m256i e4m3_nan_codes(const __m256i c[4])
+{
+	const __m256i m7 = _mm256_set1_epi8(0x7F);
+	__m256i any = _mm256_setzero_si256();
+
+	for (int j = 0; j < 4; j++)
+		any = _mm256_or_si256(any, _mm256_cmpeq_epi8(_mm256_and_si256(c[j], m7), m7));
+	return any;
+}
+
 /*
  * One sub-block of FP8 codes, one row of A (M = 1): the eight groups' chains run side by
  * side, k by k, from the codes transposed once into @codes (qword k of a group: its 8
@@ -1021,7 +1033,6 @@ static inline void fp8_chains8(const uint8_t *const *srows, size_t off, unsigned
 			       const float *sv, const float *a, __m256 q[8])
 {
 	uint64_t codes[8][SUB] __attribute__((aligned(32)));
-	const __m256i m7 = _mm256_set1_epi8(0x7F);
 	__m256i any = _mm256_setzero_si256();
 
 	for (unsigned g = 0; g < 8; g++)
@@ -1030,12 +1041,10 @@ static inline void fp8_chains8(const uint8_t *const *srows, size_t off, unsigned
 
 			mxe_bytes8_t_avx2(srows + 8 * g, (off + 16 * h) % STAGE, c);
 			_Pragma("GCC unroll 4")
-			for (int j = 0; j < 4; j++) {	/* qword i of c[j]: k = 16 h + 4 j + i */
+			for (int j = 0; j < 4; j++)	/* qword i of c[j]: k = 16 h + 4 j + i */
 				_mm256_store_si256((__m256i *)&codes[g][16 * h + 4 * j], c[j]);
-				if (t == MXA_DTYPE_E4M3)
-					any = _mm256_or_si256(any, _mm256_cmpeq_epi8(
-						_mm256_and_si256(c[j], m7), m7));
-			}
+			if (t == MXA_DTYPE_E4M3)
+				any = _mm256_or_si256(any, e4m3_nan_codes(c));
 		}
 	if (!_mm256_testz_si256(any, any))
 		fp8_chains8_run(codes, t, 1, sv, a, q);
@@ -1070,6 +1079,46 @@ static inline void e2m1_chains8(const uint8_t *const *rows, size_t off, const fl
 
 			q[g] = _mm256_fmadd_ps(a0, _mm256_mul_ps(e2m1_8(x), s), q[g]);
 			q[g] = _mm256_fmadd_ps(a1, _mm256_mul_ps(e2m1_8(_mm256_srli_epi32(x, 4)), s), q[g]);
+		}
+	}
+}
+
+/* Several rows of A: group @g's weights of the sub-block at byte @off of the staged rows,
+ * times their scales @sv, into bt (k, group, lane) for rows_chains8(). */
+__attribute__((target("avx2,fma,f16c"), always_inline))
+static inline void weights_bt8(const uint8_t *const *srows, size_t off, unsigned t, __m256 sv,
+			       unsigned g, float bt[SUB][8][8])
+{
+	const unsigned halves = t == MXA_DTYPE_E2M1 ? 1 : 2;
+
+	for (unsigned h = 0; h < halves; h++) {
+		__m256i c[4];
+		int nan = 0;
+
+		mxe_bytes8_t_avx2(srows + 8 * g, (off + 16 * h) % STAGE, c);
+		if (t == MXA_DTYPE_E4M3) {
+			__m256i any = e4m3_nan_codes(c);
+
+			nan = !_mm256_testz_si256(any, any);
+		}
+		/* byte b = 4 j + i: E2M1 k = 2 b, 2 b + 1; FP8 k = 16 h + b */
+#pragma GCC unroll 4
+		for (int j = 0; j < 4; j++) {
+#pragma GCC unroll 4
+			for (int i = 0; i < 4; i++) {
+				__m128i x = qword8(c[j], i);
+				unsigned kb = 4 * j + i;
+
+				if (t == MXA_DTYPE_E2M1) {
+					__m256i x32 = _mm256_cvtepu8_epi32(x);
+
+					_mm256_store_ps(bt[2 * kb][g], _mm256_mul_ps(e2m1_8(x32), sv));
+					_mm256_store_ps(bt[2 * kb + 1][g],
+							_mm256_mul_ps(e2m1_8(_mm256_srli_epi32(x32, 4)), sv));
+				} else {
+					_mm256_store_ps(bt[16 * h + kb][g], _mm256_mul_ps(fp8_8(x, t, nan), sv));
+				}
+			}
 		}
 	}
 }
@@ -1267,72 +1316,18 @@ static inline void fast_columns8(struct fast_job *job, unsigned task, unsigned t
 		if (s % SCALE_SUBS == 0 && take != 0xFFFF)
 			scales8(op, j0, nc, s, (unsigned)(nsub - s < SCALE_SUBS ? nsub - s : SCALE_SUBS),
 				mul, st);
-		if (!e2m1 && m == 1)
-			fp8_chains8(srows, s * SUB, t, st[s % SCALE_SUBS], job->af + s * SUB, q);
-		else if (m == 1 && !((take >> (s % INT_CHUNK)) & 1))
+		if (m == 1 && ((take >> (s % INT_CHUNK)) & 1)) {	/* the sums from integers */
+			for (unsigned g = 0; g < 8; g++)
+				q[g] = _mm256_load_ps(qi[s % INT_CHUNK][g]);
+		} else if (m == 1 && e2m1) {
 			e2m1_chains8(ints ? rows : srows, ints ? s * 16 : s * 16 % STAGE,
 				     st[s % SCALE_SUBS], job->af + s * SUB, q);
-		else for (unsigned g = 0; g < 8; g++) {
-			__m256 sv = _mm256_load_ps(st[s % SCALE_SUBS] + 8 * g);
-
-			if ((take >> (s % INT_CHUNK)) & 1) {
-				q[g] = _mm256_load_ps(qi[s % INT_CHUNK][g]);
-				continue;
-			}
-			__m256 qg = _mm256_setzero_ps();	/* the chain in a register */
-
-			for (unsigned h = 0; h < halves; h++) {
-				__m256i c[4];
-				int nan = 0;
-
-				if (ints)
-					mxe_bytes8_t_avx2(rows + 8 * g, s * 16 * halves + 16 * h, c);
-				else
-					mxe_bytes8_t_avx2(srows + 8 * g, (s * 16 * halves + 16 * h) % STAGE, c);
-				if (t == MXA_DTYPE_E4M3) {
-					const __m256i m7 = _mm256_set1_epi8(0x7F);
-					__m256i any = _mm256_setzero_si256();
-
-					for (int j = 0; j < 4; j++)
-						any = _mm256_or_si256(any, _mm256_cmpeq_epi8(
-							_mm256_and_si256(c[j], m7), m7));
-					nan = !_mm256_testz_si256(any, any);
-				}
-				/* byte b = 4 j + i: E2M1 k = 2 b, 2 b + 1; FP8 k = 16 h + b */
-#pragma GCC unroll 4
-				for (int j = 0; j < 4; j++) {
-#pragma GCC unroll 4
-					for (int i = 0; i < 4; i++) {
-						__m128i x = qword8(c[j], i);
-						unsigned kb = 4 * j + i;
-
-						if (e2m1) {
-							__m256i x32 = _mm256_cvtepu8_epi32(x);
-							__m256 lo = _mm256_mul_ps(e2m1_8(x32), sv);
-							__m256 hi = _mm256_mul_ps(e2m1_8(_mm256_srli_epi32(x32, 4)), sv);
-
-							if (m == 1) {
-								const float *a = job->af + s * SUB + 2 * kb;
-
-								qg = _mm256_fmadd_ps(_mm256_set1_ps(a[0]), lo, qg);
-								qg = _mm256_fmadd_ps(_mm256_set1_ps(a[1]), hi, qg);
-							} else {
-								_mm256_store_ps(bt[2 * kb][g], lo);
-								_mm256_store_ps(bt[2 * kb + 1][g], hi);
-							}
-						} else {
-							__m256 v = _mm256_mul_ps(fp8_8(x, t, nan), sv);
-
-							if (m == 1)
-								qg = _mm256_fmadd_ps(_mm256_set1_ps(
-									job->af[s * SUB + 16 * h + kb]), v, qg);
-							else
-								_mm256_store_ps(bt[16 * h + kb][g], v);
-						}
-					}
-				}
-			}
-			q[g] = qg;
+		} else if (m == 1) {
+			fp8_chains8(srows, s * SUB, t, st[s % SCALE_SUBS], job->af + s * SUB, q);
+		} else {	/* several rows */
+			for (unsigned g = 0; g < 8; g++)
+				weights_bt8(srows, s * 16 * halves, t,
+					    _mm256_load_ps(st[s % SCALE_SUBS] + 8 * g), g, bt);
 		}
 		for (size_t r0 = 0; r0 < m; r0 += ROWS8) {
 			const size_t nr = m - r0 < ROWS8 ? m - r0 : ROWS8;
