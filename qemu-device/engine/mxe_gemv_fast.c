@@ -999,6 +999,7 @@ static inline __m256i e4m3_nan_codes(const __m256i c[4])
 	const __m256i m7 = _mm256_set1_epi8(0x7F);
 	__m256i any = _mm256_setzero_si256();
 
+	_Pragma("GCC unroll 4")	/* c[] stays in registers */
 	for (int j = 0; j < 4; j++)
 		any = _mm256_or_si256(any, _mm256_cmpeq_epi8(_mm256_and_si256(c[j], m7), m7));
 	return any;
