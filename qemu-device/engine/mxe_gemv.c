@@ -490,7 +490,7 @@ static unsigned gemv_finish_avx512(const struct gemv_job *job, const struct gemv
 
 /* Eight weights from 8 codes (bytes, or E2M1 nibbles already split) as floats. */
 __attribute__((target("avx2,fma"), always_inline))
-static inline __m256 decode8_avx2(unsigned t, __m256i x, int *nan)
+static inline __m256 decode8_avx2(unsigned t, __m256i x)
 {
 	switch (t) {
 	case MXA_DTYPE_E2M1: {
@@ -501,18 +501,14 @@ static inline __m256 decode8_avx2(unsigned t, __m256i x, int *nan)
 	}
 	case MXA_DTYPE_MXINT8:
 		return _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(x, 24), 24));
-	default: {	/* FP6 (FP8: gemv_span_avx2_t() decodes it itself): f32 patterns
-			 * whose value times 2^adj is the weight's */
+	default: {	/* FP6, which has no NaN (FP8: gemv_span_avx2_t() decodes it from
+			 * sign-extended codes): f32 patterns whose value times 2^adj is
+			 * the weight's, the sign (bit 5) moved to bit 31 */
 		const struct gemv_fp_layout l = gemv_fp_layout(t);
 
-		if (l.nan_mask)
-			*nan |= _mm256_movemask_epi8(_mm256_cmpeq_epi32(
-				_mm256_and_si256(x, _mm256_set1_epi32((int)l.nan_mask)),
-				_mm256_set1_epi32((int)l.nan_mask))) != 0;
 		return _mm256_castsi256_ps(_mm256_or_si256(
 			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32((int)l.mag)), 23 - l.mbits),
-			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32((int)l.mag + 1)),
-					  l.mag == 0x7f ? 24 : 26)));
+			_mm256_slli_epi32(_mm256_and_si256(x, _mm256_set1_epi32((int)l.mag + 1)), 26)));
 	}
 	}
 }
@@ -528,7 +524,6 @@ static inline void gemv_span_avx2_t(const struct gemv_job *job, struct gemv_acc 
 	const uint8_t *row = c.row, *sc = c.sc;
 	const double *a0 = c.a0;
 	__m256d acc[8], bnd[2] = { _mm256_loadu_pd(st->bnd), _mm256_loadu_pd(st->bnd + 4) };
-	int nan = 0;
 
 #pragma GCC unroll 8	/* the accumulators in registers, not in memory */
 	for (unsigned r = 0; r < 8; r++)
@@ -554,17 +549,17 @@ static inline void gemv_span_avx2_t(const struct gemv_job *job, struct gemv_acc 
 			for (int h = 0; h < 2; h++) {
 				__m256i q = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(row + b * 16 + 8 * h)));
 
-				wf[2 * h] = decode8_avx2(t, _mm256_and_si256(q, _mm256_set1_epi32(15)), &nan);
-				wf[2 * h + 1] = decode8_avx2(t, _mm256_srli_epi32(q, 4), &nan);
+				wf[2 * h] = decode8_avx2(t, _mm256_and_si256(q, _mm256_set1_epi32(15)));
+				wf[2 * h + 1] = decode8_avx2(t, _mm256_srli_epi32(q, 4));
 			}
 		} else if (fp8) {
 			/* sign-extended codes: one shift and one mask give the f32 pattern; the
-			 * NaN codes of the block's 32 bytes ORed up, tested once a span */
+			 * block's 32 codes that are no number (both FP8 formats have some)
+			 * ORed up, tested once a span */
 			const __m256i m = _mm256_set1_epi8((char)l.nan_mask);
 
-			if (l.nan_mask)
-				nanv = _mm256_or_si256(nanv, _mm256_cmpeq_epi8(_mm256_and_si256(
-					_mm256_loadu_si256((const __m256i *)(row + b * 32)), m), m));
+			nanv = _mm256_or_si256(nanv, _mm256_cmpeq_epi8(_mm256_and_si256(
+				_mm256_loadu_si256((const __m256i *)(row + b * 32)), m), m));
 #pragma GCC unroll 4	/* wf[] in registers: a loop stored and reloaded them */
 			for (int q = 0; q < 4; q++)
 				wf[q] = _mm256_castsi256_ps(_mm256_and_si256(_mm256_slli_epi32(
@@ -573,7 +568,7 @@ static inline void gemv_span_avx2_t(const struct gemv_job *job, struct gemv_acc 
 		} else {
 			for (int q = 0; q < 4; q++)
 				wf[q] = decode8_avx2(t, _mm256_cvtepu8_epi32(_mm_loadl_epi64(
-							(const __m128i *)(row + b * 32 + 8 * q))), &nan);
+							(const __m128i *)(row + b * 32 + 8 * q))));
 		}
 		if (rows == 1) {	/* as on AVX-512: K / 4 additions per lane */
 			/* two chains of the block's products (a chain of 8 held the loop
@@ -618,7 +613,7 @@ static inline void gemv_span_avx2_t(const struct gemv_job *job, struct gemv_acc 
 		_mm256_storeu_pd(st->acc[r], acc[r]);
 	_mm256_storeu_pd(st->bnd, bnd[0]);
 	_mm256_storeu_pd(st->bnd + 4, bnd[1]);
-	st->nan |= nan | !_mm256_testz_si256(nanv, nanv);
+	st->nan |= !_mm256_testz_si256(nanv, nanv);
 }
 
 GEMV_SPAN_ENTRY(gemv_span_avx2, gemv_span_avx2_t, "avx2,fma")
