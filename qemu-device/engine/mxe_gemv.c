@@ -1217,16 +1217,15 @@ static inline __m256d int_block_avx2(const uint8_t *row, const int16_t *a16, siz
 						_mm256_extracti128_si256(p, 1)));
 }
 
-/* int_pair_avx512() on AVX2. */
+/* int_pair_avx512() on AVX2 (A in-lane). */
 __attribute__((target("avx2,fma")))
 static inline void int_pair_avx2(const uint8_t *row, const int16_t *a16, size_t b,
 				 __m256i lut, __m256d *d0, __m256d *d1)
 {
-	__m256i p0, p1;
+	__m256i p = mxe_e2m1_pair_inlane_avx2(row, a16, b, lut);
 
-	mxe_e2m1_pair_avx2(row, a16, b, lut, &p0, &p1);
-	*d0 = _mm256_cvtepi32_pd(_mm_add_epi32(_mm256_castsi256_si128(p0), _mm256_extracti128_si256(p0, 1)));
-	*d1 = _mm256_cvtepi32_pd(_mm_add_epi32(_mm256_castsi256_si128(p1), _mm256_extracti128_si256(p1, 1)));
+	*d0 = _mm256_cvtepi32_pd(_mm256_castsi256_si128(p));
+	*d1 = _mm256_cvtepi32_pd(_mm256_extracti128_si256(p, 1));
 }
 
 __attribute__((target("avx2,fma")))
@@ -1243,20 +1242,19 @@ static inline void int_pairs_avx2(const struct gemv_job *job, const uint8_t *row
 	}
 }
 
-/* The sums of blocks b .. b + 3 (int_pair_avx2() twice), lanes added across in
- * integers: one conversion and one FMA for four blocks where pairs took two each. */
+/* The sums of blocks b .. b + 3 (two in-lane pairs), lanes added across in integers:
+ * one conversion and one FMA for four blocks where pairs took two each. */
 __attribute__((target("avx2,fma")))
 static inline __m256d int_quad_avx2(const uint8_t *row, const int16_t *a16, size_t b, __m256i lut)
 {
-	__m256i p[4], u0, u1, v;
+	__m256i p = mxe_e2m1_pair_inlane_avx2(row, a16, b, lut);
+	__m256i q = mxe_e2m1_pair_inlane_avx2(row, a16, b + 2, lut);
+	/* lane L: block b + L's sums x, b + 2 + L's y: x0 + x2, y0 + y2, x1 + x3, y1 + y3 */
+	__m256i u = _mm256_add_epi32(_mm256_unpacklo_epi32(p, q), _mm256_unpackhi_epi32(p, q));
+	__m256i v = _mm256_add_epi32(u, _mm256_shuffle_epi32(u, 0x4E));	/* x, y, x, y */
 
-	mxe_e2m1_pair_avx2(row, a16, b, lut, &p[0], &p[1]);
-	mxe_e2m1_pair_avx2(row, a16, b + 2, lut, &p[2], &p[3]);
-	/* 128-bit lane L: p0[0] + p0[2], p1[0] + p1[2], p0[1] + p0[3], p1[1] + p1[3] */
-	u0 = _mm256_add_epi32(_mm256_unpacklo_epi32(p[0], p[1]), _mm256_unpackhi_epi32(p[0], p[1]));
-	u1 = _mm256_add_epi32(_mm256_unpacklo_epi32(p[2], p[3]), _mm256_unpackhi_epi32(p[2], p[3]));
-	v = _mm256_add_epi32(_mm256_unpacklo_epi64(u0, u1), _mm256_unpackhi_epi64(u0, u1));
-	return _mm256_cvtepi32_pd(_mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+	return _mm256_cvtepi32_pd(_mm_unpacklo_epi32(_mm256_castsi256_si128(v),
+						     _mm256_extracti128_si256(v, 1)));
 }
 
 /* Blocks b .. b + 3 (@quad: int_quad_avx2()) or block b alone over A's int16 parts:
@@ -1529,7 +1527,7 @@ static void gemv_int_row_form(struct gemv_job *job, size_t i)
 			return;
 		}
 		for (int q = 0; q < BLK; q++) {	/* one row: the nibbles' order (mxe_gemv_int.h) */
-			size_t at = m == 1 ? mxe_e2m1_int_at(nb, b, q) : rb * BLK + q;
+			size_t at = m == 1 ? mxe_e2m1_int_at(nb, b, q, !job->avx512) : rb * BLK + q;
 			double x = v[q] * mxe_pow2(-e);	/* exact scaling */
 			/* an integer unless the block is rounded (libm's nearbyint() a call) */
 			int64_t n = p->tr[rb] == 0 ? (int64_t)x : (int64_t)nearbyint(x), n2, n1;

@@ -95,6 +95,7 @@ struct fast_job {
 	const int8_t *a8;
 	const int32_t *acorr;
 	int vnni;
+	int avx512;		/* the AVX-512 kernels run (else AVX2: a16 in-lane, mxe_gemv_int.h) */
 	/* several rows on BF16 pairs (AVX512-BF16, fast_pairs_prepare()): A's rows as pair
 	 * words ([M][K / 2], k in the high half, k + 1 in the low one), or NULL */
 	const uint32_t *ap;
@@ -1193,22 +1194,17 @@ static inline void int_span8(const struct fast_job *job, const uint8_t *const ro
 				continue;
 			for (int h = 0; h < 2; h++) {	/* blocks 8 h .. 8 h + 7, in order */
 				size_t b0 = (c0 + ch) * INT_CHUNK + 8 * h;
-				__m256i v[8], u[4], r, s, eb;
+				__m256i v[4], r, s, eb;
 
 				_Pragma("GCC unroll 4")	/* v[] in registers */
 				for (int i = 0; i < 4; i++) {
 					if (!(i & 1))
 						_mm_prefetch((const char *)next + (b0 + 2 * i) * 16, _MM_HINT_T0);
-					mxe_e2m1_pair_avx2(rows[c], job->a16, b0 + 2 * i, lut, &v[2 * i],
-							   &v[2 * i + 1]);
+					v[i] = mxe_e2m1_pair_inlane_avx2(rows[c], job->a16, b0 + 2 * i, lut);
 				}
-				_Pragma("GCC unroll 4")
-				for (int i = 0; i < 4; i++)
-					u[i] = _mm256_hadd_epi32(v[2 * i], v[2 * i + 1]);
-				u[0] = _mm256_hadd_epi32(u[0], u[1]);
-				u[2] = _mm256_hadd_epi32(u[2], u[3]);
-				r = _mm256_add_epi32(_mm256_permute2x128_si256(u[0], u[2], 0x20),
-						     _mm256_permute2x128_si256(u[0], u[2], 0x31));
+				/* lane L: blocks L, 2 + L, 4 + L, 6 + L; then in order */
+				r = _mm256_hadd_epi32(_mm256_hadd_epi32(v[0], v[1]), _mm256_hadd_epi32(v[2], v[3]));
+				r = _mm256_permutevar8x32_epi32(r, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
 				if (neg)	/* on the integer: 0 stays +0 */
 					r = _mm256_sub_epi32(_mm256_setzero_si256(), r);
 				s = sc ? _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(sc + b0))) :
@@ -1608,7 +1604,7 @@ static int fast_int_prepare(struct fast_job *job, const float *a, size_t k, void
 		int lo = fast_block_form(a + b * SUB, n);
 
 		for (int q = 0; q < SUB; q++)	/* zeros where none: the sums read every block */
-			a16[mxe_e2m1_int_at(nb, b, q)] = n[q];
+			a16[mxe_e2m1_int_at(nb, b, q, !job->avx512)] = n[q];
 		aexp[b] = lo == FAST_NO_FORM ? 0 : lo - 1;
 		if (lo != FAST_NO_FORM)
 			afit[b / INT_CHUNK] |= (uint16_t)(1u << (b % INT_CHUNK));
@@ -1747,7 +1743,8 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 			af[i * k + kk] = (float)row[kk];
 	}
 	job.af = af;
-	cols = mxe_cpu_simd() >= MXE_SIMD_AVX512 ? COLS : COLS8;
+	job.avx512 = mxe_cpu_simd() >= MXE_SIMD_AVX512;
+	cols = job.avx512 ? COLS : COLS8;
 	job.tasks = (unsigned)((d->n + cols - 1) / cols);
 	job.vnni = mxe_cpu_simd() >= MXE_SIMD_AVX512VNNI;
 #ifdef FAST_HAVE_AVX512
@@ -1765,10 +1762,10 @@ int mxe_gemv_fast_run(struct mxe_engine *eng, const struct mxe_op *op)
 
 		job.tasks = (unsigned)((d->n + w - 1) / w);
 		mxe_pool_run(eng, d->nthreads,
-			     mxe_cpu_simd() >= MXE_SIMD_AVX512 ? &fast_int_ops : &fast_int_ops8, &job);
+			     job.avx512 ? &fast_int_ops : &fast_int_ops8, &job);
 	} else {
 		mxe_pool_run(eng, d->nthreads,
-			     mxe_cpu_simd() >= MXE_SIMD_AVX512 ? &fast_ops : &fast_ops8, &job);
+			     job.avx512 ? &fast_ops : &fast_ops8, &job);
 	}
 	return 0;
 }

@@ -985,7 +985,7 @@ static void nvg_prepare_a(struct nvg_job *job, const uint8_t *codes, size_t ld,
 				size_t kk = hb * NVG_HB + t;
 				int q = (int)(kk % MXA_MX_BLOCK);
 
-				job->a16[i * k + (job->cols ? kk : mxe_e2m1_int_at(nb, kk / MXA_MX_BLOCK, q))] =
+				job->a16[i * k + (job->cols ? kk : mxe_e2m1_int_at(nb, kk / MXA_MX_BLOCK, q, 0))] =
 					(int16_t)(twice[c[kk / 2] >> (kk & 1) * 4 & 0xF] * ma);
 			}
 		}
