@@ -10,10 +10,10 @@
  * A block b of A is n * 2^e with integers n, stored per pair of blocks (b even) as
  * [even k of b | even k of b + 1 | odd k of b | odd k of b + 1] (16 values each), a
  * lone last block as [even k | odd k]: the low nibble of a weight byte is its even k,
- * the high one its odd k, so the codes need no shuffle. The AVX2 kernels of MX weights
- * take each 16 in two 8s instead, in the order their in-lane unpacking leaves
- * (mxe_e2m1_int_at(), mxe_e2m1_pair_inlane_avx2()). A weight code is looked up as
- * twice its value (an integer, |w| <= 12).
+ * the high one its odd k, so the codes need no shuffle. The AVX2 kernels take each 16
+ * in two 8s instead, in the order their in-lane unpacking leaves (mxe_e2m1_int_at(),
+ * mxe_e2m1_halves_avx2()). A weight code is looked up as twice its value (an integer,
+ * |w| <= 12).
  */
 #ifndef MXE_GEMV_INT_H
 #define MXE_GEMV_INT_H
@@ -26,7 +26,7 @@
 
 /*
  * Where k = 32 b + q of A goes in the int16 form of @nb blocks. @inlane: the order of
- * mxe_e2m1_pair_inlane_avx2() instead, a pair's values in 8s as [even k 0..15 of b |
+ * mxe_e2m1_halves_avx2() instead, a pair's values in 8s as [even k 0..15 of b |
  * of b + 1 | even k 16..31 of b | of b + 1 | odd k likewise]: the halves of each 128-bit
  * lane that unpacking the codes with their signs leaves (the lone last block as above).
  */
@@ -352,9 +352,9 @@ static inline void mxe_bytes16_q_avx512(const uint8_t *const rows[16], size_t of
 	x[3] = _mm512_shuffle_i32x4(v1, w1, 0xDD);
 }
 
-/* mxe_e2m1_pair_avx512() on AVX2 (NVFP4, whose 16-k halves stay apart): the lookups
- * are pshufb (@lut: the table in both lanes), block b's 8 lanes in *@p0 (lanes 0..3 its
- * k 0..15), block b + 1's in *@p1. */
+/* mxe_e2m1_pair_avx512() on AVX2 against A in the plain order, for the NVFP4 kernels'
+ * AVX2 tail on AVX-512 hosts: block b's 8 lanes in *@p0 (lanes 0..3 its k 0..15),
+ * block b + 1's in *@p1. */
 __attribute__((target("avx2"), always_inline))
 static inline void mxe_e2m1_pair_avx2(const uint8_t *row, const int16_t *a16, size_t b,
 				      __m256i lut, __m256i *p0, __m256i *p1)
@@ -378,15 +378,16 @@ static inline void mxe_e2m1_pair_avx2(const uint8_t *row, const int16_t *a16, si
 }
 
 /*
- * The same products against A in the in-lane order (mxe_e2m1_int_at(..., 1)): the
- * looked-up codes widen to int16 by unpacking with their signs inside each 128-bit lane
- * (block b's codes in lane 0, b + 1's in lane 1) where vpmovsxbw needs each half
- * extracted first: six shuffles a pair instead of eight. Lane L of the result holds
- * block b + L's 32 products in four int32 sums (each exact: |sum| <= 8 * 12 * 2^15).
+ * mxe_e2m1_pair_avx512() on AVX2, against A in the in-lane order (mxe_e2m1_int_at(...,
+ * 1)): the looked-up codes widen to int16 by unpacking with their signs inside each
+ * 128-bit lane (block b's codes in lane 0, b + 1's in lane 1) where vpmovsxbw needs
+ * each half extracted first: six shuffles a pair instead of eight. Lane L of *@f holds
+ * the products of k 0..15 of block b + L in four int32 sums, of *@s those of k 16..31
+ * (NVFP4's 16-k blocks; each sum exact: |sum| <= 4 * 12 * 2^15).
  */
 __attribute__((target("avx2"), always_inline))
-static inline __m256i mxe_e2m1_pair_inlane_avx2(const uint8_t *row, const int16_t *a16, size_t b,
-						__m256i lut)
+static inline void mxe_e2m1_halves_avx2(const uint8_t *row, const int16_t *a16, size_t b,
+					__m256i lut, __m256i *f, __m256i *s)
 {
 	const __m256i m4 = _mm256_set1_epi8(15), z = _mm256_setzero_si256();
 	const __m256i *a = (const __m256i *)(a16 + b * 32);
@@ -395,11 +396,21 @@ static inline __m256i mxe_e2m1_pair_inlane_avx2(const uint8_t *row, const int16_
 	__m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), m4));
 	__m256i sl = _mm256_cmpgt_epi8(z, lo), sh = _mm256_cmpgt_epi8(z, hi);
 
-	return _mm256_add_epi32(
-		_mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi8(lo, sl), _mm256_loadu_si256(a)),
-				 _mm256_madd_epi16(_mm256_unpackhi_epi8(lo, sl), _mm256_loadu_si256(a + 1))),
-		_mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi8(hi, sh), _mm256_loadu_si256(a + 2)),
-				 _mm256_madd_epi16(_mm256_unpackhi_epi8(hi, sh), _mm256_loadu_si256(a + 3))));
+	*f = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi8(lo, sl), _mm256_loadu_si256(a)),
+			      _mm256_madd_epi16(_mm256_unpacklo_epi8(hi, sh), _mm256_loadu_si256(a + 2)));
+	*s = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi8(lo, sl), _mm256_loadu_si256(a + 1)),
+			      _mm256_madd_epi16(_mm256_unpackhi_epi8(hi, sh), _mm256_loadu_si256(a + 3)));
+}
+
+/* Both halves: lane L holds block b + L's 32 products in four int32 sums. */
+__attribute__((target("avx2"), always_inline))
+static inline __m256i mxe_e2m1_pair_inlane_avx2(const uint8_t *row, const int16_t *a16, size_t b,
+						__m256i lut)
+{
+	__m256i f, s;
+
+	mxe_e2m1_halves_avx2(row, a16, b, lut, &f, &s);
+	return _mm256_add_epi32(f, s);
 }
 
 /*

@@ -170,11 +170,17 @@ static void nvg_tail(const struct nvg_job *job, size_t i, const uint8_t *row, co
 		float t[4];
 		int xs[4];
 
-		mxe_e2m1_pair_avx2(row, a16, hb / 2, lut, &p0, &p1);
+		/* quarter q's four sums: at 4 q in the plain order (AVX-512 hosts), at
+		 * 4 (2 (q % 2) + q / 2) in the in-lane one (halves: lane L block 2 L) */
+		if (job->avx512)
+			mxe_e2m1_pair_avx2(row, a16, hb / 2, lut, &p0, &p1);
+		else
+			mxe_e2m1_halves_avx2(row, a16, hb / 2, lut, &p0, &p1);
 		_mm256_storeu_si256((__m256i *)l, p0);
 		_mm256_storeu_si256((__m256i *)(l + 8), p1);
 		for (int q = 0; q < 4; q++) {
-			int32_t in = l[4 * q] + l[4 * q + 1] + l[4 * q + 2] + l[4 * q + 3];
+			const int32_t *lq = l + 4 * (job->avx512 ? q : 2 * (q % 2) + q / 2);
+			int32_t in = lq[0] + lq[1] + lq[2] + lq[3];
 			int x, mb = mxe_ue4m3_int(sc[hb + q], &x);
 
 			in = job->neg ? -in : in;
@@ -390,9 +396,10 @@ static inline unsigned nvg_far_avx2(__m256i x0, __m256i x1)
 }
 
 /*
- * The same on AVX2: 16 blocks a step, four pairs (p[2 t] and p[2 t + 1]: lane 4 L + d a
- * quarter of block 2 n + L of p[n]) reduced to w[h], whose lane 4 L + e holds block
- * 8 h + 2 e + L, so a sub-block's two halves are the two 128-bit lanes.
+ * The same on AVX2: 16 blocks a step, four pairs' halves (mxe_e2m1_halves_avx2(): lane
+ * L of p[2 t] four sums of block 4 t + 2 L, of p[2 t + 1] of block 4 t + 2 L + 1)
+ * reduced to w[h], whose lane 4 L + e holds block 8 h + 2 e + L, so a sub-block's two
+ * halves are the two 128-bit lanes.
  */
 __attribute__((target("avx2,fma,f16c"), always_inline))
 static inline void nvg_column_avx2_t(const struct nvg_job *job, size_t i, const uint8_t *row,
@@ -416,7 +423,7 @@ static inline void nvg_column_avx2_t(const struct nvg_job *job, size_t i, const 
 
 		_Pragma("GCC unroll 4")
 		for (int t = 0; t < 4; t++)
-			mxe_e2m1_pair_avx2(row, a16, hb0 / 2 + 2 * t, lut, &p[2 * t], &p[2 * t + 1]);
+			mxe_e2m1_halves_avx2(row, a16, hb0 / 2 + 2 * t, lut, &p[2 * t], &p[2 * t + 1]);
 		_Pragma("GCC unroll 4")
 		for (int t = 0; t < 4; t++)
 			u[t] = _mm256_add_epi32(_mm256_unpacklo_epi32(p[2 * t], p[2 * t + 1]),
@@ -424,11 +431,13 @@ static inline void nvg_column_avx2_t(const struct nvg_job *job, size_t i, const 
 		_Pragma("GCC unroll 2")
 		for (int h = 0; h < 2; h++) {
 			__m128i sb8 = h ? _mm_unpackhi_epi64(sb16, sb16) : sb16;
+			/* lane L: blocks 2 L, 2 L + 1, 2 L + 4, 2 L + 5 (of 8 h on); then 2 e + L */
 			__m256i w = _mm256_add_epi32(_mm256_unpacklo_epi64(u[2 * h], u[2 * h + 1]),
 						     _mm256_unpackhi_epi64(u[2 * h], u[2 * h + 1]));
 			__m256i mb, xe, zero, nh, xs;
 			__m256 f;
 
+			w = _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 2, 6, 1, 5, 3, 7));
 			nvg_scales_avx2(sb8, &mb, &xe, &f, &zero, &nh);
 			nan = _mm256_or_si256(nan, nh);
 			if (job->neg)
@@ -983,10 +992,10 @@ static void nvg_prepare_a(struct nvg_job *job, const uint8_t *codes, size_t ld,
 			job->fa[l] = ldexpf(1.0f, x + 6);
 			for (int t = 0; t < NVG_HB; t++) {
 				size_t kk = hb * NVG_HB + t;
-				int q = (int)(kk % MXA_MX_BLOCK);
+				size_t at = job->cols ? kk : mxe_e2m1_int_at(nb, kk / MXA_MX_BLOCK,
+									     (int)(kk % MXA_MX_BLOCK), !job->avx512);
 
-				job->a16[i * k + (job->cols ? kk : mxe_e2m1_int_at(nb, kk / MXA_MX_BLOCK, q, 0))] =
-					(int16_t)(twice[c[kk / 2] >> (kk & 1) * 4 & 0xF] * ma);
+				job->a16[i * k + at] = (int16_t)(twice[c[kk / 2] >> (kk & 1) * 4 & 0xF] * ma);
 			}
 		}
 		for (size_t b = 0; job->a8 && b < nb; b++)
