@@ -421,16 +421,17 @@ static void gemv(struct accel_device *dev)
 			va = accel_bo_va(bo);
 			for (unsigned mi = 0; mi < 6; mi++) {	/* EXACT, then FAST */
 				struct accel_gemm g = { 0 };
-				double devt = 1e30;
+				double devt = 1e30, spent = 0;
 
 				if (only_m && ms[mi % 3] != only_m)
 					continue;
 				GEMV_DESC(g, ms[mi % 3], nk, fmt, va, l, 0);
 				g.accum = mi < 3 ? MXA_GEMM_ACCUM_EXACT : MXA_GEMM_ACCUM_FAST;
-				for (int i = 0; i < reps; i++) {
+				for (int i = 0; gemv_more_runs(i, reps, spent); i++) {
 					struct accel_job_result r;
 
 					die(accel_gemm(dev, 0, &g, &r), "accel_gemm");
+					spent += r.end_ns - r.start_ns;
 					if (r.end_ns - r.start_ns < devt)
 						devt = r.end_ns - r.start_ns;
 				}

@@ -26,7 +26,8 @@
  *                                        fixed cost of a pipeline step
  *   bench-host [M N K] [--threads T] [--reps N] [--short-reps S]
  * The memcpy references and the engine's GEMVs (0.2-10 ms each) take the best of S runs
- * (default: N), as bench-gemm's TMA and GEMV rows do in make bench (BENCH_SHORT_REPS).
+ * (default: N), as bench-gemm's TMA and GEMV rows do in make bench (BENCH_SHORT_REPS);
+ * the GEMVs and their memcpy more until they took a quarter second (bench_gemv.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,17 +104,19 @@ static void *page_alloc(size_t bytes)
 	return aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
 }
 
-/* mxe_gemm() @reps times: the best time (ns), or -1 when it fails. */
-static double best_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *g, int reps)
+/* mxe_gemm() @reps times (@gemv: gemv_more_runs()): the best time (ns), or -1 when it
+ * fails. */
+static double best_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *g, int reps, int gemv)
 {
-	double best = 1e30;
+	double best = 1e30, spent = 0;
 
-	for (int i = 0; i < reps; i++) {
+	for (int i = 0; gemv ? gemv_more_runs(i, reps, spent) : i < reps; i++) {
 		double t0 = now_ns(), t;
 
 		if (mxe_gemm(eng, g))
 			return -1;
 		t = now_ns() - t0;
+		spent += t;
 		if (t < best)
 			best = t;
 	}
@@ -143,7 +146,7 @@ int main(int argc, char **argv)
 	float *d = page_alloc((size_t)m * n * 4);
 	struct mxe_engine *eng = mxe_engine_create(threads);
 	struct mxe_gemm_desc g;
-	double best = 1e30;
+	double best = 1e30, spent;
 
 	if (!p || !d || !eng)
 		return 1;
@@ -159,7 +162,7 @@ int main(int argc, char **argv)
 	g.scale_a = p + sa + sb; g.scale_b = p + sa + sb + sa / 32;
 	g.scale_block = 32;
 	g.d = d;
-	best = best_gemm(eng, &g, reps);
+	best = best_gemm(eng, &g, reps, 0);
 	if (best < 0)
 		return 1;
 	printf("host,engine-mxfp8-%ux%ux%u,%d,%.0f\n", m, n, k, threads, best);
@@ -248,12 +251,14 @@ int main(int argc, char **argv)
 			gemv_fill(a, nk, fmt);
 			memset(b, 0x3c, l.weight_bytes);
 			best = 1e30;
-			for (int r = 0; r < short_reps; r++) {
+			spent = 0;
+			for (int r = 0; gemv_more_runs(r, short_reps, spent); r++) {
 				double t0 = now_ns(), t;
 
 				memcpy(b, a, l.weight_bytes);
 				__asm__ volatile("" ::: "memory");
 				t = now_ns() - t0;
+				spent += t;
 				if (t < best)
 					best = t;
 			}
@@ -264,7 +269,7 @@ int main(int argc, char **argv)
 					memset(&g, 0, sizeof(g));
 					GEMV_DESC(g, m, nk, fmt, a, l, NULL);
 					g.accum = fast ? MXE_ACCUM_FAST : MXE_ACCUM_EXACT;
-					best = best_gemm(eng, &g, short_reps);
+					best = best_gemm(eng, &g, short_reps, 1);
 					if (best < 0)
 						return 1;
 					printf("host,engine-gemv-%s%s-%ux%ux%u,%d,%.0f\n",

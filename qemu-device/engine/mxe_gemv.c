@@ -1257,24 +1257,24 @@ static inline __m256d int_quad_avx2(const uint8_t *row, const int16_t *a16, size
 						     _mm256_extracti128_si256(v, 1)));
 }
 
-/* Blocks b .. b + 3 (@quad: int_quad_avx2()) or block b alone over A's int16 parts:
- * part 0's sums, then each further part's times its weight. */
+/* Blocks b .. b + 3 (@quad: int_quad_avx2()) or block b alone over A's @parts int16
+ * parts: part 0's sums, then each further part's times its weight. */
 __attribute__((target("avx2,fma"), always_inline))
 static inline __m256d int_parts_avx2(const struct gemv_job *job, const uint8_t *row, size_t b,
-				     __m256i lut, int quad)
+				     __m256i lut, int quad, unsigned parts)
 {
 #define INT_PART(i) (quad ? int_quad_avx2(row, job->part[i], b, lut) :			\
 		     int_block_avx2(row, job->part[i], b, _mm256_castsi256_si128(lut)))
 	__m256d d = INT_PART(0);
 
-	for (unsigned i = 1; i < job->parts; i++)
+	for (unsigned i = 1; i < parts; i++)
 		d = _mm256_fmadd_pd(INT_PART(i), _mm256_set1_pd(gemv_part_weight[i]), d);
 	return d;
 #undef INT_PART
 }
 
-__attribute__((target("avx2,fma")))
-static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
+__attribute__((target("avx2,fma"), always_inline))
+static inline unsigned int_column_avx2_t(const struct gemv_job *job, size_t j, unsigned parts)
 {
 	struct gemv_col c = gemv_col(job, j, 0);
 	const uint8_t *sc = c.sc ? c.sc : job->ones;
@@ -1318,9 +1318,9 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 				_mm_prefetch((const char *)next + (b0 + b) * 16, _MM_HINT_T0);
 				_mm_prefetch((const char *)next + (b0 + b) * 16 + 64, _MM_HINT_T0);
 			}
-			acc0 = _mm256_fmadd_pd(int_parts_avx2(job, c.row, b0 + b, lut2, 1),
+			acc0 = _mm256_fmadd_pd(int_parts_avx2(job, c.row, b0 + b, lut2, 1, parts),
 					       _mm256_loadu_pd(fac + b), acc0);
-			acc1 = _mm256_fmadd_pd(int_parts_avx2(job, c.row, b0 + b + 4, lut2, 1),
+			acc1 = _mm256_fmadd_pd(int_parts_avx2(job, c.row, b0 + b + 4, lut2, 1, parts),
 					       _mm256_loadu_pd(fac + b + 4), acc1);
 		}
 		for (; b + 2 <= n; b += 2) {
@@ -1334,7 +1334,7 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 			acc1 = _mm256_fmadd_pd(p1, _mm256_set1_pd(fac[b + 1]), acc1);
 		}
 		if (b < n) {
-			__m256d p0 = int_parts_avx2(job, c.row, b0 + b, lut2, 0);
+			__m256d p0 = int_parts_avx2(job, c.row, b0 + b, lut2, 0, parts);
 
 			acc0 = _mm256_fmadd_pd(p0, _mm256_set1_pd(fac[b]), acc0);
 		}
@@ -1349,6 +1349,14 @@ static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
 	_mm256_storeu_pd(lanes, tbnd);
 	e += ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) * job->w.max;
 	return s == 0 || !gemv_store(job, c.sc, &(int){ -1 }, 0, j, s, e, bound);
+}
+
+/* One part (A's blocks within 15 bits: the common case) compiled apart: the widened
+ * codes are not kept for a further part, so nothing spills to the stack. */
+__attribute__((target("avx2,fma")))
+static unsigned gemv_int_column_avx2(const struct gemv_job *job, size_t j)
+{
+	return job->parts == 1 ? int_column_avx2_t(job, j, 1) : int_column_avx2_t(job, j, job->parts);
 }
 #endif
 
