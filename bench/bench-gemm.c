@@ -23,8 +23,9 @@
  *                            M = 1, 8, 32, N = K = 4096, 8192,
  *                            default (EXACT) and FAST numerics (device time;
  *                            "gemv,TYPE-MxNxK,device[-fast],ns")
- * Options after the mode: --reps N (default 3); gemv also --m M, --nk NK (only that M,
- * only N = K = NK, a multiple of 64); pipeline also --shape memory|compute (only that one)
+ * Options after the mode: --reps N (default 3); gemv also --m M, --nk NK, --weights W
+ * (only that M, only N = K = NK, a multiple of 64, only weights W: mxfp4, mxfp8, nvfp4 or
+ * mxfp4silu); pipeline also --shape memory|compute (only that one)
  * and --program NAME (only the programs whose third field begins with NAME, such as
  * "intrawave-pipelined" or "command-fast"), to profile them.
  */
@@ -45,6 +46,7 @@
 static int reps = 3;
 static unsigned only_m;	/* gemv --m: only this M */
 static unsigned only_nk;	/* gemv --nk: only N = K = this */
+static const char *only_weights;	/* gemv --weights: only this format (gemv_fmt_name[]) */
 static const char *only_shape;	/* pipeline --shape: only this one */
 static const char *only_program;	/* pipeline --program: only those named so */
 
@@ -410,6 +412,8 @@ static void gemv(struct accel_device *dev)
 	static const uint32_t ms[] = { 1, 8, 32 }, nks[] = { 4096, 8192 };
 
 	for (int fmt = 0; fmt < GEMV_FMTS; fmt++) {
+		if (only_weights && strcmp(only_weights, gemv_fmt_name[fmt]))
+			continue;
 		for (unsigned s = 0; s < 2; s++) {
 			uint32_t nk = only_nk ? only_nk : nks[s];
 			struct gemv_layout l = gemv_layout(nk, fmt);
@@ -460,6 +464,8 @@ int main(int argc, char **argv)
 			only_m = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--nk") && i + 1 < argc)
 			only_nk = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--weights") && i + 1 < argc)
+			only_weights = argv[++i];
 		else if (!strcmp(argv[i], "--shape") && i + 1 < argc)
 			only_shape = argv[++i];
 		else if (!strcmp(argv[i], "--program") && i + 1 < argc)
@@ -471,6 +477,12 @@ int main(int argc, char **argv)
 	}
 	if (only_shape && strcmp(only_shape, "memory") && strcmp(only_shape, "compute"))
 		die(-22, "pipeline --shape: memory or compute");
+	for (int fmt = 0; only_weights && fmt <= GEMV_FMTS; fmt++) {
+		if (fmt == GEMV_FMTS)
+			die(-22, "gemv --weights: mxfp4, mxfp8, nvfp4 or mxfp4silu");
+		if (!strcmp(only_weights, gemv_fmt_name[fmt]))
+			break;
+	}
 	die(accel_open(NULL, ACCEL_SUBMIT_URING, &dev), "open");
 	if (!strcmp(mode, "e2e"))
 		e2e(dev, sz[0], sz[1], sz[2]);
