@@ -26,8 +26,8 @@
  *                                        fixed cost of a pipeline step
  *   bench-host [M N K] [--threads T] [--reps N] [--short-reps S]
  * The memcpy references and the engine's GEMVs (0.2-10 ms each) take the best of S runs
- * (default: N), as bench-gemm's TMA and GEMV rows do in make bench (BENCH_SHORT_REPS);
- * the GEMVs and their memcpy more until they took a quarter second (bench_gemv.h).
+ * (default: N), as bench-gemm's TMA and GEMV rows do in make bench (BENCH_SHORT_REPS),
+ * and more until they took a quarter second (bench_runs.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +37,7 @@
 #include "../qemu-device/engine/mxe_engine.h"
 #include "bench_fma.h"
 #include "bench_gemv.h"
+#include "bench_runs.h"
 
 static double now_ns(void)
 {
@@ -104,13 +105,13 @@ static void *page_alloc(size_t bytes)
 	return aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
 }
 
-/* mxe_gemm() @reps times (@gemv: gemv_more_runs()): the best time (ns), or -1 when it
- * fails. */
+/* mxe_gemm() @reps times (@gemv: or more, bench_more_runs()): the best time (ns), or -1
+ * when it fails. */
 static double best_gemm(struct mxe_engine *eng, const struct mxe_gemm_desc *g, int reps, int gemv)
 {
 	double best = 1e30, spent = 0;
 
-	for (int i = 0; gemv ? gemv_more_runs(i, reps, spent) : i < reps; i++) {
+	for (int i = 0; gemv ? bench_more_runs(i, reps, spent) : i < reps; i++) {
 		double t0 = now_ns(), t;
 
 		if (mxe_gemm(eng, g))
@@ -197,7 +198,8 @@ int main(int argc, char **argv)
 	for (int pages = 0; pages < 2; pages++) {
 		for (int store = 0; store < 2; store++) {
 			best = 1e30;
-			for (int r = 0; r < short_reps; r++) {
+			spent = 0;
+			for (int r = 0; bench_more_runs(r, short_reps, spent); r++) {
 				double t0 = now_ns(), t;
 
 				for (size_t off = 0; off < big; off += box) {
@@ -214,6 +216,7 @@ int main(int argc, char **argv)
 					__asm__ volatile("" ::: "memory");
 				}
 				t = now_ns() - t0;
+				spent += t;
 				if (t < best)
 					best = t;
 			}
@@ -252,7 +255,7 @@ int main(int argc, char **argv)
 			memset(b, 0x3c, l.weight_bytes);
 			best = 1e30;
 			spent = 0;
-			for (int r = 0; gemv_more_runs(r, short_reps, spent); r++) {
+			for (int r = 0; bench_more_runs(r, short_reps, spent); r++) {
 				double t0 = now_ns(), t;
 
 				memcpy(b, a, l.weight_bytes);

@@ -33,11 +33,11 @@ BENCH_GEMM := $(BUILD)/bin/bench-gemm
 GUEST_PROGS += $(BENCH_GEMM)
 BENCH_HOST := $(BUILD)/bench/bench-host
 
-$(BENCH_GEMM): bench/bench-gemm.c bench/bench_gemv.h bench/bench_job.h bench/bench_pipe.h $(LIBACCEL_LIB)
+$(BENCH_GEMM): bench/bench-gemm.c bench/bench_gemv.h bench/bench_runs.h bench/bench_job.h bench/bench_pipe.h $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -static -o $@ $< $(LIBACCEL_LIB) $(LIBACCEL_LDLIBS)
 
-$(BENCH_HOST): bench/bench-host.c bench/bench_fma.h bench/bench_gemv.h $(LIBACCEL_LIB)
+$(BENCH_HOST): bench/bench-host.c bench/bench_fma.h bench/bench_gemv.h bench/bench_runs.h $(LIBACCEL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIBACCEL_CFLAGS) -o $@ $< $(LIBACCEL_LIB) -lm -pthread
 
@@ -47,7 +47,9 @@ BENCH_GEMM_SHAPE ?= 2048 2048 2048
 BENCH_REPS ?= 3
 # TMA's 32 MiB and the GEMVs take 0.2-10 ms a run, in which this 2-vCPU host's other
 # tenants and threads move the time by up to 3x: the best of more runs, for them and for
-# their host references (memcpy, the engine alone) alike.
+# their host references (memcpy, the engine alone) alike; and every row of bench-gemm's
+# programs and GEMVs, and their references, runs on until it took a quarter second
+# (bench/bench_runs.h).
 BENCH_SHORT_REPS ?= 10
 # Each part prints the table when run alone; make bench prints it once, at the end.
 BENCH_REPORT = $(if $(filter bench,$(MAKECMDGOALS)),,@bench/report.sh $(BUILD)/bench)

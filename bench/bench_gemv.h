@@ -73,20 +73,6 @@ static inline struct gemv_layout gemv_layout(uint32_t nk, int fmt)
 	(g).d = (BASE) + (L).d;								\
 } while (0)
 
-/*
- * A row's runs, in the guest as for its host references (memcpy, the engine alone):
- * at least --reps, then more until they took GEMV_MIN_NS together (at most
- * GEMV_MAX_REPS). A 4096^2 row's run is under a millisecond: on a busy host the best
- * of ten is a few runs' luck (the same row moved 0.63 -> 1.09 ms between boots).
- */
-#define GEMV_MIN_NS	2.5e8
-#define GEMV_MAX_REPS	500
-
-static inline int gemv_more_runs(int done, int reps, double spent_ns)
-{
-	return done < reps || (spent_ns < GEMV_MIN_NS && done < GEMV_MAX_REPS);
-}
-
 static uint64_t gemv_rs;
 
 static inline uint32_t gemv_rand(void)
