@@ -47,7 +47,7 @@
 static int reps = 3;
 static unsigned only_m;	/* gemv --m: only this M */
 static unsigned only_nk;	/* gemv --nk: only N = K = this */
-static const char *only_weights;	/* gemv --weights: only this format (gemv_fmt_name[]) */
+static int only_fmt = -1;	/* gemv --weights: only this format (gemv_fmt_of()) */
 static const char *only_shape;	/* pipeline --shape: only this one */
 static const char *only_program;	/* pipeline --program: only those named so */
 
@@ -414,7 +414,7 @@ static void gemv(struct accel_device *dev)
 	static const uint32_t ms[] = { 1, 8, 32 }, nks[] = { 4096, 8192 };
 
 	for (int fmt = 0; fmt < GEMV_FMTS; fmt++) {
-		if (only_weights && strcmp(only_weights, gemv_fmt_name[fmt]))
+		if (only_fmt >= 0 && fmt != only_fmt)
 			continue;
 		for (unsigned s = 0; s < 2; s++) {
 			uint32_t nk = only_nk ? only_nk : nks[s];
@@ -466,8 +466,11 @@ int main(int argc, char **argv)
 			only_m = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--nk") && i + 1 < argc)
 			only_nk = (unsigned)atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--weights") && i + 1 < argc)
-			only_weights = argv[++i];
+		else if (!strcmp(argv[i], "--weights") && i + 1 < argc) {
+			only_fmt = gemv_fmt_of(argv[++i]);
+			if (only_fmt < 0)
+				die(-22, "gemv --weights: mxfp4, mxfp8, nvfp4 or mxfp4silu");
+		}
 		else if (!strcmp(argv[i], "--shape") && i + 1 < argc)
 			only_shape = argv[++i];
 		else if (!strcmp(argv[i], "--program") && i + 1 < argc)
@@ -479,12 +482,6 @@ int main(int argc, char **argv)
 	}
 	if (only_shape && strcmp(only_shape, "memory") && strcmp(only_shape, "compute"))
 		die(-22, "pipeline --shape: memory or compute");
-	for (int fmt = 0; only_weights && fmt <= GEMV_FMTS; fmt++) {
-		if (fmt == GEMV_FMTS)
-			die(-22, "gemv --weights: mxfp4, mxfp8, nvfp4 or mxfp4silu");
-		if (!strcmp(only_weights, gemv_fmt_name[fmt]))
-			break;
-	}
 	die(accel_open(NULL, ACCEL_SUBMIT_URING, &dev), "open");
 	if (!strcmp(mode, "e2e"))
 		e2e(dev, sz[0], sz[1], sz[2]);

@@ -25,6 +25,15 @@ enum gemv_fmt { GEMV_MXFP4, GEMV_MXFP8, GEMV_NVFP4, GEMV_MXFP4_SILU, GEMV_FMTS }
 
 static const char *const gemv_fmt_name[GEMV_FMTS] = { "mxfp4", "mxfp8", "nvfp4", "mxfp4silu" };
 
+/* The format named @name (gemv_fmt_name[]), or -1. */
+static inline int gemv_fmt_of(const char *name)
+{
+	for (int fmt = 0; fmt < GEMV_FMTS; fmt++)
+		if (!strcmp(name, gemv_fmt_name[fmt]))
+			return fmt;
+	return -1;
+}
+
 /* Elements per scale of the format (both sides). */
 static inline uint32_t gemv_block(int fmt)
 {

@@ -1230,10 +1230,10 @@ static inline void int_pair_avx2(const uint8_t *row, const int16_t *a16, size_t 
 
 __attribute__((target("avx2,fma")))
 static inline void int_pairs_avx2(const struct gemv_job *job, const uint8_t *row, size_t b,
-				  __m256i lut, __m256d *d0, __m256d *d1)
+				  __m256i lut, unsigned parts, __m256d *d0, __m256d *d1)
 {
 	int_pair_avx2(row, job->part[0], b, lut, d0, d1);
-	for (unsigned i = 1; i < job->parts; i++) {
+	for (unsigned i = 1; i < parts; i++) {
 		__m256d h0, h1, f = _mm256_set1_pd(gemv_part_weight[i]);
 
 		int_pair_avx2(row, job->part[i], b, lut, &h0, &h1);
@@ -1329,7 +1329,7 @@ static inline unsigned int_column_avx2_t(const struct gemv_job *job, size_t j, u
 			if (next && !(b & 3))
 				_mm_prefetch((const char *)next + (b0 + b) * 16, _MM_HINT_T0);
 
-			int_pairs_avx2(job, c.row, b0 + b, lut2, &p0, &p1);
+			int_pairs_avx2(job, c.row, b0 + b, lut2, parts, &p0, &p1);
 			acc0 = _mm256_fmadd_pd(p0, _mm256_set1_pd(fac[b]), acc0);
 			acc1 = _mm256_fmadd_pd(p1, _mm256_set1_pd(fac[b + 1]), acc1);
 		}
