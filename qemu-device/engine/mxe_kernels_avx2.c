@@ -1115,55 +1115,70 @@ AVX2 static inline uint32_t w16_or_lanes(__m256i o)
 	return (uint32_t)_mm256_cvtsi256_si32(o);
 }
 
-/* 8 E4M3 codes (one a lane) as magnitudes over 2^-9: m (e = 0), else (8 + m) << (e - 1) */
-AVX2 static inline __m256i wg16_e4m3_mag(__m256i c)
+/* The smallest of 32 bytes (phminposuw on the pairs' smaller bytes). */
+AVX2 static inline unsigned wg16_min_epu8(__m256i v)
 {
-	__m256i e = _mm256_and_si256(_mm256_srli_epi32(c, 3), _mm256_set1_epi32(15));
-	__m256i nz = _mm256_cmpgt_epi32(e, _mm256_setzero_si256());	/* -1: normal */
+	__m128i x = _mm_min_epu8(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
 
-	return _mm256_sllv_epi32(_mm256_or_si256(_mm256_and_si256(c, _mm256_set1_epi32(7)),
-						 _mm256_and_si256(nz, _mm256_set1_epi32(8))),
-				 _mm256_add_epi32(e, nz));
+	x = _mm_and_si128(_mm_min_epu8(x, _mm_srli_epi16(x, 8)), _mm_set1_epi16(0xFF));
+	return (unsigned)_mm_cvtsi128_si32(_mm_minpos_epu16(x)) & 0xFF;
 }
 
-/* Row @row's 32 codes as int16 windows (16 words, two vectors) into @out and its window
+/*
+ * Row @row's 32 codes as int16 windows (16 words, two vectors) into @out and its window
  * into *@w: mxe_wgmma_w16_rows_avx512()'s w16_e4m3_row(). 0: a NaN code or values more
- * than 13 bits apart. The magnitudes are windowed, then signed. */
+ * than 13 bits apart. A magnitude is m (e = 0), else (8 + m) << (e - 1) over 2^-9. The
+ * window comes from the codes' bytes: E4M3 magnitudes are in the order of their 7-bit
+ * codes, so the largest code gives the leading bit, and a code's lowest bit is
+ * max(e, 1) - 1 + ctz of its significand (8 + m, or m). The values then come as
+ * floats: the code's bits shifted into an f32 (sign, e, m; e = 0 a subnormal) are the
+ * signed magnitude times 2^-129, times 2^64 2^(65 - w) an integer below 2^13,
+ * converted exactly. Packed without putting the 128-bit lanes back in order: A's and
+ * B's rows come through here alike, so each int16 pair holds the same two k on both
+ * sides of the dot products.
+ */
 AVX2 static inline int wg16_row(const uint8_t *row, int neg, __m256i out[2], int *w)
 {
-	const __m256i low7 = _mm256_set1_epi8(0x7F);
-	__m256i v[4], sg[4], o = _mm256_setzero_si256();
-	__m256i flip = neg ? _mm256_set1_epi32(-1) : _mm256_setzero_si256();
-	uint32_t m;
-	int top, sh;
+	const __m256i low7 = _mm256_set1_epi8(0x7F), z = _mm256_setzero_si256();
+	/* ctz(8 + m) - 1 for m = 0 .. 7 (a subnormal's m = 0 is a zero: left out) */
+	const __m256i tz = _mm256_setr_epi8(2, -1, 0, -1, 1, -1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0,
+					    2, -1, 0, -1, 1, -1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0);
+	const __m256i raw = _mm256_loadu_si256((const __m256i *)row);
+	const __m256i c7 = _mm256_and_si256(raw, low7);
+	__m256i e, low, v[4];
+	unsigned top, cmax;
+	__m256 f;
+	int sh;
 
-	if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(
-		    _mm256_loadu_si256((const __m256i *)row), low7), low7)))
+	if (_mm256_movemask_epi8(_mm256_cmpeq_epi8(c7, low7)))
 		return 0;	/* a NaN code */
-	for (unsigned q = 0; q < 4; q++) {
-		__m256i c = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(row + 8 * q)));
-
-		v[q] = wg16_e4m3_mag(c);
-		sg[q] = _mm256_xor_si256(_mm256_cmpgt_epi32(c, _mm256_set1_epi32(0x7F)), flip);
-		o = _mm256_or_si256(o, v[q]);
-	}
-	m = w16_or_lanes(o);
-	if (!m) {
+	cmax = 0x7F - wg16_min_epu8(_mm256_sub_epi8(low7, c7));
+	if (!cmax) {
 		out[0] = out[1] = _mm256_setzero_si256();
 		*w = 0;
 		return 1;
 	}
-	top = 31 - __builtin_clz(m);
-	if (top - __builtin_ctz(m) > 12)
+	top = cmax >= 8 ? (cmax >> 3) + 2 : 31 - (unsigned)__builtin_clz(cmax);
+	e = _mm256_max_epu8(_mm256_and_si256(_mm256_srli_epi16(raw, 3), _mm256_set1_epi8(15)),
+			    _mm256_set1_epi8(1));
+	low = _mm256_add_epi8(e, _mm256_shuffle_epi8(tz, _mm256_and_si256(raw, _mm256_set1_epi8(7))));
+	low = _mm256_or_si256(low, _mm256_cmpeq_epi8(c7, z));	/* zeros: 0xFF */
+	if ((int)top - (int)wg16_min_epu8(low) > 12)
 		return 0;
-	sh = top - 12;
+	sh = (int)top - 12;
 	*w = sh;
-	for (unsigned q = 0; q < 4; q++) {	/* exact: multiples of 2^sh, or shifted up */
-		v[q] = w16_shift8(v[q], sh);
-		v[q] = _mm256_sub_epi32(_mm256_xor_si256(v[q], sg[q]), sg[q]);
+	/* 2^(65 - sh) as an f32, negated where asked */
+	f = _mm256_castsi256_ps(_mm256_set1_epi32((int)((unsigned)neg << 31 | (unsigned)(127 + 65 - sh) << 23)));
+#pragma GCC unroll 4
+	for (unsigned q = 0; q < 4; q++) {
+		__m256i x = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(row + 8 * q)));
+		__m256 m = _mm256_castsi256_ps(_mm256_and_si256(_mm256_slli_epi32(x, 20),
+								_mm256_set1_epi32((int)0x87F00000u)));
+
+		v[q] = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_mul_ps(m, _mm256_set1_ps(0x1p64f)), f));
 	}
-	for (unsigned h = 0; h < 2; h++)	/* in order: packs interleaves 128-bit lanes */
-		out[h] = _mm256_permute4x64_epi64(_mm256_packs_epi32(v[2 * h], v[2 * h + 1]), 0xD8);
+	out[0] = _mm256_packs_epi32(v[0], v[1]);
+	out[1] = _mm256_packs_epi32(v[2], v[3]);
 	return 1;
 }
 

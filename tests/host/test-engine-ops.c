@@ -391,6 +391,54 @@ static void test_wgmma_exact_w16(struct mxe_engine *eng)
 }
 
 /*
+ * The int16 windows' edge: a row fits when its leading bit and its lowest set bit lie
+ * at most 12 apart. Row 10 of A holds 0x7E (14 x 2^14 over 2^-9: leading bit 17) and
+ * one code whose lowest bit is 5 (fits) or 4 (13 apart: does not), for each significand
+ * m of a normal code (lowest bit e - 1 + ctz(8 + m)), and a subnormal 2^-9 (bit 0)
+ * beside 8.0 (bit 12, fits) or 16.0 (13, does not).
+ * The bits are the reference's either way; the windows run exactly where the row fits
+ * (on hosts that have them: with VNNI, or AVX2 without AVX-512).
+ */
+static void test_wgmma_w16_edges(struct mxe_engine *eng)
+{
+	int vnni = !mxe_engine_set_simd("avx512vnni"), w512 = !mxe_engine_set_simd("avx512");
+	int avx2 = !mxe_engine_set_simd("avx2"), on = vnni || (avx2 && !w512);
+	unsigned bad = 0, cases = 0;
+
+	mxe_engine_set_simd(NULL);
+	for (unsigned m = 0; m <= 8; m++) {
+		for (unsigned low = 4; low <= 5; low++) {
+			struct mxe_gemm_desc d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 64, 40,
+						    32, 1, 0);
+			unsigned tz = (8 + m) & 1 ? 0 : (8 + m) & 2 ? 1 : (8 + m) & 4 ? 2 : 3;
+			uint64_t w0;
+			int fits = low == 5, ok;
+
+			for (unsigned i = 0; i < 64 * 32; i++)
+				A[i] = (uint8_t)(0x30 + (i * 2654435761u >> 13) % 0x18) | (i & 0x80);
+			for (unsigned i = 0; i < 40 * 32; i++)
+				Bm[i] = (uint8_t)(0x30 + (i * 40503u >> 7) % 0x18) | (i * 7 & 0x80);
+			memset(A + 10 * 32, 0, 32);
+			if (m < 8) {	/* 0x7E and (e, m): e - 1 + tz = low */
+				A[10 * 32] = 0x7E;
+				A[10 * 32 + 3] = (uint8_t)(0x80 | (low + 1 - tz) << 3 | m);
+			} else {	/* 2^-9 beside 8.0 (fits) or 16.0 */
+				A[10 * 32] = fits ? 0x50 : 0x58;
+				A[10 * 32 + 3] = 0x81;
+			}
+			w0 = mxe_wgmma_exact_w16();
+			ok = check(mxe_wgmma(eng, &d), &d) &&
+			     mxe_wgmma_exact_w16() - w0 == (uint64_t)(on && fits);
+			bad += !ok;
+			cases++;
+		}
+	}
+	host_check(!bad, "wgmma f32.e4m3 int16 windows at their edge (a row's bits 12 apart fit, "
+		   "13 apart do not; every significand, and a subnormal): %u of %u cases right",
+		   cases - bad, cases);
+}
+
+/*
  * FP8 data lie on coarse grids, so s + C often lands exactly on a midpoint of two f32
  * values: 1.0 x 2^-7 + 2^17 in every output, at N = 256 (groups of 32) and 40. Such a tie
  * is exact (TwoSum's l = 0), so it rounds to even in the vector finish: D = 2^17, no
@@ -640,6 +688,7 @@ int main(void)
 	test_wgmma_exact_e4m3(eng);
 	test_wgmma_exact_ties(eng);
 	test_wgmma_exact_w16(eng);
+	test_wgmma_w16_edges(eng);
 	test_wgmma_exact_other(eng);
 	test_tmatmulmx(eng);
 	mxe_engine_destroy(eng);
