@@ -1366,9 +1366,15 @@ AVX2 uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, uns
 AVX2 static inline __attribute__((always_inline)) uint64_t
 finish_add_avx2(const double *s, const float *c, float *d, unsigned n, int c_lo, int c_span)
 {
-	/* as mxe_finish_f32_add_avx512(); span + 1 for an unsigned "above" by max and equal */
-	const __m256i lo = _mm256_set1_epi32(c_lo), above = _mm256_set1_epi32(c_span + 1);
-	const __m256i f_above = _mm256_set1_epi32(252);
+	/*
+	 * as mxe_finish_f32_add_avx512(), on the bits shifted left once (the sign dropped,
+	 * the exponent field on top): C's in [lo, lo + span] unless C = +-0, f's in 2 .. 253
+	 * (|f| in [2^-125, 2^127)), each an unsigned offset below a limit (max and equal)
+	 */
+	const __m256i lo = _mm256_set1_epi32((int)((unsigned)c_lo << 24));
+	const __m256i lim = _mm256_set1_epi32((int)((unsigned)(c_span + 1) << 24));
+	const __m256i f_lo = _mm256_set1_epi32(2 << 24), f_lim = _mm256_set1_epi32(252 << 24);
+	const __m256i zero = _mm256_setzero_si256();
 	unsigned j = 0;
 	uint64_t left = 0;
 
@@ -1376,21 +1382,23 @@ finish_add_avx2(const double *s, const float *c, float *d, unsigned n, int c_lo,
 		__m256i bad = _mm256_setzero_si256();
 		__m256 f[2];
 
+#pragma GCC unroll 2
 		for (unsigned q = 0; q < 2; q++) {
-			__m256i cb = _mm256_loadu_si256((const __m256i *)(const void *)(c + j + 8 * q));
-			__m256i ce = _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(cb, 23),
-								       _mm256_set1_epi32(0xFF)), lo);
+			__m256i x = _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(const void *)
+									 (c + j + 8 * q)), 1);
+			__m256i u = _mm256_sub_epi32(x, lo);
 
-			/* 0 for C = +-0, else the offset; above the span (unsigned): outside */
-			ce = _mm256_min_epu32(ce, _mm256_slli_epi32(cb, 1));
-			bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_max_epu32(ce, above), ce));
+			/* outside the window: a C below it (a subnormal too) wraps above */
+			bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi32(x, zero),
+					      _mm256_cmpeq_epi32(_mm256_max_epu32(u, lim), u)));
 		}
 		/*
-		 * h = s + C exactly, rounded once to f; f's exponent field in 2 .. 253 (|f| in
-		 * [2^-125, 2^127)) puts h in f32's normal range, where that rounding is D's.
-		 * The rest (zeros, NaN, Inf, the edges of the range) go back to the caller.
-		 * Tested on f, eight at a time, rather than on each double's exponent.
+		 * h = s + C exactly, rounded once to f; f's exponent field in 2 .. 253 puts h in
+		 * f32's normal range, where that rounding is D's. The rest (zeros, NaN, Inf, the
+		 * edges of the range) go back to the caller. Tested on f, eight at a time,
+		 * rather than on each double's exponent.
 		 */
+#pragma GCC unroll 2
 		for (unsigned q = 0; q < 2; q++) {
 			__m256d h0 = _mm256_add_pd(_mm256_loadu_pd(s + j + 8 * q),
 						   _mm256_cvtps_pd(_mm_loadu_ps(c + j + 8 * q)));
@@ -1399,12 +1407,8 @@ finish_add_avx2(const double *s, const float *c, float *d, unsigned n, int c_lo,
 			__m256i e;
 
 			f[q] = _mm256_set_m128(_mm256_cvtpd_ps(h1), _mm256_cvtpd_ps(h0));
-			e = _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(f[q]),
-										23),
-							      _mm256_set1_epi32(0xFF)),
-					     _mm256_set1_epi32(2));
-			/* unsigned e - 2 >= 252: below 2 or above 253 */
-			bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_max_epu32(e, f_above), e));
+			e = _mm256_sub_epi32(_mm256_slli_epi32(_mm256_castps_si256(f[q]), 1), f_lo);
+			bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_max_epu32(e, f_lim), e));
 		}
 		if (!_mm256_testz_si256(bad, bad)) {
 			left |= mxe_finish_f32_avx2(s + j, c + j, d + j, 16) << j;

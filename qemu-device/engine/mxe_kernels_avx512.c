@@ -857,19 +857,21 @@ AVX512 uint64_t mxe_finish_f32_avx512(const double *s, const double *cs, const f
 AVX512 static inline __attribute__((always_inline)) int
 finish_add32(const __m512d h0[4], const float *c, float *d, int c_lo, int c_span)
 {
-	const __m512i lo = _mm512_set1_epi32(c_lo), span = _mm512_set1_epi32(c_span);
-	__m512i ctop = _mm512_setzero_si512();
+	/* C's bits shifted left once (the sign dropped, the exponent field on top): its
+	 * offset from the window's start, unsigned, below the limit unless C = +-0; a C below
+	 * the window (a subnormal too) wraps above */
+	const __m512i lo = _mm512_set1_epi32((int)((unsigned)c_lo << 24));
+	const __m512i lim = _mm512_set1_epi32((int)((unsigned)(c_span + 1) << 24));
+	__mmask16 outside = 0;
 	__mmask8 bad = 0;
 	__m256 f[4];
 
 #pragma GCC unroll 2
 	for (unsigned q = 0; q < 2; q++) {
-		__m512i cb = _mm512_loadu_si512(c + 16 * q);
-		__m512i ce = _mm512_sub_epi32(_mm512_and_si512(_mm512_srli_epi32(cb, 23),
-							       _mm512_set1_epi32(0xFF)), lo);
+		__m512i x = _mm512_slli_epi32(_mm512_loadu_si512(c + 16 * q), 1);
 
-		/* 0 for C = +-0 (the shift drops the sign), else the offset */
-		ctop = _mm512_max_epu32(ctop, _mm512_min_epu32(ce, _mm512_slli_epi32(cb, 1)));
+		outside |= _mm512_mask_cmpge_epu32_mask(_mm512_test_epi32_mask(x, x),
+							_mm512_sub_epi32(x, lo), lim);
 	}
 	/*
 	 * The sum is exact in a double, so one conversion rounds it as the general path
@@ -883,7 +885,7 @@ finish_add32(const __m512d h0[4], const float *c, float *d, int c_lo, int c_span
 		f[q] = _mm512_cvtpd_ps(_mm512_add_pd(h0[q], _mm512_cvtps_pd(_mm256_loadu_ps(c + 8 * q))));
 		bad |= _mm256_fpclass_ps_mask(f[q], 0xBF);
 	}
-	if (_mm512_cmpgt_epu32_mask(ctop, span) || bad)
+	if (outside || bad)
 		return 1;
 #pragma GCC unroll 4
 	for (unsigned q = 0; q < 4; q++)

@@ -439,6 +439,44 @@ static void test_wgmma_w16_edges(struct mxe_engine *eng)
 }
 
 /*
+ * A C below the exact-addition window must not take it: every output of A's rows and
+ * B's columns [8.0, 2^-9, 0 ...] is the f32 midpoint 64 + 2^-18, and C a subnormal
+ * whose few bits (2^-149, 3 x 2^-149, -2^-149, 2^-140) or a small normal (2^-126)
+ * decide its rounding; the double addition would lose them. The reference's D on
+ * every SIMD level the host has (until session 55 the window let subnormal C with
+ * few mantissa bits in: 64 instead of 64 + 2^-17).
+ */
+static void test_wgmma_exact_tiny_c(struct mxe_engine *eng)
+{
+	static const float cs[] = { 0x1p-149f, 3 * 0x1p-149f, -0x1p-149f, 0x1p-140f, 0x1p-126f };
+	static const char *const levels[] = { NULL, "avx512", "avx2" };
+	unsigned bad = 0, cases = 0;
+
+	for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); l++) {
+		if (levels[l] && mxe_engine_set_simd(levels[l]))
+			continue;	/* not on this host */
+		for (size_t t = 0; t < sizeof(cs) / sizeof(cs[0]); t++) {
+			struct mxe_gemm_desc d = op(MXA_DTYPE_E4M3, MXA_DTYPE_E4M3, MXA_DTYPE_F32, 64, 64,
+						    32, 1, 0);
+
+			memset(A, 0, 64 * 32);
+			memset(Bm, 0, 64 * 32);
+			for (unsigned i = 0; i < 64; i++) {
+				A[i * 32] = Bm[i * 32] = 0x50;
+				A[i * 32 + 1] = Bm[i * 32 + 1] = 0x01;
+			}
+			for (unsigned i = 0; i < 64 * 64; i++)
+				((float *)C)[i] = cs[t];
+			bad += !check(mxe_wgmma(eng, &d), &d);
+			cases++;
+		}
+		mxe_engine_set_simd(NULL);
+	}
+	host_check(!bad, "wgmma f32.e4m3 with C tiny beside a midpoint (subnormal, 2^-126): "
+		   "the reference's D on every SIMD level: %u of %u", cases - bad, cases);
+}
+
+/*
  * FP8 data lie on coarse grids, so s + C often lands exactly on a midpoint of two f32
  * values: 1.0 x 2^-7 + 2^17 in every output, at N = 256 (groups of 32) and 40. Such a tie
  * is exact (TwoSum's l = 0), so it rounds to even in the vector finish: D = 2^17, no
@@ -689,6 +727,7 @@ int main(void)
 	test_wgmma_exact_ties(eng);
 	test_wgmma_exact_w16(eng);
 	test_wgmma_w16_edges(eng);
+	test_wgmma_exact_tiny_c(eng);
 	test_wgmma_exact_other(eng);
 	test_tmatmulmx(eng);
 	mxe_engine_destroy(eng);
