@@ -281,6 +281,12 @@ int mxe_wgmma_w16_rows_avx2(const uint8_t *p, size_t ld, unsigned rows, int neg,
 			    uint32_t *hi, size_t ldt, int *w);
 void mxe_kern_wgmma_w16_avx2(const uint32_t *a, const uint32_t *bt, size_t ldb, unsigned w,
 			     const int *wa, const int *wb, double *s);
+/* mxe_kern_wgmma_w16_add_vnni() on AVX2 hosts: a strip of 32 columns, each row's sums
+ * finished from registers in groups of 16 as mxe_finish_rows_f32_add_avx2() finishes them */
+void mxe_kern_wgmma_w16_add_avx2(const uint32_t *a, const uint32_t *bt, size_t ldb,
+				 const int *wa, const int *wb, const float *c, size_t ldc,
+				 float *d, size_t ldd, int c_lo, int c_span, double *s,
+				 uint64_t left[64]);
 /**
  * mxe_kern_wgmma_w16_add_vnni() - a strip of 32 columns as mxe_kern_wgmma_w16_vnni() sums
  * it, each row finished while its sums are in registers as mxe_kern_wgmma_d64_add_avx512()

@@ -1422,6 +1422,102 @@ finish_add_avx2(const double *s, const float *c, float *d, unsigned n, int c_lo,
 	return left;
 }
 
+/*
+ * 16 outputs of mxe_kern_wgmma_w16_add_avx2(): the int32 sums @v (two vectors of 8)
+ * times their factors @fab (powers of two), plus C, in one FMA each (the product and
+ * the sum are exact where C lies in the window: the same bits as rounding s + C),
+ * rounded once into @d, tested as finish_add_avx2() tests them. 1 when a C is outside
+ * the window or a result outside f32's normal range: nothing stored, the 16 exact sums
+ * in @s for mxe_finish_f32_avx2().
+ */
+AVX2 static inline __attribute__((always_inline)) int
+w16_finish16(const __m256i v[2], const __m256d fab[4], const float *c, float *d, __m256i lo,
+	     __m256i lim, double *s)
+{
+	const __m256i zero = _mm256_setzero_si256();
+	const __m256i f_lo = _mm256_set1_epi32(2 << 24), f_lim = _mm256_set1_epi32(252 << 24);
+	__m256i bad = zero;
+	__m256d x[4];
+	__m256 f[2];
+
+#pragma GCC unroll 2
+	for (unsigned q = 0; q < 2; q++) {
+		__m256i cx = _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(const void *)
+								  (c + 8 * q)), 1);
+		__m256i u = _mm256_sub_epi32(cx, lo);
+
+		bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi32(cx, zero),
+				      _mm256_cmpeq_epi32(_mm256_max_epu32(u, lim), u)));
+	}
+#pragma GCC unroll 4
+	for (unsigned q = 0; q < 4; q++)
+		x[q] = _mm256_cvtepi32_pd(q % 2 ? _mm256_extracti128_si256(v[q / 2], 1) :
+					  _mm256_castsi256_si128(v[q / 2]));
+#pragma GCC unroll 2
+	for (unsigned q = 0; q < 2; q++) {
+		__m256d h0 = _mm256_fmadd_pd(x[2 * q], fab[2 * q], _mm256_cvtps_pd(_mm_loadu_ps(c + 8 * q)));
+		__m256d h1 = _mm256_fmadd_pd(x[2 * q + 1], fab[2 * q + 1],
+					     _mm256_cvtps_pd(_mm_loadu_ps(c + 8 * q + 4)));
+		__m256i e;
+
+		f[q] = _mm256_set_m128(_mm256_cvtpd_ps(h1), _mm256_cvtpd_ps(h0));
+		e = _mm256_sub_epi32(_mm256_slli_epi32(_mm256_castps_si256(f[q]), 1), f_lo);
+		bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_max_epu32(e, f_lim), e));
+	}
+	if (!_mm256_testz_si256(bad, bad)) {
+		for (unsigned q = 0; q < 4; q++)
+			_mm256_storeu_pd(s + 4 * q, _mm256_mul_pd(x[q], fab[q]));
+		return 1;
+	}
+	_mm256_storeu_ps(d, f[0]);
+	_mm256_storeu_ps(d + 8, f[1]);
+	return 0;
+}
+
+/*
+ * mxe_kern_wgmma_w16_add_vnni() on AVX2: a strip of 32 columns, each row finished from
+ * its int32 sums in registers (w16_finish16()), where mxe_kern_wgmma_w16_avx2() scales
+ * them into @s for mxe_finish_rows_f32_add_avx2(). A sum's factor 2^(wa[i] + wb[j] -
+ * 18): the column's 2^(wb[j] - 18) with wa[i] added to its exponent field.
+ */
+AVX2 void mxe_kern_wgmma_w16_add_avx2(const uint32_t *a, const uint32_t *bt, size_t ldb,
+				      const int *wa, const int *wb, const float *c, size_t ldc,
+				      float *d, size_t ldd, int c_lo, int c_span, double *s,
+				      uint64_t left[64])
+{
+	const __m256i lo = _mm256_set1_epi32((int)((unsigned)c_lo << 24));
+	const __m256i lim = _mm256_set1_epi32((int)((unsigned)(c_span + 1) << 24));
+	__m256i fb[8];	/* the columns' 2^(wb - 18), four a vector */
+
+	for (unsigned q = 0; q < 8; q++)
+		fb[q] = _mm256_slli_epi64(_mm256_cvtepi32_epi64(_mm_add_epi32(
+			_mm_loadu_si128((const __m128i *)(wb + 4 * q)), _mm_set1_epi32(1023 - 18))), 52);
+	for (unsigned i = 0; i < 64; i += 2) {
+		__m256i h[8];
+
+		wg16_rows2(a + i * 16, bt, ldb, h);
+#pragma GCC unroll 2
+		for (unsigned r = 0; r < 2; r++) {
+			const __m256i ea = _mm256_set1_epi64x((long long)((uint64_t)(int64_t)wa[i + r] << 52));
+			const float *ci = (const float *)((const uint8_t *)c + (i + r) * ldc);
+			float *di = (float *)((uint8_t *)d + (i + r) * ldd);
+
+			left[i + r] = 0;
+#pragma GCC unroll 2
+			for (unsigned g = 0; g < 2; g++) {	/* columns 16 g .. 16 g + 15 */
+				__m256d fab[4];
+
+#pragma GCC unroll 4
+				for (unsigned q = 0; q < 4; q++)
+					fab[q] = _mm256_castsi256_pd(_mm256_add_epi64(fb[4 * g + q], ea));
+				if (w16_finish16(h + 4 * r + 2 * g, fab, ci + 16 * g, di + 16 * g, lo, lim, s))
+					left[i + r] |= mxe_finish_f32_avx2(s, ci + 16 * g, di + 16 * g, 16)
+						       << (16 * g);
+			}
+		}
+	}
+}
+
 /* one call a strip: a call a row of 32 spent a fifth of its time entering and leaving */
 AVX2 void mxe_finish_rows_f32_add_avx2(const double *s, unsigned w, const float *c, size_t ldc,
 				       float *d, size_t ldd, unsigned rows, int c_lo, int c_span,
@@ -1746,6 +1842,15 @@ void mxe_kern_wgmma_w16_avx2(const uint32_t *a, const uint32_t *bt, size_t ldb, 
 			     const int *wa, const int *wb, double *s)
 {
 	(void)a, (void)bt, (void)ldb, (void)w, (void)wa, (void)wb, (void)s;
+}
+
+void mxe_kern_wgmma_w16_add_avx2(const uint32_t *a, const uint32_t *bt, size_t ldb,
+				 const int *wa, const int *wb, const float *c, size_t ldc,
+				 float *d, size_t ldd, int c_lo, int c_span, double *s,
+				 uint64_t left[64])
+{
+	(void)a, (void)bt, (void)ldb, (void)wa, (void)wb, (void)c, (void)ldc, (void)d, (void)ldd;
+	(void)c_lo, (void)c_span, (void)s, (void)left;
 }
 
 void mxe_kern_wgmma_d64_avx2(const double *a, const double *bs, unsigned k, unsigned w,

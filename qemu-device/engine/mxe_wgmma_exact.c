@@ -177,10 +177,15 @@ int mxe_wgmma_exact(const struct mxe_gemm_desc *desc)
 			__builtin_prefetch(cr);
 			__builtin_prefetch(cr + w * 4 - 1);
 		}
-		if (wide && win && w == 32) {	/* summed and rounded in registers */
+		if (win && w == 32 && (wide || wi)) {	/* summed and rounded in registers */
 			uint64_t left[64];
 
-			if (wi)
+			if (!wide)
+				mxe_kern_wgmma_w16_add_avx2(wi, wbt + j0, wld, wa, wb + j0,
+							    (const float *)g->c + j0, op.ldc,
+							    (float *)g->d + j0, op.ldd, c_lo, c_span,
+							    s, left);
+			else if (wi)
 				mxe_kern_wgmma_w16_add_vnni(wi, wbt + j0, wld, wa, wb + j0,
 							    (const float *)g->c + j0, op.ldc,
 							    (float *)g->d + j0, op.ldd, c_lo, c_span,
