@@ -133,10 +133,12 @@ typedef struct MxaLane {
     unsigned index;         /* MXA_GROUP_* served */
     QemuThread thread;
     QemuMutex lock;         /* protects the fields below up to 'tlb' */
-    QemuCond cond;          /* signalled when work is queued, an op is done, shutdown */
+    QemuCond cond;          /* signalled when work is queued, 'wake_done' is reached, shutdown */
     struct MxaAsyncOp *head, *tail;
     uint64_t issued;        /* ops queued since the job started */
     uint64_t done;          /* ops finished (or dropped) */
+    uint64_t wake_done;     /* the instance waits until 'done' reaches it (UINT64_MAX: it
+                             * does not): only that op's end wakes it, not every op's */
     uint64_t model_clock;   /* cycle model: when the engine can take the next op */
     uint64_t model_done;    /* and when the last result of what was issued is ready */
     uint64_t model_fabric;  /* when the path from memory to SRAM is free (TMA loads) */

@@ -164,7 +164,10 @@ static void *mxa_lane_thread(void *opaque)
             lane->tail = NULL;
         }
         qatomic_set(&lane->done, lane->done + 1);
-        qemu_cond_broadcast(&lane->cond);
+        if (lane->done >= lane->wake_done) {
+            /* a wake-up per op would put the waiter on this CPU after each one */
+            qemu_cond_broadcast(&lane->cond);
+        }
         g_free(op);
     }
     qemu_mutex_unlock(&lane->lock);
@@ -179,6 +182,7 @@ void mxa_lanes_init(MxaCore *core)
 
         lane->core = core;
         lane->index = i;
+        lane->wake_done = UINT64_MAX;
         qemu_mutex_init(&lane->lock);
         qemu_cond_init(&lane->cond);
         snprintf(name, sizeof(name), "mxa-c%u-%s", core->index,
@@ -274,11 +278,14 @@ static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, uint64_t do
     qemu_mutex_lock(&lane->lock);
     while (lane->done < count) {
         if (abortable && qatomic_read(&job->core->abort)) {
+            lane->wake_done = UINT64_MAX;
             qemu_mutex_unlock(&lane->lock);
             return -1;
         }
+        lane->wake_done = count;
         qemu_cond_timedwait(&lane->cond, &lane->lock, MXA_WAIT_POLL_MS);
     }
+    lane->wake_done = UINT64_MAX;
     ret = mxa_lane_error_locked(job, lane);
     qemu_mutex_unlock(&lane->lock);
     job->cycles = MAX(job->cycles, done_cycle);
@@ -317,12 +324,15 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
     qemu_mutex_lock(&lane->lock);
     while (lane->issued - lane->done >= MXA_LANE_DEPTH) {
         if (qatomic_read(&job->core->abort)) {
+            lane->wake_done = UINT64_MAX;
             qemu_mutex_unlock(&lane->lock);
             g_free(op);
             return -1;
         }
+        lane->wake_done = lane->issued - MXA_LANE_DEPTH + 1;
         qemu_cond_timedwait(&lane->cond, &lane->lock, MXA_WAIT_POLL_MS);
     }
+    lane->wake_done = UINT64_MAX;
     op->next = NULL;
     op->offset = job->cur_offset;
     op->header = job->cur_header;
