@@ -1363,52 +1363,65 @@ AVX2 uint64_t mxe_finish_f32_avx2(const double *s, const float *c, float *d, uns
 	return left;
 }
 
+/*
+ * The exact-addition window of mxe_finish_f32_add_avx512(), tested on the bits shifted
+ * left once (the sign dropped, the exponent field on top), each an unsigned offset below
+ * a limit (max and equal): finish_c_outside() the 8 C at @c whose exponent field is not
+ * in [c_lo, c_lo + c_span] (+-0 is inside; a C below the window, a subnormal too, wraps
+ * above it), finish_f_outside() the 8 results whose field is not in 2 .. 253 (|f| in
+ * [2^-125, 2^127): h = s + C rounded to f is then D's rounding, in f32's normal range).
+ */
+struct finish_window {
+	__m256i lo, lim;
+};
+
+AVX2 static inline struct finish_window finish_window(int c_lo, int c_span)
+{
+	return (struct finish_window){ _mm256_set1_epi32((int)((unsigned)c_lo << 24)),
+				       _mm256_set1_epi32((int)((unsigned)(c_span + 1) << 24)) };
+}
+
+AVX2 static inline __attribute__((always_inline)) __m256i
+finish_c_outside(const float *c, struct finish_window win)
+{
+	__m256i x = _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(const void *)c), 1);
+	__m256i u = _mm256_sub_epi32(x, win.lo);
+
+	return _mm256_andnot_si256(_mm256_cmpeq_epi32(x, _mm256_setzero_si256()),
+				   _mm256_cmpeq_epi32(_mm256_max_epu32(u, win.lim), u));
+}
+
+AVX2 static inline __attribute__((always_inline)) __m256i finish_f_outside(__m256 f)
+{
+	__m256i e = _mm256_sub_epi32(_mm256_slli_epi32(_mm256_castps_si256(f), 1),
+				     _mm256_set1_epi32(2 << 24));
+
+	return _mm256_cmpeq_epi32(_mm256_max_epu32(e, _mm256_set1_epi32(252 << 24)), e);
+}
+
 AVX2 static inline __attribute__((always_inline)) uint64_t
 finish_add_avx2(const double *s, const float *c, float *d, unsigned n, int c_lo, int c_span)
 {
-	/*
-	 * as mxe_finish_f32_add_avx512(), on the bits shifted left once (the sign dropped,
-	 * the exponent field on top): C's in [lo, lo + span] unless C = +-0, f's in 2 .. 253
-	 * (|f| in [2^-125, 2^127)), each an unsigned offset below a limit (max and equal)
-	 */
-	const __m256i lo = _mm256_set1_epi32((int)((unsigned)c_lo << 24));
-	const __m256i lim = _mm256_set1_epi32((int)((unsigned)(c_span + 1) << 24));
-	const __m256i f_lo = _mm256_set1_epi32(2 << 24), f_lim = _mm256_set1_epi32(252 << 24);
-	const __m256i zero = _mm256_setzero_si256();
+	const struct finish_window win = finish_window(c_lo, c_span);
 	unsigned j = 0;
 	uint64_t left = 0;
 
 	for (; n - j >= 16; j += 16) {
-		__m256i bad = _mm256_setzero_si256();
+		__m256i bad = _mm256_or_si256(finish_c_outside(c + j, win),
+					      finish_c_outside(c + j + 8, win));
 		__m256 f[2];
 
-#pragma GCC unroll 2
-		for (unsigned q = 0; q < 2; q++) {
-			__m256i x = _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(const void *)
-									 (c + j + 8 * q)), 1);
-			__m256i u = _mm256_sub_epi32(x, lo);
-
-			/* outside the window: a C below it (a subnormal too) wraps above */
-			bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi32(x, zero),
-					      _mm256_cmpeq_epi32(_mm256_max_epu32(u, lim), u)));
-		}
-		/*
-		 * h = s + C exactly, rounded once to f; f's exponent field in 2 .. 253 puts h in
-		 * f32's normal range, where that rounding is D's. The rest (zeros, NaN, Inf, the
-		 * edges of the range) go back to the caller. Tested on f, eight at a time,
-		 * rather than on each double's exponent.
-		 */
+		/* h = s + C exactly, rounded once to f, tested on f eight at a time rather
+		 * than on each double's exponent; the rest go back to the caller */
 #pragma GCC unroll 2
 		for (unsigned q = 0; q < 2; q++) {
 			__m256d h0 = _mm256_add_pd(_mm256_loadu_pd(s + j + 8 * q),
 						   _mm256_cvtps_pd(_mm_loadu_ps(c + j + 8 * q)));
 			__m256d h1 = _mm256_add_pd(_mm256_loadu_pd(s + j + 8 * q + 4),
 						   _mm256_cvtps_pd(_mm_loadu_ps(c + j + 8 * q + 4)));
-			__m256i e;
 
 			f[q] = _mm256_set_m128(_mm256_cvtpd_ps(h1), _mm256_cvtpd_ps(h0));
-			e = _mm256_sub_epi32(_mm256_slli_epi32(_mm256_castps_si256(f[q]), 1), f_lo);
-			bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_max_epu32(e, f_lim), e));
+			bad = _mm256_or_si256(bad, finish_f_outside(f[q]));
 		}
 		if (!_mm256_testz_si256(bad, bad)) {
 			left |= mxe_finish_f32_avx2(s + j, c + j, d + j, 16) << j;
@@ -1431,24 +1444,13 @@ finish_add_avx2(const double *s, const float *c, float *d, unsigned n, int c_lo,
  * in @s for mxe_finish_f32_avx2().
  */
 AVX2 static inline __attribute__((always_inline)) int
-w16_finish16(const __m256i v[2], const __m256d fab[4], const float *c, float *d, __m256i lo,
-	     __m256i lim, double *s)
+w16_finish16(const __m256i v[2], const __m256d fab[4], const float *c, float *d,
+	     struct finish_window win, double *s)
 {
-	const __m256i zero = _mm256_setzero_si256();
-	const __m256i f_lo = _mm256_set1_epi32(2 << 24), f_lim = _mm256_set1_epi32(252 << 24);
-	__m256i bad = zero;
+	__m256i bad = _mm256_or_si256(finish_c_outside(c, win), finish_c_outside(c + 8, win));
 	__m256d x[4];
 	__m256 f[2];
 
-#pragma GCC unroll 2
-	for (unsigned q = 0; q < 2; q++) {
-		__m256i cx = _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(const void *)
-								  (c + 8 * q)), 1);
-		__m256i u = _mm256_sub_epi32(cx, lo);
-
-		bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi32(cx, zero),
-				      _mm256_cmpeq_epi32(_mm256_max_epu32(u, lim), u)));
-	}
 #pragma GCC unroll 4
 	for (unsigned q = 0; q < 4; q++)
 		x[q] = _mm256_cvtepi32_pd(q % 2 ? _mm256_extracti128_si256(v[q / 2], 1) :
@@ -1458,11 +1460,9 @@ w16_finish16(const __m256i v[2], const __m256d fab[4], const float *c, float *d,
 		__m256d h0 = _mm256_fmadd_pd(x[2 * q], fab[2 * q], _mm256_cvtps_pd(_mm_loadu_ps(c + 8 * q)));
 		__m256d h1 = _mm256_fmadd_pd(x[2 * q + 1], fab[2 * q + 1],
 					     _mm256_cvtps_pd(_mm_loadu_ps(c + 8 * q + 4)));
-		__m256i e;
 
 		f[q] = _mm256_set_m128(_mm256_cvtpd_ps(h1), _mm256_cvtpd_ps(h0));
-		e = _mm256_sub_epi32(_mm256_slli_epi32(_mm256_castps_si256(f[q]), 1), f_lo);
-		bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_max_epu32(e, f_lim), e));
+		bad = _mm256_or_si256(bad, finish_f_outside(f[q]));
 	}
 	if (!_mm256_testz_si256(bad, bad)) {
 		for (unsigned q = 0; q < 4; q++)
@@ -1485,8 +1485,7 @@ AVX2 void mxe_kern_wgmma_w16_add_avx2(const uint32_t *a, const uint32_t *bt, siz
 				      float *d, size_t ldd, int c_lo, int c_span, double *s,
 				      uint64_t left[64])
 {
-	const __m256i lo = _mm256_set1_epi32((int)((unsigned)c_lo << 24));
-	const __m256i lim = _mm256_set1_epi32((int)((unsigned)(c_span + 1) << 24));
+	const struct finish_window win = finish_window(c_lo, c_span);
 	__m256i fb[8];	/* the columns' 2^(wb - 18), four a vector */
 
 	for (unsigned q = 0; q < 8; q++)
@@ -1510,7 +1509,7 @@ AVX2 void mxe_kern_wgmma_w16_add_avx2(const uint32_t *a, const uint32_t *bt, siz
 #pragma GCC unroll 4
 				for (unsigned q = 0; q < 4; q++)
 					fab[q] = _mm256_castsi256_pd(_mm256_add_epi64(fb[4 * g + q], ea));
-				if (w16_finish16(h + 4 * r + 2 * g, fab, ci + 16 * g, di + 16 * g, lo, lim, s))
+				if (w16_finish16(h + 4 * r + 2 * g, fab, ci + 16 * g, di + 16 * g, win, s))
 					left[i + r] |= mxe_finish_f32_avx2(s, ci + 16 * g, di + 16 * g, 16)
 						       << (16 * g);
 			}
