@@ -1396,7 +1396,7 @@ AVX2 static inline __attribute__((always_inline)) __m256i finish_f_outside(__m25
 	__m256i e = _mm256_sub_epi32(_mm256_slli_epi32(_mm256_castps_si256(f), 1),
 				     _mm256_set1_epi32(2 << 24));
 
-	return _mm256_cmpeq_epi32(_mm256_max_epu32(e, _mm256_set1_epi32(252 << 24)), e);
+	return _mm256_cmpeq_epi32(_mm256_max_epu32(e, _mm256_set1_epi32((int)(252u << 24))), e);
 }
 
 AVX2 static inline __attribute__((always_inline)) uint64_t
