@@ -276,16 +276,15 @@ static int mxa_lane_wait(MxaJob *job, MxaLane *lane, uint64_t count, uint64_t do
                        qatomic_read(&job->core->abort));
     }
     qemu_mutex_lock(&lane->lock);
-    while (lane->done < count) {
-        if (abortable && qatomic_read(&job->core->abort)) {
-            lane->wake_done = UINT64_MAX;
-            qemu_mutex_unlock(&lane->lock);
-            return -1;
-        }
-        lane->wake_done = count;
+    lane->wake_done = count;
+    while (lane->done < count && !(abortable && qatomic_read(&job->core->abort))) {
         qemu_cond_timedwait(&lane->cond, &lane->lock, MXA_WAIT_POLL_MS);
     }
     lane->wake_done = UINT64_MAX;
+    if (lane->done < count) {
+        qemu_mutex_unlock(&lane->lock);
+        return -1;
+    }
     ret = mxa_lane_error_locked(job, lane);
     qemu_mutex_unlock(&lane->lock);
     job->cycles = MAX(job->cycles, done_cycle);
@@ -322,17 +321,16 @@ int mxa_async_issue(MxaJob *job, unsigned cls, MxaAsyncOp *op)
     uint32_t cost = mxa_timing_issue_cost(job->q->dev, MXA_CMD_OPCODE(job->cur_header));
 
     qemu_mutex_lock(&lane->lock);
-    while (lane->issued - lane->done >= MXA_LANE_DEPTH) {
-        if (qatomic_read(&job->core->abort)) {
-            lane->wake_done = UINT64_MAX;
-            qemu_mutex_unlock(&lane->lock);
-            g_free(op);
-            return -1;
-        }
-        lane->wake_done = lane->issued - MXA_LANE_DEPTH + 1;
+    lane->wake_done = lane->issued - MXA_LANE_DEPTH + 1;   /* a place in the queue */
+    while (lane->issued - lane->done >= MXA_LANE_DEPTH && !qatomic_read(&job->core->abort)) {
         qemu_cond_timedwait(&lane->cond, &lane->lock, MXA_WAIT_POLL_MS);
     }
     lane->wake_done = UINT64_MAX;
+    if (lane->issued - lane->done >= MXA_LANE_DEPTH) {
+        qemu_mutex_unlock(&lane->lock);
+        g_free(op);
+        return -1;
+    }
     op->next = NULL;
     op->offset = job->cur_offset;
     op->header = job->cur_header;

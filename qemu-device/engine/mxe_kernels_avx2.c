@@ -1261,11 +1261,16 @@ wg16_rows2(const uint32_t *a, const uint32_t *bt, size_t ldb, __m256i h[8])
 }
 #undef WG16ROW
 
-/* 2^(e - 9) as a double vector (e a window: the factor is a normal double) */
+/* 2^(e - @sub) as a double vector's bits (e a window: the factor is a normal double) */
+AVX2 static inline __m256i wg16_pow2(__m128i e, int sub)
+{
+	return _mm256_slli_epi64(_mm256_cvtepi32_epi64(_mm_add_epi32(e, _mm_set1_epi32(1023 - sub))), 52);
+}
+
+/* 2^(e - 9): a side's factor */
 AVX2 static inline __m256d wg16_factor(__m128i e)
 {
-	return _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_cvtepi32_epi64(
-		_mm_add_epi32(e, _mm_set1_epi32(1023 - 9))), 52));
+	return _mm256_castsi256_pd(wg16_pow2(e, 9));
 }
 
 AVX2 void mxe_kern_wgmma_w16_avx2(const uint32_t *a, const uint32_t *bt, size_t ldb, unsigned w,
@@ -1489,8 +1494,7 @@ AVX2 void mxe_kern_wgmma_w16_add_avx2(const uint32_t *a, const uint32_t *bt, siz
 	__m256i fb[8];	/* the columns' 2^(wb - 18), four a vector */
 
 	for (unsigned q = 0; q < 8; q++)
-		fb[q] = _mm256_slli_epi64(_mm256_cvtepi32_epi64(_mm_add_epi32(
-			_mm_loadu_si128((const __m128i *)(wb + 4 * q)), _mm_set1_epi32(1023 - 18))), 52);
+		fb[q] = wg16_pow2(_mm_loadu_si128((const __m128i *)(wb + 4 * q)), 18);
 	for (unsigned i = 0; i < 64; i += 2) {
 		__m256i h[8];
 
