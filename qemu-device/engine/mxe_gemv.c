@@ -1084,8 +1084,44 @@ static void gemv_int_cols_vnni(const struct gemv_job *job, size_t j0, uint32_t r
 }
 
 /*
+ * A row's sums of block rb % K / 32 (@t: 16 columns, 4 vectors of doubles) into its
+ * @acc, times the scales @sf and the row's factor, and the proof's bounds.
+ */
+__attribute__((target("avx2,fma"), always_inline))
+static inline void int_cols_acc_avx2(const struct gemv_job *job, const __m256d t[4],
+				     const __m256d sf[4], size_t rb, int tr, int bound,
+				     double acc[16], double bnd[16], double tbnd[16])
+{
+	const __m256i f = _mm256_set1_epi64x((long long)int_cols_exp(job, rb));
+	const __m256d as = _mm256_set1_pd(job->asum[rb]);
+
+	_Pragma("GCC unroll 4")
+	for (int q = 0; q < 4; q++) {
+		_mm256_store_pd(acc + 4 * q, _mm256_fmadd_pd(t[q], _mm256_castsi256_pd(_mm256_add_epi64(
+			_mm256_castpd_si256(sf[q]), f)), _mm256_load_pd(acc + 4 * q)));
+		if (bound)
+			_mm256_store_pd(bnd + 4 * q, _mm256_fmadd_pd(sf[q], as, _mm256_load_pd(bnd + 4 * q)));
+		if (tr)
+			_mm256_store_pd(tbnd + 4 * q, _mm256_fmadd_pd(sf[q], _mm256_set1_pd(job->tr[rb]),
+								      _mm256_load_pd(tbnd + 4 * q)));
+	}
+}
+
+/* The int32 sums @v of the two halves as 4 vectors of doubles. */
+__attribute__((target("avx2,fma"), always_inline))
+static inline void int_cols_cvt_avx2(const __m256i v[2], __m256d t[4])
+{
+	_Pragma("GCC unroll 2")
+	for (int h = 0; h < 2; h++) {
+		t[2 * h] = _mm256_cvtepi32_pd(_mm256_castsi256_si128(v[h]));
+		t[2 * h + 1] = _mm256_cvtepi32_pd(_mm256_extracti128_si256(v[h], 1));
+	}
+}
+
+/*
  * int_cols_row() on AVX2: @wp the 16 pairs of each half of the columns (in L1: 16
- * registers hold too few), vpmaddwd and vpaddd, the sums as 4 vectors of 4 doubles.
+ * registers hold too few), vpmaddwd and vpaddd, the sums as 4 vectors of 4 doubles;
+ * each part's weighted sum into the row's @acc.
  */
 __attribute__((target("avx2,fma"), always_inline))
 static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i wp[16][2],
@@ -1094,12 +1130,11 @@ static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i w
 {
 	__m256d t[4] = { _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(),
 			 _mm256_setzero_pd() };
-	const __m256i f = _mm256_set1_epi64x((long long)int_cols_exp(job, rb));
-	const __m256d as = _mm256_set1_pd(job->asum[rb]);
 
 	for (unsigned p = 0; p < parts; p++) {
 		const int32_t *a = (const int32_t *)(job->part[p] + rb * BLK);
-		__m256i q[2][2];
+		__m256i q[2][2], v[2];
+		__m256d d[4];
 
 		q[0][0] = q[0][1] = q[1][0] = q[1][1] = _mm256_setzero_si256();
 		_Pragma("GCC unroll 16")
@@ -1112,27 +1147,75 @@ static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i w
 			 * integer adds into a tree and spills all 32 products first */
 			__asm__("" : "+x"(q[0][i % 2]), "+x"(q[1][i % 2]));
 		}
-		_Pragma("GCC unroll 2")
-		for (int h = 0; h < 2; h++) {
-			__m256i v = _mm256_add_epi32(q[h][0], q[h][1]);
-			__m256d d0 = _mm256_cvtepi32_pd(_mm256_castsi256_si128(v));
-			__m256d d1 = _mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1));
+		v[0] = _mm256_add_epi32(q[0][0], q[0][1]);
+		v[1] = _mm256_add_epi32(q[1][0], q[1][1]);
+		int_cols_cvt_avx2(v, d);
+		_Pragma("GCC unroll 4")
+		for (int c = 0; c < 4; c++)
+			t[c] = p ? _mm256_fmadd_pd(d[c], _mm256_set1_pd(gemv_part_weight[p]), t[c]) : d[c];
+	}
+	int_cols_acc_avx2(job, t, sf, rb, tr, bound, acc, bnd, tbnd);
+}
 
-			t[2 * h] = p ? _mm256_fmadd_pd(d0, _mm256_set1_pd(gemv_part_weight[p]), t[2 * h]) : d0;
-			t[2 * h + 1] = p ? _mm256_fmadd_pd(d1, _mm256_set1_pd(gemv_part_weight[p]), t[2 * h + 1]) :
-					   d1;
+/*
+ * int_cols_row_avx2() for @nr (1 .. 4, a constant) rows from @r0 of one part, no
+ * rounded blocks: each pair of the columns loaded once for all of them (one row at a
+ * time loaded 2 of them and broadcast 1 of A for 2 vpmaddwd, more than a Zen 3's
+ * loads keep up with).
+ */
+__attribute__((target("avx2,fma"), always_inline))
+static inline void int_cols_rows_avx2(const struct gemv_job *job, const __m256i wp[16][2],
+				      const __m256d sf[4], size_t r0, unsigned nr, size_t b, int bound,
+				      double acc[][16], double bnd[][16])
+{
+	const size_t nb = job->op->d.k / BLK;
+	const int32_t *a[4];
+	__m256i q[4][2];
+
+	_Pragma("GCC unroll 4")
+	for (unsigned r = 0; r < nr; r++) {
+		a[r] = (const int32_t *)(job->part[0] + ((r0 + r) * nb + b) * BLK);
+		q[r][0] = q[r][1] = _mm256_setzero_si256();
+	}
+	_Pragma("GCC unroll 16")
+	for (int i = 0; i < 16; i++) {
+		const __m256i w0 = _mm256_load_si256(&wp[i][0]), w1 = _mm256_load_si256(&wp[i][1]);
+
+		_Pragma("GCC unroll 4")
+	for (unsigned r = 0; r < nr; r++) {
+			const __m256i av = _mm256_set1_epi32(a[r][i]);
+
+			q[r][0] = _mm256_add_epi32(q[r][0], _mm256_madd_epi16(w0, av));
+			q[r][1] = _mm256_add_epi32(q[r][1], _mm256_madd_epi16(w1, av));
+			__asm__("" : "+x"(q[r][0]), "+x"(q[r][1]));	/* chains, as above */
 		}
 	}
 	_Pragma("GCC unroll 4")
-	for (int q = 0; q < 4; q++) {
-		_mm256_store_pd(acc + 4 * q, _mm256_fmadd_pd(t[q], _mm256_castsi256_pd(_mm256_add_epi64(
-			_mm256_castpd_si256(sf[q]), f)), _mm256_load_pd(acc + 4 * q)));
-		if (bound)
-			_mm256_store_pd(bnd + 4 * q, _mm256_fmadd_pd(sf[q], as, _mm256_load_pd(bnd + 4 * q)));
-		if (tr)
-			_mm256_store_pd(tbnd + 4 * q, _mm256_fmadd_pd(sf[q], _mm256_set1_pd(job->tr[rb]),
-								      _mm256_load_pd(tbnd + 4 * q)));
+	for (unsigned r = 0; r < nr; r++) {
+		__m256d t[4];
+
+		int_cols_cvt_avx2(q[r], t);
+		int_cols_acc_avx2(job, t, sf, (r0 + r) * nb + b, 0, bound, acc[r0 + r], bnd[r0 + r],
+				  NULL);
 	}
+}
+
+/* int_cols_rows_avx2() over all @m rows, four at a time. */
+__attribute__((target("avx2,fma"), always_inline))
+static inline void int_cols_all_avx2(const struct gemv_job *job, const __m256i wp[16][2],
+				     const __m256d sf[4], size_t m, size_t b, int bound,
+				     double acc[][16], double bnd[][16])
+{
+	size_t r = 0;
+
+	for (; r + 4 <= m; r += 4)
+		int_cols_rows_avx2(job, wp, sf, r, 4, b, bound, acc, bnd);
+	if (m - r == 3)
+		int_cols_rows_avx2(job, wp, sf, r, 3, b, bound, acc, bnd);
+	else if (m - r == 2)
+		int_cols_rows_avx2(job, wp, sf, r, 2, b, bound, acc, bnd);
+	else if (m - r == 1)
+		int_cols_rows_avx2(job, wp, sf, r, 1, b, bound, acc, bnd);
 }
 
 /*
@@ -1147,20 +1230,21 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint32_t r
 	const size_t m = op->d.m, nb = op->d.k / BLK, n = op->d.n;
 	const size_t nc = n - j0 < GEMV_COLS ? n - j0 : GEMV_COLS;
 	const uint8_t *rows[16], *srows[16];
-	struct mxe_cols16 cols;	/* its weights' staging (the scales are read a block at a time) */
+	struct mxe_cols16 cols;	/* its weights' and scales' staging */
 	__m256i wp[16][2];
+	const __m256i (*wpm)[2] = wp;
 	/* per row: the sums, the proof's bounds and the rounded blocks' bounds */
 	double acc[GEMV_MAX_M][16] __attribute__((aligned(32)));
 	double bnd[GEMV_MAX_M][16] __attribute__((aligned(32)));
 	double tbnd[GEMV_MAX_M][16] __attribute__((aligned(32)));
 	uint8_t mins[16];
-	unsigned nan = 0;
+	__m128i nanv = _mm_setzero_si128(), minv = _mm_set1_epi8((char)0xFF);
+	unsigned nan;
 	int exact;
 
 	memset(acc, 0, m * sizeof(acc[0]));
 	memset(bnd, 0, m * sizeof(bnd[0]));
 	memset(tbnd, 0, m * sizeof(tbnd[0]));
-	memset(mins, 0xFF, sizeof(mins));
 	for (unsigned c = 0; c < 16; c++) {	/* columns past N read the last one's */
 		rows[c] = mxe_op_b_row(op, j0 + (c < nc ? c : nc - 1));
 		srows[c] = op->scale_b ? mxe_op_b_scales(op, j0 + (c < nc ? c : nc - 1)) : job->ones;
@@ -1168,34 +1252,30 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint32_t r
 	exact = gemv_sums_exact(job, srows, nc, nb);
 	mxe_cols16_init(&cols, rows, srows, nb, nb);
 	for (size_t b = 0; b < nb; b++) {
-		uint8_t s8[16] __attribute__((aligned(16)));
+		const __m128i s8 = mxe_cols16_scales_avx2(&cols, b, 127);
 		__m256d sf[4];
 
-		for (unsigned c = 0; c < 16; c++) {
-			s8[c] = srows[c][b];
-			nan |= (unsigned)(s8[c] == 0xFF) << c;
-			mins[c] = s8[c] < mins[c] ? s8[c] : mins[c];
-		}
+		nanv = _mm_or_si128(nanv, _mm_cmpeq_epi8(s8, _mm_set1_epi8((char)0xFF)));
+		minv = _mm_min_epu8(minv, s8);
 		_Pragma("GCC unroll 4")
-		for (int q = 0; q < 4; q++) {	/* 2^(s - 127), columns 4 q .. 4 q + 3 */
-			int s4;
-
-			memcpy(&s4, s8 + 4 * q, 4);
+		for (int q = 0; q < 4; q++)	/* 2^(s - 127), columns 4 q .. 4 q + 3 */
 			sf[q] = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(
-				_mm256_cvtepu8_epi64(_mm_cvtsi32_si128(s4)), _mm256_set1_epi64x(1023 - 127)), 52));
-		}
+				_mm256_cvtepu8_epi64(_mm_srli_si128(s8, 4 * q)), _mm256_set1_epi64x(1023 - 127)), 52));
 		mxe_cols16_codes_avx2(&cols, b, wp);
+		/* the rows load the pairs from wp: known as values, GCC copied all 32 to
+		 * another place on the stack first */
+		__asm__("" : "+r"(wpm));
 		if (exact)
-			for (size_t r = 0; r < m; r++)
-				int_cols_row_avx2(job, wp, sf, r * nb + b, 1, 0, 0, acc[r], bnd[r], NULL);
+			int_cols_all_avx2(job, wpm, sf, m, b, 0, acc, bnd);
 		else if (job->parts == 1 && !job->tr)
-			for (size_t r = 0; r < m; r++)
-				int_cols_row_avx2(job, wp, sf, r * nb + b, 1, 0, 1, acc[r], bnd[r], NULL);
+			int_cols_all_avx2(job, wpm, sf, m, b, 1, acc, bnd);
 		else
 			for (size_t r = 0; r < m; r++)
 				int_cols_row_avx2(job, wp, sf, r * nb + b, job->parts, job->tr != NULL, 1,
 						  acc[r], bnd[r], tbnd[r]);
 	}
+	nan = (unsigned)_mm_movemask_epi8(nanv);
+	_mm_storeu_si128((__m128i *)(void *)mins, minv);
 	for (size_t r = 0; r < m; r++)
 		redo[r] = int_cols_store(job, j0, nc, r, acc[r], bnd[r], tbnd[r], nan, mins, srows);
 }

@@ -70,14 +70,14 @@ static void random_cases(struct mxe_engine *eng)
 	static const unsigned atypes[] = { MXA_DTYPE_BF16, MXA_DTYPE_F16, MXA_DTYPE_F32,
 					   MXA_DTYPE_E4M3 };
 	/* K = 1088: spans of 8 blocks (mxe_gemv.c) and a last one of 2 */
-	static const unsigned ms[] = { 1, 3, 8, 9, 32 }, ks[] = { 64, 1088 };
+	static const unsigned ms[] = { 1, 3, 6, 8, 9, 32 }, ks[] = { 64, 1088 };
 	uint64_t out0, redo0, out1, redo1;
 	size_t cases = 0, bad = 0, nbad;
 
 	mxe_gemv_counts(&out0, &redo0);
 	for (unsigned w = 0; w < sizeof(wtypes) / sizeof(wtypes[0]); w++) {
 		for (unsigned a = 0; a < sizeof(atypes) / sizeof(atypes[0]); a++) {
-			for (unsigned mi = 0; mi < 5; mi++) {
+			for (unsigned mi = 0; mi < 6; mi++) {
 				for (unsigned ki = 0; ki < 2; ki++) {
 					unsigned m = ms[mi], n = 37, k = ks[ki];
 					int scales = wtypes[w] != MXA_DTYPE_E4M3 || ki;
