@@ -1253,6 +1253,8 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint32_t r
 	mxe_cols16_init(&cols, rows, srows, nb, nb);
 	for (size_t b = 0; b < nb; b++) {
 		const __m128i s8 = mxe_cols16_scales_avx2(&cols, b, 127);
+		const __m128i s4[4] = { s8, _mm_srli_si128(s8, 4), _mm_srli_si128(s8, 8),
+					_mm_srli_si128(s8, 12) };
 		__m256d sf[4];
 
 		nanv = _mm_or_si128(nanv, _mm_cmpeq_epi8(s8, _mm_set1_epi8((char)0xFF)));
@@ -1260,7 +1262,7 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint32_t r
 		_Pragma("GCC unroll 4")
 		for (int q = 0; q < 4; q++)	/* 2^(s - 127), columns 4 q .. 4 q + 3 */
 			sf[q] = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(
-				_mm256_cvtepu8_epi64(_mm_srli_si128(s8, 4 * q)), _mm256_set1_epi64x(1023 - 127)), 52));
+				_mm256_cvtepu8_epi64(s4[q]), _mm256_set1_epi64x(1023 - 127)), 52));
 		mxe_cols16_codes_avx2(&cols, b, wp);
 		/* the rows load the pairs from wp: known as values, GCC copied all 32 to
 		 * another place on the stack first */
