@@ -414,19 +414,17 @@ static inline __m256i mxe_e2m1_pair_inlane_avx2(const uint8_t *row, const int16_
 }
 
 /*
- * 16 bytes at @off of 8 rows (a FAST group's 8 columns: an E2M1 sub-block, or half of
- * an FP8 one; or half a task's in the EXACT GEMV of several rows) transposed as bytes:
- * rows paired into the two lanes, unpacked by bytes and words, then a dword permute
- * per result: c[j] qword i holds byte 4 j + i of the 8 rows.
+ * 16 bytes at @off of 8 rows transposed in each lane: rows paired into the two lanes
+ * (row q in lane 0, row q + 4 in lane 1), unpacked by bytes and words, so that dword d
+ * of lane L of t[j] holds byte 4 j + d of rows 4 L .. 4 L + 3.
  */
 __attribute__((target("avx2"), always_inline))
-static inline void mxe_bytes8_t_avx2(const uint8_t *const rows[8], size_t off, __m256i c[4])
+static inline void mxe_bytes8_t_lanes_avx2(const uint8_t *const rows[8], size_t off, __m256i t[4])
 {
-	const __m256i pd = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
 	__m256i y[4], a[4];
 
 	_Pragma("GCC unroll 4")
-	for (int q = 0; q < 4; q++)	/* lane 0: row q, lane 1: row q + 4 */
+	for (int q = 0; q < 4; q++)
 		y[q] = _mm256_inserti128_si256(
 			_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(rows[q] + off))),
 			_mm_loadu_si128((const __m128i *)(rows[q + 4] + off)), 1);
@@ -434,11 +432,26 @@ static inline void mxe_bytes8_t_avx2(const uint8_t *const rows[8], size_t off, _
 	a[1] = _mm256_unpackhi_epi8(y[0], y[1]);	/* bytes 8..15 */
 	a[2] = _mm256_unpacklo_epi8(y[2], y[3]);	/* rows (2, 3), (6, 7) */
 	a[3] = _mm256_unpackhi_epi8(y[2], y[3]);
-	/* lane 0 dword i: rows 0..3 of byte 4 j + i; lane 1: rows 4..7 */
-	c[0] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(a[0], a[2]), pd);
-	c[1] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(a[0], a[2]), pd);
-	c[2] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(a[1], a[3]), pd);
-	c[3] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(a[1], a[3]), pd);
+	t[0] = _mm256_unpacklo_epi16(a[0], a[2]);
+	t[1] = _mm256_unpackhi_epi16(a[0], a[2]);
+	t[2] = _mm256_unpacklo_epi16(a[1], a[3]);
+	t[3] = _mm256_unpackhi_epi16(a[1], a[3]);
+}
+
+/*
+ * 16 bytes at @off of 8 rows (a FAST group's 8 columns: an E2M1 sub-block, or half of
+ * an FP8 one; or a task's scales) transposed as bytes: mxe_bytes8_t_lanes_avx2(), then
+ * a dword permute per result: c[j] qword i holds byte 4 j + i of the 8 rows.
+ */
+__attribute__((target("avx2"), always_inline))
+static inline void mxe_bytes8_t_avx2(const uint8_t *const rows[8], size_t off, __m256i c[4])
+{
+	const __m256i pd = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+
+	mxe_bytes8_t_lanes_avx2(rows, off, c);
+	_Pragma("GCC unroll 4")
+	for (int j = 0; j < 4; j++)
+		c[j] = _mm256_permutevar8x32_epi32(c[j], pd);
 }
 /*
  * Byte i of 16 columns' E2M1 codes (k = 2 i in the low nibble, 2 i + 1 in the high one)
@@ -776,30 +789,34 @@ static inline void mxe_e2m1_a8_block(const int16_t n[32], int8_t a8[64], int32_t
 /*
  * mxe_cols16_codes_avx512() on AVX2: block @b of the 16 columns as two halves of 8
  * lanes, wp[i][h] the pairs of k 2 i, 2 i + 1 of columns 8 h .. 8 h + 7: the codes
- * transposed as bytes (mxe_bytes8_t_avx2()), looked up as int8 (pshufb) and widened.
+ * transposed as bytes within lanes (mxe_bytes8_t_lanes_avx2(): lane L holds columns
+ * 4 L .. 4 L + 3, as the results do), looked up as int8 (pshufb), paired and widened
+ * in-lane (the sign bytes from a compare): no lane-crossing step, which a Zen 3 runs
+ * on the same two pipes as the shuffles.
  */
 __attribute__((target("avx2"), always_inline))
 static inline void mxe_cols16_codes_avx2(struct mxe_cols16 *c, size_t b, __m256i wp[16][2])
 {
 	const __m256i lut = _mm256_setr_epi8(MXE_E2M1_INT_LUT, MXE_E2M1_INT_LUT);
-	const __m256i m4 = _mm256_set1_epi8(15);
+	const __m256i m4 = _mm256_set1_epi8(15), zero = _mm256_setzero_si256();
 
 	mxe_cols16_stage(c, b);
 	for (int h = 0; h < 2; h++) {
-		__m256i cb[4];
+		__m256i t[4];
 
-		mxe_bytes8_t_avx2(c->wrows + 8 * h, b % 4 * 16, cb);	/* cb[j] qword i: byte 4 j + i */
+		mxe_bytes8_t_lanes_avx2(c->wrows + 8 * h, b % 4 * 16, t);
 		_Pragma("GCC unroll 4")
 		for (int j = 0; j < 4; j++) {
-			__m256i lo = _mm256_shuffle_epi8(lut, _mm256_and_si256(cb[j], m4));
-			__m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(cb[j], 4), m4));
-			/* per lane: bytes (lo, hi) of qword 0 (unpacklo) or 1 (unpackhi) */
-			__m256i u0 = _mm256_unpacklo_epi8(lo, hi), u1 = _mm256_unpackhi_epi8(lo, hi);
+			__m256i lo = _mm256_shuffle_epi8(lut, _mm256_and_si256(t[j], m4));
+			__m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(t[j], 4), m4));
+			/* per lane: (lo, hi) of bytes 4 j, 4 j + 1 (p0) and 4 j + 2, 4 j + 3 (p1) */
+			__m256i p0 = _mm256_unpacklo_epi8(lo, hi), p1 = _mm256_unpackhi_epi8(lo, hi);
+			__m256i s0 = _mm256_cmpgt_epi8(zero, p0), s1 = _mm256_cmpgt_epi8(zero, p1);
 
-			wp[4 * j][h] = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(u0));
-			wp[4 * j + 1][h] = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(u1));
-			wp[4 * j + 2][h] = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(u0, 1));
-			wp[4 * j + 3][h] = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(u1, 1));
+			wp[4 * j][h] = _mm256_unpacklo_epi8(p0, s0);
+			wp[4 * j + 1][h] = _mm256_unpackhi_epi8(p0, s0);
+			wp[4 * j + 2][h] = _mm256_unpacklo_epi8(p1, s1);
+			wp[4 * j + 3][h] = _mm256_unpackhi_epi8(p1, s1);
 		}
 	}
 }
