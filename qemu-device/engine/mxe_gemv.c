@@ -1159,9 +1159,7 @@ static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i w
 
 /*
  * int_cols_row_avx2() for @nr (1 .. 4, a constant) rows from @r0 of one part, no
- * rounded blocks: each pair of the columns loaded once for all of them (one row at a
- * time loaded 2 of them and broadcast 1 of A for 2 vpmaddwd, more than a Zen 3's
- * loads keep up with).
+ * rounded blocks, the columns' pairs loaded once for all of them (mxe_cols16_sums_avx2()).
  */
 __attribute__((target("avx2,fma"), always_inline))
 static inline void int_cols_rows_avx2(const struct gemv_job *job, const __m256i wp[16][2],
@@ -1173,23 +1171,9 @@ static inline void int_cols_rows_avx2(const struct gemv_job *job, const __m256i 
 	__m256i q[4][2];
 
 	_Pragma("GCC unroll 4")
-	for (unsigned r = 0; r < nr; r++) {
+	for (unsigned r = 0; r < nr; r++)
 		a[r] = (const int32_t *)(job->part[0] + ((r0 + r) * nb + b) * BLK);
-		q[r][0] = q[r][1] = _mm256_setzero_si256();
-	}
-	_Pragma("GCC unroll 16")
-	for (int i = 0; i < 16; i++) {
-		const __m256i w0 = _mm256_load_si256(&wp[i][0]), w1 = _mm256_load_si256(&wp[i][1]);
-
-		_Pragma("GCC unroll 4")
-	for (unsigned r = 0; r < nr; r++) {
-			const __m256i av = _mm256_set1_epi32(a[r][i]);
-
-			q[r][0] = _mm256_add_epi32(q[r][0], _mm256_madd_epi16(w0, av));
-			q[r][1] = _mm256_add_epi32(q[r][1], _mm256_madd_epi16(w1, av));
-			__asm__("" : "+x"(q[r][0]), "+x"(q[r][1]));	/* chains, as above */
-		}
-	}
+	mxe_cols16_sums_avx2(wp, a, nr, 0, 16, q);
 	_Pragma("GCC unroll 4")
 	for (unsigned r = 0; r < nr; r++) {
 		__m256d t[4];

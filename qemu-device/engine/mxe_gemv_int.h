@@ -821,6 +821,37 @@ static inline void mxe_cols16_codes_avx2(struct mxe_cols16 *c, size_t b, __m256i
 	}
 }
 
+/*
+ * The int32 sums of @nr (1 .. 4, a constant) rows of A against pairs i0 .. i0 + n - 1
+ * of the 16 columns (@wp, mxe_cols16_codes_avx2()), @a[r] row r's pairs of its int16
+ * form as dwords (pair i at a[r][i]): q[r][h] the 8 lanes of half h. Each pair of the
+ * columns is loaded once for all the rows (one row at a time loaded two and broadcast
+ * one of A for two vpmaddwd, more than a Zen 3's loads keep up with).
+ */
+__attribute__((target("avx2"), always_inline))
+static inline void mxe_cols16_sums_avx2(const __m256i wp[16][2], const int32_t *const a[4],
+					unsigned nr, int i0, int n, __m256i q[][2])
+{
+	_Pragma("GCC unroll 4")
+	for (unsigned r = 0; r < nr; r++)
+		q[r][0] = q[r][1] = _mm256_setzero_si256();
+	_Pragma("GCC unroll 16")
+	for (int i = i0; i < i0 + n; i++) {
+		const __m256i w0 = _mm256_load_si256(&wp[i][0]), w1 = _mm256_load_si256(&wp[i][1]);
+
+		_Pragma("GCC unroll 4")
+		for (unsigned r = 0; r < nr; r++) {
+			const __m256i av = _mm256_set1_epi32(a[r][i]);
+
+			q[r][0] = _mm256_add_epi32(q[r][0], _mm256_madd_epi16(w0, av));
+			q[r][1] = _mm256_add_epi32(q[r][1], _mm256_madd_epi16(w1, av));
+			/* each sum a chain in its register: GCC otherwise reorders the adds
+			 * into a tree and spills the products first */
+			__asm__("" : "+x"(q[r][0]), "+x"(q[r][1]));
+		}
+	}
+}
+
 #endif
 
 #endif /* MXE_GEMV_INT_H */

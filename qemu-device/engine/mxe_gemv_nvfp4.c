@@ -706,6 +706,8 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 	const uint8_t *rows[16], *srows[16];
 	struct mxe_cols16 cols;
 	__m256i wp[16][2];
+	const __m256i (*wpm)[2] = wp;	/* the pairs loaded from wp, not copied (mxe_gemv.c) */
+	__m256i ins[2][NVG_MAX_M][2];	/* a block's int32 sums: half-block, row, half */
 	/* per row and half of the columns: EXACT's int64 sums (two vectors), FAST's sums */
 	__m256i acc[NVG_MAX_M][2][2];
 	__m256 p[NVG_MAX_M][2], sum[NVG_MAX_M][2];
@@ -739,28 +741,32 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 				nan |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(nh)) << 8 * g;
 			}
 		}
+		/* the rows' sums first, four rows sharing each loaded pair of the columns */
+		__asm__("" : "+r"(wpm));
+		for (size_t r0 = 0; r0 < m; r0 += 4) {
+			const int32_t *a4[4];
+			const unsigned nr = m - r0 < 4 ? (unsigned)(m - r0) : 4;
+
+			for (unsigned r = 0; r < nr; r++)
+				a4[r] = (const int32_t *)(job->a16 + (r0 + r) * job->k + b * MXA_MX_BLOCK);
+			for (int h = 0; h < 2; h++) {
+				if (nr == 4)
+					mxe_cols16_sums_avx2(wpm, a4, 4, 8 * h, 8, ins[h] + r0);
+				else
+					for (unsigned r = 0; r < nr; r++)
+						mxe_cols16_sums_avx2(wpm, a4 + r, 1, 8 * h, 8, ins[h] + r0 + r);
+			}
+		}
 		for (size_t r = 0; r < m; r++) {
-			const int32_t *a = (const int32_t *)(job->a16 + r * job->k + b * MXA_MX_BLOCK);
 			__m256 t[2][2];
 			__m256i xs[2][2];
 
 			for (int h = 0; h < 2; h++) {
 				size_t hb = 2 * b + h;
 				__m256i ax = _mm256_set1_epi32(job->ax[r * job->nhb + hb]);
-				__m256i q[2][2];
 
-				q[0][0] = q[0][1] = q[1][0] = q[1][1] = _mm256_setzero_si256();
-				_Pragma("GCC unroll 8")
-				for (int i = 0; i < 8; i++) {
-					const __m256i av = _mm256_set1_epi32(a[8 * h + i]);
-
-					q[0][i % 2] = _mm256_add_epi32(q[0][i % 2], _mm256_madd_epi16(wp[8 * h + i][0], av));
-					q[1][i % 2] = _mm256_add_epi32(q[1][i % 2], _mm256_madd_epi16(wp[8 * h + i][1], av));
-					/* chains in registers (GCC would spill a tree of products) */
-					__asm__("" : "+x"(q[0][i % 2]), "+x"(q[1][i % 2]));
-				}
 				for (int g = 0; g < 2; g++) {
-					__m256i in = _mm256_add_epi32(q[g][0], q[g][1]);
+					__m256i in = ins[h][r][g];
 
 					if (job->neg)
 						in = _mm256_sub_epi32(_mm256_setzero_si256(), in);

@@ -405,7 +405,7 @@ static void check_gemv(struct mxe_engine *eng)
 		"random scales with zeros", "a row of -0", "a chain that rounds", "largest",
 		"a NaN scale in B", "a NaN scale in A",
 	};
-	static const unsigned ks[] = { 64, 576, 1088 }, ms[] = { 1, 3, 24 };
+	static const unsigned ks[] = { 64, 576, 1088 }, ms[] = { 1, 3, 7, 24 };
 	static uint8_t a[MMAX * KMAX / 2], b[N * KMAX / 2], sa[MMAX * KMAX / 16], sb[N * KMAX / 16];
 	static uint8_t b2[N * KMAX / 2], sb2[N * KMAX / 16];	/* B's rows apart, last first */
 	static float d[MMAX * N], ref[MMAX * N];
@@ -422,7 +422,7 @@ static void check_gemv(struct mxe_engine *eng)
 	for (unsigned cs = 0; cs < sizeof(what) / sizeof(what[0]); cs++) {
 		for (unsigned v = 0; v < 8 * 3 * 3; v++) {	/* negations, numerics, level, shape */
 			unsigned neg = v & 3, exact = v >> 2 & 1, lv = (v >> 3) % 3;
-			unsigned shape = v / 24, k = ks[shape], m = ms[(shape + cs) % 3], kb = k / 16;
+			unsigned shape = v / 24, k = ks[shape], m = ms[(shape + cs) % 4], kb = k / 16;
 			struct mxe_gemm_desc bf;
 			void *tmp = NULL;
 			uint64_t out0, redo0, ch0, out1, redo1, ch1;
