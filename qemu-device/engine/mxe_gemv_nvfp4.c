@@ -729,14 +729,12 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 
 		mxe_cols16_codes_avx2(&cols, b, wp);
 		for (int h = 0; h < 2; h++) {
-			uint8_t s8[16];
+			const __m128i s16 = mxe_cols16_scales_avx2(&cols, 2 * b + h, 0);
 
-			for (unsigned c = 0; c < 16; c++)
-				s8[c] = srows[c][2 * b + h];
 			for (int g = 0; g < 2; g++) {
 				__m256i nh;
 
-				nvg_scales_avx2(_mm_loadl_epi64((const __m128i *)(s8 + 8 * g)), &mb[h][g],
+				nvg_scales_avx2(g ? _mm_unpackhi_epi64(s16, s16) : s16, &mb[h][g],
 						&emax[h][g], &f[h][g], &bz[h][g], &nh);
 				nan |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(nh)) << 8 * g;
 			}
