@@ -1158,51 +1158,6 @@ static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i w
 }
 
 /*
- * int_cols_row_avx2() for @nr (1 .. 4, a constant) rows from @r0 of one part, no
- * rounded blocks, the columns' pairs loaded once for all of them (mxe_cols16_sums_avx2()).
- */
-__attribute__((target("avx2,fma"), always_inline))
-static inline void int_cols_rows_avx2(const struct gemv_job *job, const __m256i wp[16][2],
-				      const __m256d sf[4], size_t r0, unsigned nr, size_t b, int bound,
-				      double acc[][16], double bnd[][16])
-{
-	const size_t nb = job->op->d.k / BLK;
-	const int32_t *a[4];
-	__m256i q[4][2];
-
-	_Pragma("GCC unroll 4")
-	for (unsigned r = 0; r < nr; r++)
-		a[r] = (const int32_t *)(job->part[0] + ((r0 + r) * nb + b) * BLK);
-	mxe_cols16_sums_avx2(wp, a, nr, 0, 16, q);
-	_Pragma("GCC unroll 4")
-	for (unsigned r = 0; r < nr; r++) {
-		__m256d t[4];
-
-		int_cols_cvt_avx2(q[r], t);
-		int_cols_acc_avx2(job, t, sf, (r0 + r) * nb + b, 0, bound, acc[r0 + r], bnd[r0 + r],
-				  NULL);
-	}
-}
-
-/* int_cols_rows_avx2() over all @m rows, four at a time. */
-__attribute__((target("avx2,fma"), always_inline))
-static inline void int_cols_all_avx2(const struct gemv_job *job, const __m256i wp[16][2],
-				     const __m256d sf[4], size_t m, size_t b, int bound,
-				     double acc[][16], double bnd[][16])
-{
-	size_t r = 0;
-
-	for (; r + 4 <= m; r += 4)
-		int_cols_rows_avx2(job, wp, sf, r, 4, b, bound, acc, bnd);
-	if (m - r == 3)
-		int_cols_rows_avx2(job, wp, sf, r, 3, b, bound, acc, bnd);
-	else if (m - r == 2)
-		int_cols_rows_avx2(job, wp, sf, r, 2, b, bound, acc, bnd);
-	else if (m - r == 1)
-		int_cols_rows_avx2(job, wp, sf, r, 1, b, bound, acc, bnd);
-}
-
-/*
  * gemv_int_cols_t() on AVX2 (a Zen 3): the 16 columns as two halves of 8 lanes, each
  * block's codes as int16 pairs (mxe_cols16_codes_avx2()), rows through
  * int_cols_row_avx2().
@@ -1252,12 +1207,14 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint32_t r
 		 * another place on the stack first */
 		__asm__("" : "+r"(wpm));
 		if (exact)
-			int_cols_all_avx2(job, wpm, sf, m, b, 0, acc, bnd);
+			for (size_t r = 0; r < m; r++)
+				int_cols_row_avx2(job, wpm, sf, r * nb + b, 1, 0, 0, acc[r], bnd[r], NULL);
 		else if (job->parts == 1 && !job->tr)
-			int_cols_all_avx2(job, wpm, sf, m, b, 1, acc, bnd);
+			for (size_t r = 0; r < m; r++)
+				int_cols_row_avx2(job, wpm, sf, r * nb + b, 1, 0, 1, acc[r], bnd[r], NULL);
 		else
 			for (size_t r = 0; r < m; r++)
-				int_cols_row_avx2(job, wp, sf, r * nb + b, job->parts, job->tr != NULL, 1,
+				int_cols_row_avx2(job, wpm, sf, r * nb + b, job->parts, job->tr != NULL, 1,
 						  acc[r], bnd[r], tbnd[r]);
 	}
 	nan = (unsigned)_mm_movemask_epi8(nanv);

@@ -824,9 +824,12 @@ static inline void mxe_cols16_codes_avx2(struct mxe_cols16 *c, size_t b, __m256i
 /*
  * The int32 sums of @nr (1 .. 4, a constant) rows of A against pairs i0 .. i0 + n - 1
  * of the 16 columns (@wp, mxe_cols16_codes_avx2()), @a[r] row r's pairs of its int16
- * form as dwords (pair i at a[r][i]): q[r][h] the 8 lanes of half h. Each pair of the
- * columns is loaded once for all the rows (one row at a time loaded two and broadcast
- * one of A for two vpmaddwd, more than a Zen 3's loads keep up with).
+ * form as dwords (pair i at a[r][i]): q[r][h] the 8 lanes of half h, each pair of the
+ * columns loaded once for all the rows. The NVFP4 kernel's sums, before its per-row
+ * epilogue: 8 x 4096^2 one thread on a Zen 3 7.0 -> 6.2 ms against one row at a time.
+ * The MX kernel's rows, each summed then added in (int_cols_row_avx2()), ran no faster
+ * so at 8 rows and slower from 16 (A's blocks, rows K / 16 KiB apart, then came in
+ * four at once).
  */
 __attribute__((target("avx2"), always_inline))
 static inline void mxe_cols16_sums_avx2(const __m256i wp[16][2], const int32_t *const a[4],
