@@ -1084,44 +1084,8 @@ static void gemv_int_cols_vnni(const struct gemv_job *job, size_t j0, uint32_t r
 }
 
 /*
- * A row's sums of block rb % K / 32 (@t: 16 columns, 4 vectors of doubles) into its
- * @acc, times the scales @sf and the row's factor, and the proof's bounds.
- */
-__attribute__((target("avx2,fma"), always_inline))
-static inline void int_cols_acc_avx2(const struct gemv_job *job, const __m256d t[4],
-				     const __m256d sf[4], size_t rb, int tr, int bound,
-				     double acc[16], double bnd[16], double tbnd[16])
-{
-	const __m256i f = _mm256_set1_epi64x((long long)int_cols_exp(job, rb));
-	const __m256d as = _mm256_set1_pd(job->asum[rb]);
-
-	_Pragma("GCC unroll 4")
-	for (int q = 0; q < 4; q++) {
-		_mm256_store_pd(acc + 4 * q, _mm256_fmadd_pd(t[q], _mm256_castsi256_pd(_mm256_add_epi64(
-			_mm256_castpd_si256(sf[q]), f)), _mm256_load_pd(acc + 4 * q)));
-		if (bound)
-			_mm256_store_pd(bnd + 4 * q, _mm256_fmadd_pd(sf[q], as, _mm256_load_pd(bnd + 4 * q)));
-		if (tr)
-			_mm256_store_pd(tbnd + 4 * q, _mm256_fmadd_pd(sf[q], _mm256_set1_pd(job->tr[rb]),
-								      _mm256_load_pd(tbnd + 4 * q)));
-	}
-}
-
-/* The int32 sums @v of the two halves as 4 vectors of doubles. */
-__attribute__((target("avx2,fma"), always_inline))
-static inline void int_cols_cvt_avx2(const __m256i v[2], __m256d t[4])
-{
-	_Pragma("GCC unroll 2")
-	for (int h = 0; h < 2; h++) {
-		t[2 * h] = _mm256_cvtepi32_pd(_mm256_castsi256_si128(v[h]));
-		t[2 * h + 1] = _mm256_cvtepi32_pd(_mm256_extracti128_si256(v[h], 1));
-	}
-}
-
-/*
  * int_cols_row() on AVX2: @wp the 16 pairs of each half of the columns (in L1: 16
- * registers hold too few), vpmaddwd and vpaddd, the sums as 4 vectors of 4 doubles;
- * each part's weighted sum into the row's @acc.
+ * registers hold too few), vpmaddwd and vpaddd, the sums as 4 vectors of 4 doubles.
  */
 __attribute__((target("avx2,fma"), always_inline))
 static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i wp[16][2],
@@ -1130,11 +1094,12 @@ static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i w
 {
 	__m256d t[4] = { _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(),
 			 _mm256_setzero_pd() };
+	const __m256i f = _mm256_set1_epi64x((long long)int_cols_exp(job, rb));
+	const __m256d as = _mm256_set1_pd(job->asum[rb]);
 
 	for (unsigned p = 0; p < parts; p++) {
 		const int32_t *a = (const int32_t *)(job->part[p] + rb * BLK);
-		__m256i q[2][2], v[2];
-		__m256d d[4];
+		__m256i q[2][2];
 
 		q[0][0] = q[0][1] = q[1][0] = q[1][1] = _mm256_setzero_si256();
 		_Pragma("GCC unroll 16")
@@ -1147,14 +1112,27 @@ static inline void int_cols_row_avx2(const struct gemv_job *job, const __m256i w
 			 * integer adds into a tree and spills all 32 products first */
 			__asm__("" : "+x"(q[0][i % 2]), "+x"(q[1][i % 2]));
 		}
-		v[0] = _mm256_add_epi32(q[0][0], q[0][1]);
-		v[1] = _mm256_add_epi32(q[1][0], q[1][1]);
-		int_cols_cvt_avx2(v, d);
-		_Pragma("GCC unroll 4")
-		for (int c = 0; c < 4; c++)
-			t[c] = p ? _mm256_fmadd_pd(d[c], _mm256_set1_pd(gemv_part_weight[p]), t[c]) : d[c];
+		_Pragma("GCC unroll 2")
+		for (int h = 0; h < 2; h++) {
+			__m256i v = _mm256_add_epi32(q[h][0], q[h][1]);
+			__m256d d0 = _mm256_cvtepi32_pd(_mm256_castsi256_si128(v));
+			__m256d d1 = _mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1));
+
+			t[2 * h] = p ? _mm256_fmadd_pd(d0, _mm256_set1_pd(gemv_part_weight[p]), t[2 * h]) : d0;
+			t[2 * h + 1] = p ? _mm256_fmadd_pd(d1, _mm256_set1_pd(gemv_part_weight[p]), t[2 * h + 1]) :
+					   d1;
+		}
 	}
-	int_cols_acc_avx2(job, t, sf, rb, tr, bound, acc, bnd, tbnd);
+	_Pragma("GCC unroll 4")
+	for (int q = 0; q < 4; q++) {
+		_mm256_store_pd(acc + 4 * q, _mm256_fmadd_pd(t[q], _mm256_castsi256_pd(_mm256_add_epi64(
+			_mm256_castpd_si256(sf[q]), f)), _mm256_load_pd(acc + 4 * q)));
+		if (bound)
+			_mm256_store_pd(bnd + 4 * q, _mm256_fmadd_pd(sf[q], as, _mm256_load_pd(bnd + 4 * q)));
+		if (tr)
+			_mm256_store_pd(tbnd + 4 * q, _mm256_fmadd_pd(sf[q], _mm256_set1_pd(job->tr[rb]),
+								      _mm256_load_pd(tbnd + 4 * q)));
+	}
 }
 
 /*
@@ -1171,7 +1149,6 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint32_t r
 	const uint8_t *rows[16], *srows[16];
 	struct mxe_cols16 cols;	/* its weights' and scales' staging */
 	__m256i wp[16][2];
-	const __m256i (*wpm)[2] = wp;
 	/* per row: the sums, the proof's bounds and the rounded blocks' bounds */
 	double acc[GEMV_MAX_M][16] __attribute__((aligned(32)));
 	double bnd[GEMV_MAX_M][16] __attribute__((aligned(32)));
@@ -1194,6 +1171,7 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint32_t r
 		const __m128i s8 = mxe_cols16_scales_avx2(&cols, b, 127);
 		const __m128i s4[4] = { s8, _mm_srli_si128(s8, 4), _mm_srli_si128(s8, 8),
 					_mm_srli_si128(s8, 12) };
+		const __m256i (*const wpm)[2] = mxe_cols16_codes_avx2(&cols, b, wp);
 		__m256d sf[4];
 
 		nanv = _mm_or_si128(nanv, _mm_cmpeq_epi8(s8, _mm_set1_epi8((char)0xFF)));
@@ -1202,10 +1180,6 @@ static void gemv_int_cols_avx2(const struct gemv_job *job, size_t j0, uint32_t r
 		for (int q = 0; q < 4; q++)	/* 2^(s - 127), columns 4 q .. 4 q + 3 */
 			sf[q] = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(
 				_mm256_cvtepu8_epi64(s4[q]), _mm256_set1_epi64x(1023 - 127)), 52));
-		mxe_cols16_codes_avx2(&cols, b, wp);
-		/* the rows load the pairs from wp: known as values, GCC copied all 32 to
-		 * another place on the stack first */
-		__asm__("" : "+r"(wpm));
 		if (exact)
 			for (size_t r = 0; r < m; r++)
 				int_cols_row_avx2(job, wpm, sf, r * nb + b, 1, 0, 0, acc[r], bnd[r], NULL);

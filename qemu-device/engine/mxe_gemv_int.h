@@ -545,6 +545,7 @@ static inline __m128i mxe_cols16_scales_avx2(struct mxe_cols16 *c, size_t s, uin
 	if (s % 16 == 0) {
 		uint8_t tail[16][16];
 		const uint8_t *tr[16], *const *src = c->srows;
+		__m256i h0[4], h1[4];	/* qword i of h[j]: byte 4 j + i of 8 columns */
 		size_t off = s;
 
 		if (c->nsb - s < 16) {	/* no 16-byte read past the scales */
@@ -556,8 +557,6 @@ static inline __m128i mxe_cols16_scales_avx2(struct mxe_cols16 *c, size_t s, uin
 			src = tr;
 			off = 0;
 		}
-		__m256i h0[4], h1[4];	/* qword i of h[j]: byte 4 j + i of 8 columns */
-
 		mxe_bytes8_t_avx2(src, off, h0);
 		mxe_bytes8_t_avx2(src + 8, off, h1);
 		_Pragma("GCC unroll 4")
@@ -792,11 +791,16 @@ static inline void mxe_e2m1_a8_block(const int16_t n[32], int8_t a8[64], int32_t
  * transposed as bytes within lanes (mxe_bytes8_t_lanes_avx2(): lane L holds columns
  * 4 L .. 4 L + 3, as the results do), looked up as int8 (pshufb), paired and widened
  * in-lane (the sign bytes from a compare): no lane-crossing step, which a Zen 3 runs
- * on the same two pipes as the shuffles.
+ * on the same two pipes as the shuffles. Returns @wp as a pointer GCC cannot see
+ * through, for the rows to load the pairs from where they are: held as values, the
+ * 32 vectors were copied to a second place on the stack at every block.
  */
 __attribute__((target("avx2"), always_inline))
-static inline void mxe_cols16_codes_avx2(struct mxe_cols16 *c, size_t b, __m256i wp[16][2])
+static inline const __m256i (*mxe_cols16_codes_avx2(struct mxe_cols16 *c, size_t b,
+						    __m256i wp[16][2]))[2]
 {
+	const __m256i (*stored)[2] = wp;
+
 	const __m256i lut = _mm256_setr_epi8(MXE_E2M1_INT_LUT, MXE_E2M1_INT_LUT);
 	const __m256i m4 = _mm256_set1_epi8(15), zero = _mm256_setzero_si256();
 
@@ -819,40 +823,8 @@ static inline void mxe_cols16_codes_avx2(struct mxe_cols16 *c, size_t b, __m256i
 			wp[4 * j + 3][h] = _mm256_unpackhi_epi8(p1, s1);
 		}
 	}
-}
-
-/*
- * The int32 sums of @nr (1 .. 4, a constant) rows of A against pairs i0 .. i0 + n - 1
- * of the 16 columns (@wp, mxe_cols16_codes_avx2()), @a[r] row r's pairs of its int16
- * form as dwords (pair i at a[r][i]): q[r][h] the 8 lanes of half h, each pair of the
- * columns loaded once for all the rows. The NVFP4 kernel's sums, before its per-row
- * epilogue: 8 x 4096^2 one thread on a Zen 3 7.0 -> 6.2 ms against one row at a time.
- * The MX kernel's rows, each summed then added in (int_cols_row_avx2()), ran no faster
- * so at 8 rows and slower from 16 (A's blocks, rows K / 16 KiB apart, then came in
- * four at once).
- */
-__attribute__((target("avx2"), always_inline))
-static inline void mxe_cols16_sums_avx2(const __m256i wp[16][2], const int32_t *const a[4],
-					unsigned nr, int i0, int n, __m256i q[][2])
-{
-	_Pragma("GCC unroll 4")
-	for (unsigned r = 0; r < nr; r++)
-		q[r][0] = q[r][1] = _mm256_setzero_si256();
-	_Pragma("GCC unroll 16")
-	for (int i = i0; i < i0 + n; i++) {
-		const __m256i w0 = _mm256_load_si256(&wp[i][0]), w1 = _mm256_load_si256(&wp[i][1]);
-
-		_Pragma("GCC unroll 4")
-		for (unsigned r = 0; r < nr; r++) {
-			const __m256i av = _mm256_set1_epi32(a[r][i]);
-
-			q[r][0] = _mm256_add_epi32(q[r][0], _mm256_madd_epi16(w0, av));
-			q[r][1] = _mm256_add_epi32(q[r][1], _mm256_madd_epi16(w1, av));
-			/* each sum a chain in its register: GCC otherwise reorders the adds
-			 * into a tree and spills the products first */
-			__asm__("" : "+x"(q[r][0]), "+x"(q[r][1]));
-		}
-	}
+	__asm__("" : "+r"(stored));
+	return stored;
 }
 
 #endif

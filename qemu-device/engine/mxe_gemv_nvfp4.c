@@ -694,6 +694,40 @@ static void nvg_cols_avx512(const struct nvg_job *job, size_t j0, double *bv)
 }
 
 /*
+ * The int32 sums of @nr (1 .. 4, a constant) rows of A against pairs i0 .. i0 + n - 1
+ * of the 16 columns (@wp, mxe_cols16_codes_avx2()), @a[r] row r's pairs of its int16
+ * form as dwords (pair i at a[r][i]): q[r][h] the 8 lanes of half h, each pair of the
+ * columns loaded once for all the rows. nvg_cols_avx2_t()'s sums, before its per-row
+ * epilogue: 8 x 4096^2 one thread on a Zen 3 7.0 -> 6.2 ms against one row at a time.
+ * The MX kernel's rows, each summed then added in (int_cols_row_avx2()), ran no faster
+ * so at 8 rows and slower from 16 (A's blocks, rows K / 16 KiB apart, then came in
+ * four at once).
+ */
+__attribute__((target("avx2"), always_inline))
+static inline void nvg_sums_avx2(const __m256i wp[16][2], const int32_t *const a[4],
+					unsigned nr, int i0, int n, __m256i q[][2])
+{
+	_Pragma("GCC unroll 4")
+	for (unsigned r = 0; r < nr; r++)
+		q[r][0] = q[r][1] = _mm256_setzero_si256();
+	_Pragma("GCC unroll 16")
+	for (int i = i0; i < i0 + n; i++) {
+		const __m256i w0 = _mm256_load_si256(&wp[i][0]), w1 = _mm256_load_si256(&wp[i][1]);
+
+		_Pragma("GCC unroll 4")
+		for (unsigned r = 0; r < nr; r++) {
+			const __m256i av = _mm256_set1_epi32(a[r][i]);
+
+			q[r][0] = _mm256_add_epi32(q[r][0], _mm256_madd_epi16(w0, av));
+			q[r][1] = _mm256_add_epi32(q[r][1], _mm256_madd_epi16(w1, av));
+			/* each sum a chain in its register: GCC otherwise reorders the adds
+			 * into a tree and spills the products first */
+			__asm__("" : "+x"(q[r][0]), "+x"(q[r][1]));
+		}
+	}
+}
+
+/*
  * nvg_cols_avx512_t() on AVX2: the 16 columns as two halves of 8 lanes (the pairs in
  * L1: 16 registers hold too few), vpmaddwd and vpaddd, A's pair broadcast.
  */
@@ -706,7 +740,6 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 	const uint8_t *rows[16], *srows[16];
 	struct mxe_cols16 cols;
 	__m256i wp[16][2];
-	const __m256i (*wpm)[2] = wp;	/* the pairs loaded from wp, not copied (mxe_gemv.c) */
 	__m256i ins[2][NVG_MAX_M][2];	/* a block's int32 sums: half-block, row, half */
 	/* per row and half of the columns: EXACT's int64 sums (two vectors), FAST's sums */
 	__m256i acc[NVG_MAX_M][2][2];
@@ -724,10 +757,10 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 			p[r][g] = sum[r][g] = _mm256_setzero_ps();
 		}
 	for (size_t b = 0; b < nb; b++) {
+		const __m256i (*const wpm)[2] = mxe_cols16_codes_avx2(&cols, b, wp);
 		__m256i mb[2][2], emax[2][2], bz[2][2];
 		__m256 f[2][2];
 
-		mxe_cols16_codes_avx2(&cols, b, wp);
 		for (int h = 0; h < 2; h++) {
 			const __m128i s16 = mxe_cols16_scales_avx2(&cols, 2 * b + h, 0);
 
@@ -740,7 +773,6 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 			}
 		}
 		/* the rows' sums first, four rows sharing each loaded pair of the columns */
-		__asm__("" : "+r"(wpm));
 		for (size_t r0 = 0; r0 < m; r0 += 4) {
 			const int32_t *a4[4];
 			const unsigned nr = m - r0 < 4 ? (unsigned)(m - r0) : 4;
@@ -749,10 +781,10 @@ static inline void nvg_cols_avx2_t(const struct nvg_job *job, size_t j0, double 
 				a4[r] = (const int32_t *)(job->a16 + (r0 + r) * job->k + b * MXA_MX_BLOCK);
 			for (int h = 0; h < 2; h++) {
 				if (nr == 4)
-					mxe_cols16_sums_avx2(wpm, a4, 4, 8 * h, 8, ins[h] + r0);
+					nvg_sums_avx2(wpm, a4, 4, 8 * h, 8, ins[h] + r0);
 				else
 					for (unsigned r = 0; r < nr; r++)
-						mxe_cols16_sums_avx2(wpm, a4 + r, 1, 8 * h, 8, ins[h] + r0 + r);
+						nvg_sums_avx2(wpm, a4 + r, 1, 8 * h, 8, ins[h] + r0 + r);
 			}
 		}
 		for (size_t r = 0; r < m; r++) {
